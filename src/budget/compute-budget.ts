@@ -1,0 +1,55 @@
+/**
+ * The token budget of one agent's requests.
+ *
+ *   buffer    = bufferTokens ?? (window > 200k ? 20,000 : 20% of the window)
+ *   threshold = window - max(buffer, output reserve)
+ *   hardLimit = min(95% of the window, window - output reserve)
+ *
+ * While no real count has been seen (calibrated = false) the threshold is also
+ * capped at `uncalibratedThresholdRatio` of the window: the default correction
+ * (1.5) can be wrong by 2x for providers that never report usage, and a lower
+ * threshold is the only protection they get (the adaptive buffer).
+ */
+
+export const LARGE_WINDOW = 200_000;
+export const LARGE_WINDOW_BUFFER = 20_000;
+export const DEFAULT_BUFFER_RATIO = 0.2;
+export const DEFAULT_HARD_LIMIT_RATIO = 0.95;
+export const DEFAULT_UNCALIBRATED_THRESHOLD_RATIO = 0.5;
+
+export interface BudgetInput {
+  readonly window: number;
+  readonly bufferTokens?: number | undefined;
+  readonly bufferRatio?: number | undefined;
+  /** Tokens to keep free for the model's answer (`maxOutputTokens`), if known. */
+  readonly outputReserve?: number | undefined;
+  readonly calibrated: boolean;
+  readonly uncalibratedThresholdRatio?: number | undefined;
+  readonly hardLimitRatio?: number | undefined;
+}
+
+export interface Budget {
+  readonly window: number;
+  readonly buffer: number;
+  /** Compaction starts when the calibrated estimate reaches this. */
+  readonly threshold: number;
+  /** A request is never knowingly sent above this. */
+  readonly hardLimit: number;
+}
+
+export function defaultBuffer(window: number, bufferRatio: number = DEFAULT_BUFFER_RATIO): number {
+  return window > LARGE_WINDOW ? LARGE_WINDOW_BUFFER : Math.round(window * bufferRatio);
+}
+
+export function computeBudget(input: BudgetInput): Budget {
+  const { window } = input;
+  const buffer = input.bufferTokens ?? defaultBuffer(window, input.bufferRatio);
+  // An output reserve larger than half the window is a misconfiguration; cap it.
+  const outputReserve = Math.min(Math.max(0, input.outputReserve ?? 0), Math.floor(window / 2));
+  let threshold = window - Math.max(buffer, outputReserve);
+  if (!input.calibrated) {
+    threshold = Math.min(threshold, Math.floor(window * (input.uncalibratedThresholdRatio ?? DEFAULT_UNCALIBRATED_THRESHOLD_RATIO)));
+  }
+  const hardLimit = Math.max(threshold, Math.min(Math.floor(window * (input.hardLimitRatio ?? DEFAULT_HARD_LIMIT_RATIO)), window - outputReserve));
+  return { window, buffer, threshold: Math.max(1, threshold), hardLimit };
+}

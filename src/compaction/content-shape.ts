@@ -1,0 +1,48 @@
+/**
+ * Questions about the shape of request contents, answered over plain data.
+ */
+import type { Content } from '@google/genai';
+
+/** ADK renders another agent's events as a user content starting with this. */
+export const FOREIGN_CONTEXT_PREFIX = 'For context:';
+
+export function hasFunctionCall(content: Content | undefined): boolean {
+  return content?.parts?.some((part) => part.functionCall !== undefined) ?? false;
+}
+
+export function hasFunctionResponse(content: Content | undefined): boolean {
+  return content?.parts?.some((part) => part.functionResponse !== undefined) ?? false;
+}
+
+/** Visible (non-thought) text of a content, parts joined by newlines. */
+export function contentText(content: Content | undefined): string {
+  const texts: string[] = [];
+  for (const part of content?.parts ?? []) {
+    if (typeof part.text === 'string' && part.text.length > 0 && part.thought !== true) texts.push(part.text);
+  }
+  return texts.join('\n');
+}
+
+/** A message the user typed: role `user`, visible text, no tool result, not another agent's events. */
+export function isUserRequest(content: Content | undefined): boolean {
+  if (!content || content.role !== 'user' || hasFunctionResponse(content)) return false;
+  const text = contentText(content);
+  return text.trim().length > 0 && !text.startsWith(FOREIGN_CONTEXT_PREFIX);
+}
+
+/** Index of the latest user request in `contents`, or -1. */
+export function latestUserRequestIndex(contents: readonly Content[]): number {
+  for (let i = contents.length - 1; i >= 0; i--) if (isUserRequest(contents[i])) return i;
+  return -1;
+}
+
+/**
+ * True when cutting `contents` before index `split` orphans no tool result:
+ * the first kept content must not be a function response (its call would be
+ * cut away). ADK places every response right after its call.
+ */
+export function isValidSplit(contents: readonly Content[], split: number): boolean {
+  if (split <= 0 || split > contents.length) return false;
+  if (split === contents.length) return !hasFunctionCall(contents[split - 1]);
+  return !hasFunctionResponse(contents[split]);
+}

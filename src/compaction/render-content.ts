@@ -1,0 +1,52 @@
+/**
+ * Renders request contents as plain text for a summarizer or a fallback
+ * summary. Unlike ADK's `stringifyContent`, tool calls and their results are
+ * kept (with arguments, results truncated head+tail), because what a tool
+ * returned is often the fact the agent needs later.
+ */
+import type { Content, Part } from '@google/genai';
+import { safeJson } from '../estimate/estimate-content.js';
+import { truncateMiddle } from '../text/truncate-text.js';
+
+export interface RenderLimits {
+  /** Characters kept of one text part. */
+  readonly textChars: number;
+  /** Characters kept of one function call's arguments. */
+  readonly argumentChars: number;
+  /** Characters kept of one tool result. */
+  readonly resultChars: number;
+}
+
+export const SUMMARY_RENDER_LIMITS: RenderLimits = { textChars: 6_000, argumentChars: 1_000, resultChars: 2_000 };
+
+function renderPart(part: Part, speaker: string, limits: RenderLimits): string | undefined {
+  if (part.thought === true) return undefined;
+  if (typeof part.text === 'string' && part.text.length > 0) return `[${speaker}]: ${truncateMiddle(part.text, limits.textChars)}`;
+  if (part.functionCall) {
+    const args = truncateMiddle(safeJson(part.functionCall.args ?? {}), limits.argumentChars);
+    return `[${speaker}] called tool \`${part.functionCall.name ?? '?'}\` with ${args}`;
+  }
+  if (part.functionResponse) {
+    const result = truncateMiddle(safeJson(part.functionResponse.response ?? {}), limits.resultChars);
+    return `[tool \`${part.functionResponse.name ?? '?'}\` returned]: ${result}`;
+  }
+  if (part.inlineData) {
+    const kilobytes = Math.round(((part.inlineData.data?.length ?? 0) * 0.75) / 1024);
+    return `[${speaker} attached ${part.inlineData.mimeType ?? 'data'} (${kilobytes} KB)]`;
+  }
+  if (part.fileData) return `[${speaker} attached file ${part.fileData.fileUri ?? ''} (${part.fileData.mimeType ?? 'unknown type'})]`;
+  if (part.executableCode) return `[${speaker} ran code]: ${truncateMiddle(part.executableCode.code ?? '', limits.argumentChars)}`;
+  if (part.codeExecutionResult) return `[code output]: ${truncateMiddle(part.codeExecutionResult.output ?? '', limits.resultChars)}`;
+  return undefined;
+}
+
+/** One content as text lines (empty when it has nothing visible). */
+export function renderContent(content: Content, limits: RenderLimits = SUMMARY_RENDER_LIMITS): string {
+  const speaker = content.role === 'model' ? 'model' : 'user';
+  const lines: string[] = [];
+  for (const part of content.parts ?? []) {
+    const line = renderPart(part, speaker, limits);
+    if (line !== undefined) lines.push(line);
+  }
+  return lines.join('\n');
+}

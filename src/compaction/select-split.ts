@@ -1,0 +1,51 @@
+/**
+ * Chooses where a compaction cuts the request contents.
+ *
+ * Everything before the split is summarized; everything from it on is kept
+ * verbatim. The split never orphans a function call or response, always covers
+ * at least one content the current summary does not (so a compaction always
+ * makes progress and cannot loop), and keeps at most the in-flight turn (from
+ * the user's latest request on): older turns are what the summary is for.
+ * Within those rules it keeps as much of the in-flight turn as fits the tail
+ * budget; when not even the smallest tail fits, it returns that smallest tail
+ * with `fits: false`, and the caller shrinks it.
+ */
+import type { Content } from '@google/genai';
+import { isValidSplit, latestUserRequestIndex } from './content-shape.js';
+
+export interface SplitInput {
+  readonly contents: readonly Content[];
+  /** Estimated tokens of each content, aligned with `contents`. */
+  readonly tokens: readonly number[];
+  /** Contents already covered by the current summary (0 when none). */
+  readonly covered: number;
+  /** Tokens the kept tail may use. */
+  readonly tailBudget: number;
+}
+
+export interface SplitChoice {
+  /** Index of the first kept content; `contents.length` keeps nothing. */
+  readonly split: number;
+  /** Whether the kept tail fits `tailBudget`. */
+  readonly fits: boolean;
+  readonly tailTokens: number;
+}
+
+/** The split to compact at, or `undefined` when nothing new can be summarized. */
+export function selectSplit(input: SplitInput): SplitChoice | undefined {
+  const { contents, tokens, covered, tailBudget } = input;
+  const length = contents.length;
+  const lowest = Math.max(covered + 1, latestUserRequestIndex(contents));
+  // suffix[i] = tokens of contents[i..]
+  const suffix = new Array<number>(length + 1).fill(0);
+  for (let i = length - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);
+  let smallestTail: number | undefined;
+  for (let split = lowest; split <= length - 1; split++) {
+    if (!isValidSplit(contents, split)) continue;
+    const tailTokens = suffix[split] ?? 0;
+    if (tailTokens <= tailBudget) return { split, fits: true, tailTokens };
+    smallestTail = split;
+  }
+  if (smallestTail !== undefined) return { split: smallestTail, fits: false, tailTokens: suffix[smallestTail] ?? 0 };
+  return undefined;
+}

@@ -1,0 +1,88 @@
+/**
+ * Head+tail shrinking of oversized parts, for the last resort: a kept tail, a
+ * single message or a tool result that cannot fit even after compaction.
+ *
+ * Text parts keep their head and tail with a marker. Function responses stay
+ * valid JSON objects: long strings inside are cut head+tail and long arrays
+ * keep their first and last items; if that is still too big the response
+ * becomes `{ truncated_result: "<head … tail of its JSON>" }`. Inputs are never
+ * mutated; shrunk contents are new objects.
+ */
+import type { Content, Part } from '@google/genai';
+import { estimateContentTokens, safeJson } from '../estimate/estimate-content.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import { truncateMiddle } from '../text/truncate-text.js';
+
+const ARRAY_KEEP = 20;
+
+function shrinkValue(value: unknown, stringLimit: number, depth: number): unknown {
+  if (typeof value === 'string') return truncateMiddle(value, stringLimit);
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const items = value.length > ARRAY_KEEP * 2
+      ? [...value.slice(0, ARRAY_KEEP), `[... omitted ${value.length - ARRAY_KEEP * 2} of ${value.length} items ...]`, ...value.slice(-ARRAY_KEEP)]
+      : value;
+    return items.map((item) => shrinkValue(item, stringLimit, depth + 1));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) out[key] = shrinkValue(child, stringLimit, depth + 1);
+  return out;
+}
+
+/** A JSON object no longer than about `maxChars` once serialised. */
+export function shrinkJsonObject(response: Record<string, unknown>, maxChars: number): Record<string, unknown> {
+  const json = safeJson(response);
+  if (json.length <= maxChars) return response;
+  for (let limit = Math.floor(maxChars / 2); limit >= 64; limit = Math.floor(limit / 2)) {
+    const shrunk = shrinkValue(response, limit, 0) as Record<string, unknown>;
+    if (safeJson(shrunk).length <= maxChars) return shrunk;
+  }
+  return { truncated_result: truncateMiddle(json, Math.max(64, maxChars - 40)) };
+}
+
+/** One part cut to about `maxChars` characters of payload. */
+export function shrinkPart(part: Part, maxChars: number): Part {
+  if (typeof part.text === 'string' && part.text.length > maxChars) return { ...part, text: truncateMiddle(part.text, maxChars) };
+  if (part.functionResponse?.response) {
+    const response = shrinkJsonObject(part.functionResponse.response, maxChars);
+    if (response !== part.functionResponse.response) return { ...part, functionResponse: { ...part.functionResponse, response } };
+  }
+  if (part.functionCall?.args && safeJson(part.functionCall.args).length > maxChars) {
+    return { ...part, functionCall: { ...part.functionCall, args: shrinkJsonObject(part.functionCall.args, maxChars) } };
+  }
+  if (part.inlineData && (part.inlineData.data?.length ?? 0) > maxChars * 4) {
+    // Media cannot be cut in half; replace it with a note so the request fits.
+    return { text: `[${part.inlineData.mimeType ?? 'inline data'} omitted by context_guard: too large for the context window]` };
+  }
+  return part;
+}
+
+/**
+ * Shrinks the largest parts of `contents` until their estimate fits `budget`
+ * tokens (or nothing more can be cut). Returns new contents and their estimate.
+ */
+export function shrinkContentsToBudget(
+  contents: readonly Content[],
+  budget: number,
+  tokenizer: Tokenizer,
+): { contents: Content[]; tokens: number } {
+  let current = contents.map((content) => content);
+  let tokens = current.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
+  for (let round = 0; round < 8 && tokens > budget; round++) {
+    const excessRatio = Math.max(0.05, budget / tokens) * 0.9;
+    current = current.map((content) => {
+      const parts = content.parts ?? [];
+      const shrunkParts = parts.map((part) => {
+        const size = safeJson(part).length;
+        // Small parts are left alone; big ones shrink in proportion to the excess.
+        if (size < 512) return part;
+        return shrinkPart(part, Math.max(200, Math.floor(size * excessRatio)));
+      });
+      return shrunkParts.every((part, i) => part === parts[i]) ? content : { ...content, parts: shrunkParts };
+    });
+    const next = current.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
+    if (next >= tokens) break;
+    tokens = next;
+  }
+  return { contents: current, tokens };
+}

@@ -1,0 +1,86 @@
+/**
+ * The summarizer seam and the policy around it: a timeout, an output cap, and
+ * a verdict that never throws. The caller falls back to the mechanical summary
+ * on any failure, so a summarizer can fail, hang, return nothing or return too
+ * much without failing the agent's turn.
+ */
+
+import { safeHead } from '../text/truncate-text.js';
+
+export interface SummarizeRequest {
+  /** The whole prompt (see summary-prompt.ts). */
+  readonly prompt: string;
+  readonly systemInstruction: string;
+  /** Output cap in tokens; the summarizer should pass it to its model. */
+  readonly maxOutputTokens: number;
+  /** Aborted when the timeout expires. */
+  readonly signal: AbortSignal;
+}
+
+export interface SummarizeResult {
+  readonly text: string;
+  /** The provider's finish reason, when known (`STOP`, `MAX_TOKENS`, ...). */
+  readonly finishReason?: string | undefined;
+  readonly promptTokens?: number | undefined;
+  readonly outputTokens?: number | undefined;
+}
+
+/** Anything that turns a prompt into a summary. `llmSummarizer(model)` adapts an ADK `BaseLlm`. */
+export interface Summarizer {
+  /** Shown in logs, status and compaction records. */
+  readonly name: string;
+  summarize(request: SummarizeRequest): Promise<SummarizeResult>;
+}
+
+export type SummaryOutcome =
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** True when the answer was cut (by the provider's MAX_TOKENS or by our cap). */
+      readonly truncated: boolean;
+      readonly promptTokens?: number | undefined;
+      readonly outputTokens?: number | undefined;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+/** Runs a summarizer under a timeout; failures become `{ ok: false }`, never exceptions. */
+export async function runSummarizer(
+  summarizer: Summarizer,
+  request: Omit<SummarizeRequest, 'signal'>,
+  options: { timeoutMs: number; maxChars: number; signal?: AbortSignal | undefined },
+): Promise<SummaryOutcome> {
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<SummaryOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error('summarizer timeout'));
+      resolve({ ok: false, reason: `timed out after ${options.timeoutMs} ms` });
+    }, options.timeoutMs);
+  });
+  const attempt = (async (): Promise<SummaryOutcome> => {
+    try {
+      const result = await summarizer.summarize({ ...request, signal: controller.signal });
+      const text = typeof result?.text === 'string' ? result.text.trim() : '';
+      if (text.length === 0) return { ok: false, reason: 'returned no text' };
+      const cut = text.length > options.maxChars;
+      const finishReason = result.finishReason;
+      return {
+        ok: true,
+        text: cut ? safeHead(text, options.maxChars) : text,
+        truncated: cut || (finishReason !== undefined && finishReason !== 'STOP' && finishReason !== 'FINISH_REASON_UNSPECIFIED'),
+        promptTokens: result.promptTokens,
+        outputTokens: result.outputTokens,
+      };
+    } catch (error) {
+      return { ok: false, reason: `failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300)}` };
+    }
+  })();
+  try {
+    return await Promise.race([attempt, timeout]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+}

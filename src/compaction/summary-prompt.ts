@@ -1,0 +1,89 @@
+/**
+ * The structured prompt sent to the summarizer.
+ *
+ * It asks for the sections a continuing agent needs (current state and the
+ * exact request, verbatim facts and identifiers, decisions, tool results that
+ * still matter, next steps), carries the previous summary forward, and is
+ * bounded: when the rendered history exceeds `maxPromptTokens` (80% of the
+ * summarizer's window by default) the oldest contents are dropped first and
+ * the prompt says how many.
+ */
+import type { Content } from '@google/genai';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import { truncateMiddle } from '../text/truncate-text.js';
+import { renderContent } from './render-content.js';
+
+export const SUMMARY_SYSTEM_INSTRUCTION =
+  'You compact the history of an AI agent\'s conversation so that the agent can continue its work without the original messages. ' +
+  'You never answer the user and never continue the task yourself: you only write the summary.';
+
+export interface SummaryPromptInput {
+  /** The summary the new one replaces, carried forward. */
+  readonly previousSummary?: string | undefined;
+  /** The contents to summarize, oldest first. */
+  readonly contents: readonly Content[];
+  /** The user's current request, quoted in the prompt so the summary keeps it exactly. */
+  readonly currentRequest?: string | undefined;
+  /** Bound on the prompt's size. */
+  readonly maxPromptTokens: number;
+  /** Bound on the summary's size, stated to the summarizer. */
+  readonly maxSummaryTokens: number;
+  readonly tokenizer: Tokenizer;
+}
+
+export interface SummaryPrompt {
+  readonly prompt: string;
+  /** Contents left out because the prompt would have been too large. */
+  readonly droppedContents: number;
+}
+
+function instructions(maxSummaryTokens: number): string {
+  const words = Math.max(60, Math.floor(maxSummaryTokens * 0.7));
+  return [
+    'Summarize the conversation below for the agent that will continue it. Use exactly these sections:',
+    '## Current state - what has been done so far and where the work stands.',
+    "## User's current request - the user's latest request, quoted exactly.",
+    '## Key facts - identifiers, file paths, numbers, names, URLs, error messages and values, copied verbatim.',
+    '## Decisions and constraints - what was decided or ruled out, and every constraint the user gave.',
+    '## Tool results - which tools were called with which arguments, and what they returned that still matters.',
+    '## Next steps - what the agent should do next.',
+    `Keep it under ${words} words. Copy identifiers and numbers exactly; never invent facts.`,
+  ].join('\n');
+}
+
+export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
+  const { tokenizer, maxPromptTokens } = input;
+  const head = instructions(input.maxSummaryTokens);
+  const previous = input.previousSummary
+    ? `\n\n<previous_summary>\n${truncateMiddle(input.previousSummary, Math.max(2_000, maxPromptTokens))}\n</previous_summary>`
+    : '';
+  const request = input.currentRequest ? `\n\n<current_request>\n${truncateMiddle(input.currentRequest, 4_000)}\n</current_request>` : '';
+  let budget = maxPromptTokens - tokenizer.count(head + previous + request) - 32;
+  const blocks: string[] = [];
+  let dropped = 0;
+  // Newest first, so that the oldest contents are the ones left out.
+  for (let i = input.contents.length - 1; i >= 0; i--) {
+    const content = input.contents[i];
+    if (!content) continue;
+    const block = renderContent(content);
+    if (block.length === 0) continue;
+    const cost = tokenizer.count(block) + 2;
+    if (cost > budget) {
+      if (blocks.length === 0 && budget > 64) {
+        // The newest block alone is too big: keep its head and tail.
+        blocks.push(truncateMiddle(block, budget * 2));
+        budget = 0;
+        dropped += i;
+        break;
+      }
+      dropped = i + 1;
+      break;
+    }
+    blocks.push(block);
+    budget -= cost;
+  }
+  blocks.reverse();
+  const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
+  const prompt = `${head}${previous}${request}\n\n<conversation>\n${omitted}${blocks.join('\n')}\n</conversation>`;
+  return { prompt, droppedContents: dropped };
+}

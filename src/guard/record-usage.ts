@@ -1,0 +1,59 @@
+/**
+ * How provider feedback updates the usage record: real counts from a
+ * response's `usageMetadata`, and the size stated in a "prompt too long"
+ * rejection. Pure functions; the plugin persists the result.
+ */
+import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
+import type { UsageRecord } from '../state/guard-state.js';
+
+/** Counts above this are treated as nonsense (no model has a 100M-token window). */
+const MAX_PLAUSIBLE_TOKENS = 100_000_000;
+
+export interface ReportedUsage {
+  readonly promptTokenCount?: unknown;
+  readonly candidatesTokenCount?: unknown;
+}
+
+function plausibleCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < MAX_PLAUSIBLE_TOKENS ? value : undefined;
+}
+
+/**
+ * Records a response's real prompt count against the estimate of the request
+ * it answered. Missing, partial or nonsensical values leave the record as is.
+ */
+export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage | undefined): UsageRecord {
+  const prompt = plausibleCount(reported?.promptTokenCount);
+  const output = plausibleCount(reported?.candidatesTokenCount);
+  if (prompt === undefined || usage.sentEstimate === undefined) {
+    return output === undefined ? usage : { ...usage, outputTokens: output };
+  }
+  return {
+    ...usage,
+    realPromptTokens: prompt,
+    lastEstimate: usage.sentEstimate,
+    learnedCorrection: clampCorrection(prompt / usage.sentEstimate),
+    ...(output === undefined ? {} : { outputTokens: output }),
+  };
+}
+
+/** True when a model error is a "prompt too long" rejection. */
+export function isOverflowError(message: string): boolean {
+  return parseOverflowError(message) !== undefined;
+}
+
+/**
+ * Records a "prompt too long" rejection: the next call compacts whatever the
+ * estimate says, and when the message states the real size (Gemini's does),
+ * that size calibrates the next estimate even if usage is never reported.
+ */
+export function recordRejection(usage: UsageRecord, message: string): UsageRecord {
+  const parsed = parseOverflowError(message);
+  if (!parsed) return usage;
+  const real = plausibleCount(parsed.promptTokens);
+  const calibrated =
+    real !== undefined && usage.sentEstimate !== undefined
+      ? { realPromptTokens: real, lastEstimate: usage.sentEstimate, learnedCorrection: clampCorrection(real / usage.sentEstimate) }
+      : {};
+  return { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true };
+}

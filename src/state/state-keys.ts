@@ -1,0 +1,24 @@
+/**
+ * Session-state keys used by ContextGuard, one set per agent.
+ *
+ * Keys are session-scoped on purpose: never ADK's `app:`, `user:` or `temp:`
+ * prefixes, so a summary can never leak into another session or user, and it is
+ * persisted with the session by every session service.
+ */
+
+/** Prefix of every key this package writes. */
+export const STATE_PREFIX = 'context_guard';
+
+export interface GuardStateKeys {
+  /** The summary and its watermark (written only when a compaction happens). */
+  readonly summary: string;
+  /** Calibration and counters (written on every model call; small). */
+  readonly usage: string;
+}
+
+export function stateKeysFor(agentName: string): GuardStateKeys {
+  return {
+    summary: `${STATE_PREFIX}:${agentName}:summary`,
+    usage: `${STATE_PREFIX}:${agentName}:usage`,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * A scripted `BaseLlm` that is strict like a real provider.
+ *
+ * It computes the real prompt size of every request it receives (with a
+ * ground-truth counter), rejects one over its window with the same 400 error
+ * Gemini returns (the message states the real count), reports
+ * `usageMetadata` or withholds it, and records every request so tests assert
+ * what was actually sent. Responses come from a script function, fresh objects
+ * every call (ADK assigns function-call ids in place).
+ */
+import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
+import type { Content } from '@google/genai';
+import type { RequestTokenCounter } from './ground-truth.js';
+
+/** One request as the model received it. */
+export interface RecordedRequest {
+  readonly index: number;
+  /** Real prompt tokens by the ground truth. */
+  readonly promptTokens: number;
+  readonly rejected: boolean;
+  /** Deep copy of the contents sent. */
+  readonly contents: Content[];
+  readonly systemInstruction: string | undefined;
+  readonly agentName: string | undefined;
+}
+
+/** What the script sees for one call. */
+export interface ScriptCall {
+  readonly request: LlmRequest;
+  readonly index: number;
+  readonly promptTokens: number;
+}
+
+/** The script: the response content (and optional fields) for a call. */
+export type ModelScript = (call: ScriptCall) => Partial<LlmResponse> & { content: Content };
+
+export interface ScriptedLlmOptions {
+  readonly model?: string;
+  /** Requests whose ground-truth size exceeds this are rejected with a 400 error. */
+  readonly window: number;
+  readonly countTokens: RequestTokenCounter;
+  readonly script: ModelScript;
+  /** Report `usageMetadata.promptTokenCount` (a function can switch it per call). @default true */
+  readonly reportUsage?: boolean | ((index: number) => boolean);
+  /** Output tokens to report. @default 50 */
+  readonly outputTokens?: number;
+}
+
+/** The error a Gemini backend raises for an oversized request, as `@google/genai` throws it. */
+export function promptTooLongError(promptTokens: number, window: number): Error {
+  return new Error(
+    JSON.stringify({
+      error: {
+        code: 400,
+        message: `The input token count (${promptTokens}) exceeds the maximum number of tokens allowed (${window}).`,
+        status: 'INVALID_ARGUMENT',
+      },
+    }),
+  );
+}
+
+export class ScriptedLlm extends BaseLlm {
+  static override readonly supportedModels: Array<string | RegExp> = [/scripted-.*/];
+  readonly requests: RecordedRequest[] = [];
+  private readonly settings: ScriptedLlmOptions;
+
+  constructor(options: ScriptedLlmOptions) {
+    super({ model: options.model ?? 'scripted-model' });
+    this.settings = options;
+  }
+
+  /** Requests the model rejected as too long. */
+  get rejectedRequests(): RecordedRequest[] {
+    return this.requests.filter((request) => request.rejected);
+  }
+
+  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+    const index = this.requests.length;
+    const promptTokens = this.settings.countTokens(request);
+    const rejected = promptTokens > this.settings.window;
+    const system = request.config?.systemInstruction;
+    this.requests.push({
+      index,
+      promptTokens,
+      rejected,
+      contents: structuredClone(request.contents ?? []),
+      systemInstruction: typeof system === 'string' ? system : undefined,
+      agentName: request.config?.labels?.['adk_agent_name'],
+    });
+    // A real provider answers in milliseconds, never the same millisecond (see ADK notes, section 6).
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    if (rejected) throw promptTooLongError(promptTokens, this.settings.window);
+    const response = this.settings.script({ request, index, promptTokens });
+    const report = typeof this.settings.reportUsage === 'function' ? this.settings.reportUsage(index) : this.settings.reportUsage ?? true;
+    yield {
+      finishReason: 'STOP' as LlmResponse['finishReason'],
+      ...response,
+      content: structuredClone(response.content),
+      ...(report
+        ? { usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: this.settings.outputTokens ?? 50, totalTokenCount: promptTokens + (this.settings.outputTokens ?? 50) } }
+        : {}),
+    };
+  }
+
+  override async connect(): Promise<BaseLlmConnection> {
+    throw new Error('ScriptedLlm does not support live connections.');
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Builders for integration tests: a real ADK Runner, a real session service,
+ * real FunctionTools and a strict ScriptedLlm.
+ */
+import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type BaseSessionService, type Event } from '@google/adk';
+import type { Content } from '@google/genai';
+import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
+import type { BasePlugin } from '@google/adk';
+
+export const APP_NAME = 'guard-test';
+export const USER_ID = 'user-1';
+
+/** Deterministic pseudo-random text of about `chars` characters, shaped like log output. */
+export function logText(chars: number, seed = 1): string {
+  const words = ['GET', '/api/v1/orders', '200', 'OK', 'latency_ms=', 'user_id=', 'trace=', 'cache', 'miss', 'hit', 'db', 'query', 'rows=', 'WARN', 'INFO'];
+  let state = seed;
+  const out: string[] = [];
+  let length = 0;
+  while (length < chars) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    const word = `${words[state % words.length]}${state % 7 === 0 ? state % 1000 : ''}`;
+    out.push(word);
+    length += word.length + 1;
+    if (state % 11 === 0) {
+      out.push('\n');
+      length += 1;
+    }
+  }
+  return out.join(' ').slice(0, chars);
+}
+
+/** A tool that returns a payload of the requested size. */
+export function fetchLogsTool(): FunctionTool {
+  return new FunctionTool({
+    name: 'fetch_logs',
+    description: 'Returns server logs of the requested size.',
+    parameters: { type: 'OBJECT', properties: { size: { type: 'INTEGER' }, seed: { type: 'INTEGER' } }, required: ['size'] } as never,
+    execute: (input: unknown) => {
+      const { size, seed } = input as { size: number; seed?: number };
+      return { logs: logText(size, seed ?? size) };
+    },
+  });
+}
+
+/**
+ * A script for a tool-heavy agent: on a user turn it calls `fetch_logs` with
+ * `toolSize`, then answers with text once it has the result.
+ */
+export function toolThenAnswerScript(toolSize: number): ModelScript {
+  return ({ request, index }) => {
+    const last = request.contents[request.contents.length - 1];
+    const sawToolResult = last?.parts?.some((part) => part.functionResponse !== undefined) ?? false;
+    if (!sawToolResult && toolSize > 0) {
+      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size: toolSize, seed: index + 1 } } }] } };
+    }
+    return { content: { role: 'model', parts: [{ text: `Analysis ${index}: the logs show normal latency. ${logText(200, index)}` }] } };
+  };
+}
+
+export interface Harness {
+  readonly runner: Runner;
+  readonly model: ScriptedLlm;
+  readonly sessionService: BaseSessionService;
+  readonly agent: LlmAgent;
+}
+
+export function createHarness(options: {
+  window: number;
+  ratio?: number;
+  script: ModelScript;
+  plugins?: BasePlugin[];
+  instruction?: string;
+  reportUsage?: boolean;
+  sessionService?: BaseSessionService;
+  agentName?: string;
+  model?: ScriptedLlm;
+}): Harness {
+  const model =
+    options.model ??
+    new ScriptedLlm({ window: options.window, countTokens: ratioTokenCounter(options.ratio ?? 2), script: options.script, reportUsage: options.reportUsage ?? true });
+  const agent = new LlmAgent({
+    name: options.agentName ?? 'worker',
+    model,
+    instruction: options.instruction ?? 'You analyse server logs.',
+    tools: [fetchLogsTool()],
+  });
+  const sessionService = options.sessionService ?? new InMemorySessionService();
+  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: options.plugins ?? [] });
+  return { runner, model, sessionService, agent };
+}
+
+export function userMessage(text: string): Content {
+  return { role: 'user', parts: [{ text }] };
+}
+
+/** Runs one user turn to completion and returns its events. */
+export async function runTurn(runner: Runner, sessionId: string, text: string): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage: userMessage(text) })) events.push(event);
+  return events;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // The ADK runner and tiktoken are heavy to load; two workers fit the 2-core machines.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
