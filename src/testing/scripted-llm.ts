@@ -44,6 +44,8 @@ export interface ScriptedLlmOptions {
   readonly reportUsage?: boolean | ((index: number) => boolean);
   /** Output tokens to report. @default 50 */
   readonly outputTokens?: number;
+  /** An error to throw for a call instead of answering (a 503, a timeout...), checked after the size check. */
+  readonly fail?: (call: ScriptCall) => Error | undefined;
 }
 
 /** The error a Gemini backend raises for an oversized request, as `@google/genai` throws it. */
@@ -90,6 +92,8 @@ export class ScriptedLlm extends BaseLlm {
     // A real provider answers in milliseconds, never the same millisecond (see ADK notes, section 6).
     await new Promise((resolve) => setTimeout(resolve, 1));
     if (rejected) throw promptTooLongError(promptTokens, this.settings.window);
+    const failure = this.settings.fail?.({ request, index, promptTokens });
+    if (failure) throw failure;
     const response = this.settings.script({ request, index, promptTokens });
     const report = typeof this.settings.reportUsage === 'function' ? this.settings.reportUsage(index) : this.settings.reportUsage ?? true;
     yield {

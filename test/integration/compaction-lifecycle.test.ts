@@ -1,0 +1,118 @@
+/**
+ * The lifecycle of a summary through real ADK components: created once,
+ * reused on later steps, picked up by a new Runner and plugin on the same
+ * session, kept apart per agent, and produced even when the summarizer fails.
+ */
+import { InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+const WINDOW = 8_000;
+const keys = stateKeysFor('worker');
+
+function sentSummary(contents: { parts?: { text?: string }[] }[]): boolean {
+  return contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER) ?? false;
+}
+
+describe('compaction lifecycle', () => {
+  it('should call the summarizer once per compaction and reuse the summary on the steps after it', async () => {
+    const summarizer = countingSummarizer('ok');
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer });
+    const harness = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    expect(usage.compactions).toBeGreaterThan(0);
+    expect(summarizer.requests.length).toBe(usage.compactions);
+    // Every request after the first compaction starts with the summary, many without a new summarizer call.
+    const firstSummarized = harness.model.requests.findIndex((request) => sentSummary(request.contents));
+    expect(firstSummarized).toBeGreaterThan(0);
+    const withSummary = harness.model.requests.slice(firstSummarized).filter((request) => sentSummary(request.contents));
+    expect(withSummary.length).toBe(harness.model.requests.length - firstSummarized);
+    expect(withSummary.length).toBeGreaterThan(usage.compactions);
+    expect(harness.model.rejectedRequests).toEqual([]);
+  });
+
+  it('should strip the covered contents on later turns, and keep doing so for a new Runner and plugin on the same session', async () => {
+    const sessionService = new InMemorySessionService();
+    const first = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: countingSummarizer() })], sessionService });
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    let turn = 0;
+    let summary;
+    while (!summary && turn < 20) {
+      turn++;
+      await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
+      const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+      summary = decodeSummaryRecord(stored?.state[keys.summary]);
+    }
+    expect(summary).toBeDefined();
+
+    // A new process: new plugin instance, new Runner, new model, same session store.
+    const secondSummarizer = countingSummarizer();
+    const second = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(0), plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: secondSummarizer })], sessionService });
+    await runTurn(second.runner, session.id, 'One more question, no tools needed.');
+    const request = second.model.requests[0];
+    expect(request).toBeDefined();
+    expect(sentSummary(request!.contents)).toBe(true);
+    expect(request!.contents[0]?.parts?.[0]?.text).toContain(summary!.text);
+    // The full history holds more contents than were sent: the covered ones were stripped.
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const historyContents = stored!.events.filter((event) => event.content?.role).length;
+    expect(request!.contents.length).toBeLessThan(historyContents - summary!.covered + 2);
+    expect(secondSummarizer.requests).toHaveLength(0);
+    expect(second.model.rejectedRequests).toEqual([]);
+  });
+
+  it('should produce a compaction with a mechanical summary when the summarizer throws', async () => {
+    const summarizer = countingSummarizer('throw');
+    const harness = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer })] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const errors: string[] = [];
+    for (let turn = 1; turn <= 10; turn++) {
+      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`)) if (event.errorCode) errors.push(event.errorCode);
+    }
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const summary = decodeSummaryRecord(stored?.state[keys.summary]);
+    expect(errors).toEqual([]);
+    expect(summarizer.requests.length).toBeGreaterThan(0);
+    expect(summary?.fallback).toBe(true);
+    expect(summary?.text).toContain('Mechanical summary');
+    expect(harness.model.rejectedRequests).toEqual([]);
+  });
+
+  it('should keep separate state and thresholds for two agents in one session', async () => {
+    const sessionService = new InMemorySessionService();
+    const guard = new ContextGuard({ summarizer: countingSummarizer(), agents: { alpha: { contextWindow: 8_000 }, beta: { contextWindow: 16_000 } } });
+    const makeRunner = (name: string, window: number) => {
+      const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(2_500) });
+      const agent = new LlmAgent({ name, model, instruction: `You are ${name}.`, tools: [fetchLogsTool()] });
+      return { model, runner: new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] }) };
+    };
+    const alpha = makeRunner('alpha', 8_000);
+    const beta = makeRunner('beta', 16_000);
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 8; turn++) {
+      await runTurn(alpha.runner, session.id, `Alpha turn ${turn}`);
+      await runTurn(beta.runner, session.id, `Beta turn ${turn}`);
+    }
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const alphaUsage = decodeUsageRecord(stored?.state[stateKeysFor('alpha').usage]);
+    const betaUsage = decodeUsageRecord(stored?.state[stateKeysFor('beta').usage]);
+    expect(alphaUsage.modelCalls).toBe(alpha.model.requests.length);
+    expect(betaUsage.modelCalls).toBe(beta.model.requests.length);
+    expect(alphaUsage.compactions).toBeGreaterThan(0);
+    // Beta sees both agents' history but has twice the window: it compacts less often than alpha.
+    expect(betaUsage.compactions).toBeLessThan(alphaUsage.compactions);
+    const alphaSummary = decodeSummaryRecord(stored?.state[stateKeysFor('alpha').summary]);
+    const betaSummary = decodeSummaryRecord(stored?.state[stateKeysFor('beta').summary]);
+    expect(alphaSummary).toBeDefined();
+    if (betaSummary) expect(betaSummary.anchor).not.toBe(alphaSummary!.anchor);
+    expect(alpha.model.rejectedRequests).toEqual([]);
+    expect(beta.model.rejectedRequests).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Provider errors around a compaction: a "prompt too long" rejection teaches
+ * the guard the real size, and a failed call right after a compaction does not
+ * lose the summary (ADK drops a failed step's state delta unless the plugin's
+ * onModelErrorCallback hands back a full event).
+ */
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+const keys = stateKeysFor('worker');
+
+describe('model errors', () => {
+  it('should be rejected at most once when usage is never reported and the real ratio is beyond the default correction', async () => {
+    const window = 8_000;
+    const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(3.0), script: toolThenAnswerScript(1_500), reportUsage: false });
+    const harness = createHarness({ window, script: toolThenAnswerScript(1_500), model, plugins: [new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() })] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const rejected = model.rejectedRequests;
+    expect(rejected.length).toBeLessThanOrEqual(1);
+    if (rejected.length === 1) {
+      // After the one rejection, every later request fits.
+      expect(model.requests.slice(rejected[0]!.index + 1).every((request) => !request.rejected)).toBe(true);
+    }
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    expect(decodeUsageRecord(stored?.state[keys.usage]).rejectedCalls).toBe(rejected.length);
+  });
+
+  it('should learn the real size from the rejection message and force a compaction on the next call', async () => {
+    const window = 8_000;
+    // defaultCorrection 1 and a high uncalibrated ratio make the first overflow certain.
+    const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(4.0), script: toolThenAnswerScript(2_000), reportUsage: false });
+    const guard = new ContextGuard({ contextWindow: window, defaultCorrection: 1, uncalibratedThresholdRatio: 1, summarizer: countingSummarizer() });
+    const harness = createHarness({ window, script: toolThenAnswerScript(2_000), model, plugins: [guard] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const errorCodes: string[] = [];
+    for (let turn = 1; turn <= 8; turn++) {
+      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`)) if (event.errorCode) errorCodes.push(event.errorCode);
+    }
+    expect(model.rejectedRequests).toHaveLength(1);
+    expect(errorCodes).toEqual(['400']);
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    expect(usage.rejectedCalls).toBe(1);
+    // 4.0 real per chars/4 against tiktoken's count of this text: the learned factor is well above the default of 1.
+    expect(usage.learnedCorrection).toBeGreaterThan(2);
+  });
+
+  it('should keep the summary when the model call right after a compaction fails', async () => {
+    const window = 8_000;
+    let failNext = false;
+    const model = new ScriptedLlm({
+      window,
+      countTokens: ratioTokenCounter(1.8),
+      script: toolThenAnswerScript(3_000),
+      // Fail exactly the first call whose request carries a summary.
+      fail: ({ request }) => {
+        const first = request.contents[0]?.parts?.[0]?.text ?? '';
+        if (first.startsWith('[context_guard summary]') && !failNext) {
+          failNext = true;
+          return new Error(JSON.stringify({ error: { code: 503, message: 'The model is overloaded.' } }));
+        }
+        return undefined;
+      },
+    });
+    const summarizer = countingSummarizer();
+    const harness = createHarness({ window, script: toolThenAnswerScript(3_000), model, plugins: [new ContextGuard({ contextWindow: window, summarizer })] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    let failedTurn = 0;
+    for (let turn = 1; turn <= 12 && failedTurn === 0; turn++) {
+      const events = await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+      if (events.some((event) => event.errorCode === '503')) failedTurn = turn;
+    }
+    expect(failedTurn).toBeGreaterThan(0);
+    const callsAtFailure = summarizer.requests.length;
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    // The failed step's state delta was persisted with the error event.
+    expect(decodeSummaryRecord(stored?.state[keys.summary])).toBeDefined();
+    // The next turn reuses it instead of summarizing the same history again.
+    await runTurn(harness.runner, session.id, 'Try again please.');
+    const retried = model.requests[model.requests.length - 1]!;
+    expect(retried.contents[0]?.parts?.[0]?.text?.startsWith('[context_guard summary]')).toBe(true);
+    expect(summarizer.requests.length).toBe(callsAtFailure);
+  });
+});
