@@ -1,0 +1,143 @@
+/**
+ * Options of tool-output truncation: one exported type documented field by
+ * field, its defaults, a validator that names the offending field, and a
+ * resolver that gives the limits of one tool. Pure: no ADK imports.
+ */
+import { ContextGuardConfigError } from '../errors.js';
+
+/** Limits for one tool's result. Every field is optional; unset fields inherit. */
+export interface ToolOutputLimits {
+  /**
+   * Largest result, in UTF-8 bytes of its JSON text (what the model receives), before it is cut.
+   * @default 10,240 (10 KiB); integer >= 256
+   */
+  maxBytes?: number;
+  /** Most lines a string field of the result may have before it is cut. @default 256; integer >= 1 */
+  maxLines?: number;
+  /** Lines kept from the start of a string that is cut. @default 128; integer >= 0 */
+  headLines?: number;
+  /** Lines kept from the end of a string that is cut. @default 128; integer >= 0 */
+  tailLines?: number;
+}
+
+/**
+ * Tool-output truncation: `false` turns it off; otherwise limits for every tool,
+ * with per-tool overrides (`false` turns it off for that tool).
+ *
+ * `headLines + tailLines` must be at least 1 and at most `maxLines`, so a string
+ * one line over the limit always loses at least one line.
+ *
+ * @example
+ * { maxBytes: 16_384, tools: { read_file: { maxLines: 400, headLines: 300, tailLines: 100 }, get_secret: false } }
+ */
+export type ToolOutputTruncation =
+  | false
+  | (ToolOutputLimits & {
+      /** Per-tool overrides by tool name, merged over the limits above; `false` leaves that tool alone. */
+      tools?: Record<string, false | ToolOutputLimits>;
+    });
+
+/** The limits that apply to one tool, every default applied. */
+export interface ResolvedToolOutputLimits {
+  readonly maxBytes: number;
+  readonly maxLines: number;
+  readonly headLines: number;
+  readonly tailLines: number;
+}
+
+/** The defaults of seed 002 (layer 1): 10 KiB or 256 lines, keeping the first and last 128 lines. */
+export const TOOL_OUTPUT_DEFAULTS: ResolvedToolOutputLimits = Object.freeze({
+  maxBytes: 10_240,
+  maxLines: 256,
+  headLines: 128,
+  tailLines: 128,
+});
+
+/** Below this a result cannot hold a marker and any content, so smaller limits are rejected. */
+export const MIN_MAX_BYTES = 256;
+
+const LIMIT_FIELDS = ['maxBytes', 'maxLines', 'headLines', 'tailLines'] as const;
+const MINIMUMS: Record<(typeof LIMIT_FIELDS)[number], number> = { maxBytes: MIN_MAX_BYTES, maxLines: 1, headLines: 0, tailLines: 0 };
+
+/**
+ * Validates a `ToolOutputTruncation` value, including every per-tool override
+ * merged over the global limits.
+ *
+ * @param path how the option is named in errors. @default 'toolOutputTruncation'
+ * @throws ContextGuardConfigError naming the field, for example `toolOutputTruncation.tools.read_file.maxBytes`.
+ */
+export function validateToolOutputTruncation(value: unknown, path = 'toolOutputTruncation'): asserts value is ToolOutputTruncation | undefined {
+  if (value === undefined || value === false) return;
+  if (!isPlainObject(value)) throw new ContextGuardConfigError(path, value, 'must be false or an object of limits');
+  const global = validateLimits(value, path);
+  const tools = value['tools'];
+  if (tools === undefined) {
+    checkCrossRules(mergeLimits(TOOL_OUTPUT_DEFAULTS, global), path, global);
+    return;
+  }
+  if (!isPlainObject(tools)) throw new ContextGuardConfigError(`${path}.tools`, tools, 'must be an object keyed by tool name');
+  checkCrossRules(mergeLimits(TOOL_OUTPUT_DEFAULTS, global), path, global);
+  for (const [toolName, override] of Object.entries(tools)) {
+    const toolPath = `${path}.tools.${toolName}`;
+    if (override === false) continue;
+    if (!isPlainObject(override)) throw new ContextGuardConfigError(toolPath, override, 'must be false or an object of limits');
+    const own = validateLimits(override, toolPath);
+    checkCrossRules(mergeLimits(mergeLimits(TOOL_OUTPUT_DEFAULTS, global), own), toolPath, own);
+  }
+}
+
+/**
+ * The limits for `toolName`: defaults, then the global limits, then the tool's
+ * own. `undefined` when truncation is off (globally or for this tool).
+ * An `undefined` policy means "on, with the defaults".
+ *
+ * Expects a policy that passed `validateToolOutputTruncation`.
+ */
+export function resolveToolOutputLimits(policy: ToolOutputTruncation | undefined, toolName: string): ResolvedToolOutputLimits | undefined {
+  if (policy === false) return undefined;
+  if (policy === undefined) return TOOL_OUTPUT_DEFAULTS;
+  const override = policy.tools && Object.prototype.hasOwnProperty.call(policy.tools, toolName) ? policy.tools[toolName] : undefined;
+  if (override === false) return undefined;
+  const global = mergeLimits(TOOL_OUTPUT_DEFAULTS, policy);
+  return override ? mergeLimits(global, override) : global;
+}
+
+function mergeLimits(base: ResolvedToolOutputLimits, own: ToolOutputLimits): ResolvedToolOutputLimits {
+  return {
+    maxBytes: own.maxBytes ?? base.maxBytes,
+    maxLines: own.maxLines ?? base.maxLines,
+    headLines: own.headLines ?? base.headLines,
+    tailLines: own.tailLines ?? base.tailLines,
+  };
+}
+
+function validateLimits(value: Record<string, unknown>, path: string): ToolOutputLimits {
+  for (const field of LIMIT_FIELDS) {
+    const received = value[field];
+    if (received === undefined) continue;
+    if (typeof received !== 'number' || !Number.isSafeInteger(received) || received < MINIMUMS[field]) {
+      throw new ContextGuardConfigError(`${path}.${field}`, received, `must be an integer >= ${MINIMUMS[field]}`);
+    }
+  }
+  return value as ToolOutputLimits;
+}
+
+/** Cross-field rules, checked on the merged limits; the error names a field the caller set when possible. */
+function checkCrossRules(limits: ResolvedToolOutputLimits, path: string, own: ToolOutputLimits): void {
+  const kept = limits.headLines + limits.tailLines;
+  const blame = own.headLines !== undefined ? 'headLines' : own.tailLines !== undefined ? 'tailLines' : own.maxLines !== undefined ? 'maxLines' : 'headLines';
+  if (kept < 1) {
+    throw new ContextGuardConfigError(`${path}.${blame}`, limits[blame], 'must leave headLines + tailLines >= 1');
+  }
+  if (kept > limits.maxLines) {
+    throw new ContextGuardConfigError(
+      `${path}.${blame}`,
+      limits[blame],
+      `must keep headLines + tailLines (${limits.headLines} + ${limits.tailLines}) <= maxLines (${limits.maxLines})`,
+    );
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
