@@ -35,6 +35,11 @@ import { resolveContextWindow } from './estimate/model-registry.js';
 import { tiktokenTokenizer, type Tokenizer } from './estimate/tokenizer.js';
 import { guardRequest, type CompactionOutcome } from './guard/guard-request.js';
 import { isOverflowError, recordRejection, recordReportedUsage } from './guard/record-usage.js';
+import { trackTurn } from './guard/track-turns.js';
+import { COMPACTION_METADATA_KEY, type CompactionRecord } from './records/compaction-record.js';
+import { mapContentsToEvents } from './records/map-contents-to-events.js';
+import { agentStatus, guardedAgents, type AgentContextStatus } from './status/guard-status.js';
+import { recordCompactionTelemetry, recordUtilization } from './telemetry/guard-telemetry.js';
 import {
   resolvePolicy,
   validateOptions,
@@ -71,6 +76,9 @@ export class ContextGuard extends BasePlugin {
   private readonly warnedModels = new Set<string>();
   /** Requests already handled, so the plugin and agent-callback forms never both apply. */
   private readonly handled = new WeakSet<LlmRequest>();
+  /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
+  private readonly pendingRecords = new Map<string, CompactionRecord>();
+  private readonly listeners = new Set<(record: CompactionRecord) => void | Promise<void>>();
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -79,6 +87,29 @@ export class ContextGuard extends BasePlugin {
     this.options = options;
     this.tokenizer = options.tokenizer ?? tiktokenTokenizer;
     this.logger = options.logger ?? getLogger();
+    if (options.onCompaction) this.listeners.add(options.onCompaction);
+  }
+
+  /**
+   * Calls `listener` with the record of every compaction (after it is stored).
+   * Returns a function that removes it. A listener that throws is logged and ignored.
+   */
+  onCompaction(listener: (record: CompactionRecord) => void | Promise<void>): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Token status of every guarded agent of a session (or of one agent), read
+   * from the session's state: last real count, current estimate, window,
+   * threshold, percent used, turns left at the average turn size, compactions
+   * and the last compaction's record.
+   */
+  status(session: { readonly state: Readonly<Record<string, unknown>> }): AgentContextStatus[];
+  status(session: { readonly state: Readonly<Record<string, unknown>> }, agentName: string): AgentContextStatus;
+  status(session: { readonly state: Readonly<Record<string, unknown>> }, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+    if (agentName !== undefined) return agentStatus(session.state, agentName);
+    return guardedAgents(session.state).map((name) => agentStatus(session.state, name));
   }
 
   /** The resolved policy of an agent (defaults, then global options, then the agent's own). */
@@ -131,6 +162,7 @@ export class ContextGuard extends BasePlugin {
       if (!Object.keys(delta).some((key) => key.startsWith(prefix))) return undefined;
       // ADK persists a failed step's state delta only through an event it is handed back.
       const { errorCode, errorMessage } = describeModelError(message);
+      const record = this.takePendingRecord(callbackContext);
       return createEvent({
         invocationId: callbackContext.invocationId,
         author: agentName,
@@ -138,6 +170,7 @@ export class ContextGuard extends BasePlugin {
         actions: callbackContext.actions,
         errorCode,
         errorMessage,
+        ...(record ? { customMetadata: { [COMPACTION_METADATA_KEY]: record } } : {}),
       });
     } catch (failure) {
       this.logger.error(`${LOG_PREFIX} onModelErrorCallback failed; ADK's default error handling applies.`, failure);
@@ -193,9 +226,17 @@ export class ContextGuard extends BasePlugin {
         context.state.set(keys.summary, null);
       }
       if (result.summary) context.state.set(keys.summary, encodeRecord(result.summary));
-      context.state.set(keys.usage, encodeRecord(result.usage));
+      context.state.set(keys.usage, encodeRecord(trackTurn(result.usage, context.invocationId, result.calibrated, result.budget)));
       if (result.contents) request.contents = result.contents;
-      if (result.compaction) this.reportCompaction(agentName, result.compaction, Date.now() - started, summarizer?.summarizer.name);
+      recordUtilization(agentName, result.calibrated, result.budget.window);
+      if (result.compaction) {
+        const record = this.buildRecord(context, result.compaction, measures.fingerprints, Date.now() - started, started, summarizer?.summarizer.name);
+        context.state.set(keys.lastCompaction, encodeRecord(record));
+        this.pendingRecords.set(pendingKey(context), record);
+        this.reportCompaction(record);
+        recordCompactionTelemetry(record, request.model);
+        await this.notify(record);
+      }
       if (result.overLimit) {
         this.logger.warn(`${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`);
       }
@@ -208,7 +249,13 @@ export class ContextGuard extends BasePlugin {
   private recordResponse(context: Context, response: LlmResponse): void {
     try {
       const agentName = context.agentName;
-      if (!this.policyFor(agentName).enabled || !response.usageMetadata) return;
+      if (!this.policyFor(agentName).enabled) return;
+      if (!response.partial) {
+        // The compaction's audit record travels on the model response event (ADK persists customMetadata verbatim).
+        const record = this.takePendingRecord(context);
+        if (record) response.customMetadata = { ...(response.customMetadata ?? {}), [COMPACTION_METADATA_KEY]: record };
+      }
+      if (!response.usageMetadata) return;
       const keys = stateKeysFor(agentName);
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
       const next: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
@@ -218,14 +265,70 @@ export class ContextGuard extends BasePlugin {
     }
   }
 
-  private reportCompaction(agentName: string, compaction: CompactionOutcome, durationMs: number, summarizerName: string | undefined): void {
-    const how = compaction.fallback ? `fallback summary (${compaction.fallbackReason ?? 'summarizer failed'})` : `summary by ${summarizerName ?? 'summarizer'}`;
-    this.logger.info(
-      `${LOG_PREFIX} agent '${agentName}': compacted contents ${compaction.coveredFrom}..${compaction.coveredTo}, ` +
-        `~${compaction.tokensBefore} -> ~${compaction.tokensAfter} tokens, ${how}, ${durationMs} ms.`,
+  private buildRecord(
+    context: Context,
+    compaction: CompactionOutcome,
+    fingerprints: readonly string[],
+    durationMs: number,
+    createdAt: number,
+    summarizerName: string | undefined,
+  ): CompactionRecord {
+    const agentName = context.agentName;
+    const coveredEvents = mapContentsToEvents(
+      context.invocationContext.session.events,
+      fingerprints.slice(compaction.coveredFrom, compaction.coveredTo),
     );
-    if (compaction.fallback) {
-      this.logger.warn(`${LOG_PREFIX} agent '${agentName}': summarizer unavailable (${compaction.fallbackReason ?? ''}); used the mechanical summary.`);
+    return {
+      version: 1,
+      id: `${context.invocationId}:${agentName}:${createdAt}`,
+      agentName,
+      sessionId: context.sessionId,
+      invocationId: context.invocationId,
+      strategy: this.policyFor(agentName).strategy,
+      reason: compaction.reason,
+      coveredContents: { from: compaction.coveredFrom, to: compaction.coveredTo },
+      coveredEvents,
+      tokensBefore: compaction.tokensBefore,
+      tokensAfter: compaction.tokensAfter,
+      compressionRatio: compaction.tokensAfter > 0 ? Math.round((compaction.tokensBefore / compaction.tokensAfter) * 100) / 100 : 0,
+      summarizer: compaction.fallback ? 'fallback' : (summarizerName ?? 'unknown'),
+      summarizerPromptTokens: compaction.summarizerPromptTokens,
+      summarizerOutputTokens: compaction.summarizerOutputTokens,
+      summaryChars: compaction.summaryChars,
+      fallback: compaction.fallback,
+      fallbackReason: compaction.fallbackReason,
+      summaryTruncated: compaction.summaryTruncated,
+      droppedFromSummarizerInput: compaction.droppedFromSummarizerInput,
+      durationMs,
+      createdAt,
+    };
+  }
+
+  private takePendingRecord(context: Context): CompactionRecord | undefined {
+    const key = pendingKey(context);
+    const record = this.pendingRecords.get(key);
+    if (record) this.pendingRecords.delete(key);
+    return record;
+  }
+
+  private reportCompaction(record: CompactionRecord): void {
+    const how = record.fallback ? `fallback summary (${record.fallbackReason ?? 'summarizer failed'})` : `summary by ${record.summarizer}`;
+    this.logger.info(
+      `${LOG_PREFIX} agent '${record.agentName}': compacted contents ${record.coveredContents.from}..${record.coveredContents.to} ` +
+        `(${record.coveredEvents.count} events), ~${record.tokensBefore} -> ~${record.tokensAfter} tokens, ${how}, ${record.durationMs} ms.`,
+    );
+    if (record.fallback) {
+      this.logger.warn(`${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? ''}); used the mechanical summary.`);
+    }
+  }
+
+  private async notify(record: CompactionRecord): Promise<void> {
+    for (const listener of this.listeners) {
+      try {
+        await listener(record);
+      } catch (error) {
+        this.logger.error(`${LOG_PREFIX} an onCompaction listener failed; ignored.`, error);
+      }
     }
   }
 
@@ -259,6 +362,10 @@ export class ContextGuard extends BasePlugin {
     }
     return undefined;
   }
+}
+
+function pendingKey(context: Context): string {
+  return `${context.sessionId}\u0000${context.invocationId}\u0000${context.agentName}`;
 }
 
 /** errorCode/errorMessage the way ADK derives them from a thrown model error. */

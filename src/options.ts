@@ -6,6 +6,7 @@
 import type { Tokenizer } from './estimate/tokenizer.js';
 import { ContextGuardConfigError } from './errors.js';
 import type { Summarizer } from './compaction/summarizer.js';
+import type { CompactionRecord } from './records/compaction-record.js';
 
 /** Strategies a policy can use. */
 export type CompactionStrategy = 'threshold';
@@ -73,6 +74,8 @@ export interface ContextGuardOptions extends AgentPolicy {
   tokenizer?: Tokenizer;
   /** Where log lines go. @default ADK's logger */
   logger?: GuardLogger;
+  /** Called with the audit record of every compaction. A listener that throws is logged and ignored. */
+  onCompaction?: (record: CompactionRecord) => void | Promise<void>;
 }
 
 /** A minimal logger; ADK's `getLogger()` fits. Conversation text is never logged above `debug`. */
@@ -182,6 +185,9 @@ export function validateOptions(options: ContextGuardOptions): void {
   for (const [model, window] of Object.entries(options.modelWindows ?? {})) checkInteger(`modelWindows.${model}`, window, 1_024);
   if (options.tokenizer !== undefined && typeof options.tokenizer?.count !== 'function') {
     throw new ContextGuardConfigError('tokenizer', options.tokenizer, 'must have a count(text) method');
+  }
+  if (options.onCompaction !== undefined && typeof options.onCompaction !== 'function') {
+    throw new ContextGuardConfigError('onCompaction', options.onCompaction, 'must be a function');
   }
   if (options.agents !== undefined && (typeof options.agents !== 'object' || options.agents === null)) {
     throw new ContextGuardConfigError('agents', options.agents, 'must be an object keyed by agent name');

@@ -76,6 +76,7 @@ export interface CompactionOutcome {
   readonly summarizerPromptTokens?: number | undefined;
   readonly summarizerOutputTokens?: number | undefined;
   readonly droppedFromSummarizerInput: number;
+  readonly summaryChars: number;
 }
 
 export interface GuardRequestResult {
@@ -200,6 +201,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       summarizerPromptTokens: outcome.ok ? outcome.promptTokens : undefined,
       summarizerOutputTokens: outcome.ok ? outcome.outputTokens : undefined,
       droppedFromSummarizerInput: prompt.droppedContents,
+      summaryChars: text.length,
     };
   }
 

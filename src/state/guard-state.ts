@@ -52,6 +52,17 @@ export interface UsageRecord {
   readonly rejectedCalls: number;
   /** Set after a rejected request: the next call compacts whatever the estimate says. */
   readonly forceCompaction: boolean;
+  /** Budget of the last call, for status displays. */
+  readonly window?: number | undefined;
+  readonly threshold?: number | undefined;
+  readonly hardLimit?: number | undefined;
+  /** Invocations (user turns) seen, and the id of the last one. */
+  readonly invocations: number;
+  readonly lastInvocationId?: string | undefined;
+  /** Calibrated size at the first call of the current invocation. */
+  readonly turnStartCalibrated?: number | undefined;
+  /** Moving average of how many tokens one turn adds. */
+  readonly averageTurnTokens?: number | undefined;
 }
 
 export const EMPTY_USAGE: UsageRecord = {
@@ -61,6 +72,7 @@ export const EMPTY_USAGE: UsageRecord = {
   overLimitCalls: 0,
   rejectedCalls: 0,
   forceCompaction: false,
+  invocations: 0,
 };
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -135,6 +147,13 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     overLimitCalls: decodeInteger(record['overLimitCalls']) ?? 0,
     rejectedCalls: decodeInteger(record['rejectedCalls']) ?? 0,
     forceCompaction: decodeBoolean(record['forceCompaction']),
+    window: positive('window'),
+    threshold: positive('threshold'),
+    hardLimit: positive('hardLimit'),
+    invocations: decodeInteger(record['invocations']) ?? 0,
+    lastInvocationId: typeof record['lastInvocationId'] === 'string' ? record['lastInvocationId'] : undefined,
+    turnStartCalibrated: positive('turnStartCalibrated'),
+    averageTurnTokens: positive('averageTurnTokens'),
   };
 }
 

@@ -14,11 +14,14 @@ export interface GuardStateKeys {
   readonly summary: string;
   /** Calibration and counters (written on every model call; small). */
   readonly usage: string;
+  /** The audit record of the agent's last compaction. */
+  readonly lastCompaction: string;
 }
 
 export function stateKeysFor(agentName: string): GuardStateKeys {
   return {
     summary: `${STATE_PREFIX}:${agentName}:summary`,
     usage: `${STATE_PREFIX}:${agentName}:usage`,
+    lastCompaction: `${STATE_PREFIX}:${agentName}:last_compaction`,
   };
 }

@@ -1,0 +1,66 @@
+/**
+ * The audit record of one compaction (seed ADR-009's metadata): what was
+ * covered, by content index and by stored event, tokens before and after,
+ * the summarizer and whether the fallback was used, and how long it took.
+ *
+ * It is persisted twice, so it survives a database round trip: on the model
+ * response event of the compacting call (`customMetadata.context_guard_compaction`,
+ * which ADK stores verbatim) and as the agent's last compaction in state.
+ */
+
+export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
+
+export interface CoveredEvents {
+  /** Stored events whose contents the summary replaced, first and last. */
+  readonly firstEventId?: string | undefined;
+  readonly lastEventId?: string | undefined;
+  readonly firstTimestamp?: number | undefined;
+  readonly lastTimestamp?: number | undefined;
+  /** Number of stored events matched to the covered contents. */
+  readonly count: number;
+}
+
+export interface CompactionRecord {
+  readonly version: number;
+  readonly id: string;
+  readonly agentName: string;
+  readonly sessionId: string;
+  readonly invocationId: string;
+  readonly strategy: string;
+  readonly reason: 'threshold' | 'forced';
+  /** Request contents summarized by this compaction: [from, to). */
+  readonly coveredContents: { readonly from: number; readonly to: number };
+  readonly coveredEvents: CoveredEvents;
+  /** Calibrated tokens of the request before and after. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** tokensBefore / tokensAfter. */
+  readonly compressionRatio: number;
+  readonly summarizer: string;
+  readonly summarizerPromptTokens?: number | undefined;
+  readonly summarizerOutputTokens?: number | undefined;
+  readonly summaryChars: number;
+  readonly fallback: boolean;
+  readonly fallbackReason?: string | undefined;
+  readonly summaryTruncated: boolean;
+  /** Contents left out of the summarizer's input because of its window. */
+  readonly droppedFromSummarizerInput: number;
+  /** The plugin's own time, including the summarizer call. */
+  readonly durationMs: number;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A stored record, if it has the fields readers rely on. */
+export function decodeCompactionRecord(value: unknown): CompactionRecord | undefined {
+  if (!isObject(value)) return undefined;
+  const { id, agentName, tokensBefore, tokensAfter, coveredContents, coveredEvents } = value;
+  if (typeof id !== 'string' || typeof agentName !== 'string') return undefined;
+  if (typeof tokensBefore !== 'number' || typeof tokensAfter !== 'number') return undefined;
+  if (!isObject(coveredContents) || !isObject(coveredEvents)) return undefined;
+  return value as unknown as CompactionRecord;
+}

@@ -1,0 +1,65 @@
+/**
+ * The compaction-aware view of a stored session (seed 004's filtering layer,
+ * as a read-only function): what an agent's model sees now, and which stored
+ * events each of its summaries replaced. The events themselves are never
+ * altered; this only reads them and the agent's state.
+ */
+import { renderContent } from '../compaction/render-content.js';
+import { decodeSummaryRecord } from '../state/guard-state.js';
+import { stateKeysFor } from '../state/state-keys.js';
+import { COMPACTION_METADATA_KEY, decodeCompactionRecord, type CompactionRecord } from './compaction-record.js';
+import type { EventLike } from './map-contents-to-events.js';
+
+export interface StoredEventLike extends EventLike {
+  readonly author?: string | undefined;
+  readonly customMetadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface CompactionView {
+  readonly agentName: string;
+  /** The summary the agent's requests start with now, if any. */
+  readonly summary?: { readonly text: string; readonly fallback: boolean; readonly compactions: number } | undefined;
+  /** Every compaction of this agent found on stored events, oldest first. */
+  readonly records: readonly CompactionRecord[];
+  /** Stored events (with content) that the current summary chain replaced. */
+  readonly replacedEventIds: readonly string[];
+  /** Stored events (with content) after them, still sent verbatim. */
+  readonly visibleEventIds: readonly string[];
+  /** A plain-text rendering of what the model sees: the summary, then the visible events. */
+  readonly modelView: string;
+}
+
+export function compactionView(
+  session: { readonly state: Readonly<Record<string, unknown>>; readonly events: readonly StoredEventLike[] },
+  agentName: string,
+): CompactionView {
+  const records: CompactionRecord[] = [];
+  for (const event of session.events) {
+    const record = decodeCompactionRecord(event.customMetadata?.[COMPACTION_METADATA_KEY]);
+    if (record && record.agentName === agentName) records.push(record);
+  }
+  const summary = decodeSummaryRecord(session.state[stateKeysFor(agentName).summary]);
+  const withContent = session.events.filter((event) => event.content?.role);
+  // The chain replaces everything up to the last event the newest compaction covered.
+  let boundary = -1;
+  if (summary) {
+    for (const record of records) {
+      const lastId = record.coveredEvents.lastEventId;
+      const index = lastId === undefined ? -1 : withContent.findIndex((event) => event.id === lastId);
+      if (index > boundary) boundary = index;
+    }
+  }
+  const replaced = withContent.slice(0, boundary + 1);
+  const visible = withContent.slice(boundary + 1);
+  const lines: string[] = [];
+  if (summary) lines.push(`[summary, ${summary.compactions} compaction(s)${summary.fallback ? ', mechanical' : ''}]\n${summary.text}`);
+  for (const event of visible) if (event.content) lines.push(renderContent(event.content));
+  return {
+    agentName,
+    summary: summary ? { text: summary.text, fallback: summary.fallback, compactions: summary.compactions } : undefined,
+    records,
+    replacedEventIds: replaced.map((event) => event.id),
+    visibleEventIds: visible.map((event) => event.id),
+    modelView: lines.filter((line) => line.length > 0).join('\n'),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Token status per agent, for people (a one-line meter) and dashboards (plain
+ * data), read from session state only, so it works on any stored session.
+ */
+import { decodeSummaryRecord, decodeUsageRecord } from '../state/guard-state.js';
+import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
+import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
+
+export interface AgentContextStatus {
+  readonly agentName: string;
+  /** Real prompt tokens of the last call, when the provider reported them. */
+  readonly lastRealPromptTokens?: number | undefined;
+  /** Calibrated estimate of the last request sent. */
+  readonly estimatedTokens?: number | undefined;
+  readonly window?: number | undefined;
+  readonly threshold?: number | undefined;
+  readonly hardLimit?: number | undefined;
+  /** estimatedTokens / window, in percent (0 when unknown). */
+  readonly percentUsed: number;
+  /** Turns until the threshold at the average turn size so far, when known. */
+  readonly turnsLeft?: number | undefined;
+  readonly averageTurnTokens?: number | undefined;
+  readonly modelCalls: number;
+  readonly invocations: number;
+  readonly compactions: number;
+  readonly rejectedCalls: number;
+  readonly overLimitCalls: number;
+  /** Whether the estimate is calibrated by a real count (else the default correction applies). */
+  readonly calibrated: boolean;
+  readonly correction?: number | undefined;
+  readonly summary?: { readonly chars: number; readonly fallback: boolean; readonly covered: number } | undefined;
+  readonly lastCompaction?: CompactionRecord | undefined;
+}
+
+/** Agents that have ContextGuard state in `state`. */
+export function guardedAgents(state: Readonly<Record<string, unknown>>): string[] {
+  const names: string[] = [];
+  const pattern = new RegExp(`^${STATE_PREFIX}:(.+):usage$`);
+  for (const key of Object.keys(state)) {
+    const match = pattern.exec(key);
+    if (match?.[1]) names.push(match[1]);
+  }
+  return names.sort();
+}
+
+export function agentStatus(state: Readonly<Record<string, unknown>>, agentName: string): AgentContextStatus {
+  const keys = stateKeysFor(agentName);
+  const usage = decodeUsageRecord(state[keys.usage]);
+  const summary = decodeSummaryRecord(state[keys.summary]);
+  const lastCompaction = decodeCompactionRecord(state[keys.lastCompaction]);
+  const estimated = usage.lastCalibrated;
+  const percentUsed = estimated !== undefined && usage.window ? Math.round((estimated / usage.window) * 1000) / 10 : 0;
+  const turnsLeft =
+    estimated !== undefined && usage.threshold !== undefined && usage.averageTurnTokens
+      ? Math.max(0, Math.floor((usage.threshold - estimated) / usage.averageTurnTokens))
+      : undefined;
+  const correction = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : usage.learnedCorrection;
+  return {
+    agentName,
+    lastRealPromptTokens: usage.realPromptTokens,
+    estimatedTokens: estimated,
+    window: usage.window,
+    threshold: usage.threshold,
+    hardLimit: usage.hardLimit,
+    percentUsed,
+    turnsLeft,
+    averageTurnTokens: usage.averageTurnTokens === undefined ? undefined : Math.round(usage.averageTurnTokens),
+    modelCalls: usage.modelCalls,
+    invocations: usage.invocations,
+    compactions: usage.compactions,
+    rejectedCalls: usage.rejectedCalls,
+    overLimitCalls: usage.overLimitCalls,
+    calibrated: correction !== undefined,
+    correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
+    summary: summary ? { chars: summary.text.length, fallback: summary.fallback, covered: summary.covered } : undefined,
+    lastCompaction,
+  };
+}
+
+function compact(tokens: number): string {
+  if (tokens >= 1_000_000) return `${Math.round(tokens / 100_000) / 10}M`.replace('.0M', 'M');
+  if (tokens >= 1_000) return `${Math.round(tokens / 1_000)}K`;
+  return String(tokens);
+}
+
+/** A one-line meter such as `45K/1M (4.5%) ~450 turns left`. */
+export function formatContextMeter(status: AgentContextStatus): string {
+  const used = compact(status.lastRealPromptTokens ?? status.estimatedTokens ?? 0);
+  const window = status.window ? compact(status.window) : '?';
+  const turns = status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turns left`;
+  const compactions = status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
+  return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}`;
+}

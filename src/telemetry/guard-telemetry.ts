@@ -1,0 +1,78 @@
+/**
+ * OpenTelemetry for ContextGuard, through `@opentelemetry/api` (the API ADK
+ * itself uses), so spans and metrics land in whatever SDK the application
+ * registered, next to ADK's own `call_llm` spans. Without an SDK every call is
+ * a no-op.
+ *
+ * - span `compact_context <agent>` (child of ADK's `call_llm`), with `gen_ai.*`
+ *   attributes and the record's figures;
+ * - metrics `gen_ai.context_guard.compactions` (counter),
+ *   `gen_ai.context_guard.compaction.duration` (s),
+ *   `gen_ai.context_guard.compaction.tokens` (attribute `stage`: before/after),
+ *   `gen_ai.context_guard.context.utilization` (request / window, every call).
+ */
+import { context, metrics, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
+import type { CompactionRecord } from '../records/compaction-record.js';
+
+const SCOPE = 'adk-context-guard';
+
+let instruments:
+  | {
+      compactions: ReturnType<ReturnType<typeof metrics.getMeter>['createCounter']>;
+      duration: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
+      tokens: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
+      utilization: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
+    }
+  | undefined;
+
+function meters() {
+  if (!instruments) {
+    const meter = metrics.getMeter(SCOPE);
+    instruments = {
+      compactions: meter.createCounter('gen_ai.context_guard.compactions', { description: 'Compactions of an agent\'s context' }),
+      duration: meter.createHistogram('gen_ai.context_guard.compaction.duration', { unit: 's', description: 'Time of one compaction, summarizer included' }),
+      tokens: meter.createHistogram('gen_ai.context_guard.compaction.tokens', { unit: '{token}', description: 'Request tokens before and after a compaction' }),
+      utilization: meter.createHistogram('gen_ai.context_guard.context.utilization', { unit: '1', description: 'Calibrated request size over the context window' }),
+    };
+  }
+  return instruments;
+}
+
+/** Records a finished compaction as a span (back-dated to its start) and metrics. */
+export function recordCompactionTelemetry(record: CompactionRecord, model: string | undefined): void {
+  const attributes: Attributes = {
+    'gen_ai.operation.name': 'compact_context',
+    'gen_ai.agent.name': record.agentName,
+    'gen_ai.conversation.id': record.sessionId,
+    ...(model ? { 'gen_ai.request.model': model } : {}),
+  };
+  const span = trace.getTracer(SCOPE).startSpan(
+    `compact_context ${record.agentName}`,
+    {
+      startTime: record.createdAt,
+      attributes: {
+        ...attributes,
+        'gen_ai.usage.input_tokens': record.tokensBefore,
+        'context_guard.tokens_after': record.tokensAfter,
+        'context_guard.compression_ratio': record.compressionRatio,
+        'context_guard.covered_events': record.coveredEvents.count,
+        'context_guard.summarizer': record.summarizer,
+        'context_guard.fallback': record.fallback,
+        'context_guard.reason': record.reason,
+      },
+    },
+    context.active(),
+  );
+  if (record.fallback) span.setStatus({ code: SpanStatusCode.ERROR, message: record.fallbackReason ?? 'summarizer failed' });
+  span.end(record.createdAt + record.durationMs);
+  const { compactions, duration, tokens } = meters();
+  compactions.add(1, { ...attributes, 'context_guard.fallback': record.fallback });
+  duration.record(record.durationMs / 1000, attributes);
+  tokens.record(record.tokensBefore, { ...attributes, stage: 'before' });
+  tokens.record(record.tokensAfter, { ...attributes, stage: 'after' });
+}
+
+/** Records the utilisation of the window by one request. */
+export function recordUtilization(agentName: string, calibrated: number, window: number): void {
+  if (window > 0) meters().utilization.record(calibrated / window, { 'gen_ai.agent.name': agentName });
+}

@@ -1,0 +1,39 @@
+/** Spans and metrics reach a registered OpenTelemetry SDK, with ADK's gen_ai naming. */
+import { metrics, trace } from '@opentelemetry/api';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+describe('OpenTelemetry', () => {
+  it('should emit one compact_context span and one counted compaction per compaction', async () => {
+    const spans = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+    const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+
+    const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: countingSummarizer() })] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const compactions = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]).compactions;
+    expect(compactions).toBeGreaterThan(0);
+
+    const compactSpans = spans.getFinishedSpans().filter((span) => span.name === 'compact_context worker');
+    expect(compactSpans).toHaveLength(compactions);
+    expect(compactSpans[0]!.attributes['gen_ai.operation.name']).toBe('compact_context');
+    expect(compactSpans[0]!.attributes['gen_ai.agent.name']).toBe('worker');
+    expect(Number(compactSpans[0]!.attributes['gen_ai.usage.input_tokens'])).toBeGreaterThan(Number(compactSpans[0]!.attributes['context_guard.tokens_after']));
+
+    await reader.forceFlush();
+    const exported = metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics).flatMap((scope) => scope.metrics);
+    const counter = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.compactions');
+    const total = counter?.dataPoints.reduce((sum, point) => sum + Number(point.value), 0);
+    expect(total).toBe(compactions);
+    expect(exported.some((metric) => metric.descriptor.name === 'gen_ai.context_guard.context.utilization')).toBe(true);
+    await reader.shutdown();
+  });
+});
