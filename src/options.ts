@@ -9,8 +9,8 @@ import type { Summarizer } from './compaction/summarizer.js';
 import type { CompactionRecord } from './records/compaction-record.js';
 
 /** Strategies a policy can use. */
-export type CompactionStrategy = 'threshold';
-export const STRATEGIES: readonly CompactionStrategy[] = ['threshold'];
+export type CompactionStrategy = 'threshold' | 'sliding-window';
+export const STRATEGIES: readonly CompactionStrategy[] = ['threshold', 'sliding-window'];
 
 /**
  * A summarizer: an ADK `BaseLlm` (anything with `generateContentAsync`) or a
@@ -58,6 +58,17 @@ export interface AgentPolicy {
   summaryMaxTokens?: number;
   /** Fraction of the summarizer's window its input may use (oldest contents dropped first). @default 0.8 */
   summarizerInputRatio?: number;
+  /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
+  invocationThreshold?: number;
+  /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
+  overlapSize?: number;
+  /** Sliding window (rho): compact early when the request reaches this fraction of the window. @default 0.7 */
+  safetyRatio?: number;
+  /**
+   * Sliding window: scheduled compactions stop after this many in a session (the
+   * threshold still applies, so requests keep fitting). @default 1,000
+   */
+  maxCompactions?: number;
 }
 
 /** Options of the `ContextGuard` plugin: a default policy for every agent, plus per-agent ones. */
@@ -103,6 +114,10 @@ export interface ResolvedPolicy {
   readonly summarizerTimeoutMs: number;
   readonly summaryMaxTokens: number;
   readonly summarizerInputRatio: number;
+  readonly invocationThreshold: number;
+  readonly overlapSize: number;
+  readonly safetyRatio: number;
+  readonly maxCompactions: number;
 }
 
 export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferTokens' | 'summarizer' | 'summarizerContextWindow'> = {
@@ -117,6 +132,10 @@ export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferToke
   summarizerTimeoutMs: 60_000,
   summaryMaxTokens: 4_096,
   summarizerInputRatio: 0.8,
+  invocationThreshold: 5,
+  overlapSize: 2,
+  safetyRatio: 0.7,
+  maxCompactions: 1_000,
 };
 
 function checkInteger(path: string, value: unknown, min: number): void {
@@ -166,6 +185,10 @@ export function validatePolicy(policy: AgentPolicy, prefix: string): void {
   checkInteger(`${prefix}summarizerTimeoutMs`, policy.summarizerTimeoutMs, 1);
   checkInteger(`${prefix}summaryMaxTokens`, policy.summaryMaxTokens, 32);
   checkRatio(`${prefix}summarizerInputRatio`, policy.summarizerInputRatio, 0.1, 0.95);
+  checkInteger(`${prefix}invocationThreshold`, policy.invocationThreshold, 1);
+  checkInteger(`${prefix}overlapSize`, policy.overlapSize, 0);
+  checkRatio(`${prefix}safetyRatio`, policy.safetyRatio, 0.1, 1);
+  checkInteger(`${prefix}maxCompactions`, policy.maxCompactions, 1);
   if (policy.contextWindow !== undefined && policy.bufferTokens !== undefined && policy.bufferTokens >= policy.contextWindow) {
     throw new ContextGuardConfigError(`${prefix}bufferTokens`, policy.bufferTokens, `must be smaller than contextWindow (${policy.contextWindow})`);
   }
@@ -226,5 +249,9 @@ export function resolvePolicy(options: ContextGuardOptions, agentName: string): 
     summarizerTimeoutMs: pick('summarizerTimeoutMs') ?? POLICY_DEFAULTS.summarizerTimeoutMs,
     summaryMaxTokens: pick('summaryMaxTokens') ?? POLICY_DEFAULTS.summaryMaxTokens,
     summarizerInputRatio: pick('summarizerInputRatio') ?? POLICY_DEFAULTS.summarizerInputRatio,
+    invocationThreshold: pick('invocationThreshold') ?? POLICY_DEFAULTS.invocationThreshold,
+    overlapSize: pick('overlapSize') ?? POLICY_DEFAULTS.overlapSize,
+    safetyRatio: pick('safetyRatio') ?? POLICY_DEFAULTS.safetyRatio,
+    maxCompactions: pick('maxCompactions') ?? POLICY_DEFAULTS.maxCompactions,
   };
 }

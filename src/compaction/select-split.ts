@@ -21,6 +21,12 @@ export interface SplitInput {
   readonly covered: number;
   /** Tokens the kept tail may use. */
   readonly tailBudget: number;
+  /**
+   * Earliest content the tail may start at. Defaults to the user's latest
+   * request (keep at most the in-flight turn); the sliding window passes the
+   * start of the oldest turn it keeps verbatim.
+   */
+  readonly keepFrom?: number | undefined;
 }
 
 export interface SplitChoice {
@@ -35,7 +41,7 @@ export interface SplitChoice {
 export function selectSplit(input: SplitInput): SplitChoice | undefined {
   const { contents, tokens, covered, tailBudget } = input;
   const length = contents.length;
-  const lowest = Math.max(covered + 1, latestUserRequestIndex(contents));
+  const lowest = Math.max(covered + 1, input.keepFrom ?? latestUserRequestIndex(contents));
   // suffix[i] = tokens of contents[i..]
   const suffix = new Array<number>(length + 1).fill(0);
   for (let i = length - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);

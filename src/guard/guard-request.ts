@@ -22,6 +22,7 @@ import { contentText, latestUserRequestIndex } from '../compaction/content-shape
 import { buildFallbackSummary } from '../compaction/fallback-summary.js';
 import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
 import { selectSplit } from '../compaction/select-split.js';
+import { planSlidingWindow } from '../compaction/sliding-window.js';
 import { shrinkContentsToBudget } from '../compaction/shrink-contents.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/summary-prompt.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
@@ -62,9 +63,12 @@ export interface GuardRequestInput {
   readonly now: number;
 }
 
+export type CompactionReason = 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
+
 /** What one compaction did; becomes the audit record and the `onCompaction` payload. */
 export interface CompactionOutcome {
-  readonly reason: 'threshold' | 'forced';
+  /** What triggered it: the threshold, a rejected request, the sliding window's schedule or its token trigger. */
+  readonly reason: CompactionReason;
   /** Raw content indexes summarized by this compaction: [from, to). */
   readonly coveredFrom: number;
   readonly coveredTo: number;
@@ -138,7 +142,20 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   });
   const modelCalls = usage.modelCalls + 1;
 
-  if (calibrated < budget.threshold && !usage.forceCompaction) {
+  // The sliding window compacts on its schedule or its token trigger, below the threshold.
+  const sliding =
+    policy.strategy === 'sliding-window'
+      ? planSlidingWindow({ contents, covered, invocationThreshold: policy.invocationThreshold, overlapSize: policy.overlapSize })
+      : undefined;
+  const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
+  const safetyDue = sliding !== undefined && calibrated >= Math.floor(policy.safetyRatio * input.window);
+  let reason: CompactionReason | undefined;
+  if (usage.forceCompaction) reason = 'forced';
+  else if (calibrated >= budget.threshold) reason = 'threshold';
+  else if (safetyDue) reason = 'safety-ratio';
+  else if (scheduleDue) reason = 'schedule';
+
+  if (reason === undefined) {
     return {
       contents: summary ? injectSummary(summary, tail) : undefined,
       summaryDiscarded,
@@ -154,7 +171,9 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const room = Math.max(0, Math.floor(budget.threshold / factor) - input.fixedTokens);
   const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(room * 0.25)));
   const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - summaryCap - SUMMARY_FRAMING_TOKENS);
-  const split = selectSplit({ contents, tokens, covered, tailBudget });
+  // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
+  const keepFrom = reason === 'schedule' ? sliding?.keepFrom : undefined;
+  const split = selectSplit({ contents, tokens, covered, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
 
   let nextSummary = summary;
   let compaction: CompactionOutcome | undefined;
@@ -190,7 +209,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     };
     keptFrom = split.split;
     compaction = {
-      reason: usage.forceCompaction && calibrated < budget.threshold ? 'forced' : 'threshold',
+      reason,
       coveredFrom: covered,
       coveredTo: split.split,
       tokensBefore: calibrated,

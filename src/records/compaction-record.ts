@@ -27,7 +27,7 @@ export interface CompactionRecord {
   readonly sessionId: string;
   readonly invocationId: string;
   readonly strategy: string;
-  readonly reason: 'threshold' | 'forced';
+  readonly reason: 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
   /** Request contents summarized by this compaction: [from, to). */
   readonly coveredContents: { readonly from: number; readonly to: number };
   readonly coveredEvents: CoveredEvents;

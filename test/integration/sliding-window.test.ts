@@ -1,0 +1,71 @@
+/**
+ * The sliding-window strategy through a real Runner: compaction on its turn
+ * schedule, the overlap turns kept verbatim in every later request, the token
+ * trigger, and the max-compactions guard.
+ */
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, SUMMARY_MARKER, decodeUsageRecord, stateKeysFor, type CompactionRecord } from '../../src/index.js';
+import type { RecordedRequest } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+const keys = stateKeysFor('worker');
+
+function userTexts(request: RecordedRequest): string[] {
+  return request.contents.filter((content) => content.role === 'user').flatMap((content) => content.parts ?? []).map((part) => part.text ?? '').filter((text) => text.startsWith('Turn '));
+}
+
+describe('sliding-window strategy', () => {
+  it('should compact every theta turns and keep the omega overlap turns verbatim in every later request', async () => {
+    const records: CompactionRecord[] = [];
+    const guard = new ContextGuard({
+      contextWindow: 200_000,
+      strategy: 'sliding-window',
+      invocationThreshold: 3,
+      overlapSize: 2,
+      summarizer: countingSummarizer(),
+      onCompaction: (record) => void records.push(record),
+    });
+    const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(500), plugins: [guard] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+
+    // Plenty of room: every compaction comes from the schedule, not from tokens.
+    expect(records.length).toBeGreaterThanOrEqual(2);
+    expect(records.every((record) => record.reason === 'schedule')).toBe(true);
+    // First compaction when theta + omega = 5 turns have completed, i.e. on turn 6.
+    const firstCompacting = harness.model.requests.findIndex((request) => request.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER));
+    expect(userTexts(harness.model.requests[firstCompacting]!)).toEqual(['Turn 4: check the logs.', 'Turn 5: check the logs.', 'Turn 6: check the logs.']);
+    // Every request after it carries the summary and still holds the kept turns until they are summarized themselves.
+    for (const request of harness.model.requests.slice(firstCompacting)) {
+      expect(request.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+      const turns = userTexts(request).map((text) => Number(/Turn (\d+)/.exec(text)![1]));
+      const newest = Math.max(...turns);
+      // The tail is contiguous and always includes at least the omega turns before the newest one.
+      expect(turns).toEqual(Array.from({ length: turns.length }, (_, i) => newest - turns.length + 1 + i));
+      expect(turns.length).toBeGreaterThanOrEqual(3);
+    }
+    expect(harness.model.rejectedRequests).toEqual([]);
+  });
+
+  it('should stop scheduled compactions after maxCompactions', async () => {
+    const guard = new ContextGuard({ contextWindow: 200_000, strategy: 'sliding-window', invocationThreshold: 1, overlapSize: 0, maxCompactions: 2, summarizer: countingSummarizer() });
+    const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(200), plugins: [guard] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 8; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    expect(decodeUsageRecord(stored?.state[keys.usage]).compactions).toBe(2);
+  });
+
+  it('should compact early on the token trigger and never overflow a small window', async () => {
+    const records: CompactionRecord[] = [];
+    const guard = new ContextGuard({ contextWindow: 8_000, strategy: 'sliding-window', invocationThreshold: 50, summarizer: countingSummarizer(), onCompaction: (record) => void records.push(record) });
+    const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.some((record) => record.reason === 'safety-ratio' || record.reason === 'threshold')).toBe(true);
+    expect(records.some((record) => record.reason === 'schedule')).toBe(false);
+    expect(harness.model.rejectedRequests).toEqual([]);
+  });
+});
