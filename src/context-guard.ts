@@ -48,7 +48,8 @@ import {
   type ResolvedPolicy,
   type SummarizerOption,
 } from './options.js';
-import { decodeSummaryRecord, decodeUsageRecord, encodeRecord, type UsageRecord } from './state/guard-state.js';
+import { decodeSummaryRecord, decodeUsageRecord, encodeRecord, type SummaryRecord, type UsageRecord } from './state/guard-state.js';
+import { locateWatermark } from './state/watermark.js';
 import { STATE_PREFIX, stateKeysFor } from './state/state-keys.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
@@ -79,6 +80,14 @@ export class ContextGuard extends BasePlugin {
   /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
   private readonly pendingRecords = new Map<string, CompactionRecord>();
   private readonly listeners = new Set<(record: CompactionRecord) => void | Promise<void>>();
+  /**
+   * Calls for the same session and agent run one at a time, so two concurrent
+   * requests never both summarize the same history: the second waits and reuses
+   * the first one's summary (validated by its anchor like any stored summary).
+   * Entries exist only while calls are queued; nothing here outlives them.
+   */
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly sharedSummaries = new Map<string, SummaryRecord>();
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -182,18 +191,46 @@ export class ContextGuard extends BasePlugin {
   private async guard(context: Context, request: LlmRequest): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
+    const key = `${context.sessionId}\u0000${context.agentName}`;
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    let release: () => void = () => undefined;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.queues.set(key, tail);
+    await previous;
+    try {
+      await this.guardInOrder(context, request, key);
+    } finally {
+      release();
+      if (this.queues.get(key) === tail) {
+        this.queues.delete(key);
+        this.sharedSummaries.delete(key);
+      }
+    }
+  }
+
+  private async guardInOrder(context: Context, request: LlmRequest, key: string): Promise<void> {
     const agentName = context.agentName;
     try {
       const policy = this.policyFor(agentName);
       if (!policy.enabled) return;
       const keys = stateKeysFor(agentName);
       const storedSummary = context.state.get<unknown>(keys.summary);
-      const summary = decodeSummaryRecord(storedSummary);
+      let summary = decodeSummaryRecord(storedSummary);
       if (storedSummary !== undefined && storedSummary !== null && !summary) {
         this.logger.warn(`${LOG_PREFIX} agent '${agentName}': ignoring an unreadable summary record in state.`);
       }
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
       const contents = request.contents ?? [];
+      const fingerprintAt = (index: number): string | undefined => {
+        const content = contents[index];
+        return content ? fingerprint(content) : undefined;
+      };
+      // A concurrent call on this session may have just summarized this history: reuse it if it fits.
+      const shared = this.sharedSummaries.get(key);
+      if (shared && shared.createdAt > (summary?.createdAt ?? -1) && locateWatermark(fingerprintAt, contents.length, shared.covered, shared.anchor).kind !== 'missing') {
+        summary = shared;
+      }
       const measures = this.measures.measure(`${context.sessionId}\u0000${agentName}`, contents, this.tokenizer);
       const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, this.tokenizer, this.fixedMemo);
       const window = this.windowFor(policy, request.model);
@@ -202,10 +239,7 @@ export class ContextGuard extends BasePlugin {
       const result = await guardRequest({
         contents,
         fingerprints: measures.fingerprints,
-        fingerprintAt: (index) => {
-          const content = contents[index];
-          return content ? fingerprint(content) : undefined;
-        },
+        fingerprintAt,
         tokens: measures.tokens,
         fixedTokens: fixed.systemTokens + fixed.toolTokens,
         summary,
@@ -225,7 +259,12 @@ export class ContextGuard extends BasePlugin {
         this.logger.warn(`${LOG_PREFIX} agent '${agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`);
         context.state.set(keys.summary, null);
       }
-      if (result.summary) context.state.set(keys.summary, encodeRecord(result.summary));
+      if (result.summary) {
+        context.state.set(keys.summary, encodeRecord(result.summary));
+        if (this.queues.has(key)) this.sharedSummaries.set(key, result.summary);
+      } else if (summary && summary === shared) {
+        context.state.set(keys.summary, encodeRecord(summary));
+      }
       context.state.set(keys.usage, encodeRecord(trackTurn(result.usage, context.invocationId, result.calibrated, result.budget)));
       if (result.contents) request.contents = result.contents;
       recordUtilization(agentName, result.calibrated, result.budget.window);

@@ -15,6 +15,8 @@ import type { RequestTokenCounter } from './ground-truth.js';
 /** One request as the model received it. */
 export interface RecordedRequest {
   readonly index: number;
+  /** Epoch milliseconds when the request arrived (orders requests across several models). */
+  readonly timestamp: number;
   /** Real prompt tokens by the ground truth. */
   readonly promptTokens: number;
   readonly rejected: boolean;
@@ -83,6 +85,7 @@ export class ScriptedLlm extends BaseLlm {
     const system = request.config?.systemInstruction;
     this.requests.push({
       index,
+      timestamp: performance.timeOrigin + performance.now(),
       promptTokens,
       rejected,
       contents: structuredClone(request.contents ?? []),

@@ -47,7 +47,9 @@ export function fetchLogsTool(): FunctionTool {
  * `toolSize`, then answers with text once it has the result.
  */
 export function toolThenAnswerScript(toolSize: number): ModelScript {
-  return ({ request, index }) => {
+  // Payloads depend on the conversation, not on the model's call counter, so two replicas replay the same session.
+  return ({ request }) => {
+    const index = request.contents.length;
     const last = request.contents[request.contents.length - 1];
     const sawToolResult = last?.parts?.some((part) => part.functionResponse !== undefined) ?? false;
     if (!sawToolResult && toolSize > 0) {

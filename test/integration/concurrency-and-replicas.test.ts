@@ -1,0 +1,97 @@
+/**
+ * Scale-out: concurrent requests on one session share one compaction,
+ * different sessions never wait for each other, and two replicas (two Runners
+ * and plugin instances on one database) alternating turns behave exactly like
+ * a single runner.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSessionService, InMemorySessionService } from '@google/adk';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ContextGuard, decodeUsageRecord, stateKeysFor, type Summarizer } from '../../src/index.js';
+import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'context-guard-replicas-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Deterministic: the same prompt always gives the same summary, whichever replica asks. */
+function deterministicSummarizer(delayMs = 0): Summarizer & { calls: number } {
+  const summarizer = {
+    name: 'deterministic',
+    calls: 0,
+    async summarize({ prompt }: { prompt: string }) {
+      summarizer.calls++;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const turns = prompt.match(/Turn \d+/g) ?? [];
+      return { text: `## Current state\nCovered ${turns.length} turn mentions; prompt of ${prompt.length} characters.`, finishReason: 'STOP' };
+    },
+  };
+  return summarizer;
+}
+
+describe('concurrency', () => {
+  it('should summarize a session once when two requests on it need a compaction at the same time', async () => {
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedLlm({ window: 100_000, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(3_000) });
+    const warmup = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 100_000 })] });
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, session.id, `Turn ${turn}: check the logs.`);
+
+    const summarizer = deterministicSummarizer(50);
+    const small = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })] });
+    await Promise.all([runTurn(small.runner, session.id, 'Turn 7: first concurrent question.'), runTurn(small.runner, session.id, 'Turn 8: second concurrent question.')]);
+    expect(summarizer.calls).toBe(1);
+  });
+
+  it('should not make one session wait for another session\'s compaction', async () => {
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedLlm({ window: 100_000, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(3_000) });
+    const warmup = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 100_000 })] });
+    const slow = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, slow.id, `Turn ${turn}: check the logs.`);
+    const fast = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+
+    let releaseSummarizer: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (releaseSummarizer = resolve));
+    const blockingSummarizer: Summarizer = { name: 'gated', summarize: async () => (await gate, { text: 'gated summary' }) };
+    const guarded = createHarness({ window: 100_000, model, script: toolThenAnswerScript(0), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer })] });
+    const slowTurn = runTurn(guarded.runner, slow.id, 'Turn 7: needs a compaction.');
+    // The other session completes while the first one's summarizer is still blocked.
+    const fastEvents = await runTurn(guarded.runner, fast.id, 'Hello from another session.');
+    expect(fastEvents.some((event) => event.content?.parts?.some((part) => part.text))).toBe(true);
+    releaseSummarizer();
+    await slowTurn;
+  });
+});
+
+describe('replicas on one database', () => {
+  async function run(file: string, replicas: number) {
+    // One after the other: ADK's init creates the schema, and two inits racing on an empty database collide.
+    const stores: DatabaseSessionService[] = [];
+    for (let i = 0; i < replicas; i++) {
+      const store = new DatabaseSessionService(`sqlite://${file}`);
+      await store.init();
+      stores.push(store);
+    }
+    const harnesses = stores.map((store) =>
+      createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), sessionService: store, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: deterministicSummarizer() })] }),
+    );
+    const session = await stores[0]!.createSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'shared-session' });
+    for (let turn = 1; turn <= 12; turn++) await runTurn(harnesses[turn % replicas]!.runner, session.id, `Turn ${turn}: check the logs.`);
+    const requests = harnesses.flatMap((harness) => harness.model.requests).sort((a, b) => a.timestamp - b.timestamp);
+    const stored = await stores[0]!.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    return { requests, usage: decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]) };
+  }
+
+  it('should send the same requests whether one runner or two alternating replicas serve the session', async () => {
+    const single = await run(join(folder, 'single.sqlite'), 1);
+    const pair = await run(join(folder, 'pair.sqlite'), 2);
+    expect(single.usage.compactions).toBeGreaterThan(0);
+    expect(pair.requests.map((request) => request.promptTokens)).toEqual(single.requests.map((request) => request.promptTokens));
+    expect(pair.usage.compactions).toBe(single.usage.compactions);
+    expect(pair.usage.modelCalls).toBe(single.usage.modelCalls);
+    expect(pair.requests.some((request) => request.rejected)).toBe(false);
+  });
+});
