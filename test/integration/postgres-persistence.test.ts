@@ -1,0 +1,40 @@
+/**
+ * The persistence guarantees on PostgreSQL through ADK's DatabaseSessionService
+ * (`@mikro-orm/postgresql`). Runs when POSTGRES_URL is set, for example
+ * `postgres://postgres:postgres@127.0.0.1:5432/guard_test`; `.ci/run` starts a
+ * local server and sets it, so CI always runs it.
+ */
+import { randomUUID } from 'node:crypto';
+import { DatabaseSessionService } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+const url = process.env['POSTGRES_URL'];
+const keys = stateKeysFor('worker');
+
+describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', () => {
+  it('should pick up the summary and watermark after a restart without recomputing them', async () => {
+    const firstStore = new DatabaseSessionService(url!);
+    await firstStore.init();
+    const first = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), sessionService: firstStore, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: countingSummarizer() })] });
+    const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID, sessionId: `pg-${randomUUID()}` });
+    for (let turn = 1; turn <= 10; turn++) await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
+    expect(first.model.rejectedRequests).toEqual([]);
+    const before = await firstStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const summary = decodeSummaryRecord(before?.state[keys.summary]);
+    expect(summary).toBeDefined();
+
+    const secondStore = new DatabaseSessionService(url!);
+    await secondStore.init();
+    const summarizer = countingSummarizer();
+    const second = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(0), sessionService: secondStore, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })] });
+    await runTurn(second.runner, session.id, 'Where are we? No tools.');
+    expect(second.model.requests[0]!.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+    expect(summarizer.requests).toHaveLength(0);
+    const after = await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    expect(after!.events.length).toBeGreaterThan(before!.events.length);
+    expect(decodeUsageRecord(after?.state[keys.usage]).compactions).toBe(decodeUsageRecord(before?.state[keys.usage]).compactions);
+  });
+});
