@@ -17,6 +17,10 @@
 import {
   BasePlugin,
   createEvent,
+  createEventActions,
+  type BaseSessionService,
+  type Session,
+  type State,
   isBaseLlm,
   isLlmAgent,
   getLogger,
@@ -27,11 +31,15 @@ import {
   type SingleBeforeModelCallback,
 } from '@google/adk';
 import { llmSummarizer } from './adk/llm-summarizer.js';
+import { isContextRecallTool } from './adk/recall-tool.js';
+import { contentText, isUserRequest } from './compaction/content-shape.js';
+import { ContextGuardPinError } from './errors.js';
+import { addPin, ALL_AGENTS, decodePins, pinnedContent, type AddPinResult, type Pin, type PinSource } from './memory/pins.js';
 import { runSummarizer, type Summarizer } from './compaction/summarizer.js';
 import { ContentMeasureCache } from './estimate/content-measure-cache.js';
 import { estimateFixedTokens, TokenMemo } from './estimate/estimate-request.js';
 import { fingerprint } from './estimate/fingerprint.js';
-import { resolveContextWindow } from './estimate/model-registry.js';
+import { DEFAULT_CONTEXT_WINDOW, resolveContextWindow } from './estimate/model-registry.js';
 import { tiktokenTokenizer, type Tokenizer } from './estimate/tokenizer.js';
 import { guardRequest, type CompactionOutcome } from './guard/guard-request.js';
 import { isOverflowError, recordRejection, recordReportedUsage } from './guard/record-usage.js';
@@ -129,6 +137,40 @@ export class ContextGuard extends BasePlugin {
       this.policies.set(agentName, policy);
     }
     return policy;
+  }
+
+  /**
+   * Pins `text` for an agent (or every agent, the default) in a stored session:
+   * it is carried verbatim in every later request and never summarized away.
+   * The pin is written as a state-only event through the session service.
+   * @throws ContextGuardPinError when the pins would exceed the agent's cap.
+   */
+  async pin(params: { sessionService: BaseSessionService; session: Session; text: string; agentName?: string }): Promise<Pin> {
+    const agentName = params.agentName ?? ALL_AGENTS;
+    const key = stateKeysFor(agentName).pins;
+    const result = addPin(decodePins(params.session.state[key]), newPin(params.text, 'application'), this.pinCap(agentName, params.session.state), this.tokenizer);
+    if (!result.ok) throw new ContextGuardPinError(agentName, result.tokens, result.cap);
+    await params.sessionService.appendEvent({
+      session: params.session,
+      event: createEvent({ invocationId: `context_guard-pin-${Date.now()}`, author: 'user', actions: createEventActions({ stateDelta: { [key]: result.pins } }) }),
+    });
+    return result.pin;
+  }
+
+  /** Adds a pin through a callback or tool context's state (used by `pinContextTool`). */
+  pinInState(state: State, agentName: string, text: string, source: PinSource): AddPinResult {
+    const key = stateKeysFor(agentName).pins;
+    const result = addPin(decodePins(state.get<unknown>(key)), newPin(text, source), this.pinCap(agentName, state.toRecord()), this.tokenizer);
+    if (result.ok) state.set(key, result.pins);
+    return result;
+  }
+
+  /** Token cap of an agent's pins: `maxPinnedTokens`, else 10% of its window (last seen, configured or default). */
+  private pinCap(agentName: string, state: Readonly<Record<string, unknown>>): number {
+    const policy = this.policyFor(agentName);
+    if (policy.maxPinnedTokens !== undefined) return policy.maxPinnedTokens;
+    const window = decodeUsageRecord(state[stateKeysFor(agentName).usage]).window ?? policy.contextWindow ?? this.options.defaultContextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    return Math.floor(window * 0.1);
   }
 
   /** Callbacks with the same behaviour, for agents that run without plugins (`AgentTool` children). */
@@ -235,8 +277,12 @@ export class ContextGuard extends BasePlugin {
       const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, this.tokenizer, this.fixedMemo);
       const window = this.windowFor(policy, request.model);
       const summarizer = this.summarizerFor(policy, context);
+      const pins = this.pinsFor(context, policy, contents);
+      const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
       const started = Date.now();
       const result = await guardRequest({
+        pinned: pinnedContent(pins),
+        recallToolName: recallTool?.name,
         contents,
         fingerprints: measures.fingerprints,
         fingerprintAt,
@@ -283,6 +329,22 @@ export class ContextGuard extends BasePlugin {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
       this.logger.error(`${LOG_PREFIX} agent '${agentName}': guard failed; the request is sent unchanged.`, error);
     }
+  }
+
+  /** The agent's pins and the every-agent pins; pins the first request when the policy asks. */
+  private pinsFor(context: Context, policy: ResolvedPolicy, contents: readonly LlmRequest['contents'][number][]): Pin[] {
+    const agentName = context.agentName;
+    let own = decodePins(context.state.get<unknown>(stateKeysFor(agentName).pins));
+    if (policy.pinFirstRequest && !own.some((pin) => pin.source === 'first-request')) {
+      const first = contents.find((content) => isUserRequest(content));
+      if (first) {
+        const result = this.pinInState(context.state, agentName, contentText(first), 'first-request');
+        if (result.ok) own = result.pins;
+        else this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}.`);
+      }
+    }
+    const everyone = agentName === ALL_AGENTS ? [] : decodePins(context.state.get<unknown>(stateKeysFor(ALL_AGENTS).pins));
+    return [...everyone, ...own];
   }
 
   private recordResponse(context: Context, response: LlmResponse): void {
@@ -401,6 +463,10 @@ export class ContextGuard extends BasePlugin {
     }
     return undefined;
   }
+}
+
+function newPin(text: string, source: PinSource): Pin {
+  return { id: `pin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, text, source, createdAt: Date.now() };
 }
 
 function pendingKey(context: Context): string {

@@ -37,3 +37,27 @@ function describeValue(value: unknown): string {
   }
   return Object.prototype.toString.call(value);
 }
+
+const PIN_ERROR_BRAND = Symbol.for('adk-context-guard.ContextGuardPinError');
+
+/** A pin was refused: all pins together would exceed the agent's `maxPinnedTokens`. */
+export class ContextGuardPinError extends Error {
+  readonly [PIN_ERROR_BRAND] = true;
+  readonly agentName: string;
+  /** Tokens the pins would take with this one, and the cap. */
+  readonly tokens: number;
+  readonly cap: number;
+
+  constructor(agentName: string, tokens: number, cap: number) {
+    super(`ContextGuard cannot pin more context for agent '${agentName}': pins would take ~${tokens} tokens, over the cap of ${cap} (maxPinnedTokens).`);
+    this.name = 'ContextGuardPinError';
+    this.agentName = agentName;
+    this.tokens = tokens;
+    this.cap = cap;
+  }
+}
+
+/** True for a `ContextGuardPinError`, even one from another copy of the package. */
+export function isContextGuardPinError(error: unknown): error is ContextGuardPinError {
+  return typeof error === 'object' && error !== null && PIN_ERROR_BRAND in error;
+}

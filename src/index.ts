@@ -29,3 +29,12 @@ export { COMPACTION_METADATA_KEY, decodeCompactionRecord } from './records/compa
 export type { CompactionRecord, CoveredEvents } from './records/compaction-record.js';
 export { compactionView } from './records/compaction-view.js';
 export type { CompactionView, StoredEventLike } from './records/compaction-view.js';
+export { ContextGuardPinError, isContextGuardPinError } from './errors.js';
+export { contextRecallTool, isContextRecallTool, RECALL_TOOL_NAME } from './adk/recall-tool.js';
+export type { ContextRecallToolOptions } from './adk/recall-tool.js';
+export { pinContextTool, PIN_TOOL_NAME } from './adk/pin-tool.js';
+export { ALL_AGENTS, PINNED_MARKER } from './memory/pins.js';
+export type { Pin, PinSource } from './memory/pins.js';
+export type { DurableFact } from './memory/durable-facts.js';
+export { searchEvents } from './recall/search-events.js';
+export type { RecallHit, SearchableEvent } from './recall/search-events.js';

@@ -58,6 +58,10 @@ export interface AgentPolicy {
   summaryMaxTokens?: number;
   /** Fraction of the summarizer's window its input may use (oldest contents dropped first). @default 0.8 */
   summarizerInputRatio?: number;
+  /** Pin the user's first request of the session (the task), so it is never summarized away. @default false */
+  pinFirstRequest?: boolean;
+  /** Cap on the tokens all pins of an agent may take. @default 10% of the window */
+  maxPinnedTokens?: number;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
@@ -114,13 +118,15 @@ export interface ResolvedPolicy {
   readonly summarizerTimeoutMs: number;
   readonly summaryMaxTokens: number;
   readonly summarizerInputRatio: number;
+  readonly pinFirstRequest: boolean;
+  readonly maxPinnedTokens: number | undefined;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;
   readonly maxCompactions: number;
 }
 
-export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferTokens' | 'summarizer' | 'summarizerContextWindow'> = {
+export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferTokens' | 'summarizer' | 'summarizerContextWindow' | 'maxPinnedTokens'> = {
   enabled: true,
   strategy: 'threshold',
   bufferRatio: 0.2,
@@ -132,6 +138,7 @@ export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferToke
   summarizerTimeoutMs: 60_000,
   summaryMaxTokens: 4_096,
   summarizerInputRatio: 0.8,
+  pinFirstRequest: false,
   invocationThreshold: 5,
   overlapSize: 2,
   safetyRatio: 0.7,
@@ -185,6 +192,10 @@ export function validatePolicy(policy: AgentPolicy, prefix: string): void {
   checkInteger(`${prefix}summarizerTimeoutMs`, policy.summarizerTimeoutMs, 1);
   checkInteger(`${prefix}summaryMaxTokens`, policy.summaryMaxTokens, 32);
   checkRatio(`${prefix}summarizerInputRatio`, policy.summarizerInputRatio, 0.1, 0.95);
+  if (policy.pinFirstRequest !== undefined && typeof policy.pinFirstRequest !== 'boolean') {
+    throw new ContextGuardConfigError(`${prefix}pinFirstRequest`, policy.pinFirstRequest, 'must be a boolean');
+  }
+  checkInteger(`${prefix}maxPinnedTokens`, policy.maxPinnedTokens, 0);
   checkInteger(`${prefix}invocationThreshold`, policy.invocationThreshold, 1);
   checkInteger(`${prefix}overlapSize`, policy.overlapSize, 0);
   checkRatio(`${prefix}safetyRatio`, policy.safetyRatio, 0.1, 1);
@@ -249,6 +260,8 @@ export function resolvePolicy(options: ContextGuardOptions, agentName: string): 
     summarizerTimeoutMs: pick('summarizerTimeoutMs') ?? POLICY_DEFAULTS.summarizerTimeoutMs,
     summaryMaxTokens: pick('summaryMaxTokens') ?? POLICY_DEFAULTS.summaryMaxTokens,
     summarizerInputRatio: pick('summarizerInputRatio') ?? POLICY_DEFAULTS.summarizerInputRatio,
+    pinFirstRequest: pick('pinFirstRequest') ?? POLICY_DEFAULTS.pinFirstRequest,
+    maxPinnedTokens: pick('maxPinnedTokens'),
     invocationThreshold: pick('invocationThreshold') ?? POLICY_DEFAULTS.invocationThreshold,
     overlapSize: pick('overlapSize') ?? POLICY_DEFAULTS.overlapSize,
     safetyRatio: pick('safetyRatio') ?? POLICY_DEFAULTS.safetyRatio,

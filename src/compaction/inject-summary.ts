@@ -9,6 +9,7 @@
  */
 import type { Content } from '@google/genai';
 import { truncateEnd } from '../text/truncate-text.js';
+import { renderFacts, type DurableFact } from '../memory/durable-facts.js';
 import { isUserRequest } from './content-shape.js';
 
 export const SUMMARY_MARKER = '[context_guard summary]';
@@ -17,6 +18,13 @@ export interface InjectableSummary {
   readonly text: string;
   readonly currentRequest?: string | undefined;
   readonly compactions: number;
+  readonly facts?: readonly DurableFact[] | undefined;
+}
+
+/** Options of the summary content that do not depend on the summary itself. */
+export interface SummaryContentOptions {
+  /** Name of the recall tool when the agent has it: the summary says older turns can be searched. */
+  readonly recallToolName?: string | undefined;
 }
 
 /** The continuation sentence, or an empty string when the tail already holds the request. */
@@ -30,12 +38,16 @@ export function continuationFor(summary: InjectableSummary, tail: readonly Conte
 }
 
 /** The single content that carries the summary. */
-export function summaryContent(summary: InjectableSummary, tail: readonly Content[]): Content {
+export function summaryContent(summary: InjectableSummary, tail: readonly Content[], options: SummaryContentOptions = {}): Content {
   const header = `${SUMMARY_MARKER} Summary of the earlier conversation (older messages are not shown; compactions so far: ${summary.compactions}):\n\n`;
-  return { role: 'user', parts: [{ text: header + summary.text + continuationFor(summary, tail) }] };
+  const recall = options.recallToolName
+    ? `\n\nThe original messages are not lost: call \`${options.recallToolName}\` with a query (words, identifiers) to search them, then with an event_id to read one, whenever you need an exact detail that is not above.`
+    : '';
+  const text = header + summary.text + renderFacts(summary.facts ?? []) + recall + continuationFor(summary, tail);
+  return { role: 'user', parts: [{ text }] };
 }
 
 /** `[summary] + tail`. The tail's content objects are reused, not copied. */
-export function injectSummary(summary: InjectableSummary, tail: readonly Content[]): Content[] {
-  return [summaryContent(summary, tail), ...tail];
+export function injectSummary(summary: InjectableSummary, tail: readonly Content[], options: SummaryContentOptions = {}): Content[] {
+  return [summaryContent(summary, tail, options), ...tail];
 }

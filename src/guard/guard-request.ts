@@ -21,6 +21,7 @@ import { computeBudget, type Budget } from '../budget/compute-budget.js';
 import { contentText, latestUserRequestIndex } from '../compaction/content-shape.js';
 import { buildFallbackSummary } from '../compaction/fallback-summary.js';
 import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
+import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
 import { selectSplit } from '../compaction/select-split.js';
 import { planSlidingWindow } from '../compaction/sliding-window.js';
 import { shrinkContentsToBudget } from '../compaction/shrink-contents.js';
@@ -58,6 +59,10 @@ export interface GuardRequestInput {
   readonly maxOutputTokens?: number | undefined;
   readonly summarizerWindow: number;
   readonly tokenizer: Tokenizer;
+  /** Pinned context, carried verbatim first in every request and counted in the budget. */
+  readonly pinned?: Content | undefined;
+  /** Name of the recall tool when the agent has it; the summary then tells the model how to search. */
+  readonly recallToolName?: string | undefined;
   /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
   readonly summarize?: ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
   readonly now: number;
@@ -81,6 +86,9 @@ export interface CompactionOutcome {
   readonly summarizerOutputTokens?: number | undefined;
   readonly droppedFromSummarizerInput: number;
   readonly summaryChars: number;
+  /** Durable facts carried by the new summary, and those dropped to respect the bound. */
+  readonly facts: number;
+  readonly droppedFacts: readonly string[];
 }
 
 export interface GuardRequestResult {
@@ -110,6 +118,10 @@ function sum(values: readonly number[], from: number, to: number = values.length
 
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
   const { contents, tokens, tokenizer, policy, usage } = input;
+  const viewOptions = { recallToolName: input.recallToolName };
+  const pinnedTokens = input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0;
+  const fixedTokens = input.fixedTokens + pinnedTokens;
+  const withPins = (list: Content[]): Content[] => (input.pinned ? [input.pinned, ...list] : list);
 
   // 1. Where does the stored summary end?
   let summary = input.summary;
@@ -127,8 +139,8 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 
   // 2. Estimate the view the model would get.
   const tail = contents.slice(covered);
-  const viewSummaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail), tokenizer) : 0;
-  const estimate = input.fixedTokens + viewSummaryTokens + sum(tokens, covered);
+  const viewSummaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail, viewOptions), tokenizer) : 0;
+  const estimate = fixedTokens + viewSummaryTokens + sum(tokens, covered);
   const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
   const calibrated = calibrate(estimate, usage, policy.defaultCorrection);
   const budget = computeBudget({
@@ -157,7 +169,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 
   if (reason === undefined) {
     return {
-      contents: summary ? injectSummary(summary, tail) : undefined,
+      contents: summary ? withPins(injectSummary(summary, tail, viewOptions)) : input.pinned ? withPins(contents.slice()) : undefined,
       summaryDiscarded,
       usage: { ...usage, modelCalls, sentEstimate: estimate, lastCalibrated: calibrated, forceCompaction: false },
       budget,
@@ -168,9 +180,11 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   }
 
   // 3. Compact. Budgets below are in heuristic (uncalibrated) tokens.
-  const room = Math.max(0, Math.floor(budget.threshold / factor) - input.fixedTokens);
+  const room = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
   const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(room * 0.25)));
-  const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - summaryCap - SUMMARY_FRAMING_TOKENS);
+  // Durable facts get up to half the summary's size on top of it.
+  const factChars = Math.floor(summaryCap * CHARS_PER_TOKEN * 0.5);
+  const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - Math.ceil(summaryCap * 1.5) - SUMMARY_FRAMING_TOKENS);
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
   const keepFrom = reason === 'schedule' ? sliding?.keepFrom : undefined;
   const split = selectSplit({ contents, tokens, covered, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
@@ -197,15 +211,21 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     const text = outcome.ok
       ? outcome.text
       : buildFallbackSummary({ previousSummary: summary?.text, contents: toSummarize, currentRequest, maxChars });
+    const compactionNumber = (summary?.compactions ?? 0) + 1;
+    const facts = mergeFacts(summary?.facts ?? [], [...extractFacts(toSummarize), ...(outcome.ok ? parseKeyFacts(text) : [])], compactionNumber, {
+      maxFacts: 60,
+      maxChars: factChars,
+    });
     nextSummary = {
       version: RECORD_VERSION,
       text,
       covered: split.split,
       anchor: anchorAt((index) => input.fingerprints[index], split.split),
       currentRequest,
-      compactions: (summary?.compactions ?? 0) + 1,
+      compactions: compactionNumber,
       fallback: !outcome.ok,
       createdAt: input.now,
+      facts: facts.facts,
     };
     keptFrom = split.split;
     compaction = {
@@ -221,21 +241,23 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       summarizerOutputTokens: outcome.ok ? outcome.outputTokens : undefined,
       droppedFromSummarizerInput: prompt.droppedContents,
       summaryChars: text.length,
+      facts: facts.facts.length,
+      droppedFacts: facts.dropped,
     };
   }
 
   // 4. Build what is sent, shrinking if it still does not fit.
   const keptTail = contents.slice(keptFrom);
-  let sent: Content[] = nextSummary ? injectSummary(nextSummary, keptTail) : keptTail.slice();
-  let sentEstimate = input.fixedTokens + estimateContentsTokens(sent, tokenizer);
+  let sent: Content[] = nextSummary ? injectSummary(nextSummary, keptTail, viewOptions) : keptTail.slice();
+  let sentEstimate = fixedTokens + estimateContentsTokens(sent, tokenizer);
   let shrunk = false;
   const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
   if (!fits(sentEstimate)) {
-    const contentBudget = Math.max(0, Math.floor(budget.threshold / factor) - input.fixedTokens);
+    const contentBudget = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
     const result = shrinkContentsToBudget(sent, contentBudget, tokenizer);
     if (result.contents.some((content, i) => content !== sent[i])) {
       sent = result.contents;
-      sentEstimate = input.fixedTokens + result.tokens;
+      sentEstimate = fixedTokens + result.tokens;
       shrunk = true;
     }
   }
@@ -244,7 +266,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   if (sentCalibrated > budget.hardLimit) {
     overLimit =
       `request is ~${sentCalibrated} tokens after compaction and shrinking, over the hard limit of ${budget.hardLimit} ` +
-      `(window ${budget.window}); system instruction and tools alone are ~${Math.ceil(input.fixedTokens * factor)}`;
+      `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`;
   }
   if (compaction) compaction = { ...compaction, tokensAfter: sentCalibrated };
 
@@ -261,7 +283,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     forceCompaction: false,
   };
   return {
-    contents: sent,
+    contents: withPins(sent),
     summary: compaction ? nextSummary : undefined,
     summaryDiscarded,
     usage: nextUsage,

@@ -8,6 +8,8 @@
  * decode is ignored and logged by the caller, never trusted.
  */
 
+import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
+
 export const RECORD_VERSION = 1;
 
 /** The current summary of an agent's history and what it covers. */
@@ -27,6 +29,8 @@ export interface SummaryRecord {
   readonly fallback: boolean;
   /** Epoch milliseconds. */
   readonly createdAt: number;
+  /** Facts carried forward verbatim from summary to summary (see memory/durable-facts.ts). */
+  readonly facts?: readonly DurableFact[] | undefined;
 }
 
 /** Calibration and counters, updated on every model call. */
@@ -122,6 +126,7 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
     compactions: decodeInteger(record['compactions']) ?? 1,
     fallback: decodeBoolean(record['fallback']),
     createdAt: decodeCount(record['createdAt']) ?? 0,
+    facts: decodeFacts(record['facts']),
   };
 }
 

@@ -16,6 +16,8 @@ export interface GuardStateKeys {
   readonly usage: string;
   /** The audit record of the agent's last compaction. */
   readonly lastCompaction: string;
+  /** Pinned context (see memory/pins.ts); the agent name `*` holds pins for every agent. */
+  readonly pins: string;
 }
 
 export function stateKeysFor(agentName: string): GuardStateKeys {
@@ -23,5 +25,6 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     summary: `${STATE_PREFIX}:${agentName}:summary`,
     usage: `${STATE_PREFIX}:${agentName}:usage`,
     lastCompaction: `${STATE_PREFIX}:${agentName}:last_compaction`,
+    pins: `${STATE_PREFIX}:${agentName}:pins`,
   };
 }

@@ -1,0 +1,132 @@
+/**
+ * Durable facts: the part of a summary that is carried forward verbatim.
+ *
+ * A summary of a summary drifts: after a few compactions identifiers, numbers
+ * and the user's constraints get paraphrased or dropped. Facts are therefore
+ * kept outside the summarizer's prose, as exact lines merged from one
+ * compaction to the next, never re-written:
+ * - extracted mechanically from the user's messages being summarized (a
+ *   sentence with an identifier, a path, a URL, an e-mail, a number, or a
+ *   constraint word such as "must", "never", "only", "don't");
+ * - taken from the summarizer's `## Key facts` bullet list.
+ * The list is bounded (count and characters); when it must shrink, the facts
+ * least recently seen go first, then the oldest, and every drop is reported.
+ */
+import type { Content } from '@google/genai';
+import { contentText, isUserRequest } from '../compaction/content-shape.js';
+import { truncateEnd } from '../text/truncate-text.js';
+
+export interface DurableFact {
+  /** The fact, verbatim. */
+  readonly text: string;
+  /** Compaction number that first recorded it. */
+  readonly addedAt: number;
+  /** Compaction number that last saw it (in the summarized contents or the summarizer's list). */
+  readonly lastSeen: number;
+}
+
+export interface FactLimits {
+  readonly maxFacts: number;
+  readonly maxChars: number;
+}
+
+export const MAX_FACT_CHARS = 240;
+
+const IDENTIFIER = /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]*\b)|(?:\b\d{3,}[\w-]*\b)|(?:[\w.-]+@[\w-]+\.[\w.]+)|(?:https?:\/\/\S+)|(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]+)+)/;
+const CONSTRAINT = /\b(must|never|always|only|don't|do not|without|at most|at least|deadline|budget|required?)\b/i;
+
+/** Normalised key used to recognise the same fact again. */
+export function factKey(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').replace(/[.;,!]+$/, '').trim();
+}
+
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length >= 8);
+}
+
+/** Fact candidates from the user's messages among `contents`, in order. */
+export function extractFacts(contents: readonly Content[]): string[] {
+  const facts: string[] = [];
+  for (const content of contents) {
+    if (!isUserRequest(content)) continue;
+    for (const sentence of sentences(contentText(content))) {
+      if (IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence)) facts.push(truncateEnd(sentence, MAX_FACT_CHARS));
+    }
+  }
+  return facts;
+}
+
+/** The bullet lines of a `## Key facts` section in a summarizer's answer. */
+export function parseKeyFacts(summary: string): string[] {
+  const lines = summary.split('\n');
+  const facts: string[] = [];
+  let inSection = false;
+  for (const line of lines) {
+    if (/^#{1,6}\s/.test(line)) {
+      inSection = /^#{1,6}\s*key facts/i.test(line);
+      continue;
+    }
+    const bullet = /^\s*(?:[-*•]|\d+[.)])\s+(.*\S)\s*$/.exec(line);
+    if (inSection && bullet?.[1]) facts.push(truncateEnd(bullet[1], MAX_FACT_CHARS));
+  }
+  return facts;
+}
+
+/**
+ * Merges `candidates` into `previous` at compaction number `compaction`:
+ * known facts keep their exact text and are marked seen, new ones are added,
+ * and the result is cut to `limits` (least recently seen, then oldest, first).
+ */
+export function mergeFacts(
+  previous: readonly DurableFact[],
+  candidates: readonly string[],
+  compaction: number,
+  limits: FactLimits,
+): { facts: DurableFact[]; dropped: string[] } {
+  const byKey = new Map<string, DurableFact>();
+  for (const fact of previous) byKey.set(factKey(fact.text), fact);
+  for (const candidate of candidates) {
+    const key = factKey(candidate);
+    if (key.length === 0) continue;
+    const known = byKey.get(key);
+    byKey.set(key, known ? { ...known, lastSeen: compaction } : { text: candidate, addedAt: compaction, lastSeen: compaction });
+  }
+  const all = [...byKey.values()];
+  // Keep the most recently seen, newest first; then restore the original order.
+  const ranked = [...all].sort((a, b) => b.lastSeen - a.lastSeen || b.addedAt - a.addedAt);
+  const kept = new Set<DurableFact>();
+  let chars = 0;
+  for (const fact of ranked) {
+    if (kept.size >= limits.maxFacts || chars + fact.text.length + 3 > limits.maxChars) continue;
+    kept.add(fact);
+    chars += fact.text.length + 3;
+  }
+  return {
+    facts: all.filter((fact) => kept.has(fact)),
+    dropped: all.filter((fact) => !kept.has(fact)).map((fact) => fact.text),
+  };
+}
+
+/** The facts as the section appended to the summary the model sees. */
+export function renderFacts(facts: readonly DurableFact[]): string {
+  if (facts.length === 0) return '';
+  return `\n\n## Durable facts (kept verbatim across summaries)\n${facts.map((fact) => `- ${fact.text}`).join('\n')}`;
+}
+
+/** Decodes a stored fact list, dropping anything malformed. */
+export function decodeFacts(value: unknown): DurableFact[] {
+  if (!Array.isArray(value)) return [];
+  const facts: DurableFact[] = [];
+  for (const item of value) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { text, addedAt, lastSeen } = item as Record<string, unknown>;
+    if (typeof text !== 'string' || text.length === 0) continue;
+    const added = Number(addedAt);
+    const seen = Number(lastSeen);
+    facts.push({ text, addedAt: Number.isFinite(added) ? added : 0, lastSeen: Number.isFinite(seen) ? seen : 0 });
+  }
+  return facts;
+}

@@ -1,0 +1,73 @@
+/**
+ * Pinned context: facts or messages that must never be summarized away. Pins
+ * live in session state (per agent, or `*` for every agent), are carried
+ * verbatim at the start of every request as their own content, and count in
+ * the budget. Their total is capped; adding a pin past the cap is refused with
+ * a clear error instead of silently crowding out the conversation.
+ */
+import type { Content } from '@google/genai';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+
+export const PINNED_MARKER = '[context_guard pinned]';
+/** Agent name under which pins apply to every agent. */
+export const ALL_AGENTS = '*';
+
+export type PinSource = 'application' | 'model' | 'first-request';
+
+export interface Pin {
+  readonly id: string;
+  readonly text: string;
+  readonly source: PinSource;
+  readonly createdAt: number;
+}
+
+const SOURCES: readonly PinSource[] = ['application', 'model', 'first-request'];
+
+/** Decodes a stored pin list, dropping anything malformed. */
+export function decodePins(value: unknown): Pin[] {
+  const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? (value as { pins?: unknown }).pins : undefined;
+  if (!Array.isArray(list)) return [];
+  const pins: Pin[] = [];
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { id, text, source, createdAt } = item as Record<string, unknown>;
+    if (typeof id !== 'string' || typeof text !== 'string' || text.trim().length === 0) continue;
+    pins.push({
+      id,
+      text,
+      source: SOURCES.includes(source as PinSource) ? (source as PinSource) : 'application',
+      createdAt: typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0,
+    });
+  }
+  return pins;
+}
+
+/** The content that carries the pins, or `undefined` when there are none. */
+export function pinnedContent(pins: readonly Pin[]): Content | undefined {
+  if (pins.length === 0) return undefined;
+  const lines = pins.map((pin) => (pin.source === 'first-request' ? `- The user's original task: ${pin.text}` : `- ${pin.text}`));
+  return { role: 'user', parts: [{ text: `${PINNED_MARKER} Pinned context (always kept verbatim):\n${lines.join('\n')}` }] };
+}
+
+/** Tokens the pins take in a request. */
+export function pinnedTokens(pins: readonly Pin[], tokenizer: Tokenizer): number {
+  const content = pinnedContent(pins);
+  return content ? estimateContentTokens(content, tokenizer) : 0;
+}
+
+export type AddPinResult =
+  | { readonly ok: true; readonly pins: Pin[]; readonly pin: Pin; readonly tokens: number }
+  | { readonly ok: false; readonly reason: string; readonly tokens: number; readonly cap: number };
+
+/** Adds a pin unless the pins would then exceed `capTokens`. An identical pin is not added twice. */
+export function addPin(pins: readonly Pin[], pin: Pin, capTokens: number, tokenizer: Tokenizer): AddPinResult {
+  const existing = pins.find((candidate) => candidate.text === pin.text);
+  if (existing) return { ok: true, pins: [...pins], pin: existing, tokens: pinnedTokens(pins, tokenizer) };
+  const next = [...pins, pin];
+  const tokens = pinnedTokens(next, tokenizer);
+  if (tokens > capTokens) {
+    return { ok: false, reason: `pins would take ~${tokens} tokens, over the cap of ${capTokens} (maxPinnedTokens)`, tokens, cap: capTokens };
+  }
+  return { ok: true, pins: next, pin, tokens };
+}

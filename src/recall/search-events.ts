@@ -1,0 +1,112 @@
+/**
+ * Search over a session's stored events, for the recall tool: the original
+ * messages and tool results that summaries replaced are still in ADK's event
+ * log, so the model can get an exact detail back instead of a paraphrase.
+ *
+ * Ranking is lexical (identifiers matter more than meaning here): each query
+ * term scores by occurrences, rarer terms weigh more, an exact match of the
+ * whole query scores highest. Results and excerpts are bounded.
+ */
+import type { Content } from '@google/genai';
+import { renderContent } from '../compaction/render-content.js';
+import { safeHead, truncateEnd } from '../text/truncate-text.js';
+
+export interface SearchableEvent {
+  readonly id: string;
+  readonly author?: string | undefined;
+  readonly timestamp: number;
+  readonly invocationId?: string | undefined;
+  readonly branch?: string | undefined;
+  readonly content?: Content | undefined;
+}
+
+export interface RecallHit {
+  readonly eventId: string;
+  /** 1-based turn (invocation) of the event within the session. */
+  readonly turn: number;
+  readonly author: string;
+  readonly score: number;
+  readonly snippet: string;
+}
+
+const FULL_TEXT_LIMITS = { textChars: 200_000, argumentChars: 50_000, resultChars: 200_000 };
+
+/** Full text of an event as the recall tool shows it. */
+export function eventText(event: SearchableEvent): string {
+  return event.content ? renderContent(event.content, FULL_TEXT_LIMITS) : '';
+}
+
+/** Whether an agent on `branch` sees an event (ADK's rule: the event's branch is a prefix of the agent's). */
+export function isVisibleTo(event: SearchableEvent, branch: string | undefined): boolean {
+  if (!event.branch || !branch) return true;
+  return branch === event.branch || branch.startsWith(`${event.branch}.`);
+}
+
+function terms(query: string): string[] {
+  return [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_\-./#@]+/u).filter((term) => term.length >= 2))];
+}
+
+function countOccurrences(haystack: string, needle: string): number {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at >= 0 && count < 1_000; at = haystack.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+
+function snippetAround(text: string, needle: string, chars: number): string {
+  const at = text.toLowerCase().indexOf(needle);
+  const start = Math.max(0, at - Math.floor(chars / 3));
+  const piece = safeHead(text.slice(start), chars);
+  return `${start > 0 ? '…' : ''}${piece}${start + piece.length < text.length ? '…' : ''}`.replace(/\s+/g, ' ');
+}
+
+/** Ranked hits for `query` among `events` (visible ones only), at most `limit`. */
+export function searchEvents(
+  events: readonly SearchableEvent[],
+  query: string,
+  options: { branch?: string | undefined; limit?: number; snippetChars?: number } = {},
+): RecallHit[] {
+  const queryTerms = terms(query);
+  if (queryTerms.length === 0) return [];
+  const phrase = query.trim().toLowerCase();
+  const turnOf = new Map<string, number>();
+  const texts: { event: SearchableEvent; text: string; lower: string; turn: number }[] = [];
+  for (const event of events) {
+    if (!event.content || !isVisibleTo(event, options.branch)) continue;
+    const invocation = event.invocationId ?? event.id;
+    if (!turnOf.has(invocation)) turnOf.set(invocation, turnOf.size + 1);
+    const text = eventText(event);
+    if (text.length > 0) texts.push({ event, text, lower: text.toLowerCase(), turn: turnOf.get(invocation) ?? 0 });
+  }
+  const documentFrequency = new Map<string, number>();
+  for (const term of queryTerms) documentFrequency.set(term, texts.filter((entry) => entry.lower.includes(term)).length);
+  const hits: RecallHit[] = [];
+  for (const entry of texts) {
+    let score = 0;
+    let best: string | undefined;
+    for (const term of queryTerms) {
+      const occurrences = countOccurrences(entry.lower, term);
+      if (occurrences === 0) continue;
+      const rarity = Math.log(1 + texts.length / (documentFrequency.get(term) ?? 1));
+      score += (1 + Math.log(occurrences)) * rarity;
+      best ??= term;
+    }
+    if (phrase.length >= 3 && entry.lower.includes(phrase)) {
+      score += 5;
+      best = phrase;
+    }
+    if (score > 0 && best) {
+      hits.push({ eventId: entry.event.id, turn: entry.turn, author: entry.event.author ?? 'unknown', score: Math.round(score * 100) / 100, snippet: snippetAround(entry.text, best, options.snippetChars ?? 240) });
+    }
+  }
+  hits.sort((a, b) => b.score - a.score || a.turn - b.turn);
+  return hits.slice(0, options.limit ?? 8);
+}
+
+/** A bounded excerpt of one event's text, from `offset`. */
+export function readEvent(event: SearchableEvent, offset: number, maxChars: number): { text: string; offset: number; totalChars: number; nextOffset?: number } {
+  const full = eventText(event);
+  const start = Math.max(0, Math.min(offset, full.length));
+  const text = safeHead(full.slice(start), maxChars);
+  const end = start + text.length;
+  return { text: truncateEnd(text, maxChars), offset: start, totalChars: full.length, ...(end < full.length ? { nextOffset: end } : {}) };
+}
