@@ -399,6 +399,8 @@ export class ContextGuard extends BasePlugin {
       fallback: compaction.fallback,
       fallbackReason: compaction.fallbackReason,
       summaryTruncated: compaction.summaryTruncated,
+      facts: compaction.facts,
+      droppedFacts: compaction.droppedFacts,
       droppedFromSummarizerInput: compaction.droppedFromSummarizerInput,
       durationMs,
       createdAt,

@@ -43,6 +43,9 @@ export interface CompactionRecord {
   readonly fallback: boolean;
   readonly fallbackReason?: string | undefined;
   readonly summaryTruncated: boolean;
+  /** Durable facts the new summary carries, and the facts dropped to keep the list bounded. */
+  readonly facts: number;
+  readonly droppedFacts: readonly string[];
   /** Contents left out of the summarizer's input because of its window. */
   readonly droppedFromSummarizerInput: number;
   /** The plugin's own time, including the summarizer call. */
