@@ -157,6 +157,24 @@ export class ContextGuard extends BasePlugin {
     return result.pin;
   }
 
+  /**
+   * Makes the agent's next model call compact whatever its estimate says (the
+   * `/compact` of a chat UI). Written as a state-only event; nothing is
+   * summarized until that call, which is the only place the request exists.
+   */
+  async requestCompaction(params: { sessionService: BaseSessionService; session: Session; agentName: string }): Promise<void> {
+    const key = stateKeysFor(params.agentName).usage;
+    const usage = decodeUsageRecord(params.session.state[key]);
+    await params.sessionService.appendEvent({
+      session: params.session,
+      event: createEvent({
+        invocationId: `context_guard-compact-${Date.now()}`,
+        author: 'user',
+        actions: createEventActions({ stateDelta: { [key]: encodeRecord({ ...usage, forceCompaction: true }) } }),
+      }),
+    });
+  }
+
   /** Adds a pin through a callback or tool context's state (used by `pinContextTool`). */
   pinInState(state: State, agentName: string, text: string, source: PinSource): AddPinResult {
     const key = stateKeysFor(agentName).pins;
