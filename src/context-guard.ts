@@ -28,9 +28,12 @@ import {
   type LlmRequest,
   type LlmResponse,
   type SingleAfterModelCallback,
+  type SingleAfterToolCallback,
   type SingleBeforeModelCallback,
 } from '@google/adk';
 import { llmSummarizer } from './adk/llm-summarizer.js';
+import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
+import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
 import { contentText, isUserRequest } from './compaction/content-shape.js';
 import { ContextGuardPinError } from './errors.js';
@@ -72,6 +75,7 @@ export function isContextGuard(value: unknown): value is ContextGuard {
 export interface ContextGuardAgentCallbacks {
   readonly beforeModelCallback: SingleBeforeModelCallback;
   readonly afterModelCallback: SingleAfterModelCallback;
+  readonly afterToolCallback: SingleAfterToolCallback;
 }
 
 export class ContextGuard extends BasePlugin {
@@ -96,6 +100,12 @@ export class ContextGuard extends BasePlugin {
    */
   private readonly queues = new Map<string, Promise<void>>();
   private readonly sharedSummaries = new Map<string, SummaryRecord>();
+  /** Head+tail truncation of oversized tool results, per agent policy (see docs/truncation.md). */
+  private readonly toolTruncator: ToolOutputTruncator = createToolOutputTruncator(
+    (agentName) => (this.policyFor(agentName).enabled ? this.policyFor(agentName).toolOutputTruncation : false),
+    (record, context) => this.recordTruncation(record, context),
+  );
+  private readonly pluginToolTruncator = asPluginAfterToolCallback(this.toolTruncator);
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -202,7 +212,17 @@ export class ContextGuard extends BasePlugin {
         this.recordResponse(context, response);
         return undefined;
       },
+      afterToolCallback: this.toolTruncator,
     };
+  }
+
+  override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
+    try {
+      return await this.pluginToolTruncator(params);
+    } catch (error) {
+      this.logger.error(`${LOG_PREFIX} tool output truncation failed; the result is kept as it is.`, error);
+      return undefined;
+    }
   }
 
   override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
@@ -363,6 +383,21 @@ export class ContextGuard extends BasePlugin {
     }
     const everyone = agentName === ALL_AGENTS ? [] : decodePins(context.state.get<unknown>(stateKeysFor(ALL_AGENTS).pins));
     return [...everyone, ...own];
+  }
+
+  /** Counts a truncation in the agent's state (persisted with the tool's response event) and reports it. */
+  private recordTruncation(record: ToolTruncationRecord, context: ToolCallbackContext): void {
+    const agentName = context.agentName;
+    const key = stateKeysFor(agentName).toolTruncations;
+    const previous = context.state.get<{ count?: unknown }>(key);
+    const count = (typeof previous?.count === 'number' ? previous.count : 0) + 1;
+    context.state.set(key, { count, last: record });
+    this.logger.info(`${LOG_PREFIX} agent '${agentName}': tool '${record.tool}' result cut from ${record.originalBytes} to ${record.keptBytes} bytes.`);
+    try {
+      this.options.onToolTruncation?.({ ...record, agentName });
+    } catch (error) {
+      this.logger.error(`${LOG_PREFIX} an onToolTruncation listener failed; ignored.`, error);
+    }
   }
 
   private recordResponse(context: Context, response: LlmResponse): void {

@@ -7,6 +7,8 @@ import type { Tokenizer } from './estimate/tokenizer.js';
 import { ContextGuardConfigError } from './errors.js';
 import type { Summarizer } from './compaction/summarizer.js';
 import type { CompactionRecord } from './records/compaction-record.js';
+import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
+import { validateToolOutputTruncation, type ToolOutputTruncation } from './truncation/truncation-policy.js';
 
 /** Strategies a policy can use. */
 export type CompactionStrategy = 'threshold' | 'sliding-window';
@@ -58,6 +60,12 @@ export interface AgentPolicy {
   summaryMaxTokens?: number;
   /** Fraction of the summarizer's window its input may use (oldest contents dropped first). @default 0.8 */
   summarizerInputRatio?: number;
+  /**
+   * Head+tail truncation of oversized tool results (`afterToolCallback`): `false` turns it off;
+   * per-tool limits under `tools`. An agent's value replaces the global one.
+   * @default on: 10 KiB or 256 lines, keeping the first and last 128 lines (see docs/truncation.md)
+   */
+  toolOutputTruncation?: ToolOutputTruncation;
   /** Pin the user's first request of the session (the task), so it is never summarized away. @default false */
   pinFirstRequest?: boolean;
   /** Cap on the tokens all pins of an agent may take. @default 10% of the window */
@@ -91,6 +99,8 @@ export interface ContextGuardOptions extends AgentPolicy {
   logger?: GuardLogger;
   /** Called with the audit record of every compaction. A listener that throws is logged and ignored. */
   onCompaction?: (record: CompactionRecord) => void | Promise<void>;
+  /** Called with the record of every tool result truncation (tool, original and kept size). */
+  onToolTruncation?: (record: ToolTruncationRecord & { readonly agentName: string }) => void;
 }
 
 /** A minimal logger; ADK's `getLogger()` fits. Conversation text is never logged above `debug`. */
@@ -118,6 +128,7 @@ export interface ResolvedPolicy {
   readonly summarizerTimeoutMs: number;
   readonly summaryMaxTokens: number;
   readonly summarizerInputRatio: number;
+  readonly toolOutputTruncation: ToolOutputTruncation | undefined;
   readonly pinFirstRequest: boolean;
   readonly maxPinnedTokens: number | undefined;
   readonly invocationThreshold: number;
@@ -126,7 +137,7 @@ export interface ResolvedPolicy {
   readonly maxCompactions: number;
 }
 
-export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferTokens' | 'summarizer' | 'summarizerContextWindow' | 'maxPinnedTokens'> = {
+export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferTokens' | 'summarizer' | 'summarizerContextWindow' | 'maxPinnedTokens' | 'toolOutputTruncation'> = {
   enabled: true,
   strategy: 'threshold',
   bufferRatio: 0.2,
@@ -192,6 +203,7 @@ export function validatePolicy(policy: AgentPolicy, prefix: string): void {
   checkInteger(`${prefix}summarizerTimeoutMs`, policy.summarizerTimeoutMs, 1);
   checkInteger(`${prefix}summaryMaxTokens`, policy.summaryMaxTokens, 32);
   checkRatio(`${prefix}summarizerInputRatio`, policy.summarizerInputRatio, 0.1, 0.95);
+  validateToolOutputTruncation(policy.toolOutputTruncation, `${prefix}toolOutputTruncation`);
   if (policy.pinFirstRequest !== undefined && typeof policy.pinFirstRequest !== 'boolean') {
     throw new ContextGuardConfigError(`${prefix}pinFirstRequest`, policy.pinFirstRequest, 'must be a boolean');
   }
@@ -222,6 +234,9 @@ export function validateOptions(options: ContextGuardOptions): void {
   }
   if (options.onCompaction !== undefined && typeof options.onCompaction !== 'function') {
     throw new ContextGuardConfigError('onCompaction', options.onCompaction, 'must be a function');
+  }
+  if (options.onToolTruncation !== undefined && typeof options.onToolTruncation !== 'function') {
+    throw new ContextGuardConfigError('onToolTruncation', options.onToolTruncation, 'must be a function');
   }
   if (options.agents !== undefined && (typeof options.agents !== 'object' || options.agents === null)) {
     throw new ContextGuardConfigError('agents', options.agents, 'must be an object keyed by agent name');
@@ -260,6 +275,7 @@ export function resolvePolicy(options: ContextGuardOptions, agentName: string): 
     summarizerTimeoutMs: pick('summarizerTimeoutMs') ?? POLICY_DEFAULTS.summarizerTimeoutMs,
     summaryMaxTokens: pick('summaryMaxTokens') ?? POLICY_DEFAULTS.summaryMaxTokens,
     summarizerInputRatio: pick('summarizerInputRatio') ?? POLICY_DEFAULTS.summarizerInputRatio,
+    toolOutputTruncation: pick('toolOutputTruncation'),
     pinFirstRequest: pick('pinFirstRequest') ?? POLICY_DEFAULTS.pinFirstRequest,
     maxPinnedTokens: pick('maxPinnedTokens'),
     invocationThreshold: pick('invocationThreshold') ?? POLICY_DEFAULTS.invocationThreshold,

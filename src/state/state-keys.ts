@@ -18,6 +18,8 @@ export interface GuardStateKeys {
   readonly lastCompaction: string;
   /** Pinned context (see memory/pins.ts); the agent name `*` holds pins for every agent. */
   readonly pins: string;
+  /** Count and last record of tool results truncated for the agent. */
+  readonly toolTruncations: string;
 }
 
 export function stateKeysFor(agentName: string): GuardStateKeys {
@@ -26,5 +28,6 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     usage: `${STATE_PREFIX}:${agentName}:usage`,
     lastCompaction: `${STATE_PREFIX}:${agentName}:last_compaction`,
     pins: `${STATE_PREFIX}:${agentName}:pins`,
+    toolTruncations: `${STATE_PREFIX}:${agentName}:tool_truncations`,
   };
 }

@@ -70,19 +70,17 @@ export function validateToolOutputTruncation(value: unknown, path = 'toolOutputT
   if (value === undefined || value === false) return;
   if (!isPlainObject(value)) throw new ContextGuardConfigError(path, value, 'must be false or an object of limits');
   const global = validateLimits(value, path);
+  const merged = mergeLimits(TOOL_OUTPUT_DEFAULTS, global);
+  checkCrossRules(merged, path, global);
   const tools = value['tools'];
-  if (tools === undefined) {
-    checkCrossRules(mergeLimits(TOOL_OUTPUT_DEFAULTS, global), path, global);
-    return;
-  }
+  if (tools === undefined) return;
   if (!isPlainObject(tools)) throw new ContextGuardConfigError(`${path}.tools`, tools, 'must be an object keyed by tool name');
-  checkCrossRules(mergeLimits(TOOL_OUTPUT_DEFAULTS, global), path, global);
   for (const [toolName, override] of Object.entries(tools)) {
     const toolPath = `${path}.tools.${toolName}`;
     if (override === false) continue;
     if (!isPlainObject(override)) throw new ContextGuardConfigError(toolPath, override, 'must be false or an object of limits');
     const own = validateLimits(override, toolPath);
-    checkCrossRules(mergeLimits(mergeLimits(TOOL_OUTPUT_DEFAULTS, global), own), toolPath, own);
+    checkCrossRules(mergeLimits(merged, own), toolPath, own);
   }
 }
 

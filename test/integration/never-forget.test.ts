@@ -45,7 +45,7 @@ const recallScript: ModelScript = ({ request }) => {
     const seen = allText(contents);
     const match = /TRK-\d+-[A-Z]+/.exec(seen);
     if (match) return { content: { role: 'model', parts: [{ text: `The tracking code is ${match[0]}.` }] } };
-    const hasRecall = request.config?.tools?.some((tool) => tool.functionDeclarations?.some((declaration) => declaration.name === RECALL_TOOL_NAME));
+    const hasRecall = RECALL_TOOL_NAME in request.toolsDict;
     if (hasRecall && !responses.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)) {
       return { content: { role: 'model', parts: [{ functionCall: { name: RECALL_TOOL_NAME, args: { query: 'tracking code' } } }] } };
     }

@@ -1,0 +1,32 @@
+/**
+ * The AGENTS.md hierarchy as an `LlmAgent` instruction.
+ *
+ * It is a function (an ADK `InstructionProvider`), not a string, on purpose:
+ * ADK runs `{placeholder}` substitution from session state on string
+ * instructions and fails on a missing key, and AGENTS.md files often contain
+ * braces (code samples, JSON). Provider output is used verbatim.
+ */
+import { createInstructionsCache, type InstructionsCacheOptions } from './instructions-cache.js';
+
+/**
+ * An instruction provider: assignable to `LlmAgent`'s `instruction` (ADK's
+ * `InstructionProvider` passes a context this provider does not need).
+ */
+export type AgentsMdInstructionProvider = () => Promise<string>;
+
+/**
+ * Returns an instruction provider with the merged AGENTS.md files (home,
+ * project root, working directory; 32 KiB at most). The files are read on
+ * the first request and cached (`cache: false` re-reads them each time).
+ * Report truncation with `onLoad` (`loaded.truncated`).
+ *
+ * This replaces the agent's own `instruction`; to keep one, use
+ * `AgentsMdInstructionsPlugin`, which prepends instead.
+ *
+ * @example
+ * new LlmAgent({ name: 'coder', model, instruction: agentsMdInstruction({ onLoad: (l) => console.log(l.truncated) }) })
+ */
+export function agentsMdInstruction(options: InstructionsCacheOptions = {}): AgentsMdInstructionProvider {
+  const cache = createInstructionsCache(options);
+  return async () => (await cache.get()).text;
+}

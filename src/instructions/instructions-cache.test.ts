@@ -1,0 +1,58 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createInstructionsCache } from './instructions-cache.js';
+
+let folder: string;
+
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'agents-md-cache-'));
+  await writeFile(join(folder, 'AGENTS.md'), 'version 1');
+});
+
+afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+/** The one folder is home and working directory; no project marker is looked for. */
+const options = () => ({ homeDir: join(folder, 'no-home'), cwd: folder, projectMarkers: [] });
+
+describe('createInstructionsCache', () => {
+  describe('caching', () => {
+    it('should read the files once, and again only on reload', async () => {
+      const onLoad = vi.fn();
+      const cache = createInstructionsCache({ ...options(), onLoad });
+      const [first, second] = await Promise.all([cache.get(), cache.get()]);
+      expect(first).toBe(second);
+      await writeFile(join(folder, 'AGENTS.md'), 'version 2');
+      expect((await cache.get()).text).toContain('version 1');
+      expect((await cache.reload()).text).toContain('version 2');
+      expect((await cache.get()).text).toContain('version 2');
+      expect(onLoad).toHaveBeenCalledTimes(2);
+    });
+
+    it('should read the files on every call with cache: false', async () => {
+      const cache = createInstructionsCache({ ...options(), cache: false });
+      expect((await cache.get()).text).toContain('version 1');
+      await writeFile(join(folder, 'AGENTS.md'), 'version 2');
+      expect((await cache.get()).text).toContain('version 2');
+    });
+  });
+
+  describe('failures', () => {
+    it('should keep the instructions when onLoad throws, and report it', async () => {
+      const logger = { error: vi.fn() };
+      const cache = createInstructionsCache({
+        ...options(),
+        logger,
+        onLoad: () => {
+          throw new Error('listener down');
+        },
+      });
+      expect((await cache.get()).text).toContain('version 1');
+      expect((await cache.get()).text).toContain('version 1');
+      expect(logger.error).toHaveBeenCalledTimes(1);
+    });
+  });
+});

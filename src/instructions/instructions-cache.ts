@@ -1,0 +1,52 @@
+/**
+ * Loads the AGENTS.md hierarchy once and shares the result, so the files are
+ * read on the first model request, not on every step. Concurrent first calls
+ * share one read.
+ */
+import type { GuardLogger } from '../options.js';
+import { loadInstructions, type LoadedInstructions, type LoadInstructionsOptions } from './load-instructions.js';
+
+/** Options of the cache: the loader's, plus caching and a load hook. */
+export interface InstructionsCacheOptions extends LoadInstructionsOptions {
+  /**
+   * Keep the first load. `false` re-reads the files on every `get()` (edits
+   * show up at once, at the cost of a few file reads per model request).
+   * @default true
+   */
+  cache?: boolean;
+  /** Called after every load, with what was merged and what the byte limit cut. */
+  onLoad?: (loaded: LoadedInstructions) => void;
+  /** Where a failing `onLoad` is reported (the instructions are still used). @default none */
+  logger?: Pick<GuardLogger, 'error'>;
+}
+
+/** A shared, lazily loaded copy of the instructions. */
+export interface InstructionsCache {
+  /** The instructions, loaded on first use (or every time when `cache` is false). */
+  get(): Promise<LoadedInstructions>;
+  /** Reads the files again and keeps the new result. */
+  reload(): Promise<LoadedInstructions>;
+}
+
+/** Creates an `InstructionsCache`. Never rejects: the loader skips what it cannot read. */
+export function createInstructionsCache(options: InstructionsCacheOptions = {}): InstructionsCache {
+  let pending: Promise<LoadedInstructions> | undefined;
+  const load = (): Promise<LoadedInstructions> =>
+    loadInstructions(options).then((loaded) => {
+      try {
+        options.onLoad?.(loaded);
+      } catch (error) {
+        // A failing hook must not cost the agent its instructions, nor poison the cache.
+        options.logger?.error('[agents_md_instructions] onLoad listener failed.', error);
+      }
+      return loaded;
+    });
+  const reload = (): Promise<LoadedInstructions> => {
+    pending = load();
+    return pending;
+  };
+  return {
+    get: () => (options.cache === false || !pending ? reload() : pending),
+    reload,
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * Loads the AGENTS.md hierarchy (seed 002, section 5): the user's home
+ * folder, the project root and the working directory, merged in that order
+ * (general to specific) under headers naming each file, within a byte limit.
+ *
+ * Never throws: a missing or unreadable file is skipped and reported with a
+ * reason, because instructions are an optional extra and must not fail a turn.
+ */
+import { open, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+
+/** Where an instructions file comes from, in merge order. */
+export type InstructionSourceKind = 'home' | 'project' | 'cwd';
+
+/** Options of `loadInstructions`. The folders are test seams as much as settings. */
+export interface LoadInstructionsOptions {
+  /** The user's home folder. @default os.homedir() */
+  homeDir?: string;
+  /** The working directory; the project root is searched upwards from here. @default process.cwd() */
+  cwd?: string;
+  /** File name looked for in each folder. @default 'AGENTS.md' */
+  fileName?: string;
+  /** Limit of the merged text, headers included, in UTF-8 bytes. @default 32,768 (32 KiB) */
+  maxBytes?: number;
+  /**
+   * Names whose presence marks a project root; the first folder at or above
+   * `cwd` holding one of them is the root.
+   * @default ['.git', 'package.json', 'go.mod', 'pyproject.toml', 'Cargo.toml']
+   */
+  projectMarkers?: readonly string[];
+}
+
+/** What happened to one candidate file. */
+export interface InstructionSource {
+  readonly kind: InstructionSourceKind;
+  /** Absolute path of the candidate file. */
+  readonly path: string;
+  /**
+   * - `loaded`: in the merged text (maybe cut, see `droppedBytes`);
+   * - `missing`, `unreadable`, `empty`: skipped, see `reason`;
+   * - `duplicate`: the same file as an earlier source (say, the project root is the working directory);
+   * - `dropped`: readable, but no room was left under `maxBytes`.
+   */
+  readonly status: 'loaded' | 'missing' | 'unreadable' | 'empty' | 'duplicate' | 'dropped';
+  readonly reason?: string;
+  /** Size of the file's text in UTF-8 bytes, trailing blank lines excluded (0 when not read). */
+  readonly bytes: number;
+  /** Bytes of the file left out of the merged text because of `maxBytes`. */
+  readonly droppedBytes: number;
+}
+
+/** A source that lost content to the byte limit. */
+export interface InstructionTruncation {
+  readonly kind: InstructionSourceKind;
+  readonly path: string;
+  /** Bytes of that file left out. */
+  readonly droppedBytes: number;
+}
+
+/** The merged instructions and how they were put together. */
+export interface LoadedInstructions {
+  /** Merged text, `''` when no file was found. */
+  readonly text: string;
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number;
+  /** Every candidate, in merge order (home, project, cwd). */
+  readonly sources: readonly InstructionSource[];
+  /** Sources cut or dropped by the byte limit; empty when everything fit. */
+  readonly truncated: readonly InstructionTruncation[];
+}
+
+/** Default file name. */
+export const AGENTS_MD = 'AGENTS.md';
+/** Default limit of the merged text: 32 KiB, as in seed 002 (and Codex's `project_doc_max_bytes`). */
+export const DEFAULT_INSTRUCTIONS_MAX_BYTES = 32 * 1024;
+/** Default project-root markers. */
+export const DEFAULT_PROJECT_MARKERS: readonly string[] = Object.freeze(['.git', 'package.json', 'go.mod', 'pyproject.toml', 'Cargo.toml']);
+
+const LABELS: Record<InstructionSourceKind, string> = { home: 'user home', project: 'project root', cwd: 'working directory' };
+
+/** The header that introduces one file in the merged text. */
+export function instructionHeader(kind: InstructionSourceKind, path: string): string {
+  return `# Instructions from ${path} (${LABELS[kind]})`;
+}
+
+/** The line that ends a cut file. */
+export function instructionCutMarker(droppedBytes: number, maxBytes: number): string {
+  return `[... omitted ${droppedBytes} bytes of this file to stay within ${maxBytes} bytes ...]`;
+}
+
+const SEPARATOR = '\n\n';
+
+/**
+ * Loads and merges the AGENTS.md files. Identical paths (the project root
+ * being the working directory, or a home folder inside a repository) are read
+ * once, at their first place.
+ *
+ * Over `maxBytes`, the more specific files win the room: the working
+ * directory's file is kept first, then the project's, then the home one, so
+ * a long personal file cannot push out a project's rules. The file that does
+ * not fit is cut at its end with a marker; the ones after it in that priority
+ * are dropped. Everything cut is listed in `truncated`. The merged order stays
+ * home, project, cwd.
+ */
+export async function loadInstructions(options: LoadInstructionsOptions = {}): Promise<LoadedInstructions> {
+  const fileName = options.fileName ?? AGENTS_MD;
+  const maxBytes = options.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const homeSetting = options.homeDir ?? safeHomedir();
+  const home = homeSetting ? resolve(homeSetting) : undefined;
+  const projectRoot = await findProjectRoot(cwd, options.projectMarkers ?? DEFAULT_PROJECT_MARKERS);
+
+  const candidates: Array<{ kind: InstructionSourceKind; path: string }> = [];
+  if (home) candidates.push({ kind: 'home', path: join(home, fileName) });
+  if (projectRoot) candidates.push({ kind: 'project', path: join(projectRoot, fileName) });
+  candidates.push({ kind: 'cwd', path: join(cwd, fileName) });
+
+  const seen = new Map<string, InstructionSourceKind>();
+  const reads: Array<{ kind: InstructionSourceKind; path: string; read: FileRead }> = [];
+  for (const candidate of candidates) {
+    const identity = await fileIdentity(candidate.path);
+    const earlier = seen.get(identity);
+    if (earlier) {
+      reads.push({ ...candidate, read: { status: 'duplicate', reason: `same file as the ${LABELS[earlier]} source`, bytes: 0 } });
+      continue;
+    }
+    seen.set(identity, candidate.kind);
+    // Never more than the limit can use (plus a little to tell a cut apart), whatever the file's size.
+    reads.push({ ...candidate, read: await readHead(candidate.path, maxBytes + 4) });
+  }
+
+  // Room is granted from the most specific file to the most general.
+  const kept = new Map<number, { text: string; droppedBytes: number; dropped: boolean }>();
+  let room = maxBytes;
+  let first = true;
+  const separatorBytes = Buffer.byteLength(SEPARATOR);
+  for (let index = reads.length - 1; index >= 0; index -= 1) {
+    const entry = reads[index];
+    if (!entry || entry.read.status !== 'loaded') continue;
+    const header = instructionHeader(entry.kind, entry.path);
+    const body = entry.read.text;
+    const fixed = Buffer.byteLength(header) + 1 + (first ? 0 : separatorBytes);
+    const bodyBytes = Buffer.byteLength(body);
+    const fileBytes = entry.read.bytes;
+    if (fixed + bodyBytes <= room && bodyBytes === fileBytes) {
+      kept.set(index, { text: `${header}\n${body}`, droppedBytes: 0, dropped: false });
+      room -= fixed + bodyBytes;
+      first = false;
+      continue;
+    }
+    // Cut this file: its head, then the marker (sized for the widest count it can show).
+    const marker = instructionCutMarker(fileBytes, maxBytes);
+    const bodyRoom = room - fixed - Buffer.byteLength(marker) - 1;
+    if (bodyRoom <= 0) {
+      kept.set(index, { text: '', droppedBytes: fileBytes, dropped: true });
+      continue;
+    }
+    const head = utf8Head(body, bodyRoom);
+    const droppedBytes = fileBytes - Buffer.byteLength(head);
+    kept.set(index, { text: `${header}\n${head}\n${instructionCutMarker(droppedBytes, maxBytes)}`, droppedBytes, dropped: false });
+    room = 0;
+    first = false;
+  }
+
+  const sources: InstructionSource[] = [];
+  const truncated: InstructionTruncation[] = [];
+  const parts: string[] = [];
+  reads.forEach((entry, index) => {
+    const { read } = entry;
+    if (read.status !== 'loaded') {
+      sources.push({ kind: entry.kind, path: entry.path, status: read.status, reason: read.reason, bytes: read.bytes, droppedBytes: 0 });
+      return;
+    }
+    const outcome = kept.get(index);
+    if (!outcome || outcome.dropped) {
+      sources.push({ kind: entry.kind, path: entry.path, status: 'dropped', reason: `no room left under ${maxBytes} bytes`, bytes: read.bytes, droppedBytes: read.bytes });
+      truncated.push({ kind: entry.kind, path: entry.path, droppedBytes: read.bytes });
+      return;
+    }
+    parts.push(outcome.text);
+    sources.push({ kind: entry.kind, path: entry.path, status: 'loaded', bytes: read.bytes, droppedBytes: outcome.droppedBytes });
+    if (outcome.droppedBytes > 0) truncated.push({ kind: entry.kind, path: entry.path, droppedBytes: outcome.droppedBytes });
+  });
+  const text = parts.join(SEPARATOR);
+  return { text, bytes: Buffer.byteLength(text), sources, truncated };
+}
+
+/**
+ * The first folder at or above `start` that holds one of `markers`, or
+ * `undefined` when none does up to the filesystem root.
+ */
+export async function findProjectRoot(start: string, markers: readonly string[] = DEFAULT_PROJECT_MARKERS): Promise<string | undefined> {
+  let folder = resolve(start);
+  for (;;) {
+    for (const marker of markers) {
+      if (await exists(join(folder, marker))) return folder;
+    }
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+type FileRead =
+  | { status: 'loaded'; text: string; bytes: number }
+  | { status: 'missing' | 'unreadable' | 'empty' | 'duplicate'; reason: string; bytes: number };
+
+/** Reads at most `limit` bytes of a file, decoded as UTF-8 without a broken last character. */
+async function readHead(path: string, limit: number): Promise<FileRead> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return { status: 'unreadable', reason: 'not a regular file', bytes: 0 };
+    handle = await open(path, 'r');
+    const buffer = Buffer.alloc(Math.min(limit, info.size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    // The decoder holds back an incomplete trailing sequence instead of producing U+FFFD.
+    let text = new StringDecoder('utf8').write(buffer.subarray(0, bytesRead));
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim().length === 0) return { status: 'empty', reason: 'the file is empty', bytes: info.size };
+    if (bytesRead < info.size) return { status: 'loaded', text, bytes: info.size };
+    // A file read whole loses its trailing blank lines; `bytes` is then the size of what is kept.
+    text = text.replace(/\s+$/u, '');
+    return { status: 'loaded', text, bytes: Buffer.byteLength(text) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing', reason: 'no such file', bytes: 0 };
+    return { status: 'unreadable', reason: error instanceof Error ? error.message : String(error), bytes: 0 };
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** The first UTF-8 bytes of `text` within `maxBytes`, never splitting a character. */
+function utf8Head(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let index = 0;
+  while (index < text.length) {
+    const code = text.codePointAt(index) ?? 0;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    index += code > 0xffff ? 2 : 1;
+  }
+  // Cut at the last line break when it keeps most of the room: a whole last line reads better.
+  const lineBreak = text.lastIndexOf('\n', index - 1);
+  return lineBreak > index * 0.8 ? text.slice(0, lineBreak) : text.slice(0, index);
+}
+
+/** A key that is equal for two paths of the same file (symbolic links resolved when the file exists). */
+async function fileIdentity(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function safeHomedir(): string {
+  try {
+    return homedir();
+  } catch {
+    return '';
+  }
+}
