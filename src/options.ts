@@ -228,6 +228,15 @@ export function validateOptions(options: ContextGuardOptions): void {
     throw new ContextGuardConfigError('name', options.name, 'must be a non-empty string');
   }
   checkInteger('defaultContextWindow', options.defaultContextWindow, 1_024);
+  if (options.modelWindows !== undefined && (typeof options.modelWindows !== 'object' || options.modelWindows === null || Array.isArray(options.modelWindows))) {
+    throw new ContextGuardConfigError('modelWindows', options.modelWindows, 'must be an object of { modelName: window }');
+  }
+  if (options.logger !== undefined) {
+    const logger = options.logger as Partial<Record<keyof GuardLogger, unknown>> | null;
+    if (typeof logger !== 'object' || logger === null || !(['debug', 'info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')) {
+      throw new ContextGuardConfigError('logger', options.logger, 'must have debug, info, warn and error methods');
+    }
+  }
   for (const [model, window] of Object.entries(options.modelWindows ?? {})) checkInteger(`modelWindows.${model}`, window, 1_024);
   if (options.tokenizer !== undefined && typeof options.tokenizer?.count !== 'function') {
     throw new ContextGuardConfigError('tokenizer', options.tokenizer, 'must have a count(text) method');
@@ -248,6 +257,10 @@ export function validateOptions(options: ContextGuardOptions): void {
     const buffer = policy.bufferTokens ?? options.bufferTokens;
     if (window !== undefined && buffer !== undefined && buffer >= window) {
       throw new ContextGuardConfigError(`agents.${agentName}.bufferTokens`, buffer, `must be smaller than the context window (${window})`);
+    }
+    const reserve = policy.reserveOutputTokens ?? options.reserveOutputTokens;
+    if (window !== undefined && reserve !== undefined && reserve >= window) {
+      throw new ContextGuardConfigError(`agents.${agentName}.reserveOutputTokens`, reserve, `must be smaller than the context window (${window})`);
     }
   }
   if (options.contextWindow !== undefined && options.bufferTokens !== undefined && options.bufferTokens >= options.contextWindow) {

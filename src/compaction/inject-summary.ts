@@ -8,7 +8,7 @@
  * of a tool chain), so the agent keeps working instead of asking again.
  */
 import type { Content } from '@google/genai';
-import { truncateEnd } from '../text/truncate-text.js';
+import { truncateEnd, truncateMiddle } from '../text/truncate-text.js';
 import { renderFacts, type DurableFact } from '../memory/durable-facts.js';
 import { isUserRequest } from './content-shape.js';
 
@@ -27,14 +27,15 @@ export interface SummaryContentOptions {
   readonly recallToolName?: string | undefined;
 }
 
+/** The pieces of the continuation sentence (`shrinkSummaryText` finds the restated request by them). */
+const CONTINUATION_START = '\n\nThe conversation was compacted into the summary above. ';
+const REQUEST_OPEN = 'The user\'s current request is: "';
+const REQUEST_CLOSE = '". Continue working on it from where the work stands; do not ask the user to repeat it.';
+
 /** The continuation sentence, or an empty string when the tail already holds the request. */
 export function continuationFor(summary: InjectableSummary, tail: readonly Content[]): string {
   if (!summary.currentRequest || tail.some((content) => isUserRequest(content))) return '';
-  return (
-    '\n\nThe conversation was compacted into the summary above. ' +
-    `The user's current request is: "${truncateEnd(summary.currentRequest, 4_000)}". ` +
-    'Continue working on it from where the work stands; do not ask the user to repeat it.'
-  );
+  return `${CONTINUATION_START}${REQUEST_OPEN}${truncateEnd(summary.currentRequest, 4_000)}${REQUEST_CLOSE}`;
 }
 
 /** The single content that carries the summary. */
@@ -45,6 +46,33 @@ export function summaryContent(summary: InjectableSummary, tail: readonly Conten
     : '';
   const text = header + summary.text + renderFacts(summary.facts ?? []) + recall + continuationFor(summary, tail);
   return { role: 'user', parts: [{ text }] };
+}
+
+/**
+ * Cuts the text of a summary content to about `maxChars`, taking from the
+ * summary body first: the header and the continuation (which restates the
+ * user's current request) are what the agent needs to carry on, and a plain
+ * head+tail cut can drop the restated request. When not even those fit, what
+ * is left is the marker and the start of the restated request. Text that is
+ * not a summary content is cut head+tail.
+ */
+export function shrinkSummaryText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const headerEnd = text.startsWith(SUMMARY_MARKER) ? text.indexOf('\n\n') : -1;
+  if (headerEnd < 0) return truncateMiddle(text, maxChars);
+  const header = text.slice(0, headerEnd + 2);
+  const continuationAt = text.lastIndexOf(CONTINUATION_START);
+  const continuation = continuationAt > headerEnd ? text.slice(continuationAt) : '';
+  const body = text.slice(header.length, continuation ? continuationAt : text.length);
+  const bodyRoom = maxChars - header.length - continuation.length;
+  if (bodyRoom >= 64) return header + truncateMiddle(body, bodyRoom) + continuation;
+  const requestAt = continuation.indexOf(REQUEST_OPEN);
+  const requestEnd = continuation.lastIndexOf(REQUEST_CLOSE);
+  if (requestAt < 0 || requestEnd < requestAt) return truncateMiddle(text, maxChars);
+  const request = continuation.slice(requestAt + REQUEST_OPEN.length, requestEnd);
+  const frame = `${SUMMARY_MARKER} (summary cut to fit the context window) ${REQUEST_OPEN}`;
+  const close = '". Continue working on it.';
+  return frame + truncateEnd(request, Math.max(16, maxChars - frame.length - close.length)) + close;
 }
 
 /** `[summary] + tail`. The tail's content objects are reused, not copied. */

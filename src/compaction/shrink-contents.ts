@@ -12,8 +12,13 @@ import type { Content, Part } from '@google/genai';
 import { estimateContentTokens, safeJson } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { truncateMiddle } from '../text/truncate-text.js';
+import { shrinkSummaryText } from './inject-summary.js';
 
 const ARRAY_KEEP = 20;
+/** Parts whose JSON is shorter than this are never shrunk. */
+const SMALL_PART_CHARS = 512;
+/** The smallest payload a shrunk part is cut to. */
+const FLOOR_CHARS = 200;
 
 function shrinkValue(value: unknown, stringLimit: number, depth: number): unknown {
   if (typeof value === 'string') return truncateMiddle(value, stringLimit);
@@ -37,12 +42,20 @@ export function shrinkJsonObject(response: Record<string, unknown>, maxChars: nu
     const shrunk = shrinkValue(response, limit, 0) as Record<string, unknown>;
     if (safeJson(shrunk).length <= maxChars) return shrunk;
   }
-  return { truncated_result: truncateMiddle(json, Math.max(64, maxChars - 40)) };
+  // Inside a string the JSON text is escaped again (every quote and backslash doubles): cut until it fits.
+  let room = Math.max(64, maxChars - 40);
+  for (;;) {
+    const fallback = { truncated_result: truncateMiddle(json, room) };
+    const size = safeJson(fallback).length;
+    if (size <= maxChars || room <= 64) return fallback;
+    room = Math.max(64, Math.floor((room * maxChars) / size) - 1);
+  }
 }
 
 /** One part cut to about `maxChars` characters of payload. */
 export function shrinkPart(part: Part, maxChars: number): Part {
-  if (typeof part.text === 'string' && part.text.length > maxChars) return { ...part, text: truncateMiddle(part.text, maxChars) };
+  // The summary content keeps its header and the restated request; its body is what gets cut.
+  if (typeof part.text === 'string' && part.text.length > maxChars) return { ...part, text: shrinkSummaryText(part.text, maxChars) };
   if (part.functionResponse?.response) {
     const response = shrinkJsonObject(part.functionResponse.response, maxChars);
     if (response !== part.functionResponse.response) return { ...part, functionResponse: { ...part.functionResponse, response } };
@@ -66,23 +79,36 @@ export function shrinkContentsToBudget(
   budget: number,
   tokenizer: Tokenizer,
 ): { contents: Content[]; tokens: number } {
-  let current = contents.map((content) => content);
-  let tokens = current.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
-  for (let round = 0; round < 8 && tokens > budget; round++) {
-    const excessRatio = Math.max(0.05, budget / tokens) * 0.9;
-    current = current.map((content) => {
+  const estimate = (list: readonly Content[]): number => list.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
+  /** Every part of at least SMALL_PART_CHARS shrunk to `limitFor(its JSON size)`; other contents kept as they are. */
+  const shrinkLargeParts = (list: readonly Content[], limitFor: (size: number) => number): Content[] =>
+    list.map((content) => {
       const parts = content.parts ?? [];
       const shrunkParts = parts.map((part) => {
         const size = safeJson(part).length;
-        // Small parts are left alone; big ones shrink in proportion to the excess.
-        if (size < 512) return part;
-        return shrinkPart(part, Math.max(200, Math.floor(size * excessRatio)));
+        return size < SMALL_PART_CHARS ? part : shrinkPart(part, limitFor(size));
       });
       return shrunkParts.every((part, i) => part === parts[i]) ? content : { ...content, parts: shrunkParts };
     });
-    const next = current.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
-    if (next >= tokens) break;
-    tokens = next;
+  let current = contents.slice();
+  let tokens = estimate(current);
+  // Big parts shrink in proportion to the excess; a round that does not help is discarded.
+  for (let round = 0; round < 8 && tokens > budget; round++) {
+    const excessRatio = Math.max(0.05, budget / tokens) * 0.9;
+    const next = shrinkLargeParts(current, (size) => Math.max(FLOOR_CHARS, Math.floor(size * excessRatio)));
+    const nextTokens = estimate(next);
+    if (nextTokens >= tokens) break;
+    current = next;
+    tokens = nextTokens;
+  }
+  // Still too big: every big part at its floor, so that what is sent is as small as shrinking can make it.
+  if (tokens > budget) {
+    const floored = shrinkLargeParts(current, () => FLOOR_CHARS);
+    const flooredTokens = estimate(floored);
+    if (flooredTokens < tokens) {
+      current = floored;
+      tokens = flooredTokens;
+    }
   }
   return { contents: current, tokens };
 }

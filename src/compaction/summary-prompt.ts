@@ -70,8 +70,15 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
     const cost = tokenizer.count(block) + 2;
     if (cost > budget) {
       if (blocks.length === 0 && budget > 64) {
-        // The newest block alone is too big: keep its head and tail.
-        blocks.push(truncateMiddle(block, budget * 2));
+        // The newest block alone is too big: keep its head and tail. Two characters per token is a
+        // first guess only (CJK text is closer to one), so cut again until the tokenizer agrees.
+        let kept = truncateMiddle(block, budget * 2);
+        let keptCost = tokenizer.count(kept) + 2;
+        for (let attempt = 0; attempt < 8 && keptCost > budget; attempt++) {
+          kept = truncateMiddle(block, Math.floor((kept.length * budget * 0.95) / keptCost));
+          keptCost = tokenizer.count(kept) + 2;
+        }
+        blocks.push(kept);
         budget = 0;
         dropped += i;
         break;

@@ -65,16 +65,24 @@ function isPositive(value: number | undefined): value is number {
  * Reads the real prompt size out of a provider's "prompt too long" error, so
  * the next estimate can be calibrated even when no usage is ever reported.
  * Gemini: "The input token count (1234567) exceeds the maximum number of tokens
- * allowed (1048576)."; Anthropic and OpenAI-style messages are recognised too.
+ * allowed (1048576)."; Vertex AI: "... the input token count is 1234567 but model
+ * only supports up to 1048576."; Anthropic and OpenAI-style messages are
+ * recognised too.
  */
 export function parseOverflowError(message: string): { promptTokens?: number; limit?: number } | undefined {
   const text = message.replace(/\\"/g, '"');
   const gemini = /input token count(?: \(| is |: )(\d+)\)? exceeds the maximum number of tokens allowed(?: \(| is |: )?(\d+)?/i.exec(text);
   if (gemini) return { promptTokens: Number(gemini[1]), ...(gemini[2] ? { limit: Number(gemini[2]) } : {}) };
+  const vertex = /input token count is (\d+) but model only supports up to (\d+)/i.exec(text);
+  if (vertex) return { promptTokens: Number(vertex[1]), limit: Number(vertex[2]) };
   const anthropic = /prompt is too long:\s*(\d+) tokens\s*>\s*(\d+)/i.exec(text);
   if (anthropic) return { promptTokens: Number(anthropic[1]), limit: Number(anthropic[2]) };
   const openai = /maximum context length is (\d+) tokens[^\d]*(?:resulted in|requested) (\d+) tokens/i.exec(text);
-  if (openai) return { promptTokens: Number(openai[2]), limit: Number(openai[1]) };
+  if (openai) {
+    // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
+    const prompt = /(\d+) in your prompt/i.exec(text);
+    return { promptTokens: Number(prompt ? prompt[1] : openai[2]), limit: Number(openai[1]) };
+  }
   if (/(context|prompt|input).{0,40}(too long|too large|exceed)/i.test(text)) return {};
   return undefined;
 }

@@ -66,7 +66,9 @@ export class ContentMeasureCache {
       const oldest = this.sessions.keys().next().value;
       if (oldest !== undefined) this.sessions.delete(oldest);
     }
-    return entry;
+    // A snapshot: the entry grows in place on the next call, possibly while this one is still in use
+    // (the guard awaits the summarizer between measuring and using the measures).
+    return { fingerprints: entry.fingerprints.slice(), tokens: entry.tokens.slice() };
   }
 
   /** Drops what is known about one key (for example when a session is deleted). */

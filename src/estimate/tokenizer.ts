@@ -1,18 +1,25 @@
 /**
  * Token counting for estimates.
  *
- * The base count comes from js-tiktoken's `o200k_base` encoding, which is close
- * to (and usually above) Gemini's SentencePiece counts for prose and code; the
- * calibration factor learned from the provider's real counts covers the rest.
+ * The base count comes from the `o200k_base` encoding (the vocabulary that
+ * js-tiktoken ships), which is close to (and usually above) Gemini's
+ * SentencePiece counts for prose and code; the calibration factor learned from
+ * the provider's real counts covers the rest.
  *
- * Two measures keep the cost linear and bounded (see docs/performance.md):
- * - BPE is quadratic in the length of one pre-tokenized piece, so runs of more
- *   than 64 non-space characters are cut before encoding (a 10 KB run of one
- *   character takes seconds otherwise);
+ * The counter is o200k's own algorithm, reimplemented for counting (see
+ * docs/performance.md): the text is split with o200k's pre-tokenizer pattern,
+ * and each piece is counted by byte-pair merging over the encoding's ranks.
+ * For a piece of up to 128 UTF-8 bytes the count is exactly js-tiktoken's.
+ * Three measures keep the cost linear and bounded:
+ * - BPE is quadratic in the length of one piece (a 10 KB run of one character
+ *   takes seconds in js-tiktoken, 2 KB of blank space half a second), so a
+ *   piece longer than 128 bytes is counted in chunks of at most 128 bytes cut
+ *   at character boundaries; a cut can only add tokens;
+ * - pieces repeat (words, keys, indentation), so counts of pieces and chunks
+ *   are memoised (bounded);
  * - a long text is estimated from evenly spaced samples rather than encoded
  *   whole, which caps the work at about 1/128 of the text.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 
 /** Counts the tokens of a text. Swap it through `ContextGuardOptions.tokenizer`. */
@@ -23,8 +30,12 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
-const MAX_RUN = 16;
-const LONG_RUN = new RegExp(`\\S{${MAX_RUN}}`, 'g');
+/** Pieces longer than this many UTF-8 bytes are counted in chunks (o200k's longest token is 128 bytes). */
+const MAX_PIECE_BYTES = 128;
+/** Pieces up to this many UTF-16 units are memoised. */
+const MEMO_PIECE_CHARS = 64;
+/** Entries per memo before it is cleared. */
+const MEMO_LIMIT = 50_000;
 /** Texts up to this many characters are encoded whole. */
 const EXACT_LIMIT = 2048;
 /** Size of one sample window of a long text. */
@@ -34,17 +45,312 @@ const CHARS_PER_SAMPLE = 65_536;
 /** Safety margin on the extrapolated part of a sampled estimate. */
 const SAMPLED_MARGIN = 1.05;
 
-let sharedEncoder: Tiktoken | undefined;
-function encoder(): Tiktoken {
-  sharedEncoder ??= new Tiktoken(o200kBase);
-  return sharedEncoder;
+interface Encoding {
+  /** Rank of every token longer than `PACKED_BYTES`, by its bytes as a binary (one char per byte) string. */
+  readonly ranks: Map<string, number>;
+  /** Rank of every two-byte token at `first << 8 | second`, -1 when the pair is not a token (the most frequent lookup). */
+  readonly pairs: Int32Array;
+  /** Tokens of 1 to `PACKED_BYTES` bytes in an open-addressing table keyed by their packed bytes (no string, no Map). */
+  readonly packed: PackedTable;
+  /** Length in bytes of the longest token. */
+  readonly maxTokenBytes: number;
+  /** o200k's pre-tokenizer, global, without capture groups. */
+  readonly pattern: RegExp;
+}
+
+/** Tokens up to this many bytes go in the packed table. */
+const PACKED_BYTES = 6;
+const PACKED_BITS = 18;
+
+/**
+ * Open addressing (linear probing) in one typed array of [low, high, rank] slots, so a probe reads one
+ * cache line: `low` is bytes 0-3 of the token, `high` bytes 4-5 plus the length (never 0 in a used slot).
+ */
+type PackedTable = Int32Array;
+
+function packedSlot(low: number, high: number): number {
+  return (Math.imul(low, 0x9e3779b1) ^ Math.imul(high ^ (low >>> 15), 0x85ebca6b)) >>> (32 - PACKED_BITS);
+}
+
+function packedInsert(table: PackedTable, bytes: readonly number[], rank: number): void {
+  let low = 0;
+  let high = bytes.length << 16;
+  for (let i = 0; i < bytes.length; i++) {
+    if (i < 4) low |= (bytes[i] as number) << (8 * i);
+    else high |= (bytes[i] as number) << (8 * (i - 4));
+  }
+  const mask = (1 << PACKED_BITS) - 1;
+  let slot = packedSlot(low, high);
+  while (table[slot * 3 + 1] !== 0 && !(table[slot * 3] === low && table[slot * 3 + 1] === high)) slot = (slot + 1) & mask;
+  table[slot * 3] = low;
+  table[slot * 3 + 1] = high;
+  table[slot * 3 + 2] = rank;
+}
+
+/** Rank of the token `bytes[from, to)` (at most PACKED_BYTES long), or -1. */
+function packedRank(table: PackedTable, bytes: string, from: number, to: number): number {
+  let low = 0;
+  let high = (to - from) << 16;
+  for (let i = from; i < to; i++) {
+    const shift = 8 * (i - from);
+    if (shift < 32) low |= bytes.charCodeAt(i) << shift;
+    else high |= bytes.charCodeAt(i) << (shift - 32);
+  }
+  let at = packedSlot(low, high) * 3;
+  for (;;) {
+    const stored = table[at + 1] as number;
+    if (stored === 0) return -1;
+    if (stored === high && table[at] === low) return table[at + 2] as number;
+    at += 3;
+    if (at >= table.length) at = 0;
+  }
+}
+
+let shared: Encoding | undefined;
+
+const BASE64 = (() => {
+  const table = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
+  return table;
+})();
+
+/**
+ * Reads js-tiktoken's rank file: lines of `<marker> <first rank> <base64 token> <base64 token>...`,
+ * ranks consecutive from the first (the format js-tiktoken's `Tiktoken` constructor parses).
+ */
+function loadEncoding(): Encoding {
+  if (shared) return shared;
+  const source = o200kBase.bpe_ranks;
+  const ranks = new Map<string, number>();
+  const pairs = new Int32Array(65_536).fill(-1);
+  const packed: PackedTable = new Int32Array(3 << PACKED_BITS);
+  const bytes: number[] = [];
+  let maxTokenBytes = 1;
+  let position = 0;
+  while (position < source.length) {
+    let end = source.indexOf('\n', position);
+    if (end < 0) end = source.length;
+    const markerEnd = source.indexOf(' ', position);
+    if (markerEnd > position && markerEnd < end) {
+      let cursor = source.indexOf(' ', markerEnd + 1);
+      if (cursor < 0 || cursor > end) cursor = end;
+      let rank = Number.parseInt(source.slice(markerEnd + 1, cursor), 10);
+      cursor++;
+      while (cursor < end) {
+        bytes.length = 0;
+        let accumulator = 0;
+        let bits = 0;
+        for (; cursor < end; cursor++) {
+          const code = source.charCodeAt(cursor);
+          if (code === 0x20) break;
+          const value = BASE64[code] ?? -1;
+          if (value < 0) continue; // '=' padding
+          accumulator = (accumulator << 6) | value;
+          bits += 6;
+          if (bits >= 8) {
+            bits -= 8;
+            bytes.push((accumulator >> bits) & 0xff);
+          }
+        }
+        cursor++;
+        if (bytes.length === 0) continue;
+        if (bytes.length === 2) pairs[((bytes[0] as number) << 8) | (bytes[1] as number)] = rank;
+        if (bytes.length <= PACKED_BYTES) packedInsert(packed, bytes, rank++);
+        else ranks.set(String.fromCharCode.apply(null, bytes), rank++);
+        if (bytes.length > maxTokenBytes) maxTokenBytes = bytes.length;
+      }
+    }
+    position = end + 1;
+  }
+  // Capture groups are not needed for splitting; non-capturing ones make each match cheaper.
+  const pattern = new RegExp(o200kBase.pat_str.replace(/(^|[^\\])\((?!\?)/g, '$1(?:'), 'gu');
+  shared = { ranks, pairs, packed, maxTokenBytes, pattern };
+  return shared;
+}
+
+/** UTF-8 bytes of `text` as a binary string; lone surrogates become U+FFFD, as TextEncoder does. */
+function utf8Binary(text: string): string {
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return text;
+  const out: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      out.push(code);
+      continue;
+    }
+    if (code < 0x800) {
+      out.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+        out.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+        continue;
+      }
+      code = 0xfffd;
+    }
+    out.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+  }
+  let binary = '';
+  for (let i = 0; i < out.length; i += 4096) binary += String.fromCharCode.apply(null, out.slice(i, i + 4096));
+  return binary;
+}
+
+// Scratch space for one merge (pieces are at most MAX_PIECE_BYTES long): no allocation per piece.
+const starts = new Int32Array(MAX_PIECE_BYTES + 1);
+const pairRanks = new Float64Array(MAX_PIECE_BYTES);
+
+function rankOf(bytes: string, from: number, to: number, encoding: Encoding): number {
+  const length = to - from;
+  if (length === 2) {
+    const rank = encoding.pairs[(bytes.charCodeAt(from) << 8) | bytes.charCodeAt(from + 1)] as number;
+    return rank < 0 ? Number.POSITIVE_INFINITY : rank;
+  }
+  if (length <= PACKED_BYTES) {
+    const rank = packedRank(encoding.packed, bytes, from, to);
+    return rank < 0 ? Number.POSITIVE_INFINITY : rank;
+  }
+  if (length > encoding.maxTokenBytes) return Number.POSITIVE_INFINITY;
+  return encoding.ranks.get(bytes.slice(from, to)) ?? Number.POSITIVE_INFINITY;
+}
+
+/** True when all of `bytes` is one token. */
+function isToken(bytes: string, encoding: Encoding): boolean {
+  return bytes.length <= PACKED_BYTES ? packedRank(encoding.packed, bytes, 0, bytes.length) >= 0 : encoding.ranks.has(bytes);
+}
+
+/**
+ * Tokens of one piece (a binary string of at most `MAX_PIECE_BYTES` bytes): the
+ * number of parts left once byte-pair merging stops. The lowest-ranked adjacent
+ * pair is merged first, the leftmost on a tie, exactly as js-tiktoken does; only
+ * the two pairs next to a merge are looked up again.
+ */
+function bytePairCount(bytes: string, encoding: Encoding): number {
+  const length = bytes.length;
+  if (length <= 1) return length;
+  if (length === 2) return encoding.pairs[(bytes.charCodeAt(0) << 8) | bytes.charCodeAt(1)]! >= 0 ? 1 : 2;
+  if (isToken(bytes, encoding)) return 1;
+  // starts[i] is where part i begins; pairRanks[i] is the rank of part i merged with part i + 1.
+  for (let i = 0; i <= length; i++) starts[i] = i;
+  for (let i = 0; i < length - 1; i++) pairRanks[i] = rankOf(bytes, i, i + 2, encoding);
+  let parts = length;
+  while (parts > 1) {
+    let best = Number.POSITIVE_INFINITY;
+    let at = -1;
+    for (let i = 0; i < parts - 1; i++) {
+      const rank = pairRanks[i] as number;
+      if (rank < best) {
+        best = rank;
+        at = i;
+      }
+    }
+    if (at < 0) break;
+    // Merge parts `at` and `at + 1`: drop the boundary between them.
+    starts.copyWithin(at + 1, at + 2, parts + 1);
+    pairRanks.copyWithin(at + 1, at + 2, parts);
+    parts--;
+    pairRanks[at] = at + 1 < parts ? rankOf(bytes, starts[at] as number, starts[at + 2] as number, encoding) : Number.POSITIVE_INFINITY;
+    if (at > 0) pairRanks[at - 1] = rankOf(bytes, starts[at - 1] as number, starts[at + 1] as number, encoding);
+  }
+  return parts;
+}
+
+/** A memo of counts that is cleared when full (bounded memory, no bookkeeping per hit). */
+class CountMemo {
+  private entries = new Map<string, number>();
+
+  get(key: string): number | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, count: number): void {
+    if (this.entries.size >= MEMO_LIMIT) this.entries = new Map();
+    // A short substring is a copy; a longer one may be a slice that keeps its whole source text alive.
+    this.entries.set(key.length < 13 ? key : detach(key), count);
+  }
+}
+
+/** A copy of `text` that does not share storage with a larger string. */
+function detach(text: string): string {
+  return (' ' + text).slice(1);
+}
+
+const pieceMemo = new CountMemo();
+const chunkMemo = new CountMemo();
+
+/** Tokens of a piece longer than `MAX_PIECE_BYTES`: chunks of at most that size, cut between characters. */
+function chunkedCount(bytes: string, encoding: Encoding): number {
+  let tokens = 0;
+  let from = 0;
+  while (from < bytes.length) {
+    let to = Math.min(bytes.length, from + MAX_PIECE_BYTES);
+    // Do not start the next chunk on a UTF-8 continuation byte (10xxxxxx) unless a character is longer than a chunk.
+    if (to < bytes.length) {
+      let cut = to;
+      while (cut > from && (bytes.charCodeAt(cut) & 0xc0) === 0x80) cut--;
+      if (cut > from) to = cut;
+    }
+    const chunk = bytes.slice(from, to);
+    let count = chunkMemo.get(chunk);
+    if (count === undefined) {
+      count = bytePairCount(chunk, encoding);
+      chunkMemo.set(chunk, count);
+    }
+    tokens += count;
+    from = to;
+  }
+  return tokens;
+}
+
+function pieceCount(piece: string, encoding: Encoding): number {
+  const chars = piece.length;
+  // One ASCII character is one token (every byte is).
+  if (chars === 1 && piece.charCodeAt(0) < 0x80) return 1;
+  let bytes: string | undefined;
+  if (chars <= PACKED_BYTES) {
+    // Short pieces are cheaper to merge than to memoise.
+    bytes = utf8Binary(piece);
+    if (bytes.length <= PACKED_BYTES) return bytePairCount(bytes, encoding);
+  }
+  const memoised = chars <= MEMO_PIECE_CHARS;
+  if (memoised) {
+    const known = pieceMemo.get(piece);
+    if (known !== undefined) return known;
+  }
+  bytes ??= utf8Binary(piece);
+  const count = bytes.length <= MAX_PIECE_BYTES ? bytePairCount(bytes, encoding) : chunkedCount(bytes, encoding);
+  if (memoised) pieceMemo.set(piece, count);
+  return count;
 }
 
 function countExact(text: string): number {
   if (text.length === 0) return 0;
-  // Cutting long runs keeps BPE linear; the inserted spaces can only add tokens.
-  const bounded = text.length >= MAX_RUN ? text.replace(LONG_RUN, '$& ') : text;
-  return encoder().encode(bounded, [], []).length;
+  const encoding = loadEncoding();
+  const pattern = encoding.pattern;
+  pattern.lastIndex = 0;
+  let tokens = 0;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(text)) !== null) {
+    const piece = match[0];
+    if (piece.length === 0) {
+      // Not produced by o200k's pattern; guards against an endless loop all the same.
+      pattern.lastIndex++;
+      continue;
+    }
+    tokens += pieceCount(piece, encoding);
+  }
+  return tokens;
 }
 
 /** Estimates a long text from evenly spaced windows, scaled to its length. */

@@ -205,9 +205,15 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       maxSummaryTokens: summaryCap,
       tokenizer,
     });
-    const outcome: SummaryOutcome = input.summarize
-      ? await input.summarize({ prompt: prompt.prompt, systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: summaryCap }, maxChars)
-      : { ok: false, reason: 'no summarizer available' };
+    let outcome: SummaryOutcome = { ok: false, reason: 'no summarizer available' };
+    if (input.summarize) {
+      try {
+        outcome = await input.summarize({ prompt: prompt.prompt, systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: summaryCap }, maxChars);
+      } catch (error) {
+        // Whatever the injected summarizer does, the turn gets the mechanical summary, never an exception.
+        outcome = { ok: false, reason: `failed: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
     const text = outcome.ok
       ? outcome.text
       : buildFallbackSummary({ previousSummary: summary?.text, contents: toSummarize, currentRequest, maxChars });

@@ -31,16 +31,19 @@ export function safeTail(text: string, maxChars: number): string {
 
 /**
  * Keeps the head and the tail of `text` within `maxChars`, with a marker in
- * between that says how much was left out. Returns `text` unchanged when it fits.
+ * between that says how much was left out. Returns `text` unchanged when it fits,
+ * and just its head (with an ellipsis) when not even the marker fits.
  */
 export function truncateMiddle(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const omitted = text.length - maxChars;
-  const marker = `\n[... omitted ${omitted} of ${text.length} characters ...]\n`;
-  const room = Math.max(0, maxChars - marker.length);
-  const headChars = Math.ceil(room * 0.6);
-  const tailChars = room - headChars;
-  return safeHead(text, headChars) + marker + safeTail(text, tailChars);
+  const marker = (omitted: number): string => `\n[... omitted ${omitted} of ${text.length} characters ...]\n`;
+  // The count is known only after the cut; reserve room for the widest it can be.
+  const widest = marker(text.length).length;
+  if (maxChars < widest) return truncateEnd(text, maxChars);
+  const room = maxChars - widest;
+  const head = safeHead(text, Math.ceil(room * 0.6));
+  const tail = safeTail(text, room - Math.ceil(room * 0.6));
+  return head + marker(text.length - head.length - tail.length) + tail;
 }
 
 /** Cuts `text` to at most `maxChars`, ending with an ellipsis when it was cut. */

@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { conversation, HEAVY_PROPERTY_RUNS, mixedText } from '../../test/support/arbitraries.js';
+import { foreignContext, functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
+import { isUserRequest } from './content-shape.js';
+import { continuationFor, injectSummary, SUMMARY_MARKER, summaryContent, type InjectableSummary } from './inject-summary.js';
+
+const SUMMARY: InjectableSummary = { text: 'The logs showed 42 errors on staging.', currentRequest: 'Roll back staging to v1.2.2.', compactions: 2 };
+const TOOL_CHAIN = [functionCall('rollback', { to: 'v1.2.2' }), functionResponse('rollback', { ok: true })];
+
+function summaryText(summary: InjectableSummary, tail: Parameters<typeof summaryContent>[1]): string {
+  return summaryContent(summary, tail).parts?.[0]?.text ?? '';
+}
+
+describe('continuationFor', () => {
+  describe('no request to restate', () => {
+    it('should be empty without a current request', () => {
+      expect(continuationFor({ text: 'x', compactions: 1 }, TOOL_CHAIN)).toBe('');
+      expect(continuationFor({ text: 'x', currentRequest: '', compactions: 1 }, TOOL_CHAIN)).toBe('');
+    });
+
+    it('should be empty when the tail still holds a user request', () => {
+      expect(continuationFor(SUMMARY, [userText('Roll back staging to v1.2.2.'), ...TOOL_CHAIN])).toBe('');
+    });
+  });
+
+  describe('a request that was summarized away', () => {
+    it('should restate it when the tail is only a tool chain', () => {
+      expect(continuationFor(SUMMARY, TOOL_CHAIN)).toContain('The user\'s current request is: "Roll back staging to v1.2.2.".');
+      expect(continuationFor(SUMMARY, TOOL_CHAIN)).toContain('do not ask the user to repeat it');
+    });
+
+    it('should restate it when the tail only holds another agent\'s events', () => {
+      expect(continuationFor(SUMMARY, [foreignContext('[planner] said: go')])).not.toBe('');
+    });
+
+    it('should cut a very long request to 4,000 characters', () => {
+      const long = { ...SUMMARY, currentRequest: 'r'.repeat(10_000) };
+      // 3,999 characters of request and an ellipsis
+      expect(continuationFor(long, TOOL_CHAIN)).toContain(`"${'r'.repeat(3_999)}…"`);
+    });
+  });
+
+  describe('laws', () => {
+    it('should restate the request exactly when there is one and the tail has no user request', () => {
+      fc.assert(
+        fc.property(conversation, fc.option(mixedText({ maxLength: 50 }), { nil: undefined }), (tail, currentRequest) => {
+          const expected = Boolean(currentRequest) && !tail.some((content) => isUserRequest(content));
+          expect(continuationFor({ text: 's', currentRequest, compactions: 1 }, tail) !== '').toBe(expected);
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+  });
+});
+
+describe('summaryContent', () => {
+  describe('shape', () => {
+    it('should be one user content with one text part, starting with the marker', () => {
+      const content = summaryContent(SUMMARY, TOOL_CHAIN);
+      expect(content.role).toBe('user');
+      expect(content.parts).toHaveLength(1);
+      expect(summaryText(SUMMARY, TOOL_CHAIN).startsWith(`${SUMMARY_MARKER} Summary of the earlier conversation`)).toBe(true);
+    });
+
+    it('should say how many compactions produced it and carry the summary text', () => {
+      const text = summaryText(SUMMARY, TOOL_CHAIN);
+      expect(text).toContain('compactions so far: 2');
+      expect(text).toContain('The logs showed 42 errors on staging.');
+    });
+
+    it('should end with the continuation when the tail is a tool chain', () => {
+      expect(summaryText(SUMMARY, TOOL_CHAIN).endsWith(continuationFor(SUMMARY, TOOL_CHAIN))).toBe(true);
+    });
+
+    it('should point to the recall tool when the agent has one', () => {
+      const text = summaryContent(SUMMARY, TOOL_CHAIN, { recallToolName: 'recall_history' }).parts?.[0]?.text ?? '';
+      expect(text).toContain('call `recall_history`');
+    });
+
+    it('should append durable facts verbatim', () => {
+      const withFacts: InjectableSummary = { ...SUMMARY, facts: [{ text: 'Deploy id is DEP-4411.', addedAt: 1, lastSeen: 2 }] };
+      expect(summaryText(withFacts, TOOL_CHAIN)).toContain('- Deploy id is DEP-4411.');
+    });
+  });
+});
+
+describe('injectSummary', () => {
+  describe('the request sent', () => {
+    it('should be the summary followed by the tail, whose contents are reused as they are', () => {
+      const tail = [userText('Now check prod.'), modelText('Checking.')];
+      const contents = injectSummary(SUMMARY, tail);
+      expect(contents).toHaveLength(3);
+      expect(contents[1]).toBe(tail[0]);
+      expect(contents[2]).toBe(tail[1]);
+    });
+
+    it('should send the summary alone when nothing is kept', () => {
+      const contents = injectSummary(SUMMARY, []);
+      expect(contents).toHaveLength(1);
+      expect(contents[0]?.parts?.[0]?.text).toContain('Roll back staging to v1.2.2.');
+    });
+
+    it('should not modify the tail', () => {
+      const tail = [userText('Now check prod.')];
+      const before = structuredClone(tail);
+      injectSummary(SUMMARY, tail);
+      expect(tail).toEqual(before);
+    });
+  });
+});

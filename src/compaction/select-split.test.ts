@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
+import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
+import { hasFunctionResponse, isValidSplit, latestUserRequestIndex } from './content-shape.js';
+import { selectSplit } from './select-split.js';
+
+/**
+ *  index  content                    tokens
+ *  0      user: first request          10
+ *  1      model: answer                10
+ *  2      user: current request        10
+ *  3      model: call fetch_logs       10
+ *  4      user: fetch_logs result     100
+ *  5      model: answer                10
+ */
+const CONTENTS: Content[] = [
+  userText('first request'),
+  modelText('answer'),
+  userText('current request'),
+  functionCall('fetch_logs', { size: 3_000 }),
+  functionResponse('fetch_logs', { logs: '...' }),
+  modelText('answer'),
+];
+const TOKENS = [10, 10, 10, 10, 100, 10];
+
+const splitScenario = measuredConversation.chain(({ contents, tokens }) =>
+  fc.record({
+    contents: fc.constant(contents),
+    tokens: fc.constant(tokens),
+    covered: fc.nat(contents.length),
+    tailBudget: fc.nat(6_000),
+  }),
+);
+
+function suffixTokens(tokens: readonly number[], from: number): number {
+  return tokens.slice(from).reduce((sum, value) => sum + value, 0);
+}
+
+describe('selectSplit', () => {
+  describe('histories with nothing new to summarize', () => {
+    it('should return undefined for an empty history and for a single content', () => {
+      expect(selectSplit({ contents: [], tokens: [], covered: 0, tailBudget: 1_000 })).toBeUndefined();
+      expect(selectSplit({ contents: [userText('hi')], tokens: [5], covered: 0, tailBudget: 0 })).toBeUndefined();
+    });
+
+    it('should return undefined when the summary already covers all but the last content', () => {
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 5, tailBudget: 0 })).toBeUndefined();
+    });
+  });
+
+  describe('choosing the split', () => {
+    it('should keep the whole in-flight turn when it fits', () => {
+      // From the current request (index 2): 10 + 10 + 100 + 10 = 130 <= 130
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 130 })).toEqual({ split: 2, fits: true, tailTokens: 130 });
+    });
+
+    it('should keep as much of the in-flight turn as fits, never starting at a tool result', () => {
+      // From 2: 130 > 120; from 3: 120 <= 120
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 120 })).toEqual({ split: 3, fits: true, tailTokens: 120 });
+      // From 3: 120 > 50; 4 is a tool result; from 5: 10 <= 50
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 50 })).toEqual({ split: 5, fits: true, tailTokens: 10 });
+    });
+
+    it('should summarize older turns even when they would fit', () => {
+      // Everything is 150 tokens, but the tail keeps at most the in-flight turn, from index 2.
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 10_000 })?.split).toBe(2);
+    });
+
+    it('should return the smallest tail, marked as not fitting, when nothing fits', () => {
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 5 })).toEqual({ split: 5, fits: false, tailTokens: 10 });
+    });
+
+    it('should move past what the current summary covers', () => {
+      // covered 3: the lowest split is 4, a tool result, so 5
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 3, tailBudget: 10_000 })).toEqual({ split: 5, fits: true, tailTokens: 10 });
+    });
+
+    it('should never keep a tool result whose call is summarized, even when that leaves nothing to split at', () => {
+      const midChain = [userText('go'), functionCall('f'), functionResponse('f', { ok: true })];
+      // Split 1 keeps [call, result]; split 2 would orphan the result; split 3 would keep nothing.
+      expect(selectSplit({ contents: midChain, tokens: [5, 5, 500], covered: 0, tailBudget: 10 })).toEqual({ split: 1, fits: false, tailTokens: 505 });
+      expect(selectSplit({ contents: midChain, tokens: [5, 5, 500], covered: 1, tailBudget: 10 })).toBeUndefined();
+    });
+
+    it('should start from the oldest content after the summary when there is no user request', () => {
+      const toolsOnly = [modelText('a'), modelText('b'), modelText('c')];
+      expect(selectSplit({ contents: toolsOnly, tokens: [1, 1, 1], covered: 0, tailBudget: 100 })).toEqual({ split: 1, fits: true, tailTokens: 2 });
+    });
+  });
+
+  describe('laws', () => {
+    it('should never keep a function response without its call', () => {
+      fc.assert(
+        fc.property(splitScenario, (input) => {
+          const choice = selectSplit(input);
+          if (choice) expect(hasFunctionResponse(input.contents[choice.split])).toBe(false);
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should always make progress past what the summary covers, and keep something', () => {
+      fc.assert(
+        fc.property(splitScenario, (input) => {
+          const choice = selectSplit(input);
+          if (choice) {
+            expect(choice.split).toBeGreaterThan(input.covered);
+            expect(choice.split).toBeLessThan(input.contents.length);
+          }
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should keep at most the in-flight turn', () => {
+      fc.assert(
+        fc.property(splitScenario, (input) => {
+          const choice = selectSplit(input);
+          if (choice) expect(choice.split).toBeGreaterThanOrEqual(latestUserRequestIndex(input.contents));
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should report the tokens of the kept tail and whether they fit', () => {
+      fc.assert(
+        fc.property(splitScenario, (input) => {
+          const choice = selectSplit(input);
+          if (choice) {
+            expect(choice.tailTokens).toBe(suffixTokens(input.tokens, choice.split));
+            expect(choice.fits).toBe(choice.tailTokens <= input.tailBudget);
+          }
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should keep the largest tail that fits, or else the smallest tail there is', () => {
+      fc.assert(
+        fc.property(splitScenario, (input) => {
+          const choice = selectSplit(input);
+          if (!choice) return;
+          const lowest = Math.max(input.covered + 1, latestUserRequestIndex(input.contents));
+          const candidates = Array.from({ length: input.contents.length - lowest }, (_, i) => lowest + i).filter((split) => isValidSplit(input.contents, split));
+          if (choice.fits) {
+            // No earlier valid split fits: the chosen tail is the largest that does.
+            for (const split of candidates.filter((split) => split < choice.split)) expect(suffixTokens(input.tokens, split)).toBeGreaterThan(input.tailBudget);
+          } else {
+            expect(choice.split).toBe(candidates[candidates.length - 1]);
+          }
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should return undefined only when no valid split exists past the summary', () => {
+      fc.assert(
+        fc.property(splitScenario, (input) => {
+          if (selectSplit(input) !== undefined) return;
+          const lowest = Math.max(input.covered + 1, latestUserRequestIndex(input.contents));
+          for (let split = lowest; split < input.contents.length; split++) expect(isValidSplit(input.contents, split)).toBe(false);
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+  });
+});

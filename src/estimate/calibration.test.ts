@@ -1,0 +1,249 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { calibrationState, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
+import { calibrate, clampCorrection, correctionFactor, DEFAULT_CORRECTION, parseOverflowError } from './calibration.js';
+
+const estimate = fc.integer({ min: 0, max: 2_000_000 });
+
+describe('clampCorrection', () => {
+  describe('values that are not ratios', () => {
+    it('should treat NaN and infinities as the maximum (never undercount)', () => {
+      expect(clampCorrection(Number.NaN)).toBe(5);
+      expect(clampCorrection(Number.POSITIVE_INFINITY)).toBe(5);
+    });
+  });
+
+  describe('ratios', () => {
+    it('should clamp to [1, 5]', () => {
+      expect(clampCorrection(0.3)).toBe(1);
+      expect(clampCorrection(2.5)).toBe(2.5);
+      expect(clampCorrection(7)).toBe(5);
+    });
+  });
+});
+
+describe('correctionFactor', () => {
+  describe('unusable state', () => {
+    it('should ignore zero, negative and non-finite counts', () => {
+      for (const bad of [0, -100, Number.NaN, Number.POSITIVE_INFINITY]) {
+        expect(correctionFactor({ realPromptTokens: bad, lastEstimate: 1_000 })).toEqual({ factor: 1.5, calibrated: false });
+        expect(correctionFactor({ realPromptTokens: 1_000, lastEstimate: bad })).toEqual({ factor: 1.5, calibrated: false });
+        expect(correctionFactor({ learnedCorrection: bad })).toEqual({ factor: 1.5, calibrated: false });
+      }
+    });
+
+    it('should clamp a configured default into [1, 5]', () => {
+      expect(correctionFactor({}, 0.5)).toEqual({ factor: 1, calibrated: false });
+      expect(correctionFactor({}, 9)).toEqual({ factor: 5, calibrated: false });
+    });
+  });
+
+  describe('before any real count', () => {
+    it('should use 1.5 by default, uncalibrated', () => {
+      expect(DEFAULT_CORRECTION).toBe(1.5);
+      expect(correctionFactor({})).toEqual({ factor: 1.5, calibrated: false });
+    });
+
+    it('should use the configured default', () => {
+      expect(correctionFactor({}, 2)).toEqual({ factor: 2, calibrated: false });
+    });
+  });
+
+  describe('after a real count', () => {
+    it('should use real / estimate of the same request', () => {
+      // 3,000 / 2,000 = 1.5
+      expect(correctionFactor({ realPromptTokens: 3_000, lastEstimate: 2_000 })).toEqual({ factor: 1.5, calibrated: true });
+    });
+
+    it('should clamp the ratio to [1, 5]', () => {
+      // 1,000 / 2,000 = 0.5 → 1; 12,000 / 2,000 = 6 → 5
+      expect(correctionFactor({ realPromptTokens: 1_000, lastEstimate: 2_000 }).factor).toBe(1);
+      expect(correctionFactor({ realPromptTokens: 12_000, lastEstimate: 2_000 }).factor).toBe(5);
+    });
+
+    it('should prefer the current pair over the learned correction', () => {
+      // 4,000 / 2,000 = 2, not the learned 3
+      expect(correctionFactor({ realPromptTokens: 4_000, lastEstimate: 2_000, learnedCorrection: 3 }).factor).toBe(2);
+    });
+
+    it('should fall back to the learned correction when the pair was cleared by a compaction', () => {
+      expect(correctionFactor({ learnedCorrection: 2.2 })).toEqual({ factor: 2.2, calibrated: true });
+    });
+  });
+});
+
+describe('calibrate', () => {
+  describe('before any real count', () => {
+    it('should scale by the default correction and round up', () => {
+      // 1,000 × 1.5 = 1,500; 1,001 × 1.5 = 1,501.5 → 1,502
+      expect(calibrate(1_000, {})).toBe(1_500);
+      expect(calibrate(1_001, {})).toBe(1_502);
+    });
+
+    it('should scale by a learned correction', () => {
+      // 1,000 × 2 = 2,000
+      expect(calibrate(1_000, { learnedCorrection: 2 })).toBe(2_000);
+    });
+  });
+
+  describe('with a real count', () => {
+    it('should agree with real + growth × correction when the ratio is inside the clamp', () => {
+      // factor 3,000 / 2,000 = 1.5; scaled 2,400 × 1.5 = 3,600; from real 3,000 + 400 × 1.5 = 3,600
+      expect(calibrate(2_400, { realPromptTokens: 3_000, lastEstimate: 2_000 })).toBe(3_600);
+    });
+
+    it('should count from the real size when the clamp at 5 binds (delta accounting)', () => {
+      // factor min(12,000 / 2,000, 5) = 5; scaled 2,200 × 5 = 11,000; from real 12,000 + 200 × 5 = 13,000
+      expect(calibrate(2_200, { realPromptTokens: 12_000, lastEstimate: 2_000 })).toBe(13_000);
+    });
+
+    it('should not go below the estimate itself when the provider counts fewer tokens', () => {
+      // factor max(1,000 / 2,000, 1) = 1; scaled 2,500; from real 1,000 + 500 × 1 = 1,500
+      expect(calibrate(2_500, { realPromptTokens: 1_000, lastEstimate: 2_000 })).toBe(2_500);
+    });
+
+    it('should credit a shrink at factor 1 only', () => {
+      // factor 1.5; scaled 1,500 × 1.5 = 2,250; from real 3,000 − 500 × 1 = 2,500
+      expect(calibrate(1_500, { realPromptTokens: 3_000, lastEstimate: 2_000 })).toBe(2_500);
+    });
+  });
+
+  describe('laws', () => {
+    it('should never go below the heuristic estimate', () => {
+      fc.assert(
+        fc.property(estimate, calibrationState, (value, state) => {
+          expect(calibrate(value, state)).toBeGreaterThanOrEqual(value);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should never go below the real count while the request has not shrunk', () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.nat(1_000_000), fc.integer({ min: 1, max: 5_000_000 }), (lastEstimate, growth, real) => {
+          expect(calibrate(lastEstimate + growth, { realPromptTokens: real, lastEstimate })).toBeGreaterThanOrEqual(real);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should never decrease when the estimate grows', () => {
+      fc.assert(
+        fc.property(estimate, fc.nat(100_000), calibrationState, (value, growth, state) => {
+          expect(calibrate(value + growth, state)).toBeGreaterThanOrEqual(calibrate(value, state));
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should stay within the largest correction of the estimate when no real count pins it', () => {
+      fc.assert(
+        fc.property(estimate, fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: undefined }), (value, learnedCorrection) => {
+          expect(calibrate(value, { learnedCorrection })).toBeLessThanOrEqual(Math.ceil(value * 5));
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+  });
+});
+
+describe('parseOverflowError', () => {
+  describe('messages that are not about the prompt size', () => {
+    it('should return undefined for unrelated errors', () => {
+      expect(parseOverflowError('')).toBeUndefined();
+      expect(parseOverflowError('Internal error encountered.')).toBeUndefined();
+      expect(parseOverflowError('API key not valid. Please pass a valid API key.')).toBeUndefined();
+    });
+
+    it('should not mistake a Gemini quota error (429) for an overflow', () => {
+      const quota = JSON.stringify({
+        error: {
+          code: 429,
+          message:
+            'You exceeded your current quota, please check your plan and billing details.\n' +
+            '* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_input_token_count, limit: 250000, model: gemini-2.5-pro\n' +
+            'Please retry in 20s.',
+          status: 'RESOURCE_EXHAUSTED',
+        },
+      });
+      expect(parseOverflowError(quota)).toBeUndefined();
+    });
+  });
+
+  describe('Gemini', () => {
+    it('should read the prompt size and the limit', () => {
+      expect(parseOverflowError('The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).')).toEqual({
+        promptTokens: 1_234_567,
+        limit: 1_048_576,
+      });
+    });
+
+    it('should read them from the JSON error body ADK surfaces, escaped quotes included', () => {
+      const body = JSON.stringify({
+        error: { code: 400, message: 'The input token count (25270) exceeds the maximum number of tokens allowed (4000).', status: 'INVALID_ARGUMENT' },
+      });
+      expect(parseOverflowError(body)).toEqual({ promptTokens: 25_270, limit: 4_000 });
+      expect(parseOverflowError(JSON.stringify(body))).toEqual({ promptTokens: 25_270, limit: 4_000 });
+    });
+
+    it('should recognise the message without a count', () => {
+      expect(parseOverflowError('The input token count exceeds the maximum number of tokens allowed 1048576.')).toBeDefined();
+    });
+
+    it('should read the Vertex AI wording', () => {
+      const message =
+        'Unable to submit request because the input token count is 131335 but model only supports up to 131072. ' +
+        'Reduce the input token count and try again.';
+      expect(parseOverflowError(message)).toEqual({ promptTokens: 131_335, limit: 131_072 });
+    });
+  });
+
+  describe('Anthropic', () => {
+    it('should read the prompt size and the limit', () => {
+      const body = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' } });
+      expect(parseOverflowError(body)).toEqual({ promptTokens: 208_310, limit: 200_000 });
+    });
+  });
+
+  describe('OpenAI', () => {
+    it('should read the chat completions wording', () => {
+      const message =
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.";
+      expect(parseOverflowError(message)).toEqual({ promptTokens: 130_532, limit: 128_000 });
+    });
+
+    it('should read the prompt part of a request that includes the completion', () => {
+      const message =
+        "This model's maximum context length is 8192 tokens, however you requested 10000 tokens (5000 in your prompt; 5000 for the completion). " +
+        'Please reduce your prompt; or completion length.';
+      expect(parseOverflowError(message)).toEqual({ promptTokens: 5_000, limit: 8_192 });
+    });
+
+    it('should recognise the Responses API wording, which states no number', () => {
+      expect(parseOverflowError('Your input exceeds the context window of this model. Please adjust your input and try again.')).toEqual({});
+    });
+  });
+
+  describe('laws', () => {
+    const sizes = fc.integer({ min: 1, max: 50_000_000 });
+
+    it('should read back any Gemini prompt size and limit', () => {
+      fc.assert(
+        fc.property(sizes, sizes, (promptTokens, limit) => {
+          const message = `The input token count (${promptTokens}) exceeds the maximum number of tokens allowed (${limit}).`;
+          expect(parseOverflowError(message)).toEqual({ promptTokens, limit });
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should read back any Anthropic prompt size and limit', () => {
+      fc.assert(
+        fc.property(sizes, sizes, (promptTokens, limit) => {
+          expect(parseOverflowError(`prompt is too long: ${promptTokens} tokens > ${limit} maximum`)).toEqual({ promptTokens, limit });
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+  });
+});

@@ -1,0 +1,137 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitraries.js';
+import { modelText, userText } from '../../test/support/builders.js';
+import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
+import { ContentMeasureCache } from './content-measure-cache.js';
+
+const KEY = 'session-1\u0000worker';
+
+/** A history of `count` distinct contents: 'message 0', 'message 1', ... */
+function history(count: number): Content[] {
+  return Array.from({ length: count }, (_, i) => (i % 2 === 0 ? userText(`message ${i}`) : modelText(`message ${i}`)));
+}
+
+describe('ContentMeasureCache', () => {
+  describe('empty requests', () => {
+    it('should measure nothing', () => {
+      const cache = new ContentMeasureCache();
+      expect(cache.measure(KEY, [], characterTokenizer)).toEqual({ fingerprints: [], tokens: [] });
+      expect(cache.measuredContents).toBe(0);
+    });
+  });
+
+  describe('measures', () => {
+    it('should estimate every content', () => {
+      const cache = new ContentMeasureCache();
+      // 4 + 3 + 'message 0' (9) = 16 for each of the ten single-digit messages
+      expect(cache.measure(KEY, history(3), characterTokenizer).tokens).toEqual([16, 16, 16]);
+    });
+  });
+
+  describe('reuse across calls', () => {
+    it('should measure only the contents appended since the last call', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(5), characterTokenizer);
+      expect(cache.measuredContents).toBe(5);
+      cache.measure(KEY, history(7), characterTokenizer);
+      // 5 + the 2 new ones
+      expect(cache.measuredContents).toBe(7);
+    });
+
+    it('should reuse measures for a deep copy of the history (ADK clones it on every step)', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(5), characterTokenizer);
+      cache.measure(KEY, structuredClone(history(6)), characterTokenizer);
+      expect(cache.measuredContents).toBe(6);
+    });
+
+    it('should measure everything again when the first known content changed, without tokenizing known contents again', () => {
+      const tokenizer = recordingTokenizer();
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(4), tokenizer);
+      const rewritten = [userText('a different start'), ...history(4).slice(1)];
+      const measures = cache.measure(KEY, rewritten, tokenizer);
+      expect(cache.measuredContents).toBe(8);
+      // Only the new first text went to the tokenizer again; the rest came from the fingerprint memo.
+      expect(tokenizer.counted.slice(4)).toEqual(['a different start']);
+      // 4 + 3 + 'a different start' (17) = 24
+      expect(measures.tokens).toEqual([24, 16, 16, 16]);
+    });
+
+    it('should measure everything again when the history got shorter', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(6), characterTokenizer);
+      const measures = cache.measure(KEY, history(3), characterTokenizer);
+      expect(cache.measuredContents).toBe(9);
+      expect(measures.tokens).toHaveLength(3);
+    });
+
+    it('should keep sessions and agents apart', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure('session-1\u0000worker', history(3), characterTokenizer);
+      cache.measure('session-2\u0000worker', history(3), characterTokenizer);
+      expect(cache.measuredContents).toBe(6);
+      expect(cache.sessionCount).toBe(2);
+    });
+
+    it('should not change measures it returned earlier when the history grows', () => {
+      const cache = new ContentMeasureCache();
+      const first = cache.measure(KEY, history(3), characterTokenizer);
+      cache.measure(KEY, history(5), characterTokenizer);
+      expect(first.tokens).toHaveLength(3);
+      expect(first.fingerprints).toHaveLength(3);
+    });
+  });
+
+  describe('bounds', () => {
+    it('should drop the least recently used session first', () => {
+      const cache = new ContentMeasureCache({ sessions: 2 });
+      cache.measure('a', history(2), characterTokenizer);
+      cache.measure('b', history(2), characterTokenizer);
+      cache.measure('a', history(2), characterTokenizer); // 'a' is now the most recent
+      cache.measure('c', history(2), characterTokenizer); // drops 'b'
+      expect(cache.sessionCount).toBe(2);
+      const before = cache.measuredContents;
+      cache.measure('a', history(2), characterTokenizer);
+      expect(cache.measuredContents - before).toBe(0);
+      cache.measure('b', history(2), characterTokenizer);
+      expect(cache.measuredContents - before).toBe(2);
+    });
+
+    it('should forget a key on request', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(2), characterTokenizer);
+      cache.forget(KEY);
+      expect(cache.sessionCount).toBe(0);
+    });
+  });
+
+  describe('laws', () => {
+    it('should return the same measures as a fresh cache for every prefix of a growing history', () => {
+      fc.assert(
+        fc.property(conversation, fc.array(fc.nat(), { maxLength: 5 }), (contents, cuts) => {
+          const cache = new ContentMeasureCache();
+          const ends = [...cuts.map((cut) => cut % (contents.length + 1)), contents.length].sort((a, b) => a - b);
+          for (const end of ends) {
+            const prefix = structuredClone(contents.slice(0, end));
+            expect(cache.measure(KEY, prefix, characterTokenizer)).toEqual(new ContentMeasureCache().measure(KEY, prefix, characterTokenizer));
+          }
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should measure each content of a growing history once', () => {
+      fc.assert(
+        fc.property(conversation, (contents) => {
+          const cache = new ContentMeasureCache();
+          for (let end = 1; end <= contents.length; end++) cache.measure(KEY, contents.slice(0, end), characterTokenizer);
+          expect(cache.measuredContents).toBe(contents.length);
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+  });
+});

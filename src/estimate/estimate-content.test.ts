@@ -1,0 +1,151 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Part } from '@google/genai';
+import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitraries.js';
+import { contentOf, fileDataPart, functionCall, functionResponse, inlineDataPart, modelThought, userText } from '../../test/support/builders.js';
+import { jpegBytes, pngBytes, toBase64 } from '../../test/support/media.js';
+import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, PART_OVERHEAD_TOKENS, safeJson } from './estimate-content.js';
+
+// Every expectation below uses one token per character: a part costs 3 + its characters, a content 4 + its parts.
+
+describe('safeJson', () => {
+  describe('values JSON cannot hold', () => {
+    it('should return a placeholder for a cycle', () => {
+      const cyclic: Record<string, unknown> = {};
+      cyclic['self'] = cyclic;
+      expect(safeJson(cyclic)).toBe('[unserialisable]');
+    });
+
+    it('should return a placeholder for a BigInt', () => {
+      expect(safeJson({ big: 10n })).toBe('[unserialisable]');
+    });
+
+    it('should return an empty string for undefined', () => {
+      expect(safeJson(undefined)).toBe('');
+    });
+  });
+
+  describe('JSON values', () => {
+    it('should serialise compactly', () => {
+      expect(safeJson({ city: 'Paris', days: [1, 2] })).toBe('{"city":"Paris","days":[1,2]}');
+    });
+  });
+});
+
+describe('estimatePartTokens', () => {
+  describe('empty parts', () => {
+    it('should cost the part framing only', () => {
+      expect(estimatePartTokens({}, characterTokenizer)).toBe(PART_OVERHEAD_TOKENS);
+    });
+  });
+
+  describe('text', () => {
+    it('should count visible text', () => {
+      // 3 + 'hello' (5) = 8
+      expect(estimatePartTokens({ text: 'hello' }, characterTokenizer)).toBe(8);
+    });
+
+    it('should count thoughts too (they are sent back to the model)', () => {
+      // 3 + 'plan' (4) = 7
+      expect(estimatePartTokens({ text: 'plan', thought: true }, characterTokenizer)).toBe(7);
+    });
+  });
+
+  describe('function calls and responses', () => {
+    it('should count a call name and its JSON arguments', () => {
+      // 3 + 'get_weather' (11) + '{"city":"Paris"}' (16) = 30
+      const part = functionCall('get_weather', { city: 'Paris' }).parts?.[0] ?? {};
+      expect(estimatePartTokens(part, characterTokenizer)).toBe(30);
+    });
+
+    it('should count a call without arguments as an empty object', () => {
+      // 3 + 'ping' (4) + '{}' (2) = 9
+      expect(estimatePartTokens({ functionCall: { name: 'ping' } }, characterTokenizer)).toBe(9);
+    });
+
+    it('should count a response name and its JSON result', () => {
+      // 3 + 'get_weather' (11) + '{"temp":21}' (11) = 25
+      const part = functionResponse('get_weather', { temp: 21 }).parts?.[0] ?? {};
+      expect(estimatePartTokens(part, characterTokenizer)).toBe(25);
+    });
+
+    it('should count media nested in a function response', () => {
+      const part: Part = {
+        functionResponse: {
+          name: 'get_weather',
+          response: { temp: 21 },
+          parts: [{ inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(300, 300)) } }, { fileData: { mimeType: 'image/png', fileUri: 'gs://b/map.png' } }],
+        },
+      };
+      // 25 as above + one tile (258) + an image of unknown size (1,120) = 1,403
+      expect(estimatePartTokens(part, characterTokenizer)).toBe(1_403);
+    });
+  });
+
+  describe('media', () => {
+    it('should price inline images as the provider bills them', () => {
+      // 3 + 6 tiles of a 1920x1080 image (1,548) = 1,551
+      expect(estimatePartTokens(inlineDataPart('image/jpeg', toBase64(jpegBytes(1920, 1080))), characterTokenizer)).toBe(1_551);
+    });
+
+    it('should price a file reference by its type', () => {
+      // 3 + 8 pages × 258 (2,064) = 2,067
+      expect(estimatePartTokens(fileDataPart('application/pdf', 'gs://b/report.pdf'), characterTokenizer)).toBe(2_067);
+    });
+  });
+
+  describe('code execution', () => {
+    it('should count executable code and its output', () => {
+      // 3 + 'print(1)' (8) = 11; 3 + '1\n' (2) = 5
+      expect(estimatePartTokens({ executableCode: { code: 'print(1)' } }, characterTokenizer)).toBe(11);
+      expect(estimatePartTokens({ codeExecutionResult: { output: '1\n' } }, characterTokenizer)).toBe(5);
+    });
+  });
+});
+
+describe('estimateContentTokens', () => {
+  describe('contents without parts', () => {
+    it('should cost the content framing only', () => {
+      expect(estimateContentTokens({ role: 'user' }, characterTokenizer)).toBe(CONTENT_OVERHEAD_TOKENS);
+      expect(estimateContentTokens({ role: 'user', parts: [] }, characterTokenizer)).toBe(CONTENT_OVERHEAD_TOKENS);
+    });
+  });
+
+  describe('contents with parts', () => {
+    it('should add the framing of the content and of every part', () => {
+      // 4 + (3 + 'hello' 5) = 12
+      expect(estimateContentTokens(userText('hello'), characterTokenizer)).toBe(12);
+      // 4 + (3 + 'a' 1) + (3 + 'bc' 2) = 13
+      expect(estimateContentTokens(contentOf('model', { text: 'a' }, { text: 'bc' }), characterTokenizer)).toBe(13);
+      // 4 + (3 + 'think' 5) = 12
+      expect(estimateContentTokens(modelThought('think'), characterTokenizer)).toBe(12);
+    });
+  });
+
+  describe('laws', () => {
+    it('should be the content framing plus the estimate of each part', () => {
+      fc.assert(
+        fc.property(conversation, (contents) => {
+          for (const content of contents) {
+            const parts = (content.parts ?? []).reduce((sum, part) => sum + estimatePartTokens(part, characterTokenizer), 0);
+            expect(estimateContentTokens(content, characterTokenizer)).toBe(CONTENT_OVERHEAD_TOKENS + parts);
+          }
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should never decrease when a part is added', () => {
+      fc.assert(
+        fc.property(conversation, fc.string({ maxLength: 30 }), (contents, text) => {
+          for (const content of contents) {
+            const grown = { ...content, parts: [...(content.parts ?? []), { text }] };
+            expect(estimateContentTokens(grown, characterTokenizer)).toBeGreaterThanOrEqual(estimateContentTokens(content, characterTokenizer));
+          }
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonObject, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
+import { functionResponse, userText } from '../../test/support/builders.js';
+import { fingerprint } from './fingerprint.js';
+
+/** The same string with the unit at `index` replaced by a different one. */
+function withUnitChanged(text: string, index: number): string {
+  const code = text.charCodeAt(index);
+  return text.slice(0, index) + String.fromCharCode(code === 0x41 ? 0x42 : 0x41) + text.slice(index + 1);
+}
+
+describe('fingerprint', () => {
+  describe('values that cannot be walked', () => {
+    it('should fingerprint a cyclic object without looping', () => {
+      const cyclic: Record<string, unknown> = { name: 'loop' };
+      cyclic['self'] = cyclic;
+      expect(fingerprint(cyclic)).toMatch(/^[0-9a-z]+\.[0-9a-z]+$/);
+    });
+
+    it('should fingerprint a 10,000-level nesting without overflowing the stack', () => {
+      let nested: unknown = 'leaf';
+      for (let i = 0; i < 10_000; i++) nested = { child: nested };
+      expect(() => fingerprint(nested)).not.toThrow();
+    });
+
+    it('should fingerprint functions, symbols and BigInts without throwing', () => {
+      expect(() => fingerprint({ run: () => 1, tag: Symbol('s'), big: 10n })).not.toThrow();
+    });
+  });
+
+  describe('what counts as the same content', () => {
+    it('should give a deep copy the same fingerprint (ADK clones contents on every step)', () => {
+      const content = functionResponse('fetch_logs', { lines: ['a', 'b'], count: 2, ok: true });
+      expect(fingerprint(structuredClone(content))).toBe(fingerprint(content));
+    });
+
+    it('should ignore undefined fields, which a JSON round trip drops', () => {
+      expect(fingerprint({ role: 'user', parts: [{ text: 'hi', thought: undefined }] })).toBe(fingerprint(userText('hi')));
+    });
+
+    it('should tell a number from its string, a boolean from its string and null from undefined', () => {
+      expect(fingerprint({ value: 1 })).not.toBe(fingerprint({ value: '1' }));
+      expect(fingerprint({ value: true })).not.toBe(fingerprint({ value: 'true' }));
+      expect(fingerprint([null])).not.toBe(fingerprint([undefined]));
+    });
+
+    it('should tell an empty array from an empty object', () => {
+      expect(fingerprint([])).not.toBe(fingerprint({}));
+    });
+
+    it('should tell the roles of two contents with the same text apart', () => {
+      expect(fingerprint(userText('ok'))).not.toBe(fingerprint({ role: 'model', parts: [{ text: 'ok' }] }));
+    });
+  });
+
+  describe('long strings (sampled, so the cost does not grow with the length)', () => {
+    const long = 'x'.repeat(10_000);
+
+    it('should change when the length changes', () => {
+      expect(fingerprint(`${long}x`)).not.toBe(fingerprint(long));
+    });
+
+    it('should change when the head, a quarter, the middle or the tail changes', () => {
+      // Sampled windows of 48 units start at 0, 2,500, 5,000 and 9,952.
+      for (const index of [0, 2_500, 5_000, 9_999]) expect(fingerprint(withUnitChanged(long, index))).not.toBe(fingerprint(long));
+    });
+
+    it('should keep the fingerprint for an edit between the sampled windows (documented trade-off)', () => {
+      expect(fingerprint(withUnitChanged(long, 1_000))).toBe(fingerprint(long));
+    });
+  });
+
+  describe('laws', () => {
+    it('should be stable under a JSON round trip of any JSON object', () => {
+      fc.assert(
+        fc.property(jsonObject, (value) => {
+          expect(fingerprint(JSON.parse(JSON.stringify(value)))).toBe(fingerprint(value));
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should change when any unit of a string of up to 192 units changes', () => {
+      fc.assert(
+        fc.property(
+          mixedText({ minLength: 1, maxLength: 96 }).filter((text) => text.length <= 192),
+          fc.nat(),
+          (text, seed) => {
+            const index = seed % text.length;
+            expect(fingerprint(userText(withUnitChanged(text, index)))).not.toBe(fingerprint(userText(text)));
+          },
+        ),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should change when a part is appended to a content', () => {
+      fc.assert(
+        fc.property(mixedText({ maxLength: 50 }), mixedText({ maxLength: 50 }), (first, second) => {
+          const one = userText(first);
+          const two = { role: 'user', parts: [{ text: first }, { text: second }] };
+          expect(fingerprint(two)).not.toBe(fingerprint(one));
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { mixedText, PROPERTY_RUNS, rawUtf16Text } from '../../test/support/arbitraries.js';
+import { charsPerTokenTokenizer, tiktokenTokenizer } from './tokenizer.js';
+
+const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
+/** Pseudo-random printable ASCII without whitespace (a minified bundle, a base64 blob). */
+function noWhitespace(length: number): string {
+  return Array.from({ length }, (_, i) => String.fromCharCode(33 + ((i * 7_919) % 94))).join('');
+}
+
+describe('charsPerTokenTokenizer', () => {
+  describe('counts', () => {
+    it('should count an empty text as 0 tokens', () => {
+      expect(charsPerTokenTokenizer.count('')).toBe(0);
+    });
+
+    it('should round a partial token up', () => {
+      // ceil(5 / 4) = 2
+      expect(charsPerTokenTokenizer.count('abcde')).toBe(2);
+    });
+  });
+});
+
+describe('tiktokenTokenizer', () => {
+  describe('inputs that are not prose', () => {
+    it('should count an empty text as 0 tokens', () => {
+      expect(tiktokenTokenizer.count('')).toBe(0);
+    });
+
+    it('should count lone surrogates without throwing', () => {
+      expect(tiktokenTokenizer.count('\ud800 broken \udfff')).toBeGreaterThan(0);
+    });
+  });
+
+  describe('short texts (encoded whole)', () => {
+    it('should match o200k_base on plain English', () => {
+      // o200k_base: 'hello' + ' world'.
+      expect(tiktokenTokenizer.count('hello world')).toBe(2);
+      // The, quick, brown, fox, jumps, over, the, lazy, dog, '.'
+      expect(tiktokenTokenizer.count(SENTENCE.trim())).toBe(10);
+    });
+  });
+
+  describe('long texts (sampled)', () => {
+    it('should estimate 225,000 characters of prose at or a little above the exact count', () => {
+      // 5,000 sentences × 10 tokens + the final space = 50,001 tokens exactly; the sampled
+      // estimate adds a 5% margin, so anything in [50,001, 57,500] is sane.
+      const count = tiktokenTokenizer.count(SENTENCE.repeat(5_000));
+      expect(count).toBeGreaterThanOrEqual(50_001);
+      expect(count).toBeLessThanOrEqual(57_500);
+    });
+  });
+
+  describe('adversarial inputs (linear work, sane results)', () => {
+    it('should count a 200 KB run of a single character', () => {
+      const count = tiktokenTokenizer.count('a'.repeat(200_000));
+      // No o200k token is longer than 128 bytes: at least 200,000 / 128 = 1,563 tokens, at most one per character.
+      expect(count).toBeGreaterThanOrEqual(1_563);
+      expect(count).toBeLessThanOrEqual(200_000);
+    });
+
+    it('should count 200 KB without any whitespace', () => {
+      const count = tiktokenTokenizer.count(noWhitespace(200_000));
+      expect(count).toBeGreaterThanOrEqual(1_563);
+      expect(count).toBeLessThanOrEqual(210_000);
+    });
+
+    it('should count 200 KB of emoji (surrogate pairs cut by the sample windows)', () => {
+      const count = tiktokenTokenizer.count('😀'.repeat(100_000));
+      // 100,000 emoji are at least 100,000 / 4 tokens (no token spans more than 4 of them here).
+      expect(count).toBeGreaterThanOrEqual(25_000);
+      expect(count).toBeLessThanOrEqual(420_000);
+    });
+
+    it('should count 200 KB of whitespace', () => {
+      const count = tiktokenTokenizer.count(' \n\t'.repeat(66_667));
+      expect(count).toBeGreaterThan(0);
+      expect(count).toBeLessThanOrEqual(200_001);
+    });
+
+    it(
+      'should count many 2 KB texts of blank space quickly (one long piece is counted in bounded chunks)',
+      () => {
+        // Blank space is one pre-tokenizer piece however long; plain BPE on a 2,048-character piece is
+        // quadratic and took from half a second (spaces) to several seconds (ideographic spaces) each.
+        const blanks = [' ', '\n', '\t', '\u00a0', '\u3000'].flatMap((space) => Array.from({ length: 2 }, (_, i) => space.repeat(2_048 - i)));
+        for (const blank of blanks) {
+          const count = tiktokenTokenizer.count(blank);
+          expect(count).toBeGreaterThan(0);
+          expect(count).toBeLessThanOrEqual(blank.length);
+        }
+      },
+      5_000,
+    );
+  });
+
+  describe('laws', () => {
+    it('should return a non-negative integer for any UTF-16 text, lone surrogates included', () => {
+      fc.assert(
+        fc.property(rawUtf16Text(3_000), (text) => {
+          const count = tiktokenTokenizer.count(text);
+          expect(Number.isInteger(count)).toBe(true);
+          expect(count).toBeGreaterThanOrEqual(0);
+        }),
+        { numRuns: 50 },
+      );
+    });
+
+    it('should count any non-empty text as at least one token', () => {
+      fc.assert(
+        fc.property(mixedText({ minLength: 1, maxLength: 300 }), (text) => {
+          expect(tiktokenTokenizer.count(text)).toBeGreaterThanOrEqual(1);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+  });
+});

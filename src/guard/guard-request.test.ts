@@ -1,0 +1,367 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
+import { functionCall, functionResponse, modelText, summaryRecord, testPolicy, usageRecord, userText } from '../../test/support/builders.js';
+import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { hasFunctionCall, hasFunctionResponse } from '../compaction/content-shape.js';
+import { SUMMARY_MARKER } from '../compaction/inject-summary.js';
+import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { fingerprint } from '../estimate/fingerprint.js';
+import { EMPTY_USAGE, type SummaryRecord, type UsageRecord } from '../state/guard-state.js';
+import { locateWatermark } from '../state/watermark.js';
+import { guardRequest, type GuardRequestInput } from './guard-request.js';
+
+// Sizes below are exact with one token per character: a text content costs 4 + 3 + its length, and a
+// tool call or result of `name` padded with k characters costs 4 + 3 + name + '{"pad":"…"}' (10 + k).
+
+function userOf(tokens: number, label: string): Content {
+  return userText(label.padEnd(tokens - 7, 'x'));
+}
+
+function modelOf(tokens: number, label: string): Content {
+  return modelText(label.padEnd(tokens - 7, 'x'));
+}
+
+function callOf(name: string, tokens: number): Content {
+  return functionCall(name, { pad: 'x'.repeat(tokens - 17 - name.length) });
+}
+
+function resultOf(name: string, tokens: number): Content {
+  return functionResponse(name, { pad: 'x'.repeat(tokens - 17 - name.length) });
+}
+
+/** One summarizer outcome for every call, and a record of what was asked. */
+function fakeSummarize(outcome: SummaryOutcome | Error): {
+  summarize: NonNullable<GuardRequestInput['summarize']>;
+  calls: Array<{ request: Omit<SummarizeRequest, 'signal'>; maxChars: number }>;
+} {
+  const calls: Array<{ request: Omit<SummarizeRequest, 'signal'>; maxChars: number }> = [];
+  return {
+    calls,
+    summarize: (request, maxChars) => {
+      calls.push({ request, maxChars });
+      return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
+    },
+  };
+}
+
+const SUMMARY_TEXT = 'The user asked about the first topic; it is settled.';
+const SUMMARY_OK: SummaryOutcome = { ok: true, text: SUMMARY_TEXT, truncated: false };
+
+/**
+ * Real counts of the last request were 6,000 for an estimate of 4,000: factor 1.5, calibrated.
+ * With a 10,000 window: buffer 20% = 2,000, threshold 8,000, hard limit min(9,500, 10,000) = 9,500.
+ */
+const CALIBRATED: UsageRecord = usageRecord({ realPromptTokens: 6_000, lastEstimate: 4_000, sentEstimate: 4_000, learnedCorrection: 1.5, modelCalls: 7 });
+
+function guardInput(fields: Partial<GuardRequestInput> & Pick<GuardRequestInput, 'contents'>): GuardRequestInput {
+  const contents = fields.contents;
+  return {
+    fingerprints: contents.map((content) => fingerprint(content)),
+    fingerprintAt: (index) => {
+      const content = contents[index];
+      return content ? fingerprint(content) : undefined;
+    },
+    tokens: contents.map((content) => estimateContentTokens(content, characterTokenizer)),
+    fixedTokens: 500,
+    summary: undefined,
+    usage: CALIBRATED,
+    policy: testPolicy(),
+    window: 10_000,
+    summarizerWindow: 10_000,
+    tokenizer: characterTokenizer,
+    now: 1_700_000_000_000,
+    ...fields,
+  };
+}
+
+/**
+ *  index  content                         tokens
+ *  0      user: first question             2,500
+ *  1      model: first answer              2,500
+ *  2      user: current request              100
+ *  3      model: call fetch_logs             100
+ *  4      user: fetch_logs result            100
+ * With 500 fixed tokens: estimate 5,800, calibrated max(5,800 × 1.5, 6,000 + 1,800 × 1.5) = 8,700 >= 8,000.
+ */
+const OVER: Content[] = [
+  userOf(2_500, 'first question about the topic'),
+  modelOf(2_500, 'first answer about the topic'),
+  userOf(100, 'current request: fetch the logs'),
+  callOf('fetch_logs', 100),
+  resultOf('fetch_logs', 100),
+];
+
+describe('guardRequest', () => {
+  describe('fixtures', () => {
+    it('should build contents of the sizes the scenarios assume', () => {
+      expect(OVER.map((content) => estimateContentTokens(content, characterTokenizer))).toEqual([2_500, 2_500, 100, 100, 100]);
+    });
+  });
+
+  describe('requests that cannot be brought under the limit', () => {
+    it('should send anyway, with overLimit set and counted, when the fixed tokens alone exceed the window', async () => {
+      const contents = [userOf(100, 'hello there'), modelOf(100, 'hi'), userOf(100, 'current request')];
+      const result = await guardRequest(guardInput({ contents, fixedTokens: 20_000, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      expect(result.overLimit).toMatch(/over the hard limit of 9500 \(window 10000\)/);
+      expect(result.usage.overLimitCalls).toBe(1);
+      // Everything before the current request was summarized anyway: nothing more could be removed.
+      expect(result.compaction).toMatchObject({ coveredFrom: 0, coveredTo: 2 });
+      expect(result.calibrated).toBeGreaterThan(result.budget.hardLimit);
+    });
+
+    it('should shrink a single oversized message when there is nothing to summarize', async () => {
+      // One content of 9,000: estimate 9,500, calibrated 14,250. No split exists, so no compaction;
+      // the text is shrunk to the room left under the threshold: floor(8,000 / 1.5) - 500 = 4,833.
+      const contents = [userOf(9_000, 'one giant request')];
+      const result = await guardRequest(guardInput({ contents }));
+      expect(result.compaction).toBeUndefined();
+      expect(result.shrunk).toBe(true);
+      expect(result.estimate).toBeLessThanOrEqual(500 + 4_833);
+      expect(result.calibrated).toBeLessThanOrEqual(8_000);
+      expect(result.overLimit).toBeUndefined();
+      expect(contents[0]?.parts?.[0]?.text).toHaveLength(8_993);
+    });
+  });
+
+  describe('under the threshold', () => {
+    it('should leave the request as ADK built it and record its estimate', async () => {
+      // estimate 500 + 1,000 + 1,000 = 2,500; calibrated max(2,500 × 1.5 = 3,750, 6,000 + (2,500 - 4,000) × 1) = 4,500
+      const contents = [userOf(1_000, 'question'), modelOf(1_000, 'answer')];
+      const result = await guardRequest(guardInput({ contents }));
+      expect(result.contents).toBeUndefined();
+      expect(result.compaction).toBeUndefined();
+      expect(result.budget).toEqual({ window: 10_000, buffer: 2_000, threshold: 8_000, hardLimit: 9_500 });
+      expect([result.estimate, result.calibrated]).toEqual([2_500, 4_500]);
+      expect(result.usage).toEqual({ ...CALIBRATED, modelCalls: 8, sentEstimate: 2_500, lastCalibrated: 4_500, forceCompaction: false });
+    });
+
+    it('should inject the stored summary and strip the contents it covers', async () => {
+      const contents = [...OVER, modelOf(100, 'the logs look fine')];
+      const summary = summaryRecord({ covered: 2, anchor: `${fingerprint(OVER[0])}|${fingerprint(OVER[1])}`, text: 'SUMMARY OF THE FIRST TOPIC' });
+      const result = await guardRequest(guardInput({ contents, summary, usage: usageRecord({ learnedCorrection: 1.5, sentEstimate: 900 }) }));
+      expect(result.contents).toHaveLength(5);
+      const summaryText = result.contents?.[0]?.parts?.[0]?.text ?? '';
+      expect(summaryText.startsWith(SUMMARY_MARKER)).toBe(true);
+      expect(summaryText).toContain('SUMMARY OF THE FIRST TOPIC');
+      result.contents?.slice(1).forEach((content, i) => expect(content).toBe(contents[2 + i]));
+      // The estimate is of what is sent: fixed 500 + the summary content + 4 contents of 100.
+      expect(result.estimate).toBe(500 + estimateContentTokens(result.contents?.[0] ?? {}, characterTokenizer) + 400);
+      expect(result.summary).toBeUndefined();
+    });
+
+    it('should find the watermark in a deep copy of the history, as ADK rebuilds it every step', async () => {
+      const summary = summaryRecord({ covered: 2, anchor: `${fingerprint(OVER[0])}|${fingerprint(OVER[1])}` });
+      const result = await guardRequest(guardInput({ contents: structuredClone(OVER), summary, usage: usageRecord({ learnedCorrection: 1.5 }) }));
+      expect(result.contents).toHaveLength(4);
+      expect(result.summaryDiscarded).toBeUndefined();
+    });
+
+    it('should discard a summary whose watermark no longer matches and send the full history', async () => {
+      const summary = summaryRecord({ covered: 2, anchor: 'gone|gone' });
+      const contents = [userOf(1_000, 'question'), modelOf(1_000, 'answer')];
+      const result = await guardRequest(guardInput({ contents, summary }));
+      expect(result.summaryDiscarded).toMatch(/watermark at 2 of 2 contents/);
+      expect(result.contents).toBeUndefined();
+    });
+
+    it('should use the uncalibrated threshold, half the window, before any real count', async () => {
+      // estimate 500 + 2,000 = 2,500; calibrated 2,500 × 1.5 = 3,750 < min(8,000, 5,000)
+      const result = await guardRequest(guardInput({ contents: [userOf(1_000, 'question'), modelOf(1_000, 'answer')], usage: EMPTY_USAGE }));
+      expect(result.budget.threshold).toBe(5_000);
+      expect(result.compaction).toBeUndefined();
+      expect(result.calibrated).toBe(3_750);
+    });
+  });
+
+  describe('over the threshold', () => {
+    it('should summarize the older turns, keep the in-flight turn verbatim and persist a new watermark', async () => {
+      const { summarize, calls } = fakeSummarize(SUMMARY_OK);
+      const result = await guardRequest(guardInput({ contents: OVER, summarize }));
+      expect(result.compaction).toMatchObject({ reason: 'threshold', coveredFrom: 0, coveredTo: 2, tokensBefore: 8_700, fallback: false });
+      expect(result.summary).toMatchObject({ text: SUMMARY_TEXT, covered: 2, compactions: 1, fallback: false, currentRequest: OVER[2]?.parts?.[0]?.text });
+      // The anchor is the fingerprints of the two contents before the watermark.
+      expect(result.summary?.anchor).toBe(`${fingerprint(OVER[0])}|${fingerprint(OVER[1])}`);
+      expect(result.contents).toHaveLength(4);
+      result.contents?.slice(1).forEach((content, i) => expect(content).toBe(OVER[2 + i]));
+      expect(calls).toHaveLength(1);
+    });
+
+    it('should ask for a summary of what is new only, capped at a quarter of the room', async () => {
+      const { summarize, calls } = fakeSummarize(SUMMARY_OK);
+      // A large summarizer window, so that its input is not cut (that is summary-prompt's business).
+      await guardRequest(guardInput({ contents: OVER, summarize, summarizerWindow: 100_000 }));
+      // room = floor(8,000 / 1.5) - 500 = 4,833; cap = min(4,096, floor(4,833 × 0.25)) = 1,208
+      expect(calls[0]?.request.maxOutputTokens).toBe(1_208);
+      expect(calls[0]?.request.prompt).toContain('first question about the topic');
+      expect(calls[0]?.request.prompt).toContain('<current_request>\ncurrent request: fetch the logs');
+      expect(calls[0]?.request.prompt).not.toContain('[model] called tool `fetch_logs`');
+    });
+
+    it('should clear the calibration pair but keep what it taught', async () => {
+      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      expect(result.usage.realPromptTokens).toBeUndefined();
+      expect(result.usage.lastEstimate).toBeUndefined();
+      expect(result.usage).toMatchObject({ learnedCorrection: 1.5, compactions: 1, modelCalls: 8, forceCompaction: false });
+      // What is stored is the estimate of the request actually sent, and its calibrated size.
+      expect(result.usage.sentEstimate).toBe(result.estimate);
+      expect(result.calibrated).toBe(Math.ceil(result.estimate * 1.5));
+      expect(result.compaction?.tokensAfter).toBe(result.calibrated);
+      expect(result.calibrated).toBeLessThan(8_000);
+    });
+
+    it('should restate the request when the in-flight turn itself is too large to keep', async () => {
+      // The current request is followed by a 4,000-token result: from index 2 the tail is 4,200, from 3 it is
+      // 4,100 (4 is a result and cannot start the tail), both over the tail budget: the smallest tail, from 3, is kept.
+      const contents = [userOf(1_000, 'first question'), modelOf(1_000, 'first answer'), userOf(100, 'current request: fetch'), callOf('fetch_logs', 100), resultOf('fetch_logs', 4_000)];
+      const result = await guardRequest(guardInput({ contents, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      expect(result.compaction).toMatchObject({ coveredTo: 3 });
+      expect(result.contents?.[1]).toBe(contents[3]);
+      expect(result.contents?.[0]?.parts?.[0]?.text).toContain('The user\'s current request is: "current request: fetch');
+    });
+
+    it('should compact before half the window while uncalibrated', async () => {
+      // estimate 500 + 1,500 + 1,500 + 100 = 3,600; calibrated 5,400 >= min(8,000, 5,000)
+      const contents = [userOf(1_500, 'question'), modelOf(1_500, 'answer'), userOf(100, 'current request')];
+      const result = await guardRequest(guardInput({ contents, usage: EMPTY_USAGE, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      expect(result.compaction?.coveredTo).toBe(2);
+      // Nothing was learned, so there is nothing to keep.
+      expect(result.usage.learnedCorrection).toBeUndefined();
+    });
+
+    it('should compact when forced by a rejected request, even under the threshold', async () => {
+      const contents = [userOf(1_000, 'question'), modelOf(1_000, 'answer'), userOf(100, 'current request')];
+      const result = await guardRequest(guardInput({ contents, usage: { ...CALIBRATED, forceCompaction: true }, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      expect(result.compaction).toMatchObject({ reason: 'forced', coveredTo: 2 });
+      expect(result.usage.forceCompaction).toBe(false);
+    });
+
+    it('should carry the previous summary into the next one and move the watermark forward', async () => {
+      const first = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      // After the first compaction the view is 500 + the summary + 100 × 3 + 5,000 + 100 + 100, over 8,000 / 1.5;
+      // the latest request is at index 6, so contents 2 to 5 are summarized.
+      const grown = [...OVER, modelOf(5_000, 'long analysis'), userOf(100, 'second request'), modelOf(100, 'ok')];
+      const { summarize, calls } = fakeSummarize({ ok: true, text: 'SECOND SUMMARY', truncated: false });
+      const second = await guardRequest(guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize }));
+      expect(second.compaction).toMatchObject({ coveredFrom: 2, coveredTo: 6 });
+      expect(second.summary).toMatchObject({ text: 'SECOND SUMMARY', covered: 6, compactions: 2 });
+      expect(calls[0]?.request.prompt).toContain(`<previous_summary>\n${SUMMARY_TEXT}`);
+    });
+  });
+
+  describe('summarizer failures', () => {
+    it('should use the mechanical summary when the summarizer reports a failure', async () => {
+      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize({ ok: false, reason: 'timed out after 60000 ms' }).summarize }));
+      expect(result.compaction).toMatchObject({ fallback: true, fallbackReason: 'timed out after 60000 ms', coveredTo: 2 });
+      expect(result.summary?.fallback).toBe(true);
+      expect(result.summary?.text).toMatch(/^\(Mechanical summary/);
+      expect(result.summary?.text).toContain('first question about the topic');
+    });
+
+    it('should use the mechanical summary when there is no summarizer', async () => {
+      const result = await guardRequest(guardInput({ contents: OVER }));
+      expect(result.compaction).toMatchObject({ fallback: true, fallbackReason: 'no summarizer available' });
+    });
+
+    it('should use the mechanical summary when summarize rejects, instead of throwing', async () => {
+      // A rejection from the injected summarize must not escape: "never throw" holds for any caller.
+      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize(new Error('summarizer 503')).summarize }));
+      expect(result.compaction).toMatchObject({ fallback: true });
+    });
+  });
+
+  describe('laws', () => {
+    interface GuardScenario {
+      readonly contents: Content[];
+      readonly tokens: number[];
+      readonly fixedTokens: number;
+      readonly window: number;
+      readonly usage: UsageRecord;
+      readonly outcome: SummaryOutcome;
+    }
+
+    const guardScenario: fc.Arbitrary<GuardScenario> = measuredConversation.chain(({ contents, tokens }) =>
+      fc.record({
+        contents: fc.constant(contents),
+        tokens: fc.constant(tokens),
+        fixedTokens: fc.nat(3_000),
+        window: fc.integer({ min: 2_000, max: 30_000 }),
+        usage: fc.constantFrom<UsageRecord>(EMPTY_USAGE, CALIBRATED, usageRecord({ learnedCorrection: 2.5 }), { ...CALIBRATED, forceCompaction: true }),
+        outcome: fc.constantFrom<SummaryOutcome>(SUMMARY_OK, { ok: false, reason: 'failed: 503' }),
+      }),
+    );
+
+    async function run({ contents, tokens, fixedTokens, window, usage, outcome }: GuardScenario) {
+      return guardRequest(guardInput({ contents, tokens, fixedTokens, window, usage, summarizerWindow: window, summarize: fakeSummarize(outcome).summarize }));
+    }
+
+    it('should never send a function response that does not follow its call', async () => {
+      await fc.assert(
+        fc.asyncProperty(guardScenario, async (scenario) => {
+          const sent = (await run(scenario)).contents ?? scenario.contents;
+          sent.forEach((content, i) => {
+            if (hasFunctionResponse(content)) expect(hasFunctionCall(sent[i - 1])).toBe(true);
+          });
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should stay under the hard limit or say that it did not', async () => {
+      await fc.assert(
+        fc.asyncProperty(guardScenario, async (scenario) => {
+          const result = await run(scenario);
+          if (result.overLimit === undefined) expect(result.calibrated).toBeLessThanOrEqual(result.budget.hardLimit);
+          else expect(result.usage.overLimitCalls).toBe(scenario.usage.overLimitCalls + 1);
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should summarize something new at every compaction and anchor the watermark where it is', async () => {
+      await fc.assert(
+        fc.asyncProperty(guardScenario, async (scenario) => {
+          const result = await run(scenario);
+          if (!result.compaction || !result.summary) return;
+          expect(result.compaction.coveredTo).toBeGreaterThan(result.compaction.coveredFrom);
+          const fingerprintAt = (index: number): string | undefined => (scenario.contents[index] ? fingerprint(scenario.contents[index]) : undefined);
+          expect(locateWatermark(fingerprintAt, scenario.contents.length, result.summary.covered, result.summary.anchor)).toEqual({
+            kind: 'exact',
+            covered: result.summary.covered,
+          });
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should send the stored summary and exactly the uncovered contents on the next call', async () => {
+      await fc.assert(
+        fc.asyncProperty(guardScenario, async (scenario) => {
+          const first = await run(scenario);
+          fc.pre(first.summary !== undefined);
+          const summary = first.summary as SummaryRecord;
+          const copy = structuredClone(scenario.contents);
+          // A generous window: the second call applies the summary without compacting again.
+          const second = await guardRequest(guardInput({ contents: copy, tokens: scenario.tokens, summary, usage: first.usage, window: 10_000_000, summarizerWindow: 10_000_000 }));
+          expect(second.compaction).toBeUndefined();
+          expect(second.contents?.[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+          expect(second.contents?.slice(1)).toEqual(copy.slice(summary.covered));
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should count every call and never throw', async () => {
+      await fc.assert(
+        fc.asyncProperty(guardScenario, async (scenario) => {
+          const result = await run(scenario);
+          expect(result.usage.modelCalls).toBe(scenario.usage.modelCalls + 1);
+          expect(result.usage.forceCompaction).toBe(false);
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PROPERTY_RUNS, usageRecordArbitrary } from '../../test/support/arbitraries.js';
+import { usageRecord } from '../../test/support/builders.js';
+import { isOverflowError, recordRejection, recordReportedUsage } from './record-usage.js';
+
+const SENT = usageRecord({ sentEstimate: 2_000, modelCalls: 3 });
+const GEMINI_OVERFLOW = 'The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).';
+
+describe('recordReportedUsage', () => {
+  describe('missing, partial or nonsensical usage', () => {
+    it('should return the very same record without usage', () => {
+      expect(recordReportedUsage(SENT, undefined)).toBe(SENT);
+      expect(recordReportedUsage(SENT, {})).toBe(SENT);
+    });
+
+    it('should ignore counts that are not positive integers below 100 million', () => {
+      for (const promptTokenCount of [0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '3000', null, 100_000_000, 1e12]) {
+        expect(recordReportedUsage(SENT, { promptTokenCount })).toBe(SENT);
+      }
+    });
+
+    it('should record only the output of a partial chunk that reports no prompt count', () => {
+      expect(recordReportedUsage(SENT, { candidatesTokenCount: 40 })).toEqual({ ...SENT, outputTokens: 40 });
+    });
+
+    it('should not calibrate when no estimate of the request was stored', () => {
+      const unsent = usageRecord();
+      expect(recordReportedUsage(unsent, { promptTokenCount: 3_000 })).toBe(unsent);
+    });
+  });
+
+  describe('real counts', () => {
+    it('should pair the real count with the estimate of the same request and learn the correction', () => {
+      // 3,000 / 2,000 = 1.5
+      expect(recordReportedUsage(SENT, { promptTokenCount: 3_000, candidatesTokenCount: 40 })).toEqual({
+        ...SENT,
+        realPromptTokens: 3_000,
+        lastEstimate: 2_000,
+        learnedCorrection: 1.5,
+        outputTokens: 40,
+      });
+    });
+
+    it('should clamp the learned correction to [1, 5]', () => {
+      // 20,000 / 2,000 = 10 → 5; 1,000 / 2,000 = 0.5 → 1
+      expect(recordReportedUsage(SENT, { promptTokenCount: 20_000 }).learnedCorrection).toBe(5);
+      expect(recordReportedUsage(SENT, { promptTokenCount: 1_000 }).learnedCorrection).toBe(1);
+    });
+  });
+
+  describe('laws', () => {
+    it('should never touch the counters', () => {
+      fc.assert(
+        fc.property(usageRecordArbitrary, fc.record({ promptTokenCount: fc.anything(), candidatesTokenCount: fc.anything() }, { requiredKeys: [] }), (usage, reported) => {
+          const next = recordReportedUsage(usage, reported);
+          expect([next.modelCalls, next.compactions, next.rejectedCalls, next.forceCompaction]).toEqual([usage.modelCalls, usage.compactions, usage.rejectedCalls, usage.forceCompaction]);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+  });
+});
+
+describe('isOverflowError', () => {
+  describe('messages', () => {
+    it('should recognise a prompt-too-long rejection and nothing else', () => {
+      expect(isOverflowError(GEMINI_OVERFLOW)).toBe(true);
+      expect(isOverflowError('Resource has been exhausted (e.g. check quota).')).toBe(false);
+    });
+  });
+});
+
+describe('recordRejection', () => {
+  describe('errors that are not about the prompt size', () => {
+    it('should return the very same record', () => {
+      expect(recordRejection(SENT, 'Internal error encountered.')).toBe(SENT);
+    });
+  });
+
+  describe('prompt-too-long rejections', () => {
+    it('should force the next compaction, count the rejection and calibrate from the stated size', () => {
+      // 1,234,567 / 2,000 = 617 → clamped to 5
+      expect(recordRejection(SENT, GEMINI_OVERFLOW)).toEqual({
+        ...SENT,
+        realPromptTokens: 1_234_567,
+        lastEstimate: 2_000,
+        learnedCorrection: 5,
+        rejectedCalls: 1,
+        forceCompaction: true,
+      });
+    });
+
+    it('should learn an unclamped correction from a stated size', () => {
+      const sent = usageRecord({ sentEstimate: 1_000_000 });
+      // 1,234,567 / 1,000,000 = 1.234567
+      expect(recordRejection(sent, GEMINI_OVERFLOW).learnedCorrection).toBeCloseTo(1.234567, 6);
+    });
+
+    it('should force the next compaction without calibrating when no size is stated', () => {
+      expect(recordRejection(SENT, 'Request failed: prompt is too long for this model.')).toEqual({ ...SENT, rejectedCalls: 1, forceCompaction: true });
+    });
+
+    it('should not calibrate when no estimate of the request was stored', () => {
+      const next = recordRejection(usageRecord(), GEMINI_OVERFLOW);
+      expect(next).toMatchObject({ rejectedCalls: 1, forceCompaction: true });
+      expect(next.realPromptTokens).toBeUndefined();
+    });
+  });
+});

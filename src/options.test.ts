@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { untypedOptions } from '../test/support/builders.js';
+import { characterTokenizer } from '../test/support/tokenizers.js';
+import type { Summarizer } from './compaction/summarizer.js';
+import { ContextGuardConfigError, isContextGuardConfigError } from './errors.js';
+import { POLICY_DEFAULTS, resolvePolicy, validateOptions } from './options.js';
+
+const SUMMARIZER: Summarizer = { name: 'test', summarize: () => Promise.resolve({ text: 'summary' }) };
+
+/** The error `validateOptions` throws for `options`, or undefined when it accepts them. */
+function rejection(options: unknown): ContextGuardConfigError | undefined {
+  try {
+    validateOptions(untypedOptions(options));
+    return undefined;
+  } catch (error) {
+    if (error instanceof ContextGuardConfigError) return error;
+    throw error;
+  }
+}
+
+/** [the field the error must name, options with that field invalid] */
+const INVALID: ReadonlyArray<readonly [string, unknown]> = [
+  ['options', null],
+  ['options', 'threshold'],
+  ['contextWindow', { contextWindow: -1 }],
+  ['contextWindow', { contextWindow: 0 }],
+  ['contextWindow', { contextWindow: 1_023 }],
+  ['contextWindow', { contextWindow: 8_000.5 }],
+  ['contextWindow', { contextWindow: Number.NaN }],
+  ['contextWindow', { contextWindow: Number.POSITIVE_INFINITY }],
+  ['contextWindow', { contextWindow: '8000' }],
+  ['enabled', { enabled: 'yes' }],
+  ['strategy', { strategy: 'drop-everything' }],
+  ['bufferTokens', { bufferTokens: -1 }],
+  ['bufferTokens', { contextWindow: 8_000, bufferTokens: 8_000 }],
+  ['bufferRatio', { bufferRatio: 0 }],
+  ['bufferRatio', { bufferRatio: 0.95 }],
+  ['bufferRatio', { bufferRatio: Number.NaN }],
+  ['reserveOutputTokens', { reserveOutputTokens: -5 }],
+  ['reserveOutputTokens', { contextWindow: 8_000, reserveOutputTokens: 8_000 }],
+  ['uncalibratedThresholdRatio', { uncalibratedThresholdRatio: 0.1 }],
+  ['uncalibratedThresholdRatio', { uncalibratedThresholdRatio: 1.5 }],
+  ['defaultCorrection', { defaultCorrection: 0.5 }],
+  ['defaultCorrection', { defaultCorrection: 6 }],
+  ['defaultCorrection', { defaultCorrection: Number.NaN }],
+  ['defaultCorrection', { defaultCorrection: '2' }],
+  ['hardLimitRatio', { hardLimitRatio: 0.5 }],
+  ['hardLimitRatio', { hardLimitRatio: 1.01 }],
+  ['compactTargetRatio', { compactTargetRatio: 0.96 }],
+  ['summarizer', { summarizer: {} }],
+  ['summarizer', { summarizer: 'gemini-2.5-flash' }],
+  ['summarizer', { summarizer: () => 'summary' }],
+  ['summarizerContextWindow', { summarizerContextWindow: 100 }],
+  ['summarizerTimeoutMs', { summarizerTimeoutMs: 0 }],
+  ['summarizerTimeoutMs', { summarizerTimeoutMs: 1.5 }],
+  ['summaryMaxTokens', { summaryMaxTokens: 31 }],
+  ['summarizerInputRatio', { summarizerInputRatio: 0.99 }],
+  ['name', { name: '' }],
+  ['name', { name: 5 }],
+  ['defaultContextWindow', { defaultContextWindow: 0 }],
+  ['modelWindows.my-model', { modelWindows: { 'my-model': 10 } }],
+  ['tokenizer', { tokenizer: {} }],
+  ['tokenizer', { tokenizer: { name: 'x', count: 'not a function' } }],
+  ['onCompaction', { onCompaction: 'log it' }],
+  ['agents', { agents: 'worker' }],
+  ['agents', { agents: null }],
+  ['agents.worker', { agents: { worker: null } }],
+  ['agents.worker', { agents: { worker: 8_000 } }],
+  ['agents.worker.contextWindow', { agents: { worker: { contextWindow: -5 } } }],
+  ['agents.worker.strategy', { agents: { worker: { strategy: 'sliding' } } }],
+  ['agents.worker.summarizer', { agents: { worker: { summarizer: { model: 'gemini' } } } }],
+  // Cross-field rules between the global options and an agent's own.
+  ['agents.worker.bufferTokens', { contextWindow: 8_000, agents: { worker: { bufferTokens: 9_000 } } }],
+  ['agents.worker.bufferTokens', { bufferTokens: 9_000, agents: { worker: { contextWindow: 8_000 } } }],
+];
+
+describe('validateOptions', () => {
+  describe('invalid options', () => {
+    it.each(INVALID)('should throw a ContextGuardConfigError naming %s', (option, options) => {
+      const error = rejection(options);
+      expect(error).toBeInstanceOf(ContextGuardConfigError);
+      expect(error?.option).toBe(option);
+      expect(error?.message).toContain(`'${option}'`);
+    });
+
+    it('should say what was expected and what was received', () => {
+      expect(rejection({ agents: { worker: { contextWindow: -5 } } })?.message).toBe(
+        "ContextGuard option 'agents.worker.contextWindow' must be an integer >= 1024; received -5.",
+      );
+      expect(rejection({ bufferRatio: 2 })?.message).toBe("ContextGuard option 'bufferRatio' must be a number in (0, 0.9]; received 2.");
+      expect(rejection({ strategy: 'drop-everything' })?.message).toMatch(/must be one of 'threshold'/);
+    });
+
+    it('should carry the received value', () => {
+      expect(rejection({ contextWindow: -1 })?.value).toBe(-1);
+    });
+
+    it('should reject a logger without the logging methods', () => {
+      // The plugin's fail-open catch calls logger.error: a logger without it would throw from the hook.
+      expect(rejection({ logger: {} })?.option).toBe('logger');
+    });
+
+    it('should reject modelWindows that is not an object', () => {
+      // Object.entries(5) is empty: without the check a number would pass and the table be ignored.
+      expect(rejection({ modelWindows: 5 })?.option).toBe('modelWindows');
+    });
+
+    it('should reject an agent\'s output reserve not smaller than the global window', () => {
+      // Like bufferTokens, the reserve is checked against the window from either level.
+      expect(rejection({ contextWindow: 8_000, agents: { worker: { reserveOutputTokens: 9_000 } } })?.option).toBe('agents.worker.reserveOutputTokens');
+    });
+  });
+
+  describe('valid options', () => {
+    it('should accept no options at all', () => {
+      expect(rejection({})).toBeUndefined();
+    });
+
+    it('should accept every field at a valid value', () => {
+      const options = {
+        name: 'guard',
+        contextWindow: 8_000,
+        strategy: 'threshold',
+        bufferTokens: 1_000,
+        bufferRatio: 0.9,
+        reserveOutputTokens: 500,
+        uncalibratedThresholdRatio: 1,
+        defaultCorrection: 1,
+        hardLimitRatio: 1,
+        compactTargetRatio: 0.95,
+        summarizer: SUMMARIZER,
+        summarizerContextWindow: 1_024,
+        summarizerTimeoutMs: 1,
+        summaryMaxTokens: 32,
+        summarizerInputRatio: 0.95,
+        defaultContextWindow: 1_024,
+        modelWindows: { 'my-model': 32_000 },
+        tokenizer: characterTokenizer,
+        agents: { worker: { contextWindow: 32_000, bufferTokens: 2_000, enabled: false }, planner: {} },
+      };
+      expect(rejection(options)).toBeUndefined();
+    });
+
+    it('should accept an ADK model as the summarizer (checked by shape)', () => {
+      expect(rejection({ summarizer: { model: 'gemini-2.5-flash', generateContentAsync: () => undefined } })).toBeUndefined();
+    });
+  });
+});
+
+describe('resolvePolicy', () => {
+  describe('defaults', () => {
+    it('should apply every default for an agent nobody configured', () => {
+      expect(resolvePolicy({}, 'worker')).toMatchObject({ ...POLICY_DEFAULTS, contextWindow: undefined, bufferTokens: undefined, summarizer: undefined });
+    });
+
+    it('should default to a 20% buffer ratio, a 1.5 correction and the threshold strategy', () => {
+      expect(resolvePolicy({}, 'worker')).toMatchObject({ bufferRatio: 0.2, defaultCorrection: 1.5, strategy: 'threshold', enabled: true });
+    });
+  });
+
+  describe('layering', () => {
+    const options = { contextWindow: 32_000, bufferRatio: 0.3, agents: { worker: { contextWindow: 8_000, summarizer: SUMMARIZER }, planner: { enabled: false } } };
+
+    it('should let an agent\'s own policy win over the global options', () => {
+      expect(resolvePolicy(options, 'worker')).toMatchObject({ contextWindow: 8_000, bufferRatio: 0.3, summarizer: SUMMARIZER });
+    });
+
+    it('should give an agent not listed the global options', () => {
+      expect(resolvePolicy(options, 'other')).toMatchObject({ contextWindow: 32_000, bufferRatio: 0.3, enabled: true });
+    });
+
+    it('should keep each agent\'s policy separate', () => {
+      expect(resolvePolicy(options, 'planner')).toMatchObject({ enabled: false, contextWindow: 32_000 });
+      expect(resolvePolicy(options, 'worker').enabled).toBe(true);
+    });
+  });
+});
+
+describe('ContextGuardConfigError', () => {
+  describe('identity', () => {
+    it('should be an Error named ContextGuardConfigError', () => {
+      const error = new ContextGuardConfigError('contextWindow', -1, 'must be positive');
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe('ContextGuardConfigError');
+    });
+
+    it('should be recognised across copies of the package by its brand, and nothing else should', () => {
+      expect(isContextGuardConfigError(new ContextGuardConfigError('a', 1, 'b'))).toBe(true);
+      expect(isContextGuardConfigError({ [Symbol.for('adk-context-guard.ContextGuardConfigError')]: true })).toBe(true);
+      expect(isContextGuardConfigError(new Error('contextWindow'))).toBe(false);
+      expect(isContextGuardConfigError(null)).toBe(false);
+    });
+  });
+
+  describe('received values in the message', () => {
+    it('should quote strings, cut long ones and name the type of objects', () => {
+      expect(new ContextGuardConfigError('name', 'x'.repeat(100), 'is bad').message).toBe(`ContextGuard option 'name' is bad; received "${'x'.repeat(60)}…".`);
+      expect(new ContextGuardConfigError('agents', [1], 'is bad').message).toMatch(/received \[object Array\]\.$/);
+      expect(new ContextGuardConfigError('enabled', undefined, 'is bad').message).toMatch(/received undefined\.$/);
+    });
+  });
+});
