@@ -1,0 +1,139 @@
+/**
+ * Two plugins that bracket the strategy under test, so each model call is
+ * seen both as ADK built it and as the strategy left it:
+ *
+ *   [PreObserver, ContextGuard?, PostObserver]  (ADK runs plugins in order)
+ *
+ * - Before: the raw request's ground-truth size, how many compacted events
+ *   ADK's own compactor has produced so far, the guard's counters.
+ * - After: the guard's counters and watermark again (did it compact?).
+ *
+ * Observations are keyed by the `LlmRequest` object, which is the very object
+ * the model receives (see the ADK notes, section 1). Neither plugin changes
+ * the request or the state.
+ */
+import { BasePlugin, isCompactedEvent, type Context, type LlmRequest, type LlmResponse } from '@google/adk';
+import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, SUMMARY_MARKER } from '../src/index.js';
+import type { GroundTruth } from './ground-truth.js';
+import { RawHistory } from './raw-history.js';
+import type { SimulationClock } from './simulation-clock.js';
+
+export interface CallObservation {
+  readonly agent: string;
+  readonly turn: number;
+  /** The agent's call number in this turn (0 = first). */
+  readonly step: number;
+  /** Ground-truth tokens of the request as ADK built it. */
+  readonly rawTokens: number;
+  /** The same with every tool result at the size the tool produced (before any truncation plugin). */
+  readonly producedTokens: number;
+  /** Ground-truth tokens of the contents appended since the agent's previous request. */
+  readonly appendedTokens: number;
+  /**
+   * Ground-truth tokens of what would be sent without a new compaction: the
+   * stored summary plus every content after its watermark (the raw request
+   * when there is no summary).
+   */
+  readonly viewTokens: number;
+  readonly rawContents: number;
+  /** Compacted events ADK's compactors had produced before this call. */
+  readonly adkCompactedEvents: number;
+  readonly guardCompactionsBefore: number;
+  guardCompactionsAfter: number;
+  readonly watermarkBefore: number;
+  watermarkAfter: number;
+  /** The guard's current summary is the mechanical fallback. */
+  fallbackSummary: boolean;
+}
+
+function guardCounters(context: Context): { compactions: number; watermark: number; fallback: boolean; summaryText: string } {
+  const keys = stateKeysFor(context.agentName);
+  const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
+  const summary = decodeSummaryRecord(context.state.get<unknown>(keys.summary));
+  return { compactions: usage.compactions, watermark: summary?.covered ?? 0, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
+}
+
+/** Text like the summary content's header and continuation, to size them (the exact text is the guard's business). */
+const SUMMARY_FRAMING =
+  `${SUMMARY_MARKER} Summary of the earlier conversation (older messages are not shown; compactions so far: 1):\n\n` +
+  '\n\nThe conversation was compacted into the summary above. The user\'s current request is: "". ' +
+  'Continue working on it from where the work stands; do not ask the user to repeat it.';
+
+/** Shared between the two plugins and the model. */
+export class ObservationBook {
+  private readonly byRequest = new WeakMap<LlmRequest, CallObservation>();
+  private readonly histories = new Map<string, RawHistory>();
+
+  constructor(
+    readonly clock: SimulationClock,
+    readonly truth: GroundTruth,
+  ) {}
+
+  get(request: LlmRequest): CallObservation | undefined {
+    return this.byRequest.get(request);
+  }
+
+  open(context: Context, request: LlmRequest): void {
+    const agent = context.agentName;
+    let history = this.histories.get(agent);
+    if (!history) {
+      history = new RawHistory();
+      this.histories.set(agent, history);
+    }
+    const contents = request.contents ?? [];
+    const raw = history.measure(contents, this.truth);
+    // System instruction and tool declarations, as the ground truth counts them.
+    const fixed = this.truth.countRequest({ ...request, contents: [] });
+    const counters = guardCounters(context);
+    const viewContents = counters.watermark > 0 && counters.watermark <= contents.length ? history.from(counters.watermark) : raw.total;
+    const summaryTokens = counters.summaryText ? this.truth.countText(counters.summaryText) + this.truth.countText(SUMMARY_FRAMING) : 0;
+    const adkCompactedEvents = context.invocationContext.session.events.filter((event) => isCompactedEvent(event)).length;
+    this.byRequest.set(request, {
+      agent,
+      turn: this.clock.turn,
+      step: this.clock.nextStep(agent),
+      rawTokens: fixed + this.truth.tokensOf(raw.total),
+      producedTokens: fixed + this.truth.producedTokensOf(raw.total),
+      appendedTokens: this.truth.tokensOf(raw.appended),
+      viewTokens: fixed + summaryTokens + this.truth.tokensOf(viewContents),
+      rawContents: contents.length,
+      adkCompactedEvents,
+      guardCompactionsBefore: counters.compactions,
+      guardCompactionsAfter: counters.compactions,
+      watermarkBefore: counters.watermark,
+      watermarkAfter: counters.watermark,
+      fallbackSummary: counters.fallback,
+    });
+  }
+
+  close(context: Context, request: LlmRequest): void {
+    const observation = this.byRequest.get(request);
+    if (!observation) return;
+    const counters = guardCounters(context);
+    observation.guardCompactionsAfter = counters.compactions;
+    observation.watermarkAfter = counters.watermark;
+    observation.fallbackSummary = counters.fallback;
+  }
+}
+
+export class PreObserver extends BasePlugin {
+  constructor(private readonly book: ObservationBook) {
+    super('simulator_pre_observer');
+  }
+
+  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+    this.book.open(callbackContext, llmRequest);
+    return undefined;
+  }
+}
+
+export class PostObserver extends BasePlugin {
+  constructor(private readonly book: ObservationBook) {
+    super('simulator_post_observer');
+  }
+
+  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+    this.book.close(callbackContext, llmRequest);
+    return undefined;
+  }
+}

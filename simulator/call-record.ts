@@ -1,0 +1,30 @@
+/** One model call as the simulator saw it: what ADK built, what was sent, what the model said. */
+export interface CallRecord {
+  /** Index among the run's model calls. */
+  readonly index: number;
+  readonly agent: string;
+  readonly turn: number;
+  /** The agent's call number in the turn (0 = the call that answers the user's message). */
+  readonly step: number;
+  /** Ground-truth tokens of the request the model received. */
+  readonly promptTokens: number;
+  /** Rejected by the model as over its window. */
+  readonly rejected: boolean;
+  /** Ground-truth tokens of the request as ADK built it (before any plugin). */
+  readonly rawTokens: number;
+  /** The same with tool results at the size the tools produced (before any truncation plugin). */
+  readonly producedTokens: number;
+  readonly appendedTokens: number;
+  /** Ground-truth tokens of the request had this call not compacted (see CallObservation). */
+  readonly viewTokens: number;
+  readonly rawContents: number;
+  readonly sentContents: number;
+  /** A compaction happened for this call (the guard's, or ADK's compactor before it). */
+  readonly compacted: boolean;
+  readonly watermarkBefore: number;
+  readonly watermarkAfter: number;
+  readonly fallbackSummary: boolean;
+  readonly shrunkToolResults: number;
+  readonly maxParallelResponses: number;
+  readonly violations: readonly string[];
+}

@@ -1,0 +1,144 @@
+/**
+ * `npm run simulate [-- options]`: runs every scenario under every strategy
+ * through the real ADK stack, shows progress, prints the summary table,
+ * writes the HTML report (and the JSON results with --json), and exits 1 when
+ * a ContextGuard run fails. Baseline overflows are expected and never fail.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GEMMA_TOKENIZER_PACKAGE } from './gemma-tokenizer.js';
+import type { GroundTruthMode } from './ground-truth.js';
+import { renderReport } from './report-html.js';
+import { runAll } from './run-all.js';
+import type { SessionStore } from './run-scenario.js';
+import { toJson, type ScenarioResult } from './scenario-result.js';
+import type { ScenarioSpec } from './scenario-types.js';
+import { selectScenarios } from './scenarios/index.js';
+import { selectStrategies, STRATEGIES, type StrategySpec } from './strategies.js';
+import { renderSummaryTable, renderTotals } from './summary-table.js';
+
+const USAGE = `Usage: npm run simulate -- [options]
+
+  --filter REGEX        only scenarios whose name matches REGEX
+  --strategy NAME       only one strategy: ${STRATEGIES.map((strategy) => strategy.name).join(', ')} (or threshold, sliding-window)
+  --ground-truth MODE   ratio (chars/4 x the scenario's ratio, default) or tokenizer (${GEMMA_TOKENIZER_PACKAGE})
+  --session-store KIND  memory (InMemorySessionService, default) or sqlite (DatabaseSessionService on in-memory SQLite)
+  --json FILE           also write machine-readable results to FILE
+  --report FILE         HTML report path (default reports/simulation.html)
+  --jobs N              worker threads (default: one per core)
+  --help                this text
+`;
+
+interface CliOptions {
+  readonly filter: string | undefined;
+  readonly strategy: string | undefined;
+  readonly groundTruth: GroundTruthMode;
+  readonly sessionStore: SessionStore;
+  readonly json: string | undefined;
+  readonly report: string;
+  readonly jobs: number;
+}
+
+function parseCli(argv: readonly string[]): CliOptions | undefined {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      filter: { type: 'string' },
+      strategy: { type: 'string' },
+      'ground-truth': { type: 'string', default: 'ratio' },
+      'session-store': { type: 'string', default: 'memory' },
+      json: { type: 'string' },
+      report: { type: 'string', default: 'reports/simulation.html' },
+      jobs: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return undefined;
+  const groundTruth = values['ground-truth'];
+  if (groundTruth !== 'ratio' && groundTruth !== 'tokenizer') throw new Error(`--ground-truth must be ratio or tokenizer, not '${groundTruth}'`);
+  const sessionStore = values['session-store'];
+  if (sessionStore !== 'memory' && sessionStore !== 'sqlite') throw new Error(`--session-store must be memory or sqlite, not '${sessionStore}'`);
+  const jobs = values.jobs === undefined ? Math.max(1, Math.min(4, availableParallelism())) : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, not '${values.jobs}'`);
+  return { filter: values.filter, strategy: values.strategy, groundTruth, sessionStore, json: values.json, report: values.report ?? 'reports/simulation.html', jobs };
+}
+
+function writeFile(path: string, text: string): string {
+  const absolute = resolve(path);
+  mkdirSync(dirname(absolute), { recursive: true });
+  writeFileSync(absolute, text);
+  return absolute;
+}
+
+/** One progress line, rewritten in place on a terminal. */
+function progress(result: ScenarioResult, done: number, total: number): void {
+  const verdict = result.passed ? 'ok  ' : result.baseline ? 'over' : 'FAIL';
+  const line = `[${String(done).padStart(String(total).length)}/${total}] ${verdict} ${result.name} · ${result.strategy} (${(result.durationMs / 1000).toFixed(1)} s)`;
+  if (process.stdout.isTTY) process.stdout.write(`\r\x1b[K${line}${done === total ? '\n' : ''}`);
+  else process.stdout.write(`${line}\n`);
+}
+
+async function main(): Promise<number> {
+  let options: CliOptions | undefined;
+  let scenarios: ScenarioSpec[];
+  let strategies: StrategySpec[];
+  try {
+    options = parseCli(process.argv.slice(2));
+    if (!options) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    scenarios = selectScenarios(options.filter);
+    strategies = selectStrategies(options.strategy);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (scenarios.length === 0) {
+    process.stderr.write(`no scenario matches /${options.filter ?? ''}/\n`);
+    return 2;
+  }
+  process.stdout.write(`Simulating ${scenarios.length} scenarios × ${strategies.length} strategies on ${Math.min(options.jobs, scenarios.length * strategies.length)} worker(s), ground truth: ${options.groundTruth}, sessions: ${options.sessionStore}\n`);
+  const started = performance.now();
+  const outcome = await runAll({ scenarios, strategies, groundTruth: options.groundTruth, sessionStore: options.sessionStore, jobs: options.jobs, onResult: progress });
+  const durationMs = performance.now() - started;
+  const { results } = outcome;
+  if (outcome.groundTruthNote) process.stdout.write(`note: ${outcome.groundTruthNote}\n`);
+
+  process.stdout.write(`\n${renderSummaryTable(results)}\n\n${renderTotals(results)}\n`);
+  const groundTruth = results[0]?.groundTruth ?? options.groundTruth;
+  const reportPath = writeFile(
+    options.report,
+    renderReport(results, {
+      generatedAt: new Date().toISOString(),
+      command: `npm run simulate -- ${process.argv.slice(2).join(' ')}`.trim(),
+      groundTruth: outcome.groundTruthNote ? `${groundTruth} (${outcome.groundTruthNote})` : groundTruth,
+      durationMs,
+    }),
+  );
+  process.stdout.write(`\nReport: ${reportPath}\n`);
+  if (options.json) {
+    const jsonPath = writeFile(options.json, `${JSON.stringify({ groundTruth, scenarios: results.map(toJson) }, null, 2)}\n`);
+    process.stdout.write(`JSON:   ${jsonPath}\n`);
+  }
+  const failed = results.filter((result) => !result.baseline && !result.passed);
+  process.stdout.write(`Finished in ${(durationMs / 1000).toFixed(1)} s.\n`);
+  if (failed.length > 0) {
+    process.stdout.write(`\n${failed.length} ContextGuard run(s) failed:\n`);
+    for (const result of failed) process.stdout.write(`  ${result.name} · ${result.strategy}\n${result.violations.map((violation) => `      ${violation}`).join('\n')}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(2);
+  },
+);

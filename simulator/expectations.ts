@@ -1,0 +1,77 @@
+/**
+ * The claims a scenario's name makes, checked on the ContextGuard run (see
+ * `ScenarioExpectations`). Each unmet claim is one violation, in words.
+ */
+import type { CallRecord } from './call-record.js';
+import type { ScenarioExpectations } from './scenario-types.js';
+
+export interface RunFacts {
+  /** The guard's strategy (`threshold`, `sliding-window`). */
+  readonly strategy: string;
+  /** Whether claims about compaction apply (false for baselines and for the guard's defaults, whose truncation pre-empts it). */
+  readonly checksCompactionClaims: boolean;
+  /**
+   * Whether claims about sizes apply: they are written for the seed's ratio
+   * ground truth, and a real tokenizer sizes the same characters differently.
+   */
+  readonly checksSizeClaims: boolean;
+  readonly window: number;
+  readonly calls: readonly CallRecord[];
+  readonly compactions: number;
+  readonly compactionsByAgent: ReadonlyMap<string, number>;
+  readonly agents: readonly string[];
+  readonly rejected: number;
+}
+
+export function expectationViolations(expect: ScenarioExpectations | undefined, facts: RunFacts): string[] {
+  const violations: string[] = [];
+  const allowed = expect?.maxRejected ?? 0;
+  if (facts.rejected > allowed) {
+    const which = facts.calls.filter((call) => call.rejected).map((call) => `call ${call.index} (turn ${call.turn}, ${call.agent}, ${call.promptTokens} tokens)`);
+    violations.push(`overflow: ${facts.rejected} request(s) over the ${facts.window}-token window reached the model (allowed ${allowed}): ${which.join('; ')}`);
+  }
+  if (!expect) return violations;
+  if (expect.parallelResponses !== undefined) {
+    const most = Math.max(0, ...facts.calls.map((call) => call.maxParallelResponses));
+    if (most < expect.parallelResponses) {
+      violations.push(`expected a content with ${expect.parallelResponses} merged parallel responses; the most was ${most}`);
+    }
+  }
+  if (!facts.checksSizeClaims) return violations;
+  if (expect.rawOverWindow) {
+    const over = facts.calls.filter((call) => call.producedTokens > facts.window).length;
+    if (over < expect.rawOverWindow.min) {
+      violations.push(`scenario too mild: expected ADK to build at least ${expect.rawOverWindow.min} request(s) over the window (tool results at full size), got ${over}`);
+    }
+  }
+  if (expect.peakBelow !== undefined) {
+    const peak = Math.max(0, ...facts.calls.map((call) => call.promptTokens));
+    if (peak >= expect.peakBelow * facts.window) {
+      violations.push(`expected every request under ${Math.round(expect.peakBelow * 100)}% of the window; the largest was ${peak} tokens`);
+    }
+  }
+  if (!facts.checksCompactionClaims) return violations;
+  const { compactions } = expect;
+  if (compactions?.min !== undefined && facts.compactions < compactions.min) {
+    violations.push(`expected at least ${compactions.min} compaction(s), got ${facts.compactions}`);
+  }
+  // An upper bound describes compaction under token pressure only: the sliding window also compacts on its schedule.
+  if (compactions?.max !== undefined && facts.strategy === 'threshold' && facts.compactions > compactions.max) {
+    violations.push(`expected at most ${compactions.max} compaction(s), got ${facts.compactions}`);
+  }
+  if (expect.shrunkToolResult && !facts.calls.some((call) => call.shrunkToolResults > 0)) {
+    violations.push('expected a tool result too large for the window to reach the model shrunk; none was');
+  }
+  if (expect.fallbackSummary && !facts.calls.some((call) => call.compacted && call.fallbackSummary)) {
+    violations.push('expected a compaction with the mechanical fallback summary; there was none');
+  }
+  if (expect.compactedMidChain && !facts.calls.some((call) => call.compacted && call.step > 0)) {
+    violations.push('expected a compaction in the middle of a tool chain; every compaction was on a turn\'s first call');
+  }
+  if (expect.everyAgentCompacted) {
+    for (const agent of facts.agents) {
+      if ((facts.compactionsByAgent.get(agent) ?? 0) === 0) violations.push(`expected agent '${agent}' to compact at least once; it never did`);
+    }
+  }
+  return violations;
+}

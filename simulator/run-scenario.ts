@@ -1,0 +1,194 @@
+/**
+ * Runs one scenario under one strategy through the real ADK stack:
+ * `Runner` + `LlmAgent`s + `InMemorySessionService` + real `FunctionTool`s,
+ * the strict scripted model, and (for ContextGuard) the plugin under test
+ * between the two observers. Returns the metrics and every violation.
+ */
+import { DatabaseSessionService, InMemorySessionService, isCompactedEvent, Runner, setLogger, type BasePlugin, type BaseSessionService, type Event } from '@google/adk';
+import { computeBudget, ContextGuard, decodeUsageRecord, stateKeysFor, type Tokenizer } from '../src/index.js';
+import { ScriptedLlm } from '../src/testing/index.js';
+import { buildAgents } from './build-agents.js';
+import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
+import { CollectingLogger } from './collecting-logger.js';
+import { expectationViolations } from './expectations.js';
+import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
+import { ObservedModel } from './observed-model.js';
+import { describeRatio, ratioAt } from './ratio-schedule.js';
+import type { ScenarioResult } from './scenario-result.js';
+import { scenarioScript } from './scenario-script.js';
+import type { ScenarioSpec, UsageSpec } from './scenario-types.js';
+import { ScriptedSummarizer } from './scripted-summarizer.js';
+import { SimulationClock } from './simulation-clock.js';
+import type { StrategySpec } from './strategies.js';
+import { planTurn, userContent } from './turn-plan.js';
+
+const APP_NAME = 'adk-context-guard-simulator';
+const USER_ID = 'sim-user';
+/** Violations kept per result; the rest are counted. */
+const MAX_LISTED_VIOLATIONS = 25;
+
+/** Where sessions live: ADK's in-memory service, or its DatabaseSessionService on an in-memory SQLite database. */
+export type SessionStore = 'memory' | 'sqlite';
+
+export interface RunScenarioOptions {
+  /** A tokenizer for the `tokenizer` ground truth; absent: the `ratio` ground truth. */
+  readonly tokenizer?: Tokenizer | undefined;
+  /** @default 'memory' */
+  readonly sessionStore?: SessionStore | undefined;
+}
+
+async function openSessionService(store: SessionStore): Promise<{ service: BaseSessionService; close: () => Promise<void> }> {
+  if (store === 'memory') return { service: new InMemorySessionService(), close: async () => undefined };
+  const service = new DatabaseSessionService('sqlite://:memory:');
+  await service.init();
+  // ADK 2.0.0 has no close(); its MikroORM instance is private, and left open it keeps the process alive.
+  const orm = (service as unknown as { orm?: { close?: () => Promise<void> } }).orm;
+  return { service, close: async () => orm?.close?.() };
+}
+
+function usageOn(usage: UsageSpec, turn: number): boolean {
+  if (usage === 'always') return true;
+  if (usage === 'never') return false;
+  return turn >= usage.fromTurn;
+}
+
+function describeUsage(usage: UsageSpec): string {
+  return typeof usage === 'string' ? usage : `from turn ${usage.fromTurn}`;
+}
+
+/** A 400 "too many tokens" error event: the model's rejection, counted as an overflow. */
+function isRejectionEvent(event: Event): boolean {
+  return event.errorCode === '400' && /token count|too long|exceeds/i.test(event.errorMessage ?? '');
+}
+
+function capViolations(violations: string[]): string[] {
+  if (violations.length <= MAX_LISTED_VIOLATIONS) return violations;
+  return [...violations.slice(0, MAX_LISTED_VIOLATIONS), `... and ${violations.length - MAX_LISTED_VIOLATIONS} more`];
+}
+
+export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, options: RunScenarioOptions = {}): Promise<ScenarioResult> {
+  const started = performance.now();
+  const clock = new SimulationClock();
+  const truth = options.tokenizer
+    ? tokenizerGroundTruth(options.tokenizer)
+    : ratioGroundTruth(() => ratioAt(spec.ratio, Math.max(1, clock.turn), spec.turns));
+  const book = new ObservationBook(clock, truth);
+  const summarizer = new ScriptedSummarizer({
+    behavior: spec.summarizer?.behavior ?? 'ok',
+    window: spec.window,
+    countText: (text) => truth.countText(text),
+    defaultMaxOutputTokens: Math.min(4_096, Math.floor(spec.window * 0.1)),
+  });
+  const topology = spec.agents ?? 'single';
+  const scripted = new ScriptedLlm({
+    model: 'scripted-simulator',
+    window: spec.window,
+    countTokens: truth.countRequest,
+    script: scenarioScript(topology, clock, (request) => book.get(request)),
+    reportUsage: () => usageOn(spec.usage, clock.turn),
+  });
+  const model = new ObservedModel(scripted, book, spec.window, strategy.kind === 'context-guard');
+  const threshold = computeBudget({ window: spec.window, calibrated: true }).threshold;
+  const { root, agentNames } = buildAgents(spec, {
+    model,
+    adkSummarizerLlm: strategy.kind === 'adk-token-based' ? summarizer.asBaseLlm() : undefined,
+    adkTokenThreshold: threshold,
+  });
+
+  const logger = new CollectingLogger();
+  const plugins: BasePlugin[] = [new PreObserver(book)];
+  if (strategy.kind === 'context-guard') {
+    plugins.push(new ContextGuard({ contextWindow: spec.window, summarizer, logger, ...strategy.guardOptions, ...spec.guard }));
+  }
+  plugins.push(new PostObserver(book));
+  const store = await openSessionService(options.sessionStore ?? 'memory');
+  const sessionService = store.service;
+
+  const turnErrors: string[] = [];
+  let failedTurns = 0;
+  // ADK's logger is global: quiet it for the run (plugin registration, model errors).
+  setLogger(logger);
+  let sessionId: string;
+  try {
+    const runner = new Runner({ appName: APP_NAME, agent: root, sessionService, plugins });
+    sessionId = (await sessionService.createSession({ appName: APP_NAME, userId: USER_ID })).id;
+    for (let turn = 1; turn <= spec.turns; turn++) {
+      const plan = planTurn(spec, turn);
+      clock.startTurn(plan);
+      let failed = false;
+      try {
+        for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage: userContent(plan) })) {
+          if (!event.errorCode) continue;
+          failed = true;
+          if (!isRejectionEvent(event)) turnErrors.push(`turn ${turn}: error event ${event.errorCode}: ${(event.errorMessage ?? '').slice(0, 200)}`);
+        }
+      } catch (error) {
+        failed = true;
+        turnErrors.push(`turn ${turn}: the run threw: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`);
+      }
+      if (failed) failedTurns++;
+    }
+  } finally {
+    setLogger(null);
+  }
+
+  const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId });
+  await store.close();
+  const compactionsByAgent = new Map<string, number>();
+  let compactions = 0;
+  if (strategy.kind === 'context-guard') {
+    for (const agent of agentNames) {
+      const count = decodeUsageRecord(stored?.state[stateKeysFor(agent).usage]).compactions;
+      compactionsByAgent.set(agent, count);
+      compactions += count;
+    }
+  } else if (strategy.kind === 'adk-token-based') {
+    compactions = (stored?.events ?? []).filter((event) => isCompactedEvent(event)).length;
+  }
+
+  const calls = model.calls;
+  const rejected = scripted.rejectedRequests.length;
+  // The summarizer is a model too: a request over its window is an overflow of its own.
+  const summarizerOverflows = summarizer.calls.filter((call) => call.rejected);
+  const violations = [
+    ...calls.flatMap((call) => call.violations),
+    ...turnErrors,
+    ...summarizerOverflows.map((call) => `summarizer overflow: a ${call.promptTokens}-token summary request exceeded the summarizer's ${spec.window}-token window`),
+    ...(strategy.kind === 'context-guard'
+      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })
+      : expectationViolations({ maxRejected: 0 }, { strategy: strategy.name, checksCompactionClaims: false, checksSizeClaims: false, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })),
+  ];
+  const accepted = calls.filter((call) => !call.rejected);
+  const maxPromptTokens = Math.max(0, ...calls.map((call) => call.promptTokens));
+  const meanPromptTokens = calls.length > 0 ? calls.reduce((sum, call) => sum + call.promptTokens, 0) / calls.length : 0;
+  const summarizerFailures = summarizer.calls.filter((call) => call.rejected || call.behavior === 'fail' || call.behavior === 'timeout' || call.behavior === 'empty').length;
+  return {
+    name: spec.name,
+    group: spec.group,
+    claim: spec.claim,
+    strategy: strategy.name,
+    strategyLabel: strategy.label,
+    baseline: strategy.baseline,
+    window: spec.window,
+    threshold,
+    turns: spec.turns,
+    ratio: options.tokenizer ? 'tokenizer' : describeRatio(spec.ratio),
+    usage: describeUsage(spec.usage),
+    groundTruth: truth.label,
+    modelCalls: calls.length,
+    overflows: rejected,
+    compactions,
+    summarizerCalls: summarizer.calls.length,
+    summarizerFailures,
+    maxPromptTokens,
+    meanPromptTokens: Math.round(meanPromptTokens),
+    peakWindowUse: maxPromptTokens / spec.window,
+    meanWindowUse: meanPromptTokens / spec.window,
+    billedPromptTokens: accepted.reduce((sum, call) => sum + call.promptTokens, 0) + summarizer.billedPromptTokens,
+    failedTurns,
+    violations: capViolations(violations),
+    passed: violations.length === 0,
+    durationMs: Math.round(performance.now() - started),
+    calls,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The outcome of one scenario under one strategy: the numbers of the summary
+ * table and the JSON file, the per-call series the report charts, and the
+ * violations that decide `passed`.
+ */
+import type { CallRecord } from './call-record.js';
+
+export interface ScenarioResult {
+  readonly name: string;
+  readonly group: string;
+  readonly claim: string;
+  readonly strategy: string;
+  readonly strategyLabel: string;
+  /** A baseline's failure never fails the run. */
+  readonly baseline: boolean;
+  readonly window: number;
+  /** Where ContextGuard's default policy starts compacting once calibrated (window minus buffer). */
+  readonly threshold: number;
+  readonly turns: number;
+  readonly ratio: string;
+  readonly usage: string;
+  readonly groundTruth: string;
+  readonly modelCalls: number;
+  /** Requests the model rejected as over its window. */
+  readonly overflows: number;
+  readonly compactions: number;
+  readonly summarizerCalls: number;
+  /** Summarizer calls that failed, hung, returned nothing or were rejected (the guard then used its fallback). */
+  readonly summarizerFailures: number;
+  readonly maxPromptTokens: number;
+  readonly meanPromptTokens: number;
+  /** maxPromptTokens / window. */
+  readonly peakWindowUse: number;
+  readonly meanWindowUse: number;
+  /** Prompt tokens of accepted model calls plus accepted summarizer calls. */
+  readonly billedPromptTokens: number;
+  /** Turns that ended in an error event or an exception. */
+  readonly failedTurns: number;
+  readonly violations: readonly string[];
+  readonly passed: boolean;
+  readonly durationMs: number;
+  readonly calls: readonly CallRecord[];
+}
+
+/** The JSON form (`--json FILE`): everything but the per-call series. */
+export type ScenarioResultJson = Omit<ScenarioResult, 'calls'>;
+
+export function toJson(result: ScenarioResult): ScenarioResultJson {
+  const { calls: _calls, ...rest } = result;
+  return rest;
+}

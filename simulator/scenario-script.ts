@@ -1,0 +1,62 @@
+/**
+ * The scripted model's behaviour: what each agent answers at each step of a
+ * turn, read from the scenario's plan.
+ *
+ * - `worker` / `researcher`: one model content per tool step (several
+ *   function calls in one content for a parallel step), then a text answer.
+ *   In the `transfer` topology the worker hands back to the router with its
+ *   answer.
+ * - `router`: transfers to the worker on its first call of a turn, answers
+ *   once the worker handed back.
+ * - `writer`: answers from what the researcher found.
+ *
+ * The step comes from the observer (how many calls the agent made this turn),
+ * never from the request's contents, so a compacted request cannot confuse it.
+ */
+import type { LlmRequest, LlmResponse } from '@google/adk';
+import type { Content, Part } from '@google/genai';
+import type { ModelScript } from '../src/testing/index.js';
+import { modelAnswer } from './payloads.js';
+import { FETCH_TOOL_NAME } from './scenario-tools.js';
+import type { AgentTopology } from './scenario-types.js';
+import type { SimulationClock } from './simulation-clock.js';
+
+export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
+
+/** Agent names per topology; the first is the root. */
+export const AGENT_NAMES: Readonly<Record<AgentTopology, readonly string[]>> = {
+  single: ['worker'],
+  transfer: ['router', 'worker'],
+  pipeline: ['researcher', 'writer'],
+};
+
+/** Who made a call and at which step; supplied by the observer. */
+export type StepLookup = (request: LlmRequest) => { agent: string; step: number } | undefined;
+
+function transfer(agentName: string): Part {
+  return { functionCall: { name: TRANSFER_TOOL_NAME, args: { agentName } } };
+}
+
+export function scenarioScript(topology: AgentTopology, clock: SimulationClock, lookup: StepLookup): ModelScript {
+  return ({ request }): Partial<LlmResponse> & { content: Content } => {
+    const plan = clock.plan;
+    const who = lookup(request);
+    if (!plan || !who) return { content: { role: 'model', parts: [{ text: 'No plan for this call.' }] } };
+    const { agent, step } = who;
+    const answer = (extra: Part[] = []): Content => ({ role: 'model', parts: [{ text: modelAnswer(plan.turn, agent, plan.responseChars) }, ...extra] });
+
+    if (agent === 'router') {
+      return { content: step === 0 ? { role: 'model', parts: [transfer('worker')] } : answer() };
+    }
+    if (agent === 'writer') return { content: answer() };
+
+    const toolStep = plan.tools[step];
+    if (toolStep && toolStep.length > 0) {
+      const parts: Part[] = toolStep.map((call, i) => ({
+        functionCall: { name: FETCH_TOOL_NAME, args: { size: call.size, shape: call.shape, seed: plan.turn * 1_000 + step * 50 + i } },
+      }));
+      return { content: { role: 'model', parts } };
+    }
+    return { content: topology === 'transfer' ? answer([transfer('router')]) : answer() };
+  };
+}

@@ -1,0 +1,16 @@
+/** Every scenario, in report order: the seed's 47 first, then the extra ones. */
+import type { ScenarioSpec } from '../scenario-types.js';
+import { EXTRA } from './extra.js';
+import { SEED_BRUTAL } from './seed-brutal.js';
+import { SEED_SEQUENTIAL } from './seed-sequential.js';
+import { SEED_STRESS } from './seed-stress.js';
+
+export const SEED_SCENARIOS: readonly ScenarioSpec[] = [...SEED_STRESS, ...SEED_BRUTAL, ...SEED_SEQUENTIAL];
+export const ALL_SCENARIOS: readonly ScenarioSpec[] = [...SEED_SCENARIOS, ...EXTRA];
+
+/** Scenarios whose name matches `pattern` (all when absent). */
+export function selectScenarios(pattern: string | undefined): ScenarioSpec[] {
+  if (!pattern) return [...ALL_SCENARIOS];
+  const regex = new RegExp(pattern);
+  return ALL_SCENARIOS.filter((scenario) => regex.test(scenario.name));
+}

@@ -1,0 +1,137 @@
+/**
+ * A scripted summarizer, strict like the model: it rejects a prompt over its
+ * own window with Gemini's 400 error, respects the output cap it is given
+ * (characters ≈ tokens x 3), and can be told to fail, hang until aborted,
+ * return empty text or ignore the cap, per call.
+ *
+ * It serves both sides of the comparison: ContextGuard takes it as a
+ * `Summarizer`; ADK's `LlmSummarizer` (for `TokenBasedContextCompactor`) takes
+ * it as a `BaseLlm` through `asBaseLlm()`.
+ */
+import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
+import type { SummarizeRequest, SummarizeResult, Summarizer } from '../src/index.js';
+import { promptTooLongError } from '../src/testing/index.js';
+import type { SummarizerBehavior } from './scenario-types.js';
+
+/** Characters of output per token of `maxOutputTokens`. */
+export const CHARS_PER_OUTPUT_TOKEN = 3;
+/** How long a "timeout" summarizer hangs when nobody aborts it (ADK's LlmSummarizer never does). */
+const UNABORTED_HANG_MS = 1_500;
+
+export interface SummarizerCall {
+  readonly promptTokens: number;
+  readonly behavior: SummarizerBehavior;
+  readonly rejected: boolean;
+  readonly outputChars: number;
+  readonly maxOutputTokens: number;
+}
+
+export interface ScriptedSummarizerOptions {
+  /** Behaviour of every call, or a list cycled over calls. */
+  readonly behavior: SummarizerBehavior | readonly SummarizerBehavior[];
+  /** The summarizer model's context window; a longer prompt is rejected. */
+  readonly window: number;
+  /** Ground-truth tokens of a prompt. */
+  readonly countText: (text: string) => number;
+  /** Cap used when the caller states none (ADK's LlmSummarizer sends no config). */
+  readonly defaultMaxOutputTokens: number;
+}
+
+/** Lines of the prompt worth keeping: identifiers, numbers and the request. */
+function salientLines(prompt: string, limit: number): string[] {
+  const lines = prompt.split('\n').filter((line) => /\d/.test(line) && line.trim().length > 12);
+  const step = Math.max(1, Math.floor(lines.length / Math.max(1, limit)));
+  const picked: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && picked.length < limit; i -= step) picked.push((lines[i] ?? '').slice(0, 160));
+  return picked.reverse();
+}
+
+function currentRequestOf(prompt: string): string | undefined {
+  const match = /<current_request>\n([\s\S]*?)\n<\/current_request>/.exec(prompt);
+  return match?.[1];
+}
+
+/** A deterministic, structured summary of about `chars` characters. */
+export function scriptedSummary(prompt: string, chars: number): string {
+  const request = currentRequestOf(prompt);
+  const sections = [
+    '## Current state',
+    `The agent has worked through a conversation of ${prompt.length} characters; tool results were reviewed.`,
+    "## User's current request",
+    request ? `"${request.slice(0, 600)}"` : 'Continue the latest request.',
+    '## Key facts',
+    ...salientLines(prompt, 40).map((line) => `- ${line}`),
+    '## Next steps',
+    'Continue from the latest tool results.',
+  ];
+  let text = sections.join('\n');
+  while (text.length < chars) text += `\n- note ${text.length}: earlier results confirmed the same figures.`;
+  return text.slice(0, chars);
+}
+
+export class ScriptedSummarizer implements Summarizer {
+  readonly name = 'scripted-summarizer';
+  readonly calls: SummarizerCall[] = [];
+  private readonly options: ScriptedSummarizerOptions;
+
+  constructor(options: ScriptedSummarizerOptions) {
+    this.options = options;
+  }
+
+  /** Sum of the prompt tokens of the calls the summarizer accepted (billed). */
+  get billedPromptTokens(): number {
+    return this.calls.reduce((sum, call) => sum + (call.rejected ? 0 : call.promptTokens), 0);
+  }
+
+  async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
+    return this.respond(request.prompt, request.systemInstruction, request.maxOutputTokens, request.signal);
+  }
+
+  /** The same summarizer as an ADK model, for `new LlmSummarizer({ llm })`. */
+  asBaseLlm(): BaseLlm {
+    return new SummarizerLlm(this);
+  }
+
+  async respond(prompt: string, systemInstruction: string, maxOutputTokens: number | undefined, signal: AbortSignal | undefined): Promise<SummarizeResult> {
+    const behaviors = this.options.behavior;
+    const behavior: SummarizerBehavior =
+      typeof behaviors === 'string' ? behaviors : (behaviors[this.calls.length % Math.max(1, behaviors.length)] ?? 'ok');
+    const cap = maxOutputTokens ?? this.options.defaultMaxOutputTokens;
+    const promptTokens = this.options.countText(prompt) + this.options.countText(systemInstruction);
+    const rejected = promptTokens > this.options.window;
+    const maxChars = cap * CHARS_PER_OUTPUT_TOKEN;
+    const target = Math.min(maxChars, Math.max(240, Math.floor(prompt.length * 0.08)));
+    const text = rejected ? '' : behavior === 'empty' ? '' : behavior === 'overlong' ? scriptedSummary(prompt, maxChars * 3) : scriptedSummary(prompt, target);
+    this.calls.push({ promptTokens, behavior, rejected, outputChars: behavior === 'ok' || behavior === 'overlong' ? text.length : 0, maxOutputTokens: cap });
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    if (rejected) throw promptTooLongError(promptTokens, this.options.window);
+    if (behavior === 'fail') throw new Error(JSON.stringify({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } }));
+    if (behavior === 'timeout') {
+      await new Promise<void>((resolve) => {
+        if (signal?.aborted) return resolve();
+        const timer = setTimeout(resolve, UNABORTED_HANG_MS);
+        signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      });
+      throw new Error('DEADLINE_EXCEEDED: the summarizer did not answer in time');
+    }
+    return { text, finishReason: 'STOP', outputTokens: Math.ceil(text.length / CHARS_PER_OUTPUT_TOKEN) };
+  }
+}
+
+/** The summarizer seen through ADK's model interface (what `LlmSummarizer` calls). */
+class SummarizerLlm extends BaseLlm {
+  constructor(private readonly summarizer: ScriptedSummarizer) {
+    super({ model: 'scripted-summarizer' });
+  }
+
+  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+    const prompt = (request.contents ?? []).flatMap((content) => content.parts ?? []).map((part) => part.text ?? '').join('\n');
+    const system = request.config?.systemInstruction;
+    const result = await this.summarizer.respond(prompt, typeof system === 'string' ? system : '', request.config?.maxOutputTokens, undefined);
+    yield { content: { role: 'model', parts: [{ text: result.text }] }, finishReason: 'STOP' as LlmResponse['finishReason'] };
+  }
+
+  override async connect(): Promise<BaseLlmConnection> {
+    throw new Error('The scripted summarizer has no live mode.');
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * `npm run simulate` end to end: the CLI on a worker pool, its summary table,
+ * the JSON results and the HTML report, for one small scenario.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STRATEGIES } from '../../simulator/strategies.js';
+
+describe('simulator CLI', () => {
+  it('should run a filtered scenario on two workers and write the table, the JSON and the report', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
+    try {
+      const json = join(dir, 'results.json');
+      const report = join(dir, 'simulation.html');
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'simulator/cli.ts', '--filter', '^8k_SmallToolCalls$', '--jobs', '2', '--json', json, '--report', report], {
+        encoding: 'utf8',
+        timeout: 170_000,
+      });
+      expect(run.stderr).not.toMatch(/Error/);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/scenario\s+strategy\s+calls\s+overflows\s+compactions\s+summarizer\s+peak\s+mean\s+billed tokens\s+result/);
+      const parsed = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<Record<string, unknown>> };
+      expect(parsed.scenarios.map((result) => result['strategy'])).toEqual(STRATEGIES.map((strategy) => strategy.name));
+      for (const result of parsed.scenarios) {
+        expect(result).toMatchObject({ name: '8k_SmallToolCalls', window: 8_000 });
+        expect(Array.isArray(result['violations'])).toBe(true);
+        expect(typeof result['passed']).toBe('boolean');
+      }
+      expect(parsed.scenarios.find((result) => result['strategy'] === 'none')?.['overflows']).toBeGreaterThan(0);
+      expect(existsSync(report)).toBe(true);
+      expect(readFileSync(report, 'utf8')).toContain('<svg');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('should refuse an unknown strategy with exit code 2', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'simulator/cli.ts', '--strategy', 'nope'], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/unknown strategy 'nope'/);
+  }, 60_000);
+});
