@@ -9,7 +9,7 @@
  * mutated; shrunk contents are new objects.
  */
 import type { Content, Part } from '@google/genai';
-import { estimateContentTokens, safeJson } from '../estimate/estimate-content.js';
+import { estimateContentTokens, estimatePartTokens, safeJson } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { truncateMiddle } from '../text/truncate-text.js';
 import { shrinkSummaryText } from './inject-summary.js';
@@ -65,24 +65,86 @@ export function shrinkPart(part: Part, maxChars: number): Part {
   }
   if (part.inlineData && (part.inlineData.data?.length ?? 0) > maxChars * 4) {
     // Media cannot be cut in half; replace it with a note so the request fits.
-    return { text: `[${part.inlineData.mimeType ?? 'inline data'} omitted by context_guard: too large for the context window]` };
+    return omittedMedia(part);
   }
   return part;
+}
+
+/** The note that replaces a media part too large for the window. */
+function omittedMedia(part: Part): Part {
+  return { text: `[${part.inlineData?.mimeType ?? 'inline data'} omitted by context_guard: too large for the context window]` };
+}
+
+/**
+ * Replaces media parts, costliest first, until `contents` fit `budget`. Media
+ * are priced in tokens (258 per image tile or PDF page), not by their bytes,
+ * so a high-resolution image with a small file is caught here, not by
+ * `shrinkPart`'s byte check.
+ */
+function omitCostlyMedia(
+  contents: Content[],
+  tokens: number,
+  budget: number,
+  tokenizer: Tokenizer,
+  mayShrink: (content: Content, index: number) => boolean = () => true,
+): { contents: Content[]; tokens: number } {
+  const media: Array<{ content: number; part: number; tokens: number }> = [];
+  contents.forEach((content, c) =>
+    content.parts?.forEach((part, p) => {
+      if (!mayShrink(content, c)) return;
+      if (part.inlineData) media.push({ content: c, part: p, tokens: estimatePartTokens(part, tokenizer) });
+    }),
+  );
+  media.sort((a, b) => b.tokens - a.tokens);
+  let current = contents;
+  let total = tokens;
+  for (const item of media) {
+    if (total <= budget) break;
+    const content = current[item.content]!;
+    const parts = (content.parts ?? []).slice();
+    const note = omittedMedia(parts[item.part]!);
+    parts[item.part] = note;
+    current = current.map((existing, i) => (i === item.content ? { ...content, parts } : existing));
+    total = total - item.tokens + estimatePartTokens(note, tokenizer);
+  }
+  return { contents: current, tokens: total };
 }
 
 /**
  * Shrinks the largest parts of `contents` until their estimate fits `budget`
  * tokens (or nothing more can be cut). Returns new contents and their estimate.
+ *
+ * Contents for which `protect` answers true (the summary with its restated
+ * request, the user's own messages) are cut only when cutting everything else
+ * to its floor was not enough: a tool result is always cheaper to lose than
+ * what the user asked.
  */
 export function shrinkContentsToBudget(
   contents: readonly Content[],
   budget: number,
   tokenizer: Tokenizer,
+  options: { readonly protect?: (content: Content, index: number) => boolean } = {},
 ): { contents: Content[]; tokens: number } {
   const estimate = (list: readonly Content[]): number => list.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
+  const protect = options.protect;
+  const first = shrinkWithin(contents.slice(), estimate(contents), budget, tokenizer, estimate, protect ? (content, index) => !protect(content, index) : () => true);
+  if (first.tokens <= budget || !protect) return first;
+  return shrinkWithin(first.contents, first.tokens, budget, tokenizer, estimate, () => true);
+}
+
+/** The shrinking rounds, on the contents `mayShrink` allows. */
+function shrinkWithin(
+  contents: Content[],
+  startTokens: number,
+  budget: number,
+  tokenizer: Tokenizer,
+  estimate: (list: readonly Content[]) => number,
+  mayShrink: (content: Content, index: number) => boolean,
+): { contents: Content[]; tokens: number } {
   /** Every part of at least SMALL_PART_CHARS shrunk to `limitFor(its JSON size)`; other contents kept as they are. */
   const shrinkLargeParts = (list: readonly Content[], limitFor: (size: number) => number): Content[] =>
-    list.map((content) => {
+    list.map((content, index) => {
+      if (!mayShrink(content, index)) return content;
       const parts = content.parts ?? [];
       const shrunkParts = parts.map((part) => {
         const size = safeJson(part).length;
@@ -90,8 +152,8 @@ export function shrinkContentsToBudget(
       });
       return shrunkParts.every((part, i) => part === parts[i]) ? content : { ...content, parts: shrunkParts };
     });
-  let current = contents.slice();
-  let tokens = estimate(current);
+  let current = contents;
+  let tokens = startTokens;
   // Big parts shrink in proportion to the excess; a round that does not help is discarded.
   for (let round = 0; round < 8 && tokens > budget; round++) {
     const excessRatio = Math.max(0.05, budget / tokens) * 0.9;
@@ -101,7 +163,13 @@ export function shrinkContentsToBudget(
     current = next;
     tokens = nextTokens;
   }
-  // Still too big: every big part at its floor, so that what is sent is as small as shrinking can make it.
+  // Still too big: media that cost more than the room go first (they cannot be cut in half)...
+  if (tokens > budget) {
+    const withoutMedia = omitCostlyMedia(current, tokens, budget, tokenizer, mayShrink);
+    current = withoutMedia.contents;
+    tokens = withoutMedia.tokens;
+  }
+  // ...then every big part at its floor, so that what is sent is as small as shrinking can make it.
   if (tokens > budget) {
     const floored = shrinkLargeParts(current, () => FLOOR_CHARS);
     const flooredTokens = estimate(floored);

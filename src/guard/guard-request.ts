@@ -18,7 +18,7 @@
  */
 import type { Content } from '@google/genai';
 import { computeBudget, type Budget } from '../budget/compute-budget.js';
-import { contentText, latestUserRequestIndex } from '../compaction/content-shape.js';
+import { contentText, isUserRequest, latestUserRequestIndex } from '../compaction/content-shape.js';
 import { buildFallbackSummary } from '../compaction/fallback-summary.js';
 import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
 import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
@@ -260,7 +260,10 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
   if (!fits(sentEstimate)) {
     const contentBudget = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
-    const result = shrinkContentsToBudget(sent, contentBudget, tokenizer);
+    // The summary (which restates the request) and the user's messages are cut last.
+    const result = shrinkContentsToBudget(sent, contentBudget, tokenizer, {
+      protect: (content, index) => (nextSummary !== undefined && index === 0) || isUserRequest(content),
+    });
     if (result.contents.some((content, i) => content !== sent[i])) {
       sent = result.contents;
       sentEstimate = fixedTokens + result.tokens;
