@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { GEMMA_TOKENIZER_PACKAGE } from './gemma-tokenizer.js';
 import type { GroundTruthMode } from './ground-truth.js';
 import { renderReport } from './report-html.js';
+import { renderRetentionTable, runRetention } from './retention.js';
 import { runAll } from './run-all.js';
 import type { SessionStore } from './run-scenario.js';
 import { toJson, type ScenarioResult } from './scenario-result.js';
@@ -28,6 +29,7 @@ const USAGE = `Usage: npm run simulate -- [options]
   --json FILE           also write machine-readable results to FILE
   --report FILE         HTML report path (default reports/simulation.html)
   --jobs N              worker threads (default: one per core)
+  --retention / --no-retention  run the retention experiment (default: on unless --filter or --strategy is given)
   --help                this text
 `;
 
@@ -39,6 +41,7 @@ interface CliOptions {
   readonly json: string | undefined;
   readonly report: string;
   readonly jobs: number;
+  readonly retention: boolean;
 }
 
 function parseCli(argv: readonly string[]): CliOptions | undefined {
@@ -52,6 +55,8 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
       json: { type: 'string' },
       report: { type: 'string', default: 'reports/simulation.html' },
       jobs: { type: 'string' },
+      retention: { type: 'boolean' },
+      'no-retention': { type: 'boolean' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -64,7 +69,8 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
   if (sessionStore !== 'memory' && sessionStore !== 'sqlite') throw new Error(`--session-store must be memory or sqlite, not '${sessionStore}'`);
   const jobs = values.jobs === undefined ? Math.max(1, Math.min(4, availableParallelism())) : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, not '${values.jobs}'`);
-  return { filter: values.filter, strategy: values.strategy, groundTruth, sessionStore, json: values.json, report: values.report ?? 'reports/simulation.html', jobs };
+  const retention = values['no-retention'] ? false : (values.retention ?? (values.filter === undefined && values.strategy === undefined));
+  return { filter: values.filter, strategy: values.strategy, groundTruth, sessionStore, json: values.json, report: values.report ?? 'reports/simulation.html', jobs, retention };
 }
 
 function writeFile(path: string, text: string): string {
@@ -110,6 +116,8 @@ async function main(): Promise<number> {
   if (outcome.groundTruthNote) process.stdout.write(`note: ${outcome.groundTruthNote}\n`);
 
   process.stdout.write(`\n${renderSummaryTable(results)}\n\n${renderTotals(results)}\n`);
+  const retention = options.retention ? await runRetention() : undefined;
+  if (retention) process.stdout.write(`\n${renderRetentionTable(retention)}\n`);
   const groundTruth = results[0]?.groundTruth ?? options.groundTruth;
   const reportPath = writeFile(
     options.report,
@@ -118,11 +126,12 @@ async function main(): Promise<number> {
       command: `npm run simulate -- ${process.argv.slice(2).join(' ')}`.trim(),
       groundTruth: outcome.groundTruthNote ? `${groundTruth} (${outcome.groundTruthNote})` : groundTruth,
       durationMs,
+      retention,
     }),
   );
   process.stdout.write(`\nReport: ${reportPath}\n`);
   if (options.json) {
-    const jsonPath = writeFile(options.json, `${JSON.stringify({ groundTruth, scenarios: results.map(toJson) }, null, 2)}\n`);
+    const jsonPath = writeFile(options.json, `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(retention ? { retention } : {}) }, null, 2)}\n`);
     process.stdout.write(`JSON:   ${jsonPath}\n`);
   }
   const failed = results.filter((result) => !result.baseline && !result.passed);

@@ -7,6 +7,7 @@
  * charts out (`data-charts-rendered` on <body>); the page is complete without
  * it. The browser test reads that attribute.
  */
+import { renderRetentionSection, type RetentionResult } from './retention.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { chartScale, escapeXml, renderChart, shortTokens } from './svg-chart.js';
 
@@ -15,6 +16,8 @@ export interface ReportMeta {
   readonly command: string;
   readonly groundTruth: string;
   readonly durationMs: number;
+  /** The retention experiment's results, when it ran. */
+  readonly retention?: readonly RetentionResult[] | undefined;
 }
 
 const STYLE = `
@@ -141,6 +144,7 @@ export function renderReport(results: readonly ScenarioResult[], meta: ReportMet
 <p><b class="${guardFailed.length === 0 ? 'pass' : 'fail'}">ContextGuard: ${guard.length - guardFailed.length} of ${guard.length} runs passed</b>${baselineTotals.length > 0 ? ` · baselines: ${baselineTotals.join(' · ')}` : ''}</p>
 <p class="legend"><span><i style="border-color:#1565c0"></i>prompt tokens sent</span><span><i style="border-color:#9aa5b4;border-top-style:dashed"></i>as ADK built it</span><span><i style="border-color:#ef8f00;border-top-style:dashed"></i>threshold (window − buffer)</span><span><i style="border-color:#c62828;border-top-style:dashed"></i>window</span><span style="color:#c62828">● rejected (overflow)</span><span style="color:#2e7d32">▲ compaction</span></p>
 ${summaryMatrix(names, strategies, byKey)}
+${meta.retention ? renderRetentionSection(meta.retention, escapeXml) : ''}
 ${sections.join('\n')}
 <script>${ANNOTATE}</script>
 </body></html>
