@@ -298,7 +298,9 @@ export class ContextGuard extends BasePlugin {
       const storedSummary = context.state.get<unknown>(keys.summary);
       let summary = decodeSummaryRecord(storedSummary);
       if (storedSummary !== undefined && storedSummary !== null && !summary) {
-        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': ignoring an unreadable summary record in state.`);
+        // Warn once: clearing it keeps every later call from tripping over the same garbage.
+        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': ignoring an unreadable summary record in state; it is cleared.`);
+        context.state.set(keys.summary, null);
       }
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
       const contents = request.contents ?? [];
@@ -468,13 +470,16 @@ export class ContextGuard extends BasePlugin {
   }
 
   private reportCompaction(record: CompactionRecord): void {
-    const how = record.fallback ? `fallback summary (${record.fallbackReason ?? 'summarizer failed'})` : `summary by ${record.summarizer}`;
+    const how = record.fallback ? 'fallback summary' : `summary by ${record.summarizer}`;
     this.logger.info(
       `${LOG_PREFIX} agent '${record.agentName}': compacted contents ${record.coveredContents.from}..${record.coveredContents.to} ` +
         `(${record.coveredEvents.count} events), ~${record.tokensBefore} -> ~${record.tokensAfter} tokens, ${how}, ${record.durationMs} ms.`,
     );
     if (record.fallback) {
-      this.logger.warn(`${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? ''}); used the mechanical summary.`);
+      // Only the kind of failure at warn level: a provider's error text can quote the conversation.
+      const kind = (record.fallbackReason ?? 'failed').split(':')[0];
+      this.logger.warn(`${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${kind}); used the mechanical summary.`);
+      this.logger.debug(`${LOG_PREFIX} agent '${record.agentName}': summarizer failure: ${record.fallbackReason ?? ''}`);
     }
   }
 

@@ -41,6 +41,8 @@ const CHARS_PER_TOKEN = 3;
 /** Tokens the continuation sentence and summary header take, roughly. */
 const SUMMARY_FRAMING_TOKENS = 96;
 const MIN_SUMMARY_TOKENS = 48;
+/** Below this, what a compaction would add to an existing summary cannot pay for a summarizer call. */
+const MIN_NEWLY_COVERED_TOKENS = 32;
 
 export interface GuardRequestInput {
   readonly contents: readonly Content[];
@@ -187,7 +189,14 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - Math.ceil(summaryCap * 1.5) - SUMMARY_FRAMING_TOKENS);
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
   const keepFrom = reason === 'schedule' ? sliding?.keepFrom : undefined;
-  const split = selectSplit({ contents, tokens, covered, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
+  const candidate = selectSplit({ contents, tokens, covered, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
+  // A compaction for room must be able to make the request smaller. Covering a single short message
+  // (next to an oversized system prompt, say) would grow the request and call the summarizer for
+  // nothing, so shrinking is the only remedy then; a result that still comes out larger is undone
+  // below. The sliding window's schedule compacts for structure, not room, and is exempt.
+  const newlyCovered = candidate ? sum(tokens, covered, candidate.split) : 0;
+  const minimumGain = summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
+  const split = candidate && (reason === 'schedule' || newlyCovered > minimumGain) ? candidate : undefined;
 
   let nextSummary = summary;
   let compaction: CompactionOutcome | undefined;
@@ -201,7 +210,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       previousSummary: summary?.text,
       contents: toSummarize,
       currentRequest,
-      maxPromptTokens: Math.max(1_024, Math.floor((input.summarizerWindow * policy.summarizerInputRatio) / factor) - summaryCap),
+      maxPromptTokens: Math.max(256, Math.floor((input.summarizerWindow * policy.summarizerInputRatio) / factor) - summaryCap),
       maxSummaryTokens: summaryCap,
       tokenizer,
     });
@@ -253,9 +262,18 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   }
 
   // 4. Build what is sent, shrinking if it still does not fit.
-  const keptTail = contents.slice(keptFrom);
-  let sent: Content[] = nextSummary ? injectSummary(nextSummary, keptTail, viewOptions) : keptTail.slice();
+  let sent: Content[] = nextSummary ? injectSummary(nextSummary, contents.slice(keptFrom), viewOptions) : contents.slice(keptFrom);
   let sentEstimate = fixedTokens + estimateContentsTokens(sent, tokenizer);
+  let discarded = false;
+  if (compaction && reason !== 'schedule' && sentEstimate >= estimate) {
+    discarded = true;
+    // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
+    nextSummary = summary;
+    compaction = undefined;
+    keptFrom = covered;
+    sent = summary ? injectSummary(summary, tail, viewOptions) : contents.slice();
+    sentEstimate = estimate;
+  }
   let shrunk = false;
   const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
   if (!fits(sentEstimate)) {
@@ -288,6 +306,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     sentEstimate,
     lastCalibrated: sentCalibrated,
     compactions: usage.compactions + (compaction ? 1 : 0),
+    discardedCompactions: usage.discardedCompactions + (discarded ? 1 : 0),
     overLimitCalls: usage.overLimitCalls + (overLimit ? 1 : 0),
     forceCompaction: false,
   };

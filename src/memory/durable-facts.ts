@@ -32,7 +32,11 @@ export interface FactLimits {
 
 export const MAX_FACT_CHARS = 240;
 
-const IDENTIFIER = /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]*\b)|(?:\b\d{3,}[\w-]*\b)|(?:[\w.-]+@[\w-]+\.[\w.]+)|(?:https?:\/\/\S+)|(?:(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]+)+)/;
+// Bounded quantifiers keep the match linear: an unbounded `[\w.-]+@` backtracks from every position
+// of a long run of word characters (quadratic; minutes on a 200 KB message).
+const IDENTIFIER = /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]{0,64}\b)|(?:\b\d{3,}[\w-]{0,64}\b)|(?:\b[\w.-]{1,64}@[\w-]{1,64}\.[\w.]{1,64})|(?:https?:\/\/\S{1,256})|(?:(?:~|\.{1,2})?\/[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,32})/;
+/** Sentences longer than this are data, not facts; they are not scanned. */
+const MAX_SENTENCE_CHARS = 2_000;
 const CONSTRAINT = /\b(must|never|always|only|don't|do not|without|at most|at least|deadline|budget|required?)\b/i;
 
 /** Normalised key used to recognise the same fact again. */
@@ -53,6 +57,7 @@ export function extractFacts(contents: readonly Content[]): string[] {
   for (const content of contents) {
     if (!isUserRequest(content)) continue;
     for (const sentence of sentences(contentText(content))) {
+      if (sentence.length > MAX_SENTENCE_CHARS) continue;
       if (IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence)) facts.push(truncateEnd(sentence, MAX_FACT_CHARS));
     }
   }

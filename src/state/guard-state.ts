@@ -50,6 +50,8 @@ export interface UsageRecord {
   readonly outputTokens?: number | undefined;
   readonly modelCalls: number;
   readonly compactions: number;
+  /** Summaries thrown away because they came out no smaller than what they would replace. */
+  readonly discardedCompactions: number;
   /** Requests sent although they were still over the hard limit after every reduction. */
   readonly overLimitCalls: number;
   /** Requests the provider rejected as too long. */
@@ -73,6 +75,7 @@ export const EMPTY_USAGE: UsageRecord = {
   version: RECORD_VERSION,
   modelCalls: 0,
   compactions: 0,
+  discardedCompactions: 0,
   overLimitCalls: 0,
   rejectedCalls: 0,
   forceCompaction: false,
@@ -130,12 +133,20 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
   };
 }
 
-/** Decodes a usage record; unusable fields fall back to their defaults. */
+/**
+ * Token counts above this are not trusted (no model has a 100M-token window,
+ * the same bound `recordReportedUsage` applies to reported counts): a huge
+ * value read from state would otherwise pin every estimate above the
+ * threshold and compact on every turn until a real count replaced it.
+ */
+export const MAX_PLAUSIBLE_TOKENS = 100_000_000;
+
+/** Decodes a usage record; unusable fields (wrong type, negative, non-finite, implausibly large) fall back to their defaults. */
 export function decodeUsageRecord(value: unknown): UsageRecord {
   const record = asRecord(value);
   if (!record) return EMPTY_USAGE;
   const positive = (key: string): number | undefined => {
-    const number = decodeCount(record[key]);
+    const number = decodeCount(record[key], MAX_PLAUSIBLE_TOKENS);
     return number !== undefined && number > 0 ? number : undefined;
   };
   const learned = decodeCount(record['learnedCorrection'], 1_000);
@@ -146,9 +157,10 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     sentEstimate: positive('sentEstimate'),
     lastCalibrated: positive('lastCalibrated'),
     learnedCorrection: learned !== undefined && learned > 0 ? learned : undefined,
-    outputTokens: decodeCount(record['outputTokens']),
+    outputTokens: decodeCount(record['outputTokens'], MAX_PLAUSIBLE_TOKENS),
     modelCalls: decodeInteger(record['modelCalls']) ?? 0,
     compactions: decodeInteger(record['compactions']) ?? 0,
+    discardedCompactions: decodeInteger(record['discardedCompactions']) ?? 0,
     overLimitCalls: decodeInteger(record['overLimitCalls']) ?? 0,
     rejectedCalls: decodeInteger(record['rejectedCalls']) ?? 0,
     forceCompaction: decodeBoolean(record['forceCompaction']),
