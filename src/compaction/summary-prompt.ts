@@ -51,13 +51,36 @@ function instructions(maxSummaryTokens: number): string {
   ].join('\n');
 }
 
+/** Shares of `maxPromptTokens` the previous summary and the current request may take at most. */
+const PREVIOUS_SUMMARY_SHARE = 0.4;
+const CURRENT_REQUEST_SHARE = 0.2;
+
+/**
+ * `text` cut head+tail to at most `maxChars` characters and `maxTokens` tokens
+ * by `tokenizer`. Characters per token vary fourfold between scripts (CJK and
+ * emoji are about one), so the cut is repeated until the tokenizer agrees.
+ */
+function fitTokens(text: string, maxTokens: number, maxChars: number, tokenizer: Tokenizer): string {
+  let kept = truncateMiddle(text, maxChars);
+  let cost = tokenizer.count(kept);
+  for (let attempt = 0; attempt < 8 && cost > maxTokens && kept.length > 0; attempt++) {
+    kept = truncateMiddle(text, Math.max(0, Math.floor((kept.length * maxTokens * 0.95) / cost)));
+    cost = tokenizer.count(kept);
+  }
+  return kept;
+}
+
 export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   const { tokenizer, maxPromptTokens } = input;
   const head = instructions(input.maxSummaryTokens);
+  // Both are bounded in tokens, not only in characters: 4,000 characters of CJK are 4,000 tokens, more than a
+  // small summarizer's whole window.
   const previous = input.previousSummary
-    ? `\n\n<previous_summary>\n${truncateMiddle(input.previousSummary, Math.max(2_000, maxPromptTokens))}\n</previous_summary>`
+    ? `\n\n<previous_summary>\n${fitTokens(input.previousSummary, Math.floor(maxPromptTokens * PREVIOUS_SUMMARY_SHARE), Math.max(2_000, maxPromptTokens), tokenizer)}\n</previous_summary>`
     : '';
-  const request = input.currentRequest ? `\n\n<current_request>\n${truncateMiddle(input.currentRequest, 4_000)}\n</current_request>` : '';
+  const request = input.currentRequest
+    ? `\n\n<current_request>\n${fitTokens(input.currentRequest, Math.floor(maxPromptTokens * CURRENT_REQUEST_SHARE), 4_000, tokenizer)}\n</current_request>`
+    : '';
   let budget = maxPromptTokens - tokenizer.count(head + previous + request) - 32;
   const blocks: string[] = [];
   let dropped = 0;

@@ -1,8 +1,11 @@
 /**
- * UTF-16-safe text cutting. A cut never splits a surrogate pair, so emoji and
- * other astral characters survive every truncation boundary, and the result is
- * always valid UTF-8 when encoded.
+ * Unicode-safe text cutting. A head or tail cut lands on a grapheme boundary:
+ * it never splits a surrogate pair (so the result is always valid UTF-8 when
+ * encoded), a ZWJ emoji sequence, a flag, or a letter and its combining marks
+ * (see src/truncation/grapheme-cut.ts), so every truncation boundary keeps
+ * whole characters.
  */
+import { graphemeBoundaryAfter, graphemeBoundaryBefore } from '../truncation/grapheme-cut.js';
 
 /** Index at or before `index` that does not fall inside a surrogate pair. */
 export function safeCutIndex(text: string, index: number): number {
@@ -14,19 +17,21 @@ export function safeCutIndex(text: string, index: number): number {
   return index;
 }
 
-/** The first `maxChars` UTF-16 units of `text`, without splitting a pair. */
+/**
+ * The first `maxChars` UTF-16 units of `text` at most, cut at a grapheme
+ * boundary: never inside a surrogate pair, a ZWJ sequence, a flag or a letter
+ * with its combining marks (so the kept text shows no broken character).
+ */
 export function safeHead(text: string, maxChars: number): string {
-  return text.slice(0, safeCutIndex(text, maxChars));
+  if (maxChars >= text.length) return text;
+  return text.slice(0, graphemeBoundaryBefore(text, Math.max(0, maxChars), 0));
 }
 
-/** The last `maxChars` UTF-16 units of `text`, without splitting a pair. */
+/** The last `maxChars` UTF-16 units of `text` at most, cut at a grapheme boundary (see `safeHead`). */
 export function safeTail(text: string, maxChars: number): string {
   if (maxChars <= 0) return '';
   if (maxChars >= text.length) return text;
-  let start = text.length - maxChars;
-  const code = text.charCodeAt(start);
-  if (code >= 0xdc00 && code <= 0xdfff) start += 1;
-  return text.slice(start);
+  return text.slice(graphemeBoundaryAfter(text, text.length - maxChars, text.length));
 }
 
 /**

@@ -1,0 +1,46 @@
+/**
+ * A ground truth for scripted providers whose tokenizer agrees with the
+ * estimator's up to a constant factor: the tiktoken count of every text the
+ * provider is sent (system instruction, tool declarations, texts, call
+ * arguments, results) plus media priced by the estimator's own rules (258
+ * tokens per 768-px image tile, per PDF page), times `ratio`.
+ *
+ * Real providers are close to this (Gemini's and o200k's counts differ by a
+ * roughly constant factor across scripts), unlike `ratioTokenCounter`'s
+ * characters / 4, whose ratio to any BPE swings by 4x between CJK, base64 and
+ * prose; tests that are not about that swing use this counter.
+ */
+import type { LlmRequest } from '@google/adk';
+import { inlineDataTokens } from '../../src/estimate/media-tokens.js';
+import { tiktokenTokenizer } from '../../src/estimate/tokenizer.js';
+import { requestPayload, type RequestTokenCounter } from '../../src/testing/index.js';
+
+const memo = new Map<string, number>();
+
+/** tiktoken count of `text`, memoised (the same history is counted again on every call). */
+function count(text: string): number {
+  let tokens = memo.get(text);
+  if (tokens === undefined) {
+    tokens = tiktokenTokenizer.count(text);
+    if (memo.size > 20_000) memo.clear();
+    memo.set(text, tokens);
+  }
+  return tokens;
+}
+
+/** Tokens of a request at ratio 1. */
+export function proportionalCount(request: LlmRequest): number {
+  let tokens = 0;
+  for (const text of requestPayload(request).texts) tokens += count(text);
+  for (const content of request.contents ?? []) {
+    for (const part of content.parts ?? []) {
+      if (part.inlineData) tokens += inlineDataTokens(part.inlineData.mimeType, part.inlineData.data, tiktokenTokenizer);
+    }
+  }
+  return tokens;
+}
+
+/** `ratio` (a number, or a function read at every call for drift) x `proportionalCount`. */
+export function proportionalCounter(ratio: number | (() => number)): RequestTokenCounter {
+  return (request) => Math.ceil(proportionalCount(request) * (typeof ratio === 'function' ? ratio() : ratio));
+}
