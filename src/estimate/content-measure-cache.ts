@@ -5,16 +5,18 @@
  * deep copy of the whole history each time. Re-tokenizing that history would
  * make every step O(history). This cache keeps, per session and agent, the
  * fingerprints and estimates of the contents seen at the previous call; when
- * the new request still starts with them (checked by fingerprint at the first
- * and last known positions) only the appended contents are measured. A global
- * fingerprint → tokens memo makes even a full re-measure cheap.
+ * the new request still starts with them (checked at the first and last known
+ * positions by probes, fingerprints of at most 256 nodes, so the check costs
+ * the same however large those contents are) only the appended contents are
+ * measured. A global fingerprint → tokens memo makes even a full re-measure
+ * cheap.
  *
  * Correctness never depends on this cache: a miss only costs time. It is
  * bounded (least recently used sessions are dropped first).
  */
 import type { Content } from '@google/genai';
 import { estimateContentTokens } from './estimate-content.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, probeFingerprint } from './fingerprint.js';
 import type { Tokenizer } from './tokenizer.js';
 
 export interface ContentMeasures {
@@ -25,6 +27,9 @@ export interface ContentMeasures {
 interface SessionEntry {
   fingerprints: string[];
   tokens: number[];
+  /** Probes (bounded fingerprints) of the first and last contents measured, to recognise the history next time. */
+  firstProbe: string;
+  lastProbe: string;
 }
 
 export interface MeasureCacheLimits {
@@ -53,13 +58,22 @@ export class ContentMeasureCache {
     if (entry) this.sessions.delete(key); // re-inserted below: most recently used last
     const known = entry ? this.reusablePrefix(entry, contents) : 0;
     if (!entry || known < entry.fingerprints.length) {
-      entry = { fingerprints: entry?.fingerprints.slice(0, known) ?? [], tokens: entry?.tokens.slice(0, known) ?? [] };
+      entry = {
+        fingerprints: entry?.fingerprints.slice(0, known) ?? [],
+        tokens: entry?.tokens.slice(0, known) ?? [],
+        firstProbe: known > 0 ? (entry?.firstProbe ?? '') : '',
+        lastProbe: '',
+      };
     }
     for (let i = known; i < contents.length; i++) {
       const content = contents[i] as Content;
       const print = fingerprint(content);
       entry.fingerprints.push(print);
       entry.tokens.push(this.tokensOf(print, content, tokenizer));
+    }
+    if (contents.length > known) {
+      if (known === 0) entry.firstProbe = probeFingerprint(contents[0]);
+      entry.lastProbe = probeFingerprint(contents[contents.length - 1]);
     }
     this.sessions.set(key, entry);
     if (this.sessions.size > this.maxSessions) {
@@ -80,13 +94,18 @@ export class ContentMeasureCache {
     return this.sessions.size;
   }
 
+  /**
+   * How many leading contents are the ones measured last time: all of them when the first and the last
+   * known positions still hold the same contents (compared by bounded probes, so a huge tool result at
+   * either end does not make every call walk it again), else none.
+   */
   private reusablePrefix(entry: SessionEntry, contents: readonly Content[]): number {
     const count = entry.fingerprints.length;
     if (count === 0 || count > contents.length) return 0;
     const first = contents[0];
     const last = contents[count - 1];
     if (!first || !last) return 0;
-    if (fingerprint(first) !== entry.fingerprints[0] || fingerprint(last) !== entry.fingerprints[count - 1]) return 0;
+    if (probeFingerprint(first) !== entry.firstProbe || probeFingerprint(last) !== entry.lastProbe) return 0;
     return count;
   }
 

@@ -7,16 +7,19 @@
  * the provider's real counts covers the rest.
  *
  * The counter is o200k's own algorithm, reimplemented for counting (see
- * docs/performance.md): the text is split with o200k's pre-tokenizer pattern,
+ * docs/performance.md): the text is split into pieces by o200k's pre-tokenizer
+ * pattern (worked out directly for ASCII, the regular expression elsewhere),
  * and each piece is counted by byte-pair merging over the encoding's ranks.
- * For a piece of up to 128 UTF-8 bytes the count is exactly js-tiktoken's.
- * Three measures keep the cost linear and bounded:
+ * For a text of up to 2,048 characters whose pieces are at most 128 UTF-8
+ * bytes long (all ordinary text) the count is exactly js-tiktoken's. The cost
+ * stays linear and bounded:
  * - BPE is quadratic in the length of one piece (a 10 KB run of one character
  *   takes seconds in js-tiktoken, 2 KB of blank space half a second), so a
- *   piece longer than 128 bytes is counted in chunks of at most 128 bytes cut
- *   at character boundaries; a cut can only add tokens;
- * - pieces repeat (words, keys, indentation), so counts of pieces and chunks
- *   are memoised (bounded);
+ *   longer piece is counted in chunks of at most 128 bytes cut at character
+ *   boundaries (a token or so more per cut);
+ * - ranks are looked up without building strings for tokens of up to 6 bytes
+ *   (typed-array tables), and pieces repeat (words, keys, indentation), so
+ *   counts of pieces and chunks are memoised (bounded);
  * - a long text is estimated from evenly spaced samples rather than encoded
  *   whole, which caps the work at about 1/128 of the text.
  */
@@ -34,8 +37,10 @@ export interface Tokenizer {
 const MAX_PIECE_BYTES = 128;
 /** Pieces up to this many UTF-16 units are memoised. */
 const MEMO_PIECE_CHARS = 64;
-/** Entries per memo before it is cleared. */
-const MEMO_LIMIT = 50_000;
+/** Entries of the piece memo before it is cleared (pieces of up to 64 UTF-16 units: a few MB at most). */
+const PIECE_MEMO_LIMIT = 50_000;
+/** Entries of the chunk memo (chunks of long pieces, up to 128 bytes each; rare outside adversarial input). */
+const CHUNK_MEMO_LIMIT = 8_192;
 /** Texts up to this many characters are encoded whole. */
 const EXACT_LIMIT = 2048;
 /** Size of one sample window of a long text. */
@@ -54,7 +59,7 @@ interface Encoding {
   readonly packed: PackedTable;
   /** Length in bytes of the longest token. */
   readonly maxTokenBytes: number;
-  /** o200k's pre-tokenizer, global, without capture groups. */
+  /** o200k's pre-tokenizer, sticky (it matches at every position), without capture groups. */
   readonly pattern: RegExp;
 }
 
@@ -65,8 +70,19 @@ const PACKED_BITS = 18;
 /**
  * Open addressing (linear probing) in one typed array of [low, high, rank] slots, so a probe reads one
  * cache line: `low` is bytes 0-3 of the token, `high` bytes 4-5 plus the length (never 0 in a used slot).
+ * A 128 KB bit filter in front answers most lookups of candidates that are not tokens (two thirds of
+ * the lookups in CJK text) without touching the 3 MB table.
  */
-type PackedTable = Int32Array;
+interface PackedTable {
+  readonly slots: Int32Array;
+  readonly filter: Uint32Array;
+}
+
+const FILTER_BITS = 20;
+
+function filterBit(low: number, high: number): number {
+  return Math.imul(low ^ Math.imul(high, 0x27d4eb2d), 0x165667b1) >>> (32 - FILTER_BITS);
+}
 
 function packedSlot(low: number, high: number): number {
   return (Math.imul(low, 0x9e3779b1) ^ Math.imul(high ^ (low >>> 15), 0x85ebca6b)) >>> (32 - PACKED_BITS);
@@ -80,11 +96,14 @@ function packedInsert(table: PackedTable, bytes: readonly number[], rank: number
     else high |= (bytes[i] as number) << (8 * (i - 4));
   }
   const mask = (1 << PACKED_BITS) - 1;
+  const slots = table.slots;
   let slot = packedSlot(low, high);
-  while (table[slot * 3 + 1] !== 0 && !(table[slot * 3] === low && table[slot * 3 + 1] === high)) slot = (slot + 1) & mask;
-  table[slot * 3] = low;
-  table[slot * 3 + 1] = high;
-  table[slot * 3 + 2] = rank;
+  while (slots[slot * 3 + 1] !== 0 && !(slots[slot * 3] === low && slots[slot * 3 + 1] === high)) slot = (slot + 1) & mask;
+  slots[slot * 3] = low;
+  slots[slot * 3 + 1] = high;
+  slots[slot * 3 + 2] = rank;
+  const bit = filterBit(low, high);
+  table.filter[bit >>> 5]! |= 1 << (bit & 31);
 }
 
 /** Rank of the token `bytes[from, to)` (at most PACKED_BYTES long), or -1. */
@@ -96,13 +115,16 @@ function packedRank(table: PackedTable, bytes: string, from: number, to: number)
     if (shift < 32) low |= bytes.charCodeAt(i) << shift;
     else high |= bytes.charCodeAt(i) << (shift - 32);
   }
+  const bit = filterBit(low, high);
+  if (((table.filter[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return -1;
+  const slots = table.slots;
   let at = packedSlot(low, high) * 3;
   for (;;) {
-    const stored = table[at + 1] as number;
+    const stored = slots[at + 1] as number;
     if (stored === 0) return -1;
-    if (stored === high && table[at] === low) return table[at + 2] as number;
+    if (stored === high && slots[at] === low) return slots[at + 2] as number;
     at += 3;
-    if (at >= table.length) at = 0;
+    if (at >= slots.length) at = 0;
   }
 }
 
@@ -124,7 +146,7 @@ function loadEncoding(): Encoding {
   const source = o200kBase.bpe_ranks;
   const ranks = new Map<string, number>();
   const pairs = new Int32Array(65_536).fill(-1);
-  const packed: PackedTable = new Int32Array(3 << PACKED_BITS);
+  const packed: PackedTable = { slots: new Int32Array(3 << PACKED_BITS), filter: new Uint32Array(1 << (FILTER_BITS - 5)) };
   const bytes: number[] = [];
   let maxTokenBytes = 1;
   let position = 0;
@@ -164,7 +186,7 @@ function loadEncoding(): Encoding {
     position = end + 1;
   }
   // Capture groups are not needed for splitting; non-capturing ones make each match cheaper.
-  const pattern = new RegExp(o200kBase.pat_str.replace(/(^|[^\\])\((?!\?)/g, '$1(?:'), 'gu');
+  const pattern = new RegExp(o200kBase.pat_str.replace(/(^|[^\\])\((?!\?)/g, '$1(?:'), 'uy');
   shared = { ranks, pairs, packed, maxTokenBytes, pattern };
   return shared;
 }
@@ -270,12 +292,14 @@ function bytePairCount(bytes: string, encoding: Encoding): number {
 class CountMemo {
   private entries = new Map<string, number>();
 
+  constructor(private readonly limit: number) {}
+
   get(key: string): number | undefined {
     return this.entries.get(key);
   }
 
   set(key: string, count: number): void {
-    if (this.entries.size >= MEMO_LIMIT) this.entries = new Map();
+    if (this.entries.size >= this.limit) this.entries = new Map();
     // A short substring is a copy; a longer one may be a slice that keeps its whole source text alive.
     this.entries.set(key.length < 13 ? key : detach(key), count);
   }
@@ -286,8 +310,8 @@ function detach(text: string): string {
   return (' ' + text).slice(1);
 }
 
-const pieceMemo = new CountMemo();
-const chunkMemo = new CountMemo();
+const pieceMemo = new CountMemo(PIECE_MEMO_LIMIT);
+const chunkMemo = new CountMemo(CHUNK_MEMO_LIMIT);
 
 /** Tokens of a piece longer than `MAX_PIECE_BYTES`: chunks of at most that size, cut between characters. */
 function chunkedCount(bytes: string, encoding: Encoding): number {
@@ -334,21 +358,130 @@ function pieceCount(piece: string, encoding: Encoding): number {
   return count;
 }
 
+// Character classes of o200k's pattern, for ASCII (every code below 0x80).
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 4;
+const SPACE = 8; // \s
+const NEWLINE = 16; // \r \n
+const OTHER = 32; // [^\s\p{L}\p{N}]
+const ASCII_CLASS = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) {
+    if (code >= 0x41 && code <= 0x5a) table[code] = UPPER;
+    else if (code >= 0x61 && code <= 0x7a) table[code] = LOWER;
+    else if (code >= 0x30 && code <= 0x39) table[code] = DIGIT;
+    else if (code === 0x0a || code === 0x0d) table[code] = SPACE | NEWLINE;
+    else if ((code >= 0x09 && code <= 0x0c) || code === 0x20) table[code] = SPACE;
+    else table[code] = OTHER;
+  }
+  return table;
+})();
+
+/** Class of the character at `i` (0 past the end), or -1 when it is not ASCII. */
+function classAt(text: string, i: number): number {
+  if (i >= text.length) return 0;
+  const code = text.charCodeAt(i);
+  return code < 0x80 ? (ASCII_CLASS[code] as number) : -1;
+}
+
+/** End of an optional contraction ('s, 't, 're, 've, 'm, 'll, 'd in any case) at `i`. */
+function contractionEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) !== 0x27) return i;
+  const a = text.charCodeAt(i + 1) | 0x20;
+  if (a === 0x73 || a === 0x74 || a === 0x6d || a === 0x64) return i + 2; // s t m d
+  const b = text.charCodeAt(i + 2) | 0x20;
+  if ((a === 0x72 && b === 0x65) || (a === 0x76 && b === 0x65) || (a === 0x6c && b === 0x6c)) return i + 3; // re ve ll
+  return i;
+}
+
+/**
+ * End of the piece o200k's pattern matches at `p`, worked out directly for
+ * ASCII, or -1 when a character the pattern would look at is not ASCII (the
+ * caller then runs the pattern itself). The alternatives, in the pattern's order:
+ * 1-2. an optional prefix character (not a letter, digit, \r or \n) and a word:
+ *      uppercase letters then lowercase ones (at least one of either), and a contraction;
+ * 3.   one to three digits;
+ * 4.   an optional space, punctuation, then any \r, \n and /;
+ * 5.   whitespace up to and including its last \r or \n;
+ * 6-7. whitespace, less its last character when something follows.
+ */
+function asciiPieceEnd(text: string, p: number): number {
+  const length = text.length;
+  const first = classAt(text, p);
+  if (first < 0) return -1;
+  let word = -1;
+  if (first & (UPPER | LOWER)) {
+    word = p;
+  } else if (!(first & (DIGIT | NEWLINE))) {
+    const next = classAt(text, p + 1);
+    if (next < 0) return -1;
+    if (next & (UPPER | LOWER)) word = p + 1;
+  }
+  if (word >= 0) {
+    let i = word;
+    let c = classAt(text, i);
+    while (c === UPPER) c = classAt(text, ++i);
+    while (c === LOWER) c = classAt(text, ++i);
+    if (c < 0) return -1;
+    return contractionEnd(text, i);
+  }
+  if (first & DIGIT) {
+    let i = p + 1;
+    while (i < p + 3 && classAt(text, i) === DIGIT) i++;
+    if (i < p + 3 && classAt(text, i) < 0) return -1;
+    return i;
+  }
+  const punctuation = text.charCodeAt(p) === 0x20 ? p + 1 : p;
+  const at = classAt(text, punctuation);
+  if (at === OTHER) {
+    let i = punctuation + 1;
+    let c = classAt(text, i);
+    while (c === OTHER) c = classAt(text, ++i);
+    if (c < 0) return -1;
+    while (i < length) {
+      const code = text.charCodeAt(i);
+      if (code !== 0x0a && code !== 0x0d && code !== 0x2f) break;
+      i++;
+    }
+    return i;
+  }
+  if (at < 0) return -1;
+  // Whitespace (the prefix case above took a space or tab before a letter).
+  let end = p;
+  let afterNewline = -1;
+  let c = first;
+  while (c > 0 && c & SPACE) {
+    if (c & NEWLINE) afterNewline = end + 1;
+    c = classAt(text, ++end);
+  }
+  if (c < 0) return -1;
+  if (afterNewline >= 0) return afterNewline;
+  if (end === length || end - p === 1) return end;
+  return end - 1;
+}
+
 function countExact(text: string): number {
   if (text.length === 0) return 0;
   const encoding = loadEncoding();
   const pattern = encoding.pattern;
-  pattern.lastIndex = 0;
   let tokens = 0;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(text)) !== null) {
-    const piece = match[0];
-    if (piece.length === 0) {
-      // Not produced by o200k's pattern; guards against an endless loop all the same.
-      pattern.lastIndex++;
-      continue;
+  let p = 0;
+  while (p < text.length) {
+    let end = asciiPieceEnd(text, p);
+    if (end < 0) {
+      pattern.lastIndex = p;
+      end = pattern.exec(text) !== null ? pattern.lastIndex : p + 1;
+      // The pattern matches at every position; a step of one guards against an endless loop all the same.
+      if (end <= p) end = p + 1;
+      tokens += pieceCount(text.slice(p, end), encoding);
+    } else if (end - p <= PACKED_BYTES && text.charCodeAt(p) < 0x80) {
+      // An ASCII piece of up to 6 characters: usually one token, found without making a string.
+      tokens += end - p === 1 || packedRank(encoding.packed, text, p, end) >= 0 ? 1 : bytePairCount(text.slice(p, end), encoding);
+    } else {
+      tokens += pieceCount(text.slice(p, end), encoding);
     }
-    tokens += pieceCount(piece, encoding);
+    p = end;
   }
   return tokens;
 }

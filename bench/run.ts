@@ -1,0 +1,193 @@
+/**
+ * `npm run bench`: ContextGuard's own cost per model call, its worst case, its
+ * compaction step, its memory and its token bill, against ADK's built-in
+ * `TokenBasedContextCompactor`, in one run. Prints a short table and writes
+ * `reports/bench.json`. Absolute times depend on the machine; ratios from the
+ * same run hold better. See docs/performance.md.
+ *
+ * Options: `--quick` (checkpoints 10k and 100k, 20 turns of cost) for a smoke run.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { runCost, type CostResult } from './cost.js';
+import { ms, kb, ratio, table } from './lib/stats.js';
+import { runSteadyState, type SteadyResult } from './steady.js';
+import { gcFunction } from './lib/heap.js';
+import { measureTokenizerLoad, runTokenizerChecks, type TokenizerLoad, type TokenizerReport } from './tokenizer.js';
+import { runSmallInputs, runWorstCase, type SmallInputRow, type WorstCaseRow } from './worst-case.js';
+
+interface Target {
+  readonly name: string;
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean;
+}
+
+const quick = process.argv.includes('--quick');
+const log = (line: string): void => console.log(line);
+
+function section(title: string): void {
+  console.log(`\n== ${title}`);
+}
+
+async function main(): Promise<void> {
+  gcFunction();
+  const started = performance.now();
+  const loadAverageAtStart = loadavg();
+  const load: TokenizerLoad = measureTokenizerLoad();
+
+  section('tokenizer');
+  const tokenizer: TokenizerReport = runTokenizerChecks();
+  console.log(
+    `first use ${ms(load.firstCallMs)} (loads o200k), encoding heap ${kb(load.heapBytes)}; ` +
+      `equal to js-tiktoken on ${tokenizer.equivalence.texts - tokenizer.equivalence.mismatches}/${tokenizer.equivalence.texts} texts`,
+  );
+  for (const example of tokenizer.equivalence.examples) console.log(`  mismatch ${example}`);
+  console.log(
+    table([
+      ['kind', 'whole-text counting', 'sampled 256 KB / exact', 'sampled time'],
+      ...tokenizer.kinds.map((row) => [row.kind, `${row.exactMbPerSecond.toFixed(1)} MB/s`, row.sampledRatio.toFixed(3), ms(row.sampledMs)]),
+    ]),
+  );
+
+  section('steady state (real Runner session, 2M window: no compaction)');
+  const steady: SteadyResult = await runSteadyState({ checkpoints: quick ? [10_000, 100_000] : [10_000, 100_000, 200_000, 1_000_000], log });
+  const base = steady.checkpoints[0];
+  console.log(
+    table([
+      ['history (tokens)', 'contents', 'guard median', 'guard p95', 'guard CPU median', 'ADK shouldCompact median', 'p95', 'ADK no usage', 'guard/ADK', 'vs 10k', 'est/truth', 'chars/4 / truth', 'heap/session', 'cold measure'],
+      ...steady.checkpoints.map((c) => [
+        `${c.historyTokensStart.toLocaleString('en')}..${c.historyTokensEnd.toLocaleString('en')}`,
+        String(c.contents),
+        ms(c.guardMs.median),
+        ms(c.guardMs.p95),
+        ms(c.guardCpuMs.median),
+        ms(c.adkShouldCompactMs.median),
+        ms(c.adkShouldCompactMs.p95),
+        ms(c.adkShouldCompactNoUsageMs.median),
+        ratio(c.guardMs.median / c.adkShouldCompactMs.median),
+        ratio(c.guardMs.median / (base?.guardMs.median ?? Number.NaN)),
+        c.estimateRatio.median.toFixed(3),
+        c.charsOver4Ratio.toFixed(3),
+        kb(c.heapPerSessionBytes),
+        ms(c.coldMeasureMs),
+      ]),
+    ]),
+  );
+  const compaction = steady.compaction;
+  if (compaction) {
+    console.log(
+      `compaction at ${compaction.historyTokens.toLocaleString('en')} tokens (${compaction.contents} contents): callback ${ms(compaction.callbackMs)}, ` +
+        `summarizer ${ms(compaction.summarizerMs)}, overhead ${ms(compaction.overheadMs)}; ~${compaction.tokensBefore} -> ~${compaction.tokensAfter} tokens; ` +
+        `after it: median ${ms(compaction.afterCompactionGuardMs.median)}, p95 ${ms(compaction.afterCompactionGuardMs.p95)}`,
+    );
+    const b = compaction.breakdown;
+    console.log(
+      `  replayed on the same ${b.contents} contents: buildSummaryPrompt ${ms(b.summaryPromptMs)} (${ms(b.summaryPromptNoTokenizerMs)} with a free tokenizer; ` +
+        `renderContent alone ${ms(b.renderMs)}), mapContentsToEvents ${ms(b.mapContentsToEventsMs)}, fingerprint of every content ${ms(b.fingerprintAllMs)}`,
+    );
+  }
+
+  section('worst case: one estimate of 1 MB');
+  const worst: WorstCaseRow[] = await runWorstCase();
+  console.log(
+    table([
+      ['input', 'UTF-8', 'tokens', 'tokenizer', 'as text part', 'as tool result', 'ms/MB', 'CPU ms/MB'],
+      ...worst.map((row) => [
+        row.input,
+        kb(row.bytes),
+        String(row.tokens),
+        ms(row.tokenizerMs),
+        ms(row.textPartMs),
+        ms(row.toolResultMs),
+        row.msPerMb.toFixed(1),
+        row.cpuMsPerMb.toFixed(1),
+      ]),
+    ]),
+  );
+  for (const row of worst) {
+    if (row.toolResultParts) {
+      const p = row.toolResultParts;
+      console.log(`  ${row.input} as a tool result: fingerprint ${ms(p.fingerprintMs)}, JSON.stringify ${ms(p.jsonMs)}, tokenizer ${ms(p.tokenizerMs)}`);
+    }
+  }
+  const small: SmallInputRow[] = await runSmallInputs();
+  console.log(table([['small or many-part input', 'UTF-8', 'time', 'ms/MB'], ...small.map((row) => [row.input, kb(row.bytes), ms(row.ms), row.msPerMb.toFixed(0)])]));
+
+  section(`cost: ${quick ? 20 : 60} tool-heavy turns on a 128k window`);
+  const cost: CostResult[] = await runCost({ turns: quick ? 20 : 60, log });
+  const costOf = (strategy: CostResult['strategy']) => cost.find((row) => row.strategy === strategy);
+  const guardCost = costOf('guard');
+  console.log(
+    table([
+      ['strategy', 'billed prompt tokens', 'of which summarizer', 'overflows', 'failed turns', 'max request', 'compactions', 'guard / this'],
+      ...cost.map((row) => [
+        row.label,
+        row.billedPromptTokens.toLocaleString('en'),
+        row.billedSummarizerPromptTokens.toLocaleString('en'),
+        String(row.overflows),
+        String(row.failedTurns),
+        row.maxPromptTokens.toLocaleString('en'),
+        String(row.compactions),
+        guardCost ? ratio(guardCost.billedPromptTokens / row.billedPromptTokens) : '-',
+      ]),
+    ]),
+  );
+
+  section('targets');
+  const at = (target: number) => steady.checkpoints.find((c) => c.target === target);
+  const c200 = at(200_000);
+  const c1m = at(1_000_000);
+  const worstMb = Math.max(...worst.map((row) => row.msPerMb));
+  const worstCpuMb = Math.max(...worst.map((row) => row.cpuMsPerMb));
+  const targets: Target[] = [];
+  if (c200) targets.push({ name: 'steady state, 200k history', target: 'median < 1 ms', measured: ms(c200.guardMs.median), met: c200.guardMs.median < 1 });
+  if (c1m) targets.push({ name: 'steady state, 1M history', target: 'median < 5 ms', measured: ms(c1m.guardMs.median), met: c1m.guardMs.median < 5 });
+  const last = steady.checkpoints[steady.checkpoints.length - 1];
+  if (base && last && last !== base) {
+    const growth = last.guardMs.median / base.guardMs.median;
+    targets.push({ name: 'no growth with history', target: `median at ${last.target / 1000}k / at 10k < 2x`, measured: ratio(growth), met: growth < 2 });
+  }
+  targets.push({
+    name: 'worst case, 1 MB inputs',
+    target: '< 50 ms/MB',
+    measured: `${worstMb.toFixed(1)} ms/MB wall, ${worstCpuMb.toFixed(1)} CPU`,
+    met: worstMb < 50,
+  });
+  if (compaction) {
+    targets.push({
+      name: `compaction step at ${(compaction.historyTokens / 1000).toFixed(0)}k tokens`,
+      target: '< 100 ms without the summarizer',
+      measured: `${ms(compaction.overheadMs)} wall, ${ms(compaction.callbackCpuMs)} CPU`,
+      met: compaction.overheadMs < 100,
+    });
+  }
+  if (guardCost) {
+    targets.push({ name: 'cost scenario, ContextGuard', target: '0 overflows', measured: String(guardCost.overflows), met: guardCost.overflows === 0 });
+  }
+  console.log(table([['target', 'wanted', 'measured', ''], ...targets.map((t) => [t.name, t.target, t.measured, t.met ? 'met' : 'NOT MET'])]));
+
+  const elapsedMs = performance.now() - started;
+  const report = {
+    generatedAt: new Date().toISOString(),
+    command: process.argv.slice(1).join(' '),
+    quick,
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform, loadAverageAtStart, loadAverageAtEnd: loadavg() },
+    groundTruth: steady.groundTruth,
+    tokenizer: { load, ...tokenizer },
+    steady,
+    worstCase: worst,
+    smallInputs: small,
+    cost,
+    targets,
+    elapsedMs: Math.round(elapsedMs),
+  };
+  mkdirSync('reports', { recursive: true });
+  writeFileSync('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote reports/bench.json in ${(elapsedMs / 1000).toFixed(0)} s`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,276 @@
+/**
+ * Worst case: one estimate of an adversarial 1 MB input, in ms per MB.
+ *
+ * Each input is measured three ways: the tokenizer alone on the text, and the
+ * whole per-content estimate (fingerprint + JSON + tokenizer, through a fresh
+ * `ContentMeasureCache`) with the input as a text part and as a tool result.
+ * Each shape is timed on three different seeds (the first sight of a text, no
+ * memo of that text) after one untimed pass on another seed (an agent process
+ * has compiled these code paths long before), each after a full garbage
+ * collection (so one input does not pay for the garbage of the previous 1 MB
+ * inputs); the slowest is reported. Small inputs are timed too: at
+ * 2 KB a fixed cost dominates, so ms/MB there says how far from linear the
+ * small end is, not what an agent waits for.
+ */
+import type { Content } from '@google/genai';
+import { ContentMeasureCache } from '../src/estimate/content-measure-cache.js';
+import { safeJson } from '../src/estimate/estimate-content.js';
+import { fingerprint } from '../src/estimate/fingerprint.js';
+import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
+import { Random, cjk, jsonRecords, logs, payloadText } from './lib/content.js';
+import { gcFunction } from './lib/heap.js';
+import { round } from './lib/stats.js';
+
+export interface WorstCaseRow {
+  readonly input: string;
+  readonly bytes: number;
+  readonly chars: number;
+  readonly tokens: number;
+  /** Tokenizer alone, slowest of the seeds (ms). */
+  readonly tokenizerMs: number;
+  /** Whole estimate of a content holding it as a text part / as a tool result (ms). */
+  readonly textPartMs: number;
+  readonly toolResultMs: number;
+  /** Worst of the three, per MB of UTF-8 (wall clock). */
+  readonly msPerMb: number;
+  /** The same in process CPU time: what the estimate costs without the other processes of a shared machine. */
+  readonly cpuMsPerMb: number;
+  /** For structured tool results: the parts of the slowest estimate (ms): fingerprint walk, JSON.stringify, tokenizer. */
+  readonly toolResultParts?: { readonly fingerprintMs: number; readonly jsonMs: number; readonly tokenizerMs: number } | undefined;
+}
+
+const MB = 1024 * 1024;
+
+function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function base64Blob(bytes: number, seed: number): string {
+  const random = new Random(seed);
+  const raw = Buffer.alloc(Math.ceil((bytes * 3) / 4));
+  for (let i = 0; i < raw.length; i++) raw[i] = random.int(256);
+  return raw.toString('base64').slice(0, bytes);
+}
+
+function randomHan(chars: number, seed: number): string {
+  const random = new Random(seed);
+  let out = '';
+  for (let i = 0; i < chars; i++) out += String.fromCharCode(0x4e00 + random.int(0x5000));
+  return out;
+}
+
+function emoji(count: number, seed: number): string {
+  const random = new Random(seed);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const code = 0x1f300 + random.int(0x2ff);
+    out.push(String.fromCodePoint(code), random.next() < 0.2 ? '\u{1f3fd}' : '', random.next() < 0.1 ? '\u200d' : '');
+  }
+  return out.join('');
+}
+
+function nestedJsonText(bytes: number): string {
+  const depth = Math.floor(bytes / 2);
+  return '['.repeat(depth) + ']'.repeat(depth);
+}
+
+/** A 1 MB JSON object nested 1,000 levels deep (deeper than ~4,000 cannot be serialised by V8 at all). */
+function nestedJsonObject(bytes: number, seed: number): Record<string, unknown> {
+  const levels = 1_000;
+  const pad = Math.max(8, Math.floor(bytes / levels) - 40);
+  let node: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < levels; i++) node = { level: i, note: logs(pad, seed * 1_000 + i), child: node };
+  return node;
+}
+
+/** Many nodes: 1 MB of small keyed numbers (the fingerprint walks every node). */
+function wideJsonObject(bytes: number, seed: number): Record<string, unknown> {
+  const random = new Random(seed);
+  const out: Record<string, unknown> = {};
+  let size = 2;
+  for (let i = 0; size < bytes; i++) {
+    const key = `k${i}`;
+    const value = random.int(1_000_000);
+    out[key] = value;
+    size += key.length + String(value).length + 4;
+  }
+  return out;
+}
+
+interface Shape {
+  readonly name: string;
+  /** Text for the tokenizer and the text part; an object for the tool result when the shape is structured. */
+  make(seed: number): { text: string; object?: Record<string, unknown> };
+}
+
+function shapes(bytes: number): Shape[] {
+  const chars = bytes;
+  return [
+    { name: 'one repeated character', make: () => ({ text: 'a'.repeat(chars) }) },
+    { name: 'spaces only', make: () => ({ text: ' '.repeat(chars) }) },
+    { name: 'mixed whitespace', make: () => ({ text: ' \n\t\u00a0'.repeat(Math.ceil(chars / 5)).slice(0, Math.floor(chars / 1.25)) }) },
+    { name: 'base64, no whitespace', make: (seed) => ({ text: base64Blob(chars, seed) }) },
+    { name: 'minified JSON', make: (seed) => ({ text: payloadText('json', chars, seed) }) },
+    { name: 'CJK prose, no spaces', make: (seed) => ({ text: cjk(Math.floor(chars / 3), seed) }) },
+    { name: 'random Han characters', make: (seed) => ({ text: randomHan(Math.floor(chars / 3), seed) }) },
+    { name: 'emoji with modifiers', make: (seed) => ({ text: emoji(Math.floor(chars / 5.5), seed) }) },
+    { name: 'nested JSON text [[[...]]]', make: () => ({ text: nestedJsonText(chars) }) },
+    {
+      name: 'JSON object 1,000 levels deep',
+      make: (seed) => {
+        const object = nestedJsonObject(chars, seed);
+        return { text: JSON.stringify(object), object };
+      },
+    },
+    {
+      name: 'JSON records (array of objects)',
+      make: (seed) => {
+        const object = jsonRecords(chars, seed) as unknown as Record<string, unknown>;
+        return { text: JSON.stringify(object), object };
+      },
+    },
+    {
+      name: 'JSON object, ~90k keys',
+      make: (seed) => {
+        const object = wideJsonObject(chars, seed);
+        return { text: JSON.stringify(object), object };
+      },
+    },
+  ];
+}
+
+/**
+ * A full collection, then a pause for V8's concurrent sweeping to finish, so the next estimate pays for
+ * its own garbage only, not for what the previous 1 MB inputs left.
+ */
+async function settle(): Promise<void> {
+  gcFunction()();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+}
+
+function time(fn: () => unknown): { ms: number; cpuMs: number; value: unknown } {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = fn();
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, value };
+}
+
+function measureContent(content: Content): { ms: number; cpuMs: number } {
+  const cache = new ContentMeasureCache();
+  return time(() => cache.measure('worst-case', [content], tiktokenTokenizer));
+}
+
+export async function runWorstCase(options: { bytes?: number; seeds?: number } = {}): Promise<WorstCaseRow[]> {
+  const bytes = options.bytes ?? MB;
+  const seeds = options.seeds ?? 3;
+  tiktokenTokenizer.count('warm up the encoder');
+  const rows: WorstCaseRow[] = [];
+  for (const shape of shapes(bytes)) {
+    let tokenizerMs = 0;
+    let textPartMs = 0;
+    let toolResultMs = 0;
+    let worstCpuMs = 0;
+    let parts: WorstCaseRow['toolResultParts'];
+    let tokens = 0;
+    let size = 0;
+    let chars = 0;
+    for (let seed = 0; seed <= seeds; seed++) {
+      const { text, object } = shape.make(seed * 7_919 + 1);
+      if (seed === 0) {
+        tiktokenTokenizer.count(text);
+        measureContent({ role: 'user', parts: [{ text: `w${text}` }] });
+        measureContent({ role: 'user', parts: [{ functionResponse: { name: 'fetch', response: object ? { ...object, seed } : { output: `w ${text}` } } }] });
+        continue;
+      }
+      size = utf8Bytes(text);
+      chars = text.length;
+      await settle();
+      const counted = time(() => tiktokenTokenizer.count(text));
+      tokens = counted.value as number;
+      tokenizerMs = Math.max(tokenizerMs, counted.ms);
+      // A fresh variant of the text for each content measure, so no memo of the same text helps.
+      const variant = `${seed}${text}`;
+      await settle();
+      const asText = measureContent({ role: 'user', parts: [{ text: variant }] });
+      textPartMs = Math.max(textPartMs, asText.ms);
+      const response = object ? { ...object, seed } : { output: `${seed} ${text}` };
+      const content: Content = { role: 'user', parts: [{ functionResponse: { name: 'fetch', response } }] };
+      // ADK hands the callback a fresh deep copy of every content on every step: measure one.
+      await settle();
+      const asTool = measureContent(structuredClone(content));
+      if (object && asTool.ms >= toolResultMs) {
+        await settle();
+        const fresh = structuredClone(content);
+        const print = time(() => fingerprint(fresh));
+        const freshResponse = structuredClone(response);
+        await settle();
+        const json = time(() => safeJson(freshResponse));
+        await settle();
+        const counted = time(() => tiktokenTokenizer.count(`${json.value as string} `));
+        parts = { fingerprintMs: round(print.ms), jsonMs: round(json.ms), tokenizerMs: round(counted.ms) };
+      }
+      toolResultMs = Math.max(toolResultMs, asTool.ms);
+      worstCpuMs = Math.max(worstCpuMs, counted.cpuMs, asText.cpuMs, asTool.cpuMs);
+    }
+    const worst = Math.max(tokenizerMs, textPartMs, toolResultMs);
+    rows.push({
+      input: shape.name,
+      bytes: size,
+      chars,
+      tokens,
+      tokenizerMs: round(tokenizerMs),
+      textPartMs: round(textPartMs),
+      toolResultMs: round(toolResultMs),
+      msPerMb: round(worst / (size / MB)),
+      cpuMsPerMb: round(worstCpuMs / (size / MB)),
+      toolResultParts: parts,
+    });
+  }
+  return rows;
+}
+
+/** Small adversarial texts (2 KB, the largest encoded whole, and 512 parts of 2 KB in one content). */
+export interface SmallInputRow {
+  readonly input: string;
+  readonly bytes: number;
+  readonly ms: number;
+  readonly msPerMb: number;
+}
+
+export async function runSmallInputs(): Promise<SmallInputRow[]> {
+  const rows: SmallInputRow[] = [];
+  const cases: [string, (seed: number) => string][] = [
+    ['2 KB spaces', () => ' '.repeat(2_048)],
+    ['2 KB ideographic spaces (U+3000)', () => '\u3000'.repeat(2_048)],
+    ['2 KB base64', (seed) => base64Blob(2_048, seed)],
+    ['2 KB random Han', (seed) => randomHan(680, seed)],
+    ['2 KB logs', (seed) => logs(2_048, seed)],
+  ];
+  for (const [name, make] of cases) {
+    let worst = 0;
+    let size = 0;
+    tiktokenTokenizer.count(make(1));
+    for (let seed = 1; seed <= 5; seed++) {
+      const text = make(seed * 104_729);
+      size = utf8Bytes(text);
+      await settle();
+      worst = Math.max(worst, time(() => tiktokenTokenizer.count(text)).ms);
+    }
+    rows.push({ input: name, bytes: size, ms: round(worst, 4), msPerMb: round(worst / (size / MB)) });
+  }
+  // One content of 512 distinct 2 KB parts: every part is encoded whole (none is long enough to sample).
+  for (const [name, part] of [
+    ['1 MB as 512 text parts of 2 KB random Han', (i: number) => randomHan(680, i + 1)],
+    ['1 MB as 512 text parts of 2 KB base64', (i: number) => base64Blob(2_048, i + 1)],
+    ['1 MB as 512 text parts of 2 KB logs', (i: number) => logs(2_048, i + 1)],
+  ] as const) {
+    const parts = Array.from({ length: 512 }, (_, i) => ({ text: part(i) }));
+    const size = parts.reduce((sum, p) => sum + utf8Bytes(p.text), 0);
+    await settle();
+    const ms = measureContent({ role: 'user', parts }).ms;
+    rows.push({ input: name, bytes: size, ms: round(ms), msPerMb: round(ms / (size / MB)) });
+  }
+  return rows;
+}
