@@ -201,7 +201,16 @@ export class ContextGuard extends BasePlugin {
     return Math.floor(window * 0.1);
   }
 
-  /** Callbacks with the same behaviour, for agents that run without plugins (`AgentTool` children). */
+  /**
+   * Releases what this process caches about a session (per-content measures,
+   * bounded in any case: least recently used sessions go first). Call it when a
+   * session ends or is deleted; correctness never depends on the cache.
+   */
+  forgetSession(sessionId: string): void {
+    this.measures.forgetPrefix(`${sessionId}\u0000`);
+  }
+
+    /** Callbacks with the same behaviour, for agents that run without plugins (`AgentTool` children). */
   agentCallbacks(): ContextGuardAgentCallbacks {
     return {
       beforeModelCallback: async ({ context, request }) => {

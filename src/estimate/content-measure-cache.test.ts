@@ -135,3 +135,15 @@ describe('ContentMeasureCache', () => {
     });
   });
 });
+
+describe('ContentMeasureCache.forgetPrefix', () => {
+  it('should drop every agent of one session and keep the other sessions', () => {
+    const cache = new ContentMeasureCache();
+    const contents = [userText('hello there')];
+    cache.measure('s1\u0000alpha', contents, characterTokenizer);
+    cache.measure('s1\u0000beta', contents, characterTokenizer);
+    cache.measure('s2\u0000alpha', contents, characterTokenizer);
+    cache.forgetPrefix('s1\u0000');
+    expect(cache.sessionCount).toBe(1);
+  });
+});

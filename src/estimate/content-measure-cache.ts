@@ -90,7 +90,12 @@ export class ContentMeasureCache {
     this.sessions.delete(key);
   }
 
-  get sessionCount(): number {
+  /** Drops every key that starts with `prefix` (all agents of one session). */
+  forgetPrefix(prefix: string): void {
+    for (const key of [...this.sessions.keys()]) if (key.startsWith(prefix)) this.sessions.delete(key);
+  }
+
+    get sessionCount(): number {
     return this.sessions.size;
   }
 
