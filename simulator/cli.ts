@@ -5,6 +5,7 @@
  * a ContextGuard run fails. Baseline overflows are expected and never fail.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { LogLevel, setLogLevel } from '@google/adk';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -89,6 +90,8 @@ function progress(result: ScenarioResult, done: number, total: number): void {
 }
 
 async function main(): Promise<number> {
+  // ADK's own info lines (plugin registered, experimental hooks) would break up the progress and tables.
+  setLogLevel(LogLevel.ERROR);
   let options: CliOptions | undefined;
   let scenarios: ScenarioSpec[];
   let strategies: StrategySpec[];

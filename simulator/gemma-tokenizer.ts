@@ -19,7 +19,8 @@ interface EncodingTokenizer {
 }
 
 function isEncodingTokenizer(value: unknown): value is EncodingTokenizer {
-  return typeof value === 'object' && value !== null && typeof (value as { encode?: unknown }).encode === 'function';
+  // The package's tokenizer is a callable object: typeof says 'function'.
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { encode?: unknown }).encode === 'function';
 }
 
 /** Wraps a tokenizer with a bounded text → count memo. */
