@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { GEMMA_TOKENIZER_PACKAGE } from './gemma-tokenizer.js';
 import type { GroundTruthMode } from './ground-truth.js';
 import { renderReport } from './report-html.js';
+import { renderRecallTable, runRecall } from './recall.js';
 import { renderRetentionTable, runRetention } from './retention.js';
 import { runAll } from './run-all.js';
 import type { SessionStore } from './run-scenario.js';
@@ -30,7 +31,7 @@ const USAGE = `Usage: npm run simulate -- [options]
   --json FILE           also write machine-readable results to FILE
   --report FILE         HTML report path (default reports/simulation.html)
   --jobs N              worker threads (default: one per core)
-  --retention / --no-retention  run the retention experiment (default: on unless --filter or --strategy is given)
+  --retention / --no-retention  run the retention and recall experiments (default: on unless --filter or --strategy is given)
   --help                this text
 `;
 
@@ -121,6 +122,8 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${renderSummaryTable(results)}\n\n${renderTotals(results)}\n`);
   const retention = options.retention ? await runRetention() : undefined;
   if (retention) process.stdout.write(`\n${renderRetentionTable(retention)}\n`);
+  const recall = options.retention ? await runRecall() : undefined;
+  if (recall) process.stdout.write(`\n${renderRecallTable(recall)}\n`);
   const groundTruth = results[0]?.groundTruth ?? options.groundTruth;
   const reportPath = writeFile(
     options.report,
@@ -130,11 +133,12 @@ async function main(): Promise<number> {
       groundTruth: outcome.groundTruthNote ? `${groundTruth} (${outcome.groundTruthNote})` : groundTruth,
       durationMs,
       retention,
+      recall,
     }),
   );
   process.stdout.write(`\nReport: ${reportPath}\n`);
   if (options.json) {
-    const jsonPath = writeFile(options.json, `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(retention ? { retention } : {}) }, null, 2)}\n`);
+    const jsonPath = writeFile(options.json, `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`);
     process.stdout.write(`JSON:   ${jsonPath}\n`);
   }
   const failed = results.filter((result) => !result.baseline && !result.passed);

@@ -7,6 +7,7 @@
  * charts out (`data-charts-rendered` on <body>); the page is complete without
  * it. The browser test reads that attribute.
  */
+import { renderRecallSection, type RecallResult } from './recall.js';
 import { renderRetentionSection, type RetentionResult } from './retention.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { chartScale, escapeXml, renderChart, shortTokens } from './svg-chart.js';
@@ -18,6 +19,8 @@ export interface ReportMeta {
   readonly durationMs: number;
   /** The retention experiment's results, when it ran. */
   readonly retention?: readonly RetentionResult[] | undefined;
+  /** The recall experiment's results, when it ran. */
+  readonly recall?: readonly RecallResult[] | undefined;
 }
 
 const STYLE = `
@@ -145,6 +148,7 @@ export function renderReport(results: readonly ScenarioResult[], meta: ReportMet
 <p class="legend"><span><i style="border-color:#1565c0"></i>prompt tokens sent</span><span><i style="border-color:#9aa5b4;border-top-style:dashed"></i>as ADK built it</span><span><i style="border-color:#ef8f00;border-top-style:dashed"></i>threshold (window − buffer)</span><span><i style="border-color:#c62828;border-top-style:dashed"></i>window</span><span style="color:#c62828">● rejected (overflow)</span><span style="color:#2e7d32">▲ compaction</span></p>
 ${summaryMatrix(names, strategies, byKey)}
 ${meta.retention ? renderRetentionSection(meta.retention, escapeXml) : ''}
+${meta.recall ? renderRecallSection(meta.recall, escapeXml) : ''}
 ${sections.join('\n')}
 <script>${ANNOTATE}</script>
 </body></html>
