@@ -27,7 +27,7 @@ setLogLevel(LogLevel.ERROR);
 const MIN_RUNS = 10;
 
 const counts = emptyCounts();
-const seed = propertySeed();
+const seed = propertySeed(654550707);
 let elapsed = 0;
 
 describe('ContextGuard through the real Runner, beyond the calibration envelope', () => {
