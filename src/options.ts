@@ -212,11 +212,17 @@ export function validatePolicy(policy: AgentPolicy, prefix: string): void {
   checkInteger(`${prefix}overlapSize`, policy.overlapSize, 0);
   checkRatio(`${prefix}safetyRatio`, policy.safetyRatio, 0.1, 1);
   checkInteger(`${prefix}maxCompactions`, policy.maxCompactions, 1);
-  if (policy.contextWindow !== undefined && policy.bufferTokens !== undefined && policy.bufferTokens >= policy.contextWindow) {
-    throw new ContextGuardConfigError(`${prefix}bufferTokens`, policy.bufferTokens, `must be smaller than contextWindow (${policy.contextWindow})`);
-  }
-  if (policy.contextWindow !== undefined && policy.reserveOutputTokens !== undefined && policy.reserveOutputTokens >= policy.contextWindow) {
-    throw new ContextGuardConfigError(`${prefix}reserveOutputTokens`, policy.reserveOutputTokens, `must be smaller than contextWindow (${policy.contextWindow})`);
+  checkFitsWindow(prefix, policy, policy.contextWindow);
+}
+
+/** Buffer and output reserve must each leave room in the window (the agent's own, or the global one). */
+function checkFitsWindow(prefix: string, policy: AgentPolicy, window: number | undefined): void {
+  if (window === undefined) return;
+  for (const field of ['bufferTokens', 'reserveOutputTokens'] as const) {
+    const value = policy[field];
+    if (value !== undefined && value >= window) {
+      throw new ContextGuardConfigError(`${prefix}${field}`, value, `must be smaller than the context window (${window})`);
+    }
   }
 }
 
@@ -252,19 +258,12 @@ export function validateOptions(options: ContextGuardOptions): void {
   }
   for (const [agentName, policy] of Object.entries(options.agents ?? {})) {
     validatePolicy(policy, `agents.${agentName}.`);
-    // A per-agent buffer must also fit a global window, and the other way round.
-    const window = policy.contextWindow ?? options.contextWindow;
-    const buffer = policy.bufferTokens ?? options.bufferTokens;
-    if (window !== undefined && buffer !== undefined && buffer >= window) {
-      throw new ContextGuardConfigError(`agents.${agentName}.bufferTokens`, buffer, `must be smaller than the context window (${window})`);
-    }
-    const reserve = policy.reserveOutputTokens ?? options.reserveOutputTokens;
-    if (window !== undefined && reserve !== undefined && reserve >= window) {
-      throw new ContextGuardConfigError(`agents.${agentName}.reserveOutputTokens`, reserve, `must be smaller than the context window (${window})`);
-    }
-  }
-  if (options.contextWindow !== undefined && options.bufferTokens !== undefined && options.bufferTokens >= options.contextWindow) {
-    throw new ContextGuardConfigError('bufferTokens', options.bufferTokens, `must be smaller than contextWindow (${options.contextWindow})`);
+    // The agent's effective buffer and reserve (its own or the global ones) must fit its effective window.
+    const effective: AgentPolicy = {
+      bufferTokens: policy.bufferTokens ?? options.bufferTokens,
+      reserveOutputTokens: policy.reserveOutputTokens ?? options.reserveOutputTokens,
+    };
+    checkFitsWindow(`agents.${agentName}.`, effective, policy.contextWindow ?? options.contextWindow);
   }
 }
 
