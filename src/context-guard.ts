@@ -65,6 +65,8 @@ import { STATE_PREFIX, stateKeysFor } from './state/state-keys.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
 const LOG_PREFIX = '[context_guard]';
+/** Compaction records awaiting their model response, at most (see rememberPendingRecord). */
+const MAX_PENDING_RECORDS = 1_000;
 
 /** True for a `ContextGuard`, even one from another copy of the package. */
 export function isContextGuard(value: unknown): value is ContextGuard {
@@ -356,7 +358,8 @@ export class ContextGuard extends BasePlugin {
       }
       if (result.summary) {
         context.state.set(keys.summary, encodeRecord(result.summary));
-        if (this.queues.has(key)) this.sharedSummaries.set(key, result.summary);
+        // Read by calls queued behind this one; dropped when the queue empties.
+        this.sharedSummaries.set(key, result.summary);
       } else if (summary && summary === shared) {
         context.state.set(keys.summary, encodeRecord(summary));
       }
@@ -366,7 +369,7 @@ export class ContextGuard extends BasePlugin {
       if (result.compaction) {
         const record = this.buildRecord(context, result.compaction, measures.fingerprints, Date.now() - started, started, summarizer?.summarizer.name);
         context.state.set(keys.lastCompaction, encodeRecord(record));
-        this.pendingRecords.set(pendingKey(context), record);
+        this.rememberPendingRecord(context, record);
         this.reportCompaction(record);
         recordCompactionTelemetry(record, request.model);
         await this.notify(record);
@@ -469,6 +472,20 @@ export class ContextGuard extends BasePlugin {
       durationMs,
       createdAt,
     };
+  }
+
+  /**
+   * Keeps a record until its model response arrives. A call that is aborted gets neither an
+   * after-model nor an error callback, so the map is bounded: the oldest entries go first
+   * (their records are in state as `last_compaction` anyway).
+   */
+  private rememberPendingRecord(context: Context, record: CompactionRecord): void {
+    this.pendingRecords.set(pendingKey(context), record);
+    while (this.pendingRecords.size > MAX_PENDING_RECORDS) {
+      const oldest = this.pendingRecords.keys().next().value;
+      if (oldest === undefined) break;
+      this.pendingRecords.delete(oldest);
+    }
   }
 
   private takePendingRecord(context: Context): CompactionRecord | undefined {

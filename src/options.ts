@@ -93,7 +93,7 @@ export interface ContextGuardOptions extends AgentPolicy {
   modelWindows?: Record<string, number>;
   /** Window assumed for a model no registry knows. @default 128,000 */
   defaultContextWindow?: number;
-  /** Token counter. @default o200k_base via js-tiktoken, linearised and sampled */
+  /** Token counter. @default `tiktokenTokenizer`: o200k_base (js-tiktoken's vocabulary), linear-time and sampled */
   tokenizer?: Tokenizer;
   /** Where log lines go. @default ADK's logger */
   logger?: GuardLogger;

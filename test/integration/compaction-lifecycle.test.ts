@@ -111,7 +111,9 @@ describe('compaction lifecycle', () => {
     const alphaSummary = decodeSummaryRecord(stored?.state[stateKeysFor('alpha').summary]);
     const betaSummary = decodeSummaryRecord(stored?.state[stateKeysFor('beta').summary]);
     expect(alphaSummary).toBeDefined();
-    if (betaSummary) expect(betaSummary.anchor).not.toBe(alphaSummary!.anchor);
+    expect(betaUsage.compactions).toBeGreaterThan(0);
+    // Each agent's watermark indexes its own view of the history.
+    expect(betaSummary!.anchor).not.toBe(alphaSummary!.anchor);
     expect(alpha.model.rejectedRequests).toEqual([]);
     expect(beta.model.rejectedRequests).toEqual([]);
   });
