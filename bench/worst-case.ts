@@ -14,8 +14,8 @@
  */
 import type { Content } from '@google/genai';
 import { ContentMeasureCache } from '../src/estimate/content-measure-cache.js';
-import { safeJson } from '../src/estimate/estimate-content.js';
 import { fingerprint } from '../src/estimate/fingerprint.js';
+import { safeJson } from '../src/estimate/json-text.js';
 import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
 import { Random, cjk, jsonRecords, logs, payloadText } from './lib/content.js';
 import { gcFunction } from './lib/heap.js';

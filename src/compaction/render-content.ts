@@ -5,7 +5,7 @@
  * returned is often the fact the agent needs later.
  */
 import type { Content, Part } from '@google/genai';
-import { safeJson } from '../estimate/estimate-content.js';
+import { safeJson } from '../estimate/json-text.js';
 import { truncateMiddle } from '../text/truncate-text.js';
 
 export interface RenderLimits {

@@ -4,7 +4,8 @@ import type { Content, Part } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { contentOf, functionCall, functionResponse, inlineDataPart, textOfLength, userText } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
-import { estimateContentTokens, safeJson } from '../estimate/estimate-content.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { safeJson } from '../estimate/json-text.js';
 import { shrinkContentsToBudget, shrinkJsonObject, shrinkPart } from './shrink-contents.js';
 
 /** A string value of the given kind and length: prose, quotes (escaped in JSON) or non-ASCII. */

@@ -9,7 +9,8 @@
  * mutated; shrunk contents are new objects.
  */
 import type { Content, Part } from '@google/genai';
-import { estimateContentTokens, estimatePartTokens, safeJson } from '../estimate/estimate-content.js';
+import { estimateContentTokens, estimatePartTokens } from '../estimate/estimate-content.js';
+import { safeJson } from '../estimate/json-text.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { truncateMiddle } from '../text/truncate-text.js';
 import { shrinkSummaryText } from './inject-summary.js';

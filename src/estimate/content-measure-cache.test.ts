@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { modelText, userText } from '../../test/support/builders.js';
+import { functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
 import { ContentMeasureCache } from './content-measure-cache.js';
 
@@ -66,6 +66,38 @@ describe('ContentMeasureCache', () => {
       const measures = cache.measure(KEY, history(3), characterTokenizer);
       expect(cache.measuredContents).toBe(9);
       expect(measures.tokens).toHaveLength(3);
+    });
+
+    it('should serialise a large tool result once for its fingerprint and its count', () => {
+      const response = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key${i}`, i]));
+      const json = JSON.stringify(response);
+      const stringify = JSON.stringify;
+      let serialised = 0;
+      JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
+        if (args[0] === response) serialised++;
+        return stringify(...args);
+      }) as typeof JSON.stringify;
+      try {
+        const tokens = new ContentMeasureCache().measure(KEY, [functionResponse('fetch', response)], characterTokenizer).tokens;
+        // 4 + 3 + 'fetch' (5) + the JSON text
+        expect(tokens).toEqual([12 + json.length]);
+      } finally {
+        JSON.stringify = stringify;
+      }
+      expect(serialised).toBe(1);
+    });
+
+    it('should reuse measures when the last content is a bulky tool result, and see a change of its name', () => {
+      const bulky = (name: string): Content => functionResponse(name, { rows: Array.from({ length: 4_000 }, (_, i) => ({ id: i, status: 'ok' })) });
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, [...history(3), bulky('fetch')], characterTokenizer);
+      cache.measure(KEY, structuredClone([...history(3), bulky('fetch'), userText('next')]), characterTokenizer);
+      expect(cache.measuredContents).toBe(5);
+      const other = 'session-2\u0000worker';
+      cache.measure(other, [...history(3), bulky('fetch')], characterTokenizer);
+      cache.measure(other, [...history(3), bulky('search'), userText('next')], characterTokenizer);
+      // 5 + 4, then all 5 again: the last known content changed.
+      expect(cache.measuredContents).toBe(14);
     });
 
     it('should keep sessions and agents apart', () => {

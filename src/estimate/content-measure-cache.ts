@@ -6,9 +6,9 @@
  * make every step O(history). This cache keeps, per session and agent, the
  * fingerprints and estimates of the contents seen at the previous call; when
  * the new request still starts with them (checked at the first and last known
- * positions by probes, fingerprints of at most 256 nodes, so the check costs
- * the same however large those contents are) only the appended contents are
- * measured. A global fingerprint → tokens memo makes even a full re-measure
+ * positions by probes, walks of at most 256 nodes that skip tool data over
+ * 16 KB, so the check costs the same however large those contents are) only
+ * the appended contents are measured. A global fingerprint → tokens memo makes even a full re-measure
  * cheap.
  *
  * Correctness never depends on this cache: a miss only costs time. It is
@@ -17,6 +17,7 @@
 import type { Content } from '@google/genai';
 import { estimateContentTokens } from './estimate-content.js';
 import { fingerprint, probeFingerprint } from './fingerprint.js';
+import type { JsonTexts } from './json-text.js';
 import type { Tokenizer } from './tokenizer.js';
 
 export interface ContentMeasures {
@@ -30,6 +31,17 @@ interface SessionEntry {
   /** Probes (bounded fingerprints) of the first and last contents measured, to recognise the history next time. */
   firstProbe: string;
   lastProbe: string;
+  /** Whether the first / last content's tool data is too large to look into on every call (its probe skips it). */
+  firstBulky: boolean;
+  lastBulky: boolean;
+}
+
+/** A content whose tool arguments and results serialise to more than this is probed without them. */
+const BULKY_JSON_CHARS = 16_384;
+
+function isBulky(texts: JsonTexts): boolean {
+  for (const text of texts.values()) if (text.length > BULKY_JSON_CHARS) return true;
+  return false;
 }
 
 export interface MeasureCacheLimits {
@@ -63,17 +75,26 @@ export class ContentMeasureCache {
         tokens: entry?.tokens.slice(0, known) ?? [],
         firstProbe: known > 0 ? (entry?.firstProbe ?? '') : '',
         lastProbe: '',
+        firstBulky: known > 0 ? (entry?.firstBulky ?? false) : false,
+        lastBulky: false,
       };
     }
     for (let i = known; i < contents.length; i++) {
       const content = contents[i] as Content;
-      const print = fingerprint(content);
+      // The JSON texts of tool data the fingerprint makes are counted from, not serialised again.
+      const texts: JsonTexts = new Map();
+      const print = fingerprint(content, texts);
       entry.fingerprints.push(print);
-      entry.tokens.push(this.tokensOf(print, content, tokenizer));
-    }
-    if (contents.length > known) {
-      if (known === 0) entry.firstProbe = probeFingerprint(contents[0]);
-      entry.lastProbe = probeFingerprint(contents[contents.length - 1]);
+      entry.tokens.push(this.tokensOf(print, content, tokenizer, texts));
+      const bulky = isBulky(texts);
+      if (i === 0) {
+        entry.firstBulky = bulky;
+        entry.firstProbe = probeFingerprint(content, { skipBulk: bulky });
+      }
+      if (i === contents.length - 1) {
+        entry.lastBulky = bulky;
+        entry.lastProbe = probeFingerprint(content, { skipBulk: bulky });
+      }
     }
     this.sessions.set(key, entry);
     if (this.sessions.size > this.maxSessions) {
@@ -95,7 +116,7 @@ export class ContentMeasureCache {
     for (const key of [...this.sessions.keys()]) if (key.startsWith(prefix)) this.sessions.delete(key);
   }
 
-    get sessionCount(): number {
+  get sessionCount(): number {
     return this.sessions.size;
   }
 
@@ -110,15 +131,16 @@ export class ContentMeasureCache {
     const first = contents[0];
     const last = contents[count - 1];
     if (!first || !last) return 0;
-    if (probeFingerprint(first) !== entry.firstProbe || probeFingerprint(last) !== entry.lastProbe) return 0;
+    if (probeFingerprint(first, { skipBulk: entry.firstBulky }) !== entry.firstProbe) return 0;
+    if (probeFingerprint(last, { skipBulk: entry.lastBulky }) !== entry.lastProbe) return 0;
     return count;
   }
 
-  private tokensOf(print: string, content: Content, tokenizer: Tokenizer): number {
+  private tokensOf(print: string, content: Content, tokenizer: Tokenizer, texts: JsonTexts): number {
     this.measuredContents++;
     const known = this.byFingerprint.get(print);
     if (known !== undefined) return known;
-    const tokens = estimateContentTokens(content, tokenizer);
+    const tokens = estimateContentTokens(content, tokenizer, texts);
     if (this.byFingerprint.size >= this.maxContents) {
       const oldest = this.byFingerprint.keys().next().value;
       if (oldest !== undefined) this.byFingerprint.delete(oldest);

@@ -5,7 +5,8 @@ import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitrarie
 import { contentOf, fileDataPart, functionCall, functionResponse, inlineDataPart, modelThought, userText } from '../../test/support/builders.js';
 import { jpegBytes, pngBytes, toBase64 } from '../../test/support/media.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
-import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, PART_OVERHEAD_TOKENS, safeJson } from './estimate-content.js';
+import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, PART_OVERHEAD_TOKENS } from './estimate-content.js';
+import { safeJson } from './json-text.js';
 
 // Every expectation below uses one token per character: a part costs 3 + its characters, a content 4 + its parts.
 

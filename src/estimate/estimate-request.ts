@@ -4,7 +4,8 @@
  * step but rarely change, so their counts are cached by their text.
  */
 import type { Content, ContentUnion, Tool, ToolListUnion } from '@google/genai';
-import { estimateContentTokens, safeJson } from './estimate-content.js';
+import { estimateContentTokens } from './estimate-content.js';
+import { safeJson } from './json-text.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** The system instruction as ADK may set it (a string, a part, parts or a content). */

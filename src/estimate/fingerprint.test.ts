@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonObject, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionResponse, userText } from '../../test/support/builders.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, probeFingerprint } from './fingerprint.js';
+import type { JsonTexts } from './json-text.js';
 
 /** The same string with the unit at `index` replaced by a different one. */
 function withUnitChanged(text: string, index: number): string {
@@ -68,6 +69,68 @@ describe('fingerprint', () => {
 
     it('should keep the fingerprint for an edit between the sampled windows (documented trade-off)', () => {
       expect(fingerprint(withUnitChanged(long, 1_000))).toBe(fingerprint(long));
+    });
+  });
+
+  describe('tool arguments and results', () => {
+    /** A tool result of `count` keyed numbers (the shape that costs most to walk). */
+    function wideResult(count: number): Record<string, number> {
+      const out: Record<string, number> = {};
+      for (let i = 0; i < count; i++) out[`k${i}`] = (i * 7_919) % 1_000_003;
+      return out;
+    }
+
+    it('should hand the JSON text it made to the estimate through the texts map', () => {
+      const response = wideResult(100);
+      const content = functionResponse('fetch', response);
+      const texts: JsonTexts = new Map();
+      fingerprint(content, texts);
+      expect(texts.get(response)).toBe(JSON.stringify(response));
+    });
+
+    it('should change when any value of a result of up to 64 KB changes', () => {
+      const response = wideResult(3_000);
+      expect(JSON.stringify(response).length).toBeLessThan(65_536);
+      const before = fingerprint(functionResponse('fetch', response));
+      for (const index of [0, 1_234, 2_999]) {
+        const changed = { ...response, [`k${index}`]: -1 };
+        expect(fingerprint(functionResponse('fetch', changed))).not.toBe(before);
+      }
+    });
+
+    it('should give a deep copy of a 90,000-key result the same fingerprint, and a longer one another', () => {
+      const response = wideResult(90_000);
+      const print = fingerprint(functionResponse('fetch', response));
+      expect(fingerprint(structuredClone(functionResponse('fetch', response)))).toBe(print);
+      expect(fingerprint(functionResponse('fetch', { ...response, extra: 1 }))).not.toBe(print);
+    });
+
+    it('should tell apart results JSON cannot serialise, by walking them', () => {
+      const one: Record<string, unknown> = { name: 'one' };
+      one['self'] = one;
+      const two: Record<string, unknown> = { name: 'two' };
+      two['self'] = two;
+      expect(fingerprint(functionResponse('fetch', one))).not.toBe(fingerprint(functionResponse('fetch', two)));
+      expect(fingerprint(functionResponse('fetch', { big: 1n }))).not.toBe(fingerprint(functionResponse('fetch', { big: 2n })));
+    });
+  });
+
+  describe('probes', () => {
+    it('should look into tool data by default and not at all with skipBulk', () => {
+      const one = functionResponse('fetch', { rows: [1, 2, 3] });
+      const other = functionResponse('fetch', { rows: [1, 2, 4] });
+      expect(probeFingerprint(one)).not.toBe(probeFingerprint(other));
+      expect(probeFingerprint(one, { skipBulk: true })).toBe(probeFingerprint(other, { skipBulk: true }));
+      expect(probeFingerprint(one, { skipBulk: true })).not.toBe(probeFingerprint(functionResponse('search', { rows: [1, 2, 3] }), { skipBulk: true }));
+    });
+
+    it('should stop after maxNodes nodes', () => {
+      const rows = Array.from({ length: 1_000 }, (_, i) => i);
+      const changedLate = rows.map((row, i) => (i === 900 ? -1 : row));
+      expect(probeFingerprint(functionResponse('fetch', { rows }))).toBe(probeFingerprint(functionResponse('fetch', { rows: changedLate })));
+      expect(probeFingerprint(functionResponse('fetch', { rows }), { maxNodes: 2_000 })).not.toBe(
+        probeFingerprint(functionResponse('fetch', { rows: changedLate }), { maxNodes: 2_000 }),
+      );
     });
   });
 

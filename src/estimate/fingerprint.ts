@@ -4,12 +4,25 @@
  * ADK deep-clones every content on every step, so object identity cannot key a
  * cache. A fingerprint walks the structure (keys, kinds, lengths) and hashes
  * strings by sampling their head, middle and tail, so its cost grows with the
- * number of nodes, not the number of bytes: a 1 MB tool result costs the same
- * as a 1 KB one. Two strings that collide must share their length and every
+ * number of nodes, not the number of bytes: a 1 MB text costs the same as a
+ * 1 KB one. Two strings that collide must share their length and every
  * sampled window, so a collision can only mis-key a near-identical string.
+ *
+ * Tool arguments and results (`functionCall.args`, `functionResponse.response`)
+ * are the exception: they are hashed through their JSON text. A tool result
+ * can hold 90,000 keys, and walking them in JavaScript costs more than V8's
+ * native serialiser (merely listing the keys of such an object takes as long
+ * as serialising it), while the estimate needs that JSON text anyway: it is
+ * made once and shared with the estimate through `JsonTexts`. Up to 64 KB the
+ * text is hashed whole; beyond, by length and 64 sampled windows.
  */
+import { type JsonTexts, jsonTextOf, UNSERIALISABLE } from './json-text.js';
 
 const SAMPLE = 48;
+/** JSON texts up to this many characters are hashed whole. */
+const JSON_WHOLE_CHARS = 65_536;
+/** Windows sampled from a longer JSON text. */
+const JSON_WINDOWS = 64;
 
 /** Decimal text of small integers (lengths), so hashing a length allocates nothing. */
 const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
@@ -53,6 +66,25 @@ class Hasher {
     this.mix(0x3b);
   }
 
+  /**
+   * JSON text of a tool argument or result: every character up to 64 KB (an edit of one value in a
+   * record must show), beyond that its length and 64 evenly spaced windows, so that a fingerprint
+   * never costs more than the serialisation it rides on.
+   */
+  addJson(text: string): void {
+    const length = text.length;
+    this.addLength(length);
+    if (length <= JSON_WHOLE_CHARS) {
+      this.addChars(text, 0, length);
+      return;
+    }
+    const stride = (length - SAMPLE) / (JSON_WINDOWS - 1);
+    for (let i = 0; i < JSON_WINDOWS; i++) {
+      const start = Math.floor(i * stride);
+      this.addChars(text, start, start + SAMPLE);
+    }
+  }
+
   addTag(tag: string): void {
     this.addChars(tag, 0, tag.length);
     this.mix(0x1f);
@@ -81,7 +113,39 @@ class Hasher {
   }
 }
 
-function addValue(hasher: Hasher, value: unknown, depth: number): void {
+/** How a walk treats tool arguments and results. */
+const enum Bulk {
+  /** Hash their JSON text (fingerprints). */
+  Json,
+  /** Walk them like any other value (probes of ordinary contents). */
+  Walk,
+  /** Hash only that they are there (probes of contents whose bulk is too large to revisit on every call). */
+  Skip,
+}
+
+/** Keys under which a content keeps its bulk data: `functionCall.args` and `functionResponse.response`. */
+function isBulkKey(key: string): boolean {
+  return key === 'response' || key === 'args';
+}
+
+function addBulk(hasher: Hasher, value: object, depth: number, bulk: Bulk, texts: JsonTexts | undefined): void {
+  if (bulk === Bulk.Skip) {
+    hasher.addTag('bulk');
+    return;
+  }
+  if (bulk === Bulk.Json) {
+    const text = jsonTextOf(value, texts);
+    // A value JSON cannot serialise (a cycle, a BigInt) is walked instead, so such values still differ.
+    if (text !== UNSERIALISABLE) {
+      hasher.addTag('json');
+      hasher.addJson(text);
+      return;
+    }
+  }
+  addValue(hasher, value, depth, Bulk.Walk, texts);
+}
+
+function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk, texts: JsonTexts | undefined): void {
   if (--hasher.remaining < 0) return;
   if (depth > 64) {
     hasher.addTag('deep');
@@ -101,18 +165,20 @@ function addValue(hasher: Hasher, value: unknown, depth: number): void {
   } else if (Array.isArray(value)) {
     hasher.addTag('[');
     hasher.addLength(value.length);
-    for (let i = 0; i < value.length; i++) addValue(hasher, value[i], depth + 1);
+    // Past the budget nothing more is hashed: stop at once rather than visit the rest of a 90,000-item level.
+    for (let i = 0; i < value.length && hasher.remaining >= 0; i++) addValue(hasher, value[i], depth + 1, bulk, texts);
     hasher.addTag(']');
   } else if (kind === 'object') {
     hasher.addTag('{');
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record);
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = 0; i < keys.length && hasher.remaining >= 0; i++) {
       const key = keys[i] as string;
       const child = record[key];
       if (child === undefined) continue;
       hasher.addTag(key);
-      addValue(hasher, child, depth + 1);
+      if (bulk !== Bulk.Walk && typeof child === 'object' && child !== null && isBulkKey(key)) addBulk(hasher, child, depth + 1, bulk, texts);
+      else addValue(hasher, child, depth + 1, bulk, texts);
     }
     hasher.addTag('}');
   } else {
@@ -120,10 +186,13 @@ function addValue(hasher: Hasher, value: unknown, depth: number): void {
   }
 }
 
-/** Fingerprint of any JSON-like value (a `Content`, a part, a tool declaration). */
-export function fingerprint(value: unknown): string {
+/**
+ * Fingerprint of a `Content` (or any JSON-like value). `texts` receives the
+ * JSON texts made for tool arguments and results, for the estimate to reuse.
+ */
+export function fingerprint(value: unknown, texts?: JsonTexts): string {
   const hasher = new Hasher();
-  addValue(hasher, value, 0);
+  addValue(hasher, value, 0, Bulk.Json, texts);
   return hasher.digest();
 }
 
@@ -131,14 +200,17 @@ export function fingerprint(value: unknown): string {
 export const PROBE_NODES = 256;
 
 /**
- * A cheaper fingerprint for re-identifying a value already fingerprinted: the
- * same walk, stopped after `maxNodes` nodes, so its cost is bounded even for a
- * tool result of 100,000 nodes. Equal to `fingerprint` for a value of at most
- * `maxNodes` nodes; a change past the first `maxNodes` nodes (in walk order)
- * goes unseen, so it may only guard a cache, never key anything persisted.
+ * A cheaper fingerprint for re-identifying a content already measured: a
+ * walk stopped after `maxNodes` nodes, so its cost is bounded even for a tool
+ * result of 100,000 nodes. With `skipBulk` tool arguments and results are not
+ * looked into at all, for contents whose bulk is too large to revisit on every
+ * call (listing the keys of a 90,000-key object alone takes milliseconds). A
+ * change past the first `maxNodes` nodes (in walk order), or inside skipped
+ * bulk, goes unseen, so a probe may only guard a cache and is compared only
+ * with probes, never with fingerprints.
  */
-export function probeFingerprint(value: unknown, maxNodes: number = PROBE_NODES): string {
-  const hasher = new Hasher(maxNodes);
-  addValue(hasher, value, 0);
+export function probeFingerprint(value: unknown, options: { readonly maxNodes?: number; readonly skipBulk?: boolean } = {}): string {
+  const hasher = new Hasher(options.maxNodes ?? PROBE_NODES);
+  addValue(hasher, value, 0, options.skipBulk === true ? Bulk.Skip : Bulk.Walk, undefined);
   return hasher.digest();
 }

@@ -9,7 +9,7 @@
  */
 import type { Content, Part } from '@google/genai';
 import type { LlmRequest } from '@google/adk';
-import { safeJson } from '../estimate/estimate-content.js';
+import { safeJson } from '../estimate/json-text.js';
 import { systemInstructionText } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 

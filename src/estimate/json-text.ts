@@ -1,0 +1,34 @@
+/**
+ * JSON text of tool arguments and results, serialised once per measure.
+ *
+ * A 1 MB tool result is the one input whose cost is in walking it, not in
+ * counting it: the fingerprint and the estimate both need its JSON text. A
+ * `JsonTexts` map made for one synchronous measure lets the second use what
+ * the first serialised; it is never kept across calls, so an object edited in
+ * place later cannot be counted from stale text.
+ */
+
+/** JSON texts already made during one measure, by the object they serialise. */
+export type JsonTexts = Map<object, string>;
+
+/** What `safeJson` returns for a value JSON cannot serialise. */
+export const UNSERIALISABLE = '[unserialisable]';
+
+/** JSON text of a value, or a placeholder when it cannot be serialised (cycles, BigInt). */
+export function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return UNSERIALISABLE;
+  }
+}
+
+/** `safeJson(value)`, made once per object within one measure when `texts` is given. */
+export function jsonTextOf(value: unknown, texts?: JsonTexts): string {
+  if (texts === undefined || typeof value !== 'object' || value === null) return safeJson(value);
+  const known = texts.get(value);
+  if (known !== undefined) return known;
+  const text = safeJson(value);
+  texts.set(value, text);
+  return text;
+}
