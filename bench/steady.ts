@@ -99,7 +99,7 @@ export interface CompactionStepResult {
 
 export interface CompactionBreakdown {
   readonly contents: number;
-  /** `buildSummaryPrompt` with the guard's tokenizer: rendering every content plus counting every block. */
+  /** `buildSummaryPrompt` with the guard's tokenizer: rendering every content, counting the joined conversation. */
   readonly summaryPromptMs: number;
   /** The same with a free tokenizer (characters / 4): rendering and joining only. */
   readonly summaryPromptNoTokenizerMs: number;

@@ -4,7 +4,8 @@ import type { Content } from '@google/genai';
 import { conversation, HEAVY_PROPERTY_RUNS, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, modelThought, userText } from '../../test/support/builders.js';
 import { charsPerTokenTokenizer, tiktokenTokenizer } from '../estimate/tokenizer.js';
-import { mixedScriptTokenizer } from '../../test/support/tokenizers.js';
+import { mixedScriptTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
+import { renderContent } from './render-content.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './summary-prompt.js';
 
 /** Ten user messages 'message 0 …' to 'message 9 …' of about 400 characters each. */
@@ -94,6 +95,32 @@ describe('buildSummaryPrompt', () => {
       const { prompt } = buildSummaryPrompt({ contents: [cjk], maxPromptTokens: 2_000, maxSummaryTokens: 100, tokenizer: tiktokenTokenizer });
       // A prompt over 2,048 characters is counted from samples with a 5% margin: allow that margin, not more.
       expect(tiktokenTokenizer.count(prompt)).toBeLessThanOrEqual(2_100);
+    });
+  });
+
+  describe('cost', () => {
+    const history = Array.from({ length: 300 }, (_, i) =>
+      i % 3 === 0 ? userText(`Request ${i}: check shard ${i}.`) : i % 3 === 1 ? functionCall('inspect', { shard: i }) : functionResponse('inspect', { shard: i, healthy: i % 2 === 0, log: '启动完成 ok '.repeat(40) }),
+    );
+
+    it('should count the conversation as one text, not block by block', () => {
+      const tokenizer = recordingTokenizer(mixedScriptTokenizer);
+      const { droppedContents } = buildSummaryPrompt({ contents: history, maxPromptTokens: 1_000_000, maxSummaryTokens: 100, tokenizer });
+      expect(droppedContents).toBe(0);
+      expect(tokenizer.counted).toHaveLength(2);
+      expect(tokenizer.counted).not.toContain(renderContent(history[5] as Content));
+    });
+
+    it('should count O(log n) texts when the oldest must go, and keep what fits with the real tokenizer', () => {
+      const tokenizer = recordingTokenizer(tiktokenTokenizer);
+      const { prompt, droppedContents } = buildSummaryPrompt({ contents: history, maxPromptTokens: 20_000, maxSummaryTokens: 100, tokenizer });
+      expect(droppedContents).toBeGreaterThan(0);
+      expect(tokenizer.counted.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(history.length)) + 1);
+      expect(tiktokenTokenizer.count(prompt)).toBeLessThanOrEqual(20_000);
+      // The newest content is always there, and one more older one would not have fit.
+      expect(prompt).toContain(renderContent(history[299] as Content));
+      const oneMore = buildSummaryPrompt({ contents: history.slice(droppedContents - 1), maxPromptTokens: 20_000, maxSummaryTokens: 100, tokenizer: tiktokenTokenizer });
+      expect(oneMore.droppedContents).toBeGreaterThan(0);
     });
   });
 

@@ -6,7 +6,8 @@
  * still matter, next steps), carries the previous summary forward, and is
  * bounded: when the rendered history exceeds `maxPromptTokens` (80% of the
  * summarizer's window by default) the oldest contents are dropped first and
- * the prompt says how many.
+ * the prompt says how many. The rendered history is counted as one text (the
+ * tokenizer samples a long one), so the cost stays near rendering's.
  */
 import type { Content } from '@google/genai';
 import type { Tokenizer } from '../estimate/tokenizer.js';
@@ -81,39 +82,48 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   const request = input.currentRequest
     ? `\n\n<current_request>\n${fitTokens(input.currentRequest, Math.floor(maxPromptTokens * CURRENT_REQUEST_SHARE), 4_000, tokenizer)}\n</current_request>`
     : '';
-  let budget = maxPromptTokens - tokenizer.count(head + previous + request) - 32;
-  const blocks: string[] = [];
-  let dropped = 0;
-  // Newest first, so that the oldest contents are the ones left out.
-  for (let i = input.contents.length - 1; i >= 0; i--) {
-    const content = input.contents[i];
-    if (!content) continue;
-    const block = renderContent(content);
+  const budget = maxPromptTokens - tokenizer.count(head + previous + request) - 32;
+  const wrap = (conversation: string, dropped: number): SummaryPrompt => {
+    const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
+    return { prompt: `${head}${previous}${request}\n\n<conversation>\n${omitted}${conversation}\n</conversation>`, droppedContents: dropped };
+  };
+  const rendered = input.contents.map((content) => renderContent(content));
+  // Indices of the contents with something to show, and where each starts in the joined conversation.
+  const shown: number[] = [];
+  const starts: number[] = [];
+  let offset = 0;
+  for (let i = 0; i < rendered.length; i++) {
+    const block = rendered[i] as string;
     if (block.length === 0) continue;
-    const cost = tokenizer.count(block) + 2;
-    if (cost > budget) {
-      if (blocks.length === 0 && budget > 64) {
-        // The newest block alone is too big: keep its head and tail. Two characters per token is a
-        // first guess only (CJK text is closer to one), so cut again until the tokenizer agrees.
-        let kept = truncateMiddle(block, budget * 2);
-        let keptCost = tokenizer.count(kept) + 2;
-        for (let attempt = 0; attempt < 8 && keptCost > budget; attempt++) {
-          kept = truncateMiddle(block, Math.floor((kept.length * budget * 0.95) / keptCost));
-          keptCost = tokenizer.count(kept) + 2;
-        }
-        blocks.push(kept);
-        budget = 0;
-        dropped += i;
-        break;
-      }
-      dropped = i + 1;
-      break;
-    }
-    blocks.push(block);
-    budget -= cost;
+    shown.push(i);
+    starts.push(offset);
+    offset += block.length + 1;
   }
-  blocks.reverse();
-  const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
-  const prompt = `${head}${previous}${request}\n\n<conversation>\n${omitted}${blocks.join('\n')}\n</conversation>`;
-  return { prompt, droppedContents: dropped };
+  if (shown.length === 0) return wrap('', 0);
+  const conversation = shown.map((i) => rendered[i] as string).join('\n');
+  // The conversation is counted whole (sampled when long), not block by block: at a 1M-token history
+  // counting 1,600 blocks one by one was most of the compaction step. A slice of a flat string is O(1).
+  const fitsFrom = (k: number): boolean => tokenizer.count(conversation.slice(starts[k])) <= budget;
+  if (fitsFrom(0)) return wrap(conversation, 0);
+  // Too long: keep the newest blocks that fit. Fewer blocks never cost more, so bisect for the first kept one.
+  let low = 1;
+  let high = shown.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (fitsFrom(middle)) high = middle;
+    else low = middle + 1;
+  }
+  if (low < shown.length) return wrap(conversation.slice(starts[low]), shown[low] as number);
+  const newest = shown[shown.length - 1] as number;
+  if (budget <= 64) return wrap('', newest + 1);
+  // The newest block alone is too big: keep its head and tail. Two characters per token is a first guess
+  // only (CJK text is closer to one), so cut again until the tokenizer agrees.
+  const block = rendered[newest] as string;
+  let kept = truncateMiddle(block, budget * 2);
+  let keptCost = tokenizer.count(kept);
+  for (let attempt = 0; attempt < 8 && keptCost > budget; attempt++) {
+    kept = truncateMiddle(block, Math.floor((kept.length * budget * 0.95) / keptCost));
+    keptCost = tokenizer.count(kept);
+  }
+  return wrap(kept, newest);
 }
