@@ -33,6 +33,23 @@ function splitsFlag(text: string, index: number): boolean {
   return before % 2 === 1;
 }
 
+/** True for a code unit that never joins a grapheme cluster with a neighbour: ASCII, and CJK unified ideographs. */
+function isPlainUnit(code: number): boolean {
+  return code < 0x80 || (code >= 0x4e00 && code <= 0x9fff);
+}
+
+/**
+ * True when `index` is a cluster boundary by the two units around it alone: both plain and not CR LF.
+ * Every rule that keeps two units together (extenders, joiners, prepends, Hangul, regional indicators,
+ * emoji sequences) involves a unit outside that set, so this answers most cuts without segmenting
+ * (segmenting was most of rendering a 1M-token history for the summarizer).
+ */
+function isPlainBoundary(text: string, index: number): boolean {
+  const before = text.charCodeAt(index - 1);
+  const after = text.charCodeAt(index);
+  return isPlainUnit(before) && isPlainUnit(after) && !(before === 0x0d && after === 0x0a);
+}
+
 /** Cluster boundaries (absolute indexes) in `text[start, end)`, `start` and `end` excluded. */
 function innerBoundaries(text: string, start: number, end: number): number[] {
   const boundaries: number[] = [];
@@ -49,6 +66,7 @@ function innerBoundaries(text: string, start: number, end: number): number[] {
 export function graphemeBoundaryBefore(text: string, index: number, lowerBound: number): number {
   const cut = safeCutIndex(text, index);
   if (cut <= lowerBound) return lowerBound;
+  if (cut >= text.length || isPlainBoundary(text, cut)) return Math.min(cut, text.length);
   const start = Math.max(lowerBound, safeCutIndex(text, cut - WINDOW));
   const end = Math.min(text.length, cut + WINDOW);
   let best = start === lowerBound ? lowerBound : -1;
@@ -69,6 +87,7 @@ export function graphemeBoundaryBefore(text: string, index: number, lowerBound: 
 export function graphemeBoundaryAfter(text: string, index: number, upperBound: number): number {
   if (index >= upperBound) return upperBound;
   if (index <= 0) return 0;
+  if (isPlainBoundary(text, index)) return index;
   const start = safeCutIndex(text, Math.max(0, index - WINDOW));
   const end = Math.min(upperBound, index + WINDOW);
   let found = end === upperBound ? upperBound : index;
