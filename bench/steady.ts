@@ -128,7 +128,7 @@ export function compactionBreakdown(contents: readonly Content[], events: Parame
     summaryPromptMs: round(timed(() => prompt(tiktokenTokenizer))),
     summaryPromptNoTokenizerMs: round(timed(() => prompt({ name: 'chars/4', count: (text) => Math.ceil(text.length / 4) }))),
     renderMs: round(timed(() => contents.map((content) => renderContent(content)))),
-    mapContentsToEventsMs: round(timed(() => mapContentsToEvents(events, prints))),
+    mapContentsToEventsMs: round(timed(() => mapContentsToEvents(events, contents, prints))),
     fingerprintAllMs: round(fingerprintAllMs),
   };
 }

@@ -31,6 +31,7 @@ import {
   type SingleAfterToolCallback,
   type SingleBeforeModelCallback,
 } from '@google/adk';
+import type { Content } from '@google/genai';
 import { llmSummarizer } from './adk/llm-summarizer.js';
 import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
@@ -367,7 +368,7 @@ export class ContextGuard extends BasePlugin {
       if (result.contents) request.contents = result.contents;
       recordUtilization(agentName, result.calibrated, result.budget.window);
       if (result.compaction) {
-        const record = this.buildRecord(context, result.compaction, measures.fingerprints, Date.now() - started, started, summarizer?.summarizer.name);
+        const record = this.buildRecord(context, result.compaction, contents, measures.fingerprints, Date.now() - started, started, summarizer?.summarizer.name);
         context.state.set(keys.lastCompaction, encodeRecord(record));
         this.rememberPendingRecord(context, record);
         this.reportCompaction(record);
@@ -436,6 +437,7 @@ export class ContextGuard extends BasePlugin {
   private buildRecord(
     context: Context,
     compaction: CompactionOutcome,
+    contents: readonly Content[],
     fingerprints: readonly string[],
     durationMs: number,
     createdAt: number,
@@ -444,6 +446,7 @@ export class ContextGuard extends BasePlugin {
     const agentName = context.agentName;
     const coveredEvents = mapContentsToEvents(
       context.invocationContext.session.events,
+      contents.slice(compaction.coveredFrom, compaction.coveredTo),
       fingerprints.slice(compaction.coveredFrom, compaction.coveredTo),
     );
     return {
