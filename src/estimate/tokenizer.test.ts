@@ -1,7 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mixedText, PROPERTY_RUNS, rawUtf16Text } from '../../test/support/arbitraries.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { charsPerTokenTokenizer, tiktokenTokenizer } from './tokenizer.js';
+
+const reference = new Tiktoken(o200kBase);
+const piecePattern = new RegExp(o200kBase.pat_str, 'gu');
+const encoder = new TextEncoder();
+
+/** True when every pre-tokenizer piece of `text` is at most 128 UTF-8 bytes (longer ones are counted in chunks). */
+function piecesFit(text: string): boolean {
+  for (const match of text.matchAll(piecePattern)) if (encoder.encode(match[0]).length > 128) return false;
+  return true;
+}
+
+/** Words that make long pieces: Latin letters, runs of rare Han characters, Thai, Hangul, digits and symbols. */
+const word = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: 1, maxLength: 40 }),
+  fc.array(fc.integer({ min: 0x4e00, max: 0x9fff }), { minLength: 1, maxLength: 42 }).map((codes) => String.fromCharCode(...codes)),
+  fc.array(fc.integer({ min: 0x0e01, max: 0x0e4e }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
+  fc.array(fc.integer({ min: 0xac00, max: 0xd7a3 }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
+  fc.string({ unit: fc.constantFrom(...'0123456789+/=-_.,;:!?"\'{}[]()<>#@$%^&*~`|'), minLength: 1, maxLength: 30 }),
+  mixedText({ minLength: 1, maxLength: 30 }),
+);
+const separator = fc.constantFrom(' ', '', '\n', '  ', '\t', '. ', '\r\n');
+const wordsText = fc.array(fc.tuple(word, separator), { maxLength: 60 }).map((pairs) => pairs.map(([w, gap]) => w + gap).join(''));
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
 /** Pseudo-random printable ASCII without whitespace (a minified bundle, a base64 blob). */
@@ -104,6 +128,15 @@ describe('tiktokenTokenizer', () => {
           expect(count).toBeGreaterThanOrEqual(0);
         }),
         { numRuns: 50 },
+      );
+    });
+
+    it("should equal js-tiktoken's o200k count on any text of up to 2,048 characters whose pieces fit in 128 bytes", () => {
+      fc.assert(
+        fc.property(fc.oneof(wordsText, mixedText({ maxLength: 400 })).filter((text) => text.length <= 2_048 && piecesFit(text)), (text) => {
+          expect(tiktokenTokenizer.count(text)).toBe(reference.encode(text, [], []).length);
+        }),
+        { numRuns: 500 },
       );
     });
 
