@@ -79,8 +79,8 @@ describe('ContentMeasureCache', () => {
       }) as typeof JSON.stringify;
       try {
         const tokens = new ContentMeasureCache().measure(KEY, [functionResponse('fetch', response)], characterTokenizer).tokens;
-        // 4 + 3 + 'fetch' (5) + the JSON text
-        expect(tokens).toEqual([12 + json.length]);
+        // 4 + 3, then 'fetch' and the JSON text counted as one text (over JOIN_CHARS) joined by a newline
+        expect(tokens).toEqual([7 + 'fetch\n'.length + json.length]);
       } finally {
         JSON.stringify = stringify;
       }

@@ -4,8 +4,9 @@ import type { Part } from '@google/genai';
 import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { contentOf, fileDataPart, functionCall, functionResponse, inlineDataPart, modelThought, userText } from '../../test/support/builders.js';
 import { jpegBytes, pngBytes, toBase64 } from '../../test/support/media.js';
-import { characterTokenizer } from '../../test/support/tokenizers.js';
-import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, PART_OVERHEAD_TOKENS } from './estimate-content.js';
+import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
+import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, JOIN_CHARS, PART_OVERHEAD_TOKENS } from './estimate-content.js';
+import { tiktokenTokenizer } from './tokenizer.js';
 import { safeJson } from './json-text.js';
 
 // Every expectation below uses one token per character: a part costs 3 + its characters, a content 4 + its parts.
@@ -124,8 +125,42 @@ describe('estimateContentTokens', () => {
     });
   });
 
+  describe('contents of many texts', () => {
+    const manyParts = (count: number, make: (i: number) => string) => contentOf('user', ...Array.from({ length: count }, (_, i) => ({ text: make(i) })));
+
+    it('should count texts adding up to more than JOIN_CHARS as one joined text', () => {
+      const tokenizer = recordingTokenizer();
+      const content = manyParts(40, (i) => `${i}`.padEnd(1_000, 'x'));
+      // 4 + 40 parts x 3, then 40 texts of 1,000 characters joined by 39 newlines
+      expect(estimateContentTokens(content, tokenizer)).toBe(4 + 120 + 40_000 + 39);
+      expect(tokenizer.counted).toHaveLength(1);
+    });
+
+    it('should count texts part by part up to JOIN_CHARS', () => {
+      const tokenizer = recordingTokenizer();
+      const content = manyParts(4, () => 'y'.repeat(JOIN_CHARS / 4));
+      expect(estimateContentTokens(content, tokenizer)).toBe(4 + 12 + JOIN_CHARS);
+      expect(tokenizer.counted).toHaveLength(4);
+    });
+
+    it('should keep a joined estimate within 10% of the part-by-part count, with the real tokenizer', () => {
+      const kinds = [
+        (i: number) => `2026-11-22T04:${String(i % 60).padStart(2, '0')}:00Z INFO request ${i} served in ${i % 97} ms from cache shard ${i % 7}\n`.repeat(12),
+        (i: number) => `{"id":${i},"status":"ok","items":[${Array.from({ length: 30 }, (_, k) => k * i).join(',')}]}`.repeat(6),
+        (i: number) => '上下文窗口的压缩让代理在长对话中保持连贯。'.repeat(20) + i,
+      ];
+      for (const make of kinds) {
+        const content = manyParts(200, make);
+        const partByPart = (content.parts ?? []).reduce((sum, part) => sum + estimatePartTokens(part, tiktokenTokenizer), CONTENT_OVERHEAD_TOKENS);
+        const joined = estimateContentTokens(content, tiktokenTokenizer);
+        expect(joined / partByPart).toBeGreaterThan(0.9);
+        expect(joined / partByPart).toBeLessThan(1.1);
+      }
+    });
+  });
+
   describe('laws', () => {
-    it('should be the content framing plus the estimate of each part', () => {
+    it('should be the content framing plus the estimate of each part (texts within JOIN_CHARS)', () => {
       fc.assert(
         fc.property(conversation, (contents) => {
           for (const content of contents) {

@@ -21,7 +21,10 @@
  *   (typed-array tables), and pieces repeat (words, keys, indentation), so
  *   counts of pieces and chunks are memoised (bounded);
  * - a long text is estimated from evenly spaced samples rather than encoded
- *   whole, which caps the work at about 1/128 of the text.
+ *   whole: one window of 512 characters per 8K (6%), 4 to 64 windows, so a
+ *   text over 512K costs 32K characters of counting. Fewer windows (one per
+ *   64K) put a joined content of 200 JSON results 18% over its part-by-part
+ *   count; one per 8K, 6%.
  */
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 
@@ -45,8 +48,8 @@ const CHUNK_MEMO_LIMIT = 8_192;
 const EXACT_LIMIT = 2048;
 /** Size of one sample window of a long text. */
 const SAMPLE_CHARS = 512;
-/** One sample window per this many characters of a long text. */
-const CHARS_PER_SAMPLE = 65_536;
+/** One sample window per this many characters of a long text (at least 4, at most 64 windows). */
+const CHARS_PER_SAMPLE = 8_192;
 /** Safety margin on the extrapolated part of a sampled estimate. */
 const SAMPLED_MARGIN = 1.05;
 
