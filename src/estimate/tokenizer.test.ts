@@ -21,10 +21,11 @@ const word = fc.oneof(
   fc.array(fc.integer({ min: 0x4e00, max: 0x9fff }), { minLength: 1, maxLength: 42 }).map((codes) => String.fromCharCode(...codes)),
   fc.array(fc.integer({ min: 0x0e01, max: 0x0e4e }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
   fc.array(fc.integer({ min: 0xac00, max: 0xd7a3 }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
+  fc.array(fc.integer({ min: 0x3040, max: 0x30ff }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
   fc.string({ unit: fc.constantFrom(...'0123456789+/=-_.,;:!?"\'{}[]()<>#@$%^&*~`|'), minLength: 1, maxLength: 30 }),
   mixedText({ minLength: 1, maxLength: 30 }),
 );
-const separator = fc.constantFrom(' ', '', '\n', '  ', '\t', '. ', '\r\n');
+const separator = fc.constantFrom(' ', '', '\n', '  ', '\t', '. ', '\r\n', '，', '。', '「', '」', '’', "'", "'s ", '…', '、', '！', '（', 'ー', '・');
 const wordsText = fc.array(fc.tuple(word, separator), { maxLength: 60 }).map((pairs) => pairs.map(([w, gap]) => w + gap).join(''));
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
