@@ -16,10 +16,14 @@
  * - BPE is quadratic in the length of one piece (a 10 KB run of one character
  *   takes seconds in js-tiktoken, 2 KB of blank space half a second), so a
  *   longer piece is counted in chunks of at most 128 bytes cut at character
- *   boundaries (a token or so more per cut);
+ *   boundaries (a token or so more per cut), and a piece over 24 bytes takes
+ *   its lowest pair from a heap rather than a scan;
  * - ranks are looked up without building strings for tokens of up to 6 bytes
  *   (typed-array tables), and pieces repeat (words, keys, indentation), so
- *   counts of pieces and chunks are memoised (bounded);
+ *   counts of pieces up to 64 characters are memoised (bounded); a run of one
+ *   character repeats its chunks, so an equal chunk reuses the previous count;
+ * - the end of an ASCII piece, and of a run of CJK, Hangul or kana letters, is
+ *   found without the pattern's regular expression;
  * - a long text is estimated from evenly spaced samples rather than encoded
  *   whole: one window of 512 characters per 8K (6%), 4 to 64 windows, so a
  *   text over 512K costs 32K characters of counting. Fewer windows (one per
@@ -42,8 +46,6 @@ const MAX_PIECE_BYTES = 128;
 const MEMO_PIECE_CHARS = 64;
 /** Entries of the piece memo before it is cleared (pieces of up to 64 UTF-16 units: a few MB at most). */
 const PIECE_MEMO_LIMIT = 50_000;
-/** Entries of the chunk memo (chunks of long pieces, up to 128 bytes each; rare outside adversarial input). */
-const CHUNK_MEMO_LIMIT = 8_192;
 /** Texts up to this many characters are encoded whole. */
 const EXACT_LIMIT = 2048;
 /** Size of one sample window of a long text. */
@@ -397,12 +399,13 @@ function detach(text: string): string {
 }
 
 const pieceMemo = new CountMemo(PIECE_MEMO_LIMIT);
-const chunkMemo = new CountMemo(CHUNK_MEMO_LIMIT);
 
 /** Tokens of a piece longer than `MAX_PIECE_BYTES`: chunks of at most that size, cut between characters. */
 function chunkedCount(bytes: string, encoding: Encoding): number {
   let tokens = 0;
   let from = 0;
+  let previous = '';
+  let previousCount = 0;
   while (from < bytes.length) {
     let to = Math.min(bytes.length, from + MAX_PIECE_BYTES);
     // Do not start the next chunk on a UTF-8 continuation byte (10xxxxxx) unless a character is longer than a chunk.
@@ -412,12 +415,14 @@ function chunkedCount(bytes: string, encoding: Encoding): number {
       if (cut > from) to = cut;
     }
     const chunk = bytes.slice(from, to);
-    let count = chunkMemo.get(chunk);
-    if (count === undefined) {
-      count = bytePairCount(chunk, encoding);
-      chunkMemo.set(chunk, count);
+    if (chunk !== previous) {
+      // A long piece is already counted approximately (cut into chunks), so its chunks are merged directly,
+      // without the whole-chunk token check or a memo: a run of one character repeats the previous chunk,
+      // and other repeats are rare outside adversarial input.
+      previousCount = to - from > HEAP_MERGE_BYTES ? heapPairCount(chunk, encoding) : bytePairCount(chunk, encoding);
+      previous = chunk;
     }
-    tokens += count;
+    tokens += previousCount;
     from = to;
   }
   return tokens;
