@@ -377,9 +377,18 @@ function bytePairCount(bytes: string, encoding: Encoding): number {
   if (length === 2) return encoding.pairs[(bytes.charCodeAt(0) << 8) | bytes.charCodeAt(1)]! >= 0 ? 1 : 2;
   if (isToken(bytes, encoding)) return 1;
   if (length > HEAP_MERGE_BYTES) return heapPairCount(bytes, encoding);
+  return scanPairCount(bytes, 0, length, encoding);
+}
+
+/**
+ * The merge of `bytes[from, to)` (at most `HEAP_MERGE_BYTES` long, not itself a token) by scanning for the
+ * lowest pair, in place: a short ASCII piece is merged inside its text, without a copy.
+ */
+function scanPairCount(bytes: string, from: number, to: number, encoding: Encoding): number {
+  const length = to - from;
   // starts[i] is where part i begins; pairRanks[i] is the rank of part i merged with part i + 1.
-  for (let i = 0; i <= length; i++) starts[i] = i;
-  for (let i = 0; i < length - 1; i++) pairRanks[i] = rankOf(bytes, i, i + 2, encoding);
+  for (let i = 0; i <= length; i++) starts[i] = from + i;
+  for (let i = 0; i < length - 1; i++) pairRanks[i] = rankOf(bytes, from + i, from + i + 2, encoding);
   let parts = length;
   while (parts > 1) {
     let best = Number.POSITIVE_INFINITY;
@@ -426,8 +435,15 @@ function detach(text: string): string {
 
 const pieceMemo = new CountMemo(PIECE_MEMO_LIMIT);
 
-/** Tokens of a piece longer than `MAX_PIECE_BYTES`: chunks of at most that size, cut between characters. */
-function chunkedCount(bytes: string, encoding: Encoding): number {
+/** Counts of the chunks of runs of one character, by character code and chunk length (bounded). */
+const runChunkMemo = new Map<number, number>();
+
+/**
+ * Tokens of a piece longer than `MAX_PIECE_BYTES`: chunks of at most that size, cut between characters.
+ * `runUnit` is the UTF-16 unit the piece repeats, when it is a run of one character (blank space, a
+ * line of '='): its chunks are then looked up by that unit and their length, across pieces and texts.
+ */
+function chunkedCount(bytes: string, encoding: Encoding, runUnit = -1): number {
   let tokens = 0;
   let from = 0;
   let previous = '';
@@ -443,15 +459,28 @@ function chunkedCount(bytes: string, encoding: Encoding): number {
     const chunk = bytes.slice(from, to);
     if (chunk !== previous) {
       // A long piece is already counted approximately (cut into chunks), so its chunks are merged directly,
-      // without the whole-chunk token check or a memo: a run of one character repeats the previous chunk,
-      // and other repeats are rare outside adversarial input.
-      previousCount = to - from > HEAP_MERGE_BYTES ? heapPairCount(chunk, encoding) : bytePairCount(chunk, encoding);
+      // without the whole-chunk token check; only runs of one character repeat their chunks across texts.
+      const key = runUnit >= 0 ? runUnit * 256 + (to - from) : -1;
+      const known = key >= 0 ? runChunkMemo.get(key) : undefined;
+      previousCount = known ?? (to - from > HEAP_MERGE_BYTES ? heapPairCount(chunk, encoding) : bytePairCount(chunk, encoding));
+      if (key >= 0 && known === undefined) {
+        if (runChunkMemo.size >= 4_096) runChunkMemo.clear();
+        runChunkMemo.set(key, previousCount);
+      }
       previous = chunk;
     }
     tokens += previousCount;
     from = to;
   }
   return tokens;
+}
+
+/** The UTF-16 unit `piece` repeats, when it is a run of one BMP character; -1 otherwise. */
+function runUnitOf(piece: string): number {
+  const unit = piece.charCodeAt(0);
+  if (unit >= 0xd800 && unit <= 0xdfff) return -1;
+  for (let i = 1; i < piece.length; i++) if (piece.charCodeAt(i) !== unit) return -1;
+  return unit;
 }
 
 function pieceCount(piece: string, encoding: Encoding): number {
@@ -471,7 +500,7 @@ function pieceCount(piece: string, encoding: Encoding): number {
   }
   bytes ??= utf8Binary(piece);
   let count: number;
-  if (bytes.length > MAX_PIECE_BYTES) count = chunkedCount(bytes, encoding);
+  if (bytes.length > MAX_PIECE_BYTES) count = chunkedCount(bytes, encoding, runUnitOf(piece));
   else if (bytes.length > HEAP_MERGE_BYTES && bytes.length >= chars * 2 && !isToken(bytes, encoding)) {
     // Mostly multi-byte characters (a CJK clause after its punctuation): merging from whole characters
     // skips the merges inside each one, half the work, and met a different count in 11 of 4,000 texts.
@@ -623,13 +652,37 @@ function letterRunEnd(text: string, p: number): number {
   return q === text.length || endsLetterRun(text.charCodeAt(q)) ? q : -1;
 }
 
-/** Tokens of each plain letter on its own, by UTF-16 unit; 0 until first needed. */
+/** Letters a run needs after a prefix to make a piece over `MAX_PIECE_BYTES` (three bytes each). */
+const LONG_RUN_LETTERS = Math.ceil(MAX_PIECE_BYTES / 3);
+
+/**
+ * End of the piece at `p` when it is a prefix (a space, a tab, ASCII or CJK punctuation: the pattern's
+ * `[^\r\n\p{L}\p{N}]?`) and a run of plain letters longer than `MAX_PIECE_BYTES`, ended as in
+ * `letterRunEnd`; -1 otherwise. Such a piece would be counted in chunks, approximately, anyway; counting
+ * its prefix and its run apart (see `plainRunCount`) misses at most the one token a prefix can share.
+ */
+function prefixedLongRunEnd(text: string, p: number): number {
+  const first = text.charCodeAt(p);
+  const prefix = first < 0x80 ? ((ASCII_CLASS[first] as number) & (OTHER | SPACE)) !== 0 && ((ASCII_CLASS[first] as number) & NEWLINE) === 0 : isCjkPunctuation(first);
+  if (!prefix) return -1;
+  const end = letterRunEnd(text, p + 1);
+  return end - (p + 1) >= LONG_RUN_LETTERS ? end : -1;
+}
+
+/** Tokens of each plain letter (or run prefix) on its own, by UTF-16 unit; 0 until first needed. */
 const letterTokenCounts = new Uint8Array(0x10000);
 
 function letterTokens(code: number, encoding: Encoding): number {
   let tokens = letterTokenCounts[code] as number;
   if (tokens === 0) {
-    tokens = bytePairCount(utf8Binary(String.fromCharCode(code)), encoding);
+    // Byte-pair merging of three bytes, worked out: one token when all three are one (checked first, as
+    // for any piece), else two when either pair is one, else three. No string is made.
+    // (The callers pass ASCII, one token, or characters of three UTF-8 bytes.)
+    const b0 = 0xe0 | (code >> 12);
+    const b1 = 0x80 | ((code >> 6) & 0x3f);
+    const b2 = 0x80 | (code & 0x3f);
+    if (code < 0x80 || packedLookup(encoding.packed, b0 | (b1 << 8) | (b2 << 16), 3 << 16) >= 0) tokens = 1;
+    else tokens = (encoding.pairs[(b0 << 8) | b1] as number) >= 0 || (encoding.pairs[(b1 << 8) | b2] as number) >= 0 ? 2 : 3;
     letterTokenCounts[code] = tokens;
   }
   return tokens;
@@ -681,14 +734,21 @@ function countExact(text: string): number {
   while (p < text.length) {
     const asciiEnd = asciiPieceEnd(text, p);
     const runEnd = asciiEnd < 0 ? letterRunEnd(text, p) : -1;
+    const longRunEnd = asciiEnd < 0 && runEnd < 0 ? prefixedLongRunEnd(text, p) : -1;
     let end: number;
     if (asciiEnd >= 0 && asciiEnd - p <= PACKED_BYTES) {
       // An ASCII piece of up to 6 characters: usually one token, found without making a string.
       end = asciiEnd;
-      tokens += end - p === 1 || packedRank(encoding.packed, text, p, end) >= 0 ? 1 : bytePairCount(text.slice(p, end), encoding);
+      const length = end - p;
+      if (length === 1) tokens += 1;
+      else if (length === 2) tokens += (encoding.pairs[(text.charCodeAt(p) << 8) | text.charCodeAt(p + 1)] as number) >= 0 ? 1 : 2;
+      else tokens += packedRank(encoding.packed, text, p, end) >= 0 ? 1 : scanPairCount(text, p, end, encoding);
     } else if (runEnd >= 0) {
       end = runEnd;
       tokens += plainRunCount(text, p, end, encoding);
+    } else if (longRunEnd >= 0) {
+      end = longRunEnd;
+      tokens += letterTokens(text.charCodeAt(p), encoding) + plainRunCount(text, p + 1, end, encoding);
     } else {
       end = asciiEnd;
       if (end < 0) {
