@@ -384,12 +384,21 @@ function bytePairCount(bytes: string, encoding: Encoding): number {
  * The merge of `bytes[from, to)` (at most `HEAP_MERGE_BYTES` long, not itself a token) by scanning for the
  * lowest pair, in place: a short ASCII piece is merged inside its text, without a copy.
  */
-function scanPairCount(bytes: string, from: number, to: number, encoding: Encoding): number {
-  const length = to - from;
+function scanPairCount(bytes: string, from: number, to: number, encoding: Encoding, fromCharacters = false): number {
   // starts[i] is where part i begins; pairRanks[i] is the rank of part i merged with part i + 1.
-  for (let i = 0; i <= length; i++) starts[i] = from + i;
-  for (let i = 0; i < length - 1; i++) pairRanks[i] = rankOf(bytes, from + i, from + i + 2, encoding);
-  let parts = length;
+  let parts = 0;
+  for (let i = from; i < to; ) {
+    starts[parts++] = i;
+    let end = i + 1;
+    if (fromCharacters) {
+      // A three-byte character that is one token starts as one part (see heapPairCount).
+      const lead = bytes.charCodeAt(i);
+      if (lead >= 0xe0 && lead < 0xf0 && i + 3 <= to && rankOf(bytes, i, i + 3, encoding) !== Number.POSITIVE_INFINITY) end = i + 3;
+    }
+    i = end;
+  }
+  starts[parts] = to;
+  for (let i = 0; i < parts - 1; i++) pairRanks[i] = rankOf(bytes, starts[i] as number, starts[i + 2] as number, encoding);
   while (parts > 1) {
     let best = Number.POSITIVE_INFINITY;
     let at = -1;
@@ -401,9 +410,10 @@ function scanPairCount(bytes: string, from: number, to: number, encoding: Encodi
       }
     }
     if (at < 0) break;
-    // Merge parts `at` and `at + 1`: drop the boundary between them.
-    starts.copyWithin(at + 1, at + 2, parts + 1);
-    pairRanks.copyWithin(at + 1, at + 2, parts);
+    // Merge parts `at` and `at + 1`: drop the boundary between them (a plain loop: at most 24 entries,
+    // where a copyWithin call costs more than the copy).
+    for (let i = at + 1; i < parts; i++) starts[i] = starts[i + 1] as number;
+    for (let i = at + 1; i < parts - 1; i++) pairRanks[i] = pairRanks[i + 1] as number;
     parts--;
     pairRanks[at] = at + 1 < parts ? rankOf(bytes, starts[at] as number, starts[at + 2] as number, encoding) : Number.POSITIVE_INFINITY;
     if (at > 0) pairRanks[at - 1] = rankOf(bytes, starts[at - 1] as number, starts[at + 1] as number, encoding);
@@ -473,6 +483,17 @@ function chunkedCount(bytes: string, encoding: Encoding, runUnit = -1): number {
     from = to;
   }
   return tokens;
+}
+
+/**
+ * `pieceCount` for a prefix and a short run of CJK, Hangul or kana letters: such clauses rarely repeat, so
+ * they are merged (from whole characters) without going through the piece memo.
+ */
+function letterPieceCount(piece: string, encoding: Encoding): number {
+  const bytes = utf8Binary(piece);
+  // The whole-piece check only up to two letters and a prefix: longer tokens are reached by merging.
+  if (bytes.length <= 9 && isToken(bytes, encoding)) return 1;
+  return bytes.length <= HEAP_MERGE_BYTES ? scanPairCount(bytes, 0, bytes.length, encoding, true) : heapPairCount(bytes, encoding, true);
 }
 
 /** The UTF-16 unit `piece` repeats, when it is a run of one BMP character; -1 otherwise. */
@@ -661,12 +682,10 @@ const LONG_RUN_LETTERS = Math.ceil(MAX_PIECE_BYTES / 3);
  * `letterRunEnd`; -1 otherwise. Such a piece would be counted in chunks, approximately, anyway; counting
  * its prefix and its run apart (see `plainRunCount`) misses at most the one token a prefix can share.
  */
-function prefixedLongRunEnd(text: string, p: number): number {
+function prefixedRunEnd(text: string, p: number): number {
   const first = text.charCodeAt(p);
   const prefix = first < 0x80 ? ((ASCII_CLASS[first] as number) & (OTHER | SPACE)) !== 0 && ((ASCII_CLASS[first] as number) & NEWLINE) === 0 : isCjkPunctuation(first);
-  if (!prefix) return -1;
-  const end = letterRunEnd(text, p + 1);
-  return end - (p + 1) >= LONG_RUN_LETTERS ? end : -1;
+  return prefix ? letterRunEnd(text, p + 1) : -1;
 }
 
 /** Tokens of each plain letter (or run prefix) on its own, by UTF-16 unit; 0 until first needed. */
@@ -734,7 +753,7 @@ function countExact(text: string): number {
   while (p < text.length) {
     const asciiEnd = asciiPieceEnd(text, p);
     const runEnd = asciiEnd < 0 ? letterRunEnd(text, p) : -1;
-    const longRunEnd = asciiEnd < 0 && runEnd < 0 ? prefixedLongRunEnd(text, p) : -1;
+    const prefixedEnd = asciiEnd < 0 && runEnd < 0 ? prefixedRunEnd(text, p) : -1;
     let end: number;
     if (asciiEnd >= 0 && asciiEnd - p <= PACKED_BYTES) {
       // An ASCII piece of up to 6 characters: usually one token, found without making a string.
@@ -746,9 +765,9 @@ function countExact(text: string): number {
     } else if (runEnd >= 0) {
       end = runEnd;
       tokens += plainRunCount(text, p, end, encoding);
-    } else if (longRunEnd >= 0) {
-      end = longRunEnd;
-      tokens += letterTokens(text.charCodeAt(p), encoding) + plainRunCount(text, p + 1, end, encoding);
+    } else if (prefixedEnd >= 0) {
+      end = prefixedEnd;
+      tokens += end - p > LONG_RUN_LETTERS ? letterTokens(text.charCodeAt(p), encoding) + plainRunCount(text, p + 1, end, encoding) : letterPieceCount(text.slice(p, end), encoding);
     } else {
       end = asciiEnd;
       if (end < 0) {
