@@ -40,7 +40,8 @@ async function main(): Promise<void> {
   const tokenizer: TokenizerReport = runTokenizerChecks();
   console.log(
     `first use ${ms(load.firstCallMs)} (loads o200k), encoding heap ${kb(load.heapBytes)}; ` +
-      `equal to js-tiktoken on ${tokenizer.equivalence.texts - tokenizer.equivalence.mismatches}/${tokenizer.equivalence.texts} texts`,
+      `equal to js-tiktoken on ${tokenizer.equivalence.texts - tokenizer.equivalence.mismatches}/${tokenizer.equivalence.texts} texts ` +
+        `(total ${tokenizer.equivalence.totalRatio} of js-tiktoken's, largest difference ${tokenizer.equivalence.largestDifference} tokens)`,
   );
   for (const example of tokenizer.equivalence.examples) console.log(`  mismatch ${example}`);
   console.log(

@@ -5,6 +5,8 @@ import { conversation, HEAVY_PROPERTY_RUNS, mixedText, PROPERTY_RUNS } from '../
 import { functionCall, functionResponse, modelText, modelThought, userText } from '../../test/support/builders.js';
 import { charsPerTokenTokenizer, tiktokenTokenizer } from '../estimate/tokenizer.js';
 import { mixedScriptTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { renderContent } from './render-content.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './summary-prompt.js';
 
@@ -22,6 +24,8 @@ describe('SUMMARY_SYSTEM_INSTRUCTION', () => {
     });
   });
 });
+
+const reference = new Tiktoken(o200kBase);
 
 describe('buildSummaryPrompt', () => {
   describe('nothing to summarize', () => {
@@ -111,16 +115,26 @@ describe('buildSummaryPrompt', () => {
       expect(tokenizer.counted).not.toContain(renderContent(history[5] as Content));
     });
 
-    it('should count O(log n) texts when the oldest must go, and keep what fits with the real tokenizer', () => {
-      const tokenizer = recordingTokenizer(tiktokenTokenizer);
-      const { prompt, droppedContents } = buildSummaryPrompt({ contents: history, maxPromptTokens: 20_000, maxSummaryTokens: 100, tokenizer });
+    it('should keep within the budget by an exact count, and drop no more than it must, with the real tokenizer', () => {
+      const { prompt, droppedContents } = buildSummaryPrompt({ contents: history, maxPromptTokens: 20_000, maxSummaryTokens: 100, tokenizer: tiktokenTokenizer });
       expect(droppedContents).toBeGreaterThan(0);
-      expect(tokenizer.counted.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(history.length)) + 1);
-      expect(tiktokenTokenizer.count(prompt)).toBeLessThanOrEqual(20_000);
+      expect(reference.encode(prompt, [], []).length).toBeLessThanOrEqual(20_000);
       // The newest content is always there, and one more older one would not have fit.
       expect(prompt).toContain(renderContent(history[299] as Content));
       const oneMore = buildSummaryPrompt({ contents: history.slice(droppedContents - 1), maxPromptTokens: 20_000, maxSummaryTokens: 100, tokenizer: tiktokenTokenizer });
       expect(oneMore.droppedContents).toBeGreaterThan(0);
+    });
+
+    it('should count a long conversation in groups, and block by block only where the budget runs out', () => {
+      const long = Array.from({ length: 3_000 }, (_, i) => history[i % history.length] as Content);
+      const tokenizer = recordingTokenizer(tiktokenTokenizer);
+      const { prompt, droppedContents } = buildSummaryPrompt({ contents: long, maxPromptTokens: 60_000, maxSummaryTokens: 100, tokenizer });
+      expect(droppedContents).toBeGreaterThan(0);
+      expect(reference.encode(prompt, [], []).length).toBeLessThanOrEqual(60_000);
+      // Blocks counted one by one come from a single group of at most 64K characters.
+      const single = tokenizer.counted.filter((text) => long.some((content) => renderContent(content) === text));
+      expect(single.reduce((sum, text) => sum + text.length, 0)).toBeLessThanOrEqual(65_536 + 2_000);
+      expect(single.length).toBeLessThan(long.length - droppedContents);
     });
   });
 

@@ -6,8 +6,9 @@
  * still matter, next steps), carries the previous summary forward, and is
  * bounded: when the rendered history exceeds `maxPromptTokens` (80% of the
  * summarizer's window by default) the oldest contents are dropped first and
- * the prompt says how many. The rendered history is counted as one text (the
- * tokenizer samples a long one), so the cost stays near rendering's.
+ * the prompt says how many. The rendered history is counted in groups of 64K
+ * characters (the tokenizer samples each), and block by block only inside the
+ * group where the budget runs out, so the cost stays near rendering's.
  */
 import type { Content } from '@google/genai';
 import type { Tokenizer } from '../estimate/tokenizer.js';
@@ -52,6 +53,9 @@ function instructions(maxSummaryTokens: number): string {
   ].join('\n');
 }
 
+/** Characters of rendered blocks priced with one count (one sample window per 8K in each). */
+const GROUP_CHARS = 65_536;
+
 /** Shares of `maxPromptTokens` the previous summary and the current request may take at most. */
 const PREVIOUS_SUMMARY_SHARE = 0.4;
 const CURRENT_REQUEST_SHARE = 0.2;
@@ -83,9 +87,9 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
     ? `\n\n<current_request>\n${fitTokens(input.currentRequest, Math.floor(maxPromptTokens * CURRENT_REQUEST_SHARE), 4_000, tokenizer)}\n</current_request>`
     : '';
   const budget = maxPromptTokens - tokenizer.count(head + previous + request) - 32;
-  const wrap = (conversation: string, dropped: number): SummaryPrompt => {
+  const wrap = (kept: string, dropped: number): SummaryPrompt => {
     const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
-    return { prompt: `${head}${previous}${request}\n\n<conversation>\n${omitted}${conversation}\n</conversation>`, droppedContents: dropped };
+    return { prompt: `${head}${previous}${request}\n\n<conversation>\n${omitted}${kept}\n</conversation>`, droppedContents: dropped };
   };
   const rendered = input.contents.map((content) => renderContent(content));
   // Indices of the contents with something to show, and where each starts in the joined conversation.
@@ -101,19 +105,29 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   }
   if (shown.length === 0) return wrap('', 0);
   const conversation = shown.map((i) => rendered[i] as string).join('\n');
-  // The conversation is counted whole (sampled when long), not block by block: at a 1M-token history
-  // counting 1,600 blocks one by one was most of the compaction step. A slice of a flat string is O(1).
-  const fitsFrom = (k: number): boolean => tokenizer.count(conversation.slice(starts[k])) <= budget;
-  if (fitsFrom(0)) return wrap(conversation, 0);
-  // Too long: keep the newest blocks that fit. Fewer blocks never cost more, so bisect for the first kept one.
-  let low = 1;
-  let high = shown.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (fitsFrom(middle)) high = middle;
-    else low = middle + 1;
+  // Blocks are priced in groups of about GROUP_CHARS (a group is one count, sampled by the tokenizer when
+  // long), not one by one: at a 1M-token history counting 1,600 blocks was most of the compaction step.
+  // A slice of the flat joined string is O(1).
+  const groups: number[] = [0]; // index into `shown` where each group starts
+  for (let k = 1; k < shown.length; k++) if ((starts[k] as number) - (starts[groups[groups.length - 1] as number] as number) >= GROUP_CHARS) groups.push(k);
+  const blockEnd = (k: number): number => (k + 1 < shown.length ? (starts[k + 1] as number) - 1 : conversation.length);
+  const groupTokens = groups.map((first, g) => {
+    const last = (groups[g + 1] ?? shown.length) - 1;
+    return tokenizer.count(conversation.slice(starts[first], blockEnd(last))) + 1;
+  });
+  // The newest groups that fit whole, then block by block (newest first) in the one that does not.
+  let used = 0;
+  let g = groups.length - 1;
+  while (g >= 0 && used + (groupTokens[g] as number) <= budget) used += groupTokens[g--] as number;
+  if (g < 0) return wrap(conversation, 0);
+  let firstKept = groups[g + 1] ?? shown.length;
+  for (let k = firstKept - 1; k >= (groups[g] as number); k--) {
+    const cost = tokenizer.count(rendered[shown[k] as number] as string) + 1;
+    if (used + cost > budget) break;
+    used += cost;
+    firstKept = k;
   }
-  if (low < shown.length) return wrap(conversation.slice(starts[low]), shown[low] as number);
+  if (firstKept < shown.length) return wrap(conversation.slice(starts[firstKept]), shown[firstKept] as number);
   const newest = shown[shown.length - 1] as number;
   if (budget <= 64) return wrap('', newest + 1);
   // The newest block alone is too big: keep its head and tail. Two characters per token is a first guess

@@ -164,6 +164,8 @@ describe('estimateContentTokens', () => {
       fc.assert(
         fc.property(conversation, (contents) => {
           for (const content of contents) {
+            // Texts up to JOIN_CHARS are counted part by part (the arbitrary's are far shorter; checked, not assumed).
+            expect(JSON.stringify(content).length).toBeLessThanOrEqual(JOIN_CHARS);
             const parts = (content.parts ?? []).reduce((sum, part) => sum + estimatePartTokens(part, characterTokenizer), 0);
             expect(estimateContentTokens(content, characterTokenizer)).toBe(CONTENT_OVERHEAD_TOKENS + parts);
           }

@@ -13,16 +13,11 @@
  * can hold 90,000 keys, and walking them in JavaScript costs more than V8's
  * native serialiser (merely listing the keys of such an object takes as long
  * as serialising it), while the estimate needs that JSON text anyway: it is
- * made once and shared with the estimate through `JsonTexts`. Up to 64 KB the
- * text is hashed whole; beyond, by length and 64 sampled windows.
+ * made once and shared with the estimate through `JsonTexts`, and hashed whole.
  */
 import { type JsonTexts, jsonTextOf, UNSERIALISABLE } from './json-text.js';
 
 const SAMPLE = 48;
-/** JSON texts up to this many characters are hashed whole. */
-const JSON_WHOLE_CHARS = 65_536;
-/** Windows sampled from a longer JSON text. */
-const JSON_WINDOWS = 64;
 
 /** Decimal text of small integers (lengths), so hashing a length allocates nothing. */
 const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
@@ -31,7 +26,7 @@ const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => 
 class Hasher {
   private low = 0x2c9277b;
   private high = 0x1d8e4e2;
-  /** Nodes the walk may still visit (unbounded for `fingerprint`). */
+  /** Nodes the walk may still visit. */
   remaining: number;
 
   constructor(maxNodes: number = Number.POSITIVE_INFINITY) {
@@ -67,22 +62,13 @@ class Hasher {
   }
 
   /**
-   * JSON text of a tool argument or result: every character up to 64 KB (an edit of one value in a
-   * record must show), beyond that its length and 64 evenly spaced windows, so that a fingerprint
-   * never costs more than the serialisation it rides on.
+   * JSON text of a tool argument or result, every character: two polls of one tool can return
+   * results of the same length that differ in one value, and sampling would make them one content
+   * (to the token memo and to a watermark's anchor). About 4 ms per MB, next to the serialisation.
    */
   addJson(text: string): void {
-    const length = text.length;
-    this.addLength(length);
-    if (length <= JSON_WHOLE_CHARS) {
-      this.addChars(text, 0, length);
-      return;
-    }
-    const stride = (length - SAMPLE) / (JSON_WINDOWS - 1);
-    for (let i = 0; i < JSON_WINDOWS; i++) {
-      const start = Math.floor(i * stride);
-      this.addChars(text, start, start + SAMPLE);
-    }
+    this.addLength(text.length);
+    this.addChars(text, 0, text.length);
   }
 
   addTag(tag: string): void {
@@ -187,11 +173,18 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk, tex
 }
 
 /**
+ * Nodes a fingerprint walks at most. Contents are far smaller (tool data is hashed as text); the bound
+ * is for values JSON cannot serialise, where an object referring to itself twice would otherwise make
+ * the walk (cut only at depth 64) exponential.
+ */
+const MAX_WALK_NODES = 1_000_000;
+
+/**
  * Fingerprint of a `Content` (or any JSON-like value). `texts` receives the
  * JSON texts made for tool arguments and results, for the estimate to reuse.
  */
 export function fingerprint(value: unknown, texts?: JsonTexts): string {
-  const hasher = new Hasher();
+  const hasher = new Hasher(MAX_WALK_NODES);
   addValue(hasher, value, 0, Bulk.Json, texts);
   return hasher.digest();
 }

@@ -12,12 +12,11 @@
  * and each piece is counted by byte-pair merging over the encoding's ranks.
  * For a text of up to 2,048 characters of one- and two-byte scripts (Latin,
  * Cyrillic, Greek, Arabic, Hebrew...) whose pieces are at most 128 UTF-8 bytes
- * long the count is exactly js-tiktoken's. Pieces of three-byte characters
- * (CJK, Hangul, kana, Thai) are merged from whole characters rather than from
- * bytes, and a bare run of CJK, Hangul or kana letters is counted per letter
- * (see `plainRunCount`): within two tokens and 1% of js-tiktoken on any such
- * text (a property test), +0.05% over 4,000 random texts. The cost stays
- * linear and bounded:
+ * long the count is exactly js-tiktoken's. A run of CJK, Hangul or kana letters
+ * with nothing before it (no space or punctuation in the same piece) is counted
+ * per letter (see `plainRunCount`): within 2% of js-tiktoken on mixed text and
+ * within two tokens and 1% on any text (property tests in tokenizer.test.ts).
+ * The cost stays linear and bounded:
  * - BPE is quadratic in the length of one piece (a 10 KB run of one character
  *   takes seconds in js-tiktoken, 2 KB of blank space half a second), so a
  *   longer piece is counted in chunks of at most 128 bytes cut at character
@@ -27,8 +26,9 @@
  *   (typed-array tables), and pieces repeat (words, keys, indentation), so
  *   counts of pieces up to 64 characters are memoised (bounded); a run of one
  *   character repeats its chunks, so an equal chunk reuses the previous count;
- * - the end of an ASCII piece, and of a run of CJK, Hangul or kana letters, is
- *   found without the pattern's regular expression;
+ * - the end of an ASCII piece, and of a run of CJK, Hangul or kana letters
+ *   (with or without a space or punctuation before it), is found without the
+ *   pattern's regular expression;
  * - a long text is estimated from evenly spaced samples rather than encoded
  *   whole: one window of 512 characters per 8K (6%), 4 to 64 windows, so a
  *   text over 512K costs 32K characters of counting. Fewer windows (one per
@@ -310,35 +310,19 @@ function heapPop(size: number): number {
 /**
  * `bytePairCount` for longer pieces: the same merges in the same order, with the lowest pair taken from a
  * heap (stale entries skipped when popped) instead of a scan of every pair, so a 128-byte piece of rare
- * characters costs O(n log n) rather than O(n^2). With `fromCharacters` a multi-byte character that is
- * one token starts as one part instead of as its bytes (an approximation: see `pieceCount`).
+ * characters costs O(n log n) rather than O(n^2).
  */
-function heapPairCount(bytes: string, encoding: Encoding, fromCharacters = false): number {
+function heapPairCount(bytes: string, encoding: Encoding): number {
   const length = bytes.length;
   let size = 0;
-  let parts = 0;
-  let previous = -1;
-  for (let i = 0; i < length; ) {
-    // Parts start as bytes, or (fromCharacters) as whole characters where a character is one token.
-    let end = i + 1;
-    if (fromCharacters) {
-      const lead = bytes.charCodeAt(i);
-      const width = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
-      if (width > 1 && i + width <= length && rankOf(bytes, i, i + width, encoding) !== Number.POSITIVE_INFINITY) end = i + width;
-    }
-    previousStart[i] = previous;
-    if (previous >= 0) nextStart[previous] = i;
-    nextStart[i] = end;
-    previous = i;
-    parts++;
-    i = end;
-  }
-  for (let i = 0; i < length; i = nextStart[i] as number) {
-    const next = nextStart[i] as number;
-    const rank = next < length ? rankOf(bytes, i, nextStart[next] as number, encoding) : Number.POSITIVE_INFINITY;
+  for (let i = 0; i < length; i++) {
+    nextStart[i] = i + 1;
+    previousStart[i] = i - 1;
+    const rank = i + 1 < length ? rankOf(bytes, i, i + 2, encoding) : Number.POSITIVE_INFINITY;
     rankAtStart[i] = rank;
     if (rank !== Number.POSITIVE_INFINITY) size = heapPush(size, rank * 256 + i);
   }
+  let parts = length;
   while (size > 0) {
     const key = heap[0] as number;
     size = heapPop(size);
@@ -384,21 +368,12 @@ function bytePairCount(bytes: string, encoding: Encoding): number {
  * The merge of `bytes[from, to)` (at most `HEAP_MERGE_BYTES` long, not itself a token) by scanning for the
  * lowest pair, in place: a short ASCII piece is merged inside its text, without a copy.
  */
-function scanPairCount(bytes: string, from: number, to: number, encoding: Encoding, fromCharacters = false): number {
+function scanPairCount(bytes: string, from: number, to: number, encoding: Encoding): number {
+  const length = to - from;
   // starts[i] is where part i begins; pairRanks[i] is the rank of part i merged with part i + 1.
-  let parts = 0;
-  for (let i = from; i < to; ) {
-    starts[parts++] = i;
-    let end = i + 1;
-    if (fromCharacters) {
-      // A three-byte character that is one token starts as one part (see heapPairCount).
-      const lead = bytes.charCodeAt(i);
-      if (lead >= 0xe0 && lead < 0xf0 && i + 3 <= to && rankOf(bytes, i, i + 3, encoding) !== Number.POSITIVE_INFINITY) end = i + 3;
-    }
-    i = end;
-  }
-  starts[parts] = to;
-  for (let i = 0; i < parts - 1; i++) pairRanks[i] = rankOf(bytes, starts[i] as number, starts[i + 2] as number, encoding);
+  for (let i = 0; i <= length; i++) starts[i] = from + i;
+  for (let i = 0; i < length - 1; i++) pairRanks[i] = rankOf(bytes, from + i, from + i + 2, encoding);
+  let parts = length;
   while (parts > 1) {
     let best = Number.POSITIVE_INFINITY;
     let at = -1;
@@ -445,8 +420,10 @@ function detach(text: string): string {
 
 const pieceMemo = new CountMemo(PIECE_MEMO_LIMIT);
 
-/** Counts of the chunks of runs of one character, by character code and chunk length (bounded). */
+/** Counts of the chunks of runs of one character, by character code and chunk length. */
 const runChunkMemo = new Map<number, number>();
+/** Entries of `runChunkMemo` before it is cleared (at most 128 chunk lengths per character). */
+const RUN_CHUNK_MEMO_LIMIT = 4_096;
 
 /**
  * Tokens of a piece longer than `MAX_PIECE_BYTES`: chunks of at most that size, cut between characters.
@@ -474,7 +451,7 @@ function chunkedCount(bytes: string, encoding: Encoding, runUnit = -1): number {
       const known = key >= 0 ? runChunkMemo.get(key) : undefined;
       previousCount = known ?? (to - from > HEAP_MERGE_BYTES ? heapPairCount(chunk, encoding) : bytePairCount(chunk, encoding));
       if (key >= 0 && known === undefined) {
-        if (runChunkMemo.size >= 4_096) runChunkMemo.clear();
+        if (runChunkMemo.size >= RUN_CHUNK_MEMO_LIMIT) runChunkMemo.clear();
         runChunkMemo.set(key, previousCount);
       }
       previous = chunk;
@@ -486,14 +463,13 @@ function chunkedCount(bytes: string, encoding: Encoding, runUnit = -1): number {
 }
 
 /**
- * `pieceCount` for a prefix and a short run of CJK, Hangul or kana letters: such clauses rarely repeat, so
- * they are merged (from whole characters) without going through the piece memo.
+ * `pieceCount` for a prefix (a space, punctuation) and a short run of CJK, Hangul or kana letters: such
+ * clauses rarely repeat, so they skip the piece memo. They are merged from bytes, exactly: a space merges
+ * with a letter's first bytes and a three-letter token can take a path through its bytes that merging
+ * from whole letters misses (" 启动完成" is four tokens, "\"服务器" two).
  */
 function letterPieceCount(piece: string, encoding: Encoding): number {
-  const bytes = utf8Binary(piece);
-  // The whole-piece check only up to two letters and a prefix: longer tokens are reached by merging.
-  if (bytes.length <= 9 && isToken(bytes, encoding)) return 1;
-  return bytes.length <= HEAP_MERGE_BYTES ? scanPairCount(bytes, 0, bytes.length, encoding, true) : heapPairCount(bytes, encoding, true);
+  return bytePairCount(utf8Binary(piece), encoding);
 }
 
 /** The UTF-16 unit `piece` repeats, when it is a run of one BMP character; -1 otherwise. */
@@ -520,13 +496,7 @@ function pieceCount(piece: string, encoding: Encoding): number {
     if (known !== undefined) return known;
   }
   bytes ??= utf8Binary(piece);
-  let count: number;
-  if (bytes.length > MAX_PIECE_BYTES) count = chunkedCount(bytes, encoding, runUnitOf(piece));
-  else if (bytes.length > HEAP_MERGE_BYTES && bytes.length >= chars * 2 && !isToken(bytes, encoding)) {
-    // Mostly multi-byte characters (a CJK clause after its punctuation): merging from whole characters
-    // skips the merges inside each one, half the work, and met a different count in 11 of 4,000 texts.
-    count = heapPairCount(bytes, encoding, true);
-  } else count = bytePairCount(bytes, encoding);
+  const count = bytes.length > MAX_PIECE_BYTES ? chunkedCount(bytes, encoding, runUnitOf(piece)) : bytePairCount(bytes, encoding);
   if (memoised) pieceMemo.set(piece, count);
   return count;
 }
@@ -663,8 +633,7 @@ function isCjkPunctuation(code: number): boolean {
 /**
  * End of the piece at `p` when it is a run of plain letters (see `isPlainLetter`) ended by the text's end or
  * by `endsLetterRun`: the pattern's first alternative matches exactly that run. -1 otherwise (the caller runs
- * the pattern). A run after a prefix (a space, punctuation) is left to the pattern and to byte-pair merging:
- * a space and two Hangul syllables are often one token, which counting by character would miss.
+ * the pattern). A run after a prefix (a space, punctuation) is found by `prefixedRunEnd`.
  */
 function letterRunEnd(text: string, p: number): number {
   if (!isPlainLetter(text.charCodeAt(p))) return -1;
@@ -673,14 +642,12 @@ function letterRunEnd(text: string, p: number): number {
   return q === text.length || endsLetterRun(text.charCodeAt(q)) ? q : -1;
 }
 
-/** Letters a run needs after a prefix to make a piece over `MAX_PIECE_BYTES` (three bytes each). */
-const LONG_RUN_LETTERS = Math.ceil(MAX_PIECE_BYTES / 3);
-
 /**
  * End of the piece at `p` when it is a prefix (a space, a tab, ASCII or CJK punctuation: the pattern's
- * `[^\r\n\p{L}\p{N}]?`) and a run of plain letters longer than `MAX_PIECE_BYTES`, ended as in
- * `letterRunEnd`; -1 otherwise. Such a piece would be counted in chunks, approximately, anyway; counting
- * its prefix and its run apart (see `plainRunCount`) misses at most the one token a prefix can share.
+ * `[^\r\n\p{L}\p{N}]?`) and a run of plain letters, ended as in `letterRunEnd`; -1 otherwise. The caller
+ * merges such a piece from its bytes, exactly (a space merges with the first letter's bytes), unless it is
+ * longer than `MAX_PIECE_BYTES`: it would then be counted in chunks, approximately, anyway, and counting its
+ * prefix and its run apart (see `plainRunCount`) misses at most the one token a prefix can share.
  */
 function prefixedRunEnd(text: string, p: number): number {
   const first = text.charCodeAt(p);
@@ -716,13 +683,11 @@ function isLetterPairToken(first: number, second: number, encoding: Encoding): b
 }
 
 /**
- * Tokens of a run of plain letters, by character: each letter's own count, and two adjacent one-token
- * letters that together are one token count once (left to right). Byte-pair
- * merging over such a run is the slowest counting there is (every piece new, three bytes per character,
- * most lookups missing the cache: 5-10 MB/s); this reads a table per letter instead. It differs from
- * o200k's merge only where three or more letters make one token: it matched o200k's count exactly on
- * Chinese, Japanese and Korean prose and on 1,800 random runs of each script, but for one token on a run
- * of katakana (test: "plain letter runs" in tokenizer.test.ts).
+ * Tokens of a run of plain letters, by character: each letter's own count, and adjacent one-token letters
+ * that together are one token (two, three or four of them, the longest first, left to right) count once.
+ * Byte-pair merging over such a run is the slowest counting there is (every piece new, three bytes per
+ * character, most lookups missing the cache: 5-10 MB/s); this reads a table per letter instead. It can
+ * differ from o200k's merge where tokens overlap; the property tests in tokenizer.test.ts bound it.
  */
 function plainRunCount(text: string, from: number, to: number, encoding: Encoding): number {
   let tokens = 0;
@@ -733,8 +698,11 @@ function plainRunCount(text: string, from: number, to: number, encoding: Encodin
     if (own === 1 && i + 1 < to) {
       const next = text.charCodeAt(i + 1);
       if (letterTokens(next, encoding) === 1 && isLetterPairToken(code, next, encoding)) {
+        // Three or four letters can be one token too ("服务器"); such tokens start with a two-letter one.
+        let width = 2;
+        while (width < 4 && i + width < to && isToken(utf8Binary(text.slice(i, i + width + 1)), encoding)) width++;
         tokens++;
-        i += 2;
+        i += width;
         continue;
       }
     }
@@ -767,7 +735,8 @@ function countExact(text: string): number {
       tokens += plainRunCount(text, p, end, encoding);
     } else if (prefixedEnd >= 0) {
       end = prefixedEnd;
-      tokens += end - p > LONG_RUN_LETTERS ? letterTokens(text.charCodeAt(p), encoding) + plainRunCount(text, p + 1, end, encoding) : letterPieceCount(text.slice(p, end), encoding);
+      const bytes = (text.charCodeAt(p) < 0x80 ? 1 : 3) + 3 * (end - p - 1);
+      tokens += bytes > MAX_PIECE_BYTES ? letterTokens(text.charCodeAt(p), encoding) + plainRunCount(text, p + 1, end, encoding) : letterPieceCount(text.slice(p, end), encoding);
     } else {
       end = asciiEnd;
       if (end < 0) {

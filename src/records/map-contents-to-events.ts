@@ -7,9 +7,11 @@
  *
  * Matching runs on probes (bounded walks that skip tool data), through an
  * index from probe to events, so a compaction at a 1M-token history does not
- * serialise every stored tool result again; the first and last matches are
- * then confirmed with full fingerprints, and if a probe collision made either
- * wrong the exact, slower matching is used instead.
+ * serialise every stored tool result again. Contents equal in full have equal
+ * probes, so a content no probe matches (another agent's, rewritten) has no
+ * event either; probes can collide, though, so the first and last matches are
+ * confirmed with full fingerprints, and if either is wrong the exact, slower
+ * matching is used instead.
  */
 import type { Content } from '@google/genai';
 import { fingerprint, probeFingerprint } from '../estimate/fingerprint.js';
@@ -44,8 +46,14 @@ function eventContent(event: EventLike | undefined): Content | undefined {
   return event?.content?.role ? withoutClientIds(event.content) : undefined;
 }
 
+/** Matched pairs, in order: `events[i]` is the event the content at `contents[i]` came from. */
+interface Matches {
+  readonly events: number[];
+  readonly contents: number[];
+}
+
 /** In-order matching: for each key, the first event at or after the previous match whose key is equal. */
-function matchInOrder(eventKeys: readonly (string | undefined)[], contentKeys: readonly string[]): number[] {
+function matchInOrder(eventKeys: readonly (string | undefined)[], contentKeys: readonly string[]): Matches {
   const positions = new Map<string, number[]>();
   eventKeys.forEach((key, index) => {
     if (key === undefined) return;
@@ -55,24 +63,25 @@ function matchInOrder(eventKeys: readonly (string | undefined)[], contentKeys: r
   });
   // How far into each list earlier matches have gone: the cursor only moves forward, so each list is read once.
   const read = new Map<string, number>();
-  const matched: number[] = [];
+  const matched: Matches = { events: [], contents: [] };
   let cursor = 0;
-  for (const key of contentKeys) {
+  contentKeys.forEach((key, contentIndex) => {
     const list = positions.get(key);
-    if (!list) continue;
+    if (!list) return;
     let at = read.get(key) ?? 0;
     while (at < list.length && (list[at] as number) < cursor) at++;
     read.set(key, at);
     const index = list[at];
-    if (index === undefined) continue;
-    matched.push(index);
+    if (index === undefined) return;
+    matched.events.push(index);
+    matched.contents.push(contentIndex);
     read.set(key, at + 1);
     cursor = index + 1;
-  }
+  });
   return matched;
 }
 
-function covered(events: readonly EventLike[], matched: readonly number[]): CoveredEvents {
+function covered(events: readonly EventLike[], { events: matched }: Matches): CoveredEvents {
   const first = events[matched[0] ?? -1];
   const last = events[matched[matched.length - 1] ?? -1];
   return {
@@ -94,15 +103,13 @@ export function mapContentsToEvents(events: readonly EventLike[], contents: read
     events.map((event) => probe(eventContent(event))),
     contents.map((content) => probe(content) ?? ''),
   );
-  const confirmed = (eventIndex: number | undefined, contentIndex: number): boolean => {
-    const content = eventContent(events[eventIndex ?? -1]);
-    return content !== undefined && fingerprint(content) === contentFingerprints[contentIndex];
+  const confirmed = (pair: number): boolean => {
+    const content = eventContent(events[byProbe.events[pair] ?? -1]);
+    return content !== undefined && fingerprint(content) === contentFingerprints[byProbe.contents[pair] ?? -1];
   };
-  if (byProbe.length === 0 && contents.length === 0) return covered(events, byProbe);
-  // Probes matched every content (the usual case) and the ends agree in full: trust the match.
-  if (byProbe.length === contents.length && confirmed(byProbe[0], 0) && confirmed(byProbe[byProbe.length - 1], contents.length - 1)) {
-    return covered(events, byProbe);
-  }
+  // No probe matched: no full fingerprint would. Else trust the match when both ends agree in full.
+  const last = byProbe.events.length - 1;
+  if (last < 0 || (confirmed(0) && confirmed(last))) return covered(events, byProbe);
   return covered(events, matchInOrder(events.map((event) => {
     const content = eventContent(event);
     return content ? fingerprint(content) : undefined;
