@@ -9,7 +9,7 @@
  * sizes) so one recall can never flood the window.
  */
 import { FunctionTool, type BaseTool, type Context } from '@google/adk';
-import { readEvent, searchEvents } from '../recall/search-events.js';
+import { isVisibleTo, readEvent, searchEvents } from '../recall/search-events.js';
 
 export const RECALL_TOOL_NAME = 'recall_history';
 const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
@@ -41,8 +41,9 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   const maxHits = options.maxHits ?? 8;
   const snippetChars = options.snippetChars ?? 240;
   const maxExcerptChars = options.maxExcerptChars ?? 4_000;
+  const name = options.name ?? RECALL_TOOL_NAME;
   const tool = new FunctionTool({
-    name: options.name ?? RECALL_TOOL_NAME,
+    name,
     description:
       'Search the full history of this conversation, including messages and tool results that were summarized away. ' +
       'Call with `query` (words or exact identifiers) to get ranked hits with their event_id, turn and author; ' +
@@ -62,11 +63,13 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
       const branch = context.invocationContext.branch;
       if (typeof eventId === 'string' && eventId.length > 0) {
         const event = session.events.find((candidate) => candidate.id === eventId);
-        if (!event || !event.content) return { error: `No event ${eventId} in this conversation.` };
+        // The same rule as search: an event another branch wrote is not this agent's to read.
+        if (!event || !event.content || !isVisibleTo(event, branch)) return { error: `No event ${eventId} in this conversation.` };
         return { event_id: eventId, author: event.author, ...readEvent(event, typeof offset === 'number' ? offset : 0, maxExcerptChars) };
       }
       if (typeof query !== 'string' || query.trim().length === 0) return { error: 'Give a query to search, or an event_id to read.' };
-      const hits = searchEvents(session.events, query, { branch, limit: maxHits, snippetChars });
+      // Earlier recalls and their answers would outrank the events they quote: leave them out.
+      const hits = searchEvents(session.events, query, { branch, limit: maxHits, snippetChars, excludeTool: name });
       return { query, hits: hits.map((hit) => ({ event_id: hit.eventId, turn: hit.turn, author: hit.author, score: hit.score, snippet: hit.snippet })) };
     },
   });

@@ -8,8 +8,8 @@
  * the new request still starts with them (checked at the first and last known
  * positions by probes, walks of at most 256 nodes that skip tool data over
  * 16 KB, so the check costs the same however large those contents are) only
- * the appended contents are measured. A global fingerprint → tokens memo makes even a full re-measure
- * cheap.
+ * the appended contents are measured. A global fingerprint → tokens memo
+ * makes even a full re-measure cheap.
  *
  * Correctness never depends on this cache: a miss only costs time. It is
  * bounded (least recently used sessions are dropped first).

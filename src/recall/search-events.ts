@@ -9,7 +9,7 @@
  */
 import type { Content } from '@google/genai';
 import { renderContent } from '../compaction/render-content.js';
-import { safeHead, truncateEnd } from '../text/truncate-text.js';
+import { safeHead } from '../text/truncate-text.js';
 
 export interface SearchableEvent {
   readonly id: string;
@@ -52,8 +52,16 @@ function countOccurrences(haystack: string, needle: string): number {
   return count;
 }
 
-function snippetAround(text: string, needle: string, chars: number): string {
-  const at = text.toLowerCase().indexOf(needle);
+/** True when an event is a call of the tool named `toolName` or its answer (recall must not find itself). */
+function isCallOf(event: SearchableEvent, toolName: string | undefined): boolean {
+  if (toolName === undefined) return false;
+  const parts = event.content?.parts ?? [];
+  return parts.length > 0 && parts.every((part) => part.functionCall?.name === toolName || part.functionResponse?.name === toolName);
+}
+
+function snippetAround(text: string, lower: string, needle: string, chars: number): string {
+  // `lower` is `text` lower-cased; where lower-casing changed the length (İ), the index is only a guide.
+  const at = lower.length === text.length ? lower.indexOf(needle) : 0;
   const start = Math.max(0, at - Math.floor(chars / 3));
   const piece = safeHead(text.slice(start), chars);
   return `${start > 0 ? '…' : ''}${piece}${start + piece.length < text.length ? '…' : ''}`.replace(/\s+/g, ' ');
@@ -63,7 +71,7 @@ function snippetAround(text: string, needle: string, chars: number): string {
 export function searchEvents(
   events: readonly SearchableEvent[],
   query: string,
-  options: { branch?: string | undefined; limit?: number; snippetChars?: number } = {},
+  options: { branch?: string | undefined; limit?: number; snippetChars?: number; excludeTool?: string | undefined } = {},
 ): RecallHit[] {
   const queryTerms = terms(query);
   if (queryTerms.length === 0) return [];
@@ -71,7 +79,7 @@ export function searchEvents(
   const turnOf = new Map<string, number>();
   const texts: { event: SearchableEvent; text: string; lower: string; turn: number }[] = [];
   for (const event of events) {
-    if (!event.content || !isVisibleTo(event, options.branch)) continue;
+    if (!event.content || !isVisibleTo(event, options.branch) || isCallOf(event, options.excludeTool)) continue;
     const invocation = event.invocationId ?? event.id;
     if (!turnOf.has(invocation)) turnOf.set(invocation, turnOf.size + 1);
     const text = eventText(event);
@@ -95,7 +103,7 @@ export function searchEvents(
       best = phrase;
     }
     if (score > 0 && best) {
-      hits.push({ eventId: entry.event.id, turn: entry.turn, author: entry.event.author ?? 'unknown', score: Math.round(score * 100) / 100, snippet: snippetAround(entry.text, best, options.snippetChars ?? 240) });
+      hits.push({ eventId: entry.event.id, turn: entry.turn, author: entry.event.author ?? 'unknown', score: Math.round(score * 100) / 100, snippet: snippetAround(entry.text, entry.lower, best, options.snippetChars ?? 240) });
     }
   }
   hits.sort((a, b) => b.score - a.score || a.turn - b.turn);
@@ -108,5 +116,5 @@ export function readEvent(event: SearchableEvent, offset: number, maxChars: numb
   const start = Math.max(0, Math.min(offset, full.length));
   const text = safeHead(full.slice(start), maxChars);
   const end = start + text.length;
-  return { text: truncateEnd(text, maxChars), offset: start, totalChars: full.length, ...(end < full.length ? { nextOffset: end } : {}) };
+  return { text, offset: start, totalChars: full.length, ...(end < full.length ? { nextOffset: end } : {}) };
 }

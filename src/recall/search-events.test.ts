@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { readEvent, searchEvents, type SearchableEvent } from './search-events.js';
+
+function event(id: string, content: Content, extra: Partial<SearchableEvent> = {}): SearchableEvent {
+  return { id, timestamp: 1, invocationId: `inv-${id}`, author: 'worker', content, ...extra };
+}
+
+describe('searchEvents', () => {
+  describe('what is searched', () => {
+    it('should leave out calls of the excluded tool and their answers, which would outrank what they quote', () => {
+      const events = [
+        event('original', userText('The tracking code is TRK-99812-ZQ.')),
+        event('call', functionCall('recall_history', { query: 'TRK-99812-ZQ' })),
+        event('answer', functionResponse('recall_history', { hits: [{ snippet: 'The tracking code is TRK-99812-ZQ. TRK-99812-ZQ' }] })),
+      ];
+      expect(searchEvents(events, 'TRK-99812-ZQ', { excludeTool: 'recall_history' }).map((hit) => hit.eventId)).toEqual(['original']);
+      // Without the exclusion the earlier answer ranks first: the case the option exists for.
+      expect(searchEvents(events, 'TRK-99812-ZQ')[0]?.eventId).not.toBe('original');
+    });
+
+    it("should not search events another branch wrote", () => {
+      const events = [event('mine', userText('alpha beta'), { branch: 'root.worker' }), event('theirs', userText('alpha beta'), { branch: 'root.critic' })];
+      expect(searchEvents(events, 'alpha', { branch: 'root.worker' }).map((hit) => hit.eventId)).toEqual(['mine']);
+    });
+  });
+
+  describe('snippets', () => {
+    it('should show the matched text even when lower-casing changes the length of the text before it', () => {
+      const text = `${'İ'.repeat(50)} ${'x'.repeat(600)} needle-42 ${'y'.repeat(600)}`;
+      const [hit] = searchEvents([event('one', userText(text))], 'needle-42', { snippetChars: 200 });
+      expect(hit?.snippet.length).toBeGreaterThan(100);
+    });
+  });
+});
+
+describe('readEvent', () => {
+  it('should page through a long event without losing or repeating characters', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `line ${i}`).join('\n');
+    const target = event('long', userText(text));
+    let offset: number | undefined = 0;
+    let read = '';
+    while (offset !== undefined) {
+      const page = readEvent(target, offset, 500);
+      expect(page.text.length).toBeLessThanOrEqual(500);
+      read += page.text;
+      offset = page.nextOffset;
+    }
+    expect(read).toBe(`[user]: ${text}`);
+  });
+});
