@@ -20,10 +20,30 @@ describe('agentsMdInstruction', () => {
   describe('provider', () => {
     it('should be usable as an LlmAgent instruction and give the merged text verbatim', async () => {
       await writeFile(join(folder, 'AGENTS.md'), 'Reply as JSON: {"ok": true} and keep {placeholders}.');
+      // Typed as ADK's InstructionProvider, so a signature ADK cannot call fails to compile.
       const provider: InstructionProvider = agentsMdInstruction({ homeDir: join(folder, 'none'), cwd: folder, projectMarkers: [] });
-      const text = await agentsMdInstruction({ homeDir: join(folder, 'none'), cwd: folder, projectMarkers: [] })();
+      const text = await (provider as () => Promise<string>)();
       expect(text).toBe(`${instructionHeader('cwd', join(folder, 'AGENTS.md'))}\nReply as JSON: {"ok": true} and keep {placeholders}.`);
-      expect(typeof provider).toBe('function');
+    });
+
+    it('should give an empty string and log when loading fails unexpectedly, and load on the next call', async () => {
+      await writeFile(join(folder, 'AGENTS.md'), 'Rule one.');
+      const errors: unknown[] = [];
+      let reads = 0;
+      const provider = agentsMdInstruction({
+        homeDir: join(folder, 'none'),
+        cwd: folder,
+        projectMarkers: [],
+        logger: { error: (...args: unknown[]) => errors.push(args) },
+        get fileName(): string {
+          reads++;
+          if (reads === 1) throw new Error('transient');
+          return 'AGENTS.md';
+        },
+      });
+      expect(await provider()).toBe('');
+      expect(errors).toHaveLength(1);
+      expect(await provider()).toContain('Rule one.');
     });
 
     it('should give an empty string when no file exists', async () => {

@@ -28,5 +28,13 @@ export type AgentsMdInstructionProvider = () => Promise<string>;
  */
 export function agentsMdInstruction(options: InstructionsCacheOptions = {}): AgentsMdInstructionProvider {
   const cache = createInstructionsCache(options);
-  return async () => (await cache.get()).text;
+  return async () => {
+    try {
+      return (await cache.get()).text;
+    } catch (error) {
+      // An unexpected failure must not fail the agent's turn: no instructions this time, a retry next time.
+      options.logger?.error('[agents_md_instructions] could not load the instructions; the agent runs without them this turn.', error);
+      return '';
+    }
+  };
 }

@@ -20,6 +20,22 @@ const options = () => ({ homeDir: join(folder, 'no-home'), cwd: folder, projectM
 
 describe('createInstructionsCache', () => {
   describe('caching', () => {
+    it('should not keep a load that failed: the next get() reads again', async () => {
+      let reads = 0;
+      // An option that throws on the first read stands for an unexpected failure inside the loader.
+      const flaky = {
+        ...options(),
+        get fileName(): string {
+          reads++;
+          if (reads === 1) throw new Error('transient');
+          return 'AGENTS.md';
+        },
+      };
+      const cache = createInstructionsCache(flaky);
+      await expect(cache.get()).rejects.toThrow('transient');
+      expect((await cache.get()).text).toContain('version 1');
+    });
+
     it('should read the files once, and again only on reload', async () => {
       const onLoad = vi.fn();
       const cache = createInstructionsCache({ ...options(), onLoad });

@@ -28,7 +28,10 @@ export interface InstructionsCache {
   reload(): Promise<LoadedInstructions>;
 }
 
-/** Creates an `InstructionsCache`. Never rejects: the loader skips what it cannot read. */
+/**
+ * Creates an `InstructionsCache`. The loader skips what it cannot read; a load
+ * that fails all the same rejects that call only and is not kept.
+ */
 export function createInstructionsCache(options: InstructionsCacheOptions = {}): InstructionsCache {
   let pending: Promise<LoadedInstructions> | undefined;
   const load = (): Promise<LoadedInstructions> =>
@@ -42,8 +45,13 @@ export function createInstructionsCache(options: InstructionsCacheOptions = {}):
       return loaded;
     });
   const reload = (): Promise<LoadedInstructions> => {
-    pending = load();
-    return pending;
+    const loading = load();
+    pending = loading;
+    // A load that failed all the same (an unexpected error) is not kept: the next get() tries again.
+    loading.catch(() => {
+      if (pending === loading) pending = undefined;
+    });
+    return loading;
   };
   return {
     get: () => (options.cache === false || !pending ? reload() : pending),

@@ -155,11 +155,15 @@ describe('loadInstructions', () => {
     it('should never split a multi-byte character at the cut', async () => {
       for (const unit of ['漢', '😀', 'e\u0301', 'ß']) {
         const { homeDir, cwd } = await standardLayout({ cwd: unit.repeat(40_000) });
-        for (const maxBytes of [1_001, 1_002, 1_003, 4_097]) {
+        for (const maxBytes of [1_000, 1_001, 1_002, 1_003, 1_004, 4_097]) {
           const loaded = await loadInstructions({ homeDir, cwd, maxBytes });
           expect(loaded.bytes).toBeLessThanOrEqual(maxBytes);
           expect(loaded.text).not.toContain('\ufffd');
           expect(Buffer.from(loaded.text, 'utf8').toString('utf8')).toBe(loaded.text);
+          // Whole units only: an accent never left without its letter.
+          const body = loaded.text.slice(loaded.text.indexOf('\n') + 1, loaded.text.lastIndexOf('\n[... omitted'));
+          expect(body.length % unit.length).toBe(0);
+          expect(body).toBe(unit.repeat(body.length / unit.length));
         }
       }
     });

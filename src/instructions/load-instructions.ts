@@ -10,6 +10,7 @@ import { open, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { graphemeBoundaryBefore } from '../truncation/grapheme-cut.js';
 
 /** Where an instructions file comes from, in merge order. */
 export type InstructionSourceKind = 'home' | 'project' | 'cwd';
@@ -107,7 +108,7 @@ const SEPARATOR = '\n\n';
 export async function loadInstructions(options: LoadInstructionsOptions = {}): Promise<LoadedInstructions> {
   const fileName = options.fileName ?? AGENTS_MD;
   const maxBytes = options.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
-  const cwd = resolve(options.cwd ?? process.cwd());
+  const cwd = resolve(options.cwd ?? safeCwd());
   const homeSetting = options.homeDir ?? safeHomedir();
   const home = homeSetting ? resolve(homeSetting) : undefined;
   const projectRoot = await findProjectRoot(cwd, options.projectMarkers ?? DEFAULT_PROJECT_MARKERS);
@@ -233,7 +234,7 @@ async function readHead(path: string, limit: number): Promise<FileRead> {
   }
 }
 
-/** The first UTF-8 bytes of `text` within `maxBytes`, never splitting a character. */
+/** The first UTF-8 bytes of `text` within `maxBytes`, cut at a grapheme boundary like every other cut. */
 function utf8Head(text: string, maxBytes: number): string {
   let bytes = 0;
   let index = 0;
@@ -244,6 +245,8 @@ function utf8Head(text: string, maxBytes: number): string {
     bytes += size;
     index += code > 0xffff ? 2 : 1;
   }
+  // Moving back to a grapheme boundary keeps "e" with its accent; it only ever keeps less.
+  index = graphemeBoundaryBefore(text, index, 0);
   // Cut at the last line break when it keeps most of the room: a whole last line reads better.
   const lineBreak = text.lastIndexOf('\n', index - 1);
   return lineBreak > index * 0.8 ? text.slice(0, lineBreak) : text.slice(0, index);
@@ -264,6 +267,15 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The working directory, or '.' when it was deleted under the process (process.cwd() then throws). */
+function safeCwd(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '.';
   }
 }
 
