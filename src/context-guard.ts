@@ -161,7 +161,8 @@ export class ContextGuard extends BasePlugin {
   async pin(params: { sessionService: BaseSessionService; session: Session; text: string; agentName?: string }): Promise<Pin> {
     const agentName = params.agentName ?? ALL_AGENTS;
     const key = stateKeysFor(agentName).pins;
-    const result = addPin(decodePins(params.session.state[key]), newPin(params.text, 'application'), this.pinCap(agentName, params.session.state), this.tokenizer);
+    const state = params.session.state;
+    const result = addPin(decodePins(state[key]), newPin(params.text, 'application'), this.pinCap(agentName, state), this.tokenizer, sharedPins(agentName, (name) => state[name]));
     if (!result.ok) throw new ContextGuardPinError(agentName, result.tokens, result.cap);
     await params.sessionService.appendEvent({
       session: params.session,
@@ -191,7 +192,8 @@ export class ContextGuard extends BasePlugin {
   /** Adds a pin through a callback or tool context's state (used by `pinContextTool`). */
   pinInState(state: State, agentName: string, text: string, source: PinSource): AddPinResult {
     const key = stateKeysFor(agentName).pins;
-    const result = addPin(decodePins(state.get<unknown>(key)), newPin(text, source), this.pinCap(agentName, state.toRecord()), this.tokenizer);
+    const record = state.toRecord();
+    const result = addPin(decodePins(state.get<unknown>(key)), newPin(text, source), this.pinCap(agentName, record), this.tokenizer, sharedPins(agentName, (name) => record[name]));
     if (result.ok) state.set(key, result.pins);
     return result;
   }
@@ -396,8 +398,7 @@ export class ContextGuard extends BasePlugin {
         else this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}.`);
       }
     }
-    const everyone = agentName === ALL_AGENTS ? [] : decodePins(context.state.get<unknown>(stateKeysFor(ALL_AGENTS).pins));
-    return [...everyone, ...own];
+    return [...sharedPins(agentName, (name) => context.state.get<unknown>(name)), ...own];
   }
 
   /** Counts a truncation in the agent's state (persisted with the tool's response event) and reports it. */
@@ -552,6 +553,11 @@ export class ContextGuard extends BasePlugin {
     }
     return undefined;
   }
+}
+
+/** The `*` pins that ride in an agent's requests beside its own (none for `*` itself). */
+function sharedPins(agentName: string, read: (key: string) => unknown): Pin[] {
+  return agentName === ALL_AGENTS ? [] : decodePins(read(stateKeysFor(ALL_AGENTS).pins));
 }
 
 function newPin(text: string, source: PinSource): Pin {

@@ -60,12 +60,16 @@ export type AddPinResult =
   | { readonly ok: true; readonly pins: Pin[]; readonly pin: Pin; readonly tokens: number }
   | { readonly ok: false; readonly reason: string; readonly tokens: number; readonly cap: number };
 
-/** Adds a pin unless the pins would then exceed `capTokens`. An identical pin is not added twice. */
-export function addPin(pins: readonly Pin[], pin: Pin, capTokens: number, tokenizer: Tokenizer): AddPinResult {
+/**
+ * Adds a pin unless the pins would then exceed `capTokens`. `alongside` are
+ * the pins that ride in the same requests (an agent's share of the `*` pins):
+ * they count against the same cap. An identical pin is not added twice.
+ */
+export function addPin(pins: readonly Pin[], pin: Pin, capTokens: number, tokenizer: Tokenizer, alongside: readonly Pin[] = []): AddPinResult {
   const existing = pins.find((candidate) => candidate.text === pin.text);
-  if (existing) return { ok: true, pins: [...pins], pin: existing, tokens: pinnedTokens(pins, tokenizer) };
+  if (existing) return { ok: true, pins: [...pins], pin: existing, tokens: pinnedTokens([...alongside, ...pins], tokenizer) };
   const next = [...pins, pin];
-  const tokens = pinnedTokens(next, tokenizer);
+  const tokens = pinnedTokens([...alongside, ...next], tokenizer);
   if (tokens > capTokens) {
     return { ok: false, reason: `pins would take ~${tokens} tokens, over the cap of ${capTokens} (maxPinnedTokens)`, tokens, cap: capTokens };
   }
