@@ -30,7 +30,7 @@ const USAGE = `Usage: npm run simulate -- [options]
   --session-store KIND  memory (InMemorySessionService, default) or sqlite (DatabaseSessionService on in-memory SQLite)
   --json FILE           also write machine-readable results to FILE
   --report FILE         HTML report path (default reports/simulation.html)
-  --jobs N              worker threads (default: one per core)
+  --jobs N              worker threads (default: one per core, at most 4)
   --retention / --no-retention  run the retention and recall experiments (default: on unless --filter or --strategy is given)
   --help                this text
 `;

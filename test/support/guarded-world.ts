@@ -393,8 +393,8 @@ export class GuardedWorld {
         this.stats.compactions++;
         if (record.fallback) this.stats.fallbackCompactions++;
         if (record.coveredContents.to <= record.coveredContents.from) problems.push(`${where}: a compaction covered nothing new (${record.coveredContents.from}..${record.coveredContents.to})`);
-        // Where the request cannot get under the threshold (a system prompt that takes most of the window) this is a
-        // known weakness, pinned by faults-input.test.ts ("should never make a request larger by compacting it").
+        // Where the request cannot get under the threshold (a system prompt that takes most of the window) a larger
+        // summary is discarded; faults-input.test.ts ("should never make a request larger by compacting it") pins it.
         if (record.tokensAfter > record.tokensBefore && !warnedOverLimit && !aboveThreshold) problems.push(`${where}: a compaction grew the request (~${record.tokensBefore} -> ~${record.tokensAfter})`);
       }
       if (compacted && previous?.compacted && raw <= previous.raw) {
