@@ -4,10 +4,9 @@
  * rejection. Pure functions; the plugin persists the result.
  */
 import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
-import type { UsageRecord } from '../state/guard-state.js';
+import { MAX_PLAUSIBLE_TOKENS, type UsageRecord } from '../state/guard-state.js';
 
 /** Counts above this are treated as nonsense (no model has a 100M-token window). */
-const MAX_PLAUSIBLE_TOKENS = 100_000_000;
 
 export interface ReportedUsage {
   readonly promptTokenCount?: unknown;

@@ -7,6 +7,7 @@
  * response event of the compacting call (`customMetadata.context_guard_compaction`,
  * which ADK stores verbatim) and as the agent's last compaction in state.
  */
+import type { CompactionReason } from '../guard/guard-request.js';
 
 export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
 
@@ -27,7 +28,7 @@ export interface CompactionRecord {
   readonly sessionId: string;
   readonly invocationId: string;
   readonly strategy: string;
-  readonly reason: 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
+  readonly reason: CompactionReason;
   /** Request contents summarized by this compaction: [from, to). */
   readonly coveredContents: { readonly from: number; readonly to: number };
   readonly coveredEvents: CoveredEvents;

@@ -66,7 +66,8 @@ function innerBoundaries(text: string, start: number, end: number): number[] {
 export function graphemeBoundaryBefore(text: string, index: number, lowerBound: number): number {
   const cut = safeCutIndex(text, index);
   if (cut <= lowerBound) return lowerBound;
-  if (cut >= text.length || isPlainBoundary(text, cut)) return Math.min(cut, text.length);
+  // (safeCutIndex never goes past the end, and the end of the text is a boundary.)
+  if (cut === text.length || isPlainBoundary(text, cut)) return cut;
   const start = Math.max(lowerBound, safeCutIndex(text, cut - WINDOW));
   const end = Math.min(text.length, cut + WINDOW);
   let best = start === lowerBound ? lowerBound : -1;
@@ -75,7 +76,6 @@ export function graphemeBoundaryBefore(text: string, index: number, lowerBound: 
     // The window's first cluster may start mid-cluster; a boundary right after it is still real.
     best = boundary;
   }
-  if (cut === end) best = cut;
   const found = best >= lowerBound ? best : cut;
   return found - 2 >= lowerBound && splitsFlag(text, found) ? found - 2 : found;
 }
