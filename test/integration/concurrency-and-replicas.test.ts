@@ -55,12 +55,22 @@ describe('concurrency', () => {
 
     let releaseSummarizer: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (releaseSummarizer = resolve));
-    const blockingSummarizer: Summarizer = { name: 'gated', summarize: async () => (await gate, { text: 'gated summary' }) };
+    let summarizing = false;
+    const blockingSummarizer: Summarizer = {
+      name: 'gated',
+      summarize: async () => {
+        summarizing = true;
+        await gate;
+        return { text: 'gated summary' };
+      },
+    };
     const guarded = createHarness({ window: 100_000, model, script: toolThenAnswerScript(0), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer })] });
     const slowTurn = runTurn(guarded.runner, slow.id, 'Turn 7: needs a compaction.');
     // The other session completes while the first one's summarizer is still blocked.
     const fastEvents = await runTurn(guarded.runner, fast.id, 'Hello from another session.');
     expect(fastEvents.some((event) => event.content?.parts?.some((part) => part.text))).toBe(true);
+    // It completed while the first session was blocked in its summarizer, not before that started.
+    expect(summarizing).toBe(true);
     releaseSummarizer();
     await slowTurn;
   });

@@ -153,7 +153,8 @@ describe('agents', () => {
     expect(texts(leftModel.requests)).not.toContain('RIGHT-ONLY');
     expect(texts(rightModel.requests)).not.toContain('LEFT-ONLY');
     expect(texts(rightModel.requests)).not.toContain(leftSummary!.text);
-    if (rightSummary) expect(texts(leftModel.requests)).not.toContain(rightSummary.text);
+    expect(rightSummary).toBeDefined();
+    expect(texts(leftModel.requests)).not.toContain(rightSummary!.text);
     expectWellFormed(leftModel, rightModel);
   });
 
