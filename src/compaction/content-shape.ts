@@ -26,8 +26,31 @@ export function contentText(content: Content | undefined): string {
 /** A message the user typed: role `user`, visible text, no tool result, not another agent's events. */
 export function isUserRequest(content: Content | undefined): boolean {
   if (!content || content.role !== 'user' || hasFunctionResponse(content)) return false;
-  const text = contentText(content);
-  return text.trim().length > 0 && !text.startsWith(FOREIGN_CONTEXT_PREFIX);
+  // As `contentText(content)` would answer, without joining the texts of a message of 20,000 parts.
+  let first: string | undefined;
+  let visible = false;
+  for (const part of content.parts ?? []) {
+    if (typeof part.text !== 'string' || part.text.length === 0 || part.thought === true) continue;
+    first ??= part.text;
+    if (part.text.trim().length > 0) {
+      visible = true;
+      break;
+    }
+  }
+  return visible && first !== undefined && !startsWithPrefix(first, content);
+}
+
+/** True when the visible text of `content`, which starts with `first`, starts with the foreign-context prefix. */
+function startsWithPrefix(first: string, content: Content): boolean {
+  if (first.length >= FOREIGN_CONTEXT_PREFIX.length) return first.startsWith(FOREIGN_CONTEXT_PREFIX);
+  // The prefix may run across parts (joined by newlines, as `contentText` does): join just enough of them.
+  let head = '';
+  for (const part of content.parts ?? []) {
+    if (typeof part.text !== 'string' || part.text.length === 0 || part.thought === true) continue;
+    head = head === '' ? part.text : `${head}\n${part.text}`;
+    if (head.length >= FOREIGN_CONTEXT_PREFIX.length) break;
+  }
+  return head.startsWith(FOREIGN_CONTEXT_PREFIX);
 }
 
 /** Index of the latest user request in `contents`, or -1. */

@@ -2,78 +2,52 @@
  * Head+tail shrinking of oversized parts, for the last resort: a kept tail, a
  * single message or a tool result that cannot fit even after compaction.
  *
- * Text parts keep their head and tail with a marker. Function responses stay
- * valid JSON objects: long strings inside are cut head+tail and long arrays
- * keep their first and last items; if that is still too big the response
- * becomes `{ truncated_result: "<head … tail of its JSON>" }`. Inputs are never
- * mutated; shrunk contents are new objects.
+ * Parts are measured and cut in one unit, the UTF-8 bytes of their JSON (see
+ * cut-part.ts), so every round that cuts a part makes it smaller. Each round
+ * cuts the shrinkable parts by the share of them that must go for the whole to
+ * fit (not by a fixed fraction), so a message is cut to what fits the room
+ * left by the rest. A content of many small parts loses parts from its middle
+ * (keep-head-tail-parts.ts). Work is linear in the number of parts: whether a
+ * content may be cut is asked once per content, and a content's estimate is
+ * computed once per version of it. Inputs are never mutated.
  */
 import type { Content, Part } from '@google/genai';
 import { estimateContentTokens, estimatePartTokens } from '../estimate/estimate-content.js';
-import { safeJson } from '../estimate/json-text.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
-import { truncateMiddle } from '../text/truncate-text.js';
-import { shrinkSummaryText } from './inject-summary.js';
+import { jsonSize, omittedMedia, shrinkPart } from './cut-part.js';
+import { keepHeadTailParts, MANY_PARTS } from './keep-head-tail-parts.js';
 
-const ARRAY_KEEP = 20;
-/** Parts whose JSON is shorter than this are never shrunk. */
-const SMALL_PART_CHARS = 512;
-/** The smallest payload a shrunk part is cut to. */
-const FLOOR_CHARS = 200;
+export { shrinkJsonObject, shrinkPart } from './cut-part.js';
 
-function shrinkValue(value: unknown, stringLimit: number, depth: number): unknown {
-  if (typeof value === 'string') return truncateMiddle(value, stringLimit);
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const items = value.length > ARRAY_KEEP * 2
-      ? [...value.slice(0, ARRAY_KEEP), `[... omitted ${value.length - ARRAY_KEEP * 2} of ${value.length} items ...]`, ...value.slice(-ARRAY_KEEP)]
-      : value;
-    return items.map((item) => shrinkValue(item, stringLimit, depth + 1));
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) out[key] = shrinkValue(child, stringLimit, depth + 1);
-  return out;
+/** Parts whose JSON is smaller than this many bytes are never cut (a content of many of them loses some instead). */
+const SMALL_PART_BYTES = 512;
+/** The smallest payload a cut part is cut to, in bytes of JSON. */
+const FLOOR_BYTES = 200;
+/** At most this many cutting rounds; each one cuts every shrinkable part by at least `1 - MAX_ROUND_RATIO`. */
+const MAX_ROUNDS = 8;
+const MAX_ROUND_RATIO = 0.9;
+/** A round aims this far below the budget, for estimates that do not scale exactly with bytes. */
+const ROUND_MARGIN = 0.95;
+
+/** Estimates of contents, each computed once per content object (unchanged contents keep their object). */
+type Estimator = (content: Content) => number;
+
+function memoEstimator(tokenizer: Tokenizer): Estimator {
+  const known = new Map<Content, number>();
+  return (content) => {
+    let tokens = known.get(content);
+    if (tokens === undefined) {
+      tokens = estimateContentTokens(content, tokenizer);
+      known.set(content, tokens);
+    }
+    return tokens;
+  };
 }
 
-/** A JSON object no longer than about `maxChars` once serialised. */
-export function shrinkJsonObject(response: Record<string, unknown>, maxChars: number): Record<string, unknown> {
-  const json = safeJson(response);
-  if (json.length <= maxChars) return response;
-  for (let limit = Math.floor(maxChars / 2); limit >= 64; limit = Math.floor(limit / 2)) {
-    const shrunk = shrinkValue(response, limit, 0) as Record<string, unknown>;
-    if (safeJson(shrunk).length <= maxChars) return shrunk;
-  }
-  // Inside a string the JSON text is escaped again (every quote and backslash doubles): cut until it fits.
-  let room = Math.max(64, maxChars - 40);
-  for (;;) {
-    const fallback = { truncated_result: truncateMiddle(json, room) };
-    const size = safeJson(fallback).length;
-    if (size <= maxChars || room <= 64) return fallback;
-    room = Math.max(64, Math.floor((room * maxChars) / size) - 1);
-  }
-}
-
-/** One part cut to about `maxChars` characters of payload. */
-export function shrinkPart(part: Part, maxChars: number): Part {
-  // The summary content keeps its header and the restated request; its body is what gets cut.
-  if (typeof part.text === 'string' && part.text.length > maxChars) return { ...part, text: shrinkSummaryText(part.text, maxChars) };
-  if (part.functionResponse?.response) {
-    const response = shrinkJsonObject(part.functionResponse.response, maxChars);
-    if (response !== part.functionResponse.response) return { ...part, functionResponse: { ...part.functionResponse, response } };
-  }
-  if (part.functionCall?.args && safeJson(part.functionCall.args).length > maxChars) {
-    return { ...part, functionCall: { ...part.functionCall, args: shrinkJsonObject(part.functionCall.args, maxChars) } };
-  }
-  if (part.inlineData && (part.inlineData.data?.length ?? 0) > maxChars * 4) {
-    // Media cannot be cut in half; replace it with a note so the request fits.
-    return omittedMedia(part);
-  }
-  return part;
-}
-
-/** The note that replaces a media part too large for the window. */
-function omittedMedia(part: Part): Part {
-  return { text: `[${part.inlineData?.mimeType ?? 'inline data'} omitted by context_guard: too large for the context window]` };
+function total(list: readonly Content[], estimate: Estimator): number {
+  let tokens = 0;
+  for (const content of list) tokens += estimate(content);
+  return tokens;
 }
 
 /**
@@ -83,32 +57,36 @@ function omittedMedia(part: Part): Part {
  * `shrinkPart`'s byte check.
  */
 function omitCostlyMedia(
-  contents: Content[],
+  contents: readonly Content[],
   tokens: number,
   budget: number,
   tokenizer: Tokenizer,
-  mayShrink: (content: Content, index: number) => boolean = () => true,
+  allowed: readonly boolean[],
 ): { contents: Content[]; tokens: number } {
   const media: Array<{ content: number; part: number; tokens: number }> = [];
-  contents.forEach((content, c) =>
+  contents.forEach((content, c) => {
+    if (!allowed[c]) return;
     content.parts?.forEach((part, p) => {
-      if (!mayShrink(content, c)) return;
       if (part.inlineData) media.push({ content: c, part: p, tokens: estimatePartTokens(part, tokenizer) });
-    }),
-  );
+    });
+  });
   media.sort((a, b) => b.tokens - a.tokens);
-  let current = contents;
-  let total = tokens;
+  // Replacements are gathered first and applied once per content, so many media parts cost one copy each.
+  const replaced = new Map<number, Map<number, Part>>();
+  let sum = tokens;
   for (const item of media) {
-    if (total <= budget) break;
-    const content = current[item.content]!;
-    const parts = (content.parts ?? []).slice();
-    const note = omittedMedia(parts[item.part]!);
-    parts[item.part] = note;
-    current = current.map((existing, i) => (i === item.content ? { ...content, parts } : existing));
-    total = total - item.tokens + estimatePartTokens(note, tokenizer);
+    if (sum <= budget) break;
+    const note = omittedMedia(contents[item.content]!.parts![item.part]!);
+    const notes = replaced.get(item.content) ?? new Map<number, Part>();
+    notes.set(item.part, note);
+    replaced.set(item.content, notes);
+    sum = sum - item.tokens + estimatePartTokens(note, tokenizer);
   }
-  return { contents: current, tokens: total };
+  const next = contents.map((content, c) => {
+    const notes = replaced.get(c);
+    return notes ? { ...content, parts: (content.parts ?? []).map((part, p) => notes.get(p) ?? part) } : content;
+  });
+  return { contents: next, tokens: sum };
 }
 
 /**
@@ -118,7 +96,7 @@ function omitCostlyMedia(
  * Contents for which `protect` answers true (the summary with its restated
  * request, the user's own messages) are cut only when cutting everything else
  * to its floor was not enough: a tool result is always cheaper to lose than
- * what the user asked.
+ * what the user asked. They are then cut to the room that is left.
  */
 export function shrinkContentsToBudget(
   contents: readonly Content[],
@@ -126,54 +104,86 @@ export function shrinkContentsToBudget(
   tokenizer: Tokenizer,
   options: { readonly protect?: (content: Content, index: number) => boolean } = {},
 ): { contents: Content[]; tokens: number } {
-  const estimate = (list: readonly Content[]): number => list.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
+  const estimate = memoEstimator(tokenizer);
   const protect = options.protect;
-  const first = shrinkWithin(contents.slice(), estimate(contents), budget, tokenizer, estimate, protect ? (content, index) => !protect(content, index) : () => true);
+  const protectedAt = contents.map((content, index) => (protect ? protect(content, index) : false));
+  const first = shrinkWithin(contents.slice(), total(contents, estimate), budget, tokenizer, estimate, protectedAt.map((isProtected) => !isProtected));
   if (first.tokens <= budget || !protect) return first;
-  return shrinkWithin(first.contents, first.tokens, budget, tokenizer, estimate, () => true);
+  return shrinkWithin(first.contents, first.tokens, budget, tokenizer, estimate, contents.map(() => true));
 }
 
-/** The shrinking rounds, on the contents `mayShrink` allows. */
+/** True when a round can cut something in `content`: a large part, or many parts. */
+function isCuttable(content: Content): boolean {
+  const parts = content.parts ?? [];
+  if (parts.length > MANY_PARTS) return true;
+  return parts.some((part) => jsonSize(part) >= SMALL_PART_BYTES);
+}
+
+/** `content` with every large part cut to `limitFor(its size)` and, with many parts, its middle parts dropped to fit. */
+function cutContent(content: Content, limitFor: (size: number) => number): Content {
+  const parts = content.parts ?? [];
+  const sizes = parts.map((part) => jsonSize(part));
+  let changed = false;
+  const cut = parts.map((part, i) => {
+    const size = sizes[i]!;
+    if (size < SMALL_PART_BYTES) return part;
+    const next = shrinkPart(part, limitFor(size));
+    if (next !== part) {
+      changed = true;
+      sizes[i] = jsonSize(next);
+    }
+    return next;
+  });
+  let kept: readonly Part[] = cut;
+  if (cut.length > MANY_PARTS) {
+    let whole = 0;
+    for (const size of sizes) whole += size;
+    kept = keepHeadTailParts(cut, sizes, limitFor(whole));
+    if (kept !== cut) changed = true;
+  }
+  return changed ? { ...content, parts: [...kept] } : content;
+}
+
+/** The shrinking rounds, on the contents `allowed` marks. */
 function shrinkWithin(
   contents: Content[],
   startTokens: number,
   budget: number,
   tokenizer: Tokenizer,
-  estimate: (list: readonly Content[]) => number,
-  mayShrink: (content: Content, index: number) => boolean,
+  estimate: Estimator,
+  allowed: readonly boolean[],
 ): { contents: Content[]; tokens: number } {
-  /** Every part of at least SMALL_PART_CHARS shrunk to `limitFor(its JSON size)`; other contents kept as they are. */
-  const shrinkLargeParts = (list: readonly Content[], limitFor: (size: number) => number): Content[] =>
-    list.map((content, index) => {
-      if (!mayShrink(content, index)) return content;
-      const parts = content.parts ?? [];
-      const shrunkParts = parts.map((part) => {
-        const size = safeJson(part).length;
-        return size < SMALL_PART_CHARS ? part : shrinkPart(part, limitFor(size));
-      });
-      return shrunkParts.every((part, i) => part === parts[i]) ? content : { ...content, parts: shrunkParts };
-    });
   let current = contents;
   let tokens = startTokens;
-  // Big parts shrink in proportion to the excess; a round that does not help is discarded.
-  for (let round = 0; round < 8 && tokens > budget; round++) {
-    const excessRatio = Math.max(0.05, budget / tokens) * 0.9;
-    const next = shrinkLargeParts(current, (size) => Math.max(FLOOR_CHARS, Math.floor(size * excessRatio)));
-    const nextTokens = estimate(next);
-    if (nextTokens >= tokens) break;
+  let damping = 1;
+  for (let round = 0; round < MAX_ROUNDS && tokens > budget; round++) {
+    const cuttable = current.map((content, i) => allowed[i] === true && isCuttable(content));
+    let cuttableTokens = 0;
+    current.forEach((content, i) => (cuttableTokens += cuttable[i] ? estimate(content) : 0));
+    // No room left by what cannot be cut: the floor below is all that can help.
+    const room = budget - (tokens - cuttableTokens);
+    if (cuttableTokens === 0 || room <= 0) break;
+    const ratio = Math.min(MAX_ROUND_RATIO, (ROUND_MARGIN * room) / cuttableTokens) * damping;
+    const next = current.map((content, i) => (cuttable[i] ? cutContent(content, (size) => Math.max(FLOOR_BYTES, Math.floor(size * ratio))) : content));
+    const nextTokens = total(next, estimate);
+    // Smaller in bytes but not in the estimate (a sampled count): cut deeper next round rather than stop.
+    if (nextTokens >= tokens) {
+      damping /= 2;
+      continue;
+    }
     current = next;
     tokens = nextTokens;
   }
   // Still too big: media that cost more than the room go first (they cannot be cut in half)...
   if (tokens > budget) {
-    const withoutMedia = omitCostlyMedia(current, tokens, budget, tokenizer, mayShrink);
+    const withoutMedia = omitCostlyMedia(current, tokens, budget, tokenizer, allowed);
     current = withoutMedia.contents;
-    tokens = withoutMedia.tokens;
+    tokens = total(current, estimate);
   }
   // ...then every big part at its floor, so that what is sent is as small as shrinking can make it.
   if (tokens > budget) {
-    const floored = shrinkLargeParts(current, () => FLOOR_CHARS);
-    const flooredTokens = estimate(floored);
+    const floored = current.map((content, i) => (allowed[i] ? cutContent(content, () => FLOOR_BYTES) : content));
+    const flooredTokens = total(floored, estimate);
     if (flooredTokens < tokens) {
       current = floored;
       tokens = flooredTokens;
