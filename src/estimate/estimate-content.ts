@@ -12,6 +12,13 @@ import type { Tokenizer } from './tokenizer.js';
 export const CONTENT_OVERHEAD_TOKENS = 4;
 /** Fixed cost of one part's framing (function name, braces, field names). */
 export const PART_OVERHEAD_TOKENS = 3;
+/**
+ * Text parts of one content that are charged `PART_OVERHEAD_TOKENS`. A
+ * provider reads a content's text parts as their text, with no framing of its
+ * own: the allowance keeps short messages priced as before, and a message
+ * pasted as 20,000 parts is not charged 60,000 tokens it does not cost.
+ */
+export const FRAMED_TEXT_PARTS = 64;
 
 /**
  * A content whose texts add up to more than this many characters is counted
@@ -31,9 +38,17 @@ function countedTexts(part: Part, texts: JsonTexts | undefined, into: string[]):
   if (part.codeExecutionResult) into.push(part.codeExecutionResult.output ?? '');
 }
 
-/** Framing and media of a part: everything but its counted texts. */
-function partFixedTokens(part: Part, tokenizer: Tokenizer): number {
-  let tokens = PART_OVERHEAD_TOKENS;
+/** True for a part that carries only text (a thought included): no call, result, media or code. */
+function isTextOnly(part: Part): boolean {
+  return (
+    typeof part.text === 'string' &&
+    !part.functionCall && !part.functionResponse && !part.inlineData && !part.fileData && !part.executableCode && !part.codeExecutionResult
+  );
+}
+
+/** Framing and media of a part: everything but its counted texts. `framed` false drops a text part's framing. */
+function partFixedTokens(part: Part, tokenizer: Tokenizer, framed = true): number {
+  let tokens = framed || !isTextOnly(part) ? PART_OVERHEAD_TOKENS : 0;
   for (const nested of part.functionResponse?.parts ?? []) {
     if (nested.inlineData) tokens += inlineDataTokens(nested.inlineData.mimeType, nested.inlineData.data, tokenizer);
     if (nested.fileData) tokens += fileDataTokens(nested.fileData.mimeType);
@@ -59,8 +74,10 @@ export function estimatePartTokens(part: Part, tokenizer: Tokenizer, texts?: Jso
 export function estimateContentTokens(content: Content, tokenizer: Tokenizer, texts?: JsonTexts): number {
   let tokens = CONTENT_OVERHEAD_TOKENS;
   const counted: string[] = [];
+  let textParts = 0;
   for (const part of content.parts ?? []) {
-    tokens += partFixedTokens(part, tokenizer);
+    if (isTextOnly(part)) textParts += 1;
+    tokens += partFixedTokens(part, tokenizer, textParts <= FRAMED_TEXT_PARTS);
     countedTexts(part, texts, counted);
   }
   let chars = 0;
