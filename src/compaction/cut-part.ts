@@ -69,9 +69,9 @@ export function shrinkJsonObject(response: Record<string, unknown>, maxBytes: nu
  * tightened until it fits); any other text keeps its head and tail.
  */
 export function cutTextToBytes(text: string, maxBytes: number): string {
+  if (!text.startsWith(SUMMARY_MARKER)) return cutString(text, NO_LINE_LIMIT, maxBytes).text;
   const bytes = jsonStringBytes(text);
   if (bytes <= maxBytes) return text;
-  if (!text.startsWith(SUMMARY_MARKER)) return cutString(text, NO_LINE_LIMIT, maxBytes).text;
   let chars = Math.min(text.length - 1, Math.floor((text.length * maxBytes) / bytes));
   let cut = shrinkSummaryText(text, Math.max(0, chars));
   for (let attempt = 1; attempt < SUMMARY_ATTEMPTS && jsonStringBytes(cut) > maxBytes && chars > 0; attempt++) {
@@ -84,10 +84,10 @@ export function cutTextToBytes(text: string, maxBytes: number): string {
 /** One part cut to about `maxBytes` UTF-8 bytes of JSON. */
 export function shrinkPart(part: Part, maxBytes: number): Part {
   if (typeof part.text === 'string') {
-    const textBytes = jsonStringBytes(part.text);
     // What the part carries besides its text (field names, `thought`, a signature) stays; the text gets the rest.
-    const budget = Math.max(0, maxBytes - (jsonSize(part) - textBytes));
-    if (textBytes > budget) return { ...part, text: cutTextToBytes(part.text, budget) };
+    const budget = Math.max(0, maxBytes - (jsonSize({ ...part, text: '' }) - 2));
+    const text = cutTextToBytes(part.text, budget);
+    if (text !== part.text) return { ...part, text };
   }
   if (part.functionResponse?.response) {
     const response = shrinkJsonObject(part.functionResponse.response, maxBytes);

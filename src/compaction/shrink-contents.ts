@@ -31,6 +31,20 @@ const ROUND_MARGIN = 0.95;
 
 /** Estimates of contents, each computed once per content object (unchanged contents keep their object). */
 type Estimator = (content: Content) => number;
+/** JSON sizes of parts, each computed once per part object (a 2 MB text is serialised once, not every round). */
+type Sizer = (part: Part) => number;
+
+function memoSizer(): Sizer {
+  const known = new WeakMap<Part, number>();
+  return (part) => {
+    let size = known.get(part);
+    if (size === undefined) {
+      size = jsonSize(part);
+      known.set(part, size);
+    }
+    return size;
+  };
+}
 
 function memoEstimator(tokenizer: Tokenizer): Estimator {
   const known = new Map<Content, number>();
@@ -104,38 +118,35 @@ export function shrinkContentsToBudget(
   tokenizer: Tokenizer,
   options: { readonly protect?: (content: Content, index: number) => boolean } = {},
 ): { contents: Content[]; tokens: number } {
-  const estimate = memoEstimator(tokenizer);
+  const measure = { estimate: memoEstimator(tokenizer), size: memoSizer(), tokenizer };
   const protect = options.protect;
   const protectedAt = contents.map((content, index) => (protect ? protect(content, index) : false));
-  const first = shrinkWithin(contents.slice(), total(contents, estimate), budget, tokenizer, estimate, protectedAt.map((isProtected) => !isProtected));
+  const first = shrinkWithin(contents.slice(), budget, measure, protectedAt.map((isProtected) => !isProtected));
   if (first.tokens <= budget || !protect) return first;
-  return shrinkWithin(first.contents, first.tokens, budget, tokenizer, estimate, contents.map(() => true));
+  return shrinkWithin(first.contents, budget, measure, contents.map(() => true));
 }
 
 /** True when a round can cut something in `content`: a large part, or many parts. */
-function isCuttable(content: Content): boolean {
+function isCuttable(content: Content, size: Sizer): boolean {
   const parts = content.parts ?? [];
   if (parts.length > MANY_PARTS) return true;
-  return parts.some((part) => jsonSize(part) >= SMALL_PART_BYTES);
+  return parts.some((part) => size(part) >= SMALL_PART_BYTES);
 }
 
 /** `content` with every large part cut to `limitFor(its size)` and, with many parts, its middle parts dropped to fit. */
-function cutContent(content: Content, limitFor: (size: number) => number): Content {
+function cutContent(content: Content, limitFor: (size: number) => number, size: Sizer): Content {
   const parts = content.parts ?? [];
-  const sizes = parts.map((part) => jsonSize(part));
   let changed = false;
-  const cut = parts.map((part, i) => {
-    const size = sizes[i]!;
-    if (size < SMALL_PART_BYTES) return part;
-    const next = shrinkPart(part, limitFor(size));
-    if (next !== part) {
-      changed = true;
-      sizes[i] = jsonSize(next);
-    }
+  const cut = parts.map((part) => {
+    const bytes = size(part);
+    if (bytes < SMALL_PART_BYTES) return part;
+    const next = shrinkPart(part, limitFor(bytes));
+    if (next !== part) changed = true;
     return next;
   });
   let kept: readonly Part[] = cut;
   if (cut.length > MANY_PARTS) {
+    const sizes = cut.map(size);
     let whole = 0;
     for (const size of sizes) whole += size;
     kept = keepHeadTailParts(cut, sizes, limitFor(whole));
@@ -147,24 +158,23 @@ function cutContent(content: Content, limitFor: (size: number) => number): Conte
 /** The shrinking rounds, on the contents `allowed` marks. */
 function shrinkWithin(
   contents: Content[],
-  startTokens: number,
   budget: number,
-  tokenizer: Tokenizer,
-  estimate: Estimator,
+  measure: { readonly estimate: Estimator; readonly size: Sizer; readonly tokenizer: Tokenizer },
   allowed: readonly boolean[],
 ): { contents: Content[]; tokens: number } {
+  const { estimate, size, tokenizer } = measure;
   let current = contents;
-  let tokens = startTokens;
+  let tokens = total(contents, estimate);
   let damping = 1;
   for (let round = 0; round < MAX_ROUNDS && tokens > budget; round++) {
-    const cuttable = current.map((content, i) => allowed[i] === true && isCuttable(content));
+    const cuttable = current.map((content, i) => allowed[i] === true && isCuttable(content, size));
     let cuttableTokens = 0;
     current.forEach((content, i) => (cuttableTokens += cuttable[i] ? estimate(content) : 0));
     // No room left by what cannot be cut: the floor below is all that can help.
     const room = budget - (tokens - cuttableTokens);
     if (cuttableTokens === 0 || room <= 0) break;
     const ratio = Math.min(MAX_ROUND_RATIO, (ROUND_MARGIN * room) / cuttableTokens) * damping;
-    const next = current.map((content, i) => (cuttable[i] ? cutContent(content, (size) => Math.max(FLOOR_BYTES, Math.floor(size * ratio))) : content));
+    const next = current.map((content, i) => (cuttable[i] ? cutContent(content, (bytes) => Math.max(FLOOR_BYTES, Math.floor(bytes * ratio)), size) : content));
     const nextTokens = total(next, estimate);
     // Smaller in bytes but not in the estimate (a sampled count): cut deeper next round rather than stop.
     if (nextTokens >= tokens) {
@@ -182,7 +192,7 @@ function shrinkWithin(
   }
   // ...then every big part at its floor, so that what is sent is as small as shrinking can make it.
   if (tokens > budget) {
-    const floored = current.map((content, i) => (allowed[i] ? cutContent(content, () => FLOOR_BYTES) : content));
+    const floored = current.map((content, i) => (allowed[i] ? cutContent(content, () => FLOOR_BYTES, size) : content));
     const flooredTokens = total(floored, estimate);
     if (flooredTokens < tokens) {
       current = floored;

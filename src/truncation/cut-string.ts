@@ -157,7 +157,9 @@ function join(text: string, head: Side, marker: string, tail: Side, keepHead: bo
 export function cutString(text: string, limits: LineLimits, budget: number): StringCut {
   const totalLines = countLines(text);
   const byLines = totalLines > limits.maxLines;
-  if (!byLines && (budget === Number.POSITIVE_INFINITY || jsonStringBytes(text) <= budget)) return { text, cut: false };
+  // Without the line rule both sides draw from the whole text: its JSON size is measured once (a 2 MB text costs).
+  const wholeBytes = byLines || budget === Number.POSITIVE_INFINITY ? undefined : jsonStringBytes(text);
+  if (!byLines && (wholeBytes === undefined || wholeBytes <= budget)) return { text, cut: false };
 
   // Regions each side may draw from: the head and tail lines, or the whole text.
   const keepHead = !byLines || limits.headLines > 0;
@@ -179,8 +181,8 @@ export function cutString(text: string, limits: LineLimits, budget: number): Str
   const room = budget - 2 - markerReserve;
   if (room <= 0) return { text: bytesMarker(totalBytes, totalBytes), cut: true };
 
-  const headNeed = keepHead ? jsonStringBytes(text.slice(0, headLimit)) - 2 : 0;
-  const tailNeed = keepTail ? jsonStringBytes(text.slice(tailLimit)) - 2 : 0;
+  const headNeed = keepHead ? (byLines ? jsonStringBytes(text.slice(0, headLimit)) : (wholeBytes ?? 0)) - 2 : 0;
+  const tailNeed = keepTail ? (byLines ? jsonStringBytes(text.slice(tailLimit)) : (wholeBytes ?? 0)) - 2 : 0;
   // Even split, and a side that needs less gives the rest to the other.
   let headShare = Math.min(headNeed, Math.ceil(room / 2));
   const tailShare = Math.min(tailNeed, room - headShare);
