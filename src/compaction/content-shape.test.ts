@@ -55,6 +55,22 @@ describe('isUserRequest', () => {
       expect(isUserRequest(userText('Summarize the logs.'))).toBe(true);
     });
   });
+
+  describe('contents of several parts', () => {
+    it('should answer as the joined visible text would, without joining every part', () => {
+      const parts = (...texts: string[]) => ({ role: 'user', parts: texts.map((text) => ({ text })) });
+      expect(isUserRequest(parts('', '  ', 'Hello'))).toBe(true);
+      expect(isUserRequest(parts(' ', '\n'))).toBe(false);
+      // The prefix split across parts, which the joined text (with its newline) would not show.
+      expect(isUserRequest(parts('For ', 'context: x'))).toBe(true);
+      expect(isUserRequest(parts('For context:', ' [planner] said'))).toBe(false);
+      expect(isUserRequest({ role: 'user', parts: [{ text: 'For context:', thought: true }, { text: 'Do it.' }] })).toBe(true);
+      for (const content of [parts('For', ' context:'), parts('Fo', 'r context:'), parts('', 'For context: x'), parts('x', 'For context:')]) {
+        const text = contentText(content);
+        expect(isUserRequest(content)).toBe(text.trim().length > 0 && !text.startsWith('For context:'));
+      }
+    });
+  });
 });
 
 describe('latestUserRequestIndex', () => {

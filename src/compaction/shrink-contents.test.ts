@@ -239,3 +239,65 @@ describe('shrinkContentsToBudget', () => {
     });
   });
 });
+
+describe('shrinkContentsToBudget on a protected message', () => {
+  /** A user message of `unit` repeated, escape-heavy or not, and the rest of the history. */
+  const escapeUnits = fc.constantFrom('plain words ', '{"k":"v \\"q\\""}, ', 'C:\\dir\\file ', '\u001b[1mB\u001b[0m ', 'a\ud800 ', '漢字 ', '😀 ');
+
+  it('should cut the message to what fits whenever the rest leaves room, never to a floor', () => {
+    fc.assert(
+      fc.property(escapeUnits, fc.integer({ min: 200, max: 4_000 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1_000, max: 8_000 }), (unit, times, others, budget) => {
+        const message = userText(`Please review: ${unit.repeat(times)}`);
+        const list: Content[] = [...Array.from({ length: others }, (_, i) => userText(`earlier ${i}`)), message];
+        const rest = estimateAll(list.slice(0, -1));
+        fc.pre(estimateAll(list) > budget);
+        const result = shrinkContentsToBudget(list, budget, characterTokenizer, { protect: (content) => content === message });
+        // Room for the message's framing and a marker: the result fits and keeps most of that room.
+        expect(result.tokens).toBeLessThanOrEqual(budget);
+        expect(result.tokens - rest).toBeGreaterThan((budget - rest) * 0.5);
+        expect(result.contents[others]?.parts?.[0]?.text?.startsWith('Please review: ')).toBe(true);
+      }),
+      PROPERTY_RUNS,
+    );
+  });
+
+  it('should make every round smaller: the estimate never grows and the input is never changed', () => {
+    fc.assert(
+      fc.property(escapeUnits, fc.integer({ min: 200, max: 4_000 }), fc.nat(8_000), (unit, times, budget) => {
+        const list = [userText(unit.repeat(times))];
+        const before = structuredClone(list);
+        const result = shrinkContentsToBudget(list, budget, characterTokenizer);
+        expect(result.tokens).toBeLessThanOrEqual(estimateAll(list));
+        expect(result.tokens).toBe(estimateAll(result.contents));
+        expect(list).toEqual(before);
+      }),
+      PROPERTY_RUNS,
+    );
+  });
+});
+
+describe('shrinkContentsToBudget on a content of many parts', () => {
+  it('should keep its first and last parts and fit the budget, though every part is small', () => {
+    const parts = Array.from({ length: 20_000 }, (_, i) => ({ text: `row ${i}: ok\n` }));
+    const list = [contentOf('user', ...parts)];
+    const result = shrinkContentsToBudget(list, 20_000, characterTokenizer);
+    expect(result.tokens).toBeLessThanOrEqual(20_000);
+    expect(result.tokens).toBeGreaterThan(10_000);
+    const kept = result.contents[0]?.parts ?? [];
+    expect(kept[0]).toBe(parts[0]);
+    expect(kept[kept.length - 1]).toBe(parts[19_999]);
+    expect(kept.some((part) => /^\[\.\.\. omitted \d+ of 20000 parts \.\.\.\]$/.test(part.text ?? ''))).toBe(true);
+  });
+
+  it('should ask whether a content is protected once per content, not once per part', () => {
+    const parts = Array.from({ length: 5_000 }, (_, i) => (i % 2 === 0 ? { text: `row ${i}` } : inlineDataPart('image/png', 'A'.repeat(64))));
+    let asked = 0;
+    shrinkContentsToBudget([contentOf('user', ...parts)], 100, characterTokenizer, {
+      protect: () => {
+        asked += 1;
+        return false;
+      },
+    });
+    expect(asked).toBe(1);
+  });
+});

@@ -5,7 +5,7 @@ import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitrarie
 import { contentOf, fileDataPart, functionCall, functionResponse, inlineDataPart, modelThought, userText } from '../../test/support/builders.js';
 import { jpegBytes, pngBytes, toBase64 } from '../../test/support/media.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
-import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, JOIN_CHARS, PART_OVERHEAD_TOKENS } from './estimate-content.js';
+import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, FRAMED_TEXT_PARTS, JOIN_CHARS, PART_OVERHEAD_TOKENS } from './estimate-content.js';
 import { tiktokenTokenizer } from './tokenizer.js';
 import { safeJson } from './json-text.js';
 
@@ -134,6 +134,19 @@ describe('estimateContentTokens', () => {
       // 4 + 40 parts x 3, then 40 texts of 1,000 characters joined by 39 newlines
       expect(estimateContentTokens(content, tokenizer)).toBe(4 + 120 + 40_000 + 39);
       expect(tokenizer.counted).toHaveLength(1);
+    });
+
+    it('should charge framing to the first FRAMED_TEXT_PARTS text parts only, as a provider reads the rest as their text', () => {
+      const content = manyParts(20_000, () => 'ab');
+      // 4 + 64 framed parts x 3, then 20,000 texts of 2 characters: 40,000 > JOIN_CHARS, so joined by 19,999 newlines
+      expect(FRAMED_TEXT_PARTS).toBe(64);
+      expect(estimateContentTokens(content, characterTokenizer)).toBe(4 + 64 * 3 + 40_000 + 19_999);
+    });
+
+    it('should keep the framing of every function call and response, however many', () => {
+      const calls = Array.from({ length: 100 }, () => ({ functionCall: { name: 'f', args: {} } }));
+      // 4 + 100 x (3 + 'f' + '{}')
+      expect(estimateContentTokens(contentOf('model', ...calls), characterTokenizer)).toBe(4 + 100 * 6);
     });
 
     it('should count texts part by part up to JOIN_CHARS', () => {
