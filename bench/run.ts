@@ -13,6 +13,7 @@ import { runCost, type CostResult } from './cost.js';
 import { ms, kb, ratio, table } from './lib/stats.js';
 import { runSteadyState, type SteadyResult } from './steady.js';
 import { gcFunction } from './lib/heap.js';
+import { manyPartsTable, runManyParts, type ManyPartsRow } from './many-parts.js';
 import { measureTokenizerLoad, runTokenizerChecks, type TokenizerLoad, type TokenizerReport } from './tokenizer.js';
 import { runSmallInputs, runWorstCase, type SmallInputRow, type WorstCaseRow } from './worst-case.js';
 
@@ -120,6 +121,10 @@ async function main(): Promise<void> {
     ]),
   );
 
+  section('many-part message: one user message of N text parts on a 32k window (shrunk to fit)');
+  const manyParts: ManyPartsRow[] = await runManyParts();
+  console.log(manyPartsTable(manyParts));
+
   section(`cost: ${quick ? 20 : 60} tool-heavy turns on a 128k window`);
   const cost: CostResult[] = await runCost({ turns: quick ? 20 : 60, log });
   const costOf = (strategy: CostResult['strategy']) => cost.find((row) => row.strategy === strategy);
@@ -188,6 +193,15 @@ async function main(): Promise<void> {
       met: compaction.overheadMs < 100,
     });
   }
+  const manyPartsTop = manyParts[manyParts.length - 1];
+  if (manyPartsTop) {
+    targets.push({
+      name: `many-part message, ${manyPartsTop.parts.toLocaleString('en')} parts`,
+      target: '< 50 ms per call, not rejected',
+      measured: `${ms(manyPartsTop.medianMs)} wall, ${ms(manyPartsTop.medianCpuMs)} CPU`,
+      met: manyPartsTop.medianMs < 50 && !manyPartsTop.rejected,
+    });
+  }
   if (guardCost) {
     targets.push({ name: 'cost scenario, ContextGuard', target: '0 overflows', measured: String(guardCost.overflows), met: guardCost.overflows === 0 });
   }
@@ -204,6 +218,7 @@ async function main(): Promise<void> {
     steady,
     worstCase: worst,
     smallInputs: small,
+    manyParts,
     cost,
     targets,
     elapsedMs: Math.round(elapsedMs),

@@ -34,9 +34,13 @@ type Estimator = (content: Content) => number;
 /** JSON sizes of parts, each computed once per part object (a 2 MB text is serialised once, not every round). */
 type Sizer = (part: Part) => number;
 
+/** Texts shorter than this are measured again rather than remembered: a map entry costs more than their JSON. */
+const MEMO_TEXT_CHARS = 256;
+
 function memoSizer(): Sizer {
   const known = new WeakMap<Part, number>();
   return (part) => {
+    if (typeof part.text === 'string' && part.text.length < MEMO_TEXT_CHARS && part.thoughtSignature === undefined) return jsonSize(part);
     let size = known.get(part);
     if (size === undefined) {
       size = jsonSize(part);
