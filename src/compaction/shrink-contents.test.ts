@@ -301,3 +301,18 @@ describe('shrinkContentsToBudget on a content of many parts', () => {
     expect(asked).toBe(1);
   });
 });
+
+describe('shrinkContentsToBudget at its floor', () => {
+  it.each([
+    ['emoji', '😀🚀👩\u200d💻 '],
+    ['CJK', '漢字テキスト '],
+    ['quotes', '"q" '],
+  ])('should keep about 200 characters of a %s text, not 200 bytes, when nothing fits', (_label, unit) => {
+    const message = userText(`Please read this: ${unit.repeat(2_000)}`);
+    const result = shrinkContentsToBudget([message], 0, characterTokenizer);
+    const text = result.contents[0]?.parts?.[0]?.text ?? '';
+    expect(text.length).toBeLessThan(1_000);
+    // Head+tail at the floor: the head is about half of 200 characters.
+    expect(text.startsWith(`Please read this: ${unit.repeat(4)}`.slice(0, 60))).toBe(true);
+  });
+});

@@ -21,8 +21,18 @@ export { shrinkJsonObject, shrinkPart } from './cut-part.js';
 
 /** Parts whose JSON is smaller than this many bytes are never cut (a content of many of them loses some instead). */
 const SMALL_PART_BYTES = 512;
-/** The smallest payload a cut part is cut to, in bytes of JSON. */
+/**
+ * The smallest a part is cut to: 200 bytes of JSON, or for a text the bytes of
+ * about 200 of its characters, so that an emoji or CJK text keeps as many
+ * characters at its floor as an English one (its head must still be readable).
+ */
 const FLOOR_BYTES = 200;
+const FLOOR_CHARS = 200;
+
+function floorFor(part: Part, size: number): number {
+  if (typeof part.text !== 'string' || part.text.length === 0) return FLOOR_BYTES;
+  return Math.max(FLOOR_BYTES, Math.ceil((FLOOR_CHARS * size) / part.text.length));
+}
 /** At most this many cutting rounds; each one cuts every shrinkable part by at least `1 - MAX_ROUND_RATIO`. */
 const MAX_ROUNDS = 8;
 const MAX_ROUND_RATIO = 0.9;
@@ -137,14 +147,17 @@ function isCuttable(content: Content, size: Sizer): boolean {
   return parts.some((part) => size(part) >= SMALL_PART_BYTES);
 }
 
-/** `content` with every large part cut to `limitFor(its size)` and, with many parts, its middle parts dropped to fit. */
+/**
+ * `content` with every large part cut to `limitFor(its size)` (never below its floor) and, with
+ * many parts, its middle parts dropped to fit.
+ */
 function cutContent(content: Content, limitFor: (size: number) => number, size: Sizer): Content {
   const parts = content.parts ?? [];
   let changed = false;
   const cut = parts.map((part) => {
     const bytes = size(part);
     if (bytes < SMALL_PART_BYTES) return part;
-    const next = shrinkPart(part, limitFor(bytes));
+    const next = shrinkPart(part, Math.max(floorFor(part, bytes), limitFor(bytes)));
     if (next !== part) changed = true;
     return next;
   });
@@ -153,7 +166,7 @@ function cutContent(content: Content, limitFor: (size: number) => number, size: 
     const sizes = cut.map(size);
     let whole = 0;
     for (const size of sizes) whole += size;
-    kept = keepHeadTailParts(cut, sizes, limitFor(whole));
+    kept = keepHeadTailParts(cut, sizes, Math.max(FLOOR_BYTES, limitFor(whole)));
     if (kept !== cut) changed = true;
   }
   return changed ? { ...content, parts: [...kept] } : content;
@@ -178,7 +191,7 @@ function shrinkWithin(
     const room = budget - (tokens - cuttableTokens);
     if (cuttableTokens === 0 || room <= 0) break;
     const ratio = Math.min(MAX_ROUND_RATIO, (ROUND_MARGIN * room) / cuttableTokens) * damping;
-    const next = current.map((content, i) => (cuttable[i] ? cutContent(content, (bytes) => Math.max(FLOOR_BYTES, Math.floor(bytes * ratio)), size) : content));
+    const next = current.map((content, i) => (cuttable[i] ? cutContent(content, (bytes) => Math.floor(bytes * ratio), size) : content));
     const nextTokens = total(next, estimate);
     // Smaller in bytes but not in the estimate (a sampled count): cut deeper next round rather than stop.
     if (nextTokens >= tokens) {
@@ -196,7 +209,7 @@ function shrinkWithin(
   }
   // ...then every big part at its floor, so that what is sent is as small as shrinking can make it.
   if (tokens > budget) {
-    const floored = current.map((content, i) => (allowed[i] ? cutContent(content, () => FLOOR_BYTES, size) : content));
+    const floored = current.map((content, i) => (allowed[i] ? cutContent(content, () => 0, size) : content));
     const flooredTokens = total(floored, estimate);
     if (flooredTokens < tokens) {
       current = floored;
