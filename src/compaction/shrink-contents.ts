@@ -22,16 +22,19 @@ export { shrinkJsonObject, shrinkPart } from './cut-part.js';
 /** Parts whose JSON is smaller than this many bytes are never cut (a content of many of them loses some instead). */
 const SMALL_PART_BYTES = 512;
 /**
- * The smallest a part is cut to: 200 bytes of JSON, or for a text the bytes of
- * about 200 of its characters, so that an emoji or CJK text keeps as many
- * characters at its floor as an English one (its head must still be readable).
+ * The smallest a part is cut to: 200 bytes of JSON; for a text, 360 bytes or
+ * the bytes of about 200 of its characters, whichever is more. A text is cut
+ * head and tail alike, by whole lines first: 360 bytes leave its head half
+ * room for the first 60 characters whatever its first line's length, and the
+ * count in characters keeps an emoji or CJK text as readable as an English one.
  */
 const FLOOR_BYTES = 200;
+const TEXT_FLOOR_BYTES = 360;
 const FLOOR_CHARS = 200;
 
 function floorFor(part: Part, size: number): number {
   if (typeof part.text !== 'string' || part.text.length === 0) return FLOOR_BYTES;
-  return Math.max(FLOOR_BYTES, Math.ceil((FLOOR_CHARS * size) / part.text.length));
+  return Math.max(TEXT_FLOOR_BYTES, Math.ceil((FLOOR_CHARS * size) / part.text.length));
 }
 /** At most this many cutting rounds; each one cuts every shrinkable part by at least `1 - MAX_ROUND_RATIO`. */
 const MAX_ROUNDS = 8;
