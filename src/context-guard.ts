@@ -36,6 +36,7 @@ import { llmSummarizer } from './adk/llm-summarizer.js';
 import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
+import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './adk/session-scope.js';
 import { contentText, isUserRequest } from './compaction/content-shape.js';
 import { ContextGuardPinError } from './errors.js';
 import { addPin, ALL_AGENTS, decodePins, pinnedContent, type AddPinResult, type Pin, type PinSource } from './memory/pins.js';
@@ -210,9 +211,11 @@ export class ContextGuard extends BasePlugin {
    * Releases what this process caches about a session (per-content measures,
    * bounded in any case: least recently used sessions go first). Call it when a
    * session ends or is deleted; correctness never depends on the cache.
+   * Pass the `Session` (or `{ appName, userId, sessionId }`); a bare session id
+   * releases that id for every app and user.
    */
-  forgetSession(sessionId: string): void {
-    this.measures.forgetPrefix(`${sessionId}\u0000`);
+  forgetSession(session: SessionRef | string): void {
+    this.measures.forgetPrefix(typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`);
   }
 
     /** Callbacks with the same behaviour, for agents that run without plugins (`AgentTool` children). */
@@ -285,7 +288,8 @@ export class ContextGuard extends BasePlugin {
   private async guard(context: Context, request: LlmRequest): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
-    const key = `${context.sessionId}\u0000${context.agentName}`;
+    // App + user + session: the same session id may belong to another user or app.
+    const key = `${scopeOfContext(context)}\u0000${context.agentName}`;
     const previous = this.queues.get(key) ?? Promise.resolve();
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => (release = resolve));
@@ -327,7 +331,7 @@ export class ContextGuard extends BasePlugin {
       if (shared && shared.createdAt > (summary?.createdAt ?? -1) && locateWatermark(fingerprintAt, contents.length, shared.covered, shared.anchor).kind !== 'missing') {
         summary = shared;
       }
-      const measures = this.measures.measure(`${context.sessionId}\u0000${agentName}`, contents, this.tokenizer);
+      const measures = this.measures.measure(key, contents, this.tokenizer);
       const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, this.tokenizer, this.fixedMemo);
       const window = this.windowFor(policy, request.model);
       const summarizer = this.summarizerFor(policy, context);
@@ -565,7 +569,7 @@ function newPin(text: string, source: PinSource): Pin {
 }
 
 function pendingKey(context: Context): string {
-  return `${context.sessionId}\u0000${context.invocationId}\u0000${context.agentName}`;
+  return `${scopeOfContext(context)}\u0000${context.invocationId}\u0000${context.agentName}`;
 }
 
 /** errorCode/errorMessage the way ADK derives them from a thrown model error. */
