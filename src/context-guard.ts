@@ -40,6 +40,7 @@ import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './
 import { contentText, isUserRequest } from './compaction/content-shape.js';
 import { ContextGuardPinError } from './errors.js';
 import { addPin, ALL_AGENTS, decodePins, pinnedContent, type AddPinResult, type Pin, type PinSource } from './memory/pins.js';
+import { fitPinsToCap, pinCapFor } from './memory/fit-pins.js';
 import { runSummarizer, type Summarizer } from './compaction/summarizer.js';
 import { ContentMeasureCache } from './estimate/content-measure-cache.js';
 import { estimateFixedTokens, TokenMemo } from './estimate/estimate-request.js';
@@ -69,6 +70,8 @@ const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
 const LOG_PREFIX = '[context_guard]';
 /** Compaction records awaiting their model response, at most (see rememberPendingRecord). */
 const MAX_PENDING_RECORDS = 1_000;
+/** Causes remembered by warnOnce before it starts afresh. */
+const MAX_WARNED_CAUSES = 10_000;
 
 /** True for a `ContextGuard`, even one from another copy of the package. */
 export function isContextGuard(value: unknown): value is ContextGuard {
@@ -91,6 +94,7 @@ export class ContextGuard extends BasePlugin {
   private readonly fixedMemo = new TokenMemo();
   private readonly policies = new Map<string, ResolvedPolicy>();
   private readonly warnedModels = new Set<string>();
+  private readonly warnedCauses = new Set<string>();
   /** Requests already handled, so the plugin and agent-callback forms never both apply. */
   private readonly handled = new WeakSet<LlmRequest>();
   /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
@@ -191,20 +195,19 @@ export class ContextGuard extends BasePlugin {
   }
 
   /** Adds a pin through a callback or tool context's state (used by `pinContextTool`). */
-  pinInState(state: State, agentName: string, text: string, source: PinSource): AddPinResult {
+  pinInState(state: State, agentName: string, text: string, source: PinSource, window?: number): AddPinResult {
     const key = stateKeysFor(agentName).pins;
     const record = state.toRecord();
-    const result = addPin(decodePins(state.get<unknown>(key)), newPin(text, source), this.pinCap(agentName, record), this.tokenizer, sharedPins(agentName, (name) => record[name]));
+    const result = addPin(decodePins(state.get<unknown>(key)), newPin(text, source), this.pinCap(agentName, record, window), this.tokenizer, sharedPins(agentName, (name) => record[name]));
     if (result.ok) state.set(key, result.pins);
     return result;
   }
 
-  /** Token cap of an agent's pins: `maxPinnedTokens`, else 10% of its window (last seen, configured or default). */
-  private pinCap(agentName: string, state: Readonly<Record<string, unknown>>): number {
+  /** Token cap of an agent's pins under `window`, else under its window last seen, configured or assumed. */
+  private pinCap(agentName: string, state: Readonly<Record<string, unknown>>, window?: number): number {
     const policy = this.policyFor(agentName);
-    if (policy.maxPinnedTokens !== undefined) return policy.maxPinnedTokens;
-    const window = decodeUsageRecord(state[stateKeysFor(agentName).usage]).window ?? policy.contextWindow ?? this.options.defaultContextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    return Math.floor(window * 0.1);
+    const known = window ?? decodeUsageRecord(state[stateKeysFor(agentName).usage]).window ?? policy.contextWindow ?? this.options.defaultContextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    return pinCapFor(known, policy.maxPinnedTokens);
   }
 
   /**
@@ -335,7 +338,7 @@ export class ContextGuard extends BasePlugin {
       const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, this.tokenizer, this.fixedMemo);
       const window = this.windowFor(policy, request.model);
       const summarizer = this.summarizerFor(policy, context);
-      const pins = this.pinsFor(context, policy, contents);
+      const pins = this.fitPins(agentName, this.pinsFor(context, policy, contents, window), pinCapFor(window, policy.maxPinnedTokens));
       const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
       const started = Date.now();
       const result = await guardRequest({
@@ -391,18 +394,41 @@ export class ContextGuard extends BasePlugin {
   }
 
   /** The agent's pins and the every-agent pins; pins the first request when the policy asks. */
-  private pinsFor(context: Context, policy: ResolvedPolicy, contents: readonly LlmRequest['contents'][number][]): Pin[] {
+  private pinsFor(context: Context, policy: ResolvedPolicy, contents: readonly LlmRequest['contents'][number][], window: number): Pin[] {
     const agentName = context.agentName;
     let own = decodePins(context.state.get<unknown>(stateKeysFor(agentName).pins));
     if (policy.pinFirstRequest && !own.some((pin) => pin.source === 'first-request')) {
       const first = contents.find((content) => isUserRequest(content));
       if (first) {
-        const result = this.pinInState(context.state, agentName, contentText(first), 'first-request');
+        const result = this.pinInState(context.state, agentName, contentText(first), 'first-request', window);
         if (result.ok) own = result.pins;
         else this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}.`);
       }
     }
     return [...sharedPins(agentName, (name) => context.state.get<unknown>(name)), ...own];
+  }
+
+  /**
+   * The pins that fit the cap of the window in force: a pin accepted under a larger window, or
+   * written to state by hand, must not make every later turn fail. State keeps them whole.
+   */
+  private fitPins(agentName: string, pins: Pin[], cap: number): Pin[] {
+    const fitted = fitPinsToCap(pins, cap, this.tokenizer);
+    if (fitted.dropped.length === 0 && !fitted.cut) return pins;
+    this.warnOnce(
+      `pins|${agentName}|${cap}|${pins.map((pin) => pin.id).join(',')}`,
+      `${LOG_PREFIX} agent '${agentName}': pins take more than their cap of ${cap} tokens under the current window; ` +
+        `${fitted.dropped.length} left out of the request (oldest first)${fitted.cut ? ', one cut head and tail' : ''}. They stay in state.`,
+    );
+    return fitted.pins;
+  }
+
+  /** Logs a warning once per cause for the life of the process (bounded). */
+  private warnOnce(cause: string, message: string): void {
+    if (this.warnedCauses.has(cause)) return;
+    if (this.warnedCauses.size >= MAX_WARNED_CAUSES) this.warnedCauses.clear();
+    this.warnedCauses.add(cause);
+    this.logger.warn(message);
   }
 
   /** Counts a truncation in the agent's state (persisted with the tool's response event) and reports it. */
