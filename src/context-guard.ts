@@ -37,7 +37,7 @@ import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterT
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
 import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './adk/session-scope.js';
-import { contentText, isUserRequest } from './compaction/content-shape.js';
+import { contentText, isUserRequest } from './content/content-shape.js';
 import { ContextGuardPinError } from './errors.js';
 import { addPin, ALL_AGENTS, decodePins, pinnedContent, type AddPinResult, type Pin, type PinSource } from './memory/pins.js';
 import { fitPinsToCap, pinCapFor } from './memory/fit-pins.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation, HEAVY_PROPERTY_RUNS, mixedText } from '../../test/support/arbitraries.js';
 import { foreignContext, functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
-import { isUserRequest } from './content-shape.js';
+import { isUserRequest } from '../content/content-shape.js';
 import { continuationFor, injectSummary, SUMMARY_MARKER, summaryContent, type InjectableSummary } from './inject-summary.js';
 
 const SUMMARY: InjectableSummary = { text: 'The logs showed 42 errors on staging.', currentRequest: 'Roll back staging to v1.2.2.', compactions: 2 };

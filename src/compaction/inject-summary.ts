@@ -10,7 +10,7 @@
 import type { Content } from '@google/genai';
 import { truncateEnd, truncateMiddle } from '../text/truncate-text.js';
 import { renderFacts, type DurableFact } from '../memory/durable-facts.js';
-import { isUserRequest } from './content-shape.js';
+import { isUserRequest } from '../content/content-shape.js';
 
 export const SUMMARY_MARKER = '[context_guard summary]';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
-import { hasFunctionResponse, isValidSplit, latestUserRequestIndex } from './content-shape.js';
+import { hasFunctionResponse, isValidSplit, latestUserRequestIndex } from '../content/content-shape.js';
 import { selectSplit } from './select-split.js';
 
 /**

@@ -11,7 +11,7 @@
  * with `fits: false`, and the caller shrinks it.
  */
 import type { Content } from '@google/genai';
-import { isValidSplit, latestUserRequestIndex } from './content-shape.js';
+import { isValidSplit, latestUserRequestIndex } from '../content/content-shape.js';
 
 export interface SplitInput {
   readonly contents: readonly Content[];

@@ -4,7 +4,7 @@ import type { Content } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, summaryRecord, testPolicy, usageRecord, userText } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
-import { hasFunctionCall, hasFunctionResponse } from '../compaction/content-shape.js';
+import { hasFunctionCall, hasFunctionResponse } from '../content/content-shape.js';
 import { SUMMARY_MARKER } from '../compaction/inject-summary.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';

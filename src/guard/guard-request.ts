@@ -18,7 +18,7 @@
  */
 import type { Content } from '@google/genai';
 import { computeBudget, type Budget } from '../budget/compute-budget.js';
-import { contentText, isUserRequest, latestUserRequestIndex } from '../compaction/content-shape.js';
+import { contentText, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
 import { buildFallbackSummary } from '../compaction/fallback-summary.js';
 import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
 import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
@@ -32,6 +32,7 @@ import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { estimateContentsTokens } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../options.js';
+import type { CompactionReason } from '../records/compaction-record.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { RECORD_VERSION } from '../state/guard-state.js';
 import { anchorAt, locateWatermark, type FingerprintAt } from '../state/watermark.js';
@@ -69,8 +70,6 @@ export interface GuardRequestInput {
   readonly summarize?: ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
   readonly now: number;
 }
-
-export type CompactionReason = 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
 
 /** What one compaction did; becomes the audit record and the `onCompaction` payload. */
 export interface CompactionOutcome {

@@ -7,9 +7,11 @@
  * response event of the compacting call (`customMetadata.context_guard_compaction`,
  * which ADK stores verbatim) and as the agent's last compaction in state.
  */
-import type { CompactionReason } from '../guard/guard-request.js';
 
 export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
+
+/** What triggered a compaction: the threshold, a rejected request, the sliding window's schedule or its token trigger. */
+export type CompactionReason = 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
 
 export interface CoveredEvents {
   /** Stored events whose contents the summary replaced, first and last. */
