@@ -11,14 +11,17 @@
  *   event that carries it).
  *
  * Register it once on a `Runner` or `App`; it serves every agent, each with its
- * own policy and its own state keys. For agents ADK runs without plugins
- * (`AgentTool` children), attach `guard.agentCallbacks()` to the agent.
+ * own policy and its own state keys. It attaches itself to `AgentTool`
+ * children (which ADK runs without plugins) when they are first called; for a
+ * Runner without plugins, `guard.attachTo(agent)`.
  */
 import {
   BasePlugin,
   createEvent,
   createEventActions,
+  type BaseAgent,
   type BaseSessionService,
+  type BaseTool,
   type Session,
   type State,
   isBaseLlm,
@@ -33,6 +36,7 @@ import {
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { llmSummarizer } from './adk/llm-summarizer.js';
+import { addGuardCallbacks, agentToolChild, brandGuardCallback, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
 import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
@@ -109,6 +113,7 @@ export class ContextGuard extends BasePlugin {
     (record, context) => this.recordTruncation(record, context),
   );
   private readonly pluginToolTruncator = asPluginAfterToolCallback(this.toolTruncator);
+  private agentCallbackSet: GuardAgentCallbackSet | undefined;
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -215,19 +220,55 @@ export class ContextGuard extends BasePlugin {
     this.measures.forgetPrefix(`${sessionId}\u0000`);
   }
 
-    /** Callbacks with the same behaviour, for agents that run without plugins (`AgentTool` children). */
+  /**
+   * The guard's callbacks as `LlmAgent` config fields. Spread into a config they
+   * replace the agent's own callbacks of the same names (or are replaced by
+   * them): use `attachTo(agent)`, which keeps both.
+   * @deprecated Use `guard.attachTo(agent)`.
+   */
   agentCallbacks(): ContextGuardAgentCallbacks {
-    return {
-      beforeModelCallback: async ({ context, request }) => {
+    const set = this.callbackSet();
+    return { beforeModelCallback: set.beforeModel, afterModelCallback: set.afterModel, afterToolCallback: set.afterTool };
+  }
+
+  /**
+   * Adds the guard to `agent` and every agent below it (`subAgents`), keeping
+   * their own callbacks, for agents run without this plugin (a Runner or CLI
+   * mode without plugins). Idempotent; an agent that already has a guard's
+   * callbacks is left as it is. `AgentTool` children are attached when first
+   * called. Returns `agent`.
+   */
+  attachTo<T extends BaseAgent>(agent: T): T {
+    forEachLlmAgent(agent, (each) => addGuardCallbacks(each, this.callbackSet()));
+    return agent;
+  }
+
+  /** Attaches the guard to an `AgentTool` child before ADK runs it in its own Runner, without plugins. */
+  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
+    try {
+      const child = agentToolChild(tool);
+      if (child) this.attachTo(child);
+    } catch (error) {
+      this.logger.error(`${LOG_PREFIX} could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`, error);
+    }
+    return undefined;
+  }
+
+  /** One set of agent-level callbacks per guard, branded so any guard recognises them. */
+  private callbackSet(): GuardAgentCallbackSet {
+    this.agentCallbackSet ??= {
+      beforeModel: brandGuardCallback(async ({ context, request }: { context: Context; request: LlmRequest }) => {
         await this.guard(context, request);
         return undefined;
-      },
-      afterModelCallback: async ({ context, response }) => {
+      }),
+      afterModel: brandGuardCallback(async ({ context, response }: { context: Context; response: LlmResponse }) => {
         this.recordResponse(context, response);
         return undefined;
-      },
-      afterToolCallback: this.toolTruncator,
+      }),
+      afterTool: brandGuardCallback(this.toolTruncator),
+      beforeTool: brandGuardCallback(async ({ tool }: { tool: BaseTool }) => this.beforeToolCallback({ tool })),
     };
+    return this.agentCallbackSet;
   }
 
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
