@@ -36,6 +36,7 @@ import {
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { llmSummarizer } from './adk/llm-summarizer.js';
+import { CompactionHooks, compactionTrigger } from './adk/compaction-hooks.js';
 import { addGuardCallbacks, agentToolChild, brandGuardCallback, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
 import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
@@ -182,14 +183,14 @@ export class ContextGuard extends BasePlugin {
    * summarized until that call, which is the only place the request exists.
    */
   async requestCompaction(params: { sessionService: BaseSessionService; session: Session; agentName: string }): Promise<void> {
-    const key = stateKeysFor(params.agentName).usage;
-    const usage = decodeUsageRecord(params.session.state[key]);
+    const keys = stateKeysFor(params.agentName);
+    const usage = decodeUsageRecord(params.session.state[keys.usage]);
     await params.sessionService.appendEvent({
       session: params.session,
       event: createEvent({
         invocationId: `context_guard-compact-${Date.now()}`,
         author: 'user',
-        actions: createEventActions({ stateDelta: { [key]: encodeRecord({ ...usage, forceCompaction: true }) } }),
+        actions: createEventActions({ stateDelta: { [keys.usage]: encodeRecord({ ...usage, forceCompaction: true }), [keys.compactionRequest]: Date.now() } }),
       }),
     });
   }
@@ -346,6 +347,8 @@ export class ContextGuard extends BasePlugin {
 
   private async guardInOrder(context: Context, request: LlmRequest, key: string): Promise<void> {
     const agentName = context.agentName;
+    let hooks: CompactionHooks | undefined;
+    let compacted = false;
     try {
       const policy = this.policyFor(agentName);
       if (!policy.enabled) return;
@@ -358,6 +361,8 @@ export class ContextGuard extends BasePlugin {
         context.state.set(keys.summary, null);
       }
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
+      const requested = context.state.get<unknown>(keys.compactionRequest) != null;
+      hooks = new CompactionHooks(context.invocationContext, compactionTrigger(requested), this.logger);
       const contents = request.contents ?? [];
       const fingerprintAt = (index: number): string | undefined => {
         const content = contents[index];
@@ -391,8 +396,9 @@ export class ContextGuard extends BasePlugin {
         summarizerWindow: summarizer?.window ?? window,
         tokenizer: this.tokenizer,
         summarize: summarizer
-          ? (summaryRequest, maxChars) =>
-              runSummarizer(summarizer.summarizer, summaryRequest, { timeoutMs: policy.summarizerTimeoutMs, maxChars, signal: context.abortSignal })
+          ? hooks.wrap((summaryRequest: Parameters<typeof runSummarizer>[1], maxChars: number) =>
+              runSummarizer(summarizer.summarizer, summaryRequest, { timeoutMs: policy.summarizerTimeoutMs, maxChars, signal: context.abortSignal }),
+            )
           : undefined,
         now: started,
       });
@@ -408,9 +414,11 @@ export class ContextGuard extends BasePlugin {
         context.state.set(keys.summary, encodeRecord(summary));
       }
       context.state.set(keys.usage, encodeRecord(trackTurn(result.usage, context.invocationId, result.calibrated, result.budget)));
+      if (requested) context.state.set(keys.compactionRequest, null);
       if (result.contents) request.contents = result.contents;
       recordUtilization(agentName, result.calibrated, result.budget.window);
       if (result.compaction) {
+        compacted = true;
         const record = this.buildRecord(context, result.compaction, contents, measures.fingerprints, Date.now() - started, started, summarizer?.summarizer.name);
         context.state.set(keys.lastCompaction, encodeRecord(record));
         this.rememberPendingRecord(context, record);
@@ -424,6 +432,9 @@ export class ContextGuard extends BasePlugin {
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
       this.logger.error(`${LOG_PREFIX} agent '${agentName}': guard failed; the request is sent unchanged.`, error);
+    } finally {
+      // Other plugins' compaction hooks (logged and ignored if they throw).
+      await hooks?.settle(compacted);
     }
   }
 
