@@ -36,7 +36,7 @@ import {
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { llmSummarizer } from './adk/llm-summarizer.js';
-import { CompactionHooks, compactionTrigger } from './adk/compaction-hooks.js';
+import { CompactionHooks, compactionTrigger, insideCompactionHook } from './adk/compaction-hooks.js';
 import { addGuardCallbacks, agentToolChild, brandGuardCallback, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
 import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
@@ -328,6 +328,8 @@ export class ContextGuard extends BasePlugin {
     if (this.handled.has(request)) return;
     this.handled.add(request);
     const key = `${context.sessionId}\u0000${context.agentName}`;
+    // A call made by another plugin's compaction hook would wait for the turn that fired the hook.
+    if (insideCompactionHook(key)) return this.guardInOrder(context, request, key);
     const previous = this.queues.get(key) ?? Promise.resolve();
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => (release = resolve));
@@ -362,7 +364,7 @@ export class ContextGuard extends BasePlugin {
       }
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
       const requested = context.state.get<unknown>(keys.compactionRequest) != null;
-      hooks = new CompactionHooks(context.invocationContext, compactionTrigger(requested), this.logger);
+      hooks = new CompactionHooks(context.invocationContext, compactionTrigger(requested), this.logger, key);
       const contents = request.contents ?? [];
       const fingerprintAt = (index: number): string | undefined => {
         const content = contents[index];

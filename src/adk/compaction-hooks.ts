@@ -12,11 +12,25 @@
  * `before` is always followed by an `after`, even when the summary is then
  * discarded. ADK re-throws a plugin's error from these hooks; here it is
  * logged and ignored, so no plugin can fail the turn or the compaction.
+ *
+ * The hooks run while the guard holds the session and agent's turn. A hook
+ * that runs the same agent on the same session would wait for itself, and
+ * its compactions would fire the hook again: a model call made from inside a
+ * hook (tracked through the async context) neither waits nor fires.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ContextCompactionTrigger, type InvocationContext } from '@google/adk';
 import type { GuardLogger } from '../options.js';
 
 const LOG_PREFIX = '[context_guard]';
+
+/** The guard keys (session and agent) whose compaction hooks are running in this async context. */
+const hookScope = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** True inside a compaction hook fired for `key`: the call must not wait for the turn that fired it. */
+export function insideCompactionHook(key: string): boolean {
+  return hookScope.getStore()?.has(key) ?? false;
+}
 
 /** `Manual` for a compaction asked for with `requestCompaction`, `Auto` for every other. */
 export function compactionTrigger(requested: boolean): ContextCompactionTrigger {
@@ -28,11 +42,17 @@ export class CompactionHooks {
   private fired = false;
   private settled = false;
 
+  /** Fires nothing when created inside a hook fired for the same `key`. */
+  private readonly enabled: boolean;
+
   constructor(
     private readonly invocationContext: InvocationContext,
     private readonly trigger: ContextCompactionTrigger,
     private readonly logger: GuardLogger,
-  ) {}
+    private readonly key: string,
+  ) {
+    this.enabled = !insideCompactionHook(key);
+  }
 
   /** Wraps a summarizer call so that `before` fires just before the first one. */
   wrap<A extends unknown[], R>(summarize: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
@@ -58,11 +78,13 @@ export class CompactionHooks {
 
   private async fire(hook: 'beforeContextCompaction' | 'afterContextCompaction'): Promise<void> {
     const manager = this.invocationContext.pluginManager;
-    if (!manager) return;
+    if (!manager || !this.enabled) return;
     const params = { invocationContext: this.invocationContext, trigger: this.trigger };
+    const scope = new Set([...(hookScope.getStore() ?? []), this.key]);
     try {
-      if (hook === 'beforeContextCompaction') await manager.runBeforeContextCompaction(params);
-      else await manager.runAfterContextCompaction(params);
+      await hookScope.run(scope, () =>
+        hook === 'beforeContextCompaction' ? manager.runBeforeContextCompaction(params) : manager.runAfterContextCompaction(params),
+      );
     } catch (error) {
       this.logger.error(`${LOG_PREFIX} a plugin failed in ${hook}; ignored, the compaction stands.`, error);
     }

@@ -122,6 +122,35 @@ describe('ADK compaction hooks', () => {
     expect(world.logger.atOrAbove('error').some((line) => line.message.includes('Compaction'))).toBe(true);
   });
 
+  it('should not wait for itself, nor fire again, when a plugin\'s hook runs the same agent on the same session', async () => {
+    // A hook that runs a turn of its own: without care, that turn waits for the one that fired the hook.
+    class NestingPlugin extends BasePlugin {
+      run: (() => Promise<string[]>) | undefined;
+      readonly nestedErrors: string[] = [];
+      nestedRuns = 0;
+      constructor() {
+        super('nesting_plugin');
+      }
+      override async afterContextCompaction(): Promise<void> {
+        if (this.nestedRuns++ > 0 || !this.run) return;
+        this.nestedErrors.push(...(await this.run()));
+      }
+    }
+    const probe = new CompactionProbe();
+    const nesting = new NestingPlugin();
+    const world = await setUp([probe, nesting]);
+    nesting.run = () => world.turn('Nested turn: fetch it.');
+    for (let turn = 1; turn <= 8; turn++) expect(await world.turn(`Turn ${turn}: fetch it.`)).toEqual([]);
+
+    expect(nesting.nestedRuns).toBeGreaterThan(0);
+    expect(nesting.nestedErrors).toEqual([]);
+    expect(world.workerModel.requests.some((request) => JSON.stringify(request.contents).includes('Nested turn'))).toBe(true);
+    // Hooks are paired, and the nested turn's own compactions (if any) fired none.
+    expect(probe.calls.map((call) => call.phase)).toEqual(probe.calls.map((_, index) => (index % 2 === 0 ? 'before' : 'after')));
+    expect(probe.calls.length).toBeLessThanOrEqual(world.records.length * 2);
+    expect(world.workerModel.rejectedRequests).toEqual([]);
+  });
+
   it('should not act on the hooks it fires itself (its own hooks are ADK no-ops)', () => {
     const guard = new ContextGuard();
     expect(guard.beforeContextCompaction).toBe(BasePlugin.prototype.beforeContextCompaction);
