@@ -11,8 +11,13 @@
  * Observations are keyed by the `LlmRequest` object, which is the very object
  * the model receives (see the ADK notes, section 1). Neither plugin changes
  * the request or the state.
+ *
+ * An `AgentTool` child runs in a Runner without plugins, so each observer
+ * also adds itself to the child as an agent-level callback when the tool is
+ * first called: the pre-observer first, the post-observer last, the guard
+ * (which attaches itself in between, being the plugin in between) in the middle.
  */
-import { BasePlugin, isCompactedEvent, type Context, type LlmRequest, type LlmResponse } from '@google/adk';
+import { BasePlugin, isAgentTool, isCompactedEvent, isLlmAgent, type BaseTool, type Context, type LlmAgent, type LlmRequest, type LlmResponse, type SingleBeforeModelCallback } from '@google/adk';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, SUMMARY_MARKER } from '../src/index.js';
 import type { GroundTruth } from './ground-truth.js';
 import { RawHistory } from './raw-history.js';
@@ -116,9 +121,25 @@ export class ObservationBook {
   }
 }
 
+/** Adds `callback` first or last to the `beforeModelCallback` list of an AgentTool's child, once. */
+function observeAgentToolChild(tool: BaseTool, callback: SingleBeforeModelCallback, where: 'first' | 'last', done: WeakSet<LlmAgent>): void {
+  if (!isAgentTool(tool)) return;
+  const child: unknown = (tool as unknown as { readonly agent?: unknown }).agent;
+  if (!isLlmAgent(child) || done.has(child)) return;
+  done.add(child);
+  const own = child.beforeModelCallback === undefined ? [] : [child.beforeModelCallback].flat();
+  child.beforeModelCallback = where === 'first' ? [callback, ...own] : [...own, callback];
+}
+
 export class PreObserver extends BasePlugin {
+  private readonly children = new WeakSet<LlmAgent>();
   constructor(private readonly book: ObservationBook) {
     super('simulator_pre_observer');
+  }
+
+  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
+    observeAgentToolChild(tool, ({ context, request }) => void this.book.open(context, request), 'first', this.children);
+    return undefined;
   }
 
   override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
@@ -128,8 +149,14 @@ export class PreObserver extends BasePlugin {
 }
 
 export class PostObserver extends BasePlugin {
+  private readonly children = new WeakSet<LlmAgent>();
   constructor(private readonly book: ObservationBook) {
     super('simulator_post_observer');
+  }
+
+  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
+    observeAgentToolChild(tool, ({ context, request }) => void this.book.close(context, request), 'last', this.children);
+    return undefined;
   }
 
   override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {

@@ -68,7 +68,9 @@ export type AgentTopology =
   /** `router` transfers every turn to `worker`, which does the tool work and transfers back. */
   | 'transfer'
   /** A SequentialAgent: `researcher` does the tool work, then `writer` answers from it. */
-  | 'pipeline';
+  | 'pipeline'
+  /** `lead` hands every turn to `researcher`, an `AgentTool` child (ADK runs it without plugins), which does the tool work. */
+  | 'agent-tool';
 
 /** Claims a scenario makes about the ContextGuard run; each is checked. */
 export interface ScenarioExpectations {

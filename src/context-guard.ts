@@ -11,14 +11,17 @@
  *   event that carries it).
  *
  * Register it once on a `Runner` or `App`; it serves every agent, each with its
- * own policy and its own state keys. For agents ADK runs without plugins
- * (`AgentTool` children), attach `guard.agentCallbacks()` to the agent.
+ * own policy and its own state keys. It attaches itself to `AgentTool`
+ * children (which ADK runs without plugins) when they are first called; for a
+ * Runner without plugins, `guard.attachTo(agent)`.
  */
 import {
   BasePlugin,
   createEvent,
   createEventActions,
+  type BaseAgent,
   type BaseSessionService,
+  type BaseTool,
   type Session,
   type State,
   isBaseLlm,
@@ -33,6 +36,8 @@ import {
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { llmSummarizer } from './adk/llm-summarizer.js';
+import { CompactionHooks, compactionTrigger, insideCompactionHook } from './adk/compaction-hooks.js';
+import { addGuardCallbacks, agentToolChild, brandGuardCallback, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
 import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
@@ -114,6 +119,7 @@ export class ContextGuard extends BasePlugin {
     (record, context) => this.recordTruncation(record, context),
   );
   private readonly pluginToolTruncator = asPluginAfterToolCallback(this.toolTruncator);
+  private agentCallbackSet: GuardAgentCallbackSet | undefined;
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -182,14 +188,14 @@ export class ContextGuard extends BasePlugin {
    * summarized until that call, which is the only place the request exists.
    */
   async requestCompaction(params: { sessionService: BaseSessionService; session: Session; agentName: string }): Promise<void> {
-    const key = stateKeysFor(params.agentName).usage;
-    const usage = decodeUsageRecord(params.session.state[key]);
+    const keys = stateKeysFor(params.agentName);
+    const usage = decodeUsageRecord(params.session.state[keys.usage]);
     await params.sessionService.appendEvent({
       session: params.session,
       event: createEvent({
         invocationId: `context_guard-compact-${Date.now()}`,
         author: 'user',
-        actions: createEventActions({ stateDelta: { [key]: encodeRecord({ ...usage, forceCompaction: true }) } }),
+        actions: createEventActions({ stateDelta: { [keys.usage]: encodeRecord({ ...usage, forceCompaction: true }), [keys.compactionRequest]: Date.now() } }),
       }),
     });
   }
@@ -221,19 +227,55 @@ export class ContextGuard extends BasePlugin {
     this.measures.forgetPrefix(typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`);
   }
 
-    /** Callbacks with the same behaviour, for agents that run without plugins (`AgentTool` children). */
+  /**
+   * The guard's callbacks as `LlmAgent` config fields. Spread into a config they
+   * replace the agent's own callbacks of the same names (or are replaced by
+   * them): use `attachTo(agent)`, which keeps both.
+   * @deprecated Use `guard.attachTo(agent)`.
+   */
   agentCallbacks(): ContextGuardAgentCallbacks {
-    return {
-      beforeModelCallback: async ({ context, request }) => {
+    const set = this.callbackSet();
+    return { beforeModelCallback: set.beforeModel, afterModelCallback: set.afterModel, afterToolCallback: set.afterTool };
+  }
+
+  /**
+   * Adds the guard to `agent` and every agent below it (`subAgents`), keeping
+   * their own callbacks, for agents run without this plugin (a Runner or CLI
+   * mode without plugins). Idempotent; an agent that already has a guard's
+   * callbacks is left as it is. `AgentTool` children are attached when first
+   * called. Returns `agent`.
+   */
+  attachTo<T extends BaseAgent>(agent: T): T {
+    forEachLlmAgent(agent, (each) => addGuardCallbacks(each, this.callbackSet()));
+    return agent;
+  }
+
+  /** Attaches the guard to an `AgentTool` child before ADK runs it in its own Runner, without plugins. */
+  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
+    try {
+      const child = agentToolChild(tool);
+      if (child) this.attachTo(child);
+    } catch (error) {
+      this.logger.error(`${LOG_PREFIX} could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`, error);
+    }
+    return undefined;
+  }
+
+  /** One set of agent-level callbacks per guard, branded so any guard recognises them. */
+  private callbackSet(): GuardAgentCallbackSet {
+    this.agentCallbackSet ??= {
+      beforeModel: brandGuardCallback(async ({ context, request }: { context: Context; request: LlmRequest }) => {
         await this.guard(context, request);
         return undefined;
-      },
-      afterModelCallback: async ({ context, response }) => {
+      }),
+      afterModel: brandGuardCallback(async ({ context, response }: { context: Context; response: LlmResponse }) => {
         this.recordResponse(context, response);
         return undefined;
-      },
-      afterToolCallback: this.toolTruncator,
+      }),
+      afterTool: brandGuardCallback(this.toolTruncator),
+      beforeTool: brandGuardCallback(async ({ tool }: { tool: BaseTool }) => this.beforeToolCallback({ tool })),
     };
+    return this.agentCallbackSet;
   }
 
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
@@ -293,6 +335,8 @@ export class ContextGuard extends BasePlugin {
     this.handled.add(request);
     // App + user + session: the same session id may belong to another user or app.
     const key = `${scopeOfContext(context)}\u0000${context.agentName}`;
+    // A call made by another plugin's compaction hook would wait for the turn that fired the hook.
+    if (insideCompactionHook(key)) return this.guardInOrder(context, request, key);
     const previous = this.queues.get(key) ?? Promise.resolve();
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => (release = resolve));
@@ -312,6 +356,8 @@ export class ContextGuard extends BasePlugin {
 
   private async guardInOrder(context: Context, request: LlmRequest, key: string): Promise<void> {
     const agentName = context.agentName;
+    let hooks: CompactionHooks | undefined;
+    let compacted = false;
     try {
       const policy = this.policyFor(agentName);
       if (!policy.enabled) return;
@@ -324,6 +370,8 @@ export class ContextGuard extends BasePlugin {
         context.state.set(keys.summary, null);
       }
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
+      const requested = context.state.get<unknown>(keys.compactionRequest) != null;
+      hooks = new CompactionHooks(context.invocationContext, compactionTrigger(requested), this.logger, key);
       const contents = request.contents ?? [];
       const fingerprintAt = (index: number): string | undefined => {
         const content = contents[index];
@@ -357,8 +405,9 @@ export class ContextGuard extends BasePlugin {
         summarizerWindow: summarizer?.window ?? window,
         tokenizer: this.tokenizer,
         summarize: summarizer
-          ? (summaryRequest, maxChars) =>
-              runSummarizer(summarizer.summarizer, summaryRequest, { timeoutMs: policy.summarizerTimeoutMs, maxChars, signal: context.abortSignal })
+          ? hooks.wrap((summaryRequest: Parameters<typeof runSummarizer>[1], maxChars: number) =>
+              runSummarizer(summarizer.summarizer, summaryRequest, { timeoutMs: policy.summarizerTimeoutMs, maxChars, signal: context.abortSignal }),
+            )
           : undefined,
         now: started,
       });
@@ -374,9 +423,11 @@ export class ContextGuard extends BasePlugin {
         context.state.set(keys.summary, encodeRecord(summary));
       }
       context.state.set(keys.usage, encodeRecord(trackTurn(result.usage, context.invocationId, result.calibrated, result.budget)));
+      if (requested) context.state.set(keys.compactionRequest, null);
       if (result.contents) request.contents = result.contents;
       recordUtilization(agentName, result.calibrated, result.budget.window);
       if (result.compaction) {
+        compacted = true;
         const record = this.buildRecord(context, result.compaction, contents, measures.fingerprints, Date.now() - started, started, summarizer?.summarizer.name);
         context.state.set(keys.lastCompaction, encodeRecord(record));
         this.rememberPendingRecord(context, record);
@@ -390,6 +441,9 @@ export class ContextGuard extends BasePlugin {
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
       this.logger.error(`${LOG_PREFIX} agent '${agentName}': guard failed; the request is sent unchanged.`, error);
+    } finally {
+      // Other plugins' compaction hooks (logged and ignored if they throw).
+      await hooks?.settle(compacted);
     }
   }
 
