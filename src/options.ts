@@ -236,6 +236,10 @@ function checkSummarizer(path: string, value: unknown): void {
     (typeof (value as { summarize?: unknown }).summarize === 'function' ||
       typeof (value as { generateContentAsync?: unknown }).generateContentAsync === 'function');
   if (!ok) throw new ContextGuardConfigError(path, value, 'must be an ADK BaseLlm or a Summarizer ({ name, summarize })');
+  const declared = (value as { contextWindow?: unknown }).contextWindow;
+  if (declared !== undefined && typeof (value as { summarize?: unknown }).summarize === 'function') {
+    checkRange(`${path}.contextWindow`, declared, { type: 'integer', min: 1_024 });
+  }
 }
 
 /** Checks a value against a range of the option table. */
