@@ -119,7 +119,7 @@ export class ContextGuard extends BasePlugin {
     this.logger = options.logger ?? getLogger();
     const tokenizer = options.tokenizer ?? tiktokenTokenizer;
     this.tokenizer = checkedTokenizer(tokenizer, (value) =>
-      this.logger.warn(`${LOG_PREFIX} tokenizer '${tokenizer.name}' returned ${describeCount(value)}, not a count; using the built-in count wherever it does.`),
+      this.logger.warn(`${LOG_PREFIX} tokenizer '${tokenizer.name}' returned ${describeCount(value)}, not a token count; such counts are replaced by the built-in count (reported once).`),
     );
     if (options.onCompaction) this.listeners.add(options.onCompaction);
   }
