@@ -217,6 +217,12 @@ describe('resolvePolicy', () => {
       expect(resolvePolicy(inherited, 'worker').enabled).toBe(true);
     });
 
+    it('should ignore a non-enumerable agents entry, as validation does', () => {
+      const agents: Record<string, { enabled: boolean }> = {};
+      Object.defineProperty(agents, 'worker', { value: { enabled: false }, enumerable: false });
+      expect(resolvePolicy({ agents }, 'worker').enabled).toBe(true);
+    });
+
     it("should give an agent named like an Object method (constructor, toString) the global policy", () => {
       expect(resolvePolicy({ contextWindow: 32_000, agents: {} }, 'constructor')).toMatchObject({ ...POLICY_DEFAULTS, contextWindow: 32_000 });
       expect(resolvePolicy({ agents: {} }, 'toString').enabled).toBe(true);
