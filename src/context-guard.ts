@@ -52,6 +52,7 @@ import { estimateFixedTokens, TokenMemo } from './estimate/estimate-request.js';
 import { fingerprint } from './estimate/fingerprint.js';
 import { DEFAULT_CONTEXT_WINDOW, resolveContextWindow } from './estimate/model-registry.js';
 import { tiktokenTokenizer, type Tokenizer } from './estimate/tokenizer.js';
+import { checkedTokenizer } from './estimate/checked-tokenizer.js';
 import { guardRequest, type CompactionOutcome } from './guard/guard-request.js';
 import { isOverflowError, recordRejection, recordReportedUsage } from './guard/record-usage.js';
 import { trackTurn } from './guard/track-turns.js';
@@ -126,8 +127,11 @@ export class ContextGuard extends BasePlugin {
     validateOptions(options);
     super(options.name ?? 'context_guard');
     this.options = options;
-    this.tokenizer = options.tokenizer ?? tiktokenTokenizer;
     this.logger = options.logger ?? getLogger();
+    const tokenizer = options.tokenizer ?? tiktokenTokenizer;
+    this.tokenizer = checkedTokenizer(tokenizer, (value) =>
+      this.logger.warn(`${LOG_PREFIX} tokenizer '${tokenizer.name}' returned ${describeCount(value)}, not a token count; such counts are replaced by the built-in count (reported once).`),
+    );
     if (options.onCompaction) this.listeners.add(options.onCompaction);
   }
 
@@ -144,7 +148,9 @@ export class ContextGuard extends BasePlugin {
    * Token status of every guarded agent of a session (or of one agent), read
    * from the session's state: last real count, current estimate, window,
    * threshold, percent used, turns left at the average turn size, compactions
-   * and the last compaction's record.
+   * and the last compaction's record. An agent with no guard state in the
+   * session (a misspelt name, or one that has not run) gets `known: false`
+   * rather than an error: status calls sit in monitoring paths.
    */
   status(session: { readonly state: Readonly<Record<string, unknown>> }): AgentContextStatus[];
   status(session: { readonly state: Readonly<Record<string, unknown>> }, agentName: string): AgentContextStatus;
@@ -385,7 +391,7 @@ export class ContextGuard extends BasePlugin {
       const measures = this.measures.measure(key, contents, this.tokenizer);
       const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, this.tokenizer, this.fixedMemo);
       const window = this.windowFor(policy, request.model);
-      const summarizer = this.summarizerFor(policy, context);
+      const summarizer = this.summarizerFor(policy, context, window);
       const pins = this.fitPins(agentName, this.pinsFor(context, policy, contents, window), pinCapFor(window, policy.maxPinnedTokens));
       const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
       const started = Date.now();
@@ -431,7 +437,7 @@ export class ContextGuard extends BasePlugin {
         const record = this.buildRecord(context, result.compaction, contents, measures.fingerprints, Date.now() - started, started, summarizer?.summarizer.name);
         context.state.set(keys.lastCompaction, encodeRecord(record));
         this.rememberPendingRecord(context, record);
-        this.reportCompaction(record);
+        this.reportCompaction(record, result.compaction.fallbackReason);
         recordCompactionTelemetry(record, request.model);
         await this.notify(record);
       }
@@ -552,7 +558,8 @@ export class ContextGuard extends BasePlugin {
       summarizerOutputTokens: compaction.summarizerOutputTokens,
       summaryChars: compaction.summaryChars,
       fallback: compaction.fallback,
-      fallbackReason: compaction.fallbackReason,
+      fallbackReason: compaction.fallbackKind,
+      ...(this.options.debugSummarizerErrorText && compaction.fallbackReason ? { fallbackDetail: compaction.fallbackReason } : {}),
       summaryTruncated: compaction.summaryTruncated,
       facts: compaction.facts,
       droppedFacts: compaction.droppedFacts,
@@ -583,7 +590,7 @@ export class ContextGuard extends BasePlugin {
     return record;
   }
 
-  private reportCompaction(record: CompactionRecord): void {
+  private reportCompaction(record: CompactionRecord, detail: string | undefined): void {
     const how = record.fallback ? 'fallback summary' : `summary by ${record.summarizer}`;
     this.logger.info(
       `${LOG_PREFIX} agent '${record.agentName}': compacted contents ${record.coveredContents.from}..${record.coveredContents.to} ` +
@@ -591,9 +598,8 @@ export class ContextGuard extends BasePlugin {
     );
     if (record.fallback) {
       // Only the kind of failure at warn level: a provider's error text can quote the conversation.
-      const kind = (record.fallbackReason ?? 'failed').split(':')[0];
-      this.logger.warn(`${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${kind}); used the mechanical summary.`);
-      this.logger.debug(`${LOG_PREFIX} agent '${record.agentName}': summarizer failure: ${record.fallbackReason ?? ''}`);
+      this.logger.warn(`${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? 'failed'}); used the mechanical summary.`);
+      this.logger.debug(`${LOG_PREFIX} agent '${record.agentName}': summarizer failure: ${detail ?? ''}`);
     }
   }
 
@@ -622,10 +628,11 @@ export class ContextGuard extends BasePlugin {
     return resolved.window;
   }
 
-  private summarizerFor(policy: ResolvedPolicy, context: Context): { summarizer: Summarizer; window: number } | undefined {
+  /** `agentWindow`: the window resolved for the request's model, which a `Summarizer` without its own window shares. */
+  private summarizerFor(policy: ResolvedPolicy, context: Context, agentWindow: number): { summarizer: Summarizer; window: number } | undefined {
     const option: SummarizerOption | undefined = policy.summarizer;
     if (option && 'summarize' in option && typeof option.summarize === 'function') {
-      return { summarizer: option, window: policy.summarizerContextWindow ?? this.windowFor(policy, undefined) };
+      return { summarizer: option, window: policy.summarizerContextWindow ?? option.contextWindow ?? agentWindow };
     }
     if (option && isBaseLlm(option)) {
       return { summarizer: llmSummarizer(option), window: policy.summarizerContextWindow ?? this.windowFor({ ...policy, contextWindow: undefined }, option.model) };
@@ -646,6 +653,12 @@ function sharedPins(agentName: string, read: (key: string) => unknown): Pin[] {
 
 function newPin(text: string, source: PinSource): Pin {
   return { id: `pin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, text, source, createdAt: Date.now() };
+}
+
+/** A bad tokenizer count for a log line (never the text it counted). */
+function describeCount(value: unknown): string {
+  if (value instanceof Error) return `an error (${value.name})`;
+  return typeof value === 'number' ? String(value) : typeof value;
 }
 
 function pendingKey(context: Context): string {

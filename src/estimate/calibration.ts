@@ -13,9 +13,12 @@
  * the learned correction is kept as the prior.
  */
 
+import { OPTION_TABLE } from '../config/option-table.js';
+
 export const MIN_CORRECTION = 1;
 export const MAX_CORRECTION = 5;
-export const DEFAULT_CORRECTION = 1.5;
+/** The `defaultCorrection` option's default (from the option table). */
+export const DEFAULT_CORRECTION: number = OPTION_TABLE.defaultCorrection.default;
 
 /** What calibration needs to remember between model calls (plain data, persisted in state). */
 export interface CalibrationState {

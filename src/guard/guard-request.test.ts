@@ -253,8 +253,8 @@ describe('guardRequest', () => {
 
   describe('summarizer failures', () => {
     it('should use the mechanical summary when the summarizer reports a failure', async () => {
-      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize({ ok: false, reason: 'timed out after 60000 ms' }).summarize }));
-      expect(result.compaction).toMatchObject({ fallback: true, fallbackReason: 'timed out after 60000 ms', coveredTo: 2 });
+      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize({ ok: false, kind: 'timeout', reason: 'timed out after 60000 ms' }).summarize }));
+      expect(result.compaction).toMatchObject({ fallback: true, fallbackKind: 'timeout', fallbackReason: 'timed out after 60000 ms', coveredTo: 2 });
       expect(result.summary?.fallback).toBe(true);
       expect(result.summary?.text).toMatch(/^\(Mechanical summary/);
       expect(result.summary?.text).toContain('first question about the topic');
@@ -262,7 +262,7 @@ describe('guardRequest', () => {
 
     it('should use the mechanical summary when there is no summarizer', async () => {
       const result = await guardRequest(guardInput({ contents: OVER }));
-      expect(result.compaction).toMatchObject({ fallback: true, fallbackReason: 'no summarizer available' });
+      expect(result.compaction).toMatchObject({ fallback: true, fallbackKind: 'unavailable', fallbackReason: 'no summarizer available' });
     });
 
     it('should use the mechanical summary when summarize rejects, instead of throwing', async () => {
@@ -289,7 +289,7 @@ describe('guardRequest', () => {
         fixedTokens: fc.nat(3_000),
         window: fc.integer({ min: 2_000, max: 30_000 }),
         usage: fc.constantFrom<UsageRecord>(EMPTY_USAGE, CALIBRATED, usageRecord({ learnedCorrection: 2.5 }), { ...CALIBRATED, forceCompaction: true }),
-        outcome: fc.constantFrom<SummaryOutcome>(SUMMARY_OK, { ok: false, reason: 'failed: 503' }),
+        outcome: fc.constantFrom<SummaryOutcome>(SUMMARY_OK, { ok: false, kind: 'failed', reason: 'failed: 503' }),
       }),
     );
 

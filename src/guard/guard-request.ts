@@ -26,7 +26,7 @@ import { selectSplit } from '../compaction/select-split.js';
 import { planSlidingWindow } from '../compaction/sliding-window.js';
 import { shrinkContentsToBudget } from '../compaction/shrink-contents.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/summary-prompt.js';
-import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
+import type { SummarizeRequest, SummarizerFailureKind, SummaryOutcome } from '../compaction/summarizer.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { estimateContentsTokens } from '../estimate/estimate-request.js';
@@ -81,6 +81,9 @@ export interface CompactionOutcome {
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   readonly fallback: boolean;
+  /** Why the fallback was used, safe to store. */
+  readonly fallbackKind?: SummarizerFailureKind | undefined;
+  /** The failure's details (a provider's error text can quote the conversation): not stored unless asked for. */
   readonly fallbackReason?: string | undefined;
   readonly summaryTruncated: boolean;
   readonly summarizerPromptTokens?: number | undefined;
@@ -213,13 +216,13 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       maxSummaryTokens: summaryCap,
       tokenizer,
     });
-    let outcome: SummaryOutcome = { ok: false, reason: 'no summarizer available' };
+    let outcome: SummaryOutcome = { ok: false, kind: 'unavailable', reason: 'no summarizer available' };
     if (input.summarize) {
       try {
         outcome = await input.summarize({ prompt: prompt.prompt, systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: summaryCap }, maxChars);
       } catch (error) {
         // Whatever the injected summarizer does, the turn gets the mechanical summary, never an exception.
-        outcome = { ok: false, reason: `failed: ${error instanceof Error ? error.message : String(error)}` };
+        outcome = { ok: false, kind: 'failed', reason: `failed: ${error instanceof Error ? error.message : String(error)}` };
       }
     }
     const text = outcome.ok
@@ -249,6 +252,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       tokensBefore: calibrated,
       tokensAfter: 0,
       fallback: !outcome.ok,
+      fallbackKind: outcome.ok ? undefined : outcome.kind,
       fallbackReason: outcome.ok ? undefined : outcome.reason,
       summaryTruncated: outcome.ok ? outcome.truncated : false,
       summarizerPromptTokens: outcome.ok ? outcome.promptTokens : undefined,

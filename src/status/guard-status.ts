@@ -8,6 +8,12 @@ import { decodeCompactionRecord, type CompactionRecord } from '../records/compac
 
 export interface AgentContextStatus {
   readonly agentName: string;
+  /**
+   * False when the session holds no guard state for this agent: no model call of an agent by
+   * this name was guarded in this session (a misspelt name, or an agent that has not run yet).
+   * Every figure is then zero or unknown, and means nothing.
+   */
+  readonly known: boolean;
   /** Real prompt tokens of the last call, when the provider reported them. */
   readonly lastRealPromptTokens?: number | undefined;
   /** Calibrated estimate of the last request sent. */
@@ -57,6 +63,7 @@ export function agentStatus(state: Readonly<Record<string, unknown>>, agentName:
   const correction = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : usage.learnedCorrection;
   return {
     agentName,
+    known: state[keys.usage] !== undefined && state[keys.usage] !== null,
     lastRealPromptTokens: usage.realPromptTokens,
     estimatedTokens: estimated,
     window: usage.window,
@@ -85,6 +92,7 @@ function compact(tokens: number): string {
 
 /** A one-line meter such as `45K/1M (4.5%) ~450 turns left`. */
 export function formatContextMeter(status: AgentContextStatus): string {
+  if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
   const used = compact(status.lastRealPromptTokens ?? status.estimatedTokens ?? 0);
   const window = status.window ? compact(status.window) : '?';
   const turns = status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turns left`;
