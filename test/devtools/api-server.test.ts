@@ -83,9 +83,11 @@ describe('adk api_server (devtools CLI) with an App that has plugins: [guard]', 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [CLI, 'api_server', AGENTS_DIR, '--host', '127.0.0.1', '--port', String(port), '--log_level', 'warn'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // In-memory sessions whatever DATABASE_URL says, and no OTLP exporter: nothing leaves localhost.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL' && !name.startsWith('OTEL_EXPORTER_OTLP')));
+    const args = [CLI, 'api_server', AGENTS_DIR, '--host', '127.0.0.1', '--port', String(port), '--session_service_uri', 'memory://', '--log_level', 'warn'];
+    // The CLI reads a .env file from its working directory; this folder has none.
+    server = spawn(process.execPath, args, { cwd: fileURLToPath(new URL('.', import.meta.url)), env, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await waitForApps(['guarded', 'unguarded'], 240_000);
