@@ -6,12 +6,13 @@
  * SentencePiece counts for prose and code; the calibration factor learned from
  * the provider's real counts covers the rest.
  *
- * A text of up to 2,048 characters is counted exactly by o200k's algorithm,
- * reimplemented for counting in `o200k/` (exactly js-tiktoken's count but for
- * runs of CJK, Hangul or kana letters and pieces over 128 bytes, which are
- * approximated; bounds in tokenizer.test.ts). A longer text is estimated from
- * evenly spaced samples. Why this counter and not a library, with the figures
- * and the command that measures them: docs/performance.md.
+ * A text of up to 2,048 characters is counted whole by o200k's algorithm,
+ * reimplemented for counting in `o200k/`: exactly js-tiktoken's count when its
+ * characters are of one- and two-byte scripts and its pieces at most 128 UTF-8
+ * bytes; runs of CJK, Hangul or kana letters and longer pieces are approximated
+ * (bounds in tokenizer.test.ts). A longer text is estimated from evenly spaced
+ * samples. Why this counter and not a library, with the figures and the command
+ * that measures them: docs/performance.md.
  */
 import { countExact } from './o200k/count-exact.js';
 
