@@ -54,6 +54,10 @@ import { COMPACTION_METADATA_KEY, type CompactionRecord } from './records/compac
 import { mapContentsToEvents } from './records/map-contents-to-events.js';
 import { agentStatus, guardedAgents, type AgentContextStatus } from './status/guard-status.js';
 import { recordCompactionTelemetry, recordUtilization } from './telemetry/guard-telemetry.js';
+import { recordUsageTelemetry } from './telemetry/usage-telemetry.js';
+import { billUsage } from './cost/bill-usage.js';
+import { priceFor } from './cost/price-table.js';
+import { modelNameOf } from './adk/model-name.js';
 import {
   resolvePolicy,
   validateOptions,
@@ -458,8 +462,11 @@ export class ContextGuard extends BasePlugin {
       if (!response.usageMetadata) return;
       const keys = stateKeysFor(agentName);
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
-      const next: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
+      const reported: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
+      const model = modelNameOf(context, response);
+      const next = billUsage(reported, response.usageMetadata, priceFor(model, this.options.prices));
       if (next !== usage) context.state.set(keys.usage, encodeRecord(next));
+      if (next !== reported) recordUsageTelemetry(agentName, model, next, reported);
     } catch (error) {
       this.logger.error(`${LOG_PREFIX} failed to record usage; calibration skipped for this call.`, error);
     }

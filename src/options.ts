@@ -9,6 +9,7 @@ import type { Summarizer } from './compaction/summarizer.js';
 import type { CompactionRecord } from './records/compaction-record.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { validateToolOutputTruncation, type ToolOutputTruncation } from './truncation/truncation-policy.js';
+import { priceTableProblem, type PriceTable } from './cost/price-table.js';
 
 /** Strategies a policy can use. */
 export type CompactionStrategy = 'threshold' | 'sliding-window';
@@ -93,6 +94,11 @@ export interface ContextGuardOptions extends AgentPolicy {
   modelWindows?: Record<string, number>;
   /** Window assumed for a model no registry knows. @default 128,000 */
   defaultContextWindow?: number;
+  /**
+   * Prices in USD per million tokens by model name (`{ input, cachedInput?, output }`), consulted
+   * before the built-in table, for the cost estimate in `status()` and telemetry (docs/observability.md).
+   */
+  prices?: PriceTable;
   /** Token counter. @default `tiktokenTokenizer`: o200k_base (js-tiktoken's vocabulary), linear-time and sampled */
   tokenizer?: Tokenizer;
   /** Where log lines go. @default ADK's logger */
@@ -244,6 +250,8 @@ export function validateOptions(options: ContextGuardOptions): void {
     }
   }
   for (const [model, window] of Object.entries(options.modelWindows ?? {})) checkInteger(`modelWindows.${model}`, window, 1_024);
+  const pricesProblem = options.prices === undefined ? undefined : priceTableProblem(options.prices);
+  if (pricesProblem) throw new ContextGuardConfigError(`prices${pricesProblem.field}`, pricesProblem.value, pricesProblem.reason);
   if (options.tokenizer !== undefined && typeof options.tokenizer?.count !== 'function') {
     throw new ContextGuardConfigError('tokenizer', options.tokenizer, 'must have a count(text) method');
   }
