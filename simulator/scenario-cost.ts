@@ -5,10 +5,12 @@
  * prompt is new text every time), at the list prices of one reference model
  * from the package's price table.
  */
-import { callCostUsd } from '../src/cost/call-cost.js';
-import { DEFAULT_PRICES, REFERENCE_PRICED_MODEL } from '../src/cost/price-table.js';
+import { callCostUsd, priceFor } from '../src/index.js';
 import type { CallRecord } from './call-record.js';
 import type { SummarizerCall } from './scripted-summarizer.js';
+
+/** The model whose list prices every strategy is billed at. */
+export const REFERENCE_PRICED_MODEL = 'gemini-2.5-flash';
 
 export interface ScenarioCost {
   readonly cachedPromptTokens: number;
@@ -17,7 +19,7 @@ export interface ScenarioCost {
 }
 
 export function scenarioCost(calls: readonly CallRecord[], modelOutputTokens: number, summarizerCalls: readonly SummarizerCall[]): ScenarioCost {
-  const price = DEFAULT_PRICES[REFERENCE_PRICED_MODEL];
+  const price = priceFor(REFERENCE_PRICED_MODEL);
   if (!price) throw new Error(`no price for the reference model ${REFERENCE_PRICED_MODEL}`);
   let costUsd = 0;
   let cachedPromptTokens = 0;

@@ -31,9 +31,6 @@ export const DEFAULT_PRICES: PriceTable = {
   'gemini-3.5-flash-lite': { input: 0.3, output: 2.5 },
 };
 
-/** The model whose list prices the simulator bills every strategy at. */
-export const REFERENCE_PRICED_MODEL = 'gemini-2.5-flash';
-
 /**
  * The price of `model`: the application's `table` first, then the defaults;
  * in each, the exact (normalised) name, else the longest key the name starts
