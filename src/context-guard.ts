@@ -33,7 +33,8 @@ import {
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { llmSummarizer } from './adk/llm-summarizer.js';
-import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
+import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext } from './adk/tool-output-callback.js';
+import { withArtifactOffload } from './adk/offload-tool-output.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
 import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './adk/session-scope.js';
@@ -113,9 +114,12 @@ export class ContextGuard extends BasePlugin {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly sharedSummaries = new Map<string, SummaryRecord>();
   /** Head+tail truncation of oversized tool results, per agent policy (see docs/truncation.md). */
-  private readonly toolTruncator: ToolOutputTruncator = createToolOutputTruncator(
-    (agentName) => (this.policyFor(agentName).enabled ? this.policyFor(agentName).toolOutputTruncation : false),
-    (record, context) => this.recordTruncation(record, context),
+  private readonly toolTruncator = withArtifactOffload(
+    createToolOutputTruncator(
+      (agentName) => (this.policyFor(agentName).enabled ? this.policyFor(agentName).toolOutputTruncation : false),
+      (record, context) => this.recordTruncation(record, context),
+    ),
+    () => this.logger,
   );
   private readonly pluginToolTruncator = asPluginAfterToolCallback(this.toolTruncator);
 
