@@ -47,6 +47,9 @@ export type { ToolTruncationRecord, TruncatedToolOutput, TruncateToolOutputInput
 export { TOOL_OUTPUT_DEFAULTS, resolveToolOutputLimits, validateToolOutputTruncation } from './truncation/truncation-policy.js';
 export type { ToolOutputTruncation, ToolOutputLimits, ResolvedToolOutputLimits } from './truncation/truncation-policy.js';
 export { createToolOutputTruncator, asPluginAfterToolCallback } from './adk/tool-output-callback.js';
+export { withArtifactOffload } from './adk/offload-tool-output.js';
+export type { OffloadingToolOutputTruncator, OffloadLogger } from './adk/offload-tool-output.js';
+export { OFFLOAD_ARTIFACT_PREFIX, OFFLOAD_HANDLE_KEY } from './offload/artifact-handle.js';
 export type { ToolOutputTruncator, PluginToolOutputTruncator, ToolTruncationListener, ToolOutputTruncationSource, AgentAfterToolParams, PluginAfterToolParams, ToolCallbackContext } from './adk/tool-output-callback.js';
 export { loadInstructions, findProjectRoot, instructionHeader, AGENTS_MD, DEFAULT_INSTRUCTIONS_MAX_BYTES, DEFAULT_PROJECT_MARKERS } from './instructions/load-instructions.js';
 export type { LoadInstructionsOptions, LoadedInstructions, InstructionSource, InstructionSourceKind, InstructionTruncation } from './instructions/load-instructions.js';

@@ -8,7 +8,7 @@
  * initialized." without a service, so the caller checks for one first; a
  * successful save is also recorded in the tool event's `actions.artifactDelta`.
  */
-import type { BaseTool, Context } from '@google/adk';
+import { getLogger, type BaseTool, type Context } from '@google/adk';
 import { offloadArtifactName, offloadPart, withOffloadHandle } from '../offload/artifact-handle.js';
 import { isContextRecallTool } from './recall-tool.js';
 import { asToolResult, type AgentAfterToolParams, type ToolOutputTruncator } from './tool-output-callback.js';
@@ -65,9 +65,12 @@ export type OffloadingToolOutputTruncator = (params: AgentAfterToolParams) => Pr
  * Wraps a truncator: a result it cut is also saved whole as an artifact when
  * the invocation has an artifact service, and the cut result carries the
  * handle. Without a service, or when nothing was cut, the truncator's answer
- * is returned as it is.
+ * is returned as it is. `logTo` gives the logger for a failed save (default: ADK's).
+ *
+ * @example
+ * new LlmAgent({ ..., afterToolCallback: withArtifactOffload(createToolOutputTruncator()) })
  */
-export function withArtifactOffload(truncator: ToolOutputTruncator, logTo: () => OffloadLogger): OffloadingToolOutputTruncator {
+export function withArtifactOffload(truncator: ToolOutputTruncator, logTo: () => OffloadLogger = getLogger): OffloadingToolOutputTruncator {
   return async (params) => {
     const cut = truncator(params);
     if (!cut || !canOffload(params.context, params.tool)) return cut;
