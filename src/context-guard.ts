@@ -468,7 +468,8 @@ export class ContextGuard extends BasePlugin {
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
       const reported: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
       const model = modelNameOf(context, response);
-      const next = billUsage(reported, response.usageMetadata, priceFor(model, this.options.prices));
+      // Partial (streamed) chunks repeat usage that the final response reports: bill that one only.
+      const next = response.partial ? reported : billUsage(reported, response.usageMetadata, priceFor(model, this.options.prices));
       if (next !== usage) context.state.set(keys.usage, encodeRecord(next));
       if (next !== reported) recordUsageTelemetry(agentName, model, next, reported);
     } catch (error) {
