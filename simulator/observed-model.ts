@@ -72,6 +72,7 @@ export class ObservedModel extends BaseLlm {
       step: observation.step,
       promptTokens: received.promptTokens,
       rejected: received.rejected,
+      cachedPromptTokens: received.cachedPromptTokens,
       rawTokens: observation.rawTokens,
       producedTokens: observation.producedTokens,
       appendedTokens: observation.appendedTokens,

@@ -39,6 +39,7 @@ import { llmSummarizer } from './adk/llm-summarizer.js';
 import { CompactionHooks, compactionTrigger, insideCompactionHook } from './adk/compaction-hooks.js';
 import { addGuardCallbacks, agentToolChild, brandGuardCallback, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
 import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
+import { withArtifactOffload } from './adk/offload-tool-output.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
 import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './adk/session-scope.js';
@@ -60,6 +61,10 @@ import { COMPACTION_METADATA_KEY, type CompactionRecord } from './records/compac
 import { mapContentsToEvents } from './records/map-contents-to-events.js';
 import { agentStatus, guardedAgents, type AgentContextStatus } from './status/guard-status.js';
 import { recordCompactionTelemetry, recordUtilization } from './telemetry/guard-telemetry.js';
+import { recordUsageTelemetry } from './telemetry/usage-telemetry.js';
+import { billUsage } from './cost/bill-usage.js';
+import { priceFor } from './cost/price-table.js';
+import { modelNameOf } from './adk/model-name.js';
 import {
   resolvePolicy,
   validateOptions,
@@ -115,9 +120,12 @@ export class ContextGuard extends BasePlugin {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly sharedSummaries = new Map<string, SummaryRecord>();
   /** Head+tail truncation of oversized tool results, per agent policy (see docs/truncation.md). */
-  private readonly toolTruncator: ToolOutputTruncator = createToolOutputTruncator(
-    (agentName) => (this.policyFor(agentName).enabled ? this.policyFor(agentName).toolOutputTruncation : false),
-    (record, context) => this.recordTruncation(record, context),
+  private readonly toolTruncator = withArtifactOffload(
+    createToolOutputTruncator(
+      (agentName) => (this.policyFor(agentName).enabled ? this.policyFor(agentName).toolOutputTruncation : false),
+      (record, context) => this.recordTruncation(record, context),
+    ),
+    () => this.logger,
   );
   private readonly pluginToolTruncator = asPluginAfterToolCallback(this.toolTruncator);
   private agentCallbackSet: GuardAgentCallbackSet | undefined;
@@ -518,8 +526,12 @@ export class ContextGuard extends BasePlugin {
       if (!response.usageMetadata) return;
       const keys = stateKeysFor(agentName);
       const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
-      const next: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
+      const reported: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
+      const model = modelNameOf(context, response);
+      // Partial (streamed) chunks repeat usage that the final response reports: bill that one only.
+      const next = response.partial ? reported : billUsage(reported, response.usageMetadata, priceFor(model, this.options.prices));
       if (next !== usage) context.state.set(keys.usage, encodeRecord(next));
+      if (next !== reported) recordUsageTelemetry(agentName, model, next, reported);
     } catch (error) {
       this.logger.error(`${LOG_PREFIX} failed to record usage; calibration skipped for this call.`, error);
     }

@@ -26,6 +26,7 @@ import type { Summarizer } from './compaction/summarizer.js';
 import type { CompactionRecord } from './records/compaction-record.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { validateToolOutputTruncation, type ToolOutputTruncation } from './truncation/truncation-policy.js';
+import { priceTableProblem, type PriceTable } from './cost/price-table.js';
 
 /** Strategies a policy can use. */
 export type CompactionStrategy = (typeof STRATEGY_VALUES)[number];
@@ -116,6 +117,11 @@ export interface ContextGuardOptions extends AgentPolicy {
   modelWindows?: Record<string, number>;
   /** Window assumed for a model no registry knows. @default 128,000 */
   defaultContextWindow?: number;
+  /**
+   * Prices in USD per million tokens by model name (`{ input, cachedInput?, output }`), consulted
+   * before the built-in table, for the cost estimate in `status()` and telemetry (docs/observability.md).
+   */
+  prices?: PriceTable;
   /**
    * Token counter. A count that is not a finite number >= 0 is replaced by the built-in count (one warning).
    * @default `tiktokenTokenizer`: o200k_base (js-tiktoken's vocabulary), linear-time and sampled
@@ -220,6 +226,10 @@ const OTHER_CHECKS: Record<OtherOptionName, Check> = {
   },
   tokenizer: (path, value) => {
     if (typeof (value as { count?: unknown } | null)?.count !== 'function') throw new ContextGuardConfigError(path, value, 'must have a count(text) method');
+  },
+  prices: (path, value) => {
+    const problem = priceTableProblem(value as PriceTable);
+    if (problem) throw new ContextGuardConfigError(`${path}${problem.field}`, problem.value, problem.reason);
   },
   onCompaction: checkFunction,
   onToolTruncation: checkFunction,

@@ -117,6 +117,12 @@ export const OPTION_TABLE = {
   name: { scope: 'global', range: other('non-empty string'), default: 'context_guard', doc: 'Plugin name (ADK rejects duplicates on one Runner).' },
   agents: { scope: 'global', range: other('`{ [agentName]: policy }`'), defaultText: '`{}`', doc: 'Per-agent policies; only own enumerable entries are read.' },
   modelWindows: { scope: 'global', range: other('`{ [modelName]: window }`'), defaultText: '`{}`', doc: 'Consulted before the registry.' },
+  prices: {
+    scope: 'global',
+    range: other('`{ [modelName]: { input, cachedInput?, output } }`'),
+    defaultText: '`{}`',
+    doc: 'USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)).',
+  },
   defaultContextWindow: { scope: 'global', unit: 'tokens', range: integer(1_024), default: 128_000, doc: 'For a model no registry knows (one warning per name).' },
   tokenizer: {
     scope: 'global',

@@ -69,6 +69,16 @@ export interface UsageRecord {
   readonly turnStartCalibrated?: number | undefined;
   /** Moving average of how many tokens one turn adds. */
   readonly averageTurnTokens?: number | undefined;
+  /** Running totals of reported usage (see cost/bill-usage.ts): prompt tokens, cached ones among them, output tokens. */
+  readonly billedPromptTokens?: number | undefined;
+  readonly billedCachedPromptTokens?: number | undefined;
+  readonly billedOutputTokens?: number | undefined;
+  /** Cached prompt tokens of the last call, when reported. */
+  readonly lastCachedPromptTokens?: number | undefined;
+  /** Estimated USD of the calls whose model has a price. */
+  readonly costUsd?: number | undefined;
+  /** Calls with reported usage whose model has no price (left out of `costUsd`). */
+  readonly unpricedCalls?: number | undefined;
 }
 
 export const EMPTY_USAGE: UsageRecord = {
@@ -171,6 +181,12 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     lastInvocationId: typeof record['lastInvocationId'] === 'string' ? record['lastInvocationId'] : undefined,
     turnStartCalibrated: positive('turnStartCalibrated'),
     averageTurnTokens: positive('averageTurnTokens'),
+    billedPromptTokens: decodeCount(record['billedPromptTokens']),
+    billedCachedPromptTokens: decodeCount(record['billedCachedPromptTokens']),
+    billedOutputTokens: decodeCount(record['billedOutputTokens']),
+    lastCachedPromptTokens: decodeCount(record['lastCachedPromptTokens'], MAX_PLAUSIBLE_TOKENS),
+    costUsd: decodeCount(record['costUsd']),
+    unpricedCalls: decodeInteger(record['unpricedCalls']),
   };
 }
 

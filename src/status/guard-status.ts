@@ -36,6 +36,15 @@ export interface AgentContextStatus {
   readonly correction?: number | undefined;
   readonly summary?: { readonly chars: number; readonly fallback: boolean; readonly covered: number } | undefined;
   readonly lastCompaction?: CompactionRecord | undefined;
+  /** Running totals of reported usage: prompt tokens (cached + uncached) and output tokens. */
+  readonly promptTokens: number;
+  readonly cachedPromptTokens: number;
+  readonly uncachedPromptTokens: number;
+  readonly outputTokens: number;
+  /** Estimated USD of the agent's calls at the price table (summarizer calls are in the compaction records). */
+  readonly costUsd?: number | undefined;
+  /** Calls whose model has no price: `costUsd` leaves them out. */
+  readonly unpricedCalls: number;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -81,6 +90,12 @@ export function agentStatus(state: Readonly<Record<string, unknown>>, agentName:
     correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
     summary: summary ? { chars: summary.text.length, fallback: summary.fallback, covered: summary.covered } : undefined,
     lastCompaction,
+    promptTokens: usage.billedPromptTokens ?? 0,
+    cachedPromptTokens: usage.billedCachedPromptTokens ?? 0,
+    uncachedPromptTokens: (usage.billedPromptTokens ?? 0) - (usage.billedCachedPromptTokens ?? 0),
+    outputTokens: usage.billedOutputTokens ?? 0,
+    costUsd: usage.costUsd,
+    unpricedCalls: usage.unpricedCalls ?? 0,
   };
 }
 
