@@ -24,7 +24,7 @@ import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
 import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
 import { selectSplit } from '../compaction/select-split.js';
 import { planSlidingWindow } from '../compaction/sliding-window.js';
-import { shrinkContentsToBudget } from '../compaction/shrink-contents.js';
+import { shrinkAroundRequest } from '../compaction/shrink-around-request.js';
 import { newlyCovered, uncoveredContents, uncoveredTokens, type SummaryCoverage } from '../compaction/summary-coverage.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/summary-prompt.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
@@ -279,8 +279,12 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
   if (!fits(sentEstimate)) {
     const contentBudget = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
-    // The summary (which restates the request) and the user's messages are cut last.
-    const result = shrinkContentsToBudget(sent, contentBudget, tokenizer, {
+    // The summary and the user's messages are cut last; the current message only if it cannot fit at all.
+    const result = shrinkAroundRequest({
+      contents: sent,
+      budget: contentBudget,
+      hardBudget: Math.max(0, Math.floor(budget.hardLimit / factor) - fixedTokens),
+      tokenizer,
       protect: (content, index) => (nextSummary !== undefined && index === 0) || isUserRequest(content),
     });
     if (result.contents.some((content, i) => content !== sent[i])) {
