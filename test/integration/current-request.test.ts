@@ -57,7 +57,9 @@ function taskStatement(): string {
 }
 
 describe('the current request through a long single-turn tool loop', () => {
-  it('should keep the message and its three screenshots in every request of the turn', async () => {
+  it('should keep the message and its three screenshots in every request of the turn, the first one included', async () => {
+    // Before any real count the guard sizes this message over half the window (its uncalibrated threshold),
+    // yet under the hard limit: it must go whole, not cut nor stripped of its images.
     const window = 12_288;
     const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
@@ -65,7 +67,7 @@ describe('the current request through a long single-turn tool loop', () => {
     const screenshot = (width: number): Part => ({ inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(width, 1080)) } });
     const message: Content = {
       role: 'user',
-      parts: [{ text: 'These three screenshots show the checkout page failing; find the cause in the logs.' }, screenshot(1920), screenshot(1280), screenshot(1024)],
+      parts: [{ text: taskStatement() }, screenshot(1920), screenshot(1280), screenshot(1024)],
     };
     await send(harness.runner, session.id, message);
 
