@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelText, userText } from '../../test/support/builders.js';
-import { newlyCovered, uncoveredContents, uncoveredTokens } from './summary-coverage.js';
+import { inFlightRequestTokens, newlyCovered, uncoveredContents, uncoveredTokens } from './summary-coverage.js';
 
 const CONTENTS = [userText('a'), modelText('b'), userText('task'), modelText('step 1'), modelText('step 2'), modelText('step 3')];
 const TOKENS = [1, 2, 40, 8, 16, 32];
@@ -42,5 +42,14 @@ describe('newlyCovered', () => {
 
   it('should cover the previously kept content first once it is no longer kept', () => {
     expect(newlyCovered({ covered: 4, keptAt: 2 }, { covered: 6 })).toEqual([2, 4, 5]);
+  });
+});
+
+describe('inFlightRequestTokens', () => {
+  it('should count the latest request when a compaction keeps it, and nothing once it is summarized', () => {
+    expect(inFlightRequestTokens(CONTENTS, TOKENS, { covered: 0 })).toBe(40);
+    expect(inFlightRequestTokens(CONTENTS, TOKENS, { covered: 5, keptAt: 2 })).toBe(40);
+    expect(inFlightRequestTokens(CONTENTS, TOKENS, { covered: 5 })).toBe(0);
+    expect(inFlightRequestTokens([modelText('x')], [3], { covered: 0 })).toBe(0);
   });
 });

@@ -6,6 +6,7 @@
  * on`, so the message it is answering is never summarized away mid-turn.
  */
 import type { Content } from '@google/genai';
+import { latestUserRequestIndex } from './content-shape.js';
 
 export interface SummaryCoverage {
   readonly covered: number;
@@ -36,4 +37,10 @@ export function newlyCovered(before: SummaryCoverage, after: SummaryCoverage): n
   if (before.keptAt !== undefined && before.keptAt !== after.keptAt) indexes.push(before.keptAt);
   for (let i = before.covered; i < after.covered; i++) if (i !== after.keptAt) indexes.push(i);
   return indexes;
+}
+
+/** Tokens of the in-flight turn's user message when a compaction keeps it: not covered yet, or already the kept one. */
+export function inFlightRequestTokens(contents: readonly Content[], tokens: readonly number[], coverage: SummaryCoverage): number {
+  const request = latestUserRequestIndex(contents);
+  return request >= 0 && (request >= coverage.covered || request === coverage.keptAt) ? (tokens[request] ?? 0) : 0;
 }

@@ -189,12 +189,12 @@ describe('guardRequest', () => {
       expect(calls).toHaveLength(1);
     });
 
-    it('should ask for a summary of what is new only, capped at a quarter of the room', async () => {
+    it('should ask for a summary of what is new only, capped at a quarter of the room the current request leaves', async () => {
       const { summarize, calls } = fakeSummarize(SUMMARY_OK);
       // A large summarizer window, so that its input is not cut (that is summary-prompt's business).
       await guardRequest(guardInput({ contents: OVER, summarize, summarizerWindow: 100_000 }));
-      // room = floor(8,000 / 1.5) - 500 = 4,833; cap = min(4,096, floor(4,833 × 0.25)) = 1,208
-      expect(calls[0]?.request.maxOutputTokens).toBe(1_208);
+      // room = floor(8,000 / 1.5) - 500 = 4,833; the request (100) stays: cap = min(4,096, floor(4,733 × 0.25)) = 1,183
+      expect(calls[0]?.request.maxOutputTokens).toBe(1_183);
       expect(calls[0]?.request.prompt).toContain('first question about the topic');
       expect(calls[0]?.request.prompt).toContain('<current_request>\ncurrent request: fetch the logs');
       expect(calls[0]?.request.prompt).not.toContain('[model] called tool `fetch_logs`');
@@ -283,6 +283,8 @@ describe('guardRequest', () => {
       expect(result.summary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
       expect(result.contents?.slice(1)).toEqual([TURN[2], TURN[7], TURN[8]]);
       expect(result.contents?.[0]?.parts?.[0]?.text).toContain(MID_TURN_NOTE);
+      // The summary's share comes from what the 1,500-token request leaves: floor((4,833 - 1,500) × 0.25) = 833.
+      expect(fake.calls[0]?.request.maxOutputTokens).toBe(833);
       // The request is not part of what was summarized; the steps around it are.
       const conversation = fake.calls[0]?.request.prompt.split('<conversation>')[1] ?? '';
       expect(conversation).toContain('first answer');

@@ -25,7 +25,7 @@ import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts
 import { selectSplit } from '../compaction/select-split.js';
 import { planSlidingWindow } from '../compaction/sliding-window.js';
 import { shrinkAroundRequest } from '../compaction/shrink-around-request.js';
-import { newlyCovered, uncoveredContents, uncoveredTokens, type SummaryCoverage } from '../compaction/summary-coverage.js';
+import { inFlightRequestTokens, newlyCovered, uncoveredContents, uncoveredTokens, type SummaryCoverage } from '../compaction/summary-coverage.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/summary-prompt.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
@@ -181,7 +181,9 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 
   // 3. Compact. Budgets below are in heuristic (uncalibrated) tokens.
   const room = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
-  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(room * 0.25)));
+  // The summary's share is taken from the room the turn's message leaves: that message always stays.
+  const summaryRoom = Math.max(0, room - inFlightRequestTokens(contents, tokens, coverage));
+  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(summaryRoom * 0.25)));
   // Durable facts get up to half the summary's size on top of it.
   const factChars = Math.floor(summaryCap * CHARS_PER_TOKEN * 0.5);
   const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - Math.ceil(summaryCap * 1.5) - SUMMARY_FRAMING_TOKENS);
