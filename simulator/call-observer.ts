@@ -36,7 +36,7 @@ export interface CallObservation {
   readonly appendedTokens: number;
   /**
    * Ground-truth tokens of what would be sent without a new compaction: the
-   * stored summary plus every content after its watermark (the raw request
+   * stored summary, the message it keeps and every content after its watermark (the raw request
    * when there is no summary).
    */
   readonly viewTokens: number;
@@ -51,11 +51,11 @@ export interface CallObservation {
   fallbackSummary: boolean;
 }
 
-function guardCounters(context: Context): { compactions: number; watermark: number; fallback: boolean; summaryText: string } {
+function guardCounters(context: Context): { compactions: number; watermark: number; kept?: number | undefined; fallback: boolean; summaryText: string } {
   const keys = stateKeysFor(context.agentName);
   const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
   const summary = decodeSummaryRecord(context.state.get<unknown>(keys.summary));
-  return { compactions: usage.compactions, watermark: summary?.covered ?? 0, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
+  return { compactions: usage.compactions, watermark: summary?.covered ?? 0, kept: summary?.kept?.at, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
 }
 
 /** Text like the summary content's header and continuation, to size them (the exact text is the guard's business). */
@@ -90,7 +90,7 @@ export class ObservationBook {
     // System instruction and tool declarations, as the ground truth counts them.
     const fixed = this.truth.countRequest({ ...request, contents: [] });
     const counters = guardCounters(context);
-    const viewContents = counters.watermark > 0 && counters.watermark <= contents.length ? history.from(counters.watermark) : raw.total;
+    const viewContents = counters.watermark > 0 && counters.watermark <= contents.length ? history.from(counters.watermark, counters.kept) : raw.total;
     const summaryTokens = counters.summaryText ? this.truth.countText(counters.summaryText) + this.truth.countText(SUMMARY_FRAMING) : 0;
     const adkCompactedEvents = context.invocationContext.session.events.filter((event) => isCompactedEvent(event)).length;
     this.byRequest.set(request, {

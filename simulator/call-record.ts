@@ -28,5 +28,7 @@ export interface CallRecord {
   readonly fallbackSummary: boolean;
   readonly shrunkToolResults: number;
   readonly maxParallelResponses: number;
+  /** The turn's user message, text and attachments, is in the request verbatim as one user content. */
+  readonly requestIntact: boolean;
   readonly violations: readonly string[];
 }

@@ -37,6 +37,10 @@ export function expectationViolations(expect: ScenarioExpectations | undefined, 
       violations.push(`expected a content with ${expect.parallelResponses} merged parallel responses; the most was ${most}`);
     }
   }
+  if (expect.currentRequestIntact) {
+    const broken = facts.calls.filter((call) => !call.requestIntact).map((call) => `call ${call.index} (turn ${call.turn}, step ${call.step})`);
+    if (broken.length > 0) violations.push(`expected the user's message intact in every request of its turn; it was cut or missing in ${broken.length}: ${broken.slice(0, 5).join('; ')}`);
+  }
   if (!facts.checksSizeClaims) return violations;
   if (expect.rawOverWindow) {
     const over = facts.calls.filter((call) => call.producedTokens > facts.window).length;

@@ -92,6 +92,8 @@ export interface ScenarioExpectations {
   readonly parallelResponses?: number;
   /** Every agent of the topology compacted at least once (per-agent state works). */
   readonly everyAgentCompacted?: boolean;
+  /** The turn's user message (text and attachments, verbatim) is in every request of its turn. */
+  readonly currentRequestIntact?: boolean;
 }
 
 export interface ScenarioSpec {

@@ -24,7 +24,8 @@ import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
 import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
 import { selectSplit } from '../compaction/select-split.js';
 import { planSlidingWindow } from '../compaction/sliding-window.js';
-import { shrinkContentsToBudget } from '../compaction/shrink-contents.js';
+import { shrinkAroundRequest } from '../compaction/shrink-around-request.js';
+import { inFlightRequestTokens, newlyCovered, uncoveredContents, uncoveredTokens, type SummaryCoverage } from '../compaction/summary-coverage.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/summary-prompt.js';
 import type { SummarizeRequest, SummarizerFailureKind, SummaryOutcome } from '../compaction/summarizer.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
@@ -35,7 +36,7 @@ import type { ResolvedPolicy } from '../options.js';
 import type { CompactionReason } from '../records/compaction-record.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { RECORD_VERSION } from '../state/guard-state.js';
-import { anchorAt, locateWatermark, type FingerprintAt } from '../state/watermark.js';
+import { anchorAt, locateSummary, type FingerprintAt } from '../state/watermark.js';
 
 /** Characters per token assumed when a token budget must become a character budget. */
 const CHARS_PER_TOKEN = 3;
@@ -78,6 +79,8 @@ export interface CompactionOutcome {
   /** Raw content indexes summarized by this compaction: [from, to). */
   readonly coveredFrom: number;
   readonly coveredTo: number;
+  /** The user's message inside [from, to) that stays verbatim, when the compaction was mid-turn. */
+  readonly keptAt?: number | undefined;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   readonly fallback: boolean;
@@ -114,12 +117,6 @@ export interface GuardRequestResult {
   readonly shrunk: boolean;
 }
 
-function sum(values: readonly number[], from: number, to: number = values.length): number {
-  let total = 0;
-  for (let i = from; i < to; i++) total += values[i] ?? 0;
-  return total;
-}
-
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
   const { contents, tokens, tokenizer, policy, usage } = input;
   const viewOptions = { recallToolName: input.recallToolName };
@@ -129,22 +126,23 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 
   // 1. Where does the stored summary end?
   let summary = input.summary;
-  let covered = 0;
+  let coverage: SummaryCoverage = { covered: 0 };
   let summaryDiscarded: string | undefined;
   if (summary) {
-    const match = locateWatermark(input.fingerprintAt, contents.length, summary.covered, summary.anchor);
+    const match = locateSummary(input.fingerprintAt, contents.length, summary);
     if (match.kind === 'missing') {
-      summaryDiscarded = `watermark at ${summary.covered} of ${contents.length} contents no longer matches the history`;
+      summaryDiscarded = match.reason;
       summary = undefined;
     } else {
-      covered = match.covered;
+      coverage = match;
     }
   }
+  const { covered } = coverage;
 
   // 2. Estimate the view the model would get.
-  const tail = contents.slice(covered);
+  const tail = uncoveredContents(contents, coverage);
   const viewSummaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail, viewOptions), tokenizer) : 0;
-  const estimate = fixedTokens + viewSummaryTokens + sum(tokens, covered);
+  const estimate = fixedTokens + viewSummaryTokens + uncoveredTokens(tokens, coverage);
   const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
   const calibrated = calibrate(estimate, usage, policy.defaultCorrection);
   const budget = computeBudget({
@@ -185,28 +183,32 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 
   // 3. Compact. Budgets below are in heuristic (uncalibrated) tokens.
   const room = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
-  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(room * 0.25)));
+  // The summary's share is taken from the room the turn's message leaves: that message always stays.
+  const summaryRoom = Math.max(0, room - inFlightRequestTokens(contents, tokens, coverage));
+  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(summaryRoom * 0.25)));
   // Durable facts get up to half the summary's size on top of it.
   const factChars = Math.floor(summaryCap * CHARS_PER_TOKEN * 0.5);
   const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - Math.ceil(summaryCap * 1.5) - SUMMARY_FRAMING_TOKENS);
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
   const keepFrom = reason === 'schedule' ? sliding?.keepFrom : undefined;
-  const candidate = selectSplit({ contents, tokens, covered, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
+  const candidate = selectSplit({ contents, tokens, covered, keptAt: coverage.keptAt, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
   // A compaction for room must be able to make the request smaller. Covering a single short message
   // (next to an oversized system prompt, say) would grow the request and call the summarizer for
   // nothing, so shrinking is the only remedy then; a result that still comes out larger is undone
   // below. The sliding window's schedule compacts for structure, not room, and is exempt.
-  const newlyCovered = candidate ? sum(tokens, covered, candidate.split) : 0;
+  const nextCoverage: SummaryCoverage | undefined = candidate ? { covered: candidate.split, keptAt: candidate.keptAt } : undefined;
+  const toCover = nextCoverage ? newlyCovered(coverage, nextCoverage) : [];
+  const gain = toCover.reduce((total, index) => total + (tokens[index] ?? 0), 0);
   const minimumGain = summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
-  const split = candidate && (reason === 'schedule' || newlyCovered > minimumGain) ? candidate : undefined;
+  const split = candidate && nextCoverage && (reason === 'schedule' || gain > minimumGain) ? nextCoverage : undefined;
 
   let nextSummary = summary;
   let compaction: CompactionOutcome | undefined;
-  let keptFrom = covered;
+  let sentCoverage = coverage;
   if (split) {
     const requestIndex = latestUserRequestIndex(contents);
     const currentRequest = requestIndex >= 0 ? contentText(contents[requestIndex]) : summary?.currentRequest;
-    const toSummarize = contents.slice(covered, split.split);
+    const toSummarize = toCover.flatMap((index) => contents[index] ?? []);
     const maxChars = summaryCap * CHARS_PER_TOKEN;
     const prompt = buildSummaryPrompt({
       previousSummary: summary?.text,
@@ -236,19 +238,21 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     nextSummary = {
       version: RECORD_VERSION,
       text,
-      covered: split.split,
-      anchor: anchorAt((index) => input.fingerprints[index], split.split),
+      covered: split.covered,
+      anchor: anchorAt((index) => input.fingerprints[index], split.covered),
+      kept: split.keptAt === undefined ? undefined : { at: split.keptAt, fingerprint: input.fingerprints[split.keptAt] ?? '' },
       currentRequest,
       compactions: compactionNumber,
       fallback: !outcome.ok,
       createdAt: input.now,
       facts: facts.facts,
     };
-    keptFrom = split.split;
+    sentCoverage = split;
     compaction = {
       reason,
       coveredFrom: covered,
-      coveredTo: split.split,
+      coveredTo: split.covered,
+      keptAt: split.keptAt,
       tokensBefore: calibrated,
       tokensAfter: 0,
       fallback: !outcome.ok,
@@ -265,7 +269,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   }
 
   // 4. Build what is sent, shrinking if it still does not fit.
-  let sent: Content[] = nextSummary ? injectSummary(nextSummary, contents.slice(keptFrom), viewOptions) : contents.slice(keptFrom);
+  let sent: Content[] = nextSummary ? injectSummary(nextSummary, uncoveredContents(contents, sentCoverage), viewOptions) : contents.slice();
   let sentEstimate = fixedTokens + estimateContentsTokens(sent, tokenizer);
   let discarded = false;
   if (compaction && reason !== 'schedule' && sentEstimate >= estimate) {
@@ -273,7 +277,6 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
     nextSummary = summary;
     compaction = undefined;
-    keptFrom = covered;
     sent = summary ? injectSummary(summary, tail, viewOptions) : contents.slice();
     sentEstimate = estimate;
   }
@@ -281,8 +284,12 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
   if (!fits(sentEstimate)) {
     const contentBudget = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
-    // The summary (which restates the request) and the user's messages are cut last.
-    const result = shrinkContentsToBudget(sent, contentBudget, tokenizer, {
+    // The summary and the user's messages are cut last; the current message only if it cannot fit at all.
+    const result = shrinkAroundRequest({
+      contents: sent,
+      budget: contentBudget,
+      hardBudget: Math.max(0, Math.floor(budget.hardLimit / factor) - fixedTokens),
+      tokenizer,
       protect: (content, index) => (nextSummary !== undefined && index === 0) || isUserRequest(content),
     });
     if (result.contents.some((content, i) => content !== sent[i])) {

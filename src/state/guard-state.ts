@@ -9,6 +9,7 @@
  */
 
 import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
+import type { KeptContent } from './watermark.js';
 
 export const RECORD_VERSION = 1;
 
@@ -21,6 +22,8 @@ export interface SummaryRecord {
   readonly covered: number;
   /** Fingerprint of the last covered contents, to validate `covered` (see watermark.ts). */
   readonly anchor: string;
+  /** The user's message before the watermark that stays verbatim (a compaction mid-turn; see watermark.ts). */
+  readonly kept?: KeptContent | undefined;
   /** The user's request that was current when the summary was made. */
   readonly currentRequest?: string | undefined;
   /** How many compactions produced this summary chain. */
@@ -119,6 +122,20 @@ function decodeBoolean(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+/**
+ * The kept content of a summary: `undefined` when there is none, `null` when
+ * the field is present but unusable. Such a record is dropped whole: applying
+ * it without its kept content would strip the user's current message.
+ */
+function decodeKept(value: unknown, covered: number): KeptContent | undefined | null {
+  if (value === undefined || value === null) return undefined;
+  const record = asRecord(value);
+  const at = record ? decodeInteger(record['at']) : undefined;
+  const fingerprint = record?.['fingerprint'];
+  if (at === undefined || at >= covered || typeof fingerprint !== 'string') return null;
+  return { at, fingerprint };
+}
+
 /** Decodes a summary record, or `undefined` when it is missing or unusable. */
 export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
   const record = asRecord(value);
@@ -130,11 +147,14 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
     return undefined;
   }
   const currentRequest = record['currentRequest'];
+  const kept = decodeKept(record['kept'], covered);
+  if (kept === null) return undefined;
   return {
     version: decodeInteger(record['version']) ?? RECORD_VERSION,
     text,
     covered,
     anchor,
+    kept,
     currentRequest: typeof currentRequest === 'string' ? currentRequest : undefined,
     compactions: decodeInteger(record['compactions']) ?? 1,
     fallback: decodeBoolean(record['fallback']),
