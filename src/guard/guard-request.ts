@@ -35,6 +35,7 @@ import type { ResolvedPolicy } from '../options.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { RECORD_VERSION } from '../state/guard-state.js';
 import { anchorAt, locateWatermark, type FingerprintAt } from '../state/watermark.js';
+import { compactionMayHelp, type CompactionConditions } from './futile-compaction.js';
 
 /** Characters per token assumed when a token budget must become a character budget. */
 const CHARS_PER_TOKEN = 3;
@@ -106,8 +107,10 @@ export interface GuardRequestResult {
   /** Heuristic and calibrated estimate of the request as it will be sent. */
   readonly estimate: number;
   readonly calibrated: number;
-  /** Set when the request is sent over the hard limit; the shell logs it. */
+  /** Set when the request is sent over the hard limit (counted on every call). */
   readonly overLimit?: string | undefined;
+  /** True when `overLimit` has a cause not warned about before (window or fixed part changed); the shell logs it then. */
+  readonly overLimitNewCause?: boolean | undefined;
   /** Set when parts were head+tail truncated to fit. */
   readonly shrunk: boolean;
 }
@@ -162,12 +165,17 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       ? planSlidingWindow({ contents, covered, invocationThreshold: policy.invocationThreshold, overlapSize: policy.overlapSize })
       : undefined;
   const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
-  const safetyDue = sliding !== undefined && calibrated >= Math.floor(policy.safetyRatio * input.window);
+  const safetyLine = Math.floor(policy.safetyRatio * input.window);
+  const safetyDue = sliding !== undefined && calibrated >= safetyLine;
   let reason: CompactionReason | undefined;
   if (usage.forceCompaction) reason = 'forced';
   else if (calibrated >= budget.threshold) reason = 'threshold';
   else if (safetyDue) reason = 'safety-ratio';
   else if (scheduleDue) reason = 'schedule';
+  // A compaction for room that was futile under the same conditions is not retried (see futile-compaction.ts).
+  const conditions: CompactionConditions = { window: input.window, fixedTokens, correction: factor, contentTokens: estimate - fixedTokens };
+  const heldBack = (reason === 'threshold' || reason === 'safety-ratio') && !compactionMayHelp(usage.futileCompaction, conditions);
+  if (heldBack && reason === 'safety-ratio') reason = scheduleDue ? 'schedule' : undefined;
 
   if (reason === undefined) {
     return {
@@ -196,7 +204,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   // below. The sliding window's schedule compacts for structure, not room, and is exempt.
   const newlyCovered = candidate ? sum(tokens, covered, candidate.split) : 0;
   const minimumGain = summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
-  const split = candidate && (reason === 'schedule' || newlyCovered > minimumGain) ? candidate : undefined;
+  const split = !heldBack && candidate && (reason === 'schedule' || newlyCovered > minimumGain) ? candidate : undefined;
 
   let nextSummary = summary;
   let compaction: CompactionOutcome | undefined;
@@ -274,6 +282,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     sent = summary ? injectSummary(summary, tail, viewOptions) : contents.slice();
     sentEstimate = estimate;
   }
+  const viewEstimate = sentEstimate;
   let shrunk = false;
   const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
   if (!fits(sentEstimate)) {
@@ -296,6 +305,13 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`;
   }
   if (compaction) compaction = { ...compaction, tokensAfter: sentCalibrated };
+  // An attempt for room that still does not reach its target is remembered; one that does clears the record.
+  let futileCompaction = usage.futileCompaction;
+  if (!heldBack && reason !== 'schedule') {
+    const target = reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold;
+    futileCompaction = sentCalibrated > target ? { ...conditions, contentTokens: viewEstimate - fixedTokens } : undefined;
+  }
+  const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
 
   const nextUsage: UsageRecord = {
     ...usage,
@@ -309,6 +325,8 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     discardedCompactions: usage.discardedCompactions + (discarded ? 1 : 0),
     overLimitCalls: usage.overLimitCalls + (overLimit ? 1 : 0),
     forceCompaction: false,
+    futileCompaction,
+    overLimitCause,
   };
   return {
     contents: withPins(sent),
@@ -320,6 +338,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     estimate: sentEstimate,
     calibrated: sentCalibrated,
     overLimit,
+    overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     shrunk,
   };
 }
