@@ -357,7 +357,8 @@ export class ContextGuard extends BasePlugin {
         policy,
         window,
         maxOutputTokens: request.config?.maxOutputTokens,
-        summarizerWindow: summarizer?.window ?? window,
+        // Undeclared, the summarizer's window is not taken above the agent's (which may have been learned smaller).
+        summarizerWindow: policy.summarizerContextWindow ?? Math.min(summarizer?.window ?? window, window),
         tokenizer: this.tokenizer,
         summarize: summarizer
           ? (summaryRequest, maxChars) =>

@@ -23,4 +23,11 @@ describe('compactionMayHelp', () => {
     expect(compactionMayHelp(LAST, { ...LAST, correction: LAST.correction * (1 - FUTILE_RETRY_CORRECTION_DROP) - 0.01 })).toBe(true);
     expect(compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO })).toBe(true);
   });
+
+  it('should try again over the hard limit only when the last attempt did get the request under it', () => {
+    const pressure = { calibrated: 9_600, hardLimit: 9_500 };
+    expect(compactionMayHelp({ ...LAST, underHardLimit: true }, LAST, pressure)).toBe(true);
+    expect(compactionMayHelp({ ...LAST, underHardLimit: false }, LAST, pressure)).toBe(false);
+    expect(compactionMayHelp({ ...LAST, underHardLimit: true }, LAST, { calibrated: 9_400, hardLimit: 9_500 })).toBe(false);
+  });
 });
