@@ -73,6 +73,7 @@ function caption(result: ScenarioResult): string {
   return (
     `${escapeXml(result.strategyLabel)} · ${verdict}<br>` +
     `${result.modelCalls} calls · ${result.overflows} overflow${result.overflows === 1 ? '' : 's'} · ${result.compactions} compaction${result.compactions === 1 ? '' : 's'} · ` +
+    `${result.summarizerCalls} summarizer call${result.summarizerCalls === 1 ? '' : 's'} · ` +
     `peak ${percent(result.peakWindowUse)} · billed ${shortTokens(result.billedPromptTokens)}`
   );
 }
