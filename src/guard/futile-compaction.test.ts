@@ -24,10 +24,15 @@ describe('compactionMayHelp', () => {
     expect(compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO })).toBe(true);
   });
 
-  it('should try again over the hard limit only when the last attempt did get the request under it', () => {
-    const pressure = { calibrated: 9_600, hardLimit: 9_500 };
-    expect(compactionMayHelp({ ...LAST, underHardLimit: true }, LAST, pressure)).toBe(true);
-    expect(compactionMayHelp({ ...LAST, underHardLimit: false }, LAST, pressure)).toBe(false);
-    expect(compactionMayHelp({ ...LAST, underHardLimit: true }, LAST, { calibrated: 9_400, hardLimit: 9_500 })).toBe(false);
+  it('should try again over the hard limit when new content could be taken out and the fixed part alone fits', () => {
+    const over = { calibrated: 7_700, fixedCalibrated: 6_500, hardLimit: 7_600, window: 8_000 };
+    const grown = { ...LAST, contentTokens: LAST.contentTokens + 40 };
+    expect(compactionMayHelp(LAST, grown, over)).toBe(true);
+    // Nothing new to take out.
+    expect(compactionMayHelp(LAST, LAST, over)).toBe(false);
+    // Under the hard limit: the growth rule applies.
+    expect(compactionMayHelp(LAST, grown, { ...over, calibrated: 7_500 })).toBe(false);
+    // A fixed part over the window alone: no compaction can save the request.
+    expect(compactionMayHelp(LAST, grown, { ...over, fixedCalibrated: 8_100, calibrated: 8_400 })).toBe(false);
   });
 });

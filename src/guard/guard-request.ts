@@ -174,7 +174,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   else if (scheduleDue) reason = 'schedule';
   // A compaction for room that was futile under the same conditions is not retried (see futile-compaction.ts).
   const conditions: CompactionConditions = { window: input.window, fixedTokens, correction: factor, contentTokens: estimate - fixedTokens };
-  const pressure = { calibrated, hardLimit: budget.hardLimit };
+  const pressure = { calibrated, fixedCalibrated: Math.ceil(fixedTokens * factor), hardLimit: budget.hardLimit, window: budget.window };
   const heldBack = (reason === 'threshold' || reason === 'safety-ratio') && !compactionMayHelp(usage.futileCompaction, conditions, pressure);
   if (heldBack && reason === 'safety-ratio') reason = scheduleDue ? 'schedule' : undefined;
 
@@ -310,8 +310,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   let futileCompaction = usage.futileCompaction;
   if (!heldBack && reason !== 'schedule') {
     const target = reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold;
-    futileCompaction =
-      sentCalibrated > target ? { ...conditions, contentTokens: viewEstimate - fixedTokens, underHardLimit: sentCalibrated <= budget.hardLimit } : undefined;
+    futileCompaction = sentCalibrated > target ? { ...conditions, contentTokens: viewEstimate - fixedTokens } : undefined;
   }
   const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
 

@@ -95,8 +95,6 @@ export interface FutileCompaction {
   readonly correction: number;
   /** Heuristic tokens of the contents (summary included, before shrinking) right after the attempt. */
   readonly contentTokens: number;
-  /** Whether the attempt, though over the threshold, brought the request under the hard limit. */
-  readonly underHardLimit?: boolean | undefined;
 }
 
 export const EMPTY_USAGE: UsageRecord = {
@@ -216,7 +214,7 @@ function decodeFutileCompaction(value: unknown): FutileCompaction | undefined {
   const correction = decodeCount(record['correction'], 1_000);
   const contentTokens = decodeCount(record['contentTokens'], MAX_PLAUSIBLE_TOKENS);
   if (window === undefined || window === 0 || fixedTokens === undefined || correction === undefined || correction === 0 || contentTokens === undefined) return undefined;
-  return { window, fixedTokens, correction, contentTokens, underHardLimit: decodeBoolean(record['underHardLimit']) };
+  return { window, fixedTokens, correction, contentTokens };
 }
 
 /** Plain JSON for state: undefined fields dropped so the record round-trips exactly. */
