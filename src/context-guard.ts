@@ -568,6 +568,7 @@ export class ContextGuard extends BasePlugin {
   /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see guard/learned-window.ts). */
   private agentWindow(policy: ResolvedPolicy, model: string | undefined, usage: UsageRecord, agentName: string): WindowChoice {
     const processWindow = this.learnedWindows.get(normalizeModelName(model ?? ''));
+    // Only rejections seen by this process feed the per-model map; a session's state informs that session alone.
     const learned = learnedWindowFor(usage, model, processWindow);
     const resolved = resolveContextWindow(model, { override: policy.contextWindow, table: this.options.modelWindows, defaultWindow: this.options.defaultContextWindow });
     const choice = chooseWindow(resolved, learned);
