@@ -21,6 +21,8 @@ export interface RunFacts {
   readonly compactionsByAgent: ReadonlyMap<string, number>;
   readonly agents: readonly string[];
   readonly rejected: number;
+  /** Calls the summarizer received. */
+  readonly summarizerCalls?: number;
 }
 
 export function expectationViolations(expect: ScenarioExpectations | undefined, facts: RunFacts): string[] {
@@ -53,6 +55,9 @@ export function expectationViolations(expect: ScenarioExpectations | undefined, 
     if (peak >= expect.peakBelow * facts.window) {
       violations.push(`expected every request under ${Math.round(expect.peakBelow * 100)}% of the window; the largest was ${peak} tokens`);
     }
+  }
+  if (expect.summarizerCalls && (facts.summarizerCalls ?? 0) > expect.summarizerCalls.max) {
+    violations.push(`expected at most ${expect.summarizerCalls.max} summarizer call(s), got ${facts.summarizerCalls}`);
   }
   if (!facts.checksCompactionClaims) return violations;
   const { compactions } = expect;

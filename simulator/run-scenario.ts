@@ -102,7 +102,7 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
   const logger = new CollectingLogger();
   const plugins: BasePlugin[] = [new PreObserver(book)];
   if (strategy.kind === 'context-guard') {
-    plugins.push(new ContextGuard({ contextWindow: spec.window, summarizer, logger, ...strategy.guardOptions, ...spec.guard }));
+    plugins.push(new ContextGuard({ ...(spec.windowUnknown ? {} : { contextWindow: spec.window }), summarizer, logger, ...strategy.guardOptions, ...spec.guard }));
   }
   plugins.push(new PostObserver(book));
   const store = await openSessionService(options.sessionStore ?? 'memory');
@@ -159,7 +159,7 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
     ...turnErrors,
     ...summarizerOverflows.map((call) => `summarizer overflow: a ${call.promptTokens}-token summary request exceeded the summarizer's ${spec.window}-token window`),
     ...(strategy.kind === 'context-guard'
-      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })
+      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected, summarizerCalls: summarizer.calls.length })
       : expectationViolations({ maxRejected: 0 }, { strategy: strategy.name, checksCompactionClaims: false, checksSizeClaims: false, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })),
   ];
   const accepted = calls.filter((call) => !call.rejected);

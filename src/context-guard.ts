@@ -45,18 +45,19 @@ import { isContextRecallTool } from './adk/recall-tool.js';
 import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './adk/session-scope.js';
 import { contentText, isUserRequest } from './content/content-shape.js';
 import { ContextGuardPinError } from './errors.js';
-import { addPin, ALL_AGENTS, decodePins, pinnedContent, type AddPinResult, type Pin, type PinSource } from './memory/pins.js';
+import { addPin, ALL_AGENTS, decodePins, pinnedContent, shouldTryFirstRequestPin, type AddPinResult, type Pin, type PinSource } from './memory/pins.js';
 import { fitPinsToCap, pinCapFor } from './memory/fit-pins.js';
 import { runSummarizer, type Summarizer } from './compaction/summarizer.js';
 import { ContentMeasureCache } from './estimate/content-measure-cache.js';
 import { estimateFixedTokens, TokenMemo } from './estimate/estimate-request.js';
 import { fingerprint } from './estimate/fingerprint.js';
-import { DEFAULT_CONTEXT_WINDOW, resolveContextWindow } from './estimate/model-registry.js';
+import { DEFAULT_CONTEXT_WINDOW, normalizeModelName, resolveContextWindow } from './estimate/model-registry.js';
 import { tiktokenTokenizer, type Tokenizer } from './estimate/tokenizer.js';
 import { checkedTokenizer } from './estimate/checked-tokenizer.js';
 import { guardRequest, type CompactionOutcome } from './guard/guard-request.js';
 import { isOverflowError, recordRejection, recordReportedUsage } from './guard/record-usage.js';
 import { trackTurn } from './guard/track-turns.js';
+import { chooseWindow, learnedWindowFor, type WindowChoice } from './guard/learned-window.js';
 import { COMPACTION_METADATA_KEY, type CompactionRecord } from './records/compaction-record.js';
 import { mapContentsToEvents } from './records/map-contents-to-events.js';
 import { agentStatus, guardedAgents, type AgentContextStatus } from './status/guard-status.js';
@@ -106,6 +107,10 @@ export class ContextGuard extends BasePlugin {
   private readonly policies = new Map<string, ResolvedPolicy>();
   private readonly warnedModels = new Set<string>();
   private readonly warnedCauses = new Set<string>();
+  /** Windows providers stated in rejections, by normalised model name: every session this guard serves benefits. */
+  private readonly learnedWindows = new Map<string, number>();
+  /** Agent and model pairs whose larger `contextWindow` a stated maximum overrode (logged once). */
+  private readonly warnedOverrides = new Set<string>();
   /** Requests already handled, so the plugin and agent-callback forms never both apply. */
   private readonly handled = new WeakSet<LlmRequest>();
   /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
@@ -311,7 +316,7 @@ export class ContextGuard extends BasePlugin {
     return undefined;
   }
 
-  override async onModelErrorCallback({ callbackContext, error }: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+  override async onModelErrorCallback({ callbackContext, llmRequest, error }: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
     try {
       const agentName = callbackContext.agentName;
       if (!this.policyFor(agentName).enabled) return undefined;
@@ -319,8 +324,12 @@ export class ContextGuard extends BasePlugin {
       const message = error?.message ?? String(error);
       if (isOverflowError(message)) {
         const usage = decodeUsageRecord(callbackContext.state.get(keys.usage));
-        callbackContext.state.set(keys.usage, encodeRecord(recordRejection(usage, message)));
-        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the model rejected the request as too long; the next call compacts first.`);
+        const next = recordRejection(usage, message, llmRequest?.model);
+        callbackContext.state.set(keys.usage, encodeRecord(next));
+        const learned = next.learnedWindow !== undefined && next.learnedWindowModel !== undefined && next.learnedWindow !== usage.learnedWindow;
+        if (learned) this.learnedWindows.set(next.learnedWindowModel ?? '', next.learnedWindow ?? 0);
+        const stated = learned ? ` It states a maximum of ${next.learnedWindow} tokens, now the window of model '${next.learnedWindowModel}'.` : '';
+        this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the model rejected the request as too long; the next call compacts first.${stated}`);
       }
       const delta = callbackContext.actions.stateDelta;
       const prefix = `${STATE_PREFIX}:${agentName}:`;
@@ -398,9 +407,11 @@ export class ContextGuard extends BasePlugin {
       }
       const measures = this.measures.measure(key, contents, this.tokenizer);
       const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, this.tokenizer, this.fixedMemo);
-      const window = this.windowFor(policy, request.model);
+      const windowChoice = this.agentWindow(policy, request.model, usage, agentName);
+      const window = windowChoice.window;
       const summarizer = this.summarizerFor(policy, context, window);
-      const pins = this.fitPins(agentName, this.pinsFor(context, policy, contents, window), pinCapFor(window, policy.maxPinnedTokens));
+      const { pins: storedPins, usage: usageAfterPins } = this.pinsFor(context, policy, contents, usage, window);
+      const pins = this.fitPins(agentName, storedPins, pinCapFor(window, policy.maxPinnedTokens));
       const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
       const started = Date.now();
       const result = await guardRequest({
@@ -412,11 +423,12 @@ export class ContextGuard extends BasePlugin {
         tokens: measures.tokens,
         fixedTokens: fixed.systemTokens + fixed.toolTokens,
         summary,
-        usage,
+        usage: usageAfterPins,
         policy,
         window,
         maxOutputTokens: request.config?.maxOutputTokens,
-        summarizerWindow: summarizer?.window ?? window,
+        // Undeclared, the summarizer's window is not taken above the agent's (which may have been learned smaller).
+        summarizerWindow: policy.summarizerContextWindow ?? Math.min(summarizer?.window ?? window, window),
         tokenizer: this.tokenizer,
         summarize: summarizer
           ? hooks.wrap((summaryRequest: Parameters<typeof runSummarizer>[1], maxChars: number) =>
@@ -436,7 +448,7 @@ export class ContextGuard extends BasePlugin {
       } else if (summary && summary === shared) {
         context.state.set(keys.summary, encodeRecord(summary));
       }
-      context.state.set(keys.usage, encodeRecord(trackTurn(result.usage, context.invocationId, result.calibrated, result.budget)));
+      context.state.set(keys.usage, encodeRecord({ ...trackTurn(result.usage, context.invocationId, result.calibrated, result.budget), windowSource: windowChoice.origin }));
       if (requested) context.state.set(keys.compactionRequest, null);
       if (result.contents) request.contents = result.contents;
       recordUtilization(agentName, result.calibrated, result.budget.window);
@@ -449,7 +461,7 @@ export class ContextGuard extends BasePlugin {
         recordCompactionTelemetry(record, request.model);
         await this.notify(record);
       }
-      if (result.overLimit) {
+      if (result.overLimit && result.overLimitNewCause) {
         this.logger.warn(`${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`);
       }
     } catch (error) {
@@ -461,19 +473,34 @@ export class ContextGuard extends BasePlugin {
     }
   }
 
-  /** The agent's pins and the every-agent pins; pins the first request when the policy asks. */
-  private pinsFor(context: Context, policy: ResolvedPolicy, contents: readonly LlmRequest['contents'][number][], window: number): Pin[] {
+  /**
+   * The agent's pins and the every-agent pins; pins the first request when the policy asks. A refused pin
+   * is noted in the usage record and tried again (and warned about) only under a larger cap.
+   */
+  private pinsFor(
+    context: Context,
+    policy: ResolvedPolicy,
+    contents: readonly LlmRequest['contents'][number][],
+    usage: UsageRecord,
+    window: number,
+  ): { pins: Pin[]; usage: UsageRecord } {
     const agentName = context.agentName;
     let own = decodePins(context.state.get<unknown>(stateKeysFor(agentName).pins));
-    if (policy.pinFirstRequest && !own.some((pin) => pin.source === 'first-request')) {
+    let next = usage;
+    const cap = this.pinCap(agentName, context.state.toRecord(), window);
+    if (policy.pinFirstRequest && !own.some((pin) => pin.source === 'first-request') && shouldTryFirstRequestPin(usage.firstRequestPinRefusedCap, cap)) {
       const first = contents.find((content) => isUserRequest(content));
       if (first) {
         const result = this.pinInState(context.state, agentName, contentText(first), 'first-request', window);
-        if (result.ok) own = result.pins;
-        else this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}.`);
+        if (result.ok) {
+          own = result.pins;
+        } else {
+          next = { ...usage, firstRequestPinRefusedCap: cap };
+          this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}. Not tried again unless the cap grows.`);
+        }
       }
     }
-    return [...sharedPins(agentName, (name) => context.state.get<unknown>(name)), ...own];
+    return { pins: [...sharedPins(agentName, (name) => context.state.get<unknown>(name)), ...own], usage: next };
   }
 
   /**
@@ -634,10 +661,32 @@ export class ContextGuard extends BasePlugin {
     if (resolved.source === 'default' && !this.warnedModels.has(resolved.model)) {
       this.warnedModels.add(resolved.model);
       this.logger.warn(
-        `${LOG_PREFIX} unknown model '${model ?? ''}': assuming a ${resolved.window}-token window. Set contextWindow or modelWindows to silence this.`,
+        `${LOG_PREFIX} unknown model '${model ?? ''}': assuming a ${resolved.window}-token window until the provider states its maximum ` +
+          `(the first request over the real window is rejected once; the maximum its error states becomes the window). ` +
+          `Set contextWindow (per agent) or modelWindows: { '${resolved.model}': <tokens> } to use the real window from the first call.`,
       );
     }
     return resolved.window;
+  }
+
+  /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see guard/learned-window.ts). */
+  private agentWindow(policy: ResolvedPolicy, model: string | undefined, usage: UsageRecord, agentName: string): WindowChoice {
+    const processWindow = this.learnedWindows.get(normalizeModelName(model ?? ''));
+    // Only rejections seen by this process feed the per-model map; a session's state informs that session alone.
+    const learned = learnedWindowFor(usage, model, processWindow);
+    const resolved = resolveContextWindow(model, { override: policy.contextWindow, table: this.options.modelWindows, defaultWindow: this.options.defaultContextWindow });
+    const choice = chooseWindow(resolved, learned);
+    // Warn about an unknown model only while nothing better is known.
+    if (learned === undefined) this.windowFor(policy, model);
+    const overrideKey = `${agentName}\u0000${resolved.model}`;
+    if (choice.overriddenOption !== undefined && !this.warnedOverrides.has(overrideKey)) {
+      this.warnedOverrides.add(overrideKey);
+      this.logger.warn(
+        `${LOG_PREFIX} agent '${agentName}': contextWindow ${choice.overriddenOption} for model '${resolved.model}' is larger than the maximum the provider ` +
+          `stated (${choice.window}); using ${choice.window}.`,
+      );
+    }
+    return choice;
   }
 
   /** `agentWindow`: the window resolved for the request's model, which a `Summarizer` without its own window shares. */

@@ -44,7 +44,7 @@ const other = (text: string): { readonly type: 'other'; readonly text: string } 
 
 export const OPTION_TABLE = {
   enabled: { scope: 'policy', range: BOOLEAN, default: true, doc: "`false`: the agent's requests are left alone." },
-  contextWindow: { scope: 'policy', unit: 'tokens', range: integer(1_024), defaultText: 'registry', doc: 'Overrides the model registry.' },
+  contextWindow: { scope: 'policy', unit: 'tokens', range: integer(1_024), defaultText: 'registry', doc: 'Overrides the model registry; a smaller maximum stated by the provider still wins (see Model registry).' },
   strategy: { scope: 'policy', range: { type: 'enum', values: STRATEGY_VALUES }, default: 'threshold', doc: 'How history is compacted.' },
   bufferTokens: {
     scope: 'policy',
@@ -123,7 +123,7 @@ export const OPTION_TABLE = {
     defaultText: '`{}`',
     doc: 'USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)).',
   },
-  defaultContextWindow: { scope: 'global', unit: 'tokens', range: integer(1_024), default: 128_000, doc: 'For a model no registry knows (one warning per name).' },
+  defaultContextWindow: { scope: 'global', unit: 'tokens', range: integer(1_024), default: 128_000, doc: 'For a model no registry knows (one warning per name), until the provider states its maximum.' },
   tokenizer: {
     scope: 'global',
     range: other('`{ name, count(text) }`'),

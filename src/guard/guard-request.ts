@@ -37,6 +37,7 @@ import type { CompactionReason } from '../records/compaction-record.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { RECORD_VERSION } from '../state/guard-state.js';
 import { anchorAt, locateSummary, type FingerprintAt } from '../state/watermark.js';
+import { compactionMayHelp, type CompactionConditions } from './futile-compaction.js';
 
 /** Characters per token assumed when a token budget must become a character budget. */
 const CHARS_PER_TOKEN = 3;
@@ -111,8 +112,10 @@ export interface GuardRequestResult {
   /** Heuristic and calibrated estimate of the request as it will be sent. */
   readonly estimate: number;
   readonly calibrated: number;
-  /** Set when the request is sent over the hard limit; the shell logs it. */
+  /** Set when the request is sent over the hard limit (counted on every call). */
   readonly overLimit?: string | undefined;
+  /** True when `overLimit` has a cause not warned about before (window or fixed part changed); the shell logs it then. */
+  readonly overLimitNewCause?: boolean | undefined;
   /** Set when parts were head+tail truncated to fit. */
   readonly shrunk: boolean;
 }
@@ -162,12 +165,18 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       ? planSlidingWindow({ contents, covered, invocationThreshold: policy.invocationThreshold, overlapSize: policy.overlapSize })
       : undefined;
   const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
-  const safetyDue = sliding !== undefined && calibrated >= Math.floor(policy.safetyRatio * input.window);
+  const safetyLine = Math.floor(policy.safetyRatio * input.window);
+  const safetyDue = sliding !== undefined && calibrated >= safetyLine;
   let reason: CompactionReason | undefined;
   if (usage.forceCompaction) reason = 'forced';
   else if (calibrated >= budget.threshold) reason = 'threshold';
   else if (safetyDue) reason = 'safety-ratio';
   else if (scheduleDue) reason = 'schedule';
+  // A compaction for room that was futile under the same conditions is not retried (see futile-compaction.ts).
+  const conditions: CompactionConditions = { window: input.window, fixedTokens, correction: factor, contentTokens: estimate - fixedTokens };
+  const pressure = { calibrated, fixedCalibrated: Math.ceil(fixedTokens * factor), hardLimit: budget.hardLimit, window: budget.window };
+  const heldBack = (reason === 'threshold' || reason === 'safety-ratio') && !compactionMayHelp(usage.futileCompaction, conditions, pressure);
+  if (heldBack && reason === 'safety-ratio') reason = scheduleDue ? 'schedule' : undefined;
 
   if (reason === undefined) {
     return {
@@ -200,7 +209,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const toCover = nextCoverage ? newlyCovered(coverage, nextCoverage) : [];
   const gain = toCover.reduce((total, index) => total + (tokens[index] ?? 0), 0);
   const minimumGain = summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
-  const split = candidate && nextCoverage && (reason === 'schedule' || gain > minimumGain) ? nextCoverage : undefined;
+  const split = !heldBack && candidate && nextCoverage && (reason === 'schedule' || gain > minimumGain) ? nextCoverage : undefined;
 
   let nextSummary = summary;
   let compaction: CompactionOutcome | undefined;
@@ -280,6 +289,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     sent = summary ? injectSummary(summary, tail, viewOptions) : contents.slice();
     sentEstimate = estimate;
   }
+  const viewEstimate = sentEstimate;
   let shrunk = false;
   const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
   if (!fits(sentEstimate)) {
@@ -306,6 +316,13 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`;
   }
   if (compaction) compaction = { ...compaction, tokensAfter: sentCalibrated };
+  // An attempt for room that still does not reach its target is remembered; one that does clears the record.
+  let futileCompaction = usage.futileCompaction;
+  if (!heldBack && reason !== 'schedule') {
+    const target = reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold;
+    futileCompaction = sentCalibrated > target ? { ...conditions, contentTokens: viewEstimate - fixedTokens } : undefined;
+  }
+  const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
 
   const nextUsage: UsageRecord = {
     ...usage,
@@ -319,6 +336,8 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     discardedCompactions: usage.discardedCompactions + (discarded ? 1 : 0),
     overLimitCalls: usage.overLimitCalls + (overLimit ? 1 : 0),
     forceCompaction: false,
+    futileCompaction,
+    overLimitCause,
   };
   return {
     contents: withPins(sent),
@@ -330,6 +349,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     estimate: sentEstimate,
     calibrated: sentCalibrated,
     overLimit,
+    overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     shrunk,
   };
 }

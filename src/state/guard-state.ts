@@ -82,6 +82,32 @@ export interface UsageRecord {
   readonly costUsd?: number | undefined;
   /** Calls with reported usage whose model has no price (left out of `costUsd`). */
   readonly unpricedCalls?: number | undefined;
+  /** Where `window` came from (see guard/learned-window.ts). */
+  readonly windowSource?: WindowOrigin | undefined;
+  /** The maximum a provider's rejection stated for `learnedWindowModel`: that model's window from then on. */
+  readonly learnedWindow?: number | undefined;
+  readonly learnedWindowModel?: string | undefined;
+  /** The last compaction that could not make the request fit, so it is not retried for nothing (guard/futile-compaction.ts). */
+  readonly futileCompaction?: FutileCompaction | undefined;
+  /** Window and fixed part of the last over-limit warning: the same cause is counted, not warned about again. */
+  readonly overLimitCause?: string | undefined;
+  /** The pin cap at which pinning the first request was refused; retried only under a larger cap. */
+  readonly firstRequestPinRefusedCap?: number | undefined;
+}
+
+/** Where an agent's window comes from: the model registry, the user's options, a provider's rejection, or the default. */
+export type WindowOrigin = 'registry' | 'option' | 'learned' | 'default';
+const WINDOW_ORIGINS: readonly WindowOrigin[] = ['registry', 'option', 'learned', 'default'];
+
+/** What a futile compaction was tried against (plain data; the decision is in guard/futile-compaction.ts). */
+export interface FutileCompaction {
+  readonly window: number;
+  /** Heuristic tokens of the system instruction, tools and pins. */
+  readonly fixedTokens: number;
+  /** Correction factor in force. */
+  readonly correction: number;
+  /** Heuristic tokens of the contents (summary included, before shrinking) right after the attempt. */
+  readonly contentTokens: number;
 }
 
 export const EMPTY_USAGE: UsageRecord = {
@@ -207,7 +233,24 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     lastCachedPromptTokens: decodeCount(record['lastCachedPromptTokens'], MAX_PLAUSIBLE_TOKENS),
     costUsd: decodeCount(record['costUsd']),
     unpricedCalls: decodeInteger(record['unpricedCalls']),
+    windowSource: WINDOW_ORIGINS.find((origin) => origin === record['windowSource']),
+    learnedWindow: positive('learnedWindow'),
+    learnedWindowModel: typeof record['learnedWindowModel'] === 'string' ? record['learnedWindowModel'] : undefined,
+    futileCompaction: decodeFutileCompaction(record['futileCompaction']),
+    overLimitCause: typeof record['overLimitCause'] === 'string' ? record['overLimitCause'] : undefined,
+    firstRequestPinRefusedCap: decodeCount(record['firstRequestPinRefusedCap'], MAX_PLAUSIBLE_TOKENS),
   };
+}
+
+function decodeFutileCompaction(value: unknown): FutileCompaction | undefined {
+  const record = asRecord(value);
+  if (!record) return undefined;
+  const window = decodeCount(record['window'], MAX_PLAUSIBLE_TOKENS);
+  const fixedTokens = decodeCount(record['fixedTokens'], MAX_PLAUSIBLE_TOKENS);
+  const correction = decodeCount(record['correction'], 1_000);
+  const contentTokens = decodeCount(record['contentTokens'], MAX_PLAUSIBLE_TOKENS);
+  if (window === undefined || window === 0 || fixedTokens === undefined || correction === undefined || correction === 0 || contentTokens === undefined) return undefined;
+  return { window, fixedTokens, correction, contentTokens };
 }
 
 /** Plain JSON for state: undefined fields dropped so the record round-trips exactly. */

@@ -2,7 +2,7 @@
  * Token status per agent, for people (a one-line meter) and dashboards (plain
  * data), read from session state only, so it works on any stored session.
  */
-import { decodeSummaryRecord, decodeUsageRecord } from '../state/guard-state.js';
+import { decodeSummaryRecord, decodeUsageRecord, type WindowOrigin } from '../state/guard-state.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 
@@ -19,6 +19,8 @@ export interface AgentContextStatus {
   /** Calibrated estimate of the last request sent. */
   readonly estimatedTokens?: number | undefined;
   readonly window?: number | undefined;
+  /** Where the window came from: the model registry, an option, a provider's rejection (learned), or the default. */
+  readonly windowSource?: WindowOrigin | undefined;
   readonly threshold?: number | undefined;
   readonly hardLimit?: number | undefined;
   /** estimatedTokens / window, in percent (0 when unknown). */
@@ -76,6 +78,7 @@ export function agentStatus(state: Readonly<Record<string, unknown>>, agentName:
     lastRealPromptTokens: usage.realPromptTokens,
     estimatedTokens: estimated,
     window: usage.window,
+    windowSource: usage.windowSource,
     threshold: usage.threshold,
     hardLimit: usage.hardLimit,
     percentUsed,
@@ -105,11 +108,16 @@ function compact(tokens: number): string {
   return String(tokens);
 }
 
-/** A one-line meter such as `45K/1M (4.5%) ~450 turns left`. */
+/**
+ * A one-line meter such as `45K/1M (4.5%) ~450 turns left`; a window the user
+ * did not set and the registry did not know says where it came from:
+ * `7K/8K learned (87.5%)`, `8K/128K default (6.6%)`.
+ */
 export function formatContextMeter(status: AgentContextStatus): string {
   if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
   const used = compact(status.lastRealPromptTokens ?? status.estimatedTokens ?? 0);
-  const window = status.window ? compact(status.window) : '?';
+  const source = status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
+  const window = status.window ? `${compact(status.window)}${source}` : '?';
   const turns = status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turns left`;
   const compactions = status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
   return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}`;
