@@ -70,6 +70,12 @@ export interface AgentPolicy {
   pinFirstRequest?: boolean;
   /** Cap on the tokens all pins of an agent may take. @default 10% of the window */
   maxPinnedTokens?: number;
+  /**
+   * Observation masking: when a compaction is due, every tool result but this many most recent
+   * ones is first replaced by a placeholder, with no model call; the summarizer runs only when
+   * that is not enough. `0` turns masking off. @default 3
+   */
+  maskKeepRecent?: number;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
@@ -131,6 +137,7 @@ export interface ResolvedPolicy {
   readonly toolOutputTruncation: ToolOutputTruncation | undefined;
   readonly pinFirstRequest: boolean;
   readonly maxPinnedTokens: number | undefined;
+  readonly maskKeepRecent: number;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;
@@ -153,6 +160,7 @@ export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferToke
   invocationThreshold: 5,
   overlapSize: 2,
   safetyRatio: 0.7,
+  maskKeepRecent: 1,
   maxCompactions: 1_000,
 };
 
@@ -212,6 +220,7 @@ export function validatePolicy(policy: AgentPolicy, prefix: string): void {
   checkInteger(`${prefix}overlapSize`, policy.overlapSize, 0);
   checkRatio(`${prefix}safetyRatio`, policy.safetyRatio, 0.1, 1);
   checkInteger(`${prefix}maxCompactions`, policy.maxCompactions, 1);
+  checkInteger(`${prefix}maskKeepRecent`, policy.maskKeepRecent, 0);
   checkFitsWindow(prefix, policy, policy.contextWindow);
 }
 
@@ -294,5 +303,6 @@ export function resolvePolicy(options: ContextGuardOptions, agentName: string): 
     overlapSize: pick('overlapSize') ?? POLICY_DEFAULTS.overlapSize,
     safetyRatio: pick('safetyRatio') ?? POLICY_DEFAULTS.safetyRatio,
     maxCompactions: pick('maxCompactions') ?? POLICY_DEFAULTS.maxCompactions,
+    maskKeepRecent: pick('maskKeepRecent') ?? POLICY_DEFAULTS.maskKeepRecent,
   };
 }

@@ -8,15 +8,23 @@ const turn = (n: number) => [userText(`Turn ${n}: check the logs.`), functionCal
 const history = [...turn(1), ...turn(2), ...turn(3)];
 
 describe('maskKeepFrom', () => {
-  it('should keep the last turns and always the in-flight one', () => {
-    expect(maskKeepFrom(history, 1)).toBe(8);
-    expect(maskKeepFrom(history, 2)).toBe(4);
-    expect(maskKeepFrom(history, 0)).toBe(8);
+  // Tool results sit at 2, 6 and 10; the in-flight turn starts at 12.
+  const inFlight = [...history, userText('Turn 4: and now?'), functionCall('fetch_logs', { n: 4 }), functionResponse('fetch_logs', big), functionCall('fetch_logs', { n: 5 }), functionResponse('fetch_logs', big)];
+
+  it('should mask every result of completed turns when the in-flight turn has none', () => {
+    expect(maskKeepFrom([...history, userText('Turn 4')], 1)).toBe(12);
   });
 
-  it('should mask nothing when there are fewer turns than it keeps', () => {
-    expect(maskKeepFrom(history, 5)).toBe(0);
-    expect(maskKeepFrom([functionCall('x', {})], 1)).toBe(0);
+  it('should keep the last results of the in-flight turn, the latest always', () => {
+    expect(maskKeepFrom(inFlight, 1)).toBe(16);
+    expect(maskKeepFrom(inFlight, 0)).toBe(16);
+    expect(maskKeepFrom(inFlight, 2)).toBe(14);
+    expect(maskKeepFrom(inFlight, 5)).toBe(12);
+  });
+
+  it('should keep the latest result when no user request comes before it', () => {
+    const contents = [functionCall('x', {}), functionResponse('x', big)];
+    expect(applyMask(contents, 0, maskKeepFrom(contents, 1), {})).toEqual(contents);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * Observation masking: the cheapest remedy for a full window. Tool results
- * older than the last few user turns are replaced by a short placeholder that
- * says what was elided (tool, size, how it began) and how to get it back; no
- * model call is made. The call and response parts stay where they are, so no
- * pair is orphaned, and the in-flight turn is never masked.
+ * older than the last few are replaced by a short placeholder that says what
+ * was elided (tool, size, how it began) and how to get it back; no model call
+ * is made. The call and response parts stay where they are, so no pair is
+ * orphaned; the user's messages are never touched, and the latest tool result
+ * of the in-flight turn (the one the model is answering) is never masked.
  *
  * Masking is a pure function of the contents and a watermark (`upTo`), so the
  * same history is masked the same way on every later call, byte for byte:
@@ -11,7 +12,7 @@
  * prompt cache warm), exactly like the summary's watermark.
  */
 import type { Content, Part } from '@google/genai';
-import { hasFunctionResponse, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
+import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
 import { safeJson } from '../estimate/json-text.js';
 import { truncateEnd } from '../text/truncate-text.js';
 
@@ -27,19 +28,21 @@ export interface MaskHint {
   readonly recallToolName?: string | undefined;
 }
 
-/** Start of the oldest of the last `keepTurns` user turns (never after the in-flight turn), or 0. */
-export function maskKeepFrom(contents: readonly Content[], keepTurns: number): number {
-  const current = latestUserRequestIndex(contents);
-  if (current < 0) return 0;
-  let kept = 1;
-  let start = current;
-  for (let i = current - 1; i >= 0 && kept < Math.max(1, keepTurns); i--) {
-    if (isUserRequest(contents[i])) {
-      start = i;
-      kept++;
-    }
+/**
+ * Where masking stops: tool results before this index are the ones to mask. The last `keepRecent`
+ * tool results of the in-flight turn (after the user's latest request) are kept, the latest one
+ * always (`keepRecent` is at least 1); results of completed turns are maskable, since the
+ * alternative when a compaction is due is to summarize them away.
+ */
+export function maskKeepFrom(contents: readonly Content[], keepRecent: number): number {
+  const turnStart = Math.max(0, latestUserRequestIndex(contents));
+  let kept = 0;
+  for (let i = contents.length - 1; i > turnStart; i--) {
+    if (!hasFunctionResponse(contents[i])) continue;
+    kept++;
+    if (kept === Math.max(1, keepRecent)) return i;
   }
-  return kept < Math.max(1, keepTurns) ? 0 : start;
+  return turnStart;
 }
 
 function placeholder(name: string, json: string, hint: MaskHint): Record<string, unknown> {

@@ -17,22 +17,22 @@ describe('tailTokens', () => {
 });
 
 describe('planMasking', () => {
-  const base = { contents, tokens, covered: 0, maskedUpTo: 0, maskedTokensAt, keepTurns: 2 };
+  const base = { contents, tokens, covered: 0, maskedUpTo: 0, maskedTokensAt, keepRecent: 2 };
 
-  it('should mask up to the last kept turns and say whether that is enough', () => {
-    const plan = planMasking({ ...base, meetsTarget: (t) => t <= 800 });
-    expect(plan).toEqual({ upTo: 8, tokens: 2 * 40 + 500 + 100, enough: true });
+  it('should mask the results of completed turns and say whether that is enough', () => {
+    const plan = planMasking({ ...base, meetsTarget: (t) => t <= 1_200 });
+    expect(plan).toEqual({ upTo: 12, tokens: 3 * 40 + 100, enough: true });
     expect(planMasking({ ...base, meetsTarget: (t) => t <= 100 })?.enough).toBe(false);
   });
 
   it('should not move the watermark back or to where the summary already covers', () => {
-    expect(planMasking({ ...base, maskedUpTo: 8, meetsTarget: () => true })).toBeUndefined();
-    expect(planMasking({ ...base, covered: 9, meetsTarget: () => true })).toBeUndefined();
+    expect(planMasking({ ...base, maskedUpTo: 12, meetsTarget: () => true })).toBeUndefined();
+    expect(planMasking({ ...base, covered: 13, meetsTarget: () => true })).toBeUndefined();
   });
 
   it('should not move the watermark when the new range has nothing to mask', () => {
     const textOnly = [userText('a'), modelText('b'), userText('c'), modelText('d'), userText('e')];
-    const plan = planMasking({ contents: textOnly, tokens: textOnly.map(() => 10), covered: 0, maskedUpTo: 0, maskedTokensAt: () => 10, keepTurns: 1, meetsTarget: () => true });
+    const plan = planMasking({ contents: textOnly, tokens: textOnly.map(() => 10), covered: 0, maskedUpTo: 0, maskedTokensAt: () => 10, keepRecent: 1, meetsTarget: () => true });
     expect(plan).toBeUndefined();
   });
 });

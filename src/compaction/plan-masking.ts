@@ -1,9 +1,9 @@
 /**
  * When and how far to mask. Masking is tried before a summary whenever a
  * compaction is due for room (the threshold, a rejected request, the sliding
- * window's token trigger): it moves the mask watermark to the start of the
- * last `keepTurns` user turns, and it is enough when the request then fits the
- * compaction's target. Otherwise the summarizer runs as before.
+ * window's token trigger): it moves the mask watermark to the oldest of the
+ * last `keepRecent` tool results, and it is enough when the request then fits
+ * the compaction's target. Otherwise the summarizer runs as before.
  */
 import type { Content } from '@google/genai';
 import { maskKeepFrom } from './mask-observations.js';
@@ -23,8 +23,8 @@ export interface MaskingInput {
   /** Current mask watermark (0 when nothing is masked). */
   readonly maskedUpTo: number;
   readonly maskedTokensAt: (index: number) => number;
-  /** User turns kept unmasked, the in-flight one included. */
-  readonly keepTurns: number;
+  /** Most recent tool results kept unmasked (at least the latest). */
+  readonly keepRecent: number;
   /** Whether a request of this many (heuristic) content tokens meets the compaction's target. */
   readonly meetsTarget: (contentTokens: number) => boolean;
 }
@@ -40,7 +40,7 @@ export interface MaskingPlan {
 
 /** The masking to apply now, or `undefined` when there is nothing new to mask. */
 export function planMasking(input: MaskingInput): MaskingPlan | undefined {
-  const upTo = maskKeepFrom(input.contents, input.keepTurns);
+  const upTo = maskKeepFrom(input.contents, input.keepRecent);
   if (upTo <= Math.max(input.covered, input.maskedUpTo)) return undefined;
   const before = tailTokens(input.tokens, input.covered, input.maskedUpTo, input.maskedTokensAt);
   const after = tailTokens(input.tokens, input.covered, upTo, input.maskedTokensAt);

@@ -29,13 +29,16 @@ import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/su
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { estimateContentsTokens } from '../estimate/estimate-request.js';
+import { estimateContentsTokens, TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../options.js';
 import type { CompactionReason } from '../records/compaction-record.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { RECORD_VERSION } from '../state/guard-state.js';
 import { anchorAt, locateWatermark, type FingerprintAt } from '../state/watermark.js';
+import type { MaskRecord } from '../state/mask-record.js';
+import { applyMask, maskContent } from '../compaction/mask-observations.js';
+import { planMasking, tailTokens } from '../compaction/plan-masking.js';
 
 /** Characters per token assumed when a token budget must become a character budget. */
 const CHARS_PER_TOKEN = 3;
@@ -55,6 +58,10 @@ export interface GuardRequestInput {
   /** Tokens of the system instruction and tool declarations. */
   readonly fixedTokens: number;
   readonly summary: SummaryRecord | undefined;
+  /** The stored mask watermark (see compaction/mask-observations.ts). */
+  readonly mask?: MaskRecord | undefined;
+  /** Tokens of masked contents by fingerprint, kept across calls by the shell (masked contents are re-counted on every call otherwise). */
+  readonly maskedTokenMemo?: TokenMemo | undefined;
   readonly usage: UsageRecord;
   readonly policy: ResolvedPolicy;
   readonly window: number;
@@ -99,6 +106,10 @@ export interface GuardRequestResult {
   readonly summary?: SummaryRecord | undefined;
   /** Why a stored summary was not applied (watermark missing). */
   readonly summaryDiscarded?: string | undefined;
+  /** A new mask watermark to persist; `null` clears one that no longer matches the history. */
+  readonly mask?: MaskRecord | null | undefined;
+  /** Set when this call moved the mask watermark: masked contents and the tokens before and after. */
+  readonly masking?: { readonly upTo: number; readonly tokensBefore: number; readonly tokensAfter: number } | undefined;
   readonly usage: UsageRecord;
   readonly compaction?: CompactionOutcome | undefined;
   readonly budget: Budget;
@@ -138,10 +149,25 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     }
   }
 
+  // ... and the mask of old tool results?
+  const maskHint = { recallToolName: input.recallToolName };
+  const maskedMemo = input.maskedTokenMemo ?? new TokenMemo(1_024);
+  const maskedTokensAt = (index: number): number =>
+    maskedMemo.remember(`${input.fingerprints[index] ?? index}\u0000${maskHint.recallToolName ?? ''}`, () => estimateContentTokens(maskContent(contents[index] ?? {}, maskHint), tokenizer));
+  let maskedUpTo = 0;
+  let maskUpdate: MaskRecord | null | undefined;
+  if (input.mask && policy.maskKeepRecent > 0) {
+    const match = locateWatermark(input.fingerprintAt, contents.length, input.mask.upTo, input.mask.anchor);
+    if (match.kind === 'missing') maskUpdate = null;
+    else maskedUpTo = match.covered;
+  }
+  // The contents from `from` on as they are sent: tool results before the mask watermark masked.
+  const viewFrom = (from: number): Content[] => (maskedUpTo > from ? applyMask(contents, from, maskedUpTo, maskHint) : contents).slice(from);
+
   // 2. Estimate the view the model would get.
-  const tail = contents.slice(covered);
+  let tail = viewFrom(covered);
   const viewSummaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail, viewOptions), tokenizer) : 0;
-  const estimate = fixedTokens + viewSummaryTokens + sum(tokens, covered);
+  let estimate = fixedTokens + viewSummaryTokens + tailTokens(tokens, covered, maskedUpTo, maskedTokensAt);
   const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
   const calibrated = calibrate(estimate, usage, policy.defaultCorrection);
   const budget = computeBudget({
@@ -170,8 +196,9 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 
   if (reason === undefined) {
     return {
-      contents: summary ? withPins(injectSummary(summary, tail, viewOptions)) : input.pinned ? withPins(contents.slice()) : undefined,
+      contents: summary ? withPins(injectSummary(summary, tail, viewOptions)) : input.pinned || maskedUpTo > covered ? withPins(tail) : undefined,
       summaryDiscarded,
+      mask: maskUpdate,
       usage: { ...usage, modelCalls, sentEstimate: estimate, lastCalibrated: calibrated, forceCompaction: false },
       budget,
       estimate,
@@ -186,16 +213,42 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   // Durable facts get up to half the summary's size on top of it.
   const factChars = Math.floor(summaryCap * CHARS_PER_TOKEN * 0.5);
   const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - Math.ceil(summaryCap * 1.5) - SUMMARY_FRAMING_TOKENS);
+
+  // 3a. Mask old tool results first, with no model call (not on the sliding window's schedule, which compacts for structure).
+  let masking: GuardRequestResult['masking'];
+  let maskingEnough = false;
+  if (reason !== 'schedule' && policy.maskKeepRecent > 0) {
+    const plan = planMasking({
+      contents,
+      tokens,
+      covered,
+      maskedUpTo,
+      maskedTokensAt,
+      keepRecent: policy.maskKeepRecent,
+      meetsTarget: (contentTokens) => viewSummaryTokens + contentTokens <= Math.floor(room * policy.compactTargetRatio),
+    });
+    if (plan) {
+      masking = { upTo: plan.upTo, tokensBefore: calibrated, tokensAfter: Math.ceil((fixedTokens + viewSummaryTokens + plan.tokens) * factor) };
+      maskedUpTo = plan.upTo;
+      maskUpdate = { upTo: plan.upTo, anchor: anchorAt((index) => input.fingerprints[index], plan.upTo), maskings: (input.mask?.maskings ?? 0) + 1, createdAt: input.now };
+      tail = viewFrom(covered);
+      estimate = fixedTokens + viewSummaryTokens + plan.tokens;
+      maskingEnough = plan.enough;
+    }
+  }
+  const viewTokens = maskedUpTo > covered ? tokens.map((count, i) => (i >= covered && i < maskedUpTo ? maskedTokensAt(i) : count)) : tokens;
+
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
   const keepFrom = reason === 'schedule' ? sliding?.keepFrom : undefined;
-  const candidate = selectSplit({ contents, tokens, covered, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
+  const candidate = selectSplit({ contents, tokens: viewTokens, covered, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
   // A compaction for room must be able to make the request smaller. Covering a single short message
   // (next to an oversized system prompt, say) would grow the request and call the summarizer for
   // nothing, so shrinking is the only remedy then; a result that still comes out larger is undone
-  // below. The sliding window's schedule compacts for structure, not room, and is exempt.
-  const newlyCovered = candidate ? sum(tokens, covered, candidate.split) : 0;
-  const minimumGain = summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
-  const split = candidate && (reason === 'schedule' || newlyCovered > minimumGain) ? candidate : undefined;
+  // below. The sliding window's schedule compacts for structure, not room, and is exempt. After a
+  // masking, a summary is made only when what it would replace is larger than a summary.
+  const newlyCovered = candidate ? sum(viewTokens, covered, candidate.split) : 0;
+  const minimumGain = masking ? summaryCap + SUMMARY_FRAMING_TOKENS : summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
+  const split = candidate && !maskingEnough && (reason === 'schedule' || newlyCovered > minimumGain) ? candidate : undefined;
 
   let nextSummary = summary;
   let compaction: CompactionOutcome | undefined;
@@ -203,7 +256,9 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   if (split) {
     const requestIndex = latestUserRequestIndex(contents);
     const currentRequest = requestIndex >= 0 ? contentText(contents[requestIndex]) : summary?.currentRequest;
-    const toSummarize = contents.slice(covered, split.split);
+    // What the model was last shown: masked tool results reach the summarizer masked (they are recallable, and
+    // re-reading them would make the summary cost what masking saved).
+    const toSummarize = viewFrom(covered).slice(0, split.split - covered);
     const maxChars = summaryCap * CHARS_PER_TOKEN;
     const prompt = buildSummaryPrompt({
       previousSummary: summary?.text,
@@ -261,7 +316,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   }
 
   // 4. Build what is sent, shrinking if it still does not fit.
-  let sent: Content[] = nextSummary ? injectSummary(nextSummary, contents.slice(keptFrom), viewOptions) : contents.slice(keptFrom);
+  let sent: Content[] = nextSummary ? injectSummary(nextSummary, viewFrom(keptFrom), viewOptions) : viewFrom(keptFrom);
   let sentEstimate = fixedTokens + estimateContentsTokens(sent, tokenizer);
   let discarded = false;
   if (compaction && reason !== 'schedule' && sentEstimate >= estimate) {
@@ -270,7 +325,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     nextSummary = summary;
     compaction = undefined;
     keptFrom = covered;
-    sent = summary ? injectSummary(summary, tail, viewOptions) : contents.slice();
+    sent = summary ? injectSummary(summary, tail, viewOptions) : tail;
     sentEstimate = estimate;
   }
   let shrunk = false;
@@ -295,13 +350,15 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`;
   }
   if (compaction) compaction = { ...compaction, tokensAfter: sentCalibrated };
+  else if (masking) masking = { ...masking, tokensAfter: sentCalibrated };
 
   const nextUsage: UsageRecord = {
     ...usage,
     modelCalls,
     // The pre-compaction real count would pin every later estimate above the threshold: clear the
     // pair, keep what it taught us as the prior (see calibration.ts).
-    ...(compaction ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: isCalibrated ? factor : usage.learnedCorrection } : {}),
+    ...(compaction || masking ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: isCalibrated ? factor : usage.learnedCorrection } : {}),
+    maskings: usage.maskings + (masking ? 1 : 0),
     sentEstimate,
     lastCalibrated: sentCalibrated,
     compactions: usage.compactions + (compaction ? 1 : 0),
@@ -313,6 +370,8 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     contents: withPins(sent),
     summary: compaction ? nextSummary : undefined,
     summaryDiscarded,
+    mask: maskUpdate,
+    masking,
     usage: nextUsage,
     compaction,
     budget,
