@@ -76,6 +76,7 @@ import {
 } from './options.js';
 import { decodeSummaryRecord, decodeUsageRecord, encodeRecord, type SummaryRecord, type UsageRecord } from './state/guard-state.js';
 import { locateWatermark } from './state/watermark.js';
+import { decodeMaskRecord } from './state/mask-record.js';
 import { STATE_PREFIX, stateKeysFor } from './state/state-keys.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
@@ -104,6 +105,8 @@ export class ContextGuard extends BasePlugin {
   private readonly logger: GuardLogger;
   private readonly measures = new ContentMeasureCache();
   private readonly fixedMemo = new TokenMemo();
+  /** Tokens of masked tool results by fingerprint: content-independent figures, shared by every session. */
+  private readonly maskedMemo = new TokenMemo(20_000);
   private readonly policies = new Map<string, ResolvedPolicy>();
   private readonly warnedModels = new Set<string>();
   private readonly warnedCauses = new Set<string>();
@@ -423,6 +426,9 @@ export class ContextGuard extends BasePlugin {
         tokens: measures.tokens,
         fixedTokens: fixed.systemTokens + fixed.toolTokens,
         summary,
+        mask: decodeMaskRecord(context.state.get<unknown>(keys.mask)),
+        manual: requested,
+        maskedTokenMemo: this.maskedMemo,
         usage: usageAfterPins,
         policy,
         window,
@@ -447,6 +453,15 @@ export class ContextGuard extends BasePlugin {
         this.sharedSummaries.set(key, result.summary);
       } else if (summary && summary === shared) {
         context.state.set(keys.summary, encodeRecord(summary));
+      }
+      if (result.mask !== undefined) context.state.set(keys.mask, result.mask === null ? null : encodeRecord(result.mask));
+      if (result.masking) {
+        // A masking is a compaction too, for other plugins' hooks (made without a model call).
+        compacted = true;
+        this.logger.info(
+          `${LOG_PREFIX} agent '${agentName}': masked old tool results before content ${result.masking.upTo}, ` +
+            `~${result.masking.tokensBefore} -> ~${result.masking.tokensAfter} tokens, no model call.`,
+        );
       }
       context.state.set(keys.usage, encodeRecord({ ...trackTurn(result.usage, context.invocationId, result.calibrated, result.budget), windowSource: windowChoice.origin }));
       if (requested) context.state.set(keys.compactionRequest, null);

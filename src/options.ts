@@ -94,6 +94,12 @@ export interface AgentPolicy {
   pinFirstRequest?: boolean;
   /** Cap on the tokens all pins of an agent may take. @default 10% of the window */
   maxPinnedTokens?: number;
+  /**
+   * Observation masking: when a compaction is due, the tool results of completed turns and all but
+   * this many of the in-flight turn are first replaced by a placeholder, with no model call; the
+   * summarizer runs only when that is not enough. `0` turns masking off. @default 1
+   */
+  maskKeepRecent?: number;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
@@ -170,6 +176,7 @@ export interface ResolvedPolicy {
   readonly toolOutputTruncation: ToolOutputTruncation | undefined;
   readonly pinFirstRequest: boolean;
   readonly maxPinnedTokens: number | undefined;
+  readonly maskKeepRecent: number;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;

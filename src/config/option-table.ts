@@ -104,6 +104,13 @@ export const OPTION_TABLE = {
   },
   pinFirstRequest: { scope: 'policy', range: BOOLEAN, default: false, doc: "Pin the session's first user request (the task) so it is never summarized away." },
   maxPinnedTokens: { scope: 'policy', unit: 'tokens', range: integer(0), defaultText: '10% of the window', doc: 'Cap on all pins of an agent.' },
+  maskKeepRecent: {
+    scope: 'policy',
+    unit: 'count',
+    range: integer(0),
+    default: 1,
+    doc: 'Observation masking: when a compaction is due, tool results of completed turns and all but this many of the in-flight turn become placeholders first, with no model call; `0` turns masking off.',
+  },
   invocationThreshold: { scope: 'policy', unit: 'turns', range: integer(1), default: 5, doc: 'Sliding window θ: compact once this many turns completed since the last compaction.' },
   overlapSize: { scope: 'policy', unit: 'turns', range: integer(0), default: 2, doc: 'Sliding window ω: completed turns kept verbatim after the summary.' },
   safetyRatio: { scope: 'policy', unit: 'fraction', range: between(0.1, 1), default: 0.7, doc: 'Sliding window ρ: compact early at this share of the window.' },

@@ -30,7 +30,7 @@ import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/su
 import type { SummarizeRequest, SummarizerFailureKind, SummaryOutcome } from '../compaction/summarizer.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { estimateContentsTokens } from '../estimate/estimate-request.js';
+import { estimateContentsTokens, TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../options.js';
 import type { CompactionReason } from '../records/compaction-record.js';
@@ -38,6 +38,11 @@ import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { RECORD_VERSION } from '../state/guard-state.js';
 import { anchorAt, locateSummary, type FingerprintAt } from '../state/watermark.js';
 import { compactionMayHelp, type CompactionConditions } from './futile-compaction.js';
+import { locateWatermark } from '../state/watermark.js';
+import type { MaskRecord } from '../state/mask-record.js';
+import { applyMask, maskContent } from '../compaction/mask-observations.js';
+import { planMasking } from '../compaction/plan-masking.js';
+import { safeJson } from '../estimate/json-text.js';
 
 /** Characters per token assumed when a token budget must become a character budget. */
 const CHARS_PER_TOKEN = 3;
@@ -57,6 +62,12 @@ export interface GuardRequestInput {
   /** Tokens of the system instruction and tool declarations. */
   readonly fixedTokens: number;
   readonly summary: SummaryRecord | undefined;
+  /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do. */
+  readonly manual?: boolean | undefined;
+  /** The stored mask watermark (see compaction/mask-observations.ts). */
+  readonly mask?: MaskRecord | undefined;
+  /** Token counts of placeholders by their text, kept across calls by the shell (content-independent figures). */
+  readonly maskedTokenMemo?: TokenMemo | undefined;
   readonly usage: UsageRecord;
   readonly policy: ResolvedPolicy;
   readonly window: number;
@@ -106,6 +117,10 @@ export interface GuardRequestResult {
   readonly summary?: SummaryRecord | undefined;
   /** Why a stored summary was not applied (watermark missing). */
   readonly summaryDiscarded?: string | undefined;
+  /** A new mask watermark to persist; `null` clears one that no longer matches the history. */
+  readonly mask?: MaskRecord | null | undefined;
+  /** Set when this call moved the mask watermark: masked contents and the tokens before and after. */
+  readonly masking?: { readonly upTo: number; readonly tokensBefore: number; readonly tokensAfter: number } | undefined;
   readonly usage: UsageRecord;
   readonly compaction?: CompactionOutcome | undefined;
   readonly budget: Budget;
@@ -142,10 +157,28 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   }
   const { covered } = coverage;
 
+  // ... and the mask of old tool results? `view` and `viewTokens` are the contents as the model gets them.
+  const maskHint = { recallToolName: input.recallToolName };
+  const maskMemo = input.maskedTokenMemo ?? new TokenMemo(1_024);
+  let maskedUpTo = 0;
+  let maskUpdate: MaskRecord | null | undefined;
+  if (input.mask && policy.maskKeepRecent > 0) {
+    const match = locateWatermark(input.fingerprintAt, contents.length, input.mask.upTo, input.mask.anchor);
+    if (match.kind === 'missing') maskUpdate = null;
+    else maskedUpTo = match.covered;
+  }
+  const tokensOfView = (content: Content, index: number): number =>
+    content === contents[index] ? (tokens[index] ?? 0) : maskMemo.remember(safeJson(content.parts), () => estimateContentTokens(content, tokenizer));
+  const viewOf = (upTo: number): { view: Content[]; viewTokens: number[] } => {
+    const view = applyMask(contents, tokens, covered, upTo, maskHint);
+    return { view, viewTokens: view.map(tokensOfView) };
+  };
+  let { view, viewTokens } = maskedUpTo > covered ? viewOf(maskedUpTo) : { view: contents.slice(), viewTokens: tokens.slice() };
+
   // 2. Estimate the view the model would get.
-  const tail = uncoveredContents(contents, coverage);
+  let tail = uncoveredContents(view, coverage);
   const viewSummaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail, viewOptions), tokenizer) : 0;
-  const estimate = fixedTokens + viewSummaryTokens + uncoveredTokens(tokens, coverage);
+  let estimate = fixedTokens + viewSummaryTokens + uncoveredTokens(viewTokens, coverage);
   const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
   const calibrated = calibrate(estimate, usage, policy.defaultCorrection);
   const budget = computeBudget({
@@ -180,8 +213,9 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 
   if (reason === undefined) {
     return {
-      contents: summary ? withPins(injectSummary(summary, tail, viewOptions)) : input.pinned ? withPins(contents.slice()) : undefined,
+      contents: summary ? withPins(injectSummary(summary, tail, viewOptions)) : input.pinned || maskedUpTo > covered ? withPins(view) : undefined,
       summaryDiscarded,
+      mask: maskUpdate,
       usage: { ...usage, modelCalls, sentEstimate: estimate, lastCalibrated: calibrated, forceCompaction: false },
       budget,
       estimate,
@@ -198,18 +232,44 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   // Durable facts get up to half the summary's size on top of it.
   const factChars = Math.floor(summaryCap * CHARS_PER_TOKEN * 0.5);
   const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - Math.ceil(summaryCap * 1.5) - SUMMARY_FRAMING_TOKENS);
+
+  // 3a. Mask old tool results first, with no model call (not on the sliding window's schedule, which compacts for structure).
+  let masking: GuardRequestResult['masking'];
+  let maskingEnough = false;
+  if (reason !== 'schedule' && !input.manual && policy.maskKeepRecent > 0) {
+    const keptTokens = coverage.keptAt === undefined ? 0 : (tokens[coverage.keptAt] ?? 0);
+    const plan = planMasking({
+      contents,
+      tokens,
+      covered,
+      maskedUpTo,
+      maskedTokensAt: (index) => tokensOfView(maskContent(contents[index] ?? {}, maskHint, tokens[index] ?? 0), index),
+      keepRecent: policy.maskKeepRecent,
+      meetsTarget: (contentTokens) => viewSummaryTokens + keptTokens + contentTokens <= Math.floor(room * policy.compactTargetRatio),
+    });
+    if (plan) {
+      maskedUpTo = plan.upTo;
+      ({ view, viewTokens } = viewOf(maskedUpTo));
+      tail = uncoveredContents(view, coverage);
+      estimate = fixedTokens + viewSummaryTokens + uncoveredTokens(viewTokens, coverage);
+      masking = { upTo: plan.upTo, tokensBefore: calibrated, tokensAfter: Math.ceil(estimate * factor) };
+      maskUpdate = { upTo: plan.upTo, anchor: anchorAt((index) => input.fingerprints[index], plan.upTo), maskings: (input.mask?.maskings ?? 0) + 1, createdAt: input.now };
+      maskingEnough = plan.enough;
+    }
+  }
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
   const keepFrom = reason === 'schedule' ? sliding?.keepFrom : undefined;
-  const candidate = selectSplit({ contents, tokens, covered, keptAt: coverage.keptAt, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
+  const candidate = selectSplit({ contents, tokens: viewTokens, covered, keptAt: coverage.keptAt, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
   // A compaction for room must be able to make the request smaller. Covering a single short message
   // (next to an oversized system prompt, say) would grow the request and call the summarizer for
   // nothing, so shrinking is the only remedy then; a result that still comes out larger is undone
-  // below. The sliding window's schedule compacts for structure, not room, and is exempt.
+  // below. The sliding window's schedule compacts for structure, not room, and is exempt. After a
+  // masking, a summary is made only when what it would replace is larger than a summary.
   const nextCoverage: SummaryCoverage | undefined = candidate ? { covered: candidate.split, keptAt: candidate.keptAt } : undefined;
   const toCover = nextCoverage ? newlyCovered(coverage, nextCoverage) : [];
-  const gain = toCover.reduce((total, index) => total + (tokens[index] ?? 0), 0);
-  const minimumGain = summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
-  const split = !heldBack && candidate && nextCoverage && (reason === 'schedule' || gain > minimumGain) ? nextCoverage : undefined;
+  const gain = toCover.reduce((total, index) => total + (viewTokens[index] ?? 0), 0);
+  const minimumGain = masking ? summaryCap + SUMMARY_FRAMING_TOKENS : summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
+  const split = !heldBack && !maskingEnough && candidate && nextCoverage && (reason === 'schedule' || gain > minimumGain) ? nextCoverage : undefined;
 
   let nextSummary = summary;
   let compaction: CompactionOutcome | undefined;
@@ -217,7 +277,9 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   if (split) {
     const requestIndex = latestUserRequestIndex(contents);
     const currentRequest = requestIndex >= 0 ? contentText(contents[requestIndex]) : summary?.currentRequest;
-    const toSummarize = toCover.flatMap((index) => contents[index] ?? []);
+    // What the model was last shown: masked tool results reach the summarizer masked (they are recallable, and
+    // re-reading them would make the summary cost what masking saved).
+    const toSummarize = toCover.flatMap((index) => view[index] ?? []);
     const maxChars = summaryCap * CHARS_PER_TOKEN;
     const prompt = buildSummaryPrompt({
       previousSummary: summary?.text,
@@ -278,7 +340,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   }
 
   // 4. Build what is sent, shrinking if it still does not fit.
-  let sent: Content[] = nextSummary ? injectSummary(nextSummary, uncoveredContents(contents, sentCoverage), viewOptions) : contents.slice();
+  let sent: Content[] = nextSummary ? injectSummary(nextSummary, uncoveredContents(view, sentCoverage), viewOptions) : view.slice();
   let sentEstimate = fixedTokens + estimateContentsTokens(sent, tokenizer);
   let discarded = false;
   if (compaction && reason !== 'schedule' && sentEstimate >= estimate) {
@@ -286,7 +348,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
     nextSummary = summary;
     compaction = undefined;
-    sent = summary ? injectSummary(summary, tail, viewOptions) : contents.slice();
+    sent = summary ? injectSummary(summary, tail, viewOptions) : view.slice();
     sentEstimate = estimate;
   }
   const viewEstimate = sentEstimate;
@@ -316,6 +378,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`;
   }
   if (compaction) compaction = { ...compaction, tokensAfter: sentCalibrated };
+  else if (masking) masking = { ...masking, tokensAfter: sentCalibrated };
   // An attempt for room that still does not reach its target is remembered; one that does clears the record.
   let futileCompaction = usage.futileCompaction;
   if (!heldBack && reason !== 'schedule') {
@@ -329,7 +392,9 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     modelCalls,
     // The pre-compaction real count would pin every later estimate above the threshold: clear the
     // pair, keep what it taught us as the prior (see calibration.ts).
-    ...(compaction ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: isCalibrated ? factor : usage.learnedCorrection } : {}),
+    // A masking makes the last real count stale in the same way.
+    ...(compaction || masking ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: isCalibrated ? factor : usage.learnedCorrection } : {}),
+    maskings: usage.maskings + (masking ? 1 : 0),
     sentEstimate,
     lastCalibrated: sentCalibrated,
     compactions: usage.compactions + (compaction ? 1 : 0),
@@ -343,6 +408,8 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     contents: withPins(sent),
     summary: compaction ? nextSummary : undefined,
     summaryDiscarded,
+    mask: maskUpdate,
+    masking,
     usage: nextUsage,
     compaction,
     budget,

@@ -53,6 +53,8 @@ export interface UsageRecord {
   readonly outputTokens?: number | undefined;
   readonly modelCalls: number;
   readonly compactions: number;
+  /** Times old tool results were masked (the mask watermark moved), with no model call. */
+  readonly maskings: number;
   /** Summaries thrown away because they came out no smaller than what they would replace. */
   readonly discardedCompactions: number;
   /** Requests sent although they were still over the hard limit after every reduction. */
@@ -114,6 +116,7 @@ export const EMPTY_USAGE: UsageRecord = {
   version: RECORD_VERSION,
   modelCalls: 0,
   compactions: 0,
+  maskings: 0,
   discardedCompactions: 0,
   overLimitCalls: 0,
   rejectedCalls: 0,
@@ -216,6 +219,7 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     outputTokens: decodeCount(record['outputTokens'], MAX_PLAUSIBLE_TOKENS),
     modelCalls: decodeInteger(record['modelCalls']) ?? 0,
     compactions: decodeInteger(record['compactions']) ?? 0,
+    maskings: decodeInteger(record['maskings']) ?? 0,
     discardedCompactions: decodeInteger(record['discardedCompactions']) ?? 0,
     overLimitCalls: decodeInteger(record['overLimitCalls']) ?? 0,
     rejectedCalls: decodeInteger(record['rejectedCalls']) ?? 0,

@@ -22,6 +22,8 @@ export interface GuardStateKeys {
   readonly toolTruncations: string;
   /** Set by `requestCompaction` (its time), cleared by the next call: marks that call's compaction `Manual`. */
   readonly compactionRequest: string;
+  /** How far old tool results are masked (see compaction/mask-observations.ts). */
+  readonly mask: string;
 }
 
 export function stateKeysFor(agentName: string): GuardStateKeys {
@@ -32,5 +34,6 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     pins: `${STATE_PREFIX}:${agentName}:pins`,
     toolTruncations: `${STATE_PREFIX}:${agentName}:tool_truncations`,
     compactionRequest: `${STATE_PREFIX}:${agentName}:compaction_request`,
+    mask: `${STATE_PREFIX}:${agentName}:mask`,
   };
 }

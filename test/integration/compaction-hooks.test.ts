@@ -13,7 +13,7 @@
  */
 import { BasePlugin, ContextCompactionTrigger, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel, type InvocationContext } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, decodeCompactionRecord, stateKeysFor, type CompactionRecord } from '../../src/index.js';
+import { ContextGuard, decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type CompactionRecord } from '../../src/index.js';
 import { ScriptedLlm } from '../../src/testing/index.js';
 import { capturingLogger } from '../support/capture-logger.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
@@ -53,10 +53,12 @@ class CompactionProbe extends BasePlugin {
   }
 }
 
-async function setUp(plugins: BasePlugin[]) {
+/** Summaries are what these tests follow, so masking is off unless a test turns it on. */
+async function setUp(plugins: BasePlugin[], maskKeepRecent = 0) {
   const records: CompactionRecord[] = [];
   const logger = capturingLogger();
   const guard = new ContextGuard({
+    maskKeepRecent,
     contextWindow: 6_000,
     summarizer: new ScriptedSummarizerLlm(),
     modelWindows: { 'scripted-summarizer': 32_000 },
@@ -90,6 +92,19 @@ describe('ADK compaction hooks', () => {
     // `after` sees this compaction's record; `before` still sees the previous one.
     expect(probe.calls.filter((call) => call.phase === 'after').map((call) => call.lastCompactionId)).toEqual(world.records.map((record) => record.id));
     expect(probe.calls.filter((call) => call.phase === 'before').map((call) => call.lastCompactionId)).toEqual([undefined, ...world.records.slice(0, -1).map((record) => record.id)]);
+    expect(world.workerModel.rejectedRequests).toEqual([]);
+  });
+
+  it('should fire before and after around a masking too (a compaction made without a model call)', async () => {
+    const probe = new CompactionProbe();
+    const world = await setUp([probe], 1);
+    for (let turn = 1; turn <= 8; turn++) expect(await world.turn(`Turn ${turn}: fetch it.`)).toEqual([]);
+    const stored = await world.sessionService.getSession({ appName: APP, userId: USER, sessionId: world.session.id });
+    const usage = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]);
+    expect(usage.maskings).toBeGreaterThan(0);
+    // One before/after pair per call that masked, summarized or both.
+    expect(probe.calls.filter((call) => call.phase === 'before').length).toBeGreaterThanOrEqual(Math.max(usage.maskings, world.records.length));
+    expect(probe.calls.filter((call) => call.phase === 'before').length).toBe(probe.calls.filter((call) => call.phase === 'after').length);
     expect(world.workerModel.rejectedRequests).toEqual([]);
   });
 

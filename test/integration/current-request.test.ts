@@ -87,7 +87,8 @@ describe('the current request through a long single-turn tool loop', () => {
     const file = join(folder, 'task.sqlite');
     const firstStore = new DatabaseSessionService(`sqlite://${file}`);
     await firstStore.init();
-    const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() });
+    // The summary's strip after a restart is what this test follows: masking off, so the loop's steps are summarized.
+    const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer(), maskKeepRecent: 0 });
     const first = createHarness({ window, ratio: 1.8, script: toolLoopScript(40, 4_000), plugins: [guard], sessionService: firstStore });
     const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID });
     const task = taskStatement();
@@ -110,7 +111,7 @@ describe('the current request through a long single-turn tool loop', () => {
     const secondSummarizer = countingSummarizer();
     const secondStore = new DatabaseSessionService(`sqlite://${file}`);
     await secondStore.init();
-    const second = createHarness({ window, ratio: 1.8, script: toolLoopScript(1, 500), plugins: [new ContextGuard({ contextWindow: window, summarizer: secondSummarizer })], sessionService: secondStore });
+    const second = createHarness({ window, ratio: 1.8, script: toolLoopScript(1, 500), plugins: [new ContextGuard({ contextWindow: window, summarizer: secondSummarizer, maskKeepRecent: 0 })], sessionService: secondStore });
     await runTurn(second.runner, session.id, 'Now check the release notes.');
     const next = second.model.requests[0]!;
     expect(secondSummarizer.requests).toHaveLength(0);

@@ -70,7 +70,9 @@ function expectWellFormed(...models: ScriptedLlm[]): void {
 function quietGuard(options: ConstructorParameters<typeof ContextGuard>[0] = {}): { guard: ContextGuard; records: CompactionRecord[]; logger: ReturnType<typeof capturingLogger> } {
   const records: CompactionRecord[] = [];
   const logger = capturingLogger();
+  // Summaries are what must stay apart here: masking off, so every agent summarizes.
   const guard = new ContextGuard({
+    maskKeepRecent: 0,
     summarizer: new ScriptedSummarizerLlm(),
     modelWindows: { 'scripted-summarizer': 32_000 },
     logger,
@@ -171,7 +173,7 @@ describe('agents', () => {
     for (let turn = 1; turn <= 12; turn++) expect(await run(runner, session.id, `Turn ${turn}: fetch it.`)).toEqual([]);
 
     // Not listed under `agents`: the built-in defaults (and the global options, here only the summarizer).
-    expect(guard.policyFor('plain')).toMatchObject(POLICY_DEFAULTS);
+    expect(guard.policyFor('plain')).toMatchObject({ ...POLICY_DEFAULTS, maskKeepRecent: 0 });
     expect(guard.policyFor('plain')).toEqual(resolvePolicy({ summarizer: guard.policyFor('plain').summarizer }, 'plain'));
     const usage = decodeUsageRecord((await sessionService.getSession({ appName: APP, userId: USER, sessionId: session.id }))!.state[stateKeysFor('plain').usage]);
     expect(usage.modelCalls).toBe(plainModel.requests.length);
