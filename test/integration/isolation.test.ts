@@ -172,9 +172,9 @@ describe('agents', () => {
     const session = await sessionService.createSession({ appName: APP, userId: USER });
     for (let turn = 1; turn <= 12; turn++) expect(await run(runner, session.id, `Turn ${turn}: fetch it.`)).toEqual([]);
 
-    // Not listed under `agents`: the built-in defaults (and the global options, here only the summarizer).
+    // Not listed under `agents`: the built-in defaults (and the global options, here the summarizer and masking off).
     expect(guard.policyFor('plain')).toMatchObject({ ...POLICY_DEFAULTS, maskKeepRecent: 0 });
-    expect(guard.policyFor('plain')).toEqual(resolvePolicy({ summarizer: guard.policyFor('plain').summarizer }, 'plain'));
+    expect(guard.policyFor('plain')).toEqual(resolvePolicy({ summarizer: guard.policyFor('plain').summarizer, maskKeepRecent: 0 }, 'plain'));
     const usage = decodeUsageRecord((await sessionService.getSession({ appName: APP, userId: USER, sessionId: session.id }))!.state[stateKeysFor('plain').usage]);
     expect(usage.modelCalls).toBe(plainModel.requests.length);
     // The defaults: a 20% buffer on the 8k window (threshold 6,400 once calibrated).
