@@ -5,7 +5,9 @@
  * `reports/bench.json`. Absolute times depend on the machine; ratios from the
  * same run hold better. See docs/performance.md.
  *
- * Options: `--quick` (checkpoints 10k and 100k, 20 turns of cost) for a smoke run.
+ * Options: `--quick` (checkpoints 10k and 100k, 20 turns of cost) for a smoke run;
+ * `tokenizer` (`npm run bench -- tokenizer`) runs the tokenizer section alone and writes
+ * `reports/bench-tokenizer.json`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -15,6 +17,7 @@ import { runSteadyState, type SteadyResult } from './steady.js';
 import { gcFunction } from './lib/heap.js';
 import { manyPartsTable, runManyParts, type ManyPartsRow } from './many-parts.js';
 import { measureTokenizerLoad, runTokenizerChecks, type TokenizerLoad, type TokenizerReport } from './tokenizer.js';
+import { compareTokenizerLibraries, LIBRARY_RULE_FACTOR, type LibraryComparison } from './tokenizer-libraries.js';
 import { runSmallInputs, runWorstCase, type SmallInputRow, type WorstCaseRow } from './worst-case.js';
 
 interface Target {
@@ -25,18 +28,16 @@ interface Target {
 }
 
 const quick = process.argv.includes('--quick');
+/** Sections named on the command line; only `tokenizer` runs alone, no name runs every section. */
+const SECTIONS = ['tokenizer'] as const;
+const sections = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const log = (line: string): void => console.log(line);
 
 function section(title: string): void {
   console.log(`\n== ${title}`);
 }
 
-async function main(): Promise<void> {
-  gcFunction();
-  const started = performance.now();
-  const loadAverageAtStart = loadavg();
-  const load: TokenizerLoad = measureTokenizerLoad();
-
+function runTokenizerSection(load: TokenizerLoad): { tokenizer: TokenizerReport; libraries: LibraryComparison } {
   section('tokenizer');
   const tokenizer: TokenizerReport = runTokenizerChecks();
   console.log(
@@ -51,6 +52,64 @@ async function main(): Promise<void> {
       ...tokenizer.kinds.map((row) => [row.kind, `${row.exactMbPerSecond.toFixed(1)} MB/s`, row.sampledRatio.toFixed(3), ms(row.sampledMs)]),
     ]),
   );
+
+  const libraries = compareTokenizerLibraries();
+  console.log(
+    `beside two o200k libraries on 2 KB texts, MB/s (median of ${libraries.rounds} rounds of ${libraries.textsPerRound} fresh texts; ` +
+      `first use: gpt-tokenizer ${ms(libraries.firstUseMs['gpt-tokenizer'])}, ai-tokenizer ${ms(libraries.firstUseMs['ai-tokenizer'])})`,
+  );
+  console.log(
+    table([
+      ['kind', 'own', 'gpt-tokenizer', 'ai-tokenizer', 'own / gpt-tokenizer', 'own / ai-tokenizer'],
+      ...libraries.kinds.map((row) => [
+        row.kind,
+        rate(row.mbPerSecond.own),
+        rate(row.mbPerSecond['gpt-tokenizer']),
+        rate(row.mbPerSecond['ai-tokenizer']),
+        ratio(row.ownOver['gpt-tokenizer']),
+        ratio(row.ownOver['ai-tokenizer']),
+      ]),
+    ]),
+  );
+  for (const v of libraries.verdicts) {
+    console.log(`  ${v.library}: own/library at most ${ratio(v.worstRatio)} (${v.worstKind}); within ${LIBRARY_RULE_FACTOR}x on every kind: ${v.withinRule ? 'yes' : 'no'}`);
+  }
+  return { tokenizer, libraries };
+}
+
+/** MB/s with two decimals below 10 (the libraries' rate on long runs is a fraction of 1 MB/s). */
+function rate(value: number): string {
+  return value.toFixed(value < 10 ? 2 : 1);
+}
+
+function writeReport(path: string, started: number, loadAverageAtStart: number[], figures: Record<string, unknown>): void {
+  const elapsedMs = performance.now() - started;
+  const report = {
+    generatedAt: new Date().toISOString(),
+    command: process.argv.slice(1).join(' '),
+    quick,
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform, loadAverageAtStart, loadAverageAtEnd: loadavg() },
+    ...figures,
+    elapsedMs: Math.round(elapsedMs),
+  };
+  mkdirSync('reports', { recursive: true });
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${path} in ${(elapsedMs / 1000).toFixed(0)} s`);
+}
+
+async function main(): Promise<void> {
+  const unknown = sections.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}; sections that run alone: ${SECTIONS.join(', ')}`);
+  gcFunction();
+  const started = performance.now();
+  const loadAverageAtStart = loadavg();
+  const load: TokenizerLoad = measureTokenizerLoad();
+
+  const { tokenizer, libraries } = runTokenizerSection(load);
+  if (sections.includes('tokenizer')) {
+    writeReport('reports/bench-tokenizer.json', started, loadAverageAtStart, { tokenizer: { load, ...tokenizer }, tokenizerLibraries: libraries });
+    return;
+  }
 
   section('steady state (real Runner session, 2M window: no compaction)');
   const steady: SteadyResult = await runSteadyState({ checkpoints: quick ? [10_000, 100_000] : [10_000, 100_000, 200_000, 1_000_000], log });
@@ -207,25 +266,17 @@ async function main(): Promise<void> {
   }
   console.log(table([['target', 'wanted', 'measured', ''], ...targets.map((t) => [t.name, t.target, t.measured, t.met ? 'met' : 'NOT MET'])]));
 
-  const elapsedMs = performance.now() - started;
-  const report = {
-    generatedAt: new Date().toISOString(),
-    command: process.argv.slice(1).join(' '),
-    quick,
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform, loadAverageAtStart, loadAverageAtEnd: loadavg() },
+  writeReport('reports/bench.json', started, loadAverageAtStart, {
     groundTruth: steady.groundTruth,
     tokenizer: { load, ...tokenizer },
+    tokenizerLibraries: libraries,
     steady,
     worstCase: worst,
     smallInputs: small,
     manyParts,
     cost,
     targets,
-    elapsedMs: Math.round(elapsedMs),
-  };
-  mkdirSync('reports', { recursive: true });
-  writeFileSync('reports/bench.json', `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwrote reports/bench.json in ${(elapsedMs / 1000).toFixed(0)} s`);
+  });
 }
 
 main().catch((error: unknown) => {

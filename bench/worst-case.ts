@@ -45,14 +45,14 @@ function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-function base64Blob(bytes: number, seed: number): string {
+export function base64Blob(bytes: number, seed: number): string {
   const random = new Random(seed);
   const raw = Buffer.alloc(Math.ceil((bytes * 3) / 4));
   for (let i = 0; i < raw.length; i++) raw[i] = random.int(256);
   return raw.toString('base64').slice(0, bytes);
 }
 
-function randomHan(chars: number, seed: number): string {
+export function randomHan(chars: number, seed: number): string {
   const random = new Random(seed);
   let out = '';
   for (let i = 0; i < chars; i++) out += String.fromCharCode(0x4e00 + random.int(0x5000));

@@ -1,10 +1,12 @@
 /**
  * The real ADK agents of a scenario, per topology: a single LlmAgent, a
  * router with a worker sub-agent (transfers both ways), or a SequentialAgent
- * pipeline (researcher then writer). Under the `adk-token-based` baseline
+ * pipeline (researcher then writer), or a lead with an `AgentTool` child
+ * (researcher). Under the `adk-token-based` baseline
  * each LlmAgent carries ADK's own TokenBasedContextCompactor.
  */
 import {
+  AgentTool,
   LlmAgent,
   LlmSummarizer,
   SequentialAgent,
@@ -70,6 +72,12 @@ export function buildAgents(spec: ScenarioSpec, setup: AgentSetup): { root: Base
     const researcher = llmAgent(spec, 'researcher', setup, true, isolated);
     const writer = llmAgent(spec, 'writer', setup, false, isolated);
     return { root: new SequentialAgent({ name: 'pipeline', subAgents: [researcher, writer] }), agentNames: names };
+  }
+  if (topology === 'agent-tool') {
+    // The child is reached only through the tool: ADK runs it in a Runner of its own, without plugins.
+    const researcher = llmAgent(spec, 'researcher', setup, true);
+    const lead = llmAgent(spec, 'lead', setup, false, { tools: [new AgentTool({ agent: researcher })] });
+    return { root: lead, agentNames: names };
   }
   return { root: llmAgent(spec, 'worker', setup, true), agentNames: names };
 }

@@ -11,8 +11,13 @@
  * Observations are keyed by the `LlmRequest` object, which is the very object
  * the model receives (see the ADK notes, section 1). Neither plugin changes
  * the request or the state.
+ *
+ * An `AgentTool` child runs in a Runner without plugins, so each observer
+ * also adds itself to the child as an agent-level callback when the tool is
+ * first called: the pre-observer first, the post-observer last, the guard
+ * (which attaches itself in between, being the plugin in between) in the middle.
  */
-import { BasePlugin, isCompactedEvent, type Context, type LlmRequest, type LlmResponse } from '@google/adk';
+import { BasePlugin, isAgentTool, isCompactedEvent, isLlmAgent, type BaseTool, type Context, type LlmAgent, type LlmRequest, type LlmResponse, type SingleBeforeModelCallback } from '@google/adk';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, SUMMARY_MARKER } from '../src/index.js';
 import type { GroundTruth } from './ground-truth.js';
 import { RawHistory } from './raw-history.js';
@@ -31,7 +36,7 @@ export interface CallObservation {
   readonly appendedTokens: number;
   /**
    * Ground-truth tokens of what would be sent without a new compaction: the
-   * stored summary plus every content after its watermark (the raw request
+   * stored summary, the message it keeps and every content after its watermark (the raw request
    * when there is no summary).
    */
   readonly viewTokens: number;
@@ -46,11 +51,11 @@ export interface CallObservation {
   fallbackSummary: boolean;
 }
 
-function guardCounters(context: Context): { compactions: number; watermark: number; fallback: boolean; summaryText: string } {
+function guardCounters(context: Context): { compactions: number; watermark: number; kept?: number | undefined; fallback: boolean; summaryText: string } {
   const keys = stateKeysFor(context.agentName);
   const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
   const summary = decodeSummaryRecord(context.state.get<unknown>(keys.summary));
-  return { compactions: usage.compactions, watermark: summary?.covered ?? 0, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
+  return { compactions: usage.compactions, watermark: summary?.covered ?? 0, kept: summary?.kept?.at, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
 }
 
 /** Text like the summary content's header and continuation, to size them (the exact text is the guard's business). */
@@ -85,7 +90,7 @@ export class ObservationBook {
     // System instruction and tool declarations, as the ground truth counts them.
     const fixed = this.truth.countRequest({ ...request, contents: [] });
     const counters = guardCounters(context);
-    const viewContents = counters.watermark > 0 && counters.watermark <= contents.length ? history.from(counters.watermark) : raw.total;
+    const viewContents = counters.watermark > 0 && counters.watermark <= contents.length ? history.from(counters.watermark, counters.kept) : raw.total;
     const summaryTokens = counters.summaryText ? this.truth.countText(counters.summaryText) + this.truth.countText(SUMMARY_FRAMING) : 0;
     const adkCompactedEvents = context.invocationContext.session.events.filter((event) => isCompactedEvent(event)).length;
     this.byRequest.set(request, {
@@ -116,9 +121,25 @@ export class ObservationBook {
   }
 }
 
+/** Adds `callback` first or last to the `beforeModelCallback` list of an AgentTool's child, once. */
+function observeAgentToolChild(tool: BaseTool, callback: SingleBeforeModelCallback, where: 'first' | 'last', done: WeakSet<LlmAgent>): void {
+  if (!isAgentTool(tool)) return;
+  const child: unknown = (tool as unknown as { readonly agent?: unknown }).agent;
+  if (!isLlmAgent(child) || done.has(child)) return;
+  done.add(child);
+  const own = child.beforeModelCallback === undefined ? [] : [child.beforeModelCallback].flat();
+  child.beforeModelCallback = where === 'first' ? [callback, ...own] : [...own, callback];
+}
+
 export class PreObserver extends BasePlugin {
+  private readonly children = new WeakSet<LlmAgent>();
   constructor(private readonly book: ObservationBook) {
     super('simulator_pre_observer');
+  }
+
+  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
+    observeAgentToolChild(tool, ({ context, request }) => void this.book.open(context, request), 'first', this.children);
+    return undefined;
   }
 
   override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
@@ -128,8 +149,14 @@ export class PreObserver extends BasePlugin {
 }
 
 export class PostObserver extends BasePlugin {
+  private readonly children = new WeakSet<LlmAgent>();
   constructor(private readonly book: ObservationBook) {
     super('simulator_post_observer');
+  }
+
+  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
+    observeAgentToolChild(tool, ({ context, request }) => void this.book.close(context, request), 'last', this.children);
+    return undefined;
   }
 
   override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {

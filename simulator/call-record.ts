@@ -10,6 +10,8 @@ export interface CallRecord {
   readonly promptTokens: number;
   /** Rejected by the model as over its window. */
   readonly rejected: boolean;
+  /** Prompt tokens the model served from its implicit cache (common prefix with the agent's previous request). */
+  readonly cachedPromptTokens: number;
   /** Ground-truth tokens of the request as ADK built it (before any plugin). */
   readonly rawTokens: number;
   /** The same with tool results at the size the tools produced (before any truncation plugin). */
@@ -26,5 +28,7 @@ export interface CallRecord {
   readonly fallbackSummary: boolean;
   readonly shrunkToolResults: number;
   readonly maxParallelResponses: number;
+  /** The turn's user message, text and attachments, is in the request verbatim as one user content. */
+  readonly requestIntact: boolean;
   readonly violations: readonly string[];
 }

@@ -21,6 +21,8 @@ export interface RunFacts {
   readonly compactionsByAgent: ReadonlyMap<string, number>;
   readonly agents: readonly string[];
   readonly rejected: number;
+  /** Calls the summarizer received. */
+  readonly summarizerCalls?: number;
 }
 
 export function expectationViolations(expect: ScenarioExpectations | undefined, facts: RunFacts): string[] {
@@ -37,6 +39,10 @@ export function expectationViolations(expect: ScenarioExpectations | undefined, 
       violations.push(`expected a content with ${expect.parallelResponses} merged parallel responses; the most was ${most}`);
     }
   }
+  if (expect.currentRequestIntact) {
+    const broken = facts.calls.filter((call) => !call.requestIntact).map((call) => `call ${call.index} (turn ${call.turn}, step ${call.step})`);
+    if (broken.length > 0) violations.push(`expected the user's message intact in every request of its turn; it was cut or missing in ${broken.length}: ${broken.slice(0, 5).join('; ')}`);
+  }
   if (!facts.checksSizeClaims) return violations;
   if (expect.rawOverWindow) {
     const over = facts.calls.filter((call) => call.producedTokens > facts.window).length;
@@ -49,6 +55,9 @@ export function expectationViolations(expect: ScenarioExpectations | undefined, 
     if (peak >= expect.peakBelow * facts.window) {
       violations.push(`expected every request under ${Math.round(expect.peakBelow * 100)}% of the window; the largest was ${peak} tokens`);
     }
+  }
+  if (expect.summarizerCalls && (facts.summarizerCalls ?? 0) > expect.summarizerCalls.max) {
+    violations.push(`expected at most ${expect.summarizerCalls.max} summarizer call(s), got ${facts.summarizerCalls}`);
   }
   if (!facts.checksCompactionClaims) return violations;
   const { compactions } = expect;

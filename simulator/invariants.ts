@@ -82,6 +82,12 @@ export function containsRequest(contents: readonly Content[], message: string): 
   return false;
 }
 
+/** Whether a user content of `contents` has exactly the parts of `message`, in order (text and inline data verbatim). */
+export function holdsContent(contents: readonly Content[], message: Content): boolean {
+  const wanted = JSON.stringify(message.parts ?? []);
+  return contents.some((content) => content.role === 'user' && JSON.stringify(content.parts ?? []) === wanted);
+}
+
 /** Size the tool was asked for, per function response of the content after a call content. */
 function requestedSizes(call: Content | undefined): Map<string, number[]> {
   const sizes = new Map<string, number[]>();

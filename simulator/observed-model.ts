@@ -8,7 +8,8 @@ import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } fr
 import type { ScriptedLlm } from '../src/testing/index.js';
 import type { CallRecord } from './call-record.js';
 import type { ObservationBook } from './call-observer.js';
-import { containsRequest, loopViolation, maxParallelResponses, orphanViolations, shrunkToolResults, type LoopFacts } from './invariants.js';
+import { userContent } from './turn-plan.js';
+import { containsRequest, holdsContent, loopViolation, maxParallelResponses, orphanViolations, shrunkToolResults, type LoopFacts } from './invariants.js';
 
 export class ObservedModel extends BaseLlm {
   readonly calls: CallRecord[] = [];
@@ -47,7 +48,8 @@ export class ObservedModel extends BaseLlm {
     const adkCompacted = observation.adkCompactedEvents > this.adkCompactedEventsSeen;
     this.adkCompactedEventsSeen = Math.max(this.adkCompactedEventsSeen, observation.adkCompactedEvents);
     const violations = [...orphanViolations(contents).map((text) => `call ${this.calls.length} (turn ${observation.turn}, ${observation.agent}): ${text}`)];
-    const message = this.book.clock.plan?.message;
+    const plan = this.book.clock.plan;
+    const message = plan?.message;
     if (message !== undefined && !containsRequest(contents, message)) {
       violations.push(`call ${this.calls.length} (turn ${observation.turn}, ${observation.agent}): the user's current request is not in the request`);
     }
@@ -72,6 +74,7 @@ export class ObservedModel extends BaseLlm {
       step: observation.step,
       promptTokens: received.promptTokens,
       rejected: received.rejected,
+      cachedPromptTokens: received.cachedPromptTokens,
       rawTokens: observation.rawTokens,
       producedTokens: observation.producedTokens,
       appendedTokens: observation.appendedTokens,
@@ -84,6 +87,7 @@ export class ObservedModel extends BaseLlm {
       fallbackSummary: observation.fallbackSummary,
       shrunkToolResults: shrunkToolResults(contents),
       maxParallelResponses: maxParallelResponses(contents),
+      requestIntact: plan === undefined || holdsContent(contents, userContent(plan)),
       violations,
     };
     this.calls.push(record);

@@ -79,9 +79,9 @@ export class RawHistory {
     return { total, appended };
   }
 
-  /** Total of the contents from `index` on (after `measure`). */
-  from(index: number): ContentMeasure {
-    let total = ZERO;
+  /** Total of the contents from `index` on (after `measure`), plus the one at `kept` before it (a summary's kept message). */
+  from(index: number, kept?: number): ContentMeasure {
+    let total = kept !== undefined && kept >= 0 && kept < index ? (this.measures[kept] ?? ZERO) : ZERO;
     for (let i = Math.max(0, index); i < this.measures.length; i++) total = add(total, this.measures[i] as ContentMeasure);
     return total;
   }

@@ -10,6 +10,7 @@
 import { renderRecallSection, type RecallResult } from './recall.js';
 import { renderRetentionSection, type RetentionResult } from './retention.js';
 import type { ScenarioResult } from './scenario-result.js';
+import { formatUsd } from './summary-table.js';
 import { chartScale, escapeXml, renderChart, shortTokens } from './svg-chart.js';
 
 export interface ReportMeta {
@@ -73,18 +74,19 @@ function caption(result: ScenarioResult): string {
   return (
     `${escapeXml(result.strategyLabel)} · ${verdict}<br>` +
     `${result.modelCalls} calls · ${result.overflows} overflow${result.overflows === 1 ? '' : 's'} · ${result.compactions} compaction${result.compactions === 1 ? '' : 's'} · ` +
-    `peak ${percent(result.peakWindowUse)} · billed ${shortTokens(result.billedPromptTokens)}`
+    `peak ${percent(result.peakWindowUse)} · billed ${shortTokens(result.billedPromptTokens)} (${shortTokens(result.cachedPromptTokens)} cached) · ` +
+    `${result.summarizerCalls} summarizer call${result.summarizerCalls === 1 ? '' : 's'} · $${formatUsd(result.costUsd)}`
   );
 }
 
 function summaryMatrix(names: readonly string[], strategies: readonly string[], byKey: Map<string, ScenarioResult>): string {
-  const head = `<tr><th class="name">scenario</th><th>window</th>${strategies.map((s) => `<th>${escapeXml(s)}<br>overflows · compactions · peak</th>`).join('')}</tr>`;
+  const head = `<tr><th class="name">scenario</th><th>window</th>${strategies.map((s) => `<th>${escapeXml(s)}<br>overflows · compactions · peak · summarizer · cost $</th>`).join('')}</tr>`;
   const rows = names.map((name) => {
     const first = strategies.map((s) => byKey.get(`${name}\u0000${s}`)).find((r) => r !== undefined);
     const cells = strategies.map((strategy) => {
       const result = byKey.get(`${name}\u0000${strategy}`);
       if (!result) return '<td></td>';
-      return `<td class="${verdictClass(result)}">${result.overflows} · ${result.compactions} · ${percent(result.peakWindowUse)}</td>`;
+      return `<td class="${verdictClass(result)}">${result.overflows} · ${result.compactions} · ${percent(result.peakWindowUse)} · ${result.summarizerCalls} · ${formatUsd(result.costUsd)}</td>`;
     });
     return `<tr><td class="name"><a href="#${slug(name)}">${escapeXml(name)}</a></td><td>${first ? shortTokens(first.window) : ''}</td>${cells.join('')}</tr>`;
   });

@@ -14,6 +14,7 @@ import { expectationViolations } from './expectations.js';
 import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
 import { ObservedModel } from './observed-model.js';
 import { describeRatio, ratioAt } from './ratio-schedule.js';
+import { scenarioCost } from './scenario-cost.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { scenarioScript } from './scenario-script.js';
 import type { ScenarioSpec, UsageSpec } from './scenario-types.js';
@@ -26,6 +27,8 @@ const APP_NAME = 'adk-context-guard-simulator';
 const USER_ID = 'sim-user';
 /** Violations kept per result; the rest are counted. */
 const MAX_LISTED_VIOLATIONS = 25;
+/** Output tokens the scripted model reports for every answer (billed the same for every strategy). */
+const MODEL_OUTPUT_TOKENS = 50;
 
 /** Where sessions live: ADK's in-memory service, or its DatabaseSessionService on an in-memory SQLite database. */
 export type SessionStore = 'memory' | 'sqlite';
@@ -86,6 +89,7 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
     countTokens: truth.countRequest,
     script: scenarioScript(topology, clock, (request) => book.get(request)),
     reportUsage: () => usageOn(spec.usage, clock.turn),
+    outputTokens: MODEL_OUTPUT_TOKENS,
   });
   const model = new ObservedModel(scripted, book, spec.window, strategy.kind === 'context-guard');
   const threshold = computeBudget({ window: spec.window, calibrated: true }).threshold;
@@ -98,7 +102,7 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
   const logger = new CollectingLogger();
   const plugins: BasePlugin[] = [new PreObserver(book)];
   if (strategy.kind === 'context-guard') {
-    plugins.push(new ContextGuard({ contextWindow: spec.window, summarizer, logger, ...strategy.guardOptions, ...spec.guard }));
+    plugins.push(new ContextGuard({ ...(spec.windowUnknown ? {} : { contextWindow: spec.window }), summarizer, logger, ...strategy.guardOptions, ...spec.guard }));
   }
   plugins.push(new PostObserver(book));
   const store = await openSessionService(options.sessionStore ?? 'memory');
@@ -155,12 +159,13 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
     ...turnErrors,
     ...summarizerOverflows.map((call) => `summarizer overflow: a ${call.promptTokens}-token summary request exceeded the summarizer's ${spec.window}-token window`),
     ...(strategy.kind === 'context-guard'
-      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })
+      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected, summarizerCalls: summarizer.calls.length })
       : expectationViolations({ maxRejected: 0 }, { strategy: strategy.name, checksCompactionClaims: false, checksSizeClaims: false, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })),
   ];
   const accepted = calls.filter((call) => !call.rejected);
   const maxPromptTokens = Math.max(0, ...calls.map((call) => call.promptTokens));
   const meanPromptTokens = calls.length > 0 ? calls.reduce((sum, call) => sum + call.promptTokens, 0) / calls.length : 0;
+  const cost = scenarioCost(calls, MODEL_OUTPUT_TOKENS, summarizer.calls);
   const summarizerFailures = summarizer.calls.filter((call) => call.rejected || call.behavior === 'fail' || call.behavior === 'timeout' || call.behavior === 'empty').length;
   return {
     name: spec.name,
@@ -185,6 +190,9 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
     peakWindowUse: maxPromptTokens / spec.window,
     meanWindowUse: meanPromptTokens / spec.window,
     billedPromptTokens: accepted.reduce((sum, call) => sum + call.promptTokens, 0) + summarizer.billedPromptTokens,
+    cachedPromptTokens: cost.cachedPromptTokens,
+    summarizerPromptTokens: cost.summarizerPromptTokens,
+    costUsd: cost.costUsd,
     failedTurns,
     violations: capViolations(violations),
     passed: violations.length === 0,

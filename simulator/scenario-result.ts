@@ -34,6 +34,12 @@ export interface ScenarioResult {
   readonly meanWindowUse: number;
   /** Prompt tokens of accepted model calls plus accepted summarizer calls. */
   readonly billedPromptTokens: number;
+  /** Of those, the tokens the model served from its implicit cache (summarizer calls are never cached). */
+  readonly cachedPromptTokens: number;
+  /** Prompt tokens of the accepted summarizer calls alone (part of `billedPromptTokens`). */
+  readonly summarizerPromptTokens: number;
+  /** USD of every accepted call, summarizer included, at Gemini 2.5 Flash list prices (see scenario-cost.ts). */
+  readonly costUsd: number;
   /** Turns that ended in an error event or an exception. */
   readonly failedTurns: number;
   readonly violations: readonly string[];

@@ -9,6 +9,8 @@
  * - `router`: transfers to the worker on its first call of a turn, answers
  *   once the worker handed back.
  * - `writer`: answers from what the researcher found.
+ * - `lead` (`agent-tool`): calls the `researcher` AgentTool with the user's
+ *   message on its first call of a turn, answers once it has the result.
  *
  * The step comes from the observer (how many calls the agent made this turn),
  * never from the request's contents, so a compacted request cannot confuse it.
@@ -28,6 +30,7 @@ export const AGENT_NAMES: Readonly<Record<AgentTopology, readonly string[]>> = {
   single: ['worker'],
   transfer: ['router', 'worker'],
   pipeline: ['researcher', 'writer'],
+  'agent-tool': ['lead', 'researcher'],
 };
 
 /** Who made a call and at which step; supplied by the observer. */
@@ -49,6 +52,9 @@ export function scenarioScript(topology: AgentTopology, clock: SimulationClock, 
       return { content: step === 0 ? { role: 'model', parts: [transfer('worker')] } : answer() };
     }
     if (agent === 'writer') return { content: answer() };
+    if (agent === 'lead') {
+      return { content: step === 0 ? { role: 'model', parts: [{ functionCall: { name: 'researcher', args: { request: plan.message } } }] } : answer() };
+    }
 
     const toolStep = plan.tools[step];
     if (toolStep && toolStep.length > 0) {

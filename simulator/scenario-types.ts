@@ -68,7 +68,9 @@ export type AgentTopology =
   /** `router` transfers every turn to `worker`, which does the tool work and transfers back. */
   | 'transfer'
   /** A SequentialAgent: `researcher` does the tool work, then `writer` answers from it. */
-  | 'pipeline';
+  | 'pipeline'
+  /** `lead` hands every turn to `researcher`, an `AgentTool` child (ADK runs it without plugins), which does the tool work. */
+  | 'agent-tool';
 
 /** Claims a scenario makes about the ContextGuard run; each is checked. */
 export interface ScenarioExpectations {
@@ -90,6 +92,10 @@ export interface ScenarioExpectations {
   readonly parallelResponses?: number;
   /** Every agent of the topology compacted at least once (per-agent state works). */
   readonly everyAgentCompacted?: boolean;
+  /** The turn's user message (text and attachments, verbatim) is in every request of its turn. */
+  readonly currentRequestIntact?: boolean;
+  /** At most this many summarizer calls (a compaction that cannot help must not be retried on every call). */
+  readonly summarizerCalls?: { readonly max: number };
 }
 
 export interface ScenarioSpec {
@@ -102,6 +108,11 @@ export interface ScenarioSpec {
   readonly turns: number;
   readonly ratio: RatioSpec;
   readonly usage: UsageSpec;
+  /**
+   * The guard is not told the window (no `contextWindow`) and the model's name is in no registry,
+   * so it assumes its default until the provider states the real window in a rejection.
+   */
+  readonly windowUnknown?: boolean;
   /** Characters of the agent's instruction (the system prompt). @default 400 */
   readonly systemPromptChars?: number;
   /** Extra tool declarations the model never calls (schemas the request carries). @default 0 */

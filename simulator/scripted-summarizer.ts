@@ -23,6 +23,8 @@ export interface SummarizerCall {
   readonly behavior: SummarizerBehavior;
   readonly rejected: boolean;
   readonly outputChars: number;
+  /** Output tokens billed (the same count the summary result reports). */
+  readonly outputTokens: number;
   readonly maxOutputTokens: number;
 }
 
@@ -102,7 +104,8 @@ export class ScriptedSummarizer implements Summarizer {
     const maxChars = cap * CHARS_PER_OUTPUT_TOKEN;
     const target = Math.min(maxChars, Math.max(240, Math.floor(prompt.length * 0.08)));
     const text = rejected ? '' : behavior === 'empty' ? '' : behavior === 'overlong' ? scriptedSummary(prompt, maxChars * 3) : scriptedSummary(prompt, target);
-    this.calls.push({ promptTokens, behavior, rejected, outputChars: behavior === 'ok' || behavior === 'overlong' ? text.length : 0, maxOutputTokens: cap });
+    const outputChars = behavior === 'ok' || behavior === 'overlong' ? text.length : 0;
+    this.calls.push({ promptTokens, behavior, rejected, outputChars, outputTokens: Math.ceil(outputChars / CHARS_PER_OUTPUT_TOKEN), maxOutputTokens: cap });
     await new Promise((resolve) => setTimeout(resolve, 1));
     if (rejected) throw promptTooLongError(promptTokens, this.options.window);
     if (behavior === 'fail') throw new Error(JSON.stringify({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } }));

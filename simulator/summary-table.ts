@@ -5,7 +5,7 @@
  */
 import type { ScenarioResult } from './scenario-result.js';
 
-const COLUMNS = ['scenario', 'strategy', 'calls', 'overflows', 'compactions', 'summarizer', 'peak', 'mean', 'billed tokens', 'result'] as const;
+const COLUMNS = ['scenario', 'strategy', 'calls', 'overflows', 'compactions', 'summarizer', 'peak', 'mean', 'billed tokens', 'cached', 'cost $', 'result'] as const;
 
 function cells(result: ScenarioResult): string[] {
   return [
@@ -18,8 +18,15 @@ function cells(result: ScenarioResult): string[] {
     `${Math.round(result.peakWindowUse * 100)}%`,
     `${Math.round(result.meanWindowUse * 100)}%`,
     result.billedPromptTokens.toLocaleString('en-US'),
+    result.cachedPromptTokens.toLocaleString('en-US'),
+    formatUsd(result.costUsd),
     result.passed ? 'pass' : result.baseline ? 'overflows (baseline)' : 'FAIL',
   ];
+}
+
+/** Dollars with four decimals: a simulated run costs cents. */
+export function formatUsd(usd: number): string {
+  return usd.toFixed(4);
 }
 
 export function renderSummaryTable(results: readonly ScenarioResult[]): string {

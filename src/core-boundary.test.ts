@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 /** The pure core: tested without a Runner, so it must not depend on ADK at run time. */
 const SOURCE = fileURLToPath(new URL('.', import.meta.url));
-const CORE_DIRECTORIES = ['text', 'estimate', 'budget', 'compaction', 'state', 'guard'];
+const CORE_DIRECTORIES = ['config', 'text', 'content', 'estimate', 'budget', 'compaction', 'state', 'guard', 'truncation', 'memory', 'recall', 'records', 'status', 'telemetry', 'cost', 'offload'];
 const CORE_FILES = ['options.ts', 'errors.ts'];
 
 function sourceFiles(directory: string): string[] {

@@ -53,6 +53,17 @@ const INVALID: ReadonlyArray<readonly [string, unknown]> = [
   ['summarizerContextWindow', { summarizerContextWindow: 100 }],
   ['summarizerTimeoutMs', { summarizerTimeoutMs: 0 }],
   ['summarizerTimeoutMs', { summarizerTimeoutMs: 1.5 }],
+  // A timer of 2^31 ms or more fires after 1 ms: every summary would fall back.
+  ['summarizerTimeoutMs', { summarizerTimeoutMs: 2 ** 31 }],
+  ['summarizerTimeoutMs', { summarizerTimeoutMs: Number.POSITIVE_INFINITY }],
+  ['summarizer.contextWindow', { summarizer: { ...SUMMARIZER, contextWindow: 100 } }],
+  ['agents.worker.summarizer.contextWindow', { agents: { worker: { summarizer: { ...SUMMARIZER, contextWindow: Number.NaN } } } }],
+  // Keys no option has, and global-only options set per agent.
+  ['contextWindowTokens', { contextWindowTokens: 8_000 }],
+  ['agents.worker.buferTokens', { agents: { worker: { buferTokens: 2_000 } } }],
+  ['agents.worker.logger', { agents: { worker: { logger: console } } }],
+  ['agents.worker.agents', { agents: { worker: { agents: {} } } }],
+  ['debugSummarizerErrorText', { debugSummarizerErrorText: 'yes' }],
   ['summaryMaxTokens', { summaryMaxTokens: 31 }],
   ['summarizerInputRatio', { summarizerInputRatio: 0.99 }],
   ['name', { name: '' }],
@@ -89,6 +100,22 @@ describe('validateOptions', () => {
       );
       expect(rejection({ bufferRatio: 2 })?.message).toBe("ContextGuard option 'bufferRatio' must be a number in (0, 0.9]; received 2.");
       expect(rejection({ strategy: 'drop-everything' })?.message).toMatch(/must be one of 'threshold'/);
+    });
+
+    it('should name the closest valid key of a misspelt one, and say when none is close', () => {
+      expect(rejection({ agents: { worker: { buferTokens: 2_000 } } })?.message).toBe(
+        "ContextGuard option 'agents.worker.buferTokens' is not a ContextGuard option (did you mean 'bufferTokens'?); received 2000.",
+      );
+      expect(rejection({ contextWindowTokens: 8_000 })?.message).toContain("did you mean 'contextWindow'?");
+      expect(rejection({ temperature: 0.2 })?.message).toContain('is not a ContextGuard option (see docs/configuration.md)');
+    });
+
+    it('should say that a global-only option belongs at the top level', () => {
+      expect(rejection({ agents: { worker: { defaultContextWindow: 8_000 } } })?.message).toMatch(/is a global option: set it at the top level/);
+    });
+
+    it('should give the range of an integer with an upper bound', () => {
+      expect(rejection({ summarizerTimeoutMs: 2 ** 31 })?.message).toContain('must be an integer in [1, 2147483647]');
     });
 
     it('should carry the received value', () => {
@@ -141,6 +168,22 @@ describe('validateOptions', () => {
       expect(rejection(options)).toBeUndefined();
     });
 
+    it('should accept the largest timeout a timer honours', () => {
+      expect(rejection({ summarizerTimeoutMs: 2 ** 31 - 1 })).toBeUndefined();
+    });
+
+    it("should accept a Summarizer's declared contextWindow", () => {
+      expect(rejection({ summarizer: { ...SUMMARIZER, contextWindow: 32_000 } })).toBeUndefined();
+    });
+
+    it('should accept a key set to undefined when it names an option', () => {
+      expect(rejection({ contextWindow: undefined, agents: { worker: { bufferTokens: undefined } } })).toBeUndefined();
+    });
+
+    it('should neither validate nor reject an agents entry inherited through the prototype chain', () => {
+      expect(rejection({ agents: Object.create({ worker: { contextWindow: -5, buferTokens: 1 } }) })).toBeUndefined();
+    });
+
     it('should accept an ADK model as the summarizer (checked by shape)', () => {
       expect(rejection({ summarizer: { model: 'gemini-2.5-flash', generateContentAsync: () => undefined } })).toBeUndefined();
     });
@@ -167,6 +210,22 @@ describe('resolvePolicy', () => {
 
     it('should give an agent not listed the global options', () => {
       expect(resolvePolicy(options, 'other')).toMatchObject({ contextWindow: 32_000, bufferRatio: 0.3, enabled: true });
+    });
+
+    it('should ignore an agents entry inherited through the prototype chain', () => {
+      const inherited = { agents: Object.create({ worker: { enabled: false } }) as Record<string, never> };
+      expect(resolvePolicy(inherited, 'worker').enabled).toBe(true);
+    });
+
+    it('should ignore a non-enumerable agents entry, as validation does', () => {
+      const agents: Record<string, { enabled: boolean }> = {};
+      Object.defineProperty(agents, 'worker', { value: { enabled: false }, enumerable: false });
+      expect(resolvePolicy({ agents }, 'worker').enabled).toBe(true);
+    });
+
+    it("should give an agent named like an Object method (constructor, toString) the global policy", () => {
+      expect(resolvePolicy({ contextWindow: 32_000, agents: {} }, 'constructor')).toMatchObject({ ...POLICY_DEFAULTS, contextWindow: 32_000 });
+      expect(resolvePolicy({ agents: {} }, 'toString').enabled).toBe(true);
     });
 
     it('should keep each agent\'s policy separate', () => {

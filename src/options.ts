@@ -1,18 +1,36 @@
 /**
- * ContextGuard options: one exported type, documented field by field, and one
- * resolver that applies defaults and validates. Every invalid value throws a
+ * ContextGuard options: the exported types, documented field by field for the
+ * IDE, and the validator and resolver. Names, scopes, ranges and defaults come
+ * from one table (config/option-table.ts); the types are checked against it at
+ * compile time. Every invalid value or unknown key throws a
  * `ContextGuardConfigError` at construction that names the field.
  */
+import { closestName } from './config/closest-name.js';
+import {
+  OPTION_NAMES,
+  OPTION_TABLE,
+  optionDefault,
+  POLICY_OPTION_NAMES,
+  STRATEGY_VALUES,
+  type GlobalOptionName,
+  type OptionName,
+  type OptionRange,
+  type OptionScope,
+  type OptionSpec,
+  type OtherOptionName,
+  type PolicyOptionName,
+} from './config/option-table.js';
 import type { Tokenizer } from './estimate/tokenizer.js';
 import { ContextGuardConfigError } from './errors.js';
 import type { Summarizer } from './compaction/summarizer.js';
 import type { CompactionRecord } from './records/compaction-record.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { validateToolOutputTruncation, type ToolOutputTruncation } from './truncation/truncation-policy.js';
+import { priceTableProblem, type PriceTable } from './cost/price-table.js';
 
 /** Strategies a policy can use. */
-export type CompactionStrategy = 'threshold' | 'sliding-window';
-export const STRATEGIES: readonly CompactionStrategy[] = ['threshold', 'sliding-window'];
+export type CompactionStrategy = (typeof STRATEGY_VALUES)[number];
+export const STRATEGIES: readonly CompactionStrategy[] = STRATEGY_VALUES;
 
 /**
  * A summarizer: an ADK `BaseLlm` (anything with `generateContentAsync`) or a
@@ -35,7 +53,7 @@ export interface AgentPolicy {
    * Tokens kept free below the window. @default 20,000 for windows over 200k tokens, else `bufferRatio` of the window
    */
   bufferTokens?: number;
-  /** Fraction of the window kept free when `bufferTokens` is not set (windows up to 200k). @default 0.2 (range 0 < r < 1) */
+  /** Fraction of the window kept free when `bufferTokens` is not set (windows up to 200k). @default 0.2 */
   bufferRatio?: number;
   /**
    * Tokens reserved for the model's answer. The request's own `config.maxOutputTokens` is used when set.
@@ -44,7 +62,7 @@ export interface AgentPolicy {
   reserveOutputTokens?: number;
   /** While no real token count has been seen, compaction starts by this fraction of the window at the latest. @default 0.5 */
   uncalibratedThresholdRatio?: number;
-  /** Correction applied to the heuristic before any real count exists. @default 1.5 (range 1..5) */
+  /** Correction applied to the heuristic before any real count exists. @default 1.5 */
   defaultCorrection?: number;
   /** A request is never knowingly sent above this fraction of the window. @default 0.95 */
   hardLimitRatio?: number;
@@ -52,9 +70,15 @@ export interface AgentPolicy {
   compactTargetRatio?: number;
   /** The model that writes summaries. @default the agent's own model */
   summarizer?: SummarizerOption;
-  /** Context window of the summarizer, when it differs from the agent's. @default from the registry */
+  /**
+   * Context window of the summarizer, when it differs from the agent's.
+   * @default a `Summarizer`'s own `contextWindow`, else the agent's window; for a `BaseLlm`, its model's window from the registry
+   */
   summarizerContextWindow?: number;
-  /** Milliseconds before a summarizer call is abandoned for the fallback summary. @default 60,000 */
+  /**
+   * Milliseconds before a summarizer call is abandoned for the fallback summary. At most 2^31 - 1
+   * (a timer fires after 1 ms beyond that, so larger values are refused). @default 60,000
+   */
   summarizerTimeoutMs?: number;
   /** Upper bound of a summary, in tokens (smaller windows get less). @default 4,096 */
   summaryMaxTokens?: number;
@@ -70,6 +94,12 @@ export interface AgentPolicy {
   pinFirstRequest?: boolean;
   /** Cap on the tokens all pins of an agent may take. @default 10% of the window */
   maxPinnedTokens?: number;
+  /**
+   * Observation masking: when a compaction is due, the tool results of completed turns and all but
+   * this many of the in-flight turn are first replaced by a placeholder, with no model call; the
+   * summarizer runs only when that is not enough. `0` turns masking off. @default 1
+   */
+  maskKeepRecent?: number;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
@@ -87,13 +117,21 @@ export interface AgentPolicy {
 export interface ContextGuardOptions extends AgentPolicy {
   /** Plugin name, as ADK shows it. @default 'context_guard' */
   name?: string;
-  /** Per-agent policies, merged over the defaults above. An agent not listed gets the defaults. */
+  /** Per-agent policies, merged over the defaults above. An agent not listed gets the defaults. Only own enumerable entries are read. */
   agents?: Record<string, AgentPolicy>;
   /** Extra context windows by model name, consulted before the built-in registry. */
   modelWindows?: Record<string, number>;
   /** Window assumed for a model no registry knows. @default 128,000 */
   defaultContextWindow?: number;
-  /** Token counter. @default `tiktokenTokenizer`: o200k_base (js-tiktoken's vocabulary), linear-time and sampled */
+  /**
+   * Prices in USD per million tokens by model name (`{ input, cachedInput?, output }`), consulted
+   * before the built-in table, for the cost estimate in `status()` and telemetry (docs/observability.md).
+   */
+  prices?: PriceTable;
+  /**
+   * Token counter. A count that is not a finite number >= 0 is replaced by the built-in count (one warning).
+   * @default `tiktokenTokenizer`: o200k_base (js-tiktoken's vocabulary), linear-time and sampled
+   */
   tokenizer?: Tokenizer;
   /** Where log lines go. @default ADK's logger */
   logger?: GuardLogger;
@@ -101,6 +139,13 @@ export interface ContextGuardOptions extends AgentPolicy {
   onCompaction?: (record: CompactionRecord) => void | Promise<void>;
   /** Called with the record of every tool result truncation (tool, original and kept size). */
   onToolTruncation?: (record: ToolTruncationRecord & { readonly agentName: string }) => void;
+  /**
+   * Debugging only. When the summarizer fails, compaction records carry only the kind of failure
+   * (`fallbackReason`: `'timeout'`, `'failed'`, `'empty'`, `'unavailable'`), because a provider's
+   * error text can quote the conversation. Set this to also store that text as `fallbackDetail`
+   * in the records (session state and event metadata). @default false
+   */
+  debugSummarizerErrorText?: boolean;
 }
 
 /** A minimal logger; ADK's `getLogger()` fits. Conversation text is never logged above `debug`. */
@@ -131,87 +176,143 @@ export interface ResolvedPolicy {
   readonly toolOutputTruncation: ToolOutputTruncation | undefined;
   readonly pinFirstRequest: boolean;
   readonly maxPinnedTokens: number | undefined;
+  readonly maskKeepRecent: number;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;
   readonly maxCompactions: number;
 }
 
-export const POLICY_DEFAULTS: Omit<ResolvedPolicy, 'contextWindow' | 'bufferTokens' | 'summarizer' | 'summarizerContextWindow' | 'maxPinnedTokens' | 'toolOutputTruncation'> = {
-  enabled: true,
-  strategy: 'threshold',
-  bufferRatio: 0.2,
-  reserveOutputTokens: 0,
-  uncalibratedThresholdRatio: 0.5,
-  defaultCorrection: 1.5,
-  hardLimitRatio: 0.95,
-  compactTargetRatio: 0.5,
-  summarizerTimeoutMs: 60_000,
-  summaryMaxTokens: 4_096,
-  summarizerInputRatio: 0.8,
-  pinFirstRequest: false,
-  invocationThreshold: 5,
-  overlapSize: 2,
-  safetyRatio: 0.7,
-  maxCompactions: 1_000,
+/** Policy fields whose default is a constant of the option table (the others are computed at run time). */
+type DefaultedPolicyName = { [K in PolicyOptionName]: (typeof OPTION_TABLE)[K] extends { readonly default: unknown } ? K : never }[PolicyOptionName];
+
+/** The constant defaults of every policy field, from the option table. */
+export const POLICY_DEFAULTS: Readonly<Pick<ResolvedPolicy, DefaultedPolicyName>> = Object.freeze(
+  Object.fromEntries(POLICY_OPTION_NAMES.flatMap((name) => {
+    const spec: OptionSpec = OPTION_TABLE[name];
+    return spec.default === undefined ? [] : [[name, spec.default]];
+  })),
+) as Pick<ResolvedPolicy, DefaultedPolicyName>;
+
+// Compile-time agreement of the interfaces above with the option table: same names, same scopes, defaults of the right type.
+type Assert<T extends true> = T;
+type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : false;
+export type OptionTableMatchesTypes = Assert<
+  SameKeys<keyof AgentPolicy, PolicyOptionName> extends true
+    ? SameKeys<keyof ResolvedPolicy, PolicyOptionName> extends true
+      ? SameKeys<Exclude<keyof ContextGuardOptions, keyof AgentPolicy>, GlobalOptionName> extends true
+        ? { [K in DefaultedPolicyName]: ReturnType<typeof optionDefault<K>> } extends Pick<ResolvedPolicy, DefaultedPolicyName>
+          ? true
+          : false
+        : false
+      : false
+    : false
+>;
+
+type Check = (path: string, value: unknown) => void;
+
+/** The options whose range the table cannot express; each has its own check. */
+const OTHER_CHECKS: Record<OtherOptionName, Check> = {
+  summarizer: checkSummarizer,
+  toolOutputTruncation: (path, value) => validateToolOutputTruncation(value, path),
+  name: (path, value) => {
+    if (typeof value !== 'string' || value.length === 0) throw new ContextGuardConfigError(path, value, 'must be a non-empty string');
+  },
+  agents: (path, value) => {
+    if (typeof value !== 'object' || value === null) throw new ContextGuardConfigError(path, value, 'must be an object keyed by agent name');
+  },
+  modelWindows: (path, value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ContextGuardConfigError(path, value, 'must be an object of { modelName: window }');
+    for (const [model, window] of Object.entries(value)) checkRange(`${path}.${model}`, window, { type: 'integer', min: 1_024 });
+  },
+  logger: (path, value) => {
+    const logger = value as Partial<Record<keyof GuardLogger, unknown>> | null;
+    if (typeof logger !== 'object' || logger === null || !(['debug', 'info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')) {
+      throw new ContextGuardConfigError(path, value, 'must have debug, info, warn and error methods');
+    }
+  },
+  tokenizer: (path, value) => {
+    if (typeof (value as { count?: unknown } | null)?.count !== 'function') throw new ContextGuardConfigError(path, value, 'must have a count(text) method');
+  },
+  prices: (path, value) => {
+    const problem = priceTableProblem(value as PriceTable);
+    if (problem) throw new ContextGuardConfigError(`${path}${problem.field}`, problem.value, problem.reason);
+  },
+  onCompaction: checkFunction,
+  onToolTruncation: checkFunction,
 };
 
-function checkInteger(path: string, value: unknown, min: number): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new ContextGuardConfigError(path, value, `must be an integer >= ${min}`);
-  }
-}
-
-function checkRatio(path: string, value: unknown, min: number, max: number, inclusiveMin = false): void {
-  if (value === undefined) return;
-  const ok = typeof value === 'number' && Number.isFinite(value) && (inclusiveMin ? value >= min : value > min) && value <= max;
-  if (!ok) throw new ContextGuardConfigError(path, value, `must be a number in ${inclusiveMin ? '[' : '('}${min}, ${max}]`);
+function checkFunction(path: string, value: unknown): void {
+  if (typeof value !== 'function') throw new ContextGuardConfigError(path, value, 'must be a function');
 }
 
 function checkSummarizer(path: string, value: unknown): void {
-  if (value === undefined) return;
   const ok =
     typeof value === 'object' &&
     value !== null &&
     (typeof (value as { summarize?: unknown }).summarize === 'function' ||
       typeof (value as { generateContentAsync?: unknown }).generateContentAsync === 'function');
   if (!ok) throw new ContextGuardConfigError(path, value, 'must be an ADK BaseLlm or a Summarizer ({ name, summarize })');
+  const declared = (value as { contextWindow?: unknown }).contextWindow;
+  if (declared !== undefined && typeof (value as { summarize?: unknown }).summarize === 'function') {
+    checkRange(`${path}.contextWindow`, declared, { type: 'integer', min: 1_024 });
+  }
+}
+
+/** Checks a value against a range of the option table. */
+function checkRange(path: string, value: unknown, range: OptionRange): void {
+  switch (range.type) {
+    case 'integer': {
+      const ok = typeof value === 'number' && Number.isInteger(value) && value >= range.min && (range.max === undefined || value <= range.max);
+      if (!ok) throw new ContextGuardConfigError(path, value, range.max === undefined ? `must be an integer >= ${range.min}` : `must be an integer in [${range.min}, ${range.max}]`);
+      return;
+    }
+    case 'number': {
+      const ok = typeof value === 'number' && Number.isFinite(value) && (range.minInclusive ? value >= range.min : value > range.min) && value <= range.max;
+      if (!ok) throw new ContextGuardConfigError(path, value, `must be a number in ${range.minInclusive ? '[' : '('}${range.min}, ${range.max}]`);
+      return;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new ContextGuardConfigError(path, value, 'must be a boolean');
+      return;
+    case 'enum':
+      if (typeof value !== 'string' || !range.values.includes(value)) {
+        throw new ContextGuardConfigError(path, value, `must be one of ${range.values.map((v) => `'${v}'`).join(', ')}`);
+      }
+      return;
+    case 'other':
+      return;
+  }
+}
+
+/** Validates one option's value (undefined means unset). */
+function checkOption(name: OptionName, value: unknown, prefix: string): void {
+  if (value === undefined) return;
+  const path = `${prefix}${name}`;
+  const spec: OptionSpec = OPTION_TABLE[name];
+  if (spec.range.type === 'other') OTHER_CHECKS[name as OtherOptionName](path, value);
+  else checkRange(path, value, spec.range);
+}
+
+/** Refuses keys no option has (a typo passes silently otherwise in JavaScript), naming the closest valid one. */
+function checkKnownKeys(object: object, prefix: string, scope: OptionScope): void {
+  const allowed: readonly string[] = scope === 'policy' ? POLICY_OPTION_NAMES : OPTION_NAMES;
+  for (const key of Object.keys(object)) {
+    if (allowed.includes(key)) continue;
+    if ((OPTION_NAMES as readonly string[]).includes(key)) {
+      throw new ContextGuardConfigError(`${prefix}${key}`, (object as Record<string, unknown>)[key], 'is a global option: set it at the top level, not per agent');
+    }
+    const closest = closestName(key, allowed);
+    const hint = closest === undefined ? 'see docs/configuration.md' : `did you mean '${closest}'?`;
+    throw new ContextGuardConfigError(`${prefix}${key}`, (object as Record<string, unknown>)[key], `is not a ContextGuard option (${hint})`);
+  }
 }
 
 /** Validates one policy; `prefix` names it in errors (`''` or `agents.<name>.`). */
 export function validatePolicy(policy: AgentPolicy, prefix: string): void {
   if (typeof policy !== 'object' || policy === null) throw new ContextGuardConfigError(prefix.replace(/\.$/, '') || 'options', policy, 'must be an object');
-  if (policy.enabled !== undefined && typeof policy.enabled !== 'boolean') {
-    throw new ContextGuardConfigError(`${prefix}enabled`, policy.enabled, 'must be a boolean');
-  }
-  checkInteger(`${prefix}contextWindow`, policy.contextWindow, 1_024);
-  if (policy.strategy !== undefined && !STRATEGIES.includes(policy.strategy)) {
-    throw new ContextGuardConfigError(`${prefix}strategy`, policy.strategy, `must be one of ${STRATEGIES.map((s) => `'${s}'`).join(', ')}`);
-  }
-  checkInteger(`${prefix}bufferTokens`, policy.bufferTokens, 0);
-  checkRatio(`${prefix}bufferRatio`, policy.bufferRatio, 0, 0.9);
-  checkInteger(`${prefix}reserveOutputTokens`, policy.reserveOutputTokens, 0);
-  checkRatio(`${prefix}uncalibratedThresholdRatio`, policy.uncalibratedThresholdRatio, 0.1, 1);
-  if (policy.defaultCorrection !== undefined && (typeof policy.defaultCorrection !== 'number' || !(policy.defaultCorrection >= 1 && policy.defaultCorrection <= 5))) {
-    throw new ContextGuardConfigError(`${prefix}defaultCorrection`, policy.defaultCorrection, 'must be a number in [1, 5]');
-  }
-  checkRatio(`${prefix}hardLimitRatio`, policy.hardLimitRatio, 0.5, 1);
-  checkRatio(`${prefix}compactTargetRatio`, policy.compactTargetRatio, 0.1, 0.95);
-  checkSummarizer(`${prefix}summarizer`, policy.summarizer);
-  checkInteger(`${prefix}summarizerContextWindow`, policy.summarizerContextWindow, 1_024);
-  checkInteger(`${prefix}summarizerTimeoutMs`, policy.summarizerTimeoutMs, 1);
-  checkInteger(`${prefix}summaryMaxTokens`, policy.summaryMaxTokens, 32);
-  checkRatio(`${prefix}summarizerInputRatio`, policy.summarizerInputRatio, 0.1, 0.95);
-  validateToolOutputTruncation(policy.toolOutputTruncation, `${prefix}toolOutputTruncation`);
-  if (policy.pinFirstRequest !== undefined && typeof policy.pinFirstRequest !== 'boolean') {
-    throw new ContextGuardConfigError(`${prefix}pinFirstRequest`, policy.pinFirstRequest, 'must be a boolean');
-  }
-  checkInteger(`${prefix}maxPinnedTokens`, policy.maxPinnedTokens, 0);
-  checkInteger(`${prefix}invocationThreshold`, policy.invocationThreshold, 1);
-  checkInteger(`${prefix}overlapSize`, policy.overlapSize, 0);
-  checkRatio(`${prefix}safetyRatio`, policy.safetyRatio, 0.1, 1);
-  checkInteger(`${prefix}maxCompactions`, policy.maxCompactions, 1);
+  if (prefix !== '') checkKnownKeys(policy, prefix, 'policy');
+  for (const name of POLICY_OPTION_NAMES) checkOption(name, policy[name], prefix);
   checkFitsWindow(prefix, policy, policy.contextWindow);
 }
 
@@ -226,37 +327,21 @@ function checkFitsWindow(prefix: string, policy: AgentPolicy, window: number | u
   }
 }
 
-/** Validates all options; throws `ContextGuardConfigError` on the first invalid field. */
+/**
+ * The agents listed in `agents`: own enumerable entries only. An entry
+ * inherited through the prototype chain is neither validated nor used.
+ */
+export function agentEntries(agents: ContextGuardOptions['agents']): [string, AgentPolicy][] {
+  return agents === undefined || agents === null ? [] : Object.entries(agents);
+}
+
+/** Validates all options; throws `ContextGuardConfigError` on the first invalid field or unknown key. */
 export function validateOptions(options: ContextGuardOptions): void {
   if (typeof options !== 'object' || options === null) throw new ContextGuardConfigError('options', options, 'must be an object');
+  checkKnownKeys(options, '', 'global');
   validatePolicy(options, '');
-  if (options.name !== undefined && (typeof options.name !== 'string' || options.name.length === 0)) {
-    throw new ContextGuardConfigError('name', options.name, 'must be a non-empty string');
-  }
-  checkInteger('defaultContextWindow', options.defaultContextWindow, 1_024);
-  if (options.modelWindows !== undefined && (typeof options.modelWindows !== 'object' || options.modelWindows === null || Array.isArray(options.modelWindows))) {
-    throw new ContextGuardConfigError('modelWindows', options.modelWindows, 'must be an object of { modelName: window }');
-  }
-  if (options.logger !== undefined) {
-    const logger = options.logger as Partial<Record<keyof GuardLogger, unknown>> | null;
-    if (typeof logger !== 'object' || logger === null || !(['debug', 'info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')) {
-      throw new ContextGuardConfigError('logger', options.logger, 'must have debug, info, warn and error methods');
-    }
-  }
-  for (const [model, window] of Object.entries(options.modelWindows ?? {})) checkInteger(`modelWindows.${model}`, window, 1_024);
-  if (options.tokenizer !== undefined && typeof options.tokenizer?.count !== 'function') {
-    throw new ContextGuardConfigError('tokenizer', options.tokenizer, 'must have a count(text) method');
-  }
-  if (options.onCompaction !== undefined && typeof options.onCompaction !== 'function') {
-    throw new ContextGuardConfigError('onCompaction', options.onCompaction, 'must be a function');
-  }
-  if (options.onToolTruncation !== undefined && typeof options.onToolTruncation !== 'function') {
-    throw new ContextGuardConfigError('onToolTruncation', options.onToolTruncation, 'must be a function');
-  }
-  if (options.agents !== undefined && (typeof options.agents !== 'object' || options.agents === null)) {
-    throw new ContextGuardConfigError('agents', options.agents, 'must be an object keyed by agent name');
-  }
-  for (const [agentName, policy] of Object.entries(options.agents ?? {})) {
+  for (const name of OPTION_NAMES) if (OPTION_TABLE[name].scope === 'global') checkOption(name, options[name], '');
+  for (const [agentName, policy] of agentEntries(options.agents)) {
     validatePolicy(policy, `agents.${agentName}.`);
     // The agent's effective buffer and reserve (its own or the global ones) must fit its effective window.
     const effective: AgentPolicy = {
@@ -267,32 +352,14 @@ export function validateOptions(options: ContextGuardOptions): void {
   }
 }
 
-/** The policy for `agentName`: defaults, then the global options, then the agent's own. */
+/** The policy for `agentName`: defaults, then the global options, then the agent's own (an own enumerable `agents` entry). */
 export function resolvePolicy(options: ContextGuardOptions, agentName: string): ResolvedPolicy {
-  const own = options.agents?.[agentName] ?? {};
-  const pick = <K extends keyof AgentPolicy>(key: K): AgentPolicy[K] => (own[key] !== undefined ? own[key] : options[key]);
-  return {
-    enabled: pick('enabled') ?? POLICY_DEFAULTS.enabled,
-    contextWindow: pick('contextWindow'),
-    strategy: pick('strategy') ?? POLICY_DEFAULTS.strategy,
-    bufferTokens: pick('bufferTokens'),
-    bufferRatio: pick('bufferRatio') ?? POLICY_DEFAULTS.bufferRatio,
-    reserveOutputTokens: pick('reserveOutputTokens') ?? POLICY_DEFAULTS.reserveOutputTokens,
-    uncalibratedThresholdRatio: pick('uncalibratedThresholdRatio') ?? POLICY_DEFAULTS.uncalibratedThresholdRatio,
-    defaultCorrection: pick('defaultCorrection') ?? POLICY_DEFAULTS.defaultCorrection,
-    hardLimitRatio: pick('hardLimitRatio') ?? POLICY_DEFAULTS.hardLimitRatio,
-    compactTargetRatio: pick('compactTargetRatio') ?? POLICY_DEFAULTS.compactTargetRatio,
-    summarizer: pick('summarizer'),
-    summarizerContextWindow: pick('summarizerContextWindow'),
-    summarizerTimeoutMs: pick('summarizerTimeoutMs') ?? POLICY_DEFAULTS.summarizerTimeoutMs,
-    summaryMaxTokens: pick('summaryMaxTokens') ?? POLICY_DEFAULTS.summaryMaxTokens,
-    summarizerInputRatio: pick('summarizerInputRatio') ?? POLICY_DEFAULTS.summarizerInputRatio,
-    toolOutputTruncation: pick('toolOutputTruncation'),
-    pinFirstRequest: pick('pinFirstRequest') ?? POLICY_DEFAULTS.pinFirstRequest,
-    maxPinnedTokens: pick('maxPinnedTokens'),
-    invocationThreshold: pick('invocationThreshold') ?? POLICY_DEFAULTS.invocationThreshold,
-    overlapSize: pick('overlapSize') ?? POLICY_DEFAULTS.overlapSize,
-    safetyRatio: pick('safetyRatio') ?? POLICY_DEFAULTS.safetyRatio,
-    maxCompactions: pick('maxCompactions') ?? POLICY_DEFAULTS.maxCompactions,
-  };
+  const agents = options.agents;
+  const own: AgentPolicy = agents && Object.prototype.propertyIsEnumerable.call(agents, agentName) ? (agents[agentName] ?? {}) : {};
+  const resolved: Partial<Record<PolicyOptionName, unknown>> = {};
+  for (const name of POLICY_OPTION_NAMES) {
+    const value = own[name] !== undefined ? own[name] : options[name];
+    resolved[name] = value !== undefined ? value : optionDefault(name);
+  }
+  return resolved as ResolvedPolicy;
 }

@@ -4,9 +4,12 @@ import { EXTRA } from './extra.js';
 import { SEED_BRUTAL } from './seed-brutal.js';
 import { SEED_SEQUENTIAL } from './seed-sequential.js';
 import { SEED_STRESS } from './seed-stress.js';
+import { SEAMS_AGENT_TOOL } from './seams-agent-tool.js';
+import { SEAMS_TURN } from './seams-turn.js';
+import { SEAMS_WINDOW } from './seams-window.js';
 
 export const SEED_SCENARIOS: readonly ScenarioSpec[] = [...SEED_STRESS, ...SEED_BRUTAL, ...SEED_SEQUENTIAL];
-export const ALL_SCENARIOS: readonly ScenarioSpec[] = [...SEED_SCENARIOS, ...EXTRA];
+export const ALL_SCENARIOS: readonly ScenarioSpec[] = [...SEED_SCENARIOS, ...EXTRA, ...SEAMS_AGENT_TOOL, ...SEAMS_TURN, ...SEAMS_WINDOW];
 
 /** Scenarios whose name matches `pattern` (all when absent). */
 export function selectScenarios(pattern: string | undefined): ScenarioSpec[] {

@@ -4,13 +4,18 @@
  * later request and never summarized away. The pin is written to session
  * state with the tool's response event, so it persists with the session.
  */
-import { FunctionTool, type Context } from '@google/adk';
-import type { ContextGuard } from '../context-guard.js';
+import { FunctionTool, type Context, type State } from '@google/adk';
+import type { AddPinResult, PinSource } from '../memory/pins.js';
 
 export const PIN_TOOL_NAME = 'pin_context';
 
+/** What the tool needs of the guard: adding a pin under the agent's cap (`ContextGuard.pinInState`). */
+export interface PinWriter {
+  pinInState(state: State, agentName: string, text: string, source: PinSource): AddPinResult;
+}
+
 /** The pin tool, bound to a guard (for its per-agent caps). */
-export function pinContextTool(guard: ContextGuard, options: { readonly name?: string } = {}): FunctionTool {
+export function pinContextTool(guard: PinWriter, options: { readonly name?: string } = {}): FunctionTool {
   return new FunctionTool({
     name: options.name ?? PIN_TOOL_NAME,
     description:

@@ -26,4 +26,27 @@ describe('contextRecallTool', () => {
       expect(result.error).toContain('No event theirs');
     });
   });
+
+  describe('reading an artifact', () => {
+    /** A tool context whose artifact service holds one text per name, like ADK's session-scoped service. */
+    function contextWith(artifacts: Record<string, string>, service = true): Context {
+      return {
+        invocationContext: { branch: 'root', session: { events: [] }, ...(service ? { artifactService: {} } : {}) },
+        loadArtifact: async (name: string) => (name in artifacts ? { text: artifacts[name] } : undefined),
+      } as unknown as Context;
+    }
+
+    it("should read only the guard's own offloaded results, never another artifact of the session", async () => {
+      const context = contextWith({ 'user:profile.json': '{"secret":1}', 'context_guard-tool_output-a-b-c.json': '{"output":"abcdef"}' });
+      const refused = (await contextRecallTool().runAsync({ args: { artifact: 'user:profile.json' }, toolContext: context })) as { error?: string };
+      expect(refused.error).toContain('No stored tool result');
+      const read = (await contextRecallTool().runAsync({ args: { artifact: 'context_guard-tool_output-a-b-c.json', offset: 3, length: 5 }, toolContext: context })) as { text?: string };
+      expect(read.text).toBe('{"output":"abcdef"}'.slice(3, 8));
+    });
+
+    it('should answer with an error, not throw, without an artifact service', async () => {
+      const result = (await contextRecallTool().runAsync({ args: { artifact: 'context_guard-tool_output-a-b-c.json' }, toolContext: contextWith({}, false) })) as { error?: string };
+      expect(result.error).toContain('No artifact service');
+    });
+  });
 });

@@ -10,6 +10,7 @@
  */
 import { FunctionTool, type BaseTool, type Context } from '@google/adk';
 import { isVisibleTo, readEvent, searchEvents } from '../recall/search-events.js';
+import { OFFLOAD_ARTIFACT_PREFIX, offloadText, sliceArtifactText } from '../offload/artifact-handle.js';
 
 export const RECALL_TOOL_NAME = 'recall_history';
 const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
@@ -29,6 +30,9 @@ interface RecallInput {
   readonly query?: string;
   readonly event_id?: string;
   readonly offset?: number;
+  readonly artifact?: string;
+  readonly version?: number;
+  readonly length?: number;
 }
 
 /** Whether a tool is a recall tool made by `contextRecallTool` (any copy of the package). */
@@ -47,18 +51,23 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
     description:
       'Search the full history of this conversation, including messages and tool results that were summarized away. ' +
       'Call with `query` (words or exact identifiers) to get ranked hits with their event_id, turn and author; ' +
-      'then call with `event_id` (and `offset` to continue) to read the original text.',
+      'then call with `event_id` (and `offset` to continue) to read the original text. ' +
+      'A tool result stored whole as an artifact (its `full_result_artifact.name`) is read with `artifact`, `offset` and `length` (characters).',
     parameters: {
       type: 'OBJECT',
       properties: {
         query: { type: 'STRING', description: 'Words or identifiers to search for.' },
         event_id: { type: 'STRING', description: 'Id of an event from a search hit, to read it.' },
-        offset: { type: 'INTEGER', description: 'Character offset when reading a long event.' },
+        offset: { type: 'INTEGER', description: 'Character offset when reading a long event or an artifact.' },
+        artifact: { type: 'STRING', description: 'Name of a stored tool result (full_result_artifact.name), to read a slice of it.' },
+        version: { type: 'INTEGER', description: 'Version of the artifact (default: the latest).' },
+        length: { type: 'INTEGER', description: 'Characters to read from the artifact.' },
       },
     } as never,
     execute: (input: unknown, context?: Context) => {
-      const { query, event_id: eventId, offset } = (input ?? {}) as RecallInput;
+      const { query, event_id: eventId, offset, artifact, version, length } = (input ?? {}) as RecallInput;
       if (!context) return { error: 'recall_history needs a tool context.' };
+      if (typeof artifact === 'string' && artifact.length > 0) return readArtifact(context, artifact, version, offset, length, maxExcerptChars);
       const session = context.invocationContext.session;
       const branch = context.invocationContext.branch;
       if (typeof eventId === 'string' && eventId.length > 0) {
@@ -75,4 +84,23 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   });
   Object.defineProperty(tool, RECALL_TOOL_BRAND, { value: true });
   return tool;
+}
+
+/**
+ * A slice of an offloaded tool result. Only the guard's own artifacts are
+ * readable, through the invocation's artifact service, which the Runner scopes
+ * to this app, user and session: another session's artifact is simply not found.
+ */
+async function readArtifact(context: Context, name: string, version: unknown, offset: unknown, length: unknown, maxChars: number): Promise<Record<string, unknown>> {
+  const notFound = { error: `No stored tool result ${name} in this conversation.` };
+  if (!name.startsWith(OFFLOAD_ARTIFACT_PREFIX)) return notFound;
+  if (!context.invocationContext.artifactService) return { error: 'No artifact service is configured, so no tool result is stored.' };
+  try {
+    const part = await context.loadArtifact(name, typeof version === 'number' && Number.isInteger(version) && version >= 0 ? version : undefined);
+    const text = offloadText(part);
+    if (text === undefined) return notFound;
+    return { artifact: name, ...sliceArtifactText(text, offset, length, maxChars) };
+  } catch {
+    return notFound;
+  }
 }

@@ -128,12 +128,14 @@ export function createToolOutputTruncator(options?: ToolOutputTruncationSource, 
  *   override async afterToolCallback(params: PluginAfterToolParams) { return this.truncate(params); }
  * }
  */
-export function asPluginAfterToolCallback(truncator: ToolOutputTruncator): PluginToolOutputTruncator {
+export function asPluginAfterToolCallback(
+  truncator: ToolOutputTruncator | ((params: AgentAfterToolParams) => Promise<Record<string, unknown> | undefined>),
+): PluginToolOutputTruncator {
   return async ({ tool, toolArgs, toolContext, result }) => truncator({ tool, args: toolArgs, context: toolContext, response: result });
 }
 
 /** The result the way ADK will wrap it after the callbacks (`normalizeCallbackResponse`). */
-function asToolResult(value: unknown): Record<string, unknown> | undefined {
+export function asToolResult(value: unknown): Record<string, unknown> | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'object') return { result: value };
   if (Array.isArray(value)) return { results: value };

@@ -11,11 +11,14 @@
  * threshold is the only protection they get (the adaptive buffer).
  */
 
+import { OPTION_TABLE } from '../config/option-table.js';
+
 export const LARGE_WINDOW = 200_000;
 export const LARGE_WINDOW_BUFFER = 20_000;
-export const DEFAULT_BUFFER_RATIO = 0.2;
-export const DEFAULT_HARD_LIMIT_RATIO = 0.95;
-export const DEFAULT_UNCALIBRATED_THRESHOLD_RATIO = 0.5;
+// The option defaults live in the option table; these names keep the budget readable on its own.
+export const DEFAULT_BUFFER_RATIO: number = OPTION_TABLE.bufferRatio.default;
+export const DEFAULT_HARD_LIMIT_RATIO: number = OPTION_TABLE.hardLimitRatio.default;
+export const DEFAULT_UNCALIBRATED_THRESHOLD_RATIO: number = OPTION_TABLE.uncalibratedThresholdRatio.default;
 
 export interface BudgetInput {
   readonly window: number;

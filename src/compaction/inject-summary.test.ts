@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation, HEAVY_PROPERTY_RUNS, mixedText } from '../../test/support/arbitraries.js';
 import { foreignContext, functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
-import { isUserRequest } from './content-shape.js';
-import { continuationFor, injectSummary, SUMMARY_MARKER, summaryContent, type InjectableSummary } from './inject-summary.js';
+import { isUserRequest } from '../content/content-shape.js';
+import { continuationFor, injectSummary, MID_TURN_NOTE, SUMMARY_MARKER, summaryContent, type InjectableSummary } from './inject-summary.js';
 
 const SUMMARY: InjectableSummary = { text: 'The logs showed 42 errors on staging.', currentRequest: 'Roll back staging to v1.2.2.', compactions: 2 };
 const TOOL_CHAIN = [functionCall('rollback', { to: 'v1.2.2' }), functionResponse('rollback', { ok: true })];
@@ -13,6 +13,14 @@ function summaryText(summary: InjectableSummary, tail: Parameters<typeof summary
 }
 
 describe('continuationFor', () => {
+  describe('a summary that keeps the message of the turn in flight', () => {
+    it('should say it covers the first steps of the message that follows, and not restate it', () => {
+      const kept = { text: 'x', currentRequest: 'Roll back staging.', compactions: 1, kept: { at: 0 } };
+      expect(continuationFor(kept, [userText('Roll back staging.'), ...TOOL_CHAIN])).toBe(MID_TURN_NOTE);
+      expect(continuationFor({ ...kept, kept: undefined }, [userText('Roll back staging.'), ...TOOL_CHAIN])).toBe('');
+    });
+  });
+
   describe('no request to restate', () => {
     it('should be empty without a current request', () => {
       expect(continuationFor({ text: 'x', compactions: 1 }, TOOL_CHAIN)).toBe('');

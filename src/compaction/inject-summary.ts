@@ -10,7 +10,7 @@
 import type { Content } from '@google/genai';
 import { truncateEnd, truncateMiddle } from '../text/truncate-text.js';
 import { renderFacts, type DurableFact } from '../memory/durable-facts.js';
-import { isUserRequest } from './content-shape.js';
+import { isUserRequest } from '../content/content-shape.js';
 
 export const SUMMARY_MARKER = '[context_guard summary]';
 
@@ -19,6 +19,8 @@ export interface InjectableSummary {
   readonly currentRequest?: string | undefined;
   readonly compactions: number;
   readonly facts?: readonly DurableFact[] | undefined;
+  /** Set when the summary covers tool steps taken after the user's message it keeps verbatim. */
+  readonly kept?: { readonly at: number } | undefined;
 }
 
 /** Options of the summary content that do not depend on the summary itself. */
@@ -32,9 +34,14 @@ const CONTINUATION_START = '\n\nThe conversation was compacted into the summary 
 const REQUEST_OPEN = 'The user\'s current request is: "';
 const REQUEST_CLOSE = '". Continue working on it from where the work stands; do not ask the user to repeat it.';
 
+/** Said when the summary covers the first steps of the turn in flight, whose message follows it verbatim. */
+export const MID_TURN_NOTE =
+  "\n\nThe summary above also covers the first steps already taken on the user's message that follows it; continue that work from where it stands.";
+
 /** The continuation sentence, or an empty string when the tail already holds the request. */
 export function continuationFor(summary: InjectableSummary, tail: readonly Content[]): string {
-  if (!summary.currentRequest || tail.some((content) => isUserRequest(content))) return '';
+  if (tail.some((content) => isUserRequest(content))) return summary.kept ? MID_TURN_NOTE : '';
+  if (!summary.currentRequest) return '';
   return `${CONTINUATION_START}${REQUEST_OPEN}${truncateEnd(summary.currentRequest, 4_000)}${REQUEST_CLOSE}`;
 }
 

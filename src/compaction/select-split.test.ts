@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
-import { hasFunctionResponse, isValidSplit, latestUserRequestIndex } from './content-shape.js';
+import { hasFunctionResponse, isValidSplit, latestUserRequestIndex } from '../content/content-shape.js';
 import { selectSplit } from './select-split.js';
 
 /**
@@ -38,6 +38,27 @@ function suffixTokens(tokens: readonly number[], from: number): number {
   return tokens.slice(from).reduce((sum, value) => sum + value, 0);
 }
 
+/** The user's message a split keeps before itself: the latest request, when not yet summarized and before the split. */
+function keptBefore(input: { contents: readonly Content[]; covered: number }, split: number): number | undefined {
+  const request = latestUserRequestIndex(input.contents);
+  return request >= input.covered && request >= 0 && split > request ? request : undefined;
+}
+
+/** Tokens a split leaves verbatim: its kept message and its suffix. */
+function tailOf(input: { contents: readonly Content[]; tokens: readonly number[]; covered: number }, split: number): number {
+  const kept = keptBefore(input, split);
+  return suffixTokens(input.tokens, split) + (kept === undefined ? 0 : (input.tokens[kept] ?? 0));
+}
+
+/** Valid splits from the lowest on, without the one right after a kept message (the same view as the split at it). */
+function candidateSplits(input: { contents: readonly Content[]; covered: number }): number[] {
+  const lowest = Math.max(input.covered + 1, latestUserRequestIndex(input.contents));
+  return Array.from({ length: Math.max(0, input.contents.length - lowest) }, (_, i) => lowest + i).filter((split) => {
+    const kept = keptBefore(input, split);
+    return isValidSplit(input.contents, split) && !(kept !== undefined && split === kept + 1);
+  });
+}
+
 describe('selectSplit', () => {
   describe('histories with nothing new to summarize', () => {
     it('should return undefined for an empty history and for a single content', () => {
@@ -56,11 +77,17 @@ describe('selectSplit', () => {
       expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 130 })).toEqual({ split: 2, fits: true, tailTokens: 130 });
     });
 
-    it('should keep as much of the in-flight turn as fits, never starting at a tool result', () => {
-      // From 2: 130 > 120; from 3: 120 <= 120
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 120 })).toEqual({ split: 3, fits: true, tailTokens: 120 });
-      // From 3: 120 > 50; 4 is a tool result; from 5: 10 <= 50
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 50 })).toEqual({ split: 5, fits: true, tailTokens: 10 });
+    it('should keep as much of the in-flight turn as fits, never starting at a tool result, and always its request', () => {
+      // From 2: 130 > 120; 3 keeps the same contents as 2; 4 is a tool result; 5 with the request: 10 + 10 <= 120
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 120 })).toEqual({ split: 5, fits: true, tailTokens: 20, keptAt: 2 });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20 })).toEqual({ split: 5, fits: true, tailTokens: 20, keptAt: 2 });
+    });
+
+    it('should keep the request the current summary keeps, and summarize it once a later request is in flight', () => {
+      // The summary covers [0, 3) but keeps 2: a later compaction in the same turn keeps it again.
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 3, keptAt: 2, tailBudget: 10_000 })).toEqual({ split: 5, fits: true, tailTokens: 20, keptAt: 2 });
+      const nextTurn = [...CONTENTS, userText('next request'), modelText('answer')];
+      expect(selectSplit({ contents: nextTurn, tokens: [...TOKENS, 10, 10], covered: 3, keptAt: 2, tailBudget: 10_000 })).toEqual({ split: 6, fits: true, tailTokens: 20 });
     });
 
     it('should summarize older turns even when they would fit', () => {
@@ -69,7 +96,7 @@ describe('selectSplit', () => {
     });
 
     it('should return the smallest tail, marked as not fitting, when nothing fits', () => {
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 5 })).toEqual({ split: 5, fits: false, tailTokens: 10 });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 5 })).toEqual({ split: 5, fits: false, tailTokens: 20, keptAt: 2 });
     });
 
     it('should move past what the current summary covers', () => {
@@ -79,9 +106,12 @@ describe('selectSplit', () => {
 
     it('should never keep a tool result whose call is summarized, even when that leaves nothing to split at', () => {
       const midChain = [userText('go'), functionCall('f'), functionResponse('f', { ok: true })];
-      // Split 1 keeps [call, result]; split 2 would orphan the result; split 3 would keep nothing.
-      expect(selectSplit({ contents: midChain, tokens: [5, 5, 500], covered: 0, tailBudget: 10 })).toEqual({ split: 1, fits: false, tailTokens: 505 });
+      // Split 0 is not past the summary; split 1 with the request kept is the same as split 0; split 2 would
+      // orphan the result; split 3 would keep nothing. The request alone is never summarized to make room.
+      expect(selectSplit({ contents: midChain, tokens: [5, 5, 500], covered: 0, tailBudget: 10 })).toBeUndefined();
       expect(selectSplit({ contents: midChain, tokens: [5, 5, 500], covered: 1, tailBudget: 10 })).toBeUndefined();
+      const older = [userText('earlier'), modelText('answer'), ...midChain];
+      expect(selectSplit({ contents: older, tokens: [5, 5, 5, 5, 500], covered: 0, tailBudget: 10 })).toEqual({ split: 2, fits: false, tailTokens: 510 });
     });
 
     it('should start from the oldest content after the summary when there is no user request', () => {
@@ -114,6 +144,17 @@ describe('selectSplit', () => {
       );
     });
 
+    it("should keep the in-flight turn's request whenever the summary has not covered it", () => {
+      fc.assert(
+        fc.property(splitScenario, (input) => {
+          const choice = selectSplit(input);
+          const request = latestUserRequestIndex(input.contents);
+          if (choice && request >= input.covered) expect(choice.split <= request || choice.keptAt === request).toBe(true);
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
     it('should keep at most the in-flight turn', () => {
       fc.assert(
         fc.property(splitScenario, (input) => {
@@ -129,7 +170,7 @@ describe('selectSplit', () => {
         fc.property(splitScenario, (input) => {
           const choice = selectSplit(input);
           if (choice) {
-            expect(choice.tailTokens).toBe(suffixTokens(input.tokens, choice.split));
+            expect(choice.tailTokens).toBe(tailOf(input, choice.split));
             expect(choice.fits).toBe(choice.tailTokens <= input.tailBudget);
           }
         }),
@@ -142,11 +183,10 @@ describe('selectSplit', () => {
         fc.property(splitScenario, (input) => {
           const choice = selectSplit(input);
           if (!choice) return;
-          const lowest = Math.max(input.covered + 1, latestUserRequestIndex(input.contents));
-          const candidates = Array.from({ length: input.contents.length - lowest }, (_, i) => lowest + i).filter((split) => isValidSplit(input.contents, split));
+          const candidates = candidateSplits(input);
           if (choice.fits) {
             // No earlier valid split fits: the chosen tail is the largest that does.
-            for (const split of candidates.filter((split) => split < choice.split)) expect(suffixTokens(input.tokens, split)).toBeGreaterThan(input.tailBudget);
+            for (const split of candidates.filter((split) => split < choice.split)) expect(tailOf(input, split)).toBeGreaterThan(input.tailBudget);
           } else {
             expect(choice.split).toBe(candidates[candidates.length - 1]);
           }
@@ -159,8 +199,7 @@ describe('selectSplit', () => {
       fc.assert(
         fc.property(splitScenario, (input) => {
           if (selectSplit(input) !== undefined) return;
-          const lowest = Math.max(input.covered + 1, latestUserRequestIndex(input.contents));
-          for (let split = lowest; split < input.contents.length; split++) expect(isValidSplit(input.contents, split)).toBe(false);
+          expect(candidateSplits(input)).toEqual([]);
         }),
         HEAVY_PROPERTY_RUNS,
       );

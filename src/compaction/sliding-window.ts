@@ -13,7 +13,7 @@
  * applies, so the schedule can never let a request overflow.
  */
 import type { Content } from '@google/genai';
-import { isUserRequest } from './content-shape.js';
+import { isUserRequest } from '../content/content-shape.js';
 
 export interface SlidingWindowInput {
   readonly contents: readonly Content[];

@@ -38,7 +38,7 @@ describe('runSummarizer', () => {
   describe('failures (never thrown, always reported)', () => {
     it('should report a summarizer that throws', async () => {
       const summarizer = fakeSummarizer(() => Promise.reject(new Error('503 backend unavailable')));
-      expect(await runSummarizer(summarizer, REQUEST, OPTIONS)).toEqual({ ok: false, reason: 'failed: 503 backend unavailable' });
+      expect(await runSummarizer(summarizer, REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: 503 backend unavailable' });
     });
 
     it('should report a summarizer that throws synchronously, or throws something that is not an Error', async () => {
@@ -48,8 +48,8 @@ describe('runSummarizer', () => {
           throw new Error('boom');
         },
       };
-      expect(await runSummarizer(synchronous, REQUEST, OPTIONS)).toEqual({ ok: false, reason: 'failed: boom' });
-      expect(await runSummarizer(fakeSummarizer(() => Promise.reject('just a string')), REQUEST, OPTIONS)).toEqual({ ok: false, reason: 'failed: just a string' });
+      expect(await runSummarizer(synchronous, REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: boom' });
+      expect(await runSummarizer(fakeSummarizer(() => Promise.reject('just a string')), REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: just a string' });
     });
 
     it('should cut a very long error message to 300 characters', async () => {
@@ -59,13 +59,13 @@ describe('runSummarizer', () => {
     });
 
     it('should report an empty or blank answer', async () => {
-      expect(await runSummarizer(fakeSummarizer({ text: '' }), REQUEST, OPTIONS)).toEqual({ ok: false, reason: 'returned no text' });
-      expect(await runSummarizer(fakeSummarizer({ text: ' \n\t ' }), REQUEST, OPTIONS)).toEqual({ ok: false, reason: 'returned no text' });
+      expect(await runSummarizer(fakeSummarizer({ text: '' }), REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'empty', reason: 'returned no text' });
+      expect(await runSummarizer(fakeSummarizer({ text: ' \n\t ' }), REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'empty', reason: 'returned no text' });
     });
 
     it('should report an answer that is not a result at all', async () => {
       const broken: Summarizer = { name: 'broken', summarize: () => Promise.resolve(JSON.parse('null')) };
-      expect(await runSummarizer(broken, REQUEST, OPTIONS)).toEqual({ ok: false, reason: 'returned no text' });
+      expect(await runSummarizer(broken, REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'empty', reason: 'returned no text' });
     });
 
     it('should time out, abort the summarizer and clear its timer', async () => {
@@ -75,7 +75,7 @@ describe('runSummarizer', () => {
       await vi.advanceTimersByTimeAsync(999);
       expect(summarizer.signals[0]?.aborted).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await pending).toEqual({ ok: false, reason: 'timed out after 1000 ms' });
+      expect(await pending).toEqual({ ok: false, kind: 'timeout', reason: 'timed out after 1000 ms' });
       expect(summarizer.signals[0]?.aborted).toBe(true);
       expect(vi.getTimerCount()).toBe(0);
     });

@@ -29,6 +29,11 @@ export interface SummarizeResult {
 export interface Summarizer {
   /** Shown in logs, status and compaction records. */
   readonly name: string;
+  /**
+   * The context window of the model behind it, in tokens (integer >= 1,024): the summarizer's input is
+   * kept within it. The `summarizerContextWindow` option wins over it; without either, the agent's window is used.
+   */
+  readonly contextWindow?: number | undefined;
   summarize(request: SummarizeRequest): Promise<SummarizeResult>;
 }
 
@@ -41,7 +46,16 @@ export type SummaryOutcome =
       readonly promptTokens?: number | undefined;
       readonly outputTokens?: number | undefined;
     }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      /** What went wrong, safe to store: it never quotes the conversation. */
+      readonly kind: SummarizerFailureKind;
+      /** Details for debugging: a provider's error text, which can quote the conversation. */
+      readonly reason: string;
+    };
+
+/** Why the mechanical summary was used: timed out, threw or errored, returned no text, or no summarizer at all. */
+export type SummarizerFailureKind = 'timeout' | 'failed' | 'empty' | 'unavailable';
 
 /** Runs a summarizer under a timeout; failures become `{ ok: false }`, never exceptions. */
 export async function runSummarizer(
@@ -56,14 +70,14 @@ export async function runSummarizer(
   const timeout = new Promise<SummaryOutcome>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error('summarizer timeout'));
-      resolve({ ok: false, reason: `timed out after ${options.timeoutMs} ms` });
+      resolve({ ok: false, kind: 'timeout', reason: `timed out after ${options.timeoutMs} ms` });
     }, options.timeoutMs);
   });
   const attempt = (async (): Promise<SummaryOutcome> => {
     try {
       const result = await summarizer.summarize({ ...request, signal: controller.signal });
       const text = typeof result?.text === 'string' ? result.text.trim() : '';
-      if (text.length === 0) return { ok: false, reason: 'returned no text' };
+      if (text.length === 0) return { ok: false, kind: 'empty', reason: 'returned no text' };
       const cut = text.length > options.maxChars;
       const finishReason = result.finishReason;
       return {
@@ -74,7 +88,7 @@ export async function runSummarizer(
         outputTokens: result.outputTokens,
       };
     } catch (error) {
-      return { ok: false, reason: `failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300)}` };
+      return { ok: false, kind: 'failed', reason: `failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300)}` };
     }
   })();
   try {

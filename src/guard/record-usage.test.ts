@@ -88,7 +88,14 @@ describe('recordRejection', () => {
         learnedCorrection: 5,
         rejectedCalls: 1,
         forceCompaction: true,
+        learnedWindow: 1_048_576,
+        learnedWindowModel: '',
       });
+    });
+
+    it('should keep the stated maximum as the window of the model that was called', () => {
+      const next = recordRejection(SENT, JSON.stringify({ error: { code: 400, message: 'The input token count (9123) exceeds the maximum number of tokens allowed (8000).' } }), 'models/My-Model@001');
+      expect({ window: next.learnedWindow, model: next.learnedWindowModel }).toEqual({ window: 8_000, model: 'my-model' });
     });
 
     it('should learn an unclamped correction from a stated size', () => {

@@ -5,6 +5,7 @@
  */
 import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
 import { MAX_PLAUSIBLE_TOKENS, type UsageRecord } from '../state/guard-state.js';
+import { recordStatedWindow } from './learned-window.js';
 
 /** Counts above this are treated as nonsense (no model has a 100M-token window). */
 
@@ -43,10 +44,11 @@ export function isOverflowError(message: string): boolean {
 
 /**
  * Records a "prompt too long" rejection: the next call compacts whatever the
- * estimate says, and when the message states the real size (Gemini's does),
- * that size calibrates the next estimate even if usage is never reported.
+ * estimate says; when the message states the real size (Gemini's does), that
+ * size calibrates the next estimate even if usage is never reported; when it
+ * states the maximum, that maximum becomes `model`'s window.
  */
-export function recordRejection(usage: UsageRecord, message: string): UsageRecord {
+export function recordRejection(usage: UsageRecord, message: string, model?: string): UsageRecord {
   const parsed = parseOverflowError(message);
   if (!parsed) return usage;
   const real = plausibleCount(parsed.promptTokens);
@@ -54,5 +56,5 @@ export function recordRejection(usage: UsageRecord, message: string): UsageRecor
     real !== undefined && usage.sentEstimate !== undefined
       ? { realPromptTokens: real, lastEstimate: usage.sentEstimate, learnedCorrection: clampCorrection(real / usage.sentEstimate) }
       : {};
-  return { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true };
+  return recordStatedWindow({ ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true }, model, parsed.limit);
 }

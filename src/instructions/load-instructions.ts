@@ -10,7 +10,7 @@ import { open, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { graphemeBoundaryBefore } from '../truncation/grapheme-cut.js';
+import { graphemeBoundaryBefore } from '../text/grapheme-cut.js';
 
 /** Where an instructions file comes from, in merge order. */
 export type InstructionSourceKind = 'home' | 'project' | 'cwd';

@@ -13,7 +13,7 @@
  * least recently seen go first, then the oldest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
-import { contentText, isUserRequest } from '../compaction/content-shape.js';
+import { contentText, isUserRequest } from '../content/content-shape.js';
 import { truncateEnd } from '../text/truncate-text.js';
 
 export interface DurableFact {

@@ -75,3 +75,12 @@ export function addPin(pins: readonly Pin[], pin: Pin, capTokens: number, tokeni
   }
   return { ok: true, pins: next, pin, tokens };
 }
+
+/**
+ * Whether to try pinning the first request again after it was refused under
+ * `refusedAtCap`: only a larger cap (a larger window, say) can change the answer,
+ * so a refusal is not retried, nor warned about, on every call.
+ */
+export function shouldTryFirstRequestPin(refusedAtCap: number | undefined, cap: number): boolean {
+  return refusedAtCap === undefined || cap > refusedAtCap;
+}

@@ -7,9 +7,12 @@
  * response event of the compacting call (`customMetadata.context_guard_compaction`,
  * which ADK stores verbatim) and as the agent's last compaction in state.
  */
-import type { CompactionReason } from '../guard/guard-request.js';
+import type { SummarizerFailureKind } from '../compaction/summarizer.js';
 
 export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
+
+/** What triggered a compaction: the threshold, a rejected request, the sliding window's schedule or its token trigger. */
+export type CompactionReason = 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
 
 export interface CoveredEvents {
   /** Stored events whose contents the summary replaced, first and last. */
@@ -42,7 +45,13 @@ export interface CompactionRecord {
   readonly summarizerOutputTokens?: number | undefined;
   readonly summaryChars: number;
   readonly fallback: boolean;
-  readonly fallbackReason?: string | undefined;
+  /** Why the fallback summary was used: `'timeout'`, `'failed'`, `'empty'` or `'unavailable'` (no summarizer). */
+  readonly fallbackReason?: SummarizerFailureKind | undefined;
+  /**
+   * The summarizer's error text; only with the `debugSummarizerErrorText` option, since a
+   * provider's error can quote the conversation and this record is persisted.
+   */
+  readonly fallbackDetail?: string | undefined;
   readonly summaryTruncated: boolean;
   /** Durable facts the new summary carries, and the facts dropped to keep the list bounded. */
   readonly facts: number;

@@ -82,6 +82,19 @@ describe('decodeSummaryRecord', () => {
       expect(decoded).toMatchObject({ version: RECORD_VERSION, compactions: 1, fallback: false, createdAt: 0, currentRequest: undefined });
     });
 
+    it('should round-trip the kept request of a mid-turn summary, and read one stored as strings', () => {
+      const kept = { at: 4, fingerprint: 'u.task' };
+      expect(decodeSummaryRecord(JSON.parse(JSON.stringify(encodeRecord({ ...STORED_SUMMARY, kept }))))?.kept).toEqual(kept);
+      expect(decodeSummaryRecord({ ...STORED_SUMMARY, kept: { at: '4', fingerprint: 'u.task' } })?.kept).toEqual(kept);
+      expect(decodeSummaryRecord({ ...STORED_SUMMARY, kept: null })?.kept).toBeUndefined();
+    });
+
+    it('should drop a summary whose kept request is unusable rather than strip the request with the rest', () => {
+      for (const kept of [{ at: 12, fingerprint: 'x' }, { at: -1, fingerprint: 'x' }, { at: 3 }, { fingerprint: 'x' }, 'garbage', 7]) {
+        expect(decodeSummaryRecord({ ...STORED_SUMMARY, kept })).toBeUndefined();
+      }
+    });
+
     it('should read a fallback flag stored as a string', () => {
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, fallback: 'true' })?.fallback).toBe(true);
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, fallback: 'yes' })?.fallback).toBe(false);

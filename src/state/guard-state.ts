@@ -9,6 +9,7 @@
  */
 
 import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
+import type { KeptContent } from './watermark.js';
 
 export const RECORD_VERSION = 1;
 
@@ -21,6 +22,8 @@ export interface SummaryRecord {
   readonly covered: number;
   /** Fingerprint of the last covered contents, to validate `covered` (see watermark.ts). */
   readonly anchor: string;
+  /** The user's message before the watermark that stays verbatim (a compaction mid-turn; see watermark.ts). */
+  readonly kept?: KeptContent | undefined;
   /** The user's request that was current when the summary was made. */
   readonly currentRequest?: string | undefined;
   /** How many compactions produced this summary chain. */
@@ -50,6 +53,8 @@ export interface UsageRecord {
   readonly outputTokens?: number | undefined;
   readonly modelCalls: number;
   readonly compactions: number;
+  /** Times old tool results were masked (the mask watermark moved), with no model call. */
+  readonly maskings: number;
   /** Summaries thrown away because they came out no smaller than what they would replace. */
   readonly discardedCompactions: number;
   /** Requests sent although they were still over the hard limit after every reduction. */
@@ -69,12 +74,49 @@ export interface UsageRecord {
   readonly turnStartCalibrated?: number | undefined;
   /** Moving average of how many tokens one turn adds. */
   readonly averageTurnTokens?: number | undefined;
+  /** Running totals of reported usage (see cost/bill-usage.ts): prompt tokens, cached ones among them, output tokens. */
+  readonly billedPromptTokens?: number | undefined;
+  readonly billedCachedPromptTokens?: number | undefined;
+  readonly billedOutputTokens?: number | undefined;
+  /** Cached prompt tokens of the last call, when reported. */
+  readonly lastCachedPromptTokens?: number | undefined;
+  /** Estimated USD of the calls whose model has a price. */
+  readonly costUsd?: number | undefined;
+  /** Calls with reported usage whose model has no price (left out of `costUsd`). */
+  readonly unpricedCalls?: number | undefined;
+  /** Where `window` came from (see guard/learned-window.ts). */
+  readonly windowSource?: WindowOrigin | undefined;
+  /** The maximum a provider's rejection stated for `learnedWindowModel`: that model's window from then on. */
+  readonly learnedWindow?: number | undefined;
+  readonly learnedWindowModel?: string | undefined;
+  /** The last compaction that could not make the request fit, so it is not retried for nothing (guard/futile-compaction.ts). */
+  readonly futileCompaction?: FutileCompaction | undefined;
+  /** Window and fixed part of the last over-limit warning: the same cause is counted, not warned about again. */
+  readonly overLimitCause?: string | undefined;
+  /** The pin cap at which pinning the first request was refused; retried only under a larger cap. */
+  readonly firstRequestPinRefusedCap?: number | undefined;
+}
+
+/** Where an agent's window comes from: the model registry, the user's options, a provider's rejection, or the default. */
+export type WindowOrigin = 'registry' | 'option' | 'learned' | 'default';
+const WINDOW_ORIGINS: readonly WindowOrigin[] = ['registry', 'option', 'learned', 'default'];
+
+/** What a futile compaction was tried against (plain data; the decision is in guard/futile-compaction.ts). */
+export interface FutileCompaction {
+  readonly window: number;
+  /** Heuristic tokens of the system instruction, tools and pins. */
+  readonly fixedTokens: number;
+  /** Correction factor in force. */
+  readonly correction: number;
+  /** Heuristic tokens of the contents (summary included, before shrinking) right after the attempt. */
+  readonly contentTokens: number;
 }
 
 export const EMPTY_USAGE: UsageRecord = {
   version: RECORD_VERSION,
   modelCalls: 0,
   compactions: 0,
+  maskings: 0,
   discardedCompactions: 0,
   overLimitCalls: 0,
   rejectedCalls: 0,
@@ -109,6 +151,20 @@ function decodeBoolean(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+/**
+ * The kept content of a summary: `undefined` when there is none, `null` when
+ * the field is present but unusable. Such a record is dropped whole: applying
+ * it without its kept content would strip the user's current message.
+ */
+function decodeKept(value: unknown, covered: number): KeptContent | undefined | null {
+  if (value === undefined || value === null) return undefined;
+  const record = asRecord(value);
+  const at = record ? decodeInteger(record['at']) : undefined;
+  const fingerprint = record?.['fingerprint'];
+  if (at === undefined || at >= covered || typeof fingerprint !== 'string') return null;
+  return { at, fingerprint };
+}
+
 /** Decodes a summary record, or `undefined` when it is missing or unusable. */
 export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
   const record = asRecord(value);
@@ -120,11 +176,14 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
     return undefined;
   }
   const currentRequest = record['currentRequest'];
+  const kept = decodeKept(record['kept'], covered);
+  if (kept === null) return undefined;
   return {
     version: decodeInteger(record['version']) ?? RECORD_VERSION,
     text,
     covered,
     anchor,
+    kept,
     currentRequest: typeof currentRequest === 'string' ? currentRequest : undefined,
     compactions: decodeInteger(record['compactions']) ?? 1,
     fallback: decodeBoolean(record['fallback']),
@@ -160,6 +219,7 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     outputTokens: decodeCount(record['outputTokens'], MAX_PLAUSIBLE_TOKENS),
     modelCalls: decodeInteger(record['modelCalls']) ?? 0,
     compactions: decodeInteger(record['compactions']) ?? 0,
+    maskings: decodeInteger(record['maskings']) ?? 0,
     discardedCompactions: decodeInteger(record['discardedCompactions']) ?? 0,
     overLimitCalls: decodeInteger(record['overLimitCalls']) ?? 0,
     rejectedCalls: decodeInteger(record['rejectedCalls']) ?? 0,
@@ -171,7 +231,30 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     lastInvocationId: typeof record['lastInvocationId'] === 'string' ? record['lastInvocationId'] : undefined,
     turnStartCalibrated: positive('turnStartCalibrated'),
     averageTurnTokens: positive('averageTurnTokens'),
+    billedPromptTokens: decodeCount(record['billedPromptTokens']),
+    billedCachedPromptTokens: decodeCount(record['billedCachedPromptTokens']),
+    billedOutputTokens: decodeCount(record['billedOutputTokens']),
+    lastCachedPromptTokens: decodeCount(record['lastCachedPromptTokens'], MAX_PLAUSIBLE_TOKENS),
+    costUsd: decodeCount(record['costUsd']),
+    unpricedCalls: decodeInteger(record['unpricedCalls']),
+    windowSource: WINDOW_ORIGINS.find((origin) => origin === record['windowSource']),
+    learnedWindow: positive('learnedWindow'),
+    learnedWindowModel: typeof record['learnedWindowModel'] === 'string' ? record['learnedWindowModel'] : undefined,
+    futileCompaction: decodeFutileCompaction(record['futileCompaction']),
+    overLimitCause: typeof record['overLimitCause'] === 'string' ? record['overLimitCause'] : undefined,
+    firstRequestPinRefusedCap: decodeCount(record['firstRequestPinRefusedCap'], MAX_PLAUSIBLE_TOKENS),
   };
+}
+
+function decodeFutileCompaction(value: unknown): FutileCompaction | undefined {
+  const record = asRecord(value);
+  if (!record) return undefined;
+  const window = decodeCount(record['window'], MAX_PLAUSIBLE_TOKENS);
+  const fixedTokens = decodeCount(record['fixedTokens'], MAX_PLAUSIBLE_TOKENS);
+  const correction = decodeCount(record['correction'], 1_000);
+  const contentTokens = decodeCount(record['contentTokens'], MAX_PLAUSIBLE_TOKENS);
+  if (window === undefined || window === 0 || fixedTokens === undefined || correction === undefined || correction === 0 || contentTokens === undefined) return undefined;
+  return { window, fixedTokens, correction, contentTokens };
 }
 
 /** Plain JSON for state: undefined fields dropped so the record round-trips exactly. */

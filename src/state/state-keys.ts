@@ -20,6 +20,10 @@ export interface GuardStateKeys {
   readonly pins: string;
   /** Count and last record of tool results truncated for the agent. */
   readonly toolTruncations: string;
+  /** Set by `requestCompaction` (its time), cleared by the next call: marks that call's compaction `Manual`. */
+  readonly compactionRequest: string;
+  /** How far old tool results are masked (see compaction/mask-observations.ts). */
+  readonly mask: string;
 }
 
 export function stateKeysFor(agentName: string): GuardStateKeys {
@@ -29,5 +33,7 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     lastCompaction: `${STATE_PREFIX}:${agentName}:last_compaction`,
     pins: `${STATE_PREFIX}:${agentName}:pins`,
     toolTruncations: `${STATE_PREFIX}:${agentName}:tool_truncations`,
+    compactionRequest: `${STATE_PREFIX}:${agentName}:compaction_request`,
+    mask: `${STATE_PREFIX}:${agentName}:mask`,
   };
 }

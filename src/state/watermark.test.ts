@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { anchorAt, locateWatermark, type FingerprintAt } from './watermark.js';
+import { anchorAt, locateSummary, locateWatermark, type FingerprintAt } from './watermark.js';
 
 /** Fingerprints of a history given as a list, one per content. */
 function printsOf(prints: readonly string[]): FingerprintAt {
@@ -110,5 +110,33 @@ describe('locateWatermark', () => {
         PROPERTY_RUNS,
       );
     });
+  });
+});
+
+describe('locateSummary', () => {
+  const prints = printsOf(HISTORY);
+
+  it('should find a summary without a kept content where its watermark is', () => {
+    expect(locateSummary(prints, 6, { covered: 3, anchor: 'f1|f2' })).toEqual({ kind: 'found', covered: 3 });
+  });
+
+  it('should find the kept content at its recorded place', () => {
+    expect(locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 1, fingerprint: 'f1' } })).toEqual({ kind: 'found', covered: 4, keptAt: 1 });
+  });
+
+  it('should move the kept content with a moved watermark', () => {
+    // Recorded at covered 3 (anchor f2|f3 now ends at 4): the kept content, 2 before, moves from 1 to 2.
+    expect(locateSummary(prints, 6, { covered: 3, anchor: 'f2|f3', kept: { at: 0, fingerprint: 'f1' } })).toEqual({ kind: 'found', covered: 4, keptAt: 1 });
+  });
+
+  it('should report missing when the kept content is not where it should be, or the watermark is gone', () => {
+    const kept = locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 1, fingerprint: 'other' } });
+    expect(kept).toMatchObject({ kind: 'missing', reason: expect.stringMatching(/kept at 1/) });
+    expect(locateSummary(prints, 6, { covered: 4, anchor: 'x|y', kept: { at: 1, fingerprint: 'f1' } })).toMatchObject({ kind: 'missing', reason: expect.stringMatching(/watermark at 4/) });
+  });
+
+  it('should never place the kept content at or after the watermark', () => {
+    expect(locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 4, fingerprint: 'f4' } })).toMatchObject({ kind: 'missing' });
+    expect(locateSummary(prints, 6, { covered: 2, anchor: 'f0|f1', kept: { at: -1, fingerprint: 'f0' } })).toMatchObject({ kind: 'missing' });
   });
 });

@@ -41,3 +41,44 @@ export function locateWatermark(fingerprintAt: FingerprintAt, length: number, co
   }
   return { kind: 'missing' };
 }
+
+/**
+ * A content before the watermark that the summary does not cover: the user's
+ * message of the turn that was in flight when a compaction summarized that
+ * turn's older tool steps. It stays verbatim in every request until a later
+ * compaction covers it, so the covered range is `[0, covered)` minus `at`.
+ */
+export interface KeptContent {
+  /** Its index when the summary was made. */
+  readonly at: number;
+  /** Its fingerprint, to check it is still the same content. */
+  readonly fingerprint: string;
+}
+
+/** The stored position of a summary: its watermark, its anchor, and the content it keeps, if any. */
+export interface SummaryPosition {
+  readonly covered: number;
+  readonly anchor: string;
+  readonly kept?: KeptContent | undefined;
+}
+
+export type SummaryMatch =
+  | { readonly kind: 'found'; readonly covered: number; readonly keptAt?: number | undefined }
+  | { readonly kind: 'missing'; readonly reason: string };
+
+/**
+ * Where a summary's covered range falls in the live contents. The kept content
+ * sits at its recorded distance before the watermark (ADK rebuilds the leading
+ * contents identically, and a moved watermark moves them together); if its
+ * fingerprint is not there the summary is not applied: nothing is stripped on a
+ * guess, and the kept message can never be stripped with the rest.
+ */
+export function locateSummary(fingerprintAt: FingerprintAt, length: number, position: SummaryPosition): SummaryMatch {
+  const match = locateWatermark(fingerprintAt, length, position.covered, position.anchor);
+  if (match.kind === 'missing') return { kind: 'missing', reason: `watermark at ${position.covered} of ${length} contents no longer matches the history` };
+  const { kept } = position;
+  if (!kept) return { kind: 'found', covered: match.covered };
+  const keptAt = match.covered - (position.covered - kept.at);
+  if (keptAt >= 0 && keptAt < match.covered && fingerprintAt(keptAt) === kept.fingerprint) return { kind: 'found', covered: match.covered, keptAt };
+  return { kind: 'missing', reason: `the user's message kept at ${kept.at} of ${length} contents no longer matches the history` };
+}

@@ -2,17 +2,25 @@
  * Token status per agent, for people (a one-line meter) and dashboards (plain
  * data), read from session state only, so it works on any stored session.
  */
-import { decodeSummaryRecord, decodeUsageRecord } from '../state/guard-state.js';
+import { decodeSummaryRecord, decodeUsageRecord, type WindowOrigin } from '../state/guard-state.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 
 export interface AgentContextStatus {
   readonly agentName: string;
+  /**
+   * False when the session holds no guard state for this agent: no model call of an agent by
+   * this name was guarded in this session (a misspelt name, or an agent that has not run yet).
+   * Every figure is then zero or unknown, and means nothing.
+   */
+  readonly known: boolean;
   /** Real prompt tokens of the last call, when the provider reported them. */
   readonly lastRealPromptTokens?: number | undefined;
   /** Calibrated estimate of the last request sent. */
   readonly estimatedTokens?: number | undefined;
   readonly window?: number | undefined;
+  /** Where the window came from: the model registry, an option, a provider's rejection (learned), or the default. */
+  readonly windowSource?: WindowOrigin | undefined;
   readonly threshold?: number | undefined;
   readonly hardLimit?: number | undefined;
   /** estimatedTokens / window, in percent (0 when unknown). */
@@ -30,6 +38,15 @@ export interface AgentContextStatus {
   readonly correction?: number | undefined;
   readonly summary?: { readonly chars: number; readonly fallback: boolean; readonly covered: number } | undefined;
   readonly lastCompaction?: CompactionRecord | undefined;
+  /** Running totals of reported usage: prompt tokens (cached + uncached) and output tokens. */
+  readonly promptTokens: number;
+  readonly cachedPromptTokens: number;
+  readonly uncachedPromptTokens: number;
+  readonly outputTokens: number;
+  /** Estimated USD of the agent's calls at the price table (summarizer calls are in the compaction records). */
+  readonly costUsd?: number | undefined;
+  /** Calls whose model has no price: `costUsd` leaves them out. */
+  readonly unpricedCalls: number;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -57,9 +74,11 @@ export function agentStatus(state: Readonly<Record<string, unknown>>, agentName:
   const correction = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : usage.learnedCorrection;
   return {
     agentName,
+    known: state[keys.usage] !== undefined && state[keys.usage] !== null,
     lastRealPromptTokens: usage.realPromptTokens,
     estimatedTokens: estimated,
     window: usage.window,
+    windowSource: usage.windowSource,
     threshold: usage.threshold,
     hardLimit: usage.hardLimit,
     percentUsed,
@@ -74,6 +93,12 @@ export function agentStatus(state: Readonly<Record<string, unknown>>, agentName:
     correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
     summary: summary ? { chars: summary.text.length, fallback: summary.fallback, covered: summary.covered } : undefined,
     lastCompaction,
+    promptTokens: usage.billedPromptTokens ?? 0,
+    cachedPromptTokens: usage.billedCachedPromptTokens ?? 0,
+    uncachedPromptTokens: (usage.billedPromptTokens ?? 0) - (usage.billedCachedPromptTokens ?? 0),
+    outputTokens: usage.billedOutputTokens ?? 0,
+    costUsd: usage.costUsd,
+    unpricedCalls: usage.unpricedCalls ?? 0,
   };
 }
 
@@ -83,10 +108,16 @@ function compact(tokens: number): string {
   return String(tokens);
 }
 
-/** A one-line meter such as `45K/1M (4.5%) ~450 turns left`. */
+/**
+ * A one-line meter such as `45K/1M (4.5%) ~450 turns left`; a window the user
+ * did not set and the registry did not know says where it came from:
+ * `7K/8K learned (87.5%)`, `8K/128K default (6.6%)`.
+ */
 export function formatContextMeter(status: AgentContextStatus): string {
+  if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
   const used = compact(status.lastRealPromptTokens ?? status.estimatedTokens ?? 0);
-  const window = status.window ? compact(status.window) : '?';
+  const source = status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
+  const window = status.window ? `${compact(status.window)}${source}` : '?';
   const turns = status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turns left`;
   const compactions = status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
   return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}`;

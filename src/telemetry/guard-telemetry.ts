@@ -59,6 +59,8 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
         'context_guard.summarizer': record.summarizer,
         'context_guard.fallback': record.fallback,
         'context_guard.reason': record.reason,
+        ...(record.summarizerPromptTokens !== undefined ? { 'context_guard.summarizer.input_tokens': record.summarizerPromptTokens } : {}),
+        ...(record.summarizerOutputTokens !== undefined ? { 'context_guard.summarizer.output_tokens': record.summarizerOutputTokens } : {}),
       },
     },
     context.active(),

@@ -11,6 +11,7 @@
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { RequestTokenCounter } from './ground-truth.js';
+import { cachedPrefixTokens, DEFAULT_MIN_CACHED_TOKENS, snapshotRequest, type PrefixSnapshot } from './cached-prefix.js';
 
 /** One request as the model received it. */
 export interface RecordedRequest {
@@ -20,6 +21,8 @@ export interface RecordedRequest {
   /** Real prompt tokens by the ground truth. */
   readonly promptTokens: number;
   readonly rejected: boolean;
+  /** Prompt tokens served from the implicit cache (reported as `cachedContentTokenCount` when over 0). */
+  readonly cachedPromptTokens: number;
   /** Deep copy of the contents sent. */
   readonly contents: Content[];
   readonly systemInstruction: string | undefined;
@@ -48,6 +51,14 @@ export interface ScriptedLlmOptions {
   readonly outputTokens?: number;
   /** An error to throw for a call instead of answering (a 503, a timeout...), checked after the size check. */
   readonly fail?: (call: ScriptCall) => Error | undefined;
+  /**
+   * Smallest common prefix with the previous accepted request of the same
+   * agent (and `cacheKey`) that is reported as `cachedContentTokenCount`;
+   * `false` turns the cache off. @default 2,048 (Gemini 2.5's minimum)
+   */
+  readonly minCachedTokens?: number | false;
+  /** Which requests share a cache besides the agent name (say, a session id); @default one cache per agent */
+  readonly cacheKey?: (request: LlmRequest) => string;
 }
 
 /** The error a Gemini backend raises for an oversized request, as `@google/genai` throws it. */
@@ -67,6 +78,8 @@ export class ScriptedLlm extends BaseLlm {
   static override readonly supportedModels: Array<string | RegExp> = [/scripted-.*/];
   readonly requests: RecordedRequest[] = [];
   private readonly settings: ScriptedLlmOptions;
+  /** The last accepted request per cache key, for the implicit cache. */
+  private readonly lastAccepted = new Map<string, PrefixSnapshot>();
 
   constructor(options: ScriptedLlmOptions) {
     super({ model: options.model ?? 'scripted-model' });
@@ -83,20 +96,26 @@ export class ScriptedLlm extends BaseLlm {
     const promptTokens = this.settings.countTokens(request);
     const rejected = promptTokens > this.settings.window;
     const system = request.config?.systemInstruction;
+    const agentName = request.config?.labels?.['adk_agent_name'];
+    const cacheKey = `${this.settings.cacheKey?.(request) ?? ''}\u0000${agentName ?? ''}`;
+    const minCached = this.settings.minCachedTokens ?? DEFAULT_MIN_CACHED_TOKENS;
+    const cachedPromptTokens = rejected || minCached === false ? 0 : cachedPrefixTokens(this.lastAccepted.get(cacheKey), request, this.settings.countTokens, minCached);
     this.requests.push({
       index,
       timestamp: performance.timeOrigin + performance.now(),
       promptTokens,
       rejected,
+      cachedPromptTokens,
       contents: structuredClone(request.contents ?? []),
       systemInstruction: typeof system === 'string' ? system : undefined,
-      agentName: request.config?.labels?.['adk_agent_name'],
+      agentName,
     });
     // A real provider answers in milliseconds, never the same millisecond (see ADK notes, section 6).
     await new Promise((resolve) => setTimeout(resolve, 1));
     if (rejected) throw promptTooLongError(promptTokens, this.settings.window);
     const failure = this.settings.fail?.({ request, index, promptTokens });
     if (failure) throw failure;
+    if (minCached !== false) this.lastAccepted.set(cacheKey, snapshotRequest(request));
     const response = this.settings.script({ request, index, promptTokens });
     const report = typeof this.settings.reportUsage === 'function' ? this.settings.reportUsage(index) : this.settings.reportUsage ?? true;
     yield {
@@ -104,7 +123,14 @@ export class ScriptedLlm extends BaseLlm {
       ...response,
       content: structuredClone(response.content),
       ...(report
-        ? { usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: this.settings.outputTokens ?? 50, totalTokenCount: promptTokens + (this.settings.outputTokens ?? 50) } }
+        ? {
+            usageMetadata: {
+              promptTokenCount: promptTokens,
+              candidatesTokenCount: this.settings.outputTokens ?? 50,
+              totalTokenCount: promptTokens + (this.settings.outputTokens ?? 50),
+              ...(cachedPromptTokens > 0 ? { cachedContentTokenCount: cachedPromptTokens } : {}),
+            },
+          }
         : {}),
     };
   }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasLoneSurrogate, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { safeCutIndex, safeHead, safeTail, truncateEnd, truncateMiddle } from './truncate-text.js';
+import { safeCutIndex } from './grapheme-cut.js';
+import { safeHead, safeTail, truncateEnd, truncateMiddle } from './truncate-text.js';
 
 // 'a😀b' is four UTF-16 units: a, high surrogate, low surrogate, b.
 const PAIR = 'a😀b';

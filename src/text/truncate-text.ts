@@ -2,20 +2,10 @@
  * Unicode-safe text cutting. A head or tail cut lands on a grapheme boundary:
  * it never splits a surrogate pair (so the result is always valid UTF-8 when
  * encoded), a ZWJ emoji sequence, a flag, or a letter and its combining marks
- * (see src/truncation/grapheme-cut.ts), so every truncation boundary keeps
+ * (see src/text/grapheme-cut.ts), so every truncation boundary keeps
  * whole characters.
  */
-import { graphemeBoundaryAfter, graphemeBoundaryBefore } from '../truncation/grapheme-cut.js';
-
-/** Index at or before `index` that does not fall inside a surrogate pair. */
-export function safeCutIndex(text: string, index: number): number {
-  if (index <= 0) return 0;
-  if (index >= text.length) return text.length;
-  const code = text.charCodeAt(index);
-  // A low surrogate at the cut means the pair started one unit earlier.
-  if (code >= 0xdc00 && code <= 0xdfff) return index - 1;
-  return index;
-}
+import { graphemeBoundaryAfter, graphemeBoundaryBefore } from './grapheme-cut.js';
 
 /**
  * The first `maxChars` UTF-16 units of `text` at most, cut at a grapheme

@@ -9,7 +9,7 @@
  *   at a grapheme boundary; the marker then counts bytes,
  *   `[... omitted X of Y bytes ...]`, because a line count would say nothing.
  */
-import { graphemeBoundaryAfter, graphemeBoundaryBefore } from './grapheme-cut.js';
+import { graphemeBoundaryAfter, graphemeBoundaryBefore } from '../text/grapheme-cut.js';
 import { jsonStringBytes, utf8Bytes, walkBackward, walkForward } from './json-text-cost.js';
 
 /** The line rule of a cut: what counts as too many lines and what is kept. */

@@ -40,7 +40,7 @@ describe('concurrency', () => {
     for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, session.id, `Turn ${turn}: check the logs.`);
 
     const summarizer = deterministicSummarizer(50);
-    const small = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })] });
+    const small = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0 })] });
     await Promise.all([runTurn(small.runner, session.id, 'Turn 7: first concurrent question.'), runTurn(small.runner, session.id, 'Turn 8: second concurrent question.')]);
     expect(summarizer.calls).toBe(1);
   });
@@ -64,7 +64,7 @@ describe('concurrency', () => {
         return { text: 'gated summary' };
       },
     };
-    const guarded = createHarness({ window: 100_000, model, script: toolThenAnswerScript(0), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer })] });
+    const guarded = createHarness({ window: 100_000, model, script: toolThenAnswerScript(0), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer, maskKeepRecent: 0 })] });
     const slowTurn = runTurn(guarded.runner, slow.id, 'Turn 7: needs a compaction.');
     // The other session completes while the first one's summarizer is still blocked.
     const fastEvents = await runTurn(guarded.runner, fast.id, 'Hello from another session.');

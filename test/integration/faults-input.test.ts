@@ -100,7 +100,7 @@ describe('inputs larger than the whole window', () => {
     expect(sentTexts(h.model).some((text) => text.includes('omitted by context_guard'))).toBe(true);
   });
 
-  it('should send a system prompt larger than the window anyway, warn and count it on every call, and never crash or loop', async () => {
+  it('should send a system prompt larger than the window anyway, count it on every call, warn once, and never crash or loop', async () => {
     badInputs++;
     const h = await faultHarness({ instruction: 'Follow the operating procedures exactly. '.repeat(2_500), toolChars: 500 });
     for (let turn = 1; turn <= 4; turn++) {
@@ -111,7 +111,8 @@ describe('inputs larger than the whole window', () => {
     }
     const usage = await h.usage();
     expect(usage.overLimitCalls).toBe(h.model.requests.length);
-    expect(h.overLimitWarnings()).toBe(h.model.requests.length);
+    // One warning per cause (window and fixed part), not one per call.
+    expect(h.overLimitWarnings()).toBe(1);
     // No loop: at most one compaction per turn, and no summarizer call without one.
     expect(h.records.length).toBeLessThanOrEqual(4);
     expect(h.summarizer.calls.length).toBeLessThanOrEqual(h.records.length);
@@ -141,7 +142,7 @@ describe('inputs larger than the whole window', () => {
     expect(world.compactions.filter((record) => record.tokensAfter > record.tokensBefore).map((record) => `${record.reason}: ${record.tokensBefore} -> ${record.tokensAfter}`)).toEqual([]);
   });
 
-  it('should send tool declarations larger than the window anyway, warn and count it, and never crash', async () => {
+  it('should send tool declarations larger than the window anyway, count it, warn once, and never crash', async () => {
     badInputs++;
     const huge = new FunctionTool({
       name: 'lookup',
@@ -156,7 +157,7 @@ describe('inputs larger than the whole window', () => {
       expect(outcome.errorCodes).toEqual(['400']);
     }
     expect((await h.usage()).overLimitCalls).toBe(h.model.requests.length);
-    expect(h.overLimitWarnings()).toBe(h.model.requests.length);
+    expect(h.overLimitWarnings()).toBe(1);
     expect(h.logger.atOrAbove('error')).toEqual([]);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * Isolation through real ADK Runners: agents (sub-agents with transfers,
  * parallel branches, an agent with no policy, an AgentTool child covered by
- * the agent-callback form), sessions and users, and the logs.
+ * the plugin alone or by the agent-callback form), sessions and users, and the logs.
  *
  * Guarantees:
  * - every agent keeps its own policy, usage record and summary under
  *   `context_guard:<agent>:*`, whether it is reached by transfer, runs in a
  *   parallel branch, or has no policy (it gets the defaults, not silence);
  * - an AgentTool child, which ADK runs in a new Runner without plugins, is
- *   kept inside its window by `guard.agentCallbacks()`;
+ *   kept inside its window by the plugin (which attaches to it), or by
+ *   `guard.agentCallbacks()` spread into its config, without double attaching;
  * - a summary never crosses sessions or users: the keys are session-scoped,
  *   never `app:` or `user:`;
  * - nothing from the conversation is logged at the default (info) level.
@@ -69,7 +70,9 @@ function expectWellFormed(...models: ScriptedLlm[]): void {
 function quietGuard(options: ConstructorParameters<typeof ContextGuard>[0] = {}): { guard: ContextGuard; records: CompactionRecord[]; logger: ReturnType<typeof capturingLogger> } {
   const records: CompactionRecord[] = [];
   const logger = capturingLogger();
+  // Summaries are what must stay apart here: masking off, so every agent summarizes.
   const guard = new ContextGuard({
+    maskKeepRecent: 0,
     summarizer: new ScriptedSummarizerLlm(),
     modelWindows: { 'scripted-summarizer': 32_000 },
     logger,
@@ -169,9 +172,9 @@ describe('agents', () => {
     const session = await sessionService.createSession({ appName: APP, userId: USER });
     for (let turn = 1; turn <= 12; turn++) expect(await run(runner, session.id, `Turn ${turn}: fetch it.`)).toEqual([]);
 
-    // Not listed under `agents`: the built-in defaults (and the global options, here only the summarizer).
-    expect(guard.policyFor('plain')).toMatchObject(POLICY_DEFAULTS);
-    expect(guard.policyFor('plain')).toEqual(resolvePolicy({ summarizer: guard.policyFor('plain').summarizer }, 'plain'));
+    // Not listed under `agents`: the built-in defaults (and the global options, here the summarizer and masking off).
+    expect(guard.policyFor('plain')).toMatchObject({ ...POLICY_DEFAULTS, maskKeepRecent: 0 });
+    expect(guard.policyFor('plain')).toEqual(resolvePolicy({ summarizer: guard.policyFor('plain').summarizer, maskKeepRecent: 0 }, 'plain'));
     const usage = decodeUsageRecord((await sessionService.getSession({ appName: APP, userId: USER, sessionId: session.id }))!.state[stateKeysFor('plain').usage]);
     expect(usage.modelCalls).toBe(plainModel.requests.length);
     // The defaults: a 20% buffer on the 8k window (threshold 6,400 once calibrated).
@@ -181,9 +184,10 @@ describe('agents', () => {
     expectWellFormed(plainModel);
   });
 
-  it('should keep an AgentTool child (run by ADK without plugins) inside its window with guard.agentCallbacks()', async () => {
+  it('should keep an AgentTool child (run by ADK without plugins) inside its window, by the plugin alone or with guard.agentCallbacks()', async () => {
     isolationCases++;
-    const runParent = async (withCallbacks: boolean) => {
+    const runParent = async (attachment: 'none' | 'plugin' | 'agent-callbacks') => {
+      const withCallbacks = attachment === 'agent-callbacks';
       const childModel = model('researcher', 6_000, fetchThenAnswer('researcher', 3_500));
       const { guard, records } = quietGuard({ agents: { researcher: { contextWindow: 6_000 } } });
       const child = new LlmAgent({
@@ -201,28 +205,32 @@ describe('agents', () => {
       });
       const lead = new LlmAgent({ name: 'lead', model: parentModel, instruction: 'Delegate research.', tools: [new AgentTool({ agent: child })] });
       const sessionService = new InMemorySessionService();
-      const runner = new Runner({ appName: APP, agent: lead, sessionService, plugins: [guard] as BasePlugin[] });
+      const runner = new Runner({ appName: APP, agent: lead, sessionService, plugins: (attachment === 'none' ? [] : [guard]) as BasePlugin[] });
       const session = await sessionService.createSession({ appName: APP, userId: USER });
       const errors: string[] = [];
       // The child's session (appName 'researcher', same id) accumulates across the calls.
       for (let turn = 1; turn <= 8; turn++) errors.push(...(await run(runner, session.id, `Turn ${turn}: have it researched.`)));
       const childSession = await sessionService.getSession({ appName: 'researcher', userId: USER, sessionId: session.id });
-      return { childModel, records, errors, childSession };
+      return { childModel, records, errors, childSession, child };
     };
 
-    const unguarded = await runParent(false);
-    // Control: the plugin alone never sees the child's calls, and the child overflows.
+    const unguarded = await runParent('none');
+    // Control: without a guard the child's session grows until the child overflows.
     expect(unguarded.childModel.rejectedRequests.length).toBeGreaterThan(0);
     expect(unguarded.records).toEqual([]);
 
-    const guarded = await runParent(true);
-    expect(guarded.childModel.rejectedRequests).toEqual([]);
-    expect(guarded.records.length).toBeGreaterThan(0);
-    expect(guarded.records.every((record) => record.agentName === 'researcher')).toBe(true);
-    // The child's state lives in the child's own session, under its own keys.
-    expect(decodeUsageRecord(guarded.childSession!.state[stateKeysFor('researcher').usage]).modelCalls).toBe(guarded.childModel.requests.length);
-    expect(decodeSummaryRecord(guarded.childSession!.state[stateKeysFor('researcher').summary])).toBeDefined();
-    expectWellFormed(guarded.childModel);
+    for (const attachment of ['plugin', 'agent-callbacks'] as const) {
+      const guarded = await runParent(attachment);
+      expect(guarded.childModel.rejectedRequests).toEqual([]);
+      expect(guarded.records.length).toBeGreaterThan(0);
+      expect(guarded.records.every((record) => record.agentName === 'researcher')).toBe(true);
+      // The child's state lives in the child's own session, under its own keys.
+      expect(decodeUsageRecord(guarded.childSession!.state[stateKeysFor('researcher').usage]).modelCalls).toBe(guarded.childModel.requests.length);
+      expect(decodeSummaryRecord(guarded.childSession!.state[stateKeysFor('researcher').summary])).toBeDefined();
+      // One guard on the child: the plugin does not add itself next to callbacks attached by hand.
+      expect([guarded.child.beforeModelCallback].flat()).toHaveLength(1);
+      expectWellFormed(guarded.childModel);
+    }
   });
 });
 

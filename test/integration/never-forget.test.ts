@@ -94,7 +94,8 @@ describe('never forget', () => {
   });
 
   it('should carry application pins and the pinned first request verbatim in every request across compactions', async () => {
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, pinFirstRequest: true });
+    // Pins must ride through summaries: masking off, so summaries happen.
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, pinFirstRequest: true, maskKeepRecent: 0 });
     const script: ModelScript = ({ request }) => {
       const last = request.contents[request.contents.length - 1];
       if (last?.parts?.some((part) => part.functionResponse)) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
@@ -141,7 +142,8 @@ describe('never forget', () => {
   });
 
   it('should keep durable facts word for word through many summaries that forget them', async () => {
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer });
+    // Facts must survive summaries of summaries: masking off, so summaries happen.
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, maskKeepRecent: 0 });
     const script: ModelScript = ({ request }) => {
       const last = request.contents[request.contents.length - 1];
       if (last?.parts?.some((part) => part.functionResponse)) return { content: { role: 'model', parts: [{ text: `Checked. ${logText(100, request.contents.length)}` }] } };

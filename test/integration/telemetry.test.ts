@@ -3,7 +3,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { ContextGuard, decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type SummarizeRequest } from '../../src/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
@@ -15,7 +15,10 @@ describe('OpenTelemetry', () => {
     const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
     metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
 
-    const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: countingSummarizer() })] });
+    // A summarizer that reports its usage, as llmSummarizer does from usageMetadata.
+    const counting = countingSummarizer();
+    const summarizer = { name: counting.name, summarize: async (request: SummarizeRequest) => ({ ...(await counting.summarize(request)), promptTokens: request.prompt.length, outputTokens: 40 }) };
+    const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
     const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
@@ -27,6 +30,12 @@ describe('OpenTelemetry', () => {
     expect(compactSpans[0]!.attributes['gen_ai.operation.name']).toBe('compact_context');
     expect(compactSpans[0]!.attributes['gen_ai.agent.name']).toBe('worker');
     expect(Number(compactSpans[0]!.attributes['gen_ai.usage.input_tokens'])).toBeGreaterThan(Number(compactSpans[0]!.attributes['context_guard.tokens_after']));
+    // The summarizer's own bill rides on the span, as in the compaction record.
+    const record = decodeCompactionRecord(stored?.state[stateKeysFor('worker').lastCompaction]);
+    const lastSpan = compactSpans[compactSpans.length - 1]!;
+    expect(record?.summarizerPromptTokens).toBe(counting.requests[counting.requests.length - 1]!.prompt.length);
+    expect(lastSpan.attributes['context_guard.summarizer.input_tokens']).toBe(record?.summarizerPromptTokens);
+    expect(lastSpan.attributes['context_guard.summarizer.output_tokens']).toBe(40);
 
     await reader.forceFlush();
     const exported = metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics).flatMap((scope) => scope.metrics);

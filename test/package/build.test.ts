@@ -1,22 +1,60 @@
 /**
  * The published shape: ESM and CommonJS builds with type declarations, and the
  * `.` and `./testing` entry points resolved through package.json `exports`
- * (a package can require itself by name), as a user's `import` and `require` would.
+ * (a package can require itself by name), as a user's `import` and `require` would;
+ * and the tarball `npm pack` makes: a license, and source maps a debugger can follow.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const node = (args: string[]): string => execFileSync(process.execPath, args, { encoding: 'utf8', cwd: process.cwd() });
 
+interface SourceMap {
+  sources: string[];
+  sourcesContent?: Array<string | null>;
+}
+
+/** The paths `npm pack` would put in the tarball (no tarball is written). */
+function packedFiles(): string[] {
+  const npmCli = process.env['npm_execpath'];
+  const out = npmCli && npmCli.endsWith('.js')
+    ? execFileSync(process.execPath, [npmCli, 'pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })
+    : execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' });
+  const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
+  return pack?.files.map((file) => file.path) ?? [];
+}
+
 describe('package build', () => {
-  it('should build ESM, CommonJS and declarations that load by package name', () => {
+  beforeAll(() => {
     node(['scripts/build.mjs']);
+  }, 300_000);
+
+  it('should build ESM, CommonJS and declarations that load by package name', () => {
     expect(existsSync('dist/types/index.d.ts')).toBe(true);
     expect(existsSync('dist/types/testing/index.d.ts')).toBe(true);
     const required = node(['-e', "const g = require('adk-context-guard'); const t = require('adk-context-guard/testing'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, new g.ContextGuard({ contextWindow: 8000 }).name)"]);
     expect(required.trim()).toBe('function function context_guard');
     const imported = node(['--input-type=module', '-e', "const g = await import('adk-context-guard'); const t = await import('adk-context-guard/testing'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, g.isContextGuard(new g.ContextGuard()))"]);
     expect(imported.trim()).toBe('function function true');
-  }, 180_000);
+  });
+
+  it('should pack the license and source maps whose sources ship with them', () => {
+    const files = packedFiles();
+    expect(files).toContain('LICENSE');
+    expect(readFileSync('LICENSE', 'utf8')).toContain('Apache License\n                           Version 2.0, January 2004');
+    const maps = files.filter((file) => file.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    const unreachable: string[] = [];
+    for (const mapPath of maps) {
+      const map = JSON.parse(readFileSync(mapPath, 'utf8')) as SourceMap;
+      map.sources.forEach((source, index) => {
+        const inlined = typeof map.sourcesContent?.[index] === 'string';
+        const shipped = files.includes(normalize(join(dirname(mapPath), source)));
+        if (!inlined && !shipped) unreachable.push(`${mapPath} -> ${source}`);
+      });
+    }
+    expect(unreachable).toEqual([]);
+  });
 });

@@ -41,10 +41,14 @@ describe('baselines', () => {
   it('should write every field the JSON results promise', async () => {
     const result = await runScenario(scenario('8k_SmallToolCalls'), strategy('guard-threshold'));
     const json = toJson(result);
-    for (const field of ['name', 'strategy', 'window', 'modelCalls', 'overflows', 'compactions', 'summarizerCalls', 'maxPromptTokens', 'billedPromptTokens', 'violations', 'passed'] as const) {
+    for (const field of ['name', 'strategy', 'window', 'modelCalls', 'overflows', 'compactions', 'summarizerCalls', 'maxPromptTokens', 'billedPromptTokens', 'cachedPromptTokens', 'summarizerPromptTokens', 'costUsd', 'violations', 'passed'] as const) {
       expect(json).toHaveProperty(field);
     }
     expect(json).not.toHaveProperty('calls');
     expect(json.billedPromptTokens).toBeGreaterThan(0);
+    // The strict model reports a cached prefix once a request repeats 2,048 tokens of the previous one.
+    expect(json.cachedPromptTokens).toBeGreaterThan(0);
+    expect(json.cachedPromptTokens).toBeLessThan(json.billedPromptTokens - json.summarizerPromptTokens);
+    expect(json.costUsd).toBeGreaterThan(0);
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { containsRequest, loopViolation, maxParallelResponses, orphanViolations, shrunkToolResults, type LoopFacts } from '../../simulator/invariants.js';
+import { containsRequest, holdsContent, loopViolation, maxParallelResponses, orphanViolations, shrunkToolResults, type LoopFacts } from '../../simulator/invariants.js';
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const calls = (...names: string[]): Content => ({ role: 'model', parts: names.map((name) => ({ functionCall: { name, args: { size: 5_000 } } })) });
@@ -33,6 +33,20 @@ describe('orphanViolations', () => {
     const call: Content = { role: 'model', parts: [{ functionCall: { name: 'a', id: '1' } }] };
     const wrong: Content = { role: 'user', parts: [{ functionResponse: { name: 'a', id: '2', response: {} } }] };
     expect(orphanViolations([call, wrong])).toHaveLength(2);
+  });
+});
+
+describe('holdsContent', () => {
+  const message: Content = { role: 'user', parts: [{ text: 'fix the build' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] };
+
+  it('should find the message with every part verbatim', () => {
+    expect(holdsContent([user('[summary]'), structuredClone(message), calls('a'), responses('a')], message)).toBe(true);
+  });
+
+  it('should not accept the message without its image, with its text cut, or restated in a summary', () => {
+    expect(holdsContent([user('fix the build')], message)).toBe(false);
+    expect(holdsContent([{ role: 'user', parts: [{ text: 'fix the bu…' }, message.parts![1]!] }], message)).toBe(false);
+    expect(holdsContent([user('[context_guard summary] The user\'s current request is: "fix the build".')], message)).toBe(false);
   });
 });
 

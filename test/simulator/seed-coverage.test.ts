@@ -49,7 +49,7 @@ describe('scenario list', () => {
     expect(ALL_SCENARIOS.some((spec) => spec.turnPattern.attachments?.some((list) => list.length > 0))).toBe(true);
     expect(ALL_SCENARIOS.some((spec) => (spec.extraToolDeclarations ?? 0) >= 50)).toBe(true);
     expect(ALL_SCENARIOS.some((spec) => typeof spec.ratio === 'object')).toBe(true);
-    expect(new Set(ALL_SCENARIOS.map((spec) => spec.agents ?? 'single'))).toEqual(new Set(['single', 'transfer', 'pipeline']));
+    expect(new Set(ALL_SCENARIOS.map((spec) => spec.agents ?? 'single'))).toEqual(new Set(['single', 'transfer', 'pipeline', 'agent-tool']));
     const behaviors = new Set(ALL_SCENARIOS.flatMap((spec) => [spec.summarizer?.behavior ?? 'ok'].flat()));
     for (const behavior of ['fail', 'timeout', 'empty', 'overlong']) expect(behaviors).toContain(behavior);
   });

@@ -118,6 +118,7 @@ export const usageRecordArbitrary: fc.Arbitrary<UsageRecord> = fc.record({
   outputTokens: fc.option(count, { nil: undefined }),
   modelCalls: count,
   compactions: count,
+  maskings: count,
   discardedCompactions: count,
   overLimitCalls: count,
   rejectedCalls: count,

@@ -180,6 +180,8 @@ export class GuardedWorld {
   private readonly windowByAgent = new Map<string, number>();
   /** Per agent: the last checked call (raw contents ADK built, and whether the guard compacted on it). */
   private readonly lastCall = new Map<string, { raw: number; compacted: boolean; streak: number }>();
+  /** Agents the guard has warned about an over-limit request: it warns once per cause, not on every call. */
+  private readonly warnedOverLimitAgents = new Set<string>();
 
   private constructor(readonly config: WorldConfig) {
     this.names = agentNames(config.topology);
@@ -363,13 +365,16 @@ export class GuardedWorld {
       const warnedOverLimit = logs.some((line) => OVER_LIMIT_WARNING.test(line.message) && line.message.includes(`'${entry.agent}'`));
       if (warnedOverLimit) this.stats.overLimitCalls++;
       if (recorded.rejected) this.stats.rejectedCalls++;
+      if (warnedOverLimit) this.warnedOverLimitAgents.add(entry.agent);
       const previous = this.lastCall.get(entry.agent);
       // 1. Under the window, or the guard said why not.
       // Sent above the guard's own threshold: it could not reduce the request further (this happens only beyond the envelope).
       const aboveThreshold = guardOut?.agent === entry.agent && guardOut.calibrated > guardOut.threshold;
       const unexplained = recorded.rejected && !warnedOverLimit && !aboveThreshold;
       const streak = unexplained ? (previous?.streak ?? 0) + 1 : 0;
-      if (recorded.rejected && !warnedOverLimit) {
+      // Warned now, or earlier for this agent and still sent above its threshold (the same cause, warned once).
+      const explained = warnedOverLimit || (aboveThreshold && this.warnedOverLimitAgents.has(entry.agent));
+      if (recorded.rejected && !explained) {
         if (!options.allowRecoveredRejections) problems.push(`${where}: over the window without an over-limit warning`);
         // Each rejection states the real size, which recalibrates the next call; when the content mix swings
         // (CJK or base64 then prose, in a chars/4 world) the first recalibration can still be short, never the second.

@@ -7,10 +7,18 @@
  * their run, are checked exactly), and the cut only ever moves towards
  * keeping *less*, so a byte budget met before still holds. When no boundary
  * is found in the window the cut stays where it was, which the byte walkers
- * already keep outside surrogate pairs (see `safeCutIndex` in
- * src/text/truncate-text.ts for the same rule).
+ * already keep outside surrogate pairs (`safeCutIndex`, the same rule).
  */
-import { safeCutIndex } from '../text/truncate-text.js';
+
+/** Index at or before `index` that does not fall inside a surrogate pair. */
+export function safeCutIndex(text: string, index: number): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  const code = text.charCodeAt(index);
+  // A low surrogate at the cut means the pair started one unit earlier.
+  if (code >= 0xdc00 && code <= 0xdfff) return index - 1;
+  return index;
+}
 
 const WINDOW = 32;
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -1,0 +1,34 @@
+/**
+ * What identifies a session for the guard's per-process work: ADK's own
+ * identity, app + user + session id. Both session services accept the same
+ * session id for two users or two apps, so a session id alone would let one
+ * user's queued summary or measures reach another's request.
+ */
+import type { Context } from '@google/adk';
+
+/** A session as ADK names it: a `Session` (`id`) or the `{ appName, userId, sessionId }` of `getSession`. */
+export type SessionRef =
+  | { readonly appName: string; readonly userId: string; readonly id: string }
+  | { readonly appName: string; readonly userId: string; readonly sessionId: string };
+
+/**
+ * The key of one session. It starts with the session id so that every user's
+ * and app's session of that id shares a prefix (see `sessionIdPrefix`).
+ * JSON keeps ids with any characters apart.
+ */
+export function sessionScopeKey(appName: string, userId: string, sessionId: string): string {
+  return JSON.stringify([sessionId, appName, userId]);
+}
+
+/** The prefix shared by the keys of every session with this id, whatever its app or user. */
+export function sessionIdPrefix(sessionId: string): string {
+  return `${JSON.stringify([sessionId]).slice(0, -1)},`;
+}
+
+export function scopeOfRef(session: SessionRef): string {
+  return sessionScopeKey(session.appName, session.userId, 'id' in session ? session.id : session.sessionId);
+}
+
+export function scopeOfContext(context: Context): string {
+  return sessionScopeKey(context.invocationContext.appName, context.userId, context.sessionId);
+}

@@ -1,0 +1,92 @@
+/**
+ * Observation masking: the cheapest remedy for a full window. Tool results
+ * older than the last few are replaced by a short placeholder that says what
+ * was elided (tool, size, how it began) and how to get it back; no model call
+ * is made. The call and response parts stay where they are, so no pair is
+ * orphaned; the user's messages are never touched, and the latest tool result
+ * of the in-flight turn (the one the model is answering) is never masked.
+ *
+ * Masking is a pure function of the content, its token count and a watermark
+ * (`upTo`), so the same history is masked the same way on every later call,
+ * byte for byte: the request prefix stays stable between maskings (which keeps
+ * a provider's prompt cache warm), exactly like the summary's watermark. It
+ * costs the same however large the result: the size comes from the measured
+ * token count and the preview from a bounded walk, never from serialising it.
+ */
+import type { Content, Part } from '@google/genai';
+import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
+import { truncateEnd } from '../text/truncate-text.js';
+
+/** The key of a masked function response, so a masked result is recognisable (and never masked twice). */
+export const MASKED_RESULT_KEY = 'context_guard_masked';
+/** Contents of fewer tokens are left alone: the placeholder would save nothing. */
+export const MIN_MASKED_TOKENS = 150;
+/** Characters of the result's first text quoted in the placeholder, so the model knows what it was. */
+const PREVIEW_CHARS = 120;
+/** Nodes a preview walk visits at most. */
+const PREVIEW_NODES = 64;
+
+export interface MaskHint {
+  /** Name of the recall tool, when the agent has one. */
+  readonly recallToolName?: string | undefined;
+}
+
+/**
+ * Where masking stops: tool results before this index are the ones to mask. The last `keepRecent`
+ * tool results of the in-flight turn (after the user's latest request) are kept, the latest one
+ * always (`keepRecent` is at least 1); results of completed turns are maskable, since the
+ * alternative when a compaction is due is to summarize them away.
+ */
+export function maskKeepFrom(contents: readonly Content[], keepRecent: number): number {
+  const turnStart = Math.max(0, latestUserRequestIndex(contents));
+  let kept = 0;
+  for (let i = contents.length - 1; i > turnStart; i--) {
+    if (!hasFunctionResponse(contents[i])) continue;
+    kept++;
+    if (kept === Math.max(1, keepRecent)) return i;
+  }
+  return turnStart;
+}
+
+/** The first string met in a bounded depth-first walk of `value`, or ''. */
+function firstText(value: unknown): string {
+  const stack: unknown[] = [value];
+  for (let visited = 0; stack.length > 0 && visited < PREVIEW_NODES; visited++) {
+    const next = stack.pop();
+    if (typeof next === 'string' && next.trim().length > 0) return next;
+    if (typeof next !== 'object' || next === null) continue;
+    const children = Array.isArray(next) ? next.slice(0, PREVIEW_NODES) : Object.values(next).slice(0, PREVIEW_NODES);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return '';
+}
+
+function placeholder(name: string, tokens: number, response: unknown, hint: MaskHint): Record<string, unknown> {
+  const preview = truncateEnd(firstText(response).replace(/\s+/g, ' '), PREVIEW_CHARS);
+  const how = hint.recallToolName ? `call ${hint.recallToolName} with words from it to read it again` : 'call the tool again if it is needed';
+  return { [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context; ${how}. It began: ${preview}` };
+}
+
+/**
+ * The content with its tool results replaced by placeholders when it holds at least
+ * `MIN_MASKED_TOKENS` (`tokens`, its measured count, shared by its results); the same object
+ * when nothing changes.
+ */
+export function maskContent(content: Content, hint: MaskHint, tokens: number): Content {
+  if (tokens < MIN_MASKED_TOKENS || !hasFunctionResponse(content)) return content;
+  const parts = content.parts ?? [];
+  const results = parts.filter((part) => part.functionResponse !== undefined).length;
+  const share = Math.round(tokens / Math.max(1, results));
+  const masked = parts.map((part): Part => {
+    const response = part.functionResponse;
+    if (!response?.response || MASKED_RESULT_KEY in response.response) return part;
+    return { ...part, functionResponse: { ...response, response: placeholder(response.name ?? 'unknown', share, response.response, hint) } };
+  });
+  return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
+}
+
+/** `contents` with the tool results in [from, upTo) masked; contents outside the range are the same objects. */
+export function applyMask(contents: readonly Content[], tokens: readonly number[], from: number, upTo: number, hint: MaskHint): Content[] {
+  if (upTo <= from) return contents.slice();
+  return contents.map((content, i) => (i >= from && i < upTo ? maskContent(content, hint, tokens[i] ?? 0) : content));
+}

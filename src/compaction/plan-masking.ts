@@ -1,0 +1,50 @@
+/**
+ * When and how far to mask. Masking is tried before a summary whenever a
+ * compaction is due for room (the threshold, a rejected request, the sliding
+ * window's token trigger): it moves the mask watermark to the oldest of the
+ * last `keepRecent` tool results, and it is enough when the request then fits
+ * the compaction's target. Otherwise the summarizer runs as before.
+ */
+import type { Content } from '@google/genai';
+import { maskKeepFrom } from './mask-observations.js';
+
+/** Tokens of the contents from `covered` on, with those before `maskedUpTo` counted masked. */
+export function tailTokens(tokens: readonly number[], covered: number, maskedUpTo: number, maskedTokensAt: (index: number) => number): number {
+  let total = 0;
+  for (let i = covered; i < tokens.length; i++) total += i < maskedUpTo ? maskedTokensAt(i) : (tokens[i] ?? 0);
+  return total;
+}
+
+export interface MaskingInput {
+  readonly contents: readonly Content[];
+  readonly tokens: readonly number[];
+  /** Contents covered by the summary. */
+  readonly covered: number;
+  /** Current mask watermark (0 when nothing is masked). */
+  readonly maskedUpTo: number;
+  readonly maskedTokensAt: (index: number) => number;
+  /** Most recent tool results kept unmasked (at least the latest). */
+  readonly keepRecent: number;
+  /** Whether a request of this many (heuristic) content tokens meets the compaction's target. */
+  readonly meetsTarget: (contentTokens: number) => boolean;
+}
+
+export interface MaskingPlan {
+  /** The new mask watermark. */
+  readonly upTo: number;
+  /** Content tokens (summary excluded) after masking. */
+  readonly tokens: number;
+  /** Whether masking alone meets the target, so no summary is needed. */
+  readonly enough: boolean;
+}
+
+/** The masking to apply now, or `undefined` when there is nothing new to mask. */
+export function planMasking(input: MaskingInput): MaskingPlan | undefined {
+  const upTo = maskKeepFrom(input.contents, input.keepRecent);
+  if (upTo <= Math.max(input.covered, input.maskedUpTo)) return undefined;
+  const before = tailTokens(input.tokens, input.covered, input.maskedUpTo, input.maskedTokensAt);
+  const after = tailTokens(input.tokens, input.covered, upTo, input.maskedTokensAt);
+  // Nothing large enough to mask in the new range: moving the watermark would only churn the prefix.
+  if (after >= before) return undefined;
+  return { upTo, tokens: after, enough: input.meetsTarget(after) };
+}

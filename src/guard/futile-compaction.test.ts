@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { compactionMayHelp, FUTILE_RETRY_CORRECTION_DROP, FUTILE_RETRY_GROWTH_RATIO } from './futile-compaction.js';
+
+const LAST = { window: 8_000, fixedTokens: 5_000, correction: 1.3, contentTokens: 600 };
+
+describe('compactionMayHelp', () => {
+  it('should allow a compaction when none was futile before', () => {
+    expect(compactionMayHelp(undefined, LAST)).toBe(true);
+  });
+
+  it('should hold a compaction back under the same conditions and a little new content', () => {
+    expect(compactionMayHelp(LAST, LAST)).toBe(false);
+    expect(compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO - 1 })).toBe(false);
+    // A higher correction makes compaction help even less.
+    expect(compactionMayHelp(LAST, { ...LAST, correction: 2 })).toBe(false);
+    // A larger fixed part too.
+    expect(compactionMayHelp(LAST, { ...LAST, fixedTokens: 5_100 })).toBe(false);
+  });
+
+  it('should allow it again once something changed that could make it help', () => {
+    expect(compactionMayHelp(LAST, { ...LAST, window: 16_000 })).toBe(true);
+    expect(compactionMayHelp(LAST, { ...LAST, fixedTokens: 4_999 })).toBe(true);
+    expect(compactionMayHelp(LAST, { ...LAST, correction: LAST.correction * (1 - FUTILE_RETRY_CORRECTION_DROP) - 0.01 })).toBe(true);
+    expect(compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO })).toBe(true);
+  });
+
+  it('should try again over the hard limit when new content could be taken out and the fixed part alone fits', () => {
+    const over = { calibrated: 7_700, fixedCalibrated: 6_500, hardLimit: 7_600, window: 8_000 };
+    const grown = { ...LAST, contentTokens: LAST.contentTokens + 40 };
+    expect(compactionMayHelp(LAST, grown, over)).toBe(true);
+    // Nothing new to take out.
+    expect(compactionMayHelp(LAST, LAST, over)).toBe(false);
+    // Under the hard limit: the growth rule applies.
+    expect(compactionMayHelp(LAST, grown, { ...over, calibrated: 7_500 })).toBe(false);
+    // A fixed part over the window alone: no compaction can save the request.
+    expect(compactionMayHelp(LAST, grown, { ...over, fixedCalibrated: 8_100, calibrated: 8_400 })).toBe(false);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * A compaction that cannot make the request fit (a system prompt, tools and
+ * pins that take most of the window) costs a summarizer call and gains
+ * nothing. After one such attempt the guard remembers what it was tried
+ * against, and does not try again for room (threshold, safety ratio) until
+ * something changed that could make it help: the window, a smaller fixed part,
+ * a lower correction, enough new content to be worth summarizing, or a request
+ * over the hard limit with new content that a compaction could take out of it
+ * (when the fixed part alone is under the window). A forced
+ * compaction (after a rejection, or asked for) and the sliding window's
+ * schedule are never held back. Pure functions over plain data.
+ */
+import type { FutileCompaction } from '../state/guard-state.js';
+
+/** New content, as a share of the window, that makes another summary worth a call. */
+export const FUTILE_RETRY_GROWTH_RATIO = 0.05;
+/** A correction this much lower (relative) than at the attempt counts as the calibration having moved. */
+export const FUTILE_RETRY_CORRECTION_DROP = 0.05;
+/** Below this many tokens of new content a summary is never worth a call. */
+const MIN_RETRY_GROWTH = 64;
+
+/** What the current call would compact against. */
+export type CompactionConditions = FutileCompaction;
+
+/** Where the request and its fixed part alone stand against the hard limit and the window (calibrated tokens). */
+export interface HardLimitPressure {
+  readonly calibrated: number;
+  readonly fixedCalibrated: number;
+  readonly hardLimit: number;
+  readonly window: number;
+}
+
+/** Whether a compaction for room may help now, given the last futile attempt. */
+export function compactionMayHelp(last: FutileCompaction | undefined, now: CompactionConditions, pressure?: HardLimitPressure): boolean {
+  if (!last) return true;
+  const grown = now.contentTokens - last.contentTokens;
+  // Over the hard limit, with room in the window and new content to take out: only a compaction keeps the request from being rejected.
+  // (guardRequest still skips a split that covers too little to pay for a summary.)
+  if (pressure && pressure.calibrated > pressure.hardLimit && pressure.fixedCalibrated < pressure.window && grown > 0) return true;
+  if (now.window !== last.window) return true;
+  if (now.fixedTokens < last.fixedTokens) return true;
+  if (now.correction < last.correction * (1 - FUTILE_RETRY_CORRECTION_DROP)) return true;
+  const worthGrowth = Math.max(MIN_RETRY_GROWTH, Math.floor(now.window * FUTILE_RETRY_GROWTH_RATIO));
+  return grown >= worthGrowth;
+}

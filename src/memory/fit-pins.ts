@@ -1,0 +1,63 @@
+/**
+ * Pins against the current window. A pin is checked against the cap when it is
+ * added, but the window can shrink afterwards (the agent moves to a smaller
+ * model, a window is learned from a rejection) and state can be written by
+ * hand. Before every request the pins are fitted to the cap of the window in
+ * force: the oldest are left out first, and a single pin still too large is
+ * cut head and tail. State is not changed, so the pins come back whole under a
+ * window that holds them.
+ */
+import { truncateMiddle } from '../text/truncate-text.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import { pinnedTokens, type Pin } from './pins.js';
+
+/** Share of the window the pins get when `maxPinnedTokens` is not set. */
+export const DEFAULT_PIN_SHARE = 0.1;
+/** Share of the window the pins never pass, whatever `maxPinnedTokens` says. */
+export const MAX_PIN_SHARE = 0.5;
+
+/** Token cap of an agent's pins under `window`. */
+export function pinCapFor(window: number, maxPinnedTokens: number | undefined): number {
+  const ceiling = Math.floor(window * MAX_PIN_SHARE);
+  return Math.min(maxPinnedTokens ?? Math.floor(window * DEFAULT_PIN_SHARE), ceiling);
+}
+
+export interface FittedPins {
+  readonly pins: Pin[];
+  /** Pins left out of this request (oldest first). */
+  readonly dropped: readonly Pin[];
+  /** Whether the one pin kept was cut to fit. */
+  readonly cut: boolean;
+  readonly tokens: number;
+}
+
+/** The pins that fit `capTokens`: the newest kept whole, the oldest left out, a lone oversized pin cut. */
+export function fitPinsToCap(pins: readonly Pin[], capTokens: number, tokenizer: Tokenizer): FittedPins {
+  let kept = [...pins];
+  let tokens = pinnedTokens(kept, tokenizer);
+  const dropped: Pin[] = [];
+  while (tokens > capTokens && kept.length > 1) {
+    dropped.push(kept.shift() as Pin);
+    tokens = pinnedTokens(kept, tokenizer);
+  }
+  const last = kept[0];
+  if (tokens <= capTokens || !last) return { pins: kept, dropped, cut: false, tokens };
+  const cut = cutPin(last, capTokens, tokenizer);
+  if (!cut) return { pins: [], dropped: [...dropped, last], cut: false, tokens: 0 };
+  kept = [cut];
+  return { pins: kept, dropped, cut: true, tokens: pinnedTokens(kept, tokenizer) };
+}
+
+/** The pin cut head+tail until its content fits `capTokens`, or `undefined` when not even the frame fits. */
+function cutPin(pin: Pin, capTokens: number, tokenizer: Tokenizer): Pin | undefined {
+  let chars = pin.text.length;
+  for (let round = 0; round < 32 && chars > 0; round++) {
+    const candidate = { ...pin, text: truncateMiddle(pin.text, chars) };
+    const tokens = pinnedTokens([candidate], tokenizer);
+    if (tokens <= capTokens) return candidate;
+    // Shrink by the overshoot, and at least by a tenth, so every round makes progress.
+    const next = Math.floor(chars * Math.min(0.9, capTokens / tokens));
+    chars = next < chars ? next : chars - 1;
+  }
+  return undefined;
+}

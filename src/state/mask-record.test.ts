@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { decodeMaskRecord } from './mask-record.js';
+
+describe('decodeMaskRecord', () => {
+  it('should read a record back after a JSON round trip', () => {
+    const record = { upTo: 12, anchor: 'a|b', maskings: 2, createdAt: 1_700_000_000_000 };
+    expect(decodeMaskRecord(JSON.parse(JSON.stringify(record)))).toEqual(record);
+  });
+
+  it('should refuse what cannot be a mask watermark', () => {
+    for (const value of [null, 'x', [], {}, { upTo: 0, anchor: 'a' }, { upTo: 1.5, anchor: 'a' }, { upTo: -3, anchor: 'a' }, { upTo: 3 }, { upTo: '3', anchor: 7 }]) {
+      expect(decodeMaskRecord(value)).toBeUndefined();
+    }
+  });
+
+  it('should default the counters of an older or partial record', () => {
+    expect(decodeMaskRecord({ upTo: '4', anchor: 'a' })).toEqual({ upTo: 4, anchor: 'a', maskings: 1, createdAt: 0 });
+  });
+});

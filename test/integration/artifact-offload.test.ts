@@ -1,0 +1,128 @@
+/**
+ * Huge tool results offloaded to ADK's artifact service through a real Runner:
+ * stored whole, a handle in the context, an exact slice read back by the
+ * recall tool, never across sessions, and today's behaviour without a service
+ * or when saving fails.
+ */
+import { FunctionTool, InMemoryArtifactService, InMemorySessionService, LlmAgent, Runner, type BaseArtifactService, type Event, type LlmRequest } from '@google/adk';
+import type { Content, Part } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, contextRecallTool, truncateToolOutput } from '../../src/index.js';
+import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
+import { APP_NAME, userMessage } from '../support/agent-harness.js';
+import { capturingLogger } from '../support/capture-logger.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+/** About 2 MB of distinct lines, so any slice shows where it came from. */
+const BIG = Array.from({ length: 40_000 }, (_, row) => `row ${String(row).padStart(6, '0')}: status=ok latency=${(row * 37) % 1000}ms region=eu-${row % 7}`).join('\n');
+const FULL_JSON = JSON.stringify({ output: BIG });
+const SLICE_OFFSET = 1_000_003;
+const SLICE_LENGTH = 777;
+
+function bigTool(): FunctionTool {
+  return new FunctionTool({ name: 'fetch_big', description: 'Returns a 2 MB log.', parameters: { type: 'OBJECT', properties: {} } as never, execute: () => ({ output: BIG }) });
+}
+
+function lastParts(request: LlmRequest): Part[] {
+  const contents: Content[] = request.contents ?? [];
+  return contents[contents.length - 1]?.parts ?? [];
+}
+
+/** Fetch, then read a slice of the stored result by its handle; `READ <name>` reads a given artifact. */
+const script: ModelScript = ({ request }) => {
+  const parts = lastParts(request);
+  const response = parts.find((part) => part.functionResponse)?.functionResponse;
+  const text = parts.find((part) => typeof part.text === 'string')?.text ?? '';
+  if (response?.name === 'fetch_big') {
+    const handle = (response.response as { full_result_artifact?: { name: string } }).full_result_artifact;
+    if (!handle) return { content: { role: 'model', parts: [{ text: 'No handle.' }] } };
+    return { content: { role: 'model', parts: [{ functionCall: { name: 'recall_history', args: { artifact: handle.name, offset: SLICE_OFFSET, length: SLICE_LENGTH } } }] } };
+  }
+  if (response) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
+  if (text.startsWith('READ ')) return { content: { role: 'model', parts: [{ functionCall: { name: 'recall_history', args: { artifact: text.slice(5), offset: SLICE_OFFSET, length: SLICE_LENGTH } } }] } };
+  return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_big', args: {} } }] } };
+};
+
+function world(artifactService: BaseArtifactService | undefined) {
+  const logger = capturingLogger();
+  const model = new ScriptedLlm({ window: 200_000, countTokens: ratioTokenCounter(1), script });
+  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read logs.', tools: [bigTool(), contextRecallTool()] });
+  const sessionService = new InMemorySessionService();
+  const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer(), logger });
+  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard], ...(artifactService ? { artifactService } : {}) });
+  return { runner, sessionService, logger, model };
+}
+
+async function turn(runner: Runner, userId: string, sessionId: string, text: string): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.runAsync({ userId, sessionId, newMessage: userMessage(text) })) events.push(event);
+  return events;
+}
+
+function responseOf(events: readonly Event[], tool: string): Record<string, unknown> | undefined {
+  const part = events.flatMap((event) => event.content?.parts ?? []).find((candidate) => candidate.functionResponse?.name === tool);
+  return part?.functionResponse?.response as Record<string, unknown> | undefined;
+}
+
+describe('offloading huge tool results to the artifact service', () => {
+  it('should store a 2 MB result whole, keep a handle in the context, and read back an exact slice from its middle', async () => {
+    const artifacts = new InMemoryArtifactService();
+    const { runner, sessionService, model } = world(artifacts);
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const events = await turn(runner, 'alice', session.id, 'Fetch the big log.');
+
+    const cut = responseOf(events, 'fetch_big')!;
+    const handle = cut['full_result_artifact'] as { name: string; version: number; chars: number };
+    expect(handle).toMatchObject({ version: 0, chars: FULL_JSON.length });
+    expect(JSON.stringify(cut).length).toBeLessThan(11 * 1024);
+    // The model received the handle, not the 2 MB.
+    expect(JSON.stringify(model.requests[1]!.contents)).toContain(handle.name);
+    expect(JSON.stringify(model.requests[1]!.contents).length).toBeLessThan(20_000);
+
+    const stored = await artifacts.loadArtifact({ appName: APP_NAME, userId: 'alice', sessionId: session.id, filename: handle.name });
+    expect(stored?.inlineData?.mimeType).toBe('application/json');
+    expect(Buffer.from(stored!.inlineData!.data!, 'base64').toString('utf8')).toBe(FULL_JSON);
+    const toolEvent = events.find((event) => event.content?.parts?.some((part) => part.functionResponse?.name === 'fetch_big'));
+    expect(toolEvent?.actions.artifactDelta).toEqual({ [handle.name]: 0 });
+
+    const recall = responseOf(events, 'recall_history')!;
+    expect(recall['text']).toBe(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + SLICE_LENGTH));
+    expect(recall).toMatchObject({ offset: SLICE_OFFSET, total_chars: FULL_JSON.length, next_offset: SLICE_OFFSET + SLICE_LENGTH });
+  });
+
+  it("should never let another session's recall tool read the artifact, even for the same user", async () => {
+    const artifacts = new InMemoryArtifactService();
+    const { runner, sessionService } = world(artifacts);
+    const mine = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const handle = responseOf(await turn(runner, 'alice', mine.id, 'Fetch the big log.'), 'fetch_big')!['full_result_artifact'] as { name: string };
+
+    for (const userId of ['bob', 'alice']) {
+      const other = await sessionService.createSession({ appName: APP_NAME, userId });
+      const recall = responseOf(await turn(runner, userId, other.id, `READ ${handle.name}`), 'recall_history')!;
+      expect(recall['error']).toMatch(/No stored tool result/);
+      expect(JSON.stringify(recall)).not.toContain(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + 40));
+    }
+  });
+
+  it('should behave exactly as today without an artifact service', async () => {
+    const { runner, sessionService, logger } = world(undefined);
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const events = await turn(runner, 'alice', session.id, 'Fetch the big log.');
+    expect(responseOf(events, 'fetch_big')).toEqual(truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result);
+    expect(logger.atOrAbove('warn')).toEqual([]);
+  });
+
+  it('should keep the cut result and log one warning when saving fails, never failing the tool call', async () => {
+    class FailingArtifacts extends InMemoryArtifactService {
+      override saveArtifact(): Promise<number> {
+        return Promise.reject(new Error('bucket unavailable'));
+      }
+    }
+    const { runner, sessionService, logger } = world(new FailingArtifacts());
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const events = await turn(runner, 'alice', session.id, 'Fetch the big log.');
+    expect(events.some((event) => event.errorCode)).toBe(false);
+    expect(responseOf(events, 'fetch_big')).toEqual(truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result);
+    expect(logger.matching(/could not store tool 'fetch_big' result as an artifact/)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * A system prompt that takes most of the window: no compaction can bring the
+ * request under the threshold. The guard must not call the summarizer on
+ * every model call for nothing, nor warn on every call: it retries only when
+ * something changed that could make a compaction help (enough new content,
+ * the window, the fixed part, the calibration), and warns once per cause.
+ */
+import { describe, expect, it } from 'vitest';
+import { faultHarness } from '../support/fault-harness.js';
+
+// ~5,150 o200k tokens, ~6,700 real at the harness's ratio of 1.3: about 84% of the 8,000 window, above the 80% threshold.
+const LARGE_INSTRUCTION = 'Follow the operating procedures exactly. '.repeat(800);
+const TURNS = 30;
+
+describe('futile compaction', () => {
+  it('should not call the summarizer on every call when the system prompt alone is over the threshold', async () => {
+    const h = await faultHarness({ instruction: LARGE_INSTRUCTION, toolChars: 300 });
+    for (let turn = 1; turn <= TURNS; turn++) {
+      const outcome = await h.turn(`Turn ${turn}: please help.`);
+      expect(outcome.thrown).toBeUndefined();
+    }
+    const modelCalls = h.model.requests.length;
+    expect(modelCalls).toBeGreaterThanOrEqual(2 * TURNS);
+    // Every call is over the threshold; a summarizer call is only worth it once enough new content has arrived.
+    expect(h.summarizer.calls.length).toBeLessThanOrEqual(TURNS / 2);
+    expect(h.model.rejectedRequests).toHaveLength(0);
+    expect(h.shapeProblems()).toEqual([]);
+  });
+
+  it('should not fire the sliding window\'s safety ratio on every call when the fixed part alone is over it', async () => {
+    // ~4,400 real tokens of 6,000 (73%): over the 70% safety ratio, under the 80% threshold.
+    const h = await faultHarness({ window: 6_000, instruction: 'Follow the operating procedures exactly. '.repeat(520), toolChars: 300, guard: { strategy: 'sliding-window' } });
+    for (let turn = 1; turn <= TURNS; turn++) await h.turn(`Turn ${turn}: please help.`);
+    expect(h.model.requests.length).toBeGreaterThanOrEqual(2 * TURNS);
+    expect(h.records.filter((record) => record.reason === 'safety-ratio').length).toBeLessThanOrEqual(TURNS / 3);
+    expect(h.model.rejectedRequests).toHaveLength(0);
+  });
+
+  it('should warn once, not on every call, when a system prompt larger than the window cannot fit', async () => {
+    const h = await faultHarness({ instruction: 'Follow the operating procedures exactly. '.repeat(2_500), toolChars: 500 });
+    for (let turn = 1; turn <= 4; turn++) await h.turn(`Turn ${turn}: please help.`);
+    expect((await h.usage()).overLimitCalls).toBe(h.model.requests.length);
+    expect(h.overLimitWarnings()).toBe(1);
+  });
+
+  it('should try to pin a refused first request once and warn once, not on every call', async () => {
+    const h = await faultHarness({ toolChars: 300, guard: { pinFirstRequest: true, maxPinnedTokens: 20 } });
+    await h.turn(`Please migrate the billing service to the new API. ${'It must keep every invoice field and the audit trail. '.repeat(10)}`);
+    for (let turn = 2; turn <= 6; turn++) await h.turn(`Turn ${turn}: carry on.`);
+    expect(h.logger.matching('the first request was not pinned')).toHaveLength(1);
+  });
+});

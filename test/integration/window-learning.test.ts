@@ -1,0 +1,90 @@
+/**
+ * A model the registry does not know, with no `contextWindow`: the guard
+ * assumes the default window until the provider rejects a request, then reads
+ * the maximum the rejection states and uses it as that model's window, in the
+ * agent's usage state (survives a restart) and for every session the guard
+ * instance serves. At most one call per model name is ever rejected.
+ */
+import { InMemorySessionService } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, decodeUsageRecord, formatContextMeter, stateKeysFor } from '../../src/index.js';
+import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { capturingLogger } from '../support/capture-logger.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+const REAL_WINDOW = 8_000;
+const keys = stateKeysFor('worker');
+
+function strictModel(): ScriptedLlm {
+  // 'scripted-model' is in no catalogue and matches no family rule: the guard assumes its default window.
+  return new ScriptedLlm({ window: REAL_WINDOW, countTokens: ratioTokenCounter(2), script: toolThenAnswerScript(1_500) });
+}
+
+describe('a window learned from the provider', () => {
+  it('should be rejected once on an unknown model, then adopt the stated maximum for the session, other sessions and a restart', async () => {
+    const logger = capturingLogger();
+    const model = strictModel();
+    const sessionService = new InMemorySessionService();
+    const guard = new ContextGuard({ summarizer: countingSummarizer(), logger });
+    const harness = createHarness({ window: REAL_WINDOW, script: toolThenAnswerScript(1_500), model, sessionService, plugins: [guard] });
+    const first = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, first.id, `Turn ${turn}: check the logs.`);
+    expect(model.rejectedRequests).toHaveLength(1);
+
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: first.id });
+    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    expect({ window: usage.window, source: usage.windowSource, learned: usage.learnedWindow }).toEqual({ window: REAL_WINDOW, source: 'learned', learned: REAL_WINDOW });
+    const status = guard.status(stored!, 'worker');
+    expect(status.windowSource).toBe('learned');
+    expect(formatContextMeter(status)).toMatch(/\/8K learned /);
+
+    // The warning says what the guard does, not how to silence it.
+    const unknown = logger.matching("unknown model 'scripted-model'");
+    expect(unknown).toHaveLength(1);
+    expect(unknown[0]?.message).not.toMatch(/silence/);
+    expect(unknown[0]?.message).toMatch(/contextWindow/);
+
+    // Another session of the same guard starts from the learned window: no second rejection.
+    const second = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, second.id, `Turn ${turn}: check the logs.`);
+    expect(model.rejectedRequests).toHaveLength(1);
+
+    // A restarted process (a new guard) reads the learned window from the session's state.
+    const restartedModel = strictModel();
+    const restarted = createHarness({
+      window: REAL_WINDOW,
+      script: toolThenAnswerScript(1_500),
+      model: restartedModel,
+      sessionService,
+      plugins: [new ContextGuard({ summarizer: countingSummarizer(), logger: capturingLogger() })],
+    });
+    for (let turn = 31; turn <= 45; turn++) await runTurn(restarted.runner, first.id, `Turn ${turn}: check the logs.`);
+    expect(restartedModel.rejectedRequests).toHaveLength(0);
+  });
+
+  it('should let the provider win over a larger contextWindow option, and say so once', async () => {
+    const logger = capturingLogger();
+    const model = strictModel();
+    const guard = new ContextGuard({ contextWindow: 32_000, summarizer: countingSummarizer(), logger });
+    const harness = createHarness({ window: REAL_WINDOW, script: toolThenAnswerScript(1_500), model, plugins: [guard] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    expect(model.rejectedRequests).toHaveLength(1);
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const status = guard.status(stored!, 'worker');
+    expect({ window: status.window, source: status.windowSource }).toEqual({ window: REAL_WINDOW, source: 'learned' });
+    expect(logger.matching(/contextWindow 32000 .* larger than the maximum/)).toHaveLength(1);
+  });
+
+  it('should keep an explicit contextWindow smaller than what the provider accepts, and report it as the option', async () => {
+    const model = strictModel();
+    const guard = new ContextGuard({ contextWindow: 6_000, summarizer: countingSummarizer() });
+    const harness = createHarness({ window: REAL_WINDOW, script: toolThenAnswerScript(1_500), model, plugins: [guard] });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const status = guard.status(stored!, 'worker');
+    expect({ window: status.window, source: status.windowSource, rejected: model.rejectedRequests.length }).toEqual({ window: 6_000, source: 'option', rejected: 0 });
+  });
+});
