@@ -28,7 +28,7 @@ describe('shrinkAroundRequest', () => {
     const text = result.contents[0]?.parts?.[0]?.text ?? '';
     expect(text.startsWith('Task: ')).toBe(true);
     expect(text.endsWith('Submit with submit_patch.')).toBe(true);
-    expect(text).toMatch(/\[\.\.\. omitted \d+ of \d+ characters \.\.\.\]/);
+    expect(text).toMatch(/\[\.\.\. omitted \d+ of \d+ (bytes|lines) \.\.\.\]/);
     expect(text.length).toBeLessThan(3_000);
     expect(result.tokens).toBe(tokensOf(result.contents));
   });
