@@ -45,17 +45,20 @@ export interface CallObservation {
   readonly adkCompactedEvents: number;
   readonly guardCompactionsBefore: number;
   guardCompactionsAfter: number;
+  /** The guard's maskings of old tool results (see the guard's mask-observations), before and after this call. */
+  readonly guardMaskingsBefore: number;
+  guardMaskingsAfter: number;
   readonly watermarkBefore: number;
   watermarkAfter: number;
   /** The guard's current summary is the mechanical fallback. */
   fallbackSummary: boolean;
 }
 
-function guardCounters(context: Context): { compactions: number; watermark: number; kept?: number | undefined; fallback: boolean; summaryText: string } {
+function guardCounters(context: Context): { compactions: number; maskings: number; watermark: number; kept?: number | undefined; fallback: boolean; summaryText: string } {
   const keys = stateKeysFor(context.agentName);
   const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
   const summary = decodeSummaryRecord(context.state.get<unknown>(keys.summary));
-  return { compactions: usage.compactions, watermark: summary?.covered ?? 0, kept: summary?.kept?.at, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
+  return { compactions: usage.compactions, maskings: usage.maskings, watermark: summary?.covered ?? 0, kept: summary?.kept?.at, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
 }
 
 /** Text like the summary content's header and continuation, to size them (the exact text is the guard's business). */
@@ -105,6 +108,8 @@ export class ObservationBook {
       adkCompactedEvents,
       guardCompactionsBefore: counters.compactions,
       guardCompactionsAfter: counters.compactions,
+      guardMaskingsBefore: counters.maskings,
+      guardMaskingsAfter: counters.maskings,
       watermarkBefore: counters.watermark,
       watermarkAfter: counters.watermark,
       fallbackSummary: counters.fallback,
@@ -116,6 +121,7 @@ export class ObservationBook {
     if (!observation) return;
     const counters = guardCounters(context);
     observation.guardCompactionsAfter = counters.compactions;
+    observation.guardMaskingsAfter = counters.maskings;
     observation.watermarkAfter = counters.watermark;
     observation.fallbackSummary = counters.fallback;
   }

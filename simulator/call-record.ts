@@ -23,6 +23,8 @@ export interface CallRecord {
   readonly sentContents: number;
   /** A compaction happened for this call (the guard's, or ADK's compactor before it). */
   readonly compacted: boolean;
+  /** The guard masked old tool results for this call (a reduction without a model call). */
+  readonly masked: boolean;
   readonly watermarkBefore: number;
   readonly watermarkAfter: number;
   readonly fallbackSummary: boolean;

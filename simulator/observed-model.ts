@@ -82,6 +82,7 @@ export class ObservedModel extends BaseLlm {
       rawContents: observation.rawContents,
       sentContents: contents.length,
       compacted: facts.compacted,
+      masked: observation.guardMaskingsAfter > observation.guardMaskingsBefore,
       watermarkBefore: observation.watermarkBefore,
       watermarkAfter: observation.watermarkAfter,
       fallbackSummary: observation.fallbackSummary,

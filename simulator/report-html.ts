@@ -73,7 +73,7 @@ function caption(result: ScenarioResult): string {
   const verdict = result.passed ? '<b class="pass">pass</b>' : result.baseline ? `<b class="base">${baselineVerdict}</b>` : '<b class="fail">FAIL</b>';
   return (
     `${escapeXml(result.strategyLabel)} · ${verdict}<br>` +
-    `${result.modelCalls} calls · ${result.overflows} overflow${result.overflows === 1 ? '' : 's'} · ${result.compactions} compaction${result.compactions === 1 ? '' : 's'} · ` +
+    `${result.modelCalls} calls · ${result.overflows} overflow${result.overflows === 1 ? '' : 's'} · ${result.compactions} compaction${result.compactions === 1 ? '' : 's'} · ${result.maskings} masking${result.maskings === 1 ? '' : 's'} · ` +
     `peak ${percent(result.peakWindowUse)} · billed ${shortTokens(result.billedPromptTokens)} (${shortTokens(result.cachedPromptTokens)} cached) · ` +
     `${result.summarizerCalls} summarizer call${result.summarizerCalls === 1 ? '' : 's'} · $${formatUsd(result.costUsd)}`
   );

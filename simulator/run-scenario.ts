@@ -140,11 +140,14 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
   await store.close();
   const compactionsByAgent = new Map<string, number>();
   let compactions = 0;
+  let maskings = 0;
   if (strategy.kind === 'context-guard') {
     for (const agent of agentNames) {
-      const count = decodeUsageRecord(stored?.state[stateKeysFor(agent).usage]).compactions;
-      compactionsByAgent.set(agent, count);
-      compactions += count;
+      const usage = decodeUsageRecord(stored?.state[stateKeysFor(agent).usage]);
+      // For the every-agent claim, a masking is the agent acting too.
+      compactionsByAgent.set(agent, usage.compactions + usage.maskings);
+      compactions += usage.compactions;
+      maskings += usage.maskings;
     }
   } else if (strategy.kind === 'adk-token-based') {
     compactions = (stored?.events ?? []).filter((event) => isCompactedEvent(event)).length;
@@ -159,7 +162,7 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
     ...turnErrors,
     ...summarizerOverflows.map((call) => `summarizer overflow: a ${call.promptTokens}-token summary request exceeded the summarizer's ${spec.window}-token window`),
     ...(strategy.kind === 'context-guard'
-      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected, summarizerCalls: summarizer.calls.length })
+      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, maskings, compactionsByAgent, agents: agentNames, rejected, summarizerCalls: summarizer.calls.length })
       : expectationViolations({ maxRejected: 0 }, { strategy: strategy.name, checksCompactionClaims: false, checksSizeClaims: false, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })),
   ];
   const accepted = calls.filter((call) => !call.rejected);
@@ -183,6 +186,7 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
     modelCalls: calls.length,
     overflows: rejected,
     compactions,
+    maskings,
     summarizerCalls: summarizer.calls.length,
     summarizerFailures,
     maxPromptTokens,

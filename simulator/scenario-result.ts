@@ -24,6 +24,8 @@ export interface ScenarioResult {
   /** Requests the model rejected as over its window. */
   readonly overflows: number;
   readonly compactions: number;
+  /** The guard's maskings of old tool results (no model call). */
+  readonly maskings: number;
   readonly summarizerCalls: number;
   /** Summarizer calls that failed, hung, returned nothing or were rejected (the guard then used its fallback). */
   readonly summarizerFailures: number;

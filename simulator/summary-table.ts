@@ -5,7 +5,7 @@
  */
 import type { ScenarioResult } from './scenario-result.js';
 
-const COLUMNS = ['scenario', 'strategy', 'calls', 'overflows', 'compactions', 'summarizer', 'peak', 'mean', 'billed tokens', 'cached', 'cost $', 'result'] as const;
+const COLUMNS = ['scenario', 'strategy', 'calls', 'overflows', 'compactions', 'maskings', 'summarizer', 'peak', 'mean', 'billed tokens', 'cached', 'cost $', 'result'] as const;
 
 function cells(result: ScenarioResult): string[] {
   return [
@@ -14,6 +14,7 @@ function cells(result: ScenarioResult): string[] {
     String(result.modelCalls),
     String(result.overflows),
     String(result.compactions),
+    String(result.maskings),
     String(result.summarizerCalls),
     `${Math.round(result.peakWindowUse * 100)}%`,
     `${Math.round(result.meanWindowUse * 100)}%`,
