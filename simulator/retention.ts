@@ -37,6 +37,8 @@ export interface RetentionResult {
   readonly finalRequestAccepted: boolean;
   readonly overflows: number;
   readonly compactions: number;
+  /** The guard's maskings of old tool results (0 for the baselines). */
+  readonly maskings: number;
 }
 
 /** The fact planted at fact index `k`: a sentence with an exact identifier. */
@@ -109,7 +111,8 @@ async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy)
   const finalText = requestText(final?.contents ?? []);
   const retained = Array.from({ length: RETENTION_FACTS }, (_, k) => plantedFact(k)).filter((fact) => finalText.includes(fact)).length;
   const stored = await sessionService.getSession({ appName: 'retention', userId: 'u', sessionId: session.id });
-  const guardCompactions = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]).compactions;
+  const guardUsage = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]);
+  const guardCompactions = guardUsage.compactions;
   const adkCompactions = stored?.events.filter((event) => (event as { isCompacted?: boolean }).isCompacted === true || (event as { compactedContent?: unknown }).compactedContent !== undefined).length ?? 0;
   const labels: Record<string, string> = {
     none: 'No compaction',
@@ -125,6 +128,7 @@ async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy)
     finalRequestAccepted: final !== undefined && !final.rejected,
     overflows: model.rejectedRequests.length,
     compactions: strategy === 'adk-token-based' ? adkCompactions : guardCompactions,
+    maskings: strategy === 'adk-token-based' ? 0 : guardUsage.maskings,
   };
 }
 
@@ -139,7 +143,7 @@ export function renderRetentionTable(results: readonly RetentionResult[]): strin
   const lines = [`Retention: ${RETENTION_FACTS} facts planted in the first ${RETENTION_FACTS * 3} of ${RETENTION_TURNS} turns (window ${RETENTION_WINDOW}), found verbatim in the final request`];
   for (const result of results) {
     const verdict = result.finalRequestAccepted ? '' : ' (the model rejected that request: over the window)';
-    lines.push(`  ${result.label.padEnd(32)} ${String(result.retained).padStart(2)}/${result.facts} retained${verdict} · ${result.compactions} compactions · ${result.overflows} overflows`);
+    lines.push(`  ${result.label.padEnd(32)} ${String(result.retained).padStart(2)}/${result.facts} retained${verdict} · ${result.compactions} compactions · ${result.maskings} maskings · ${result.overflows} overflows`);
   }
   return lines.join('\n');
 }

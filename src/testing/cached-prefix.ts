@@ -48,7 +48,7 @@ function commonParts(previous: readonly Content[], current: readonly Content[]):
  * under `minTokens` (the provider caches nothing shorter) or the system
  * instruction or tools changed.
  */
-export function cachedPrefixTokens(previous: PrefixSnapshot | undefined, request: LlmRequest, countTokens: RequestTokenCounter, minTokens: number): number {
+export function cachedPrefixTokens(previous: PrefixSnapshot | undefined, request: LlmRequest, countTokens: RequestTokenCounter, minTokens: number, requestTokens: number): number {
   if (!previous || previous.head !== snapshotRequest({ config: request.config } as LlmRequest).head) return 0;
   const contents = request.contents ?? [];
   const shared = commonParts(previous.contents, contents);
@@ -56,5 +56,5 @@ export function cachedPrefixTokens(previous: PrefixSnapshot | undefined, request
   const partial = contents[shared.contents];
   if (shared.parts > 0 && partial) prefix.push({ ...partial, parts: (partial.parts ?? []).slice(0, shared.parts) });
   const tokens = countTokens({ ...request, contents: prefix } as LlmRequest);
-  return tokens >= minTokens ? Math.min(tokens, countTokens(request)) : 0;
+  return tokens >= minTokens ? Math.min(tokens, requestTokens) : 0;
 }

@@ -99,7 +99,7 @@ export class ScriptedLlm extends BaseLlm {
     const agentName = request.config?.labels?.['adk_agent_name'];
     const cacheKey = `${this.settings.cacheKey?.(request) ?? ''}\u0000${agentName ?? ''}`;
     const minCached = this.settings.minCachedTokens ?? DEFAULT_MIN_CACHED_TOKENS;
-    const cachedPromptTokens = rejected || minCached === false ? 0 : cachedPrefixTokens(this.lastAccepted.get(cacheKey), request, this.settings.countTokens, minCached);
+    const cachedPromptTokens = rejected || minCached === false ? 0 : cachedPrefixTokens(this.lastAccepted.get(cacheKey), request, this.settings.countTokens, minCached, promptTokens);
     this.requests.push({
       index,
       timestamp: performance.timeOrigin + performance.now(),

@@ -11,7 +11,9 @@ describe('retention of planted facts', () => {
       expect(guard.retained).toBe(RETENTION_FACTS);
       expect(guard.finalRequestAccepted).toBe(true);
       expect(guard.overflows).toBe(0);
-      expect(guard.compactions).toBeGreaterThan(1);
+      // Facts went through summaries, and the guard reduced the context more than once (masking first).
+      expect(guard.compactions).toBeGreaterThan(0);
+      expect(guard.compactions + guard.maskings).toBeGreaterThan(1);
     }
     const adk = byStrategy.get('adk-token-based')!;
     expect(adk.compactions).toBeGreaterThan(0);

@@ -196,7 +196,10 @@ export class GuardedWorld {
         model: `scripted-${name}`,
         window,
         countTokens: (request) => {
-          this.timeline.push({ kind: 'request', agent: name, model, index: model.requests.length });
+          // The provider also counts a cached prefix of the same request: one timeline entry per request.
+          const index = model.requests.length;
+          const last = this.timeline.at(-1);
+          if (!(last?.kind === 'request' && last.model === model && last.index === index)) this.timeline.push({ kind: 'request', agent: name, model, index });
           return counter(request);
         },
         script: ({ request }) => this.respond(name, request),
