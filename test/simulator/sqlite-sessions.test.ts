@@ -18,7 +18,8 @@ describe('scenarios on DatabaseSessionService (SQLite)', () => {
       if (!scenario || !strategy) throw new Error(`missing ${name}`);
       const result = await runScenario(scenario, strategy, { sessionStore: 'sqlite' });
       expect(result.violations, result.violations.join('\n')).toEqual([]);
-      expect(result.compactions).toBeGreaterThan(0);
+      // The guard acted on the stored session: a summary or a masking (both state the database must round-trip).
+      expect(result.compactions + result.maskings).toBeGreaterThan(0);
     });
   }
 });
