@@ -20,7 +20,7 @@ import { fingerprint } from '../src/estimate/fingerprint.js';
 import { mapContentsToEvents } from '../src/records/map-contents-to-events.js';
 import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
 import type { CompactionRecord } from '../src/records/compaction-record.js';
-import { decodeUsageRecord, stateKeysFor } from '../src/index.js';
+import { decodeUsageRecord, stateKeysFor } from '../src/internal.js';
 import { ratioTokenCounter, tokenizerTokenCounter } from '../src/testing/index.js';
 import { PAYLOAD_KINDS, prose, type PayloadKind } from './lib/content.js';
 import { exactO200kTokenizer } from './lib/ground-truth.js';
