@@ -50,3 +50,10 @@ export type { LoadInstructionsOptions, LoadedInstructions, InstructionSource, In
 export type { AgentsMdInstructionsOptions } from './instructions/instructions-plugin.js';
 export type { AgentsMdInstructionProvider } from './instructions/agents-md-instruction.js';
 export type { InstructionsCacheOptions } from './instructions/instructions-cache.js';
+// Measured by the bench's micro-benchmarks (bench/steady.ts, bench/worst-case.ts).
+export { ContentMeasureCache } from './estimate/content-measure-cache.js';
+export { fingerprint } from './estimate/fingerprint.js';
+export { safeJson } from './estimate/json-text.js';
+export { buildSummaryPrompt } from './compaction/summary-prompt.js';
+export { renderContent } from './compaction/render-content.js';
+export { mapContentsToEvents } from './records/map-contents-to-events.js';
