@@ -8,7 +8,7 @@
  */
 import { LogLevel, setLogLevel } from '@google/adk';
 import { pathToFileURL } from 'node:url';
-import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
+import { tiktokenTokenizer } from '../src/index.js';
 import { requestPayload } from '../src/testing/index.js';
 import { gcFunction } from './lib/heap.js';
 import { APP_NAME, USER_ID, createBenchAgent, quietLogger, TimedGuard } from './lib/harness.js';

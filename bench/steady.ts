@@ -13,14 +13,8 @@
  */
 import { LlmSummarizer, TokenBasedContextCompactor, type InvocationContext } from '@google/adk';
 import type { Content } from '@google/genai';
-import { buildSummaryPrompt } from '../src/compaction/summary-prompt.js';
-import { renderContent } from '../src/compaction/render-content.js';
-import { ContentMeasureCache } from '../src/estimate/content-measure-cache.js';
-import { fingerprint } from '../src/estimate/fingerprint.js';
-import { mapContentsToEvents } from '../src/records/map-contents-to-events.js';
-import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
-import type { CompactionRecord } from '../src/records/compaction-record.js';
-import { decodeUsageRecord, stateKeysFor } from '../src/index.js';
+import { tiktokenTokenizer, type CompactionRecord } from '../src/index.js';
+import { decodeUsageRecord, stateKeysFor, buildSummaryPrompt, renderContent, ContentMeasureCache, fingerprint, mapContentsToEvents } from '../src/internal.js';
 import { ratioTokenCounter, tokenizerTokenCounter } from '../src/testing/index.js';
 import { PAYLOAD_KINDS, prose, type PayloadKind } from './lib/content.js';
 import { exactO200kTokenizer } from './lib/ground-truth.js';

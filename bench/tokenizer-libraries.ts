@@ -8,7 +8,7 @@
 import AiTokenizer from 'ai-tokenizer';
 import * as aiO200k from 'ai-tokenizer/encoding/o200k_base';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
+import { tiktokenTokenizer } from '../src/index.js';
 import { PAYLOAD_KINDS, payloadText } from './lib/content.js';
 import { quantile, round } from './lib/stats.js';
 import { base64Blob, randomHan } from './worst-case.js';

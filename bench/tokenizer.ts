@@ -11,7 +11,7 @@
  *   exact count.
  */
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
+import { tiktokenTokenizer } from '../src/index.js';
 import { PAYLOAD_KINDS, Random, payloadText, type PayloadKind } from './lib/content.js';
 import { exactO200kCount } from './lib/ground-truth.js';
 import { settledHeap } from './lib/heap.js';

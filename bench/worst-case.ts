@@ -13,10 +13,8 @@
  * small end is, not what an agent waits for.
  */
 import type { Content } from '@google/genai';
-import { ContentMeasureCache } from '../src/estimate/content-measure-cache.js';
-import { fingerprint } from '../src/estimate/fingerprint.js';
-import { safeJson } from '../src/estimate/json-text.js';
-import { tiktokenTokenizer } from '../src/estimate/tokenizer.js';
+import { tiktokenTokenizer } from '../src/index.js';
+import { ContentMeasureCache, fingerprint, safeJson } from '../src/internal.js';
 import { Random, cjk, jsonRecords, logs, payloadText } from './lib/content.js';
 import { gcFunction } from './lib/heap.js';
 import { round } from './lib/stats.js';

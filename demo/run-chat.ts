@@ -7,7 +7,8 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { InMemorySessionService, Runner } from '@google/adk';
-import { ContextGuard, decodeSummaryRecord, formatContextMeter, stateKeysFor } from '../src/index.js';
+import { ContextGuard, formatContextMeter } from '../src/index.js';
+import { decodeSummaryRecord, stateKeysFor } from '../src/internal.js';
 import { createDemoAgent } from './demo-agent.js';
 
 const APP = 'context-guard-demo';

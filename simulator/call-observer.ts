@@ -18,7 +18,7 @@
  * (which attaches itself in between, being the plugin in between) in the middle.
  */
 import { BasePlugin, isAgentTool, isCompactedEvent, isLlmAgent, type BaseTool, type Context, type LlmAgent, type LlmRequest, type LlmResponse, type SingleBeforeModelCallback } from '@google/adk';
-import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, SUMMARY_MARKER } from '../src/index.js';
+import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, SUMMARY_MARKER } from '../src/internal.js';
 import type { GroundTruth } from './ground-truth.js';
 import { RawHistory } from './raw-history.js';
 import type { SimulationClock } from './simulation-clock.js';

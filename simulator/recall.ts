@@ -7,7 +7,8 @@
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import type { Content } from '@google/genai';
-import { ContextGuard, RECALL_TOOL_NAME, contextRecallTool, type Summarizer } from '../src/index.js';
+import { ContextGuard, contextRecallTool, type Summarizer } from '../src/index.js';
+import { RECALL_TOOL_NAME } from '../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../src/testing/index.js';
 import { logs } from './payloads.js';
 

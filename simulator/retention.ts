@@ -19,7 +19,8 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import type { Content } from '@google/genai';
-import { ContextGuard, decodeUsageRecord, stateKeysFor, type CompactionStrategy } from '../src/index.js';
+import { ContextGuard } from '../src/index.js';
+import { decodeUsageRecord, stateKeysFor, type CompactionStrategy } from '../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../src/testing/index.js';
 import { logs } from './payloads.js';
 

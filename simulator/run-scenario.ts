@@ -5,7 +5,8 @@
  * between the two observers. Returns the metrics and every violation.
  */
 import { DatabaseSessionService, InMemorySessionService, isCompactedEvent, Runner, setLogger, type BasePlugin, type BaseSessionService, type Event } from '@google/adk';
-import { computeBudget, ContextGuard, decodeUsageRecord, stateKeysFor, type Tokenizer } from '../src/index.js';
+import { ContextGuard, type Tokenizer } from '../src/index.js';
+import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
 import { ScriptedLlm } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';

@@ -9,7 +9,8 @@
  * it as a `BaseLlm` through `asBaseLlm()`.
  */
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
-import type { SummarizeRequest, SummarizeResult, Summarizer } from '../src/index.js';
+import type { Summarizer } from '../src/index.js';
+import type { SummarizeRequest, SummarizeResult } from '../src/internal.js';
 import { promptTooLongError } from '../src/testing/index.js';
 import type { SummarizerBehavior } from './scenario-types.js';
 

@@ -9,7 +9,7 @@
  * the seed tested); `guard-defaults` is the plugin exactly as a user gets it
  * (threshold compaction plus truncation of tool results over 10 KiB).
  */
-import type { CompactionStrategy } from '../src/index.js';
+import type { CompactionStrategy } from '../src/internal.js';
 
 export type StrategyKind = 'none' | 'adk-token-based' | 'context-guard';
 

@@ -1,60 +1,29 @@
 /**
  * adk-context-guard: keeps Google ADK agents inside their model's context window.
- * Every public symbol is listed by name; this list is the API contract.
+ * Every public symbol is listed by name; this list is the API contract, and each name is
+ * documented in README.md or docs/ (test/package/public-api.test.ts holds both to it).
+ * What the simulator, bench and tests need beyond it is in `./internal` (unstable).
  */
-export { ContextGuard, isContextGuard } from './context-guard.js';
-export type { ContextGuardAgentCallbacks } from './context-guard.js';
-export { ContextGuardConfigError, isContextGuardConfigError } from './errors.js';
-export { POLICY_DEFAULTS, resolvePolicy, validateOptions } from './options.js';
-export type { AgentPolicy, CompactionStrategy, ContextGuardOptions, GuardLogger, ResolvedPolicy, SummarizerOption } from './options.js';
-export { llmSummarizer } from './adk/llm-summarizer.js';
-export type { Summarizer, SummarizeRequest, SummarizeResult } from './compaction/summarizer.js';
-export { charsPerTokenTokenizer, tiktokenTokenizer } from './estimate/tokenizer.js';
-export type { Tokenizer } from './estimate/tokenizer.js';
-export { DEFAULT_CONTEXT_WINDOW, normalizeModelName, resolveContextWindow } from './estimate/model-registry.js';
-export type { ResolvedWindow, WindowSource } from './estimate/model-registry.js';
-export { calibrate, correctionFactor, DEFAULT_CORRECTION, parseOverflowError } from './estimate/calibration.js';
-export { computeBudget, defaultBuffer } from './budget/compute-budget.js';
-export type { Budget } from './budget/compute-budget.js';
-export { estimateContentTokens } from './estimate/estimate-content.js';
-export { decodeSummaryRecord, decodeUsageRecord } from './state/guard-state.js';
-export type { SummaryRecord, UsageRecord } from './state/guard-state.js';
-export { STATE_PREFIX, stateKeysFor } from './state/state-keys.js';
-export type { GuardStateKeys } from './state/state-keys.js';
-export { SUMMARY_MARKER } from './compaction/inject-summary.js';
-export type { CompactionOutcome } from './guard/guard-request.js';
-export { agentStatus, formatContextMeter, guardedAgents } from './status/guard-status.js';
-export { DEFAULT_PRICES, priceFor } from './cost/price-table.js';
-export type { ModelPrice, PriceTable } from './cost/price-table.js';
-export { callCostUsd } from './cost/call-cost.js';
-export type { CallTokens } from './cost/call-cost.js';
+export { ContextGuard } from './context-guard.js';
+export type { ContextGuardOptions } from './options.js';
 export type { AgentContextStatus } from './status/guard-status.js';
-export { COMPACTION_METADATA_KEY, decodeCompactionRecord } from './records/compaction-record.js';
-export type { CompactionRecord, CoveredEvents } from './records/compaction-record.js';
+export type { CompactionRecord } from './records/compaction-record.js';
+export { ContextGuardConfigError, ContextGuardPinError } from './errors.js';
+export { llmSummarizer } from './adk/llm-summarizer.js';
+export type { Summarizer } from './compaction/summarizer.js';
+export { tiktokenTokenizer } from './estimate/tokenizer.js';
+export type { Tokenizer } from './estimate/tokenizer.js';
+export { formatContextMeter } from './status/guard-status.js';
 export { compactionView } from './records/compaction-view.js';
-export type { CompactionView, StoredEventLike } from './records/compaction-view.js';
-export { ContextGuardPinError, isContextGuardPinError } from './errors.js';
-export { contextRecallTool, isContextRecallTool, RECALL_TOOL_NAME } from './adk/recall-tool.js';
-export type { ContextRecallToolOptions } from './adk/recall-tool.js';
-export { pinContextTool, PIN_TOOL_NAME } from './adk/pin-tool.js';
-export { ALL_AGENTS, PINNED_MARKER } from './memory/pins.js';
-export type { Pin, PinSource } from './memory/pins.js';
-export type { DurableFact } from './memory/durable-facts.js';
-export { searchEvents } from './recall/search-events.js';
-export type { RecallHit, SearchableEvent } from './recall/search-events.js';
-export { truncateToolOutput, countResultLines, TRUNCATED_RESULT_KEY } from './truncation/truncate-tool-output.js';
-export type { ToolTruncationRecord, TruncatedToolOutput, TruncateToolOutputInput } from './truncation/truncate-tool-output.js';
-export { TOOL_OUTPUT_DEFAULTS, resolveToolOutputLimits, validateToolOutputTruncation } from './truncation/truncation-policy.js';
-export type { ToolOutputTruncation, ToolOutputLimits, ResolvedToolOutputLimits } from './truncation/truncation-policy.js';
+export { priceFor } from './cost/price-table.js';
+export { callCostUsd } from './cost/call-cost.js';
+export { contextRecallTool } from './adk/recall-tool.js';
+export { pinContextTool } from './adk/pin-tool.js';
+export { truncateToolOutput } from './truncation/truncate-tool-output.js';
+export type { ToolOutputTruncation } from './truncation/truncation-policy.js';
 export { createToolOutputTruncator, asPluginAfterToolCallback } from './adk/tool-output-callback.js';
+export type { PluginAfterToolParams } from './adk/tool-output-callback.js';
 export { withArtifactOffload } from './adk/offload-tool-output.js';
-export type { OffloadingToolOutputTruncator, OffloadLogger } from './adk/offload-tool-output.js';
-export { OFFLOAD_ARTIFACT_PREFIX, OFFLOAD_HANDLE_KEY } from './offload/artifact-handle.js';
-export type { ToolOutputTruncator, PluginToolOutputTruncator, ToolTruncationListener, ToolOutputTruncationSource, AgentAfterToolParams, PluginAfterToolParams, ToolCallbackContext } from './adk/tool-output-callback.js';
-export { loadInstructions, findProjectRoot, instructionHeader, AGENTS_MD, DEFAULT_INSTRUCTIONS_MAX_BYTES, DEFAULT_PROJECT_MARKERS } from './instructions/load-instructions.js';
-export type { LoadInstructionsOptions, LoadedInstructions, InstructionSource, InstructionSourceKind, InstructionTruncation } from './instructions/load-instructions.js';
 export { AgentsMdInstructionsPlugin } from './instructions/instructions-plugin.js';
-export type { AgentsMdInstructionsOptions } from './instructions/instructions-plugin.js';
 export { agentsMdInstruction } from './instructions/agents-md-instruction.js';
-export type { AgentsMdInstructionProvider } from './instructions/agents-md-instruction.js';
-export type { InstructionsCacheOptions } from './instructions/instructions-cache.js';
+export { loadInstructions } from './instructions/load-instructions.js';

@@ -10,7 +10,7 @@
  */
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import type { Tokenizer } from '../../src/estimate/tokenizer.js';
+import type { Tokenizer } from '../../src/index.js';
 
 let encoder: Tiktoken | undefined;
 

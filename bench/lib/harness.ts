@@ -22,7 +22,8 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import type { Content, Schema } from '@google/genai';
-import { ContextGuard, decodeUsageRecord, stateKeysFor, type ContextGuardOptions, type GuardLogger, type Summarizer, type UsageRecord } from '../../src/index.js';
+import { ContextGuard, type ContextGuardOptions, type Summarizer } from '../../src/index.js';
+import { decodeUsageRecord, stateKeysFor, type GuardLogger, type UsageRecord } from '../../src/internal.js';
 import { ScriptedLlm, type RequestTokenCounter } from '../../src/testing/index.js';
 import { jsonRecords, prose, textPayload, type PayloadKind } from './content.js';
 

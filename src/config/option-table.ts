@@ -135,7 +135,7 @@ export const OPTION_TABLE = {
     scope: 'global',
     range: other('`{ name, count(text) }`'),
     defaultText: '`tiktokenTokenizer`',
-    doc: '`charsPerTokenTokenizer` is the classic chars/4. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.',
+    doc: "Any `{ name, count }` serves, e.g. the classic chars/4: `{ name: 'chars4', count: (text) => Math.ceil(text.length / 4) }`. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.",
   },
   logger: { scope: 'global', range: other('`{ debug, info, warn, error }`'), defaultText: "ADK's `getLogger()`", doc: 'Conversation text is never logged above debug level.' },
   onCompaction: { scope: 'global', range: other('function'), defaultText: '–', doc: '`(record) => void \\| Promise<void>`; also `guard.onCompaction(listener)`.' },

@@ -13,7 +13,8 @@
  */
 import { AgentTool, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel, type Event, type SingleAfterModelCallback, type SingleAfterToolCallback, type SingleBeforeModelCallback } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, decodeUsageRecord, stateKeysFor, type CompactionRecord } from '../../src/index.js';
+import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
 import { logText } from '../support/agent-harness.js';
 import { capturingLogger } from '../support/capture-logger.js';

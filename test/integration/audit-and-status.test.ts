@@ -7,14 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  COMPACTION_METADATA_KEY,
-  ContextGuard,
-  compactionView,
-  decodeCompactionRecord,
-  formatContextMeter,
-  type CompactionRecord,
-} from '../../src/index.js';
+import { ContextGuard, compactionView, formatContextMeter, type CompactionRecord } from '../../src/index.js';
+import { COMPACTION_METADATA_KEY, decodeCompactionRecord } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 

@@ -13,7 +13,8 @@
  */
 import { BasePlugin, ContextCompactionTrigger, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel, type InvocationContext } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type CompactionRecord } from '../../src/index.js';
+import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm } from '../../src/testing/index.js';
 import { capturingLogger } from '../support/capture-logger.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';

@@ -5,7 +5,8 @@
  */
 import { InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard, SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 

@@ -10,7 +10,7 @@ import type { Content } from '@google/genai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import { hasLoneSurrogate } from '../support/arbitraries.js';
 import { ADVERSARIAL_CASES, type AdversarialResult } from '../support/adversarial-child.js';
 import { FAULT_APP, FAULT_USER, faultHarness, sentTexts, type FaultHarness } from '../support/fault-harness.js';

@@ -19,7 +19,7 @@
 import { createEvent, createEventActions, LogLevel, setLogLevel } from '@google/adk';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { encodeRecord } from '../../src/state/guard-state.js';
 import { FAULT_APP, FAULT_USER, faultHarness, sentTexts, type FaultHarness } from '../support/fault-harness.js';
 

@@ -9,7 +9,8 @@
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard, SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
 import { FAULT_APP, FAULT_USER, faultHarness, fetchThenAnswer, fetchTool, sentTexts, type FaultHarness } from '../support/fault-harness.js';
 import { SUMMARIZER_THOUGHT, ScriptedSummarizerLlm, type SummarizerMode } from '../support/summarizer-llm.js';

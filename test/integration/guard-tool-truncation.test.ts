@@ -1,6 +1,7 @@
 /** ContextGuard's own afterToolCallback: oversized tool results are cut, recorded, and configurable per agent. */
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, stateKeysFor, type ToolTruncationRecord } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { stateKeysFor, type ToolTruncationRecord } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 

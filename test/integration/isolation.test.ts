@@ -17,7 +17,8 @@
 import { AgentTool, FunctionTool, InMemorySessionService, LlmAgent, LogLevel, ParallelAgent, Runner, setLogLevel, type BaseAgent, type BasePlugin } from '@google/adk';
 import type { Content } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard, POLICY_DEFAULTS, SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, resolvePolicy, stateKeysFor, type CompactionRecord } from '../../src/index.js';
+import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { POLICY_DEFAULTS, SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, resolvePolicy, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, type ModelScript, type RecordedRequest } from '../../src/testing/index.js';
 import { logText } from '../support/agent-harness.js';
 import { capturingLogger } from '../support/capture-logger.js';

@@ -5,7 +5,8 @@
  * onModelErrorCallback hands back a full event).
  */
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';

@@ -5,18 +5,8 @@
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import {
-  ContextGuard,
-  ContextGuardPinError,
-  PINNED_MARKER,
-  RECALL_TOOL_NAME,
-  SUMMARY_MARKER,
-  contextRecallTool,
-  decodeSummaryRecord,
-  pinContextTool,
-  stateKeysFor,
-  type Summarizer,
-} from '../../src/index.js';
+import { ContextGuard, ContextGuardPinError, contextRecallTool, pinContextTool, type Summarizer } from '../../src/index.js';
+import { PINNED_MARKER, RECALL_TOOL_NAME, SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, logText, runTurn } from '../support/agent-harness.js';
 

@@ -7,7 +7,8 @@
  */
 import { InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, stateKeysFor } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { pairingViolations } from '../support/request-invariants.js';
 import { countingSummarizer } from '../support/test-summarizer.js';

@@ -7,17 +7,8 @@
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import {
-  ContextGuard,
-  ContextGuardConfigError,
-  COMPACTION_METADATA_KEY,
-  stateKeysFor,
-  tiktokenTokenizer,
-  type ContextGuardOptions,
-  type Summarizer,
-  type SummarizeRequest,
-  type Tokenizer,
-} from '../../src/index.js';
+import { ContextGuard, ContextGuardConfigError, tiktokenTokenizer, type ContextGuardOptions, type Summarizer, type Tokenizer } from '../../src/index.js';
+import { COMPACTION_METADATA_KEY, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
 import { untypedOptions } from '../support/builders.js';
 import { FAULT_APP, FAULT_USER, faultHarness } from '../support/fault-harness.js';
 

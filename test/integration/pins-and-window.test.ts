@@ -7,7 +7,8 @@
  */
 import { createEvent, createEventActions, InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, PINNED_MARKER, stateKeysFor } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { PINNED_MARKER, stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, logText, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { capturingLogger } from '../support/capture-logger.js';
 import { countingSummarizer } from '../support/test-summarizer.js';

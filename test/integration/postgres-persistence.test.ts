@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { DatabaseSessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 

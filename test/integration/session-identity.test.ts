@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSessionService, InMemorySessionService, LlmAgent, Runner, type BaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard, decodeUsageRecord, stateKeysFor, type Summarizer } from '../../src/index.js';
+import { ContextGuard, type Summarizer } from '../../src/index.js';
+import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
 import { fetchLogsTool, toolThenAnswerScript, userMessage } from '../support/agent-harness.js';
 

@@ -4,7 +4,8 @@
  * trigger, and the max-compactions guard.
  */
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, SUMMARY_MARKER, decodeUsageRecord, stateKeysFor, type CompactionRecord } from '../../src/index.js';
+import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import type { RecordedRequest } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';

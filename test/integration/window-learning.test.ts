@@ -7,7 +7,8 @@
  */
 import { InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, decodeUsageRecord, formatContextMeter, stateKeysFor } from '../../src/index.js';
+import { ContextGuard, formatContextMeter } from '../../src/index.js';
+import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { capturingLogger } from '../support/capture-logger.js';

@@ -1,6 +1,6 @@
 /**
  * The published shape: ESM and CommonJS builds with type declarations, and the
- * `.` and `./testing` entry points resolved through package.json `exports`
+ * `.`, `./testing` and `./internal` entry points resolved through package.json `exports`
  * (a package can require itself by name), as a user's `import` and `require` would;
  * and the tarball `npm pack` makes: a license, and source maps a debugger can follow.
  */
@@ -34,9 +34,10 @@ describe('package build', () => {
   it('should build ESM, CommonJS and declarations that load by package name', () => {
     expect(existsSync('dist/types/index.d.ts')).toBe(true);
     expect(existsSync('dist/types/testing/index.d.ts')).toBe(true);
-    const required = node(['-e', "const g = require('adk-context-guard'); const t = require('adk-context-guard/testing'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, new g.ContextGuard({ contextWindow: 8000 }).name)"]);
-    expect(required.trim()).toBe('function function context_guard');
-    const imported = node(['--input-type=module', '-e', "const g = await import('adk-context-guard'); const t = await import('adk-context-guard/testing'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, g.isContextGuard(new g.ContextGuard()))"]);
+    expect(existsSync('dist/types/internal.d.ts')).toBe(true);
+    const required = node(['-e', "const g = require('adk-context-guard'); const t = require('adk-context-guard/testing'); const i = require('adk-context-guard/internal'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, typeof i.stateKeysFor, new g.ContextGuard({ contextWindow: 8000 }).name)"]);
+    expect(required.trim()).toBe('function function function context_guard');
+    const imported = node(['--input-type=module', '-e', "const g = await import('adk-context-guard'); const t = await import('adk-context-guard/testing'); const i = await import('adk-context-guard/internal'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, i.isContextGuard(new g.ContextGuard()))"]);
     expect(imported.trim()).toBe('function function true');
   });
 

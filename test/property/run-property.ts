@@ -8,26 +8,16 @@
  * slower than that with its world and commands (to find what makes the suite slow).
  */
 import fc from 'fast-check';
-import type { CheckOptions, WorldConfig } from '../support/guarded-world.js';
+import type { CheckOptions, WorldConfig, WorldStats } from '../support/guarded-world.js';
 import { GuardedWorld, agentNames } from '../support/guarded-world.js';
 import { largeToolOutputTurn, summarizerMode, turnPlan } from '../support/conversation-arbitraries.js';
 import { HugeUserMessage, Restart, ReportUsage, SetSummarizer, UserTurn, Drift, type GuardCommand, type Ledger } from './guard-commands.js';
 import type { PayloadKind } from '../support/payloads.js';
 
-export interface PropertyCounts {
+/** What the suite prints: the checks' figures over every run, and the runs and commands. */
+export interface PropertyCounts extends WorldStats {
   runs: number;
   commands: number;
-  turns: number;
-  modelCalls: number;
-  rejectedCalls: number;
-  overLimitCalls: number;
-  aboveThresholdCalls: number;
-  secondRejections: number;
-  compactions: number;
-  fallbackCompactions: number;
-  summarizerCalls: number;
-  restarts: number;
-  transfers: number;
 }
 
 export function emptyCounts(): PropertyCounts {

@@ -4,7 +4,7 @@
  * (conversation text at the default level).
  */
 import { inspect } from 'node:util';
-import type { GuardLogger } from '../../src/index.js';
+import type { GuardLogger } from '../../src/internal.js';
 
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 

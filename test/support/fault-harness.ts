@@ -6,16 +6,8 @@
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type BaseTool, type Event } from '@google/adk';
 import type { Content, Part } from '@google/genai';
-import {
-  ContextGuard,
-  decodeSummaryRecord,
-  decodeUsageRecord,
-  stateKeysFor,
-  type CompactionRecord,
-  type ContextGuardOptions,
-  type SummaryRecord,
-  type UsageRecord,
-} from '../../src/index.js';
+import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
+import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, type SummaryRecord, type UsageRecord } from '../../src/internal.js';
 import { ScriptedLlm, type ModelScript, type RecordedRequest, type RequestTokenCounter, type ScriptCall } from '../../src/testing/index.js';
 import { logText } from './agent-harness.js';
 import { capturingLogger, OVER_LIMIT_WARNING, type CapturingLogger } from './capture-logger.js';

@@ -24,15 +24,8 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import type { Content, Part } from '@google/genai';
-import {
-  ContextGuard,
-  decodeCompactionRecord,
-  decodeSummaryRecord,
-  decodeUsageRecord,
-  stateKeysFor,
-  type CompactionRecord,
-  type ContextGuardOptions,
-} from '../../src/index.js';
+import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
+import { decodeCompactionRecord, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { encodeRecord } from '../../src/state/guard-state.js';
 import { ScriptedLlm, ratioTokenCounter, type RequestTokenCounter } from '../../src/testing/index.js';
 import { proportionalCounter } from './proportional-counter.js';

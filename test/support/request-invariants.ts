@@ -5,7 +5,7 @@
  * what went wrong and where.
  */
 import type { Content } from '@google/genai';
-import { SUMMARY_MARKER } from '../../src/index.js';
+import { SUMMARY_MARKER } from '../../src/internal.js';
 
 function callNames(content: Content | undefined): string[] {
   return (content?.parts ?? []).flatMap((part) => (part.functionCall ? [part.functionCall.name ?? '?'] : []));

@@ -1,5 +1,6 @@
 /** A summarizer for tests that counts its calls and can be told to fail. */
-import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../src/index.js';
+import type { Summarizer } from '../../src/index.js';
+import type { SummarizeRequest, SummarizeResult } from '../../src/internal.js';
 
 export interface CountingSummarizer extends Summarizer {
   readonly requests: SummarizeRequest[];
