@@ -14,7 +14,14 @@ const SUMMARIZED: Summarized = {
   currentRequest: 'current request',
   droppedContents: 0,
 };
-const INPUT: SummaryRecordInput = { previous: undefined, summarized: SUMMARIZED, coverage: { covered: 4, keptAt: 2 }, fingerprints: FINGERPRINTS, factChars: 1_000, now: 42 };
+const INPUT: SummaryRecordInput = {
+  previous: undefined,
+  summarized: SUMMARIZED,
+  coverage: { covered: 4, keptAt: 2 },
+  fingerprints: FINGERPRINTS,
+  factChars: 1_000,
+  now: 42,
+};
 
 describe('buildSummaryRecord', () => {
   it('should anchor the new watermark and the kept message on their fingerprints', () => {

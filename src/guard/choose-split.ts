@@ -50,7 +50,8 @@ export function chooseSplit(input: SplitInput): Split | undefined {
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
   const keepFrom = reason === 'schedule' ? input.keepFrom : undefined;
   const tailBudget = keepFrom === undefined ? input.tailBudget : Number.POSITIVE_INFINITY;
-  const candidate = selectSplit({ contents: input.contents, tokens: input.viewTokens, covered: coverage.covered, keptAt: coverage.keptAt, tailBudget, keepFrom });
+  const { covered, keptAt } = coverage;
+  const candidate = selectSplit({ contents: input.contents, tokens: input.viewTokens, covered, keptAt, tailBudget, keepFrom });
   if (!candidate || input.heldBack || input.masking?.enough === true) return undefined;
   const next: SummaryCoverage = { covered: candidate.split, keptAt: candidate.keptAt };
   const toCover = newlyCovered(coverage, next);

@@ -24,7 +24,13 @@ describe('buildCompactionOutcome', () => {
       reason: 'threshold',
       coveredFrom: 3,
       split: { coverage: { covered: 9, keptAt: 6 }, toCover: [3, 4, 5, 7, 8] },
-      summarized: { text, outcome: { ok: false, kind: 'empty', reason: 'returned no text' }, summarizedContents: [userText('x')], currentRequest: undefined, droppedContents: 2 },
+      summarized: {
+        text,
+        outcome: { ok: false, kind: 'empty', reason: 'returned no text' },
+        summarizedContents: [userText('x')],
+        currentRequest: undefined,
+        droppedContents: 2,
+      },
       summary: {
         record: { version: RECORD_VERSION, text, covered: 9, anchor: 'a', compactions: 2, fallback: true, createdAt: 0, facts },
         droppedFacts: ['old fact'],

@@ -29,7 +29,14 @@ export function summarizerReport(outcome: SummaryOutcome): SummarizerReport {
     };
   }
   const { kind, reason } = outcome;
-  return { fallback: true, fallbackKind: kind, fallbackReason: reason, summaryTruncated: false, summarizerPromptTokens: undefined, summarizerOutputTokens: undefined };
+  return {
+    fallback: true,
+    fallbackKind: kind,
+    fallbackReason: reason,
+    summaryTruncated: false,
+    summarizerPromptTokens: undefined,
+    summarizerOutputTokens: undefined,
+  };
 }
 
 export interface CompactionSteps {

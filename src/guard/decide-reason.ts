@@ -42,10 +42,9 @@ export interface ReasonDecision {
 
 export function decideReason(input: ReasonInput): ReasonDecision {
   const { policy, usage, budget, calibrated, fixedTokens, factor } = input;
-  const sliding =
-    policy.strategy === 'sliding-window'
-      ? planSlidingWindow({ contents: input.contents, covered: input.covered, invocationThreshold: policy.invocationThreshold, overlapSize: policy.overlapSize })
-      : undefined;
+  const { invocationThreshold, overlapSize } = policy;
+  const { contents, covered } = input;
+  const sliding = policy.strategy === 'sliding-window' ? planSlidingWindow({ contents, covered, invocationThreshold, overlapSize }) : undefined;
   const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
   const safetyLine = Math.floor(policy.safetyRatio * input.window);
   const safetyDue = sliding !== undefined && calibrated >= safetyLine;

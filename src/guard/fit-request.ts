@@ -41,7 +41,8 @@ export interface Composed {
 
 export function composeRequest(input: ComposeInput): Composed {
   const { view, previous, next, viewOptions } = input;
-  const withPrevious = (): Content[] => (previous.summary ? injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions) : view.slice());
+  const withPrevious = (): Content[] =>
+    previous.summary ? injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions) : view.slice();
   if (!next) {
     const sent = withPrevious();
     return { sent, estimate: input.fixedTokens + estimateContentsTokens(sent, input.tokenizer), summary: previous.summary, compacted: false, discarded: false };

@@ -41,7 +41,7 @@ import { composeRequest, overLimitMessage, shrinkToFit } from './fit-request.js'
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
 import { maskForRoom, type MaskStep } from './mask-for-room.js';
 import { measureRequest, type RequestMeasure } from './measure-request.js';
-import { futileAfter, idleUsage, nextUsage } from './next-usage.js';
+import { futileAfter, idleUsage, nextUsage, type UsageInput } from './next-usage.js';
 import { storedView, type RequestView, type ViewSource } from './request-view.js';
 import { summarizeCovered, type Summarized } from './summarize-covered.js';
 
@@ -174,7 +174,8 @@ function observe(input: GuardRequestInput): Observed {
   const source: ViewSource = { contents, tokens: input.tokens, covered, hint: { recallToolName: input.recallToolName }, memo, tokenizer };
   const view = storedView(source, mask.maskedUpTo);
   const { summary, coverage } = located;
-  const measure = measureRequest({ summary, coverage, ...view, fixedTokens, viewOptions, tokenizer, usage, policy, window, maxOutputTokens: input.maxOutputTokens });
+  const { maxOutputTokens } = input;
+  const measure = measureRequest({ summary, coverage, ...view, fixedTokens, viewOptions, tokenizer, usage, policy, window, maxOutputTokens });
   const { budget, estimate, calibrated, factor } = measure;
   const decision = decideReason({ contents, covered, policy, usage, window, budget, fixedTokens, estimate, calibrated, factor });
   return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };
@@ -203,46 +204,75 @@ function sendAsIs(input: GuardRequestInput, observed: Observed): GuardRequestRes
 }
 
 async function compact(input: GuardRequestInput, observed: Observed, reason: CompactionReason): Promise<Compacted> {
-  const { policy, contents } = input;
-  const { located, measure, decision, fixedTokens } = observed;
+  const { contents, tokenizer, fingerprints, now } = input;
+  const { located, measure, decision } = observed;
   const { summary, coverage } = located;
-  const plan = planCompaction({
-    threshold: measure.budget.threshold,
-    correction: measure.factor,
-    fixedTokens,
-    inFlightTokens: inFlightRequestTokens(contents, input.tokens, coverage),
+  const plan = planFor(input, observed);
+  const masking = maskForRoom({
+    source: observed.source,
+    coverage,
+    maskedUpTo: observed.mask.maskedUpTo,
+    reason,
+    manual: input.manual === true,
+    keepRecent: input.policy.maskKeepRecent,
+    fixedTokens: observed.fixedTokens,
+    summaryTokens: measure.summaryTokens,
+    target: plan.target,
+    fingerprints,
+    previous: input.mask,
+    now,
+  });
+  const view = masking ?? observed.view;
+  const estimate = masking?.estimate ?? measure.estimate;
+  const split = chooseSplit({
+    contents,
+    viewTokens: view.viewTokens,
+    coverage,
+    reason,
+    heldBack: decision.heldBack,
+    masking,
+    hasSummary: summary !== undefined,
+    summaryCap: plan.summaryCap,
+    tailBudget: plan.tailBudget,
+    keepFrom: decision.sliding?.keepFrom,
+  });
+  if (!split) return { plan, masking, view, estimate };
+  const { summarize } = input;
+  const summarized = await summarizeCovered({ contents, view: view.view, toCover: split.toCover, previous: summary, plan, tokenizer, summarize });
+  const made = buildSummaryRecord({ previous: summary, summarized, coverage: split.coverage, fingerprints, factChars: plan.factChars, now });
+  return { plan, masking, view, estimate, made: { split, summarized, summary: made } };
+}
+
+function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {
+  const { policy } = input;
+  return planCompaction({
+    threshold: observed.measure.budget.threshold,
+    correction: observed.measure.factor,
+    fixedTokens: observed.fixedTokens,
+    inFlightTokens: inFlightRequestTokens(input.contents, input.tokens, observed.located.coverage),
     summaryMaxTokens: policy.summaryMaxTokens,
     compactTargetRatio: policy.compactTargetRatio,
     summarizerWindow: input.summarizerWindow,
     summarizerInputRatio: policy.summarizerInputRatio,
   });
-  const masking = maskForRoom({
-    ...{ source: observed.source, coverage, maskedUpTo: observed.mask.maskedUpTo, reason, manual: input.manual === true },
-    ...{ keepRecent: policy.maskKeepRecent, fixedTokens, summaryTokens: measure.summaryTokens, target: plan.target },
-    ...{ fingerprints: input.fingerprints, previous: input.mask, now: input.now },
-  });
-  const view = masking ?? observed.view;
-  const estimate = masking?.estimate ?? measure.estimate;
-  const split = chooseSplit({
-    ...{ contents, viewTokens: view.viewTokens, coverage, reason, heldBack: decision.heldBack, masking, hasSummary: summary !== undefined },
-    ...{ summaryCap: plan.summaryCap, tailBudget: plan.tailBudget, keepFrom: decision.sliding?.keepFrom },
-  });
-  if (!split) return { plan, masking, view, estimate };
-  const { tokenizer, fingerprints, now } = input;
-  const summarized = await summarizeCovered({ contents, view: view.view, toCover: split.toCover, previous: summary, plan, tokenizer, summarize: input.summarize });
-  const made = buildSummaryRecord({ previous: summary, summarized, coverage: split.coverage, fingerprints, factChars: plan.factChars, now });
-  return { plan, masking, view, estimate, made: { split, summarized, summary: made } };
 }
 
 /** Steps 9-10: what is sent, what it cost, and the records. */
 function finish(input: GuardRequestInput, observed: Observed, reason: CompactionReason, compacted: Compacted): GuardRequestResult {
   const { tokenizer, usage } = input;
-  const { fixedTokens, measure, decision, located, viewOptions } = observed;
+  const { fixedTokens, measure, located, viewOptions } = observed;
   const { factor, budget } = measure;
   const { made, masking } = compacted;
-  const next = made && { summary: made.summary.record, coverage: made.split.coverage };
-  const keepLarger = reason === 'schedule';
-  const composed = composeRequest({ view: compacted.view.view, previous: located, next, estimate: compacted.estimate, keepLarger, fixedTokens, tokenizer, viewOptions });
+  const composed = composeRequest({
+    view: compacted.view.view,
+    previous: located,
+    next: made && { summary: made.summary.record, coverage: made.split.coverage },
+    estimate: compacted.estimate,
+    keepLarger: reason === 'schedule',
+    fixedTokens,
+    tokenizer,
+    viewOptions,
+  });
   const summarized = composed.summary !== undefined;
   const fitted = shrinkToFit({ sent: composed.sent, estimate: composed.estimate, summarized, fixedTokens, factor, budget, tokenizer });
   const sentCalibrated = Math.ceil(fitted.estimate * factor);
@@ -252,23 +282,23 @@ function finish(input: GuardRequestInput, observed: Observed, reason: Compaction
     made && composed.compacted
       ? buildCompactionOutcome({ reason, coveredFrom: located.coverage.covered, ...made, tokensBefore, tokensAfter: sentCalibrated })
       : undefined;
-  const maskingTokensAfter = masking && (compaction ? Math.ceil(masking.estimate * factor) : sentCalibrated);
+  // The masking's own effect is reported when a summary followed it; otherwise it is what was sent.
+  const maskingAfter = (step: MaskStep): number => (compaction ? Math.ceil(step.estimate * factor) : sentCalibrated);
   const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
-  const { heldBack, conditions, safetyLine } = decision;
-  const futileCompaction = futileAfter({
-    ...{ previous: usage.futileCompaction, reason, heldBack, conditions, threshold: budget.threshold, safetyLine },
-    ...{ sentCalibrated, viewEstimate: composed.estimate, fixedTokens },
-  });
   return {
     contents: pinsFirst(input.pinned)(fitted.sent),
     summary: compaction ? made?.summary.record : undefined,
     summaryDiscarded: located.summaryDiscarded,
     mask: masking?.record ?? observed.mask.maskUpdate,
-    masking: masking && { upTo: masking.upTo, tokensBefore, tokensAfter: maskingTokensAfter ?? sentCalibrated },
-    usage: nextUsage({
-      ...{ usage, compacted: compaction !== undefined, masked: masking !== undefined, discarded: composed.discarded },
-      ...{ isCalibrated: measure.isCalibrated, factor, sentEstimate: fitted.estimate, sentCalibrated },
-      ...{ overLimit: overLimit !== undefined, futileCompaction, overLimitCause },
+    masking: masking && { upTo: masking.upTo, tokensBefore, tokensAfter: maskingAfter(masking) },
+    usage: usageAfter(input, observed, reason, composed.estimate, {
+      compacted: compaction !== undefined,
+      masked: masking !== undefined,
+      discarded: composed.discarded,
+      sentEstimate: fitted.estimate,
+      sentCalibrated,
+      overLimit: overLimit !== undefined,
+      overLimitCause,
     }),
     compaction,
     budget,
@@ -278,4 +308,25 @@ function finish(input: GuardRequestInput, observed: Observed, reason: Compaction
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     shrunk: fitted.shrunk,
   };
+}
+
+/** What was sent, as the usage record counts it. */
+type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction'>;
+
+/** `viewEstimate`: heuristic tokens of the request before shrinking. */
+function usageAfter(input: GuardRequestInput, observed: Observed, reason: CompactionReason, viewEstimate: number, sent: SentFigures): UsageRecord {
+  const { usage } = input;
+  const { decision, measure, fixedTokens } = observed;
+  const futileCompaction = futileAfter({
+    previous: usage.futileCompaction,
+    reason,
+    heldBack: decision.heldBack,
+    conditions: decision.conditions,
+    threshold: measure.budget.threshold,
+    safetyLine: decision.safetyLine,
+    sentCalibrated: sent.sentCalibrated,
+    viewEstimate,
+    fixedTokens,
+  });
+  return nextUsage({ ...sent, usage, isCalibrated: measure.isCalibrated, factor: measure.factor, futileCompaction });
 }

@@ -48,13 +48,18 @@ export interface UsageInput {
   readonly overLimitCause: string | undefined;
 }
 
+/** A calibrated factor becomes the prior once the real count it came from is cleared. */
+function learnedAfter(input: UsageInput): number | undefined {
+  return input.isCalibrated ? input.factor : input.usage.learnedCorrection;
+}
+
 export function nextUsage(input: UsageInput): UsageRecord {
   const { usage, compacted, masked } = input;
   return {
     ...usage,
     modelCalls: usage.modelCalls + 1,
     // The pre-compaction real count would pin every later estimate above the threshold (see calibration.ts).
-    ...(compacted || masked ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: input.isCalibrated ? input.factor : usage.learnedCorrection } : {}),
+    ...(compacted || masked ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: learnedAfter(input) } : {}),
     maskings: usage.maskings + (masked ? 1 : 0),
     sentEstimate: input.sentEstimate,
     lastCalibrated: input.sentCalibrated,

@@ -28,7 +28,16 @@ describe('runSafely', () => {
 
 describe('summarizeCovered', () => {
   const contents = [userText('first question'), modelText('first answer'), userText('current request')];
-  const plan = planCompaction({ threshold: 8_000, correction: 1, fixedTokens: 0, inFlightTokens: 0, summaryMaxTokens: 100, compactTargetRatio: 0.5, summarizerWindow: 10_000, summarizerInputRatio: 0.5 });
+  const plan = planCompaction({
+    threshold: 8_000,
+    correction: 1,
+    fixedTokens: 0,
+    inFlightTokens: 0,
+    summaryMaxTokens: 100,
+    compactTargetRatio: 0.5,
+    summarizerWindow: 10_000,
+    summarizerInputRatio: 0.5,
+  });
   const input: SummarizeInput = { contents, view: contents, toCover: [0, 1], previous: undefined, plan, tokenizer: characterTokenizer, summarize: undefined };
 
   it('should summarize the covered view entries and quote the current request', async () => {
