@@ -37,6 +37,11 @@ describe('composeRequest', () => {
     expect(composed.sent).toEqual(VIEW);
   });
 
+  it('should discard a summary that makes the request no smaller', () => {
+    const same = composeRequest(INPUT).estimate;
+    expect(composeRequest({ ...INPUT, estimate: same })).toMatchObject({ compacted: false, discarded: true });
+  });
+
   it('should keep a larger summary on the sliding window schedule', () => {
     expect(composeRequest({ ...INPUT, next: { summary: LONG, coverage: { covered: 2 } }, keepLarger: true })).toMatchObject({ compacted: true });
   });
