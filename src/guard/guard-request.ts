@@ -148,9 +148,8 @@ interface Observed {
   readonly decision: ReasonDecision;
 }
 
-/** Steps 4-8: the plan, the masking and the new summary, when one is made. */
+/** Steps 4-8: the masking and the new summary, when one is made. */
 interface Compacted {
-  readonly plan: CompactionPlan;
   readonly masking: MaskStep | undefined;
   readonly view: RequestView;
   /** Heuristic estimate of the request without a new summary. */
@@ -236,11 +235,11 @@ async function compact(input: GuardRequestInput, observed: Observed, reason: Com
     tailBudget: plan.tailBudget,
     keepFrom: decision.sliding?.keepFrom,
   });
-  if (!split) return { plan, masking, view, estimate };
+  if (!split) return { masking, view, estimate };
   const { summarize } = input;
   const summarized = await summarizeCovered({ contents, view: view.view, toCover: split.toCover, previous: summary, plan, tokenizer, summarize });
   const made = buildSummaryRecord({ previous: summary, summarized, coverage: split.coverage, fingerprints, factChars: plan.factChars, now });
-  return { plan, masking, view, estimate, made: { split, summarized, summary: made } };
+  return { masking, view, estimate, made: { split, summarized, summary: made } };
 }
 
 function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {
