@@ -4,53 +4,46 @@
  * the stored summary and calibration, it returns the contents to send and the
  * records to persist. The only effect is the summarizer call it is handed.
  *
- * Steps:
- * 1. Locate the summary's watermark in the contents (validated by its anchor).
- * 2. Estimate [summary + contents after the watermark] + system + tools, and
- *    calibrate it with the last real count.
- * 3. Under the threshold: send that view. At or over it (or forced after a
- *    rejected request): choose a split, summarize what the current summary does
- *    not cover yet (falling back to a mechanical summary on any failure),
- *    persist the new summary and watermark, and send [summary + kept tail].
- * 4. Still over the hard limit: shrink the largest parts; if even that cannot
- *    fit (a system prompt or tools larger than the window), send anyway, warn
- *    once and count it. Never loop, never throw.
+ * A pipeline of small steps, each in its own file:
+ * 1. locate-stored: where the stored summary and mask end (validated by their anchors);
+ * 2. request-view, measure-request: the view the model would get, its estimate,
+ *    calibration and budget;
+ * 3. decide-reason: whether to compact, and why (held back when futile);
+ * 4. budget/compaction-plan: how the room is shared (named ratios);
+ * 5. mask-for-room: mask old tool results first, with no model call;
+ * 6. choose-split: what a new summary covers, if it pays;
+ * 7. summarize-covered: the only async step; failures give the mechanical summary;
+ * 8. build-summary-record, compaction-outcome: what is persisted and reported;
+ * 9. fit-request: what is sent (a summary that came out larger is discarded),
+ *    shrunk if it still does not fit, and whether it is over the hard limit;
+ * 10. next-usage: the usage record, with a futile attempt remembered.
+ * Never loops, never throws.
  */
 import type { Content } from '@google/genai';
-import { computeBudget, type Budget } from '../budget/compute-budget.js';
-import { contentText, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
-import { buildFallbackSummary } from '../compaction/fallback-summary.js';
-import { injectSummary, summaryContent } from '../compaction/inject-summary.js';
-import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
-import { selectSplit } from '../compaction/select-split.js';
-import { planSlidingWindow } from '../compaction/sliding-window.js';
-import { shrinkAroundRequest } from '../compaction/shrink-around-request.js';
-import { inFlightRequestTokens, newlyCovered, uncoveredContents, uncoveredTokens, type SummaryCoverage } from '../compaction/summary-coverage.js';
-import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from '../compaction/summary-prompt.js';
+import type { Budget } from '../budget/compute-budget.js';
+import { planCompaction, type CompactionPlan } from '../budget/compaction-plan.js';
+import { injectSummary, type SummaryContentOptions } from '../compaction/inject-summary.js';
+import { inFlightRequestTokens, uncoveredContents } from '../compaction/summary-coverage.js';
 import type { SummarizeRequest, SummarizerFailureKind, SummaryOutcome } from '../compaction/summarizer.js';
-import { calibrate, correctionFactor } from '../estimate/calibration.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { estimateContentsTokens, TokenMemo } from '../estimate/estimate-request.js';
+import { TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../options.js';
 import type { CompactionReason } from '../records/compaction-record.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
-import { RECORD_VERSION } from '../state/guard-state.js';
-import { anchorAt, locateSummary, type FingerprintAt } from '../state/watermark.js';
-import { compactionMayHelp, type CompactionConditions } from './futile-compaction.js';
-import { locateWatermark } from '../state/watermark.js';
+import type { FingerprintAt } from '../state/watermark.js';
 import type { MaskRecord } from '../state/mask-record.js';
-import { applyMask, maskContent } from '../compaction/mask-observations.js';
-import { planMasking } from '../compaction/plan-masking.js';
-import { safeJson } from '../estimate/json-text.js';
-
-/** Characters per token assumed when a token budget must become a character budget. */
-const CHARS_PER_TOKEN = 3;
-/** Tokens the continuation sentence and summary header take, roughly. */
-const SUMMARY_FRAMING_TOKENS = 96;
-const MIN_SUMMARY_TOKENS = 48;
-/** Below this, what a compaction would add to an existing summary cannot pay for a summarizer call. */
-const MIN_NEWLY_COVERED_TOKENS = 32;
+import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
+import { chooseSplit, type Split } from './choose-split.js';
+import { buildCompactionOutcome } from './compaction-outcome.js';
+import { decideReason, type ReasonDecision } from './decide-reason.js';
+import { composeRequest, overLimitMessage, shrinkToFit } from './fit-request.js';
+import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
+import { maskForRoom, type MaskStep } from './mask-for-room.js';
+import { measureRequest, type RequestMeasure } from './measure-request.js';
+import { futileAfter, idleUsage, nextUsage, type UsageInput } from './next-usage.js';
+import { storedView, type RequestView, type ViewSource } from './request-view.js';
+import { summarizeCovered, type Summarized } from './summarize-covered.js';
 
 export interface GuardRequestInput {
   readonly contents: readonly Content[];
@@ -136,287 +129,203 @@ export interface GuardRequestResult {
 }
 
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
-  const { contents, tokens, tokenizer, policy, usage } = input;
+  const observed = observe(input);
+  const { reason } = observed.decision;
+  if (reason === undefined) return sendAsIs(input, observed);
+  const compacted = await compact(input, observed, reason);
+  return finish(input, observed, reason, compacted);
+}
+
+/** Steps 1-3: what the request is and whether it must be compacted. */
+interface Observed {
+  readonly fixedTokens: number;
+  readonly viewOptions: SummaryContentOptions;
+  readonly located: LocatedSummary;
+  readonly mask: LocatedMask;
+  readonly source: ViewSource;
+  readonly view: RequestView;
+  readonly measure: RequestMeasure;
+  readonly decision: ReasonDecision;
+}
+
+/** Steps 4-8: the masking and the new summary, when one is made. */
+interface Compacted {
+  readonly masking: MaskStep | undefined;
+  readonly view: RequestView;
+  /** Heuristic estimate of the request without a new summary. */
+  readonly estimate: number;
+  readonly made?: { readonly split: Split; readonly summarized: Summarized; readonly summary: NewSummary } | undefined;
+}
+
+const pinsFirst =
+  (pinned: Content | undefined) =>
+  (list: Content[]): Content[] =>
+    pinned ? [pinned, ...list] : list;
+
+function observe(input: GuardRequestInput): Observed {
+  const { contents, tokenizer, policy, usage, window } = input;
   const viewOptions = { recallToolName: input.recallToolName };
-  const pinnedTokens = input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0;
-  const fixedTokens = input.fixedTokens + pinnedTokens;
-  const withPins = (list: Content[]): Content[] => (input.pinned ? [input.pinned, ...list] : list);
+  const fixedTokens = input.fixedTokens + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
+  const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary);
+  const { covered } = located.coverage;
+  const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent);
+  const memo = input.maskedTokenMemo ?? new TokenMemo(1_024);
+  const source: ViewSource = { contents, tokens: input.tokens, covered, hint: { recallToolName: input.recallToolName }, memo, tokenizer };
+  const view = storedView(source, mask.maskedUpTo);
+  const { summary, coverage } = located;
+  const { maxOutputTokens } = input;
+  const measure = measureRequest({ summary, coverage, ...view, fixedTokens, viewOptions, tokenizer, usage, policy, window, maxOutputTokens });
+  const { budget, estimate, calibrated, factor } = measure;
+  const decision = decideReason({ contents, covered, policy, usage, window, budget, fixedTokens, estimate, calibrated, factor });
+  return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };
+}
 
-  // 1. Where does the stored summary end?
-  let summary = input.summary;
-  let coverage: SummaryCoverage = { covered: 0 };
-  let summaryDiscarded: string | undefined;
-  if (summary) {
-    const match = locateSummary(input.fingerprintAt, contents.length, summary);
-    if (match.kind === 'missing') {
-      summaryDiscarded = match.reason;
-      summary = undefined;
-    } else {
-      coverage = match;
-    }
-  }
-  const { covered } = coverage;
-
-  // ... and the mask of old tool results? `view` and `viewTokens` are the contents as the model gets them.
-  const maskHint = { recallToolName: input.recallToolName };
-  const maskMemo = input.maskedTokenMemo ?? new TokenMemo(1_024);
-  let maskedUpTo = 0;
-  let maskUpdate: MaskRecord | null | undefined;
-  if (input.mask && policy.maskKeepRecent > 0) {
-    const match = locateWatermark(input.fingerprintAt, contents.length, input.mask.upTo, input.mask.anchor);
-    if (match.kind === 'missing') maskUpdate = null;
-    else maskedUpTo = match.covered;
-  }
-  const tokensOfView = (content: Content, index: number): number =>
-    content === contents[index] ? (tokens[index] ?? 0) : maskMemo.remember(safeJson(content.parts), () => estimateContentTokens(content, tokenizer));
-  const viewOf = (upTo: number): { view: Content[]; viewTokens: number[] } => {
-    const view = applyMask(contents, tokens, covered, upTo, maskHint);
-    return { view, viewTokens: view.map(tokensOfView) };
-  };
-  let { view, viewTokens } = maskedUpTo > covered ? viewOf(maskedUpTo) : { view: contents.slice(), viewTokens: tokens.slice() };
-
-  // 2. Estimate the view the model would get.
-  let tail = uncoveredContents(view, coverage);
-  const viewSummaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail, viewOptions), tokenizer) : 0;
-  let estimate = fixedTokens + viewSummaryTokens + uncoveredTokens(viewTokens, coverage);
-  const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
-  const calibrated = calibrate(estimate, usage, policy.defaultCorrection);
-  const budget = computeBudget({
-    window: input.window,
-    bufferTokens: policy.bufferTokens,
-    bufferRatio: policy.bufferRatio,
-    outputReserve: Math.max(policy.reserveOutputTokens, input.maxOutputTokens ?? 0),
-    calibrated: isCalibrated,
-    uncalibratedThresholdRatio: policy.uncalibratedThresholdRatio,
-    hardLimitRatio: policy.hardLimitRatio,
-  });
-  const modelCalls = usage.modelCalls + 1;
-
-  // The sliding window compacts on its schedule or its token trigger, below the threshold.
-  const sliding =
-    policy.strategy === 'sliding-window'
-      ? planSlidingWindow({ contents, covered, invocationThreshold: policy.invocationThreshold, overlapSize: policy.overlapSize })
-      : undefined;
-  const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
-  const safetyLine = Math.floor(policy.safetyRatio * input.window);
-  const safetyDue = sliding !== undefined && calibrated >= safetyLine;
-  let reason: CompactionReason | undefined;
-  if (usage.forceCompaction) reason = 'forced';
-  else if (calibrated >= budget.threshold) reason = 'threshold';
-  else if (safetyDue) reason = 'safety-ratio';
-  else if (scheduleDue) reason = 'schedule';
-  // A compaction for room that was futile under the same conditions is not retried (see futile-compaction.ts).
-  const conditions: CompactionConditions = { window: input.window, fixedTokens, correction: factor, contentTokens: estimate - fixedTokens };
-  const pressure = { calibrated, fixedCalibrated: Math.ceil(fixedTokens * factor), hardLimit: budget.hardLimit, window: budget.window };
-  const heldBack = (reason === 'threshold' || reason === 'safety-ratio') && !compactionMayHelp(usage.futileCompaction, conditions, pressure);
-  if (heldBack && reason === 'safety-ratio') reason = scheduleDue ? 'schedule' : undefined;
-
-  if (reason === undefined) {
-    return {
-      contents: summary ? withPins(injectSummary(summary, tail, viewOptions)) : input.pinned || maskedUpTo > covered ? withPins(view) : undefined,
-      summaryDiscarded,
-      mask: maskUpdate,
-      usage: { ...usage, modelCalls, sentEstimate: estimate, lastCalibrated: calibrated, forceCompaction: false },
-      budget,
-      estimate,
-      calibrated,
-      shrunk: false,
-    };
-  }
-
-  // 3. Compact. Budgets below are in heuristic (uncalibrated) tokens.
-  const room = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
-  // The summary's share is taken from the room the turn's message leaves: that message always stays.
-  const summaryRoom = Math.max(0, room - inFlightRequestTokens(contents, tokens, coverage));
-  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(policy.summaryMaxTokens, Math.floor(summaryRoom * 0.25)));
-  // Durable facts get up to half the summary's size on top of it.
-  const factChars = Math.floor(summaryCap * CHARS_PER_TOKEN * 0.5);
-  const tailBudget = Math.max(0, Math.floor(room * policy.compactTargetRatio) - Math.ceil(summaryCap * 1.5) - SUMMARY_FRAMING_TOKENS);
-
-  // 3a. Mask old tool results first, with no model call (not on the sliding window's schedule, which compacts for structure).
-  let masking: GuardRequestResult['masking'];
-  let maskingEnough = false;
-  if (reason !== 'schedule' && !input.manual && policy.maskKeepRecent > 0) {
-    const keptTokens = coverage.keptAt === undefined ? 0 : (tokens[coverage.keptAt] ?? 0);
-    const plan = planMasking({
-      contents,
-      tokens,
-      covered,
-      maskedUpTo,
-      maskedTokensAt: (index) => tokensOfView(maskContent(contents[index] ?? {}, maskHint, tokens[index] ?? 0), index),
-      keepRecent: policy.maskKeepRecent,
-      meetsTarget: (contentTokens) => viewSummaryTokens + keptTokens + contentTokens <= Math.floor(room * policy.compactTargetRatio),
-    });
-    if (plan) {
-      maskedUpTo = plan.upTo;
-      ({ view, viewTokens } = viewOf(maskedUpTo));
-      tail = uncoveredContents(view, coverage);
-      estimate = fixedTokens + viewSummaryTokens + uncoveredTokens(viewTokens, coverage);
-      masking = { upTo: plan.upTo, tokensBefore: calibrated, tokensAfter: Math.ceil(estimate * factor) };
-      maskUpdate = { upTo: plan.upTo, anchor: anchorAt((index) => input.fingerprints[index], plan.upTo), maskings: (input.mask?.maskings ?? 0) + 1, createdAt: input.now };
-      maskingEnough = plan.enough;
-    }
-  }
-  // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
-  const keepFrom = reason === 'schedule' ? sliding?.keepFrom : undefined;
-  const candidate = selectSplit({ contents, tokens: viewTokens, covered, keptAt: coverage.keptAt, tailBudget: keepFrom === undefined ? tailBudget : Number.POSITIVE_INFINITY, keepFrom });
-  // A compaction for room must be able to make the request smaller. Covering a single short message
-  // (next to an oversized system prompt, say) would grow the request and call the summarizer for
-  // nothing, so shrinking is the only remedy then; a result that still comes out larger is undone
-  // below. The sliding window's schedule compacts for structure, not room, and is exempt. After a
-  // masking, a summary is made only when what it would replace is larger than a summary.
-  const nextCoverage: SummaryCoverage | undefined = candidate ? { covered: candidate.split, keptAt: candidate.keptAt } : undefined;
-  const toCover = nextCoverage ? newlyCovered(coverage, nextCoverage) : [];
-  const gain = toCover.reduce((total, index) => total + (viewTokens[index] ?? 0), 0);
-  const minimumGain = masking ? summaryCap + SUMMARY_FRAMING_TOKENS : summary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
-  const split = !heldBack && !maskingEnough && candidate && nextCoverage && (reason === 'schedule' || gain > minimumGain) ? nextCoverage : undefined;
-
-  let nextSummary = summary;
-  let compaction: CompactionOutcome | undefined;
-  let sentCoverage = coverage;
-  if (split) {
-    const requestIndex = latestUserRequestIndex(contents);
-    const currentRequest = requestIndex >= 0 ? contentText(contents[requestIndex]) : summary?.currentRequest;
-    // What the model was last shown: masked tool results reach the summarizer masked (they are recallable, and
-    // re-reading them would make the summary cost what masking saved).
-    const toSummarize = toCover.flatMap((index) => view[index] ?? []);
-    const maxChars = summaryCap * CHARS_PER_TOKEN;
-    const prompt = buildSummaryPrompt({
-      previousSummary: summary?.text,
-      contents: toSummarize,
-      currentRequest,
-      maxPromptTokens: Math.max(256, Math.floor((input.summarizerWindow * policy.summarizerInputRatio) / factor) - summaryCap),
-      maxSummaryTokens: summaryCap,
-      tokenizer,
-    });
-    let outcome: SummaryOutcome = { ok: false, kind: 'unavailable', reason: 'no summarizer available' };
-    if (input.summarize) {
-      try {
-        outcome = await input.summarize({ prompt: prompt.prompt, systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: summaryCap }, maxChars);
-      } catch (error) {
-        // Whatever the injected summarizer does, the turn gets the mechanical summary, never an exception.
-        outcome = { ok: false, kind: 'failed', reason: `failed: ${error instanceof Error ? error.message : String(error)}` };
-      }
-    }
-    const text = outcome.ok
-      ? outcome.text
-      : buildFallbackSummary({ previousSummary: summary?.text, contents: toSummarize, currentRequest, maxChars });
-    const compactionNumber = (summary?.compactions ?? 0) + 1;
-    const facts = mergeFacts(summary?.facts ?? [], [...extractFacts(toSummarize), ...(outcome.ok ? parseKeyFacts(text) : [])], compactionNumber, {
-      maxFacts: 60,
-      maxChars: factChars,
-    });
-    nextSummary = {
-      version: RECORD_VERSION,
-      text,
-      covered: split.covered,
-      anchor: anchorAt((index) => input.fingerprints[index], split.covered),
-      kept: split.keptAt === undefined ? undefined : { at: split.keptAt, fingerprint: input.fingerprints[split.keptAt] ?? '' },
-      currentRequest,
-      compactions: compactionNumber,
-      fallback: !outcome.ok,
-      createdAt: input.now,
-      facts: facts.facts,
-    };
-    sentCoverage = split;
-    compaction = {
-      reason,
-      coveredFrom: covered,
-      coveredTo: split.covered,
-      keptAt: split.keptAt,
-      tokensBefore: calibrated,
-      tokensAfter: 0,
-      fallback: !outcome.ok,
-      fallbackKind: outcome.ok ? undefined : outcome.kind,
-      fallbackReason: outcome.ok ? undefined : outcome.reason,
-      summaryTruncated: outcome.ok ? outcome.truncated : false,
-      summarizerPromptTokens: outcome.ok ? outcome.promptTokens : undefined,
-      summarizerOutputTokens: outcome.ok ? outcome.outputTokens : undefined,
-      droppedFromSummarizerInput: prompt.droppedContents,
-      summaryChars: text.length,
-      facts: facts.facts.length,
-      droppedFacts: facts.dropped,
-    };
-  }
-
-  // 4. Build what is sent, shrinking if it still does not fit.
-  let sent: Content[] = nextSummary ? injectSummary(nextSummary, uncoveredContents(view, sentCoverage), viewOptions) : view.slice();
-  let sentEstimate = fixedTokens + estimateContentsTokens(sent, tokenizer);
-  let discarded = false;
-  if (compaction && reason !== 'schedule' && sentEstimate >= estimate) {
-    discarded = true;
-    // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
-    nextSummary = summary;
-    compaction = undefined;
-    sent = summary ? injectSummary(summary, tail, viewOptions) : view.slice();
-    sentEstimate = estimate;
-  }
-  const viewEstimate = sentEstimate;
-  let shrunk = false;
-  const fits = (heuristic: number): boolean => Math.ceil(heuristic * factor) <= budget.threshold;
-  if (!fits(sentEstimate)) {
-    const contentBudget = Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens);
-    // The summary and the user's messages are cut last; the current message only if it cannot fit at all.
-    const result = shrinkAroundRequest({
-      contents: sent,
-      budget: contentBudget,
-      hardBudget: Math.max(0, Math.floor(budget.hardLimit / factor) - fixedTokens),
-      tokenizer,
-      protect: (content, index) => (nextSummary !== undefined && index === 0) || isUserRequest(content),
-    });
-    if (result.contents.some((content, i) => content !== sent[i])) {
-      sent = result.contents;
-      sentEstimate = fixedTokens + result.tokens;
-      shrunk = true;
-    }
-  }
-  const sentCalibrated = Math.ceil(sentEstimate * factor);
-  let overLimit: string | undefined;
-  if (sentCalibrated > budget.hardLimit) {
-    overLimit =
-      `request is ~${sentCalibrated} tokens after compaction and shrinking, over the hard limit of ${budget.hardLimit} ` +
-      `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`;
-  }
-  if (compaction) compaction = { ...compaction, tokensAfter: sentCalibrated };
-  else if (masking) masking = { ...masking, tokensAfter: sentCalibrated };
-  // An attempt for room that still does not reach its target is remembered; one that does clears the record.
-  let futileCompaction = usage.futileCompaction;
-  if (!heldBack && reason !== 'schedule') {
-    const target = reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold;
-    futileCompaction = sentCalibrated > target ? { ...conditions, contentTokens: viewEstimate - fixedTokens } : undefined;
-  }
-  const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
-
-  const nextUsage: UsageRecord = {
-    ...usage,
-    modelCalls,
-    // The pre-compaction real count would pin every later estimate above the threshold: clear the
-    // pair, keep what it taught us as the prior (see calibration.ts).
-    // A masking makes the last real count stale in the same way.
-    ...(compaction || masking ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: isCalibrated ? factor : usage.learnedCorrection } : {}),
-    maskings: usage.maskings + (masking ? 1 : 0),
-    sentEstimate,
-    lastCalibrated: sentCalibrated,
-    compactions: usage.compactions + (compaction ? 1 : 0),
-    discardedCompactions: usage.discardedCompactions + (discarded ? 1 : 0),
-    overLimitCalls: usage.overLimitCalls + (overLimit ? 1 : 0),
-    forceCompaction: false,
-    futileCompaction,
-    overLimitCause,
-  };
+/** No compaction: the stored summary and mask, as they are. */
+function sendAsIs(input: GuardRequestInput, observed: Observed): GuardRequestResult {
+  const { located, mask, view, measure } = observed;
+  const { summary, coverage } = located;
+  const withPins = pinsFirst(input.pinned);
+  const masked = mask.maskedUpTo > coverage.covered;
   return {
-    contents: withPins(sent),
-    summary: compaction ? nextSummary : undefined,
-    summaryDiscarded,
-    mask: maskUpdate,
+    contents: summary
+      ? withPins(injectSummary(summary, uncoveredContents(view.view, coverage), observed.viewOptions))
+      : input.pinned || masked
+        ? withPins(view.view)
+        : undefined,
+    summaryDiscarded: located.summaryDiscarded,
+    mask: mask.maskUpdate,
+    usage: idleUsage(input.usage, measure.estimate, measure.calibrated),
+    budget: measure.budget,
+    estimate: measure.estimate,
+    calibrated: measure.calibrated,
+    shrunk: false,
+  };
+}
+
+async function compact(input: GuardRequestInput, observed: Observed, reason: CompactionReason): Promise<Compacted> {
+  const { contents, tokenizer, fingerprints, now } = input;
+  const { located, measure, decision } = observed;
+  const { summary, coverage } = located;
+  const plan = planFor(input, observed);
+  const masking = maskForRoom({
+    source: observed.source,
+    coverage,
+    maskedUpTo: observed.mask.maskedUpTo,
+    reason,
+    manual: input.manual === true,
+    keepRecent: input.policy.maskKeepRecent,
+    fixedTokens: observed.fixedTokens,
+    summaryTokens: measure.summaryTokens,
+    target: plan.target,
+    fingerprints,
+    previous: input.mask,
+    now,
+  });
+  const view = masking ?? observed.view;
+  const estimate = masking?.estimate ?? measure.estimate;
+  const split = chooseSplit({
+    contents,
+    viewTokens: view.viewTokens,
+    coverage,
+    reason,
+    heldBack: decision.heldBack,
     masking,
-    usage: nextUsage,
+    hasSummary: summary !== undefined,
+    summaryCap: plan.summaryCap,
+    tailBudget: plan.tailBudget,
+    keepFrom: decision.sliding?.keepFrom,
+  });
+  if (!split) return { masking, view, estimate };
+  const { summarize } = input;
+  const summarized = await summarizeCovered({ contents, view: view.view, toCover: split.toCover, previous: summary, plan, tokenizer, summarize });
+  const made = buildSummaryRecord({ previous: summary, summarized, coverage: split.coverage, fingerprints, factChars: plan.factChars, now });
+  return { masking, view, estimate, made: { split, summarized, summary: made } };
+}
+
+function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {
+  const { policy } = input;
+  return planCompaction({
+    threshold: observed.measure.budget.threshold,
+    correction: observed.measure.factor,
+    fixedTokens: observed.fixedTokens,
+    inFlightTokens: inFlightRequestTokens(input.contents, input.tokens, observed.located.coverage),
+    summaryMaxTokens: policy.summaryMaxTokens,
+    compactTargetRatio: policy.compactTargetRatio,
+    summarizerWindow: input.summarizerWindow,
+    summarizerInputRatio: policy.summarizerInputRatio,
+  });
+}
+
+/** Steps 9-10: what is sent, what it cost, and the records. */
+function finish(input: GuardRequestInput, observed: Observed, reason: CompactionReason, compacted: Compacted): GuardRequestResult {
+  const { tokenizer, usage } = input;
+  const { fixedTokens, measure, located, viewOptions } = observed;
+  const { factor, budget } = measure;
+  const { made, masking } = compacted;
+  const composed = composeRequest({
+    view: compacted.view.view,
+    previous: located,
+    next: made && { summary: made.summary.record, coverage: made.split.coverage },
+    estimate: compacted.estimate,
+    keepLarger: reason === 'schedule',
+    fixedTokens,
+    tokenizer,
+    viewOptions,
+  });
+  const summarized = composed.summary !== undefined;
+  const fitted = shrinkToFit({ sent: composed.sent, estimate: composed.estimate, summarized, fixedTokens, factor, budget, tokenizer });
+  const sentCalibrated = Math.ceil(fitted.estimate * factor);
+  const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
+  const tokensBefore = measure.calibrated;
+  const compaction =
+    made && composed.compacted
+      ? buildCompactionOutcome({ reason, coveredFrom: located.coverage.covered, ...made, tokensBefore, tokensAfter: sentCalibrated })
+      : undefined;
+  // The masking's own effect is reported when a summary followed it; otherwise it is what was sent.
+  const maskingAfter = (step: MaskStep): number => (compaction ? Math.ceil(step.estimate * factor) : sentCalibrated);
+  const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
+  return {
+    contents: pinsFirst(input.pinned)(fitted.sent),
+    summary: compaction ? made?.summary.record : undefined,
+    summaryDiscarded: located.summaryDiscarded,
+    mask: masking?.record ?? observed.mask.maskUpdate,
+    masking: masking && { upTo: masking.upTo, tokensBefore, tokensAfter: maskingAfter(masking) },
+    usage: usageAfter(input, observed, reason, composed.estimate, {
+      compacted: compaction !== undefined,
+      masked: masking !== undefined,
+      discarded: composed.discarded,
+      sentEstimate: fitted.estimate,
+      sentCalibrated,
+      overLimit: overLimit !== undefined,
+      overLimitCause,
+    }),
     compaction,
     budget,
-    estimate: sentEstimate,
+    estimate: fitted.estimate,
     calibrated: sentCalibrated,
     overLimit,
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
-    shrunk,
+    shrunk: fitted.shrunk,
   };
+}
+
+/** What was sent, as the usage record counts it. */
+type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction'>;
+
+/** `viewEstimate`: heuristic tokens of the request before shrinking. */
+function usageAfter(input: GuardRequestInput, observed: Observed, reason: CompactionReason, viewEstimate: number, sent: SentFigures): UsageRecord {
+  const { usage } = input;
+  const { decision, measure, fixedTokens } = observed;
+  const futileCompaction = futileAfter({
+    previous: usage.futileCompaction,
+    reason,
+    heldBack: decision.heldBack,
+    conditions: decision.conditions,
+    threshold: measure.budget.threshold,
+    safetyLine: decision.safetyLine,
+    sentCalibrated: sent.sentCalibrated,
+    viewEstimate,
+    fixedTokens,
+  });
+  return nextUsage({ ...sent, usage, isCalibrated: measure.isCalibrated, factor: measure.factor, futileCompaction });
 }

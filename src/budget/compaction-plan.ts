@@ -1,0 +1,70 @@
+/**
+ * How one compaction shares the room a request has, in heuristic (uncalibrated)
+ * tokens: the summary's cap, the durable facts' share, the tail kept verbatim
+ * and the summarizer's prompt. Each ratio is named here once.
+ */
+
+/** Characters per token assumed when a token budget must become a character budget. */
+export const CHARS_PER_TOKEN = 3;
+/** Tokens the continuation sentence and summary header take, roughly. */
+export const SUMMARY_FRAMING_TOKENS = 96;
+/** The smallest summary asked for, however little room there is. */
+export const MIN_SUMMARY_TOKENS = 48;
+/** The summary's share of the room the turn's message leaves (it must leave most of the room to the tail). */
+export const SUMMARY_SHARE_OF_ROOM = 0.25;
+/** Durable facts get up to this share of the summary's size, on top of it. */
+export const FACT_SHARE_OF_SUMMARY = 0.5;
+/** What the tail budget sets aside per summary token: the summary plus its facts (1 + FACT_SHARE_OF_SUMMARY). */
+export const SUMMARY_RESERVE_FACTOR = 1.5;
+/** The summarizer's prompt is never bounded below this, even when its window is nearly full. */
+export const MIN_SUMMARIZER_PROMPT_TOKENS = 256;
+/** Durable facts one summary carries at most. */
+export const MAX_DURABLE_FACTS = 60;
+
+export interface CompactionPlanInput {
+  /** The calibrated threshold, and the correction factor that maps heuristic tokens to it. */
+  readonly threshold: number;
+  readonly correction: number;
+  /** Heuristic tokens of the system instruction, tools and pins. */
+  readonly fixedTokens: number;
+  /** Heuristic tokens of the turn's in-flight message, which always stays verbatim. */
+  readonly inFlightTokens: number;
+  readonly summaryMaxTokens: number;
+  readonly compactTargetRatio: number;
+  readonly summarizerWindow: number;
+  readonly summarizerInputRatio: number;
+}
+
+export interface CompactionPlan {
+  /** Heuristic tokens the contents may take under the threshold. */
+  readonly room: number;
+  /** What the contents should come down to: `compactTargetRatio` of the room. */
+  readonly target: number;
+  readonly summaryCap: number;
+  readonly summaryMaxChars: number;
+  readonly factChars: number;
+  /** Tokens of contents a split may keep verbatim after the summary. */
+  readonly tailBudget: number;
+  /** Bound on the summarizer's prompt. */
+  readonly summarizerPromptTokens: number;
+}
+
+export function planCompaction(input: CompactionPlanInput): CompactionPlan {
+  const { correction } = input;
+  const room = Math.max(0, Math.floor(input.threshold / correction) - input.fixedTokens);
+  const summaryRoom = Math.max(0, room - input.inFlightTokens);
+  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(input.summaryMaxTokens, Math.floor(summaryRoom * SUMMARY_SHARE_OF_ROOM)));
+  const target = Math.floor(room * input.compactTargetRatio);
+  return {
+    room,
+    target,
+    summaryCap,
+    summaryMaxChars: summaryCap * CHARS_PER_TOKEN,
+    factChars: Math.floor(summaryCap * CHARS_PER_TOKEN * FACT_SHARE_OF_SUMMARY),
+    tailBudget: Math.max(0, target - Math.ceil(summaryCap * SUMMARY_RESERVE_FACTOR) - SUMMARY_FRAMING_TOKENS),
+    summarizerPromptTokens: Math.max(
+      MIN_SUMMARIZER_PROMPT_TOKENS,
+      Math.floor((input.summarizerWindow * input.summarizerInputRatio) / correction) - summaryCap,
+    ),
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { summaryRecord, userText } from '../../test/support/builders.js';
+import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
+import { RECORD_VERSION } from '../state/guard-state.js';
+import { anchorAt } from '../state/watermark.js';
+import { buildSummaryRecord, type SummaryRecordInput } from './build-summary-record.js';
+import type { Summarized } from './summarize-covered.js';
+
+const FINGERPRINTS = ['f0', 'f1', 'f2', 'f3', 'f4'];
+const SUMMARIZED: Summarized = {
+  text: 'Summary.\n## Key facts\n- The database port is 5432.',
+  outcome: { ok: true, text: 'Summary.\n## Key facts\n- The database port is 5432.', truncated: false },
+  summarizedContents: [userText('Always deploy to eu-west-1.')],
+  currentRequest: 'current request',
+  droppedContents: 0,
+};
+const INPUT: SummaryRecordInput = {
+  previous: undefined,
+  summarized: SUMMARIZED,
+  coverage: { covered: 4, keptAt: 2 },
+  fingerprints: FINGERPRINTS,
+  factChars: 1_000,
+  now: 42,
+};
+
+describe('buildSummaryRecord', () => {
+  it('should anchor the new watermark and the kept message on their fingerprints', () => {
+    const { record } = buildSummaryRecord(INPUT);
+    expect(record).toMatchObject({
+      version: RECORD_VERSION,
+      text: SUMMARIZED.text,
+      covered: 4,
+      anchor: anchorAt((index) => FINGERPRINTS[index], 4),
+      kept: { at: 2, fingerprint: 'f2' },
+      currentRequest: 'current request',
+      compactions: 1,
+      fallback: false,
+      createdAt: 42,
+    });
+  });
+
+  it('should merge facts from the user, the summary and the previous summary, counting compactions', () => {
+    const previous = summaryRecord({ covered: 2, anchor: 'a', compactions: 3, facts: [{ text: 'The API key is in vault.', addedAt: 1, lastSeen: 1 }] });
+    const { record } = buildSummaryRecord({ ...INPUT, previous });
+    expect(record.compactions).toBe(4);
+    expect(record.facts?.map((fact) => fact.text)).toEqual(['The API key is in vault.', 'Always deploy to eu-west-1.', 'The database port is 5432.']);
+  });
+
+  it('should not read key facts from a mechanical summary', () => {
+    const summarized: Summarized = { ...SUMMARIZED, outcome: { ok: false, kind: 'empty', reason: 'returned no text' } };
+    const { record } = buildSummaryRecord({ ...INPUT, summarized });
+    expect(record.fallback).toBe(true);
+    expect(record.facts?.map((fact) => fact.text)).toEqual(['Always deploy to eu-west-1.']);
+  });
+
+  it('should keep at most MAX_DURABLE_FACTS facts and report the dropped ones', () => {
+    const many = Array.from({ length: MAX_DURABLE_FACTS + 2 }, (_, i) => ({ text: `Server ${i} is at 10.0.0.${i}.`, addedAt: 1, lastSeen: 1 }));
+    const previous = summaryRecord({ covered: 2, anchor: 'a', facts: many });
+    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 100_000 });
+    expect(record.facts).toHaveLength(MAX_DURABLE_FACTS);
+    expect(droppedFacts).toHaveLength(4);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { summaryRecord, userText } from '../../test/support/builders.js';
+import { fingerprint } from '../estimate/fingerprint.js';
+import { anchorAt } from '../state/watermark.js';
+import { locateStoredMask, locateStoredSummary } from './locate-stored.js';
+
+const CONTENTS = [userText('one'), userText('two'), userText('three'), userText('four')];
+const fingerprintAt = (index: number): string | undefined => {
+  const content = CONTENTS[index];
+  return content ? fingerprint(content) : undefined;
+};
+
+describe('locateStoredSummary', () => {
+  it('should cover nothing without a stored summary', () => {
+    expect(locateStoredSummary(fingerprintAt, 4, undefined)).toEqual({ summary: undefined, coverage: { covered: 0 } });
+  });
+
+  it('should find a summary whose anchor matches', () => {
+    const stored = summaryRecord({ covered: 2, anchor: anchorAt(fingerprintAt, 2) });
+    const located = locateStoredSummary(fingerprintAt, 4, stored);
+    expect(located.summary).toBe(stored);
+    expect(located.coverage.covered).toBe(2);
+    expect(located.summaryDiscarded).toBeUndefined();
+  });
+
+  it('should discard a summary whose anchor no longer matches, saying why', () => {
+    const located = locateStoredSummary(fingerprintAt, 4, summaryRecord({ covered: 2, anchor: 'elsewhere' }));
+    expect(located.summary).toBeUndefined();
+    expect(located.coverage).toEqual({ covered: 0 });
+    expect(located.summaryDiscarded).toMatch(/no longer matches/);
+  });
+});
+
+describe('locateStoredMask', () => {
+  const mask = { upTo: 3, anchor: anchorAt(fingerprintAt, 3), maskings: 1, createdAt: 0 };
+
+  it('should find a mask whose anchor matches', () => {
+    expect(locateStoredMask(fingerprintAt, 4, mask, 2)).toEqual({ maskedUpTo: 3, maskUpdate: undefined });
+  });
+
+  it('should clear a mask whose anchor no longer matches', () => {
+    expect(locateStoredMask(fingerprintAt, 4, { ...mask, anchor: 'elsewhere' }, 2)).toEqual({ maskedUpTo: 0, maskUpdate: null });
+  });
+
+  it('should ignore a stored mask when masking is off', () => {
+    expect(locateStoredMask(fingerprintAt, 4, mask, 0)).toEqual({ maskedUpTo: 0, maskUpdate: undefined });
+  });
+});

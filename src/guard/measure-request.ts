@@ -1,0 +1,64 @@
+/**
+ * Step 2 of the decision: the estimate of [summary + contents the summary
+ * leaves] + system, tools and pins, its calibration by the last real count,
+ * and the budget it is held against.
+ */
+import type { Content } from '@google/genai';
+import { computeBudget, type Budget } from '../budget/compute-budget.js';
+import { summaryContent, type SummaryContentOptions } from '../compaction/inject-summary.js';
+import { uncoveredContents, uncoveredTokens, type SummaryCoverage } from '../compaction/summary-coverage.js';
+import { calibrate, correctionFactor } from '../estimate/calibration.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { ResolvedPolicy } from '../options.js';
+import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
+
+export interface MeasureInput {
+  readonly summary: SummaryRecord | undefined;
+  readonly coverage: SummaryCoverage;
+  readonly view: readonly Content[];
+  readonly viewTokens: readonly number[];
+  /** Tokens of the system instruction, tools and pins. */
+  readonly fixedTokens: number;
+  readonly viewOptions: SummaryContentOptions;
+  readonly tokenizer: Tokenizer;
+  readonly usage: UsageRecord;
+  readonly policy: ResolvedPolicy;
+  readonly window: number;
+  readonly maxOutputTokens?: number | undefined;
+}
+
+export interface RequestMeasure {
+  /** Heuristic tokens of the summary as it would be injected (0 without one). */
+  readonly summaryTokens: number;
+  /** Heuristic estimate of the whole request, and its calibrated value. */
+  readonly estimate: number;
+  readonly calibrated: number;
+  readonly factor: number;
+  /** Whether a real count has calibrated the factor. */
+  readonly isCalibrated: boolean;
+  readonly budget: Budget;
+}
+
+/** Heuristic tokens of a request: fixed part, summary and the contents it leaves. */
+export function viewEstimate(fixedTokens: number, summaryTokens: number, viewTokens: readonly number[], coverage: SummaryCoverage): number {
+  return fixedTokens + summaryTokens + uncoveredTokens(viewTokens, coverage);
+}
+
+export function measureRequest(input: MeasureInput): RequestMeasure {
+  const { summary, policy, usage } = input;
+  const tail = uncoveredContents(input.view, input.coverage);
+  const summaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail, input.viewOptions), input.tokenizer) : 0;
+  const estimate = viewEstimate(input.fixedTokens, summaryTokens, input.viewTokens, input.coverage);
+  const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
+  const budget = computeBudget({
+    window: input.window,
+    bufferTokens: policy.bufferTokens,
+    bufferRatio: policy.bufferRatio,
+    outputReserve: Math.max(policy.reserveOutputTokens, input.maxOutputTokens ?? 0),
+    calibrated: isCalibrated,
+    uncalibratedThresholdRatio: policy.uncalibratedThresholdRatio,
+    hardLimitRatio: policy.hardLimitRatio,
+  });
+  return { summaryTokens, estimate, calibrated: calibrate(estimate, usage, policy.defaultCorrection), factor, isCalibrated, budget };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { usageRecord } from '../../test/support/builders.js';
+import { futileAfter, idleUsage, nextUsage, type FutileInput, type UsageInput } from './next-usage.js';
+
+const CONDITIONS = { window: 10_000, fixedTokens: 500, correction: 1.5, contentTokens: 5_300 };
+const FUTILE: FutileInput = {
+  previous: undefined,
+  reason: 'threshold',
+  heldBack: false,
+  conditions: CONDITIONS,
+  threshold: 8_000,
+  safetyLine: 7_000,
+  sentCalibrated: 8_100,
+  viewEstimate: 5_400,
+  fixedTokens: 500,
+};
+
+describe('futileAfter', () => {
+  it('should remember an attempt for room that stayed over its target, with what was sent', () => {
+    expect(futileAfter(FUTILE)).toEqual({ ...CONDITIONS, contentTokens: 4_900 });
+  });
+
+  it('should clear the record once an attempt reaches its target', () => {
+    expect(futileAfter({ ...FUTILE, previous: CONDITIONS, sentCalibrated: 8_000 })).toBeUndefined();
+  });
+
+  it('should hold the safety ratio to just under its line', () => {
+    expect(futileAfter({ ...FUTILE, reason: 'safety-ratio', sentCalibrated: 7_000 })).toBeDefined();
+    expect(futileAfter({ ...FUTILE, reason: 'safety-ratio', sentCalibrated: 6_999 })).toBeUndefined();
+  });
+
+  it('should leave the record alone when held back or on schedule', () => {
+    expect(futileAfter({ ...FUTILE, previous: CONDITIONS, heldBack: true, sentCalibrated: 0 })).toBe(CONDITIONS);
+    expect(futileAfter({ ...FUTILE, reason: 'schedule' })).toBeUndefined();
+  });
+});
+
+describe('idleUsage', () => {
+  it('should count the call, record the estimate and clear a forced compaction', () => {
+    const usage = idleUsage(usageRecord({ modelCalls: 4, forceCompaction: true }), 3_000, 4_500);
+    expect(usage).toMatchObject({ modelCalls: 5, sentEstimate: 3_000, lastCalibrated: 4_500, forceCompaction: false });
+  });
+});
+
+describe('nextUsage', () => {
+  const usage = usageRecord({ modelCalls: 4, realPromptTokens: 6_000, lastEstimate: 4_000, learnedCorrection: 1.2, compactions: 1, maskings: 2 });
+  const input: UsageInput = {
+    usage,
+    compacted: false,
+    masked: false,
+    discarded: false,
+    isCalibrated: true,
+    factor: 1.5,
+    sentEstimate: 3_000,
+    sentCalibrated: 4_500,
+    overLimit: false,
+    futileCompaction: undefined,
+    overLimitCause: undefined,
+  };
+
+  it('should keep the calibration pair when nothing was compacted or masked', () => {
+    expect(nextUsage(input)).toMatchObject({ modelCalls: 5, realPromptTokens: 6_000, lastEstimate: 4_000, compactions: 1, maskings: 2 });
+  });
+
+  it('should clear the pair after a compaction and keep the factor it taught', () => {
+    const next = nextUsage({ ...input, compacted: true });
+    expect(next).toMatchObject({ realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: 1.5, compactions: 2, maskings: 2 });
+  });
+
+  it('should keep the learned prior when the factor was not calibrated', () => {
+    expect(nextUsage({ ...input, masked: true, isCalibrated: false })).toMatchObject({ learnedCorrection: 1.2, maskings: 3, compactions: 1 });
+  });
+
+  it('should count discarded and over-limit calls', () => {
+    expect(nextUsage({ ...input, discarded: true, overLimit: true, overLimitCause: '8000:9000' })).toMatchObject({
+      discardedCompactions: 1,
+      overLimitCalls: 1,
+      overLimitCause: '8000:9000',
+    });
+  });
+});
