@@ -204,7 +204,7 @@ function adkNoUsageTimes(context: InvocationContext, compactor: TokenBasedContex
   const times: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const started = performance.now();
-    compactor.shouldCompact(stripped);
+    void compactor.shouldCompact(stripped); // synchronous in ADK 2.0.0; typed `boolean | Promise<boolean>`
     times.push(performance.now() - started);
   }
   return times;

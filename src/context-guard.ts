@@ -38,7 +38,7 @@ import type { Content } from '@google/genai';
 import { llmSummarizer } from './adk/llm-summarizer.js';
 import { CompactionHooks, compactionTrigger, insideCompactionHook } from './adk/compaction-hooks.js';
 import { addGuardCallbacks, agentToolChild, brandGuardCallback, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
-import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext, type ToolOutputTruncator } from './adk/tool-output-callback.js';
+import { asPluginAfterToolCallback, createToolOutputTruncator, type PluginAfterToolParams, type ToolCallbackContext } from './adk/tool-output-callback.js';
 import { withArtifactOffload } from './adk/offload-tool-output.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
 import { isContextRecallTool } from './adk/recall-tool.js';
@@ -746,6 +746,7 @@ function describeModelError(message: string): { errorCode: string; errorMessage:
   try {
     const parsed: unknown = JSON.parse(message);
     const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a provider's code is a number or a string
     if (error) return { errorCode: String(error.code ?? 'UNKNOWN_ERROR'), errorMessage: typeof error.message === 'string' ? error.message : message };
   } catch {
     // Not JSON: keep the raw message.

@@ -235,7 +235,7 @@ const OTHER_CHECKS: Record<OtherOptionName, Check> = {
     if (typeof (value as { count?: unknown } | null)?.count !== 'function') throw new ContextGuardConfigError(path, value, 'must have a count(text) method');
   },
   prices: (path, value) => {
-    const problem = priceTableProblem(value as PriceTable);
+    const problem = priceTableProblem(value);
     if (problem) throw new ContextGuardConfigError(`${path}${problem.field}`, problem.value, problem.reason);
   },
   onCompaction: checkFunction,

@@ -37,7 +37,7 @@ export function canOffload(context: Context, tool: BaseTool): boolean {
 function recallToolName(context: Context): string | undefined {
   const tools: unknown = (context.invocationContext.agent as { tools?: unknown }).tools;
   if (!Array.isArray(tools)) return undefined;
-  const recall = tools.find((tool) => isContextRecallTool(tool)) as BaseTool | undefined;
+  const recall = tools.find((tool) => isContextRecallTool(tool));
   return recall?.name;
 }
 

@@ -35,7 +35,7 @@ function shrinkValue(value: unknown, stringLimit: number, depth: number): unknow
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     const items = value.length > ARRAY_KEEP * 2
-      ? [...value.slice(0, ARRAY_KEEP), `[... omitted ${value.length - ARRAY_KEEP * 2} of ${value.length} items ...]`, ...value.slice(-ARRAY_KEEP)]
+      ? [...(value.slice(0, ARRAY_KEEP) as unknown[]), `[... omitted ${value.length - ARRAY_KEEP * 2} of ${value.length} items ...]`, ...(value.slice(-ARRAY_KEEP) as unknown[])]
       : value;
     return items.map((item) => shrinkValue(item, stringLimit, depth + 1));
   }

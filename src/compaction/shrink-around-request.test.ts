@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
-import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { functionCall, functionResponse } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { isUserRequest } from '../content/content-shape.js';

@@ -49,6 +49,7 @@ describe('runSummarizer', () => {
         },
       };
       expect(await runSummarizer(synchronous, REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: boom' });
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a summarizer that rejects with a non-Error
       expect(await runSummarizer(fakeSummarizer(() => Promise.reject('just a string')), REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: just a string' });
     });
 

@@ -155,6 +155,7 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk, tex
     hasher.addString(value as string);
   } else if (kind === 'number' || kind === 'boolean' || kind === 'bigint') {
     hasher.addTag(kind);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- `kind` narrowed it to a primitive
     hasher.addString(String(value));
   } else if (Array.isArray(value)) {
     hasher.addTag('[');

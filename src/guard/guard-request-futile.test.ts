@@ -20,7 +20,7 @@ function run(contents: Content[], usage: UsageRecord, summary: SummaryRecord | u
   const input: GuardRequestInput = {
     contents,
     fingerprints: contents.map((content) => fingerprint(content)),
-    fingerprintAt: (index) => (contents[index] ? fingerprint(contents[index]!) : undefined),
+    fingerprintAt: (index) => (contents[index] ? fingerprint(contents[index]) : undefined),
     tokens: contents.map((content) => estimateContentTokens(content, characterTokenizer)),
     fixedTokens,
     summary,

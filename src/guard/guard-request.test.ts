@@ -9,7 +9,7 @@ import { MID_TURN_NOTE, SUMMARY_MARKER } from '../compaction/inject-summary.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { fingerprint } from '../estimate/fingerprint.js';
-import { EMPTY_USAGE, type SummaryRecord, type UsageRecord } from '../state/guard-state.js';
+import { EMPTY_USAGE, type UsageRecord } from '../state/guard-state.js';
 import { locateWatermark } from '../state/watermark.js';
 import { guardRequest, type GuardRequestInput } from './guard-request.js';
 
@@ -427,7 +427,7 @@ describe('guardRequest', () => {
         fc.asyncProperty(guardScenario, async (scenario) => {
           const first = await run(scenario);
           fc.pre(first.summary !== undefined);
-          const summary = first.summary as SummaryRecord;
+          const summary = first.summary;
           const copy = structuredClone(scenario.contents);
           // A generous window: the second call applies the summary without compacting again.
           const second = await guardRequest(guardInput({ contents: copy, tokens: scenario.tokens, summary, usage: first.usage, window: 10_000_000, summarizerWindow: 10_000_000 }));

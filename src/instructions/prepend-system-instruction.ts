@@ -7,7 +7,7 @@
  * handling as ADK's `GlobalInstructionPlugin`, except that a `Content` gets
  * the text as its first part instead of becoming an invalid mixed list.
  */
-import type { Content, ContentUnion, Part, PartUnion } from '@google/genai';
+import type { Content, ContentUnion, PartUnion } from '@google/genai';
 
 /** Separator between the prepended text and what was there, as ADK joins instructions. */
 const SEPARATOR = '\n\n';
@@ -22,7 +22,7 @@ export function prependSystemInstruction(existing: ContentUnion | undefined, tex
   if (typeof existing === 'string') return `${text}${SEPARATOR}${existing}`;
   if (Array.isArray(existing)) return existing.length === 0 ? text : [text, ...existing];
   if (isContent(existing)) return { ...existing, parts: [{ text }, ...(existing.parts ?? [])] };
-  const part: PartUnion = existing as Part;
+  const part: PartUnion = existing;
   return [text, part];
 }
 

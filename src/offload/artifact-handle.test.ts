@@ -19,7 +19,7 @@ describe('offloadPart and offloadText', () => {
     const text = JSON.stringify({ output: 'héllo 👨‍👩‍👧 世界\n"quoted"' });
     const part = offloadPart(text);
     expect(part.inlineData?.mimeType).toBe('application/json');
-    expect(offloadText(JSON.parse(JSON.stringify(part)))).toBe(text);
+    expect(offloadText(JSON.parse(JSON.stringify(part)) as typeof part)).toBe(text);
     expect(offloadText({ text: 'plain' })).toBe('plain');
     expect(offloadText(undefined)).toBeUndefined();
   });

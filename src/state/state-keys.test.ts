@@ -7,7 +7,7 @@ describe('stateKeysFor', () => {
       const keys = stateKeysFor('worker');
       expect(keys.summary).toBe('context_guard:worker:summary');
       expect(keys.usage).toBe('context_guard:worker:usage');
-      for (const key of Object.values(keys)) expect(key.startsWith(`${STATE_PREFIX}:worker:`)).toBe(true);
+      for (const key of Object.values(keys) as string[]) expect(key.startsWith(`${STATE_PREFIX}:worker:`)).toBe(true);
     });
 
     it('should never use ADK\'s reserved app:, user: or temp: prefixes (keys stay session-scoped)', () => {

@@ -6,7 +6,7 @@ import { ratioTokenCounter } from './ground-truth.js';
 
 const count = ratioTokenCounter(1);
 const text = (role: string, body: string): Content => ({ role, parts: [{ text: body }] });
-const request = (contents: Content[], system = 'You are a helper.'): LlmRequest => ({ contents, config: { systemInstruction: system }, toolsDict: {}, liveConnectConfig: {} }) as unknown as LlmRequest;
+const request = (contents: Content[], system = 'You are a helper.'): LlmRequest => ({ contents, config: { systemInstruction: system }, toolsDict: {}, liveConnectConfig: {} });
 
 const history = [text('user', 'a'.repeat(8_000)), text('model', 'b'.repeat(4_000))];
 

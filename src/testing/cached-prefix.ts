@@ -55,6 +55,6 @@ export function cachedPrefixTokens(previous: PrefixSnapshot | undefined, request
   const prefix: Content[] = contents.slice(0, shared.contents);
   const partial = contents[shared.contents];
   if (shared.parts > 0 && partial) prefix.push({ ...partial, parts: (partial.parts ?? []).slice(0, shared.parts) });
-  const tokens = countTokens({ ...request, contents: prefix } as LlmRequest);
+  const tokens = countTokens({ ...request, contents: prefix });
   return tokens >= minTokens ? Math.min(tokens, requestTokens) : 0;
 }

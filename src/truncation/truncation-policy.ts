@@ -117,7 +117,7 @@ function validateLimits(value: Record<string, unknown>, path: string): ToolOutpu
       throw new ContextGuardConfigError(`${path}.${field}`, received, `must be an integer >= ${MINIMUMS[field]}`);
     }
   }
-  return value as ToolOutputLimits;
+  return value;
 }
 
 /** Cross-field rules, checked on the merged limits; the error names a field the caller set when possible. */

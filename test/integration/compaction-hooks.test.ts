@@ -169,7 +169,9 @@ describe('ADK compaction hooks', () => {
 
   it('should not act on the hooks it fires itself (its own hooks are ADK no-ops)', () => {
     const guard = new ContextGuard();
+    /* eslint-disable @typescript-eslint/unbound-method -- compares the methods themselves; none is called */
     expect(guard.beforeContextCompaction).toBe(BasePlugin.prototype.beforeContextCompaction);
     expect(guard.afterContextCompaction).toBe(BasePlugin.prototype.afterContextCompaction);
+    /* eslint-enable @typescript-eslint/unbound-method */
   });
 });

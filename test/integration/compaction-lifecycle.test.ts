@@ -44,7 +44,7 @@ describe('compaction lifecycle', () => {
     const first = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: countingSummarizer() })], sessionService });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     let turn = 0;
-    let summary;
+    let summary: ReturnType<typeof decodeSummaryRecord>;
     while (!summary && turn < 20) {
       turn++;
       await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);

@@ -216,6 +216,7 @@ describe('unicode across truncation boundaries', () => {
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   /** Graphemes that are neither ASCII nor one of the payload's own clusters: a cluster cut in half. */
   const brokenClusters = (texts: string[]): string[] =>
+    // eslint-disable-next-line no-control-regex -- any character outside ASCII
     texts.flatMap((text) => [...segmenter.segment(text)].map((s) => s.segment).filter((g) => /[^\x00-\x7f]/.test(g) && !allowed.has(g)));
 
   async function unicodeSession(kind: 'cjk' | 'emoji'): Promise<{ h: FaultHarness; texts: string[] }> {
