@@ -1,0 +1,83 @@
+/**
+ * The shell's second half: applies the core's result to ADK's `Context` and `LlmRequest`
+ * (the state delta, `request.contents`) and reports a compaction.
+ */
+import type { Context, LlmRequest } from '@google/adk';
+import type { GuardRequestResult } from '../guard/guard-request.js';
+import { trackTurn } from '../guard/track-turns.js';
+import { encodeRecord } from '../state/guard-state.js';
+import { stateKeysFor } from '../state/state-keys.js';
+import { recordUtilization } from '../telemetry/guard-telemetry.js';
+import type { GuardLogger, ResolvedPolicy } from '../options.js';
+import type { CompactionReporter } from './compaction-reporter.js';
+import type { KeyedQueue } from './keyed-queue.js';
+import type { ReadRequest } from './read-request.js';
+
+const LOG_PREFIX = '[context_guard]';
+
+/** What applying a result uses, built once per guard. */
+export interface ResultAppliers {
+  readonly logger: GuardLogger;
+  readonly queue: KeyedQueue;
+  readonly reporter: CompactionReporter;
+}
+
+/** Applies `result` to the agent's state and the request, and reports a compaction. */
+export async function applyResult(context: Context, request: LlmRequest, key: string, read: ReadRequest, result: GuardRequestResult, appliers: ResultAppliers): Promise<void> {
+  const agentName = context.agentName;
+  applySummary(context, key, read, result, appliers);
+  const keys = stateKeysFor(agentName);
+  if (result.mask !== undefined) context.state.set(keys.mask, result.mask === null ? null : encodeRecord(result.mask));
+  if (result.masking) {
+    appliers.logger.info(
+      `${LOG_PREFIX} agent '${agentName}': masked old tool results before content ${result.masking.upTo}, ` +
+        `~${result.masking.tokensBefore} -> ~${result.masking.tokensAfter} tokens, no model call.`,
+    );
+  }
+  const usage = trackTurn(result.usage, context.invocationId, result.calibrated, result.budget);
+  context.state.set(keys.usage, encodeRecord({ ...usage, windowSource: read.windowChoice.origin }));
+  if (read.requested) context.state.set(keys.compactionRequest, null);
+  if (result.contents) request.contents = result.contents;
+  recordUtilization(agentName, result.calibrated, result.budget.window);
+  if (result.compaction) await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
+  if (result.overLimit && result.overLimitNewCause) {
+    appliers.logger.warn(`${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`);
+  }
+}
+
+function applySummary(context: Context, key: string, read: ReadRequest, result: GuardRequestResult, appliers: ResultAppliers): void {
+  const keys = stateKeysFor(context.agentName);
+  if (result.summaryDiscarded) {
+    appliers.logger.warn(`${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`);
+    context.state.set(keys.summary, null);
+  }
+  if (result.summary) {
+    context.state.set(keys.summary, encodeRecord(result.summary));
+    // Read by calls queued behind this one; dropped when the queue empties.
+    appliers.queue.share(key, result.summary);
+  } else if (read.input.summary && read.input.summary === read.shared) {
+    context.state.set(keys.summary, encodeRecord(read.input.summary));
+  }
+}
+
+async function applyCompaction(
+  context: Context,
+  request: LlmRequest,
+  read: ReadRequest,
+  outcome: NonNullable<GuardRequestResult['compaction']>,
+  reporter: CompactionReporter,
+  strategy: ResolvedPolicy['strategy'],
+): Promise<void> {
+  const seen = {
+    outcome,
+    contents: read.contents,
+    fingerprints: read.input.fingerprints,
+    startedAt: read.input.now,
+    summarizerName: read.summarizerName,
+    strategy,
+    model: request.model,
+  };
+  const record = reporter.record(context, seen);
+  context.state.set(stateKeysFor(context.agentName).lastCompaction, encodeRecord(record));
+  await reporter.report(record, seen);
+}

@@ -1,0 +1,20 @@
+/**
+ * The guard's tokenizer: the option's, checked so that a bad count is replaced by the
+ * built-in one and reported once (never with the text it counted).
+ */
+import { checkedTokenizer } from '../estimate/checked-tokenizer.js';
+import { tiktokenTokenizer, type Tokenizer } from '../estimate/tokenizer.js';
+import type { GuardLogger } from '../options.js';
+
+export function guardTokenizer(tokenizer: Tokenizer | undefined, logger: GuardLogger): Tokenizer {
+  const chosen = tokenizer ?? tiktokenTokenizer;
+  return checkedTokenizer(chosen, (value) =>
+    logger.warn(`[context_guard] tokenizer '${chosen.name}' returned ${describeCount(value)}, not a token count; such counts are replaced by the built-in count (reported once).`),
+  );
+}
+
+/** A bad tokenizer count for a log line (never the text it counted). */
+function describeCount(value: unknown): string {
+  if (value instanceof Error) return `an error (${value.name})`;
+  return typeof value === 'number' ? String(value) : typeof value;
+}

@@ -1,0 +1,60 @@
+/**
+ * A failed model call: learn from a "prompt too long" rejection, and hand ADK back a full error
+ * event when the step wrote guard state (ADK drops a failed step's state delta unless this
+ * callback returns an event that carries it).
+ */
+import { createEvent, type Context, type Event, type LlmRequest } from '@google/adk';
+import { isOverflowError, recordRejection } from '../guard/record-usage.js';
+import { COMPACTION_METADATA_KEY } from '../records/compaction-record.js';
+import { decodeUsageRecord, encodeRecord } from '../state/guard-state.js';
+import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
+import type { GuardLogger } from '../options.js';
+import type { CompactionReporter } from './compaction-reporter.js';
+import type { ModelWindowResolver } from './model-window-resolver.js';
+
+const LOG_PREFIX = '[context_guard]';
+
+/** The event to hand back to ADK for a failed model call, if the step wrote guard state. */
+export function modelErrorEvent(context: Context, request: LlmRequest | undefined, error: Error, deps: { logger: GuardLogger; windows: ModelWindowResolver; reporter: CompactionReporter }): Event | undefined {
+  const agentName = context.agentName;
+  const message = error?.message ?? String(error);
+  if (isOverflowError(message)) learnFromRejection(context, request, message, deps);
+  const prefix = `${STATE_PREFIX}:${agentName}:`;
+  if (!Object.keys(context.actions.stateDelta).some((key) => key.startsWith(prefix))) return undefined;
+  // ADK persists a failed step's state delta only through an event it is handed back.
+  const { errorCode, errorMessage } = describeModelError(message);
+  const record = deps.reporter.take(context);
+  return createEvent({
+    invocationId: context.invocationId,
+    author: agentName,
+    branch: context.invocationContext.branch,
+    actions: context.actions,
+    errorCode,
+    errorMessage,
+    ...(record ? { customMetadata: { [COMPACTION_METADATA_KEY]: record } } : {}),
+  });
+}
+
+function learnFromRejection(context: Context, request: LlmRequest | undefined, message: string, deps: { logger: GuardLogger; windows: ModelWindowResolver }): void {
+  const key = stateKeysFor(context.agentName).usage;
+  const usage = decodeUsageRecord(context.state.get(key));
+  const next = recordRejection(usage, message, request?.model);
+  context.state.set(key, encodeRecord(next));
+  const learned = next.learnedWindow !== undefined && next.learnedWindowModel !== undefined && next.learnedWindow !== usage.learnedWindow;
+  if (learned) deps.windows.learn(next.learnedWindowModel ?? '', next.learnedWindow ?? 0);
+  const stated = learned ? ` It states a maximum of ${next.learnedWindow} tokens, now the window of model '${next.learnedWindowModel}'.` : '';
+  deps.logger.warn(`${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}`);
+}
+
+/** errorCode/errorMessage the way ADK derives them from a thrown model error. */
+function describeModelError(message: string): { errorCode: string; errorMessage: string } {
+  try {
+    const parsed: unknown = JSON.parse(message);
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a provider's code is a number or a string
+    if (error) return { errorCode: String(error.code ?? 'UNKNOWN_ERROR'), errorMessage: typeof error.message === 'string' ? error.message : message };
+  } catch {
+    // Not JSON: keep the raw message.
+  }
+  return { errorCode: 'UNKNOWN_ERROR', errorMessage: message };
+}

@@ -1,0 +1,129 @@
+/**
+ * The shell's first half: turns ADK's `Context` and `LlmRequest` into the plain input of the
+ * core (guard/guard-request.ts). State is written here only where the reading itself decides
+ * it: an unreadable summary is cleared, a first request may be pinned.
+ */
+import type { Context, LlmRequest } from '@google/adk';
+import type { Content } from '@google/genai';
+import type { GuardRequestInput } from '../guard/guard-request.js';
+import type { WindowChoice } from '../guard/learned-window.js';
+import { runSummarizer, type Summarizer } from '../compaction/summarizer.js';
+import type { ContentMeasureCache } from '../estimate/content-measure-cache.js';
+import { estimateFixedTokens, type TokenMemo } from '../estimate/estimate-request.js';
+import { fingerprint } from '../estimate/fingerprint.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import { pinnedContent } from '../memory/pins.js';
+import { decodeSummaryRecord, decodeUsageRecord, type SummaryRecord, type UsageRecord } from '../state/guard-state.js';
+import { decodeMaskRecord } from '../state/mask-record.js';
+import { stateKeysFor } from '../state/state-keys.js';
+import { locateWatermark } from '../state/watermark.js';
+import type { GuardLogger, ResolvedPolicy } from '../options.js';
+import type { CompactionHooks } from './compaction-hooks.js';
+import type { GuardPins } from './guard-pins.js';
+import type { KeyedQueue } from './keyed-queue.js';
+import type { ModelWindowResolver } from './model-window-resolver.js';
+import { isContextRecallTool } from './recall-tool.js';
+
+const LOG_PREFIX = '[context_guard]';
+
+/** What the reader uses, built once per guard. */
+export interface RequestReaders {
+  readonly tokenizer: Tokenizer;
+  readonly logger: GuardLogger;
+  readonly measures: ContentMeasureCache;
+  readonly fixedMemo: TokenMemo;
+  /** Tokens of masked tool results by fingerprint: content-independent figures, shared by every session. */
+  readonly maskedMemo: TokenMemo;
+  readonly windows: ModelWindowResolver;
+  readonly pins: GuardPins;
+  readonly queue: KeyedQueue;
+}
+
+/** The agent's guard state as stored, read before the compaction hooks exist. */
+export interface StoredGuardState {
+  readonly summary: SummaryRecord | undefined;
+  readonly usage: UsageRecord;
+  /** A compaction asked for with `requestCompaction`. */
+  readonly requested: boolean;
+}
+
+/** The core's input and what applying its result needs from the reading. */
+export interface ReadRequest {
+  readonly input: GuardRequestInput;
+  readonly contents: readonly Content[];
+  readonly requested: boolean;
+  /** The summary of a concurrent call on this session, if any (the input's when it was reused). */
+  readonly shared: SummaryRecord | undefined;
+  readonly windowChoice: WindowChoice;
+  readonly summarizerName: string | undefined;
+}
+
+export function readStoredState(context: Context, logger: GuardLogger): StoredGuardState {
+  const keys = stateKeysFor(context.agentName);
+  const stored = context.state.get<unknown>(keys.summary);
+  const summary = decodeSummaryRecord(stored);
+  if (stored !== undefined && stored !== null && !summary) {
+    // Warn once: clearing it keeps every later call from tripping over the same garbage.
+    logger.warn(`${LOG_PREFIX} agent '${context.agentName}': ignoring an unreadable summary record in state; it is cleared.`);
+    context.state.set(keys.summary, null);
+  }
+  const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
+  return { summary, usage, requested: context.state.get<unknown>(keys.compactionRequest) != null };
+}
+
+/** `key`: the session and agent's queue key. */
+export function readRequest(context: Context, request: LlmRequest, key: string, policy: ResolvedPolicy, stored: StoredGuardState, hooks: CompactionHooks, readers: RequestReaders): ReadRequest {
+  const { tokenizer, windows } = readers;
+  const contents = request.contents ?? [];
+  const fingerprintAt = (index: number): string | undefined => {
+    const content = contents[index];
+    return content ? fingerprint(content) : undefined;
+  };
+  const shared = readers.queue.sharedSummary(key);
+  const measures = readers.measures.measure(key, contents, tokenizer);
+  const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, tokenizer, readers.fixedMemo);
+  const windowChoice = windows.agentWindow(policy, request.model, stored.usage, context.agentName);
+  const window = windowChoice.window;
+  const summarizer = windows.summarizerFor(policy, context, window);
+  const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
+  const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
+  const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
+  const input: GuardRequestInput = {
+    pinned: pinnedContent(pinned.pins),
+    recallToolName: recallTool?.name,
+    contents,
+    fingerprints: measures.fingerprints,
+    fingerprintAt,
+    tokens: measures.tokens,
+    fixedTokens: fixed.systemTokens + fixed.toolTokens,
+    summary: summaryToApply(stored.summary, shared, fingerprintAt, contents.length),
+    mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
+    manual: stored.requested,
+    maskedTokenMemo: readers.maskedMemo,
+    usage: pinned.usage,
+    policy,
+    window,
+    maxOutputTokens: request.config?.maxOutputTokens,
+    summarizerWindow: summarizer.window,
+    tokenizer,
+    summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
+    now: Date.now(),
+  };
+  return { input, contents, requested: stored.requested, shared, windowChoice, summarizerName: summarizer.summarizer?.name };
+}
+
+/** A concurrent call on this session may have just summarized this history: reuse it if it fits. */
+function summaryToApply(
+  stored: SummaryRecord | undefined,
+  shared: SummaryRecord | undefined,
+  fingerprintAt: (index: number) => string | undefined,
+  length: number,
+): SummaryRecord | undefined {
+  if (shared && shared.createdAt > (stored?.createdAt ?? -1) && locateWatermark(fingerprintAt, length, shared.covered, shared.anchor).kind !== 'missing') return shared;
+  return stored;
+}
+
+function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context: Context) {
+  return (request: Parameters<typeof runSummarizer>[1], maxChars: number) =>
+    runSummarizer(summarizer, request, { timeoutMs: policy.summarizerTimeoutMs, maxChars, signal: context.abortSignal });
+}
