@@ -62,12 +62,16 @@ export function costPlan(turn: number): TurnPlan {
   return { tools, answerChars: 800, seed: turn };
 }
 
-function summaryModel(countTokens: (request: Parameters<ReturnType<typeof tokenizerTokenCounter>>[0]) => number): ScriptedLlm {
+function summaryModel(
+  countTokens: (request: Parameters<ReturnType<typeof tokenizerTokenCounter>>[0]) => number,
+): ScriptedLlm {
   return new ScriptedLlm({
     model: 'scripted-summarizer',
     window: 1_000_000,
     countTokens,
-    script: ({ index }) => ({ content: { role: 'model', parts: [{ text: `## Current state\n${prose(1_500, 7_000 + index)}` }] } }),
+    script: ({ index }) => ({
+      content: { role: 'model', parts: [{ text: `## Current state\n${prose(1_500, 7_000 + index)}` }] },
+    }),
     outputTokens: 400,
   });
 }
@@ -81,12 +85,22 @@ export async function runCostStrategy(strategy: Strategy, options: { turns?: num
   const plugins: BasePlugin[] = [];
   let guard: ContextGuard | undefined;
   if (strategy === 'adk') {
-    compactor = new TokenBasedContextCompactor({ tokenThreshold: Math.floor(COST_WINDOW * 0.8), eventRetentionSize: 6, summarizer: new LlmSummarizer({ llm: summarizer }) });
+    compactor = new TokenBasedContextCompactor({
+      tokenThreshold: Math.floor(COST_WINDOW * 0.8),
+      eventRetentionSize: 6,
+      summarizer: new LlmSummarizer({ llm: summarizer }),
+    });
   } else if (strategy === 'guard') {
     guard = new ContextGuard({ contextWindow: COST_WINDOW, summarizer, logger: quietLogger() });
     plugins.push(guard);
   }
-  const bench = createBenchAgent({ window: strategy === 'none-1m' ? 1_000_000 : COST_WINDOW, countTokens: truth, plugins, ...(compactor ? { compactors: [compactor] } : {}), modelName: 'scripted-cost' });
+  const bench = createBenchAgent({
+    window: strategy === 'none-1m' ? 1_000_000 : COST_WINDOW,
+    countTokens: truth,
+    plugins,
+    ...(compactor ? { compactors: [compactor] } : {}),
+    modelName: 'scripted-cost',
+  });
   const session = await bench.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   let failedTurns = 0;
   let overflows = 0;
@@ -94,7 +108,12 @@ export async function runCostStrategy(strategy: Strategy, options: { turns?: num
   let billed = 0;
   let maxPrompt = 0;
   for (let turn = 1; turn <= turns; turn++) {
-    const outcome = await runPlannedTurn(bench, session.id, `Turn ${turn}: ${prose(160, turn)} Look it up with the tools.`, costPlan(turn));
+    const outcome = await runPlannedTurn(
+      bench,
+      session.id,
+      `Turn ${turn}: ${prose(160, turn)} Look it up with the tools.`,
+      costPlan(turn),
+    );
     if (outcome.errors.length > 0 || outcome.thrown) failedTurns++;
     for (const request of outcome.requests) {
       modelCalls++;
@@ -134,7 +153,9 @@ export async function runCost(options: { turns?: number; log?: (line: string) =>
   const results: CostResult[] = [];
   for (const strategy of ['none', 'none-1m', 'adk', 'guard'] as const) {
     const result = await runCostStrategy(strategy, options);
-    options.log?.(`  ${result.label}: billed ${result.billedPromptTokens} prompt tokens, ${result.overflows} overflows, ${result.failedTurns} failed turns`);
+    options.log?.(
+      `  ${result.label}: billed ${result.billedPromptTokens} prompt tokens, ${result.overflows} overflows, ${result.failedTurns} failed turns`,
+    );
     results.push(result);
   }
   return results;

@@ -38,7 +38,10 @@ function textCount(request: Parameters<typeof requestPayload>[0]): number {
   return tokens;
 }
 
-async function sampleOnce(parts: number, seed: number): Promise<{ ms: number; cpuMs: number; truthOverEstimate: number; promptTokens: number; rejected: boolean }> {
+async function sampleOnce(
+  parts: number,
+  seed: number,
+): Promise<{ ms: number; cpuMs: number; truthOverEstimate: number; promptTokens: number; rejected: boolean }> {
   const guard = new TimedGuard({ contextWindow: WINDOW, logger: quietLogger() }, () => undefined);
   const bench = createBenchAgent({ window: WINDOW, countTokens: textCount, plugins: [guard] });
   bench.driver.start({ tools: [], answerChars: 80, seed });
@@ -46,7 +49,8 @@ async function sampleOnce(parts: number, seed: number): Promise<{ ms: number; cp
   const message = { role: 'user', parts: Array.from({ length: parts }, (_, i) => ({ text: `row ${i + seed}: ok\n` })) };
   guard.recording = true;
   gcFunction()();
-  for await (const event of bench.runner.runAsync({ userId: USER_ID, sessionId: session.id, newMessage: message })) void event;
+  for await (const event of bench.runner.runAsync({ userId: USER_ID, sessionId: session.id, newMessage: message }))
+    void event;
   const sample = guard.samples[0];
   const request = bench.model.requests[0];
   if (!sample || !request) throw new Error('the many-part call was not recorded');
@@ -85,7 +89,15 @@ export async function runManyParts(sizes: readonly number[] = [5_000, 10_000, 20
 /** The rows as a table. */
 export function manyPartsTable(rows: readonly ManyPartsRow[]): string {
   return table([
-    ['user message', 'guard median', 'slowest', 'CPU median', 'sent (provider tokens)', 'provider / estimate', 'rejected'],
+    [
+      'user message',
+      'guard median',
+      'slowest',
+      'CPU median',
+      'sent (provider tokens)',
+      'provider / estimate',
+      'rejected',
+    ],
     ...rows.map((row) => [
       `${row.parts.toLocaleString('en')} text parts`,
       ms(row.medianMs),

@@ -43,13 +43,18 @@ function runTokenizerSection(load: TokenizerLoad): { tokenizer: TokenizerReport;
   console.log(
     `first use ${ms(load.firstCallMs)} (loads o200k), encoding heap ${kb(load.heapBytes)}; ` +
       `equal to js-tiktoken on ${tokenizer.equivalence.texts - tokenizer.equivalence.mismatches}/${tokenizer.equivalence.texts} texts ` +
-        `(total ${tokenizer.equivalence.totalRatio} of js-tiktoken's, largest difference ${tokenizer.equivalence.largestDifference} tokens)`,
+      `(total ${tokenizer.equivalence.totalRatio} of js-tiktoken's, largest difference ${tokenizer.equivalence.largestDifference} tokens)`,
   );
   for (const example of tokenizer.equivalence.examples) console.log(`  mismatch ${example}`);
   console.log(
     table([
       ['kind', 'whole-text counting', 'sampled 256 KB / exact', 'sampled time'],
-      ...tokenizer.kinds.map((row) => [row.kind, `${row.exactMbPerSecond.toFixed(1)} MB/s`, row.sampledRatio.toFixed(3), ms(row.sampledMs)]),
+      ...tokenizer.kinds.map((row) => [
+        row.kind,
+        `${row.exactMbPerSecond.toFixed(1)} MB/s`,
+        row.sampledRatio.toFixed(3),
+        ms(row.sampledMs),
+      ]),
     ]),
   );
 
@@ -72,7 +77,9 @@ function runTokenizerSection(load: TokenizerLoad): { tokenizer: TokenizerReport;
     ]),
   );
   for (const v of libraries.verdicts) {
-    console.log(`  ${v.library}: own/library at most ${ratio(v.worstRatio)} (${v.worstKind}); within ${LIBRARY_RULE_FACTOR}x on every kind: ${v.withinRule ? 'yes' : 'no'}`);
+    console.log(
+      `  ${v.library}: own/library at most ${ratio(v.worstRatio)} (${v.worstKind}); within ${LIBRARY_RULE_FACTOR}x on every kind: ${v.withinRule ? 'yes' : 'no'}`,
+    );
   }
   return { tokenizer, libraries };
 }
@@ -82,13 +89,25 @@ function rate(value: number): string {
   return value.toFixed(value < 10 ? 2 : 1);
 }
 
-function writeReport(path: string, started: number, loadAverageAtStart: number[], figures: Record<string, unknown>): void {
+function writeReport(
+  path: string,
+  started: number,
+  loadAverageAtStart: number[],
+  figures: Record<string, unknown>,
+): void {
   const elapsedMs = performance.now() - started;
   const report = {
     generatedAt: new Date().toISOString(),
     command: process.argv.slice(1).join(' '),
     quick,
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', platform: process.platform, loadAverageAtStart, loadAverageAtEnd: loadavg() },
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      platform: process.platform,
+      loadAverageAtStart,
+      loadAverageAtEnd: loadavg(),
+    },
     ...figures,
     elapsedMs: Math.round(elapsedMs),
   };
@@ -99,7 +118,8 @@ function writeReport(path: string, started: number, loadAverageAtStart: number[]
 
 async function main(): Promise<void> {
   const unknown = sections.filter((name) => !(SECTIONS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}; sections that run alone: ${SECTIONS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown bench section ${unknown.join(', ')}; sections that run alone: ${SECTIONS.join(', ')}`);
   gcFunction();
   const started = performance.now();
   const loadAverageAtStart = loadavg();
@@ -107,16 +127,37 @@ async function main(): Promise<void> {
 
   const { tokenizer, libraries } = runTokenizerSection(load);
   if (sections.includes('tokenizer')) {
-    writeReport('reports/bench-tokenizer.json', started, loadAverageAtStart, { tokenizer: { load, ...tokenizer }, tokenizerLibraries: libraries });
+    writeReport('reports/bench-tokenizer.json', started, loadAverageAtStart, {
+      tokenizer: { load, ...tokenizer },
+      tokenizerLibraries: libraries,
+    });
     return;
   }
 
   section('steady state (real Runner session, 2M window: no compaction)');
-  const steady: SteadyResult = await runSteadyState({ checkpoints: quick ? [10_000, 100_000] : [10_000, 100_000, 200_000, 1_000_000], log });
+  const steady: SteadyResult = await runSteadyState({
+    checkpoints: quick ? [10_000, 100_000] : [10_000, 100_000, 200_000, 1_000_000],
+    log,
+  });
   const base = steady.checkpoints[0];
   console.log(
     table([
-      ['history (tokens)', 'contents', 'guard median', 'guard p95', 'guard CPU median', 'ADK shouldCompact median', 'p95', 'ADK no usage', 'guard/ADK', 'vs 10k', 'est/truth', 'chars/4 / truth', 'heap/session', 'cold measure'],
+      [
+        'history (tokens)',
+        'contents',
+        'guard median',
+        'guard p95',
+        'guard CPU median',
+        'ADK shouldCompact median',
+        'p95',
+        'ADK no usage',
+        'guard/ADK',
+        'vs 10k',
+        'est/truth',
+        'chars/4 / truth',
+        'heap/session',
+        'cold measure',
+      ],
       ...steady.checkpoints.map((c) => [
         `${c.historyTokensStart.toLocaleString('en')}..${c.historyTokensEnd.toLocaleString('en')}`,
         String(c.contents),
@@ -169,14 +210,23 @@ async function main(): Promise<void> {
   for (const row of worst) {
     if (row.toolResultParts) {
       const p = row.toolResultParts;
-      console.log(`  ${row.input} as a tool result: fingerprint ${ms(p.fingerprintMs)}, JSON.stringify ${ms(p.jsonMs)}, tokenizer ${ms(p.tokenizerMs)}`);
+      console.log(
+        `  ${row.input} as a tool result: fingerprint ${ms(p.fingerprintMs)}, JSON.stringify ${ms(p.jsonMs)}, tokenizer ${ms(p.tokenizerMs)}`,
+      );
     }
   }
   const small: SmallInputRow[] = await runSmallInputs();
   console.log(
     table([
       ['smaller or many-part input', 'UTF-8', 'inputs', 'median', 'slowest', 'median ms/MB'],
-      ...small.map((row) => [row.input, kb(row.bytes), String(row.samples), ms(row.medianMs), ms(row.maxMs), row.msPerMb.toFixed(1)]),
+      ...small.map((row) => [
+        row.input,
+        kb(row.bytes),
+        String(row.samples),
+        ms(row.medianMs),
+        ms(row.maxMs),
+        row.msPerMb.toFixed(1),
+      ]),
     ]),
   );
 
@@ -190,7 +240,16 @@ async function main(): Promise<void> {
   const guardCost = costOf('guard');
   console.log(
     table([
-      ['strategy', 'billed prompt tokens', 'of which summarizer', 'overflows', 'failed turns', 'max request', 'compactions', 'guard / this'],
+      [
+        'strategy',
+        'billed prompt tokens',
+        'of which summarizer',
+        'overflows',
+        'failed turns',
+        'max request',
+        'compactions',
+        'guard / this',
+      ],
       ...cost.map((row) => [
         row.label,
         row.billedPromptTokens.toLocaleString('en'),
@@ -216,14 +275,34 @@ async function main(): Promise<void> {
   const largerSmall = small.filter((row) => row.bytes >= 8 * 1_024);
   const worstLargerMb = Math.max(0, ...largerSmall.map((row) => row.msPerMb));
   const smaller = small.filter((row) => row.bytes < 8 * 1_024);
-  const slowestSmaller = smaller.reduce<SmallInputRow | undefined>((worstRow, row) => (!worstRow || row.medianMs > worstRow.medianMs ? row : worstRow), undefined);
+  const slowestSmaller = smaller.reduce<SmallInputRow | undefined>(
+    (worstRow, row) => (!worstRow || row.medianMs > worstRow.medianMs ? row : worstRow),
+    undefined,
+  );
   const targets: Target[] = [];
-  if (c200) targets.push({ name: 'steady state, 200k history', target: 'median < 1 ms', measured: ms(c200.guardMs.median), met: c200.guardMs.median < 1 });
-  if (c1m) targets.push({ name: 'steady state, 1M history', target: 'median < 5 ms', measured: ms(c1m.guardMs.median), met: c1m.guardMs.median < 5 });
+  if (c200)
+    targets.push({
+      name: 'steady state, 200k history',
+      target: 'median < 1 ms',
+      measured: ms(c200.guardMs.median),
+      met: c200.guardMs.median < 1,
+    });
+  if (c1m)
+    targets.push({
+      name: 'steady state, 1M history',
+      target: 'median < 5 ms',
+      measured: ms(c1m.guardMs.median),
+      met: c1m.guardMs.median < 5,
+    });
   const last = steady.checkpoints[steady.checkpoints.length - 1];
   if (base && last && last !== base) {
     const growth = last.guardMs.median / base.guardMs.median;
-    targets.push({ name: 'no growth with history', target: `median at ${last.target / 1000}k / at 10k < 2x`, measured: ratio(growth), met: growth < 2 });
+    targets.push({
+      name: 'no growth with history',
+      target: `median at ${last.target / 1000}k / at 10k < 2x`,
+      measured: ratio(growth),
+      met: growth < 2,
+    });
   }
   targets.push({
     name: 'worst case, 1 MB inputs',
@@ -262,9 +341,19 @@ async function main(): Promise<void> {
     });
   }
   if (guardCost) {
-    targets.push({ name: 'cost scenario, ContextGuard', target: '0 overflows', measured: String(guardCost.overflows), met: guardCost.overflows === 0 });
+    targets.push({
+      name: 'cost scenario, ContextGuard',
+      target: '0 overflows',
+      measured: String(guardCost.overflows),
+      met: guardCost.overflows === 0,
+    });
   }
-  console.log(table([['target', 'wanted', 'measured', ''], ...targets.map((t) => [t.name, t.target, t.measured, t.met ? 'met' : 'NOT MET'])]));
+  console.log(
+    table([
+      ['target', 'wanted', 'measured', ''],
+      ...targets.map((t) => [t.name, t.target, t.measured, t.met ? 'met' : 'NOT MET']),
+    ]),
+  );
 
   writeReport('reports/bench.json', started, loadAverageAtStart, {
     groundTruth: steady.groundTruth,

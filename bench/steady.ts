@@ -14,7 +14,15 @@
 import { LlmSummarizer, TokenBasedContextCompactor, type InvocationContext } from '@google/adk';
 import type { Content } from '@google/genai';
 import { tiktokenTokenizer, type CompactionRecord } from '../src/index.js';
-import { decodeUsageRecord, stateKeysFor, buildSummaryPrompt, renderContent, ContentMeasureCache, fingerprint, mapContentsToEvents } from '../src/internal.js';
+import {
+  decodeUsageRecord,
+  stateKeysFor,
+  buildSummaryPrompt,
+  renderContent,
+  ContentMeasureCache,
+  fingerprint,
+  mapContentsToEvents,
+} from '../src/internal.js';
 import { ratioTokenCounter, tokenizerTokenCounter } from '../src/testing/index.js';
 import { PAYLOAD_KINDS, prose, type PayloadKind } from './lib/content.js';
 import { exactO200kTokenizer } from './lib/ground-truth.js';
@@ -112,15 +120,26 @@ function timed(fn: () => unknown): number {
 }
 
 /** Replays the compaction's heavy steps on `contents` and the session's `events`. */
-export function compactionBreakdown(contents: readonly Content[], events: Parameters<typeof mapContentsToEvents>[0]): CompactionBreakdown {
+export function compactionBreakdown(
+  contents: readonly Content[],
+  events: Parameters<typeof mapContentsToEvents>[0],
+): CompactionBreakdown {
   const prompt = (tokenizer: { name: string; count(text: string): number }) =>
-    buildSummaryPrompt({ contents, currentRequest: 'Please check and report.', maxPromptTokens: 800_000, maxSummaryTokens: 4_096, tokenizer });
+    buildSummaryPrompt({
+      contents,
+      currentRequest: 'Please check and report.',
+      maxPromptTokens: 800_000,
+      maxSummaryTokens: 4_096,
+      tokenizer,
+    });
   let prints: string[] = [];
   const fingerprintAllMs = timed(() => (prints = contents.map((content) => fingerprint(content))));
   return {
     contents: contents.length,
     summaryPromptMs: round(timed(() => prompt(tiktokenTokenizer))),
-    summaryPromptNoTokenizerMs: round(timed(() => prompt({ name: 'chars/4', count: (text) => Math.ceil(text.length / 4) }))),
+    summaryPromptNoTokenizerMs: round(
+      timed(() => prompt({ name: 'chars/4', count: (text) => Math.ceil(text.length / 4) })),
+    ),
     renderMs: round(timed(() => contents.map((content) => renderContent(content)))),
     mapContentsToEventsMs: round(timed(() => mapContentsToEvents(events, contents, prints))),
     fingerprintAllMs: round(fingerprintAllMs),
@@ -149,7 +168,11 @@ function growthPlan(turn: number, remaining: number): TurnPlan {
   const kind = PAYLOAD_KINDS[turn % PAYLOAD_KINDS.length] as PayloadKind;
   const wanted = GROWTH_SIZES[turn % GROWTH_SIZES.length] as number;
   const size = Math.max(1_000, Math.min(wanted, Math.floor(remaining * CHARS_PER_TOKEN[kind])));
-  return { tools: [{ kind, size: kind === 'cjk' ? Math.ceil(size / 3) : size, seed: 1_000 + turn }], answerChars: 600, seed: turn };
+  return {
+    tools: [{ kind, size: kind === 'cjk' ? Math.ceil(size / 3) : size, seed: 1_000 + turn }],
+    answerChars: 600,
+    seed: turn,
+  };
 }
 
 /** A measured turn: small appends only, a tool call every third turn. */
@@ -176,15 +199,18 @@ export function heapPerCachedSession(
   // Enough sessions for about 40,000 cached contents in all: a short history alone is below the noise of a heap reading.
   sessions = Math.min(256, Math.max(16, Math.ceil(40_000 / Math.max(1, contents.length)))),
 ): { perSession: number; perContent: number } {
-  const variants = (k: number): Content[] => contents.map((content) => ({ ...content, parts: [...(content.parts ?? []), { text: `s${k}` }] }));
+  const variants = (k: number): Content[] =>
+    contents.map((content) => ({ ...content, parts: [...(content.parts ?? []), { text: `s${k}` }] }));
   const all = Array.from({ length: sessions }, (_, k) => variants(k));
   // Warm the code paths and the tokenizer's piece memo on the same texts outside the measured window.
   new ContentMeasureCache().measure('warm', variants(-1), tiktokenTokenizer);
   const cache = new ContentMeasureCache();
   const before = settledHeap();
-  for (let k = 0; k < sessions; k++) cache.measure(`session-${k}\u0000${AGENT_NAME}`, all[k] as Content[], tiktokenTokenizer);
+  for (let k = 0; k < sessions; k++)
+    cache.measure(`session-${k}\u0000${AGENT_NAME}`, all[k] as Content[], tiktokenTokenizer);
   const after = settledHeap();
-  if (cache.sessionCount !== sessions || all.length !== sessions) throw new Error('heap measurement: unexpected session count');
+  if (cache.sessionCount !== sessions || all.length !== sessions)
+    throw new Error('heap measurement: unexpected session count');
   const perSession = Math.max(0, after - before) / sessions;
   return { perSession, perContent: perSession / Math.max(1, contents.length) };
 }
@@ -247,7 +273,13 @@ export async function runSteadyState(
     summarizer: new LlmSummarizer({ llm: undefined as never }),
   });
   const compactor = new TimedCompactor(adk);
-  const bench: BenchAgent = createBenchAgent({ window: 4_000_000, countTokens: truth.count, plugins: [guard], compactors: [compactor], modelName: MODEL_NAME });
+  const bench: BenchAgent = createBenchAgent({
+    window: 4_000_000,
+    countTokens: truth.count,
+    plugins: [guard],
+    compactors: [compactor],
+    modelName: MODEL_NAME,
+  });
   const session = await bench.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   const results: CheckpointResult[] = [];
   let turn = 0;
@@ -257,7 +289,8 @@ export async function runSteadyState(
   const runTurn = async (plan: TurnPlan): Promise<void> => {
     turn++;
     const outcome = await runPlannedTurn(bench, session.id, userText(turn), plan);
-    if (outcome.errors.length > 0 || outcome.thrown) throw new Error(`turn ${turn} failed: ${outcome.errors.join(', ')} ${outcome.thrown ?? ''}`);
+    if (outcome.errors.length > 0 || outcome.thrown)
+      throw new Error(`turn ${turn} failed: ${outcome.errors.join(', ')} ${outcome.thrown ?? ''}`);
   };
 
   for (const target of checkpoints) {
@@ -277,7 +310,8 @@ export async function runSteadyState(
     const last = samples[samples.length - 1];
     if (!last) throw new Error('no samples');
     const appended: number[] = [];
-    for (let i = 1; i < samples.length; i++) appended.push((samples[i]?.promptTokens ?? 0) - (samples[i - 1]?.promptTokens ?? 0));
+    for (let i = 1; i < samples.length; i++)
+      appended.push((samples[i]?.promptTokens ?? 0) - (samples[i - 1]?.promptTokens ?? 0));
     const estimateRatio = samples.map((s) => (s.usage.sentEstimate ?? Number.NaN) / (s.promptTokens ?? Number.NaN));
     const calibratedRatio = samples.map((s) => (s.usage.lastCalibrated ?? Number.NaN) / (s.promptTokens ?? Number.NaN));
     const context = compactor.lastContext;
@@ -319,7 +353,9 @@ export async function runSteadyState(
     windows[MODEL_NAME] = Math.max(50_000, Math.floor(finalTokens * 0.98));
     guard.samples.length = 0;
     guard.recording = true;
-    const compactionsBefore = decodeUsageRecord(guard.last?.context.state.get(stateKeysFor(AGENT_NAME).usage)).compactions;
+    const compactionsBefore = decodeUsageRecord(
+      guard.last?.context.state.get(stateKeysFor(AGENT_NAME).usage),
+    ).compactions;
     const preContents = guard.last?.request.contents ?? [];
     const preEvents = guard.last?.context.invocationContext.session.events.slice() ?? [];
     const summarizerCallsBefore = summarizer.calls.length;
@@ -353,7 +389,15 @@ export async function runSteadyState(
       afterCompactionGuardMs: summarize(guard.samples.map((s) => s.beforeMs + s.afterMs)),
       breakdown: compactionBreakdown(preContents, preEvents),
     };
-    log(`  compaction at ${finalTokens} tokens: callback ${compaction.callbackMs} ms, summarizer ${compaction.summarizerMs} ms`);
+    log(
+      `  compaction at ${finalTokens} tokens: callback ${compaction.callbackMs} ms, summarizer ${compaction.summarizerMs} ms`,
+    );
   }
-  return { groundTruth: truthTokenizer.name, checkpoints: results, compaction, growthTurns, elapsedMs: performance.now() - started };
+  return {
+    groundTruth: truthTokenizer.name,
+    checkpoints: results,
+    compaction,
+    growthTurns,
+    elapsedMs: performance.now() - started,
+  };
 }

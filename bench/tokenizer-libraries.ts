@@ -34,7 +34,12 @@ export interface LibraryComparison {
   readonly textsPerRound: number;
   readonly kinds: LibraryKindRow[];
   /** Per library: the largest own/library ratio over the kinds, and whether it is within the rule's factor. */
-  readonly verdicts: { library: Exclude<CounterName, 'own'>; worstKind: string; worstRatio: number; withinRule: boolean }[];
+  readonly verdicts: {
+    library: Exclude<CounterName, 'own'>;
+    worstKind: string;
+    worstRatio: number;
+    withinRule: boolean;
+  }[];
 }
 
 const ROUNDS = 5;
@@ -42,7 +47,10 @@ const TEXTS_PER_ROUND = 50;
 
 /** Kinds: the payload kinds of the tokenizer section and the 2 KB shapes of the worst-case section. */
 const KINDS: readonly [string, (seed: number) => string][] = [
-  ...PAYLOAD_KINDS.map((kind): [string, (seed: number) => string] => [kind, (seed) => payloadText(kind, kind === 'cjk' ? 700 : 2_048, seed).slice(0, 2_048)]),
+  ...PAYLOAD_KINDS.map((kind): [string, (seed: number) => string] => [
+    kind,
+    (seed) => payloadText(kind, kind === 'cjk' ? 700 : 2_048, seed).slice(0, 2_048),
+  ]),
   ['base64', (seed) => base64Blob(2_048, seed)],
   ['random Han', (seed) => randomHan(683, seed)],
   // Runs of one character are one pre-tokenizer piece; lengths vary so that no piece repeats across rounds.
@@ -50,7 +58,10 @@ const KINDS: readonly [string, (seed: number) => string][] = [
   ['ideographic spaces (U+3000)', (seed) => '\u3000'.repeat(342 + (seed % 341))],
 ];
 
-function loadLibraries(): { counters: Record<CounterName, (text: string) => number>; firstUseMs: LibraryComparison['firstUseMs'] } {
+function loadLibraries(): {
+  counters: Record<CounterName, (text: string) => number>;
+  firstUseMs: LibraryComparison['firstUseMs'];
+} {
   let started = performance.now();
   countTokens('first use loads the encoding');
   const gptMs = performance.now() - started;
@@ -59,12 +70,20 @@ function loadLibraries(): { counters: Record<CounterName, (text: string) => numb
   ai.count('first use loads the encoding');
   const aiMs = performance.now() - started;
   return {
-    counters: { own: (text) => tiktokenTokenizer.count(text), 'gpt-tokenizer': (text) => countTokens(text), 'ai-tokenizer': (text) => ai.count(text) },
+    counters: {
+      own: (text) => tiktokenTokenizer.count(text),
+      'gpt-tokenizer': (text) => countTokens(text),
+      'ai-tokenizer': (text) => ai.count(text),
+    },
     firstUseMs: { 'gpt-tokenizer': round(gptMs, 1), 'ai-tokenizer': round(aiMs, 1) },
   };
 }
 
-function measureKind(kind: string, make: (seed: number) => string, counters: Record<CounterName, (text: string) => number>): LibraryKindRow {
+function measureKind(
+  kind: string,
+  make: (seed: number) => string,
+  counters: Record<CounterName, (text: string) => number>,
+): LibraryKindRow {
   const rates: Record<CounterName, number[]> = { own: [], 'gpt-tokenizer': [], 'ai-tokenizer': [] };
   for (let r = 0; r < ROUNDS; r++) {
     const texts = Array.from({ length: TEXTS_PER_ROUND }, (_, i) => make(10_000 + r * TEXTS_PER_ROUND + i));
@@ -77,11 +96,22 @@ function measureKind(kind: string, make: (seed: number) => string, counters: Rec
       rates[name].push(megabytes / ((performance.now() - started) / 1000));
     }
   }
-  const mbPerSecond = { own: quantile(rates.own, 0.5), 'gpt-tokenizer': quantile(rates['gpt-tokenizer'], 0.5), 'ai-tokenizer': quantile(rates['ai-tokenizer'], 0.5) };
+  const mbPerSecond = {
+    own: quantile(rates.own, 0.5),
+    'gpt-tokenizer': quantile(rates['gpt-tokenizer'], 0.5),
+    'ai-tokenizer': quantile(rates['ai-tokenizer'], 0.5),
+  };
   return {
     kind,
-    mbPerSecond: { own: round(mbPerSecond.own, 2), 'gpt-tokenizer': round(mbPerSecond['gpt-tokenizer'], 2), 'ai-tokenizer': round(mbPerSecond['ai-tokenizer'], 2) },
-    ownOver: { 'gpt-tokenizer': round(mbPerSecond.own / mbPerSecond['gpt-tokenizer'], 2), 'ai-tokenizer': round(mbPerSecond.own / mbPerSecond['ai-tokenizer'], 2) },
+    mbPerSecond: {
+      own: round(mbPerSecond.own, 2),
+      'gpt-tokenizer': round(mbPerSecond['gpt-tokenizer'], 2),
+      'ai-tokenizer': round(mbPerSecond['ai-tokenizer'], 2),
+    },
+    ownOver: {
+      'gpt-tokenizer': round(mbPerSecond.own / mbPerSecond['gpt-tokenizer'], 2),
+      'ai-tokenizer': round(mbPerSecond.own / mbPerSecond['ai-tokenizer'], 2),
+    },
   };
 }
 
@@ -90,7 +120,12 @@ export function compareTokenizerLibraries(): LibraryComparison {
   const kinds = KINDS.map(([kind, make]) => measureKind(kind, make, counters));
   const verdicts = (['gpt-tokenizer', 'ai-tokenizer'] as const).map((library) => {
     const worst = kinds.reduce((a, b) => (b.ownOver[library] > a.ownOver[library] ? b : a));
-    return { library, worstKind: worst.kind, worstRatio: worst.ownOver[library], withinRule: worst.ownOver[library] <= LIBRARY_RULE_FACTOR };
+    return {
+      library,
+      worstKind: worst.kind,
+      worstRatio: worst.ownOver[library],
+      withinRule: worst.ownOver[library] <= LIBRARY_RULE_FACTOR,
+    };
   });
   return { firstUseMs, rounds: ROUNDS, textsPerRound: TEXTS_PER_ROUND, kinds, verdicts };
 }

@@ -70,7 +70,8 @@ function randomMixed(random: Random, length: number): string {
     else if (k < 7) text += String.fromCharCode(0xa0 + random.int(0x2f00));
     else if (k < 8) text += String.fromCharCode(0x4e00 + random.int(0x5000));
     else if (k < 9) text += String.fromCodePoint(0x1f300 + random.int(0x2ff));
-    else if (k < 10) text += String.fromCharCode(0xd800 + random.int(0x800)); // lone surrogates
+    else if (k < 10)
+      text += String.fromCharCode(0xd800 + random.int(0x800)); // lone surrogates
     else text += ' \n\t\u00a0\u3000'[random.int(5)];
   }
   return text;
@@ -86,7 +87,12 @@ export function runTokenizerChecks(): TokenizerReport {
   }
   const random = new Random(42);
   for (let i = 0; i < 400; i++) texts.push(randomMixed(random, 1 + random.int(600)));
-  texts.push('hello world', '<|endoftext|> special tokens are plain text <|endofprompt|>', "I'm sure they'RE right, WE'LL see", 'e\u0301\u0301 combining marks');
+  texts.push(
+    'hello world',
+    '<|endoftext|> special tokens are plain text <|endofprompt|>',
+    "I'm sure they'RE right, WE'LL see",
+    'e\u0301\u0301 combining marks',
+  );
   let compared = 0;
   const examples: string[] = [];
   let mismatches = 0;
@@ -109,7 +115,9 @@ export function runTokenizerChecks(): TokenizerReport {
 
   const kinds: TokenizerKindRow[] = [];
   for (const kind of PAYLOAD_KINDS) {
-    const chunks = Array.from({ length: 200 }, (_, i) => payloadText(kind, kind === 'cjk' ? 700 : 2_048, 500 + i).slice(0, 2_048));
+    const chunks = Array.from({ length: 200 }, (_, i) =>
+      payloadText(kind, kind === 'cjk' ? 700 : 2_048, 500 + i).slice(0, 2_048),
+    );
     const bytes = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk, 'utf8'), 0);
     const started = performance.now();
     for (const chunk of chunks) tiktokenTokenizer.count(chunk);
@@ -125,5 +133,14 @@ export function runTokenizerChecks(): TokenizerReport {
       sampledMs: round(sampledMs),
     });
   }
-  return { equivalence: { texts: compared, mismatches, totalRatio: round(oursTotal / referenceTotal, 5), largestDifference, examples }, kinds };
+  return {
+    equivalence: {
+      texts: compared,
+      mismatches,
+      totalRatio: round(oursTotal / referenceTotal, 5),
+      largestDifference,
+      examples,
+    },
+    kinds,
+  };
 }

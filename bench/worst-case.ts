@@ -34,7 +34,8 @@ export interface WorstCaseRow {
   /** The same in process CPU time: what the estimate costs without the other processes of a shared machine. */
   readonly cpuMsPerMb: number;
   /** For structured tool results: the parts of the slowest estimate (ms): fingerprint walk, JSON.stringify, tokenizer. */
-  readonly toolResultParts?: { readonly fingerprintMs: number; readonly jsonMs: number; readonly tokenizerMs: number } | undefined;
+  readonly toolResultParts?:
+    { readonly fingerprintMs: number; readonly jsonMs: number; readonly tokenizerMs: number } | undefined;
 }
 
 const MB = 1024 * 1024;
@@ -106,7 +107,10 @@ function shapes(bytes: number): Shape[] {
   return [
     { name: 'one repeated character', make: () => ({ text: 'a'.repeat(chars) }) },
     { name: 'spaces only', make: () => ({ text: ' '.repeat(chars) }) },
-    { name: 'mixed whitespace', make: () => ({ text: ' \n\t\u00a0'.repeat(Math.ceil(chars / 5)).slice(0, Math.floor(chars / 1.25)) }) },
+    {
+      name: 'mixed whitespace',
+      make: () => ({ text: ' \n\t\u00a0'.repeat(Math.ceil(chars / 5)).slice(0, Math.floor(chars / 1.25)) }),
+    },
     { name: 'base64, no whitespace', make: (seed) => ({ text: base64Blob(chars, seed) }) },
     { name: 'minified JSON', make: (seed) => ({ text: payloadText('json', chars, seed) }) },
     { name: 'CJK prose, no spaces', make: (seed) => ({ text: cjk(Math.floor(chars / 3), seed) }) },
@@ -179,7 +183,12 @@ export async function runWorstCase(options: { bytes?: number; seeds?: number } =
       if (seed === 0) {
         tiktokenTokenizer.count(text);
         measureContent({ role: 'user', parts: [{ text: `w${text}` }] });
-        measureContent({ role: 'user', parts: [{ functionResponse: { name: 'fetch', response: object ? { ...object, seed } : { output: `w ${text}` } } }] });
+        measureContent({
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'fetch', response: object ? { ...object, seed } : { output: `w ${text}` } } },
+          ],
+        });
         continue;
       }
       size = utf8Bytes(text);
@@ -256,7 +265,10 @@ async function sampleRow(input: string, samples: number, make: (seed: number) =>
   // An agent process has run these code paths long before: warm them up (V8 optimises a function after
   // many calls; 30 calls left 2 KB inputs at 2-3 times their later time) on other inputs first.
   const probe = structuredClone(make(1));
-  const bytes = (probe.parts ?? []).reduce((sum, part) => sum + utf8Bytes(part.text ?? safeJson(part.functionResponse?.response ?? '')), 0);
+  const bytes = (probe.parts ?? []).reduce(
+    (sum, part) => sum + utf8Bytes(part.text ?? safeJson(part.functionResponse?.response ?? '')),
+    0,
+  );
   const warmUps = Math.max(3, Math.min(100, Math.ceil(200_000 / bytes)));
   const contents = Array.from({ length: warmUps + samples }, (_, i) => structuredClone(make(i * 104_729 + 17)));
   for (const content of contents.slice(0, warmUps)) measureContent(content);
@@ -265,7 +277,14 @@ async function sampleRow(input: string, samples: number, make: (seed: number) =>
   for (const content of contents.slice(0, 3)) measureContent(content);
   const times = contents.slice(warmUps).map((content) => measureContent(content).ms);
   const medianMs = median(times);
-  return { input, bytes, samples, medianMs: round(medianMs, 4), maxMs: round(Math.max(...times), 3), msPerMb: round(medianMs / (bytes / MB), 1) };
+  return {
+    input,
+    bytes,
+    samples,
+    medianMs: round(medianMs, 4),
+    maxMs: round(Math.max(...times), 3),
+    msPerMb: round(medianMs / (bytes / MB), 1),
+  };
 }
 
 const textContent = (text: string): Content => ({ role: 'user', parts: [{ text }] });
@@ -282,13 +301,18 @@ export async function runSmallInputs(): Promise<SmallInputRow[]> {
     ['JSON', (seed) => payloadText('json', 2_048, seed)],
     ['CJK prose', (seed) => cjk(683, seed)],
   ];
-  for (const [name, make] of twoKb) rows.push(await sampleRow(`2 KB ${name}`, 40, (seed) => textContent(`${seed} ${make(seed)}`)));
+  for (const [name, make] of twoKb)
+    rows.push(await sampleRow(`2 KB ${name}`, 40, (seed) => textContent(`${seed} ${make(seed)}`)));
   for (const [name, make] of [
     ['random Han', (chars: number, seed: number) => randomHan(Math.floor(chars / 3), seed)],
     ['base64', (chars: number, seed: number) => base64Blob(chars, seed)],
   ] as const) {
     for (const size of [8 * 1_024, 32 * 1_024, 128 * 1_024]) {
-      rows.push(await sampleRow(`${size / 1_024} KB ${name}`, size > 32 * 1_024 ? 10 : 30, (seed) => textContent(make(size, seed))));
+      rows.push(
+        await sampleRow(`${size / 1_024} KB ${name}`, size > 32 * 1_024 ? 10 : 30, (seed) =>
+          textContent(make(size, seed)),
+        ),
+      );
     }
   }
   // One content of 512 distinct 2 KB parts (every part short enough to be counted exactly on its own).
@@ -297,11 +321,18 @@ export async function runSmallInputs(): Promise<SmallInputRow[]> {
     ['base64', (i: number) => base64Blob(2_048, i)],
     ['logs', (i: number) => logs(2_048, i)],
   ] as const) {
-    rows.push(await sampleRow(`1 MB as 512 text parts of 2 KB ${name}`, 3, (seed) => ({ role: 'user', parts: Array.from({ length: 512 }, (_, i) => ({ text: part(seed + i) })) })));
+    rows.push(
+      await sampleRow(`1 MB as 512 text parts of 2 KB ${name}`, 3, (seed) => ({
+        role: 'user',
+        parts: Array.from({ length: 512 }, (_, i) => ({ text: part(seed + i) })),
+      })),
+    );
     rows.push(
       await sampleRow(`1 MB as 512 tool results of 2 KB ${name}`, 3, (seed) => ({
         role: 'user',
-        parts: Array.from({ length: 512 }, (_, i) => ({ functionResponse: { name: 'fetch', response: { output: part(seed + i) } } })),
+        parts: Array.from({ length: 512 }, (_, i) => ({
+          functionResponse: { name: 'fetch', response: { output: part(seed + i) } },
+        })),
       })),
     );
   }

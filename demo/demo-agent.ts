@@ -26,7 +26,9 @@ function logLines(service: string, lines: number): string {
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {
     const level = levels[Math.floor(random() * levels.length)];
-    out.push(`2026-11-22T10:${String(i % 60).padStart(2, '0')}:00Z ${level} ${service} request_id=req-${Math.floor(random() * 1e6)} latency_ms=${Math.floor(random() * 900)} status=${level === 'ERROR' ? 500 : 200}`);
+    out.push(
+      `2026-11-22T10:${String(i % 60).padStart(2, '0')}:00Z ${level} ${service} request_id=req-${Math.floor(random() * 1e6)} latency_ms=${Math.floor(random() * 900)} status=${level === 'ERROR' ? 500 : 200}`,
+    );
   }
   return out.join('\n');
 }
@@ -36,7 +38,11 @@ export function demoTools(): FunctionTool[] {
     new FunctionTool({
       name: 'read_logs',
       description: 'Reads the latest log lines of a service.',
-      parameters: { type: 'OBJECT', properties: { service: { type: 'STRING' }, lines: { type: 'INTEGER' } }, required: ['service'] } as never,
+      parameters: {
+        type: 'OBJECT',
+        properties: { service: { type: 'STRING' }, lines: { type: 'INTEGER' } },
+        required: ['service'],
+      } as never,
       execute: (input: unknown) => {
         const { service, lines } = input as { service: string; lines?: number };
         return { service, logs: logLines(service, Math.min(2_000, lines ?? 300)) };
@@ -52,8 +58,15 @@ export function demoTools(): FunctionTool[] {
         return {
           id,
           status: 'shipped',
-          items: Array.from({ length: 40 }, (_, i) => ({ sku: `SKU-${1000 + i}`, quantity: 1 + Math.floor(random() * 3), price: Math.round(random() * 10000) / 100 })),
-          history: Array.from({ length: 60 }, (_, i) => ({ at: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}`, event: i % 3 === 0 ? 'payment_retry' : 'status_update' })),
+          items: Array.from({ length: 40 }, (_, i) => ({
+            sku: `SKU-${1000 + i}`,
+            quantity: 1 + Math.floor(random() * 3),
+            price: Math.round(random() * 10000) / 100,
+          })),
+          history: Array.from({ length: 60 }, (_, i) => ({
+            at: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}`,
+            event: i % 3 === 0 ? 'payment_retry' : 'status_update',
+          })),
         };
       },
     }),
@@ -63,7 +76,10 @@ export function demoTools(): FunctionTool[] {
 function lastUserText(contents: readonly Content[]): string {
   for (let i = contents.length - 1; i >= 0; i--) {
     const content = contents[i];
-    const text = content?.role === 'user' ? content.parts?.find((part) => part.text && !part.text.startsWith('[context_guard'))?.text : undefined;
+    const text =
+      content?.role === 'user'
+        ? content.parts?.find((part) => part.text && !part.text.startsWith('[context_guard'))?.text
+        : undefined;
     if (text) return text;
   }
   return '';
@@ -76,14 +92,39 @@ const offlineScript: ModelScript = ({ request, promptTokens }) => {
   const result = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
   if (result) {
     const size = JSON.stringify(result.response ?? {}).length;
-    return { content: { role: 'model', parts: [{ text: `I read ${size.toLocaleString('en')} characters from ${result.name}. Ask me about another service or order.` }] } };
+    return {
+      content: {
+        role: 'model',
+        parts: [
+          {
+            text: `I read ${size.toLocaleString('en')} characters from ${result.name}. Ask me about another service or order.`,
+          },
+        ],
+      },
+    };
   }
   const question = lastUserText(contents);
   const order = /\b([A-Z]{2,}-\d+)\b/.exec(question);
-  if (order) return { content: { role: 'model', parts: [{ functionCall: { name: 'get_order', args: { id: order[1] } } }] } };
+  if (order)
+    return { content: { role: 'model', parts: [{ functionCall: { name: 'get_order', args: { id: order[1] } } }] } };
   const service = /logs? (?:of|for) ([\w-]+)/i.exec(question);
-  if (service) return { content: { role: 'model', parts: [{ functionCall: { name: 'read_logs', args: { service: service[1], lines: 400 } } }] } };
-  return { content: { role: 'model', parts: [{ text: `(offline model) You said: "${question.slice(0, 120)}". The prompt I received was ${promptTokens} tokens. Try "show me the logs of payments" or "look up order ORD-1234".` }] } };
+  if (service)
+    return {
+      content: {
+        role: 'model',
+        parts: [{ functionCall: { name: 'read_logs', args: { service: service[1], lines: 400 } } }],
+      },
+    };
+  return {
+    content: {
+      role: 'model',
+      parts: [
+        {
+          text: `(offline model) You said: "${question.slice(0, 120)}". The prompt I received was ${promptTokens} tokens. Try "show me the logs of payments" or "look up order ORD-1234".`,
+        },
+      ],
+    },
+  };
 };
 
 /** A summarizer for the offline mode: a structured, mechanical digest of the prompt's conversation. */
@@ -92,7 +133,9 @@ export const offlineSummarizer: Summarizer = {
   async summarize({ prompt }) {
     const conversation = prompt.slice(prompt.indexOf('<conversation>'));
     const requests = [...conversation.matchAll(/^\[user\]: (.{1,160})/gm)].map((match) => match[1]);
-    const tools = [...conversation.matchAll(/called tool `(\w+)` with (.{1,80})/g)].map((match) => `${match[1]} ${match[2]}`);
+    const tools = [...conversation.matchAll(/called tool `(\w+)` with (.{1,80})/g)].map(
+      (match) => `${match[1]} ${match[2]}`,
+    );
     return {
       text: [
         '## Current state',
@@ -118,12 +161,22 @@ export function createDemoAgent(env: Readonly<Record<string, string | undefined>
   const online = Boolean(env['GOOGLE_API_KEY'] || env['GEMINI_API_KEY']);
   const model: string | BaseLlm = online
     ? GEMINI_MODEL
-    : new ScriptedLlm({ model: 'scripted-demo', window: OFFLINE_WINDOW, countTokens: tokenizerTokenCounter(tiktokenTokenizer), script: offlineScript });
+    : new ScriptedLlm({
+        model: 'scripted-demo',
+        window: OFFLINE_WINDOW,
+        countTokens: tokenizerTokenCounter(tiktokenTokenizer),
+        script: offlineScript,
+      });
   const agent = new LlmAgent({
     name: 'ops_assistant',
     model,
     instruction: 'You are an operations assistant. Use read_logs and get_order to answer; quote identifiers exactly.',
     tools: demoTools(),
   });
-  return { agent, online, window: online ? undefined : OFFLINE_WINDOW, summarizer: online ? undefined : offlineSummarizer };
+  return {
+    agent,
+    online,
+    window: online ? undefined : OFFLINE_WINDOW,
+    summarizer: online ? undefined : offlineSummarizer,
+  };
 }

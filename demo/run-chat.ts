@@ -13,7 +13,8 @@ import { createDemoAgent } from './demo-agent.js';
 
 const APP = 'context-guard-demo';
 const USER = 'demo-user';
-const HELP = 'Commands: /tokens (context meter), /status (full status), /compact (compact on the next message), /summary (current summary), /quit';
+const HELP =
+  'Commands: /tokens (context meter), /status (full status), /compact (compact on the next message), /summary (current summary), /quit';
 
 export interface ChatOptions {
   readonly input: Readable;
@@ -27,8 +28,16 @@ export async function runChat({ input, output, env }: ChatOptions): Promise<void
   const guard = new ContextGuard({
     ...(demo.window ? { contextWindow: demo.window } : {}),
     ...(demo.summarizer ? { summarizer: demo.summarizer } : {}),
-    logger: { debug: () => undefined, info: () => undefined, warn: (...args) => print(`! ${args.join(' ')}`), error: (...args) => print(`! ${args.join(' ')}`) },
-    onCompaction: (record) => print(`~ compacted ${record.coveredEvents.count} events: ${record.tokensBefore} -> ${record.tokensAfter} tokens${record.fallback ? ' (fallback summary)' : ''}`),
+    logger: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (...args) => print(`! ${args.join(' ')}`),
+      error: (...args) => print(`! ${args.join(' ')}`),
+    },
+    onCompaction: (record) =>
+      print(
+        `~ compacted ${record.coveredEvents.count} events: ${record.tokensBefore} -> ${record.tokensAfter} tokens${record.fallback ? ' (fallback summary)' : ''}`,
+      ),
   });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP, agent: demo.agent, sessionService, plugins: [guard] });
@@ -36,7 +45,11 @@ export async function runChat({ input, output, env }: ChatOptions): Promise<void
   const agentName = demo.agent.name;
   const load = async () => (await sessionService.getSession({ appName: APP, userId: USER, sessionId: session.id }))!;
 
-  print(demo.online ? 'Connected to Gemini (GOOGLE_API_KEY/GEMINI_API_KEY is set).' : `Offline mode: a scripted model with a ${demo.window} token window.`);
+  print(
+    demo.online
+      ? 'Connected to Gemini (GOOGLE_API_KEY/GEMINI_API_KEY is set).'
+      : `Offline mode: a scripted model with a ${demo.window} token window.`,
+  );
   print(HELP);
   const lines = createInterface({ input, terminal: false });
   for await (const raw of lines) {
@@ -53,7 +66,9 @@ export async function runChat({ input, output, env }: ChatOptions): Promise<void
     }
     if (line === '/status') {
       const status = guard.status(await load(), agentName);
-      print(`status: ${JSON.stringify({ ...status, lastCompaction: status.lastCompaction ? { id: status.lastCompaction.id, tokensBefore: status.lastCompaction.tokensBefore, tokensAfter: status.lastCompaction.tokensAfter } : undefined })}`);
+      print(
+        `status: ${JSON.stringify({ ...status, lastCompaction: status.lastCompaction ? { id: status.lastCompaction.id, tokensBefore: status.lastCompaction.tokensBefore, tokensAfter: status.lastCompaction.tokensAfter } : undefined })}`,
+      );
       continue;
     }
     if (line === '/compact') {
@@ -67,10 +82,15 @@ export async function runChat({ input, output, env }: ChatOptions): Promise<void
       continue;
     }
     try {
-      for await (const event of runner.runAsync({ userId: USER, sessionId: session.id, newMessage: { role: 'user', parts: [{ text: line }] } })) {
+      for await (const event of runner.runAsync({
+        userId: USER,
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text: line }] },
+      })) {
         for (const part of event.content?.parts ?? []) {
           if (part.text && !part.thought) print(`${event.author}: ${part.text}`);
-          if (part.functionCall) print(`  [tool] ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})`);
+          if (part.functionCall)
+            print(`  [tool] ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})`);
         }
         if (event.errorCode) print(`! model error ${event.errorCode}: ${event.errorMessage ?? ''}`);
       }

@@ -31,7 +31,9 @@ export interface AgentSetup {
 
 /** A scenario without tool work gives its agents no tools (the seed's "none"), so no declarations ride along. */
 function usesTools(spec: ScenarioSpec): boolean {
-  return (spec.extraToolDeclarations ?? 0) > 0 || spec.turnPattern.tools.some((turn) => turn.some((step) => step.length > 0));
+  return (
+    (spec.extraToolDeclarations ?? 0) > 0 || spec.turnPattern.tools.some((turn) => turn.some((step) => step.length > 0))
+  );
 }
 
 function compactors(setup: AgentSetup): BaseContextCompactor[] | undefined {
@@ -45,14 +47,21 @@ function compactors(setup: AgentSetup): BaseContextCompactor[] | undefined {
   ];
 }
 
-function llmAgent(spec: ScenarioSpec, name: string, setup: AgentSetup, withTools: boolean, extra: Partial<ConstructorParameters<typeof LlmAgent>[0]> = {}): LlmAgent {
+function llmAgent(
+  spec: ScenarioSpec,
+  name: string,
+  setup: AgentSetup,
+  withTools: boolean,
+  extra: Partial<ConstructorParameters<typeof LlmAgent>[0]> = {},
+): LlmAgent {
   const compactorList = compactors(setup);
   return new LlmAgent({
     name,
     model: setup.model,
     description: `The ${name} of the simulated operations team.`,
     instruction: systemPrompt(spec.systemPromptChars ?? 400, name),
-    tools: withTools && usesTools(spec) ? [fetchDataTool(), ...declarationOnlyTools(spec.extraToolDeclarations ?? 0)] : [],
+    tools:
+      withTools && usesTools(spec) ? [fetchDataTool(), ...declarationOnlyTools(spec.extraToolDeclarations ?? 0)] : [],
     ...(compactorList ? { contextCompactors: compactorList } : {}),
     ...extra,
   });

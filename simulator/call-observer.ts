@@ -17,7 +17,18 @@
  * first called: the pre-observer first, the post-observer last, the guard
  * (which attaches itself in between, being the plugin in between) in the middle.
  */
-import { BasePlugin, isAgentTool, isCompactedEvent, isLlmAgent, type BaseTool, type Context, type LlmAgent, type LlmRequest, type LlmResponse, type SingleBeforeModelCallback } from '@google/adk';
+import {
+  BasePlugin,
+  isAgentTool,
+  isCompactedEvent,
+  isLlmAgent,
+  type BaseTool,
+  type Context,
+  type LlmAgent,
+  type LlmRequest,
+  type LlmResponse,
+  type SingleBeforeModelCallback,
+} from '@google/adk';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, SUMMARY_MARKER } from '../src/internal.js';
 import type { GroundTruth } from './ground-truth.js';
 import { RawHistory } from './raw-history.js';
@@ -54,11 +65,25 @@ export interface CallObservation {
   fallbackSummary: boolean;
 }
 
-function guardCounters(context: Context): { compactions: number; maskings: number; watermark: number; kept?: number | undefined; fallback: boolean; summaryText: string } {
+function guardCounters(context: Context): {
+  compactions: number;
+  maskings: number;
+  watermark: number;
+  kept?: number | undefined;
+  fallback: boolean;
+  summaryText: string;
+} {
   const keys = stateKeysFor(context.agentName);
   const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
   const summary = decodeSummaryRecord(context.state.get<unknown>(keys.summary));
-  return { compactions: usage.compactions, maskings: usage.maskings, watermark: summary?.covered ?? 0, kept: summary?.kept?.at, fallback: summary?.fallback ?? false, summaryText: summary?.text ?? '' };
+  return {
+    compactions: usage.compactions,
+    maskings: usage.maskings,
+    watermark: summary?.covered ?? 0,
+    kept: summary?.kept?.at,
+    fallback: summary?.fallback ?? false,
+    summaryText: summary?.text ?? '',
+  };
 }
 
 /** Text like the summary content's header and continuation, to size them (the exact text is the guard's business). */
@@ -93,9 +118,16 @@ export class ObservationBook {
     // System instruction and tool declarations, as the ground truth counts them.
     const fixed = this.truth.countRequest({ ...request, contents: [] });
     const counters = guardCounters(context);
-    const viewContents = counters.watermark > 0 && counters.watermark <= contents.length ? history.from(counters.watermark, counters.kept) : raw.total;
-    const summaryTokens = counters.summaryText ? this.truth.countText(counters.summaryText) + this.truth.countText(SUMMARY_FRAMING) : 0;
-    const adkCompactedEvents = context.invocationContext.session.events.filter((event) => isCompactedEvent(event)).length;
+    const viewContents =
+      counters.watermark > 0 && counters.watermark <= contents.length
+        ? history.from(counters.watermark, counters.kept)
+        : raw.total;
+    const summaryTokens = counters.summaryText
+      ? this.truth.countText(counters.summaryText) + this.truth.countText(SUMMARY_FRAMING)
+      : 0;
+    const adkCompactedEvents = context.invocationContext.session.events.filter((event) =>
+      isCompactedEvent(event),
+    ).length;
     this.byRequest.set(request, {
       agent,
       turn: this.clock.turn,
@@ -128,7 +160,12 @@ export class ObservationBook {
 }
 
 /** Adds `callback` first or last to the `beforeModelCallback` list of an AgentTool's child, once. */
-function observeAgentToolChild(tool: BaseTool, callback: SingleBeforeModelCallback, where: 'first' | 'last', done: WeakSet<LlmAgent>): void {
+function observeAgentToolChild(
+  tool: BaseTool,
+  callback: SingleBeforeModelCallback,
+  where: 'first' | 'last',
+  done: WeakSet<LlmAgent>,
+): void {
   if (!isAgentTool(tool)) return;
   const child: unknown = (tool as unknown as { readonly agent?: unknown }).agent;
   if (!isLlmAgent(child) || done.has(child)) return;
@@ -144,11 +181,22 @@ export class PreObserver extends BasePlugin {
   }
 
   override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
-    observeAgentToolChild(tool, ({ context, request }) => void this.book.open(context, request), 'first', this.children);
+    observeAgentToolChild(
+      tool,
+      ({ context, request }) => void this.book.open(context, request),
+      'first',
+      this.children,
+    );
     return undefined;
   }
 
-  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  override async beforeModelCallback({
+    callbackContext,
+    llmRequest,
+  }: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
     this.book.open(callbackContext, llmRequest);
     return undefined;
   }
@@ -161,11 +209,22 @@ export class PostObserver extends BasePlugin {
   }
 
   override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
-    observeAgentToolChild(tool, ({ context, request }) => void this.book.close(context, request), 'last', this.children);
+    observeAgentToolChild(
+      tool,
+      ({ context, request }) => void this.book.close(context, request),
+      'last',
+      this.children,
+    );
     return undefined;
   }
 
-  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  override async beforeModelCallback({
+    callbackContext,
+    llmRequest,
+  }: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
     this.book.close(callbackContext, llmRequest);
     return undefined;
   }

@@ -66,13 +66,26 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
   });
   if (values.help) return undefined;
   const groundTruth = values['ground-truth'];
-  if (groundTruth !== 'ratio' && groundTruth !== 'tokenizer') throw new Error(`--ground-truth must be ratio or tokenizer, not '${groundTruth}'`);
+  if (groundTruth !== 'ratio' && groundTruth !== 'tokenizer')
+    throw new Error(`--ground-truth must be ratio or tokenizer, not '${groundTruth}'`);
   const sessionStore = values['session-store'];
-  if (sessionStore !== 'memory' && sessionStore !== 'sqlite') throw new Error(`--session-store must be memory or sqlite, not '${sessionStore}'`);
+  if (sessionStore !== 'memory' && sessionStore !== 'sqlite')
+    throw new Error(`--session-store must be memory or sqlite, not '${sessionStore}'`);
   const jobs = values.jobs === undefined ? Math.max(1, Math.min(4, availableParallelism())) : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, not '${values.jobs}'`);
-  const retention = values['no-retention'] ? false : (values.retention ?? (values.filter === undefined && values.strategy === undefined));
-  return { filter: values.filter, strategy: values.strategy, groundTruth, sessionStore, json: values.json, report: values.report ?? 'reports/simulation.html', jobs, retention };
+  const retention = values['no-retention']
+    ? false
+    : (values.retention ?? (values.filter === undefined && values.strategy === undefined));
+  return {
+    filter: values.filter,
+    strategy: values.strategy,
+    groundTruth,
+    sessionStore,
+    json: values.json,
+    report: values.report ?? 'reports/simulation.html',
+    jobs,
+    retention,
+  };
 }
 
 function writeFile(path: string, text: string): string {
@@ -112,9 +125,18 @@ async function main(): Promise<number> {
     process.stderr.write(`no scenario matches /${options.filter ?? ''}/\n`);
     return 2;
   }
-  process.stdout.write(`Simulating ${scenarios.length} scenarios × ${strategies.length} strategies on ${Math.min(options.jobs, scenarios.length * strategies.length)} worker(s), ground truth: ${options.groundTruth}, sessions: ${options.sessionStore}\n`);
+  process.stdout.write(
+    `Simulating ${scenarios.length} scenarios × ${strategies.length} strategies on ${Math.min(options.jobs, scenarios.length * strategies.length)} worker(s), ground truth: ${options.groundTruth}, sessions: ${options.sessionStore}\n`,
+  );
   const started = performance.now();
-  const outcome = await runAll({ scenarios, strategies, groundTruth: options.groundTruth, sessionStore: options.sessionStore, jobs: options.jobs, onResult: progress });
+  const outcome = await runAll({
+    scenarios,
+    strategies,
+    groundTruth: options.groundTruth,
+    sessionStore: options.sessionStore,
+    jobs: options.jobs,
+    onResult: progress,
+  });
   const durationMs = performance.now() - started;
   const { results } = outcome;
   if (outcome.groundTruthNote) process.stdout.write(`note: ${outcome.groundTruthNote}\n`);
@@ -138,14 +160,20 @@ async function main(): Promise<number> {
   );
   process.stdout.write(`\nReport: ${reportPath}\n`);
   if (options.json) {
-    const jsonPath = writeFile(options.json, `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`);
+    const jsonPath = writeFile(
+      options.json,
+      `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
+    );
     process.stdout.write(`JSON:   ${jsonPath}\n`);
   }
   const failed = results.filter((result) => !result.baseline && !result.passed);
   process.stdout.write(`Finished in ${(durationMs / 1000).toFixed(1)} s.\n`);
   if (failed.length > 0) {
     process.stdout.write(`\n${failed.length} ContextGuard run(s) failed:\n`);
-    for (const result of failed) process.stdout.write(`  ${result.name} · ${result.strategy}\n${result.violations.map((violation) => `      ${violation}`).join('\n')}\n`);
+    for (const result of failed)
+      process.stdout.write(
+        `  ${result.name} · ${result.strategy}\n${result.violations.map((violation) => `      ${violation}`).join('\n')}\n`,
+      );
     return 1;
   }
   return 0;

@@ -12,7 +12,9 @@ export interface LogLine {
 const KEEP = 200;
 
 function render(args: readonly unknown[]): string {
-  return args.map((arg) => (arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : String(arg))).join(' ');
+  return args
+    .map((arg) => (arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : String(arg)))
+    .join(' ');
 }
 
 export class CollectingLogger implements Logger {
@@ -25,7 +27,14 @@ export class CollectingLogger implements Logger {
   }
 
   log(level: LogLevel, ...args: unknown[]): void {
-    const name = level === LogLevel.ERROR ? 'error' : level === LogLevel.WARN ? 'warn' : level === LogLevel.INFO ? 'info' : 'debug';
+    const name =
+      level === LogLevel.ERROR
+        ? 'error'
+        : level === LogLevel.WARN
+          ? 'warn'
+          : level === LogLevel.INFO
+            ? 'info'
+            : 'debug';
     this.keep(name, args);
   }
   debug(...args: unknown[]): void {

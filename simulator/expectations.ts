@@ -31,31 +31,46 @@ export function expectationViolations(expect: ScenarioExpectations | undefined, 
   const violations: string[] = [];
   const allowed = expect?.maxRejected ?? 0;
   if (facts.rejected > allowed) {
-    const which = facts.calls.filter((call) => call.rejected).map((call) => `call ${call.index} (turn ${call.turn}, ${call.agent}, ${call.promptTokens} tokens)`);
-    violations.push(`overflow: ${facts.rejected} request(s) over the ${facts.window}-token window reached the model (allowed ${allowed}): ${which.join('; ')}`);
+    const which = facts.calls
+      .filter((call) => call.rejected)
+      .map((call) => `call ${call.index} (turn ${call.turn}, ${call.agent}, ${call.promptTokens} tokens)`);
+    violations.push(
+      `overflow: ${facts.rejected} request(s) over the ${facts.window}-token window reached the model (allowed ${allowed}): ${which.join('; ')}`,
+    );
   }
   if (!expect) return violations;
   if (expect.parallelResponses !== undefined) {
     const most = Math.max(0, ...facts.calls.map((call) => call.maxParallelResponses));
     if (most < expect.parallelResponses) {
-      violations.push(`expected a content with ${expect.parallelResponses} merged parallel responses; the most was ${most}`);
+      violations.push(
+        `expected a content with ${expect.parallelResponses} merged parallel responses; the most was ${most}`,
+      );
     }
   }
   if (expect.currentRequestIntact) {
-    const broken = facts.calls.filter((call) => !call.requestIntact).map((call) => `call ${call.index} (turn ${call.turn}, step ${call.step})`);
-    if (broken.length > 0) violations.push(`expected the user's message intact in every request of its turn; it was cut or missing in ${broken.length}: ${broken.slice(0, 5).join('; ')}`);
+    const broken = facts.calls
+      .filter((call) => !call.requestIntact)
+      .map((call) => `call ${call.index} (turn ${call.turn}, step ${call.step})`);
+    if (broken.length > 0)
+      violations.push(
+        `expected the user's message intact in every request of its turn; it was cut or missing in ${broken.length}: ${broken.slice(0, 5).join('; ')}`,
+      );
   }
   if (!facts.checksSizeClaims) return violations;
   if (expect.rawOverWindow) {
     const over = facts.calls.filter((call) => call.producedTokens > facts.window).length;
     if (over < expect.rawOverWindow.min) {
-      violations.push(`scenario too mild: expected ADK to build at least ${expect.rawOverWindow.min} request(s) over the window (tool results at full size), got ${over}`);
+      violations.push(
+        `scenario too mild: expected ADK to build at least ${expect.rawOverWindow.min} request(s) over the window (tool results at full size), got ${over}`,
+      );
     }
   }
   if (expect.peakBelow !== undefined) {
     const peak = Math.max(0, ...facts.calls.map((call) => call.promptTokens));
     if (peak >= expect.peakBelow * facts.window) {
-      violations.push(`expected every request under ${Math.round(expect.peakBelow * 100)}% of the window; the largest was ${peak} tokens`);
+      violations.push(
+        `expected every request under ${Math.round(expect.peakBelow * 100)}% of the window; the largest was ${peak} tokens`,
+      );
     }
   }
   if (expect.summarizerCalls && (facts.summarizerCalls ?? 0) > expect.summarizerCalls.max) {
@@ -79,11 +94,12 @@ export function expectationViolations(expect: ScenarioExpectations | undefined, 
     violations.push('expected a compaction with the mechanical fallback summary; there was none');
   }
   if (expect.compactedMidChain && !facts.calls.some((call) => (call.compacted || call.masked) && call.step > 0)) {
-    violations.push('expected a compaction in the middle of a tool chain; every compaction was on a turn\'s first call');
+    violations.push("expected a compaction in the middle of a tool chain; every compaction was on a turn's first call");
   }
   if (expect.everyAgentCompacted) {
     for (const agent of facts.agents) {
-      if ((facts.compactionsByAgent.get(agent) ?? 0) === 0) violations.push(`expected agent '${agent}' to compact at least once; it never did`);
+      if ((facts.compactionsByAgent.get(agent) ?? 0) === 0)
+        violations.push(`expected agent '${agent}' to compact at least once; it never did`);
     }
   }
   return violations;

@@ -20,7 +20,11 @@ interface EncodingTokenizer {
 
 function isEncodingTokenizer(value: unknown): value is EncodingTokenizer {
   // The package's tokenizer is a callable object: typeof says 'function'.
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { encode?: unknown }).encode === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { encode?: unknown }).encode === 'function'
+  );
 }
 
 /** Wraps a tokenizer with a bounded text → count memo. */

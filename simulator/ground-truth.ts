@@ -13,7 +13,12 @@
 import type { LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { Tokenizer } from '../src/index.js';
-import { ratioTokenCounter, requestPayload, tokenizerTokenCounter, type RequestTokenCounter } from '../src/testing/index.js';
+import {
+  ratioTokenCounter,
+  requestPayload,
+  tokenizerTokenCounter,
+  type RequestTokenCounter,
+} from '../src/testing/index.js';
 
 export type GroundTruthMode = 'ratio' | 'tokenizer';
 
@@ -81,6 +86,8 @@ export function tokenizerGroundTruth(tokenizer: Tokenizer): GroundTruth {
     },
     tokensOf: (total) => total.tokens + total.mediaTokens,
     // Cut characters are counted at the tokenizer's average density over these contents.
-    producedTokensOf: (total) => Math.ceil(total.tokens + total.cutChars * (total.chars > 0 ? total.tokens / total.chars : 0.25)) + total.mediaTokens,
+    producedTokensOf: (total) =>
+      Math.ceil(total.tokens + total.cutChars * (total.chars > 0 ? total.tokens / total.chars : 0.25)) +
+      total.mediaTokens,
   };
 }

@@ -29,11 +29,15 @@ interface NamedPart {
 }
 
 function calls(content: Content | undefined): NamedPart[] {
-  return (content?.parts ?? []).flatMap((part) => (part.functionCall ? [{ name: part.functionCall.name ?? '', id: part.functionCall.id }] : []));
+  return (content?.parts ?? []).flatMap((part) =>
+    part.functionCall ? [{ name: part.functionCall.name ?? '', id: part.functionCall.id }] : [],
+  );
 }
 
 function responses(content: Content | undefined): NamedPart[] {
-  return (content?.parts ?? []).flatMap((part) => (part.functionResponse ? [{ name: part.functionResponse.name ?? '', id: part.functionResponse.id }] : []));
+  return (content?.parts ?? []).flatMap((part) =>
+    part.functionResponse ? [{ name: part.functionResponse.name ?? '', id: part.functionResponse.id }] : [],
+  );
 }
 
 function sameCall(call: NamedPart, response: NamedPart): boolean {
@@ -50,7 +54,8 @@ export function orphanViolations(contents: readonly Content[]): string[] {
       const unmatched = [...answered];
       for (const call of made) {
         const at = unmatched.findIndex((response) => sameCall(call, response));
-        if (at < 0) violations.push(`orphaned function call '${call.name}' at content ${i} (no response in the next content)`);
+        if (at < 0)
+          violations.push(`orphaned function call '${call.name}' at content ${i} (no response in the next content)`);
         else unmatched.splice(at, 1);
       }
     }
@@ -59,7 +64,10 @@ export function orphanViolations(contents: readonly Content[]): string[] {
       const available = [...calls(contents[i - 1])];
       for (const response of answered) {
         const at = available.findIndex((call) => sameCall(call, response));
-        if (at < 0) violations.push(`orphaned function response '${response.name}' at content ${i} (its call is not the previous content)`);
+        if (at < 0)
+          violations.push(
+            `orphaned function response '${response.name}' at content ${i} (its call is not the previous content)`,
+          );
         else available.splice(at, 1);
       }
     }
@@ -111,7 +119,12 @@ export function shrunkToolResults(contents: readonly Content[]): number {
       if (!response) continue;
       const queue = sizes.get(response.name ?? '');
       const requested = queue?.shift();
-      if (requested !== undefined && requested >= 200 && JSON.stringify(response.response ?? {}).length < requested * 0.9) shrunk++;
+      if (
+        requested !== undefined &&
+        requested >= 200 &&
+        JSON.stringify(response.response ?? {}).length < requested * 0.9
+      )
+        shrunk++;
     }
   }
   return shrunk;

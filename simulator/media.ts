@@ -33,7 +33,8 @@ export function pdfBase64(pages: number, base64Chars: number, seed: number): str
   const objects: string[] = ['1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj'];
   const kids = Array.from({ length: pages }, (_, i) => `${3 + i} 0 R`).join(' ');
   objects.push(`2 0 obj << /Type /Pages /Kids [${kids}] /Count ${pages} >> endobj`);
-  for (let i = 0; i < pages; i++) objects.push(`${3 + i} 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj`);
+  for (let i = 0; i < pages; i++)
+    objects.push(`${3 + i} 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj`);
   const head = Buffer.from(`%PDF-1.4\n${objects.join('\n')}\n`, 'latin1');
   const total = Math.max(head.length + 16, Math.floor((base64Chars * 3) / 4));
   // Filler as a comment-free stream of printable bytes, then the trailer.

@@ -9,7 +9,15 @@ import type { ScriptedLlm } from '../src/testing/index.js';
 import type { CallRecord } from './call-record.js';
 import type { ObservationBook } from './call-observer.js';
 import { userContent } from './turn-plan.js';
-import { containsRequest, holdsContent, loopViolation, maxParallelResponses, orphanViolations, shrunkToolResults, type LoopFacts } from './invariants.js';
+import {
+  containsRequest,
+  holdsContent,
+  loopViolation,
+  maxParallelResponses,
+  orphanViolations,
+  shrunkToolResults,
+  type LoopFacts,
+} from './invariants.js';
 
 export class ObservedModel extends BaseLlm {
   readonly calls: CallRecord[] = [];
@@ -47,11 +55,17 @@ export class ObservedModel extends BaseLlm {
     const guardCompacted = observation.guardCompactionsAfter > observation.guardCompactionsBefore;
     const adkCompacted = observation.adkCompactedEvents > this.adkCompactedEventsSeen;
     this.adkCompactedEventsSeen = Math.max(this.adkCompactedEventsSeen, observation.adkCompactedEvents);
-    const violations = [...orphanViolations(contents).map((text) => `call ${this.calls.length} (turn ${observation.turn}, ${observation.agent}): ${text}`)];
+    const violations = [
+      ...orphanViolations(contents).map(
+        (text) => `call ${this.calls.length} (turn ${observation.turn}, ${observation.agent}): ${text}`,
+      ),
+    ];
     const plan = this.book.clock.plan;
     const message = plan?.message;
     if (message !== undefined && !containsRequest(contents, message)) {
-      violations.push(`call ${this.calls.length} (turn ${observation.turn}, ${observation.agent}): the user's current request is not in the request`);
+      violations.push(
+        `call ${this.calls.length} (turn ${observation.turn}, ${observation.agent}): the user's current request is not in the request`,
+      );
     }
     const facts: LoopFacts = {
       index: this.calls.length,
@@ -65,7 +79,11 @@ export class ObservedModel extends BaseLlm {
       hasWatermark: this.watermarked,
     };
     const previous = this.lastByAgent.get(observation.agent);
-    const loop = loopViolation(facts, previous && { ...previous, index: previous.index, hasWatermark: this.watermarked }, this.window);
+    const loop = loopViolation(
+      facts,
+      previous && { ...previous, index: previous.index, hasWatermark: this.watermarked },
+      this.window,
+    );
     if (loop) violations.push(`${loop} (${observation.agent})`);
     const record: CallRecord = {
       index: this.calls.length,

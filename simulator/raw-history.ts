@@ -29,7 +29,12 @@ export interface RawMeasure {
 }
 
 function add(a: ContentMeasure, b: ContentMeasure): ContentMeasure {
-  return { chars: a.chars + b.chars, mediaTokens: a.mediaTokens + b.mediaTokens, tokens: a.tokens + b.tokens, cutChars: a.cutChars + b.cutChars };
+  return {
+    chars: a.chars + b.chars,
+    mediaTokens: a.mediaTokens + b.mediaTokens,
+    tokens: a.tokens + b.tokens,
+    cutChars: a.cutChars + b.cutChars,
+  };
 }
 
 const ZERO: ContentMeasure = { chars: 0, mediaTokens: 0, tokens: 0, cutChars: 0 };
@@ -43,13 +48,15 @@ function cutChars(call: Content | undefined, content: Content): number {
   const sizes = new Map<string, number[]>();
   for (const part of call?.parts ?? []) {
     const size = (part.functionCall?.args as { size?: unknown } | undefined)?.size;
-    if (part.functionCall && typeof size === 'number') sizes.set(part.functionCall.name ?? '', [...(sizes.get(part.functionCall.name ?? '') ?? []), size]);
+    if (part.functionCall && typeof size === 'number')
+      sizes.set(part.functionCall.name ?? '', [...(sizes.get(part.functionCall.name ?? '') ?? []), size]);
   }
   let cut = 0;
   for (const part of content.parts ?? []) {
     if (!part.functionResponse) continue;
     const produced = sizes.get(part.functionResponse.name ?? '')?.shift();
-    if (produced !== undefined) cut += Math.max(0, produced - JSON.stringify(part.functionResponse.response ?? {}).length);
+    if (produced !== undefined)
+      cut += Math.max(0, produced - JSON.stringify(part.functionResponse.response ?? {}).length);
   }
   return cut;
 }
@@ -62,7 +69,9 @@ export class RawHistory {
     let known = this.measures.length;
     const stale =
       known > contents.length ||
-      (known > 0 && (signature(contents[0]) !== this.signatures[0] || signature(contents[known - 1]) !== this.signatures[known - 1]));
+      (known > 0 &&
+        (signature(contents[0]) !== this.signatures[0] ||
+          signature(contents[known - 1]) !== this.signatures[known - 1]));
     if (stale) known = 0;
     this.measures.length = known;
     this.signatures.length = known;
@@ -82,7 +91,8 @@ export class RawHistory {
   /** Total of the contents from `index` on (after `measure`), plus the one at `kept` before it (a summary's kept message). */
   from(index: number, kept?: number): ContentMeasure {
     let total = kept !== undefined && kept >= 0 && kept < index ? (this.measures[kept] ?? ZERO) : ZERO;
-    for (let i = Math.max(0, index); i < this.measures.length; i++) total = add(total, this.measures[i] as ContentMeasure);
+    for (let i = Math.max(0, index); i < this.measures.length; i++)
+      total = add(total, this.measures[i] as ContentMeasure);
     return total;
   }
 }

@@ -27,27 +27,62 @@ export interface RecallResult {
   readonly answer: string;
 }
 
-const forgetfulSummarizer: Summarizer = { name: 'forgetful', summarize: async () => ({ text: '## Current state\nThe user and the agent looked at several logs.', finishReason: 'STOP' }) };
+const forgetfulSummarizer: Summarizer = {
+  name: 'forgetful',
+  summarize: async () => ({
+    text: '## Current state\nThe user and the agent looked at several logs.',
+    finishReason: 'STOP',
+  }),
+};
 
 function allText(contents: readonly Content[]): string {
-  return contents.flatMap((content) => content.parts ?? []).map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? '')).join('\n');
+  return contents
+    .flatMap((content) => content.parts ?? [])
+    .map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? ''))
+    .join('\n');
 }
 
 const script: ModelScript = ({ request }) => {
   const contents = request.contents;
   const last = contents[contents.length - 1];
   const responses = last?.parts?.filter((part) => part.functionResponse) ?? [];
-  const lastUser = [...contents].reverse().find((content) => content.role === 'user' && content.parts?.some((part) => part.text && !part.text.startsWith('[context_guard')));
+  const lastUser = [...contents]
+    .reverse()
+    .find(
+      (content) =>
+        content.role === 'user' && content.parts?.some((part) => part.text && !part.text.startsWith('[context_guard')),
+    );
   const question = lastUser?.parts?.find((part) => part.text)?.text ?? '';
   if (question === QUESTION) {
     const match = /TRK-\d+-[A-Z]+/.exec(allText(contents));
     if (match) return { content: { role: 'model', parts: [{ text: `The tracking code is ${match[0]}.` }] } };
-    if (RECALL_TOOL_NAME in request.toolsDict && !responses.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)) {
-      return { content: { role: 'model', parts: [{ functionCall: { name: RECALL_TOOL_NAME, args: { query: 'tracking code' } } }] } };
+    if (
+      RECALL_TOOL_NAME in request.toolsDict &&
+      !responses.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)
+    ) {
+      return {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: RECALL_TOOL_NAME, args: { query: 'tracking code' } } }],
+        },
+      };
     }
     return { content: { role: 'model', parts: [{ text: 'I no longer have the tracking code.' }] } };
   }
-  if (responses.length === 0) return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { first: question.startsWith('Turn 1:'), seed: contents.length } } }] } };
+  if (responses.length === 0)
+    return {
+      content: {
+        role: 'model',
+        parts: [
+          {
+            functionCall: {
+              name: 'fetch_logs',
+              args: { first: question.startsWith('Turn 1:'), seed: contents.length },
+            },
+          },
+        ],
+      },
+    };
   return { content: { role: 'model', parts: [{ text: 'Looked at the logs.' }] } };
 };
 
@@ -59,17 +94,34 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
     parameters: { type: 'OBJECT', properties: { first: { type: 'BOOLEAN' }, seed: { type: 'INTEGER' } } } as never,
     execute: (input: unknown) => {
       const { first, seed } = input as { first: boolean; seed: number };
-      return { logs: first ? `${logs(300, seed)} shipment tracking code ${PLANTED_CODE} ${logs(300, seed + 1)}` : logs(3_000, seed) };
+      return {
+        logs: first
+          ? `${logs(300, seed)} shipment tracking code ${PLANTED_CODE} ${logs(300, seed + 1)}`
+          : logs(3_000, seed),
+      };
     },
   });
-  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse logs.', tools: [fetchLogs, ...(withTool ? [contextRecallTool()] : [])] });
+  const agent = new LlmAgent({
+    name: 'worker',
+    model,
+    instruction: 'You analyse logs.',
+    tools: [fetchLogs, ...(withTool ? [contextRecallTool()] : [])],
+  });
   const sessionService = new InMemorySessionService();
-  const guard = new ContextGuard({ contextWindow: RECALL_WINDOW, summarizer: forgetfulSummarizer, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+  const guard = new ContextGuard({
+    contextWindow: RECALL_WINDOW,
+    summarizer: forgetfulSummarizer,
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
   const runner = new Runner({ appName: 'recall', agent, sessionService, plugins: [guard] });
   const session = await sessionService.createSession({ appName: 'recall', userId: 'u' });
   const send = async (text: string): Promise<string> => {
     let answer = '';
-    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage: { role: 'user', parts: [{ text }] } })) {
+    for await (const event of runner.runAsync({
+      userId: 'u',
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text }] },
+    })) {
       for (const part of event.content?.parts ?? []) if (part.text) answer = part.text;
     }
     return answer;
@@ -77,8 +129,17 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
   for (let turn = 1; turn <= 10; turn++) await send(`Turn ${turn}: fetch the logs.`);
   const lostFromContext = !allText(model.requests[model.requests.length - 1]?.contents ?? []).includes(PLANTED_CODE);
   const answer = await send(QUESTION);
-  const recallCalls = model.requests.filter((request) => request.contents.some((content) => content.parts?.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME))).length;
-  return { withTool, recovered: answer.includes(PLANTED_CODE), lostFromContext, recallCalls, overflows: model.rejectedRequests.length, answer };
+  const recallCalls = model.requests.filter((request) =>
+    request.contents.some((content) => content.parts?.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)),
+  ).length;
+  return {
+    withTool,
+    recovered: answer.includes(PLANTED_CODE),
+    lostFromContext,
+    recallCalls,
+    overflows: model.rejectedRequests.length,
+    answer,
+  };
 }
 
 /** Runs the recall experiment with and without the tool. */
@@ -87,9 +148,13 @@ export async function runRecall(): Promise<RecallResult[]> {
 }
 
 export function renderRecallTable(results: readonly RecallResult[]): string {
-  const lines = [`Recall: a tracking code from the first tool result, asked for after 10 turns and several compactions (window ${RECALL_WINDOW})`];
+  const lines = [
+    `Recall: a tracking code from the first tool result, asked for after 10 turns and several compactions (window ${RECALL_WINDOW})`,
+  ];
   for (const result of results) {
-    lines.push(`  ${(result.withTool ? 'with recall_history' : 'without the tool').padEnd(22)} ${result.recovered ? 'recovered the exact value' : 'could not recover it'} · lost from context: ${result.lostFromContext ? 'yes' : 'no'} · ${result.overflows} overflows · answer: "${result.answer}"`);
+    lines.push(
+      `  ${(result.withTool ? 'with recall_history' : 'without the tool').padEnd(22)} ${result.recovered ? 'recovered the exact value' : 'could not recover it'} · lost from context: ${result.lostFromContext ? 'yes' : 'no'} · ${result.overflows} overflows · answer: "${result.answer}"`,
+    );
   }
   return lines.join('\n');
 }
@@ -97,7 +162,10 @@ export function renderRecallTable(results: readonly RecallResult[]): string {
 /** The recall results as an HTML section of the report. */
 export function renderRecallSection(results: readonly RecallResult[], escape: (text: string) => string): string {
   const rows = results
-    .map((result) => `<tr><td class="name">${result.withTool ? 'with recall_history' : 'without the tool'}</td><td>${result.lostFromContext ? 'yes' : 'no'}</td><td>${result.recovered ? '<b class="pass">recovered</b>' : 'not recovered'}</td><td class="name">${escape(result.answer)}</td><td>${result.overflows}</td></tr>`)
+    .map(
+      (result) =>
+        `<tr><td class="name">${result.withTool ? 'with recall_history' : 'without the tool'}</td><td>${result.lostFromContext ? 'yes' : 'no'}</td><td>${result.recovered ? '<b class="pass">recovered</b>' : 'not recovered'}</td><td class="name">${escape(result.answer)}</td><td>${result.overflows}</td></tr>`,
+    )
     .join('');
   return (
     `<section class="recall" id="recall"><h2>Recall of a detail the summaries lost</h2>` +

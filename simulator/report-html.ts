@@ -69,8 +69,15 @@ function verdictClass(result: ScenarioResult): string {
 }
 
 function caption(result: ScenarioResult): string {
-  const baselineVerdict = result.overflows > 0 ? 'overflows' : `${result.violations.length} violation${result.violations.length === 1 ? '' : 's'}`;
-  const verdict = result.passed ? '<b class="pass">pass</b>' : result.baseline ? `<b class="base">${baselineVerdict}</b>` : '<b class="fail">FAIL</b>';
+  const baselineVerdict =
+    result.overflows > 0
+      ? 'overflows'
+      : `${result.violations.length} violation${result.violations.length === 1 ? '' : 's'}`;
+  const verdict = result.passed
+    ? '<b class="pass">pass</b>'
+    : result.baseline
+      ? `<b class="base">${baselineVerdict}</b>`
+      : '<b class="fail">FAIL</b>';
   return (
     `${escapeXml(result.strategyLabel)} · ${verdict}<br>` +
     `${result.modelCalls} calls · ${result.overflows} overflow${result.overflows === 1 ? '' : 's'} · ${result.compactions} compaction${result.compactions === 1 ? '' : 's'} · ${result.maskings} masking${result.maskings === 1 ? '' : 's'} · ` +
@@ -79,7 +86,11 @@ function caption(result: ScenarioResult): string {
   );
 }
 
-function summaryMatrix(names: readonly string[], strategies: readonly string[], byKey: Map<string, ScenarioResult>): string {
+function summaryMatrix(
+  names: readonly string[],
+  strategies: readonly string[],
+  byKey: Map<string, ScenarioResult>,
+): string {
   const head = `<tr><th class="name">scenario</th><th>window</th>${strategies.map((s) => `<th>${escapeXml(s)}<br>overflows · compactions · peak · summarizer · cost $</th>`).join('')}</tr>`;
   const rows = names.map((name) => {
     const first = strategies.map((s) => byKey.get(`${name}\u0000${s}`)).find((r) => r !== undefined);
@@ -96,7 +107,10 @@ function summaryMatrix(names: readonly string[], strategies: readonly string[], 
 function scenarioSection(name: string, results: readonly ScenarioResult[]): string {
   const first = results[0];
   if (!first) return '';
-  const scale = chartScale(first.window, results.map((result) => result.calls));
+  const scale = chartScale(
+    first.window,
+    results.map((result) => result.calls),
+  );
   const figures = results.map((result) => {
     const chart = renderChart({
       title: `${name}, ${result.strategyLabel}: prompt tokens per model call`,
@@ -138,8 +152,16 @@ export function renderReport(results: readonly ScenarioResult[], meta: ReportMet
   const baselineTotals = strategies
     .map((strategy) => results.filter((result) => result.strategy === strategy && result.baseline))
     .filter((list) => list.length > 0)
-    .map((list) => `${escapeXml(list[0]?.strategyLabel ?? '')}: ${list.reduce((sum, r) => sum + r.overflows, 0)} overflows in ${list.filter((r) => r.overflows > 0).length} of ${list.length} scenarios`);
-  const sections = names.map((name) => scenarioSection(name, strategies.map((s) => byKey.get(`${name}\u0000${s}`)).filter((r): r is ScenarioResult => r !== undefined)));
+    .map(
+      (list) =>
+        `${escapeXml(list[0]?.strategyLabel ?? '')}: ${list.reduce((sum, r) => sum + r.overflows, 0)} overflows in ${list.filter((r) => r.overflows > 0).length} of ${list.length} scenarios`,
+    );
+  const sections = names.map((name) =>
+    scenarioSection(
+      name,
+      strategies.map((s) => byKey.get(`${name}\u0000${s}`)).filter((r): r is ScenarioResult => r !== undefined),
+    ),
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>ContextGuard simulation report</title><style>${STYLE}</style></head>

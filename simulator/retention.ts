@@ -59,9 +59,20 @@ class LossySummarizerLlm extends BaseLlm {
     super({ model: 'scripted-lossy-summarizer' });
   }
   override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
-    const prompt = (request.contents ?? []).flatMap((content) => content.parts ?? []).map((part) => part.text ?? '').join('\n');
+    const prompt = (request.contents ?? [])
+      .flatMap((content) => content.parts ?? [])
+      .map((part) => part.text ?? '')
+      .join('\n');
     const latest = [...prompt.matchAll(/Turn (\d+): check the next batch of logs\./g)].pop()?.[0] ?? 'the logs';
-    yield { content: { role: 'model', parts: [{ text: `## Current state\nThe user is reviewing logs batch by batch; the latest request was "${latest}".` }] }, finishReason: 'STOP' as LlmResponse['finishReason'] };
+    yield {
+      content: {
+        role: 'model',
+        parts: [
+          { text: `## Current state\nThe user is reviewing logs batch by batch; the latest request was "${latest}".` },
+        ],
+      },
+      finishReason: 'STOP' as LlmResponse['finishReason'],
+    };
   }
   override async connect(): Promise<BaseLlmConnection> {
     throw new Error('not supported');
@@ -70,12 +81,21 @@ class LossySummarizerLlm extends BaseLlm {
 
 const script: ModelScript = ({ request }) => {
   const last = request.contents[request.contents.length - 1];
-  if (last?.parts?.some((part) => part.functionResponse)) return { content: { role: 'model', parts: [{ text: 'Batch checked: nothing unusual.' }] } };
-  return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { seed: request.contents.length } } }] } };
+  if (last?.parts?.some((part) => part.functionResponse))
+    return { content: { role: 'model', parts: [{ text: 'Batch checked: nothing unusual.' }] } };
+  return {
+    content: {
+      role: 'model',
+      parts: [{ functionCall: { name: 'fetch_logs', args: { seed: request.contents.length } } }],
+    },
+  };
 };
 
 function requestText(contents: readonly Content[]): string {
-  return contents.flatMap((content) => content.parts ?? []).map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? '')).join('\n');
+  return contents
+    .flatMap((content) => content.parts ?? [])
+    .map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? ''))
+    .join('\n');
 }
 
 async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy): Promise<RetentionResult> {
@@ -94,27 +114,57 @@ async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy)
     instruction: 'You review logs.',
     tools: [tool],
     ...(strategy === 'adk-token-based'
-      ? { contextCompactors: [new TokenBasedContextCompactor({ tokenThreshold: threshold, eventRetentionSize: 4, summarizer: new LlmSummarizer({ llm: lossy }) })] }
+      ? {
+          contextCompactors: [
+            new TokenBasedContextCompactor({
+              tokenThreshold: threshold,
+              eventRetentionSize: 4,
+              summarizer: new LlmSummarizer({ llm: lossy }),
+            }),
+          ],
+        }
       : {}),
   });
-  const plugins: BasePlugin[] = strategy === 'none' || strategy === 'adk-token-based' ? [] : [new ContextGuard({ contextWindow: RETENTION_WINDOW, strategy, summarizer: lossy, logger: { debug() {}, info() {}, warn() {}, error() {} } })];
+  const plugins: BasePlugin[] =
+    strategy === 'none' || strategy === 'adk-token-based'
+      ? []
+      : [
+          new ContextGuard({
+            contextWindow: RETENTION_WINDOW,
+            strategy,
+            summarizer: lossy,
+            logger: { debug() {}, info() {}, warn() {}, error() {} },
+          }),
+        ];
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: 'retention', agent, sessionService, plugins });
   const session = await sessionService.createSession({ appName: 'retention', userId: 'u' });
   for (let turn = 1; turn <= RETENTION_TURNS; turn++) {
     try {
-      for await (const _event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: userText(turn) }] } })) void _event;
+      for await (const _event of runner.runAsync({
+        userId: 'u',
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text: userText(turn) }] },
+      }))
+        void _event;
     } catch {
       // ADK's compactor lets a summarizer or model error escape runAsync; the session goes on.
     }
   }
   const final = model.requests[model.requests.length - 1];
   const finalText = requestText(final?.contents ?? []);
-  const retained = Array.from({ length: RETENTION_FACTS }, (_, k) => plantedFact(k)).filter((fact) => finalText.includes(fact)).length;
+  const retained = Array.from({ length: RETENTION_FACTS }, (_, k) => plantedFact(k)).filter((fact) =>
+    finalText.includes(fact),
+  ).length;
   const stored = await sessionService.getSession({ appName: 'retention', userId: 'u', sessionId: session.id });
   const guardUsage = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]);
   const guardCompactions = guardUsage.compactions;
-  const adkCompactions = stored?.events.filter((event) => (event as { isCompacted?: boolean }).isCompacted === true || (event as { compactedContent?: unknown }).compactedContent !== undefined).length ?? 0;
+  const adkCompactions =
+    stored?.events.filter(
+      (event) =>
+        (event as { isCompacted?: boolean }).isCompacted === true ||
+        (event as { compactedContent?: unknown }).compactedContent !== undefined,
+    ).length ?? 0;
   const labels: Record<string, string> = {
     none: 'No compaction',
     'adk-token-based': 'ADK TokenBasedContextCompactor',
@@ -136,15 +186,20 @@ async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy)
 /** Runs the retention experiment for both baselines and both ContextGuard strategies. */
 export async function runRetention(): Promise<RetentionResult[]> {
   const results: RetentionResult[] = [];
-  for (const strategy of ['none', 'adk-token-based', 'threshold', 'sliding-window'] as const) results.push(await runOne(strategy));
+  for (const strategy of ['none', 'adk-token-based', 'threshold', 'sliding-window'] as const)
+    results.push(await runOne(strategy));
   return results;
 }
 
 export function renderRetentionTable(results: readonly RetentionResult[]): string {
-  const lines = [`Retention: ${RETENTION_FACTS} facts planted in the first ${RETENTION_FACTS * 3} of ${RETENTION_TURNS} turns (window ${RETENTION_WINDOW}), found verbatim in the final request`];
+  const lines = [
+    `Retention: ${RETENTION_FACTS} facts planted in the first ${RETENTION_FACTS * 3} of ${RETENTION_TURNS} turns (window ${RETENTION_WINDOW}), found verbatim in the final request`,
+  ];
   for (const result of results) {
     const verdict = result.finalRequestAccepted ? '' : ' (the model rejected that request: over the window)';
-    lines.push(`  ${result.label.padEnd(32)} ${String(result.retained).padStart(2)}/${result.facts} retained${verdict} · ${result.compactions} compactions · ${result.maskings} maskings · ${result.overflows} overflows`);
+    lines.push(
+      `  ${result.label.padEnd(32)} ${String(result.retained).padStart(2)}/${result.facts} retained${verdict} · ${result.compactions} compactions · ${result.maskings} maskings · ${result.overflows} overflows`,
+    );
   }
   return lines.join('\n');
 }

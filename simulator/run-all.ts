@@ -40,11 +40,16 @@ interface PlannedJob {
 
 function plan(options: RunAllOptions): PlannedJob[] {
   const jobs: PlannedJob[] = [];
-  for (const scenario of options.scenarios) for (const strategy of options.strategies) jobs.push({ index: jobs.length, scenario, strategy });
+  for (const scenario of options.scenarios)
+    for (const strategy of options.strategies) jobs.push({ index: jobs.length, scenario, strategy });
   return jobs;
 }
 
-async function runInProcess(options: RunAllOptions, jobs: readonly PlannedJob[], tokenizer: Tokenizer | undefined): Promise<ScenarioResult[]> {
+async function runInProcess(
+  options: RunAllOptions,
+  jobs: readonly PlannedJob[],
+  tokenizer: Tokenizer | undefined,
+): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const job of jobs) {
     options.onStart?.(job.scenario, job.strategy);
@@ -82,7 +87,13 @@ async function runOnWorkers(options: RunAllOptions, jobs: readonly PlannedJob[])
               const job = jobs[next++];
               if (!job) return resolve();
               options.onStart?.(job.scenario, job.strategy);
-              const message: WorkerJob = { id: job.index, scenario: job.scenario, strategy: job.strategy, groundTruth: options.groundTruth, sessionStore: options.sessionStore ?? 'memory' };
+              const message: WorkerJob = {
+                id: job.index,
+                scenario: job.scenario,
+                strategy: job.strategy,
+                groundTruth: options.groundTruth,
+                sessionStore: options.sessionStore ?? 'memory',
+              };
               worker.postMessage(message);
             };
             worker.on('message', (reply: WorkerReply) => {
@@ -112,6 +123,9 @@ export async function runAll(options: RunAllOptions): Promise<RunAllOutcome> {
     tokenizer = loaded.tokenizer;
     groundTruthNote = loaded.fallbackReason;
   }
-  const results = options.jobs > 1 && jobs.length > 1 ? await runOnWorkers(options, jobs) : await runInProcess(options, jobs, tokenizer);
+  const results =
+    options.jobs > 1 && jobs.length > 1
+      ? await runOnWorkers(options, jobs)
+      : await runInProcess(options, jobs, tokenizer);
   return { results, groundTruthNote };
 }

@@ -4,7 +4,16 @@
  * the strict scripted model, and (for ContextGuard) the plugin under test
  * between the two observers. Returns the metrics and every violation.
  */
-import { DatabaseSessionService, InMemorySessionService, isCompactedEvent, Runner, setLogger, type BasePlugin, type BaseSessionService, type Event } from '@google/adk';
+import {
+  DatabaseSessionService,
+  InMemorySessionService,
+  isCompactedEvent,
+  Runner,
+  setLogger,
+  type BasePlugin,
+  type BaseSessionService,
+  type Event,
+} from '@google/adk';
 import { ContextGuard, type Tokenizer } from '../src/index.js';
 import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
 import { ScriptedLlm } from '../src/testing/index.js';
@@ -41,7 +50,9 @@ export interface RunScenarioOptions {
   readonly sessionStore?: SessionStore | undefined;
 }
 
-async function openSessionService(store: SessionStore): Promise<{ service: BaseSessionService; close: () => Promise<void> }> {
+async function openSessionService(
+  store: SessionStore,
+): Promise<{ service: BaseSessionService; close: () => Promise<void> }> {
   if (store === 'memory') return { service: new InMemorySessionService(), close: async () => undefined };
   const service = new DatabaseSessionService('sqlite://:memory:');
   await service.init();
@@ -70,7 +81,11 @@ function capViolations(violations: string[]): string[] {
   return [...violations.slice(0, MAX_LISTED_VIOLATIONS), `... and ${violations.length - MAX_LISTED_VIOLATIONS} more`];
 }
 
-export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, options: RunScenarioOptions = {}): Promise<ScenarioResult> {
+export async function runScenario(
+  spec: ScenarioSpec,
+  strategy: StrategySpec,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioResult> {
   const started = performance.now();
   const clock = new SimulationClock();
   const truth = options.tokenizer
@@ -103,7 +118,15 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
   const logger = new CollectingLogger();
   const plugins: BasePlugin[] = [new PreObserver(book)];
   if (strategy.kind === 'context-guard') {
-    plugins.push(new ContextGuard({ ...(spec.windowUnknown ? {} : { contextWindow: spec.window }), summarizer, logger, ...strategy.guardOptions, ...spec.guard }));
+    plugins.push(
+      new ContextGuard({
+        ...(spec.windowUnknown ? {} : { contextWindow: spec.window }),
+        summarizer,
+        logger,
+        ...strategy.guardOptions,
+        ...spec.guard,
+      }),
+    );
   }
   plugins.push(new PostObserver(book));
   const store = await openSessionService(options.sessionStore ?? 'memory');
@@ -125,11 +148,16 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
         for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage: userContent(plan) })) {
           if (!event.errorCode) continue;
           failed = true;
-          if (!isRejectionEvent(event)) turnErrors.push(`turn ${turn}: error event ${event.errorCode}: ${(event.errorMessage ?? '').slice(0, 200)}`);
+          if (!isRejectionEvent(event))
+            turnErrors.push(
+              `turn ${turn}: error event ${event.errorCode}: ${(event.errorMessage ?? '').slice(0, 200)}`,
+            );
         }
       } catch (error) {
         failed = true;
-        turnErrors.push(`turn ${turn}: the run threw: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`);
+        turnErrors.push(
+          `turn ${turn}: the run threw: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`,
+        );
       }
       if (failed) failedTurns++;
     }
@@ -161,16 +189,47 @@ export async function runScenario(spec: ScenarioSpec, strategy: StrategySpec, op
   const violations = [
     ...calls.flatMap((call) => call.violations),
     ...turnErrors,
-    ...summarizerOverflows.map((call) => `summarizer overflow: a ${call.promptTokens}-token summary request exceeded the summarizer's ${spec.window}-token window`),
+    ...summarizerOverflows.map(
+      (call) =>
+        `summarizer overflow: a ${call.promptTokens}-token summary request exceeded the summarizer's ${spec.window}-token window`,
+    ),
     ...(strategy.kind === 'context-guard'
-      ? expectationViolations(spec.expect, { strategy: strategy.guardStrategy ?? '', checksCompactionClaims: strategy.checksCompactionClaims, checksSizeClaims: !options.tokenizer, window: spec.window, calls, compactions, maskings, compactionsByAgent, agents: agentNames, rejected, summarizerCalls: summarizer.calls.length })
-      : expectationViolations({ maxRejected: 0 }, { strategy: strategy.name, checksCompactionClaims: false, checksSizeClaims: false, window: spec.window, calls, compactions, compactionsByAgent, agents: agentNames, rejected })),
+      ? expectationViolations(spec.expect, {
+          strategy: strategy.guardStrategy ?? '',
+          checksCompactionClaims: strategy.checksCompactionClaims,
+          checksSizeClaims: !options.tokenizer,
+          window: spec.window,
+          calls,
+          compactions,
+          maskings,
+          compactionsByAgent,
+          agents: agentNames,
+          rejected,
+          summarizerCalls: summarizer.calls.length,
+        })
+      : expectationViolations(
+          { maxRejected: 0 },
+          {
+            strategy: strategy.name,
+            checksCompactionClaims: false,
+            checksSizeClaims: false,
+            window: spec.window,
+            calls,
+            compactions,
+            compactionsByAgent,
+            agents: agentNames,
+            rejected,
+          },
+        )),
   ];
   const accepted = calls.filter((call) => !call.rejected);
   const maxPromptTokens = Math.max(0, ...calls.map((call) => call.promptTokens));
-  const meanPromptTokens = calls.length > 0 ? calls.reduce((sum, call) => sum + call.promptTokens, 0) / calls.length : 0;
+  const meanPromptTokens =
+    calls.length > 0 ? calls.reduce((sum, call) => sum + call.promptTokens, 0) / calls.length : 0;
   const cost = scenarioCost(calls, MODEL_OUTPUT_TOKENS, summarizer.calls);
-  const summarizerFailures = summarizer.calls.filter((call) => call.rejected || call.behavior === 'fail' || call.behavior === 'timeout' || call.behavior === 'empty').length;
+  const summarizerFailures = summarizer.calls.filter(
+    (call) => call.rejected || call.behavior === 'fail' || call.behavior === 'timeout' || call.behavior === 'empty',
+  ).length;
   return {
     name: spec.name,
     group: spec.group,

@@ -21,7 +21,10 @@ parentPort?.on('message', (job: WorkerJob) => {
       });
       parentPort?.postMessage({ id: job.id, result } satisfies WorkerReply);
     } catch (error) {
-      parentPort?.postMessage({ id: job.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply);
+      parentPort?.postMessage({
+        id: job.id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      } satisfies WorkerReply);
     }
   })();
 });

@@ -18,7 +18,11 @@ export interface ScenarioCost {
   readonly costUsd: number;
 }
 
-export function scenarioCost(calls: readonly CallRecord[], modelOutputTokens: number, summarizerCalls: readonly SummarizerCall[]): ScenarioCost {
+export function scenarioCost(
+  calls: readonly CallRecord[],
+  modelOutputTokens: number,
+  summarizerCalls: readonly SummarizerCall[],
+): ScenarioCost {
   const price = priceFor(REFERENCE_PRICED_MODEL);
   if (!price) throw new Error(`no price for the reference model ${REFERENCE_PRICED_MODEL}`);
   let costUsd = 0;
@@ -26,7 +30,11 @@ export function scenarioCost(calls: readonly CallRecord[], modelOutputTokens: nu
   for (const call of calls) {
     if (call.rejected) continue;
     cachedPromptTokens += call.cachedPromptTokens;
-    costUsd += callCostUsd(price, { promptTokens: call.promptTokens, cachedPromptTokens: call.cachedPromptTokens, outputTokens: modelOutputTokens });
+    costUsd += callCostUsd(price, {
+      promptTokens: call.promptTokens,
+      cachedPromptTokens: call.cachedPromptTokens,
+      outputTokens: modelOutputTokens,
+    });
   }
   let summarizerPromptTokens = 0;
   for (const call of summarizerCalls) {

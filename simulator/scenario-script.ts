@@ -46,20 +46,31 @@ export function scenarioScript(topology: AgentTopology, clock: SimulationClock, 
     const who = lookup(request);
     if (!plan || !who) return { content: { role: 'model', parts: [{ text: 'No plan for this call.' }] } };
     const { agent, step } = who;
-    const answer = (extra: Part[] = []): Content => ({ role: 'model', parts: [{ text: modelAnswer(plan.turn, agent, plan.responseChars) }, ...extra] });
+    const answer = (extra: Part[] = []): Content => ({
+      role: 'model',
+      parts: [{ text: modelAnswer(plan.turn, agent, plan.responseChars) }, ...extra],
+    });
 
     if (agent === 'router') {
       return { content: step === 0 ? { role: 'model', parts: [transfer('worker')] } : answer() };
     }
     if (agent === 'writer') return { content: answer() };
     if (agent === 'lead') {
-      return { content: step === 0 ? { role: 'model', parts: [{ functionCall: { name: 'researcher', args: { request: plan.message } } }] } : answer() };
+      return {
+        content:
+          step === 0
+            ? { role: 'model', parts: [{ functionCall: { name: 'researcher', args: { request: plan.message } } }] }
+            : answer(),
+      };
     }
 
     const toolStep = plan.tools[step];
     if (toolStep && toolStep.length > 0) {
       const parts: Part[] = toolStep.map((call, i) => ({
-        functionCall: { name: FETCH_TOOL_NAME, args: { size: call.size, shape: call.shape, seed: plan.turn * 1_000 + step * 50 + i } },
+        functionCall: {
+          name: FETCH_TOOL_NAME,
+          args: { size: call.size, shape: call.shape, seed: plan.turn * 1_000 + step * 50 + i },
+        },
       }));
       return { content: { role: 'model', parts } };
     }

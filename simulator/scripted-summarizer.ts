@@ -45,7 +45,8 @@ function salientLines(prompt: string, limit: number): string[] {
   const lines = prompt.split('\n').filter((line) => /\d/.test(line) && line.trim().length > 12);
   const step = Math.max(1, Math.floor(lines.length / Math.max(1, limit)));
   const picked: string[] = [];
-  for (let i = lines.length - 1; i >= 0 && picked.length < limit; i -= step) picked.push((lines[i] ?? '').slice(0, 160));
+  for (let i = lines.length - 1; i >= 0 && picked.length < limit; i -= step)
+    picked.push((lines[i] ?? '').slice(0, 160));
   return picked.reverse();
 }
 
@@ -95,26 +96,58 @@ export class ScriptedSummarizer implements Summarizer {
     return new SummarizerLlm(this);
   }
 
-  async respond(prompt: string, systemInstruction: string, maxOutputTokens: number | undefined, signal: AbortSignal | undefined): Promise<SummarizeResult> {
+  async respond(
+    prompt: string,
+    systemInstruction: string,
+    maxOutputTokens: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<SummarizeResult> {
     const behaviors = this.options.behavior;
     const behavior: SummarizerBehavior =
-      typeof behaviors === 'string' ? behaviors : (behaviors[this.calls.length % Math.max(1, behaviors.length)] ?? 'ok');
+      typeof behaviors === 'string'
+        ? behaviors
+        : (behaviors[this.calls.length % Math.max(1, behaviors.length)] ?? 'ok');
     const cap = maxOutputTokens ?? this.options.defaultMaxOutputTokens;
     const promptTokens = this.options.countText(prompt) + this.options.countText(systemInstruction);
     const rejected = promptTokens > this.options.window;
     const maxChars = cap * CHARS_PER_OUTPUT_TOKEN;
     const target = Math.min(maxChars, Math.max(240, Math.floor(prompt.length * 0.08)));
-    const text = rejected ? '' : behavior === 'empty' ? '' : behavior === 'overlong' ? scriptedSummary(prompt, maxChars * 3) : scriptedSummary(prompt, target);
+    const text = rejected
+      ? ''
+      : behavior === 'empty'
+        ? ''
+        : behavior === 'overlong'
+          ? scriptedSummary(prompt, maxChars * 3)
+          : scriptedSummary(prompt, target);
     const outputChars = behavior === 'ok' || behavior === 'overlong' ? text.length : 0;
-    this.calls.push({ promptTokens, behavior, rejected, outputChars, outputTokens: Math.ceil(outputChars / CHARS_PER_OUTPUT_TOKEN), maxOutputTokens: cap });
+    this.calls.push({
+      promptTokens,
+      behavior,
+      rejected,
+      outputChars,
+      outputTokens: Math.ceil(outputChars / CHARS_PER_OUTPUT_TOKEN),
+      maxOutputTokens: cap,
+    });
     await new Promise((resolve) => setTimeout(resolve, 1));
     if (rejected) throw promptTooLongError(promptTokens, this.options.window);
-    if (behavior === 'fail') throw new Error(JSON.stringify({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } }));
+    if (behavior === 'fail')
+      throw new Error(
+        JSON.stringify({
+          error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
+        }),
+      );
     if (behavior === 'timeout') {
       await new Promise<void>((resolve) => {
         if (signal?.aborted) return resolve();
         const timer = setTimeout(resolve, UNABORTED_HANG_MS);
-        signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+        signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
       });
       throw new Error('DEADLINE_EXCEEDED: the summarizer did not answer in time');
     }
@@ -129,10 +162,21 @@ class SummarizerLlm extends BaseLlm {
   }
 
   override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
-    const prompt = (request.contents ?? []).flatMap((content) => content.parts ?? []).map((part) => part.text ?? '').join('\n');
+    const prompt = (request.contents ?? [])
+      .flatMap((content) => content.parts ?? [])
+      .map((part) => part.text ?? '')
+      .join('\n');
     const system = request.config?.systemInstruction;
-    const result = await this.summarizer.respond(prompt, typeof system === 'string' ? system : '', request.config?.maxOutputTokens, undefined);
-    yield { content: { role: 'model', parts: [{ text: result.text }] }, finishReason: 'STOP' as LlmResponse['finishReason'] };
+    const result = await this.summarizer.respond(
+      prompt,
+      typeof system === 'string' ? system : '',
+      request.config?.maxOutputTokens,
+      undefined,
+    );
+    yield {
+      content: { role: 'model', parts: [{ text: result.text }] },
+      finishReason: 'STOP' as LlmResponse['finishReason'],
+    };
   }
 
   override async connect(): Promise<BaseLlmConnection> {

@@ -44,18 +44,22 @@ export const ADK_EVENT_RETENTION = 4;
 
 export const STRATEGIES: readonly StrategySpec[] = [
   { name: 'none', label: 'No compaction', kind: 'none', checksCompactionClaims: false, baseline: true },
-  { name: 'adk-token-based', label: 'ADK TokenBasedContextCompactor', kind: 'adk-token-based', checksCompactionClaims: false, baseline: true },
-  ...GUARD_STRATEGIES.map(
-    (strategy): StrategySpec => ({
-      name: `guard-${strategy}`,
-      label: `ContextGuard ${strategy}`,
-      kind: 'context-guard',
-      guardStrategy: strategy,
-      guardOptions: { strategy, toolOutputTruncation: false },
-      checksCompactionClaims: true,
-      baseline: false,
-    }),
-  ),
+  {
+    name: 'adk-token-based',
+    label: 'ADK TokenBasedContextCompactor',
+    kind: 'adk-token-based',
+    checksCompactionClaims: false,
+    baseline: true,
+  },
+  ...GUARD_STRATEGIES.map((strategy): StrategySpec => ({
+    name: `guard-${strategy}`,
+    label: `ContextGuard ${strategy}`,
+    kind: 'context-guard',
+    guardStrategy: strategy,
+    guardOptions: { strategy, toolOutputTruncation: false },
+    checksCompactionClaims: true,
+    baseline: false,
+  })),
   {
     name: 'guard-defaults',
     label: 'ContextGuard defaults (threshold + tool-output truncation)',
@@ -70,7 +74,10 @@ export const STRATEGIES: readonly StrategySpec[] = [
 /** Strategies selected by `--strategy NAME` (a name, or a guard strategy such as `threshold`). */
 export function selectStrategies(name: string | undefined): StrategySpec[] {
   if (!name) return [...STRATEGIES];
-  const selected = STRATEGIES.filter((strategy) => strategy.name === name || (strategy.guardOptions?.strategy === name && strategy.checksCompactionClaims));
+  const selected = STRATEGIES.filter(
+    (strategy) =>
+      strategy.name === name || (strategy.guardOptions?.strategy === name && strategy.checksCompactionClaims),
+  );
   if (selected.length === 0) {
     throw new Error(`unknown strategy '${name}'; known: ${STRATEGIES.map((strategy) => strategy.name).join(', ')}`);
   }

@@ -5,7 +5,21 @@
  */
 import type { ScenarioResult } from './scenario-result.js';
 
-const COLUMNS = ['scenario', 'strategy', 'calls', 'overflows', 'compactions', 'maskings', 'summarizer', 'peak', 'mean', 'billed tokens', 'cached', 'cost $', 'result'] as const;
+const COLUMNS = [
+  'scenario',
+  'strategy',
+  'calls',
+  'overflows',
+  'compactions',
+  'maskings',
+  'summarizer',
+  'peak',
+  'mean',
+  'billed tokens',
+  'cached',
+  'cost $',
+  'result',
+] as const;
 
 function cells(result: ScenarioResult): string[] {
   return [
@@ -34,7 +48,10 @@ export function renderSummaryTable(results: readonly ScenarioResult[]): string {
   const rows = [Array.from(COLUMNS), ...results.map(cells)];
   const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
   const line = (row: readonly string[]): string =>
-    row.map((cell, i) => (i < 2 || i === row.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+    row
+      .map((cell, i) => (i < 2 || i === row.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const out = [line(rows[0] ?? []), widths.map((width) => '-'.repeat(width)).join('  ')];
   let previous = '';
   for (const result of results) {

@@ -60,10 +60,13 @@ export function renderChart(input: ChartInput): string {
   const { scale } = input;
   const plotWidth = WIDTH - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
-  const x = (index: number): number => PAD.left + (scale.calls <= 1 ? plotWidth / 2 : (index / (scale.calls - 1)) * plotWidth);
-  const y = (tokens: number): number => PAD.top + plotHeight - (Math.min(tokens, scale.maxTokens) / scale.maxTokens) * plotHeight;
+  const x = (index: number): number =>
+    PAD.left + (scale.calls <= 1 ? plotWidth / 2 : (index / (scale.calls - 1)) * plotWidth);
+  const y = (tokens: number): number =>
+    PAD.top + plotHeight - (Math.min(tokens, scale.maxTokens) / scale.maxTokens) * plotHeight;
   const fmt = (value: number): string => value.toFixed(1);
-  const points = (values: readonly number[]): string => values.map((value, i) => `${fmt(x(i))},${fmt(y(value))}`).join(' ');
+  const points = (values: readonly number[]): string =>
+    values.map((value, i) => `${fmt(x(i))},${fmt(y(value))}`).join(' ');
 
   const parts: string[] = [];
   parts.push(
@@ -79,7 +82,9 @@ export function renderChart(input: ChartInput): string {
     [input.threshold, shortTokens(input.threshold), 'tick threshold-label', crowded ? 10 : 3],
     [input.window, shortTokens(input.window), 'tick window-label', crowded ? 0 : 3],
   ] as const) {
-    parts.push(`<text class="${cls}" x="${PAD.left - 4}" y="${fmt(y(tokens) + shift)}" text-anchor="end">${label}</text>`);
+    parts.push(
+      `<text class="${cls}" x="${PAD.left - 4}" y="${fmt(y(tokens) + shift)}" text-anchor="end">${label}</text>`,
+    );
   }
   parts.push(
     `<text class="tick" x="${PAD.left}" y="${HEIGHT - 6}">1</text>`,
@@ -88,12 +93,15 @@ export function renderChart(input: ChartInput): string {
     `<line class="threshold" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${fmt(y(input.threshold))}" y2="${fmt(y(input.threshold))}"/>`,
   );
   if (input.calls.length > 0) {
-    if (input.showRaw) parts.push(`<polyline class="raw" points="${points(input.calls.map((call) => call.rawTokens))}"/>`);
+    if (input.showRaw)
+      parts.push(`<polyline class="raw" points="${points(input.calls.map((call) => call.rawTokens))}"/>`);
     parts.push(`<polyline class="series" points="${points(input.calls.map((call) => call.promptTokens))}"/>`);
   }
   input.calls.forEach((call, i) => {
-    if (call.compacted) parts.push(`<path class="compaction" d="M${fmt(x(i))},${fmt(PAD.top + plotHeight)} l-3,6 h6 z"/>`);
-    if (call.rejected) parts.push(`<circle class="overflow" cx="${fmt(x(i))}" cy="${fmt(y(call.promptTokens))}" r="2.6"/>`);
+    if (call.compacted)
+      parts.push(`<path class="compaction" d="M${fmt(x(i))},${fmt(PAD.top + plotHeight)} l-3,6 h6 z"/>`);
+    if (call.rejected)
+      parts.push(`<circle class="overflow" cx="${fmt(x(i))}" cy="${fmt(y(call.promptTokens))}" r="2.6"/>`);
   });
   parts.push('</svg>');
   return parts.join('');

@@ -34,15 +34,25 @@ export function planTurn(spec: ScenarioSpec, turn: number): TurnPlan {
 
 function attachmentPart(attachment: AttachmentSpec, seed: number): Part {
   if (attachment.kind === 'png') {
-    return { inlineData: { mimeType: 'image/png', data: imageBase64(attachment.width ?? 512, attachment.height ?? 512, attachment.base64Chars, seed) } };
+    return {
+      inlineData: {
+        mimeType: 'image/png',
+        data: imageBase64(attachment.width ?? 512, attachment.height ?? 512, attachment.base64Chars, seed),
+      },
+    };
   }
-  return { inlineData: { mimeType: 'application/pdf', data: pdfBase64(attachment.pages ?? 1, attachment.base64Chars, seed) } };
+  return {
+    inlineData: { mimeType: 'application/pdf', data: pdfBase64(attachment.pages ?? 1, attachment.base64Chars, seed) },
+  };
 }
 
 /** The user content of a turn: the message, then its attachments. */
 export function userContent(plan: TurnPlan): Content {
   return {
     role: 'user',
-    parts: [{ text: plan.message }, ...plan.attachments.map((attachment, i) => attachmentPart(attachment, plan.turn * 10 + i))],
+    parts: [
+      { text: plan.message },
+      ...plan.attachments.map((attachment, i) => attachmentPart(attachment, plan.turn * 10 + i)),
+    ],
   };
 }

@@ -13,4 +13,5 @@ export interface WorkerJob {
   readonly sessionStore: SessionStore;
 }
 
-export type WorkerReply = { readonly id: number; readonly result: ScenarioResult } | { readonly id: number; readonly error: string };
+export type WorkerReply =
+  { readonly id: number; readonly result: ScenarioResult } | { readonly id: number; readonly error: string };

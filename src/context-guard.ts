@@ -9,8 +9,23 @@
  * and state keys. It attaches itself to `AgentTool` children (which ADK runs without
  * plugins) when they are first called; for a Runner without plugins, `guard.attachTo(agent)`.
  */
-import { BasePlugin, getLogger, type BaseAgent, type BaseSessionService, type BaseTool, type Context, type LlmRequest, type LlmResponse } from '@google/adk';
-import type { Session, SingleAfterModelCallback, SingleAfterToolCallback, SingleBeforeModelCallback, State } from '@google/adk';
+import {
+  BasePlugin,
+  getLogger,
+  type BaseAgent,
+  type BaseSessionService,
+  type BaseTool,
+  type Context,
+  type LlmRequest,
+  type LlmResponse,
+} from '@google/adk';
+import type {
+  Session,
+  SingleAfterModelCallback,
+  SingleAfterToolCallback,
+  SingleBeforeModelCallback,
+  State,
+} from '@google/adk';
 import { CompactionHooks, compactionTrigger } from './adk/compaction-hooks.js';
 import { addGuardCallbacks, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
 import { attachToAgentToolChild, guardCallbackSet } from './adk/guard-callback-set.js';
@@ -74,9 +89,23 @@ export class ContextGuard extends BasePlugin {
     const logger = (this.logger = options.logger ?? getLogger());
     this.policies = new PolicyCache(options);
     const tokenizer = guardTokenizer(options.tokenizer, logger);
-    const memos = { measures: new ContentMeasureCache(), fixedMemo: new TokenMemo(), maskedMemo: new TokenMemo(20_000) };
-    const collaborators = { windows: new ModelWindowResolver(options, logger), queue: new KeyedQueue(), reporter: new CompactionReporter(options, logger) };
-    this.parts = { tokenizer, logger, ...memos, ...collaborators, pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)) };
+    const memos = {
+      measures: new ContentMeasureCache(),
+      fixedMemo: new TokenMemo(),
+      maskedMemo: new TokenMemo(20_000),
+    };
+    const collaborators = {
+      windows: new ModelWindowResolver(options, logger),
+      queue: new KeyedQueue(),
+      reporter: new CompactionReporter(options, logger),
+    };
+    this.parts = {
+      tokenizer,
+      logger,
+      ...memos,
+      ...collaborators,
+      pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)),
+    };
     this.truncators = guardToolTruncators((agentName) => this.policyFor(agentName), logger, options.onToolTruncation);
   }
 
@@ -98,7 +127,10 @@ export class ContextGuard extends BasePlugin {
    */
   status(session: { readonly state: Readonly<Record<string, unknown>> }): AgentContextStatus[];
   status(session: { readonly state: Readonly<Record<string, unknown>> }, agentName: string): AgentContextStatus;
-  status(session: { readonly state: Readonly<Record<string, unknown>> }, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+  status(
+    session: { readonly state: Readonly<Record<string, unknown>> },
+    agentName?: string,
+  ): AgentContextStatus | AgentContextStatus[] {
     if (agentName !== undefined) return agentStatus(session.state, agentName);
     return guardedAgents(session.state).map((name) => agentStatus(session.state, name));
   }
@@ -114,12 +146,24 @@ export class ContextGuard extends BasePlugin {
    * The pin is written as a state-only event through the session service.
    * @throws ContextGuardPinError when the pins would exceed the agent's cap.
    */
-  async pin(params: { sessionService: BaseSessionService; session: Session; text: string; agentName?: string }): Promise<Pin> {
+  async pin(params: {
+    sessionService: BaseSessionService;
+    session: Session;
+    text: string;
+    agentName?: string;
+  }): Promise<Pin> {
     const agentName = params.agentName ?? ALL_AGENTS;
     const state = params.session.state;
-    const result = this.parts.pins.addToRecord(state, agentName, params.text, this.parts.windows.pinCap(this.policyFor(agentName), agentName, state));
+    const result = this.parts.pins.addToRecord(
+      state,
+      agentName,
+      params.text,
+      this.parts.windows.pinCap(this.policyFor(agentName), agentName, state),
+    );
     if (!result.ok) throw new ContextGuardPinError(agentName, result.tokens, result.cap);
-    await appendStateEvent(params.sessionService, params.session, 'pin', { [stateKeysFor(agentName).pins]: result.pins });
+    await appendStateEvent(params.sessionService, params.session, 'pin', {
+      [stateKeysFor(agentName).pins]: result.pins,
+    });
     return result.pin;
   }
 
@@ -128,13 +172,28 @@ export class ContextGuard extends BasePlugin {
    * `/compact` of a chat UI). Written as a state-only event; nothing is
    * summarized until that call, which is the only place the request exists.
    */
-  async requestCompaction(params: { sessionService: BaseSessionService; session: Session; agentName: string }): Promise<void> {
-    await appendStateEvent(params.sessionService, params.session, 'compact', compactionRequestDelta(params.session.state, params.agentName, Date.now()));
+  async requestCompaction(params: {
+    sessionService: BaseSessionService;
+    session: Session;
+    agentName: string;
+  }): Promise<void> {
+    await appendStateEvent(
+      params.sessionService,
+      params.session,
+      'compact',
+      compactionRequestDelta(params.session.state, params.agentName, Date.now()),
+    );
   }
 
   /** Adds a pin through a callback or tool context's state (used by `pinContextTool`). */
   pinInState(state: State, agentName: string, text: string, source: PinSource, window?: number): AddPinResult {
-    return this.parts.pins.addInState(state, agentName, text, source, this.parts.windows.pinCap(this.policyFor(agentName), agentName, state.toRecord(), window));
+    return this.parts.pins.addInState(
+      state,
+      agentName,
+      text,
+      source,
+      this.parts.windows.pinCap(this.policyFor(agentName), agentName, state.toRecord(), window),
+    );
   }
 
   /**
@@ -145,7 +204,9 @@ export class ContextGuard extends BasePlugin {
    * releases that id for every app and user.
    */
   forgetSession(session: SessionRef | string): void {
-    this.parts.measures.forgetPrefix(typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`);
+    this.parts.measures.forgetPrefix(
+      typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`,
+    );
   }
 
   /**
@@ -156,7 +217,11 @@ export class ContextGuard extends BasePlugin {
    */
   agentCallbacks(): ContextGuardAgentCallbacks {
     const set = this.callbackSet();
-    return { beforeModelCallback: set.beforeModel, afterModelCallback: set.afterModel, afterToolCallback: set.afterTool };
+    return {
+      beforeModelCallback: set.beforeModel,
+      afterModelCallback: set.afterModel,
+      afterToolCallback: set.afterTool,
+    };
   }
 
   /**
@@ -181,7 +246,8 @@ export class ContextGuard extends BasePlugin {
   private callbackSet(): GuardAgentCallbackSet {
     return (this.agentCallbackSet ??= guardCallbackSet({
       beforeModel: (context, request) => this.guard(context, request),
-      afterModel: (context, response) => void this.afterModelCallback({ callbackContext: context, llmResponse: response }),
+      afterModel: (context, response) =>
+        void this.afterModelCallback({ callbackContext: context, llmResponse: response }),
       afterTool: this.truncators.agent,
       beforeTool: (tool) => this.beforeToolCallback({ tool }),
     }));
@@ -191,21 +257,42 @@ export class ContextGuard extends BasePlugin {
     return this.truncators.plugin(params);
   }
 
-  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  override async beforeModelCallback({
+    callbackContext,
+    llmRequest,
+  }: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
     await this.guard(callbackContext, llmRequest);
     return undefined;
   }
 
-  override async afterModelCallback({ callbackContext, llmResponse }: { callbackContext: Context; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+  override async afterModelCallback({
+    callbackContext,
+    llmResponse,
+  }: {
+    callbackContext: Context;
+    llmResponse: LlmResponse;
+  }): Promise<LlmResponse | undefined> {
     try {
-      if (this.policyFor(callbackContext.agentName).enabled) recordResponse(callbackContext, llmResponse, this.options.prices, this.parts.reporter);
+      if (this.policyFor(callbackContext.agentName).enabled)
+        recordResponse(callbackContext, llmResponse, this.options.prices, this.parts.reporter);
     } catch (error) {
       this.logger.error(`${LOG_PREFIX} failed to record usage; calibration skipped for this call.`, error);
     }
     return undefined;
   }
 
-  override async onModelErrorCallback({ callbackContext, llmRequest, error }: { callbackContext: Context; llmRequest: LlmRequest; error: Error }): Promise<LlmResponse | undefined> {
+  override async onModelErrorCallback({
+    callbackContext,
+    llmRequest,
+    error,
+  }: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+    error: Error;
+  }): Promise<LlmResponse | undefined> {
     try {
       if (!this.policyFor(callbackContext.agentName).enabled) return undefined;
       return modelErrorEvent(callbackContext, llmRequest, error, this.parts);
@@ -239,7 +326,10 @@ export class ContextGuard extends BasePlugin {
       await applyResult(context, request, key, read, result, this.parts);
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
-      this.logger.error(`${LOG_PREFIX} agent '${context.agentName}': guard failed; the request is sent unchanged.`, error);
+      this.logger.error(
+        `${LOG_PREFIX} agent '${context.agentName}': guard failed; the request is sent unchanged.`,
+        error,
+      );
     } finally {
       // Other plugins' compaction hooks (logged and ignored if they throw).
       await hooks?.settle(compacted);

@@ -5,7 +5,24 @@ import { describe, expect, it } from 'vitest';
 
 /** The pure core: tested without a Runner, so it must not depend on ADK at run time. */
 const SOURCE = fileURLToPath(new URL('.', import.meta.url));
-const CORE_DIRECTORIES = ['config', 'text', 'content', 'estimate', 'budget', 'compaction', 'state', 'guard', 'truncation', 'memory', 'recall', 'records', 'status', 'telemetry', 'cost', 'offload'];
+const CORE_DIRECTORIES = [
+  'config',
+  'text',
+  'content',
+  'estimate',
+  'budget',
+  'compaction',
+  'state',
+  'guard',
+  'truncation',
+  'memory',
+  'recall',
+  'records',
+  'status',
+  'telemetry',
+  'cost',
+  'offload',
+];
 const CORE_FILES = ['options.ts', 'errors.ts'];
 
 function sourceFiles(directory: string): string[] {
@@ -16,12 +33,17 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-const coreFiles = [...CORE_DIRECTORIES.flatMap((directory) => sourceFiles(join(SOURCE, directory))), ...CORE_FILES.map((file) => join(SOURCE, file))];
+const coreFiles = [
+  ...CORE_DIRECTORIES.flatMap((directory) => sourceFiles(join(SOURCE, directory))),
+  ...CORE_FILES.map((file) => join(SOURCE, file)),
+];
 
 /** Import and export-from statements of a module, one per entry, whitespace collapsed. */
 function importStatements(path: string): string[] {
   const text = readFileSync(path, 'utf8');
-  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'[^']+';/gms)].map((match) => match[0].replace(/\s+/g, ' '));
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'[^']+';/gms)].map((match) =>
+    match[0].replace(/\s+/g, ' '),
+  );
 }
 
 describe('the pure core', () => {
@@ -31,13 +53,20 @@ describe('the pure core', () => {
     });
 
     it('should never import @google/adk', () => {
-      const offenders = coreFiles.filter((path) => importStatements(path).some((statement) => statement.includes("'@google/adk")));
+      const offenders = coreFiles.filter((path) =>
+        importStatements(path).some((statement) => statement.includes("'@google/adk")),
+      );
       expect(offenders.map((path) => relative(SOURCE, path))).toEqual([]);
     });
 
     it('should import @google/genai for types only', () => {
       const offenders = coreFiles.filter((path) =>
-        importStatements(path).some((statement) => statement.includes("'@google/genai'") && !statement.startsWith('import type ') && !statement.startsWith('export type ')),
+        importStatements(path).some(
+          (statement) =>
+            statement.includes("'@google/genai'") &&
+            !statement.startsWith('import type ') &&
+            !statement.startsWith('export type '),
+        ),
       );
       expect(offenders.map((path) => relative(SOURCE, path))).toEqual([]);
     });

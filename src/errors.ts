@@ -49,7 +49,9 @@ export class ContextGuardPinError extends Error {
   readonly cap: number;
 
   constructor(agentName: string, tokens: number, cap: number) {
-    super(`ContextGuard cannot pin more context for agent '${agentName}': pins would take ~${tokens} tokens, over the cap of ${cap} (maxPinnedTokens).`);
+    super(
+      `ContextGuard cannot pin more context for agent '${agentName}': pins would take ~${tokens} tokens, over the cap of ${cap} (maxPinnedTokens).`,
+    );
     this.name = 'ContextGuardPinError';
     this.agentName = agentName;
     this.tokens = tokens;

@@ -78,7 +78,12 @@ describe('the folders of src/', () => {
   });
 
   it('should report a cycle when there is one', () => {
-    const graph = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['a'])],
+    ]);
     expect(cycles(graph)).toEqual([['a', 'b', 'c']]);
   });
 });

@@ -39,14 +39,41 @@ export type { DurableFact } from './memory/durable-facts.js';
 export { searchEvents } from './recall/search-events.js';
 export type { RecallHit, SearchableEvent } from './recall/search-events.js';
 export { countResultLines, TRUNCATED_RESULT_KEY } from './truncation/truncate-tool-output.js';
-export type { ToolTruncationRecord, TruncatedToolOutput, TruncateToolOutputInput } from './truncation/truncate-tool-output.js';
-export { TOOL_OUTPUT_DEFAULTS, resolveToolOutputLimits, validateToolOutputTruncation } from './truncation/truncation-policy.js';
+export type {
+  ToolTruncationRecord,
+  TruncatedToolOutput,
+  TruncateToolOutputInput,
+} from './truncation/truncate-tool-output.js';
+export {
+  TOOL_OUTPUT_DEFAULTS,
+  resolveToolOutputLimits,
+  validateToolOutputTruncation,
+} from './truncation/truncation-policy.js';
 export type { ToolOutputLimits, ResolvedToolOutputLimits } from './truncation/truncation-policy.js';
 export type { OffloadingToolOutputTruncator, OffloadLogger } from './adk/offload-tool-output.js';
 export { OFFLOAD_ARTIFACT_PREFIX, OFFLOAD_HANDLE_KEY } from './offload/artifact-handle.js';
-export type { ToolOutputTruncator, PluginToolOutputTruncator, ToolTruncationListener, ToolOutputTruncationSource, AgentAfterToolParams, ToolCallbackContext } from './adk/tool-output-callback.js';
-export { findProjectRoot, instructionHeader, AGENTS_MD, DEFAULT_INSTRUCTIONS_MAX_BYTES, DEFAULT_PROJECT_MARKERS } from './instructions/load-instructions.js';
-export type { LoadInstructionsOptions, LoadedInstructions, InstructionSource, InstructionSourceKind, InstructionTruncation } from './instructions/load-instructions.js';
+export type {
+  ToolOutputTruncator,
+  PluginToolOutputTruncator,
+  ToolTruncationListener,
+  ToolOutputTruncationSource,
+  AgentAfterToolParams,
+  ToolCallbackContext,
+} from './adk/tool-output-callback.js';
+export {
+  findProjectRoot,
+  instructionHeader,
+  AGENTS_MD,
+  DEFAULT_INSTRUCTIONS_MAX_BYTES,
+  DEFAULT_PROJECT_MARKERS,
+} from './instructions/load-instructions.js';
+export type {
+  LoadInstructionsOptions,
+  LoadedInstructions,
+  InstructionSource,
+  InstructionSourceKind,
+  InstructionTruncation,
+} from './instructions/load-instructions.js';
 export type { AgentsMdInstructionsOptions } from './instructions/instructions-plugin.js';
 export type { AgentsMdInstructionProvider } from './instructions/agents-md-instruction.js';
 export type { InstructionsCacheOptions } from './instructions/instructions-cache.js';

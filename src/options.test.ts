@@ -57,7 +57,10 @@ const INVALID: ReadonlyArray<readonly [string, unknown]> = [
   ['summarizerTimeoutMs', { summarizerTimeoutMs: 2 ** 31 }],
   ['summarizerTimeoutMs', { summarizerTimeoutMs: Number.POSITIVE_INFINITY }],
   ['summarizer.contextWindow', { summarizer: { ...SUMMARIZER, contextWindow: 100 } }],
-  ['agents.worker.summarizer.contextWindow', { agents: { worker: { summarizer: { ...SUMMARIZER, contextWindow: Number.NaN } } } }],
+  [
+    'agents.worker.summarizer.contextWindow',
+    { agents: { worker: { summarizer: { ...SUMMARIZER, contextWindow: Number.NaN } } } },
+  ],
   // Keys no option has, and global-only options set per agent.
   ['contextWindowTokens', { contextWindowTokens: 8_000 }],
   ['agents.worker.buferTokens', { agents: { worker: { buferTokens: 2_000 } } }],
@@ -98,7 +101,9 @@ describe('validateOptions', () => {
       expect(rejection({ agents: { worker: { contextWindow: -5 } } })?.message).toBe(
         "ContextGuard option 'agents.worker.contextWindow' must be an integer >= 1024; received -5.",
       );
-      expect(rejection({ bufferRatio: 2 })?.message).toBe("ContextGuard option 'bufferRatio' must be a number in (0, 0.9]; received 2.");
+      expect(rejection({ bufferRatio: 2 })?.message).toBe(
+        "ContextGuard option 'bufferRatio' must be a number in (0, 0.9]; received 2.",
+      );
       expect(rejection({ strategy: 'drop-everything' })?.message).toMatch(/must be one of 'threshold'/);
     });
 
@@ -107,11 +112,15 @@ describe('validateOptions', () => {
         "ContextGuard option 'agents.worker.buferTokens' is not a ContextGuard option (did you mean 'bufferTokens'?); received 2000.",
       );
       expect(rejection({ contextWindowTokens: 8_000 })?.message).toContain("did you mean 'contextWindow'?");
-      expect(rejection({ temperature: 0.2 })?.message).toContain('is not a ContextGuard option (see docs/configuration.md)');
+      expect(rejection({ temperature: 0.2 })?.message).toContain(
+        'is not a ContextGuard option (see docs/configuration.md)',
+      );
     });
 
     it('should say that a global-only option belongs at the top level', () => {
-      expect(rejection({ agents: { worker: { defaultContextWindow: 8_000 } } })?.message).toMatch(/is a global option: set it at the top level/);
+      expect(rejection({ agents: { worker: { defaultContextWindow: 8_000 } } })?.message).toMatch(
+        /is a global option: set it at the top level/,
+      );
     });
 
     it('should give the range of an integer with an upper bound', () => {
@@ -132,9 +141,11 @@ describe('validateOptions', () => {
       expect(rejection({ modelWindows: 5 })?.option).toBe('modelWindows');
     });
 
-    it('should reject an agent\'s output reserve not smaller than the global window', () => {
+    it("should reject an agent's output reserve not smaller than the global window", () => {
       // Like bufferTokens, the reserve is checked against the window from either level.
-      expect(rejection({ contextWindow: 8_000, agents: { worker: { reserveOutputTokens: 9_000 } } })?.option).toBe('agents.worker.reserveOutputTokens');
+      expect(rejection({ contextWindow: 8_000, agents: { worker: { reserveOutputTokens: 9_000 } } })?.option).toBe(
+        'agents.worker.reserveOutputTokens',
+      );
     });
   });
 
@@ -185,7 +196,9 @@ describe('validateOptions', () => {
     });
 
     it('should accept an ADK model as the summarizer (checked by shape)', () => {
-      expect(rejection({ summarizer: { model: 'gemini-2.5-flash', generateContentAsync: () => undefined } })).toBeUndefined();
+      expect(
+        rejection({ summarizer: { model: 'gemini-2.5-flash', generateContentAsync: () => undefined } }),
+      ).toBeUndefined();
     });
   });
 });
@@ -193,19 +206,37 @@ describe('validateOptions', () => {
 describe('resolvePolicy', () => {
   describe('defaults', () => {
     it('should apply every default for an agent nobody configured', () => {
-      expect(resolvePolicy({}, 'worker')).toMatchObject({ ...POLICY_DEFAULTS, contextWindow: undefined, bufferTokens: undefined, summarizer: undefined });
+      expect(resolvePolicy({}, 'worker')).toMatchObject({
+        ...POLICY_DEFAULTS,
+        contextWindow: undefined,
+        bufferTokens: undefined,
+        summarizer: undefined,
+      });
     });
 
     it('should default to a 20% buffer ratio, a 1.5 correction and the threshold strategy', () => {
-      expect(resolvePolicy({}, 'worker')).toMatchObject({ bufferRatio: 0.2, defaultCorrection: 1.5, strategy: 'threshold', enabled: true });
+      expect(resolvePolicy({}, 'worker')).toMatchObject({
+        bufferRatio: 0.2,
+        defaultCorrection: 1.5,
+        strategy: 'threshold',
+        enabled: true,
+      });
     });
   });
 
   describe('layering', () => {
-    const options = { contextWindow: 32_000, bufferRatio: 0.3, agents: { worker: { contextWindow: 8_000, summarizer: SUMMARIZER }, planner: { enabled: false } } };
+    const options = {
+      contextWindow: 32_000,
+      bufferRatio: 0.3,
+      agents: { worker: { contextWindow: 8_000, summarizer: SUMMARIZER }, planner: { enabled: false } },
+    };
 
-    it('should let an agent\'s own policy win over the global options', () => {
-      expect(resolvePolicy(options, 'worker')).toMatchObject({ contextWindow: 8_000, bufferRatio: 0.3, summarizer: SUMMARIZER });
+    it("should let an agent's own policy win over the global options", () => {
+      expect(resolvePolicy(options, 'worker')).toMatchObject({
+        contextWindow: 8_000,
+        bufferRatio: 0.3,
+        summarizer: SUMMARIZER,
+      });
     });
 
     it('should give an agent not listed the global options', () => {
@@ -223,12 +254,15 @@ describe('resolvePolicy', () => {
       expect(resolvePolicy({ agents }, 'worker').enabled).toBe(true);
     });
 
-    it("should give an agent named like an Object method (constructor, toString) the global policy", () => {
-      expect(resolvePolicy({ contextWindow: 32_000, agents: {} }, 'constructor')).toMatchObject({ ...POLICY_DEFAULTS, contextWindow: 32_000 });
+    it('should give an agent named like an Object method (constructor, toString) the global policy', () => {
+      expect(resolvePolicy({ contextWindow: 32_000, agents: {} }, 'constructor')).toMatchObject({
+        ...POLICY_DEFAULTS,
+        contextWindow: 32_000,
+      });
       expect(resolvePolicy({ agents: {} }, 'toString').enabled).toBe(true);
     });
 
-    it('should keep each agent\'s policy separate', () => {
+    it("should keep each agent's policy separate", () => {
       expect(resolvePolicy(options, 'planner')).toMatchObject({ enabled: false, contextWindow: 32_000 });
       expect(resolvePolicy(options, 'worker').enabled).toBe(true);
     });
@@ -253,7 +287,9 @@ describe('ContextGuardConfigError', () => {
 
   describe('received values in the message', () => {
     it('should quote strings, cut long ones and name the type of objects', () => {
-      expect(new ContextGuardConfigError('name', 'x'.repeat(100), 'is bad').message).toBe(`ContextGuard option 'name' is bad; received "${'x'.repeat(60)}…".`);
+      expect(new ContextGuardConfigError('name', 'x'.repeat(100), 'is bad').message).toBe(
+        `ContextGuard option 'name' is bad; received "${'x'.repeat(60)}…".`,
+      );
       expect(new ContextGuardConfigError('agents', [1], 'is bad').message).toMatch(/received \[object Array\]\.$/);
       expect(new ContextGuardConfigError('enabled', undefined, 'is bad').message).toMatch(/received undefined\.$/);
     });

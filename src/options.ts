@@ -36,7 +36,8 @@ export const STRATEGIES: readonly CompactionStrategy[] = STRATEGY_VALUES;
  * A summarizer: an ADK `BaseLlm` (anything with `generateContentAsync`) or a
  * `Summarizer`. Typed structurally so this module stays free of ADK imports.
  */
-export type SummarizerOption = Summarizer | { readonly model: string; generateContentAsync: (...args: never[]) => unknown };
+export type SummarizerOption =
+  Summarizer | { readonly model: string; generateContentAsync: (...args: never[]) => unknown };
 
 /** What one agent's requests are held to. Every field is optional. */
 export interface AgentPolicy {
@@ -184,14 +185,18 @@ export interface ResolvedPolicy {
 }
 
 /** Policy fields whose default is a constant of the option table (the others are computed at run time). */
-type DefaultedPolicyName = { [K in PolicyOptionName]: (typeof OPTION_TABLE)[K] extends { readonly default: unknown } ? K : never }[PolicyOptionName];
+type DefaultedPolicyName = {
+  [K in PolicyOptionName]: (typeof OPTION_TABLE)[K] extends { readonly default: unknown } ? K : never;
+}[PolicyOptionName];
 
 /** The constant defaults of every policy field, from the option table. */
 export const POLICY_DEFAULTS: Readonly<Pick<ResolvedPolicy, DefaultedPolicyName>> = Object.freeze(
-  Object.fromEntries(POLICY_OPTION_NAMES.flatMap((name) => {
-    const spec: OptionSpec = OPTION_TABLE[name];
-    return spec.default === undefined ? [] : [[name, spec.default]];
-  })),
+  Object.fromEntries(
+    POLICY_OPTION_NAMES.flatMap((name) => {
+      const spec: OptionSpec = OPTION_TABLE[name];
+      return spec.default === undefined ? [] : [[name, spec.default]];
+    }),
+  ),
 ) as Pick<ResolvedPolicy, DefaultedPolicyName>;
 
 // Compile-time agreement of the interfaces above with the option table: same names, same scopes, defaults of the right type.
@@ -201,7 +206,10 @@ export type OptionTableMatchesTypes = Assert<
   SameKeys<keyof AgentPolicy, PolicyOptionName> extends true
     ? SameKeys<keyof ResolvedPolicy, PolicyOptionName> extends true
       ? SameKeys<Exclude<keyof ContextGuardOptions, keyof AgentPolicy>, GlobalOptionName> extends true
-        ? { [K in DefaultedPolicyName]: ReturnType<typeof optionDefault<K>> } extends Pick<ResolvedPolicy, DefaultedPolicyName>
+        ? { [K in DefaultedPolicyName]: ReturnType<typeof optionDefault<K>> } extends Pick<
+            ResolvedPolicy,
+            DefaultedPolicyName
+          >
           ? true
           : false
         : false
@@ -216,23 +224,32 @@ const OTHER_CHECKS: Record<OtherOptionName, Check> = {
   summarizer: checkSummarizer,
   toolOutputTruncation: (path, value) => validateToolOutputTruncation(value, path),
   name: (path, value) => {
-    if (typeof value !== 'string' || value.length === 0) throw new ContextGuardConfigError(path, value, 'must be a non-empty string');
+    if (typeof value !== 'string' || value.length === 0)
+      throw new ContextGuardConfigError(path, value, 'must be a non-empty string');
   },
   agents: (path, value) => {
-    if (typeof value !== 'object' || value === null) throw new ContextGuardConfigError(path, value, 'must be an object keyed by agent name');
+    if (typeof value !== 'object' || value === null)
+      throw new ContextGuardConfigError(path, value, 'must be an object keyed by agent name');
   },
   modelWindows: (path, value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ContextGuardConfigError(path, value, 'must be an object of { modelName: window }');
-    for (const [model, window] of Object.entries(value)) checkRange(`${path}.${model}`, window, { type: 'integer', min: 1_024 });
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new ContextGuardConfigError(path, value, 'must be an object of { modelName: window }');
+    for (const [model, window] of Object.entries(value))
+      checkRange(`${path}.${model}`, window, { type: 'integer', min: 1_024 });
   },
   logger: (path, value) => {
     const logger = value as Partial<Record<keyof GuardLogger, unknown>> | null;
-    if (typeof logger !== 'object' || logger === null || !(['debug', 'info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')) {
+    if (
+      typeof logger !== 'object' ||
+      logger === null ||
+      !(['debug', 'info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')
+    ) {
       throw new ContextGuardConfigError(path, value, 'must have debug, info, warn and error methods');
     }
   },
   tokenizer: (path, value) => {
-    if (typeof (value as { count?: unknown } | null)?.count !== 'function') throw new ContextGuardConfigError(path, value, 'must have a count(text) method');
+    if (typeof (value as { count?: unknown } | null)?.count !== 'function')
+      throw new ContextGuardConfigError(path, value, 'must have a count(text) method');
   },
   prices: (path, value) => {
     const problem = priceTableProblem(value);
@@ -252,7 +269,8 @@ function checkSummarizer(path: string, value: unknown): void {
     value !== null &&
     (typeof (value as { summarize?: unknown }).summarize === 'function' ||
       typeof (value as { generateContentAsync?: unknown }).generateContentAsync === 'function');
-  if (!ok) throw new ContextGuardConfigError(path, value, 'must be an ADK BaseLlm or a Summarizer ({ name, summarize })');
+  if (!ok)
+    throw new ContextGuardConfigError(path, value, 'must be an ADK BaseLlm or a Summarizer ({ name, summarize })');
   const declared = (value as { contextWindow?: unknown }).contextWindow;
   if (declared !== undefined && typeof (value as { summarize?: unknown }).summarize === 'function') {
     checkRange(`${path}.contextWindow`, declared, { type: 'integer', min: 1_024 });
@@ -263,13 +281,33 @@ function checkSummarizer(path: string, value: unknown): void {
 function checkRange(path: string, value: unknown, range: OptionRange): void {
   switch (range.type) {
     case 'integer': {
-      const ok = typeof value === 'number' && Number.isInteger(value) && value >= range.min && (range.max === undefined || value <= range.max);
-      if (!ok) throw new ContextGuardConfigError(path, value, range.max === undefined ? `must be an integer >= ${range.min}` : `must be an integer in [${range.min}, ${range.max}]`);
+      const ok =
+        typeof value === 'number' &&
+        Number.isInteger(value) &&
+        value >= range.min &&
+        (range.max === undefined || value <= range.max);
+      if (!ok)
+        throw new ContextGuardConfigError(
+          path,
+          value,
+          range.max === undefined
+            ? `must be an integer >= ${range.min}`
+            : `must be an integer in [${range.min}, ${range.max}]`,
+        );
       return;
     }
     case 'number': {
-      const ok = typeof value === 'number' && Number.isFinite(value) && (range.minInclusive ? value >= range.min : value > range.min) && value <= range.max;
-      if (!ok) throw new ContextGuardConfigError(path, value, `must be a number in ${range.minInclusive ? '[' : '('}${range.min}, ${range.max}]`);
+      const ok =
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (range.minInclusive ? value >= range.min : value > range.min) &&
+        value <= range.max;
+      if (!ok)
+        throw new ContextGuardConfigError(
+          path,
+          value,
+          `must be a number in ${range.minInclusive ? '[' : '('}${range.min}, ${range.max}]`,
+        );
       return;
     }
     case 'boolean':
@@ -277,7 +315,11 @@ function checkRange(path: string, value: unknown, range: OptionRange): void {
       return;
     case 'enum':
       if (typeof value !== 'string' || !range.values.includes(value)) {
-        throw new ContextGuardConfigError(path, value, `must be one of ${range.values.map((v) => `'${v}'`).join(', ')}`);
+        throw new ContextGuardConfigError(
+          path,
+          value,
+          `must be one of ${range.values.map((v) => `'${v}'`).join(', ')}`,
+        );
       }
       return;
     case 'other':
@@ -300,17 +342,26 @@ function checkKnownKeys(object: object, prefix: string, scope: OptionScope): voi
   for (const key of Object.keys(object)) {
     if (allowed.includes(key)) continue;
     if ((OPTION_NAMES as readonly string[]).includes(key)) {
-      throw new ContextGuardConfigError(`${prefix}${key}`, (object as Record<string, unknown>)[key], 'is a global option: set it at the top level, not per agent');
+      throw new ContextGuardConfigError(
+        `${prefix}${key}`,
+        (object as Record<string, unknown>)[key],
+        'is a global option: set it at the top level, not per agent',
+      );
     }
     const closest = closestName(key, allowed);
     const hint = closest === undefined ? 'see docs/configuration.md' : `did you mean '${closest}'?`;
-    throw new ContextGuardConfigError(`${prefix}${key}`, (object as Record<string, unknown>)[key], `is not a ContextGuard option (${hint})`);
+    throw new ContextGuardConfigError(
+      `${prefix}${key}`,
+      (object as Record<string, unknown>)[key],
+      `is not a ContextGuard option (${hint})`,
+    );
   }
 }
 
 /** Validates one policy; `prefix` names it in errors (`''` or `agents.<name>.`). */
 export function validatePolicy(policy: AgentPolicy, prefix: string): void {
-  if (typeof policy !== 'object' || policy === null) throw new ContextGuardConfigError(prefix.replace(/\.$/, '') || 'options', policy, 'must be an object');
+  if (typeof policy !== 'object' || policy === null)
+    throw new ContextGuardConfigError(prefix.replace(/\.$/, '') || 'options', policy, 'must be an object');
   if (prefix !== '') checkKnownKeys(policy, prefix, 'policy');
   for (const name of POLICY_OPTION_NAMES) checkOption(name, policy[name], prefix);
   checkFitsWindow(prefix, policy, policy.contextWindow);
@@ -322,7 +373,11 @@ function checkFitsWindow(prefix: string, policy: AgentPolicy, window: number | u
   for (const field of ['bufferTokens', 'reserveOutputTokens'] as const) {
     const value = policy[field];
     if (value !== undefined && value >= window) {
-      throw new ContextGuardConfigError(`${prefix}${field}`, value, `must be smaller than the context window (${window})`);
+      throw new ContextGuardConfigError(
+        `${prefix}${field}`,
+        value,
+        `must be smaller than the context window (${window})`,
+      );
     }
   }
 }
@@ -337,7 +392,8 @@ export function agentEntries(agents: ContextGuardOptions['agents']): [string, Ag
 
 /** Validates all options; throws `ContextGuardConfigError` on the first invalid field or unknown key. */
 export function validateOptions(options: ContextGuardOptions): void {
-  if (typeof options !== 'object' || options === null) throw new ContextGuardConfigError('options', options, 'must be an object');
+  if (typeof options !== 'object' || options === null)
+    throw new ContextGuardConfigError('options', options, 'must be an object');
   checkKnownKeys(options, '', 'global');
   validatePolicy(options, '');
   for (const name of OPTION_NAMES) if (OPTION_TABLE[name].scope === 'global') checkOption(name, options[name], '');
@@ -355,7 +411,8 @@ export function validateOptions(options: ContextGuardOptions): void {
 /** The policy for `agentName`: defaults, then the global options, then the agent's own (an own enumerable `agents` entry). */
 export function resolvePolicy(options: ContextGuardOptions, agentName: string): ResolvedPolicy {
   const agents = options.agents;
-  const own: AgentPolicy = agents && Object.prototype.propertyIsEnumerable.call(agents, agentName) ? (agents[agentName] ?? {}) : {};
+  const own: AgentPolicy =
+    agents && Object.prototype.propertyIsEnumerable.call(agents, agentName) ? (agents[agentName] ?? {}) : {};
   const resolved: Partial<Record<PolicyOptionName, unknown>> = {};
   for (const name of POLICY_OPTION_NAMES) {
     const value = own[name] !== undefined ? own[name] : options[name];

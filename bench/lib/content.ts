@@ -67,7 +67,8 @@ export function prose(chars: number, seed: number): string {
   return out.join('').slice(0, chars);
 }
 
-const HAN = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严龙飞';
+const HAN =
+  '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严龙飞';
 const CJK_PUNCT = ['，', '，', '，', '。', '、', '：', '；'];
 
 /** Chinese-like prose: runs of Han characters with CJK punctuation, no spaces. */
@@ -85,7 +86,15 @@ export function cjk(chars: number, seed: number): string {
 }
 
 const LEVELS = ['INFO', 'INFO', 'INFO', 'INFO', 'DEBUG', 'WARN', 'ERROR'];
-const PATHS = ['/api/v1/orders', '/api/v1/users/me', '/healthz', '/api/v2/search', '/api/v1/invoices/export', '/metrics', '/api/v1/carts/checkout'];
+const PATHS = [
+  '/api/v1/orders',
+  '/api/v1/users/me',
+  '/healthz',
+  '/api/v2/search',
+  '/api/v1/invoices/export',
+  '/metrics',
+  '/api/v1/carts/checkout',
+];
 const SERVICES = ['orders', 'billing', 'search', 'gateway', 'auth', 'inventory'];
 
 /** Structured server logs (ISO timestamps, levels, key=value pairs, trace ids, the odd stack trace). */
@@ -158,9 +167,23 @@ export function jsonRecords(chars: number, seed: number): { total: number; page:
       id: `ord_${random.hex(12)}`,
       status: random.pick(['paid', 'shipped', 'refunded', 'pending', 'cancelled']),
       created_at: new Date(1_700_000_000_000 + random.int(3e10)).toISOString(),
-      customer: { id: `cus_${random.hex(8)}`, name: `${random.pick(['Ana', 'Bo', 'Chen', 'Dmitri', 'Eve', 'Farah'])} ${random.pick(['Ng', 'Silva', 'Okafor', 'Kim', 'Weber'])}`, email: `user${random.int(99999)}@example.com`, tier: random.pick(['free', 'pro', 'enterprise']) },
-      items: Array.from({ length: itemCount }, () => ({ sku: `SKU-${random.int(99999)}`, qty: 1 + random.int(5), unit_price: Math.round(random.next() * 50000) / 100, currency: 'EUR' })),
-      shipping: { country: random.pick(['DE', 'FR', 'US', 'JP', 'BR']), carrier: random.pick(['dhl', 'ups', 'fedex']), tracking: random.next() < 0.6 ? random.hex(20) : null },
+      customer: {
+        id: `cus_${random.hex(8)}`,
+        name: `${random.pick(['Ana', 'Bo', 'Chen', 'Dmitri', 'Eve', 'Farah'])} ${random.pick(['Ng', 'Silva', 'Okafor', 'Kim', 'Weber'])}`,
+        email: `user${random.int(99999)}@example.com`,
+        tier: random.pick(['free', 'pro', 'enterprise']),
+      },
+      items: Array.from({ length: itemCount }, () => ({
+        sku: `SKU-${random.int(99999)}`,
+        qty: 1 + random.int(5),
+        unit_price: Math.round(random.next() * 50000) / 100,
+        currency: 'EUR',
+      })),
+      shipping: {
+        country: random.pick(['DE', 'FR', 'US', 'JP', 'BR']),
+        carrier: random.pick(['dhl', 'ups', 'fedex']),
+        tracking: random.next() < 0.6 ? random.hex(20) : null,
+      },
       notes: random.next() < 0.3 ? prose(30 + random.int(120), random.int(1e9)) : '',
       flags: { fraud_check: random.next() < 0.9, gift: random.next() < 0.1 },
     };

@@ -34,9 +34,11 @@ export const AGENT_NAME = 'worker';
 /** A logger that keeps messages instead of printing them (the guard logs every compaction). */
 export function quietLogger(): GuardLogger & { readonly lines: string[] } {
   const lines: string[] = [];
-  const keep = (level: string) => (...args: unknown[]) => {
-    lines.push(`${level} ${args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(' ')}`);
-  };
+  const keep =
+    (level: string) =>
+    (...args: unknown[]) => {
+      lines.push(`${level} ${args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(' ')}`);
+    };
   return { lines, debug: () => undefined, info: keep('info'), warn: keep('warn'), error: keep('error') };
 }
 
@@ -86,7 +88,11 @@ export function benchTools(): FunctionTool[] {
       description: 'Fetches a design document (English) or a support ticket thread (Chinese).',
       parameters: {
         type: 'OBJECT',
-        properties: { size: { type: 'INTEGER' }, seed: { type: 'INTEGER' }, lang: { type: 'STRING', enum: ['en', 'zh'] } },
+        properties: {
+          size: { type: 'INTEGER' },
+          seed: { type: 'INTEGER' },
+          lang: { type: 'STRING', enum: ['en', 'zh'] },
+        },
         required: ['size', 'seed'],
       } as unknown as Schema,
       execute: (input: unknown) => {
@@ -145,7 +151,10 @@ export class TurnDriver {
     const step = this.step++;
     const call = this.plan.tools[step];
     if (call) return { role: 'model', parts: [{ functionCall: toolCallFor(call) }] };
-    return { role: 'model', parts: [{ text: `Findings: ${prose(this.plan.answerChars, this.plan.seed * 31 + step)}` }] };
+    return {
+      role: 'model',
+      parts: [{ text: `Findings: ${prose(this.plan.answerChars, this.plan.seed * 31 + step)}` }],
+    };
   }
 }
 
@@ -177,7 +186,7 @@ export class TimedGuard extends ContextGuard {
   readonly samples: CallSample[] = [];
   /** The last call seen (recorded or not), for measurements on its request. */
   last: CallSample | undefined;
-  private pending: Omit<CallSample, 'afterMs' | 'promptTokens' | 'cpuMs'> & { beforeCpuMs: number } | undefined;
+  private pending: (Omit<CallSample, 'afterMs' | 'promptTokens' | 'cpuMs'> & { beforeCpuMs: number }) | undefined;
   private readonly promptTokensOf: (request: LlmRequest) => number | undefined;
 
   constructor(options: ContextGuardOptions, promptTokensOf: (request: LlmRequest) => number | undefined) {
@@ -185,18 +194,33 @@ export class TimedGuard extends ContextGuard {
     this.promptTokensOf = promptTokensOf;
   }
 
-  override async beforeModelCallback(args: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  override async beforeModelCallback(args: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
     const cpu = process.cpuUsage();
     const started = performance.now();
     const result = await super.beforeModelCallback(args);
     const beforeMs = performance.now() - started;
     const beforeCpuMs = cpuMsSince(cpu);
-    const usage = decodeUsageRecord(args.callbackContext.state.get<unknown>(stateKeysFor(args.callbackContext.agentName).usage));
-    this.pending = { beforeMs, beforeCpuMs, usage, contents: args.llmRequest.contents.length, request: args.llmRequest, context: args.callbackContext };
+    const usage = decodeUsageRecord(
+      args.callbackContext.state.get<unknown>(stateKeysFor(args.callbackContext.agentName).usage),
+    );
+    this.pending = {
+      beforeMs,
+      beforeCpuMs,
+      usage,
+      contents: args.llmRequest.contents.length,
+      request: args.llmRequest,
+      context: args.callbackContext,
+    };
     return result;
   }
 
-  override async afterModelCallback(args: { callbackContext: Context; llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+  override async afterModelCallback(args: {
+    callbackContext: Context;
+    llmResponse: LlmResponse;
+  }): Promise<LlmResponse | undefined> {
     const cpu = process.cpuUsage();
     const started = performance.now();
     const result = await super.afterModelCallback(args);
@@ -206,7 +230,12 @@ export class TimedGuard extends ContextGuard {
     this.pending = undefined;
     if (pending) {
       const { beforeCpuMs, ...rest } = pending;
-      const sample: CallSample = { ...rest, afterMs, cpuMs: beforeCpuMs + afterCpuMs, promptTokens: this.promptTokensOf(pending.request) };
+      const sample: CallSample = {
+        ...rest,
+        afterMs,
+        cpuMs: beforeCpuMs + afterCpuMs,
+        promptTokens: this.promptTokensOf(pending.request),
+      };
       this.last = sample;
       if (this.recording) this.samples.push(sample);
     }
@@ -256,7 +285,10 @@ export function instantSummarizer(): Summarizer & { readonly calls: { ms: number
 }
 
 /** Ground-truth prompt tokens, remembered per request object for the guard's samples. */
-export function countingTruth(counter: RequestTokenCounter): { count: RequestTokenCounter; of: (request: LlmRequest) => number | undefined } {
+export function countingTruth(counter: RequestTokenCounter): {
+  count: RequestTokenCounter;
+  of: (request: LlmRequest) => number | undefined;
+} {
   const counts = new WeakMap<LlmRequest, number>();
   return {
     count: (request) => {
@@ -318,18 +350,30 @@ export interface TurnOutcome {
 }
 
 /** Runs one planned user turn. */
-export async function runPlannedTurn(bench: BenchAgent, sessionId: string, text: string, plan: TurnPlan): Promise<TurnOutcome> {
+export async function runPlannedTurn(
+  bench: BenchAgent,
+  sessionId: string,
+  text: string,
+  plan: TurnPlan,
+): Promise<TurnOutcome> {
   bench.driver.start(plan);
   const errors: string[] = [];
   let thrown: string | undefined;
   try {
-    for await (const event of bench.runner.runAsync({ userId: USER_ID, sessionId, newMessage: { role: 'user', parts: [{ text }] } })) {
+    for await (const event of bench.runner.runAsync({
+      userId: USER_ID,
+      sessionId,
+      newMessage: { role: 'user', parts: [{ text }] },
+    })) {
       if (event.errorCode) errors.push(event.errorCode);
     }
   } catch (error) {
     thrown = error instanceof Error ? error.message.slice(0, 200) : String(error);
   }
-  const requests = bench.model.requests.map((request) => ({ promptTokens: request.promptTokens, rejected: request.rejected }));
+  const requests = bench.model.requests.map((request) => ({
+    promptTokens: request.promptTokens,
+    rejected: request.rejected,
+  }));
   // The scripted model keeps a deep copy of every request; the benchmark does not need them.
   bench.model.requests.length = 0;
   return { errors, thrown, requests };

@@ -22,7 +22,13 @@ export interface Summary {
 export function summarize(values: readonly number[]): Summary {
   const n = values.length;
   const mean = n === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / n;
-  return { n, median: quantile(values, 0.5), p95: quantile(values, 0.95), max: n === 0 ? Number.NaN : Math.max(...values), mean };
+  return {
+    n,
+    median: quantile(values, 0.5),
+    p95: quantile(values, 0.95),
+    max: n === 0 ? Number.NaN : Math.max(...values),
+    mean,
+  };
 }
 
 /** Rounds for the JSON report (3 significant decimals below 10, 1 decimal above). */
@@ -53,7 +59,11 @@ export function kb(bytes: number): string {
 export function table(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
-  const line = (row: readonly string[]): string => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (row: readonly string[]): string =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const [head, ...body] = rows;
   return [line(head ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }

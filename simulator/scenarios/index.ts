@@ -9,7 +9,13 @@ import { SEAMS_TURN } from './seams-turn.js';
 import { SEAMS_WINDOW } from './seams-window.js';
 
 export const SEED_SCENARIOS: readonly ScenarioSpec[] = [...SEED_STRESS, ...SEED_BRUTAL, ...SEED_SEQUENTIAL];
-export const ALL_SCENARIOS: readonly ScenarioSpec[] = [...SEED_SCENARIOS, ...EXTRA, ...SEAMS_AGENT_TOOL, ...SEAMS_TURN, ...SEAMS_WINDOW];
+export const ALL_SCENARIOS: readonly ScenarioSpec[] = [
+  ...SEED_SCENARIOS,
+  ...EXTRA,
+  ...SEAMS_AGENT_TOOL,
+  ...SEAMS_TURN,
+  ...SEAMS_WINDOW,
+];
 
 /** Scenarios whose name matches `pattern` (all when absent). */
 export function selectScenarios(pattern: string | undefined): ScenarioSpec[] {

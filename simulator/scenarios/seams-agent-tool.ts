@@ -11,8 +11,13 @@ export const SEAMS_AGENT_TOOL: readonly ScenarioSpec[] = [
   {
     name: '8k_AgentToolChild_PluginOnly',
     group: 'extra',
-    claim: 'A lead hands every turn to an AgentTool child (run by ADK without plugins) that fetches 2k characters; with the plugin alone on the Runner, the child compacts and never overflows.',
-    window: 8 * K, turns: 24, ratio: 2.0, usage: 'always', agents: 'agent-tool',
+    claim:
+      'A lead hands every turn to an AgentTool child (run by ADK without plugins) that fetches 2k characters; with the plugin alone on the Runner, the child compacts and never overflows.',
+    window: 8 * K,
+    turns: 24,
+    ratio: 2.0,
+    usage: 'always',
+    agents: 'agent-tool',
     turnPattern: { tools: [single(2 * K, 'logs')] },
     expect: { compactions: { min: 2 }, rawOverWindow: { min: 1 } },
   },

@@ -11,10 +11,19 @@ export const SEAMS_TURN: readonly ScenarioSpec[] = [
   {
     name: '12k_Turn_ImagesAndLongTask_ManySteps',
     group: 'extra',
-    claim: 'A 10.9k-character task with three screenshots, then 30 chained 1.5k results in the same turn on 12k: compactions mid-turn, the message intact in every request.',
-    window: 12_288, turns: 2, ratio: 2.0, usage: 'always',
+    claim:
+      'A 10.9k-character task with three screenshots, then 30 chained 1.5k results in the same turn on 12k: compactions mid-turn, the message intact in every request.',
+    window: 12_288,
+    turns: 2,
+    ratio: 2.0,
+    usage: 'always',
     turnPattern: {
-      tools: [chain(Array.from({ length: 30 }, () => 1_500), 'logs')],
+      tools: [
+        chain(
+          Array.from({ length: 30 }, () => 1_500),
+          'logs',
+        ),
+      ],
       messageChars: [10_902],
       attachments: [[png(1_920, 1_080, 60 * K), png(1_280, 720, 30 * K), png(1_024, 768, 20 * K)]],
     },

@@ -23,7 +23,14 @@ export interface ResultAppliers {
 }
 
 /** Applies `result` to the agent's state and the request, and reports a compaction. */
-export async function applyResult(context: Context, request: LlmRequest, key: string, read: ReadRequest, result: GuardRequestResult, appliers: ResultAppliers): Promise<void> {
+export async function applyResult(
+  context: Context,
+  request: LlmRequest,
+  key: string,
+  read: ReadRequest,
+  result: GuardRequestResult,
+  appliers: ResultAppliers,
+): Promise<void> {
   const agentName = context.agentName;
   applySummary(context, key, read, result, appliers);
   const keys = stateKeysFor(agentName);
@@ -39,16 +46,27 @@ export async function applyResult(context: Context, request: LlmRequest, key: st
   if (read.requested) context.state.set(keys.compactionRequest, null);
   if (result.contents) request.contents = result.contents;
   recordUtilization(agentName, result.calibrated, result.budget.window);
-  if (result.compaction) await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
+  if (result.compaction)
+    await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
   if (result.overLimit && result.overLimitNewCause) {
-    appliers.logger.warn(`${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`);
+    appliers.logger.warn(
+      `${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`,
+    );
   }
 }
 
-function applySummary(context: Context, key: string, read: ReadRequest, result: GuardRequestResult, appliers: ResultAppliers): void {
+function applySummary(
+  context: Context,
+  key: string,
+  read: ReadRequest,
+  result: GuardRequestResult,
+  appliers: ResultAppliers,
+): void {
   const keys = stateKeysFor(context.agentName);
   if (result.summaryDiscarded) {
-    appliers.logger.warn(`${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`);
+    appliers.logger.warn(
+      `${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`,
+    );
     context.state.set(keys.summary, null);
   }
   if (result.summary) {

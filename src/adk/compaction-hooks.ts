@@ -83,7 +83,9 @@ export class CompactionHooks {
     const scope = new Set([...(hookScope.getStore() ?? []), this.key]);
     try {
       await hookScope.run(scope, () =>
-        hook === 'beforeContextCompaction' ? manager.runBeforeContextCompaction(params) : manager.runAfterContextCompaction(params),
+        hook === 'beforeContextCompaction'
+          ? manager.runBeforeContextCompaction(params)
+          : manager.runAfterContextCompaction(params),
       );
     } catch (error) {
       this.logger.error(`${LOG_PREFIX} a plugin failed in ${hook}; ignored, the compaction stands.`, error);

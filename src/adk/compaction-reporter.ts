@@ -47,7 +47,12 @@ export class CompactionReporter {
 
   /** The record of a compaction, kept for its model response. */
   record(context: Context, seen: CompactionSeen): CompactionRecord {
-    const record = buildRecord(context, seen, Date.now() - seen.startedAt, this.options.debugSummarizerErrorText === true);
+    const record = buildRecord(
+      context,
+      seen,
+      Date.now() - seen.startedAt,
+      this.options.debugSummarizerErrorText === true,
+    );
     this.remember(context, record);
     return record;
   }
@@ -89,7 +94,9 @@ export class CompactionReporter {
     );
     if (record.fallback) {
       // Only the kind of failure at warn level: a provider's error text can quote the conversation.
-      this.logger.warn(`${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? 'failed'}); used the mechanical summary.`);
+      this.logger.warn(
+        `${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? 'failed'}); used the mechanical summary.`,
+      );
       this.logger.debug(`${LOG_PREFIX} agent '${record.agentName}': summarizer failure: ${detail ?? ''}`);
     }
   }
@@ -105,7 +112,12 @@ export class CompactionReporter {
   }
 }
 
-function buildRecord(context: Context, seen: CompactionSeen, durationMs: number, withDetail: boolean): CompactionRecord {
+function buildRecord(
+  context: Context,
+  seen: CompactionSeen,
+  durationMs: number,
+  withDetail: boolean,
+): CompactionRecord {
   const { outcome: compaction, startedAt: createdAt } = seen;
   const agentName = context.agentName;
   const { coveredFrom: from, coveredTo: to } = compaction;
@@ -118,10 +130,15 @@ function buildRecord(context: Context, seen: CompactionSeen, durationMs: number,
     strategy: seen.strategy,
     reason: compaction.reason,
     coveredContents: { from, to },
-    coveredEvents: mapContentsToEvents(context.invocationContext.session.events, seen.contents.slice(from, to), seen.fingerprints.slice(from, to)),
+    coveredEvents: mapContentsToEvents(
+      context.invocationContext.session.events,
+      seen.contents.slice(from, to),
+      seen.fingerprints.slice(from, to),
+    ),
     tokensBefore: compaction.tokensBefore,
     tokensAfter: compaction.tokensAfter,
-    compressionRatio: compaction.tokensAfter > 0 ? Math.round((compaction.tokensBefore / compaction.tokensAfter) * 100) / 100 : 0,
+    compressionRatio:
+      compaction.tokensAfter > 0 ? Math.round((compaction.tokensBefore / compaction.tokensAfter) * 100) / 100 : 0,
     summarizer: compaction.fallback ? 'fallback' : (seen.summarizerName ?? 'unknown'),
     summarizerPromptTokens: compaction.summarizerPromptTokens,
     summarizerOutputTokens: compaction.summarizerOutputTokens,

@@ -4,7 +4,15 @@
  */
 import type { Context, LlmRequest, State } from '@google/adk';
 import { contentText, isUserRequest } from '../content/content-shape.js';
-import { addPin, ALL_AGENTS, decodePins, shouldTryFirstRequestPin, type AddPinResult, type Pin, type PinSource } from '../memory/pins.js';
+import {
+  addPin,
+  ALL_AGENTS,
+  decodePins,
+  shouldTryFirstRequestPin,
+  type AddPinResult,
+  type Pin,
+  type PinSource,
+} from '../memory/pins.js';
 import { fitPinsToCap } from '../memory/fit-pins.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { UsageRecord } from '../state/guard-state.js';
@@ -24,14 +32,26 @@ export class GuardPins {
   /** A pin added to the pins of a stored session's state (not written: the caller appends the event). */
   addToRecord(state: Readonly<Record<string, unknown>>, agentName: string, text: string, cap: number): AddPinResult {
     const own = decodePins(state[stateKeysFor(agentName).pins]);
-    return addPin(own, newPin(text, 'application'), cap, this.tokenizer, sharedPins(agentName, (name) => state[name]));
+    return addPin(
+      own,
+      newPin(text, 'application'),
+      cap,
+      this.tokenizer,
+      sharedPins(agentName, (name) => state[name]),
+    );
   }
 
   /** Adds a pin through a callback or tool context's state. */
   addInState(state: State, agentName: string, text: string, source: PinSource, cap: number): AddPinResult {
     const key = stateKeysFor(agentName).pins;
     const record = state.toRecord();
-    const result = addPin(decodePins(state.get<unknown>(key)), newPin(text, source), cap, this.tokenizer, sharedPins(agentName, (name) => record[name]));
+    const result = addPin(
+      decodePins(state.get<unknown>(key)),
+      newPin(text, source),
+      cap,
+      this.tokenizer,
+      sharedPins(agentName, (name) => record[name]),
+    );
     if (result.ok) state.set(key, result.pins);
     return result;
   }
@@ -40,11 +60,21 @@ export class GuardPins {
    * The agent's pins and the every-agent pins that fit `cap`; pins the first request when the policy asks. A refused pin
    * is noted in the usage record and tried again (and warned about) only under a larger cap.
    */
-  forRequest(context: Context, policy: ResolvedPolicy, contents: readonly LlmRequest['contents'][number][], usage: UsageRecord, cap: number): { pins: Pin[]; usage: UsageRecord } {
+  forRequest(
+    context: Context,
+    policy: ResolvedPolicy,
+    contents: readonly LlmRequest['contents'][number][],
+    usage: UsageRecord,
+    cap: number,
+  ): { pins: Pin[]; usage: UsageRecord } {
     const agentName = context.agentName;
     let own = decodePins(context.state.get<unknown>(stateKeysFor(agentName).pins));
     let next = usage;
-    if (policy.pinFirstRequest && !own.some((pin) => pin.source === 'first-request') && shouldTryFirstRequestPin(usage.firstRequestPinRefusedCap, cap)) {
+    if (
+      policy.pinFirstRequest &&
+      !own.some((pin) => pin.source === 'first-request') &&
+      shouldTryFirstRequestPin(usage.firstRequestPinRefusedCap, cap)
+    ) {
       const first = contents.find((content) => isUserRequest(content));
       if (first) {
         const result = this.addInState(context.state, agentName, contentText(first), 'first-request', cap);
@@ -52,7 +82,9 @@ export class GuardPins {
           own = result.pins;
         } else {
           next = { ...usage, firstRequestPinRefusedCap: cap };
-          this.logger.warn(`${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}. Not tried again unless the cap grows.`);
+          this.logger.warn(
+            `${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}. Not tried again unless the cap grows.`,
+          );
         }
       }
     }
@@ -82,5 +114,10 @@ function sharedPins(agentName: string, read: (key: string) => unknown): Pin[] {
 }
 
 function newPin(text: string, source: PinSource): Pin {
-  return { id: `pin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, text, source, createdAt: Date.now() };
+  return {
+    id: `pin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    text,
+    source,
+    createdAt: Date.now(),
+  };
 }

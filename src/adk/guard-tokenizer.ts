@@ -9,7 +9,9 @@ import type { GuardLogger } from '../options.js';
 export function guardTokenizer(tokenizer: Tokenizer | undefined, logger: GuardLogger): Tokenizer {
   const chosen = tokenizer ?? tiktokenTokenizer;
   return checkedTokenizer(chosen, (value) =>
-    logger.warn(`[context_guard] tokenizer '${chosen.name}' returned ${describeCount(value)}, not a token count; such counts are replaced by the built-in count (reported once).`),
+    logger.warn(
+      `[context_guard] tokenizer '${chosen.name}' returned ${describeCount(value)}, not a token count; such counts are replaced by the built-in count (reported once).`,
+    ),
   );
 }
 

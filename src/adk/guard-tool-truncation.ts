@@ -23,7 +23,11 @@ export interface GuardToolTruncators {
   readonly plugin: PluginToolOutputTruncator;
 }
 
-export function guardToolTruncators(policyFor: (agentName: string) => ResolvedPolicy, logger: GuardLogger, listener: ContextGuardOptions['onToolTruncation']): GuardToolTruncators {
+export function guardToolTruncators(
+  policyFor: (agentName: string) => ResolvedPolicy,
+  logger: GuardLogger,
+  listener: ContextGuardOptions['onToolTruncation'],
+): GuardToolTruncators {
   const agent = withArtifactOffload(
     createToolOutputTruncator(
       (agentName) => (policyFor(agentName).enabled ? policyFor(agentName).toolOutputTruncation : false),
@@ -45,13 +49,20 @@ export function guardToolTruncators(policyFor: (agentName: string) => ResolvedPo
   };
 }
 
-function recordTruncation(record: ToolTruncationRecord, context: ToolCallbackContext, logger: GuardLogger, listener: ContextGuardOptions['onToolTruncation']): void {
+function recordTruncation(
+  record: ToolTruncationRecord,
+  context: ToolCallbackContext,
+  logger: GuardLogger,
+  listener: ContextGuardOptions['onToolTruncation'],
+): void {
   const agentName = context.agentName;
   const key = stateKeysFor(agentName).toolTruncations;
   const previous = context.state.get<{ count?: unknown }>(key);
   const count = (typeof previous?.count === 'number' ? previous.count : 0) + 1;
   context.state.set(key, { count, last: record });
-  logger.info(`${LOG_PREFIX} agent '${agentName}': tool '${record.tool}' result cut from ${record.originalBytes} to ${record.keptBytes} bytes.`);
+  logger.info(
+    `${LOG_PREFIX} agent '${agentName}': tool '${record.tool}' result cut from ${record.originalBytes} to ${record.keptBytes} bytes.`,
+  );
   try {
     listener?.({ ...record, agentName });
   } catch (error) {

@@ -15,7 +15,11 @@ export function llmSummarizer(llm: BaseLlm): Summarizer {
       const llmRequest: LlmRequest = {
         model: llm.model,
         contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
-        config: { systemInstruction: request.systemInstruction, maxOutputTokens: request.maxOutputTokens, abortSignal: request.signal },
+        config: {
+          systemInstruction: request.systemInstruction,
+          maxOutputTokens: request.maxOutputTokens,
+          abortSignal: request.signal,
+        },
         liveConnectConfig: {},
         toolsDict: {},
       };

@@ -15,7 +15,12 @@ import type { ModelWindowResolver } from './model-window-resolver.js';
 const LOG_PREFIX = '[context_guard]';
 
 /** The event to hand back to ADK for a failed model call, if the step wrote guard state. */
-export function modelErrorEvent(context: Context, request: LlmRequest | undefined, error: Error, deps: { logger: GuardLogger; windows: ModelWindowResolver; reporter: CompactionReporter }): Event | undefined {
+export function modelErrorEvent(
+  context: Context,
+  request: LlmRequest | undefined,
+  error: Error,
+  deps: { logger: GuardLogger; windows: ModelWindowResolver; reporter: CompactionReporter },
+): Event | undefined {
   const agentName = context.agentName;
   const message = error?.message ?? String(error);
   if (isOverflowError(message)) learnFromRejection(context, request, message, deps);
@@ -35,15 +40,27 @@ export function modelErrorEvent(context: Context, request: LlmRequest | undefine
   });
 }
 
-function learnFromRejection(context: Context, request: LlmRequest | undefined, message: string, deps: { logger: GuardLogger; windows: ModelWindowResolver }): void {
+function learnFromRejection(
+  context: Context,
+  request: LlmRequest | undefined,
+  message: string,
+  deps: { logger: GuardLogger; windows: ModelWindowResolver },
+): void {
   const key = stateKeysFor(context.agentName).usage;
   const usage = decodeUsageRecord(context.state.get(key));
   const next = recordRejection(usage, message, request?.model);
   context.state.set(key, encodeRecord(next));
-  const learned = next.learnedWindow !== undefined && next.learnedWindowModel !== undefined && next.learnedWindow !== usage.learnedWindow;
+  const learned =
+    next.learnedWindow !== undefined &&
+    next.learnedWindowModel !== undefined &&
+    next.learnedWindow !== usage.learnedWindow;
   if (learned) deps.windows.learn(next.learnedWindowModel ?? '', next.learnedWindow ?? 0);
-  const stated = learned ? ` It states a maximum of ${next.learnedWindow} tokens, now the window of model '${next.learnedWindowModel}'.` : '';
-  deps.logger.warn(`${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}`);
+  const stated = learned
+    ? ` It states a maximum of ${next.learnedWindow} tokens, now the window of model '${next.learnedWindowModel}'.`
+    : '';
+  deps.logger.warn(
+    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}`,
+  );
 }
 
 /** errorCode/errorMessage the way ADK derives them from a thrown model error. */
@@ -52,7 +69,11 @@ function describeModelError(message: string): { errorCode: string; errorMessage:
     const parsed: unknown = JSON.parse(message);
     const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a provider's code is a number or a string
-    if (error) return { errorCode: String(error.code ?? 'UNKNOWN_ERROR'), errorMessage: typeof error.message === 'string' ? error.message : message };
+    if (error)
+      return {
+        errorCode: String(error.code ?? 'UNKNOWN_ERROR'),
+        errorMessage: typeof error.message === 'string' ? error.message : message,
+      };
   } catch {
     // Not JSON: keep the raw message.
   }

@@ -8,6 +8,7 @@ export function modelNameOf(context: Context, response: LlmResponse): string | u
   // Read `model`, not `canonicalModel`: ADK builds a new model object on every access of the latter.
   const model: unknown = (context.invocationContext.agent as { model?: unknown }).model;
   if (typeof model === 'string' && model.length > 0) return model;
-  if (typeof model === 'object' && model !== null && typeof (model as { model?: unknown }).model === 'string') return (model as { model: string }).model;
+  if (typeof model === 'object' && model !== null && typeof (model as { model?: unknown }).model === 'string')
+    return (model as { model: string }).model;
   return typeof response.modelVersion === 'string' ? response.modelVersion : undefined;
 }

@@ -44,7 +44,11 @@ export class ModelWindowResolver {
     const processWindow = this.learnedWindows.get(normalizeModelName(model ?? ''));
     // Only rejections seen by this process feed the per-model map; a session's state informs that session alone.
     const learned = learnedWindowFor(usage, model, processWindow);
-    const resolved = resolveContextWindow(model, { override: policy.contextWindow, table: this.options.modelWindows, defaultWindow: this.options.defaultContextWindow });
+    const resolved = resolveContextWindow(model, {
+      override: policy.contextWindow,
+      table: this.options.modelWindows,
+      defaultWindow: this.options.defaultContextWindow,
+    });
     const choice = chooseWindow(resolved, learned);
     // Warn about an unknown model only while nothing better is known.
     if (learned === undefined) this.windowFor(policy, model);
@@ -79,10 +83,18 @@ export class ModelWindowResolver {
     return pinCapIn(windows, policy.maxPinnedTokens);
   }
 
-  private ownSummarizer(policy: ResolvedPolicy, context: Context): { summarizer: Summarizer; window: () => number | undefined } | undefined {
+  private ownSummarizer(
+    policy: ResolvedPolicy,
+    context: Context,
+  ): { summarizer: Summarizer; window: () => number | undefined } | undefined {
     const option = policy.summarizer;
-    if (option && 'summarize' in option && typeof option.summarize === 'function') return { summarizer: option, window: () => option.contextWindow };
-    if (option && isBaseLlm(option)) return { summarizer: llmSummarizer(option), window: () => this.windowFor({ ...policy, contextWindow: undefined }, option.model) };
+    if (option && 'summarize' in option && typeof option.summarize === 'function')
+      return { summarizer: option, window: () => option.contextWindow };
+    if (option && isBaseLlm(option))
+      return {
+        summarizer: llmSummarizer(option),
+        window: () => this.windowFor({ ...policy, contextWindow: undefined }, option.model),
+      };
     const agent = context.invocationContext.agent;
     if (!isLlmAgent(agent)) return undefined;
     const model = agent.canonicalModel;

@@ -46,20 +46,31 @@ function recallToolName(context: Context): string | undefined {
  * failure it logs one warning and returns `cut` unchanged: the tool call
  * never fails because of offloading.
  */
-export async function offloadToolOutput({ context, tool, full, cut, logger }: OffloadInput): Promise<Record<string, unknown>> {
+export async function offloadToolOutput({
+  context,
+  tool,
+  full,
+  cut,
+  logger,
+}: OffloadInput): Promise<Record<string, unknown>> {
   try {
     const name = offloadArtifactName(tool.name, context.invocationId, context.functionCallId);
     const text = JSON.stringify(full);
     const version = await context.saveArtifact(name, offloadPart(text));
     return withOffloadHandle(cut, { name, version, chars: text.length }, recallToolName(context));
   } catch (error) {
-    logger.warn(`[context_guard] agent '${context.agentName}': could not store tool '${tool.name}' result as an artifact; only its cut version is kept.`, error);
+    logger.warn(
+      `[context_guard] agent '${context.agentName}': could not store tool '${tool.name}' result as an artifact; only its cut version is kept.`,
+      error,
+    );
     return cut;
   }
 }
 
 /** A truncator that offloads what it cut (see `withArtifactOffload`); assignable to ADK's `SingleAfterToolCallback`. */
-export type OffloadingToolOutputTruncator = (params: AgentAfterToolParams) => Promise<Record<string, unknown> | undefined>;
+export type OffloadingToolOutputTruncator = (
+  params: AgentAfterToolParams,
+) => Promise<Record<string, unknown> | undefined>;
 
 /**
  * Wraps a truncator: a result it cut is also saved whole as an artifact when
@@ -70,7 +81,10 @@ export type OffloadingToolOutputTruncator = (params: AgentAfterToolParams) => Pr
  * @example
  * new LlmAgent({ ..., afterToolCallback: withArtifactOffload(createToolOutputTruncator()) })
  */
-export function withArtifactOffload(truncator: ToolOutputTruncator, logTo: () => OffloadLogger = getLogger): OffloadingToolOutputTruncator {
+export function withArtifactOffload(
+  truncator: ToolOutputTruncator,
+  logTo: () => OffloadLogger = getLogger,
+): OffloadingToolOutputTruncator {
   return async (params) => {
     const cut = truncator(params);
     if (!cut || !canOffload(params.context, params.tool)) return cut;

@@ -31,7 +31,9 @@ export function pinContextTool(guard: PinWriter, options: { readonly name?: stri
       if (typeof fact !== 'string' || fact.trim().length === 0) return { error: 'Give the fact to pin.' };
       if (!context) return { error: 'pin_context needs a tool context.' };
       const result = guard.pinInState(context.state, context.agentName, fact.trim(), 'model');
-      return result.ok ? { pinned: true, id: result.pin.id, pinnedTokens: result.tokens } : { pinned: false, error: result.reason };
+      return result.ok
+        ? { pinned: true, id: result.pin.id, pinnedTokens: result.tokens }
+        : { pinned: false, error: result.reason };
     },
   });
 }

@@ -64,7 +64,9 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   const summary = decodeSummaryRecord(stored);
   if (stored !== undefined && stored !== null && !summary) {
     // Warn once: clearing it keeps every later call from tripping over the same garbage.
-    logger.warn(`${LOG_PREFIX} agent '${context.agentName}': ignoring an unreadable summary record in state; it is cleared.`);
+    logger.warn(
+      `${LOG_PREFIX} agent '${context.agentName}': ignoring an unreadable summary record in state; it is cleared.`,
+    );
     context.state.set(keys.summary, null);
   }
   const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
@@ -72,7 +74,15 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
 }
 
 /** `key`: the session and agent's queue key. */
-export function readRequest(context: Context, request: LlmRequest, key: string, policy: ResolvedPolicy, stored: StoredGuardState, hooks: CompactionHooks, readers: RequestReaders): ReadRequest {
+export function readRequest(
+  context: Context,
+  request: LlmRequest,
+  key: string,
+  policy: ResolvedPolicy,
+  stored: StoredGuardState,
+  hooks: CompactionHooks,
+  readers: RequestReaders,
+): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
   const fingerprintAt = (index: number): string | undefined => {
@@ -81,7 +91,12 @@ export function readRequest(context: Context, request: LlmRequest, key: string, 
   };
   const shared = readers.queue.sharedSummary(key);
   const measures = readers.measures.measure(key, contents, tokenizer);
-  const fixed = estimateFixedTokens(request.config?.systemInstruction, request.config?.tools, tokenizer, readers.fixedMemo);
+  const fixed = estimateFixedTokens(
+    request.config?.systemInstruction,
+    request.config?.tools,
+    tokenizer,
+    readers.fixedMemo,
+  );
   const windowChoice = windows.agentWindow(policy, request.model, stored.usage, context.agentName);
   const window = windowChoice.window;
   const summarizer = windows.summarizerFor(policy, context, window);
@@ -109,7 +124,14 @@ export function readRequest(context: Context, request: LlmRequest, key: string, 
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
   };
-  return { input, contents, requested: stored.requested, shared, windowChoice, summarizerName: summarizer.summarizer?.name };
+  return {
+    input,
+    contents,
+    requested: stored.requested,
+    shared,
+    windowChoice,
+    summarizerName: summarizer.summarizer?.name,
+  };
 }
 
 /** A concurrent call on this session may have just summarized this history: reuse it if it fits. */
@@ -119,11 +141,20 @@ function summaryToApply(
   fingerprintAt: (index: number) => string | undefined,
   length: number,
 ): SummaryRecord | undefined {
-  if (shared && shared.createdAt > (stored?.createdAt ?? -1) && locateWatermark(fingerprintAt, length, shared.covered, shared.anchor).kind !== 'missing') return shared;
+  if (
+    shared &&
+    shared.createdAt > (stored?.createdAt ?? -1) &&
+    locateWatermark(fingerprintAt, length, shared.covered, shared.anchor).kind !== 'missing'
+  )
+    return shared;
   return stored;
 }
 
 function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context: Context) {
   return (request: Parameters<typeof runSummarizer>[1], maxChars: number) =>
-    runSummarizer(summarizer, request, { timeoutMs: policy.summarizerTimeoutMs, maxChars, signal: context.abortSignal });
+    runSummarizer(summarizer, request, {
+      timeoutMs: policy.summarizerTimeoutMs,
+      maxChars,
+      signal: context.abortSignal,
+    });
 }

@@ -16,12 +16,18 @@ describe('contextRecallTool', () => {
     ];
 
     it("should read an event on the calling agent's branch", async () => {
-      const result = (await contextRecallTool().runAsync({ args: { event_id: 'mine' }, toolContext: contextOn('root.worker', events) })) as { text?: string };
+      const result = (await contextRecallTool().runAsync({
+        args: { event_id: 'mine' },
+        toolContext: contextOn('root.worker', events),
+      })) as { text?: string };
       expect(result.text).toContain('my note');
     });
 
     it('should refuse an event another branch wrote, as search does', async () => {
-      const result = (await contextRecallTool().runAsync({ args: { event_id: 'theirs' }, toolContext: contextOn('root.worker', events) })) as { error?: string; text?: string };
+      const result = (await contextRecallTool().runAsync({
+        args: { event_id: 'theirs' },
+        toolContext: contextOn('root.worker', events),
+      })) as { error?: string; text?: string };
       expect(result.text).toBeUndefined();
       expect(result.error).toContain('No event theirs');
     });
@@ -37,15 +43,27 @@ describe('contextRecallTool', () => {
     }
 
     it("should read only the guard's own offloaded results, never another artifact of the session", async () => {
-      const context = contextWith({ 'user:profile.json': '{"secret":1}', 'context_guard-tool_output-a-b-c.json': '{"output":"abcdef"}' });
-      const refused = (await contextRecallTool().runAsync({ args: { artifact: 'user:profile.json' }, toolContext: context })) as { error?: string };
+      const context = contextWith({
+        'user:profile.json': '{"secret":1}',
+        'context_guard-tool_output-a-b-c.json': '{"output":"abcdef"}',
+      });
+      const refused = (await contextRecallTool().runAsync({
+        args: { artifact: 'user:profile.json' },
+        toolContext: context,
+      })) as { error?: string };
       expect(refused.error).toContain('No stored tool result');
-      const read = (await contextRecallTool().runAsync({ args: { artifact: 'context_guard-tool_output-a-b-c.json', offset: 3, length: 5 }, toolContext: context })) as { text?: string };
+      const read = (await contextRecallTool().runAsync({
+        args: { artifact: 'context_guard-tool_output-a-b-c.json', offset: 3, length: 5 },
+        toolContext: context,
+      })) as { text?: string };
       expect(read.text).toBe('{"output":"abcdef"}'.slice(3, 8));
     });
 
     it('should answer with an error, not throw, without an artifact service', async () => {
-      const result = (await contextRecallTool().runAsync({ args: { artifact: 'context_guard-tool_output-a-b-c.json' }, toolContext: contextWith({}, false) })) as { error?: string };
+      const result = (await contextRecallTool().runAsync({
+        args: { artifact: 'context_guard-tool_output-a-b-c.json' },
+        toolContext: contextWith({}, false),
+      })) as { error?: string };
       expect(result.error).toContain('No artifact service');
     });
   });

@@ -59,7 +59,10 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
         query: { type: 'STRING', description: 'Words or identifiers to search for.' },
         event_id: { type: 'STRING', description: 'Id of an event from a search hit, to read it.' },
         offset: { type: 'INTEGER', description: 'Character offset when reading a long event or an artifact.' },
-        artifact: { type: 'STRING', description: 'Name of a stored tool result (full_result_artifact.name), to read a slice of it.' },
+        artifact: {
+          type: 'STRING',
+          description: 'Name of a stored tool result (full_result_artifact.name), to read a slice of it.',
+        },
         version: { type: 'INTEGER', description: 'Version of the artifact (default: the latest).' },
         length: { type: 'INTEGER', description: 'Characters to read from the artifact.' },
       },
@@ -67,19 +70,35 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
     execute: (input: unknown, context?: Context) => {
       const { query, event_id: eventId, offset, artifact, version, length } = (input ?? {}) as RecallInput;
       if (!context) return { error: 'recall_history needs a tool context.' };
-      if (typeof artifact === 'string' && artifact.length > 0) return readArtifact(context, artifact, version, offset, length, maxExcerptChars);
+      if (typeof artifact === 'string' && artifact.length > 0)
+        return readArtifact(context, artifact, version, offset, length, maxExcerptChars);
       const session = context.invocationContext.session;
       const branch = context.invocationContext.branch;
       if (typeof eventId === 'string' && eventId.length > 0) {
         const event = session.events.find((candidate) => candidate.id === eventId);
         // The same rule as search: an event another branch wrote is not this agent's to read.
-        if (!event || !event.content || !isVisibleTo(event, branch)) return { error: `No event ${eventId} in this conversation.` };
-        return { event_id: eventId, author: event.author, ...readEvent(event, typeof offset === 'number' ? offset : 0, maxExcerptChars) };
+        if (!event || !event.content || !isVisibleTo(event, branch))
+          return { error: `No event ${eventId} in this conversation.` };
+        return {
+          event_id: eventId,
+          author: event.author,
+          ...readEvent(event, typeof offset === 'number' ? offset : 0, maxExcerptChars),
+        };
       }
-      if (typeof query !== 'string' || query.trim().length === 0) return { error: 'Give a query to search, or an event_id to read.' };
+      if (typeof query !== 'string' || query.trim().length === 0)
+        return { error: 'Give a query to search, or an event_id to read.' };
       // Earlier recalls and their answers would outrank the events they quote: leave them out.
       const hits = searchEvents(session.events, query, { branch, limit: maxHits, snippetChars, excludeTool: name });
-      return { query, hits: hits.map((hit) => ({ event_id: hit.eventId, turn: hit.turn, author: hit.author, score: hit.score, snippet: hit.snippet })) };
+      return {
+        query,
+        hits: hits.map((hit) => ({
+          event_id: hit.eventId,
+          turn: hit.turn,
+          author: hit.author,
+          score: hit.score,
+          snippet: hit.snippet,
+        })),
+      };
     },
   });
   Object.defineProperty(tool, RECALL_TOOL_BRAND, { value: true });
@@ -91,12 +110,23 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
  * readable, through the invocation's artifact service, which the Runner scopes
  * to this app, user and session: another session's artifact is simply not found.
  */
-async function readArtifact(context: Context, name: string, version: unknown, offset: unknown, length: unknown, maxChars: number): Promise<Record<string, unknown>> {
+async function readArtifact(
+  context: Context,
+  name: string,
+  version: unknown,
+  offset: unknown,
+  length: unknown,
+  maxChars: number,
+): Promise<Record<string, unknown>> {
   const notFound = { error: `No stored tool result ${name} in this conversation.` };
   if (!name.startsWith(OFFLOAD_ARTIFACT_PREFIX)) return notFound;
-  if (!context.invocationContext.artifactService) return { error: 'No artifact service is configured, so no tool result is stored.' };
+  if (!context.invocationContext.artifactService)
+    return { error: 'No artifact service is configured, so no tool result is stored.' };
   try {
-    const part = await context.loadArtifact(name, typeof version === 'number' && Number.isInteger(version) && version >= 0 ? version : undefined);
+    const part = await context.loadArtifact(
+      name,
+      typeof version === 'number' && Number.isInteger(version) && version >= 0 ? version : undefined,
+    );
     const text = offloadText(part);
     if (text === undefined) return notFound;
     return { artifact: name, ...sliceArtifactText(text, offset, length, maxChars) };

@@ -14,7 +14,12 @@ import type { ContextGuardOptions } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import { modelNameOf } from './model-name.js';
 
-export function recordResponse(context: Context, response: LlmResponse, prices: ContextGuardOptions['prices'], reporter: CompactionReporter): void {
+export function recordResponse(
+  context: Context,
+  response: LlmResponse,
+  prices: ContextGuardOptions['prices'],
+  reporter: CompactionReporter,
+): void {
   const agentName = context.agentName;
   if (!response.partial) {
     // The compaction's audit record travels on the model response event (ADK persists customMetadata verbatim).

@@ -19,26 +19,32 @@ describe('sessionScopeKey', () => {
   });
 
   it('should read a Session and a getSession request alike', () => {
-    expect(scopeOfRef({ appName: 'a', userId: 'u', id: 's' })).toBe(scopeOfRef({ appName: 'a', userId: 'u', sessionId: 's' }));
+    expect(scopeOfRef({ appName: 'a', userId: 'u', id: 's' })).toBe(
+      scopeOfRef({ appName: 'a', userId: 'u', sessionId: 's' }),
+    );
   });
 });
 
 describe('forgetting sessions by scope', () => {
   function filled(): ContentMeasureCache {
     const cache = new ContentMeasureCache();
-    for (const [app, user, id] of [['a', 'alice', 'chat-1'], ['a', 'bob', 'chat-1'], ['a', 'alice', 'chat-10']] as const) {
+    for (const [app, user, id] of [
+      ['a', 'alice', 'chat-1'],
+      ['a', 'bob', 'chat-1'],
+      ['a', 'alice', 'chat-10'],
+    ] as const) {
       cache.measure(`${sessionScopeKey(app, user, id)}\u0000worker`, contents, characterTokenizer);
     }
     return cache;
   }
 
-  it('should release one user\'s session and keep the other user\'s of the same id', () => {
+  it("should release one user's session and keep the other user's of the same id", () => {
     const cache = filled();
     cache.forgetPrefix(`${scopeOfRef({ appName: 'a', userId: 'alice', id: 'chat-1' })}\u0000`);
     expect(cache.sessionCount).toBe(2);
   });
 
-  it('should release every user\'s session of an id, and only of that id, given the bare id', () => {
+  it("should release every user's session of an id, and only of that id, given the bare id", () => {
     const cache = filled();
     cache.forgetPrefix(sessionIdPrefix('chat-1'));
     expect(cache.sessionCount).toBe(1);

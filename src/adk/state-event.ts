@@ -5,9 +5,18 @@
 import { createEvent, createEventActions, type BaseSessionService, type Session } from '@google/adk';
 
 /** `kind` names the write in the event's invocation id (`context_guard-<kind>-<time>`). */
-export async function appendStateEvent(sessionService: BaseSessionService, session: Session, kind: string, stateDelta: Record<string, unknown>): Promise<void> {
+export async function appendStateEvent(
+  sessionService: BaseSessionService,
+  session: Session,
+  kind: string,
+  stateDelta: Record<string, unknown>,
+): Promise<void> {
   await sessionService.appendEvent({
     session,
-    event: createEvent({ invocationId: `context_guard-${kind}-${Date.now()}`, author: 'user', actions: createEventActions({ stateDelta }) }),
+    event: createEvent({
+      invocationId: `context_guard-${kind}-${Date.now()}`,
+      author: 'user',
+      actions: createEventActions({ stateDelta }),
+    }),
   });
 }

@@ -3,14 +3,27 @@ import { describe, expect, it, vi } from 'vitest';
 import { isContextGuardConfigError } from '../errors.js';
 import { ratioTokenCounter, ScriptedLlm } from '../testing/index.js';
 import type { ToolTruncationRecord } from '../truncation/truncate-tool-output.js';
-import { asPluginAfterToolCallback, createToolOutputTruncator, type AgentAfterToolParams } from './tool-output-callback.js';
+import {
+  asPluginAfterToolCallback,
+  createToolOutputTruncator,
+  type AgentAfterToolParams,
+} from './tool-output-callback.js';
 
 /** A real tool context for `agentName`, as ADK builds it for a tool call. */
 function toolContext(agentName = 'worker'): Context {
-  const model = new ScriptedLlm({ window: 1_000_000, countTokens: ratioTokenCounter(1), script: () => ({ content: { role: 'model', parts: [{ text: 'ok' }] } }) });
+  const model = new ScriptedLlm({
+    window: 1_000_000,
+    countTokens: ratioTokenCounter(1),
+    script: () => ({ content: { role: 'model', parts: [{ text: 'ok' }] } }),
+  });
   const agent = new LlmAgent({ name: agentName, model });
   const session = createSession({ id: 'session-1', appName: 'unit', userId: 'user-1' });
-  const invocationContext = new InvocationContext({ invocationId: 'invocation-1', session, agent, pluginManager: new PluginManager() });
+  const invocationContext = new InvocationContext({
+    invocationId: 'invocation-1',
+    session,
+    agent,
+    pluginManager: new PluginManager(),
+  });
   return new Context({ invocationContext, functionCallId: 'call-1' });
 }
 
@@ -20,7 +33,13 @@ function tool(name = 'fetch_logs'): FunctionTool {
 
 function params(response: unknown, overrides: Partial<AgentAfterToolParams> = {}): AgentAfterToolParams {
   // ADK hands the tool's raw return value to the callback; its type says record, its value may be anything.
-  return { tool: tool(), args: {}, context: toolContext(), response: response as Record<string, unknown>, ...overrides };
+  return {
+    tool: tool(),
+    args: {},
+    context: toolContext(),
+    response: response as Record<string, unknown>,
+    ...overrides,
+  };
 }
 
 const bigText = Array.from({ length: 1_000 }, (_, index) => `log line ${index + 1}`).join('\n');
@@ -44,7 +63,9 @@ describe('createToolOutputTruncator', () => {
     });
 
     it('should apply per-agent and per-tool options', () => {
-      const truncate = createToolOutputTruncator((agentName) => (agentName === 'quiet' ? false : { tools: { raw_dump: false } }));
+      const truncate = createToolOutputTruncator((agentName) =>
+        agentName === 'quiet' ? false : { tools: { raw_dump: false } },
+      );
       expect(truncate(params({ result: bigText }, { context: toolContext('quiet') }))).toBeUndefined();
       expect(truncate(params({ result: bigText }, { tool: tool('raw_dump') }))).toBeUndefined();
       expect(truncate(params({ result: bigText }))).toBeDefined();
@@ -77,11 +98,17 @@ describe('createToolOutputTruncator', () => {
   describe('reporting', () => {
     it('should report each cut with the tool context', () => {
       const records: Array<{ record: ToolTruncationRecord; agentName: string; callId: string | undefined }> = [];
-      const truncate = createToolOutputTruncator(undefined, (record, context) => records.push({ record, agentName: context.agentName, callId: context.functionCallId }));
+      const truncate = createToolOutputTruncator(undefined, (record, context) =>
+        records.push({ record, agentName: context.agentName, callId: context.functionCallId }),
+      );
       truncate(params({ result: bigText }));
       truncate(params({ result: 'short' }));
       expect(records).toHaveLength(1);
-      expect(records[0]).toMatchObject({ agentName: 'worker', callId: 'call-1', record: { tool: 'fetch_logs', originalLines: 1_000, keptLines: 257 } });
+      expect(records[0]).toMatchObject({
+        agentName: 'worker',
+        callId: 'call-1',
+        record: { tool: 'fetch_logs', originalLines: 1_000, keptLines: 257 },
+      });
     });
 
     it('should keep the cut when the listener throws', () => {
@@ -99,7 +126,12 @@ describe('createToolOutputTruncator', () => {
       const truncator = createToolOutputTruncator();
       const pluginHook = asPluginAfterToolCallback(truncator);
       const context = toolContext();
-      const fromPlugin = await pluginHook({ tool: tool(), toolArgs: {}, toolContext: context, result: { result: bigText } });
+      const fromPlugin = await pluginHook({
+        tool: tool(),
+        toolArgs: {},
+        toolContext: context,
+        result: { result: bigText },
+      });
       expect(fromPlugin).toEqual(truncator({ tool: tool(), args: {}, context, response: { result: bigText } }));
       expect(fromPlugin).toBeDefined();
     });

@@ -47,7 +47,8 @@ export type ToolTruncationListener = (record: ToolTruncationRecord, context: Too
  * name (for per-agent limits; its answer is validated and cached per name).
  * `undefined` means on, with the defaults.
  */
-export type ToolOutputTruncationSource = ToolOutputTruncation | undefined | ((agentName: string) => ToolOutputTruncation | undefined);
+export type ToolOutputTruncationSource =
+  ToolOutputTruncation | undefined | ((agentName: string) => ToolOutputTruncation | undefined);
 
 /** An agent `afterToolCallback` that cuts oversized results; assignable to ADK's `SingleAfterToolCallback`. */
 export type ToolOutputTruncator = (params: AgentAfterToolParams) => Record<string, unknown> | undefined;
@@ -68,7 +69,10 @@ export type PluginToolOutputTruncator = (params: PluginAfterToolParams) => Promi
  * new LlmAgent({ ..., afterToolCallback: createToolOutputTruncator({ tools: { read_file: { maxBytes: 32_768 } } }) })
  * @throws ContextGuardConfigError when static `options` are invalid.
  */
-export function createToolOutputTruncator(options?: ToolOutputTruncationSource, onTruncation?: ToolTruncationListener): ToolOutputTruncator {
+export function createToolOutputTruncator(
+  options?: ToolOutputTruncationSource,
+  onTruncation?: ToolTruncationListener,
+): ToolOutputTruncator {
   if (typeof options !== 'function') validateToolOutputTruncation(options);
   const policies = new Map<string, ToolOutputTruncation | undefined | null>();
   const logger = getLogger();
@@ -83,7 +87,10 @@ export function createToolOutputTruncator(options?: ToolOutputTruncationSource, 
       validateToolOutputTruncation(answer, `agents.${agentName}.toolOutputTruncation`);
       policy = answer;
     } catch (error) {
-      logger.error(`${LOG_PREFIX} agent '${agentName}': invalid tool-output truncation options; tool results are left alone.`, error);
+      logger.error(
+        `${LOG_PREFIX} agent '${agentName}': invalid tool-output truncation options; tool results are left alone.`,
+        error,
+      );
       policy = null;
     }
     policies.set(agentName, policy);
@@ -113,7 +120,10 @@ export function createToolOutputTruncator(options?: ToolOutputTruncationSource, 
       }
       return truncated.result;
     } catch (error) {
-      logger.error(`${LOG_PREFIX} tool-output truncation failed for tool '${tool?.name ?? '?'}'; the result is sent unchanged.`, error);
+      logger.error(
+        `${LOG_PREFIX} tool-output truncation failed for tool '${tool?.name ?? '?'}'; the result is sent unchanged.`,
+        error,
+      );
       return undefined;
     }
   };
@@ -131,7 +141,8 @@ export function createToolOutputTruncator(options?: ToolOutputTruncationSource, 
 export function asPluginAfterToolCallback(
   truncator: ToolOutputTruncator | ((params: AgentAfterToolParams) => Promise<Record<string, unknown> | undefined>),
 ): PluginToolOutputTruncator {
-  return async ({ tool, toolArgs, toolContext, result }) => truncator({ tool, args: toolArgs, context: toolContext, response: result });
+  return async ({ tool, toolArgs, toolContext, result }) =>
+    truncator({ tool, args: toolArgs, context: toolContext, response: result });
 }
 
 /** The result the way ADK will wrap it after the callbacks (`normalizeCallbackResponse`). */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_SUMMARIZER_PROMPT_TOKENS, MIN_SUMMARY_TOKENS, planCompaction, type CompactionPlanInput } from './compaction-plan.js';
+import {
+  MIN_SUMMARIZER_PROMPT_TOKENS,
+  MIN_SUMMARY_TOKENS,
+  planCompaction,
+  type CompactionPlanInput,
+} from './compaction-plan.js';
 
 // Threshold 8,000 calibrated at a factor of 2 is 4,000 heuristic tokens; 500 are fixed: room 3,500.
 const INPUT: CompactionPlanInput = {

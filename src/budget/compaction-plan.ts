@@ -53,7 +53,10 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
   const { correction } = input;
   const room = Math.max(0, Math.floor(input.threshold / correction) - input.fixedTokens);
   const summaryRoom = Math.max(0, room - input.inFlightTokens);
-  const summaryCap = Math.max(MIN_SUMMARY_TOKENS, Math.min(input.summaryMaxTokens, Math.floor(summaryRoom * SUMMARY_SHARE_OF_ROOM)));
+  const summaryCap = Math.max(
+    MIN_SUMMARY_TOKENS,
+    Math.min(input.summaryMaxTokens, Math.floor(summaryRoom * SUMMARY_SHARE_OF_ROOM)),
+  );
   const target = Math.floor(room * input.compactTargetRatio);
   return {
     room,

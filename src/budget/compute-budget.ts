@@ -51,8 +51,14 @@ export function computeBudget(input: BudgetInput): Budget {
   const outputReserve = Math.min(Math.max(0, input.outputReserve ?? 0), Math.floor(window / 2));
   let threshold = window - Math.max(buffer, outputReserve);
   if (!input.calibrated) {
-    threshold = Math.min(threshold, Math.floor(window * (input.uncalibratedThresholdRatio ?? DEFAULT_UNCALIBRATED_THRESHOLD_RATIO)));
+    threshold = Math.min(
+      threshold,
+      Math.floor(window * (input.uncalibratedThresholdRatio ?? DEFAULT_UNCALIBRATED_THRESHOLD_RATIO)),
+    );
   }
-  const hardLimit = Math.max(threshold, Math.min(Math.floor(window * (input.hardLimitRatio ?? DEFAULT_HARD_LIMIT_RATIO)), window - outputReserve));
+  const hardLimit = Math.max(
+    threshold,
+    Math.min(Math.floor(window * (input.hardLimitRatio ?? DEFAULT_HARD_LIMIT_RATIO)), window - outputReserve),
+  );
   return { window, buffer, threshold: Math.max(1, threshold), hardLimit };
 }

@@ -33,16 +33,21 @@ describe('shrinkPart', () => {
   describe('laws', () => {
     it('should always make a large text part smaller, and fit any limit that leaves room for the marker', () => {
       fc.assert(
-        fc.property(rawUtf16Text(300), fc.integer({ min: 2, max: 40 }), fc.double({ min: 0, max: 0.99, noNaN: true }), (unit, times, share) => {
-          const part: Part = { text: unit.repeat(times) };
-          const size = jsonSize(part);
-          fc.pre(size >= 512);
-          const limit = Math.max(200, Math.floor(size * share));
-          fc.pre(limit < size);
-          const cut = shrinkPart(part, limit);
-          expect(jsonSize(cut)).toBeLessThan(size);
-          expect(jsonSize(cut)).toBeLessThanOrEqual(limit);
-        }),
+        fc.property(
+          rawUtf16Text(300),
+          fc.integer({ min: 2, max: 40 }),
+          fc.double({ min: 0, max: 0.99, noNaN: true }),
+          (unit, times, share) => {
+            const part: Part = { text: unit.repeat(times) };
+            const size = jsonSize(part);
+            fc.pre(size >= 512);
+            const limit = Math.max(200, Math.floor(size * share));
+            fc.pre(limit < size);
+            const cut = shrinkPart(part, limit);
+            expect(jsonSize(cut)).toBeLessThan(size);
+            expect(jsonSize(cut)).toBeLessThanOrEqual(limit);
+          },
+        ),
         PROPERTY_RUNS,
       );
     });
@@ -50,7 +55,7 @@ describe('shrinkPart', () => {
 });
 
 describe('cutTextToBytes', () => {
-  it('should keep a summary content\'s header when it cuts the body, within the byte limit', () => {
+  it("should keep a summary content's header when it cuts the body, within the byte limit", () => {
     const text = `${SUMMARY_MARKER} Summary of the earlier conversation (compactions so far: 1):\n\n${'"quoted" \\path\\ '.repeat(2_000)}`;
     const cut = cutTextToBytes(text, 2_000);
     expect(cut.startsWith(`${SUMMARY_MARKER} Summary of the earlier conversation`)).toBe(true);

@@ -34,9 +34,14 @@ function shrinkValue(value: unknown, stringLimit: number, depth: number): unknow
   if (typeof value === 'string') return truncateMiddle(value, stringLimit);
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    const items = value.length > ARRAY_KEEP * 2
-      ? [...(value.slice(0, ARRAY_KEEP) as unknown[]), `[... omitted ${value.length - ARRAY_KEEP * 2} of ${value.length} items ...]`, ...(value.slice(-ARRAY_KEEP) as unknown[])]
-      : value;
+    const items =
+      value.length > ARRAY_KEEP * 2
+        ? [
+            ...(value.slice(0, ARRAY_KEEP) as unknown[]),
+            `[... omitted ${value.length - ARRAY_KEEP * 2} of ${value.length} items ...]`,
+            ...(value.slice(-ARRAY_KEEP) as unknown[]),
+          ]
+        : value;
     return items.map((item) => shrinkValue(item, stringLimit, depth + 1));
   }
   const out: Record<string, unknown> = {};
@@ -91,10 +96,14 @@ export function shrinkPart(part: Part, maxBytes: number): Part {
   }
   if (part.functionResponse?.response) {
     const response = shrinkJsonObject(part.functionResponse.response, maxBytes);
-    if (response !== part.functionResponse.response) return { ...part, functionResponse: { ...part.functionResponse, response } };
+    if (response !== part.functionResponse.response)
+      return { ...part, functionResponse: { ...part.functionResponse, response } };
   }
   if (part.functionCall?.args && jsonSize(part.functionCall.args) > maxBytes) {
-    return { ...part, functionCall: { ...part.functionCall, args: shrinkJsonObject(part.functionCall.args, maxBytes) } };
+    return {
+      ...part,
+      functionCall: { ...part.functionCall, args: shrinkJsonObject(part.functionCall.args, maxBytes) },
+    };
   }
   if (part.inlineData && (part.inlineData.data?.length ?? 0) > maxBytes * 4) {
     // Media cannot be cut in half; replace it with a note so the request fits.
@@ -105,5 +114,7 @@ export function shrinkPart(part: Part, maxBytes: number): Part {
 
 /** The note that replaces a media part too large for the window. */
 export function omittedMedia(part: Part): Part {
-  return { text: `[${part.inlineData?.mimeType ?? 'inline data'} omitted by context_guard: too large for the context window]` };
+  return {
+    text: `[${part.inlineData?.mimeType ?? 'inline data'} omitted by context_guard: too large for the context window]`,
+  };
 }

@@ -1,14 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
-import { conversation, hasLoneSurrogate, HEAVY_PROPERTY_RUNS, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
+import {
+  conversation,
+  hasLoneSurrogate,
+  HEAVY_PROPERTY_RUNS,
+  mixedText,
+  PROPERTY_RUNS,
+} from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { buildFallbackSummary } from './fallback-summary.js';
 
 const HEADER = '(Mechanical summary: the summarizer was unavailable. Each line is the start of one message.)';
 
 /** Thirty numbered messages 'line 00 …' to 'line 29 …'. */
-const THIRTY: Content[] = Array.from({ length: 30 }, (_, i) => userText(`line ${String(i).padStart(2, '0')} ${'w'.repeat(100)}`));
+const THIRTY: Content[] = Array.from({ length: 30 }, (_, i) =>
+  userText(`line ${String(i).padStart(2, '0')} ${'w'.repeat(100)}`),
+);
 
 function keptLineNumbers(summary: string): number[] {
   return [...summary.matchAll(/line (\d\d) w/g)].map((match) => Number(match[1]));
@@ -29,7 +37,11 @@ describe('buildFallbackSummary', () => {
     const summary = buildFallbackSummary({
       previousSummary: 'The user deployed v1.2.3.',
       currentRequest: 'Roll back to v1.2.2.',
-      contents: [userText('Check staging.'), ...[functionCall('fetch_logs', { env: 'staging' }), functionResponse('fetch_logs', { errors: 42 })], modelText('42 errors.')],
+      contents: [
+        userText('Check staging.'),
+        ...[functionCall('fetch_logs', { env: 'staging' }), functionResponse('fetch_logs', { errors: 42 })],
+        modelText('42 errors.'),
+      ],
       maxChars: 10_000,
     });
 

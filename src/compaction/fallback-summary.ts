@@ -28,7 +28,9 @@ export function buildFallbackSummary(input: FallbackSummaryInput): string {
   }
   const budget = Math.max(0, input.maxChars - header.length - request.length - 64);
   const previousShare = input.previousSummary ? Math.floor(budget * 0.4) : 0;
-  const previous = input.previousSummary ? `\nEarlier summary:\n${truncateEnd(input.previousSummary, previousShare)}` : '';
+  const previous = input.previousSummary
+    ? `\nEarlier summary:\n${truncateEnd(input.previousSummary, previousShare)}`
+    : '';
   let remaining = budget - previous.length;
   const kept: string[] = [];
   for (let i = lines.length - 1; i >= 0 && remaining > 0; i--) {

@@ -3,9 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { conversation, HEAVY_PROPERTY_RUNS, mixedText } from '../../test/support/arbitraries.js';
 import { foreignContext, functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { isUserRequest } from '../content/content-shape.js';
-import { continuationFor, injectSummary, MID_TURN_NOTE, SUMMARY_MARKER, summaryContent, type InjectableSummary } from './inject-summary.js';
+import {
+  continuationFor,
+  injectSummary,
+  MID_TURN_NOTE,
+  SUMMARY_MARKER,
+  summaryContent,
+  type InjectableSummary,
+} from './inject-summary.js';
 
-const SUMMARY: InjectableSummary = { text: 'The logs showed 42 errors on staging.', currentRequest: 'Roll back staging to v1.2.2.', compactions: 2 };
+const SUMMARY: InjectableSummary = {
+  text: 'The logs showed 42 errors on staging.',
+  currentRequest: 'Roll back staging to v1.2.2.',
+  compactions: 2,
+};
 const TOOL_CHAIN = [functionCall('rollback', { to: 'v1.2.2' }), functionResponse('rollback', { ok: true })];
 
 function summaryText(summary: InjectableSummary, tail: Parameters<typeof summaryContent>[1]): string {
@@ -34,11 +45,13 @@ describe('continuationFor', () => {
 
   describe('a request that was summarized away', () => {
     it('should restate it when the tail is only a tool chain', () => {
-      expect(continuationFor(SUMMARY, TOOL_CHAIN)).toContain('The user\'s current request is: "Roll back staging to v1.2.2.".');
+      expect(continuationFor(SUMMARY, TOOL_CHAIN)).toContain(
+        'The user\'s current request is: "Roll back staging to v1.2.2.".',
+      );
       expect(continuationFor(SUMMARY, TOOL_CHAIN)).toContain('do not ask the user to repeat it');
     });
 
-    it('should restate it when the tail only holds another agent\'s events', () => {
+    it("should restate it when the tail only holds another agent's events", () => {
       expect(continuationFor(SUMMARY, [foreignContext('[planner] said: go')])).not.toBe('');
     });
 
@@ -52,10 +65,14 @@ describe('continuationFor', () => {
   describe('laws', () => {
     it('should restate the request exactly when there is one and the tail has no user request', () => {
       fc.assert(
-        fc.property(conversation, fc.option(mixedText({ maxLength: 50 }), { nil: undefined }), (tail, currentRequest) => {
-          const expected = Boolean(currentRequest) && !tail.some((content) => isUserRequest(content));
-          expect(continuationFor({ text: 's', currentRequest, compactions: 1 }, tail) !== '').toBe(expected);
-        }),
+        fc.property(
+          conversation,
+          fc.option(mixedText({ maxLength: 50 }), { nil: undefined }),
+          (tail, currentRequest) => {
+            const expected = Boolean(currentRequest) && !tail.some((content) => isUserRequest(content));
+            expect(continuationFor({ text: 's', currentRequest, compactions: 1 }, tail) !== '').toBe(expected);
+          },
+        ),
         HEAVY_PROPERTY_RUNS,
       );
     });
@@ -68,7 +85,9 @@ describe('summaryContent', () => {
       const content = summaryContent(SUMMARY, TOOL_CHAIN);
       expect(content.role).toBe('user');
       expect(content.parts).toHaveLength(1);
-      expect(summaryText(SUMMARY, TOOL_CHAIN).startsWith(`${SUMMARY_MARKER} Summary of the earlier conversation`)).toBe(true);
+      expect(summaryText(SUMMARY, TOOL_CHAIN).startsWith(`${SUMMARY_MARKER} Summary of the earlier conversation`)).toBe(
+        true,
+      );
     });
 
     it('should say how many compactions produced it and carry the summary text', () => {
@@ -87,7 +106,10 @@ describe('summaryContent', () => {
     });
 
     it('should append durable facts verbatim', () => {
-      const withFacts: InjectableSummary = { ...SUMMARY, facts: [{ text: 'Deploy id is DEP-4411.', addedAt: 1, lastSeen: 2 }] };
+      const withFacts: InjectableSummary = {
+        ...SUMMARY,
+        facts: [{ text: 'Deploy id is DEP-4411.', addedAt: 1, lastSeen: 2 }],
+      };
       expect(summaryText(withFacts, TOOL_CHAIN)).toContain('- Deploy id is DEP-4411.');
     });
   });

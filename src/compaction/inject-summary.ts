@@ -46,7 +46,11 @@ export function continuationFor(summary: InjectableSummary, tail: readonly Conte
 }
 
 /** The single content that carries the summary. */
-export function summaryContent(summary: InjectableSummary, tail: readonly Content[], options: SummaryContentOptions = {}): Content {
+export function summaryContent(
+  summary: InjectableSummary,
+  tail: readonly Content[],
+  options: SummaryContentOptions = {},
+): Content {
   const header = `${SUMMARY_MARKER} Summary of the earlier conversation (older messages are not shown; compactions so far: ${summary.compactions}):\n\n`;
   const recall = options.recallToolName
     ? `\n\nThe original messages are not lost: call \`${options.recallToolName}\` with a query (words, identifiers) to search them, then with an event_id to read one, whenever you need an exact detail that is not above.`
@@ -83,6 +87,10 @@ export function shrinkSummaryText(text: string, maxChars: number): string {
 }
 
 /** `[summary] + tail`. The tail's content objects are reused, not copied. */
-export function injectSummary(summary: InjectableSummary, tail: readonly Content[], options: SummaryContentOptions = {}): Content[] {
+export function injectSummary(
+  summary: InjectableSummary,
+  tail: readonly Content[],
+  options: SummaryContentOptions = {},
+): Content[] {
   return [summaryContent(summary, tail, options), ...tail];
 }

@@ -4,12 +4,24 @@ import { isValidSplit } from '../content/content-shape.js';
 import { applyMask, maskContent, maskKeepFrom, MASKED_RESULT_KEY } from './mask-observations.js';
 
 const big = { logs: 'GET /api/v1/orders 200 OK '.repeat(100) };
-const turn = (n: number) => [userText(`Turn ${n}: check the logs.`), functionCall('fetch_logs', { n }), functionResponse('fetch_logs', big), modelText(`Answer ${n}.`)];
+const turn = (n: number) => [
+  userText(`Turn ${n}: check the logs.`),
+  functionCall('fetch_logs', { n }),
+  functionResponse('fetch_logs', big),
+  modelText(`Answer ${n}.`),
+];
 const history = [...turn(1), ...turn(2), ...turn(3)];
 
 describe('maskKeepFrom', () => {
   // Tool results sit at 2, 6 and 10; the in-flight turn starts at 12.
-  const inFlight = [...history, userText('Turn 4: and now?'), functionCall('fetch_logs', { n: 4 }), functionResponse('fetch_logs', big), functionCall('fetch_logs', { n: 5 }), functionResponse('fetch_logs', big)];
+  const inFlight = [
+    ...history,
+    userText('Turn 4: and now?'),
+    functionCall('fetch_logs', { n: 4 }),
+    functionResponse('fetch_logs', big),
+    functionCall('fetch_logs', { n: 5 }),
+    functionResponse('fetch_logs', big),
+  ];
 
   it('should mask every result of completed turns when the in-flight turn has none', () => {
     expect(maskKeepFrom([...history, userText('Turn 4')], 1)).toBe(12);
@@ -21,7 +33,6 @@ describe('maskKeepFrom', () => {
     expect(maskKeepFrom(inFlight, 2)).toBe(14);
     expect(maskKeepFrom(inFlight, 5)).toBe(12);
   });
-
 });
 
 describe('maskContent', () => {
@@ -36,9 +47,14 @@ describe('maskContent', () => {
   });
 
   it('should share the count among parallel results and mask each', () => {
-    const parallel = { role: 'user', parts: [...(functionResponse('a', big).parts ?? []), ...(functionResponse('b', big).parts ?? [])] };
+    const parallel = {
+      role: 'user',
+      parts: [...(functionResponse('a', big).parts ?? []), ...(functionResponse('b', big).parts ?? [])],
+    };
     const masked = maskContent(parallel, {}, 1_000);
-    expect(masked.parts?.map((part) => String(part.functionResponse?.response?.[MASKED_RESULT_KEY]).includes('~500 tokens'))).toEqual([true, true]);
+    expect(
+      masked.parts?.map((part) => String(part.functionResponse?.response?.[MASKED_RESULT_KEY]).includes('~500 tokens')),
+    ).toEqual([true, true]);
   });
 
   it('should leave small results, text and already masked results as they are', () => {
@@ -51,13 +67,15 @@ describe('maskContent', () => {
   });
 
   it('should find the preview in a bounded walk, whatever the size of the result', () => {
-    const deep = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i })) , note: 'never reached' };
+    const deep = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i })), note: 'never reached' };
     const masked = maskContent(functionResponse('rows', deep), {}, 50_000);
     expect(String(masked.parts?.[0]?.functionResponse?.response?.[MASKED_RESULT_KEY])).toContain("tool 'rows'");
   });
 
   it('should mask the same content the same way every time', () => {
-    expect(JSON.stringify(maskContent(functionResponse('fetch_logs', big), {}, 700))).toBe(JSON.stringify(maskContent(functionResponse('fetch_logs', big), {}, 700)));
+    expect(JSON.stringify(maskContent(functionResponse('fetch_logs', big), {}, 700))).toBe(
+      JSON.stringify(maskContent(functionResponse('fetch_logs', big), {}, 700)),
+    );
   });
 });
 
@@ -70,7 +88,8 @@ describe('applyMask', () => {
     expect(masked[2]?.parts?.[0]?.functionResponse?.response?.[MASKED_RESULT_KEY]).toBeDefined();
     expect(masked[6]?.parts?.[0]?.functionResponse?.response?.[MASKED_RESULT_KEY]).toBeDefined();
     expect(masked[10]).toBe(history[10]);
-    for (let split = 1; split <= history.length; split++) expect(isValidSplit(masked, split)).toBe(isValidSplit(history, split));
+    for (let split = 1; split <= history.length; split++)
+      expect(isValidSplit(masked, split)).toBe(isValidSplit(history, split));
   });
 
   it('should keep the latest result when no user request comes before it', () => {

@@ -63,8 +63,12 @@ function firstText(value: unknown): string {
 
 function placeholder(name: string, tokens: number, response: unknown, hint: MaskHint): Record<string, unknown> {
   const preview = truncateEnd(firstText(response).replace(/\s+/g, ' '), PREVIEW_CHARS);
-  const how = hint.recallToolName ? `call ${hint.recallToolName} with words from it to read it again` : 'call the tool again if it is needed';
-  return { [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context; ${how}. It began: ${preview}` };
+  const how = hint.recallToolName
+    ? `call ${hint.recallToolName} with words from it to read it again`
+    : 'call the tool again if it is needed';
+  return {
+    [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context; ${how}. It began: ${preview}`,
+  };
 }
 
 /**
@@ -80,13 +84,25 @@ export function maskContent(content: Content, hint: MaskHint, tokens: number): C
   const masked = parts.map((part): Part => {
     const response = part.functionResponse;
     if (!response?.response || MASKED_RESULT_KEY in response.response) return part;
-    return { ...part, functionResponse: { ...response, response: placeholder(response.name ?? 'unknown', share, response.response, hint) } };
+    return {
+      ...part,
+      functionResponse: {
+        ...response,
+        response: placeholder(response.name ?? 'unknown', share, response.response, hint),
+      },
+    };
   });
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
 }
 
 /** `contents` with the tool results in [from, upTo) masked; contents outside the range are the same objects. */
-export function applyMask(contents: readonly Content[], tokens: readonly number[], from: number, upTo: number, hint: MaskHint): Content[] {
+export function applyMask(
+  contents: readonly Content[],
+  tokens: readonly number[],
+  from: number,
+  upTo: number,
+  hint: MaskHint,
+): Content[] {
   if (upTo <= from) return contents.slice();
   return contents.map((content, i) => (i >= from && i < upTo ? maskContent(content, hint, tokens[i] ?? 0) : content));
 }

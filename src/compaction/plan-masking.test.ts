@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { planMasking, tailTokens } from './plan-masking.js';
 
-const turn = (n: number) => [userText(`Turn ${n}`), functionCall('fetch', { n }), functionResponse('fetch', { data: 'x'.repeat(2_000) }), modelText(`Answer ${n}`)];
+const turn = (n: number) => [
+  userText(`Turn ${n}`),
+  functionCall('fetch', { n }),
+  functionResponse('fetch', { data: 'x'.repeat(2_000) }),
+  modelText(`Answer ${n}`),
+];
 const contents = [...turn(1), ...turn(2), ...turn(3), userText('Turn 4')];
 // Tool results cost 500, everything else 10; a masked result costs 40.
 const tokens = contents.map((content) => (content.parts?.[0]?.functionResponse ? 500 : 10));
@@ -32,7 +37,15 @@ describe('planMasking', () => {
 
   it('should not move the watermark when the new range has nothing to mask', () => {
     const textOnly = [userText('a'), modelText('b'), userText('c'), modelText('d'), userText('e')];
-    const plan = planMasking({ contents: textOnly, tokens: textOnly.map(() => 10), covered: 0, maskedUpTo: 0, maskedTokensAt: () => 10, keepRecent: 1, meetsTarget: () => true });
+    const plan = planMasking({
+      contents: textOnly,
+      tokens: textOnly.map(() => 10),
+      covered: 0,
+      maskedUpTo: 0,
+      maskedTokensAt: () => 10,
+      keepRecent: 1,
+      meetsTarget: () => true,
+    });
     expect(plan).toBeUndefined();
   });
 });

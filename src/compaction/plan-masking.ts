@@ -9,7 +9,12 @@ import type { Content } from '@google/genai';
 import { maskKeepFrom } from './mask-observations.js';
 
 /** Tokens of the contents from `covered` on, with those before `maskedUpTo` counted masked. */
-export function tailTokens(tokens: readonly number[], covered: number, maskedUpTo: number, maskedTokensAt: (index: number) => number): number {
+export function tailTokens(
+  tokens: readonly number[],
+  covered: number,
+  maskedUpTo: number,
+  maskedTokensAt: (index: number) => number,
+): number {
   let total = 0;
   for (let i = covered; i < tokens.length; i++) total += i < maskedUpTo ? maskedTokensAt(i) : (tokens[i] ?? 0);
   return total;

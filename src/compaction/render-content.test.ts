@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { contentOf, fileDataPart, functionCall, functionResponse, inlineDataPart, modelText, modelThought, userText } from '../../test/support/builders.js';
+import {
+  contentOf,
+  fileDataPart,
+  functionCall,
+  functionResponse,
+  inlineDataPart,
+  modelText,
+  modelThought,
+  userText,
+} from '../../test/support/builders.js';
 import { renderContent } from './render-content.js';
 
 describe('renderContent', () => {
@@ -18,11 +27,17 @@ describe('renderContent', () => {
     });
 
     it('should render each part on its own line', () => {
-      expect(renderContent(contentOf('model', { text: 'One.' }, { text: 'Two.' }))).toBe('[model]: One.\n[model]: Two.');
+      expect(renderContent(contentOf('model', { text: 'One.' }, { text: 'Two.' }))).toBe(
+        '[model]: One.\n[model]: Two.',
+      );
     });
 
     it('should keep the head and tail of a long text within the text limit', () => {
-      const rendered = renderContent(userText(`START${'x'.repeat(10_000)}END`), { textChars: 100, argumentChars: 100, resultChars: 100 });
+      const rendered = renderContent(userText(`START${'x'.repeat(10_000)}END`), {
+        textChars: 100,
+        argumentChars: 100,
+        resultChars: 100,
+      });
       // '[user]: ' (8) + at most 100
       expect(rendered.length).toBeLessThanOrEqual(108);
       expect(rendered).toMatch(/^\[user\]: START/);
@@ -32,15 +47,23 @@ describe('renderContent', () => {
 
   describe('tools', () => {
     it('should keep a tool call with its arguments', () => {
-      expect(renderContent(functionCall('get_weather', { city: 'Paris' }))).toBe('[model] called tool `get_weather` with {"city":"Paris"}');
+      expect(renderContent(functionCall('get_weather', { city: 'Paris' }))).toBe(
+        '[model] called tool `get_weather` with {"city":"Paris"}',
+      );
     });
 
     it('should keep what a tool returned', () => {
-      expect(renderContent(functionResponse('get_weather', { temp: 21 }))).toBe('[tool `get_weather` returned]: {"temp":21}');
+      expect(renderContent(functionResponse('get_weather', { temp: 21 }))).toBe(
+        '[tool `get_weather` returned]: {"temp":21}',
+      );
     });
 
     it('should cut a long result to the result limit, head and tail kept', () => {
-      const rendered = renderContent(functionResponse('fetch_logs', { logs: 'y'.repeat(50_000) }), { textChars: 100, argumentChars: 100, resultChars: 300 });
+      const rendered = renderContent(functionResponse('fetch_logs', { logs: 'y'.repeat(50_000) }), {
+        textChars: 100,
+        argumentChars: 100,
+        resultChars: 300,
+      });
       // '[tool `fetch_logs` returned]: ' (30) + at most 300
       expect(rendered.length).toBeLessThanOrEqual(330);
       expect(rendered).toContain('{"logs":"yyy');
@@ -55,16 +78,20 @@ describe('renderContent', () => {
   describe('media and code', () => {
     it('should describe attachments instead of copying them', () => {
       // 1,368 base64 characters × 0.75 = 1,026 bytes → 1 KB
-      expect(renderContent(contentOf('user', inlineDataPart('image/png', 'A'.repeat(1_368))))).toBe('[user attached image/png (1 KB)]');
+      expect(renderContent(contentOf('user', inlineDataPart('image/png', 'A'.repeat(1_368))))).toBe(
+        '[user attached image/png (1 KB)]',
+      );
       expect(renderContent(contentOf('user', fileDataPart('application/pdf', 'gs://bucket/report.pdf')))).toBe(
         '[user attached file gs://bucket/report.pdf (application/pdf)]',
       );
     });
 
     it('should render code and its output', () => {
-      expect(renderContent(contentOf('model', { executableCode: { code: 'print(1)' } }, { codeExecutionResult: { output: '1' } }))).toBe(
-        '[model ran code]: print(1)\n[code output]: 1',
-      );
+      expect(
+        renderContent(
+          contentOf('model', { executableCode: { code: 'print(1)' } }, { codeExecutionResult: { output: '1' } }),
+        ),
+      ).toBe('[model ran code]: print(1)\n[code output]: 1');
     });
   });
 });

@@ -21,7 +21,8 @@ export const SUMMARY_RENDER_LIMITS: RenderLimits = { textChars: 6_000, argumentC
 
 function renderPart(part: Part, speaker: string, limits: RenderLimits): string | undefined {
   if (part.thought === true) return undefined;
-  if (typeof part.text === 'string' && part.text.length > 0) return `[${speaker}]: ${truncateMiddle(part.text, limits.textChars)}`;
+  if (typeof part.text === 'string' && part.text.length > 0)
+    return `[${speaker}]: ${truncateMiddle(part.text, limits.textChars)}`;
   if (part.functionCall) {
     const args = truncateMiddle(safeJson(part.functionCall.args ?? {}), limits.argumentChars);
     return `[${speaker}] called tool \`${part.functionCall.name ?? '?'}\` with ${args}`;
@@ -34,9 +35,12 @@ function renderPart(part: Part, speaker: string, limits: RenderLimits): string |
     const kilobytes = Math.round(((part.inlineData.data?.length ?? 0) * 0.75) / 1024);
     return `[${speaker} attached ${part.inlineData.mimeType ?? 'data'} (${kilobytes} KB)]`;
   }
-  if (part.fileData) return `[${speaker} attached file ${part.fileData.fileUri ?? ''} (${part.fileData.mimeType ?? 'unknown type'})]`;
-  if (part.executableCode) return `[${speaker} ran code]: ${truncateMiddle(part.executableCode.code ?? '', limits.argumentChars)}`;
-  if (part.codeExecutionResult) return `[code output]: ${truncateMiddle(part.codeExecutionResult.output ?? '', limits.resultChars)}`;
+  if (part.fileData)
+    return `[${speaker} attached file ${part.fileData.fileUri ?? ''} (${part.fileData.mimeType ?? 'unknown type'})]`;
+  if (part.executableCode)
+    return `[${speaker} ran code]: ${truncateMiddle(part.executableCode.code ?? '', limits.argumentChars)}`;
+  if (part.codeExecutionResult)
+    return `[code output]: ${truncateMiddle(part.codeExecutionResult.output ?? '', limits.resultChars)}`;
   return undefined;
 }
 

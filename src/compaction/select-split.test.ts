@@ -45,7 +45,10 @@ function keptBefore(input: { contents: readonly Content[]; covered: number }, sp
 }
 
 /** Tokens a split leaves verbatim: its kept message and its suffix. */
-function tailOf(input: { contents: readonly Content[]; tokens: readonly number[]; covered: number }, split: number): number {
+function tailOf(
+  input: { contents: readonly Content[]; tokens: readonly number[]; covered: number },
+  split: number,
+): number {
   const kept = keptBefore(input, split);
   return suffixTokens(input.tokens, split) + (kept === undefined ? 0 : (input.tokens[kept] ?? 0));
 }
@@ -74,20 +77,41 @@ describe('selectSplit', () => {
   describe('choosing the split', () => {
     it('should keep the whole in-flight turn when it fits', () => {
       // From the current request (index 2): 10 + 10 + 100 + 10 = 130 <= 130
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 130 })).toEqual({ split: 2, fits: true, tailTokens: 130 });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 130 })).toEqual({
+        split: 2,
+        fits: true,
+        tailTokens: 130,
+      });
     });
 
     it('should keep as much of the in-flight turn as fits, never starting at a tool result, and always its request', () => {
       // From 2: 130 > 120; 3 keeps the same contents as 2; 4 is a tool result; 5 with the request: 10 + 10 <= 120
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 120 })).toEqual({ split: 5, fits: true, tailTokens: 20, keptAt: 2 });
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20 })).toEqual({ split: 5, fits: true, tailTokens: 20, keptAt: 2 });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 120 })).toEqual({
+        split: 5,
+        fits: true,
+        tailTokens: 20,
+        keptAt: 2,
+      });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20 })).toEqual({
+        split: 5,
+        fits: true,
+        tailTokens: 20,
+        keptAt: 2,
+      });
     });
 
     it('should keep the request the current summary keeps, and summarize it once a later request is in flight', () => {
       // The summary covers [0, 3) but keeps 2: a later compaction in the same turn keeps it again.
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 3, keptAt: 2, tailBudget: 10_000 })).toEqual({ split: 5, fits: true, tailTokens: 20, keptAt: 2 });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 3, keptAt: 2, tailBudget: 10_000 })).toEqual({
+        split: 5,
+        fits: true,
+        tailTokens: 20,
+        keptAt: 2,
+      });
       const nextTurn = [...CONTENTS, userText('next request'), modelText('answer')];
-      expect(selectSplit({ contents: nextTurn, tokens: [...TOKENS, 10, 10], covered: 3, keptAt: 2, tailBudget: 10_000 })).toEqual({ split: 6, fits: true, tailTokens: 20 });
+      expect(
+        selectSplit({ contents: nextTurn, tokens: [...TOKENS, 10, 10], covered: 3, keptAt: 2, tailBudget: 10_000 }),
+      ).toEqual({ split: 6, fits: true, tailTokens: 20 });
     });
 
     it('should summarize older turns even when they would fit', () => {
@@ -96,12 +120,21 @@ describe('selectSplit', () => {
     });
 
     it('should return the smallest tail, marked as not fitting, when nothing fits', () => {
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 5 })).toEqual({ split: 5, fits: false, tailTokens: 20, keptAt: 2 });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 5 })).toEqual({
+        split: 5,
+        fits: false,
+        tailTokens: 20,
+        keptAt: 2,
+      });
     });
 
     it('should move past what the current summary covers', () => {
       // covered 3: the lowest split is 4, a tool result, so 5
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 3, tailBudget: 10_000 })).toEqual({ split: 5, fits: true, tailTokens: 10 });
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 3, tailBudget: 10_000 })).toEqual({
+        split: 5,
+        fits: true,
+        tailTokens: 10,
+      });
     });
 
     it('should never keep a tool result whose call is summarized, even when that leaves nothing to split at', () => {
@@ -111,12 +144,20 @@ describe('selectSplit', () => {
       expect(selectSplit({ contents: midChain, tokens: [5, 5, 500], covered: 0, tailBudget: 10 })).toBeUndefined();
       expect(selectSplit({ contents: midChain, tokens: [5, 5, 500], covered: 1, tailBudget: 10 })).toBeUndefined();
       const older = [userText('earlier'), modelText('answer'), ...midChain];
-      expect(selectSplit({ contents: older, tokens: [5, 5, 5, 5, 500], covered: 0, tailBudget: 10 })).toEqual({ split: 2, fits: false, tailTokens: 510 });
+      expect(selectSplit({ contents: older, tokens: [5, 5, 5, 5, 500], covered: 0, tailBudget: 10 })).toEqual({
+        split: 2,
+        fits: false,
+        tailTokens: 510,
+      });
     });
 
     it('should start from the oldest content after the summary when there is no user request', () => {
       const toolsOnly = [modelText('a'), modelText('b'), modelText('c')];
-      expect(selectSplit({ contents: toolsOnly, tokens: [1, 1, 1], covered: 0, tailBudget: 100 })).toEqual({ split: 1, fits: true, tailTokens: 2 });
+      expect(selectSplit({ contents: toolsOnly, tokens: [1, 1, 1], covered: 0, tailBudget: 100 })).toEqual({
+        split: 1,
+        fits: true,
+        tailTokens: 2,
+      });
     });
   });
 
@@ -149,7 +190,8 @@ describe('selectSplit', () => {
         fc.property(splitScenario, (input) => {
           const choice = selectSplit(input);
           const request = latestUserRequestIndex(input.contents);
-          if (choice && request >= input.covered) expect(choice.split <= request || choice.keptAt === request).toBe(true);
+          if (choice && request >= input.covered)
+            expect(choice.split <= request || choice.keptAt === request).toBe(true);
         }),
         HEAVY_PROPERTY_RUNS,
       );
@@ -186,7 +228,8 @@ describe('selectSplit', () => {
           const candidates = candidateSplits(input);
           if (choice.fits) {
             // No earlier valid split fits: the chosen tail is the largest that does.
-            for (const split of candidates.filter((split) => split < choice.split)) expect(tailOf(input, split)).toBeGreaterThan(input.tailBudget);
+            for (const split of candidates.filter((split) => split < choice.split))
+              expect(tailOf(input, split)).toBeGreaterThan(input.tailBudget);
           } else {
             expect(choice.split).toBe(candidates[candidates.length - 1]);
           }

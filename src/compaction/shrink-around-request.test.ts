@@ -6,16 +6,26 @@ import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { isUserRequest } from '../content/content-shape.js';
 import { shrinkAroundRequest } from './shrink-around-request.js';
 
-const tokensOf = (contents: readonly Content[]): number => contents.reduce((sum, content) => sum + estimateContentTokens(content, characterTokenizer), 0);
+const tokensOf = (contents: readonly Content[]): number =>
+  contents.reduce((sum, content) => sum + estimateContentTokens(content, characterTokenizer), 0);
 const protect = (content: Content): boolean => isUserRequest(content);
 const screenshot: Content['parts'] = [{ inlineData: { mimeType: 'image/png', data: 'A'.repeat(4_000) } }];
 
 describe('shrinkAroundRequest', () => {
-  const request: Content = { role: 'user', parts: [{ text: `Task: ${'t'.repeat(3_000)} Submit with submit_patch.` }, ...(screenshot ?? [])] };
+  const request: Content = {
+    role: 'user',
+    parts: [{ text: `Task: ${'t'.repeat(3_000)} Submit with submit_patch.` }, ...(screenshot ?? [])],
+  };
   const turn = [request, functionCall('fetch', { size: 1 }), functionResponse('fetch', { logs: 'l'.repeat(6_000) })];
 
   it('should cut the other parts and keep the message whole when the request then fits under the hard limit', () => {
-    const result = shrinkAroundRequest({ contents: turn, budget: 2_000, hardBudget: 6_000, tokenizer: characterTokenizer, protect });
+    const result = shrinkAroundRequest({
+      contents: turn,
+      budget: 2_000,
+      hardBudget: 6_000,
+      tokenizer: characterTokenizer,
+      protect,
+    });
     expect(result.contents[0]).toBe(request);
     expect(JSON.stringify(result.contents[2]).length).toBeLessThan(JSON.stringify(turn[2]).length);
     expect(result.tokens).toBe(tokensOf(result.contents));
@@ -23,7 +33,13 @@ describe('shrinkAroundRequest', () => {
   });
 
   it('should cut the message head+tail with a marker, never drop it, when it alone cannot fit', () => {
-    const result = shrinkAroundRequest({ contents: turn, budget: 1_000, hardBudget: 1_200, tokenizer: characterTokenizer, protect });
+    const result = shrinkAroundRequest({
+      contents: turn,
+      budget: 1_000,
+      hardBudget: 1_200,
+      tokenizer: characterTokenizer,
+      protect,
+    });
     expect(result.contents).toHaveLength(3);
     const text = result.contents[0]?.parts?.[0]?.text ?? '';
     expect(text.startsWith('Task: ')).toBe(true);
@@ -35,7 +51,13 @@ describe('shrinkAroundRequest', () => {
 
   it('should shrink as before when there is no user message', () => {
     const tools = turn.slice(1);
-    const result = shrinkAroundRequest({ contents: tools, budget: 500, hardBudget: 600, tokenizer: characterTokenizer, protect });
+    const result = shrinkAroundRequest({
+      contents: tools,
+      budget: 500,
+      hardBudget: 600,
+      tokenizer: characterTokenizer,
+      protect,
+    });
     expect(result.contents[0]).toBe(tools[0]);
     expect(result.tokens).toBeLessThan(tokensOf(tools));
   });

@@ -33,7 +33,8 @@ export function shrinkAroundRequest(input: ShrinkAroundRequestInput): { contents
     protect: (content, index) => protect(content, index < at ? index : index + 1),
   });
   const around = (message: Content): Content[] => [...rest.contents.slice(0, at), message, ...rest.contents.slice(at)];
-  if (rest.tokens + requestTokens <= Math.max(budget, input.hardBudget)) return { contents: around(request), tokens: rest.tokens + requestTokens };
+  if (rest.tokens + requestTokens <= Math.max(budget, input.hardBudget))
+    return { contents: around(request), tokens: rest.tokens + requestTokens };
   const cut = shrinkContentsToBudget([request], Math.max(0, budget - rest.tokens), tokenizer);
   return { contents: around(cut.contents[0] ?? request), tokens: rest.tokens + cut.tokens };
 }

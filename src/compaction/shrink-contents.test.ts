@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content, Part } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { contentOf, functionCall, functionResponse, inlineDataPart, textOfLength, userText } from '../../test/support/builders.js';
+import {
+  contentOf,
+  functionCall,
+  functionResponse,
+  inlineDataPart,
+  textOfLength,
+  userText,
+} from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { safeJson } from '../estimate/json-text.js';
@@ -24,7 +31,13 @@ const toolResult: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
   fc.string({ minLength: 1, maxLength: 6 }),
   fc.oneof(
     stringValue,
-    fc.array(fc.oneof(fc.integer(), stringValue.map((text) => text.slice(0, 40))), { maxLength: 120 }),
+    fc.array(
+      fc.oneof(
+        fc.integer(),
+        stringValue.map((text) => text.slice(0, 40)),
+      ),
+      { maxLength: 120 },
+    ),
     fc.dictionary(fc.string({ maxLength: 4 }), stringValue, { maxKeys: 3 }),
     fc.jsonValue({ maxDepth: 2 }),
   ),
@@ -33,7 +46,9 @@ const toolResult: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
 
 const part: fc.Arbitrary<Part> = fc.oneof(
   stringValue.map((text) => ({ text })),
-  fc.record({ name: fc.constant('fetch_logs'), response: toolResult }).map((functionResponse) => ({ functionResponse })),
+  fc
+    .record({ name: fc.constant('fetch_logs'), response: toolResult })
+    .map((functionResponse) => ({ functionResponse })),
   fc.record({ name: fc.constant('write_file'), args: toolResult }).map((functionCall) => ({ functionCall })),
   fc.nat(20_000).map((length) => inlineDataPart('image/png', 'A'.repeat(length))),
 );
@@ -77,7 +92,11 @@ describe('shrinkJsonObject', () => {
       const response = { rows: Array.from({ length: 100 }, (_, i) => i) };
       const rows = shrinkJsonObject(response, 250)['rows'];
       // 20 first + a marker + 20 last; 100 - 40 = 60 left out
-      expect(rows).toEqual([...Array.from({ length: 20 }, (_, i) => i), '[... omitted 60 of 100 items ...]', ...Array.from({ length: 20 }, (_, i) => 80 + i)]);
+      expect(rows).toEqual([
+        ...Array.from({ length: 20 }, (_, i) => i),
+        '[... omitted 60 of 100 items ...]',
+        ...Array.from({ length: 20 }, (_, i) => 80 + i),
+      ]);
     });
 
     it('should fall back to the head and tail of the JSON text when nothing inside can be cut', () => {
@@ -205,7 +224,9 @@ describe('shrinkContentsToBudget', () => {
     it('should never return contents larger than it was given', () => {
       fc.assert(
         fc.property(contents, fc.nat(20_000), (list, budget) => {
-          expect(estimateAll(shrinkContentsToBudget(list, budget, characterTokenizer).contents)).toBeLessThanOrEqual(estimateAll(list));
+          expect(estimateAll(shrinkContentsToBudget(list, budget, characterTokenizer).contents)).toBeLessThanOrEqual(
+            estimateAll(list),
+          );
         }),
         HEAVY_PROPERTY_RUNS,
       );
@@ -219,7 +240,8 @@ describe('shrinkContentsToBudget', () => {
           for (const content of result.contents) {
             for (const kept of content.parts ?? []) {
               // Either below the size shrinking ignores, or already at its smallest form.
-              if (safeJson(kept).length >= 512) expect(safeJson(shrinkPart(kept, 200)).length).toBeGreaterThanOrEqual(safeJson(kept).length);
+              if (safeJson(kept).length >= 512)
+                expect(safeJson(shrinkPart(kept, 200)).length).toBeGreaterThanOrEqual(safeJson(kept).length);
             }
           }
         }),
@@ -242,21 +264,37 @@ describe('shrinkContentsToBudget', () => {
 
 describe('shrinkContentsToBudget on a protected message', () => {
   /** A user message of `unit` repeated, escape-heavy or not, and the rest of the history. */
-  const escapeUnits = fc.constantFrom('plain words ', '{"k":"v \\"q\\""}, ', 'C:\\dir\\file ', '\u001b[1mB\u001b[0m ', 'a\ud800 ', '漢字 ', '😀 ');
+  const escapeUnits = fc.constantFrom(
+    'plain words ',
+    '{"k":"v \\"q\\""}, ',
+    'C:\\dir\\file ',
+    '\u001b[1mB\u001b[0m ',
+    'a\ud800 ',
+    '漢字 ',
+    '😀 ',
+  );
 
   it('should cut the message to what fits whenever the rest leaves room, never to a floor', () => {
     fc.assert(
-      fc.property(escapeUnits, fc.integer({ min: 200, max: 4_000 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1_000, max: 8_000 }), (unit, times, others, budget) => {
-        const message = userText(`Please review: ${unit.repeat(times)}`);
-        const list: Content[] = [...Array.from({ length: others }, (_, i) => userText(`earlier ${i}`)), message];
-        const rest = estimateAll(list.slice(0, -1));
-        fc.pre(estimateAll(list) > budget);
-        const result = shrinkContentsToBudget(list, budget, characterTokenizer, { protect: (content) => content === message });
-        // Room for the message's framing and a marker: the result fits and keeps most of that room.
-        expect(result.tokens).toBeLessThanOrEqual(budget);
-        expect(result.tokens - rest).toBeGreaterThan((budget - rest) * 0.5);
-        expect(result.contents[others]?.parts?.[0]?.text?.startsWith('Please review: ')).toBe(true);
-      }),
+      fc.property(
+        escapeUnits,
+        fc.integer({ min: 200, max: 4_000 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1_000, max: 8_000 }),
+        (unit, times, others, budget) => {
+          const message = userText(`Please review: ${unit.repeat(times)}`);
+          const list: Content[] = [...Array.from({ length: others }, (_, i) => userText(`earlier ${i}`)), message];
+          const rest = estimateAll(list.slice(0, -1));
+          fc.pre(estimateAll(list) > budget);
+          const result = shrinkContentsToBudget(list, budget, characterTokenizer, {
+            protect: (content) => content === message,
+          });
+          // Room for the message's framing and a marker: the result fits and keeps most of that room.
+          expect(result.tokens).toBeLessThanOrEqual(budget);
+          expect(result.tokens - rest).toBeGreaterThan((budget - rest) * 0.5);
+          expect(result.contents[others]?.parts?.[0]?.text?.startsWith('Please review: ')).toBe(true);
+        },
+      ),
       PROPERTY_RUNS,
     );
   });
@@ -290,7 +328,9 @@ describe('shrinkContentsToBudget on a content of many parts', () => {
   });
 
   it('should ask whether a content is protected once per content, not once per part', () => {
-    const parts = Array.from({ length: 5_000 }, (_, i) => (i % 2 === 0 ? { text: `row ${i}` } : inlineDataPart('image/png', 'A'.repeat(64))));
+    const parts = Array.from({ length: 5_000 }, (_, i) =>
+      i % 2 === 0 ? { text: `row ${i}` } : inlineDataPart('image/png', 'A'.repeat(64)),
+    );
     let asked = 0;
     shrinkContentsToBudget([contentOf('user', ...parts)], 100, characterTokenizer, {
       protect: () => {

@@ -53,7 +53,8 @@ const MEMO_TEXT_CHARS = 256;
 function memoSizer(): Sizer {
   const known = new WeakMap<Part, number>();
   return (part) => {
-    if (typeof part.text === 'string' && part.text.length < MEMO_TEXT_CHARS && part.thoughtSignature === undefined) return jsonSize(part);
+    if (typeof part.text === 'string' && part.text.length < MEMO_TEXT_CHARS && part.thoughtSignature === undefined)
+      return jsonSize(part);
     let size = known.get(part);
     if (size === undefined) {
       size = jsonSize(part);
@@ -138,9 +139,19 @@ export function shrinkContentsToBudget(
   const measure = { estimate: memoEstimator(tokenizer), size: memoSizer(), tokenizer };
   const protect = options.protect;
   const protectedAt = contents.map((content, index) => (protect ? protect(content, index) : false));
-  const first = shrinkWithin(contents.slice(), budget, measure, protectedAt.map((isProtected) => !isProtected));
+  const first = shrinkWithin(
+    contents.slice(),
+    budget,
+    measure,
+    protectedAt.map((isProtected) => !isProtected),
+  );
   if (first.tokens <= budget || !protect) return first;
-  return shrinkWithin(first.contents, budget, measure, contents.map(() => true));
+  return shrinkWithin(
+    first.contents,
+    budget,
+    measure,
+    contents.map(() => true),
+  );
 }
 
 /** True when a round can cut something in `content`: a large part, or many parts. */
@@ -194,7 +205,9 @@ function shrinkWithin(
     const room = budget - (tokens - cuttableTokens);
     if (cuttableTokens === 0 || room <= 0) break;
     const ratio = Math.min(MAX_ROUND_RATIO, (ROUND_MARGIN * room) / cuttableTokens) * damping;
-    const next = current.map((content, i) => (cuttable[i] ? cutContent(content, (bytes) => Math.floor(bytes * ratio), size) : content));
+    const next = current.map((content, i) =>
+      cuttable[i] ? cutContent(content, (bytes) => Math.floor(bytes * ratio), size) : content,
+    );
     const nextTokens = total(next, estimate);
     // Smaller in bytes but not in the estimate (a sampled count): cut deeper next round rather than stop.
     if (nextTokens >= tokens) {

@@ -5,7 +5,9 @@ const REQUEST = { prompt: 'Summarize this.', systemInstruction: 'You compact his
 const OPTIONS = { timeoutMs: 1_000, maxChars: 1_500 };
 
 /** A summarizer that answers with `answer` (or runs it) and records what it was asked. */
-function fakeSummarizer(answer: SummarizeResult | ((request: SummarizeRequest) => Promise<SummarizeResult>)): Summarizer & { requests: SummarizeRequest[] } {
+function fakeSummarizer(
+  answer: SummarizeResult | ((request: SummarizeRequest) => Promise<SummarizeResult>),
+): Summarizer & { requests: SummarizeRequest[] } {
   const requests: SummarizeRequest[] = [];
   return {
     name: 'fake',
@@ -38,7 +40,11 @@ describe('runSummarizer', () => {
   describe('failures (never thrown, always reported)', () => {
     it('should report a summarizer that throws', async () => {
       const summarizer = fakeSummarizer(() => Promise.reject(new Error('503 backend unavailable')));
-      expect(await runSummarizer(summarizer, REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: 503 backend unavailable' });
+      expect(await runSummarizer(summarizer, REQUEST, OPTIONS)).toEqual({
+        ok: false,
+        kind: 'failed',
+        reason: 'failed: 503 backend unavailable',
+      });
     });
 
     it('should report a summarizer that throws synchronously, or throws something that is not an Error', async () => {
@@ -48,25 +54,51 @@ describe('runSummarizer', () => {
           throw new Error('boom');
         },
       };
-      expect(await runSummarizer(synchronous, REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: boom' });
+      expect(await runSummarizer(synchronous, REQUEST, OPTIONS)).toEqual({
+        ok: false,
+        kind: 'failed',
+        reason: 'failed: boom',
+      });
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a summarizer that rejects with a non-Error
-      expect(await runSummarizer(fakeSummarizer(() => Promise.reject('just a string')), REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'failed', reason: 'failed: just a string' });
+      expect(
+        await runSummarizer(
+          fakeSummarizer(() => Promise.reject('just a string')),
+          REQUEST,
+          OPTIONS,
+        ),
+      ).toEqual({ ok: false, kind: 'failed', reason: 'failed: just a string' });
     });
 
     it('should cut a very long error message to 300 characters', async () => {
-      const outcome = await runSummarizer(fakeSummarizer(() => Promise.reject(new Error('e'.repeat(5_000)))), REQUEST, OPTIONS);
+      const outcome = await runSummarizer(
+        fakeSummarizer(() => Promise.reject(new Error('e'.repeat(5_000)))),
+        REQUEST,
+        OPTIONS,
+      );
       // 'failed: ' (8) + 300
       expect(outcome.ok === false && outcome.reason.length).toBe(308);
     });
 
     it('should report an empty or blank answer', async () => {
-      expect(await runSummarizer(fakeSummarizer({ text: '' }), REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'empty', reason: 'returned no text' });
-      expect(await runSummarizer(fakeSummarizer({ text: ' \n\t ' }), REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'empty', reason: 'returned no text' });
+      expect(await runSummarizer(fakeSummarizer({ text: '' }), REQUEST, OPTIONS)).toEqual({
+        ok: false,
+        kind: 'empty',
+        reason: 'returned no text',
+      });
+      expect(await runSummarizer(fakeSummarizer({ text: ' \n\t ' }), REQUEST, OPTIONS)).toEqual({
+        ok: false,
+        kind: 'empty',
+        reason: 'returned no text',
+      });
     });
 
     it('should report an answer that is not a result at all', async () => {
       const broken: Summarizer = { name: 'broken', summarize: () => Promise.resolve(JSON.parse('null')) };
-      expect(await runSummarizer(broken, REQUEST, OPTIONS)).toEqual({ ok: false, kind: 'empty', reason: 'returned no text' });
+      expect(await runSummarizer(broken, REQUEST, OPTIONS)).toEqual({
+        ok: false,
+        kind: 'empty',
+        reason: 'returned no text',
+      });
     });
 
     it('should time out, abort the summarizer and clear its timer', async () => {
@@ -81,7 +113,7 @@ describe('runSummarizer', () => {
       expect(vi.getTimerCount()).toBe(0);
     });
 
-    it('should pass the caller\'s abort on to the summarizer', async () => {
+    it("should pass the caller's abort on to the summarizer", async () => {
       vi.useFakeTimers();
       const summarizer = hangingSummarizer();
       const caller = new AbortController();
@@ -101,18 +133,40 @@ describe('runSummarizer', () => {
       expect(summarizer.requests[0]?.signal).toBeInstanceOf(AbortSignal);
     });
 
-    it('should return the trimmed text with the provider\'s counts, not truncated when it stopped normally', async () => {
-      const summarizer = fakeSummarizer({ text: '  ## Current state\nAll good.\n', finishReason: 'STOP', promptTokens: 1_200, outputTokens: 40 });
-      expect(await runSummarizer(summarizer, REQUEST, OPTIONS)).toEqual({ ok: true, text: '## Current state\nAll good.', truncated: false, promptTokens: 1_200, outputTokens: 40 });
+    it("should return the trimmed text with the provider's counts, not truncated when it stopped normally", async () => {
+      const summarizer = fakeSummarizer({
+        text: '  ## Current state\nAll good.\n',
+        finishReason: 'STOP',
+        promptTokens: 1_200,
+        outputTokens: 40,
+      });
+      expect(await runSummarizer(summarizer, REQUEST, OPTIONS)).toEqual({
+        ok: true,
+        text: '## Current state\nAll good.',
+        truncated: false,
+        promptTokens: 1_200,
+        outputTokens: 40,
+      });
     });
 
     it('should treat an unknown finish reason as a normal stop', async () => {
-      expect(await runSummarizer(fakeSummarizer({ text: 'fine' }), REQUEST, OPTIONS)).toMatchObject({ ok: true, truncated: false });
-      expect(await runSummarizer(fakeSummarizer({ text: 'fine', finishReason: 'FINISH_REASON_UNSPECIFIED' }), REQUEST, OPTIONS)).toMatchObject({ truncated: false });
+      expect(await runSummarizer(fakeSummarizer({ text: 'fine' }), REQUEST, OPTIONS)).toMatchObject({
+        ok: true,
+        truncated: false,
+      });
+      expect(
+        await runSummarizer(
+          fakeSummarizer({ text: 'fine', finishReason: 'FINISH_REASON_UNSPECIFIED' }),
+          REQUEST,
+          OPTIONS,
+        ),
+      ).toMatchObject({ truncated: false });
     });
 
     it('should keep an answer cut by MAX_TOKENS, marked as truncated', async () => {
-      expect(await runSummarizer(fakeSummarizer({ text: 'half a summ', finishReason: 'MAX_TOKENS' }), REQUEST, OPTIONS)).toMatchObject({
+      expect(
+        await runSummarizer(fakeSummarizer({ text: 'half a summ', finishReason: 'MAX_TOKENS' }), REQUEST, OPTIONS),
+      ).toMatchObject({
         ok: true,
         text: 'half a summ',
         truncated: true,
@@ -120,7 +174,11 @@ describe('runSummarizer', () => {
     });
 
     it('should cut an oversized answer to maxChars, marked as truncated', async () => {
-      const outcome = await runSummarizer(fakeSummarizer({ text: 's'.repeat(5_000), finishReason: 'STOP' }), REQUEST, OPTIONS);
+      const outcome = await runSummarizer(
+        fakeSummarizer({ text: 's'.repeat(5_000), finishReason: 'STOP' }),
+        REQUEST,
+        OPTIONS,
+      );
       expect(outcome).toMatchObject({ ok: true, truncated: true });
       expect(outcome.ok && outcome.text).toBe('s'.repeat(1_500));
     });

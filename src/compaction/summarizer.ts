@@ -83,12 +83,18 @@ export async function runSummarizer(
       return {
         ok: true,
         text: cut ? safeHead(text, options.maxChars) : text,
-        truncated: cut || (finishReason !== undefined && finishReason !== 'STOP' && finishReason !== 'FINISH_REASON_UNSPECIFIED'),
+        truncated:
+          cut ||
+          (finishReason !== undefined && finishReason !== 'STOP' && finishReason !== 'FINISH_REASON_UNSPECIFIED'),
         promptTokens: result.promptTokens,
         outputTokens: result.outputTokens,
       };
     } catch (error) {
-      return { ok: false, kind: 'failed', reason: `failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300)}` };
+      return {
+        ok: false,
+        kind: 'failed',
+        reason: `failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300)}`,
+      };
     }
   })();
   try {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { modelText, userText } from '../../test/support/builders.js';
 import { inFlightRequestTokens, newlyCovered, uncoveredContents, uncoveredTokens } from './summary-coverage.js';
 
-const CONTENTS = [userText('a'), modelText('b'), userText('task'), modelText('step 1'), modelText('step 2'), modelText('step 3')];
+const CONTENTS = [
+  userText('a'),
+  modelText('b'),
+  userText('task'),
+  modelText('step 1'),
+  modelText('step 2'),
+  modelText('step 3'),
+];
 const TOKENS = [1, 2, 40, 8, 16, 32];
 
 describe('uncoveredContents', () => {

@@ -40,7 +40,11 @@ export function newlyCovered(before: SummaryCoverage, after: SummaryCoverage): n
 }
 
 /** Tokens of the in-flight turn's user message when a compaction keeps it: not covered yet, or already the kept one. */
-export function inFlightRequestTokens(contents: readonly Content[], tokens: readonly number[], coverage: SummaryCoverage): number {
+export function inFlightRequestTokens(
+  contents: readonly Content[],
+  tokens: readonly number[],
+  coverage: SummaryCoverage,
+): number {
   const request = latestUserRequestIndex(contents);
   return request >= 0 && (request >= coverage.covered || request === coverage.keptAt) ? (tokens[request] ?? 0) : 0;
 }

@@ -30,7 +30,12 @@ const reference = new Tiktoken(o200kBase);
 describe('buildSummaryPrompt', () => {
   describe('nothing to summarize', () => {
     it('should still produce the instructions and an empty conversation', () => {
-      const { prompt, droppedContents } = buildSummaryPrompt({ contents: [], maxPromptTokens: 10_000, maxSummaryTokens: 1_000, tokenizer: charsPerTokenTokenizer });
+      const { prompt, droppedContents } = buildSummaryPrompt({
+        contents: [],
+        maxPromptTokens: 10_000,
+        maxSummaryTokens: 1_000,
+        tokenizer: charsPerTokenTokenizer,
+      });
       expect(droppedContents).toBe(0);
       expect(prompt).toMatch(/<conversation>\n\n<\/conversation>$/);
     });
@@ -40,14 +45,29 @@ describe('buildSummaryPrompt', () => {
     const { prompt } = buildSummaryPrompt({
       previousSummary: 'Earlier: the user deployed v1.2.3 to staging.',
       currentRequest: 'Roll back staging to v1.2.2 and report the error rate.',
-      contents: [userText('Deploy it.'), modelThought('I should check first.'), ...[functionCall('fetch_logs', { size: 3_000, env: 'staging' }), functionResponse('fetch_logs', { errors: 42 })], modelText('There are 42 errors.')],
+      contents: [
+        userText('Deploy it.'),
+        modelThought('I should check first.'),
+        ...[
+          functionCall('fetch_logs', { size: 3_000, env: 'staging' }),
+          functionResponse('fetch_logs', { errors: 42 }),
+        ],
+        modelText('There are 42 errors.'),
+      ],
       maxPromptTokens: 10_000,
       maxSummaryTokens: 1_000,
       tokenizer: charsPerTokenTokenizer,
     });
 
     it('should ask for every section a continuing agent needs', () => {
-      for (const section of ['## Current state', "## User's current request", '## Key facts', '## Decisions and constraints', '## Tool results', '## Next steps']) {
+      for (const section of [
+        '## Current state',
+        "## User's current request",
+        '## Key facts',
+        '## Decisions and constraints',
+        '## Tool results',
+        '## Next steps',
+      ]) {
         expect(prompt).toContain(section);
       }
     });
@@ -58,8 +78,12 @@ describe('buildSummaryPrompt', () => {
     });
 
     it('should carry the previous summary forward and quote the current request', () => {
-      expect(prompt).toContain('<previous_summary>\nEarlier: the user deployed v1.2.3 to staging.\n</previous_summary>');
-      expect(prompt).toContain('<current_request>\nRoll back staging to v1.2.2 and report the error rate.\n</current_request>');
+      expect(prompt).toContain(
+        '<previous_summary>\nEarlier: the user deployed v1.2.3 to staging.\n</previous_summary>',
+      );
+      expect(prompt).toContain(
+        '<current_request>\nRoll back staging to v1.2.2 and report the error rate.\n</current_request>',
+      );
     });
 
     it('should keep tool calls with their arguments and what they returned', () => {
@@ -74,7 +98,12 @@ describe('buildSummaryPrompt', () => {
 
   describe('bounds', () => {
     it('should drop the oldest messages first and say how many', () => {
-      const { prompt, droppedContents } = buildSummaryPrompt({ contents: TEN_MESSAGES, maxPromptTokens: 700, maxSummaryTokens: 100, tokenizer: charsPerTokenTokenizer });
+      const { prompt, droppedContents } = buildSummaryPrompt({
+        contents: TEN_MESSAGES,
+        maxPromptTokens: 700,
+        maxSummaryTokens: 100,
+        tokenizer: charsPerTokenTokenizer,
+      });
       const kept = keptMessageNumbers(prompt);
       expect(droppedContents).toBeGreaterThan(0);
       expect(kept).toEqual(Array.from({ length: 10 - droppedContents }, (_, i) => droppedContents + i));
@@ -85,7 +114,12 @@ describe('buildSummaryPrompt', () => {
       // Rendering keeps 6,000 characters of a text (about 1,500 tokens at 4 characters per token), more than the
       // room a 1,000-token prompt leaves after its instructions.
       const huge = userText(`BEGIN ${'z'.repeat(100_000)} FINISH`);
-      const { prompt, droppedContents } = buildSummaryPrompt({ contents: [userText('the first message'), huge], maxPromptTokens: 1_000, maxSummaryTokens: 100, tokenizer: charsPerTokenTokenizer });
+      const { prompt, droppedContents } = buildSummaryPrompt({
+        contents: [userText('the first message'), huge],
+        maxPromptTokens: 1_000,
+        maxSummaryTokens: 100,
+        tokenizer: charsPerTokenTokenizer,
+      });
       expect(droppedContents).toBe(1);
       expect(prompt).toContain('[user]: BEGIN zzz');
       expect(prompt).toContain('zzz FINISH');
@@ -96,7 +130,12 @@ describe('buildSummaryPrompt', () => {
     it('should keep a newest CJK message within the bound, with the real tokenizer', () => {
       // About 1.2 o200k tokens per character here, where the first cut assumes 0.5.
       const cjk = userText('漢字仮名交じり文'.repeat(2_500));
-      const { prompt } = buildSummaryPrompt({ contents: [cjk], maxPromptTokens: 2_000, maxSummaryTokens: 100, tokenizer: tiktokenTokenizer });
+      const { prompt } = buildSummaryPrompt({
+        contents: [cjk],
+        maxPromptTokens: 2_000,
+        maxSummaryTokens: 100,
+        tokenizer: tiktokenTokenizer,
+      });
       // A prompt over 2,048 characters is counted from samples with a 5% margin: allow that margin, not more.
       expect(tiktokenTokenizer.count(prompt)).toBeLessThanOrEqual(2_100);
     });
@@ -104,31 +143,55 @@ describe('buildSummaryPrompt', () => {
 
   describe('cost', () => {
     const history = Array.from({ length: 300 }, (_, i) =>
-      i % 3 === 0 ? userText(`Request ${i}: check shard ${i}.`) : i % 3 === 1 ? functionCall('inspect', { shard: i }) : functionResponse('inspect', { shard: i, healthy: i % 2 === 0, log: '启动完成 ok '.repeat(40) }),
+      i % 3 === 0
+        ? userText(`Request ${i}: check shard ${i}.`)
+        : i % 3 === 1
+          ? functionCall('inspect', { shard: i })
+          : functionResponse('inspect', { shard: i, healthy: i % 2 === 0, log: '启动完成 ok '.repeat(40) }),
     );
 
     it('should count the conversation as one text, not block by block', () => {
       const tokenizer = recordingTokenizer(mixedScriptTokenizer);
-      const { droppedContents } = buildSummaryPrompt({ contents: history, maxPromptTokens: 1_000_000, maxSummaryTokens: 100, tokenizer });
+      const { droppedContents } = buildSummaryPrompt({
+        contents: history,
+        maxPromptTokens: 1_000_000,
+        maxSummaryTokens: 100,
+        tokenizer,
+      });
       expect(droppedContents).toBe(0);
       expect(tokenizer.counted).toHaveLength(2);
       expect(tokenizer.counted).not.toContain(renderContent(history[5] as Content));
     });
 
     it('should keep within the budget by an exact count, and drop no more than it must, with the real tokenizer', () => {
-      const { prompt, droppedContents } = buildSummaryPrompt({ contents: history, maxPromptTokens: 20_000, maxSummaryTokens: 100, tokenizer: tiktokenTokenizer });
+      const { prompt, droppedContents } = buildSummaryPrompt({
+        contents: history,
+        maxPromptTokens: 20_000,
+        maxSummaryTokens: 100,
+        tokenizer: tiktokenTokenizer,
+      });
       expect(droppedContents).toBeGreaterThan(0);
       expect(reference.encode(prompt, [], []).length).toBeLessThanOrEqual(20_000);
       // The newest content is always there, and one more older one would not have fit.
       expect(prompt).toContain(renderContent(history[299] as Content));
-      const oneMore = buildSummaryPrompt({ contents: history.slice(droppedContents - 1), maxPromptTokens: 20_000, maxSummaryTokens: 100, tokenizer: tiktokenTokenizer });
+      const oneMore = buildSummaryPrompt({
+        contents: history.slice(droppedContents - 1),
+        maxPromptTokens: 20_000,
+        maxSummaryTokens: 100,
+        tokenizer: tiktokenTokenizer,
+      });
       expect(oneMore.droppedContents).toBeGreaterThan(0);
     });
 
     it('should count a long conversation in groups, and block by block only where the budget runs out', () => {
       const long = Array.from({ length: 3_000 }, (_, i) => history[i % history.length] as Content);
       const tokenizer = recordingTokenizer(tiktokenTokenizer);
-      const { prompt, droppedContents } = buildSummaryPrompt({ contents: long, maxPromptTokens: 60_000, maxSummaryTokens: 100, tokenizer });
+      const { prompt, droppedContents } = buildSummaryPrompt({
+        contents: long,
+        maxPromptTokens: 60_000,
+        maxSummaryTokens: 100,
+        tokenizer,
+      });
       expect(droppedContents).toBeGreaterThan(0);
       expect(reference.encode(prompt, [], []).length).toBeLessThanOrEqual(60_000);
       // Blocks counted one by one come from a single group of at most 64K characters.
@@ -144,7 +207,9 @@ describe('buildSummaryPrompt', () => {
       currentRequest: fc.option(mixedText({ maxLength: 100 }), { nil: undefined }),
       maxPromptTokens: fc.integer({ min: 400, max: 3_000 }),
       // The newest message: a short mixed-script phrase repeated up to 600 times (up to 12,000 graphemes).
-      newest: fc.tuple(mixedText({ minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 600 })).map(([phrase, times]) => phrase.repeat(times)),
+      newest: fc
+        .tuple(mixedText({ minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 600 }))
+        .map(([phrase, times]) => phrase.repeat(times)),
     });
 
     it('should never exceed maxPromptTokens (CJK and emoji cost one token per unit)', () => {
@@ -166,7 +231,12 @@ describe('buildSummaryPrompt', () => {
     it('should drop only the oldest messages', () => {
       fc.assert(
         fc.property(fc.integer({ min: 300, max: 2_000 }), (maxPromptTokens) => {
-          const { prompt, droppedContents } = buildSummaryPrompt({ contents: TEN_MESSAGES, maxPromptTokens, maxSummaryTokens: 100, tokenizer: charsPerTokenTokenizer });
+          const { prompt, droppedContents } = buildSummaryPrompt({
+            contents: TEN_MESSAGES,
+            maxPromptTokens,
+            maxSummaryTokens: 100,
+            tokenizer: charsPerTokenTokenizer,
+          });
           const kept = keptMessageNumbers(prompt);
           // Kept messages are the newest ones, in order, and every message is either kept or counted as dropped.
           expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => 10 - kept.length + i));

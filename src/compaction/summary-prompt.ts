@@ -16,7 +16,7 @@ import { truncateMiddle } from '../text/truncate-text.js';
 import { renderContent } from './render-content.js';
 
 export const SUMMARY_SYSTEM_INSTRUCTION =
-  'You compact the history of an AI agent\'s conversation so that the agent can continue its work without the original messages. ' +
+  "You compact the history of an AI agent's conversation so that the agent can continue its work without the original messages. " +
   'You never answer the user and never continue the task yourself: you only write the summary.';
 
 export interface SummaryPromptInput {
@@ -89,7 +89,10 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   const budget = maxPromptTokens - tokenizer.count(head + previous + request) - 32;
   const wrap = (kept: string, dropped: number): SummaryPrompt => {
     const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
-    return { prompt: `${head}${previous}${request}\n\n<conversation>\n${omitted}${kept}\n</conversation>`, droppedContents: dropped };
+    return {
+      prompt: `${head}${previous}${request}\n\n<conversation>\n${omitted}${kept}\n</conversation>`,
+      droppedContents: dropped,
+    };
   };
   const rendered = input.contents.map((content) => renderContent(content));
   // Indices of the contents with something to show, and where each starts in the joined conversation.
@@ -109,7 +112,8 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   // long), not one by one: at a 1M-token history counting 1,600 blocks was most of the compaction step.
   // A slice of the flat joined string is O(1).
   const groups: number[] = [0]; // index into `shown` where each group starts
-  for (let k = 1; k < shown.length; k++) if ((starts[k] as number) - (starts[groups[groups.length - 1] as number] as number) >= GROUP_CHARS) groups.push(k);
+  for (let k = 1; k < shown.length; k++)
+    if ((starts[k] as number) - (starts[groups[groups.length - 1] as number] as number) >= GROUP_CHARS) groups.push(k);
   const blockEnd = (k: number): number => (k + 1 < shown.length ? (starts[k + 1] as number) - 1 : conversation.length);
   const groupTokens = groups.map((first, g) => {
     const last = (groups[g + 1] ?? shown.length) - 1;

@@ -11,7 +11,9 @@ export function closestName(key: string, candidates: readonly string[]): string 
   if (lower.length >= 4) {
     // A valid name inside the key (`contextWindowTokens`): the longest; else the key inside a valid name (`enable`): the shortest.
     const inKey = candidates.filter((name) => lower.includes(name.toLowerCase())).sort((a, b) => b.length - a.length);
-    const aroundKey = candidates.filter((name) => name.toLowerCase().includes(lower)).sort((a, b) => a.length - b.length);
+    const aroundKey = candidates
+      .filter((name) => name.toLowerCase().includes(lower))
+      .sort((a, b) => a.length - b.length);
     const found = inKey[0] ?? aroundKey[0];
     if (found !== undefined) return found;
   }

@@ -61,7 +61,9 @@ describe('the option table', () => {
     const docs = read('../../docs/configuration.md');
 
     it('should list every policy option, in table order, exactly as the table says (range, default, doc)', () => {
-      expect(optionRows(section(docs, 'Policy fields (global, or per agent under `agents`)'))).toEqual(POLICY_OPTION_NAMES.map(expectedRow));
+      expect(optionRows(section(docs, 'Policy fields (global, or per agent under `agents`)'))).toEqual(
+        POLICY_OPTION_NAMES.map(expectedRow),
+      );
     });
 
     it('should list every global-only option, in table order, exactly as the table says', () => {
@@ -82,14 +84,17 @@ describe('the option table', () => {
       for (const [first = ''] of rows) {
         for (const name of namesOf(first)) {
           expect(OPTION_NAMES, `README lists '${name}'`).toContain(name);
-          expect(first.endsWith(' (global)'), `README's scope of '${name}'`).toBe(OPTION_TABLE[name as OptionName].scope === 'global');
+          expect(first.endsWith(' (global)'), `README's scope of '${name}'`).toBe(
+            OPTION_TABLE[name as OptionName].scope === 'global',
+          );
         }
       }
     });
 
     it('should show the default the table has', () => {
       for (const [first = '', defaultCell] of rows) {
-        for (const name of namesOf(first)) expect(defaultCell, `README's default of '${name}'`).toBe(defaultText(OPTION_TABLE[name as OptionName]));
+        for (const name of namesOf(first))
+          expect(defaultCell, `README's default of '${name}'`).toBe(defaultText(OPTION_TABLE[name as OptionName]));
       }
     });
   });
@@ -108,7 +113,8 @@ describe('the option table', () => {
         // A computed default (bufferTokens) is described in words by both.
         if (spec.default === undefined) continue;
         checked++;
-        if (Number(figure.replace(/,/g, '').replace(/\.$/, '')) !== spec.default) mismatches.push(`${name}: @default ${figure}, table ${String(spec.default)}`);
+        if (Number(figure.replace(/,/g, '').replace(/\.$/, '')) !== spec.default)
+          mismatches.push(`${name}: @default ${figure}, table ${String(spec.default)}`);
       }
       expect(mismatches).toEqual([]);
       expect(checked).toBeGreaterThan(10);

@@ -37,15 +37,32 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 export const STRATEGY_VALUES = ['threshold', 'sliding-window'] as const;
 
-const integer = (min: number, max?: number): OptionRange => (max === undefined ? { type: 'integer', min } : { type: 'integer', min, max });
-const between = (min: number, max: number, minInclusive = false): OptionRange => ({ type: 'number', min, max, minInclusive });
+const integer = (min: number, max?: number): OptionRange =>
+  max === undefined ? { type: 'integer', min } : { type: 'integer', min, max };
+const between = (min: number, max: number, minInclusive = false): OptionRange => ({
+  type: 'number',
+  min,
+  max,
+  minInclusive,
+});
 const BOOLEAN: OptionRange = { type: 'boolean' };
 const other = (text: string): { readonly type: 'other'; readonly text: string } => ({ type: 'other', text });
 
 export const OPTION_TABLE = {
   enabled: { scope: 'policy', range: BOOLEAN, default: true, doc: "`false`: the agent's requests are left alone." },
-  contextWindow: { scope: 'policy', unit: 'tokens', range: integer(1_024), defaultText: 'registry', doc: 'Overrides the model registry; a smaller maximum stated by the provider still wins (see Model registry).' },
-  strategy: { scope: 'policy', range: { type: 'enum', values: STRATEGY_VALUES }, default: 'threshold', doc: 'How history is compacted.' },
+  contextWindow: {
+    scope: 'policy',
+    unit: 'tokens',
+    range: integer(1_024),
+    defaultText: 'registry',
+    doc: 'Overrides the model registry; a smaller maximum stated by the provider still wins (see Model registry).',
+  },
+  strategy: {
+    scope: 'policy',
+    range: { type: 'enum', values: STRATEGY_VALUES },
+    default: 'threshold',
+    doc: 'How history is compacted.',
+  },
   bufferTokens: {
     scope: 'policy',
     unit: 'tokens',
@@ -54,7 +71,13 @@ export const OPTION_TABLE = {
     defaultText: '20,000 (window > 200k), else `bufferRatio` × window',
     doc: 'Kept free below the window: threshold = window − buffer.',
   },
-  bufferRatio: { scope: 'policy', unit: 'fraction', range: between(0, 0.9), default: 0.2, doc: 'Used when `bufferTokens` is unset, windows ≤ 200k.' },
+  bufferRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0, 0.9),
+    default: 0.2,
+    doc: 'Used when `bufferTokens` is unset, windows ≤ 200k.',
+  },
   reserveOutputTokens: {
     scope: 'policy',
     unit: 'tokens',
@@ -70,8 +93,20 @@ export const OPTION_TABLE = {
     default: 0.5,
     doc: 'Until the provider has reported one real count, compact by this share of the window at the latest.',
   },
-  defaultCorrection: { scope: 'policy', unit: 'factor', range: between(1, 5, true), default: 1.5, doc: 'Correction applied to the heuristic before any real count.' },
-  hardLimitRatio: { scope: 'policy', unit: 'fraction', range: between(0.5, 1), default: 0.95, doc: 'A request is never knowingly sent above this share of the window.' },
+  defaultCorrection: {
+    scope: 'policy',
+    unit: 'factor',
+    range: between(1, 5, true),
+    default: 1.5,
+    doc: 'Correction applied to the heuristic before any real count.',
+  },
+  hardLimitRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0.5, 1),
+    default: 0.95,
+    doc: 'A request is never knowingly sent above this share of the window.',
+  },
   compactTargetRatio: {
     scope: 'policy',
     unit: 'fraction',
@@ -79,7 +114,12 @@ export const OPTION_TABLE = {
     default: 0.5,
     doc: 'After a compaction the request uses at most this share of the room below the threshold.',
   },
-  summarizer: { scope: 'policy', range: other('`BaseLlm` or `Summarizer`'), defaultText: "the agent's model", doc: 'The model that writes summaries.' },
+  summarizer: {
+    scope: 'policy',
+    range: other('`BaseLlm` or `Summarizer`'),
+    defaultText: "the agent's model",
+    doc: 'The model that writes summaries.',
+  },
   summarizerContextWindow: {
     scope: 'policy',
     unit: 'tokens',
@@ -94,16 +134,39 @@ export const OPTION_TABLE = {
     default: 60_000,
     doc: 'Then the fallback summary is used. At most 2^31 − 1 (about 24.8 days), the longest delay a timer honours.',
   },
-  summaryMaxTokens: { scope: 'policy', unit: 'tokens', range: integer(32), default: 4_096, doc: 'Upper bound of a summary; smaller windows get less (25% of the room below the threshold).' },
-  summarizerInputRatio: { scope: 'policy', unit: 'fraction', range: between(0.1, 0.95), default: 0.8, doc: "Share of the summarizer's window its input may use; oldest contents dropped first." },
+  summaryMaxTokens: {
+    scope: 'policy',
+    unit: 'tokens',
+    range: integer(32),
+    default: 4_096,
+    doc: 'Upper bound of a summary; smaller windows get less (25% of the room below the threshold).',
+  },
+  summarizerInputRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0.1, 0.95),
+    default: 0.8,
+    doc: "Share of the summarizer's window its input may use; oldest contents dropped first.",
+  },
   toolOutputTruncation: {
     scope: 'policy',
     range: other('`false` or limits'),
     defaultText: 'on, 10 KiB / 256 lines',
     doc: "Head+tail cut of oversized tool results, see [truncation.md](truncation.md). An agent's value replaces the global one.",
   },
-  pinFirstRequest: { scope: 'policy', range: BOOLEAN, default: false, doc: "Pin the session's first user request (the task) so it is never summarized away." },
-  maxPinnedTokens: { scope: 'policy', unit: 'tokens', range: integer(0), defaultText: '10% of the window', doc: 'Cap on all pins of an agent.' },
+  pinFirstRequest: {
+    scope: 'policy',
+    range: BOOLEAN,
+    default: false,
+    doc: "Pin the session's first user request (the task) so it is never summarized away.",
+  },
+  maxPinnedTokens: {
+    scope: 'policy',
+    unit: 'tokens',
+    range: integer(0),
+    defaultText: '10% of the window',
+    doc: 'Cap on all pins of an agent.',
+  },
   maskKeepRecent: {
     scope: 'policy',
     unit: 'count',
@@ -111,9 +174,27 @@ export const OPTION_TABLE = {
     default: 1,
     doc: 'Observation masking: when a compaction is due, tool results of completed turns and all but this many of the in-flight turn become placeholders first, with no model call; `0` turns masking off.',
   },
-  invocationThreshold: { scope: 'policy', unit: 'turns', range: integer(1), default: 5, doc: 'Sliding window θ: compact once this many turns completed since the last compaction.' },
-  overlapSize: { scope: 'policy', unit: 'turns', range: integer(0), default: 2, doc: 'Sliding window ω: completed turns kept verbatim after the summary.' },
-  safetyRatio: { scope: 'policy', unit: 'fraction', range: between(0.1, 1), default: 0.7, doc: 'Sliding window ρ: compact early at this share of the window.' },
+  invocationThreshold: {
+    scope: 'policy',
+    unit: 'turns',
+    range: integer(1),
+    default: 5,
+    doc: 'Sliding window θ: compact once this many turns completed since the last compaction.',
+  },
+  overlapSize: {
+    scope: 'policy',
+    unit: 'turns',
+    range: integer(0),
+    default: 2,
+    doc: 'Sliding window ω: completed turns kept verbatim after the summary.',
+  },
+  safetyRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0.1, 1),
+    default: 0.7,
+    doc: 'Sliding window ρ: compact early at this share of the window.',
+  },
   maxCompactions: {
     scope: 'policy',
     unit: 'count',
@@ -121,25 +202,61 @@ export const OPTION_TABLE = {
     default: 1_000,
     doc: 'Sliding window: no compaction on schedule once the agent has compacted this many times in the session (for any reason); threshold and safety ratio still apply.',
   },
-  name: { scope: 'global', range: other('non-empty string'), default: 'context_guard', doc: 'Plugin name (ADK rejects duplicates on one Runner).' },
-  agents: { scope: 'global', range: other('`{ [agentName]: policy }`'), defaultText: '`{}`', doc: 'Per-agent policies; only own enumerable entries are read.' },
-  modelWindows: { scope: 'global', range: other('`{ [modelName]: window }`'), defaultText: '`{}`', doc: 'Consulted before the registry.' },
+  name: {
+    scope: 'global',
+    range: other('non-empty string'),
+    default: 'context_guard',
+    doc: 'Plugin name (ADK rejects duplicates on one Runner).',
+  },
+  agents: {
+    scope: 'global',
+    range: other('`{ [agentName]: policy }`'),
+    defaultText: '`{}`',
+    doc: 'Per-agent policies; only own enumerable entries are read.',
+  },
+  modelWindows: {
+    scope: 'global',
+    range: other('`{ [modelName]: window }`'),
+    defaultText: '`{}`',
+    doc: 'Consulted before the registry.',
+  },
   prices: {
     scope: 'global',
     range: other('`{ [modelName]: { input, cachedInput?, output } }`'),
     defaultText: '`{}`',
     doc: 'USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)).',
   },
-  defaultContextWindow: { scope: 'global', unit: 'tokens', range: integer(1_024), default: 128_000, doc: 'For a model no registry knows (one warning per name), until the provider states its maximum.' },
+  defaultContextWindow: {
+    scope: 'global',
+    unit: 'tokens',
+    range: integer(1_024),
+    default: 128_000,
+    doc: 'For a model no registry knows (one warning per name), until the provider states its maximum.',
+  },
   tokenizer: {
     scope: 'global',
     range: other('`{ name, count(text) }`'),
     defaultText: '`tiktokenTokenizer`',
     doc: "Any `{ name, count }` serves, e.g. the classic chars/4: `{ name: 'chars4', count: (text) => Math.ceil(text.length / 4) }`. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.",
   },
-  logger: { scope: 'global', range: other('`{ debug, info, warn, error }`'), defaultText: "ADK's `getLogger()`", doc: 'Conversation text is never logged above debug level.' },
-  onCompaction: { scope: 'global', range: other('function'), defaultText: '–', doc: '`(record) => void \\| Promise<void>`; also `guard.onCompaction(listener)`.' },
-  onToolTruncation: { scope: 'global', range: other('function'), defaultText: '–', doc: '`(record) => void` for every tool result cut.' },
+  logger: {
+    scope: 'global',
+    range: other('`{ debug, info, warn, error }`'),
+    defaultText: "ADK's `getLogger()`",
+    doc: 'Conversation text is never logged above debug level.',
+  },
+  onCompaction: {
+    scope: 'global',
+    range: other('function'),
+    defaultText: '–',
+    doc: '`(record) => void \\| Promise<void>`; also `guard.onCompaction(listener)`.',
+  },
+  onToolTruncation: {
+    scope: 'global',
+    range: other('function'),
+    defaultText: '–',
+    doc: '`(record) => void` for every tool result cut.',
+  },
   debugSummarizerErrorText: {
     scope: 'global',
     range: BOOLEAN,
@@ -153,14 +270,20 @@ type Table = typeof OPTION_TABLE;
 export type PolicyOptionName = { [K in OptionName]: Table[K]['scope'] extends 'policy' ? K : never }[OptionName];
 export type GlobalOptionName = Exclude<OptionName, PolicyOptionName>;
 /** Options whose range the table cannot express (functions, objects): each has its own check in options.ts. */
-export type OtherOptionName = { [K in OptionName]: Table[K]['range'] extends { readonly type: 'other' } ? K : never }[OptionName];
+export type OtherOptionName = {
+  [K in OptionName]: Table[K]['range'] extends { readonly type: 'other' } ? K : never;
+}[OptionName];
 
 /** Every option name, policy options first, in table order. */
 export const OPTION_NAMES = Object.keys(OPTION_TABLE) as OptionName[];
-export const POLICY_OPTION_NAMES = OPTION_NAMES.filter((name): name is PolicyOptionName => OPTION_TABLE[name].scope === 'policy');
+export const POLICY_OPTION_NAMES = OPTION_NAMES.filter(
+  (name): name is PolicyOptionName => OPTION_TABLE[name].scope === 'policy',
+);
 
 /** The constant default of `name` (typed from the table). */
-export function optionDefault<K extends OptionName>(name: K): Table[K] extends { readonly default: infer D } ? D : undefined {
+export function optionDefault<K extends OptionName>(
+  name: K,
+): Table[K] extends { readonly default: infer D } ? D : undefined {
   const spec: OptionSpec = OPTION_TABLE[name];
   return spec.default as Table[K] extends { readonly default: infer D } ? D : undefined;
 }

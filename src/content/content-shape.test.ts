@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { contentOf, foreignContext, functionCall, functionResponse, modelText, modelThought, userText } from '../../test/support/builders.js';
-import { contentText, hasFunctionCall, hasFunctionResponse, isUserRequest, isValidSplit, latestUserRequestIndex } from './content-shape.js';
+import {
+  contentOf,
+  foreignContext,
+  functionCall,
+  functionResponse,
+  modelText,
+  modelThought,
+  userText,
+} from '../../test/support/builders.js';
+import {
+  contentText,
+  hasFunctionCall,
+  hasFunctionResponse,
+  isUserRequest,
+  isValidSplit,
+  latestUserRequestIndex,
+} from './content-shape.js';
 
 describe('hasFunctionCall / hasFunctionResponse', () => {
   describe('missing contents', () => {
@@ -12,7 +27,9 @@ describe('hasFunctionCall / hasFunctionResponse', () => {
 
   describe('tool parts', () => {
     it('should find a call or a response among the parts', () => {
-      expect(hasFunctionCall(contentOf('model', { text: 'Let me look.' }, { functionCall: { name: 'search' } }))).toBe(true);
+      expect(hasFunctionCall(contentOf('model', { text: 'Let me look.' }, { functionCall: { name: 'search' } }))).toBe(
+        true,
+      );
       expect(hasFunctionResponse(functionResponse('search', { hits: 3 }))).toBe(true);
       expect(hasFunctionCall(functionResponse('search', { hits: 3 }))).toBe(false);
     });
@@ -30,7 +47,13 @@ describe('contentText', () => {
 
   describe('visible text', () => {
     it('should join the visible text parts with newlines, leaving thoughts out', () => {
-      const content = contentOf('model', { text: 'One.' }, { text: 'hidden', thought: true }, { text: '' }, { text: 'Two.' });
+      const content = contentOf(
+        'model',
+        { text: 'One.' },
+        { text: 'hidden', thought: true },
+        { text: '' },
+        { text: 'Two.' },
+      );
       expect(contentText(content)).toBe('One.\nTwo.');
     });
   });
@@ -44,7 +67,7 @@ describe('isUserRequest', () => {
       expect(isUserRequest(functionResponse('search', { hits: 3 }))).toBe(false);
     });
 
-    it('should reject blank text and another agent\'s events', () => {
+    it("should reject blank text and another agent's events", () => {
       expect(isUserRequest(userText('  \n '))).toBe(false);
       expect(isUserRequest(foreignContext('[planner] said: done'))).toBe(false);
     });
@@ -64,8 +87,15 @@ describe('isUserRequest', () => {
       // The prefix split across parts, which the joined text (with its newline) would not show.
       expect(isUserRequest(parts('For ', 'context: x'))).toBe(true);
       expect(isUserRequest(parts('For context:', ' [planner] said'))).toBe(false);
-      expect(isUserRequest({ role: 'user', parts: [{ text: 'For context:', thought: true }, { text: 'Do it.' }] })).toBe(true);
-      for (const content of [parts('For', ' context:'), parts('Fo', 'r context:'), parts('', 'For context: x'), parts('x', 'For context:')]) {
+      expect(
+        isUserRequest({ role: 'user', parts: [{ text: 'For context:', thought: true }, { text: 'Do it.' }] }),
+      ).toBe(true);
+      for (const content of [
+        parts('For', ' context:'),
+        parts('Fo', 'r context:'),
+        parts('', 'For context: x'),
+        parts('x', 'For context:'),
+      ]) {
         const text = contentText(content);
         expect(isUserRequest(content)).toBe(text.trim().length > 0 && !text.startsWith('For context:'));
       }
@@ -83,14 +113,26 @@ describe('latestUserRequestIndex', () => {
 
   describe('histories with requests', () => {
     it('should return the index of the latest one', () => {
-      const contents = [userText('first'), modelText('ok'), userText('second'), ...[functionCall('f'), functionResponse('f', {})]];
+      const contents = [
+        userText('first'),
+        modelText('ok'),
+        userText('second'),
+        ...[functionCall('f'), functionResponse('f', {})],
+      ];
       expect(latestUserRequestIndex(contents)).toBe(2);
     });
   });
 });
 
 describe('isValidSplit', () => {
-  const contents = [userText('go'), functionCall('f'), functionResponse('f', { ok: true }), modelText('done'), userText('next'), functionCall('g')];
+  const contents = [
+    userText('go'),
+    functionCall('f'),
+    functionResponse('f', { ok: true }),
+    modelText('done'),
+    userText('next'),
+    functionCall('g'),
+  ];
 
   describe('out-of-range splits', () => {
     it('should reject 0, negative and past-the-end splits', () => {

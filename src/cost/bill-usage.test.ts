@@ -7,7 +7,11 @@ const FLASH = { input: 0.3, cachedInput: 0.03, output: 2.5 };
 describe('billUsage', () => {
   it('should keep running totals of prompt, cached and output tokens and their cost', () => {
     const first = billUsage(EMPTY_USAGE, { promptTokenCount: 10_000, candidatesTokenCount: 100 }, FLASH);
-    const second = billUsage(first, { promptTokenCount: 12_000, cachedContentTokenCount: 9_000, candidatesTokenCount: 50, thoughtsTokenCount: 30 }, FLASH);
+    const second = billUsage(
+      first,
+      { promptTokenCount: 12_000, cachedContentTokenCount: 9_000, candidatesTokenCount: 50, thoughtsTokenCount: 30 },
+      FLASH,
+    );
     expect(second.billedPromptTokens).toBe(22_000);
     expect(second.billedCachedPromptTokens).toBe(9_000);
     expect(second.billedOutputTokens).toBe(180);
@@ -24,13 +28,23 @@ describe('billUsage', () => {
   });
 
   it('should leave the record alone without a plausible prompt count', () => {
-    for (const reported of [undefined, {}, { promptTokenCount: -5 }, { promptTokenCount: '12' }, { promptTokenCount: 1e12 }]) {
+    for (const reported of [
+      undefined,
+      {},
+      { promptTokenCount: -5 },
+      { promptTokenCount: '12' },
+      { promptTokenCount: 1e12 },
+    ]) {
       expect(billUsage(EMPTY_USAGE, reported, FLASH)).toBe(EMPTY_USAGE);
     }
   });
 
   it('should survive a JSON round trip through state', () => {
-    const billed = billUsage(EMPTY_USAGE, { promptTokenCount: 4_000, cachedContentTokenCount: 2_048, candidatesTokenCount: 10 }, FLASH);
+    const billed = billUsage(
+      EMPTY_USAGE,
+      { promptTokenCount: 4_000, cachedContentTokenCount: 2_048, candidatesTokenCount: 10 },
+      FLASH,
+    );
     const decoded = decodeUsageRecord(JSON.parse(JSON.stringify(encodeRecord(billed))));
     expect(decoded.billedCachedPromptTokens).toBe(2_048);
     expect(decoded.costUsd).toBeCloseTo(billed.costUsd ?? 0, 15);

@@ -16,7 +16,9 @@ export interface BilledUsage {
 }
 
 function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_PLAUSIBLE_TOKENS ? value : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_PLAUSIBLE_TOKENS
+    ? value
+    : undefined;
 }
 
 /**
@@ -25,7 +27,11 @@ function count(value: unknown): number | undefined {
  * the tokens are counted and `unpricedCalls` says the cost is incomplete.
  * Thinking tokens are billed as output, as Gemini bills them.
  */
-export function billUsage(usage: UsageRecord, reported: BilledUsage | undefined, price: ModelPrice | undefined): UsageRecord {
+export function billUsage(
+  usage: UsageRecord,
+  reported: BilledUsage | undefined,
+  price: ModelPrice | undefined,
+): UsageRecord {
   const prompt = count(reported?.promptTokenCount);
   if (prompt === undefined || prompt === 0) return usage;
   const output = (count(reported?.candidatesTokenCount) ?? 0) + (count(reported?.thoughtsTokenCount) ?? 0);
@@ -37,7 +43,11 @@ export function billUsage(usage: UsageRecord, reported: BilledUsage | undefined,
     billedOutputTokens: (usage.billedOutputTokens ?? 0) + output,
     lastCachedPromptTokens: cached,
     ...(price
-      ? { costUsd: (usage.costUsd ?? 0) + callCostUsd(price, { promptTokens: prompt, cachedPromptTokens: cached, outputTokens: output }) }
+      ? {
+          costUsd:
+            (usage.costUsd ?? 0) +
+            callCostUsd(price, { promptTokens: prompt, cachedPromptTokens: cached, outputTokens: output }),
+        }
       : { unpricedCalls: (usage.unpricedCalls ?? 0) + 1 }),
   };
 }

@@ -6,11 +6,16 @@ const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
 describe('callCostUsd', () => {
   it('should bill uncached prompt, cached prompt and output at their own rates', () => {
     // 1M prompt of which 400k cached: 600k x $1 + 400k x $0.1 + 100k x $10 per million.
-    expect(callCostUsd(PRICE, { promptTokens: 1_000_000, cachedPromptTokens: 400_000, outputTokens: 100_000 })).toBeCloseTo(0.6 + 0.04 + 1, 10);
+    expect(
+      callCostUsd(PRICE, { promptTokens: 1_000_000, cachedPromptTokens: 400_000, outputTokens: 100_000 }),
+    ).toBeCloseTo(0.6 + 0.04 + 1, 10);
   });
 
   it('should bill cached tokens at the input rate when the cached price is unknown', () => {
-    expect(callCostUsd({ input: 2, output: 0 }, { promptTokens: 500_000, cachedPromptTokens: 500_000 })).toBeCloseTo(1, 10);
+    expect(callCostUsd({ input: 2, output: 0 }, { promptTokens: 500_000, cachedPromptTokens: 500_000 })).toBeCloseTo(
+      1,
+      10,
+    );
   });
 
   it('should clamp a cached count above the prompt count to the prompt', () => {

@@ -5,7 +5,9 @@ describe('priceFor', () => {
   it('should find a default price by exact, prefixed and versioned names', () => {
     expect(priceFor('gemini-2.5-flash')).toBe(DEFAULT_PRICES['gemini-2.5-flash']);
     expect(priceFor('models/gemini-2.5-pro')).toBe(DEFAULT_PRICES['gemini-2.5-pro']);
-    expect(priceFor('projects/p/locations/l/publishers/google/models/gemini-2.5-flash@001')).toBe(DEFAULT_PRICES['gemini-2.5-flash']);
+    expect(priceFor('projects/p/locations/l/publishers/google/models/gemini-2.5-flash@001')).toBe(
+      DEFAULT_PRICES['gemini-2.5-flash'],
+    );
   });
 
   it('should prefer the longest matching key, so Flash-Lite is not billed as Flash', () => {

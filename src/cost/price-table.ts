@@ -15,7 +15,14 @@ export interface ModelPrice {
   /** Output tokens (thinking included). */
   readonly output: number;
   /** A dearer tier for prompts over `threshold` tokens (Gemini 2.5 Pro above 200k). */
-  readonly longContext?: { readonly threshold: number; readonly input: number; readonly cachedInput?: number | undefined; readonly output: number } | undefined;
+  readonly longContext?:
+    | {
+        readonly threshold: number;
+        readonly input: number;
+        readonly cachedInput?: number | undefined;
+        readonly output: number;
+      }
+    | undefined;
 }
 
 /** Prices by model name; a key also matches longer names that start with it (`gemini-2.5-flash` matches `gemini-2.5-flash-001`). */
@@ -23,7 +30,12 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /** List prices of the Gemini Developer API (Standard tier, text); sources and dates in docs/observability.md. */
 export const DEFAULT_PRICES: PriceTable = {
-  'gemini-2.5-pro': { input: 1.25, cachedInput: 0.125, output: 10, longContext: { threshold: 200_000, input: 2.5, cachedInput: 0.25, output: 15 } },
+  'gemini-2.5-pro': {
+    input: 1.25,
+    cachedInput: 0.125,
+    output: 10,
+    longContext: { threshold: 200_000, input: 2.5, cachedInput: 0.25, output: 15 },
+  },
   'gemini-2.5-flash': { input: 0.3, cachedInput: 0.03, output: 2.5 },
   'gemini-2.5-flash-lite': { input: 0.1, cachedInput: 0.01, output: 0.4 },
   'gemini-3.1-pro-preview': { input: 2, output: 12, longContext: { threshold: 200_000, input: 4, output: 18 } },
@@ -52,17 +64,34 @@ export function priceFor(model: string | undefined, table?: PriceTable): ModelPr
 }
 
 /** Why `table` is not a valid price table (field path and reason), or `undefined` when it is. */
-export function priceTableProblem(table: unknown): { readonly field: string; readonly value: unknown; readonly reason: string } | undefined {
-  if (typeof table !== 'object' || table === null || Array.isArray(table)) return { field: '', value: table, reason: 'must be an object of { modelName: { input, cachedInput?, output } }' };
+export function priceTableProblem(
+  table: unknown,
+): { readonly field: string; readonly value: unknown; readonly reason: string } | undefined {
+  if (typeof table !== 'object' || table === null || Array.isArray(table))
+    return { field: '', value: table, reason: 'must be an object of { modelName: { input, cachedInput?, output } }' };
   const rate = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value) && value >= 0;
   for (const [model, price] of Object.entries(table as Record<string, unknown>)) {
-    if (typeof price !== 'object' || price === null) return { field: `.${model}`, value: price, reason: 'must be { input, cachedInput?, output } in USD per million tokens' };
+    if (typeof price !== 'object' || price === null)
+      return {
+        field: `.${model}`,
+        value: price,
+        reason: 'must be { input, cachedInput?, output } in USD per million tokens',
+      };
     const entry = price as Record<string, unknown>;
     for (const key of ['input', 'output'] as const) {
-      if (!rate(entry[key])) return { field: `.${model}.${key}`, value: entry[key], reason: 'must be a finite number >= 0 (USD per million tokens)' };
+      if (!rate(entry[key]))
+        return {
+          field: `.${model}.${key}`,
+          value: entry[key],
+          reason: 'must be a finite number >= 0 (USD per million tokens)',
+        };
     }
     if (entry['cachedInput'] !== undefined && !rate(entry['cachedInput'])) {
-      return { field: `.${model}.cachedInput`, value: entry['cachedInput'], reason: 'must be a finite number >= 0 (USD per million tokens)' };
+      return {
+        field: `.${model}.cachedInput`,
+        value: entry['cachedInput'],
+        reason: 'must be a finite number >= 0 (USD per million tokens)',
+      };
     }
   }
   return undefined;

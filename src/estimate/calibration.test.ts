@@ -26,8 +26,14 @@ describe('correctionFactor', () => {
   describe('unusable state', () => {
     it('should ignore zero, negative and non-finite counts', () => {
       for (const bad of [0, -100, Number.NaN, Number.POSITIVE_INFINITY]) {
-        expect(correctionFactor({ realPromptTokens: bad, lastEstimate: 1_000 })).toEqual({ factor: 1.5, calibrated: false });
-        expect(correctionFactor({ realPromptTokens: 1_000, lastEstimate: bad })).toEqual({ factor: 1.5, calibrated: false });
+        expect(correctionFactor({ realPromptTokens: bad, lastEstimate: 1_000 })).toEqual({
+          factor: 1.5,
+          calibrated: false,
+        });
+        expect(correctionFactor({ realPromptTokens: 1_000, lastEstimate: bad })).toEqual({
+          factor: 1.5,
+          calibrated: false,
+        });
         expect(correctionFactor({ learnedCorrection: bad })).toEqual({ factor: 1.5, calibrated: false });
       }
     });
@@ -52,7 +58,10 @@ describe('correctionFactor', () => {
   describe('after a real count', () => {
     it('should use real / estimate of the same request', () => {
       // 3,000 / 2,000 = 1.5
-      expect(correctionFactor({ realPromptTokens: 3_000, lastEstimate: 2_000 })).toEqual({ factor: 1.5, calibrated: true });
+      expect(correctionFactor({ realPromptTokens: 3_000, lastEstimate: 2_000 })).toEqual({
+        factor: 1.5,
+        calibrated: true,
+      });
     });
 
     it('should clamp the ratio to [1, 5]', () => {
@@ -120,9 +129,16 @@ describe('calibrate', () => {
 
     it('should never go below the real count while the request has not shrunk', () => {
       fc.assert(
-        fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.nat(1_000_000), fc.integer({ min: 1, max: 5_000_000 }), (lastEstimate, growth, real) => {
-          expect(calibrate(lastEstimate + growth, { realPromptTokens: real, lastEstimate })).toBeGreaterThanOrEqual(real);
-        }),
+        fc.property(
+          fc.integer({ min: 1, max: 1_000_000 }),
+          fc.nat(1_000_000),
+          fc.integer({ min: 1, max: 5_000_000 }),
+          (lastEstimate, growth, real) => {
+            expect(calibrate(lastEstimate + growth, { realPromptTokens: real, lastEstimate })).toBeGreaterThanOrEqual(
+              real,
+            );
+          },
+        ),
         PROPERTY_RUNS,
       );
     });
@@ -138,9 +154,13 @@ describe('calibrate', () => {
 
     it('should stay within the largest correction of the estimate when no real count pins it', () => {
       fc.assert(
-        fc.property(estimate, fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: undefined }), (value, learnedCorrection) => {
-          expect(calibrate(value, { learnedCorrection })).toBeLessThanOrEqual(Math.ceil(value * 5));
-        }),
+        fc.property(
+          estimate,
+          fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: undefined }),
+          (value, learnedCorrection) => {
+            expect(calibrate(value, { learnedCorrection })).toBeLessThanOrEqual(Math.ceil(value * 5));
+          },
+        ),
         PROPERTY_RUNS,
       );
     });
@@ -172,7 +192,9 @@ describe('parseOverflowError', () => {
 
   describe('Gemini', () => {
     it('should read the prompt size and the limit', () => {
-      expect(parseOverflowError('The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).')).toEqual({
+      expect(
+        parseOverflowError('The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).'),
+      ).toEqual({
         promptTokens: 1_234_567,
         limit: 1_048_576,
       });
@@ -180,15 +202,23 @@ describe('parseOverflowError', () => {
 
     it('should read them from the JSON error body ADK surfaces, escaped quotes included', () => {
       const body = JSON.stringify({
-        error: { code: 400, message: 'The input token count (25270) exceeds the maximum number of tokens allowed (4000).', status: 'INVALID_ARGUMENT' },
+        error: {
+          code: 400,
+          message: 'The input token count (25270) exceeds the maximum number of tokens allowed (4000).',
+          status: 'INVALID_ARGUMENT',
+        },
       });
       expect(parseOverflowError(body)).toEqual({ promptTokens: 25_270, limit: 4_000 });
       expect(parseOverflowError(JSON.stringify(body))).toEqual({ promptTokens: 25_270, limit: 4_000 });
     });
 
     it('should recognise the message without a count, and read the maximum it states', () => {
-      expect(parseOverflowError('The input token count exceeds the maximum number of tokens allowed 1048576.')).toEqual({ limit: 1_048_576 });
-      expect(parseOverflowError('Request rejected: exceeds the maximum number of tokens allowed (8000).')).toEqual({ limit: 8_000 });
+      expect(parseOverflowError('The input token count exceeds the maximum number of tokens allowed 1048576.')).toEqual(
+        { limit: 1_048_576 },
+      );
+      expect(parseOverflowError('Request rejected: exceeds the maximum number of tokens allowed (8000).')).toEqual({
+        limit: 8_000,
+      });
     });
 
     it('should read the Vertex AI wording', () => {
@@ -201,7 +231,10 @@ describe('parseOverflowError', () => {
 
   describe('Anthropic', () => {
     it('should read the prompt size and the limit', () => {
-      const body = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' } });
+      const body = JSON.stringify({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' },
+      });
       expect(parseOverflowError(body)).toEqual({ promptTokens: 208_310, limit: 200_000 });
     });
   });
@@ -221,11 +254,19 @@ describe('parseOverflowError', () => {
     });
 
     it('should read the maximum from a message that states only the maximum context length', () => {
-      expect(parseOverflowError("This model's maximum context length is 8192 tokens. Please reduce the length of the messages.")).toEqual({ limit: 8_192 });
+      expect(
+        parseOverflowError(
+          "This model's maximum context length is 8192 tokens. Please reduce the length of the messages.",
+        ),
+      ).toEqual({ limit: 8_192 });
     });
 
     it('should recognise the Responses API wording, which states no number', () => {
-      expect(parseOverflowError('Your input exceeds the context window of this model. Please adjust your input and try again.')).toEqual({});
+      expect(
+        parseOverflowError(
+          'Your input exceeds the context window of this model. Please adjust your input and try again.',
+        ),
+      ).toEqual({});
     });
   });
 
@@ -245,7 +286,10 @@ describe('parseOverflowError', () => {
     it('should read back any Anthropic prompt size and limit', () => {
       fc.assert(
         fc.property(sizes, sizes, (promptTokens, limit) => {
-          expect(parseOverflowError(`prompt is too long: ${promptTokens} tokens > ${limit} maximum`)).toEqual({ promptTokens, limit });
+          expect(parseOverflowError(`prompt is too long: ${promptTokens} tokens > ${limit} maximum`)).toEqual({
+            promptTokens,
+            limit,
+          });
         }),
         PROPERTY_RUNS,
       );

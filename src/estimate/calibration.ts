@@ -44,7 +44,11 @@ export function correctionFactor(
 }
 
 /** Calibrated token count of a request whose heuristic estimate is `estimate`. */
-export function calibrate(estimate: number, state: CalibrationState, defaultCorrection: number = DEFAULT_CORRECTION): number {
+export function calibrate(
+  estimate: number,
+  state: CalibrationState,
+  defaultCorrection: number = DEFAULT_CORRECTION,
+): number {
   const { factor } = correctionFactor(state, defaultCorrection);
   const scaled = estimate * factor;
   const { realPromptTokens, lastEstimate } = state;
@@ -75,7 +79,10 @@ function isPositive(value: number | undefined): value is number {
  */
 export function parseOverflowError(message: string): { promptTokens?: number; limit?: number } | undefined {
   const text = message.replace(/\\"/g, '"');
-  const gemini = /input token count(?: \(| is |: )(\d+)\)? exceeds the maximum number of tokens allowed(?: \(| is |: )?(\d+)?/i.exec(text);
+  const gemini =
+    /input token count(?: \(| is |: )(\d+)\)? exceeds the maximum number of tokens allowed(?: \(| is |: )?(\d+)?/i.exec(
+      text,
+    );
   if (gemini) return { promptTokens: Number(gemini[1]), ...(gemini[2] ? { limit: Number(gemini[2]) } : {}) };
   const vertex = /input token count is (\d+) but model only supports up to (\d+)/i.exec(text);
   if (vertex) return { promptTokens: Number(vertex[1]), limit: Number(vertex[2]) };
@@ -88,7 +95,10 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
     return { promptTokens: Number(prompt ? prompt[1] : openai[2]), limit: Number(openai[1]) };
   }
   // A stated maximum alone still names the window ("maximum context length is 8192 tokens", "... allowed (8000)").
-  const stated = /maximum context length is (\d+) tokens|maximum number of tokens allowed\s*(?:\(|is|:)?\s*(\d+)|only supports up to (\d+)/i.exec(text);
+  const stated =
+    /maximum context length is (\d+) tokens|maximum number of tokens allowed\s*(?:\(|is|:)?\s*(\d+)|only supports up to (\d+)/i.exec(
+      text,
+    );
   if (stated) return { limit: Number(stated[1] ?? stated[2] ?? stated[3]) };
   if (/(context|prompt|input).{0,40}(too long|too large|exceed)/i.test(text)) return {};
   return undefined;

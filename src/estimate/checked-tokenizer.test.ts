@@ -19,7 +19,12 @@ describe('checkedTokenizer', () => {
     ['Infinity', () => Number.POSITIVE_INFINITY],
     ['a negative count', () => -3],
     ['a string', () => '12' as unknown as number],
-    ['a thrown error', () => { throw new Error('boom'); }],
+    [
+      'a thrown error',
+      () => {
+        throw new Error('boom');
+      },
+    ],
   ])('should replace %s by the fallback count and report it once', (_label, count) => {
     const reports: unknown[] = [];
     const tokenizer = checkedTokenizer({ name: 'bad', count }, (value) => reports.push(value), fallback);

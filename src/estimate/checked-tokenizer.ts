@@ -7,7 +7,11 @@
 import { tiktokenTokenizer, type Tokenizer } from './tokenizer.js';
 
 /** `inner`, with unusable counts replaced by `fallback`'s; `onInvalid` is called once, with the first bad value. */
-export function checkedTokenizer(inner: Tokenizer, onInvalid: (value: unknown) => void, fallback: Tokenizer = tiktokenTokenizer): Tokenizer {
+export function checkedTokenizer(
+  inner: Tokenizer,
+  onInvalid: (value: unknown) => void,
+  fallback: Tokenizer = tiktokenTokenizer,
+): Tokenizer {
   if (inner === fallback) return inner;
   let reported = false;
   return {

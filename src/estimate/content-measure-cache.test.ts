@@ -78,7 +78,11 @@ describe('ContentMeasureCache', () => {
         return stringify(...args);
       }) as typeof JSON.stringify;
       try {
-        const tokens = new ContentMeasureCache().measure(KEY, [functionResponse('fetch', response)], characterTokenizer).tokens;
+        const tokens = new ContentMeasureCache().measure(
+          KEY,
+          [functionResponse('fetch', response)],
+          characterTokenizer,
+        ).tokens;
         // 4 + 3, then 'fetch' and the JSON text counted as one text (over JOIN_CHARS) joined by a newline
         expect(tokens).toEqual([7 + 'fetch\n'.length + json.length]);
       } finally {
@@ -88,7 +92,8 @@ describe('ContentMeasureCache', () => {
     });
 
     it('should reuse measures when the last content is a bulky tool result, and see a change of its name', () => {
-      const bulky = (name: string): Content => functionResponse(name, { rows: Array.from({ length: 4_000 }, (_, i) => ({ id: i, status: 'ok' })) });
+      const bulky = (name: string): Content =>
+        functionResponse(name, { rows: Array.from({ length: 4_000 }, (_, i) => ({ id: i, status: 'ok' })) });
       const cache = new ContentMeasureCache();
       cache.measure(KEY, [...history(3), bulky('fetch')], characterTokenizer);
       cache.measure(KEY, structuredClone([...history(3), bulky('fetch'), userText('next')]), characterTokenizer);
@@ -148,7 +153,9 @@ describe('ContentMeasureCache', () => {
           const ends = [...cuts.map((cut) => cut % (contents.length + 1)), contents.length].sort((a, b) => a - b);
           for (const end of ends) {
             const prefix = structuredClone(contents.slice(0, end));
-            expect(cache.measure(KEY, prefix, characterTokenizer)).toEqual(new ContentMeasureCache().measure(KEY, prefix, characterTokenizer));
+            expect(cache.measure(KEY, prefix, characterTokenizer)).toEqual(
+              new ContentMeasureCache().measure(KEY, prefix, characterTokenizer),
+            );
           }
         }),
         HEAVY_PROPERTY_RUNS,
@@ -159,7 +166,8 @@ describe('ContentMeasureCache', () => {
       fc.assert(
         fc.property(conversation, (contents) => {
           const cache = new ContentMeasureCache();
-          for (let end = 1; end <= contents.length; end++) cache.measure(KEY, contents.slice(0, end), characterTokenizer);
+          for (let end = 1; end <= contents.length; end++)
+            cache.measure(KEY, contents.slice(0, end), characterTokenizer);
           expect(cache.measuredContents).toBe(contents.length);
         }),
         HEAVY_PROPERTY_RUNS,

@@ -2,10 +2,25 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Part } from '@google/genai';
 import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { contentOf, fileDataPart, functionCall, functionResponse, inlineDataPart, modelThought, userText } from '../../test/support/builders.js';
+import {
+  contentOf,
+  fileDataPart,
+  functionCall,
+  functionResponse,
+  inlineDataPart,
+  modelThought,
+  userText,
+} from '../../test/support/builders.js';
 import { jpegBytes, pngBytes, toBase64 } from '../../test/support/media.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
-import { CONTENT_OVERHEAD_TOKENS, estimateContentTokens, estimatePartTokens, FRAMED_TEXT_PARTS, JOIN_CHARS, PART_OVERHEAD_TOKENS } from './estimate-content.js';
+import {
+  CONTENT_OVERHEAD_TOKENS,
+  estimateContentTokens,
+  estimatePartTokens,
+  FRAMED_TEXT_PARTS,
+  JOIN_CHARS,
+  PART_OVERHEAD_TOKENS,
+} from './estimate-content.js';
 import { tiktokenTokenizer } from './tokenizer.js';
 import { safeJson } from './json-text.js';
 
@@ -77,7 +92,10 @@ describe('estimatePartTokens', () => {
         functionResponse: {
           name: 'get_weather',
           response: { temp: 21 },
-          parts: [{ inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(300, 300)) } }, { fileData: { mimeType: 'image/png', fileUri: 'gs://b/map.png' } }],
+          parts: [
+            { inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(300, 300)) } },
+            { fileData: { mimeType: 'image/png', fileUri: 'gs://b/map.png' } },
+          ],
         },
       };
       // 25 as above + one tile (258) + an image of unknown size (1,120) = 1,403
@@ -88,7 +106,9 @@ describe('estimatePartTokens', () => {
   describe('media', () => {
     it('should price inline images as the provider bills them', () => {
       // 3 + 6 tiles of a 1920x1080 image (1,548) = 1,551
-      expect(estimatePartTokens(inlineDataPart('image/jpeg', toBase64(jpegBytes(1920, 1080))), characterTokenizer)).toBe(1_551);
+      expect(
+        estimatePartTokens(inlineDataPart('image/jpeg', toBase64(jpegBytes(1920, 1080))), characterTokenizer),
+      ).toBe(1_551);
     });
 
     it('should price a file reference by its type', () => {
@@ -126,7 +146,8 @@ describe('estimateContentTokens', () => {
   });
 
   describe('contents of many texts', () => {
-    const manyParts = (count: number, make: (i: number) => string) => contentOf('user', ...Array.from({ length: count }, (_, i) => ({ text: make(i) })));
+    const manyParts = (count: number, make: (i: number) => string) =>
+      contentOf('user', ...Array.from({ length: count }, (_, i) => ({ text: make(i) })));
 
     it('should count texts adding up to more than JOIN_CHARS as one joined text', () => {
       const tokenizer = recordingTokenizer();
@@ -158,13 +179,20 @@ describe('estimateContentTokens', () => {
 
     it('should keep a joined estimate within 10% of the part-by-part count, with the real tokenizer', () => {
       const kinds = [
-        (i: number) => `2026-11-22T04:${String(i % 60).padStart(2, '0')}:00Z INFO request ${i} served in ${i % 97} ms from cache shard ${i % 7}\n`.repeat(12),
-        (i: number) => `{"id":${i},"status":"ok","items":[${Array.from({ length: 30 }, (_, k) => k * i).join(',')}]}`.repeat(6),
+        (i: number) =>
+          `2026-11-22T04:${String(i % 60).padStart(2, '0')}:00Z INFO request ${i} served in ${i % 97} ms from cache shard ${i % 7}\n`.repeat(
+            12,
+          ),
+        (i: number) =>
+          `{"id":${i},"status":"ok","items":[${Array.from({ length: 30 }, (_, k) => k * i).join(',')}]}`.repeat(6),
         (i: number) => '上下文窗口的压缩让代理在长对话中保持连贯。'.repeat(20) + i,
       ];
       for (const make of kinds) {
         const content = manyParts(200, make);
-        const partByPart = (content.parts ?? []).reduce((sum, part) => sum + estimatePartTokens(part, tiktokenTokenizer), CONTENT_OVERHEAD_TOKENS);
+        const partByPart = (content.parts ?? []).reduce(
+          (sum, part) => sum + estimatePartTokens(part, tiktokenTokenizer),
+          CONTENT_OVERHEAD_TOKENS,
+        );
         const joined = estimateContentTokens(content, tiktokenTokenizer);
         expect(joined / partByPart).toBeGreaterThan(0.9);
         expect(joined / partByPart).toBeLessThan(1.1);
@@ -179,7 +207,10 @@ describe('estimateContentTokens', () => {
           for (const content of contents) {
             // Texts up to JOIN_CHARS are counted part by part (the arbitrary's are far shorter; checked, not assumed).
             expect(JSON.stringify(content).length).toBeLessThanOrEqual(JOIN_CHARS);
-            const parts = (content.parts ?? []).reduce((sum, part) => sum + estimatePartTokens(part, characterTokenizer), 0);
+            const parts = (content.parts ?? []).reduce(
+              (sum, part) => sum + estimatePartTokens(part, characterTokenizer),
+              0,
+            );
             expect(estimateContentTokens(content, characterTokenizer)).toBe(CONTENT_OVERHEAD_TOKENS + parts);
           }
         }),
@@ -192,7 +223,9 @@ describe('estimateContentTokens', () => {
         fc.property(conversation, fc.string({ maxLength: 30 }), (contents, text) => {
           for (const content of contents) {
             const grown = { ...content, parts: [...(content.parts ?? []), { text }] };
-            expect(estimateContentTokens(grown, characterTokenizer)).toBeGreaterThanOrEqual(estimateContentTokens(content, characterTokenizer));
+            expect(estimateContentTokens(grown, characterTokenizer)).toBeGreaterThanOrEqual(
+              estimateContentTokens(content, characterTokenizer),
+            );
           }
         }),
         HEAVY_PROPERTY_RUNS,

@@ -33,7 +33,8 @@ export const JOIN_CHARS = 32_768;
 function countedTexts(part: Part, texts: JsonTexts | undefined, into: string[]): void {
   if (typeof part.text === 'string') into.push(part.text);
   if (part.functionCall) into.push(part.functionCall.name ?? '', jsonTextOf(part.functionCall.args ?? {}, texts));
-  if (part.functionResponse) into.push(part.functionResponse.name ?? '', jsonTextOf(part.functionResponse.response ?? {}, texts));
+  if (part.functionResponse)
+    into.push(part.functionResponse.name ?? '', jsonTextOf(part.functionResponse.response ?? {}, texts));
   if (part.executableCode) into.push(part.executableCode.code ?? '');
   if (part.codeExecutionResult) into.push(part.codeExecutionResult.output ?? '');
 }
@@ -42,7 +43,12 @@ function countedTexts(part: Part, texts: JsonTexts | undefined, into: string[]):
 function isTextOnly(part: Part): boolean {
   return (
     typeof part.text === 'string' &&
-    !part.functionCall && !part.functionResponse && !part.inlineData && !part.fileData && !part.executableCode && !part.codeExecutionResult
+    !part.functionCall &&
+    !part.functionResponse &&
+    !part.inlineData &&
+    !part.fileData &&
+    !part.executableCode &&
+    !part.codeExecutionResult
   );
 }
 

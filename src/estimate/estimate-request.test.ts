@@ -33,7 +33,9 @@ describe('systemInstructionText', () => {
     });
 
     it('should serialise a part that has no text, so that it is still counted', () => {
-      expect(systemInstructionText({ parts: [{ fileData: { fileUri: 'gs://b/x' } }] })).toBe('{"fileData":{"fileUri":"gs://b/x"}}');
+      expect(systemInstructionText({ parts: [{ fileData: { fileUri: 'gs://b/x' } }] })).toBe(
+        '{"fileData":{"fileUri":"gs://b/x"}}',
+      );
     });
   });
 });
@@ -54,7 +56,9 @@ describe('estimateFixedTokens', () => {
 
     it('should count every tool declaration as JSON plus 4 tokens of framing', () => {
       // 2 × (39 + 4) = 86
-      expect(estimateFixedTokens(undefined, [TOOL, TOOL], characterTokenizer).toolTokens).toBe(2 * (TOOL_JSON_CHARS + 4));
+      expect(estimateFixedTokens(undefined, [TOOL, TOOL], characterTokenizer).toolTokens).toBe(
+        2 * (TOOL_JSON_CHARS + 4),
+      );
     });
   });
 

@@ -12,7 +12,8 @@ import type { Tokenizer } from './tokenizer.js';
 export function systemInstructionText(instruction: ContentUnion | undefined): string {
   if (instruction === undefined || instruction === null) return '';
   if (typeof instruction === 'string') return instruction;
-  if (Array.isArray(instruction)) return instruction.map((item) => systemInstructionText(item as ContentUnion)).join('\n');
+  if (Array.isArray(instruction))
+    return instruction.map((item) => systemInstructionText(item as ContentUnion)).join('\n');
   const asContent = instruction as Content;
   if (Array.isArray(asContent.parts)) return asContent.parts.map((part) => part.text ?? safeJson(part)).join('\n');
   const asPart = instruction as { text?: string };

@@ -44,7 +44,9 @@ describe('fingerprint', () => {
     });
 
     it('should ignore undefined fields, which a JSON round trip drops', () => {
-      expect(fingerprint({ role: 'user', parts: [{ text: 'hi', thought: undefined }] })).toBe(fingerprint(userText('hi')));
+      expect(fingerprint({ role: 'user', parts: [{ text: 'hi', thought: undefined }] })).toBe(
+        fingerprint(userText('hi')),
+      );
     });
 
     it('should tell a number from its string, a boolean from its string and null from undefined', () => {
@@ -71,7 +73,8 @@ describe('fingerprint', () => {
 
     it('should change when the head, a quarter, the middle or the tail changes', () => {
       // Sampled windows of 48 units start at 0, 2,500, 5,000 and 9,952.
-      for (const index of [0, 2_500, 5_000, 9_999]) expect(fingerprint(withUnitChanged(long, index))).not.toBe(fingerprint(long));
+      for (const index of [0, 2_500, 5_000, 9_999])
+        expect(fingerprint(withUnitChanged(long, index))).not.toBe(fingerprint(long));
     });
 
     it('should keep the fingerprint for an edit between the sampled windows (documented trade-off)', () => {
@@ -121,7 +124,9 @@ describe('fingerprint', () => {
       const two: Record<string, unknown> = { name: 'two' };
       two['self'] = two;
       expect(fingerprint(functionResponse('fetch', one))).not.toBe(fingerprint(functionResponse('fetch', two)));
-      expect(fingerprint(functionResponse('fetch', { big: 1n }))).not.toBe(fingerprint(functionResponse('fetch', { big: 2n })));
+      expect(fingerprint(functionResponse('fetch', { big: 1n }))).not.toBe(
+        fingerprint(functionResponse('fetch', { big: 2n })),
+      );
     });
   });
 
@@ -131,13 +136,17 @@ describe('fingerprint', () => {
       const other = functionResponse('fetch', { rows: [1, 2, 4] });
       expect(probeFingerprint(one)).not.toBe(probeFingerprint(other));
       expect(probeFingerprint(one, { skipBulk: true })).toBe(probeFingerprint(other, { skipBulk: true }));
-      expect(probeFingerprint(one, { skipBulk: true })).not.toBe(probeFingerprint(functionResponse('search', { rows: [1, 2, 3] }), { skipBulk: true }));
+      expect(probeFingerprint(one, { skipBulk: true })).not.toBe(
+        probeFingerprint(functionResponse('search', { rows: [1, 2, 3] }), { skipBulk: true }),
+      );
     });
 
     it('should stop after maxNodes nodes', () => {
       const rows = Array.from({ length: 1_000 }, (_, i) => i);
       const changedLate = rows.map((row, i) => (i === 900 ? -1 : row));
-      expect(probeFingerprint(functionResponse('fetch', { rows }))).toBe(probeFingerprint(functionResponse('fetch', { rows: changedLate })));
+      expect(probeFingerprint(functionResponse('fetch', { rows }))).toBe(
+        probeFingerprint(functionResponse('fetch', { rows: changedLate })),
+      );
       expect(probeFingerprint(functionResponse('fetch', { rows }), { maxNodes: 2_000 })).not.toBe(
         probeFingerprint(functionResponse('fetch', { rows: changedLate }), { maxNodes: 2_000 }),
       );

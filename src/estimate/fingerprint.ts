@@ -172,7 +172,8 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk, tex
       const child = record[key];
       if (child === undefined) continue;
       hasher.addTag(key);
-      if (bulk !== Bulk.Walk && typeof child === 'object' && child !== null && isBulkKey(key)) addBulk(hasher, child, depth + 1, bulk, texts);
+      if (bulk !== Bulk.Walk && typeof child === 'object' && child !== null && isBulkKey(key))
+        addBulk(hasher, child, depth + 1, bulk, texts);
       else addValue(hasher, child, depth + 1, bulk, texts);
     }
     hasher.addTag('}');
@@ -211,7 +212,10 @@ export const PROBE_NODES = 256;
  * bulk, goes unseen, so a probe may only guard a cache and is compared only
  * with probes, never with fingerprints.
  */
-export function probeFingerprint(value: unknown, options: { readonly maxNodes?: number; readonly skipBulk?: boolean } = {}): string {
+export function probeFingerprint(
+  value: unknown,
+  options: { readonly maxNodes?: number; readonly skipBulk?: boolean } = {},
+): string {
   const hasher = new Hasher(options.maxNodes ?? PROBE_NODES);
   addValue(hasher, value, 0, options.skipBulk === true ? Bulk.Skip : Bulk.Walk, undefined);
   return hasher.digest();

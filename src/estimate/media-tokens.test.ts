@@ -2,7 +2,15 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { gifBytes, jpegBytes, pdfText, pngBytes, toBase64, webpBytes, zeroBytesBase64 } from '../../test/support/media.js';
+import {
+  gifBytes,
+  jpegBytes,
+  pdfText,
+  pngBytes,
+  toBase64,
+  webpBytes,
+  zeroBytesBase64,
+} from '../../test/support/media.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { fileDataTokens, imageTokens, inlineDataTokens, readImageSize } from './media-tokens.js';
 
@@ -21,7 +29,9 @@ describe('readImageSize', () => {
     });
 
     it('should return undefined for a JPEG whose segments are garbage', () => {
-      expect(readImageSize(Uint8Array.from([0xff, 0xd8, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99]))).toBeUndefined();
+      expect(
+        readImageSize(Uint8Array.from([0xff, 0xd8, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99])),
+      ).toBeUndefined();
     });
   });
 
@@ -90,7 +100,9 @@ describe('imageTokens', () => {
           fc.nat(5_000),
           fc.nat(5_000),
           (width, height, extraWidth, extraHeight) => {
-            expect(imageTokens({ width: width + extraWidth, height: height + extraHeight })).toBeGreaterThanOrEqual(imageTokens({ width, height }));
+            expect(imageTokens({ width: width + extraWidth, height: height + extraHeight })).toBeGreaterThanOrEqual(
+              imageTokens({ width, height }),
+            );
           },
         ),
         PROPERTY_RUNS,

@@ -95,14 +95,21 @@ export function inlineDataTokens(mimeType: string | undefined, data: string | un
       return imageTokens(readImageSize(header));
     }
     if (mime === 'application/pdf') {
-      const pages = countPdfPages(base64) ?? Math.max(1, Math.ceil(decodedByteLength(base64) / PDF_BYTES_PER_PAGE_FALLBACK));
+      const pages =
+        countPdfPages(base64) ?? Math.max(1, Math.ceil(decodedByteLength(base64) / PDF_BYTES_PER_PAGE_FALLBACK));
       return pages * PDF_PAGE_TOKENS;
     }
     if (mime.startsWith('audio/')) {
-      return Math.max(AUDIO_TOKENS_PER_SECOND, Math.ceil((decodedByteLength(base64) / AUDIO_BYTES_PER_SECOND) * AUDIO_TOKENS_PER_SECOND));
+      return Math.max(
+        AUDIO_TOKENS_PER_SECOND,
+        Math.ceil((decodedByteLength(base64) / AUDIO_BYTES_PER_SECOND) * AUDIO_TOKENS_PER_SECOND),
+      );
     }
     if (mime.startsWith('video/')) {
-      return Math.max(VIDEO_TOKENS_PER_SECOND, Math.ceil((decodedByteLength(base64) / VIDEO_BYTES_PER_SECOND) * VIDEO_TOKENS_PER_SECOND));
+      return Math.max(
+        VIDEO_TOKENS_PER_SECOND,
+        Math.ceil((decodedByteLength(base64) / VIDEO_BYTES_PER_SECOND) * VIDEO_TOKENS_PER_SECOND),
+      );
     }
     if (mime.startsWith('text/') || mime === 'application/json') {
       return tokenizer.count(Buffer.from(base64, 'base64').toString('utf8'));

@@ -18,7 +18,9 @@ describe('normalizeModelName', () => {
     });
 
     it('should remove a Vertex AI resource path and an @version suffix', () => {
-      expect(normalizeModelName('projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro@001')).toBe('gemini-2.5-pro');
+      expect(normalizeModelName('projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro@001')).toBe(
+        'gemini-2.5-pro',
+      );
     });
 
     it('should keep a leading @, which is not a version suffix', () => {
@@ -31,11 +33,18 @@ describe('resolveContextWindow', () => {
   describe('unknown models', () => {
     it('should fall back to the documented default of 128,000 tokens', () => {
       expect(DEFAULT_CONTEXT_WINDOW).toBe(128_000);
-      expect(resolveContextWindow('my-local-llama')).toEqual({ window: 128_000, source: 'default', model: 'my-local-llama' });
+      expect(resolveContextWindow('my-local-llama')).toEqual({
+        window: 128_000,
+        source: 'default',
+        model: 'my-local-llama',
+      });
     });
 
     it('should use the configured default', () => {
-      expect(resolveContextWindow('my-local-llama', { defaultWindow: 32_000 })).toMatchObject({ window: 32_000, source: 'default' });
+      expect(resolveContextWindow('my-local-llama', { defaultWindow: 32_000 })).toMatchObject({
+        window: 32_000,
+        source: 'default',
+      });
     });
 
     it('should treat a missing model name as unknown', () => {
@@ -45,17 +54,31 @@ describe('resolveContextWindow', () => {
 
   describe('lookup order', () => {
     it('should let an override win over everything', () => {
-      expect(resolveContextWindow('gemini-2.5-pro', { override: 9_000, table: { 'gemini-2.5-pro': 50_000 } })).toMatchObject({ window: 9_000, source: 'override' });
+      expect(
+        resolveContextWindow('gemini-2.5-pro', { override: 9_000, table: { 'gemini-2.5-pro': 50_000 } }),
+      ).toMatchObject({ window: 9_000, source: 'override' });
     });
 
     it('should let the application table win over the catalogue, by raw or normalised name', () => {
-      expect(resolveContextWindow('models/gemini-2.5-pro', { table: { 'models/gemini-2.5-pro': 50_000 } })).toMatchObject({ window: 50_000, source: 'table' });
-      expect(resolveContextWindow('models/gemini-2.5-pro', { table: { 'gemini-2.5-pro': 60_000 } })).toMatchObject({ window: 60_000, source: 'table' });
+      expect(
+        resolveContextWindow('models/gemini-2.5-pro', { table: { 'models/gemini-2.5-pro': 50_000 } }),
+      ).toMatchObject({ window: 50_000, source: 'table' });
+      expect(resolveContextWindow('models/gemini-2.5-pro', { table: { 'gemini-2.5-pro': 60_000 } })).toMatchObject({
+        window: 60_000,
+        source: 'table',
+      });
     });
 
     it('should know current Gemini models from the catalogue (1,048,576 tokens)', () => {
-      expect(resolveContextWindow('gemini-2.5-pro')).toEqual({ window: 1_048_576, source: 'catalogue', model: 'gemini-2.5-pro' });
-      expect(resolveContextWindow('models/gemini-2.5-flash')).toMatchObject({ window: 1_048_576, model: 'gemini-2.5-flash' });
+      expect(resolveContextWindow('gemini-2.5-pro')).toEqual({
+        window: 1_048_576,
+        source: 'catalogue',
+        model: 'gemini-2.5-pro',
+      });
+      expect(resolveContextWindow('models/gemini-2.5-flash')).toMatchObject({
+        window: 1_048_576,
+        model: 'gemini-2.5-flash',
+      });
     });
 
     it('should know other providers from the catalogue', () => {
@@ -63,7 +86,11 @@ describe('resolveContextWindow', () => {
     });
 
     it('should cover Gemini and Gemma releases the catalogue does not list yet by family', () => {
-      expect(resolveContextWindow('gemini-9.9-ultra')).toEqual({ window: 1_048_576, source: 'family', model: 'gemini-9.9-ultra' });
+      expect(resolveContextWindow('gemini-9.9-ultra')).toEqual({
+        window: 1_048_576,
+        source: 'family',
+        model: 'gemini-9.9-ultra',
+      });
       expect(resolveContextWindow('gemini-9-flash-tts')).toMatchObject({ window: 32_768, source: 'family' });
       expect(resolveContextWindow('gemma-3-99b-custom')).toMatchObject({ window: 131_072, source: 'family' });
     });

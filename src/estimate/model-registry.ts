@@ -74,7 +74,11 @@ export function normalizeModelName(model: string): string {
  */
 export function resolveContextWindow(
   model: string | undefined,
-  options: { override?: number | undefined; table?: Readonly<Record<string, number>> | undefined; defaultWindow?: number | undefined } = {},
+  options: {
+    override?: number | undefined;
+    table?: Readonly<Record<string, number>> | undefined;
+    defaultWindow?: number | undefined;
+  } = {},
 ): ResolvedWindow {
   const raw = model ?? '';
   if (options.override !== undefined) return { window: options.override, source: 'override', model: raw };

@@ -22,29 +22,68 @@ function hasWideCharacter(text: string): boolean {
 
 /** Words that make long pieces: Latin letters, runs of rare Han characters, Thai, Hangul, digits and symbols. */
 const word = fc.oneof(
-  fc.array(fc.integer({ min: 0x0400, max: 0x04ff }), { minLength: 1, maxLength: 20 }).map((codes) => String.fromCharCode(...codes)),
-  fc.constantFrom('的', '我们', '上下文', '压缩', 'テスト', 'します', '합니다', '사용자', 'ภาษา', 'ไทย', 'café', 'naïve', 'Größe'),
-  fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'), minLength: 1, maxLength: 40 }),
-  fc.array(fc.integer({ min: 0x4e00, max: 0x9fff }), { minLength: 1, maxLength: 42 }).map((codes) => String.fromCharCode(...codes)),
-  fc.array(fc.integer({ min: 0x0e01, max: 0x0e4e }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
-  fc.array(fc.integer({ min: 0xac00, max: 0xd7a3 }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
-  fc.array(fc.integer({ min: 0x3040, max: 0x30ff }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes)),
+  fc
+    .array(fc.integer({ min: 0x0400, max: 0x04ff }), { minLength: 1, maxLength: 20 })
+    .map((codes) => String.fromCharCode(...codes)),
+  fc.constantFrom(
+    '的',
+    '我们',
+    '上下文',
+    '压缩',
+    'テスト',
+    'します',
+    '합니다',
+    '사용자',
+    'ภาษา',
+    'ไทย',
+    'café',
+    'naïve',
+    'Größe',
+  ),
+  fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'),
+    minLength: 1,
+    maxLength: 40,
+  }),
+  fc
+    .array(fc.integer({ min: 0x4e00, max: 0x9fff }), { minLength: 1, maxLength: 42 })
+    .map((codes) => String.fromCharCode(...codes)),
+  fc
+    .array(fc.integer({ min: 0x0e01, max: 0x0e4e }), { minLength: 1, maxLength: 40 })
+    .map((codes) => String.fromCharCode(...codes)),
+  fc
+    .array(fc.integer({ min: 0xac00, max: 0xd7a3 }), { minLength: 1, maxLength: 40 })
+    .map((codes) => String.fromCharCode(...codes)),
+  fc
+    .array(fc.integer({ min: 0x3040, max: 0x30ff }), { minLength: 1, maxLength: 40 })
+    .map((codes) => String.fromCharCode(...codes)),
   fc.string({ unit: fc.constantFrom(...'0123456789+/=-_.,;:!?"\'{}[]()<>#@$%^&*~`|'), minLength: 1, maxLength: 30 }),
   mixedText({ minLength: 1, maxLength: 30 }),
 );
 /** Words of one- and two-byte scripts only (Latin with accents, Greek, Cyrillic, Hebrew, Arabic), up to 40 letters. */
 const narrowWord = fc.oneof(
-  fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéèüößñçÉÜ'), minLength: 1, maxLength: 40 }),
+  fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéèüößñçÉÜ'),
+    minLength: 1,
+    maxLength: 40,
+  }),
   ...[
     [0x0391, 0x03c9],
     [0x0410, 0x044f],
     [0x05d0, 0x05ea],
     [0x0621, 0x064a],
-  ].map(([min, max]) => fc.array(fc.integer({ min: min as number, max: max as number }), { minLength: 1, maxLength: 40 }).map((codes) => String.fromCharCode(...codes))),
+  ].map(([min, max]) =>
+    fc
+      .array(fc.integer({ min: min as number, max: max as number }), { minLength: 1, maxLength: 40 })
+      .map((codes) => String.fromCharCode(...codes)),
+  ),
   fc.string({ unit: fc.constantFrom(...'0123456789+/=-_.,;:!?"\'{}[]()<>#@$%^&*~`|'), minLength: 1, maxLength: 20 }),
 );
 const narrowText = fc
-  .array(fc.tuple(narrowWord, fc.constantFrom(' ', '', '\n', '  ', '\t', '. ', '\r\n', ', ', "'s ")), { minLength: 1, maxLength: 60 })
+  .array(fc.tuple(narrowWord, fc.constantFrom(' ', '', '\n', '  ', '\t', '. ', '\r\n', ', ', "'s ")), {
+    minLength: 1,
+    maxLength: 60,
+  })
   .map((pairs) => pairs.map(([w, gap]) => w + gap).join(''));
 
 /** Realistic mixed text: common CJK, Japanese, Korean, Thai, Cyrillic and English words, and rare CJK and Hangul ones. */
@@ -52,9 +91,39 @@ const mixedWords = fc
   .array(
     fc.tuple(
       fc.oneof(
-        fc.constantFrom('启动', '完成', '上下文', '压缩', '用户', '请求', '工具', '结果', '服务器', 'テスト', 'します', 'ユーザー', '要約', '합니다', '사용자', '요청', 'ภาษา', 'ไทย', 'Привет', 'ok', 'error', 'the', 'request', 'INFO', '200'),
-        fc.array(fc.integer({ min: 0x4e00, max: 0x9fff }), { minLength: 1, maxLength: 6 }).map((codes) => String.fromCharCode(...codes)),
-        fc.array(fc.integer({ min: 0xac00, max: 0xd7a3 }), { minLength: 1, maxLength: 4 }).map((codes) => String.fromCharCode(...codes)),
+        fc.constantFrom(
+          '启动',
+          '完成',
+          '上下文',
+          '压缩',
+          '用户',
+          '请求',
+          '工具',
+          '结果',
+          '服务器',
+          'テスト',
+          'します',
+          'ユーザー',
+          '要約',
+          '합니다',
+          '사용자',
+          '요청',
+          'ภาษา',
+          'ไทย',
+          'Привет',
+          'ok',
+          'error',
+          'the',
+          'request',
+          'INFO',
+          '200',
+        ),
+        fc
+          .array(fc.integer({ min: 0x4e00, max: 0x9fff }), { minLength: 1, maxLength: 6 })
+          .map((codes) => String.fromCharCode(...codes)),
+        fc
+          .array(fc.integer({ min: 0xac00, max: 0xd7a3 }), { minLength: 1, maxLength: 4 })
+          .map((codes) => String.fromCharCode(...codes)),
       ),
       fc.constantFrom(' ', '', '，', '。', ': ', '\n', '"', ', ', '、', ' - ', '「', '」'),
     ),
@@ -62,8 +131,31 @@ const mixedWords = fc
   )
   .map((pairs) => pairs.map(([w, gap]) => w + gap).join(''));
 
-const separator = fc.constantFrom(' ', '', '\n', '  ', '\t', '. ', '\r\n', '，', '。', '「', '」', '’', "'", "'s ", '…', '、', '！', '（', 'ー', '・');
-const wordsText = fc.array(fc.tuple(word, separator), { maxLength: 60 }).map((pairs) => pairs.map(([w, gap]) => w + gap).join(''));
+const separator = fc.constantFrom(
+  ' ',
+  '',
+  '\n',
+  '  ',
+  '\t',
+  '. ',
+  '\r\n',
+  '，',
+  '。',
+  '「',
+  '」',
+  '’',
+  "'",
+  "'s ",
+  '…',
+  '、',
+  '！',
+  '（',
+  'ー',
+  '・',
+);
+const wordsText = fc
+  .array(fc.tuple(word, separator), { maxLength: 60 })
+  .map((pairs) => pairs.map(([w, gap]) => w + gap).join(''));
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
 /** Pseudo-random printable ASCII without whitespace (a minified bundle, a base64 blob). */
@@ -107,7 +199,12 @@ describe('tiktokenTokenizer', () => {
   describe('CJK words after a space or punctuation', () => {
     it('should count a repeated log line of Chinese words and ASCII as o200k does', () => {
       // A space before a CJK word merges with its first bytes; merging that word from whole characters undercounted it by a quarter.
-      for (const text of ['启动完成 ok '.repeat(40), ' 启动完成'.repeat(60), '，用户请求'.repeat(60), '"服务器错误"'.repeat(40)]) {
+      for (const text of [
+        '启动完成 ok '.repeat(40),
+        ' 启动完成'.repeat(60),
+        '，用户请求'.repeat(60),
+        '"服务器错误"'.repeat(40),
+      ]) {
         expect(tiktokenTokenizer.count(text)).toBe(reference.encode(text, [], []).length);
       }
     });
@@ -150,20 +247,18 @@ describe('tiktokenTokenizer', () => {
       expect(count).toBeLessThanOrEqual(200_001);
     });
 
-    it(
-      'should count many 2 KB texts of blank space quickly (one long piece is counted in bounded chunks)',
-      () => {
-        // Blank space is one pre-tokenizer piece however long; plain BPE on a 2,048-character piece is
-        // quadratic and took from half a second (spaces) to several seconds (ideographic spaces) each.
-        const blanks = [' ', '\n', '\t', '\u00a0', '\u3000'].flatMap((space) => Array.from({ length: 2 }, (_, i) => space.repeat(2_048 - i)));
-        for (const blank of blanks) {
-          const count = tiktokenTokenizer.count(blank);
-          expect(count).toBeGreaterThan(0);
-          expect(count).toBeLessThanOrEqual(blank.length);
-        }
-      },
-      5_000,
-    );
+    it('should count many 2 KB texts of blank space quickly (one long piece is counted in bounded chunks)', () => {
+      // Blank space is one pre-tokenizer piece however long; plain BPE on a 2,048-character piece is
+      // quadratic and took from half a second (spaces) to several seconds (ideographic spaces) each.
+      const blanks = [' ', '\n', '\t', '\u00a0', '\u3000'].flatMap((space) =>
+        Array.from({ length: 2 }, (_, i) => space.repeat(2_048 - i)),
+      );
+      for (const blank of blanks) {
+        const count = tiktokenTokenizer.count(blank);
+        expect(count).toBeGreaterThan(0);
+        expect(count).toBeLessThanOrEqual(blank.length);
+      }
+    }, 5_000);
   });
 
   describe('laws', () => {
@@ -180,10 +275,13 @@ describe('tiktokenTokenizer', () => {
 
     it("should equal js-tiktoken's o200k count on any text of up to 2,048 characters of one- and two-byte scripts whose pieces fit in 128 bytes", () => {
       fc.assert(
-        fc.property(narrowText.filter((text) => text.length <= 2_048 && piecesFit(text)), (text) => {
-          expect(hasWideCharacter(text)).toBe(false);
-          expect(tiktokenTokenizer.count(text)).toBe(reference.encode(text, [], []).length);
-        }),
+        fc.property(
+          narrowText.filter((text) => text.length <= 2_048 && piecesFit(text)),
+          (text) => {
+            expect(hasWideCharacter(text)).toBe(false);
+            expect(tiktokenTokenizer.count(text)).toBe(reference.encode(text, [], []).length);
+          },
+        ),
         { numRuns: 500 },
       );
     });
@@ -192,21 +290,27 @@ describe('tiktokenTokenizer', () => {
       // Runs of three-byte characters are counted by character (see plainRunCount and heapPairCount), which
       // misses a token only where three characters make one.
       fc.assert(
-        fc.property(fc.oneof(wordsText, mixedText({ maxLength: 400 })).filter((text) => text.length <= 2_048 && piecesFit(text)), (text) => {
-          const exact = reference.encode(text, [], []).length;
-          expect(Math.abs(tiktokenTokenizer.count(text) - exact)).toBeLessThanOrEqual(2 + exact * 0.01);
-        }),
+        fc.property(
+          fc.oneof(wordsText, mixedText({ maxLength: 400 })).filter((text) => text.length <= 2_048 && piecesFit(text)),
+          (text) => {
+            const exact = reference.encode(text, [], []).length;
+            expect(Math.abs(tiktokenTokenizer.count(text) - exact)).toBeLessThanOrEqual(2 + exact * 0.01);
+          },
+        ),
         { numRuns: 500 },
       );
     });
 
     it("should stay within 2% of js-tiktoken's count on mixed CJK, Hangul, Thai, Cyrillic and English text of 40 to 200 words", () => {
       fc.assert(
-        fc.property(mixedWords.filter((text) => text.length <= 2_048), (text) => {
-          const ratio = tiktokenTokenizer.count(text) / reference.encode(text, [], []).length;
-          expect(ratio).toBeGreaterThan(0.98);
-          expect(ratio).toBeLessThan(1.02);
-        }),
+        fc.property(
+          mixedWords.filter((text) => text.length <= 2_048),
+          (text) => {
+            const ratio = tiktokenTokenizer.count(text) / reference.encode(text, [], []).length;
+            expect(ratio).toBeGreaterThan(0.98);
+            expect(ratio).toBeLessThan(1.02);
+          },
+        ),
         { numRuns: 300 },
       );
     });

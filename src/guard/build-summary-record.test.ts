@@ -40,10 +40,19 @@ describe('buildSummaryRecord', () => {
   });
 
   it('should merge facts from the user, the summary and the previous summary, counting compactions', () => {
-    const previous = summaryRecord({ covered: 2, anchor: 'a', compactions: 3, facts: [{ text: 'The API key is in vault.', addedAt: 1, lastSeen: 1 }] });
+    const previous = summaryRecord({
+      covered: 2,
+      anchor: 'a',
+      compactions: 3,
+      facts: [{ text: 'The API key is in vault.', addedAt: 1, lastSeen: 1 }],
+    });
     const { record } = buildSummaryRecord({ ...INPUT, previous });
     expect(record.compactions).toBe(4);
-    expect(record.facts?.map((fact) => fact.text)).toEqual(['The API key is in vault.', 'Always deploy to eu-west-1.', 'The database port is 5432.']);
+    expect(record.facts?.map((fact) => fact.text)).toEqual([
+      'The API key is in vault.',
+      'Always deploy to eu-west-1.',
+      'The database port is 5432.',
+    ]);
   });
 
   it('should not read key facts from a mechanical summary', () => {
@@ -54,7 +63,11 @@ describe('buildSummaryRecord', () => {
   });
 
   it('should keep at most MAX_DURABLE_FACTS facts and report the dropped ones', () => {
-    const many = Array.from({ length: MAX_DURABLE_FACTS + 2 }, (_, i) => ({ text: `Server ${i} is at 10.0.0.${i}.`, addedAt: 1, lastSeen: 1 }));
+    const many = Array.from({ length: MAX_DURABLE_FACTS + 2 }, (_, i) => ({
+      text: `Server ${i} is at 10.0.0.${i}.`,
+      addedAt: 1,
+      lastSeen: 1,
+    }));
     const previous = summaryRecord({ covered: 2, anchor: 'a', facts: many });
     const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 100_000 });
     expect(record.facts).toHaveLength(MAX_DURABLE_FACTS);

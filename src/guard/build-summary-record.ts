@@ -30,13 +30,19 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   const { text, outcome } = summarized;
   const compactions = (previous?.compactions ?? 0) + 1;
   const candidates = [...extractFacts(summarized.summarizedContents), ...(outcome.ok ? parseKeyFacts(text) : [])];
-  const facts = mergeFacts(previous?.facts ?? [], candidates, compactions, { maxFacts: MAX_DURABLE_FACTS, maxChars: input.factChars });
+  const facts = mergeFacts(previous?.facts ?? [], candidates, compactions, {
+    maxFacts: MAX_DURABLE_FACTS,
+    maxChars: input.factChars,
+  });
   const record: SummaryRecord = {
     version: RECORD_VERSION,
     text,
     covered: coverage.covered,
     anchor: anchorAt((index) => fingerprints[index], coverage.covered),
-    kept: coverage.keptAt === undefined ? undefined : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
+    kept:
+      coverage.keptAt === undefined
+        ? undefined
+        : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
     currentRequest: summarized.currentRequest,
     compactions,
     fallback: !outcome.ok,

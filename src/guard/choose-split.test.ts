@@ -4,7 +4,13 @@ import { MIN_SUMMARY_TOKENS, SUMMARY_FRAMING_TOKENS } from '../budget/compaction
 import { chooseSplit, MIN_NEWLY_COVERED_TOKENS, minimumGain, type SplitInput } from './choose-split.js';
 
 // Two finished turns of 1,000 tokens each, then the current request.
-const CONTENTS = [userText('first'), modelText('first answer'), userText('second'), modelText('second answer'), userText('current')];
+const CONTENTS = [
+  userText('first'),
+  modelText('first answer'),
+  userText('second'),
+  modelText('second answer'),
+  userText('current'),
+];
 const INPUT: SplitInput = {
   contents: CONTENTS,
   viewTokens: [500, 500, 500, 500, 50],

@@ -51,11 +51,19 @@ export function chooseSplit(input: SplitInput): Split | undefined {
   const keepFrom = reason === 'schedule' ? input.keepFrom : undefined;
   const tailBudget = keepFrom === undefined ? input.tailBudget : Number.POSITIVE_INFINITY;
   const { covered, keptAt } = coverage;
-  const candidate = selectSplit({ contents: input.contents, tokens: input.viewTokens, covered, keptAt, tailBudget, keepFrom });
+  const candidate = selectSplit({
+    contents: input.contents,
+    tokens: input.viewTokens,
+    covered,
+    keptAt,
+    tailBudget,
+    keepFrom,
+  });
   if (!candidate || input.heldBack || input.masking?.enough === true) return undefined;
   const next: SummaryCoverage = { covered: candidate.split, keptAt: candidate.keptAt };
   const toCover = newlyCovered(coverage, next);
   const gain = toCover.reduce((total, index) => total + (input.viewTokens[index] ?? 0), 0);
-  if (reason !== 'schedule' && gain <= minimumGain(input.masking !== undefined, input.hasSummary, input.summaryCap)) return undefined;
+  if (reason !== 'schedule' && gain <= minimumGain(input.masking !== undefined, input.hasSummary, input.summaryCap))
+    return undefined;
   return { coverage: next, toCover };
 }

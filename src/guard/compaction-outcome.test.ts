@@ -7,12 +7,22 @@ import { buildCompactionOutcome, summarizerReport } from './compaction-outcome.j
 describe('summarizerReport', () => {
   it('should report a real summary with its counts', () => {
     const outcome: SummaryOutcome = { ok: true, text: 't', truncated: true, promptTokens: 900, outputTokens: 80 };
-    expect(summarizerReport(outcome)).toEqual({ fallback: false, summaryTruncated: true, summarizerPromptTokens: 900, summarizerOutputTokens: 80 });
+    expect(summarizerReport(outcome)).toEqual({
+      fallback: false,
+      summaryTruncated: true,
+      summarizerPromptTokens: 900,
+      summarizerOutputTokens: 80,
+    });
   });
 
   it('should report a failure as a fallback with its kind and details', () => {
     const outcome: SummaryOutcome = { ok: false, kind: 'timeout', reason: 'timed out after 5 ms' };
-    expect(summarizerReport(outcome)).toEqual({ fallback: true, fallbackKind: 'timeout', fallbackReason: 'timed out after 5 ms', summaryTruncated: false });
+    expect(summarizerReport(outcome)).toEqual({
+      fallback: true,
+      fallbackKind: 'timeout',
+      fallbackReason: 'timed out after 5 ms',
+      summaryTruncated: false,
+    });
   });
 });
 
@@ -32,7 +42,16 @@ describe('buildCompactionOutcome', () => {
         droppedContents: 2,
       },
       summary: {
-        record: { version: RECORD_VERSION, text, covered: 9, anchor: 'a', compactions: 2, fallback: true, createdAt: 0, facts },
+        record: {
+          version: RECORD_VERSION,
+          text,
+          covered: 9,
+          anchor: 'a',
+          compactions: 2,
+          fallback: true,
+          createdAt: 0,
+          facts,
+        },
         droppedFacts: ['old fact'],
       },
       tokensBefore: 8_700,

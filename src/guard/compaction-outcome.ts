@@ -13,7 +13,12 @@ import type { Summarized } from './summarize-covered.js';
 /** What the summarizer's verdict says about the summary, as the outcome reports it. */
 export type SummarizerReport = Pick<
   CompactionOutcome,
-  'fallback' | 'fallbackKind' | 'fallbackReason' | 'summaryTruncated' | 'summarizerPromptTokens' | 'summarizerOutputTokens'
+  | 'fallback'
+  | 'fallbackKind'
+  | 'fallbackReason'
+  | 'summaryTruncated'
+  | 'summarizerPromptTokens'
+  | 'summarizerOutputTokens'
 >;
 
 export function summarizerReport(outcome: SummaryOutcome): SummarizerReport {

@@ -32,7 +32,12 @@ describe('decideReason', () => {
   });
 
   it('should record what the compaction is tried against', () => {
-    expect(decideReason(INPUT).conditions).toEqual({ window: 10_000, fixedTokens: 500, correction: 1.5, contentTokens: 3_500 });
+    expect(decideReason(INPUT).conditions).toEqual({
+      window: 10_000,
+      fixedTokens: 500,
+      correction: 1.5,
+      contentTokens: 3_500,
+    });
   });
 
   it('should hold back a compaction for room that was futile under the same conditions', () => {
@@ -51,6 +56,9 @@ describe('decideReason', () => {
     const policy = testPolicy({ strategy: 'sliding-window', safetyRatio: 0.5 });
     expect(decideReason({ ...INPUT, policy }).reason).toBe('safety-ratio');
     const futileCompaction = { window: 10_000, fixedTokens: 500, correction: 1.5, contentTokens: 3_500 };
-    expect(decideReason({ ...INPUT, policy, usage: usageRecord({ futileCompaction }) })).toMatchObject({ reason: undefined, heldBack: true });
+    expect(decideReason({ ...INPUT, policy, usage: usageRecord({ futileCompaction }) })).toMatchObject({
+      reason: undefined,
+      heldBack: true,
+    });
   });
 });

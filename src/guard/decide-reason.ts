@@ -44,7 +44,10 @@ export function decideReason(input: ReasonInput): ReasonDecision {
   const { policy, usage, budget, calibrated, fixedTokens, factor } = input;
   const { invocationThreshold, overlapSize } = policy;
   const { contents, covered } = input;
-  const sliding = policy.strategy === 'sliding-window' ? planSlidingWindow({ contents, covered, invocationThreshold, overlapSize }) : undefined;
+  const sliding =
+    policy.strategy === 'sliding-window'
+      ? planSlidingWindow({ contents, covered, invocationThreshold, overlapSize })
+      : undefined;
   const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
   const safetyLine = Math.floor(policy.safetyRatio * input.window);
   const safetyDue = sliding !== undefined && calibrated >= safetyLine;
@@ -53,9 +56,21 @@ export function decideReason(input: ReasonInput): ReasonDecision {
   else if (calibrated >= budget.threshold) reason = 'threshold';
   else if (safetyDue) reason = 'safety-ratio';
   else if (scheduleDue) reason = 'schedule';
-  const conditions: CompactionConditions = { window: input.window, fixedTokens, correction: factor, contentTokens: input.estimate - fixedTokens };
-  const pressure = { calibrated, fixedCalibrated: Math.ceil(fixedTokens * factor), hardLimit: budget.hardLimit, window: budget.window };
-  const heldBack = (reason === 'threshold' || reason === 'safety-ratio') && !compactionMayHelp(usage.futileCompaction, conditions, pressure);
+  const conditions: CompactionConditions = {
+    window: input.window,
+    fixedTokens,
+    correction: factor,
+    contentTokens: input.estimate - fixedTokens,
+  };
+  const pressure = {
+    calibrated,
+    fixedCalibrated: Math.ceil(fixedTokens * factor),
+    hardLimit: budget.hardLimit,
+    window: budget.window,
+  };
+  const heldBack =
+    (reason === 'threshold' || reason === 'safety-ratio') &&
+    !compactionMayHelp(usage.futileCompaction, conditions, pressure);
   if (heldBack && reason === 'safety-ratio') reason = scheduleDue ? 'schedule' : undefined;
   return { reason, heldBack, sliding, safetyLine, conditions };
 }

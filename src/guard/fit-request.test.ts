@@ -43,11 +43,17 @@ describe('composeRequest', () => {
   });
 
   it('should keep a larger summary on the sliding window schedule', () => {
-    expect(composeRequest({ ...INPUT, next: { summary: LONG, coverage: { covered: 2 } }, keepLarger: true })).toMatchObject({ compacted: true });
+    expect(
+      composeRequest({ ...INPUT, next: { summary: LONG, coverage: { covered: 2 } }, keepLarger: true }),
+    ).toMatchObject({ compacted: true });
   });
 
   it('should send the stored summary when no new one was made', () => {
-    const composed = composeRequest({ ...INPUT, previous: { summary: SHORT, coverage: { covered: 2 } }, next: undefined });
+    const composed = composeRequest({
+      ...INPUT,
+      previous: { summary: SHORT, coverage: { covered: 2 } },
+      next: undefined,
+    });
     expect(composed).toMatchObject({ compacted: false, discarded: false, summary: SHORT });
     expect(composed.sent.slice(1)).toEqual([VIEW[2]]);
   });
@@ -57,13 +63,29 @@ describe('shrinkToFit', () => {
   const budget = computeBudget({ window: 1_000, calibrated: true });
 
   it('should leave a request that fits alone', () => {
-    const fitted = shrinkToFit({ sent: VIEW, estimate: 500, summarized: false, fixedTokens: 0, factor: 1, budget, tokenizer: characterTokenizer });
+    const fitted = shrinkToFit({
+      sent: VIEW,
+      estimate: 500,
+      summarized: false,
+      fixedTokens: 0,
+      factor: 1,
+      budget,
+      tokenizer: characterTokenizer,
+    });
     expect(fitted).toEqual({ sent: VIEW, estimate: 500, shrunk: false });
   });
 
   it('should shrink the largest part around the current request to fit the threshold', () => {
     const sent = [userText('current'), modelText('m'.repeat(3_000))];
-    const fitted = shrinkToFit({ sent, estimate: 3_100, summarized: false, fixedTokens: 0, factor: 1, budget, tokenizer: characterTokenizer });
+    const fitted = shrinkToFit({
+      sent,
+      estimate: 3_100,
+      summarized: false,
+      fixedTokens: 0,
+      factor: 1,
+      budget,
+      tokenizer: characterTokenizer,
+    });
     expect(fitted.shrunk).toBe(true);
     expect(fitted.sent[0]).toBe(sent[0]);
     expect(fitted.estimate).toBeLessThanOrEqual(budget.threshold);

@@ -42,16 +42,31 @@ export interface Composed {
 export function composeRequest(input: ComposeInput): Composed {
   const { view, previous, next, viewOptions } = input;
   const withPrevious = (): Content[] =>
-    previous.summary ? injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions) : view.slice();
+    previous.summary
+      ? injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions)
+      : view.slice();
   if (!next) {
     const sent = withPrevious();
-    return { sent, estimate: input.fixedTokens + estimateContentsTokens(sent, input.tokenizer), summary: previous.summary, compacted: false, discarded: false };
+    return {
+      sent,
+      estimate: input.fixedTokens + estimateContentsTokens(sent, input.tokenizer),
+      summary: previous.summary,
+      compacted: false,
+      discarded: false,
+    };
   }
   const sent = injectSummary(next.summary, uncoveredContents(view, next.coverage), viewOptions);
   const estimate = input.fixedTokens + estimateContentsTokens(sent, input.tokenizer);
-  if (input.keepLarger || estimate < input.estimate) return { sent, estimate, summary: next.summary, compacted: true, discarded: false };
+  if (input.keepLarger || estimate < input.estimate)
+    return { sent, estimate, summary: next.summary, compacted: true, discarded: false };
   // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
-  return { sent: withPrevious(), estimate: input.estimate, summary: previous.summary, compacted: false, discarded: true };
+  return {
+    sent: withPrevious(),
+    estimate: input.estimate,
+    summary: previous.summary,
+    compacted: false,
+    discarded: true,
+  };
 }
 
 export interface ShrinkInput {
@@ -82,12 +97,18 @@ export function shrinkToFit(input: ShrinkInput): Shrunk {
     tokenizer: input.tokenizer,
     protect: (content, index) => (input.summarized && index === 0) || isUserRequest(content),
   });
-  if (!result.contents.some((content, i) => content !== sent[i])) return { sent, estimate: input.estimate, shrunk: false };
+  if (!result.contents.some((content, i) => content !== sent[i]))
+    return { sent, estimate: input.estimate, shrunk: false };
   return { sent: result.contents, estimate: fixedTokens + result.tokens, shrunk: true };
 }
 
 /** Why the request goes out over the hard limit, or `undefined` when it does not. */
-export function overLimitMessage(sentCalibrated: number, budget: Budget, fixedTokens: number, factor: number): string | undefined {
+export function overLimitMessage(
+  sentCalibrated: number,
+  budget: Budget,
+  fixedTokens: number,
+  factor: number,
+): string | undefined {
   if (sentCalibrated <= budget.hardLimit) return undefined;
   return (
     `request is ~${sentCalibrated} tokens after compaction and shrinking, over the hard limit of ${budget.hardLimit} ` +

@@ -10,7 +10,9 @@ describe('compactionMayHelp', () => {
 
   it('should hold a compaction back under the same conditions and a little new content', () => {
     expect(compactionMayHelp(LAST, LAST)).toBe(false);
-    expect(compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO - 1 })).toBe(false);
+    expect(
+      compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO - 1 }),
+    ).toBe(false);
     // A higher correction makes compaction help even less.
     expect(compactionMayHelp(LAST, { ...LAST, correction: 2 })).toBe(false);
     // A larger fixed part too.
@@ -20,8 +22,12 @@ describe('compactionMayHelp', () => {
   it('should allow it again once something changed that could make it help', () => {
     expect(compactionMayHelp(LAST, { ...LAST, window: 16_000 })).toBe(true);
     expect(compactionMayHelp(LAST, { ...LAST, fixedTokens: 4_999 })).toBe(true);
-    expect(compactionMayHelp(LAST, { ...LAST, correction: LAST.correction * (1 - FUTILE_RETRY_CORRECTION_DROP) - 0.01 })).toBe(true);
-    expect(compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO })).toBe(true);
+    expect(
+      compactionMayHelp(LAST, { ...LAST, correction: LAST.correction * (1 - FUTILE_RETRY_CORRECTION_DROP) - 0.01 }),
+    ).toBe(true);
+    expect(
+      compactionMayHelp(LAST, { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO }),
+    ).toBe(true);
   });
 
   it('should try again over the hard limit when new content could be taken out and the fixed part alone fits', () => {

@@ -31,12 +31,17 @@ export interface HardLimitPressure {
 }
 
 /** Whether a compaction for room may help now, given the last futile attempt. */
-export function compactionMayHelp(last: FutileCompaction | undefined, now: CompactionConditions, pressure?: HardLimitPressure): boolean {
+export function compactionMayHelp(
+  last: FutileCompaction | undefined,
+  now: CompactionConditions,
+  pressure?: HardLimitPressure,
+): boolean {
   if (!last) return true;
   const grown = now.contentTokens - last.contentTokens;
   // Over the hard limit, with room in the window and new content to take out: only a compaction keeps the request from being rejected.
   // (guardRequest still skips a split that covers too little to pay for a summary.)
-  if (pressure && pressure.calibrated > pressure.hardLimit && pressure.fixedCalibrated < pressure.window && grown > 0) return true;
+  if (pressure && pressure.calibrated > pressure.hardLimit && pressure.fixedCalibrated < pressure.window && grown > 0)
+    return true;
   if (now.window !== last.window) return true;
   if (now.fixedTokens < last.fixedTokens) return true;
   if (now.correction < last.correction * (1 - FUTILE_RETRY_CORRECTION_DROP)) return true;

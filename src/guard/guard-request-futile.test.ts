@@ -10,13 +10,24 @@ import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { guardRequest, type GuardRequestInput } from './guard-request.js';
 
 // Calibrated at 1.5 on a 10,000 window: threshold 8,000, hard limit 9,500.
-const CALIBRATED: UsageRecord = usageRecord({ realPromptTokens: 6_000, lastEstimate: 4_000, sentEstimate: 4_000, learnedCorrection: 1.5 });
+const CALIBRATED: UsageRecord = usageRecord({
+  realPromptTokens: 6_000,
+  lastEstimate: 4_000,
+  sentEstimate: 4_000,
+  learnedCorrection: 1.5,
+});
 
 function turn(n: number, size: number): Content[] {
   return [userText(`request ${n} `.padEnd(size, 'x')), modelText(`answer ${n} `.padEnd(size, 'y'))];
 }
 
-function run(contents: Content[], usage: UsageRecord, summary: SummaryRecord | undefined, fixedTokens: number, onSummarize: () => void): ReturnType<typeof guardRequest> {
+function run(
+  contents: Content[],
+  usage: UsageRecord,
+  summary: SummaryRecord | undefined,
+  fixedTokens: number,
+  onSummarize: () => void,
+): ReturnType<typeof guardRequest> {
   const input: GuardRequestInput = {
     contents,
     fingerprints: contents.map((content) => fingerprint(content)),
@@ -68,9 +79,16 @@ describe('guardRequest with a fixed part over the threshold', () => {
   it('should clear the record once a compaction fits, and count every over-limit call but flag only the first of a cause', async () => {
     const contents = [...turn(1, 200), userText('current request')];
     const over1 = await run(contents, CALIBRATED, undefined, 20_000, () => undefined);
-    expect({ overLimit: over1.overLimit !== undefined, newCause: over1.overLimitNewCause }).toEqual({ overLimit: true, newCause: true });
+    expect({ overLimit: over1.overLimit !== undefined, newCause: over1.overLimitNewCause }).toEqual({
+      overLimit: true,
+      newCause: true,
+    });
     const over2 = await run(contents, over1.usage, over1.summary, 20_000, () => undefined);
-    expect({ overLimit: over2.overLimit !== undefined, newCause: over2.overLimitNewCause, counted: over2.usage.overLimitCalls }).toEqual({ overLimit: true, newCause: false, counted: 2 });
+    expect({
+      overLimit: over2.overLimit !== undefined,
+      newCause: over2.overLimitNewCause,
+      counted: over2.usage.overLimitCalls,
+    }).toEqual({ overLimit: true, newCause: false, counted: 2 });
     const other = await run(contents, over2.usage, over2.summary, 30_000, () => undefined);
     expect(other.overLimitNewCause).toBe(true);
 

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
-import { functionCall, functionResponse, modelText, summaryRecord, testPolicy, usageRecord, userText } from '../../test/support/builders.js';
+import {
+  functionCall,
+  functionResponse,
+  modelText,
+  summaryRecord,
+  testPolicy,
+  usageRecord,
+  userText,
+} from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { hasFunctionCall, hasFunctionResponse } from '../content/content-shape.js';
 import { MID_TURN_NOTE, SUMMARY_MARKER } from '../compaction/inject-summary.js';
@@ -54,7 +62,13 @@ const SUMMARY_OK: SummaryOutcome = { ok: true, text: SUMMARY_TEXT, truncated: fa
  * Real counts of the last request were 6,000 for an estimate of 4,000: factor 1.5, calibrated.
  * With a 10,000 window: buffer 20% = 2,000, threshold 8,000, hard limit min(9,500, 10,000) = 9,500.
  */
-const CALIBRATED: UsageRecord = usageRecord({ realPromptTokens: 6_000, lastEstimate: 4_000, sentEstimate: 4_000, learnedCorrection: 1.5, modelCalls: 7 });
+const CALIBRATED: UsageRecord = usageRecord({
+  realPromptTokens: 6_000,
+  lastEstimate: 4_000,
+  sentEstimate: 4_000,
+  learnedCorrection: 1.5,
+  modelCalls: 7,
+});
 
 function guardInput(fields: Partial<GuardRequestInput> & Pick<GuardRequestInput, 'contents'>): GuardRequestInput {
   const contents = fields.contents;
@@ -97,14 +111,18 @@ const OVER: Content[] = [
 describe('guardRequest', () => {
   describe('fixtures', () => {
     it('should build contents of the sizes the scenarios assume', () => {
-      expect(OVER.map((content) => estimateContentTokens(content, characterTokenizer))).toEqual([2_500, 2_500, 100, 100, 100]);
+      expect(OVER.map((content) => estimateContentTokens(content, characterTokenizer))).toEqual([
+        2_500, 2_500, 100, 100, 100,
+      ]);
     });
   });
 
   describe('requests that cannot be brought under the limit', () => {
     it('should send anyway, with overLimit set and counted, when the fixed tokens alone exceed the window', async () => {
       const contents = [userOf(100, 'hello there'), modelOf(100, 'hi'), userOf(100, 'current request')];
-      const result = await guardRequest(guardInput({ contents, fixedTokens: 20_000, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const result = await guardRequest(
+        guardInput({ contents, fixedTokens: 20_000, summarize: fakeSummarize(SUMMARY_OK).summarize }),
+      );
       expect(result.overLimit).toMatch(/over the hard limit of 9500 \(window 10000\)/);
       expect(result.usage.overLimitCalls).toBe(1);
       // Everything before the current request was summarized anyway: nothing more could be removed.
@@ -135,13 +153,25 @@ describe('guardRequest', () => {
       expect(result.compaction).toBeUndefined();
       expect(result.budget).toEqual({ window: 10_000, buffer: 2_000, threshold: 8_000, hardLimit: 9_500 });
       expect([result.estimate, result.calibrated]).toEqual([2_500, 4_500]);
-      expect(result.usage).toEqual({ ...CALIBRATED, modelCalls: 8, sentEstimate: 2_500, lastCalibrated: 4_500, forceCompaction: false });
+      expect(result.usage).toEqual({
+        ...CALIBRATED,
+        modelCalls: 8,
+        sentEstimate: 2_500,
+        lastCalibrated: 4_500,
+        forceCompaction: false,
+      });
     });
 
     it('should inject the stored summary and strip the contents it covers', async () => {
       const contents = [...OVER, modelOf(100, 'the logs look fine')];
-      const summary = summaryRecord({ covered: 2, anchor: `${fingerprint(OVER[0])}|${fingerprint(OVER[1])}`, text: 'SUMMARY OF THE FIRST TOPIC' });
-      const result = await guardRequest(guardInput({ contents, summary, usage: usageRecord({ learnedCorrection: 1.5, sentEstimate: 900 }) }));
+      const summary = summaryRecord({
+        covered: 2,
+        anchor: `${fingerprint(OVER[0])}|${fingerprint(OVER[1])}`,
+        text: 'SUMMARY OF THE FIRST TOPIC',
+      });
+      const result = await guardRequest(
+        guardInput({ contents, summary, usage: usageRecord({ learnedCorrection: 1.5, sentEstimate: 900 }) }),
+      );
       expect(result.contents).toHaveLength(5);
       const summaryText = result.contents?.[0]?.parts?.[0]?.text ?? '';
       expect(summaryText.startsWith(SUMMARY_MARKER)).toBe(true);
@@ -154,7 +184,9 @@ describe('guardRequest', () => {
 
     it('should find the watermark in a deep copy of the history, as ADK rebuilds it every step', async () => {
       const summary = summaryRecord({ covered: 2, anchor: `${fingerprint(OVER[0])}|${fingerprint(OVER[1])}` });
-      const result = await guardRequest(guardInput({ contents: structuredClone(OVER), summary, usage: usageRecord({ learnedCorrection: 1.5 }) }));
+      const result = await guardRequest(
+        guardInput({ contents: structuredClone(OVER), summary, usage: usageRecord({ learnedCorrection: 1.5 }) }),
+      );
       expect(result.contents).toHaveLength(4);
       expect(result.summaryDiscarded).toBeUndefined();
     });
@@ -169,7 +201,9 @@ describe('guardRequest', () => {
 
     it('should use the uncalibrated threshold, half the window, before any real count', async () => {
       // estimate 500 + 2,000 = 2,500; calibrated 2,500 × 1.5 = 3,750 < min(8,000, 5,000)
-      const result = await guardRequest(guardInput({ contents: [userOf(1_000, 'question'), modelOf(1_000, 'answer')], usage: EMPTY_USAGE }));
+      const result = await guardRequest(
+        guardInput({ contents: [userOf(1_000, 'question'), modelOf(1_000, 'answer')], usage: EMPTY_USAGE }),
+      );
       expect(result.budget.threshold).toBe(5_000);
       expect(result.compaction).toBeUndefined();
       expect(result.calibrated).toBe(3_750);
@@ -180,8 +214,20 @@ describe('guardRequest', () => {
     it('should summarize the older turns, keep the in-flight turn verbatim and persist a new watermark', async () => {
       const { summarize, calls } = fakeSummarize(SUMMARY_OK);
       const result = await guardRequest(guardInput({ contents: OVER, summarize }));
-      expect(result.compaction).toMatchObject({ reason: 'threshold', coveredFrom: 0, coveredTo: 2, tokensBefore: 8_700, fallback: false });
-      expect(result.summary).toMatchObject({ text: SUMMARY_TEXT, covered: 2, compactions: 1, fallback: false, currentRequest: OVER[2]?.parts?.[0]?.text });
+      expect(result.compaction).toMatchObject({
+        reason: 'threshold',
+        coveredFrom: 0,
+        coveredTo: 2,
+        tokensBefore: 8_700,
+        fallback: false,
+      });
+      expect(result.summary).toMatchObject({
+        text: SUMMARY_TEXT,
+        covered: 2,
+        compactions: 1,
+        fallback: false,
+        currentRequest: OVER[2]?.parts?.[0]?.text,
+      });
       // The anchor is the fingerprints of the two contents before the watermark.
       expect(result.summary?.anchor).toBe(`${fingerprint(OVER[0])}|${fingerprint(OVER[1])}`);
       expect(result.contents).toHaveLength(4);
@@ -204,7 +250,12 @@ describe('guardRequest', () => {
       const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize(SUMMARY_OK).summarize }));
       expect(result.usage.realPromptTokens).toBeUndefined();
       expect(result.usage.lastEstimate).toBeUndefined();
-      expect(result.usage).toMatchObject({ learnedCorrection: 1.5, compactions: 1, modelCalls: 8, forceCompaction: false });
+      expect(result.usage).toMatchObject({
+        learnedCorrection: 1.5,
+        compactions: 1,
+        modelCalls: 8,
+        forceCompaction: false,
+      });
       // What is stored is the estimate of the request actually sent, and its calibrated size.
       expect(result.usage.sentEstimate).toBe(result.estimate);
       expect(result.calibrated).toBe(Math.ceil(result.estimate * 1.5));
@@ -215,18 +266,26 @@ describe('guardRequest', () => {
     it('should keep the request verbatim and shrink the tool result when the in-flight turn itself is too large to keep', async () => {
       // The current request is followed by a 4,000-token result: from index 2 the tail is 4,200, over the tail
       // budget; from 3 it would be the same contents with the request kept, and 4 is a result. The request stays.
-      const contents = [userOf(1_000, 'first question'), modelOf(1_000, 'first answer'), userOf(100, 'current request: fetch'), callOf('fetch_logs', 100), resultOf('fetch_logs', 4_000)];
+      const contents = [
+        userOf(1_000, 'first question'),
+        modelOf(1_000, 'first answer'),
+        userOf(100, 'current request: fetch'),
+        callOf('fetch_logs', 100),
+        resultOf('fetch_logs', 4_000),
+      ];
       const result = await guardRequest(guardInput({ contents, summarize: fakeSummarize(SUMMARY_OK).summarize }));
       expect(result.compaction).toMatchObject({ coveredTo: 2 });
       expect(result.compaction?.keptAt).toBeUndefined();
       expect(result.contents?.[1]).toBe(contents[2]);
-      expect(result.contents?.[0]?.parts?.[0]?.text).not.toContain('The user\'s current request is');
+      expect(result.contents?.[0]?.parts?.[0]?.text).not.toContain("The user's current request is");
     });
 
     it('should compact before half the window while uncalibrated', async () => {
       // estimate 500 + 1,500 + 1,500 + 100 = 3,600; calibrated 5,400 >= min(8,000, 5,000)
       const contents = [userOf(1_500, 'question'), modelOf(1_500, 'answer'), userOf(100, 'current request')];
-      const result = await guardRequest(guardInput({ contents, usage: EMPTY_USAGE, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const result = await guardRequest(
+        guardInput({ contents, usage: EMPTY_USAGE, summarize: fakeSummarize(SUMMARY_OK).summarize }),
+      );
       expect(result.compaction?.coveredTo).toBe(2);
       // Nothing was learned, so there is nothing to keep.
       expect(result.usage.learnedCorrection).toBeUndefined();
@@ -234,7 +293,13 @@ describe('guardRequest', () => {
 
     it('should compact when forced by a rejected request, even under the threshold', async () => {
       const contents = [userOf(1_000, 'question'), modelOf(1_000, 'answer'), userOf(100, 'current request')];
-      const result = await guardRequest(guardInput({ contents, usage: { ...CALIBRATED, forceCompaction: true }, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const result = await guardRequest(
+        guardInput({
+          contents,
+          usage: { ...CALIBRATED, forceCompaction: true },
+          summarize: fakeSummarize(SUMMARY_OK).summarize,
+        }),
+      );
       expect(result.compaction).toMatchObject({ reason: 'forced', coveredTo: 2 });
       expect(result.usage.forceCompaction).toBe(false);
     });
@@ -245,7 +310,9 @@ describe('guardRequest', () => {
       // the latest request is at index 6, so contents 2 to 5 are summarized.
       const grown = [...OVER, modelOf(5_000, 'long analysis'), userOf(100, 'second request'), modelOf(100, 'ok')];
       const { summarize, calls } = fakeSummarize({ ok: true, text: 'SECOND SUMMARY', truncated: false });
-      const second = await guardRequest(guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize }));
+      const second = await guardRequest(
+        guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize }),
+      );
       expect(second.compaction).toMatchObject({ coveredFrom: 2, coveredTo: 6 });
       expect(second.summary).toMatchObject({ text: 'SECOND SUMMARY', covered: 6, compactions: 2 });
       expect(calls[0]?.request.prompt).toContain(`<previous_summary>\n${SUMMARY_TEXT}`);
@@ -278,7 +345,9 @@ describe('guardRequest', () => {
 
     it('should summarize the older steps and keep the request verbatim before the latest ones', async () => {
       const fake = fakeSummarize(SUMMARY_OK);
-      const result = await guardRequest(guardInput({ contents: TURN, summarize: fake.summarize, summarizerWindow: 100_000 }));
+      const result = await guardRequest(
+        guardInput({ contents: TURN, summarize: fake.summarize, summarizerWindow: 100_000 }),
+      );
       expect(result.compaction).toMatchObject({ coveredFrom: 0, coveredTo: 7, keptAt: 2 });
       expect(result.summary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
       expect(result.contents?.slice(1)).toEqual([TURN[2], TURN[7], TURN[8]]);
@@ -303,7 +372,9 @@ describe('guardRequest', () => {
       const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
       const grown = [...TURN, callOf('fetch_logs', 100), resultOf('fetch_logs', 3_000)];
       const fake = fakeSummarize({ ok: true, text: 'Second summary.', truncated: false });
-      const second = await guardRequest(guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize: fake.summarize }));
+      const second = await guardRequest(
+        guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize: fake.summarize }),
+      );
       expect(second.compaction).toMatchObject({ coveredFrom: 7, coveredTo: 9, keptAt: 2 });
       expect(second.summary).toMatchObject({ covered: 9, kept: { at: 2 } });
       // The request and the latest call go verbatim; the latest result may be cut to fit.
@@ -318,20 +389,32 @@ describe('guardRequest', () => {
       const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
       const later = [...TURN, modelOf(3_000, 'final answer'), userOf(100, 'next request')];
       const fake = fakeSummarize({ ok: true, text: 'Third summary.', truncated: false });
-      const second = await guardRequest(guardInput({ contents: later, summary: first.summary, usage: first.usage, summarize: fake.summarize, summarizerWindow: 100_000 }));
+      const second = await guardRequest(
+        guardInput({
+          contents: later,
+          summary: first.summary,
+          usage: first.usage,
+          summarize: fake.summarize,
+          summarizerWindow: 100_000,
+        }),
+      );
       expect(second.compaction).toMatchObject({ coveredFrom: 7, coveredTo: 10 });
       expect(second.summary?.kept).toBeUndefined();
       expect(second.contents?.slice(1)).toEqual([later[10]]);
       // The old request is in the summarizer's conversation now, before the steps that followed the watermark.
       const conversation = fake.calls[0]?.request.prompt.split('<conversation>')[1] ?? '';
       expect(conversation).toContain('current request: the task statement');
-      expect(conversation.indexOf('current request: the task statement')).toBeLessThan(conversation.indexOf('final answer'));
+      expect(conversation.indexOf('current request: the task statement')).toBeLessThan(
+        conversation.indexOf('final answer'),
+      );
     });
 
     it('should not apply a summary whose kept request is no longer where it was', async () => {
       const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
       const edited = TURN.map((content, index) => (index === 2 ? userOf(1_500, 'a different request') : content));
-      const second = await guardRequest(guardInput({ contents: edited, summary: first.summary, usage: first.usage, window: 10_000_000 }));
+      const second = await guardRequest(
+        guardInput({ contents: edited, summary: first.summary, usage: first.usage, window: 10_000_000 }),
+      );
       expect(second.summaryDiscarded).toMatch(/kept at 2/);
       expect(second.contents).toBeUndefined();
     });
@@ -339,8 +422,18 @@ describe('guardRequest', () => {
 
   describe('summarizer failures', () => {
     it('should use the mechanical summary when the summarizer reports a failure', async () => {
-      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize({ ok: false, kind: 'timeout', reason: 'timed out after 60000 ms' }).summarize }));
-      expect(result.compaction).toMatchObject({ fallback: true, fallbackKind: 'timeout', fallbackReason: 'timed out after 60000 ms', coveredTo: 2 });
+      const result = await guardRequest(
+        guardInput({
+          contents: OVER,
+          summarize: fakeSummarize({ ok: false, kind: 'timeout', reason: 'timed out after 60000 ms' }).summarize,
+        }),
+      );
+      expect(result.compaction).toMatchObject({
+        fallback: true,
+        fallbackKind: 'timeout',
+        fallbackReason: 'timed out after 60000 ms',
+        coveredTo: 2,
+      });
       expect(result.summary?.fallback).toBe(true);
       expect(result.summary?.text).toMatch(/^\(Mechanical summary/);
       expect(result.summary?.text).toContain('first question about the topic');
@@ -348,12 +441,18 @@ describe('guardRequest', () => {
 
     it('should use the mechanical summary when there is no summarizer', async () => {
       const result = await guardRequest(guardInput({ contents: OVER }));
-      expect(result.compaction).toMatchObject({ fallback: true, fallbackKind: 'unavailable', fallbackReason: 'no summarizer available' });
+      expect(result.compaction).toMatchObject({
+        fallback: true,
+        fallbackKind: 'unavailable',
+        fallbackReason: 'no summarizer available',
+      });
     });
 
     it('should use the mechanical summary when summarize rejects, instead of throwing', async () => {
       // A rejection from the injected summarize must not escape: "never throw" holds for any caller.
-      const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize(new Error('summarizer 503')).summarize }));
+      const result = await guardRequest(
+        guardInput({ contents: OVER, summarize: fakeSummarize(new Error('summarizer 503')).summarize }),
+      );
       expect(result.compaction).toMatchObject({ fallback: true });
     });
   });
@@ -374,13 +473,26 @@ describe('guardRequest', () => {
         tokens: fc.constant(tokens),
         fixedTokens: fc.nat(3_000),
         window: fc.integer({ min: 2_000, max: 30_000 }),
-        usage: fc.constantFrom<UsageRecord>(EMPTY_USAGE, CALIBRATED, usageRecord({ learnedCorrection: 2.5 }), { ...CALIBRATED, forceCompaction: true }),
+        usage: fc.constantFrom<UsageRecord>(EMPTY_USAGE, CALIBRATED, usageRecord({ learnedCorrection: 2.5 }), {
+          ...CALIBRATED,
+          forceCompaction: true,
+        }),
         outcome: fc.constantFrom<SummaryOutcome>(SUMMARY_OK, { ok: false, kind: 'failed', reason: 'failed: 503' }),
       }),
     );
 
     async function run({ contents, tokens, fixedTokens, window, usage, outcome }: GuardScenario) {
-      return guardRequest(guardInput({ contents, tokens, fixedTokens, window, usage, summarizerWindow: window, summarize: fakeSummarize(outcome).summarize }));
+      return guardRequest(
+        guardInput({
+          contents,
+          tokens,
+          fixedTokens,
+          window,
+          usage,
+          summarizerWindow: window,
+          summarize: fakeSummarize(outcome).summarize,
+        }),
+      );
     }
 
     it('should never send a function response that does not follow its call', async () => {
@@ -412,8 +524,11 @@ describe('guardRequest', () => {
           const result = await run(scenario);
           if (!result.compaction || !result.summary) return;
           expect(result.compaction.coveredTo).toBeGreaterThan(result.compaction.coveredFrom);
-          const fingerprintAt = (index: number): string | undefined => (scenario.contents[index] ? fingerprint(scenario.contents[index]) : undefined);
-          expect(locateWatermark(fingerprintAt, scenario.contents.length, result.summary.covered, result.summary.anchor)).toEqual({
+          const fingerprintAt = (index: number): string | undefined =>
+            scenario.contents[index] ? fingerprint(scenario.contents[index]) : undefined;
+          expect(
+            locateWatermark(fingerprintAt, scenario.contents.length, result.summary.covered, result.summary.anchor),
+          ).toEqual({
             kind: 'exact',
             covered: result.summary.covered,
           });
@@ -430,7 +545,16 @@ describe('guardRequest', () => {
           const summary = first.summary;
           const copy = structuredClone(scenario.contents);
           // A generous window: the second call applies the summary without compacting again.
-          const second = await guardRequest(guardInput({ contents: copy, tokens: scenario.tokens, summary, usage: first.usage, window: 10_000_000, summarizerWindow: 10_000_000 }));
+          const second = await guardRequest(
+            guardInput({
+              contents: copy,
+              tokens: scenario.tokens,
+              summary,
+              usage: first.usage,
+              window: 10_000_000,
+              summarizerWindow: 10_000_000,
+            }),
+          );
           expect(second.compaction).toBeUndefined();
           expect(second.contents?.[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
           const kept = summary.kept ? [copy[summary.kept.at]] : [];

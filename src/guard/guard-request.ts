@@ -73,7 +73,8 @@ export interface GuardRequestInput {
   /** Name of the recall tool when the agent has it; the summary then tells the model how to search. */
   readonly recallToolName?: string | undefined;
   /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
-  readonly summarize?: ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
+  readonly summarize?:
+    ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
   readonly now: number;
 }
 
@@ -170,13 +171,42 @@ function observe(input: GuardRequestInput): Observed {
   const { covered } = located.coverage;
   const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent);
   const memo = input.maskedTokenMemo ?? new TokenMemo(1_024);
-  const source: ViewSource = { contents, tokens: input.tokens, covered, hint: { recallToolName: input.recallToolName }, memo, tokenizer };
+  const source: ViewSource = {
+    contents,
+    tokens: input.tokens,
+    covered,
+    hint: { recallToolName: input.recallToolName },
+    memo,
+    tokenizer,
+  };
   const view = storedView(source, mask.maskedUpTo);
   const { summary, coverage } = located;
   const { maxOutputTokens } = input;
-  const measure = measureRequest({ summary, coverage, ...view, fixedTokens, viewOptions, tokenizer, usage, policy, window, maxOutputTokens });
+  const measure = measureRequest({
+    summary,
+    coverage,
+    ...view,
+    fixedTokens,
+    viewOptions,
+    tokenizer,
+    usage,
+    policy,
+    window,
+    maxOutputTokens,
+  });
   const { budget, estimate, calibrated, factor } = measure;
-  const decision = decideReason({ contents, covered, policy, usage, window, budget, fixedTokens, estimate, calibrated, factor });
+  const decision = decideReason({
+    contents,
+    covered,
+    policy,
+    usage,
+    window,
+    budget,
+    fixedTokens,
+    estimate,
+    calibrated,
+    factor,
+  });
   return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };
 }
 
@@ -237,8 +267,23 @@ async function compact(input: GuardRequestInput, observed: Observed, reason: Com
   });
   if (!split) return { masking, view, estimate };
   const { summarize } = input;
-  const summarized = await summarizeCovered({ contents, view: view.view, toCover: split.toCover, previous: summary, plan, tokenizer, summarize });
-  const made = buildSummaryRecord({ previous: summary, summarized, coverage: split.coverage, fingerprints, factChars: plan.factChars, now });
+  const summarized = await summarizeCovered({
+    contents,
+    view: view.view,
+    toCover: split.toCover,
+    previous: summary,
+    plan,
+    tokenizer,
+    summarize,
+  });
+  const made = buildSummaryRecord({
+    previous: summary,
+    summarized,
+    coverage: split.coverage,
+    fingerprints,
+    factChars: plan.factChars,
+    now,
+  });
   return { masking, view, estimate, made: { split, summarized, summary: made } };
 }
 
@@ -257,7 +302,12 @@ function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {
 }
 
 /** Steps 9-10: what is sent, what it cost, and the records. */
-function finish(input: GuardRequestInput, observed: Observed, reason: CompactionReason, compacted: Compacted): GuardRequestResult {
+function finish(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason,
+  compacted: Compacted,
+): GuardRequestResult {
   const { tokenizer, usage } = input;
   const { fixedTokens, measure, located, viewOptions } = observed;
   const { factor, budget } = measure;
@@ -273,13 +323,27 @@ function finish(input: GuardRequestInput, observed: Observed, reason: Compaction
     viewOptions,
   });
   const summarized = composed.summary !== undefined;
-  const fitted = shrinkToFit({ sent: composed.sent, estimate: composed.estimate, summarized, fixedTokens, factor, budget, tokenizer });
+  const fitted = shrinkToFit({
+    sent: composed.sent,
+    estimate: composed.estimate,
+    summarized,
+    fixedTokens,
+    factor,
+    budget,
+    tokenizer,
+  });
   const sentCalibrated = Math.ceil(fitted.estimate * factor);
   const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
   const tokensBefore = measure.calibrated;
   const compaction =
     made && composed.compacted
-      ? buildCompactionOutcome({ reason, coveredFrom: located.coverage.covered, ...made, tokensBefore, tokensAfter: sentCalibrated })
+      ? buildCompactionOutcome({
+          reason,
+          coveredFrom: located.coverage.covered,
+          ...made,
+          tokensBefore,
+          tokensAfter: sentCalibrated,
+        })
       : undefined;
   // The masking's own effect is reported when a summary followed it; otherwise it is what was sent.
   const maskingAfter = (step: MaskStep): number => (compaction ? Math.ceil(step.estimate * factor) : sentCalibrated);
@@ -313,7 +377,13 @@ function finish(input: GuardRequestInput, observed: Observed, reason: Compaction
 type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction'>;
 
 /** `viewEstimate`: heuristic tokens of the request before shrinking. */
-function usageAfter(input: GuardRequestInput, observed: Observed, reason: CompactionReason, viewEstimate: number, sent: SentFigures): UsageRecord {
+function usageAfter(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason,
+  viewEstimate: number,
+  sent: SentFigures,
+): UsageRecord {
   const { usage } = input;
   const { decision, measure, fixedTokens } = observed;
   const futileCompaction = futileAfter({

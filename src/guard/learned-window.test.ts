@@ -5,24 +5,46 @@ import { chooseWindow, learnedWindowFor, originOf, plausibleWindow, recordStated
 describe('chooseWindow', () => {
   describe('without a learned maximum', () => {
     it('should keep the resolved window and name its origin', () => {
-      expect(chooseWindow({ window: 1_048_576, source: 'catalogue', model: 'gemini-2.5-flash' }, undefined)).toEqual({ window: 1_048_576, origin: 'registry' });
-      expect(chooseWindow({ window: 128_000, source: 'default', model: 'x' }, undefined)).toEqual({ window: 128_000, origin: 'default' });
-      expect(chooseWindow({ window: 32_000, source: 'override', model: 'x' }, undefined)).toEqual({ window: 32_000, origin: 'option' });
+      expect(chooseWindow({ window: 1_048_576, source: 'catalogue', model: 'gemini-2.5-flash' }, undefined)).toEqual({
+        window: 1_048_576,
+        origin: 'registry',
+      });
+      expect(chooseWindow({ window: 128_000, source: 'default', model: 'x' }, undefined)).toEqual({
+        window: 128_000,
+        origin: 'default',
+      });
+      expect(chooseWindow({ window: 32_000, source: 'override', model: 'x' }, undefined)).toEqual({
+        window: 32_000,
+        origin: 'option',
+      });
     });
   });
 
   describe('with a maximum the provider stated', () => {
     it('should replace the default and the registry, larger or smaller', () => {
-      expect(chooseWindow({ window: 128_000, source: 'default', model: 'x' }, 8_000)).toEqual({ window: 8_000, origin: 'learned' });
-      expect(chooseWindow({ window: 8_192, source: 'family', model: 'gemma-2' }, 16_000)).toEqual({ window: 16_000, origin: 'learned' });
+      expect(chooseWindow({ window: 128_000, source: 'default', model: 'x' }, 8_000)).toEqual({
+        window: 8_000,
+        origin: 'learned',
+      });
+      expect(chooseWindow({ window: 8_192, source: 'family', model: 'gemma-2' }, 16_000)).toEqual({
+        window: 16_000,
+        origin: 'learned',
+      });
     });
 
     it('should win over a larger option and say which option it overrode', () => {
-      expect(chooseWindow({ window: 32_000, source: 'override', model: 'x' }, 8_000)).toEqual({ window: 8_000, origin: 'learned', overriddenOption: 32_000 });
+      expect(chooseWindow({ window: 32_000, source: 'override', model: 'x' }, 8_000)).toEqual({
+        window: 8_000,
+        origin: 'learned',
+        overriddenOption: 32_000,
+      });
     });
 
     it('should keep a smaller option: the user may spend less than the provider accepts', () => {
-      expect(chooseWindow({ window: 6_000, source: 'table', model: 'x' }, 8_000)).toEqual({ window: 6_000, origin: 'option' });
+      expect(chooseWindow({ window: 6_000, source: 'table', model: 'x' }, 8_000)).toEqual({
+        window: 6_000,
+        origin: 'option',
+      });
     });
   });
 });
@@ -40,13 +62,22 @@ describe('learnedWindowFor', () => {
 describe('recordStatedWindow', () => {
   it('should store a plausible maximum under the normalised model name and ignore an implausible one', () => {
     const usage = usageRecord();
-    expect(recordStatedWindow(usage, 'publishers/google/models/Tiny@2', 8_000)).toMatchObject({ learnedWindow: 8_000, learnedWindowModel: 'tiny' });
+    expect(recordStatedWindow(usage, 'publishers/google/models/Tiny@2', 8_000)).toMatchObject({
+      learnedWindow: 8_000,
+      learnedWindowModel: 'tiny',
+    });
     expect(recordStatedWindow(usage, 'tiny', 12)).toBe(usage);
     expect(recordStatedWindow(usage, 'tiny', undefined)).toBe(usage);
     expect(plausibleWindow(8_000.5)).toBeUndefined();
   });
 
   it('should map every registry source to an origin', () => {
-    expect(['override', 'table', 'catalogue', 'family', 'default'].map((source) => originOf(source as never))).toEqual(['option', 'option', 'registry', 'registry', 'default']);
+    expect(['override', 'table', 'catalogue', 'family', 'default'].map((source) => originOf(source as never))).toEqual([
+      'option',
+      'option',
+      'registry',
+      'registry',
+      'default',
+    ]);
   });
 });

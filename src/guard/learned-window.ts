@@ -32,13 +32,20 @@ export function originOf(source: WindowSource): WindowOrigin {
 
 /** A provider's stated maximum, if plausible as a window. */
 export function plausibleWindow(limit: number | undefined): number | undefined {
-  return limit !== undefined && Number.isInteger(limit) && limit >= MIN_PLAUSIBLE_WINDOW && limit < MAX_PLAUSIBLE_TOKENS ? limit : undefined;
+  return limit !== undefined && Number.isInteger(limit) && limit >= MIN_PLAUSIBLE_WINDOW && limit < MAX_PLAUSIBLE_TOKENS
+    ? limit
+    : undefined;
 }
 
 /** The window learned for `model`: from the agent's usage record (when it was learned for that model) and the process. */
-export function learnedWindowFor(usage: UsageRecord, model: string | undefined, processWindow: number | undefined): number | undefined {
+export function learnedWindowFor(
+  usage: UsageRecord,
+  model: string | undefined,
+  processWindow: number | undefined,
+): number | undefined {
   const name = normalizeModelName(model ?? '');
-  const fromState = usage.learnedWindow !== undefined && usage.learnedWindowModel === name ? usage.learnedWindow : undefined;
+  const fromState =
+    usage.learnedWindow !== undefined && usage.learnedWindowModel === name ? usage.learnedWindow : undefined;
   if (fromState === undefined) return processWindow;
   return processWindow === undefined ? fromState : Math.min(fromState, processWindow);
 }
@@ -53,7 +60,11 @@ export function chooseWindow(resolved: ResolvedWindow, learned: number | undefin
 }
 
 /** The usage record after a rejection that stated `limit` for `model` (unchanged when it stated none). */
-export function recordStatedWindow(usage: UsageRecord, model: string | undefined, limit: number | undefined): UsageRecord {
+export function recordStatedWindow(
+  usage: UsageRecord,
+  model: string | undefined,
+  limit: number | undefined,
+): UsageRecord {
   const window = plausibleWindow(limit);
   if (window === undefined) return usage;
   return { ...usage, learnedWindow: window, learnedWindowModel: normalizeModelName(model ?? '') };

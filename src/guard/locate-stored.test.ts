@@ -39,7 +39,10 @@ describe('locateStoredMask', () => {
   });
 
   it('should clear a mask whose anchor no longer matches', () => {
-    expect(locateStoredMask(fingerprintAt, 4, { ...mask, anchor: 'elsewhere' }, 2)).toEqual({ maskedUpTo: 0, maskUpdate: null });
+    expect(locateStoredMask(fingerprintAt, 4, { ...mask, anchor: 'elsewhere' }, 2)).toEqual({
+      maskedUpTo: 0,
+      maskUpdate: null,
+    });
   });
 
   it('should ignore a stored mask when masking is off', () => {

@@ -16,7 +16,11 @@ export interface LocatedSummary {
   readonly summaryDiscarded?: string | undefined;
 }
 
-export function locateStoredSummary(fingerprintAt: FingerprintAt, length: number, stored: SummaryRecord | undefined): LocatedSummary {
+export function locateStoredSummary(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  stored: SummaryRecord | undefined,
+): LocatedSummary {
   if (!stored) return { summary: undefined, coverage: { covered: 0 } };
   const match = locateSummary(fingerprintAt, length, stored);
   if (match.kind === 'missing') return { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
@@ -30,8 +34,15 @@ export interface LocatedMask {
   readonly maskUpdate: null | undefined;
 }
 
-export function locateStoredMask(fingerprintAt: FingerprintAt, length: number, stored: MaskRecord | undefined, maskKeepRecent: number): LocatedMask {
+export function locateStoredMask(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  stored: MaskRecord | undefined,
+  maskKeepRecent: number,
+): LocatedMask {
   if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskUpdate: undefined };
   const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor);
-  return match.kind === 'missing' ? { maskedUpTo: 0, maskUpdate: null } : { maskedUpTo: match.covered, maskUpdate: undefined };
+  return match.kind === 'missing'
+    ? { maskedUpTo: 0, maskUpdate: null }
+    : { maskedUpTo: match.covered, maskUpdate: undefined };
 }

@@ -10,13 +10,23 @@ import { viewEstimate } from './measure-request.js';
 // Three tool exchanges with large results, then the current request.
 const CONTENTS = [
   userText('fetch everything'),
-  ...[1, 2, 3].flatMap((n) => [functionCall(`fetch_${n}`), functionResponse(`fetch_${n}`, { logs: `line ${n}\n`.repeat(300) })]),
+  ...[1, 2, 3].flatMap((n) => [
+    functionCall(`fetch_${n}`),
+    functionResponse(`fetch_${n}`, { logs: `line ${n}\n`.repeat(300) }),
+  ]),
   userText('and now?'),
 ];
 const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
 const FINGERPRINTS = CONTENTS.map((_, index) => `f${index}`);
 const INPUT: MaskForRoomInput = {
-  source: { contents: CONTENTS, tokens: TOKENS, covered: 0, hint: {}, memo: new TokenMemo(), tokenizer: characterTokenizer },
+  source: {
+    contents: CONTENTS,
+    tokens: TOKENS,
+    covered: 0,
+    hint: {},
+    memo: new TokenMemo(),
+    tokenizer: characterTokenizer,
+  },
   coverage: { covered: 0 },
   maskedUpTo: 0,
   reason: 'threshold',
@@ -37,7 +47,12 @@ describe('maskForRoom', () => {
     if (!step) return;
     expect(step.upTo).toBeGreaterThan(1);
     expect(step.view[step.view.length - 1]).toBe(CONTENTS[CONTENTS.length - 1]);
-    expect(step.record).toEqual({ upTo: step.upTo, anchor: anchorAt((index) => FINGERPRINTS[index], step.upTo), maskings: 3, createdAt: 42 });
+    expect(step.record).toEqual({
+      upTo: step.upTo,
+      anchor: anchorAt((index) => FINGERPRINTS[index], step.upTo),
+      maskings: 3,
+      createdAt: 42,
+    });
     expect(step.estimate).toBe(viewEstimate(100, 0, step.viewTokens, { covered: 0 }));
     expect(step.estimate).toBeLessThan(viewEstimate(100, 0, TOKENS, { covered: 0 }));
     expect(step.enough).toBe(true);

@@ -48,7 +48,8 @@ export function maskForRoom(input: MaskForRoomInput): MaskStep | undefined {
     tokens: source.tokens,
     covered: coverage.covered,
     maskedUpTo: input.maskedUpTo,
-    maskedTokensAt: (index) => tokensOfView(source, maskContent(source.contents[index] ?? {}, source.hint, source.tokens[index] ?? 0), index),
+    maskedTokensAt: (index) =>
+      tokensOfView(source, maskContent(source.contents[index] ?? {}, source.hint, source.tokens[index] ?? 0), index),
     keepRecent: input.keepRecent,
     meetsTarget: (contentTokens) => summaryTokens + keptTokens + contentTokens <= input.target,
   });

@@ -41,14 +41,21 @@ export interface RequestMeasure {
 }
 
 /** Heuristic tokens of a request: fixed part, summary and the contents it leaves. */
-export function viewEstimate(fixedTokens: number, summaryTokens: number, viewTokens: readonly number[], coverage: SummaryCoverage): number {
+export function viewEstimate(
+  fixedTokens: number,
+  summaryTokens: number,
+  viewTokens: readonly number[],
+  coverage: SummaryCoverage,
+): number {
   return fixedTokens + summaryTokens + uncoveredTokens(viewTokens, coverage);
 }
 
 export function measureRequest(input: MeasureInput): RequestMeasure {
   const { summary, policy, usage } = input;
   const tail = uncoveredContents(input.view, input.coverage);
-  const summaryTokens = summary ? estimateContentTokens(summaryContent(summary, tail, input.viewOptions), input.tokenizer) : 0;
+  const summaryTokens = summary
+    ? estimateContentTokens(summaryContent(summary, tail, input.viewOptions), input.tokenizer)
+    : 0;
   const estimate = viewEstimate(input.fixedTokens, summaryTokens, input.viewTokens, input.coverage);
   const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
   const budget = computeBudget({
@@ -60,5 +67,12 @@ export function measureRequest(input: MeasureInput): RequestMeasure {
     uncalibratedThresholdRatio: policy.uncalibratedThresholdRatio,
     hardLimitRatio: policy.hardLimitRatio,
   });
-  return { summaryTokens, estimate, calibrated: calibrate(estimate, usage, policy.defaultCorrection), factor, isCalibrated, budget };
+  return {
+    summaryTokens,
+    estimate,
+    calibrated: calibrate(estimate, usage, policy.defaultCorrection),
+    factor,
+    isCalibrated,
+    budget,
+  };
 }

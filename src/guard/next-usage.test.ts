@@ -43,7 +43,14 @@ describe('idleUsage', () => {
 });
 
 describe('nextUsage', () => {
-  const usage = usageRecord({ modelCalls: 4, realPromptTokens: 6_000, lastEstimate: 4_000, learnedCorrection: 1.2, compactions: 1, maskings: 2 });
+  const usage = usageRecord({
+    modelCalls: 4,
+    realPromptTokens: 6_000,
+    lastEstimate: 4_000,
+    learnedCorrection: 1.2,
+    compactions: 1,
+    maskings: 2,
+  });
   const input: UsageInput = {
     usage,
     compacted: false,
@@ -59,16 +66,32 @@ describe('nextUsage', () => {
   };
 
   it('should keep the calibration pair when nothing was compacted or masked', () => {
-    expect(nextUsage(input)).toMatchObject({ modelCalls: 5, realPromptTokens: 6_000, lastEstimate: 4_000, compactions: 1, maskings: 2 });
+    expect(nextUsage(input)).toMatchObject({
+      modelCalls: 5,
+      realPromptTokens: 6_000,
+      lastEstimate: 4_000,
+      compactions: 1,
+      maskings: 2,
+    });
   });
 
   it('should clear the pair after a compaction and keep the factor it taught', () => {
     const next = nextUsage({ ...input, compacted: true });
-    expect(next).toMatchObject({ realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: 1.5, compactions: 2, maskings: 2 });
+    expect(next).toMatchObject({
+      realPromptTokens: undefined,
+      lastEstimate: undefined,
+      learnedCorrection: 1.5,
+      compactions: 2,
+      maskings: 2,
+    });
   });
 
   it('should keep the learned prior when the factor was not calibrated', () => {
-    expect(nextUsage({ ...input, masked: true, isCalibrated: false })).toMatchObject({ learnedCorrection: 1.2, maskings: 3, compactions: 1 });
+    expect(nextUsage({ ...input, masked: true, isCalibrated: false })).toMatchObject({
+      learnedCorrection: 1.2,
+      maskings: 3,
+      compactions: 1,
+    });
   });
 
   it('should count discarded and over-limit calls', () => {

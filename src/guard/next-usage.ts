@@ -26,12 +26,20 @@ export function futileAfter(input: FutileInput): FutileCompaction | undefined {
   const { reason } = input;
   if (input.heldBack || reason === 'schedule') return input.previous;
   const target = reason === 'safety-ratio' ? input.safetyLine - 1 : input.threshold;
-  return input.sentCalibrated > target ? { ...input.conditions, contentTokens: input.viewEstimate - input.fixedTokens } : undefined;
+  return input.sentCalibrated > target
+    ? { ...input.conditions, contentTokens: input.viewEstimate - input.fixedTokens }
+    : undefined;
 }
 
 /** The usage after a call that sends the view as it is. */
 export function idleUsage(usage: UsageRecord, estimate: number, calibrated: number): UsageRecord {
-  return { ...usage, modelCalls: usage.modelCalls + 1, sentEstimate: estimate, lastCalibrated: calibrated, forceCompaction: false };
+  return {
+    ...usage,
+    modelCalls: usage.modelCalls + 1,
+    sentEstimate: estimate,
+    lastCalibrated: calibrated,
+    forceCompaction: false,
+  };
 }
 
 export interface UsageInput {
@@ -59,7 +67,9 @@ export function nextUsage(input: UsageInput): UsageRecord {
     ...usage,
     modelCalls: usage.modelCalls + 1,
     // The pre-compaction real count would pin every later estimate above the threshold (see calibration.ts).
-    ...(compacted || masked ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: learnedAfter(input) } : {}),
+    ...(compacted || masked
+      ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: learnedAfter(input) }
+      : {}),
     maskings: usage.maskings + (masked ? 1 : 0),
     sentEstimate: input.sentEstimate,
     lastCalibrated: input.sentCalibrated,

@@ -15,7 +15,17 @@ describe('recordReportedUsage', () => {
     });
 
     it('should ignore counts that are not positive integers below 100 million', () => {
-      for (const promptTokenCount of [0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '3000', null, 100_000_000, 1e12]) {
+      for (const promptTokenCount of [
+        0,
+        -5,
+        1.5,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        '3000',
+        null,
+        100_000_000,
+        1e12,
+      ]) {
         expect(recordReportedUsage(SENT, { promptTokenCount })).toBe(SENT);
       }
     });
@@ -52,10 +62,19 @@ describe('recordReportedUsage', () => {
   describe('laws', () => {
     it('should never touch the counters', () => {
       fc.assert(
-        fc.property(usageRecordArbitrary, fc.record({ promptTokenCount: fc.anything(), candidatesTokenCount: fc.anything() }, { requiredKeys: [] }), (usage, reported) => {
-          const next = recordReportedUsage(usage, reported);
-          expect([next.modelCalls, next.compactions, next.rejectedCalls, next.forceCompaction]).toEqual([usage.modelCalls, usage.compactions, usage.rejectedCalls, usage.forceCompaction]);
-        }),
+        fc.property(
+          usageRecordArbitrary,
+          fc.record({ promptTokenCount: fc.anything(), candidatesTokenCount: fc.anything() }, { requiredKeys: [] }),
+          (usage, reported) => {
+            const next = recordReportedUsage(usage, reported);
+            expect([next.modelCalls, next.compactions, next.rejectedCalls, next.forceCompaction]).toEqual([
+              usage.modelCalls,
+              usage.compactions,
+              usage.rejectedCalls,
+              usage.forceCompaction,
+            ]);
+          },
+        ),
         PROPERTY_RUNS,
       );
     });
@@ -94,8 +113,20 @@ describe('recordRejection', () => {
     });
 
     it('should keep the stated maximum as the window of the model that was called', () => {
-      const next = recordRejection(SENT, JSON.stringify({ error: { code: 400, message: 'The input token count (9123) exceeds the maximum number of tokens allowed (8000).' } }), 'models/My-Model@001');
-      expect({ window: next.learnedWindow, model: next.learnedWindowModel }).toEqual({ window: 8_000, model: 'my-model' });
+      const next = recordRejection(
+        SENT,
+        JSON.stringify({
+          error: {
+            code: 400,
+            message: 'The input token count (9123) exceeds the maximum number of tokens allowed (8000).',
+          },
+        }),
+        'models/My-Model@001',
+      );
+      expect({ window: next.learnedWindow, model: next.learnedWindowModel }).toEqual({
+        window: 8_000,
+        model: 'my-model',
+      });
     });
 
     it('should learn an unclamped correction from a stated size', () => {
@@ -105,7 +136,11 @@ describe('recordRejection', () => {
     });
 
     it('should force the next compaction without calibrating when no size is stated', () => {
-      expect(recordRejection(SENT, 'Request failed: prompt is too long for this model.')).toEqual({ ...SENT, rejectedCalls: 1, forceCompaction: true });
+      expect(recordRejection(SENT, 'Request failed: prompt is too long for this model.')).toEqual({
+        ...SENT,
+        rejectedCalls: 1,
+        forceCompaction: true,
+      });
     });
 
     it('should not calibrate when no estimate of the request was stored', () => {

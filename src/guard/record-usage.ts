@@ -15,7 +15,9 @@ export interface ReportedUsage {
 }
 
 function plausibleCount(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < MAX_PLAUSIBLE_TOKENS ? value : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < MAX_PLAUSIBLE_TOKENS
+    ? value
+    : undefined;
 }
 
 /**
@@ -54,7 +56,15 @@ export function recordRejection(usage: UsageRecord, message: string, model?: str
   const real = plausibleCount(parsed.promptTokens);
   const calibrated =
     real !== undefined && usage.sentEstimate !== undefined
-      ? { realPromptTokens: real, lastEstimate: usage.sentEstimate, learnedCorrection: clampCorrection(real / usage.sentEstimate) }
+      ? {
+          realPromptTokens: real,
+          lastEstimate: usage.sentEstimate,
+          learnedCorrection: clampCorrection(real / usage.sentEstimate),
+        }
       : {};
-  return recordStatedWindow({ ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true }, model, parsed.limit);
+  return recordStatedWindow(
+    { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true },
+    model,
+    parsed.limit,
+  );
 }

@@ -39,5 +39,7 @@ export function maskedView(source: ViewSource, upTo: number): RequestView {
 
 /** The view the stored mask gives: the contents themselves when it masks nothing past the summary. */
 export function storedView(source: ViewSource, maskedUpTo: number): RequestView {
-  return maskedUpTo > source.covered ? maskedView(source, maskedUpTo) : { view: source.contents.slice(), viewTokens: source.tokens.slice() };
+  return maskedUpTo > source.covered
+    ? maskedView(source, maskedUpTo)
+    : { view: source.contents.slice(), viewTokens: source.tokens.slice() };
 }

@@ -18,7 +18,11 @@ describe('runSafely', () => {
   });
 
   it('should turn a rejection or a throw into a failure', async () => {
-    expect(await runSafely(() => Promise.reject(new Error('boom')), REQUEST, 30)).toEqual({ ok: false, kind: 'failed', reason: 'failed: boom' });
+    expect(await runSafely(() => Promise.reject(new Error('boom')), REQUEST, 30)).toEqual({
+      ok: false,
+      kind: 'failed',
+      reason: 'failed: boom',
+    });
     const throwing: SummarizeFn = () => {
       throw new Error('sync boom');
     };
@@ -38,7 +42,15 @@ describe('summarizeCovered', () => {
     summarizerWindow: 10_000,
     summarizerInputRatio: 0.5,
   });
-  const input: SummarizeInput = { contents, view: contents, toCover: [0, 1], previous: undefined, plan, tokenizer: characterTokenizer, summarize: undefined };
+  const input: SummarizeInput = {
+    contents,
+    view: contents,
+    toCover: [0, 1],
+    previous: undefined,
+    plan,
+    tokenizer: characterTokenizer,
+    summarize: undefined,
+  };
 
   it('should summarize the covered view entries and quote the current request', async () => {
     const asked: string[] = [];

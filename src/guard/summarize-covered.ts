@@ -39,7 +39,11 @@ export interface Summarized {
 const UNAVAILABLE: SummaryOutcome = { ok: false, kind: 'unavailable', reason: 'no summarizer available' };
 
 /** Runs the summarizer; the one place its failures are caught. */
-export async function runSafely(summarize: SummarizeFn | undefined, request: Omit<SummarizeRequest, 'signal'>, maxChars: number): Promise<SummaryOutcome> {
+export async function runSafely(
+  summarize: SummarizeFn | undefined,
+  request: Omit<SummarizeRequest, 'signal'>,
+  maxChars: number,
+): Promise<SummaryOutcome> {
   if (!summarize) return UNAVAILABLE;
   try {
     return await summarize(request, maxChars);
@@ -62,10 +66,19 @@ export async function summarizeCovered(input: SummarizeInput): Promise<Summarize
     maxSummaryTokens: plan.summaryCap,
     tokenizer: input.tokenizer,
   });
-  const request = { prompt: prompt.prompt, systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: plan.summaryCap };
+  const request = {
+    prompt: prompt.prompt,
+    systemInstruction: SUMMARY_SYSTEM_INSTRUCTION,
+    maxOutputTokens: plan.summaryCap,
+  };
   const outcome = await runSafely(input.summarize, request, plan.summaryMaxChars);
   const text = outcome.ok
     ? outcome.text
-    : buildFallbackSummary({ previousSummary: previous?.text, contents: summarizedContents, currentRequest, maxChars: plan.summaryMaxChars });
+    : buildFallbackSummary({
+        previousSummary: previous?.text,
+        contents: summarizedContents,
+        currentRequest,
+        maxChars: plan.summaryMaxChars,
+      });
   return { text, outcome, summarizedContents, currentRequest, droppedContents: prompt.droppedContents };
 }

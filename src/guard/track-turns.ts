@@ -10,7 +10,12 @@ import type { UsageRecord } from '../state/guard-state.js';
 const AVERAGE_WEIGHT = 0.3;
 
 export function trackTurn(usage: UsageRecord, invocationId: string, calibrated: number, budget: Budget): UsageRecord {
-  const withBudget: UsageRecord = { ...usage, window: budget.window, threshold: budget.threshold, hardLimit: budget.hardLimit };
+  const withBudget: UsageRecord = {
+    ...usage,
+    window: budget.window,
+    threshold: budget.threshold,
+    hardLimit: budget.hardLimit,
+  };
   if (invocationId === usage.lastInvocationId) return withBudget;
   let average = usage.averageTurnTokens;
   const previousStart = usage.turnStartCalibrated;

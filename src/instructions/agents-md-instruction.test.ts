@@ -21,9 +21,15 @@ describe('agentsMdInstruction', () => {
     it('should be usable as an LlmAgent instruction and give the merged text verbatim', async () => {
       await writeFile(join(folder, 'AGENTS.md'), 'Reply as JSON: {"ok": true} and keep {placeholders}.');
       // Typed as ADK's InstructionProvider, so a signature ADK cannot call fails to compile.
-      const provider: InstructionProvider = agentsMdInstruction({ homeDir: join(folder, 'none'), cwd: folder, projectMarkers: [] });
+      const provider: InstructionProvider = agentsMdInstruction({
+        homeDir: join(folder, 'none'),
+        cwd: folder,
+        projectMarkers: [],
+      });
       const text = await (provider as () => Promise<string>)();
-      expect(text).toBe(`${instructionHeader('cwd', join(folder, 'AGENTS.md'))}\nReply as JSON: {"ok": true} and keep {placeholders}.`);
+      expect(text).toBe(
+        `${instructionHeader('cwd', join(folder, 'AGENTS.md'))}\nReply as JSON: {"ok": true} and keep {placeholders}.`,
+      );
     });
 
     it('should give an empty string and log when loading fails unexpectedly, and load on the next call', async () => {

@@ -33,7 +33,10 @@ export function agentsMdInstruction(options: InstructionsCacheOptions = {}): Age
       return (await cache.get()).text;
     } catch (error) {
       // An unexpected failure must not fail the agent's turn: no instructions this time, a retry next time.
-      options.logger?.error('[agents_md_instructions] could not load the instructions; the agent runs without them this turn.', error);
+      options.logger?.error(
+        '[agents_md_instructions] could not load the instructions; the agent runs without them this turn.',
+        error,
+      );
       return '';
     }
   };

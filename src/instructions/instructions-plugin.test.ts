@@ -20,14 +20,30 @@ afterEach(async () => {
 });
 
 function callbackContext(): Context {
-  const model = new ScriptedLlm({ window: 1_000_000, countTokens: ratioTokenCounter(1), script: () => ({ content: { role: 'model', parts: [{ text: 'ok' }] } }) });
+  const model = new ScriptedLlm({
+    window: 1_000_000,
+    countTokens: ratioTokenCounter(1),
+    script: () => ({ content: { role: 'model', parts: [{ text: 'ok' }] } }),
+  });
   const agent = new LlmAgent({ name: 'worker', model });
   const session = createSession({ id: 'session-1', appName: 'unit', userId: 'user-1' });
-  return new Context({ invocationContext: new InvocationContext({ invocationId: 'invocation-1', session, agent, pluginManager: new PluginManager() }) });
+  return new Context({
+    invocationContext: new InvocationContext({
+      invocationId: 'invocation-1',
+      session,
+      agent,
+      pluginManager: new PluginManager(),
+    }),
+  });
 }
 
 function request(systemInstruction?: ContentUnion): LlmRequest {
-  return { contents: [], liveConnectConfig: {}, toolsDict: {}, ...(systemInstruction === undefined ? {} : { config: { systemInstruction } }) };
+  return {
+    contents: [],
+    liveConnectConfig: {},
+    toolsDict: {},
+    ...(systemInstruction === undefined ? {} : { config: { systemInstruction } }),
+  };
 }
 
 function capturingLogger() {
@@ -91,7 +107,9 @@ describe('AgentsMdInstructionsPlugin', () => {
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest: request() });
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest: request() });
       expect(logger.warn).toHaveBeenCalledTimes(1);
-      expect(String(logger.warn.mock.calls[0]?.[0])).toMatch(new RegExp(`cut: ${join(folder, 'AGENTS.md')} \\(cwd, \\d+ bytes dropped\\)`));
+      expect(String(logger.warn.mock.calls[0]?.[0])).toMatch(
+        new RegExp(`cut: ${join(folder, 'AGENTS.md')} \\(cwd, \\d+ bytes dropped\\)`),
+      );
       expect(onLoad).toHaveBeenCalledTimes(1);
       expect((await plugin.instructions()).bytes).toBeLessThanOrEqual(1_024);
     });

@@ -13,7 +13,11 @@
  */
 import { BasePlugin, getLogger, type Context, type LlmRequest, type LlmResponse } from '@google/adk';
 import type { GuardLogger } from '../options.js';
-import { createInstructionsCache, type InstructionsCache, type InstructionsCacheOptions } from './instructions-cache.js';
+import {
+  createInstructionsCache,
+  type InstructionsCache,
+  type InstructionsCacheOptions,
+} from './instructions-cache.js';
 import type { LoadedInstructions } from './load-instructions.js';
 import { prependSystemInstruction } from './prepend-system-instruction.js';
 
@@ -71,7 +75,12 @@ export class AgentsMdInstructionsPlugin extends BasePlugin {
     return this.instructionsCache.reload();
   }
 
-  override async beforeModelCallback({ llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  override async beforeModelCallback({
+    llmRequest,
+  }: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
     try {
       const { text } = await this.instructionsCache.get();
       if (text.length === 0) return undefined;
@@ -79,7 +88,10 @@ export class AgentsMdInstructionsPlugin extends BasePlugin {
       llmRequest.config.systemInstruction = prependSystemInstruction(llmRequest.config.systemInstruction, text);
     } catch (error) {
       // Fail open: the request goes without the extra instructions rather than failing the turn.
-      this.logger.error(`${LOG_PREFIX} could not add the AGENTS.md instructions; the request is sent without them.`, error);
+      this.logger.error(
+        `${LOG_PREFIX} could not add the AGENTS.md instructions; the request is sent without them.`,
+        error,
+      );
     }
     return undefined;
   }

@@ -93,14 +93,24 @@ describe('loadInstructions', () => {
 
     it('should use another file name and strip a byte-order mark and trailing blank lines', async () => {
       await layout({ 'home/CLAUDE.md': '\ufeffHome in another name\n\n\n', 'home/AGENTS.md': 'not this one' });
-      const loaded = await loadInstructions({ homeDir: join(root, 'home'), cwd: join(root, 'home'), fileName: 'CLAUDE.md', projectMarkers: [] });
+      const loaded = await loadInstructions({
+        homeDir: join(root, 'home'),
+        cwd: join(root, 'home'),
+        fileName: 'CLAUDE.md',
+        projectMarkers: [],
+      });
       expect(loaded.text).toBe(`${instructionHeader('home', join(root, 'home/CLAUDE.md'))}\nHome in another name`);
     });
   });
 
   describe('skipped files', () => {
     it('should skip missing, empty and unreadable files with a reason, never throwing', async () => {
-      await layout({ 'home/AGENTS.md': '  \n\n', 'work/repo/.git': null, 'work/repo/AGENTS.md': null, 'work/repo/app/keep': 'x' });
+      await layout({
+        'home/AGENTS.md': '  \n\n',
+        'work/repo/.git': null,
+        'work/repo/AGENTS.md': null,
+        'work/repo/app/keep': 'x',
+      });
       const loaded = await loadInstructions({ homeDir: join(root, 'home'), cwd: join(root, 'work/repo/app') });
       expect(loaded.text).toBe('');
       expect(loaded.sources.map((source) => [source.kind, source.status, source.reason])).toEqual([
@@ -129,11 +139,16 @@ describe('loadInstructions', () => {
       expect(loaded.sources.map((source) => source.status)).toEqual(['dropped', 'loaded', 'loaded']);
       // Working directory first: whole. Project next: its head, ending at a line break.
       expect(loaded.text.endsWith(cwdText)).toBe(true);
-      const projectPart = loaded.text.slice(loaded.text.indexOf('project line 0'), loaded.text.indexOf('\n[... omitted'));
+      const projectPart = loaded.text.slice(
+        loaded.text.indexOf('project line 0'),
+        loaded.text.indexOf('\n[... omitted'),
+      );
       expect(projectText.startsWith(projectPart)).toBe(true);
       expect(projectText[projectPart.length]).toBe('\n');
       const projectDropped = Buffer.byteLength(projectText) - Buffer.byteLength(projectPart);
-      expect(loaded.text).toContain(`[... omitted ${projectDropped} bytes of this file to stay within 32768 bytes ...]`);
+      expect(loaded.text).toContain(
+        `[... omitted ${projectDropped} bytes of this file to stay within 32768 bytes ...]`,
+      );
       expect(loaded.truncated).toEqual([
         { kind: 'home', path: join(homeDir, 'AGENTS.md'), droppedBytes: 5_000 },
         { kind: 'project', path: expect.stringContaining('repo/AGENTS.md'), droppedBytes: projectDropped },

@@ -77,9 +77,19 @@ export const AGENTS_MD = 'AGENTS.md';
 /** Default limit of the merged text: 32 KiB, as in seed 002 (and Codex's `project_doc_max_bytes`). */
 export const DEFAULT_INSTRUCTIONS_MAX_BYTES = 32 * 1024;
 /** Default project-root markers. */
-export const DEFAULT_PROJECT_MARKERS: readonly string[] = Object.freeze(['.git', 'package.json', 'go.mod', 'pyproject.toml', 'Cargo.toml']);
+export const DEFAULT_PROJECT_MARKERS: readonly string[] = Object.freeze([
+  '.git',
+  'package.json',
+  'go.mod',
+  'pyproject.toml',
+  'Cargo.toml',
+]);
 
-const LABELS: Record<InstructionSourceKind, string> = { home: 'user home', project: 'project root', cwd: 'working directory' };
+const LABELS: Record<InstructionSourceKind, string> = {
+  home: 'user home',
+  project: 'project root',
+  cwd: 'working directory',
+};
 
 /** The header that introduces one file in the merged text. */
 export function instructionHeader(kind: InstructionSourceKind, path: string): string {
@@ -124,7 +134,10 @@ export async function loadInstructions(options: LoadInstructionsOptions = {}): P
     const identity = await fileIdentity(candidate.path);
     const earlier = seen.get(identity);
     if (earlier) {
-      reads.push({ ...candidate, read: { status: 'duplicate', reason: `same file as the ${LABELS[earlier]} source`, bytes: 0 } });
+      reads.push({
+        ...candidate,
+        read: { status: 'duplicate', reason: `same file as the ${LABELS[earlier]} source`, bytes: 0 },
+      });
       continue;
     }
     seen.set(identity, candidate.kind);
@@ -160,7 +173,11 @@ export async function loadInstructions(options: LoadInstructionsOptions = {}): P
     }
     const head = utf8Head(body, bodyRoom);
     const droppedBytes = fileBytes - Buffer.byteLength(head);
-    kept.set(index, { text: `${header}\n${head}\n${instructionCutMarker(droppedBytes, maxBytes)}`, droppedBytes, dropped: false });
+    kept.set(index, {
+      text: `${header}\n${head}\n${instructionCutMarker(droppedBytes, maxBytes)}`,
+      droppedBytes,
+      dropped: false,
+    });
     room = 0;
     first = false;
   }
@@ -171,18 +188,39 @@ export async function loadInstructions(options: LoadInstructionsOptions = {}): P
   reads.forEach((entry, index) => {
     const { read } = entry;
     if (read.status !== 'loaded') {
-      sources.push({ kind: entry.kind, path: entry.path, status: read.status, reason: read.reason, bytes: read.bytes, droppedBytes: 0 });
+      sources.push({
+        kind: entry.kind,
+        path: entry.path,
+        status: read.status,
+        reason: read.reason,
+        bytes: read.bytes,
+        droppedBytes: 0,
+      });
       return;
     }
     const outcome = kept.get(index);
     if (!outcome || outcome.dropped) {
-      sources.push({ kind: entry.kind, path: entry.path, status: 'dropped', reason: `no room left under ${maxBytes} bytes`, bytes: read.bytes, droppedBytes: read.bytes });
+      sources.push({
+        kind: entry.kind,
+        path: entry.path,
+        status: 'dropped',
+        reason: `no room left under ${maxBytes} bytes`,
+        bytes: read.bytes,
+        droppedBytes: read.bytes,
+      });
       truncated.push({ kind: entry.kind, path: entry.path, droppedBytes: read.bytes });
       return;
     }
     parts.push(outcome.text);
-    sources.push({ kind: entry.kind, path: entry.path, status: 'loaded', bytes: read.bytes, droppedBytes: outcome.droppedBytes });
-    if (outcome.droppedBytes > 0) truncated.push({ kind: entry.kind, path: entry.path, droppedBytes: outcome.droppedBytes });
+    sources.push({
+      kind: entry.kind,
+      path: entry.path,
+      status: 'loaded',
+      bytes: read.bytes,
+      droppedBytes: outcome.droppedBytes,
+    });
+    if (outcome.droppedBytes > 0)
+      truncated.push({ kind: entry.kind, path: entry.path, droppedBytes: outcome.droppedBytes });
   });
   const text = parts.join(SEPARATOR);
   return { text, bytes: Buffer.byteLength(text), sources, truncated };
@@ -192,7 +230,10 @@ export async function loadInstructions(options: LoadInstructionsOptions = {}): P
  * The first folder at or above `start` that holds one of `markers`, or
  * `undefined` when none does up to the filesystem root.
  */
-export async function findProjectRoot(start: string, markers: readonly string[] = DEFAULT_PROJECT_MARKERS): Promise<string | undefined> {
+export async function findProjectRoot(
+  start: string,
+  markers: readonly string[] = DEFAULT_PROJECT_MARKERS,
+): Promise<string | undefined> {
   let folder = resolve(start);
   for (;;) {
     for (const marker of markers) {

@@ -16,7 +16,10 @@ describe('prependSystemInstruction', () => {
 
     it('should make the text the first part of a Content, keeping its role and parts', () => {
       const existing: ContentUnion = { role: 'system', parts: [{ text: 'a' }, { text: 'b' }] };
-      expect(prependSystemInstruction(existing, 'rules')).toEqual({ role: 'system', parts: [{ text: 'rules' }, { text: 'a' }, { text: 'b' }] });
+      expect(prependSystemInstruction(existing, 'rules')).toEqual({
+        role: 'system',
+        parts: [{ text: 'rules' }, { text: 'a' }, { text: 'b' }],
+      });
       expect(existing.parts).toHaveLength(2);
     });
 

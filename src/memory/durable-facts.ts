@@ -34,14 +34,19 @@ export const MAX_FACT_CHARS = 240;
 
 // Bounded quantifiers keep the match linear: an unbounded `[\w.-]+@` backtracks from every position
 // of a long run of word characters (quadratic; minutes on a 200 KB message).
-const IDENTIFIER = /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]{0,64}\b)|(?:\b\d{3,}[\w-]{0,64}\b)|(?:\b[\w.-]{1,64}@[\w-]{1,64}\.[\w.]{1,64})|(?:https?:\/\/\S{1,256})|(?:(?:~|\.{1,2})?\/[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,32})/;
+const IDENTIFIER =
+  /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]{0,64}\b)|(?:\b\d{3,}[\w-]{0,64}\b)|(?:\b[\w.-]{1,64}@[\w-]{1,64}\.[\w.]{1,64})|(?:https?:\/\/\S{1,256})|(?:(?:~|\.{1,2})?\/[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,32})/;
 /** Sentences longer than this are data, not facts; they are not scanned. */
 const MAX_SENTENCE_CHARS = 2_000;
 const CONSTRAINT = /\b(must|never|always|only|don't|do not|without|at most|at least|deadline|budget|required?)\b/i;
 
 /** Normalised key used to recognise the same fact again. */
 export function factKey(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').replace(/[.;,!]+$/, '').trim();
+  return text
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[.;,!]+$/, '')
+    .trim();
 }
 
 function sentences(text: string): string[] {
@@ -97,7 +102,10 @@ export function mergeFacts(
     const key = factKey(candidate);
     if (key.length === 0) continue;
     const known = byKey.get(key);
-    byKey.set(key, known ? { ...known, lastSeen: compaction } : { text: candidate, addedAt: compaction, lastSeen: compaction });
+    byKey.set(
+      key,
+      known ? { ...known, lastSeen: compaction } : { text: candidate, addedAt: compaction, lastSeen: compaction },
+    );
   }
   const all = [...byKey.values()];
   // Keep the most recently seen, newest first; then restore the original order.

@@ -43,11 +43,19 @@ describe('fitPinsToCap', () => {
 
   it('should always end within the cap', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 3_000 }), { maxLength: 6 }), fc.integer({ min: 0, max: 2_000 }), (texts, cap) => {
-        const fitted = fitPinsToCap(texts.map((text, i) => pin(`p${i}`, text)), cap, tokenizer);
-        expect(fitted.tokens).toBeLessThanOrEqual(Math.max(cap, 0));
-        expect(pinnedTokens(fitted.pins, tokenizer)).toBe(fitted.tokens);
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 3_000 }), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 2_000 }),
+        (texts, cap) => {
+          const fitted = fitPinsToCap(
+            texts.map((text, i) => pin(`p${i}`, text)),
+            cap,
+            tokenizer,
+          );
+          expect(fitted.tokens).toBeLessThanOrEqual(Math.max(cap, 0));
+          expect(pinnedTokens(fitted.pins, tokenizer)).toBe(fitted.tokens);
+        },
+      ),
     );
   });
 });

@@ -30,7 +30,9 @@ describe('addPin', () => {
 
 describe('decodePins', () => {
   it('should drop malformed entries and keep the rest', () => {
-    expect(decodePins([pin('a'), { id: 1, text: 'b' }, { id: 'c', text: '   ' }, null, 'd']).map((entry) => entry.text)).toEqual(['a']);
+    expect(
+      decodePins([pin('a'), { id: 1, text: 'b' }, { id: 'c', text: '   ' }, null, 'd']).map((entry) => entry.text),
+    ).toEqual(['a']);
     expect(decodePins('garbage')).toEqual([]);
   });
 });

@@ -26,7 +26,11 @@ const SOURCES: readonly PinSource[] = ['application', 'model', 'first-request'];
 
 /** Decodes a stored pin list, dropping anything malformed. */
 export function decodePins(value: unknown): Pin[] {
-  const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? (value as { pins?: unknown }).pins : undefined;
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'object' && value !== null
+      ? (value as { pins?: unknown }).pins
+      : undefined;
   if (!Array.isArray(list)) return [];
   const pins: Pin[] = [];
   for (const item of list) {
@@ -46,8 +50,13 @@ export function decodePins(value: unknown): Pin[] {
 /** The content that carries the pins, or `undefined` when there are none. */
 export function pinnedContent(pins: readonly Pin[]): Content | undefined {
   if (pins.length === 0) return undefined;
-  const lines = pins.map((pin) => (pin.source === 'first-request' ? `- The user's original task: ${pin.text}` : `- ${pin.text}`));
-  return { role: 'user', parts: [{ text: `${PINNED_MARKER} Pinned context (always kept verbatim):\n${lines.join('\n')}` }] };
+  const lines = pins.map((pin) =>
+    pin.source === 'first-request' ? `- The user's original task: ${pin.text}` : `- ${pin.text}`,
+  );
+  return {
+    role: 'user',
+    parts: [{ text: `${PINNED_MARKER} Pinned context (always kept verbatim):\n${lines.join('\n')}` }],
+  };
 }
 
 /** Tokens the pins take in a request. */
@@ -65,13 +74,25 @@ export type AddPinResult =
  * the pins that ride in the same requests (an agent's share of the `*` pins):
  * they count against the same cap. An identical pin is not added twice.
  */
-export function addPin(pins: readonly Pin[], pin: Pin, capTokens: number, tokenizer: Tokenizer, alongside: readonly Pin[] = []): AddPinResult {
+export function addPin(
+  pins: readonly Pin[],
+  pin: Pin,
+  capTokens: number,
+  tokenizer: Tokenizer,
+  alongside: readonly Pin[] = [],
+): AddPinResult {
   const existing = pins.find((candidate) => candidate.text === pin.text);
-  if (existing) return { ok: true, pins: [...pins], pin: existing, tokens: pinnedTokens([...alongside, ...pins], tokenizer) };
+  if (existing)
+    return { ok: true, pins: [...pins], pin: existing, tokens: pinnedTokens([...alongside, ...pins], tokenizer) };
   const next = [...pins, pin];
   const tokens = pinnedTokens([...alongside, ...next], tokenizer);
   if (tokens > capTokens) {
-    return { ok: false, reason: `pins would take ~${tokens} tokens, over the cap of ${capTokens} (maxPinnedTokens)`, tokens, cap: capTokens };
+    return {
+      ok: false,
+      reason: `pins would take ~${tokens} tokens, over the cap of ${capTokens} (maxPinnedTokens)`,
+      tokens,
+      cap: capTokens,
+    };
   }
   return { ok: true, pins: next, pin, tokens };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { OFFLOAD_ARTIFACT_PREFIX, OFFLOAD_HANDLE_KEY, offloadArtifactName, offloadPart, offloadText, sliceArtifactText, withOffloadHandle } from './artifact-handle.js';
+import {
+  OFFLOAD_ARTIFACT_PREFIX,
+  OFFLOAD_HANDLE_KEY,
+  offloadArtifactName,
+  offloadPart,
+  offloadText,
+  sliceArtifactText,
+  withOffloadHandle,
+} from './artifact-handle.js';
 
 describe('offloadArtifactName', () => {
   it('should name one artifact per tool call, safe for a file or object name', () => {
@@ -31,8 +39,18 @@ describe('withOffloadHandle', () => {
     const handled = withOffloadHandle(cut, { name: 'n.json', version: 2, chars: 10 }, 'recall_history');
     expect(cut).toEqual({ output: 'head … tail' });
     expect(handled[OFFLOAD_HANDLE_KEY]).toMatchObject({ name: 'n.json', version: 2, chars: 10 });
-    expect(String((handled[OFFLOAD_HANDLE_KEY] as { read: string }).read)).toContain('recall_history({"artifact": "n.json"');
-    expect(String((withOffloadHandle(cut, { name: 'n.json', version: 0, chars: 1 }, undefined)[OFFLOAD_HANDLE_KEY] as { read: string }).read)).not.toContain('recall');
+    expect(String((handled[OFFLOAD_HANDLE_KEY] as { read: string }).read)).toContain(
+      'recall_history({"artifact": "n.json"',
+    );
+    expect(
+      String(
+        (
+          withOffloadHandle(cut, { name: 'n.json', version: 0, chars: 1 }, undefined)[OFFLOAD_HANDLE_KEY] as {
+            read: string;
+          }
+        ).read,
+      ),
+    ).not.toContain('recall');
   });
 });
 

@@ -32,7 +32,11 @@ function safeSegment(value: string | undefined, fallback: string): string {
  * call, safe as a file or object name, and never `user:`-prefixed (ADK shares
  * those across a user's sessions).
  */
-export function offloadArtifactName(tool: string, invocationId: string | undefined, functionCallId: string | undefined): string {
+export function offloadArtifactName(
+  tool: string,
+  invocationId: string | undefined,
+  functionCallId: string | undefined,
+): string {
   return `${OFFLOAD_ARTIFACT_PREFIX}${safeSegment(tool, 'tool')}-${safeSegment(invocationId, 'invocation')}-${safeSegment(functionCallId, 'call')}.json`;
 }
 
@@ -49,7 +53,11 @@ export function offloadText(part: Part | undefined): string | undefined {
 }
 
 /** The cut result with the handle added under `full_result_artifact` (a copy; the cut result is not changed). */
-export function withOffloadHandle(cut: Record<string, unknown>, handle: OffloadHandle, recallToolName: string | undefined): Record<string, unknown> {
+export function withOffloadHandle(
+  cut: Record<string, unknown>,
+  handle: OffloadHandle,
+  recallToolName: string | undefined,
+): Record<string, unknown> {
   const read = recallToolName
     ? `The whole result is stored. Read any part with ${recallToolName}({"artifact": "${handle.name}", "offset": 0, "length": 4000}).`
     : 'The whole result is stored as this artifact.';
@@ -71,8 +79,14 @@ export interface ArtifactSlice {
  * as JavaScript strings do; a bad offset or length is clamped, never thrown.
  */
 export function sliceArtifactText(text: string, offset: unknown, length: unknown, maxChars: number): ArtifactSlice {
-  const start = typeof offset === 'number' && Number.isFinite(offset) ? Math.min(Math.max(0, Math.floor(offset)), text.length) : 0;
+  const start =
+    typeof offset === 'number' && Number.isFinite(offset) ? Math.min(Math.max(0, Math.floor(offset)), text.length) : 0;
   const wanted = typeof length === 'number' && Number.isFinite(length) && length > 0 ? Math.floor(length) : maxChars;
   const end = Math.min(text.length, start + Math.min(wanted, maxChars));
-  return { offset: start, text: text.slice(start, end), total_chars: text.length, ...(end < text.length ? { next_offset: end } : {}) };
+  return {
+    offset: start,
+    text: text.slice(start, end),
+    total_chars: text.length,
+    ...(end < text.length ? { next_offset: end } : {}),
+  };
 }

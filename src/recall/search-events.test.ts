@@ -13,15 +13,25 @@ describe('searchEvents', () => {
       const events = [
         event('original', userText('The tracking code is TRK-99812-ZQ.')),
         event('call', functionCall('recall_history', { query: 'TRK-99812-ZQ' })),
-        event('answer', functionResponse('recall_history', { hits: [{ snippet: 'The tracking code is TRK-99812-ZQ. TRK-99812-ZQ' }] })),
+        event(
+          'answer',
+          functionResponse('recall_history', {
+            hits: [{ snippet: 'The tracking code is TRK-99812-ZQ. TRK-99812-ZQ' }],
+          }),
+        ),
       ];
-      expect(searchEvents(events, 'TRK-99812-ZQ', { excludeTool: 'recall_history' }).map((hit) => hit.eventId)).toEqual(['original']);
+      expect(searchEvents(events, 'TRK-99812-ZQ', { excludeTool: 'recall_history' }).map((hit) => hit.eventId)).toEqual(
+        ['original'],
+      );
       // Without the exclusion the earlier answer ranks first: the case the option exists for.
       expect(searchEvents(events, 'TRK-99812-ZQ')[0]?.eventId).not.toBe('original');
     });
 
-    it("should not search events another branch wrote", () => {
-      const events = [event('mine', userText('alpha beta'), { branch: 'root.worker' }), event('theirs', userText('alpha beta'), { branch: 'root.critic' })];
+    it('should not search events another branch wrote', () => {
+      const events = [
+        event('mine', userText('alpha beta'), { branch: 'root.worker' }),
+        event('theirs', userText('alpha beta'), { branch: 'root.critic' }),
+      ];
       expect(searchEvents(events, 'alpha', { branch: 'root.worker' }).map((hit) => hit.eventId)).toEqual(['mine']);
     });
   });

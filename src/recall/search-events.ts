@@ -43,12 +43,20 @@ export function isVisibleTo(event: SearchableEvent, branch: string | undefined):
 }
 
 function terms(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_\-./#@]+/u).filter((term) => term.length >= 2))];
+  return [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}_\-./#@]+/u)
+        .filter((term) => term.length >= 2),
+    ),
+  ];
 }
 
 function countOccurrences(haystack: string, needle: string): number {
   let count = 0;
-  for (let at = haystack.indexOf(needle); at >= 0 && count < 1_000; at = haystack.indexOf(needle, at + needle.length)) count++;
+  for (let at = haystack.indexOf(needle); at >= 0 && count < 1_000; at = haystack.indexOf(needle, at + needle.length))
+    count++;
   return count;
 }
 
@@ -56,7 +64,10 @@ function countOccurrences(haystack: string, needle: string): number {
 function isCallOf(event: SearchableEvent, toolName: string | undefined): boolean {
   if (toolName === undefined) return false;
   const parts = event.content?.parts ?? [];
-  return parts.length > 0 && parts.every((part) => part.functionCall?.name === toolName || part.functionResponse?.name === toolName);
+  return (
+    parts.length > 0 &&
+    parts.every((part) => part.functionCall?.name === toolName || part.functionResponse?.name === toolName)
+  );
 }
 
 function snippetAround(text: string, lower: string, needle: string, chars: number): string {
@@ -71,7 +82,12 @@ function snippetAround(text: string, lower: string, needle: string, chars: numbe
 export function searchEvents(
   events: readonly SearchableEvent[],
   query: string,
-  options: { branch?: string | undefined; limit?: number; snippetChars?: number; excludeTool?: string | undefined } = {},
+  options: {
+    branch?: string | undefined;
+    limit?: number;
+    snippetChars?: number;
+    excludeTool?: string | undefined;
+  } = {},
 ): RecallHit[] {
   const queryTerms = terms(query);
   if (queryTerms.length === 0) return [];
@@ -86,7 +102,8 @@ export function searchEvents(
     if (text.length > 0) texts.push({ event, text, lower: text.toLowerCase(), turn: turnOf.get(invocation) ?? 0 });
   }
   const documentFrequency = new Map<string, number>();
-  for (const term of queryTerms) documentFrequency.set(term, texts.filter((entry) => entry.lower.includes(term)).length);
+  for (const term of queryTerms)
+    documentFrequency.set(term, texts.filter((entry) => entry.lower.includes(term)).length);
   const hits: RecallHit[] = [];
   for (const entry of texts) {
     let score = 0;
@@ -103,7 +120,13 @@ export function searchEvents(
       best = phrase;
     }
     if (score > 0 && best) {
-      hits.push({ eventId: entry.event.id, turn: entry.turn, author: entry.event.author ?? 'unknown', score: Math.round(score * 100) / 100, snippet: snippetAround(entry.text, entry.lower, best, options.snippetChars ?? 240) });
+      hits.push({
+        eventId: entry.event.id,
+        turn: entry.turn,
+        author: entry.event.author ?? 'unknown',
+        score: Math.round(score * 100) / 100,
+        snippet: snippetAround(entry.text, entry.lower, best, options.snippetChars ?? 240),
+      });
     }
   }
   hits.sort((a, b) => b.score - a.score || a.turn - b.turn);
@@ -111,7 +134,11 @@ export function searchEvents(
 }
 
 /** A bounded excerpt of one event's text, from `offset`. */
-export function readEvent(event: SearchableEvent, offset: number, maxChars: number): { text: string; offset: number; totalChars: number; nextOffset?: number } {
+export function readEvent(
+  event: SearchableEvent,
+  offset: number,
+  maxChars: number,
+): { text: string; offset: number; totalChars: number; nextOffset?: number } {
   const full = eventText(event);
   const start = Math.max(0, Math.min(offset, full.length));
   const text = safeHead(full.slice(start), maxChars);

@@ -52,7 +52,10 @@ export function compactionView(
   const replaced = withContent.slice(0, boundary + 1);
   const visible = withContent.slice(boundary + 1);
   const lines: string[] = [];
-  if (summary) lines.push(`[summary, ${summary.compactions} compaction(s)${summary.fallback ? ', mechanical' : ''}]\n${summary.text}`);
+  if (summary)
+    lines.push(
+      `[summary, ${summary.compactions} compaction(s)${summary.fallback ? ', mechanical' : ''}]\n${summary.text}`,
+    );
   for (const event of visible) if (event.content) lines.push(renderContent(event.content));
   return {
     agentName,

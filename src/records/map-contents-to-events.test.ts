@@ -11,7 +11,11 @@ function eventsOf(contents: readonly (Content | undefined)[]): EventLike[] {
 }
 
 function map(events: readonly EventLike[], contents: readonly Content[]) {
-  return mapContentsToEvents(events, contents, contents.map((content) => fingerprint(content)));
+  return mapContentsToEvents(
+    events,
+    contents,
+    contents.map((content) => fingerprint(content)),
+  );
 }
 
 /** The matching as it was first written: for each content, the first later event with the same full fingerprint. */
@@ -37,7 +41,13 @@ describe('mapContentsToEvents', () => {
     it('should find the first and last events and count the matched ones, skipping events without content', () => {
       const contents = [userText('one'), userText('two'), userText('three')];
       const events = eventsOf([contents[0], undefined, contents[1], contents[2], userText('later')]);
-      expect(map(events, contents)).toEqual({ firstEventId: 'e0', lastEventId: 'e3', firstTimestamp: 1_000, lastTimestamp: 1_003, count: 3 });
+      expect(map(events, contents)).toEqual({
+        firstEventId: 'e0',
+        lastEventId: 'e3',
+        firstTimestamp: 1_000,
+        lastTimestamp: 1_003,
+        count: 3,
+      });
     });
 
     it("should skip contents rewritten from other agents' events", () => {
@@ -47,8 +57,14 @@ describe('mapContentsToEvents', () => {
     });
 
     it('should match events whose function calls carry client ids ADK removes from contents', () => {
-      const content: Content = { role: 'user', parts: [{ functionResponse: { name: 'fetch', response: { ok: true } } }] };
-      const stored: Content = { role: 'user', parts: [{ functionResponse: { id: 'adk-123', name: 'fetch', response: { ok: true } } }] };
+      const content: Content = {
+        role: 'user',
+        parts: [{ functionResponse: { name: 'fetch', response: { ok: true } } }],
+      };
+      const stored: Content = {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'adk-123', name: 'fetch', response: { ok: true } } }],
+      };
       expect(map(eventsOf([stored]), [content])).toMatchObject({ firstEventId: 'e0', count: 1 });
     });
 
@@ -60,27 +76,38 @@ describe('mapContentsToEvents', () => {
     });
 
     it('should cover nothing for no contents', () => {
-      expect(map(eventsOf([userText('one')]), [])).toEqual({ firstEventId: undefined, lastEventId: undefined, firstTimestamp: undefined, lastTimestamp: undefined, count: 0 });
+      expect(map(eventsOf([userText('one')]), [])).toEqual({
+        firstEventId: undefined,
+        lastEventId: undefined,
+        firstTimestamp: undefined,
+        lastTimestamp: undefined,
+        count: 0,
+      });
     });
   });
 
   describe('laws', () => {
     it('should match like a full-fingerprint scan, whatever events were added or contents left out', () => {
       fc.assert(
-        fc.property(conversation, fc.array(fc.boolean(), { maxLength: 40 }), fc.array(fc.boolean(), { maxLength: 40 }), (contents, extra, missing) => {
-          const stored: (Content | undefined)[] = [];
-          contents.forEach((content, i) => {
-            if (extra[i]) stored.push(i % 2 === 0 ? undefined : userText(`noise ${i}`));
-            stored.push(content);
-          });
-          const events = eventsOf(stored);
-          const requested = contents.filter((_, i) => !missing[i]).map((content) => structuredClone(content));
-          const expected = referenceMatch(events, requested);
-          const result = map(events, requested);
-          expect(result.count).toBe(expected.length);
-          expect(result.firstEventId).toBe(expected[0]);
-          expect(result.lastEventId).toBe(expected[expected.length - 1]);
-        }),
+        fc.property(
+          conversation,
+          fc.array(fc.boolean(), { maxLength: 40 }),
+          fc.array(fc.boolean(), { maxLength: 40 }),
+          (contents, extra, missing) => {
+            const stored: (Content | undefined)[] = [];
+            contents.forEach((content, i) => {
+              if (extra[i]) stored.push(i % 2 === 0 ? undefined : userText(`noise ${i}`));
+              stored.push(content);
+            });
+            const events = eventsOf(stored);
+            const requested = contents.filter((_, i) => !missing[i]).map((content) => structuredClone(content));
+            const expected = referenceMatch(events, requested);
+            const result = map(events, requested);
+            expect(result.count).toBe(expected.length);
+            expect(result.firstEventId).toBe(expected[0]);
+            expect(result.lastEventId).toBe(expected[expected.length - 1]);
+          },
+        ),
         PROPERTY_RUNS,
       );
     });

@@ -97,8 +97,13 @@ function covered(events: readonly EventLike[], { events: matched }: Matches): Co
  * The events, in order, that `contents` (with their fingerprints, in the same
  * order) came from.
  */
-export function mapContentsToEvents(events: readonly EventLike[], contents: readonly Content[], contentFingerprints: readonly string[]): CoveredEvents {
-  const probe = (content: Content | undefined): string | undefined => (content ? probeFingerprint(content, { skipBulk: true }) : undefined);
+export function mapContentsToEvents(
+  events: readonly EventLike[],
+  contents: readonly Content[],
+  contentFingerprints: readonly string[],
+): CoveredEvents {
+  const probe = (content: Content | undefined): string | undefined =>
+    content ? probeFingerprint(content, { skipBulk: true }) : undefined;
   const byProbe = matchInOrder(
     events.map((event) => probe(eventContent(event))),
     contents.map((content) => probe(content) ?? ''),
@@ -110,8 +115,14 @@ export function mapContentsToEvents(events: readonly EventLike[], contents: read
   // No probe matched: no full fingerprint would. Else trust the match when both ends agree in full.
   const last = byProbe.events.length - 1;
   if (last < 0 || (confirmed(0) && confirmed(last))) return covered(events, byProbe);
-  return covered(events, matchInOrder(events.map((event) => {
-    const content = eventContent(event);
-    return content ? fingerprint(content) : undefined;
-  }), contentFingerprints));
+  return covered(
+    events,
+    matchInOrder(
+      events.map((event) => {
+        const content = eventContent(event);
+        return content ? fingerprint(content) : undefined;
+      }),
+      contentFingerprints,
+    ),
+  );
 }

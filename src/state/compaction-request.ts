@@ -5,7 +5,11 @@
 import { decodeUsageRecord, encodeRecord } from './guard-state.js';
 import { stateKeysFor } from './state-keys.js';
 
-export function compactionRequestDelta(state: Readonly<Record<string, unknown>>, agentName: string, now: number): Record<string, unknown> {
+export function compactionRequestDelta(
+  state: Readonly<Record<string, unknown>>,
+  agentName: string,
+  now: number,
+): Record<string, unknown> {
   const keys = stateKeysFor(agentName);
   const usage = decodeUsageRecord(state[keys.usage]);
   return { [keys.usage]: encodeRecord({ ...usage, forceCompaction: true }), [keys.compactionRequest]: now };

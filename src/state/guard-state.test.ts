@@ -1,9 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS, summaryRecordArbitrary, usageRecordArbitrary } from '../../test/support/arbitraries.js';
-import { decodeCount, decodeSummaryRecord, decodeUsageRecord, EMPTY_USAGE, encodeRecord, RECORD_VERSION } from './guard-state.js';
+import {
+  decodeCount,
+  decodeSummaryRecord,
+  decodeUsageRecord,
+  EMPTY_USAGE,
+  encodeRecord,
+  RECORD_VERSION,
+} from './guard-state.js';
 
-const STORED_SUMMARY = { version: 1, text: 'The user wants a rollback.', covered: 12, anchor: 'a.b|c.d', currentRequest: 'Roll back.', compactions: 2, fallback: false, createdAt: 1_700_000_000_000 };
+const STORED_SUMMARY = {
+  version: 1,
+  text: 'The user wants a rollback.',
+  covered: 12,
+  anchor: 'a.b|c.d',
+  currentRequest: 'Roll back.',
+  compactions: 2,
+  fallback: false,
+  createdAt: 1_700_000_000_000,
+};
 
 /** A record after a JSON round trip through a session service. */
 function roundTrip(value: unknown): unknown {
@@ -17,7 +33,8 @@ describe('decodeCount', () => {
     });
 
     it('should reject NaN, infinities and negative numbers', () => {
-      for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, -0.5]) expect(decodeCount(value)).toBeUndefined();
+      for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, -0.5])
+        expect(decodeCount(value)).toBeUndefined();
     });
 
     it('should reject numbers above the maximum (unsafe integers by default)', () => {
@@ -26,7 +43,8 @@ describe('decodeCount', () => {
     });
 
     it('should reject strings that are blank or not numbers', () => {
-      for (const value of ['', '   ', 'abc', '12 tokens', 'NaN', 'Infinity', '-3']) expect(decodeCount(value)).toBeUndefined();
+      for (const value of ['', '   ', 'abc', '12 tokens', 'NaN', 'Infinity', '-3'])
+        expect(decodeCount(value)).toBeUndefined();
     });
   });
 
@@ -48,7 +66,8 @@ describe('decodeCount', () => {
 describe('decodeSummaryRecord', () => {
   describe('values that are not a usable summary', () => {
     it('should reject missing values, arrays, numbers and strings that are not JSON records', () => {
-      for (const value of [undefined, null, 42, [STORED_SUMMARY], 'not json', '[1,2]', '"a string"']) expect(decodeSummaryRecord(value)).toBeUndefined();
+      for (const value of [undefined, null, 42, [STORED_SUMMARY], 'not json', '[1,2]', '"a string"'])
+        expect(decodeSummaryRecord(value)).toBeUndefined();
     });
 
     it('should reject a record without text, an empty text or a text that is not a string', () => {
@@ -58,7 +77,8 @@ describe('decodeSummaryRecord', () => {
     });
 
     it('should reject a watermark that is missing, zero, negative, NaN or not a number', () => {
-      for (const covered of [undefined, 0, -3, Number.NaN, 'twelve', {}, 1e300]) expect(decodeSummaryRecord({ ...STORED_SUMMARY, covered })).toBeUndefined();
+      for (const covered of [undefined, 0, -3, Number.NaN, 'twelve', {}, 1e300])
+        expect(decodeSummaryRecord({ ...STORED_SUMMARY, covered })).toBeUndefined();
     });
 
     it('should reject a record without an anchor', () => {
@@ -73,24 +93,41 @@ describe('decodeSummaryRecord', () => {
     });
 
     it('should read numbers stored as strings and floor a float watermark', () => {
-      expect(decodeSummaryRecord({ ...STORED_SUMMARY, covered: '12', compactions: '2', createdAt: '1700000000000' })).toMatchObject(STORED_SUMMARY);
+      expect(
+        decodeSummaryRecord({ ...STORED_SUMMARY, covered: '12', compactions: '2', createdAt: '1700000000000' }),
+      ).toMatchObject(STORED_SUMMARY);
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, covered: 12.9 })?.covered).toBe(12);
     });
 
     it('should default missing counters and ignore a malformed request', () => {
       const decoded = decodeSummaryRecord({ text: 'x', covered: 3, anchor: '^|a', currentRequest: 42 });
-      expect(decoded).toMatchObject({ version: RECORD_VERSION, compactions: 1, fallback: false, createdAt: 0, currentRequest: undefined });
+      expect(decoded).toMatchObject({
+        version: RECORD_VERSION,
+        compactions: 1,
+        fallback: false,
+        createdAt: 0,
+        currentRequest: undefined,
+      });
     });
 
     it('should round-trip the kept request of a mid-turn summary, and read one stored as strings', () => {
       const kept = { at: 4, fingerprint: 'u.task' };
-      expect(decodeSummaryRecord(JSON.parse(JSON.stringify(encodeRecord({ ...STORED_SUMMARY, kept }))))?.kept).toEqual(kept);
+      expect(decodeSummaryRecord(JSON.parse(JSON.stringify(encodeRecord({ ...STORED_SUMMARY, kept }))))?.kept).toEqual(
+        kept,
+      );
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, kept: { at: '4', fingerprint: 'u.task' } })?.kept).toEqual(kept);
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, kept: null })?.kept).toBeUndefined();
     });
 
     it('should drop a summary whose kept request is unusable rather than strip the request with the rest', () => {
-      for (const kept of [{ at: 12, fingerprint: 'x' }, { at: -1, fingerprint: 'x' }, { at: 3 }, { fingerprint: 'x' }, 'garbage', 7]) {
+      for (const kept of [
+        { at: 12, fingerprint: 'x' },
+        { at: -1, fingerprint: 'x' },
+        { at: 3 },
+        { fingerprint: 'x' },
+        'garbage',
+        7,
+      ]) {
         expect(decodeSummaryRecord({ ...STORED_SUMMARY, kept })).toBeUndefined();
       }
     });
@@ -113,12 +150,18 @@ describe('decodeSummaryRecord', () => {
 
     it('should return undefined or a usable record for anything at all, never throw', () => {
       fc.assert(
-        fc.property(fc.oneof(fc.anything(), fc.anything().map((value) => JSON.stringify(value) ?? '')), (value) => {
-          const decoded = decodeSummaryRecord(value);
-          if (decoded === undefined) return;
-          expect(Number.isInteger(decoded.covered) && decoded.covered >= 1).toBe(true);
-          expect(decoded.text.length).toBeGreaterThan(0);
-        }),
+        fc.property(
+          fc.oneof(
+            fc.anything(),
+            fc.anything().map((value) => JSON.stringify(value) ?? ''),
+          ),
+          (value) => {
+            const decoded = decodeSummaryRecord(value);
+            if (decoded === undefined) return;
+            expect(Number.isInteger(decoded.covered) && decoded.covered >= 1).toBe(true);
+            expect(decoded.text.length).toBeGreaterThan(0);
+          },
+        ),
         PROPERTY_RUNS,
       );
     });
@@ -128,12 +171,27 @@ describe('decodeSummaryRecord', () => {
 describe('decodeUsageRecord', () => {
   describe('values that are not a usage record', () => {
     it('should return the empty record for missing values and garbage', () => {
-      for (const value of [undefined, null, 'garbage', 7, [1, 2]]) expect(decodeUsageRecord(value)).toEqual(EMPTY_USAGE);
+      for (const value of [undefined, null, 'garbage', 7, [1, 2]])
+        expect(decodeUsageRecord(value)).toEqual(EMPTY_USAGE);
     });
 
     it('should drop fields that are negative, zero where a size is expected, NaN or huge', () => {
-      const decoded = decodeUsageRecord({ realPromptTokens: 0, lastEstimate: -5, sentEstimate: Number.NaN, lastCalibrated: 1e300, outputTokens: -1, modelCalls: -2 });
-      expect(decoded).toMatchObject({ realPromptTokens: undefined, lastEstimate: undefined, sentEstimate: undefined, lastCalibrated: undefined, outputTokens: undefined, modelCalls: 0 });
+      const decoded = decodeUsageRecord({
+        realPromptTokens: 0,
+        lastEstimate: -5,
+        sentEstimate: Number.NaN,
+        lastCalibrated: 1e300,
+        outputTokens: -1,
+        modelCalls: -2,
+      });
+      expect(decoded).toMatchObject({
+        realPromptTokens: undefined,
+        lastEstimate: undefined,
+        sentEstimate: undefined,
+        lastCalibrated: undefined,
+        outputTokens: undefined,
+        modelCalls: 0,
+      });
     });
 
     it('should drop a learned correction that is zero or above 1,000', () => {
@@ -144,12 +202,27 @@ describe('decodeUsageRecord', () => {
 
   describe('tolerated variations', () => {
     it('should read numbers stored as strings and floor counters', () => {
-      const decoded = decodeUsageRecord({ realPromptTokens: '3000', lastEstimate: '2000.5', learnedCorrection: '1.5', modelCalls: '7.9', forceCompaction: 'true' });
-      expect(decoded).toMatchObject({ realPromptTokens: 3_000, lastEstimate: 2_000.5, learnedCorrection: 1.5, modelCalls: 7, forceCompaction: true });
+      const decoded = decodeUsageRecord({
+        realPromptTokens: '3000',
+        lastEstimate: '2000.5',
+        learnedCorrection: '1.5',
+        modelCalls: '7.9',
+        forceCompaction: 'true',
+      });
+      expect(decoded).toMatchObject({
+        realPromptTokens: 3_000,
+        lastEstimate: 2_000.5,
+        learnedCorrection: 1.5,
+        modelCalls: 7,
+        forceCompaction: true,
+      });
     });
 
     it('should decode a record stored as a JSON string', () => {
-      expect(decodeUsageRecord(JSON.stringify({ modelCalls: 3, sentEstimate: 100 }))).toMatchObject({ modelCalls: 3, sentEstimate: 100 });
+      expect(decodeUsageRecord(JSON.stringify({ modelCalls: 3, sentEstimate: 100 }))).toMatchObject({
+        modelCalls: 3,
+        sentEstimate: 100,
+      });
     });
   });
 
@@ -166,7 +239,12 @@ describe('decodeUsageRecord', () => {
     it('should read back every record whose numbers were turned into strings', () => {
       fc.assert(
         fc.property(usageRecordArbitrary, (record) => {
-          const stringified = Object.fromEntries(Object.entries(encodeRecord(record)).map(([key, value]) => [key, typeof value === 'number' ? String(value) : value]));
+          const stringified = Object.fromEntries(
+            Object.entries(encodeRecord(record)).map(([key, value]) => [
+              key,
+              typeof value === 'number' ? String(value) : value,
+            ]),
+          );
           expect(decodeUsageRecord(stringified)).toEqual(record);
         }),
         PROPERTY_RUNS,
@@ -175,15 +253,35 @@ describe('decodeUsageRecord', () => {
 
     it('should return non-negative integer counters and positive sizes for anything at all, never throw', () => {
       fc.assert(
-        fc.property(fc.oneof(fc.anything(), fc.dictionary(fc.constantFrom('modelCalls', 'compactions', 'realPromptTokens', 'learnedCorrection'), fc.anything())), (value) => {
-          const decoded = decodeUsageRecord(value);
-          for (const counter of [decoded.modelCalls, decoded.compactions, decoded.overLimitCalls, decoded.rejectedCalls, decoded.invocations]) {
-            expect(Number.isInteger(counter) && counter >= 0).toBe(true);
-          }
-          for (const size of [decoded.realPromptTokens, decoded.lastEstimate, decoded.sentEstimate, decoded.learnedCorrection]) {
-            if (size !== undefined) expect(Number.isFinite(size) && size > 0).toBe(true);
-          }
-        }),
+        fc.property(
+          fc.oneof(
+            fc.anything(),
+            fc.dictionary(
+              fc.constantFrom('modelCalls', 'compactions', 'realPromptTokens', 'learnedCorrection'),
+              fc.anything(),
+            ),
+          ),
+          (value) => {
+            const decoded = decodeUsageRecord(value);
+            for (const counter of [
+              decoded.modelCalls,
+              decoded.compactions,
+              decoded.overLimitCalls,
+              decoded.rejectedCalls,
+              decoded.invocations,
+            ]) {
+              expect(Number.isInteger(counter) && counter >= 0).toBe(true);
+            }
+            for (const size of [
+              decoded.realPromptTokens,
+              decoded.lastEstimate,
+              decoded.sentEstimate,
+              decoded.learnedCorrection,
+            ]) {
+              if (size !== undefined) expect(Number.isFinite(size) && size > 0).toBe(true);
+            }
+          },
+        ),
         PROPERTY_RUNS,
       );
     });

@@ -132,7 +132,9 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
       return undefined;
     }
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** A finite, non-negative number from a number or numeric string; `undefined` otherwise. */
@@ -172,7 +174,13 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
   const text = record['text'];
   const covered = decodeInteger(record['covered']);
   const anchor = record['anchor'];
-  if (typeof text !== 'string' || text.length === 0 || covered === undefined || covered < 1 || typeof anchor !== 'string') {
+  if (
+    typeof text !== 'string' ||
+    text.length === 0 ||
+    covered === undefined ||
+    covered < 1 ||
+    typeof anchor !== 'string'
+  ) {
     return undefined;
   }
   const currentRequest = record['currentRequest'];
@@ -253,7 +261,15 @@ function decodeFutileCompaction(value: unknown): FutileCompaction | undefined {
   const fixedTokens = decodeCount(record['fixedTokens'], MAX_PLAUSIBLE_TOKENS);
   const correction = decodeCount(record['correction'], 1_000);
   const contentTokens = decodeCount(record['contentTokens'], MAX_PLAUSIBLE_TOKENS);
-  if (window === undefined || window === 0 || fixedTokens === undefined || correction === undefined || correction === 0 || contentTokens === undefined) return undefined;
+  if (
+    window === undefined ||
+    window === 0 ||
+    fixedTokens === undefined ||
+    correction === undefined ||
+    correction === 0 ||
+    contentTokens === undefined
+  )
+    return undefined;
   return { window, fixedTokens, correction, contentTokens };
 }
 

@@ -8,7 +8,17 @@ describe('decodeMaskRecord', () => {
   });
 
   it('should refuse what cannot be a mask watermark', () => {
-    for (const value of [null, 'x', [], {}, { upTo: 0, anchor: 'a' }, { upTo: 1.5, anchor: 'a' }, { upTo: -3, anchor: 'a' }, { upTo: 3 }, { upTo: '3', anchor: 7 }]) {
+    for (const value of [
+      null,
+      'x',
+      [],
+      {},
+      { upTo: 0, anchor: 'a' },
+      { upTo: 1.5, anchor: 'a' },
+      { upTo: -3, anchor: 'a' },
+      { upTo: 3 },
+      { upTo: '3', anchor: 7 },
+    ]) {
       expect(decodeMaskRecord(value)).toBeUndefined();
     }
   });

@@ -24,5 +24,10 @@ export function decodeMaskRecord(value: unknown): MaskRecord | undefined {
   const upTo = decodeCount(record['upTo']);
   const anchor = record['anchor'];
   if (upTo === undefined || upTo < 1 || !Number.isInteger(upTo) || typeof anchor !== 'string') return undefined;
-  return { upTo, anchor, maskings: Math.floor(decodeCount(record['maskings']) ?? 1), createdAt: decodeCount(record['createdAt']) ?? 0 };
+  return {
+    upTo,
+    anchor,
+    maskings: Math.floor(decodeCount(record['maskings']) ?? 1),
+    createdAt: decodeCount(record['createdAt']) ?? 0,
+  };
 }

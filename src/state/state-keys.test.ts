@@ -10,7 +10,7 @@ describe('stateKeysFor', () => {
       for (const key of Object.values(keys) as string[]) expect(key.startsWith(`${STATE_PREFIX}:worker:`)).toBe(true);
     });
 
-    it('should never use ADK\'s reserved app:, user: or temp: prefixes (keys stay session-scoped)', () => {
+    it("should never use ADK's reserved app:, user: or temp: prefixes (keys stay session-scoped)", () => {
       for (const key of Object.values(stateKeysFor('worker'))) expect(key).not.toMatch(/^(app|user|temp):/);
     });
 

@@ -11,7 +11,10 @@ function printsOf(prints: readonly string[]): FingerprintAt {
 const HISTORY = ['f0', 'f1', 'f2', 'f3', 'f4', 'f5'];
 
 /** Distinct fingerprints, so that an anchor matches exactly one position. */
-const distinctPrints = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }).map((text) => `p:${text}`), { minLength: 1, maxLength: 30 });
+const distinctPrints = fc.uniqueArray(
+  fc.string({ minLength: 1, maxLength: 6 }).map((text) => `p:${text}`),
+  { minLength: 1, maxLength: 30 },
+);
 
 describe('anchorAt', () => {
   describe('watermarks at the start', () => {
@@ -54,7 +57,10 @@ describe('locateWatermark', () => {
     });
 
     it('should follow the anchor when contents were inserted before it', () => {
-      expect(locateWatermark(printsOf(['other agent', 'other agent 2', ...HISTORY]), 8, 3, 'f1|f2')).toEqual({ kind: 'moved', covered: 5 });
+      expect(locateWatermark(printsOf(['other agent', 'other agent 2', ...HISTORY]), 8, 3, 'f1|f2')).toEqual({
+        kind: 'moved',
+        covered: 5,
+      });
     });
 
     it('should follow the anchor when contents before it were removed', () => {
@@ -78,7 +84,9 @@ describe('locateWatermark', () => {
       fc.assert(
         fc.property(distinctPrints, fc.nat(), (prints, seed) => {
           const covered = 1 + (seed % prints.length);
-          expect(locateWatermark(printsOf(prints), prints.length, covered, anchorAt(printsOf(prints), covered))).toEqual({ kind: 'exact', covered });
+          expect(
+            locateWatermark(printsOf(prints), prints.length, covered, anchorAt(printsOf(prints), covered)),
+          ).toEqual({ kind: 'exact', covered });
         }),
         PROPERTY_RUNS,
       );
@@ -91,7 +99,10 @@ describe('locateWatermark', () => {
           const covered = 2 + (seed % (prints.length - 1));
           const anchor = anchorAt(printsOf(prints), covered);
           const grown = [...Array.from({ length: inserted }, (_, i) => `inserted ${i}`), ...prints];
-          expect(locateWatermark(printsOf(grown), grown.length, covered, anchor)).toEqual({ kind: 'moved', covered: covered + inserted });
+          expect(locateWatermark(printsOf(grown), grown.length, covered, anchor)).toEqual({
+            kind: 'moved',
+            covered: covered + inserted,
+          });
         }),
         PROPERTY_RUNS,
       );
@@ -99,14 +110,19 @@ describe('locateWatermark', () => {
 
     it('should only ever return a position whose anchor matches', () => {
       fc.assert(
-        fc.property(fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 20 }), fc.nat(25), fc.constantFrom('a|b', 'b|c', '^|a', 'c|c'), (prints, covered, anchor) => {
-          const match = locateWatermark(printsOf(prints), prints.length, covered, anchor);
-          if (match.kind !== 'missing') {
-            expect(match.covered).toBeGreaterThanOrEqual(1);
-            expect(match.covered).toBeLessThanOrEqual(prints.length);
-            expect(anchorAt(printsOf(prints), match.covered)).toBe(anchor);
-          }
-        }),
+        fc.property(
+          fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 20 }),
+          fc.nat(25),
+          fc.constantFrom('a|b', 'b|c', '^|a', 'c|c'),
+          (prints, covered, anchor) => {
+            const match = locateWatermark(printsOf(prints), prints.length, covered, anchor);
+            if (match.kind !== 'missing') {
+              expect(match.covered).toBeGreaterThanOrEqual(1);
+              expect(match.covered).toBeLessThanOrEqual(prints.length);
+              expect(anchorAt(printsOf(prints), match.covered)).toBe(anchor);
+            }
+          },
+        ),
         PROPERTY_RUNS,
       );
     });
@@ -121,22 +137,37 @@ describe('locateSummary', () => {
   });
 
   it('should find the kept content at its recorded place', () => {
-    expect(locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 1, fingerprint: 'f1' } })).toEqual({ kind: 'found', covered: 4, keptAt: 1 });
+    expect(locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 1, fingerprint: 'f1' } })).toEqual({
+      kind: 'found',
+      covered: 4,
+      keptAt: 1,
+    });
   });
 
   it('should move the kept content with a moved watermark', () => {
     // Recorded at covered 3 (anchor f2|f3 now ends at 4): the kept content, 2 before, moves from 1 to 2.
-    expect(locateSummary(prints, 6, { covered: 3, anchor: 'f2|f3', kept: { at: 0, fingerprint: 'f1' } })).toEqual({ kind: 'found', covered: 4, keptAt: 1 });
+    expect(locateSummary(prints, 6, { covered: 3, anchor: 'f2|f3', kept: { at: 0, fingerprint: 'f1' } })).toEqual({
+      kind: 'found',
+      covered: 4,
+      keptAt: 1,
+    });
   });
 
   it('should report missing when the kept content is not where it should be, or the watermark is gone', () => {
     const kept = locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 1, fingerprint: 'other' } });
     expect(kept).toMatchObject({ kind: 'missing', reason: expect.stringMatching(/kept at 1/) });
-    expect(locateSummary(prints, 6, { covered: 4, anchor: 'x|y', kept: { at: 1, fingerprint: 'f1' } })).toMatchObject({ kind: 'missing', reason: expect.stringMatching(/watermark at 4/) });
+    expect(locateSummary(prints, 6, { covered: 4, anchor: 'x|y', kept: { at: 1, fingerprint: 'f1' } })).toMatchObject({
+      kind: 'missing',
+      reason: expect.stringMatching(/watermark at 4/),
+    });
   });
 
   it('should never place the kept content at or after the watermark', () => {
-    expect(locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 4, fingerprint: 'f4' } })).toMatchObject({ kind: 'missing' });
-    expect(locateSummary(prints, 6, { covered: 2, anchor: 'f0|f1', kept: { at: -1, fingerprint: 'f0' } })).toMatchObject({ kind: 'missing' });
+    expect(locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 4, fingerprint: 'f4' } })).toMatchObject(
+      { kind: 'missing' },
+    );
+    expect(
+      locateSummary(prints, 6, { covered: 2, anchor: 'f0|f1', kept: { at: -1, fingerprint: 'f0' } }),
+    ).toMatchObject({ kind: 'missing' });
   });
 });

@@ -27,11 +27,18 @@ export type WatermarkMatch =
   | { readonly kind: 'missing' };
 
 /** Where the watermark `covered`/`anchor` falls in contents of `length`, if anywhere. */
-export function locateWatermark(fingerprintAt: FingerprintAt, length: number, covered: number, anchor: string): WatermarkMatch {
-  if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor) return { kind: 'exact', covered };
+export function locateWatermark(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  covered: number,
+  anchor: string,
+): WatermarkMatch {
+  if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor)
+    return { kind: 'exact', covered };
   // Search outwards from the recorded position; the nearest match is the most likely.
   const start = Math.min(Math.max(covered, 1), length);
-  if (start !== covered && start >= 1 && anchorAt(fingerprintAt, start) === anchor) return { kind: 'moved', covered: start };
+  if (start !== covered && start >= 1 && anchorAt(fingerprintAt, start) === anchor)
+    return { kind: 'moved', covered: start };
   for (let distance = 1; distance <= length; distance++) {
     const before = start - distance;
     const after = start + distance;
@@ -75,10 +82,18 @@ export type SummaryMatch =
  */
 export function locateSummary(fingerprintAt: FingerprintAt, length: number, position: SummaryPosition): SummaryMatch {
   const match = locateWatermark(fingerprintAt, length, position.covered, position.anchor);
-  if (match.kind === 'missing') return { kind: 'missing', reason: `watermark at ${position.covered} of ${length} contents no longer matches the history` };
+  if (match.kind === 'missing')
+    return {
+      kind: 'missing',
+      reason: `watermark at ${position.covered} of ${length} contents no longer matches the history`,
+    };
   const { kept } = position;
   if (!kept) return { kind: 'found', covered: match.covered };
   const keptAt = match.covered - (position.covered - kept.at);
-  if (keptAt >= 0 && keptAt < match.covered && fingerprintAt(keptAt) === kept.fingerprint) return { kind: 'found', covered: match.covered, keptAt };
-  return { kind: 'missing', reason: `the user's message kept at ${kept.at} of ${length} contents no longer matches the history` };
+  if (keptAt >= 0 && keptAt < match.covered && fingerprintAt(keptAt) === kept.fingerprint)
+    return { kind: 'found', covered: match.covered, keptAt };
+  return {
+    kind: 'missing',
+    reason: `the user's message kept at ${kept.at} of ${length} contents no longer matches the history`,
+  };
 }

@@ -71,7 +71,10 @@ export function agentStatus(state: Readonly<Record<string, unknown>>, agentName:
     estimated !== undefined && usage.threshold !== undefined && usage.averageTurnTokens
       ? Math.max(0, Math.floor((usage.threshold - estimated) / usage.averageTurnTokens))
       : undefined;
-  const correction = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : usage.learnedCorrection;
+  const correction =
+    usage.realPromptTokens && usage.lastEstimate
+      ? usage.realPromptTokens / usage.lastEstimate
+      : usage.learnedCorrection;
   return {
     agentName,
     known: state[keys.usage] !== undefined && state[keys.usage] !== null,
@@ -116,9 +119,11 @@ function compact(tokens: number): string {
 export function formatContextMeter(status: AgentContextStatus): string {
   if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
   const used = compact(status.lastRealPromptTokens ?? status.estimatedTokens ?? 0);
-  const source = status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
+  const source =
+    status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
   const window = status.window ? `${compact(status.window)}${source}` : '?';
   const turns = status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turns left`;
-  const compactions = status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
+  const compactions =
+    status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
   return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}`;
 }

@@ -29,10 +29,21 @@ function meters() {
   if (!instruments) {
     const meter = metrics.getMeter(SCOPE);
     instruments = {
-      compactions: meter.createCounter('gen_ai.context_guard.compactions', { description: 'Compactions of an agent\'s context' }),
-      duration: meter.createHistogram('gen_ai.context_guard.compaction.duration', { unit: 's', description: 'Time of one compaction, summarizer included' }),
-      tokens: meter.createHistogram('gen_ai.context_guard.compaction.tokens', { unit: '{token}', description: 'Request tokens before and after a compaction' }),
-      utilization: meter.createHistogram('gen_ai.context_guard.context.utilization', { unit: '1', description: 'Calibrated request size over the context window' }),
+      compactions: meter.createCounter('gen_ai.context_guard.compactions', {
+        description: "Compactions of an agent's context",
+      }),
+      duration: meter.createHistogram('gen_ai.context_guard.compaction.duration', {
+        unit: 's',
+        description: 'Time of one compaction, summarizer included',
+      }),
+      tokens: meter.createHistogram('gen_ai.context_guard.compaction.tokens', {
+        unit: '{token}',
+        description: 'Request tokens before and after a compaction',
+      }),
+      utilization: meter.createHistogram('gen_ai.context_guard.context.utilization', {
+        unit: '1',
+        description: 'Calibrated request size over the context window',
+      }),
     };
   }
   return instruments;
@@ -59,13 +70,18 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
         'context_guard.summarizer': record.summarizer,
         'context_guard.fallback': record.fallback,
         'context_guard.reason': record.reason,
-        ...(record.summarizerPromptTokens !== undefined ? { 'context_guard.summarizer.input_tokens': record.summarizerPromptTokens } : {}),
-        ...(record.summarizerOutputTokens !== undefined ? { 'context_guard.summarizer.output_tokens': record.summarizerOutputTokens } : {}),
+        ...(record.summarizerPromptTokens !== undefined
+          ? { 'context_guard.summarizer.input_tokens': record.summarizerPromptTokens }
+          : {}),
+        ...(record.summarizerOutputTokens !== undefined
+          ? { 'context_guard.summarizer.output_tokens': record.summarizerOutputTokens }
+          : {}),
       },
     },
     context.active(),
   );
-  if (record.fallback) span.setStatus({ code: SpanStatusCode.ERROR, message: record.fallbackReason ?? 'summarizer failed' });
+  if (record.fallback)
+    span.setStatus({ code: SpanStatusCode.ERROR, message: record.fallbackReason ?? 'summarizer failed' });
   span.end(record.createdAt + record.durationMs);
   const { compactions, duration, tokens } = meters();
   compactions.add(1, { ...attributes, 'context_guard.fallback': record.fallback });

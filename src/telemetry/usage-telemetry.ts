@@ -19,17 +19,32 @@ function meters() {
   if (!instruments) {
     const meter = metrics.getMeter(SCOPE);
     instruments = {
-      tokens: meter.createCounter('gen_ai.context_guard.usage.tokens', { unit: '{token}', description: 'Tokens billed by the model, by type (input, cached_input, output)' }),
-      cost: meter.createCounter('gen_ai.context_guard.usage.cost', { unit: 'USD', description: 'Estimated cost of model calls at the price table' }),
+      tokens: meter.createCounter('gen_ai.context_guard.usage.tokens', {
+        unit: '{token}',
+        description: 'Tokens billed by the model, by type (input, cached_input, output)',
+      }),
+      cost: meter.createCounter('gen_ai.context_guard.usage.cost', {
+        unit: 'USD',
+        description: 'Estimated cost of model calls at the price table',
+      }),
     };
   }
   return instruments;
 }
 
 /** Records one call's tokens and cost: the difference between the usage records after and before it. */
-export function recordUsageTelemetry(agentName: string, model: string | undefined, after: UsageRecord, before: UsageRecord): void {
-  const attributes: Attributes = { 'gen_ai.agent.name': agentName, ...(model ? { 'gen_ai.request.model': model } : {}) };
-  const delta = (key: 'billedPromptTokens' | 'billedCachedPromptTokens' | 'billedOutputTokens' | 'costUsd'): number => (after[key] ?? 0) - (before[key] ?? 0);
+export function recordUsageTelemetry(
+  agentName: string,
+  model: string | undefined,
+  after: UsageRecord,
+  before: UsageRecord,
+): void {
+  const attributes: Attributes = {
+    'gen_ai.agent.name': agentName,
+    ...(model ? { 'gen_ai.request.model': model } : {}),
+  };
+  const delta = (key: 'billedPromptTokens' | 'billedCachedPromptTokens' | 'billedOutputTokens' | 'costUsd'): number =>
+    (after[key] ?? 0) - (before[key] ?? 0);
   const cached = delta('billedCachedPromptTokens');
   const { tokens, cost } = meters();
   tokens.add(delta('billedPromptTokens') - cached, { ...attributes, 'gen_ai.token.type': 'input' });

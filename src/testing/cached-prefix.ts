@@ -23,7 +23,10 @@ export interface PrefixSnapshot {
 
 export function snapshotRequest(request: LlmRequest): PrefixSnapshot {
   const system = request.config?.systemInstruction;
-  return { head: safeJson([system ?? null, request.config?.tools ?? []]), contents: structuredClone(request.contents ?? []) };
+  return {
+    head: safeJson([system ?? null, request.config?.tools ?? []]),
+    contents: structuredClone(request.contents ?? []),
+  };
 }
 
 /** How many leading contents, and parts of the next one, two requests share. */
@@ -36,7 +39,12 @@ function commonParts(previous: readonly Content[], current: readonly Content[]):
     const beforeParts = before?.parts ?? [];
     const nowParts = now?.parts ?? [];
     let part = 0;
-    while (part < beforeParts.length && part < nowParts.length && safeJson(beforeParts[part]) === safeJson(nowParts[part])) part += 1;
+    while (
+      part < beforeParts.length &&
+      part < nowParts.length &&
+      safeJson(beforeParts[part]) === safeJson(nowParts[part])
+    )
+      part += 1;
     if (part < beforeParts.length || part < nowParts.length) return { contents: index, parts: part };
     index += 1;
   }
@@ -48,7 +56,13 @@ function commonParts(previous: readonly Content[], current: readonly Content[]):
  * under `minTokens` (the provider caches nothing shorter) or the system
  * instruction or tools changed.
  */
-export function cachedPrefixTokens(previous: PrefixSnapshot | undefined, request: LlmRequest, countTokens: RequestTokenCounter, minTokens: number, requestTokens: number): number {
+export function cachedPrefixTokens(
+  previous: PrefixSnapshot | undefined,
+  request: LlmRequest,
+  countTokens: RequestTokenCounter,
+  minTokens: number,
+  requestTokens: number,
+): number {
   if (!previous || previous.head !== snapshotRequest({ config: request.config } as LlmRequest).head) return 0;
   const contents = request.contents ?? [];
   const shared = commonParts(previous.contents, contents);

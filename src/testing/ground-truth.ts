@@ -24,11 +24,13 @@ function partPayload(part: Part): { text: string; mediaTokens: number } {
   let mediaTokens = 0;
   if (typeof part.text === 'string') text += part.text;
   if (part.functionCall) text += (part.functionCall.name ?? '') + safeJson(part.functionCall.args ?? {});
-  if (part.functionResponse) text += (part.functionResponse.name ?? '') + safeJson(part.functionResponse.response ?? {});
+  if (part.functionResponse)
+    text += (part.functionResponse.name ?? '') + safeJson(part.functionResponse.response ?? {});
   if (part.inlineData) {
     const mime = part.inlineData.mimeType ?? '';
     if (mime.startsWith('image/')) mediaTokens += IMAGE_TOKENS;
-    else if (mime === 'application/pdf') mediaTokens += IMAGE_TOKENS * Math.max(1, Math.ceil((part.inlineData.data?.length ?? 0) / 4_000));
+    else if (mime === 'application/pdf')
+      mediaTokens += IMAGE_TOKENS * Math.max(1, Math.ceil((part.inlineData.data?.length ?? 0) / 4_000));
     else text += part.inlineData.data ?? '';
   }
   if (part.fileData) mediaTokens += IMAGE_TOKENS;

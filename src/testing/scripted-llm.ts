@@ -11,7 +11,12 @@
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { RequestTokenCounter } from './ground-truth.js';
-import { cachedPrefixTokens, DEFAULT_MIN_CACHED_TOKENS, snapshotRequest, type PrefixSnapshot } from './cached-prefix.js';
+import {
+  cachedPrefixTokens,
+  DEFAULT_MIN_CACHED_TOKENS,
+  snapshotRequest,
+  type PrefixSnapshot,
+} from './cached-prefix.js';
 
 /** One request as the model received it. */
 export interface RecordedRequest {
@@ -99,7 +104,16 @@ export class ScriptedLlm extends BaseLlm {
     const agentName = request.config?.labels?.['adk_agent_name'];
     const cacheKey = `${this.settings.cacheKey?.(request) ?? ''}\u0000${agentName ?? ''}`;
     const minCached = this.settings.minCachedTokens ?? DEFAULT_MIN_CACHED_TOKENS;
-    const cachedPromptTokens = rejected || minCached === false ? 0 : cachedPrefixTokens(this.lastAccepted.get(cacheKey), request, this.settings.countTokens, minCached, promptTokens);
+    const cachedPromptTokens =
+      rejected || minCached === false
+        ? 0
+        : cachedPrefixTokens(
+            this.lastAccepted.get(cacheKey),
+            request,
+            this.settings.countTokens,
+            minCached,
+            promptTokens,
+          );
     this.requests.push({
       index,
       timestamp: performance.timeOrigin + performance.now(),
@@ -117,7 +131,10 @@ export class ScriptedLlm extends BaseLlm {
     if (failure) throw failure;
     if (minCached !== false) this.lastAccepted.set(cacheKey, snapshotRequest(request));
     const response = this.settings.script({ request, index, promptTokens });
-    const report = typeof this.settings.reportUsage === 'function' ? this.settings.reportUsage(index) : this.settings.reportUsage ?? true;
+    const report =
+      typeof this.settings.reportUsage === 'function'
+        ? this.settings.reportUsage(index)
+        : (this.settings.reportUsage ?? true);
     yield {
       finishReason: 'STOP' as LlmResponse['finishReason'],
       ...response,

@@ -13,7 +13,27 @@ function boundaries(text: string): number[] {
 
 // Units around which the plain-boundary shortcut must defer to the segmenter: CR LF, combining marks after
 // ASCII and after a Han character, Hangul jamo, a prepended Arabic sign, emoji sequences, flags.
-const unit = fc.constantFrom('a', ' ', '\r', '\n', '\r\n', '漢', '字', 'e\u0301', '漢\u0301', '\u0301', '\u1100\u1161', '각', '\u0600', 'ก\u0e33', '😀', '👍🏽', '👨‍👩‍👧', '🇫🇷', '#\ufe0f\u20e3');
+const unit = fc.constantFrom(
+  'a',
+  ' ',
+  '\r',
+  '\n',
+  '\r\n',
+  '漢',
+  '字',
+  'e\u0301',
+  '漢\u0301',
+  '\u0301',
+  '\u1100\u1161',
+  '각',
+  '\u0600',
+  'ก\u0e33',
+  '😀',
+  '👍🏽',
+  '👨‍👩‍👧',
+  '🇫🇷',
+  '#\ufe0f\u20e3',
+);
 const textAndIndex = fc
   .array(unit, { minLength: 1, maxLength: 60 })
   .map((units) => units.join(''))
@@ -24,7 +44,9 @@ describe('grapheme cuts', () => {
     it('should move a cut back to the last cluster boundary at or before it', () => {
       fc.assert(
         fc.property(textAndIndex, ([text, index]) => {
-          const expected = boundaries(text).filter((boundary) => boundary <= index).pop();
+          const expected = boundaries(text)
+            .filter((boundary) => boundary <= index)
+            .pop();
           expect(graphemeBoundaryBefore(text, index, 0)).toBe(expected);
         }),
         PROPERTY_RUNS,

@@ -126,7 +126,9 @@ describe('truncateMiddle', () => {
       const text = 'a'.repeat(600) + 'b'.repeat(400);
       // The widest marker, '\n[... omitted 1000 of 1000 characters ...]\n', is 1 + 5 + 8 + 4 + 4 + 4 + 11 + 5 + 1 = 43
       // characters: room = 100 - 43 = 57, head = ceil(57 × 0.6) = 35, tail = 57 - 35 = 22, omitted = 1000 - 35 - 22 = 943.
-      expect(truncateMiddle(text, 100)).toBe(`${'a'.repeat(35)}\n[... omitted 943 of 1000 characters ...]\n${'b'.repeat(22)}`);
+      expect(truncateMiddle(text, 100)).toBe(
+        `${'a'.repeat(35)}\n[... omitted 943 of 1000 characters ...]\n${'b'.repeat(22)}`,
+      );
     });
 
     it('should stay within a limit too small for the marker', () => {

@@ -28,7 +28,11 @@ function sides(result: string): { head: string; marker: string; tail: string } {
   if (!match) throw new Error(`no marker in ${JSON.stringify(result.slice(0, 80))}`);
   const start = match.index + (match[1]?.length ?? 0);
   const marker = match[2] ?? '';
-  return { head: result.slice(0, match.index), marker, tail: result.slice(start + marker.length + (match[3]?.length ?? 0)) };
+  return {
+    head: result.slice(0, match.index),
+    marker,
+    tail: result.slice(start + marker.length + (match[3]?.length ?? 0)),
+  };
 }
 
 describe('cutString', () => {
@@ -50,17 +54,21 @@ describe('cutString', () => {
     it('should cut at 257 lines and keep empty first and last lines', () => {
       const lines = ['', ...numberedLines(255), ''];
       const { text } = cutString(lines.join('\n'), DEFAULT_LINES, Number.POSITIVE_INFINITY);
-      expect(text.split('\n')).toEqual([...lines.slice(0, 128), '[... omitted 1 of 257 lines ...]', ...lines.slice(-128)]);
+      expect(text.split('\n')).toEqual([
+        ...lines.slice(0, 128),
+        '[... omitted 1 of 257 lines ...]',
+        ...lines.slice(-128),
+      ]);
     });
 
     it('should support keeping only the head or only the tail', () => {
       const lines = numberedLines(10);
-      expect(cutString(lines.join('\n'), { maxLines: 4, headLines: 0, tailLines: 2 }, Number.POSITIVE_INFINITY).text).toBe(
-        ['[... omitted 8 of 10 lines ...]', 'line 9', 'line 10'].join('\n'),
-      );
-      expect(cutString(lines.join('\n'), { maxLines: 4, headLines: 3, tailLines: 0 }, Number.POSITIVE_INFINITY).text).toBe(
-        ['line 1', 'line 2', 'line 3', '[... omitted 7 of 10 lines ...]'].join('\n'),
-      );
+      expect(
+        cutString(lines.join('\n'), { maxLines: 4, headLines: 0, tailLines: 2 }, Number.POSITIVE_INFINITY).text,
+      ).toBe(['[... omitted 8 of 10 lines ...]', 'line 9', 'line 10'].join('\n'));
+      expect(
+        cutString(lines.join('\n'), { maxLines: 4, headLines: 3, tailLines: 0 }, Number.POSITIVE_INFINITY).text,
+      ).toBe(['line 1', 'line 2', 'line 3', '[... omitted 7 of 10 lines ...]'].join('\n'));
     });
   });
 
@@ -163,22 +171,29 @@ describe('cutString', () => {
     it('should keep every cut valid for any text and budget', () => {
       const unit = fc.constantFrom('a', '\n', '"', '\u0001', 'é', 'e\u0301', '漢', '😀', '👍🏽', '👨‍👩‍👧', '🇫🇷', '\ud800');
       fc.assert(
-        fc.property(fc.array(unit, { minLength: 1, maxLength: 400 }), fc.integer({ min: 40, max: 400 }), fc.integer({ min: 1, max: 6 }), (units, budget, maxLines) => {
-          const text = units.join('');
-          const limits = { maxLines, headLines: Math.ceil(maxLines / 2), tailLines: Math.floor(maxLines / 2) };
-          const { text: kept, cut } = cutString(text, limits, budget);
-          if (!cut) {
-            expect(kept).toBe(text);
-            return;
-          }
-          expect(jsonStringBytes(kept)).toBeLessThanOrEqual(Math.max(budget, jsonStringBytes('[... omitted 9999 of 9999 bytes ...]')));
-          const { head, tail } = sides(kept);
-          expect(text.startsWith(head)).toBe(true);
-          expect(text.endsWith(tail)).toBe(true);
-          // Lone surrogates in the input are not ours to fix; a cut must not create new ones.
-          if (!hasLoneSurrogate(text)) expect(hasLoneSurrogate(kept)).toBe(false);
-          expect(countLines(head) + countLines(tail)).toBeLessThanOrEqual(countLines(text) + 1);
-        }),
+        fc.property(
+          fc.array(unit, { minLength: 1, maxLength: 400 }),
+          fc.integer({ min: 40, max: 400 }),
+          fc.integer({ min: 1, max: 6 }),
+          (units, budget, maxLines) => {
+            const text = units.join('');
+            const limits = { maxLines, headLines: Math.ceil(maxLines / 2), tailLines: Math.floor(maxLines / 2) };
+            const { text: kept, cut } = cutString(text, limits, budget);
+            if (!cut) {
+              expect(kept).toBe(text);
+              return;
+            }
+            expect(jsonStringBytes(kept)).toBeLessThanOrEqual(
+              Math.max(budget, jsonStringBytes('[... omitted 9999 of 9999 bytes ...]')),
+            );
+            const { head, tail } = sides(kept);
+            expect(text.startsWith(head)).toBe(true);
+            expect(text.endsWith(tail)).toBe(true);
+            // Lone surrogates in the input are not ours to fix; a cut must not create new ones.
+            if (!hasLoneSurrogate(text)) expect(hasLoneSurrogate(kept)).toBe(false);
+            expect(countLines(head) + countLines(tail)).toBeLessThanOrEqual(countLines(text) + 1);
+          },
+        ),
         { numRuns: 300 },
       );
     });

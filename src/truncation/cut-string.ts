@@ -165,19 +165,40 @@ export function cutString(text: string, limits: LineLimits, budget: number): Str
   const keepHead = !byLines || limits.headLines > 0;
   const keepTail = !byLines || limits.tailLines > 0;
   const headLimit = byLines ? nthLineBreak(text, limits.headLines) : text.length;
-  const tailLimit = byLines ? (limits.tailLines > 0 ? nthLineBreak(text, totalLines - limits.tailLines) + 1 : text.length) : 0;
+  const tailLimit = byLines
+    ? limits.tailLines > 0
+      ? nthLineBreak(text, totalLines - limits.tailLines) + 1
+      : text.length
+    : 0;
 
   if (byLines) {
-    const head = keepHead ? { start: 0, end: headLimit, lines: limits.headLines, partial: false, cost: 0 } : emptySide(0);
-    const tail = keepTail ? { start: tailLimit, end: text.length, lines: limits.tailLines, partial: false, cost: 0 } : emptySide(text.length);
-    const candidate = join(text, head, linesMarker(totalLines - head.lines - tail.lines, totalLines), tail, keepHead, keepTail);
-    if (budget === Number.POSITIVE_INFINITY || jsonStringBytes(candidate) <= budget) return { text: candidate, cut: true };
+    const head = keepHead
+      ? { start: 0, end: headLimit, lines: limits.headLines, partial: false, cost: 0 }
+      : emptySide(0);
+    const tail = keepTail
+      ? { start: tailLimit, end: text.length, lines: limits.tailLines, partial: false, cost: 0 }
+      : emptySide(text.length);
+    const candidate = join(
+      text,
+      head,
+      linesMarker(totalLines - head.lines - tail.lines, totalLines),
+      tail,
+      keepHead,
+      keepTail,
+    );
+    if (budget === Number.POSITIVE_INFINITY || jsonStringBytes(candidate) <= budget)
+      return { text: candidate, cut: true };
   }
 
   const totalBytes = utf8Bytes(text);
   // Reserve the longer marker with the widest numbers it can show, plus its two line breaks.
   const markerReserve =
-    Math.max(jsonStringBytes(linesMarker(totalLines, totalLines)), jsonStringBytes(bytesMarker(totalBytes, totalBytes))) - 2 + 2 * BREAK_COST;
+    Math.max(
+      jsonStringBytes(linesMarker(totalLines, totalLines)),
+      jsonStringBytes(bytesMarker(totalBytes, totalBytes)),
+    ) -
+    2 +
+    2 * BREAK_COST;
   const room = budget - 2 - markerReserve;
   if (room <= 0) return { text: bytesMarker(totalBytes, totalBytes), cut: true };
 
@@ -191,11 +212,16 @@ export function cutString(text: string, limits: LineLimits, budget: number): Str
   const head = keepHead ? pickHead(text, 0, headLimit, headShare) : emptySide(0);
   // The tail never reaches back into the head (possible only when both draw from the whole text).
   const tailFloor = Math.max(tailLimit, head.end);
-  const tail = keepTail ? pickTail(text, text.length, tailFloor, Math.min(tailNeed, room - head.cost)) : emptySide(text.length);
+  const tail = keepTail
+    ? pickTail(text, text.length, tailFloor, Math.min(tailNeed, room - head.cost))
+    : emptySide(text.length);
 
   const marker =
     head.partial || tail.partial
-      ? bytesMarker(totalBytes - utf8Bytes(text.slice(head.start, head.end)) - utf8Bytes(text.slice(tail.start, tail.end)), totalBytes)
+      ? bytesMarker(
+          totalBytes - utf8Bytes(text.slice(head.start, head.end)) - utf8Bytes(text.slice(tail.start, tail.end)),
+          totalBytes,
+        )
       : linesMarker(totalLines - head.lines - tail.lines, totalLines);
   return { text: join(text, head, marker, tail, keepHead, keepTail), cut: true };
 }

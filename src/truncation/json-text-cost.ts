@@ -29,7 +29,10 @@ function unitCost(text: string, index: number): { cost: number; width: 1 | 2 } {
   const code = text.charCodeAt(index);
   if (code < 0x20) {
     // \b \t \n \f \r have two-character escapes; other controls become \u00XX.
-    return { cost: code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6, width: 1 };
+    return {
+      cost: code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6,
+      width: 1,
+    };
   }
   if (code === 0x22 || code === 0x5c) return { cost: 2, width: 1 };
   if (code < 0x80) return { cost: 1, width: 1 };

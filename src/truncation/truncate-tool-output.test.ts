@@ -131,7 +131,10 @@ describe('truncateToolOutput', () => {
     });
 
     it('should cut every big string of an array of documents and keep the structure', () => {
-      const page = (index: number) => ({ url: `https://example.com/${index}`, text: numberedLines(400, 10).join('\n') });
+      const page = (index: number) => ({
+        url: `https://example.com/${index}`,
+        text: numberedLines(400, 10).join('\n'),
+      });
       const input = { data: { pages: [page(1), page(2), page(3)], meta: { count: 3, source: 'crawler' } } };
       const outcome = truncateToolOutput({ tool: 'crawl', result: input });
       const data = outcome?.result['data'] as { pages: Array<{ url: string; text: string }>; meta: unknown };
@@ -159,7 +162,9 @@ describe('truncateToolOutput', () => {
     });
 
     it('should keep a "__proto__" key as data', () => {
-      const input = JSON.parse(`{"__proto__": {"polluted": true}, "text": ${JSON.stringify('x'.repeat(20_000))}}`) as Record<string, unknown>;
+      const input = JSON.parse(
+        `{"__proto__": {"polluted": true}, "text": ${JSON.stringify('x'.repeat(20_000))}}`,
+      ) as Record<string, unknown>;
       const outcome = truncateToolOutput({ tool: 't', result: input });
       expect(Object.prototype.hasOwnProperty.call(outcome?.result, '__proto__')).toBe(true);
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -188,7 +193,11 @@ describe('truncateToolOutput', () => {
     for (const [name, text] of Object.entries(samples)) {
       it(`should cut ${name} results within the limit without breaking a character`, () => {
         for (const maxBytes of [256, 1_000, 4_097, MAX]) {
-          const outcome = truncateToolOutput({ tool: 't', result: { result: text, label: 'ラベル' }, limits: limits({ maxBytes }) });
+          const outcome = truncateToolOutput({
+            tool: 't',
+            result: { result: text, label: 'ラベル' },
+            limits: limits({ maxBytes }),
+          });
           const kept = String(outcome?.result['result']);
           expect(bytesOf(outcome?.result)).toBeLessThanOrEqual(maxBytes);
           expect(hasLoneSurrogate(kept)).toBe(false);
@@ -200,24 +209,36 @@ describe('truncateToolOutput', () => {
   });
 
   describe('laws', () => {
-    const anyResult = fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 12 });
+    const anyResult = fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }), {
+      maxKeys: 12,
+    });
 
     it('should always return an object within maxBytes, or undefined when the result already fits', () => {
       fc.assert(
-        fc.property(anyResult, fc.integer({ min: 256, max: 2_048 }), fc.integer({ min: 1, max: 8 }), (result, maxBytes, maxLines) => {
-          const resolved = { maxBytes, maxLines, headLines: Math.ceil(maxLines / 2), tailLines: Math.floor(maxLines / 2) };
-          const before = JSON.stringify(result);
-          const outcome = truncateToolOutput({ tool: 't', result, limits: resolved });
-          expect(JSON.stringify(result)).toBe(before);
-          if (!outcome) {
-            expect(Buffer.byteLength(before)).toBeLessThanOrEqual(maxBytes);
-            return;
-          }
-          expect(typeof outcome.result).toBe('object');
-          expect(Array.isArray(outcome.result)).toBe(false);
-          expect(bytesOf(outcome.result)).toBeLessThanOrEqual(maxBytes);
-          expect(outcome.record.keptBytes).toBe(bytesOf(outcome.result));
-        }),
+        fc.property(
+          anyResult,
+          fc.integer({ min: 256, max: 2_048 }),
+          fc.integer({ min: 1, max: 8 }),
+          (result, maxBytes, maxLines) => {
+            const resolved = {
+              maxBytes,
+              maxLines,
+              headLines: Math.ceil(maxLines / 2),
+              tailLines: Math.floor(maxLines / 2),
+            };
+            const before = JSON.stringify(result);
+            const outcome = truncateToolOutput({ tool: 't', result, limits: resolved });
+            expect(JSON.stringify(result)).toBe(before);
+            if (!outcome) {
+              expect(Buffer.byteLength(before)).toBeLessThanOrEqual(maxBytes);
+              return;
+            }
+            expect(typeof outcome.result).toBe('object');
+            expect(Array.isArray(outcome.result)).toBe(false);
+            expect(bytesOf(outcome.result)).toBeLessThanOrEqual(maxBytes);
+            expect(outcome.record.keptBytes).toBe(bytesOf(outcome.result));
+          },
+        ),
         { numRuns: 300 },
       );
     });

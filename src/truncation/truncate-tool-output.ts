@@ -56,7 +56,13 @@ type JsonScalar = string | number | boolean | null;
 type JsonValue = JsonScalar | JsonValue[] | { [key: string]: JsonValue };
 
 type Node =
-  | { readonly kind: 'string'; readonly value: string; readonly lined: string; readonly linesCut: boolean; readonly size: number }
+  | {
+      readonly kind: 'string';
+      readonly value: string;
+      readonly lined: string;
+      readonly linesCut: boolean;
+      readonly size: number;
+    }
   | { readonly kind: 'scalar'; readonly value: number | boolean | null; readonly size: number }
   | { readonly kind: 'array'; readonly items: readonly Node[]; readonly size: number }
   | { readonly kind: 'object'; readonly entries: readonly Entry[]; readonly size: number };
@@ -82,7 +88,8 @@ interface Run {
  */
 export function countResultLines(value: unknown): number {
   if (typeof value === 'string') return countLines(value);
-  if (Array.isArray(value)) return value.length === 0 ? 1 : value.reduce<number>((sum, item) => sum + countResultLines(item), 0);
+  if (Array.isArray(value))
+    return value.length === 0 ? 1 : value.reduce<number>((sum, item) => sum + countResultLines(item), 0);
   if (typeof value === 'object' && value !== null) {
     const values = Object.values(value);
     return values.length === 0 ? 1 : values.reduce<number>((sum, item) => sum + countResultLines(item), 0);
@@ -129,7 +136,13 @@ export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToo
     }
     budget -= size - limits.maxBytes;
   }
-  if (output === undefined || typeof output !== 'object' || output === null || Array.isArray(output) || keptNoKey(output)) {
+  if (
+    output === undefined ||
+    typeof output !== 'object' ||
+    output === null ||
+    Array.isArray(output) ||
+    keptNoKey(output)
+  ) {
     output = fallback(plain, limits);
     run.cut = true;
   }
@@ -155,14 +168,23 @@ function buildNode(value: JsonValue, limits: LineLimits): Node {
   }
   if (Array.isArray(value)) {
     const items = value.map((item) => buildNode(item, limits));
-    return { kind: 'array', items, size: 2 + Math.max(0, items.length - 1) + items.reduce((sum, item) => sum + item.size, 0) };
+    return {
+      kind: 'array',
+      items,
+      size: 2 + Math.max(0, items.length - 1) + items.reduce((sum, item) => sum + item.size, 0),
+    };
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([key, item]) => ({ key, overhead: jsonStringBytes(key) + 1, node: buildNode(item, limits) }));
+    const entries = Object.entries(value).map(([key, item]) => ({
+      key,
+      overhead: jsonStringBytes(key) + 1,
+      node: buildNode(item, limits),
+    }));
     return {
       kind: 'object',
       entries,
-      size: 2 + Math.max(0, entries.length - 1) + entries.reduce((sum, entry) => sum + entry.overhead + entry.node.size, 0),
+      size:
+        2 + Math.max(0, entries.length - 1) + entries.reduce((sum, entry) => sum + entry.overhead + entry.node.size, 0),
     };
   }
   return { kind: 'scalar', value, size: jsonBytes(value) ?? 4 };
@@ -216,7 +238,12 @@ function fit(node: Node, budget: number, run: Run): JsonValue {
       return values;
     }
     case 'object': {
-      const kept = fitElements(node.entries, budget, run, (omitted, total) => jsonStringBytes(keysMarker(omitted, total)) + 1 + jsonStringBytes(KEYS_MARKER_VALUE));
+      const kept = fitElements(
+        node.entries,
+        budget,
+        run,
+        (omitted, total) => jsonStringBytes(keysMarker(omitted, total)) + 1 + jsonStringBytes(KEYS_MARKER_VALUE),
+      );
       const pairs: Array<[string, JsonValue]> = kept.head.map((element) => [element.source.key, element.value]);
       if (kept.omitted > 0) pairs.push([keysMarker(kept.omitted, node.entries.length), KEYS_MARKER_VALUE]);
       pairs.push(...kept.tail.map((element): [string, JsonValue] => [element.source.key, element.value]));
@@ -260,7 +287,12 @@ interface KeptElements<E extends Element> {
  * `budget` (at least `minShare`, or their whole size when smaller), then
  * shares the budget out fairly among them and cuts each to its share.
  */
-function fitElements<E extends Element>(elements: readonly E[], budget: number, run: Run, markerBytes: (omitted: number, total: number) => number): KeptElements<E> {
+function fitElements<E extends Element>(
+  elements: readonly E[],
+  budget: number,
+  run: Run,
+  markerBytes: (omitted: number, total: number) => number,
+): KeptElements<E> {
   const total = elements.length;
   const floor = elements.map((element) => element.overhead + Math.min(element.node.size, run.minShare));
   const sumFloor = floor.reduce((sum, value) => sum + value, 0);
@@ -276,7 +308,10 @@ function fitElements<E extends Element>(elements: readonly E[], budget: number, 
     for (let index = 0; index < total; index += 1) prefix.push((prefix[index] ?? 0) + (floor[index] ?? 0));
     const suffixSum = (count: number): number => (prefix[total] ?? 0) - (prefix[total - count] ?? 0);
     const need = (kept: number): number =>
-      frame(kept + 1) + markerBytes(total, total) + (prefix[Math.ceil(kept / 2)] ?? 0) + suffixSum(Math.floor(kept / 2));
+      frame(kept + 1) +
+      markerBytes(total, total) +
+      (prefix[Math.ceil(kept / 2)] ?? 0) +
+      suffixSum(Math.floor(kept / 2));
     let low = 0;
     let high = total - 1;
     while (low < high) {
@@ -297,7 +332,9 @@ function fitElements<E extends Element>(elements: readonly E[], budget: number, 
 
   // Water-filling: smallest first, each takes at most an equal part of what is left.
   const shares = new Array<number>(keptElements.length).fill(0);
-  const order = keptElements.map((element, index) => ({ index, size: element.node.size })).sort((a, b) => a.size - b.size);
+  const order = keptElements
+    .map((element, index) => ({ index, size: element.node.size }))
+    .sort((a, b) => a.size - b.size);
   let left = order.length;
   for (const { index, size } of order) {
     const share = Math.min(size, Math.max(0, Math.floor(remaining / left)));
@@ -306,7 +343,10 @@ function fitElements<E extends Element>(elements: readonly E[], budget: number, 
     left -= 1;
   }
 
-  const values = keptElements.map((element, index) => ({ source: element, value: fit(element.node, shares[index] ?? 0, run) }));
+  const values = keptElements.map((element, index) => ({
+    source: element,
+    value: fit(element.node, shares[index] ?? 0, run),
+  }));
   return { head: values.slice(0, headCount), tail: values.slice(headCount), omitted };
 }
 

@@ -57,7 +57,12 @@ export const TOOL_OUTPUT_DEFAULTS: ResolvedToolOutputLimits = Object.freeze({
 export const MIN_MAX_BYTES = 256;
 
 const LIMIT_FIELDS = ['maxBytes', 'maxLines', 'headLines', 'tailLines'] as const;
-const MINIMUMS: Record<(typeof LIMIT_FIELDS)[number], number> = { maxBytes: MIN_MAX_BYTES, maxLines: 1, headLines: 0, tailLines: 0 };
+const MINIMUMS: Record<(typeof LIMIT_FIELDS)[number], number> = {
+  maxBytes: MIN_MAX_BYTES,
+  maxLines: 1,
+  headLines: 0,
+  tailLines: 0,
+};
 
 /**
  * Validates a `ToolOutputTruncation` value, including every per-tool override
@@ -66,7 +71,10 @@ const MINIMUMS: Record<(typeof LIMIT_FIELDS)[number], number> = { maxBytes: MIN_
  * @param path how the option is named in errors. @default 'toolOutputTruncation'
  * @throws ContextGuardConfigError naming the field, for example `toolOutputTruncation.tools.read_file.maxBytes`.
  */
-export function validateToolOutputTruncation(value: unknown, path = 'toolOutputTruncation'): asserts value is ToolOutputTruncation | undefined {
+export function validateToolOutputTruncation(
+  value: unknown,
+  path = 'toolOutputTruncation',
+): asserts value is ToolOutputTruncation | undefined {
   if (value === undefined || value === false) return;
   if (!isPlainObject(value)) throw new ContextGuardConfigError(path, value, 'must be false or an object of limits');
   const global = validateLimits(value, path);
@@ -74,11 +82,13 @@ export function validateToolOutputTruncation(value: unknown, path = 'toolOutputT
   checkCrossRules(merged, path, global);
   const tools = value['tools'];
   if (tools === undefined) return;
-  if (!isPlainObject(tools)) throw new ContextGuardConfigError(`${path}.tools`, tools, 'must be an object keyed by tool name');
+  if (!isPlainObject(tools))
+    throw new ContextGuardConfigError(`${path}.tools`, tools, 'must be an object keyed by tool name');
   for (const [toolName, override] of Object.entries(tools)) {
     const toolPath = `${path}.tools.${toolName}`;
     if (override === false) continue;
-    if (!isPlainObject(override)) throw new ContextGuardConfigError(toolPath, override, 'must be false or an object of limits');
+    if (!isPlainObject(override))
+      throw new ContextGuardConfigError(toolPath, override, 'must be false or an object of limits');
     const own = validateLimits(override, toolPath);
     checkCrossRules(mergeLimits(merged, own), toolPath, own);
   }
@@ -91,10 +101,14 @@ export function validateToolOutputTruncation(value: unknown, path = 'toolOutputT
  *
  * Expects a policy that passed `validateToolOutputTruncation`.
  */
-export function resolveToolOutputLimits(policy: ToolOutputTruncation | undefined, toolName: string): ResolvedToolOutputLimits | undefined {
+export function resolveToolOutputLimits(
+  policy: ToolOutputTruncation | undefined,
+  toolName: string,
+): ResolvedToolOutputLimits | undefined {
   if (policy === false) return undefined;
   if (policy === undefined) return TOOL_OUTPUT_DEFAULTS;
-  const override = policy.tools && Object.prototype.hasOwnProperty.call(policy.tools, toolName) ? policy.tools[toolName] : undefined;
+  const override =
+    policy.tools && Object.prototype.hasOwnProperty.call(policy.tools, toolName) ? policy.tools[toolName] : undefined;
   if (override === false) return undefined;
   const global = mergeLimits(TOOL_OUTPUT_DEFAULTS, policy);
   return override ? mergeLimits(global, override) : global;
@@ -123,7 +137,14 @@ function validateLimits(value: Record<string, unknown>, path: string): ToolOutpu
 /** Cross-field rules, checked on the merged limits; the error names a field the caller set when possible. */
 function checkCrossRules(limits: ResolvedToolOutputLimits, path: string, own: ToolOutputLimits): void {
   const kept = limits.headLines + limits.tailLines;
-  const blame = own.headLines !== undefined ? 'headLines' : own.tailLines !== undefined ? 'tailLines' : own.maxLines !== undefined ? 'maxLines' : 'headLines';
+  const blame =
+    own.headLines !== undefined
+      ? 'headLines'
+      : own.tailLines !== undefined
+        ? 'tailLines'
+        : own.maxLines !== undefined
+          ? 'maxLines'
+          : 'headLines';
   if (kept < 1) {
     throw new ContextGuardConfigError(`${path}.${blame}`, limits[blame], 'must leave headLines + tailLines >= 1');
   }

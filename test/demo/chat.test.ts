@@ -17,8 +17,19 @@ async function chat(lines: string[]): Promise<string> {
 
 describe('demo chat', () => {
   it('should answer, print a context meter after each turn, and run the commands', async () => {
-    const turns = Array.from({ length: 14 }, (_, i) => (i % 2 === 0 ? `show me the logs of service-${i}` : `look up order ORD-${1000 + i}`));
-    const text = await chat(['/summary', ...turns.slice(0, 3), '/tokens', '/compact', ...turns.slice(3), '/status', '/summary', '/quit']);
+    const turns = Array.from({ length: 14 }, (_, i) =>
+      i % 2 === 0 ? `show me the logs of service-${i}` : `look up order ORD-${1000 + i}`,
+    );
+    const text = await chat([
+      '/summary',
+      ...turns.slice(0, 3),
+      '/tokens',
+      '/compact',
+      ...turns.slice(3),
+      '/status',
+      '/summary',
+      '/quit',
+    ]);
     expect(text).toContain('Offline mode');
     expect(text).toContain('no summary yet');
     expect(text).toMatch(/ops_assistant: I read [\d,]+ characters from read_logs/);

@@ -13,7 +13,9 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const CLI = fileURLToPath(new URL('../../node_modules/@google/adk-devtools/dist/esm/cli_entrypoint.js', import.meta.url));
+const CLI = fileURLToPath(
+  new URL('../../node_modules/@google/adk-devtools/dist/esm/cli_entrypoint.js', import.meta.url),
+);
 const AGENTS_DIR = fileURLToPath(new URL('./agents', import.meta.url));
 const USER = 'devtools-user';
 const TURNS = 30;
@@ -58,7 +60,11 @@ async function waitForApps(apps: string[], deadlineMs: number): Promise<void> {
 }
 
 async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
   return JSON.parse(text) as T;
@@ -72,7 +78,8 @@ async function converse(appName: string): Promise<{ sessionId: string; errors: s
   for (let turn = 1; turn <= TURNS; turn++) {
     const newMessage = { role: 'user', parts: [{ text: `Turn ${turn}: fetch the logs and tell me what you see.` }] };
     const events = await post<HttpEvent[]>('/run', { appName, userId: USER, sessionId: session.id, newMessage });
-    for (const event of events) if (event.errorCode) errors.push(`turn ${turn}: ${event.errorCode} ${event.errorMessage ?? ''}`.slice(0, 200));
+    for (const event of events)
+      if (event.errorCode) errors.push(`turn ${turn}: ${event.errorCode} ${event.errorMessage ?? ''}`.slice(0, 200));
     const last = events[events.length - 1];
     if (last?.author === 'worker' && last.content?.parts?.[0]?.text?.startsWith('Analysis')) answered++;
   }
@@ -84,10 +91,28 @@ describe('adk api_server (devtools CLI) with an App that has plugins: [guard]', 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // In-memory sessions whatever DATABASE_URL says, and no OTLP exporter: nothing leaves localhost.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL' && !name.startsWith('OTEL_EXPORTER_OTLP')));
-    const args = [CLI, 'api_server', AGENTS_DIR, '--host', '127.0.0.1', '--port', String(port), '--session_service_uri', 'memory://', '--log_level', 'warn'];
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL' && !name.startsWith('OTEL_EXPORTER_OTLP')),
+    );
+    const args = [
+      CLI,
+      'api_server',
+      AGENTS_DIR,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--session_service_uri',
+      'memory://',
+      '--log_level',
+      'warn',
+    ];
     // The CLI reads a .env file from its working directory; this folder has none.
-    server = spawn(process.execPath, args, { cwd: fileURLToPath(new URL('.', import.meta.url)), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, args, {
+      cwd: fileURLToPath(new URL('.', import.meta.url)),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await waitForApps(['guarded', 'unguarded'], 240_000);
@@ -112,7 +137,9 @@ describe('adk api_server (devtools CLI) with an App that has plugins: [guard]', 
     const { sessionId, errors, answered } = await converse('guarded');
     expect(errors).toEqual([]);
     expect(answered).toBe(TURNS);
-    const session = (await (await fetch(`${base}/apps/guarded/users/${USER}/sessions/${sessionId}`)).json()) as { state: Record<string, unknown> };
+    const session = (await (await fetch(`${base}/apps/guarded/users/${USER}/sessions/${sessionId}`)).json()) as {
+      state: Record<string, unknown>;
+    };
     const summary = session.state['context_guard:worker:summary'] as { compactions?: number } | undefined;
     expect(summary?.compactions).toBeGreaterThan(0);
     expect(session.state['context_guard:worker:last_compaction']).toBeDefined();

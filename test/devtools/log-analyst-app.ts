@@ -12,7 +12,16 @@ export const WINDOW = 8_000;
 
 /** `name` must be the agent's folder name: the server looks sessions up by the folder, the Runner by `App.name`. */
 export function logAnalystApp(name: string, plugins: BasePlugin[]): App {
-  const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(3_000) });
-  const rootAgent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse server logs.', tools: [fetchLogsTool()] });
+  const model = new ScriptedLlm({
+    window: WINDOW,
+    countTokens: ratioTokenCounter(1.8),
+    script: toolThenAnswerScript(3_000),
+  });
+  const rootAgent = new LlmAgent({
+    name: 'worker',
+    model,
+    instruction: 'You analyse server logs.',
+    tools: [fetchLogsTool()],
+  });
   return new App({ name, rootAgent, plugins });
 }

@@ -11,7 +11,18 @@
  * - `guard.attachTo(agent)` keeps the agent's own callbacks (all of them run)
  *   and guards an agent run without any plugin.
  */
-import { AgentTool, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel, type Event, type SingleAfterModelCallback, type SingleAfterToolCallback, type SingleBeforeModelCallback } from '@google/adk';
+import {
+  AgentTool,
+  InMemorySessionService,
+  LlmAgent,
+  LogLevel,
+  Runner,
+  setLogLevel,
+  type Event,
+  type SingleAfterModelCallback,
+  type SingleAfterToolCallback,
+  type SingleBeforeModelCallback,
+} from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
@@ -32,7 +43,10 @@ function model(name: string, window: number, script: ModelScript): ScriptedLlm {
   return new ScriptedLlm({ model: `scripted-${name}`, window, countTokens: proportionalCounter(1.3), script });
 }
 
-function newGuard(agents: NonNullable<ConstructorParameters<typeof ContextGuard>[0]>['agents']): { guard: ContextGuard; records: CompactionRecord[] } {
+function newGuard(agents: NonNullable<ConstructorParameters<typeof ContextGuard>[0]>['agents']): {
+  guard: ContextGuard;
+  records: CompactionRecord[];
+} {
   const records: CompactionRecord[] = [];
   const guard = new ContextGuard({
     summarizer: new ScriptedSummarizerLlm(),
@@ -44,19 +58,32 @@ function newGuard(agents: NonNullable<ConstructorParameters<typeof ContextGuard>
   return { guard, records };
 }
 
-function lastHasResponse(request: { contents: readonly { parts?: readonly { functionResponse?: { name?: string } }[] }[] }, name: string): boolean {
-  return request.contents[request.contents.length - 1]?.parts?.some((part) => part.functionResponse?.name === name) ?? false;
+function lastHasResponse(
+  request: { contents: readonly { parts?: readonly { functionResponse?: { name?: string } }[] }[] },
+  name: string,
+): boolean {
+  return (
+    request.contents[request.contents.length - 1]?.parts?.some((part) => part.functionResponse?.name === name) ?? false
+  );
 }
 
 async function run(runner: Runner, sessionId: string, text: string): Promise<Event[]> {
   const events: Event[] = [];
-  for await (const event of runner.runAsync({ userId: USER, sessionId, newMessage: { role: 'user', parts: [{ text }] } })) events.push(event);
+  for await (const event of runner.runAsync({
+    userId: USER,
+    sessionId,
+    newMessage: { role: 'user', parts: [{ text }] },
+  }))
+    events.push(event);
   return events;
 }
 
 /** The results the parent got from the AgentTool, in order. */
 function agentToolResults(events: readonly Event[], toolName: string): unknown[] {
-  return events.flatMap((event) => event.content?.parts ?? []).filter((part) => part.functionResponse?.name === toolName).map((part) => part.functionResponse?.response?.['result']);
+  return events
+    .flatMap((event) => event.content?.parts ?? [])
+    .filter((part) => part.functionResponse?.name === toolName)
+    .map((part) => part.functionResponse?.response?.['result']);
 }
 
 /**
@@ -65,7 +92,11 @@ function agentToolResults(events: readonly Event[], toolName: string): unknown[]
  * per call into a 6,000-token window, and its session persists across calls.
  */
 function deskWithAgentToolChild(attachByHand: boolean) {
-  const { guard, records } = newGuard({ router: { contextWindow: 64_000 }, billing: { contextWindow: 16_000 }, researcher: { contextWindow: 6_000 } });
+  const { guard, records } = newGuard({
+    router: { contextWindow: 64_000 },
+    billing: { contextWindow: 16_000 },
+    researcher: { contextWindow: 6_000 },
+  });
   const childCalls = { beforeModel: 0, afterModel: 0, afterTool: 0 };
   const researcherModel = model('researcher', 6_000, fetchThenAnswer(3_500));
   const researcher = new LlmAgent({
@@ -80,14 +111,42 @@ function deskWithAgentToolChild(attachByHand: boolean) {
     afterToolCallback: () => void childCalls.afterTool++,
   });
   if (attachByHand) guard.attachTo(researcher);
-  const routerModel = model('router', 64_000, () => ({ content: { role: 'model', parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'billing' } } }] } }));
+  const routerModel = model('router', 64_000, () => ({
+    content: {
+      role: 'model',
+      parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'billing' } } }],
+    },
+  }));
   const billingModel = model('billing', 16_000, ({ request, index }) => {
-    if (lastHasResponse(request, 'researcher')) return { content: { role: 'model', parts: [{ text: `billing answer ${index}: ${logText(120, index)}` }] } };
-    return { content: { role: 'model', parts: [{ functionCall: { name: 'researcher', args: { request: `Research invoice ${index}.` } } }] } };
+    if (lastHasResponse(request, 'researcher'))
+      return { content: { role: 'model', parts: [{ text: `billing answer ${index}: ${logText(120, index)}` }] } };
+    return {
+      content: {
+        role: 'model',
+        parts: [{ functionCall: { name: 'researcher', args: { request: `Research invoice ${index}.` } } }],
+      },
+    };
   });
-  const billing = new LlmAgent({ name: 'billing', description: 'Answers billing questions.', model: billingModel, instruction: 'You handle billing.', tools: [new AgentTool({ agent: researcher })] });
-  const support = new LlmAgent({ name: 'support', description: 'Answers support questions.', model: model('support', 8_000, fetchThenAnswer(1_000)), instruction: 'You handle support.' });
-  const router = new LlmAgent({ name: 'router', description: 'Routes questions.', model: routerModel, instruction: 'Route every question.', subAgents: [billing, support] });
+  const billing = new LlmAgent({
+    name: 'billing',
+    description: 'Answers billing questions.',
+    model: billingModel,
+    instruction: 'You handle billing.',
+    tools: [new AgentTool({ agent: researcher })],
+  });
+  const support = new LlmAgent({
+    name: 'support',
+    description: 'Answers support questions.',
+    model: model('support', 8_000, fetchThenAnswer(1_000)),
+    instruction: 'You handle support.',
+  });
+  const router = new LlmAgent({
+    name: 'router',
+    description: 'Routes questions.',
+    model: routerModel,
+    instruction: 'Route every question.',
+    subAgents: [billing, support],
+  });
   return { guard, records, childCalls, researcher, researcherModel, billingModel, routerModel, router };
 }
 
@@ -95,39 +154,57 @@ describe('the plugin alone', () => {
   it.each([
     ['plugin only', false],
     ['plugin and attachTo by hand', true],
-  ])('should guard an AgentTool child next to transfer sub-agents (%s): no rejection, no empty result, child callbacks kept', async (_label, attachByHand) => {
-    const desk = deskWithAgentToolChild(attachByHand);
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP, agent: desk.router, sessionService, plugins: [desk.guard] });
-    const session = await sessionService.createSession({ appName: APP, userId: USER });
-    const results: unknown[] = [];
-    const errors: string[] = [];
-    for (let turn = 1; turn <= 10; turn++) {
-      const events = await run(runner, session.id, `Billing question ${turn}: why was invoice ${turn}00 charged twice?`);
-      results.push(...agentToolResults(events, 'researcher'));
-      errors.push(...events.filter((event) => event.errorCode).map((event) => `${event.author}: ${event.errorCode}`));
-    }
+  ])(
+    'should guard an AgentTool child next to transfer sub-agents (%s): no rejection, no empty result, child callbacks kept',
+    async (_label, attachByHand) => {
+      const desk = deskWithAgentToolChild(attachByHand);
+      const sessionService = new InMemorySessionService();
+      const runner = new Runner({ appName: APP, agent: desk.router, sessionService, plugins: [desk.guard] });
+      const session = await sessionService.createSession({ appName: APP, userId: USER });
+      const results: unknown[] = [];
+      const errors: string[] = [];
+      for (let turn = 1; turn <= 10; turn++) {
+        const events = await run(
+          runner,
+          session.id,
+          `Billing question ${turn}: why was invoice ${turn}00 charged twice?`,
+        );
+        results.push(...agentToolResults(events, 'researcher'));
+        errors.push(...events.filter((event) => event.errorCode).map((event) => `${event.author}: ${event.errorCode}`));
+      }
 
-    expect(errors).toEqual([]);
-    expect(results).toHaveLength(10);
-    // AgentTool turns a rejected child into "" without an error: every result must carry the child's answer.
-    expect(results.filter((result) => typeof result !== 'string' || !result.startsWith('Answer '))).toEqual([]);
-    for (const each of [desk.researcherModel, desk.billingModel, desk.routerModel]) {
-      expect(each.rejectedRequests.map((request) => request.promptTokens)).toEqual([]);
-      expect(each.requests.flatMap((request) => [...pairingViolations(request.contents), ...startViolations(request.contents)])).toEqual([]);
-    }
-    // The child compacted under its own policy and its own keys, in its own session.
-    expect(desk.records.some((record) => record.agentName === 'researcher')).toBe(true);
-    const childSession = await sessionService.getSession({ appName: 'researcher', userId: USER, sessionId: session.id });
-    expect(decodeUsageRecord(childSession!.state[stateKeysFor('researcher').usage]).modelCalls).toBe(desk.researcherModel.requests.length);
-    expect(decodeUsageRecord(childSession!.state[stateKeysFor('researcher').usage]).window).toBe(6_000);
-    // The child's own callbacks ran on every call, and the guard's were added once.
-    expect(desk.childCalls.beforeModel).toBe(desk.researcherModel.requests.length);
-    expect(desk.childCalls.afterModel).toBe(desk.researcherModel.requests.length);
-    expect(desk.childCalls.afterTool).toBe(10);
-    expect([desk.researcher.beforeModelCallback].flat()).toHaveLength(2);
-    expect([desk.researcher.afterModelCallback].flat()).toHaveLength(2);
-  });
+      expect(errors).toEqual([]);
+      expect(results).toHaveLength(10);
+      // AgentTool turns a rejected child into "" without an error: every result must carry the child's answer.
+      expect(results.filter((result) => typeof result !== 'string' || !result.startsWith('Answer '))).toEqual([]);
+      for (const each of [desk.researcherModel, desk.billingModel, desk.routerModel]) {
+        expect(each.rejectedRequests.map((request) => request.promptTokens)).toEqual([]);
+        expect(
+          each.requests.flatMap((request) => [
+            ...pairingViolations(request.contents),
+            ...startViolations(request.contents),
+          ]),
+        ).toEqual([]);
+      }
+      // The child compacted under its own policy and its own keys, in its own session.
+      expect(desk.records.some((record) => record.agentName === 'researcher')).toBe(true);
+      const childSession = await sessionService.getSession({
+        appName: 'researcher',
+        userId: USER,
+        sessionId: session.id,
+      });
+      expect(decodeUsageRecord(childSession!.state[stateKeysFor('researcher').usage]).modelCalls).toBe(
+        desk.researcherModel.requests.length,
+      );
+      expect(decodeUsageRecord(childSession!.state[stateKeysFor('researcher').usage]).window).toBe(6_000);
+      // The child's own callbacks ran on every call, and the guard's were added once.
+      expect(desk.childCalls.beforeModel).toBe(desk.researcherModel.requests.length);
+      expect(desk.childCalls.afterModel).toBe(desk.researcherModel.requests.length);
+      expect(desk.childCalls.afterTool).toBe(10);
+      expect([desk.researcher.beforeModelCallback].flat()).toHaveLength(2);
+      expect([desk.researcher.afterModelCallback].flat()).toHaveLength(2);
+    },
+  );
 });
 
 describe('guard.attachTo(agent)', () => {
@@ -138,7 +215,15 @@ describe('guard.attachTo(agent)', () => {
     const afterModel: SingleAfterModelCallback = () => void calls.afterModel++;
     const afterTool: SingleAfterToolCallback = () => void calls.afterTool++;
     const workerModel = model('worker', 8_000, fetchThenAnswer(4_000));
-    const agent = new LlmAgent({ name: 'worker', model: workerModel, instruction: 'You work.', tools: [fetchTool()], beforeModelCallback: rateLimiter, afterModelCallback: [afterModel], afterToolCallback: afterTool });
+    const agent = new LlmAgent({
+      name: 'worker',
+      model: workerModel,
+      instruction: 'You work.',
+      tools: [fetchTool()],
+      beforeModelCallback: rateLimiter,
+      afterModelCallback: [afterModel],
+      afterToolCallback: afterTool,
+    });
     return { agent, calls, workerModel };
   }
 
@@ -152,7 +237,8 @@ describe('guard.attachTo(agent)', () => {
     // No plugins at all, as under `adk run --replay`: the agent-level callbacks are the only guard.
     const runner = new Runner({ appName: APP, agent, sessionService });
     const session = await sessionService.createSession({ appName: APP, userId: USER });
-    for (let turn = 1; turn <= 12; turn++) expect((await run(runner, session.id, `Turn ${turn}: fetch it.`)).filter((event) => event.errorCode)).toEqual([]);
+    for (let turn = 1; turn <= 12; turn++)
+      expect((await run(runner, session.id, `Turn ${turn}: fetch it.`)).filter((event) => event.errorCode)).toEqual([]);
 
     expect(workerModel.rejectedRequests.map((request) => request.promptTokens)).toEqual([]);
     expect(records.length).toBeGreaterThan(0);

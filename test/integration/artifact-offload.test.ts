@@ -4,7 +4,16 @@
  * recall tool, never across sessions, and today's behaviour without a service
  * or when saving fails.
  */
-import { FunctionTool, InMemoryArtifactService, InMemorySessionService, LlmAgent, Runner, type BaseArtifactService, type Event, type LlmRequest } from '@google/adk';
+import {
+  FunctionTool,
+  InMemoryArtifactService,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  type BaseArtifactService,
+  type Event,
+  type LlmRequest,
+} from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, contextRecallTool, truncateToolOutput } from '../../src/index.js';
@@ -14,13 +23,21 @@ import { capturingLogger } from '../support/capture-logger.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
 /** About 2 MB of distinct lines, so any slice shows where it came from. */
-const BIG = Array.from({ length: 40_000 }, (_, row) => `row ${String(row).padStart(6, '0')}: status=ok latency=${(row * 37) % 1000}ms region=eu-${row % 7}`).join('\n');
+const BIG = Array.from(
+  { length: 40_000 },
+  (_, row) => `row ${String(row).padStart(6, '0')}: status=ok latency=${(row * 37) % 1000}ms region=eu-${row % 7}`,
+).join('\n');
 const FULL_JSON = JSON.stringify({ output: BIG });
 const SLICE_OFFSET = 1_000_003;
 const SLICE_LENGTH = 777;
 
 function bigTool(): FunctionTool {
-  return new FunctionTool({ name: 'fetch_big', description: 'Returns a 2 MB log.', parameters: { type: 'OBJECT', properties: {} } as never, execute: () => ({ output: BIG }) });
+  return new FunctionTool({
+    name: 'fetch_big',
+    description: 'Returns a 2 MB log.',
+    parameters: { type: 'OBJECT', properties: {} } as never,
+    execute: () => ({ output: BIG }),
+  });
 }
 
 function lastParts(request: LlmRequest): Part[] {
@@ -36,20 +53,56 @@ const script: ModelScript = ({ request }) => {
   if (response?.name === 'fetch_big') {
     const handle = (response.response as { full_result_artifact?: { name: string } }).full_result_artifact;
     if (!handle) return { content: { role: 'model', parts: [{ text: 'No handle.' }] } };
-    return { content: { role: 'model', parts: [{ functionCall: { name: 'recall_history', args: { artifact: handle.name, offset: SLICE_OFFSET, length: SLICE_LENGTH } } }] } };
+    return {
+      content: {
+        role: 'model',
+        parts: [
+          {
+            functionCall: {
+              name: 'recall_history',
+              args: { artifact: handle.name, offset: SLICE_OFFSET, length: SLICE_LENGTH },
+            },
+          },
+        ],
+      },
+    };
   }
   if (response) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-  if (text.startsWith('READ ')) return { content: { role: 'model', parts: [{ functionCall: { name: 'recall_history', args: { artifact: text.slice(5), offset: SLICE_OFFSET, length: SLICE_LENGTH } } }] } };
+  if (text.startsWith('READ '))
+    return {
+      content: {
+        role: 'model',
+        parts: [
+          {
+            functionCall: {
+              name: 'recall_history',
+              args: { artifact: text.slice(5), offset: SLICE_OFFSET, length: SLICE_LENGTH },
+            },
+          },
+        ],
+      },
+    };
   return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_big', args: {} } }] } };
 };
 
 function world(artifactService: BaseArtifactService | undefined) {
   const logger = capturingLogger();
   const model = new ScriptedLlm({ window: 200_000, countTokens: ratioTokenCounter(1), script });
-  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read logs.', tools: [bigTool(), contextRecallTool()] });
+  const agent = new LlmAgent({
+    name: 'worker',
+    model,
+    instruction: 'You read logs.',
+    tools: [bigTool(), contextRecallTool()],
+  });
   const sessionService = new InMemorySessionService();
   const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer(), logger });
-  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard], ...(artifactService ? { artifactService } : {}) });
+  const runner = new Runner({
+    appName: APP_NAME,
+    agent,
+    sessionService,
+    plugins: [guard],
+    ...(artifactService ? { artifactService } : {}),
+  });
   return { runner, sessionService, logger, model };
 }
 
@@ -60,7 +113,9 @@ async function turn(runner: Runner, userId: string, sessionId: string, text: str
 }
 
 function responseOf(events: readonly Event[], tool: string): Record<string, unknown> | undefined {
-  const part = events.flatMap((event) => event.content?.parts ?? []).find((candidate) => candidate.functionResponse?.name === tool);
+  const part = events
+    .flatMap((event) => event.content?.parts ?? [])
+    .find((candidate) => candidate.functionResponse?.name === tool);
   return part?.functionResponse?.response;
 }
 
@@ -79,22 +134,35 @@ describe('offloading huge tool results to the artifact service', () => {
     expect(JSON.stringify(model.requests[1]!.contents)).toContain(handle.name);
     expect(JSON.stringify(model.requests[1]!.contents).length).toBeLessThan(20_000);
 
-    const stored = await artifacts.loadArtifact({ appName: APP_NAME, userId: 'alice', sessionId: session.id, filename: handle.name });
+    const stored = await artifacts.loadArtifact({
+      appName: APP_NAME,
+      userId: 'alice',
+      sessionId: session.id,
+      filename: handle.name,
+    });
     expect(stored?.inlineData?.mimeType).toBe('application/json');
     expect(Buffer.from(stored!.inlineData!.data!, 'base64').toString('utf8')).toBe(FULL_JSON);
-    const toolEvent = events.find((event) => event.content?.parts?.some((part) => part.functionResponse?.name === 'fetch_big'));
+    const toolEvent = events.find((event) =>
+      event.content?.parts?.some((part) => part.functionResponse?.name === 'fetch_big'),
+    );
     expect(toolEvent?.actions.artifactDelta).toEqual({ [handle.name]: 0 });
 
     const recall = responseOf(events, 'recall_history')!;
     expect(recall['text']).toBe(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + SLICE_LENGTH));
-    expect(recall).toMatchObject({ offset: SLICE_OFFSET, total_chars: FULL_JSON.length, next_offset: SLICE_OFFSET + SLICE_LENGTH });
+    expect(recall).toMatchObject({
+      offset: SLICE_OFFSET,
+      total_chars: FULL_JSON.length,
+      next_offset: SLICE_OFFSET + SLICE_LENGTH,
+    });
   });
 
   it("should never let another session's recall tool read the artifact, even for the same user", async () => {
     const artifacts = new InMemoryArtifactService();
     const { runner, sessionService } = world(artifacts);
     const mine = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
-    const handle = responseOf(await turn(runner, 'alice', mine.id, 'Fetch the big log.'), 'fetch_big')!['full_result_artifact'] as { name: string };
+    const handle = responseOf(await turn(runner, 'alice', mine.id, 'Fetch the big log.'), 'fetch_big')![
+      'full_result_artifact'
+    ] as { name: string };
 
     for (const userId of ['bob', 'alice']) {
       const other = await sessionService.createSession({ appName: APP_NAME, userId });
@@ -108,7 +176,9 @@ describe('offloading huge tool results to the artifact service', () => {
     const { runner, sessionService, logger } = world(undefined);
     const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
     const events = await turn(runner, 'alice', session.id, 'Fetch the big log.');
-    expect(responseOf(events, 'fetch_big')).toEqual(truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result);
+    expect(responseOf(events, 'fetch_big')).toEqual(
+      truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result,
+    );
     expect(logger.atOrAbove('warn')).toEqual([]);
   });
 
@@ -122,7 +192,9 @@ describe('offloading huge tool results to the artifact service', () => {
     const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
     const events = await turn(runner, 'alice', session.id, 'Fetch the big log.');
     expect(events.some((event) => event.errorCode)).toBe(false);
-    expect(responseOf(events, 'fetch_big')).toEqual(truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result);
+    expect(responseOf(events, 'fetch_big')).toEqual(
+      truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result,
+    );
     expect(logger.matching(/could not store tool 'fetch_big' result as an artifact/)).toHaveLength(1);
   });
 });

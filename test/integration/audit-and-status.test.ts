@@ -23,8 +23,19 @@ describe('audit trail and status', () => {
     await store.init();
     const heard: CompactionRecord[] = [];
     // Summaries are what this test audits: masking off.
-    const guard = new ContextGuard({ contextWindow: WINDOW, maskKeepRecent: 0, summarizer: countingSummarizer(), onCompaction: (record) => void heard.push(record) });
-    const harness = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), sessionService: store, plugins: [guard] });
+    const guard = new ContextGuard({
+      contextWindow: WINDOW,
+      maskKeepRecent: 0,
+      summarizer: countingSummarizer(),
+      onCompaction: (record) => void heard.push(record),
+    });
+    const harness = createHarness({
+      window: WINDOW,
+      ratio: 1.8,
+      script: toolThenAnswerScript(3_000),
+      sessionService: store,
+      plugins: [guard],
+    });
     const session = await store.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
 

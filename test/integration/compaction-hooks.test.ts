@@ -11,7 +11,16 @@
  *   compaction (the guard logs it);
  * - the guard does not act on the hooks it fires itself.
  */
-import { BasePlugin, ContextCompactionTrigger, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel, type InvocationContext } from '@google/adk';
+import {
+  BasePlugin,
+  ContextCompactionTrigger,
+  InMemorySessionService,
+  LlmAgent,
+  LogLevel,
+  Runner,
+  setLogLevel,
+  type InvocationContext,
+} from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
@@ -40,15 +49,26 @@ class CompactionProbe extends BasePlugin {
   constructor(private readonly throws = false) {
     super(throws ? 'throwing_probe' : 'compaction_probe');
   }
-  override async beforeContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
+  override async beforeContextCompaction(params: {
+    invocationContext: InvocationContext;
+    trigger: ContextCompactionTrigger;
+  }): Promise<void> {
     this.record('before', params);
   }
-  override async afterContextCompaction(params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): Promise<void> {
+  override async afterContextCompaction(params: {
+    invocationContext: InvocationContext;
+    trigger: ContextCompactionTrigger;
+  }): Promise<void> {
     this.record('after', params);
   }
-  private record(phase: HookCall['phase'], { invocationContext, trigger }: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger }): void {
+  private record(
+    phase: HookCall['phase'],
+    { invocationContext, trigger }: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger },
+  ): void {
     const agent = invocationContext.agent?.name;
-    const last = agent ? decodeCompactionRecord(invocationContext.session.state[stateKeysFor(agent).lastCompaction]) : undefined;
+    const last = agent
+      ? decodeCompactionRecord(invocationContext.session.state[stateKeysFor(agent).lastCompaction])
+      : undefined;
     this.calls.push({ phase, trigger, agent, lastCompactionId: last?.id });
     if (this.throws) throw new Error(`probe fails in ${phase}`);
   }
@@ -66,14 +86,23 @@ async function setUp(plugins: BasePlugin[], maskKeepRecent = 0) {
     logger,
     onCompaction: (record) => void records.push(record),
   });
-  const workerModel = new ScriptedLlm({ model: 'scripted-worker', window: 6_000, countTokens: proportionalCounter(1.3), script: fetchThenAnswer(3_000) });
+  const workerModel = new ScriptedLlm({
+    model: 'scripted-worker',
+    window: 6_000,
+    countTokens: proportionalCounter(1.3),
+    script: fetchThenAnswer(3_000),
+  });
   const agent = new LlmAgent({ name: 'worker', model: workerModel, instruction: 'You work.', tools: [fetchTool()] });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP, agent, sessionService, plugins: [...plugins, guard] });
   const session = await sessionService.createSession({ appName: APP, userId: USER });
   const turn = async (text: string): Promise<string[]> => {
     const errors: string[] = [];
-    for await (const event of runner.runAsync({ userId: USER, sessionId: session.id, newMessage: { role: 'user', parts: [{ text }] } })) {
+    for await (const event of runner.runAsync({
+      userId: USER,
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text }] },
+    })) {
       if (event.errorCode) errors.push(`${event.errorCode} ${event.errorMessage ?? ''}`);
     }
     return errors;
@@ -89,10 +118,17 @@ describe('ADK compaction hooks', () => {
 
     expect(world.records.length).toBeGreaterThan(0);
     expect(probe.calls.map((call) => call.phase)).toEqual(world.records.flatMap(() => ['before', 'after']));
-    expect(probe.calls.every((call) => call.trigger === ContextCompactionTrigger.Auto && call.agent === 'worker')).toBe(true);
+    expect(probe.calls.every((call) => call.trigger === ContextCompactionTrigger.Auto && call.agent === 'worker')).toBe(
+      true,
+    );
     // `after` sees this compaction's record; `before` still sees the previous one.
-    expect(probe.calls.filter((call) => call.phase === 'after').map((call) => call.lastCompactionId)).toEqual(world.records.map((record) => record.id));
-    expect(probe.calls.filter((call) => call.phase === 'before').map((call) => call.lastCompactionId)).toEqual([undefined, ...world.records.slice(0, -1).map((record) => record.id)]);
+    expect(probe.calls.filter((call) => call.phase === 'after').map((call) => call.lastCompactionId)).toEqual(
+      world.records.map((record) => record.id),
+    );
+    expect(probe.calls.filter((call) => call.phase === 'before').map((call) => call.lastCompactionId)).toEqual([
+      undefined,
+      ...world.records.slice(0, -1).map((record) => record.id),
+    ]);
     expect(world.workerModel.rejectedRequests).toEqual([]);
   });
 
@@ -104,8 +140,12 @@ describe('ADK compaction hooks', () => {
     const usage = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]);
     expect(usage.maskings).toBeGreaterThan(0);
     // One before/after pair per call that masked, summarized or both.
-    expect(probe.calls.filter((call) => call.phase === 'before').length).toBeGreaterThanOrEqual(Math.max(usage.maskings, world.records.length));
-    expect(probe.calls.filter((call) => call.phase === 'before').length).toBe(probe.calls.filter((call) => call.phase === 'after').length);
+    expect(probe.calls.filter((call) => call.phase === 'before').length).toBeGreaterThanOrEqual(
+      Math.max(usage.maskings, world.records.length),
+    );
+    expect(probe.calls.filter((call) => call.phase === 'before').length).toBe(
+      probe.calls.filter((call) => call.phase === 'after').length,
+    );
     expect(world.workerModel.rejectedRequests).toEqual([]);
   });
 
@@ -115,7 +155,11 @@ describe('ADK compaction hooks', () => {
     for (let turn = 1; turn <= 2; turn++) expect(await world.turn(`Turn ${turn}: fetch it.`)).toEqual([]);
     const before = world.records.length;
     const session = await world.sessionService.getSession({ appName: APP, userId: USER, sessionId: world.session.id });
-    await world.guard.requestCompaction({ sessionService: world.sessionService, session: session!, agentName: 'worker' });
+    await world.guard.requestCompaction({
+      sessionService: world.sessionService,
+      session: session!,
+      agentName: 'worker',
+    });
     expect(await world.turn('Turn 3: fetch it.')).toEqual([]);
 
     expect(world.records.slice(before).map((record) => record.reason)).toContain('forced');
@@ -138,7 +182,7 @@ describe('ADK compaction hooks', () => {
     expect(world.logger.atOrAbove('error').some((line) => line.message.includes('Compaction'))).toBe(true);
   });
 
-  it('should not wait for itself, nor fire again, when a plugin\'s hook runs the same agent on the same session', async () => {
+  it("should not wait for itself, nor fire again, when a plugin's hook runs the same agent on the same session", async () => {
     // A hook that runs a turn of its own: without care, that turn waits for the one that fired the hook.
     class NestingPlugin extends BasePlugin {
       run: (() => Promise<string[]>) | undefined;
@@ -160,9 +204,13 @@ describe('ADK compaction hooks', () => {
 
     expect(nesting.nestedRuns).toBeGreaterThan(0);
     expect(nesting.nestedErrors).toEqual([]);
-    expect(world.workerModel.requests.some((request) => JSON.stringify(request.contents).includes('Nested turn'))).toBe(true);
+    expect(world.workerModel.requests.some((request) => JSON.stringify(request.contents).includes('Nested turn'))).toBe(
+      true,
+    );
     // Hooks are paired, and the nested turn's own compactions (if any) fired none.
-    expect(probe.calls.map((call) => call.phase)).toEqual(probe.calls.map((_, index) => (index % 2 === 0 ? 'before' : 'after')));
+    expect(probe.calls.map((call) => call.phase)).toEqual(
+      probe.calls.map((_, index) => (index % 2 === 0 ? 'before' : 'after')),
+    );
     expect(probe.calls.length).toBeLessThanOrEqual(world.records.length * 2);
     expect(world.workerModel.rejectedRequests).toEqual([]);
   });

@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  APP_NAME,
+  USER_ID,
+  createHarness,
+  fetchLogsTool,
+  runTurn,
+  toolThenAnswerScript,
+} from '../support/agent-harness.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
 const WINDOW = 8_000;
@@ -22,18 +29,29 @@ describe('compaction lifecycle', () => {
   it('should call the summarizer once per compaction and reuse the summary on the steps after it', async () => {
     const summarizer = countingSummarizer('ok');
     const guard = new ContextGuard({ contextWindow: WINDOW, summarizer });
-    const harness = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });
+    const harness = createHarness({
+      window: WINDOW,
+      ratio: 1.8,
+      script: toolThenAnswerScript(3_000),
+      plugins: [guard],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
 
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const usage = decodeUsageRecord(stored?.state[keys.usage]);
     expect(usage.compactions).toBeGreaterThan(0);
     expect(summarizer.requests.length).toBe(usage.compactions);
     // Every request after the first compaction starts with the summary, many without a new summarizer call.
     const firstSummarized = harness.model.requests.findIndex((request) => sentSummary(request.contents));
     expect(firstSummarized).toBeGreaterThan(0);
-    const withSummary = harness.model.requests.slice(firstSummarized).filter((request) => sentSummary(request.contents));
+    const withSummary = harness.model.requests
+      .slice(firstSummarized)
+      .filter((request) => sentSummary(request.contents));
     expect(withSummary.length).toBe(harness.model.requests.length - firstSummarized);
     expect(withSummary.length).toBeGreaterThan(usage.compactions);
     expect(harness.model.rejectedRequests).toEqual([]);
@@ -41,7 +59,13 @@ describe('compaction lifecycle', () => {
 
   it('should strip the covered contents on later turns, and keep doing so for a new Runner and plugin on the same session', async () => {
     const sessionService = new InMemorySessionService();
-    const first = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: countingSummarizer() })], sessionService });
+    const first = createHarness({
+      window: WINDOW,
+      ratio: 1.8,
+      script: toolThenAnswerScript(3_000),
+      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: countingSummarizer() })],
+      sessionService,
+    });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     let turn = 0;
     let summary: ReturnType<typeof decodeSummaryRecord>;
@@ -55,7 +79,13 @@ describe('compaction lifecycle', () => {
 
     // A new process: new plugin instance, new Runner, new model, same session store.
     const secondSummarizer = countingSummarizer();
-    const second = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(0), plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: secondSummarizer })], sessionService });
+    const second = createHarness({
+      window: WINDOW,
+      ratio: 1.8,
+      script: toolThenAnswerScript(0),
+      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: secondSummarizer })],
+      sessionService,
+    });
     await runTurn(second.runner, session.id, 'One more question, no tools needed.');
     const request = second.model.requests[0];
     expect(request).toBeDefined();
@@ -71,13 +101,23 @@ describe('compaction lifecycle', () => {
 
   it('should produce a compaction with a mechanical summary when the summarizer throws', async () => {
     const summarizer = countingSummarizer('throw');
-    const harness = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer })] });
+    const harness = createHarness({
+      window: WINDOW,
+      ratio: 1.8,
+      script: toolThenAnswerScript(3_000),
+      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer })],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     const errors: string[] = [];
     for (let turn = 1; turn <= 10; turn++) {
-      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`)) if (event.errorCode) errors.push(event.errorCode);
+      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`))
+        if (event.errorCode) errors.push(event.errorCode);
     }
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const summary = decodeSummaryRecord(stored?.state[keys.summary]);
     expect(errors).toEqual([]);
     expect(summarizer.requests.length).toBeGreaterThan(0);
@@ -88,9 +128,16 @@ describe('compaction lifecycle', () => {
 
   it('should keep separate state and thresholds for two agents in one session', async () => {
     const sessionService = new InMemorySessionService();
-    const guard = new ContextGuard({ summarizer: countingSummarizer(), agents: { alpha: { contextWindow: 8_000 }, beta: { contextWindow: 16_000 } } });
+    const guard = new ContextGuard({
+      summarizer: countingSummarizer(),
+      agents: { alpha: { contextWindow: 8_000 }, beta: { contextWindow: 16_000 } },
+    });
     const makeRunner = (name: string, window: number) => {
-      const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(2_500) });
+      const model = new ScriptedLlm({
+        window,
+        countTokens: ratioTokenCounter(1.8),
+        script: toolThenAnswerScript(2_500),
+      });
       const agent = new LlmAgent({ name, model, instruction: `You are ${name}.`, tools: [fetchLogsTool()] });
       return { model, runner: new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] }) };
     };

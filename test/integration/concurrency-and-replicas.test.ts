@@ -26,7 +26,10 @@ function deterministicSummarizer(delayMs = 0): Summarizer & { calls: number } {
       summarizer.calls++;
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const turns = prompt.match(/Turn \d+/g) ?? [];
-      return { text: `## Current state\nCovered ${turns.length} turn mentions; prompt of ${prompt.length} characters.`, finishReason: 'STOP' };
+      return {
+        text: `## Current state\nCovered ${turns.length} turn mentions; prompt of ${prompt.length} characters.`,
+        finishReason: 'STOP',
+      };
     },
   };
   return summarizer;
@@ -35,21 +38,50 @@ function deterministicSummarizer(delayMs = 0): Summarizer & { calls: number } {
 describe('concurrency', () => {
   it('should summarize a session once when two requests on it need a compaction at the same time', async () => {
     const sessionService = new InMemorySessionService();
-    const model = new ScriptedLlm({ window: 100_000, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(3_000) });
-    const warmup = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 100_000 })] });
+    const model = new ScriptedLlm({
+      window: 100_000,
+      countTokens: ratioTokenCounter(1.8),
+      script: toolThenAnswerScript(3_000),
+    });
+    const warmup = createHarness({
+      window: 100_000,
+      model,
+      script: toolThenAnswerScript(3_000),
+      sessionService,
+      plugins: [new ContextGuard({ contextWindow: 100_000 })],
+    });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, session.id, `Turn ${turn}: check the logs.`);
 
     const summarizer = deterministicSummarizer(50);
-    const small = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0 })] });
-    await Promise.all([runTurn(small.runner, session.id, 'Turn 7: first concurrent question.'), runTurn(small.runner, session.id, 'Turn 8: second concurrent question.')]);
+    const small = createHarness({
+      window: 100_000,
+      model,
+      script: toolThenAnswerScript(3_000),
+      sessionService,
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0 })],
+    });
+    await Promise.all([
+      runTurn(small.runner, session.id, 'Turn 7: first concurrent question.'),
+      runTurn(small.runner, session.id, 'Turn 8: second concurrent question.'),
+    ]);
     expect(summarizer.calls).toBe(1);
   });
 
-  it('should not make one session wait for another session\'s compaction', async () => {
+  it("should not make one session wait for another session's compaction", async () => {
     const sessionService = new InMemorySessionService();
-    const model = new ScriptedLlm({ window: 100_000, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(3_000) });
-    const warmup = createHarness({ window: 100_000, model, script: toolThenAnswerScript(3_000), sessionService, plugins: [new ContextGuard({ contextWindow: 100_000 })] });
+    const model = new ScriptedLlm({
+      window: 100_000,
+      countTokens: ratioTokenCounter(1.8),
+      script: toolThenAnswerScript(3_000),
+    });
+    const warmup = createHarness({
+      window: 100_000,
+      model,
+      script: toolThenAnswerScript(3_000),
+      sessionService,
+      plugins: [new ContextGuard({ contextWindow: 100_000 })],
+    });
     const slow = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, slow.id, `Turn ${turn}: check the logs.`);
     const fast = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
@@ -65,7 +97,13 @@ describe('concurrency', () => {
         return { text: 'gated summary' };
       },
     };
-    const guarded = createHarness({ window: 100_000, model, script: toolThenAnswerScript(0), sessionService, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer, maskKeepRecent: 0 })] });
+    const guarded = createHarness({
+      window: 100_000,
+      model,
+      script: toolThenAnswerScript(0),
+      sessionService,
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer, maskKeepRecent: 0 })],
+    });
     const slowTurn = runTurn(guarded.runner, slow.id, 'Turn 7: needs a compaction.');
     // The other session completes while the first one's summarizer is still blocked.
     const fastEvents = await runTurn(guarded.runner, fast.id, 'Hello from another session.');
@@ -87,10 +125,17 @@ describe('replicas on one database', () => {
       stores.push(store);
     }
     const harnesses = stores.map((store) =>
-      createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), sessionService: store, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: deterministicSummarizer() })] }),
+      createHarness({
+        window: 8_000,
+        ratio: 1.8,
+        script: toolThenAnswerScript(3_000),
+        sessionService: store,
+        plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: deterministicSummarizer() })],
+      }),
     );
     const session = await stores[0]!.createSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'shared-session' });
-    for (let turn = 1; turn <= 12; turn++) await runTurn(harnesses[turn % replicas]!.runner, session.id, `Turn ${turn}: check the logs.`);
+    for (let turn = 1; turn <= 12; turn++)
+      await runTurn(harnesses[turn % replicas]!.runner, session.id, `Turn ${turn}: check the logs.`);
     const requests = harnesses.flatMap((harness) => harness.model.requests).sort((a, b) => a.timestamp - b.timestamp);
     const stored = await stores[0]!.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
     return { requests, usage: decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]) };
@@ -100,7 +145,9 @@ describe('replicas on one database', () => {
     const single = await run(join(folder, 'single.sqlite'), 1);
     const pair = await run(join(folder, 'pair.sqlite'), 2);
     expect(single.usage.compactions).toBeGreaterThan(0);
-    expect(pair.requests.map((request) => request.promptTokens)).toEqual(single.requests.map((request) => request.promptTokens));
+    expect(pair.requests.map((request) => request.promptTokens)).toEqual(
+      single.requests.map((request) => request.promptTokens),
+    );
     expect(pair.usage.compactions).toBe(single.usage.compactions);
     expect(pair.usage.modelCalls).toBe(single.usage.modelCalls);
     expect(pair.requests.some((request) => request.rejected)).toBe(false);

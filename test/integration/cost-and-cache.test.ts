@@ -4,7 +4,12 @@
  * per-agent totals, a cost estimate at the price table, and exports both.
  */
 import { metrics } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
@@ -17,11 +22,24 @@ describe('a bill that knows caching', () => {
     const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
     metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-    const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer(), prices: { 'scripted-model': PRICE } });
-    const harness = createHarness({ window: 200_000, ratio: 1, script: toolThenAnswerScript(12_000), plugins: [guard] });
+    const guard = new ContextGuard({
+      contextWindow: 200_000,
+      summarizer: countingSummarizer(),
+      prices: { 'scripted-model': PRICE },
+    });
+    const harness = createHarness({
+      window: 200_000,
+      ratio: 1,
+      script: toolThenAnswerScript(12_000),
+      plugins: [guard],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 4; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const status = guard.status(stored!, 'worker');
 
     // What the model itself billed: its ground-truth prompts and the cached prefixes it reported.
@@ -33,14 +51,22 @@ describe('a bill that knows caching', () => {
     expect(status.cachedPromptTokens).toBe(cached);
     expect(status.uncachedPromptTokens).toBe(prompt - cached);
     expect(status.outputTokens).toBe(accepted.length * 50);
-    expect(status.costUsd).toBeCloseTo(((prompt - cached) * PRICE.input + cached * PRICE.cachedInput + accepted.length * 50 * PRICE.output) / 1e6, 9);
+    expect(status.costUsd).toBeCloseTo(
+      ((prompt - cached) * PRICE.input + cached * PRICE.cachedInput + accepted.length * 50 * PRICE.output) / 1e6,
+      9,
+    );
     expect(status.unpricedCalls).toBe(0);
 
     await reader.forceFlush();
-    const exported = metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics).flatMap((scope) => scope.metrics);
+    const exported = metricExporter
+      .getMetrics()
+      .flatMap((resource) => resource.scopeMetrics)
+      .flatMap((scope) => scope.metrics);
     const tokens = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.usage.tokens');
     const byType = (type: string): number =>
-      (tokens?.dataPoints ?? []).filter((point) => point.attributes['gen_ai.token.type'] === type).reduce((sum, point) => sum + Number(point.value), 0);
+      (tokens?.dataPoints ?? [])
+        .filter((point) => point.attributes['gen_ai.token.type'] === type)
+        .reduce((sum, point) => sum + Number(point.value), 0);
     expect(byType('cached_input')).toBe(cached);
     expect(byType('input')).toBe(prompt - cached);
     const cost = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.usage.cost');
@@ -50,10 +76,19 @@ describe('a bill that knows caching', () => {
 
   it('should count tokens but leave the cost out for a model without a price', async () => {
     const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer() });
-    const harness = createHarness({ window: 200_000, ratio: 1, script: toolThenAnswerScript(12_000), plugins: [guard] });
+    const harness = createHarness({
+      window: 200_000,
+      ratio: 1,
+      script: toolThenAnswerScript(12_000),
+      plugins: [guard],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(harness.runner, session.id, 'Check the logs.');
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const status = guard.status(stored!, 'worker');
     expect(status.promptTokens).toBeGreaterThan(0);
     expect(status.costUsd).toBeUndefined();
@@ -61,6 +96,8 @@ describe('a bill that knows caching', () => {
   });
 
   it('should reject a malformed price table at construction', () => {
-    expect(() => new ContextGuard({ prices: { 'gemini-2.5-flash': { input: -1, output: 1 } } })).toThrow(/prices\.gemini-2\.5-flash\.input/);
+    expect(() => new ContextGuard({ prices: { 'gemini-2.5-flash': { input: -1, output: 1 } } })).toThrow(
+      /prices\.gemini-2\.5-flash\.input/,
+    );
   });
 });

@@ -28,7 +28,10 @@ function toolLoopScript(steps: number, size: number): ModelScript {
   let calls = 0;
   return () => {
     calls += 1;
-    if (calls <= steps) return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size, seed: calls } } }] } };
+    if (calls <= steps)
+      return {
+        content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size, seed: calls } } }] },
+      };
     calls = 0;
     return { content: { role: 'model', parts: [{ text: 'Done with the task.' }] } };
   };
@@ -52,7 +55,8 @@ function summarized(request: RecordedRequest): boolean {
 
 /** A coding-agent task statement: 10,902 characters, with the submission instructions at its very end. */
 function taskStatement(): string {
-  const submit = '\n\nWhen you are done, submit with the command `submit_patch --issue 4471 --branch fix/parser-timeouts` and nothing else.';
+  const submit =
+    '\n\nWhen you are done, submit with the command `submit_patch --issue 4471 --branch fix/parser-timeouts` and nothing else.';
   const body = `Task: fix the parser timeouts reported in issue 4471.\n\n${logText(10_902 - 55 - submit.length, 7)}`;
   return `${body}${submit}`;
 }
@@ -65,7 +69,9 @@ describe('the current request through a long single-turn tool loop', () => {
     const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const screenshot = (width: number): Part => ({ inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(width, 1080)) } });
+    const screenshot = (width: number): Part => ({
+      inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(width, 1080)) },
+    });
     const message: Content = {
       role: 'user',
       parts: [{ text: taskStatement() }, screenshot(1920), screenshot(1280), screenshot(1024)],
@@ -90,7 +96,13 @@ describe('the current request through a long single-turn tool loop', () => {
     await firstStore.init();
     // The summary's strip after a restart is what this test follows: masking off, so the loop's steps are summarized.
     const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer(), maskKeepRecent: 0 });
-    const first = createHarness({ window, ratio: 1.8, script: toolLoopScript(40, 4_000), plugins: [guard], sessionService: firstStore });
+    const first = createHarness({
+      window,
+      ratio: 1.8,
+      script: toolLoopScript(40, 4_000),
+      plugins: [guard],
+      sessionService: firstStore,
+    });
     const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID });
     const task = taskStatement();
     expect(task.length).toBe(10_902);
@@ -112,7 +124,13 @@ describe('the current request through a long single-turn tool loop', () => {
     const secondSummarizer = countingSummarizer();
     const secondStore = new DatabaseSessionService(`sqlite://${file}`);
     await secondStore.init();
-    const second = createHarness({ window, ratio: 1.8, script: toolLoopScript(1, 500), plugins: [new ContextGuard({ contextWindow: window, summarizer: secondSummarizer, maskKeepRecent: 0 })], sessionService: secondStore });
+    const second = createHarness({
+      window,
+      ratio: 1.8,
+      script: toolLoopScript(1, 500),
+      plugins: [new ContextGuard({ contextWindow: window, summarizer: secondSummarizer, maskKeepRecent: 0 })],
+      sessionService: secondStore,
+    });
     await runTurn(second.runner, session.id, 'Now check the release notes.');
     const next = second.model.requests[0]!;
     expect(secondSummarizer.requests).toHaveLength(0);
@@ -124,6 +142,12 @@ describe('the current request through a long single-turn tool loop', () => {
     expect(stepsShown).toBe(events.length - (summary!.covered - 1) / 2);
     expect(pairingViolations(next.contents)).toEqual([]);
     expect(second.model.rejectedRequests).toEqual([]);
-    expect(decodeUsageRecord((await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))?.state[keys.usage]).compactions).toBeGreaterThan(0);
+    expect(
+      decodeUsageRecord(
+        (await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))?.state[
+          keys.usage
+        ],
+      ).compactions,
+    ).toBeGreaterThan(0);
   });
 });

@@ -30,7 +30,13 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
     const file = join(folder, 'sessions.sqlite');
     const firstSummarizer = countingSummarizer();
     const firstStore = await openDatabase(file);
-    const first = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), sessionService: firstStore, plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: firstSummarizer })] });
+    const first = createHarness({
+      window: WINDOW,
+      ratio: 1.8,
+      script: toolThenAnswerScript(3_000),
+      sessionService: firstStore,
+      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: firstSummarizer })],
+    });
     const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 10; turn++) await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
     expect(first.model.rejectedRequests).toEqual([]);
@@ -44,7 +50,13 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
     // Restart: everything new but the database file.
     const secondSummarizer = countingSummarizer();
     const secondStore = await openDatabase(file);
-    const second = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(0), sessionService: secondStore, plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: secondSummarizer })] });
+    const second = createHarness({
+      window: WINDOW,
+      ratio: 1.8,
+      script: toolThenAnswerScript(0),
+      sessionService: secondStore,
+      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: secondSummarizer })],
+    });
     await runTurn(second.runner, session.id, 'Summarize where we are, no tools.');
     const sent = second.model.requests[0]!;
     expect(sent.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
@@ -55,8 +67,12 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
     const after = await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
     // Nothing lost: every earlier event is still stored, and the new turn was appended.
     expect(after!.events.length).toBeGreaterThan(eventsBefore);
-    expect(after!.events.slice(0, eventsBefore).map((event) => event.id)).toEqual(before!.events.map((event) => event.id));
+    expect(after!.events.slice(0, eventsBefore).map((event) => event.id)).toEqual(
+      before!.events.map((event) => event.id),
+    );
     // The usage counters continued from storage rather than restarting at zero.
-    expect(decodeUsageRecord(after?.state[keys.usage]).modelCalls).toBe(storedUsage.modelCalls + second.model.requests.length);
+    expect(decodeUsageRecord(after?.state[keys.usage]).modelCalls).toBe(
+      storedUsage.modelCalls + second.model.requests.length,
+    );
   });
 });

@@ -48,8 +48,14 @@ describe('inputs larger than the whole window', () => {
     badInputs++;
     const h = await faultHarness({ toolChars: 60_000 });
     await expectTurnsOk(h, ['Fetch the big export.', 'What did it say?']);
-    const session = await h.sessionService.getSession({ appName: FAULT_APP, userId: FAULT_USER, sessionId: h.sessionId });
-    const response = session!.events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionResponse)!.functionResponse!.response as { logs: string };
+    const session = await h.sessionService.getSession({
+      appName: FAULT_APP,
+      userId: FAULT_USER,
+      sessionId: h.sessionId,
+    });
+    const response = session!.events
+      .flatMap((event) => event.content?.parts ?? [])
+      .find((part) => part.functionResponse)!.functionResponse!.response as { logs: string };
     expect(typeof response.logs).toBe('string');
     expect(response.logs.length).toBeLessThan(60_000);
   });
@@ -57,9 +63,16 @@ describe('inputs larger than the whole window', () => {
   it('should shrink a tool output larger than the window head+tail in the request only, keeping the full output in the session', async () => {
     badInputs++;
     const full = payloadText('log', 60_000, 3);
-    const h = await faultHarness({ toolChars: 60_000, toolResult: () => ({ logs: full }), guard: { toolOutputTruncation: false } });
+    const h = await faultHarness({
+      toolChars: 60_000,
+      toolResult: () => ({ logs: full }),
+      guard: { toolOutputTruncation: false },
+    });
     await expectTurnsOk(h, ['Fetch the big export.', 'What did it say?']);
-    const sent = h.model.requests.flatMap((request) => request.contents).flatMap((content) => content.parts ?? []).find((part) => part.functionResponse);
+    const sent = h.model.requests
+      .flatMap((request) => request.contents)
+      .flatMap((content) => content.parts ?? [])
+      .find((part) => part.functionResponse);
     const logs = (sent?.functionResponse?.response as { logs?: unknown } | undefined)?.logs;
     // Still a JSON object with the same key; head and tail kept.
     expect(typeof logs).toBe('string');
@@ -67,14 +80,23 @@ describe('inputs larger than the whole window', () => {
     expect(logs as string).toContain(full.slice(0, 100));
     expect(logs as string).toContain(full.slice(-60));
     // History is never lost: the session event holds the whole output.
-    const session = await h.sessionService.getSession({ appName: FAULT_APP, userId: FAULT_USER, sessionId: h.sessionId });
-    const stored = session!.events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionResponse)?.functionResponse?.response as { logs?: string };
+    const session = await h.sessionService.getSession({
+      appName: FAULT_APP,
+      userId: FAULT_USER,
+      sessionId: h.sessionId,
+    });
+    const stored = session!.events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionResponse)
+      ?.functionResponse?.response as { logs?: string };
     expect(stored.logs === full).toBe(true);
   });
 
   it('should shrink a JSON array result larger than the window to its first and last items', async () => {
     badInputs++;
-    const h = await faultHarness({ toolChars: 80_000, toolResult: (size) => payloadResult('json-rows', size, 5), guard: { toolOutputTruncation: false } });
+    const h = await faultHarness({
+      toolChars: 80_000,
+      toolResult: (size) => payloadResult('json-rows', size, 5),
+      guard: { toolOutputTruncation: false },
+    });
     await expectTurnsOk(h, ['Fetch all the rows.', 'Which failed?']);
   });
 
@@ -84,25 +106,40 @@ describe('inputs larger than the whole window', () => {
     const h = await faultHarness({ toolChars: 0 });
     await expectTurnsOk(h, ['Hello.', message, 'Thanks. Anything else?']);
     expect(sentTexts(h.model).some((text) => text.includes(message.slice(0, 200)))).toBe(true);
-    const session = await h.sessionService.getSession({ appName: FAULT_APP, userId: FAULT_USER, sessionId: h.sessionId });
+    const session = await h.sessionService.getSession({
+      appName: FAULT_APP,
+      userId: FAULT_USER,
+      sessionId: h.sessionId,
+    });
     expect(session!.events.some((event) => event.content?.parts?.[0]?.text === message)).toBe(true);
   });
 
   it.each([
     ['an image of 12,000 x 12,000 px (about 66k tokens)', 'image/png', () => toBase64(pngBytes(12_000, 12_000))],
     ['a PDF of 200 pages (about 52k tokens)', 'application/pdf', () => toBase64(pdfText(200))],
-  ])('should replace %s that is larger than the window by a note instead of sending it', async (_label, mimeType, data) => {
-    badInputs++;
-    // The default provider prices media like the estimator: 258 tokens per 768-px tile and per PDF page.
-    const h = await faultHarness({ toolChars: 0 });
-    await expectTurnsOk(h, [{ role: 'user', parts: [{ text: 'Describe this attachment.' }, { inlineData: { mimeType, data: data() } }] }, 'And the colours?']);
-    expect(h.model.requests[0]?.contents.flatMap((content) => content.parts ?? []).some((part) => part.inlineData)).toBe(false);
-    expect(sentTexts(h.model).some((text) => text.includes('omitted by context_guard'))).toBe(true);
-  });
+  ])(
+    'should replace %s that is larger than the window by a note instead of sending it',
+    async (_label, mimeType, data) => {
+      badInputs++;
+      // The default provider prices media like the estimator: 258 tokens per 768-px tile and per PDF page.
+      const h = await faultHarness({ toolChars: 0 });
+      await expectTurnsOk(h, [
+        { role: 'user', parts: [{ text: 'Describe this attachment.' }, { inlineData: { mimeType, data: data() } }] },
+        'And the colours?',
+      ]);
+      expect(
+        h.model.requests[0]?.contents.flatMap((content) => content.parts ?? []).some((part) => part.inlineData),
+      ).toBe(false);
+      expect(sentTexts(h.model).some((text) => text.includes('omitted by context_guard'))).toBe(true);
+    },
+  );
 
   it('should send a system prompt larger than the window anyway, count it on every call, warn once, and never crash or loop', async () => {
     badInputs++;
-    const h = await faultHarness({ instruction: 'Follow the operating procedures exactly. '.repeat(2_500), toolChars: 500 });
+    const h = await faultHarness({
+      instruction: 'Follow the operating procedures exactly. '.repeat(2_500),
+      toolChars: 500,
+    });
     for (let turn = 1; turn <= 4; turn++) {
       const outcome = await h.turn(`Turn ${turn}: please help.`);
       expect(outcome.thrown).toBeUndefined();
@@ -122,24 +159,48 @@ describe('inputs larger than the whole window', () => {
 
   it('should never make a request larger by compacting it (system prompt larger than the window)', async () => {
     badInputs++;
-    const h = await faultHarness({ instruction: 'Follow the operating procedures exactly. '.repeat(2_500), toolChars: 500 });
+    const h = await faultHarness({
+      instruction: 'Follow the operating procedures exactly. '.repeat(2_500),
+      toolChars: 500,
+    });
     for (let turn = 1; turn <= 3; turn++) await h.turn(`Turn ${turn}: please help.`);
     // Each compaction here replaced one short user message by a longer summary, at the cost of a summarizer call.
-    expect(h.records.filter((record) => record.tokensAfter > record.tokensBefore).map((record) => `${record.tokensBefore} -> ${record.tokensAfter}`)).toEqual([]);
+    expect(
+      h.records
+        .filter((record) => record.tokensAfter > record.tokensBefore)
+        .map((record) => `${record.tokensBefore} -> ${record.tokensAfter}`),
+    ).toEqual([]);
   });
 
-  it('should never make a request larger by compacting it (sliding window\'s token trigger when only the user\'s message can be covered)', async () => {
+  it("should never make a request larger by compacting it (sliding window's token trigger when only the user's message can be covered)", async () => {
     badInputs++;
     // Found by beyond-envelope.property.test.ts (seed 1803619223): one turn on a 2k window whose tool result crosses
     // the sliding window's safety ratio. The only content before the in-flight tool call is the user's request, so
     // the compaction replaces it with a summary that restates it: ~1401 -> ~1484 tokens, for a summarizer call.
     const world = await GuardedWorld.create({
-      topology: 'single', windows: [2_000], unconfiguredAgent: 0, reportUsage: true, summarizerMode: 'ok', summarizerWindow: 2_000,
-      instructionChars: 30, ratio: 0.5, truth: 'chars', policy: { strategy: 'sliding-window', toolOutputTruncation: false },
+      topology: 'single',
+      windows: [2_000],
+      unconfiguredAgent: 0,
+      reportUsage: true,
+      summarizerMode: 'ok',
+      summarizerWindow: 2_000,
+      instructionChars: 30,
+      ratio: 0.5,
+      truth: 'chars',
+      policy: { strategy: 'sliding-window', toolOutputTruncation: false },
     });
-    const outcome = await world.turn({ entry: 0, text: 'Fetch the full export and summarise it.', steps: [{ kind: 'tools', calls: [{ kind: 'log', windowFraction: 0.6347500000000001, seed: 481 }] }], answerChars: 0 });
+    const outcome = await world.turn({
+      entry: 0,
+      text: 'Fetch the full export and summarise it.',
+      steps: [{ kind: 'tools', calls: [{ kind: 'log', windowFraction: 0.6347500000000001, seed: 481 }] }],
+      answerChars: 0,
+    });
     expect(outcome.errorCodes).toEqual([]);
-    expect(world.compactions.filter((record) => record.tokensAfter > record.tokensBefore).map((record) => `${record.reason}: ${record.tokensBefore} -> ${record.tokensAfter}`)).toEqual([]);
+    expect(
+      world.compactions
+        .filter((record) => record.tokensAfter > record.tokensBefore)
+        .map((record) => `${record.reason}: ${record.tokensBefore} -> ${record.tokensAfter}`),
+    ).toEqual([]);
   });
 
   it('should send tool declarations larger than the window anyway, count it, warn once, and never crash', async () => {
@@ -200,27 +261,46 @@ describe('empty input', () => {
       script: ({ request }) => {
         call++;
         const last = request.contents[request.contents.length - 1];
-        if (!last?.parts?.some((part) => part.functionResponse)) return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: 0 } } }] } };
-        return { content: { role: 'model', parts: [{ text: call % 3 === 0 ? '' : `Answer ${call}: ${payloadText('log', 900, call)}` }] } };
+        if (!last?.parts?.some((part) => part.functionResponse))
+          return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: 0 } } }] } };
+        return {
+          content: {
+            role: 'model',
+            parts: [{ text: call % 3 === 0 ? '' : `Answer ${call}: ${payloadText('log', 900, call)}` }],
+          },
+        };
       },
     });
     const messages: string[] = [];
-    for (let turn = 1; turn <= 10; turn++) messages.push(turn % 3 === 0 ? '   \n\t ' : `Turn ${turn}: ${payloadText('prose', 600, turn)}`);
+    for (let turn = 1; turn <= 10; turn++)
+      messages.push(turn % 3 === 0 ? '   \n\t ' : `Turn ${turn}: ${payloadText('prose', 600, turn)}`);
     await expectTurnsOk(h, messages);
     expect(h.records.length).toBeGreaterThan(0);
   });
 });
 
 describe('unicode across truncation boundaries', () => {
-  const allowed = new Set([...CJK_PIECES.flatMap((piece) => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(piece)].map((s) => s.segment)), ...EMOJI_PIECES, '…']);
+  const allowed = new Set([
+    ...CJK_PIECES.flatMap((piece) =>
+      [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(piece)].map((s) => s.segment),
+    ),
+    ...EMOJI_PIECES,
+    '…',
+  ]);
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   /** Graphemes that are neither ASCII nor one of the payload's own clusters: a cluster cut in half. */
   const brokenClusters = (texts: string[]): string[] =>
     // eslint-disable-next-line no-control-regex -- any character outside ASCII
-    texts.flatMap((text) => [...segmenter.segment(text)].map((s) => s.segment).filter((g) => /[^\x00-\x7f]/.test(g) && !allowed.has(g)));
+    texts.flatMap((text) =>
+      [...segmenter.segment(text)].map((s) => s.segment).filter((g) => /[^\x00-\x7f]/.test(g) && !allowed.has(g)),
+    );
 
   async function unicodeSession(kind: 'cjk' | 'emoji'): Promise<{ h: FaultHarness; texts: string[] }> {
-    const h = await faultHarness({ toolChars: 40_000, toolResult: (size) => ({ output: payloadText(kind, size, 2) }), guard: { toolOutputTruncation: false } });
+    const h = await faultHarness({
+      toolChars: 40_000,
+      toolResult: (size) => ({ output: payloadText(kind, size, 2) }),
+      guard: { toolOutputTruncation: false },
+    });
     h.summarizer.mode = 'throw'; // the mechanical summary cuts every line too
     await expectTurnsOk(h, [
       `Read: ${payloadText(kind, 50_000, 1)}`,
@@ -235,14 +315,17 @@ describe('unicode across truncation boundaries', () => {
     return { h, texts };
   }
 
-  it.each(['cjk', 'emoji'] as const)('should send and store only well-formed UTF-16 when %s text is cut (no lone surrogate)', async (kind) => {
-    badInputs++;
-    const { texts } = await unicodeSession(kind);
-    expect(texts.some((text) => text.includes('omitted'))).toBe(true);
-    expect(texts.filter(hasLoneSurrogate).map((text) => text.slice(0, 80))).toEqual([]);
-    // Encodes to UTF-8 and back unchanged.
-    for (const text of texts) expect(Buffer.from(text, 'utf8').toString('utf8')).toBe(text);
-  });
+  it.each(['cjk', 'emoji'] as const)(
+    'should send and store only well-formed UTF-16 when %s text is cut (no lone surrogate)',
+    async (kind) => {
+      badInputs++;
+      const { texts } = await unicodeSession(kind);
+      expect(texts.some((text) => text.includes('omitted'))).toBe(true);
+      expect(texts.filter(hasLoneSurrogate).map((text) => text.slice(0, 80))).toEqual([]);
+      // Encodes to UTF-8 and back unchanged.
+      for (const text of texts) expect(Buffer.from(text, 'utf8').toString('utf8')).toBe(text);
+    },
+  );
 
   it('should never cut a grapheme cluster in half (ZWJ sequences, flags, combining marks)', async () => {
     badInputs++;
@@ -268,7 +351,9 @@ describe('adversarial strings for the tokenizer', () => {
   /** Runs `names` in one child; resolves with why it stopped early, if it did. */
   function runChild(names: readonly string[]): Promise<string | undefined> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', childScript, ...names], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', childScript, ...names], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let buffer = '';
       let stderr = '';
       let killed = false;
@@ -296,7 +381,13 @@ describe('adversarial strings for the tokenizer', () => {
       });
       child.on('exit', (code) => {
         clearTimeout(timer);
-        resolve(killed ? `stalled for more than ${STALL_BUDGET_MS / 1000} s and was killed` : code === 0 ? undefined : `the child exited with ${code}: ${stderr}`);
+        resolve(
+          killed
+            ? `stalled for more than ${STALL_BUDGET_MS / 1000} s and was killed`
+            : code === 0
+              ? undefined
+              : `the child exited with ${code}: ${stderr}`,
+        );
       });
     });
   }

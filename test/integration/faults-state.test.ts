@@ -59,10 +59,37 @@ const CORRUPTED_USAGE: Array<[string, unknown]> = [
   ['a huge number', 1e308],
   ['an array', [1, 2, 3]],
   ['a boolean', true],
-  ['an object from an older version', { version: 0, tokens: 1_234, lastSummaryAt: '2020-01-01', history: [{ role: 'user' }] }],
-  ['fields of the wrong types', { modelCalls: 'NaN', compactions: -3, lastEstimate: 0, learnedCorrection: 1e9, forceCompaction: 'yes', window: 'big', invocations: [] }],
-  ['numbers as strings (a JSON round trip)', { modelCalls: '4', compactions: '1', realPromptTokens: '2100', lastEstimate: '1400', sentEstimate: '1400', learnedCorrection: '1.5' }],
-  ['negative and non-finite counts', { realPromptTokens: -500, lastEstimate: Number.POSITIVE_INFINITY, sentEstimate: Number.NaN, overLimitCalls: -1 }],
+  [
+    'an object from an older version',
+    { version: 0, tokens: 1_234, lastSummaryAt: '2020-01-01', history: [{ role: 'user' }] },
+  ],
+  [
+    'fields of the wrong types',
+    {
+      modelCalls: 'NaN',
+      compactions: -3,
+      lastEstimate: 0,
+      learnedCorrection: 1e9,
+      forceCompaction: 'yes',
+      window: 'big',
+      invocations: [],
+    },
+  ],
+  [
+    'numbers as strings (a JSON round trip)',
+    {
+      modelCalls: '4',
+      compactions: '1',
+      realPromptTokens: '2100',
+      lastEstimate: '1400',
+      sentEstimate: '1400',
+      learnedCorrection: '1.5',
+    },
+  ],
+  [
+    'negative and non-finite counts',
+    { realPromptTokens: -500, lastEstimate: Number.POSITIVE_INFINITY, sentEstimate: Number.NaN, overLimitCalls: -1 },
+  ],
 ];
 
 const CORRUPTED_SUMMARY: Array<[string, unknown]> = [
@@ -96,7 +123,11 @@ describe('corrupted usage records', () => {
   it('should ignore an implausibly large real count instead of compacting on every turn', async () => {
     badInputs++;
     // 9e15 tokens for a 1-token estimate: a foreign or corrupted value. Without usage reports it would never be replaced.
-    const h = await faultHarness({ reportUsage: false, toolChars: 0, state: { [keys.usage]: { realPromptTokens: 9e15, lastEstimate: 1, sentEstimate: 1, modelCalls: 3 } } });
+    const h = await faultHarness({
+      reportUsage: false,
+      toolChars: 0,
+      state: { [keys.usage]: { realPromptTokens: 9e15, lastEstimate: 1, sentEstimate: 1, modelCalls: 3 } },
+    });
     await expectRecovered(h, 5);
     // Five small turns (each well under the 8k window) need no compaction at all.
     expect(h.records).toEqual([]);
@@ -128,15 +159,18 @@ describe('corrupted summary records', () => {
 });
 
 describe('corrupted last-compaction records', () => {
-  it.each(CORRUPTED_LAST_COMPACTION)('should keep status() answering on %s and replace it at the next compaction', async (_label, value) => {
-    badInputs++;
-    const h = await faultHarness({ state: { [keys.lastCompaction]: value } });
-    await expectRecovered(h, 2);
-    await h.turnsUntilCompaction();
-    expect(h.records.length).toBeGreaterThan(0);
-    const status = h.guard.status({ state: await h.state() }, 'worker');
-    expect(status.lastCompaction?.id).toBe(h.records[h.records.length - 1]?.id);
-  });
+  it.each(CORRUPTED_LAST_COMPACTION)(
+    'should keep status() answering on %s and replace it at the next compaction',
+    async (_label, value) => {
+      badInputs++;
+      const h = await faultHarness({ state: { [keys.lastCompaction]: value } });
+      await expectRecovered(h, 2);
+      await h.turnsUntilCompaction();
+      expect(h.records.length).toBeGreaterThan(0);
+      const status = h.guard.status({ state: await h.state() }, 'worker');
+      expect(status.lastCompaction?.id).toBe(h.records[h.records.length - 1]?.id);
+    },
+  );
 });
 
 describe('watermarks that no longer match the history', () => {
@@ -144,7 +178,17 @@ describe('watermarks that no longer match the history', () => {
     badInputs++;
     const planted = 'PLANTED-SUMMARY: the user asked about invoice 1234.';
     const h = await faultHarness({
-      state: { [keys.summary]: { version: 1, text: planted, covered: 2, anchor: 'bogus|anchor', compactions: 7, fallback: false, createdAt: 1 } },
+      state: {
+        [keys.summary]: {
+          version: 1,
+          text: planted,
+          covered: 2,
+          anchor: 'bogus|anchor',
+          compactions: 7,
+          fallback: false,
+          createdAt: 1,
+        },
+      },
     });
     await expectRecovered(h, 1);
     expect(h.logger.matching('stored summary not applied')).toHaveLength(1);
@@ -160,7 +204,19 @@ describe('watermarks that no longer match the history', () => {
 
   it('should not apply a watermark beyond the end of the history', async () => {
     badInputs++;
-    const h = await faultHarness({ state: { [keys.summary]: { version: 1, text: 'Summary of 900 messages.', covered: 900, anchor: '^|x', compactions: 3, fallback: false, createdAt: 1 } } });
+    const h = await faultHarness({
+      state: {
+        [keys.summary]: {
+          version: 1,
+          text: 'Summary of 900 messages.',
+          covered: 900,
+          anchor: '^|x',
+          compactions: 3,
+          fallback: false,
+          createdAt: 1,
+        },
+      },
+    });
     await expectRecovered(h, 2);
     expect(h.logger.matching('stored summary not applied')).toHaveLength(1);
   });
@@ -181,12 +237,21 @@ describe('watermarks that no longer match the history', () => {
     badInputs++;
     const h = await faultHarness();
     await h.turnsUntilCompaction();
-    const session = (await h.sessionService.getSession({ appName: FAULT_APP, userId: FAULT_USER, sessionId: h.sessionId }))!;
+    const session = (await h.sessionService.getSession({
+      appName: FAULT_APP,
+      userId: FAULT_USER,
+      sessionId: h.sessionId,
+    }))!;
     const record = decodeSummaryRecord(session.state[keys.summary])!;
     // Another program rewrote the text (same watermark and anchor): 100k characters, about 4x the window.
     await h.sessionService.appendEvent({
       session,
-      event: createEvent({ author: 'user', actions: createEventActions({ stateDelta: { [keys.summary]: { ...record, text: 'Tampered summary line. '.repeat(4_500) } } }) }),
+      event: createEvent({
+        author: 'user',
+        actions: createEventActions({
+          stateDelta: { [keys.summary]: { ...record, text: 'Tampered summary line. '.repeat(4_500) } },
+        }),
+      }),
     });
     await expectRecovered(h, 3);
   });

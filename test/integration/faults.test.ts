@@ -12,7 +12,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
-import { FAULT_APP, FAULT_USER, faultHarness, fetchThenAnswer, fetchTool, sentTexts, type FaultHarness } from '../support/fault-harness.js';
+import {
+  FAULT_APP,
+  FAULT_USER,
+  faultHarness,
+  fetchThenAnswer,
+  fetchTool,
+  sentTexts,
+  type FaultHarness,
+} from '../support/fault-harness.js';
 import { SUMMARIZER_THOUGHT, ScriptedSummarizerLlm, type SummarizerMode } from '../support/summarizer-llm.js';
 
 setLogLevel(LogLevel.ERROR);
@@ -30,7 +38,10 @@ async function expectHealthy(h: FaultHarness): Promise<void> {
 }
 
 /** Runs to the first compaction with the summarizer in `mode`; then one more turn to check the summary is reused. */
-async function compactWith(mode: SummarizerMode, guard: Parameters<typeof faultHarness>[0] = {}): Promise<FaultHarness> {
+async function compactWith(
+  mode: SummarizerMode,
+  guard: Parameters<typeof faultHarness>[0] = {},
+): Promise<FaultHarness> {
   faultCases++;
   const h = await faultHarness(guard);
   h.summarizer.mode = mode;
@@ -71,13 +82,16 @@ describe('summarizer faults', () => {
     await expectHealthy(h);
   });
 
-  it.each<SummarizerMode>(['empty', 'blank', 'thought-only'])('should fall back when the summarizer answers with no visible text (%s)', async (mode) => {
-    const h = await compactWith(mode);
-    expect(h.records[0]?.fallback).toBe(true);
-    expect(h.records[0]?.fallbackReason).toBe('empty');
-    expect(JSON.stringify(await h.state())).not.toContain(SUMMARIZER_THOUGHT);
-    await expectHealthy(h);
-  });
+  it.each<SummarizerMode>(['empty', 'blank', 'thought-only'])(
+    'should fall back when the summarizer answers with no visible text (%s)',
+    async (mode) => {
+      const h = await compactWith(mode);
+      expect(h.records[0]?.fallback).toBe(true);
+      expect(h.records[0]?.fallbackReason).toBe('empty');
+      expect(JSON.stringify(await h.state())).not.toContain(SUMMARIZER_THOUGHT);
+      await expectHealthy(h);
+    },
+  );
 
   it('should fall back when the summarizer model answers with an error response (errorCode, no content)', async () => {
     const h = await compactWith('error-response');
@@ -111,7 +125,7 @@ describe('summarizer faults', () => {
     await expectHealthy(h);
   });
 
-  it('should drop the summarizer\'s thought parts: they reach neither the stored summary nor any request', async () => {
+  it("should drop the summarizer's thought parts: they reach neither the stored summary nor any request", async () => {
     const h = await compactWith('thought');
     expect(h.records[0]?.fallback).toBe(false);
     expect((await h.summary())?.text).toContain('## Current state');
@@ -120,12 +134,16 @@ describe('summarizer faults', () => {
     await expectHealthy(h);
   });
 
-  it('should keep the summarizer\'s prompt inside the summarizer\'s own window (oldest history dropped first)', async () => {
+  it("should keep the summarizer's prompt inside the summarizer's own window (oldest history dropped first)", async () => {
     faultCases++;
     // A summarizer with a 4k window (2.5 real tokens per chars/4) against an agent with a 16k window.
     const summarizer = new ScriptedSummarizerLlm({ window: 4_000, countTokens: ratioTokenCounter(2.5) });
     // Masking off: the summarizer's input is what is measured.
-    const h = await faultHarness({ window: 16_000, toolChars: 6_000, guard: { summarizer, summarizerContextWindow: 4_000, maskKeepRecent: 0 } });
+    const h = await faultHarness({
+      window: 16_000,
+      toolChars: 6_000,
+      guard: { summarizer, summarizerContextWindow: 4_000, maskKeepRecent: 0 },
+    });
     await h.turnsUntilCompaction();
     await h.turn('And now?');
     expect(summarizer.calls.length).toBeGreaterThan(0);
@@ -141,7 +159,12 @@ describe('provider faults', () => {
     faultCases++;
     // No usage ever reported, real counts 4x chars/4, and the guard told to trust its heuristic fully:
     // the first overflow cannot be foreseen.
-    const h = await faultHarness({ ratio: 4, reportUsage: false, toolChars: 2_000, guard: { defaultCorrection: 1, uncalibratedThresholdRatio: 1 } });
+    const h = await faultHarness({
+      ratio: 4,
+      reportUsage: false,
+      toolChars: 2_000,
+      guard: { defaultCorrection: 1, uncalibratedThresholdRatio: 1 },
+    });
     const errorTurns: number[] = [];
     for (let turn = 1; turn <= 8; turn++) {
       const outcome = await h.turn(`Turn ${turn}: fetch the document.`);
@@ -178,13 +201,24 @@ describe('provider faults', () => {
         script: fetchThenAnswer(3_000),
         fail: ({ request }) => {
           // Fail the first call that carries a summary, i.e. the call right after the first compaction.
-          if (!fail || failed || !(request.contents[0]?.parts?.[0]?.text ?? '').startsWith(SUMMARY_MARKER)) return undefined;
+          if (!fail || failed || !(request.contents[0]?.parts?.[0]?.text ?? '').startsWith(SUMMARY_MARKER))
+            return undefined;
           failed = true;
           return new Error(JSON.stringify({ error: { code: 503, message: 'The model is overloaded.' } }));
         },
       });
-      const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse documents.', tools: [fetchTool()] });
-      const guard = new ContextGuard({ contextWindow: 8_000, summarizer, modelWindows: { 'scripted-summarizer': 32_000 }, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+      const agent = new LlmAgent({
+        name: 'worker',
+        model,
+        instruction: 'You analyse documents.',
+        tools: [fetchTool()],
+      });
+      const guard = new ContextGuard({
+        contextWindow: 8_000,
+        summarizer,
+        modelWindows: { 'scripted-summarizer': 32_000 },
+        logger: { debug() {}, info() {}, warn() {}, error() {} },
+      });
       return { runner: new Runner({ appName: FAULT_APP, agent, sessionService, plugins: [guard] }), model };
     };
     const first = makeRunner(true);
@@ -192,7 +226,11 @@ describe('provider faults', () => {
     let errorCodes: string[] = [];
     for (let turn = 1; turn <= 15 && !failed; turn++) {
       errorCodes = [];
-      for await (const event of first.runner.runAsync({ userId: FAULT_USER, sessionId: session.id, newMessage: { role: 'user', parts: [{ text: `Turn ${turn}: fetch it.` }] } })) {
+      for await (const event of first.runner.runAsync({
+        userId: FAULT_USER,
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text: `Turn ${turn}: fetch it.` }] },
+      })) {
         if (event.errorCode) errorCodes.push(`${event.errorCode}`);
       }
     }
@@ -204,7 +242,11 @@ describe('provider faults', () => {
     expect(summary).toBeDefined();
     // A new process: new plugin instance, new Runner and model, same session store.
     const second = makeRunner(false);
-    for await (const event of second.runner.runAsync({ userId: FAULT_USER, sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'Try again.' }] } })) {
+    for await (const event of second.runner.runAsync({
+      userId: FAULT_USER,
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text: 'Try again.' }] },
+    })) {
       expect(event.errorCode).toBeUndefined();
     }
     expect(second.model.requests[0]?.contents[0]?.parts?.[0]?.text).toContain(summary!.text);
@@ -216,7 +258,8 @@ describe('provider faults', () => {
     let calls = 0;
     const h = await faultHarness({
       toolChars: 0,
-      fail: () => (++calls === 2 ? new Error(JSON.stringify({ error: { code: 429, message: 'Resource exhausted.' } })) : undefined),
+      fail: () =>
+        ++calls === 2 ? new Error(JSON.stringify({ error: { code: 429, message: 'Resource exhausted.' } })) : undefined,
     });
     await h.turn('First question.');
     const outcome = await h.turn('Second question.');

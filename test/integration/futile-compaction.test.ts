@@ -27,9 +27,14 @@ describe('futile compaction', () => {
     expect(h.shapeProblems()).toEqual([]);
   });
 
-  it('should not fire the sliding window\'s safety ratio on every call when the fixed part alone is over it', async () => {
+  it("should not fire the sliding window's safety ratio on every call when the fixed part alone is over it", async () => {
     // ~4,400 real tokens of 6,000 (73%): over the 70% safety ratio, under the 80% threshold.
-    const h = await faultHarness({ window: 6_000, instruction: 'Follow the operating procedures exactly. '.repeat(520), toolChars: 300, guard: { strategy: 'sliding-window' } });
+    const h = await faultHarness({
+      window: 6_000,
+      instruction: 'Follow the operating procedures exactly. '.repeat(520),
+      toolChars: 300,
+      guard: { strategy: 'sliding-window' },
+    });
     for (let turn = 1; turn <= TURNS; turn++) await h.turn(`Turn ${turn}: please help.`);
     expect(h.model.requests.length).toBeGreaterThanOrEqual(2 * TURNS);
     expect(h.records.filter((record) => record.reason === 'safety-ratio').length).toBeLessThanOrEqual(TURNS / 3);
@@ -37,7 +42,10 @@ describe('futile compaction', () => {
   });
 
   it('should warn once, not on every call, when a system prompt larger than the window cannot fit', async () => {
-    const h = await faultHarness({ instruction: 'Follow the operating procedures exactly. '.repeat(2_500), toolChars: 500 });
+    const h = await faultHarness({
+      instruction: 'Follow the operating procedures exactly. '.repeat(2_500),
+      toolChars: 500,
+    });
     for (let turn = 1; turn <= 4; turn++) await h.turn(`Turn ${turn}: please help.`);
     expect((await h.usage()).overLimitCalls).toBe(h.model.requests.length);
     expect(h.overLimitWarnings()).toBe(1);
@@ -45,7 +53,9 @@ describe('futile compaction', () => {
 
   it('should try to pin a refused first request once and warn once, not on every call', async () => {
     const h = await faultHarness({ toolChars: 300, guard: { pinFirstRequest: true, maxPinnedTokens: 20 } });
-    await h.turn(`Please migrate the billing service to the new API. ${'It must keep every invoice field and the audit trail. '.repeat(10)}`);
+    await h.turn(
+      `Please migrate the billing service to the new API. ${'It must keep every invoice field and the audit trail. '.repeat(10)}`,
+    );
     for (let turn = 2; turn <= 6; turn++) await h.turn(`Turn ${turn}: carry on.`);
     expect(h.logger.matching('the first request was not pinned')).toHaveLength(1);
   });

@@ -8,31 +8,66 @@ import { countingSummarizer } from '../support/test-summarizer.js';
 describe('tool output truncation in the guard', () => {
   it('should cut a 60 KB tool result before it is stored or sent, and record it', async () => {
     const records: (ToolTruncationRecord & { agentName: string })[] = [];
-    const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer(), onToolTruncation: (record) => void records.push(record) });
-    const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(60_000), plugins: [guard] });
+    const guard = new ContextGuard({
+      contextWindow: 200_000,
+      summarizer: countingSummarizer(),
+      onToolTruncation: (record) => void records.push(record),
+    });
+    const harness = createHarness({
+      window: 200_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(60_000),
+      plugins: [guard],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(harness.runner, session.id, 'Fetch the big log.');
     expect(records).toHaveLength(1);
     expect(records[0]!.tool).toBe('fetch_logs');
     expect(records[0]!.originalBytes).toBeGreaterThan(60_000);
     expect(records[0]!.keptBytes).toBeLessThanOrEqual(10 * 1024);
-    const stored = (await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!;
-    const response = stored.events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionResponse)!;
+    const stored = (await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    }))!;
+    const response = stored.events
+      .flatMap((event) => event.content?.parts ?? [])
+      .find((part) => part.functionResponse)!;
     expect(JSON.stringify(response.functionResponse!.response).length).toBeLessThanOrEqual(10 * 1024);
     expect(JSON.stringify(response.functionResponse!.response)).toMatch(/omitted/);
-    expect(stored.state[stateKeysFor('worker').toolTruncations]).toMatchObject({ count: 1, last: { tool: 'fetch_logs' } });
+    expect(stored.state[stateKeysFor('worker').toolTruncations]).toMatchObject({
+      count: 1,
+      last: { tool: 'fetch_logs' },
+    });
     // The model got the cut result too.
-    const sent = harness.model.requests[1]!.contents.flatMap((content) => content.parts ?? []).find((part) => part.functionResponse)!;
+    const sent = harness.model.requests[1]!.contents.flatMap((content) => content.parts ?? []).find(
+      (part) => part.functionResponse,
+    )!;
     expect(JSON.stringify(sent.functionResponse!.response).length).toBeLessThanOrEqual(10 * 1024);
   });
 
   it('should leave results alone for an agent whose policy turns truncation off', async () => {
-    const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer(), agents: { worker: { toolOutputTruncation: false } } });
-    const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(60_000), plugins: [guard] });
+    const guard = new ContextGuard({
+      contextWindow: 200_000,
+      summarizer: countingSummarizer(),
+      agents: { worker: { toolOutputTruncation: false } },
+    });
+    const harness = createHarness({
+      window: 200_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(60_000),
+      plugins: [guard],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(harness.runner, session.id, 'Fetch the big log.');
-    const stored = (await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!;
-    const response = stored.events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionResponse)!;
+    const stored = (await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    }))!;
+    const response = stored.events
+      .flatMap((event) => event.content?.parts ?? [])
+      .find((part) => part.functionResponse)!;
     expect((response.functionResponse!.response as { logs: string }).logs).toHaveLength(60_000);
   });
 });

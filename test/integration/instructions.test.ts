@@ -23,8 +23,14 @@ beforeEach(async () => {
   await mkdir(folders.cwd, { recursive: true });
   await mkdir(join(root, 'repo/.git'));
   // Braces on purpose: ADK would read them as session-state placeholders in a string instruction.
-  await writeFile(join(folders.homeDir, 'AGENTS.md'), 'HOME: answer in British English. Config looks like {"indent": 2}.');
-  await writeFile(join(root, 'repo/AGENTS.md'), 'PROJECT: run `make test` before answering; never touch {generated} files.');
+  await writeFile(
+    join(folders.homeDir, 'AGENTS.md'),
+    'HOME: answer in British English. Config looks like {"indent": 2}.',
+  );
+  await writeFile(
+    join(root, 'repo/AGENTS.md'),
+    'PROJECT: run `make test` before answering; never touch {generated} files.',
+  );
   await writeFile(join(folders.cwd, 'AGENTS.md'), 'CWD: this service speaks gRPC.');
 });
 
@@ -52,8 +58,15 @@ function positions(text: string, markers: string[]): number[] {
 describe('AGENTS.md instructions through a real Runner', () => {
   it('should prepend the merged files, in order, before the agent instruction on every request', async () => {
     const plugin = new AgentsMdInstructionsPlugin(folders);
-    const { model, runner, sessionService } = setup({ instruction: 'AGENT: you are the worker for {user_name}.', plugins: [plugin] });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID, state: { user_name: 'Ada' } });
+    const { model, runner, sessionService } = setup({
+      instruction: 'AGENT: you are the worker for {user_name}.',
+      plugins: [plugin],
+    });
+    const session = await sessionService.createSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      state: { user_name: 'Ada' },
+    });
     await runTurn(runner, session.id, 'First question.');
     await runTurn(runner, session.id, 'Second question.');
 
@@ -73,7 +86,11 @@ describe('AGENTS.md instructions through a real Runner', () => {
       expect(system).toContain(`(user home)\nHOME:`);
       expect(system).toContain(`# Instructions from ${join(root, 'repo/AGENTS.md')} (project root)`);
     }
-    expect((await plugin.instructions()).sources.map((source) => source.status)).toEqual(['loaded', 'loaded', 'loaded']);
+    expect((await plugin.instructions()).sources.map((source) => source.status)).toEqual([
+      'loaded',
+      'loaded',
+      'loaded',
+    ]);
   });
 
   it('should serve the merged files as the agent instruction, verbatim', async () => {

@@ -16,8 +16,18 @@ const keys = stateKeysFor('worker');
 describe('model errors', () => {
   it('should be rejected at most once when usage is never reported and the real ratio is beyond the default correction', async () => {
     const window = 8_000;
-    const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(3.0), script: toolThenAnswerScript(1_500), reportUsage: false });
-    const harness = createHarness({ window, script: toolThenAnswerScript(1_500), model, plugins: [new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() })] });
+    const model = new ScriptedLlm({
+      window,
+      countTokens: ratioTokenCounter(3.0),
+      script: toolThenAnswerScript(1_500),
+      reportUsage: false,
+    });
+    const harness = createHarness({
+      window,
+      script: toolThenAnswerScript(1_500),
+      model,
+      plugins: [new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() })],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
     const rejected = model.rejectedRequests;
@@ -26,24 +36,43 @@ describe('model errors', () => {
       // After the one rejection, every later request fits.
       expect(model.requests.slice(rejected[0]!.index + 1).every((request) => !request.rejected)).toBe(true);
     }
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     expect(decodeUsageRecord(stored?.state[keys.usage]).rejectedCalls).toBe(rejected.length);
   });
 
   it('should learn the real size from the rejection message and force a compaction on the next call', async () => {
     const window = 8_000;
     // defaultCorrection 1 and a high uncalibrated ratio make the first overflow certain.
-    const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(4.0), script: toolThenAnswerScript(2_000), reportUsage: false });
-    const guard = new ContextGuard({ contextWindow: window, defaultCorrection: 1, uncalibratedThresholdRatio: 1, summarizer: countingSummarizer() });
+    const model = new ScriptedLlm({
+      window,
+      countTokens: ratioTokenCounter(4.0),
+      script: toolThenAnswerScript(2_000),
+      reportUsage: false,
+    });
+    const guard = new ContextGuard({
+      contextWindow: window,
+      defaultCorrection: 1,
+      uncalibratedThresholdRatio: 1,
+      summarizer: countingSummarizer(),
+    });
     const harness = createHarness({ window, script: toolThenAnswerScript(2_000), model, plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     const errorCodes: string[] = [];
     for (let turn = 1; turn <= 8; turn++) {
-      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`)) if (event.errorCode) errorCodes.push(event.errorCode);
+      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`))
+        if (event.errorCode) errorCodes.push(event.errorCode);
     }
     expect(model.rejectedRequests).toHaveLength(1);
     expect(errorCodes).toEqual(['400']);
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const usage = decodeUsageRecord(stored?.state[keys.usage]);
     expect(usage.rejectedCalls).toBe(1);
     // 4.0 real per chars/4 against tiktoken's count of this text: the learned factor is well above the default of 1.
@@ -68,7 +97,12 @@ describe('model errors', () => {
       },
     });
     const summarizer = countingSummarizer();
-    const harness = createHarness({ window, script: toolThenAnswerScript(3_000), model, plugins: [new ContextGuard({ contextWindow: window, summarizer })] });
+    const harness = createHarness({
+      window,
+      script: toolThenAnswerScript(3_000),
+      model,
+      plugins: [new ContextGuard({ contextWindow: window, summarizer })],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     let failedTurn = 0;
     for (let turn = 1; turn <= 12 && failedTurn === 0; turn++) {
@@ -77,7 +111,11 @@ describe('model errors', () => {
     }
     expect(failedTurn).toBeGreaterThan(0);
     const callsAtFailure = summarizer.requests.length;
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     // The failed step's state delta was persisted with the error event.
     expect(decodeSummaryRecord(stored?.state[keys.summary])).toBeDefined();
     // The next turn reuses it instead of summarizing the same history again.

@@ -5,8 +5,20 @@
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, ContextGuardPinError, contextRecallTool, pinContextTool, type Summarizer } from '../../src/index.js';
-import { PINNED_MARKER, RECALL_TOOL_NAME, SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
+import {
+  ContextGuard,
+  ContextGuardPinError,
+  contextRecallTool,
+  pinContextTool,
+  type Summarizer,
+} from '../../src/index.js';
+import {
+  PINNED_MARKER,
+  RECALL_TOOL_NAME,
+  SUMMARY_MARKER,
+  decodeSummaryRecord,
+  stateKeysFor,
+} from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, logText, runTurn } from '../support/agent-harness.js';
 
@@ -14,10 +26,19 @@ const WINDOW = 8_000;
 const SECRET = 'TRK-99812-ZQ';
 
 /** A summarizer that keeps nothing specific, like a careless model. */
-const lossySummarizer: Summarizer = { name: 'lossy', summarize: async () => ({ text: '## Current state\nThe user and the agent looked at several logs.', finishReason: 'STOP' }) };
+const lossySummarizer: Summarizer = {
+  name: 'lossy',
+  summarize: async () => ({
+    text: '## Current state\nThe user and the agent looked at several logs.',
+    finishReason: 'STOP',
+  }),
+};
 
 function allText(contents: { parts?: { text?: string; functionResponse?: { response?: unknown } }[] }[]): string {
-  return contents.flatMap((content) => content.parts ?? []).map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? '')).join('\n');
+  return contents
+    .flatMap((content) => content.parts ?? [])
+    .map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? ''))
+    .join('\n');
 }
 
 /**
@@ -28,7 +49,12 @@ function allText(contents: { parts?: { text?: string; functionResponse?: { respo
 const recallScript: ModelScript = ({ request }) => {
   const contents = request.contents;
   const last = contents[contents.length - 1];
-  const lastUser = [...contents].reverse().find((content) => content.role === 'user' && content.parts?.some((part) => part.text && !part.text.startsWith('[context_guard')));
+  const lastUser = [...contents]
+    .reverse()
+    .find(
+      (content) =>
+        content.role === 'user' && content.parts?.some((part) => part.text && !part.text.startsWith('[context_guard')),
+    );
   const question = lastUser?.parts?.find((part) => part.text)?.text ?? '';
   const responses = last?.parts?.filter((part) => part.functionResponse) ?? [];
   if (question.startsWith('What was the tracking code')) {
@@ -37,13 +63,23 @@ const recallScript: ModelScript = ({ request }) => {
     if (match) return { content: { role: 'model', parts: [{ text: `The tracking code is ${match[0]}.` }] } };
     const hasRecall = RECALL_TOOL_NAME in request.toolsDict;
     if (hasRecall && !responses.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)) {
-      return { content: { role: 'model', parts: [{ functionCall: { name: RECALL_TOOL_NAME, args: { query: 'tracking code' } } }] } };
+      return {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: RECALL_TOOL_NAME, args: { query: 'tracking code' } } }],
+        },
+      };
     }
     return { content: { role: 'model', parts: [{ text: 'I no longer have the tracking code.' }] } };
   }
   if (responses.length === 0) {
     const size = question.startsWith('Turn 1:') ? 600 : 3_000;
-    return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size, seed: contents.length } } }] } };
+    return {
+      content: {
+        role: 'model',
+        parts: [{ functionCall: { name: 'fetch_logs', args: { size, seed: contents.length } } }],
+      },
+    };
   }
   return { content: { role: 'model', parts: [{ text: `Looked at the logs. ${logText(150, contents.length)}` }] } };
 };
@@ -58,14 +94,21 @@ async function recallRun(withTool: boolean): Promise<string> {
       execute: (input: unknown) => {
         const { size, seed } = input as { size: number; seed: number };
         const logs = logText(size, seed);
-        return { logs: size === 600 ? `${logs.slice(0, 300)} shipment tracking code ${SECRET} ${logs.slice(300)}` : logs };
+        return {
+          logs: size === 600 ? `${logs.slice(0, 300)} shipment tracking code ${SECRET} ${logs.slice(300)}` : logs,
+        };
       },
     }),
     ...(withTool ? [contextRecallTool()] : []),
   ];
   const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse logs.', tools });
   const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer })] });
+  const runner = new Runner({
+    appName: APP_NAME,
+    agent,
+    sessionService,
+    plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer })],
+  });
   const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   for (let turn = 1; turn <= 10; turn++) await runTurn(runner, session.id, `Turn ${turn}: fetch the logs.`);
   // The code is gone from what the model is sent by now.
@@ -74,7 +117,10 @@ async function recallRun(withTool: boolean): Promise<string> {
   expect(model.rejectedRequests).toEqual([]);
   const lastRequest = model.requests[model.requests.length - 1]!;
   if (withTool) expect(lastRequest.contents[0]?.parts?.[0]?.text).toContain(`call \`${RECALL_TOOL_NAME}\``);
-  return events.flatMap((event) => event.content?.parts ?? []).map((part) => part.text ?? '').join(' ');
+  return events
+    .flatMap((event) => event.content?.parts ?? [])
+    .map((part) => part.text ?? '')
+    .join(' ');
 }
 
 describe('never forget', () => {
@@ -85,20 +131,43 @@ describe('never forget', () => {
 
   it('should carry application pins and the pinned first request verbatim in every request across compactions', async () => {
     // Pins must ride through summaries: masking off, so summaries happen.
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, pinFirstRequest: true, maskKeepRecent: 0 });
+    const guard = new ContextGuard({
+      contextWindow: WINDOW,
+      summarizer: lossySummarizer,
+      pinFirstRequest: true,
+      maskKeepRecent: 0,
+    });
     const script: ModelScript = ({ request }) => {
       const last = request.contents[request.contents.length - 1];
-      if (last?.parts?.some((part) => part.functionResponse)) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: request.contents.length } } }] } };
+      if (last?.parts?.some((part) => part.functionResponse))
+        return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
+      return {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: request.contents.length } } }],
+        },
+      };
     };
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(harness.runner, session.id, 'Audit the payment service logs for the March outage.');
-    const stored = (await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!;
-    await guard.pin({ sessionService: harness.sessionService, session: stored, text: 'Customer account: ACME-204 (enterprise tier)' });
+    const stored = (await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    }))!;
+    await guard.pin({
+      sessionService: harness.sessionService,
+      session: stored,
+      text: 'Customer account: ACME-204 (enterprise tier)',
+    });
     for (let turn = 2; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: next batch.`);
 
-    const after = (await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!;
+    const after = (await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    }))!;
     expect(decodeSummaryRecord(after.state[stateKeysFor('worker').summary])?.compactions).toBeGreaterThan(1);
     const laterRequests = harness.model.requests.filter((request) => request.index > 2);
     for (const request of laterRequests) {
@@ -110,18 +179,31 @@ describe('never forget', () => {
     expect(harness.model.rejectedRequests).toEqual([]);
 
     // Pins alone may not crowd out the conversation: 10% of 8,000 tokens.
-    await expect(guard.pin({ sessionService: harness.sessionService, session: after, text: logText(8_000, 3) })).rejects.toBeInstanceOf(ContextGuardPinError);
+    await expect(
+      guard.pin({ sessionService: harness.sessionService, session: after, text: logText(8_000, 3) }),
+    ).rejects.toBeInstanceOf(ContextGuardPinError);
   });
 
   it('should let the model pin a fact with the pin tool', async () => {
     const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer });
     const script: ModelScript = ({ request }) => {
       const last = request.contents[request.contents.length - 1];
-      if (last?.parts?.some((part) => part.functionResponse)) return { content: { role: 'model', parts: [{ text: 'Noted.' }] } };
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'pin_context', args: { fact: 'Budget cap: 4,000 EUR' } } }] } };
+      if (last?.parts?.some((part) => part.functionResponse))
+        return { content: { role: 'model', parts: [{ text: 'Noted.' }] } };
+      return {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'pin_context', args: { fact: 'Budget cap: 4,000 EUR' } } }],
+        },
+      };
     };
     const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.8), script });
-    const agent = new LlmAgent({ name: 'worker', model, instruction: 'Plan the trip.', tools: [pinContextTool(guard)] });
+    const agent = new LlmAgent({
+      name: 'worker',
+      model,
+      instruction: 'Plan the trip.',
+      tools: [pinContextTool(guard)],
+    });
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
@@ -136,17 +218,33 @@ describe('never forget', () => {
     const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, maskKeepRecent: 0 });
     const script: ModelScript = ({ request }) => {
       const last = request.contents[request.contents.length - 1];
-      if (last?.parts?.some((part) => part.functionResponse)) return { content: { role: 'model', parts: [{ text: `Checked. ${logText(100, request.contents.length)}` }] } };
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: request.contents.length } } }] } };
+      if (last?.parts?.some((part) => part.functionResponse))
+        return { content: { role: 'model', parts: [{ text: `Checked. ${logText(100, request.contents.length)}` }] } };
+      return {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: request.contents.length } } }],
+        },
+      };
     };
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await runTurn(harness.runner, session.id, 'The project id is P-4431. Never deploy on Fridays. Start with the API logs.');
+    await runTurn(
+      harness.runner,
+      session.id,
+      'The project id is P-4431. Never deploy on Fridays. Start with the API logs.',
+    );
     for (let turn = 2; turn <= 25; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: continue.`);
-    const stored = (await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!;
+    const stored = (await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    }))!;
     const summary = decodeSummaryRecord(stored.state[stateKeysFor('worker').summary])!;
     expect(summary.compactions).toBeGreaterThanOrEqual(5);
-    expect(summary.facts?.map((fact) => fact.text)).toEqual(expect.arrayContaining(['The project id is P-4431.', 'Never deploy on Fridays.']));
+    expect(summary.facts?.map((fact) => fact.text)).toEqual(
+      expect.arrayContaining(['The project id is P-4431.', 'Never deploy on Fridays.']),
+    );
     const finalRequest = harness.model.requests[harness.model.requests.length - 1]!;
     const first = finalRequest.contents[0]?.parts?.[0]?.text ?? '';
     expect(first.startsWith(SUMMARY_MARKER)).toBe(true);

@@ -19,13 +19,27 @@ const TURNS = 16;
 
 async function session(maskKeepRecent: number | undefined, sessionService = new InMemorySessionService()) {
   const summarizer = countingSummarizer();
-  const guard = new ContextGuard({ contextWindow: WINDOW, summarizer, ...(maskKeepRecent === undefined ? {} : { maskKeepRecent }) });
-  const harness = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(4_000), sessionService, plugins: [guard] });
+  const guard = new ContextGuard({
+    contextWindow: WINDOW,
+    summarizer,
+    ...(maskKeepRecent === undefined ? {} : { maskKeepRecent }),
+  });
+  const harness = createHarness({
+    window: WINDOW,
+    ratio: 1.8,
+    script: toolThenAnswerScript(4_000),
+    sessionService,
+    plugins: [guard],
+  });
   return { harness, summarizer, sessionService };
 }
 
-function maskedCount(contents: readonly { parts?: { functionResponse?: { response?: Record<string, unknown> } }[] }[]): number {
-  return contents.flatMap((content) => content.parts ?? []).filter((part) => part.functionResponse?.response && MASKED in part.functionResponse.response).length;
+function maskedCount(
+  contents: readonly { parts?: { functionResponse?: { response?: Record<string, unknown> } }[] }[],
+): number {
+  return contents
+    .flatMap((content) => content.parts ?? [])
+    .filter((part) => part.functionResponse?.response && MASKED in part.functionResponse.response).length;
 }
 
 describe('observation masking', () => {
@@ -34,7 +48,8 @@ describe('observation masking', () => {
     const plain = await session(0);
     for (const run of [masked, plain]) {
       const stored = await run.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-      for (let turn = 1; turn <= TURNS; turn++) await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
+      for (let turn = 1; turn <= TURNS; turn++)
+        await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
       expect(run.harness.model.rejectedRequests).toEqual([]);
       expect(run.harness.model.requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
     }
@@ -56,11 +71,17 @@ describe('observation masking', () => {
     const beforeRestart = await session(undefined, restartedStore);
     const ids: string[] = [];
     for (const run of [continuous, beforeRestart]) {
-      const stored = await run.sessionService.createSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'masking' });
+      const stored = await run.sessionService.createSession({
+        appName: APP_NAME,
+        userId: USER_ID,
+        sessionId: 'masking',
+      });
       ids.push(stored.id);
-      for (let turn = 1; turn <= TURNS; turn++) await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
+      for (let turn = 1; turn <= TURNS; turn++)
+        await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
     }
-    const state = (await restartedStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'masking' }))?.state ?? {};
+    const state =
+      (await restartedStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'masking' }))?.state ?? {};
     expect(state[stateKeysFor('worker').mask]).toBeDefined();
 
     // A new process: new guard, new Runner, the same stored session; it must send what the running one sends.
@@ -68,7 +89,9 @@ describe('observation masking', () => {
     const sentBefore = continuous.harness.model.requests.length;
     await runTurn(continuous.harness.runner, 'masking', 'One more: check the logs.');
     await runTurn(afterRestart.harness.runner, 'masking', 'One more: check the logs.');
-    const expected = continuous.harness.model.requests.slice(sentBefore).map((request) => JSON.stringify(request.contents));
+    const expected = continuous.harness.model.requests
+      .slice(sentBefore)
+      .map((request) => JSON.stringify(request.contents));
     expect(maskedCount(afterRestart.harness.model.requests[0]!.contents)).toBeGreaterThan(0);
     expect(afterRestart.harness.model.requests.map((request) => JSON.stringify(request.contents))).toEqual(expected);
   });
@@ -76,13 +99,15 @@ describe('observation masking', () => {
   it('should keep the request prefix unchanged between maskings and compactions (cache-stable)', async () => {
     const run = await session(undefined);
     const stored = await run.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= TURNS; turn++) await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
+    for (let turn = 1; turn <= TURNS; turn++)
+      await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
     let stablePairs = 0;
     const requests = run.harness.model.requests;
     for (let i = 1; i < requests.length; i++) {
       const previous = requests[i - 1]!.contents;
       const next = requests[i]!.contents;
-      const sameHead = JSON.stringify(previous[0]) === JSON.stringify(next[0]) && maskedCount(previous) === maskedCount(next);
+      const sameHead =
+        JSON.stringify(previous[0]) === JSON.stringify(next[0]) && maskedCount(previous) === maskedCount(next);
       if (!sameHead) continue;
       stablePairs++;
       expect(JSON.stringify(next.slice(0, previous.length))).toBe(JSON.stringify(previous));

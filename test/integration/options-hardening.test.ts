@@ -7,7 +7,14 @@
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, ContextGuardConfigError, tiktokenTokenizer, type ContextGuardOptions, type Summarizer, type Tokenizer } from '../../src/index.js';
+import {
+  ContextGuard,
+  ContextGuardConfigError,
+  tiktokenTokenizer,
+  type ContextGuardOptions,
+  type Summarizer,
+  type Tokenizer,
+} from '../../src/index.js';
 import { COMPACTION_METADATA_KEY, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
 import { untypedOptions } from '../support/builders.js';
 import { FAULT_APP, FAULT_USER, faultHarness } from '../support/fault-harness.js';
@@ -18,7 +25,12 @@ setLogLevel(LogLevel.ERROR);
 function configError(options: unknown): ContextGuardConfigError | undefined {
   try {
     const agent = new LlmAgent({ name: 'worker', model: 'gemini-2.5-flash', instruction: 'Help.' });
-    new Runner({ appName: FAULT_APP, agent, sessionService: new InMemorySessionService(), plugins: [new ContextGuard(untypedOptions(options))] });
+    new Runner({
+      appName: FAULT_APP,
+      agent,
+      sessionService: new InMemorySessionService(),
+      plugins: [new ContextGuard(untypedOptions(options))],
+    });
     return undefined;
   } catch (error) {
     if (error instanceof ContextGuardConfigError) return error;
@@ -29,7 +41,9 @@ function configError(options: unknown): ContextGuardConfigError | undefined {
 describe('options that timers cannot honour', () => {
   it('should refuse a summarizerTimeoutMs of 2^31 ms or more, which Node turns into a 1 ms timer', () => {
     expect(configError({ summarizerTimeoutMs: 2 ** 31 })?.option).toBe('summarizerTimeoutMs');
-    expect(configError({ agents: { worker: { summarizerTimeoutMs: 2 ** 40 } } })?.option).toBe('agents.worker.summarizerTimeoutMs');
+    expect(configError({ agents: { worker: { summarizerTimeoutMs: 2 ** 40 } } })?.option).toBe(
+      'agents.worker.summarizerTimeoutMs',
+    );
   });
 
   it('should summarize with the model (no fallback) at the largest timeout a timer allows', async () => {
@@ -44,15 +58,18 @@ describe('a tokenizer that returns no usable count', () => {
     ['NaN', Number.NaN],
     ['Infinity', Number.POSITIVE_INFINITY],
     ['a negative count', -5],
-  ])('should still compact and keep every request in the window when it returns %s, with one warning', async (_label, bad) => {
-    const tokenizer: Tokenizer = { name: 'broken', count: () => bad };
-    const h = await faultHarness({ guard: { tokenizer } });
-    const turns = await h.turnsUntilCompaction(20);
-    expect(h.records.length, `no compaction in ${turns} turns`).toBeGreaterThan(0);
-    expect(h.overWindow()).toEqual([]);
-    expect(h.model.rejectedRequests).toEqual([]);
-    expect(h.logger.matching(/tokenizer 'broken'/)).toHaveLength(1);
-  });
+  ])(
+    'should still compact and keep every request in the window when it returns %s, with one warning',
+    async (_label, bad) => {
+      const tokenizer: Tokenizer = { name: 'broken', count: () => bad };
+      const h = await faultHarness({ guard: { tokenizer } });
+      const turns = await h.turnsUntilCompaction(20);
+      expect(h.records.length, `no compaction in ${turns} turns`).toBeGreaterThan(0);
+      expect(h.overWindow()).toEqual([]);
+      expect(h.model.rejectedRequests).toEqual([]);
+      expect(h.logger.matching(/tokenizer 'broken'/)).toHaveLength(1);
+    },
+  );
 });
 
 describe('inherited agents entries', () => {
@@ -89,7 +106,11 @@ describe('status of an agent the guard does not know', () => {
   it('should mark a misspelt agent name as unknown instead of reporting a zeroed status', async () => {
     const h = await faultHarness();
     await h.turn('Fetch the document, please.');
-    const session = await h.sessionService.getSession({ appName: FAULT_APP, userId: FAULT_USER, sessionId: h.sessionId });
+    const session = await h.sessionService.getSession({
+      appName: FAULT_APP,
+      userId: FAULT_USER,
+      sessionId: h.sessionId,
+    });
     expect(session).toBeDefined();
     expect(h.guard.status(session!, 'worker').known).toBe(true);
     const typo = h.guard.status(session!, 'wroker');
@@ -149,11 +170,19 @@ describe("the summarizer's error text", () => {
   };
 
   async function compactWithSecret(debug: boolean) {
-    const h = await faultHarness({ guard: { summarizer: quotingSummarizer, ...(debug ? { debugSummarizerErrorText: true } : {}) } });
+    const h = await faultHarness({
+      guard: { summarizer: quotingSummarizer, ...(debug ? { debugSummarizerErrorText: true } : {}) },
+    });
     await h.turn(`My ${SECRET}. Fetch the document, please.`);
     await h.turnsUntilCompaction();
-    const session = await h.sessionService.getSession({ appName: FAULT_APP, userId: FAULT_USER, sessionId: h.sessionId });
-    const metadata = (session?.events ?? []).flatMap((event) => (event.customMetadata?.[COMPACTION_METADATA_KEY] ? [event.customMetadata[COMPACTION_METADATA_KEY]] : []));
+    const session = await h.sessionService.getSession({
+      appName: FAULT_APP,
+      userId: FAULT_USER,
+      sessionId: h.sessionId,
+    });
+    const metadata = (session?.events ?? []).flatMap((event) =>
+      event.customMetadata?.[COMPACTION_METADATA_KEY] ? [event.customMetadata[COMPACTION_METADATA_KEY]] : [],
+    );
     return { h, lastCompaction: session?.state[stateKeysFor('worker').lastCompaction], metadata };
   }
 

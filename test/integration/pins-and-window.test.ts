@@ -36,12 +36,23 @@ async function smallModelTurns(sessionService: InMemorySessionService, sessionId
 describe('pins under a smaller window', () => {
   it('should keep answering after the agent moves from a 200k to an 8k model with a 12k-token pin', async () => {
     const sessionService = new InMemorySessionService();
-    const large = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(0), sessionService, plugins: [] });
+    const large = createHarness({
+      window: 200_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(0),
+      sessionService,
+      plugins: [],
+    });
     const bigGuard = new ContextGuard({ contextWindow: 200_000 });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(large.runner, session.id, 'Hello.');
     const text = `PIN-START ${logText(48_000, 7)} PIN-END`;
-    await bigGuard.pin({ sessionService, session: (await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!, text, agentName: 'worker' });
+    await bigGuard.pin({
+      sessionService,
+      session: (await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!,
+      text,
+      agentName: 'worker',
+    });
 
     const { harness, logger, answered } = await smallModelTurns(sessionService, session.id);
     expect(harness.model.rejectedRequests.map((request) => request.promptTokens)).toEqual([]);
@@ -55,16 +66,27 @@ describe('pins under a smaller window', () => {
     }
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
     expect((stored?.state[pinsKey] as { text: string }[] | undefined)?.[0]?.text).toBe(text);
-    expect(logger.lines.filter((line) => line.level === 'warn' && line.message.includes('pins take more than their cap'))).toHaveLength(1);
+    expect(
+      logger.lines.filter((line) => line.level === 'warn' && line.message.includes('pins take more than their cap')),
+    ).toHaveLength(1);
   });
 
   it('should keep answering when oversized pins are written to state by hand', async () => {
     const sessionService = new InMemorySessionService();
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const pins = [1, 2, 3].map((i) => ({ id: `hand-${i}`, text: `HAND-${i} ${logText(6_000, i)}`, source: 'application', createdAt: i }));
+    const pins = [1, 2, 3].map((i) => ({
+      id: `hand-${i}`,
+      text: `HAND-${i} ${logText(6_000, i)}`,
+      source: 'application',
+      createdAt: i,
+    }));
     await sessionService.appendEvent({
       session,
-      event: createEvent({ invocationId: 'hand-written', author: 'user', actions: createEventActions({ stateDelta: { [pinsKey]: pins } }) }),
+      event: createEvent({
+        invocationId: 'hand-written',
+        author: 'user',
+        actions: createEventActions({ stateDelta: { [pinsKey]: pins } }),
+      }),
     });
     const { harness, answered } = await smallModelTurns(sessionService, session.id);
     expect(harness.model.rejectedRequests.map((request) => request.promptTokens)).toEqual([]);

@@ -19,8 +19,18 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
   it('should pick up the summary and watermark after a restart without recomputing them', async () => {
     const firstStore = new DatabaseSessionService(url!);
     await firstStore.init();
-    const first = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), sessionService: firstStore, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: countingSummarizer() })] });
-    const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID, sessionId: `pg-${randomUUID()}` });
+    const first = createHarness({
+      window: 8_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(3_000),
+      sessionService: firstStore,
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: countingSummarizer() })],
+    });
+    const session = await firstStore.createSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: `pg-${randomUUID()}`,
+    });
     for (let turn = 1; turn <= 10; turn++) await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
     expect(first.model.rejectedRequests).toEqual([]);
     const before = await firstStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
@@ -30,12 +40,20 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
     const secondStore = new DatabaseSessionService(url!);
     await secondStore.init();
     const summarizer = countingSummarizer();
-    const second = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(0), sessionService: secondStore, plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })] });
+    const second = createHarness({
+      window: 8_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(0),
+      sessionService: secondStore,
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })],
+    });
     await runTurn(second.runner, session.id, 'Where are we? No tools.');
     expect(second.model.requests[0]!.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
     expect(summarizer.requests).toHaveLength(0);
     const after = await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
     expect(after!.events.length).toBeGreaterThan(before!.events.length);
-    expect(decodeUsageRecord(after?.state[keys.usage]).compactions).toBe(decodeUsageRecord(before?.state[keys.usage]).compactions);
+    expect(decodeUsageRecord(after?.state[keys.usage]).compactions).toBe(
+      decodeUsageRecord(before?.state[keys.usage]).compactions,
+    );
   });
 });

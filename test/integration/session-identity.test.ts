@@ -37,7 +37,10 @@ function echoingSummarizer(): Summarizer {
     async summarize({ prompt }) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const secrets = [...new Set(prompt.match(/CARD-[\w-]+/g) ?? [])];
-      return { text: `## Current state\nThe user gave card ${secrets.join(', ')}. Logs were fetched.`, finishReason: 'STOP' };
+      return {
+        text: `## Current state\nThe user gave card ${secrets.join(', ')}. Logs were fetched.`,
+        finishReason: 'STOP',
+      };
     },
   };
 }
@@ -46,8 +49,17 @@ function tenants(sessionService: BaseSessionService, guard: ContextGuard): Tenan
   return ['app-a', 'app-b'].flatMap((appName) =>
     ['alice', 'bob'].map((userId, i) => {
       // The same script for everyone: the histories differ only in what the users typed.
-      const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.8), script: toolThenAnswerScript(3_000) });
-      const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse server logs.', tools: [fetchLogsTool()] });
+      const model = new ScriptedLlm({
+        window: WINDOW,
+        countTokens: ratioTokenCounter(1.8),
+        script: toolThenAnswerScript(3_000),
+      });
+      const agent = new LlmAgent({
+        name: 'worker',
+        model,
+        instruction: 'You analyse server logs.',
+        tools: [fetchLogsTool()],
+      });
       const runner = new Runner({ appName, agent, sessionService, plugins: [guard] });
       return { appName, userId, secret: `CARD-${appName}-${userId}-4111${i}`, runner, model };
     }),
@@ -57,21 +69,31 @@ function tenants(sessionService: BaseSessionService, guard: ContextGuard): Tenan
 async function runTurn(tenant: Tenant, turn: number): Promise<void> {
   // Only the first message differs between users, so later histories look alike, as real ones often do.
   const text = turn === 1 ? `My card is ${tenant.secret}; check the logs.` : `Turn ${turn}: check the logs.`;
-  for await (const event of tenant.runner.runAsync({ userId: tenant.userId, sessionId: SESSION_ID, newMessage: userMessage(text) })) {
-    if (event.errorCode) throw new Error(`${tenant.appName}/${tenant.userId}: ${event.errorCode} ${event.errorMessage ?? ''}`);
+  for await (const event of tenant.runner.runAsync({
+    userId: tenant.userId,
+    sessionId: SESSION_ID,
+    newMessage: userMessage(text),
+  })) {
+    if (event.errorCode)
+      throw new Error(`${tenant.appName}/${tenant.userId}: ${event.errorCode} ${event.errorMessage ?? ''}`);
   }
 }
 
 async function expectIsolated(sessionService: BaseSessionService): Promise<void> {
   const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: echoingSummarizer() });
   const all = tenants(sessionService, guard);
-  for (const tenant of all) await sessionService.createSession({ appName: tenant.appName, userId: tenant.userId, sessionId: SESSION_ID });
+  for (const tenant of all)
+    await sessionService.createSession({ appName: tenant.appName, userId: tenant.userId, sessionId: SESSION_ID });
   for (let turn = 1; turn <= TURNS; turn++) await Promise.all(all.map((tenant) => runTurn(tenant, turn)));
 
   for (const tenant of all) {
     const others = all.filter((other) => other !== tenant).map((other) => other.secret);
     const sent = tenant.model.requests.map((request) => JSON.stringify(request.contents)).join('\n');
-    const session = await sessionService.getSession({ appName: tenant.appName, userId: tenant.userId, sessionId: SESSION_ID });
+    const session = await sessionService.getSession({
+      appName: tenant.appName,
+      userId: tenant.userId,
+      sessionId: SESSION_ID,
+    });
     const stored = JSON.stringify(session?.state) + JSON.stringify(session?.events);
     for (const secret of others) {
       expect(sent, `${tenant.appName}/${tenant.userId} was sent ${secret}`).not.toContain(secret);

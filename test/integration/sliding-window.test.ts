@@ -13,7 +13,11 @@ import { countingSummarizer } from '../support/test-summarizer.js';
 const keys = stateKeysFor('worker');
 
 function userTexts(request: RecordedRequest): string[] {
-  return request.contents.filter((content) => content.role === 'user').flatMap((content) => content.parts ?? []).map((part) => part.text ?? '').filter((text) => text.startsWith('Turn '));
+  return request.contents
+    .filter((content) => content.role === 'user')
+    .flatMap((content) => content.parts ?? [])
+    .map((part) => part.text ?? '')
+    .filter((text) => text.startsWith('Turn '));
 }
 
 describe('sliding-window strategy', () => {
@@ -35,8 +39,14 @@ describe('sliding-window strategy', () => {
     expect(records.length).toBeGreaterThanOrEqual(2);
     expect(records.every((record) => record.reason === 'schedule')).toBe(true);
     // First compaction when theta + omega = 5 turns have completed, i.e. on turn 6.
-    const firstCompacting = harness.model.requests.findIndex((request) => request.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER));
-    expect(userTexts(harness.model.requests[firstCompacting]!)).toEqual(['Turn 4: check the logs.', 'Turn 5: check the logs.', 'Turn 6: check the logs.']);
+    const firstCompacting = harness.model.requests.findIndex((request) =>
+      request.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER),
+    );
+    expect(userTexts(harness.model.requests[firstCompacting]!)).toEqual([
+      'Turn 4: check the logs.',
+      'Turn 5: check the logs.',
+      'Turn 6: check the logs.',
+    ]);
     // Every request after it carries the summary and still holds the kept turns until they are summarized themselves.
     for (const request of harness.model.requests.slice(firstCompacting)) {
       expect(request.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
@@ -50,17 +60,34 @@ describe('sliding-window strategy', () => {
   });
 
   it('should stop scheduled compactions after maxCompactions', async () => {
-    const guard = new ContextGuard({ contextWindow: 200_000, strategy: 'sliding-window', invocationThreshold: 1, overlapSize: 0, maxCompactions: 2, summarizer: countingSummarizer() });
+    const guard = new ContextGuard({
+      contextWindow: 200_000,
+      strategy: 'sliding-window',
+      invocationThreshold: 1,
+      overlapSize: 0,
+      maxCompactions: 2,
+      summarizer: countingSummarizer(),
+    });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(200), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 8; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     expect(decodeUsageRecord(stored?.state[keys.usage]).compactions).toBe(2);
   });
 
   it('should compact early on the token trigger and never overflow a small window', async () => {
     const records: CompactionRecord[] = [];
-    const guard = new ContextGuard({ contextWindow: 8_000, strategy: 'sliding-window', invocationThreshold: 50, summarizer: countingSummarizer(), onCompaction: (record) => void records.push(record) });
+    const guard = new ContextGuard({
+      contextWindow: 8_000,
+      strategy: 'sliding-window',
+      invocationThreshold: 50,
+      summarizer: countingSummarizer(),
+      onCompaction: (record) => void records.push(record),
+    });
     const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);

@@ -1,6 +1,11 @@
 /** Spans and metrics reach a registered OpenTelemetry SDK, with ADK's gen_ai naming. */
 import { metrics, trace } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
@@ -18,11 +23,27 @@ describe('OpenTelemetry', () => {
 
     // A summarizer that reports its usage, as llmSummarizer does from usageMetadata.
     const counting = countingSummarizer();
-    const summarizer = { name: counting.name, summarize: async (request: SummarizeRequest) => ({ ...(await counting.summarize(request)), promptTokens: request.prompt.length, outputTokens: 40 }) };
-    const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })] });
+    const summarizer = {
+      name: counting.name,
+      summarize: async (request: SummarizeRequest) => ({
+        ...(await counting.summarize(request)),
+        promptTokens: request.prompt.length,
+        outputTokens: 40,
+      }),
+    };
+    const harness = createHarness({
+      window: 8_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(3_000),
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const compactions = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]).compactions;
     expect(compactions).toBeGreaterThan(0);
 
@@ -30,7 +51,9 @@ describe('OpenTelemetry', () => {
     expect(compactSpans).toHaveLength(compactions);
     expect(compactSpans[0]!.attributes['gen_ai.operation.name']).toBe('compact_context');
     expect(compactSpans[0]!.attributes['gen_ai.agent.name']).toBe('worker');
-    expect(Number(compactSpans[0]!.attributes['gen_ai.usage.input_tokens'])).toBeGreaterThan(Number(compactSpans[0]!.attributes['context_guard.tokens_after']));
+    expect(Number(compactSpans[0]!.attributes['gen_ai.usage.input_tokens'])).toBeGreaterThan(
+      Number(compactSpans[0]!.attributes['context_guard.tokens_after']),
+    );
     // The summarizer's own bill rides on the span, as in the compaction record.
     const record = decodeCompactionRecord(stored?.state[stateKeysFor('worker').lastCompaction]);
     const lastSpan = compactSpans[compactSpans.length - 1]!;
@@ -39,7 +62,10 @@ describe('OpenTelemetry', () => {
     expect(lastSpan.attributes['context_guard.summarizer.output_tokens']).toBe(40);
 
     await reader.forceFlush();
-    const exported = metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics).flatMap((scope) => scope.metrics);
+    const exported = metricExporter
+      .getMetrics()
+      .flatMap((resource) => resource.scopeMetrics)
+      .flatMap((scope) => scope.metrics);
     const counter = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.compactions');
     const total = counter?.dataPoints.reduce((sum, point) => sum + Number(point.value), 0);
     expect(total).toBe(compactions);

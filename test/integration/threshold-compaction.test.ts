@@ -6,7 +6,12 @@ const WINDOW = 8_000;
 
 async function runSession(withGuard: boolean, turns: number) {
   const guard = new ContextGuard({ contextWindow: WINDOW });
-  const harness = createHarness({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: withGuard ? [guard] : [] });
+  const harness = createHarness({
+    window: WINDOW,
+    ratio: 1.8,
+    script: toolThenAnswerScript(3_000),
+    plugins: withGuard ? [guard] : [],
+  });
   const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   const errors: string[] = [];
   for (let turn = 1; turn <= turns; turn++) {
@@ -29,6 +34,12 @@ describe('threshold compaction through a real Runner', () => {
     expect(errors).toEqual([]);
     const max = Math.max(...harness.model.requests.map((request) => request.promptTokens));
     expect(max).toBeLessThanOrEqual(WINDOW);
-    console.log('requests', harness.model.requests.length, 'max', max, harness.model.requests.map((r) => r.promptTokens).join(','));
+    console.log(
+      'requests',
+      harness.model.requests.length,
+      'max',
+      max,
+      harness.model.requests.map((r) => r.promptTokens).join(','),
+    );
   });
 });

@@ -3,7 +3,14 @@
  * FunctionTools and the strict ScriptedLlm: what the model receives, what the
  * session persists, and what is reported, for the plugin and the agent forms.
  */
-import { BasePlugin, FunctionTool, InMemorySessionService, LlmAgent, Runner, type SingleAfterToolCallback } from '@google/adk';
+import {
+  BasePlugin,
+  FunctionTool,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  type SingleAfterToolCallback,
+} from '@google/adk';
 import { Type, type FunctionResponse } from '@google/genai';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -64,16 +71,29 @@ function callOnceScript(toolName: string, args: Record<string, unknown>): ModelS
   };
 }
 
-function setup(options: { script: ModelScript; tools: FunctionTool[]; plugins?: BasePlugin[]; afterToolCallback?: SingleAfterToolCallback | SingleAfterToolCallback[] }) {
+function setup(options: {
+  script: ModelScript;
+  tools: FunctionTool[];
+  plugins?: BasePlugin[];
+  afterToolCallback?: SingleAfterToolCallback | SingleAfterToolCallback[];
+}) {
   const model = new ScriptedLlm({ window: 1_000_000, countTokens: ratioTokenCounter(1), script: options.script });
-  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read logs.', tools: options.tools, afterToolCallback: options.afterToolCallback });
+  const agent = new LlmAgent({
+    name: 'worker',
+    model,
+    instruction: 'You read logs.',
+    tools: options.tools,
+    afterToolCallback: options.afterToolCallback,
+  });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: options.plugins ?? [] });
   return { model, runner, sessionService };
 }
 
 /** What `fetch_logs` returned for the first call in `contents` (the harness derives its seed from the conversation). */
-function fetchLogsOutput(contents: ReadonlyArray<{ parts?: Array<{ functionCall?: { args?: Record<string, unknown> } }> } | undefined>): { logs: string } {
+function fetchLogsOutput(
+  contents: ReadonlyArray<{ parts?: Array<{ functionCall?: { args?: Record<string, unknown> } }> } | undefined>,
+): { logs: string } {
   const call = contents.flatMap((content) => content?.parts ?? []).find((part) => part.functionCall)?.functionCall;
   const size = Number(call?.args?.['size']);
   const seed = call?.args?.['seed'];
@@ -81,8 +101,12 @@ function fetchLogsOutput(contents: ReadonlyArray<{ parts?: Array<{ functionCall?
 }
 
 /** The function responses in a list of contents (a request, or persisted events). */
-function functionResponses(contents: ReadonlyArray<{ parts?: Array<{ functionResponse?: FunctionResponse }> } | undefined>): FunctionResponse[] {
-  return contents.flatMap((content) => content?.parts?.flatMap((part) => (part.functionResponse ? [part.functionResponse] : [])) ?? []);
+function functionResponses(
+  contents: ReadonlyArray<{ parts?: Array<{ functionResponse?: FunctionResponse }> } | undefined>,
+): FunctionResponse[] {
+  return contents.flatMap(
+    (content) => content?.parts?.flatMap((part) => (part.functionResponse ? [part.functionResponse] : [])) ?? [],
+  );
 }
 
 function bytesOf(value: unknown): number {
@@ -92,7 +116,11 @@ function bytesOf(value: unknown): number {
 describe('tool-output truncation through a real Runner', () => {
   it('should send and persist the truncated result and report it (plugin form)', async () => {
     const plugin = new TruncationTestPlugin();
-    const { model, runner, sessionService } = setup({ script: toolThenAnswerScript(50_000), tools: [fetchLogsTool()], plugins: [plugin] });
+    const { model, runner, sessionService } = setup({
+      script: toolThenAnswerScript(50_000),
+      tools: [fetchLogsTool()],
+      plugins: [plugin],
+    });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(runner, session.id, 'Fetch the logs.');
 
@@ -113,13 +141,23 @@ describe('tool-output truncation through a real Runner', () => {
     expect(stored?.state['truncation_test:cuts']).toBe(1);
 
     expect(plugin.records).toEqual([
-      { tool: 'fetch_logs', originalBytes: bytesOf(original), keptBytes: bytesOf(sent?.response), originalLines: original.logs.split('\n').length, keptLines: sentLogs.split('\n').length },
+      {
+        tool: 'fetch_logs',
+        originalBytes: bytesOf(original),
+        keptBytes: bytesOf(sent?.response),
+        originalLines: original.logs.split('\n').length,
+        keptLines: sentLogs.split('\n').length,
+      },
     ]);
   });
 
   it('should keep the history short on later turns, without cutting twice', async () => {
     const plugin = new TruncationTestPlugin();
-    const { model, runner, sessionService } = setup({ script: toolThenAnswerScript(50_000), tools: [fetchLogsTool()], plugins: [plugin] });
+    const { model, runner, sessionService } = setup({
+      script: toolThenAnswerScript(50_000),
+      tools: [fetchLogsTool()],
+      plugins: [plugin],
+    });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(runner, session.id, 'Fetch the logs.');
     await runTurn(runner, session.id, 'Fetch them again.');
@@ -130,12 +168,16 @@ describe('tool-output truncation through a real Runner', () => {
     expect(fromHistory[0]?.response).toEqual(functionResponses(model.requests[1]?.contents ?? [])[0]?.response);
     expect(plugin.records).toHaveLength(2);
     for (const request of model.requests) {
-      for (const response of functionResponses(request.contents)) expect(bytesOf(response.response)).toBeLessThanOrEqual(LIMIT);
+      for (const response of functionResponses(request.contents))
+        expect(bytesOf(response.response)).toBeLessThanOrEqual(LIMIT);
     }
   });
 
   it('should wrap and cut a string result in an agent afterToolCallback', async () => {
-    const content = Array.from({ length: 2_000 }, (_, index) => `${index + 1}: const value${index} = compute(${index});`).join('\n');
+    const content = Array.from(
+      { length: 2_000 },
+      (_, index) => `${index + 1}: const value${index} = compute(${index});`,
+    ).join('\n');
     const records: ToolTruncationRecord[] = [];
     const received: unknown[] = [];
     const truncate: ToolOutputTruncator = createToolOutputTruncator(undefined, (record) => records.push(record));
@@ -143,7 +185,11 @@ describe('tool-output truncation through a real Runner', () => {
       received.push(params.response);
       return truncate(params);
     };
-    const { model, runner, sessionService } = setup({ script: callOnceScript('read_file', { path: 'src/big.ts' }), tools: [readFileTool(content)], afterToolCallback: spy });
+    const { model, runner, sessionService } = setup({
+      script: callOnceScript('read_file', { path: 'src/big.ts' }),
+      tools: [readFileTool(content)],
+      afterToolCallback: spy,
+    });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(runner, session.id, 'Read the file.');
 
@@ -159,12 +205,20 @@ describe('tool-output truncation through a real Runner', () => {
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
     expect(functionResponses(stored?.events.map((event) => event.content) ?? [])[0]?.response).toEqual(sent?.response);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ tool: 'read_file', originalLines: 2_000, originalBytes: bytesOf({ result: content }) });
+    expect(records[0]).toMatchObject({
+      tool: 'read_file',
+      originalLines: 2_000,
+      originalBytes: bytesOf({ result: content }),
+    });
   });
 
   it('should leave a tool alone when its truncation is turned off', async () => {
     const plugin = new TruncationTestPlugin({ tools: { fetch_logs: false } });
-    const { model, runner, sessionService } = setup({ script: toolThenAnswerScript(50_000), tools: [fetchLogsTool()], plugins: [plugin] });
+    const { model, runner, sessionService } = setup({
+      script: toolThenAnswerScript(50_000),
+      tools: [fetchLogsTool()],
+      plugins: [plugin],
+    });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(runner, session.id, 'Fetch the logs.');
     const [sent] = functionResponses(model.requests[1]?.contents ?? []);
@@ -177,7 +231,12 @@ describe('tool-output truncation through a real Runner', () => {
     const agentCallback = vi.fn<SingleAfterToolCallback>(() => undefined);
     const run = async (size: number) => {
       agentCallback.mockClear();
-      const { runner, sessionService } = setup({ script: toolThenAnswerScript(size), tools: [fetchLogsTool()], plugins: [new TruncationTestPlugin()], afterToolCallback: agentCallback });
+      const { runner, sessionService } = setup({
+        script: toolThenAnswerScript(size),
+        tools: [fetchLogsTool()],
+        plugins: [new TruncationTestPlugin()],
+        afterToolCallback: agentCallback,
+      });
       const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
       await runTurn(runner, session.id, 'Fetch the logs.');
       return agentCallback.mock.calls.length;

@@ -19,7 +19,11 @@ const keys = stateKeysFor('worker');
 
 function strictModel(): ScriptedLlm {
   // 'scripted-model' is in no catalogue and matches no family rule: the guard assumes its default window.
-  return new ScriptedLlm({ window: REAL_WINDOW, countTokens: ratioTokenCounter(2), script: toolThenAnswerScript(1_500) });
+  return new ScriptedLlm({
+    window: REAL_WINDOW,
+    countTokens: ratioTokenCounter(2),
+    script: toolThenAnswerScript(1_500),
+  });
 }
 
 describe('a window learned from the provider', () => {
@@ -28,14 +32,24 @@ describe('a window learned from the provider', () => {
     const model = strictModel();
     const sessionService = new InMemorySessionService();
     const guard = new ContextGuard({ summarizer: countingSummarizer(), logger });
-    const harness = createHarness({ window: REAL_WINDOW, script: toolThenAnswerScript(1_500), model, sessionService, plugins: [guard] });
+    const harness = createHarness({
+      window: REAL_WINDOW,
+      script: toolThenAnswerScript(1_500),
+      model,
+      sessionService,
+      plugins: [guard],
+    });
     const first = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, first.id, `Turn ${turn}: check the logs.`);
     expect(model.rejectedRequests).toHaveLength(1);
 
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: first.id });
     const usage = decodeUsageRecord(stored?.state[keys.usage]);
-    expect({ window: usage.window, source: usage.windowSource, learned: usage.learnedWindow }).toEqual({ window: REAL_WINDOW, source: 'learned', learned: REAL_WINDOW });
+    expect({ window: usage.window, source: usage.windowSource, learned: usage.learnedWindow }).toEqual({
+      window: REAL_WINDOW,
+      source: 'learned',
+      learned: REAL_WINDOW,
+    });
     const status = guard.status(stored!, 'worker');
     expect(status.windowSource).toBe('learned');
     expect(formatContextMeter(status)).toMatch(/\/8K learned /);
@@ -68,11 +82,20 @@ describe('a window learned from the provider', () => {
     const logger = capturingLogger();
     const model = strictModel();
     const guard = new ContextGuard({ contextWindow: 32_000, summarizer: countingSummarizer(), logger });
-    const harness = createHarness({ window: REAL_WINDOW, script: toolThenAnswerScript(1_500), model, plugins: [guard] });
+    const harness = createHarness({
+      window: REAL_WINDOW,
+      script: toolThenAnswerScript(1_500),
+      model,
+      plugins: [guard],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
     expect(model.rejectedRequests).toHaveLength(1);
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const status = guard.status(stored!, 'worker');
     expect({ window: status.window, source: status.windowSource }).toEqual({ window: REAL_WINDOW, source: 'learned' });
     expect(logger.matching(/contextWindow 32000 .* larger than the maximum/)).toHaveLength(1);
@@ -81,11 +104,24 @@ describe('a window learned from the provider', () => {
   it('should keep an explicit contextWindow smaller than what the provider accepts, and report it as the option', async () => {
     const model = strictModel();
     const guard = new ContextGuard({ contextWindow: 6_000, summarizer: countingSummarizer() });
-    const harness = createHarness({ window: REAL_WINDOW, script: toolThenAnswerScript(1_500), model, plugins: [guard] });
+    const harness = createHarness({
+      window: REAL_WINDOW,
+      script: toolThenAnswerScript(1_500),
+      model,
+      plugins: [guard],
+    });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const stored = await harness.sessionService.getSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      sessionId: session.id,
+    });
     const status = guard.status(stored!, 'worker');
-    expect({ window: status.window, source: status.windowSource, rejected: model.rejectedRequests.length }).toEqual({ window: 6_000, source: 'option', rejected: 0 });
+    expect({ window: status.window, source: status.windowSource, rejected: model.rejectedRequests.length }).toEqual({
+      window: 6_000,
+      source: 'option',
+      rejected: 0,
+    });
   });
 });

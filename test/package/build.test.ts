@@ -19,9 +19,12 @@ interface SourceMap {
 /** The paths `npm pack` would put in the tarball (no tarball is written). */
 function packedFiles(): string[] {
   const npmCli = process.env['npm_execpath'];
-  const out = npmCli && npmCli.endsWith('.js')
-    ? execFileSync(process.execPath, [npmCli, 'pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })
-    : execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' });
+  const out =
+    npmCli && npmCli.endsWith('.js')
+      ? execFileSync(process.execPath, [npmCli, 'pack', '--dry-run', '--json', '--ignore-scripts'], {
+          encoding: 'utf8',
+        })
+      : execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' });
   const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
   return pack?.files.map((file) => file.path) ?? [];
 }
@@ -35,16 +38,25 @@ describe('package build', () => {
     expect(existsSync('dist/types/index.d.ts')).toBe(true);
     expect(existsSync('dist/types/testing/index.d.ts')).toBe(true);
     expect(existsSync('dist/types/internal.d.ts')).toBe(true);
-    const required = node(['-e', "const g = require('adk-context-guard'); const t = require('adk-context-guard/testing'); const i = require('adk-context-guard/internal'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, typeof i.stateKeysFor, new g.ContextGuard({ contextWindow: 8000 }).name)"]);
+    const required = node([
+      '-e',
+      "const g = require('adk-context-guard'); const t = require('adk-context-guard/testing'); const i = require('adk-context-guard/internal'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, typeof i.stateKeysFor, new g.ContextGuard({ contextWindow: 8000 }).name)",
+    ]);
     expect(required.trim()).toBe('function function function context_guard');
-    const imported = node(['--input-type=module', '-e', "const g = await import('adk-context-guard'); const t = await import('adk-context-guard/testing'); const i = await import('adk-context-guard/internal'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, i.isContextGuard(new g.ContextGuard()))"]);
+    const imported = node([
+      '--input-type=module',
+      '-e',
+      "const g = await import('adk-context-guard'); const t = await import('adk-context-guard/testing'); const i = await import('adk-context-guard/internal'); console.log(typeof g.ContextGuard, typeof t.ScriptedLlm, i.isContextGuard(new g.ContextGuard()))",
+    ]);
     expect(imported.trim()).toBe('function function true');
   });
 
   it('should pack the license and source maps whose sources ship with them', () => {
     const files = packedFiles();
     expect(files).toContain('LICENSE');
-    expect(readFileSync('LICENSE', 'utf8')).toContain('Apache License\n                           Version 2.0, January 2004');
+    expect(readFileSync('LICENSE', 'utf8')).toContain(
+      'Apache License\n                           Version 2.0, January 2004',
+    );
     const maps = files.filter((file) => file.endsWith('.js.map'));
     expect(maps.length).toBeGreaterThan(0);
     const unreachable: string[] = [];

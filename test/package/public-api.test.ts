@@ -11,16 +11,25 @@ import { describe, expect, it } from 'vitest';
 const MAX_ROOT_NAMES = 25;
 
 function exportedNames(entry: string): string[] {
-  const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(entry);
   const symbol = source && checker.getSymbolAtLocation(source);
   if (!symbol) throw new Error(`cannot read the exports of ${entry}`);
-  return checker.getExportsOfModule(symbol).map((exported) => exported.getName()).sort();
+  return checker
+    .getExportsOfModule(symbol)
+    .map((exported) => exported.getName())
+    .sort();
 }
 
 function userDocs(): string {
-  const docs = readdirSync('docs').filter((file) => file.endsWith('.md')).map((file) => join('docs', file));
+  const docs = readdirSync('docs')
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => join('docs', file));
   return ['README.md', ...docs].map((file) => readFileSync(file, 'utf8')).join('\n');
 }
 

@@ -48,20 +48,27 @@ function plannedChars(plan: TurnPlan, largestWindow: number): number {
   let chars = plan.text.length + plan.answerChars;
   for (const step of plan.steps) {
     if (step.kind !== 'tools') continue;
-    for (const call of step.calls) chars += call.windowFraction !== undefined ? call.windowFraction * largestWindow * CHARS_PER_TOKEN : (call.chars ?? 0);
+    for (const call of step.calls)
+      chars +=
+        call.windowFraction !== undefined ? call.windowFraction * largestWindow * CHARS_PER_TOKEN : (call.chars ?? 0);
   }
   return chars;
 }
 
 /** Runs the checks after a command; a violation fails the run with every problem listed. */
-async function verify(world: GuardedWorld, ledger: Ledger, turn?: { errorCodes: string[]; thrown?: string | undefined; rejectedBefore: number }): Promise<void> {
+async function verify(
+  world: GuardedWorld,
+  ledger: Ledger,
+  turn?: { errorCodes: string[]; thrown?: string | undefined; rejectedBefore: number },
+): Promise<void> {
   const problems = world.checkNewCalls(ledger.checks);
   if (turn) {
     if (turn.thrown !== undefined) problems.push(`the turn threw: ${turn.thrown.slice(0, 300)}`);
     const rejectedNow = world.stats.rejectedCalls - turn.rejectedBefore;
     const unexpected = turn.errorCodes.filter((code) => code !== '400');
     if (unexpected.length > 0) problems.push(`the turn ended with error events ${unexpected.join(', ')}`);
-    if (turn.errorCodes.length > rejectedNow) problems.push(`${turn.errorCodes.length} error events for ${rejectedNow} rejected calls`);
+    if (turn.errorCodes.length > rejectedNow)
+      problems.push(`${turn.errorCodes.length} error events for ${rejectedNow} rejected calls`);
   }
   problems.push(...(await world.stateViolations()));
   expect(problems, `after ${ledger.turns} turns`).toEqual([]);
@@ -91,7 +98,11 @@ export class UserTurn implements GuardCommand {
 
 /** A user message larger than a whole window (`fraction` of the largest window, in tokens). */
 export class HugeUserMessage implements GuardCommand {
-  constructor(readonly kind: PayloadKind, readonly fraction: number, readonly entry: number) {}
+  constructor(
+    readonly kind: PayloadKind,
+    readonly fraction: number,
+    readonly entry: number,
+  ) {}
   private chars(ledger: Readonly<Ledger>): number {
     return Math.round(this.fraction * ledger.largestWindow * CHARS_PER_TOKEN);
   }

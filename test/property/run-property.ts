@@ -11,7 +11,16 @@ import fc from 'fast-check';
 import type { CheckOptions, WorldConfig, WorldStats } from '../support/guarded-world.js';
 import { GuardedWorld, agentNames } from '../support/guarded-world.js';
 import { largeToolOutputTurn, summarizerMode, turnPlan } from '../support/conversation-arbitraries.js';
-import { HugeUserMessage, Restart, ReportUsage, SetSummarizer, UserTurn, Drift, type GuardCommand, type Ledger } from './guard-commands.js';
+import {
+  HugeUserMessage,
+  Restart,
+  ReportUsage,
+  SetSummarizer,
+  UserTurn,
+  Drift,
+  type GuardCommand,
+  type Ledger,
+} from './guard-commands.js';
 import type { PayloadKind } from '../support/payloads.js';
 
 /** What the suite prints: the checks' figures over every run, and the runs and commands. */
@@ -21,11 +30,29 @@ export interface PropertyCounts extends WorldStats {
 }
 
 export function emptyCounts(): PropertyCounts {
-  return { runs: 0, commands: 0, turns: 0, modelCalls: 0, rejectedCalls: 0, overLimitCalls: 0, aboveThresholdCalls: 0, secondRejections: 0, compactions: 0, fallbackCompactions: 0, summarizerCalls: 0, restarts: 0, transfers: 0 };
+  return {
+    runs: 0,
+    commands: 0,
+    turns: 0,
+    modelCalls: 0,
+    rejectedCalls: 0,
+    overLimitCalls: 0,
+    aboveThresholdCalls: 0,
+    secondRejections: 0,
+    compactions: 0,
+    fallbackCompactions: 0,
+    summarizerCalls: 0,
+    restarts: 0,
+    transfers: 0,
+  };
 }
 
 /** The commands of one run, for the topology of `config` (a chain, so the turn plans know the agents). */
-export function commandsFor(config: WorldConfig, drift: fc.Arbitrary<number>, maxCommands: number): fc.Arbitrary<Iterable<GuardCommand>> {
+export function commandsFor(
+  config: WorldConfig,
+  drift: fc.Arbitrary<number>,
+  maxCommands: number,
+): fc.Arbitrary<Iterable<GuardCommand>> {
   const agents = agentNames(config.topology);
   const roots = config.topology === 'two-roots' ? 2 : 1;
   const commands: Array<fc.Arbitrary<GuardCommand>> = [
@@ -36,7 +63,11 @@ export function commandsFor(config: WorldConfig, drift: fc.Arbitrary<number>, ma
     // Whitespace-free kinds (hex, base64) are left to faults-input.test.ts, which runs them in a child process it can
     // kill: a stall there would block this worker past any timeout.
     fc
-      .tuple(fc.constantFrom<PayloadKind>('log', 'prose', 'cjk', 'emoji'), fc.double({ min: 0.3, max: 1.6, noNaN: true }), fc.integer({ min: 0, max: roots - 1 }))
+      .tuple(
+        fc.constantFrom<PayloadKind>('log', 'prose', 'cjk', 'emoji'),
+        fc.double({ min: 0.3, max: 1.6, noNaN: true }),
+        fc.integer({ min: 0, max: roots - 1 }),
+      )
       .map(([kind, fraction, entry]) => new HugeUserMessage(kind, fraction, entry)),
     fc.boolean().map((on) => new ReportUsage(on)),
     drift.map((factor) => new Drift(factor)),
@@ -78,18 +109,30 @@ export async function assertGuardProperty(seed: number, options: GuardPropertyOp
   const numRuns = Number(process.env['FC_RUNS'] ?? options.numRuns);
   const timeLimit = Number(process.env['FC_TIME_LIMIT_MS'] ?? options.timeLimitMs);
   const { counts } = options;
-  const scenario = options.world.chain((config) => fc.tuple(fc.constant(config), commandsFor(config, options.drift, options.maxCommands)));
+  const scenario = options.world.chain((config) =>
+    fc.tuple(fc.constant(config), commandsFor(config, options.drift, options.maxCommands)),
+  );
   await fc.assert(
     fc.asyncProperty(scenario, async ([config, commands]) => {
       const world = await GuardedWorld.create(config);
       const runStarted = Date.now();
       const largestWindow = Math.max(...config.windows.slice(0, agentNames(config.topology).length));
-      const ledger: Ledger = { commands: 0, turns: 0, payloadChars: 0, restarts: 0, payloadCap: options.payloadCap, largestWindow, checks: options.checks };
+      const ledger: Ledger = {
+        commands: 0,
+        turns: 0,
+        payloadChars: 0,
+        restarts: 0,
+        payloadCap: options.payloadCap,
+        largestWindow,
+        checks: options.checks,
+      };
       try {
         await fc.asyncModelRun(async () => ({ model: ledger, real: world }), commands);
       } finally {
         if (process.env['FC_SLOW_MS'] && Date.now() - runStarted > Number(process.env['FC_SLOW_MS'])) {
-          console.log(`[property] slow run: ${Date.now() - runStarted} ms, ${JSON.stringify(config)}\n  ${[...commands].map(String).join('\n  ')}`);
+          console.log(
+            `[property] slow run: ${Date.now() - runStarted} ms, ${JSON.stringify(config)}\n  ${[...commands].map(String).join('\n  ')}`,
+          );
         }
         counts.runs++;
         counts.commands += ledger.commands;
@@ -112,7 +155,13 @@ export async function assertGuardProperty(seed: number, options: GuardPropertyOp
       numRuns,
       endOnFailure: false,
       plugins: [fc.interruptAfterTimeLimit(timeLimit)],
-      ...(options.examples ? { examples: options.examples.map(([config, commands]) => [[config, commands]] as [[WorldConfig, Iterable<GuardCommand>]]) } : {}),
+      ...(options.examples
+        ? {
+            examples: options.examples.map(
+              ([config, commands]) => [[config, commands]] as [[WorldConfig, Iterable<GuardCommand>]],
+            ),
+          }
+        : {}),
     },
   );
 }

@@ -19,7 +19,13 @@ import { LogLevel, setLogLevel } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { envelopeDrift, envelopeWorld } from '../support/conversation-arbitraries.js';
 import { SetSummarizer, UserTurn } from './guard-commands.js';
-import { assertGuardProperty, emptyCounts, formatCounts, propertySeed, type GuardPropertyOptions } from './run-property.js';
+import {
+  assertGuardProperty,
+  emptyCounts,
+  formatCounts,
+  propertySeed,
+  type GuardPropertyOptions,
+} from './run-property.js';
 
 // ADK warns about events from "unknown" agents in the two-roots topology; keep the CI log readable.
 setLogLevel(LogLevel.ERROR);
@@ -34,22 +40,64 @@ setLogLevel(LogLevel.ERROR);
 const PINNED: NonNullable<GuardPropertyOptions['examples']> = [
   [
     {
-      topology: 'single', windows: [2000, 2000, 1000000], unconfiguredAgent: -1, reportUsage: false, summarizerMode: 'max-tokens', summarizerWindow: 2000,
-      instructionChars: 405, truth: 'proportional', ratio: 1.38,
-      policy: { bufferRatio: 0.15, compactTargetRatio: 0.476, hardLimitRatio: 0.983, uncalibratedThresholdRatio: 0.476, defaultCorrection: undefined },
+      topology: 'single',
+      windows: [2000, 2000, 1000000],
+      unconfiguredAgent: -1,
+      reportUsage: false,
+      summarizerMode: 'max-tokens',
+      summarizerWindow: 2000,
+      instructionChars: 405,
+      truth: 'proportional',
+      ratio: 1.38,
+      policy: {
+        bufferRatio: 0.15,
+        compactTargetRatio: 0.476,
+        hardLimitRatio: 0.983,
+        uncalibratedThresholdRatio: 0.476,
+        defaultCorrection: undefined,
+      },
     },
     [
       new SetSummarizer('throw'),
-      new UserTurn({ entry: 0, text: 'Question: a', steps: [{ kind: 'tools', calls: [{ kind: 'log', windowFraction: 0.03042, seed: 24 }] }, { kind: 'tools', calls: [{ kind: 'log', chars: 2098, seed: 100 }] }], answerChars: 0 }),
+      new UserTurn({
+        entry: 0,
+        text: 'Question: a',
+        steps: [
+          { kind: 'tools', calls: [{ kind: 'log', windowFraction: 0.03042, seed: 24 }] },
+          { kind: 'tools', calls: [{ kind: 'log', chars: 2098, seed: 100 }] },
+        ],
+        answerChars: 0,
+      }),
     ],
   ],
   [
     {
-      topology: 'router', windows: [15848, 15415, 2738], unconfiguredAgent: 2, reportUsage: false, summarizerMode: 'error-response', summarizerWindow: 506002,
-      instructionChars: 381, truth: 'proportional', ratio: 1.45,
-      policy: { bufferRatio: 0.15, compactTargetRatio: 0.79, hardLimitRatio: 1, uncalibratedThresholdRatio: undefined, defaultCorrection: 1.586 },
+      topology: 'router',
+      windows: [15848, 15415, 2738],
+      unconfiguredAgent: 2,
+      reportUsage: false,
+      summarizerMode: 'error-response',
+      summarizerWindow: 506002,
+      instructionChars: 381,
+      truth: 'proportional',
+      ratio: 1.45,
+      policy: {
+        bufferRatio: 0.15,
+        compactTargetRatio: 0.79,
+        hardLimitRatio: 1,
+        uncalibratedThresholdRatio: undefined,
+        defaultCorrection: 1.586,
+      },
     },
-    [new UserTurn({ entry: 0, text: 'Question: a', image: { width: 9_000, height: 9_000 }, steps: [], answerChars: 0 })],
+    [
+      new UserTurn({
+        entry: 0,
+        text: 'Question: a',
+        image: { width: 9_000, height: 9_000 },
+        steps: [],
+        answerChars: 0,
+      }),
+    ],
   ],
 ];
 

@@ -41,7 +41,22 @@ describe('baselines', () => {
   it('should write every field the JSON results promise', async () => {
     const result = await runScenario(scenario('8k_SmallToolCalls'), strategy('guard-threshold'));
     const json = toJson(result);
-    for (const field of ['name', 'strategy', 'window', 'modelCalls', 'overflows', 'compactions', 'summarizerCalls', 'maxPromptTokens', 'billedPromptTokens', 'cachedPromptTokens', 'summarizerPromptTokens', 'costUsd', 'violations', 'passed'] as const) {
+    for (const field of [
+      'name',
+      'strategy',
+      'window',
+      'modelCalls',
+      'overflows',
+      'compactions',
+      'summarizerCalls',
+      'maxPromptTokens',
+      'billedPromptTokens',
+      'cachedPromptTokens',
+      'summarizerPromptTokens',
+      'costUsd',
+      'violations',
+      'passed',
+    ] as const) {
       expect(json).toHaveProperty(field);
     }
     expect(json).not.toHaveProperty('calls');

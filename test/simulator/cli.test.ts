@@ -15,13 +15,31 @@ describe('simulator CLI', () => {
     try {
       const json = join(dir, 'results.json');
       const report = join(dir, 'simulation.html');
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'simulator/cli.ts', '--filter', '^8k_SmallToolCalls$', '--jobs', '2', '--json', json, '--report', report], {
-        encoding: 'utf8',
-        timeout: 170_000,
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'simulator/cli.ts',
+          '--filter',
+          '^8k_SmallToolCalls$',
+          '--jobs',
+          '2',
+          '--json',
+          json,
+          '--report',
+          report,
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 170_000,
+        },
+      );
       expect(run.stderr).not.toMatch(/Error/);
       expect(run.status).toBe(0);
-      expect(run.stdout).toMatch(/scenario\s+strategy\s+calls\s+overflows\s+compactions\s+maskings\s+summarizer\s+peak\s+mean\s+billed tokens\s+cached\s+cost \$\s+result/);
+      expect(run.stdout).toMatch(
+        /scenario\s+strategy\s+calls\s+overflows\s+compactions\s+maskings\s+summarizer\s+peak\s+mean\s+billed tokens\s+cached\s+cost \$\s+result/,
+      );
       const parsed = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<Record<string, unknown>> };
       expect(parsed.scenarios.map((result) => result['strategy'])).toEqual(STRATEGIES.map((strategy) => strategy.name));
       for (const result of parsed.scenarios) {
@@ -38,7 +56,10 @@ describe('simulator CLI', () => {
   }, 180_000);
 
   it('should refuse an unknown strategy with exit code 2', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'simulator/cli.ts', '--strategy', 'nope'], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'simulator/cli.ts', '--strategy', 'nope'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/unknown strategy 'nope'/);
   }, 60_000);

@@ -14,7 +14,12 @@ import { runScenario } from '../../simulator/run-scenario.js';
 import { ALL_SCENARIOS } from '../../simulator/scenarios/index.js';
 import { STRATEGIES } from '../../simulator/strategies.js';
 
-const request = (contents: Content[], system = ''): LlmRequest => ({ contents, toolsDict: {}, liveConnectConfig: {}, config: { systemInstruction: system } });
+const request = (contents: Content[], system = ''): LlmRequest => ({
+  contents,
+  toolsDict: {},
+  liveConnectConfig: {},
+  config: { systemInstruction: system },
+});
 
 describe('ratio ground truth', () => {
   it('should bill characters / 4 x the ratio in force at the time of the call', () => {
@@ -29,9 +34,45 @@ describe('ratio ground truth', () => {
   it('should follow linear and stepped drifts', () => {
     expect(ratioAt({ from: 1.5, to: 3.5 }, 1, 41)).toBe(1.5);
     expect(ratioAt({ from: 1.5, to: 3.5 }, 21, 41)).toBeCloseTo(2.5);
-    expect(ratioAt({ steps: [[1, 1.5], [15, 3.5], [30, 2]] }, 14, 40)).toBe(1.5);
-    expect(ratioAt({ steps: [[1, 1.5], [15, 3.5], [30, 2]] }, 15, 40)).toBe(3.5);
-    expect(ratioAt({ steps: [[1, 1.5], [15, 3.5], [30, 2]] }, 40, 40)).toBe(2);
+    expect(
+      ratioAt(
+        {
+          steps: [
+            [1, 1.5],
+            [15, 3.5],
+            [30, 2],
+          ],
+        },
+        14,
+        40,
+      ),
+    ).toBe(1.5);
+    expect(
+      ratioAt(
+        {
+          steps: [
+            [1, 1.5],
+            [15, 3.5],
+            [30, 2],
+          ],
+        },
+        15,
+        40,
+      ),
+    ).toBe(3.5);
+    expect(
+      ratioAt(
+        {
+          steps: [
+            [1, 1.5],
+            [15, 3.5],
+            [30, 2],
+          ],
+        },
+        40,
+        40,
+      ),
+    ).toBe(2);
   });
 });
 
@@ -62,8 +103,20 @@ describe('raw history sizing', () => {
   it('should start over when the start of the history changed (a compactor replaced it)', () => {
     const truth = ratioGroundTruth(() => 1);
     const history = new RawHistory();
-    history.measure([{ role: 'user', parts: [{ text: 'a'.repeat(4_000) }] }, { role: 'model', parts: [{ text: 'ok' }] }], truth);
-    const replaced = history.measure([{ role: 'user', parts: [{ text: 'summary' }] }, { role: 'model', parts: [{ text: 'ok' }] }], truth);
+    history.measure(
+      [
+        { role: 'user', parts: [{ text: 'a'.repeat(4_000) }] },
+        { role: 'model', parts: [{ text: 'ok' }] },
+      ],
+      truth,
+    );
+    const replaced = history.measure(
+      [
+        { role: 'user', parts: [{ text: 'summary' }] },
+        { role: 'model', parts: [{ text: 'ok' }] },
+      ],
+      truth,
+    );
     expect(truth.tokensOf(replaced.total)).toBe(3);
   });
 });
@@ -80,12 +133,14 @@ describe('tokenizer ground truth', () => {
       expect(loaded.tokenizer.name).toBe('tiktoken-o200k');
     }
     const truth = tokenizerGroundTruth(loaded.tokenizer);
-    const tokens = truth.countRequest(request([{ role: 'user', parts: [{ text: 'The quick brown fox jumps over the lazy dog.' }] }]));
+    const tokens = truth.countRequest(
+      request([{ role: 'user', parts: [{ text: 'The quick brown fox jumps over the lazy dog.' }] }]),
+    );
     expect(tokens).toBeGreaterThan(5);
     expect(tokens).toBeLessThan(20);
   }, 60_000);
 
-  it('should run a scenario end to end with the tokenizer as the model\'s ground truth', async () => {
+  it("should run a scenario end to end with the tokenizer as the model's ground truth", async () => {
     const { tokenizer } = await loadGroundTruthTokenizer();
     const scenario = ALL_SCENARIOS.find((spec) => spec.name === '8k_SequentialToolChain');
     const strategy = STRATEGIES.find((spec) => spec.name === 'guard-threshold');

@@ -54,10 +54,18 @@ describe('the HTML report in a headless browser', () => {
   it.runIf(available || inCi)(
     'should render one chart per scenario and strategy, each laid out with its series line',
     async () => {
-      if (!available) expect.fail(`'${CHROMIUM}' is not installed; CI needs it: apt-get update && apt-get install -y chromium`);
-      const scenarios = ALL_SCENARIOS.filter((spec) => spec.name === '8k_SmallToolCalls' || spec.name === '8k_ToolBurst');
+      if (!available)
+        expect.fail(`'${CHROMIUM}' is not installed; CI needs it: apt-get update && apt-get install -y chromium`);
+      const scenarios = ALL_SCENARIOS.filter(
+        (spec) => spec.name === '8k_SmallToolCalls' || spec.name === '8k_ToolBurst',
+      );
       const { results } = await runAll({ scenarios, strategies: STRATEGIES, groundTruth: 'ratio', jobs: 1 });
-      const html = renderReport(results, { generatedAt: 'test', command: 'vitest', groundTruth: results[0]?.groundTruth ?? '', durationMs: 0 });
+      const html = renderReport(results, {
+        generatedAt: 'test',
+        command: 'vitest',
+        groundTruth: results[0]?.groundTruth ?? '',
+        durationMs: 0,
+      });
       expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']https?:/i);
 
       const dir = mkdtempSync(join(tmpdir(), 'sim-report-'));

@@ -17,7 +17,9 @@ export const GUARD_STRATEGIES: readonly StrategySpec[] = STRATEGIES.filter((stra
 const DEFAULT_TRUNCATION_CHARS = 10 * 1_024;
 
 function hasLargeToolResults(scenario: ScenarioSpec): boolean {
-  return scenario.turnPattern.tools.some((turn) => turn.some((step) => step.some((call) => call.size > DEFAULT_TRUNCATION_CHARS)));
+  return scenario.turnPattern.tools.some((turn) =>
+    turn.some((step) => step.some((call) => call.size > DEFAULT_TRUNCATION_CHARS)),
+  );
 }
 
 /** `guard-defaults` only where its truncation changes the run: elsewhere it would repeat `guard-threshold` call for call. */
@@ -25,7 +27,11 @@ function applies(scenario: ScenarioSpec, strategy: StrategySpec): boolean {
   return strategy.name !== 'guard-defaults' || hasLargeToolResults(scenario);
 }
 
-export function describeGuardScenarios(title: string, scenarios: readonly ScenarioSpec[], strategies: readonly StrategySpec[] = GUARD_STRATEGIES): void {
+export function describeGuardScenarios(
+  title: string,
+  scenarios: readonly ScenarioSpec[],
+  strategies: readonly StrategySpec[] = GUARD_STRATEGIES,
+): void {
   describe(title, () => {
     for (const scenario of scenarios) {
       for (const strategy of strategies.filter((candidate) => applies(scenario, candidate))) {

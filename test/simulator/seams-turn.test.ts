@@ -1,4 +1,7 @@
 import { SEAMS_TURN } from '../../simulator/scenarios/seams-turn.js';
 import { describeGuardScenarios } from './scenario-suite.js';
 
-describeGuardScenarios('the turn in flight (a message with screenshots and a long task, many tool steps) under ContextGuard', SEAMS_TURN);
+describeGuardScenarios(
+  'the turn in flight (a message with screenshots and a long task, many tool steps) under ContextGuard',
+  SEAMS_TURN,
+);

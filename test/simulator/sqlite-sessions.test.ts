@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../simulator/run-scenario.js';
 import { STRATEGIES } from '../../simulator/strategies.js';
 
-const NAMES = ['8k_SmallToolCalls', '8k_SequentialToolChain', '8k_NoUsageMetadata_BeyondDefault', '32k_MultiAgent_Transfer'];
+const NAMES = [
+  '8k_SmallToolCalls',
+  '8k_SequentialToolChain',
+  '8k_NoUsageMetadata_BeyondDefault',
+  '32k_MultiAgent_Transfer',
+];
 
 describe('scenarios on DatabaseSessionService (SQLite)', () => {
   const strategy = STRATEGIES.find((candidate) => candidate.name === 'guard-threshold');

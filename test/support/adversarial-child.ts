@@ -66,14 +66,20 @@ export async function runAdversarialCase(testCase: AdversarialCase): Promise<Adv
     script: ({ request, index }) => {
       const last = request.contents[request.contents.length - 1];
       const wantsTool = testCase.place === 'tool-output' && (last?.parts?.[0]?.text ?? '').startsWith('Fetch');
-      if (wantsTool) return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: 1 } } }] } };
+      if (wantsTool)
+        return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: 1 } } }] } };
       return { content: { role: 'model', parts: [{ text: `Answer ${index}.` }] } };
     },
   });
   const started = Date.now();
   const thrown: string[] = [];
   const errorCodes: string[] = [];
-  const messages = ['Hello, a first small question.', testCase.place === 'user-message' ? `Read this: ${payload}` : 'Fetch the export.', 'What did it say?', 'Thanks, and now?'];
+  const messages = [
+    'Hello, a first small question.',
+    testCase.place === 'user-message' ? `Read this: ${payload}` : 'Fetch the export.',
+    'What did it say?',
+    'Thanks, and now?',
+  ];
   if (testCase.place === 'tool-output') toolPayload = payload;
   for (const message of messages) {
     const outcome = await h.turn(message);

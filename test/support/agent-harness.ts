@@ -2,7 +2,14 @@
  * Builders for integration tests: a real ADK Runner, a real session service,
  * real FunctionTools and a strict ScriptedLlm.
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type BaseSessionService, type Event } from '@google/adk';
+import {
+  FunctionTool,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  type BaseSessionService,
+  type Event,
+} from '@google/adk';
 import type { Content } from '@google/genai';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
 import type { BasePlugin } from '@google/adk';
@@ -12,7 +19,23 @@ export const USER_ID = 'user-1';
 
 /** Deterministic pseudo-random text of about `chars` characters, shaped like log output. */
 export function logText(chars: number, seed = 1): string {
-  const words = ['GET', '/api/v1/orders', '200', 'OK', 'latency_ms=', 'user_id=', 'trace=', 'cache', 'miss', 'hit', 'db', 'query', 'rows=', 'WARN', 'INFO'];
+  const words = [
+    'GET',
+    '/api/v1/orders',
+    '200',
+    'OK',
+    'latency_ms=',
+    'user_id=',
+    'trace=',
+    'cache',
+    'miss',
+    'hit',
+    'db',
+    'query',
+    'rows=',
+    'WARN',
+    'INFO',
+  ];
   let state = seed;
   const out: string[] = [];
   let length = 0;
@@ -34,7 +57,11 @@ export function fetchLogsTool(): FunctionTool {
   return new FunctionTool({
     name: 'fetch_logs',
     description: 'Returns server logs of the requested size.',
-    parameters: { type: 'OBJECT', properties: { size: { type: 'INTEGER' }, seed: { type: 'INTEGER' } }, required: ['size'] } as never,
+    parameters: {
+      type: 'OBJECT',
+      properties: { size: { type: 'INTEGER' }, seed: { type: 'INTEGER' } },
+      required: ['size'],
+    } as never,
     execute: (input: unknown) => {
       const { size, seed } = input as { size: number; seed?: number };
       return { logs: logText(size, seed ?? size) };
@@ -53,9 +80,19 @@ export function toolThenAnswerScript(toolSize: number): ModelScript {
     const last = request.contents[request.contents.length - 1];
     const sawToolResult = last?.parts?.some((part) => part.functionResponse !== undefined) ?? false;
     if (!sawToolResult && toolSize > 0) {
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size: toolSize, seed: index + 1 } } }] } };
+      return {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'fetch_logs', args: { size: toolSize, seed: index + 1 } } }],
+        },
+      };
     }
-    return { content: { role: 'model', parts: [{ text: `Analysis ${index}: the logs show normal latency. ${logText(200, index)}` }] } };
+    return {
+      content: {
+        role: 'model',
+        parts: [{ text: `Analysis ${index}: the logs show normal latency. ${logText(200, index)}` }],
+      },
+    };
   };
 }
 
@@ -79,7 +116,12 @@ export function createHarness(options: {
 }): Harness {
   const model =
     options.model ??
-    new ScriptedLlm({ window: options.window, countTokens: ratioTokenCounter(options.ratio ?? 2), script: options.script, reportUsage: options.reportUsage ?? true });
+    new ScriptedLlm({
+      window: options.window,
+      countTokens: ratioTokenCounter(options.ratio ?? 2),
+      script: options.script,
+      reportUsage: options.reportUsage ?? true,
+    });
   const agent = new LlmAgent({
     name: options.agentName ?? 'worker',
     model,
@@ -98,6 +140,7 @@ export function userMessage(text: string): Content {
 /** Runs one user turn to completion and returns its events. */
 export async function runTurn(runner: Runner, sessionId: string, text: string): Promise<Event[]> {
   const events: Event[] = [];
-  for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage: userMessage(text) })) events.push(event);
+  for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage: userMessage(text) }))
+    events.push(event);
   return events;
 }

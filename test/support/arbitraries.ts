@@ -20,15 +20,34 @@ export const HEAVY_PROPERTY_RUNS = { numRuns: 100 } as const;
  * CJK, emoji (surrogate pairs), a ZWJ family, a flag (two pairs) and newlines.
  */
 export const STRESS_GRAPHEMES: readonly string[] = [
-  'a', 'Z', '7', ' ', '\n', '"', '\\',
-  'e\u0301', 'n\u0303', '\u0915\u094d\u0937',
-  '漢', '字', 'の', '한',
-  '😀', '🚀', '👩\u200d💻', '🇫🇷', '𝔘',
+  'a',
+  'Z',
+  '7',
+  ' ',
+  '\n',
+  '"',
+  '\\',
+  'e\u0301',
+  'n\u0303',
+  '\u0915\u094d\u0937',
+  '漢',
+  '字',
+  'の',
+  '한',
+  '😀',
+  '🚀',
+  '👩\u200d💻',
+  '🇫🇷',
+  '𝔘',
 ];
 
 /** Text mixing every script above; well-formed UTF-16 (no lone surrogate). */
 export function mixedText(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...STRESS_GRAPHEMES), minLength: constraints.minLength ?? 0, maxLength: constraints.maxLength ?? 200 });
+  return fc.string({
+    unit: fc.constantFrom(...STRESS_GRAPHEMES),
+    minLength: constraints.minLength ?? 0,
+    maxLength: constraints.maxLength ?? 200,
+  });
 }
 
 /** Any sequence of UTF-16 units, lone surrogates included: what a broken upstream can hand over. */
@@ -65,9 +84,15 @@ const turn: fc.Arbitrary<Content[]> = fc
       { weight: 4, arbitrary: mixedText({ minLength: 1, maxLength: 40 }).map((text) => userText(`Request: ${text}`)) },
       { weight: 1, arbitrary: mixedText({ maxLength: 40 }).map((text) => foreignContext(text)) },
     ),
-    thought: fc.option(mixedText({ minLength: 1, maxLength: 20 }).map((text) => modelThought(text)), { nil: undefined }),
+    thought: fc.option(
+      mixedText({ minLength: 1, maxLength: 20 }).map((text) => modelThought(text)),
+      { nil: undefined },
+    ),
     steps: fc.array(toolStep, { maxLength: 3 }),
-    answer: fc.option(mixedText({ minLength: 1, maxLength: 60 }).map((text) => modelText(text)), { nil: undefined }),
+    answer: fc.option(
+      mixedText({ minLength: 1, maxLength: 60 }).map((text) => modelText(text)),
+      { nil: undefined },
+    ),
   })
   .map(({ opening, thought, steps, answer }) => [
     opening,
@@ -80,18 +105,21 @@ const turn: fc.Arbitrary<Content[]> = fc
  * An ADK-shaped conversation: turns in order, every function response right
  * after its call, possibly ending in the middle of a tool chain.
  */
-export const conversation: fc.Arbitrary<Content[]> = fc
-  .array(turn, { minLength: 1, maxLength: 6 })
-  .chain((turns) => {
-    const contents = turns.flat();
-    // End anywhere, but never between a call and its response (ADK sends a call's result with it).
-    const ends = contents.map((_, i) => i + 1).filter((end) => contents[end - 1]?.parts?.every((part) => part.functionCall === undefined));
-    return fc.constantFrom(...ends).map((end) => contents.slice(0, end));
-  });
+export const conversation: fc.Arbitrary<Content[]> = fc.array(turn, { minLength: 1, maxLength: 6 }).chain((turns) => {
+  const contents = turns.flat();
+  // End anywhere, but never between a call and its response (ADK sends a call's result with it).
+  const ends = contents
+    .map((_, i) => i + 1)
+    .filter((end) => contents[end - 1]?.parts?.every((part) => part.functionCall === undefined));
+  return fc.constantFrom(...ends).map((end) => contents.slice(0, end));
+});
 
 /** A conversation with per-content token estimates aligned to it. */
-export const measuredConversation: fc.Arbitrary<{ contents: Content[]; tokens: number[] }> = conversation.chain((contents) =>
-  fc.array(fc.integer({ min: 1, max: 2_000 }), { minLength: contents.length, maxLength: contents.length }).map((tokens) => ({ contents, tokens })),
+export const measuredConversation: fc.Arbitrary<{ contents: Content[]; tokens: number[] }> = conversation.chain(
+  (contents) =>
+    fc
+      .array(fc.integer({ min: 1, max: 2_000 }), { minLength: contents.length, maxLength: contents.length })
+      .map((tokens) => ({ contents, tokens })),
 );
 
 /** Calibration state as the guard stores it, from nothing learned to a full pair. */
@@ -142,5 +170,8 @@ export const summaryRecordArbitrary: fc.Arbitrary<SummaryRecord> = fc.record({
   compactions: fc.integer({ min: 1, max: 1_000 }),
   fallback: fc.boolean(),
   createdAt: fc.integer({ min: 0, max: 4_000_000_000_000 }),
-  facts: fc.array(fc.record({ text: mixedText({ minLength: 1, maxLength: 40 }), addedAt: fc.nat(1_000), lastSeen: fc.nat(1_000) }), { maxLength: 3 }),
+  facts: fc.array(
+    fc.record({ text: mixedText({ minLength: 1, maxLength: 40 }), addedAt: fc.nat(1_000), lastSeen: fc.nat(1_000) }),
+    { maxLength: 3 },
+  ),
 });

@@ -45,7 +45,10 @@ export interface ToolResult {
 
 /** The user content that carries the results of one or more tool calls. */
 export function functionResponses(...results: ToolResult[]): Content {
-  return { role: 'user', parts: results.map((result) => ({ functionResponse: { name: result.name, response: result.response } })) };
+  return {
+    role: 'user',
+    parts: results.map((result) => ({ functionResponse: { name: result.name, response: result.response } })),
+  };
 }
 
 export function functionResponse(name: string, response: Record<string, unknown>): Content {
@@ -53,7 +56,11 @@ export function functionResponse(name: string, response: Record<string, unknown>
 }
 
 /** A call and its result, as ADK places them: the response right after the call. */
-export function toolExchange(name: string, args: Record<string, unknown>, response: Record<string, unknown>): [Content, Content] {
+export function toolExchange(
+  name: string,
+  args: Record<string, unknown>,
+  response: Record<string, unknown>,
+): [Content, Content] {
   return [functionCall(name, args), functionResponse(name, response)];
 }
 
@@ -75,7 +82,9 @@ export function usageRecord(fields: Partial<UsageRecord> = {}): UsageRecord {
 }
 
 /** A summary record with sensible defaults and the given fields. */
-export function summaryRecord(fields: Partial<SummaryRecord> & Pick<SummaryRecord, 'covered' | 'anchor'>): SummaryRecord {
+export function summaryRecord(
+  fields: Partial<SummaryRecord> & Pick<SummaryRecord, 'covered' | 'anchor'>,
+): SummaryRecord {
   return {
     version: RECORD_VERSION,
     text: 'The user asked for a log analysis; fetch_logs returned 3 errors.',

@@ -25,7 +25,9 @@ export interface CapturingLogger extends GuardLogger {
 const RANK: Record<LogLevelName, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 function render(args: readonly unknown[]): string {
-  return args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 6, breakLength: Infinity }))).join(' ');
+  return args
+    .map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 6, breakLength: Infinity })))
+    .join(' ');
 }
 
 /** The guard's warning when a request stays over the hard limit after every reduction. */
@@ -34,11 +36,13 @@ export const OVER_LIMIT_WARNING = /over the hard limit/;
 /** `onLine` sees each line as it is logged (a timeline, for example). */
 export function capturingLogger(onLine?: (line: LogLine) => void): CapturingLogger {
   const lines: LogLine[] = [];
-  const push = (level: LogLevelName) => (...args: unknown[]): void => {
-    const line = { level, message: render(args) };
-    lines.push(line);
-    onLine?.(line);
-  };
+  const push =
+    (level: LogLevelName) =>
+    (...args: unknown[]): void => {
+      const line = { level, message: render(args) };
+      lines.push(line);
+      onLine?.(line);
+    };
   return {
     lines,
     debug: push('debug'),
@@ -46,6 +50,7 @@ export function capturingLogger(onLine?: (line: LogLine) => void): CapturingLogg
     warn: push('warn'),
     error: push('error'),
     atOrAbove: (level) => lines.filter((line) => RANK[line.level] >= RANK[level]),
-    matching: (text) => lines.filter((line) => (typeof text === 'string' ? line.message.includes(text) : text.test(line.message))),
+    matching: (text) =>
+      lines.filter((line) => (typeof text === 'string' ? line.message.includes(text) : text.test(line.message))),
   };
 }

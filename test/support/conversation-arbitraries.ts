@@ -19,9 +19,26 @@ export const payloadKind: fc.Arbitrary<PayloadKind> = fc.constantFrom(...PAYLOAD
 
 /** A tool call: mostly small or empty results, sometimes a large share of the window. */
 export const toolCallPlan: fc.Arbitrary<ToolCallPlan> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom<PayloadKind>('empty-object', 'empty-string'), chars: fc.constant(0), seed: fc.nat(1_000) }) },
-  { weight: 4, arbitrary: fc.record({ kind: payloadKind, chars: fc.integer({ min: 1, max: 3_000 }), seed: fc.nat(1_000) }) },
-  { weight: 3, arbitrary: fc.record({ kind: payloadKind, windowFraction: fc.double({ min: 0.02, max: 0.35, noNaN: true }), seed: fc.nat(1_000) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constantFrom<PayloadKind>('empty-object', 'empty-string'),
+      chars: fc.constant(0),
+      seed: fc.nat(1_000),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: payloadKind, chars: fc.integer({ min: 1, max: 3_000 }), seed: fc.nat(1_000) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: payloadKind,
+      windowFraction: fc.double({ min: 0.02, max: 0.35, noNaN: true }),
+      seed: fc.nat(1_000),
+    }),
+  },
 );
 
 /** A tool output larger than the whole window of the agent that calls the tool. */
@@ -45,7 +62,10 @@ export function turnPlan(agents: readonly string[], roots: number): fc.Arbitrary
   return fc.record({
     entry: fc.integer({ min: 0, max: Math.max(0, roots - 1) }),
     text: mixedText({ minLength: 1, maxLength: 60 }).map((text) => `Question: ${text}`),
-    image: fc.option(fc.record({ width: fc.integer({ min: 16, max: 4_000 }), height: fc.integer({ min: 16, max: 4_000 }) }), { nil: undefined, freq: 8 }),
+    image: fc.option(
+      fc.record({ width: fc.integer({ min: 16, max: 4_000 }), height: fc.integer({ min: 16, max: 4_000 }) }),
+      { nil: undefined, freq: 8 },
+    ),
     steps: fc.array(stepArbitrary(agents, toolCallPlan), { maxLength: 3 }),
     answerChars: fc.integer({ min: 0, max: 400 }),
   });
@@ -57,15 +77,16 @@ export function largeToolOutputTurn(agents: readonly string[], roots: number): f
     entry: fc.integer({ min: 0, max: Math.max(0, roots - 1) }),
     text: fc.constant('Fetch the full export and summarise it.'),
     image: fc.constant(undefined),
-    steps: fc.tuple(hugeToolCallPlan, fc.array(stepArbitrary(agents, toolCallPlan), { maxLength: 1 })).map(([huge, rest]): StepPlan[] => [
-      { kind: 'tools', calls: [huge] },
-      ...rest,
-    ]),
+    steps: fc
+      .tuple(hugeToolCallPlan, fc.array(stepArbitrary(agents, toolCallPlan), { maxLength: 1 }))
+      .map(([huge, rest]): StepPlan[] => [{ kind: 'tools', calls: [huge] }, ...rest]),
     answerChars: fc.integer({ min: 0, max: 200 }),
   });
 }
 
-export const summarizerMode: fc.Arbitrary<SummarizerMode> = fc.constantFrom(...SUMMARIZER_MODES.filter((mode) => mode !== 'hang-deaf'));
+export const summarizerMode: fc.Arbitrary<SummarizerMode> = fc.constantFrom(
+  ...SUMMARIZER_MODES.filter((mode) => mode !== 'hang-deaf'),
+);
 
 export const topology: fc.Arbitrary<Topology> = fc.constantFrom<Topology>('single', 'two-roots', 'router');
 
@@ -88,7 +109,10 @@ export const envelopeWorld: fc.Arbitrary<WorldConfig> = fc
     // From 4k: the guard gives the summarizer's prompt a floor of 1,024 estimated tokens, which a smaller window
     // cannot hold at every ratio (reported; beyond-envelope runs still use 2k summarizers).
     summarizerWindow: windowArbitrary.filter((window) => window >= 4_096),
-    instructionChars: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 30, max: 400 }) }, { weight: 1, arbitrary: fc.integer({ min: 400, max: 20_000 }) }),
+    instructionChars: fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 30, max: 400 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 400, max: 20_000 }) },
+    ),
     bufferRatio: fc.option(fc.double({ min: 0.15, max: 0.4, noNaN: true }), { nil: undefined }),
     compactTargetRatio: fc.option(fc.double({ min: 0.2, max: 0.8, noNaN: true }), { nil: undefined }),
     hardLimitRatio: fc.option(fc.double({ min: 0.85, max: 1, noNaN: true }), { nil: undefined }),
@@ -98,16 +122,34 @@ export const envelopeWorld: fc.Arbitrary<WorldConfig> = fc
     // Off, huge tool results reach the request and the guard's own shrinking; on (the default), they are cut at the source.
     toolOutputTruncation: fc.constantFrom<false | undefined>(false, undefined),
   })
-  .map(({ ratioShare, bufferRatio, compactTargetRatio, hardLimitRatio, uncalibratedThresholdRatio, defaultCorrection, toolOutputTruncation, ...rest }): WorldConfig => {
-    // Up to the prior, less the 8% the provider may drift.
-    const maxRatio = (defaultCorrection ?? 1.5) * 0.92;
-    return {
-      ...rest,
-      truth: 'proportional',
-      ratio: 0.3 + ratioShare * (maxRatio - 0.3),
-      policy: { bufferRatio, compactTargetRatio, hardLimitRatio, uncalibratedThresholdRatio, defaultCorrection, toolOutputTruncation },
-    };
-  });
+  .map(
+    ({
+      ratioShare,
+      bufferRatio,
+      compactTargetRatio,
+      hardLimitRatio,
+      uncalibratedThresholdRatio,
+      defaultCorrection,
+      toolOutputTruncation,
+      ...rest
+    }): WorldConfig => {
+      // Up to the prior, less the 8% the provider may drift.
+      const maxRatio = (defaultCorrection ?? 1.5) * 0.92;
+      return {
+        ...rest,
+        truth: 'proportional',
+        ratio: 0.3 + ratioShare * (maxRatio - 0.3),
+        policy: {
+          bufferRatio,
+          compactTargetRatio,
+          hardLimitRatio,
+          uncalibratedThresholdRatio,
+          defaultCorrection,
+          toolOutputTruncation,
+        },
+      };
+    },
+  );
 
 /** Drift inside the envelope: +-8% of the base ratio. */
 export const envelopeDrift: fc.Arbitrary<number> = fc.double({ min: 0.92, max: 1.08, noNaN: true });
@@ -125,11 +167,18 @@ export const beyondEnvelopeWorld: fc.Arbitrary<WorldConfig> = fc
     reportUsage: fc.boolean(),
     summarizerMode,
     summarizerWindow: windowArbitrary,
-    instructionChars: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 30, max: 400 }) }, { weight: 1, arbitrary: fc.integer({ min: 400, max: 20_000 }) }),
+    instructionChars: fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 30, max: 400 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 400, max: 20_000 }) },
+    ),
     ratio: fc.double({ min: 0.5, max: 4, noNaN: true }),
     strategy: fc.constantFrom<'threshold' | 'sliding-window'>('threshold', 'threshold', 'sliding-window'),
     toolOutputTruncation: fc.constantFrom<false | undefined>(false, undefined),
   })
-  .map(({ strategy, toolOutputTruncation, ...rest }): WorldConfig => ({ ...rest, truth: 'chars', policy: { strategy, toolOutputTruncation } }));
+  .map(({ strategy, toolOutputTruncation, ...rest }): WorldConfig => ({
+    ...rest,
+    truth: 'chars',
+    policy: { strategy, toolOutputTruncation },
+  }));
 
 export const beyondEnvelopeDrift: fc.Arbitrary<number> = fc.double({ min: 0.6, max: 1.4, noNaN: true });

@@ -7,8 +7,20 @@
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type BaseTool, type Event } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
-import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor, type SummaryRecord, type UsageRecord } from '../../src/internal.js';
-import { ScriptedLlm, type ModelScript, type RecordedRequest, type RequestTokenCounter, type ScriptCall } from '../../src/testing/index.js';
+import {
+  decodeSummaryRecord,
+  decodeUsageRecord,
+  stateKeysFor,
+  type SummaryRecord,
+  type UsageRecord,
+} from '../../src/internal.js';
+import {
+  ScriptedLlm,
+  type ModelScript,
+  type RecordedRequest,
+  type RequestTokenCounter,
+  type ScriptCall,
+} from '../../src/testing/index.js';
 import { logText } from './agent-harness.js';
 import { capturingLogger, OVER_LIMIT_WARNING, type CapturingLogger } from './capture-logger.js';
 import { proportionalCounter } from './proportional-counter.js';
@@ -72,7 +84,8 @@ export function fetchThenAnswer(toolChars: number): ModelScript {
   return ({ request, index }) => {
     const last = request.contents[request.contents.length - 1];
     const sawResult = last?.parts?.some((part) => part.functionResponse !== undefined) ?? false;
-    if (!sawResult && toolChars > 0) return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: toolChars } } }] } };
+    if (!sawResult && toolChars > 0)
+      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: toolChars } } }] } };
     return { content: { role: 'model', parts: [{ text: `Answer ${index}: ${logText(120, index)}` }] } };
   };
 }
@@ -116,15 +129,22 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
   });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: FAULT_APP, agent, sessionService, plugins: [guard] });
-  const session = await sessionService.createSession({ appName: FAULT_APP, userId: FAULT_USER, ...(options.state ? { state: options.state } : {}) });
+  const session = await sessionService.createSession({
+    appName: FAULT_APP,
+    userId: FAULT_USER,
+    ...(options.state ? { state: options.state } : {}),
+  });
   const keys = stateKeysFor(agentName);
   const state = async (): Promise<Record<string, unknown>> =>
     (await sessionService.getSession({ appName: FAULT_APP, userId: FAULT_USER, sessionId: session.id }))?.state ?? {};
-  const turn = async (message: string | Content): Promise<{ events: Event[]; errorCodes: string[]; thrown?: string }> => {
+  const turn = async (
+    message: string | Content,
+  ): Promise<{ events: Event[]; errorCodes: string[]; thrown?: string }> => {
     const newMessage: Content = typeof message === 'string' ? { role: 'user', parts: [{ text: message }] } : message;
     const events: Event[] = [];
     try {
-      for await (const event of runner.runAsync({ userId: FAULT_USER, sessionId: session.id, newMessage })) events.push(event);
+      for await (const event of runner.runAsync({ userId: FAULT_USER, sessionId: session.id, newMessage }))
+        events.push(event);
       return { events, errorCodes: events.flatMap((event) => (event.errorCode ? [`${event.errorCode}`] : [])) };
     } catch (error) {
       return { events, errorCodes: [], thrown: error instanceof Error ? error.message : String(error) };
@@ -146,7 +166,11 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
     usage: async () => decodeUsageRecord((await state())[keys.usage]),
     summary: async () => decodeSummaryRecord((await state())[keys.summary]),
     shapeProblems: () =>
-      model.requests.flatMap((request) => [...pairingViolations(request.contents), ...startViolations(request.contents)].map((problem) => `call ${request.index}: ${problem}`)),
+      model.requests.flatMap((request) =>
+        [...pairingViolations(request.contents), ...startViolations(request.contents)].map(
+          (problem) => `call ${request.index}: ${problem}`,
+        ),
+      ),
     overWindow: () => model.requests.filter((request) => request.promptTokens > window),
     overLimitWarnings: () => logger.matching(OVER_LIMIT_WARNING).length,
     async turnsUntilCompaction(maxTurns = 15) {
@@ -163,10 +187,12 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
 
 /** All text parts of the requests the model received, for searching. */
 export function sentTexts(model: ScriptedLlm): string[] {
-  return model.requests.flatMap((request) => request.contents.flatMap((content) => content.parts ?? [])).flatMap((part: Part) => {
-    const texts: string[] = [];
-    if (typeof part.text === 'string') texts.push(part.text);
-    if (part.functionResponse) texts.push(JSON.stringify(part.functionResponse.response ?? {}));
-    return texts;
-  });
+  return model.requests
+    .flatMap((request) => request.contents.flatMap((content) => content.parts ?? []))
+    .flatMap((part: Part) => {
+      const texts: string[] = [];
+      if (typeof part.text === 'string') texts.push(part.text);
+      if (part.functionResponse) texts.push(JSON.stringify(part.functionResponse.response ?? {}));
+      return texts;
+    });
 }

@@ -61,7 +61,13 @@ export interface WorldConfig {
   /** Global policy fields, every one optional. */
   readonly policy: Pick<
     ContextGuardOptions,
-    'bufferRatio' | 'compactTargetRatio' | 'hardLimitRatio' | 'uncalibratedThresholdRatio' | 'defaultCorrection' | 'strategy' | 'toolOutputTruncation'
+    | 'bufferRatio'
+    | 'compactTargetRatio'
+    | 'hardLimitRatio'
+    | 'uncalibratedThresholdRatio'
+    | 'defaultCorrection'
+    | 'strategy'
+    | 'toolOutputTruncation'
   >;
 }
 
@@ -81,7 +87,9 @@ export interface ToolCallPlan {
 }
 
 /** One model response in a turn: tool calls (several = parallel), or a hand-over to another agent. */
-export type StepPlan = { readonly kind: 'tools'; readonly calls: readonly ToolCallPlan[] } | { readonly kind: 'transfer'; readonly to: string };
+export type StepPlan =
+  | { readonly kind: 'tools'; readonly calls: readonly ToolCallPlan[] }
+  | { readonly kind: 'transfer'; readonly to: string };
 
 export interface TurnPlan {
   /** Which root agent's runner gets the message (two-roots topology); ignored otherwise. */
@@ -97,7 +105,13 @@ export interface TurnPlan {
 type TimelineEntry =
   | { readonly kind: 'guard-in'; readonly agent: string; readonly rawContents: number; readonly invocationId: string }
   /** What the guard recorded for the call it just handled (its usage record, read by a plugin registered after it). */
-  | { readonly kind: 'guard-out'; readonly agent: string; readonly calibrated: number; readonly threshold: number; readonly hardLimit: number }
+  | {
+      readonly kind: 'guard-out';
+      readonly agent: string;
+      readonly calibrated: number;
+      readonly threshold: number;
+      readonly hardLimit: number;
+    }
   | { readonly kind: 'log'; readonly line: LogLine }
   | { readonly kind: 'compaction'; readonly record: CompactionRecord }
   | { readonly kind: 'request'; readonly agent: string; readonly model: ScriptedLlm; readonly index: number };
@@ -138,16 +152,24 @@ const CHARS_PER_TOKEN = 3;
 
 /** A plugin registered before the guard (it sees the request exactly as ADK built it) or after it (it sees what the guard recorded). */
 class RequestProbe extends BasePlugin {
-  constructor(name: string, private readonly onRequest: (agent: string, request: LlmRequest, context: Context) => void) {
+  constructor(
+    name: string,
+    private readonly onRequest: (agent: string, request: LlmRequest, context: Context) => void,
+  ) {
     super(name);
   }
 
-  override async beforeModelCallback({ callbackContext, llmRequest }: { callbackContext: Context; llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+  override async beforeModelCallback({
+    callbackContext,
+    llmRequest,
+  }: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
     this.onRequest(callbackContext.agentName, llmRequest, callbackContext);
     return undefined;
   }
 }
-
 
 export class GuardedWorld {
   readonly sessionService = new InMemorySessionService();
@@ -157,7 +179,17 @@ export class GuardedWorld {
   readonly logger: CapturingLogger;
   readonly compactions: CompactionRecord[] = [];
   readonly stats: WorldStats = {
-    modelCalls: 0, rejectedCalls: 0, overLimitCalls: 0, aboveThresholdCalls: 0, secondRejections: 0, compactions: 0, fallbackCompactions: 0, summarizerCalls: 0, restarts: 0, turns: 0, transfers: 0,
+    modelCalls: 0,
+    rejectedCalls: 0,
+    overLimitCalls: 0,
+    aboveThresholdCalls: 0,
+    secondRejections: 0,
+    compactions: 0,
+    fallbackCompactions: 0,
+    summarizerCalls: 0,
+    restarts: 0,
+    turns: 0,
+    transfers: 0,
   };
   ratio: number;
   reportUsage: boolean;
@@ -192,7 +224,8 @@ export class GuardedWorld {
           // The provider also counts a cached prefix of the same request: one timeline entry per request.
           const index = model.requests.length;
           const last = this.timeline.at(-1);
-          if (!(last?.kind === 'request' && last.model === model && last.index === index)) this.timeline.push({ kind: 'request', agent: name, model, index });
+          if (!(last?.kind === 'request' && last.model === model && last.index === index))
+            this.timeline.push({ kind: 'request', agent: name, model, index });
           return counter(request);
         },
         script: ({ request }) => this.respond(name, request),
@@ -200,7 +233,11 @@ export class GuardedWorld {
       });
       this.models.set(name, model);
     });
-    this.summarizer = new ScriptedSummarizerLlm({ mode: config.summarizerMode, window: config.summarizerWindow, countTokens: counter });
+    this.summarizer = new ScriptedSummarizerLlm({
+      mode: config.summarizerMode,
+      window: config.summarizerWindow,
+      countTokens: counter,
+    });
   }
 
   static async create(config: WorldConfig): Promise<GuardedWorld> {
@@ -248,13 +285,28 @@ export class GuardedWorld {
       },
     });
     const probe = new RequestProbe('request_probe', (agent, request, context) =>
-      this.timeline.push({ kind: 'guard-in', agent, rawContents: request.contents?.length ?? 0, invocationId: context.invocationId }),
+      this.timeline.push({
+        kind: 'guard-in',
+        agent,
+        rawContents: request.contents?.length ?? 0,
+        invocationId: context.invocationId,
+      }),
     );
     const after = new RequestProbe('guard_probe', (agent, _request, context) => {
       const usage = decodeUsageRecord(context.state.get(stateKeysFor(agent).usage));
-      this.timeline.push({ kind: 'guard-out', agent, calibrated: usage.lastCalibrated ?? 0, threshold: usage.threshold ?? 0, hardLimit: usage.hardLimit ?? 0 });
+      this.timeline.push({
+        kind: 'guard-out',
+        agent,
+        calibrated: usage.lastCalibrated ?? 0,
+        threshold: usage.threshold ?? 0,
+        hardLimit: usage.hardLimit ?? 0,
+      });
     });
-    const instruction = `You are a careful assistant. ${'Follow the operating procedures exactly. '.repeat(Math.ceil(config.instructionChars / 42))}`.slice(0, Math.max(30, config.instructionChars));
+    const instruction =
+      `You are a careful assistant. ${'Follow the operating procedures exactly. '.repeat(Math.ceil(config.instructionChars / 42))}`.slice(
+        0,
+        Math.max(30, config.instructionChars),
+      );
     const makeAgent = (name: string, subAgents: LlmAgent[] = []): LlmAgent =>
       new LlmAgent({
         name,
@@ -269,7 +321,9 @@ export class GuardedWorld {
       const root = makeAgent('router', [makeAgent('alpha'), makeAgent('beta')]);
       this.runners = [new Runner({ appName: APP, agent: root, sessionService: this.sessionService, plugins })];
     } else {
-      this.runners = this.names.map((name) => new Runner({ appName: APP, agent: makeAgent(name), sessionService: this.sessionService, plugins }));
+      this.runners = this.names.map(
+        (name) => new Runner({ appName: APP, agent: makeAgent(name), sessionService: this.sessionService, plugins }),
+      );
     }
   }
 
@@ -279,12 +333,20 @@ export class GuardedWorld {
       description: 'Fetches a document of the requested kind and size.',
       parameters: {
         type: 'OBJECT',
-        properties: { kind: { type: 'STRING' }, chars: { type: 'INTEGER' }, windowFraction: { type: 'NUMBER' }, seed: { type: 'INTEGER' } },
+        properties: {
+          kind: { type: 'STRING' },
+          chars: { type: 'INTEGER' },
+          windowFraction: { type: 'NUMBER' },
+          seed: { type: 'INTEGER' },
+        },
         required: ['kind', 'seed'],
       } as never,
       execute: (input: unknown, context?: Context) => {
         const plan = input as ToolCallPlan;
-        const chars = plan.windowFraction !== undefined ? Math.round(plan.windowFraction * this.windowOf(context?.agentName ?? '') * CHARS_PER_TOKEN) : (plan.chars ?? 0);
+        const chars =
+          plan.windowFraction !== undefined
+            ? Math.round(plan.windowFraction * this.windowOf(context?.agentName ?? '') * CHARS_PER_TOKEN)
+            : (plan.chars ?? 0);
         return payloadResult(plan.kind, chars, plan.seed);
       },
     });
@@ -297,12 +359,26 @@ export class GuardedWorld {
       if (step.kind === 'transfer') {
         if (this.config.topology !== 'router' || step.to === agent || !this.names.includes(step.to)) continue;
         this.stats.transfers++;
-        return { content: { role: 'model', parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: step.to } } }] } };
+        return {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: step.to } } }],
+          },
+        };
       }
       const parts: Part[] = step.calls.map((call) => ({ functionCall: { name: 'fetch', args: { ...call } } }));
       return { content: { role: 'model', parts } };
     }
-    return { content: { role: 'model', parts: [{ text: `Answer from ${agent}: ${'done. '.repeat(Math.ceil(this.answerChars / 6)).slice(0, Math.max(5, this.answerChars))}` }] } };
+    return {
+      content: {
+        role: 'model',
+        parts: [
+          {
+            text: `Answer from ${agent}: ${'done. '.repeat(Math.ceil(this.answerChars / 6)).slice(0, Math.max(5, this.answerChars))}`,
+          },
+        ],
+      },
+    };
   }
 
   /** Runs one user turn to its end. Returns the error codes of its events (a turn never throws unless something is broken). */
@@ -312,12 +388,20 @@ export class GuardedWorld {
     this.answerChars = plan.answerChars;
     this.currentRequest = plan.text;
     const parts: Part[] = [{ text: plan.text }];
-    if (plan.image) parts.push({ inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(plan.image.width, plan.image.height)) } });
+    if (plan.image)
+      parts.push({
+        inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(plan.image.width, plan.image.height)) },
+      });
     const runner = this.runners[Math.min(plan.entry, this.runners.length - 1)]!;
     const errorCodes: string[] = [];
     try {
       const events: Event[] = [];
-      for await (const event of runner.runAsync({ userId: USER, sessionId: this.sessionId, newMessage: { role: 'user', parts } })) events.push(event);
+      for await (const event of runner.runAsync({
+        userId: USER,
+        sessionId: this.sessionId,
+        newMessage: { role: 'user', parts },
+      }))
+        events.push(event);
       for (const event of events) if (event.errorCode) errorCodes.push(`${event.errorCode}`);
       return { errorCodes };
     } catch (error) {
@@ -349,7 +433,8 @@ export class GuardedWorld {
       }
       if (entry.kind !== 'request') {
         sinceGuard.push(entry);
-        if (entry.kind === 'log' && entry.line.level === 'error') problems.push(`the guard logged an error: ${entry.line.message.slice(0, 300)}`);
+        if (entry.kind === 'log' && entry.line.level === 'error')
+          problems.push(`the guard logged an error: ${entry.line.message.slice(0, 300)}`);
         continue;
       }
       const recorded = entry.model.requests[entry.index];
@@ -358,7 +443,9 @@ export class GuardedWorld {
       const where = `call ${entry.index} of ${entry.agent} (turn ${this.stats.turns}, window ${this.windowOf(entry.agent)}, ${recorded.promptTokens} real tokens)`;
       const logs = sinceGuard.flatMap((item) => (item.kind === 'log' ? [item.line] : []));
       const compactions = sinceGuard.flatMap((item) => (item.kind === 'compaction' ? [item.record] : []));
-      const warnedOverLimit = logs.some((line) => OVER_LIMIT_WARNING.test(line.message) && line.message.includes(`'${entry.agent}'`));
+      const warnedOverLimit = logs.some(
+        (line) => OVER_LIMIT_WARNING.test(line.message) && line.message.includes(`'${entry.agent}'`),
+      );
       if (warnedOverLimit) this.stats.overLimitCalls++;
       if (recorded.rejected) this.stats.rejectedCalls++;
       if (warnedOverLimit) this.warnedOverLimitAgents.add(entry.agent);
@@ -386,20 +473,27 @@ export class GuardedWorld {
       ]) {
         problems.push(`${where}: ${problem}`);
       }
-      if (summaryText(recorded.contents)?.includes(SUMMARIZER_THOUGHT)) problems.push(`${where}: a summarizer thought reached the request`);
+      if (summaryText(recorded.contents)?.includes(SUMMARIZER_THOUGHT))
+        problems.push(`${where}: a summarizer thought reached the request`);
       // 5. No compaction loop.
       const raw = guardIn?.agent === entry.agent ? guardIn.rawContents : -1;
       const compacted = compactions.some((record) => record.agentName === entry.agent);
       for (const record of compactions) {
         this.stats.compactions++;
         if (record.fallback) this.stats.fallbackCompactions++;
-        if (record.coveredContents.to <= record.coveredContents.from) problems.push(`${where}: a compaction covered nothing new (${record.coveredContents.from}..${record.coveredContents.to})`);
+        if (record.coveredContents.to <= record.coveredContents.from)
+          problems.push(
+            `${where}: a compaction covered nothing new (${record.coveredContents.from}..${record.coveredContents.to})`,
+          );
         // Where the request cannot get under the threshold (a system prompt that takes most of the window) a larger
         // summary is discarded; faults-input.test.ts ("should never make a request larger by compacting it") pins it.
-        if (record.tokensAfter > record.tokensBefore && !warnedOverLimit && !aboveThreshold) problems.push(`${where}: a compaction grew the request (~${record.tokensBefore} -> ~${record.tokensAfter})`);
+        if (record.tokensAfter > record.tokensBefore && !warnedOverLimit && !aboveThreshold)
+          problems.push(`${where}: a compaction grew the request (~${record.tokensBefore} -> ~${record.tokensAfter})`);
       }
       if (compacted && previous?.compacted && raw <= previous.raw) {
-        problems.push(`${where}: compacted on consecutive calls without the history growing (${previous.raw} -> ${raw} contents)`);
+        problems.push(
+          `${where}: compacted on consecutive calls without the history growing (${previous.raw} -> ${raw} contents)`,
+        );
       }
       this.lastCall.set(entry.agent, { raw, compacted, streak });
       // The contents were checked; drop them to keep memory flat over long runs.
@@ -412,7 +506,9 @@ export class GuardedWorld {
     for (; this.summarizerCallsChecked < this.summarizer.calls.length; this.summarizerCallsChecked++) {
       const call = this.summarizer.calls[this.summarizerCallsChecked]!;
       if (options.summarizerWithinWindow && call.rejected) {
-        problems.push(`summarizer call ${this.summarizerCallsChecked}: a ${call.promptTokens}-token prompt over the summarizer's ${this.config.summarizerWindow}-token window`);
+        problems.push(
+          `summarizer call ${this.summarizerCallsChecked}: a ${call.promptTokens}-token prompt over the summarizer's ${this.config.summarizerWindow}-token window`,
+        );
       }
     }
     return problems;
@@ -432,32 +528,46 @@ export class GuardedWorld {
     }
     this.stats.summarizerCalls = this.summarizer.calls.length;
     // A summary that came out no smaller than what it replaced is discarded (and counted) instead of sent.
-    const discarded = this.names.reduce((total, name) => total + decodeUsageRecord(state[stateKeysFor(name).usage]).discardedCompactions, 0);
+    const discarded = this.names.reduce(
+      (total, name) => total + decodeUsageRecord(state[stateKeysFor(name).usage]).discardedCompactions,
+      0,
+    );
     if (this.summarizer.calls.length > this.compactions.length + discarded) {
-      problems.push(`${this.summarizer.calls.length} summarizer calls for ${this.compactions.length} compactions and ${discarded} discarded summaries`);
+      problems.push(
+        `${this.summarizer.calls.length} summarizer calls for ${this.compactions.length} compactions and ${discarded} discarded summaries`,
+      );
     }
     for (const name of this.names) {
       const keys = stateKeysFor(name);
       const model = this.models.get(name)!;
       const storedUsage = state[keys.usage];
       if (storedUsage === undefined) {
-        if (model.requests.length > 0) problems.push(`${name}: ${model.requests.length} model calls but no usage record`);
+        if (model.requests.length > 0)
+          problems.push(`${name}: ${model.requests.length} model calls but no usage record`);
       } else {
         const usage = decodeUsageRecord(storedUsage);
-        if (!isDeepStrictEqual(encodeRecord(usage), storedUsage)) problems.push(`${name}: usage record does not round-trip: ${JSON.stringify(storedUsage).slice(0, 300)}`);
-        if (usage.modelCalls !== model.requests.length) problems.push(`${name}: usage counts ${usage.modelCalls} model calls, the model received ${model.requests.length}`);
+        if (!isDeepStrictEqual(encodeRecord(usage), storedUsage))
+          problems.push(`${name}: usage record does not round-trip: ${JSON.stringify(storedUsage).slice(0, 300)}`);
+        if (usage.modelCalls !== model.requests.length)
+          problems.push(
+            `${name}: usage counts ${usage.modelCalls} model calls, the model received ${model.requests.length}`,
+          );
         const compactions = this.compactions.filter((record) => record.agentName === name).length;
-        if (usage.compactions !== compactions) problems.push(`${name}: usage counts ${usage.compactions} compactions, onCompaction saw ${compactions}`);
+        if (usage.compactions !== compactions)
+          problems.push(`${name}: usage counts ${usage.compactions} compactions, onCompaction saw ${compactions}`);
       }
       const storedSummary = state[keys.summary];
       if (storedSummary !== undefined && storedSummary !== null) {
         const summary = decodeSummaryRecord(storedSummary);
         if (!summary) problems.push(`${name}: summary record does not decode`);
-        else if (!isDeepStrictEqual(encodeRecord(summary), storedSummary)) problems.push(`${name}: summary record does not round-trip`);
-        else if (summary.text.includes(SUMMARIZER_THOUGHT)) problems.push(`${name}: a summarizer thought was stored in the summary`);
+        else if (!isDeepStrictEqual(encodeRecord(summary), storedSummary))
+          problems.push(`${name}: summary record does not round-trip`);
+        else if (summary.text.includes(SUMMARIZER_THOUGHT))
+          problems.push(`${name}: a summarizer thought was stored in the summary`);
       }
       const storedRecord = state[keys.lastCompaction];
-      if (storedRecord !== undefined && !decodeCompactionRecord(storedRecord)) problems.push(`${name}: last compaction record does not decode`);
+      if (storedRecord !== undefined && !decodeCompactionRecord(storedRecord))
+        problems.push(`${name}: last compaction record does not decode`);
     }
     return problems;
   }

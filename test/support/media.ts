@@ -47,16 +47,55 @@ export function gifBytes(width: number, height: number): Uint8Array {
  * frame header and must be skipped), a baseline SOF0 with three components, EOI.
  */
 export function jpegBytes(width: number, height: number): Uint8Array {
-  const app0 = [0xff, 0xe0, ...uint16BE(16), ...ascii('JFIF'), 0x00, 0x01, 0x01, 0x00, ...uint16BE(1), ...uint16BE(1), 0x00, 0x00];
+  const app0 = [
+    0xff,
+    0xe0,
+    ...uint16BE(16),
+    ...ascii('JFIF'),
+    0x00,
+    0x01,
+    0x01,
+    0x00,
+    ...uint16BE(1),
+    ...uint16BE(1),
+    0x00,
+    0x00,
+  ];
   const dhtTable = [0x00, ...new Array<number>(16).fill(0)];
   const dht = [0xff, 0xc4, ...uint16BE(2 + dhtTable.length), ...dhtTable];
-  const sof0 = [0xff, 0xc0, ...uint16BE(17), 8, ...uint16BE(height), ...uint16BE(width), 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
+  const sof0 = [
+    0xff,
+    0xc0,
+    ...uint16BE(17),
+    8,
+    ...uint16BE(height),
+    ...uint16BE(width),
+    3,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ];
   return Uint8Array.from([0xff, 0xd8, ...app0, ...dht, ...sof0, 0xff, 0xd9]);
 }
 
 /** WebP with a VP8X (extended) header: canvas size stored minus one, 24-bit little-endian. */
 export function webpBytes(width: number, height: number): Uint8Array {
-  const vp8x = [...ascii('VP8X'), ...[10, 0, 0, 0], 0x00, 0x00, 0x00, 0x00, ...uint24LE(width - 1), ...uint24LE(height - 1)];
+  const vp8x = [
+    ...ascii('VP8X'),
+    ...[10, 0, 0, 0],
+    0x00,
+    0x00,
+    0x00,
+    0x00,
+    ...uint24LE(width - 1),
+    ...uint24LE(height - 1),
+  ];
   return Uint8Array.from([...ascii('RIFF'), ...[4 + vp8x.length, 0, 0, 0], ...ascii('WEBP'), ...vp8x]);
 }
 
@@ -66,13 +105,18 @@ export function pdfText(pages: number): string {
   const objects = [
     '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
     `2 0 obj << /Type /Pages /Kids [${kids}] /Count ${pages} >> endobj`,
-    ...Array.from({ length: pages }, (_, i) => `${i + 3} 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj`),
+    ...Array.from(
+      { length: pages },
+      (_, i) => `${i + 3} 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj`,
+    ),
   ];
   return `%PDF-1.4\n${objects.join('\n')}\ntrailer << /Root 1 0 R >>\n%%EOF\n`;
 }
 
 export function toBase64(bytes: Uint8Array | string): string {
-  return typeof bytes === 'string' ? Buffer.from(bytes, 'latin1').toString('base64') : Buffer.from(bytes).toString('base64');
+  return typeof bytes === 'string'
+    ? Buffer.from(bytes, 'latin1').toString('base64')
+    : Buffer.from(bytes).toString('base64');
 }
 
 /** Base64 of `byteCount` zero bytes (pick a multiple of 3 so the decoded size is exact). */

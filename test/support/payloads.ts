@@ -5,10 +5,16 @@
  */
 import { logText } from './agent-harness.js';
 
-export type PayloadKind = 'log' | 'prose' | 'cjk' | 'emoji' | 'json-rows' | 'no-space' | 'base64' | 'empty-object' | 'empty-string';
+export type PayloadKind =
+  'log' | 'prose' | 'cjk' | 'emoji' | 'json-rows' | 'no-space' | 'base64' | 'empty-object' | 'empty-string';
 
 export const TEXT_PAYLOAD_KINDS: readonly PayloadKind[] = ['log', 'prose', 'cjk', 'emoji', 'no-space', 'base64'];
-export const PAYLOAD_KINDS: readonly PayloadKind[] = [...TEXT_PAYLOAD_KINDS, 'json-rows', 'empty-object', 'empty-string'];
+export const PAYLOAD_KINDS: readonly PayloadKind[] = [
+  ...TEXT_PAYLOAD_KINDS,
+  'json-rows',
+  'empty-object',
+  'empty-string',
+];
 
 function lcg(seed: number): () => number {
   let state = (seed * 2654435761) >>> 0 || 1;
@@ -32,11 +38,39 @@ function fromPieces(pieces: readonly string[], chars: number, seed: number, sepa
   return out.join(separator);
 }
 
-const PROSE = ['the', 'order', 'shipped', 'from', 'warehouse', 'and', 'was', 'delayed', 'by', 'customs', 'in', 'Rotterdam', 'because', 'of', 'a', 'missing', 'invoice.'];
+const PROSE = [
+  'the',
+  'order',
+  'shipped',
+  'from',
+  'warehouse',
+  'and',
+  'was',
+  'delayed',
+  'by',
+  'customs',
+  'in',
+  'Rotterdam',
+  'because',
+  'of',
+  'a',
+  'missing',
+  'invoice.',
+];
 /** The pieces `cjk` and `emoji` payloads are made of (tests check every grapheme of a cut text against them). */
 export const CJK_PIECES: readonly string[] = ['漢字', 'テキスト', '한국어', '中文', '数据', 'の', '注文', '倉庫'];
 // Astral emoji (surrogate pairs), a ZWJ sequence, a flag and letters with combining marks.
-export const EMOJI_PIECES: readonly string[] = ['😀', '🚀', '👩\u200d💻', '🇫🇷', 'e\u0301', 'n\u0303', 'a\u030a\u0301', '𝔘', ' '];
+export const EMOJI_PIECES: readonly string[] = [
+  '😀',
+  '🚀',
+  '👩\u200d💻',
+  '🇫🇷',
+  'e\u0301',
+  'n\u0303',
+  'a\u030a\u0301',
+  '𝔘',
+  ' ',
+];
 
 /** Text of `kind` with about `chars` UTF-16 units (never more). */
 export function payloadText(kind: PayloadKind, chars: number, seed = 1): string {

@@ -34,7 +34,8 @@ export function proportionalCount(request: LlmRequest): number {
   for (const text of requestPayload(request).texts) tokens += count(text);
   for (const content of request.contents ?? []) {
     for (const part of content.parts ?? []) {
-      if (part.inlineData) tokens += inlineDataTokens(part.inlineData.mimeType, part.inlineData.data, tiktokenTokenizer);
+      if (part.inlineData)
+        tokens += inlineDataTokens(part.inlineData.mimeType, part.inlineData.data, tiktokenTokenizer);
     }
   }
   return tokens;

@@ -32,14 +32,18 @@ export function pairingViolations(contents: readonly Content[]): string[] {
       const responses = responseNames(next);
       if (!next) problems.push(`content ${i} calls [${sorted(calls)}] but nothing follows it`);
       else if (next.role !== 'user' || sorted(responses) !== sorted(calls)) {
-        problems.push(`content ${i} calls [${sorted(calls)}] but content ${i + 1} (${next.role}) answers [${sorted(responses)}]`);
+        problems.push(
+          `content ${i} calls [${sorted(calls)}] but content ${i + 1} (${next.role}) answers [${sorted(responses)}]`,
+        );
       }
     }
     const responses = responseNames(content);
     if (responses.length > 0) {
       const previousCalls = callNames(contents[i - 1]);
       if (sorted(previousCalls) !== sorted(responses)) {
-        problems.push(`content ${i} answers [${sorted(responses)}] but content ${i - 1} calls [${sorted(previousCalls)}]`);
+        problems.push(
+          `content ${i} answers [${sorted(responses)}] but content ${i - 1} calls [${sorted(previousCalls)}]`,
+        );
       }
     }
   });
@@ -82,6 +86,10 @@ export function requestPresenceViolations(contents: readonly Content[], request:
   if (text.includes(request)) return [];
   if (request.length > CUTTABLE_CHARS && text.includes(request.slice(0, HEAD_CHARS))) return [];
   const summary = summaryText(contents);
-  const shown = summary ? ` (not restated by the summary either; it reads ${JSON.stringify(summary.length > 400 ? `${summary.slice(0, 200)}…${summary.slice(-200)}` : summary)})` : '';
-  return [`the user's current request (${request.length} chars, ${JSON.stringify(request.slice(0, 40))}) is missing from ${contents.length} contents${shown}`];
+  const shown = summary
+    ? ` (not restated by the summary either; it reads ${JSON.stringify(summary.length > 400 ? `${summary.slice(0, 200)}…${summary.slice(-200)}` : summary)})`
+    : '';
+  return [
+    `the user's current request (${request.length} chars, ${JSON.stringify(request.slice(0, 40))}) is missing from ${contents.length} contents${shown}`,
+  ];
 }

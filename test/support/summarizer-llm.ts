@@ -32,7 +32,17 @@ export type SummarizerMode =
   | 'error-response';
 
 export const SUMMARIZER_MODES: readonly SummarizerMode[] = [
-  'ok', 'throw', 'empty', 'blank', 'hang', 'hang-deaf', 'huge', 'max-tokens', 'thought', 'thought-only', 'error-response',
+  'ok',
+  'throw',
+  'empty',
+  'blank',
+  'hang',
+  'hang-deaf',
+  'huge',
+  'max-tokens',
+  'thought',
+  'thought-only',
+  'error-response',
 ];
 
 /** Text the summarizer "thinks"; tests assert it never reaches a summary or a request. */
@@ -72,12 +82,20 @@ export class ScriptedSummarizerLlm extends BaseLlm {
     this.settings = options;
   }
 
-  override async *generateContentAsync(request: LlmRequest, _stream?: boolean, abortSignal?: AbortSignal): AsyncGenerator<LlmResponse, void> {
+  override async *generateContentAsync(
+    request: LlmRequest,
+    _stream?: boolean,
+    abortSignal?: AbortSignal,
+  ): AsyncGenerator<LlmResponse, void> {
     const mode = this.mode;
-    const prompt = (request.contents ?? []).flatMap((content) => content.parts ?? []).map((part) => part.text ?? '').join('\n');
+    const prompt = (request.contents ?? [])
+      .flatMap((content) => content.parts ?? [])
+      .map((part) => part.text ?? '')
+      .join('\n');
     const system = request.config?.systemInstruction;
     const promptTokens = this.settings.countTokens?.(request);
-    const rejected = promptTokens !== undefined && this.settings.window !== undefined && promptTokens > this.settings.window;
+    const rejected =
+      promptTokens !== undefined && this.settings.window !== undefined && promptTokens > this.settings.window;
     const call: SummarizerCall = {
       mode,
       prompt,
@@ -93,18 +111,33 @@ export class ScriptedSummarizerLlm extends BaseLlm {
     if (rejected) throw promptTooLongError(promptTokens ?? 0, this.settings.window ?? 0);
     const number = this.calls.length;
     const summary = `## Current state\nSummary ${number}: ${prompt.length} characters of history were condensed.\n## Next steps\nContinue.`;
-    const usage = { promptTokenCount: promptTokens ?? Math.ceil(prompt.length / 4), candidatesTokenCount: 40, totalTokenCount: (promptTokens ?? 0) + 40 };
+    const usage = {
+      promptTokenCount: promptTokens ?? Math.ceil(prompt.length / 4),
+      candidatesTokenCount: 40,
+      totalTokenCount: (promptTokens ?? 0) + 40,
+    };
     switch (mode) {
       case 'ok':
-        yield { content: { role: 'model', parts: [{ text: summary }] }, finishReason: 'STOP' as LlmResponse['finishReason'], usageMetadata: usage };
+        yield {
+          content: { role: 'model', parts: [{ text: summary }] },
+          finishReason: 'STOP' as LlmResponse['finishReason'],
+          usageMetadata: usage,
+        };
         return;
       case 'throw':
-        throw new Error(JSON.stringify({ error: { code: 503, message: 'The summarizer model is overloaded.', status: 'UNAVAILABLE' } }));
+        throw new Error(
+          JSON.stringify({
+            error: { code: 503, message: 'The summarizer model is overloaded.', status: 'UNAVAILABLE' },
+          }),
+        );
       case 'empty':
         yield { content: { role: 'model', parts: [] }, finishReason: 'STOP' as LlmResponse['finishReason'] };
         return;
       case 'blank':
-        yield { content: { role: 'model', parts: [{ text: '  \n\t ' }] }, finishReason: 'STOP' as LlmResponse['finishReason'] };
+        yield {
+          content: { role: 'model', parts: [{ text: '  \n\t ' }] },
+          finishReason: 'STOP' as LlmResponse['finishReason'],
+        };
         return;
       case 'hang':
         await new Promise<void>((_, reject) => {
@@ -118,14 +151,23 @@ export class ScriptedSummarizerLlm extends BaseLlm {
       case 'huge': {
         const filler = 'Fact: the order 4411 shipped from warehouse B. ';
         yield {
-          content: { role: 'model', parts: [{ text: summary + '\n' + filler.repeat(Math.ceil((this.settings.hugeChars ?? 200_000) / filler.length)) }] },
+          content: {
+            role: 'model',
+            parts: [
+              { text: summary + '\n' + filler.repeat(Math.ceil((this.settings.hugeChars ?? 200_000) / filler.length)) },
+            ],
+          },
           finishReason: 'STOP' as LlmResponse['finishReason'],
           usageMetadata: usage,
         };
         return;
       }
       case 'max-tokens':
-        yield { content: { role: 'model', parts: [{ text: `${summary}\n## Key facts\nThe first fact is that the` }] }, finishReason: 'MAX_TOKENS' as LlmResponse['finishReason'], usageMetadata: usage };
+        yield {
+          content: { role: 'model', parts: [{ text: `${summary}\n## Key facts\nThe first fact is that the` }] },
+          finishReason: 'MAX_TOKENS' as LlmResponse['finishReason'],
+          usageMetadata: usage,
+        };
         return;
       case 'thought':
         yield {
@@ -135,10 +177,17 @@ export class ScriptedSummarizerLlm extends BaseLlm {
         };
         return;
       case 'thought-only':
-        yield { content: { role: 'model', parts: [{ text: SUMMARIZER_THOUGHT, thought: true }] }, finishReason: 'STOP' as LlmResponse['finishReason'] };
+        yield {
+          content: { role: 'model', parts: [{ text: SUMMARIZER_THOUGHT, thought: true }] },
+          finishReason: 'STOP' as LlmResponse['finishReason'],
+        };
         return;
       case 'error-response':
-        yield { errorCode: 'SAFETY', errorMessage: 'The candidate was blocked.', finishReason: 'SAFETY' as LlmResponse['finishReason'] };
+        yield {
+          errorCode: 'SAFETY',
+          errorMessage: 'The candidate was blocked.',
+          finishReason: 'SAFETY' as LlmResponse['finishReason'],
+        };
         return;
     }
   }

@@ -47,7 +47,10 @@ export function scanPairCount(bytes: string, from: number, to: number, encoding:
     for (let i = at + 1; i < parts; i++) starts[i] = starts[i + 1] as number;
     for (let i = at + 1; i < parts - 1; i++) pairRanks[i] = pairRanks[i + 1] as number;
     parts--;
-    pairRanks[at] = at + 1 < parts ? rankOf(bytes, starts[at] as number, starts[at + 2] as number, encoding) : Number.POSITIVE_INFINITY;
+    pairRanks[at] =
+      at + 1 < parts
+        ? rankOf(bytes, starts[at] as number, starts[at + 2] as number, encoding)
+        : Number.POSITIVE_INFINITY;
     if (at > 0) pairRanks[at - 1] = rankOf(bytes, starts[at - 1] as number, starts[at + 1] as number, encoding);
   }
   return parts;

@@ -22,7 +22,8 @@ export function countExact(text: string): number {
       end = asciiEnd;
       const length = end - p;
       if (length === 1) tokens += 1;
-      else if (length === 2) tokens += (encoding.pairs[(text.charCodeAt(p) << 8) | text.charCodeAt(p + 1)] as number) >= 0 ? 1 : 2;
+      else if (length === 2)
+        tokens += (encoding.pairs[(text.charCodeAt(p) << 8) | text.charCodeAt(p + 1)] as number) >= 0 ? 1 : 2;
       else tokens += packedRank(encoding.packed, text, p, end) >= 0 ? 1 : scanPairCount(text, p, end, encoding);
     } else if (runEnd >= 0) {
       end = runEnd;
@@ -30,7 +31,10 @@ export function countExact(text: string): number {
     } else if (prefixedEnd >= 0) {
       end = prefixedEnd;
       const bytes = (text.charCodeAt(p) < 0x80 ? 1 : 3) + 3 * (end - p - 1);
-      tokens += bytes > MAX_PIECE_BYTES ? letterTokens(text.charCodeAt(p), encoding) + plainRunCount(text, p + 1, end, encoding) : letterPieceCount(text.slice(p, end), encoding);
+      tokens +=
+        bytes > MAX_PIECE_BYTES
+          ? letterTokens(text.charCodeAt(p), encoding) + plainRunCount(text, p + 1, end, encoding)
+          : letterPieceCount(text.slice(p, end), encoding);
     } else {
       end = asciiEnd;
       if (end < 0) {

@@ -16,7 +16,9 @@ export function letterTokens(code: number, encoding: Encoding): number {
     const b1 = 0x80 | ((code >> 6) & 0x3f);
     const b2 = 0x80 | (code & 0x3f);
     if (code < 0x80 || packedLookup(encoding.packed, b0 | (b1 << 8) | (b2 << 16), 3 << 16) >= 0) tokens = 1;
-    else tokens = (encoding.pairs[(b0 << 8) | b1] as number) >= 0 || (encoding.pairs[(b1 << 8) | b2] as number) >= 0 ? 2 : 3;
+    else
+      tokens =
+        (encoding.pairs[(b0 << 8) | b1] as number) >= 0 || (encoding.pairs[(b1 << 8) | b2] as number) >= 0 ? 2 : 3;
     letterTokenCounts[code] = tokens;
   }
   return tokens;
@@ -25,8 +27,13 @@ export function letterTokens(code: number, encoding: Encoding): number {
 /** True when two plain letters (three UTF-8 bytes each) together are one token. */
 function isLetterPairToken(first: number, second: number, encoding: Encoding): boolean {
   // Bytes 0-3 in `low`, bytes 4-5 and the length in `high`, as the packed table keys them.
-  const low = (0xe0 | (first >> 12)) | ((0x80 | ((first >> 6) & 0x3f)) << 8) | ((0x80 | (first & 0x3f)) << 16) | ((0xe0 | (second >> 12)) << 24);
-  const high = (0x80 | ((second >> 6) & 0x3f)) | ((0x80 | (second & 0x3f)) << 8) | (6 << 16);
+  const low =
+    0xe0 |
+    (first >> 12) |
+    ((0x80 | ((first >> 6) & 0x3f)) << 8) |
+    ((0x80 | (first & 0x3f)) << 16) |
+    ((0xe0 | (second >> 12)) << 24);
+  const high = 0x80 | ((second >> 6) & 0x3f) | ((0x80 | (second & 0x3f)) << 8) | (6 << 16);
   return packedLookup(encoding.packed, low, high) >= 0;
 }
 

@@ -38,7 +38,8 @@ export function packedInsert(table: PackedTable, bytes: readonly number[], rank:
   const mask = (1 << PACKED_BITS) - 1;
   const slots = table.slots;
   let slot = packedSlot(low, high);
-  while (slots[slot * 3 + 1] !== 0 && !(slots[slot * 3] === low && slots[slot * 3 + 1] === high)) slot = (slot + 1) & mask;
+  while (slots[slot * 3 + 1] !== 0 && !(slots[slot * 3] === low && slots[slot * 3 + 1] === high))
+    slot = (slot + 1) & mask;
   slots[slot * 3] = low;
   slots[slot * 3 + 1] = high;
   slots[slot * 3 + 2] = rank;

@@ -30,7 +30,8 @@ function chunkedCount(bytes: string, encoding: Encoding, runUnit = -1): number {
       // without the whole-chunk token check; only runs of one character repeat their chunks across texts.
       const key = runUnit >= 0 ? runUnit * 256 + (to - from) : -1;
       const known = key >= 0 ? runChunkMemo.get(key) : undefined;
-      previousCount = known ?? (to - from > HEAP_MERGE_BYTES ? heapPairCount(chunk, encoding) : bytePairCount(chunk, encoding));
+      previousCount =
+        known ?? (to - from > HEAP_MERGE_BYTES ? heapPairCount(chunk, encoding) : bytePairCount(chunk, encoding));
       if (key >= 0 && known === undefined) {
         if (runChunkMemo.size >= RUN_CHUNK_MEMO_LIMIT) runChunkMemo.clear();
         runChunkMemo.set(key, previousCount);
@@ -77,7 +78,8 @@ export function pieceCount(piece: string, encoding: Encoding): number {
     if (known !== undefined) return known;
   }
   bytes ??= utf8Binary(piece);
-  const count = bytes.length > MAX_PIECE_BYTES ? chunkedCount(bytes, encoding, runUnitOf(piece)) : bytePairCount(bytes, encoding);
+  const count =
+    bytes.length > MAX_PIECE_BYTES ? chunkedCount(bytes, encoding, runUnitOf(piece)) : bytePairCount(bytes, encoding);
   if (memoised) pieceMemo.set(piece, count);
   return count;
 }

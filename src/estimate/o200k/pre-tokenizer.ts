@@ -111,7 +111,12 @@ export function asciiPieceEnd(text: string, p: number): number {
  * ideographs, Hangul syllables, hiragana and katakana. A run of them is one piece.
  */
 function isPlainLetter(code: number): boolean {
-  return (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0x3041 && code <= 0x3096) || (code >= 0x30a1 && code <= 0x30fa);
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0x3041 && code <= 0x3096) ||
+    (code >= 0x30a1 && code <= 0x30fa)
+  );
 }
 
 /** True for a code unit that ends a letter run: ASCII other than letters and the apostrophe, and common CJK punctuation. */
@@ -123,9 +128,26 @@ function endsLetterRun(code: number): boolean {
 /** CJK punctuation that ends a letter run. */
 function isCjkPunctuation(code: number): boolean {
   switch (code) {
-    case 0x3001: case 0x3002: case 0x300c: case 0x300d: case 0x300e: case 0x300f: case 0x3010: case 0x3011:
-    case 0xff01: case 0xff08: case 0xff09: case 0xff0c: case 0xff1a: case 0xff1b: case 0xff1f:
-    case 0x2018: case 0x2019: case 0x201c: case 0x201d: case 0x2026:
+    case 0x3001:
+    case 0x3002:
+    case 0x300c:
+    case 0x300d:
+    case 0x300e:
+    case 0x300f:
+    case 0x3010:
+    case 0x3011:
+    case 0xff01:
+    case 0xff08:
+    case 0xff09:
+    case 0xff0c:
+    case 0xff1a:
+    case 0xff1b:
+    case 0xff1f:
+    case 0x2018:
+    case 0x2019:
+    case 0x201c:
+    case 0x201d:
+    case 0x2026:
       return true;
     default:
       return false;
@@ -153,6 +175,9 @@ export function letterRunEnd(text: string, p: number): number {
  */
 export function prefixedRunEnd(text: string, p: number): number {
   const first = text.charCodeAt(p);
-  const prefix = first < 0x80 ? ((ASCII_CLASS[first] as number) & (OTHER | SPACE)) !== 0 && ((ASCII_CLASS[first] as number) & NEWLINE) === 0 : isCjkPunctuation(first);
+  const prefix =
+    first < 0x80
+      ? ((ASCII_CLASS[first] as number) & (OTHER | SPACE)) !== 0 && ((ASCII_CLASS[first] as number) & NEWLINE) === 0
+      : isCjkPunctuation(first);
   return prefix ? letterRunEnd(text, p + 1) : -1;
 }

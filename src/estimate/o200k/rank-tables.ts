@@ -102,5 +102,7 @@ export function rankOf(bytes: string, from: number, to: number, encoding: Encodi
 
 /** True when all of `bytes` is one token. */
 export function isToken(bytes: string, encoding: Encoding): boolean {
-  return bytes.length <= PACKED_BYTES ? packedRank(encoding.packed, bytes, 0, bytes.length) >= 0 : encoding.ranks.has(bytes);
+  return bytes.length <= PACKED_BYTES
+    ? packedRank(encoding.packed, bytes, 0, bytes.length) >= 0
+    : encoding.ranks.has(bytes);
 }

@@ -3,4 +3,6 @@ import { ContextGuard } from '../../../../src/index.js';
 import { countingSummarizer } from '../../../support/test-summarizer.js';
 import { WINDOW, logAnalystApp } from '../../log-analyst-app.js';
 
-export const app = logAnalystApp('guarded', [new ContextGuard({ contextWindow: WINDOW, summarizer: countingSummarizer() })]);
+export const app = logAnalystApp('guarded', [
+  new ContextGuard({ contextWindow: WINDOW, summarizer: countingSummarizer() }),
+]);
