@@ -68,9 +68,9 @@ function describeModelError(message: string): { errorCode: string; errorMessage:
   try {
     const parsed: unknown = JSON.parse(message);
     const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a provider's code is a number or a string
     if (error)
       return {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a provider's code is a number or a string
         errorCode: String(error.code ?? 'UNKNOWN_ERROR'),
         errorMessage: typeof error.message === 'string' ? error.message : message,
       };

@@ -59,9 +59,9 @@ describe('runSummarizer', () => {
         kind: 'failed',
         reason: 'failed: boom',
       });
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a summarizer that rejects with a non-Error
       expect(
         await runSummarizer(
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a summarizer that rejects with a non-Error
           fakeSummarizer(() => Promise.reject('just a string')),
           REQUEST,
           OPTIONS,

@@ -290,8 +290,8 @@ describe('unicode across truncation boundaries', () => {
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   /** Graphemes that are neither ASCII nor one of the payload's own clusters: a cluster cut in half. */
   const brokenClusters = (texts: string[]): string[] =>
-    // eslint-disable-next-line no-control-regex -- any character outside ASCII
     texts.flatMap((text) =>
+      // eslint-disable-next-line no-control-regex -- any character outside ASCII
       [...segmenter.segment(text)].map((s) => s.segment).filter((g) => /[^\x00-\x7f]/.test(g) && !allowed.has(g)),
     );
 
