@@ -91,12 +91,13 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
   const openai = /maximum context length is (\d+) tokens[^\d]*(?:resulted in|requested) (\d+) tokens/i.exec(text);
   if (openai) {
     // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
-    const prompt = /(\d+) in your prompt/i.exec(text);
+    const prompt = /(\d+) in (?:your prompt|the messages)/i.exec(text);
     return { promptTokens: Number(prompt ? prompt[1] : openai[2]), limit: Number(openai[1]) };
   }
-  // A stated maximum alone still names the window ("maximum context length is 8192 tokens", "... allowed (8000)").
+  // A stated maximum alone still names the window ("maximum context length is 8192 tokens", "... allowed (8000)"), but only
+  // in a wording about tokens: "only supports up to 1000 pages" is not a window.
   const stated =
-    /maximum context length is (\d+) tokens|maximum number of tokens allowed\s*(?:\(|is|:)?\s*(\d+)|only supports up to (\d+)/i.exec(
+    /maximum context length is (\d+) tokens|maximum number of tokens allowed\s*(?:\(|is|:)?\s*(\d+)|only supports up to (\d+) (?:input )?tokens/i.exec(
       text,
     );
   if (stated) return { limit: Number(stated[1] ?? stated[2] ?? stated[3]) };

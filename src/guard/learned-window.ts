@@ -14,8 +14,8 @@ import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js
 import { normalizeModelName } from '../estimate/model-registry.js';
 import { MAX_PLAUSIBLE_TOKENS, type UsageRecord, type WindowOrigin } from '../state/guard-state.js';
 
-/** A stated maximum below this is not believed (a misparse, not a model). */
-const MIN_PLAUSIBLE_WINDOW = 256;
+/** A stated maximum below this is not believed (a misparse, not a model): the smallest window an option may name. */
+const MIN_PLAUSIBLE_WINDOW = 1_024;
 
 export interface WindowChoice {
   readonly window: number;

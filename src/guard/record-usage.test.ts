@@ -112,6 +112,31 @@ describe('recordRejection', () => {
       });
     });
 
+    it('should not take a number as a window unless the message says the request went over a token maximum', () => {
+      // Not about tokens, or a maximum the stated prompt did not pass, or too small to be a window.
+      for (const message of [
+        'The document is too large: the model only supports up to 1000 pages.',
+        'The input token count is 900 but model only supports up to 1000 characters.',
+        "This model's maximum context length is 300 tokens. However, you requested 500 tokens.",
+        'The input token count (7000) exceeds the maximum number of tokens allowed (8000).',
+      ]) {
+        expect(recordRejection(SENT, message, 'model-x').learnedWindow, message).toBeUndefined();
+      }
+      expect(
+        recordRejection(
+          SENT,
+          'The input token count (9123) exceeds the maximum number of tokens allowed (8000).',
+          'model-x',
+        ).learnedWindow,
+      ).toBe(8_000);
+    });
+
+    it('should read the prompt of an OpenAI-style message from either wording', () => {
+      const messages =
+        "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens (125000 in the messages, 5000 in the completion).";
+      expect(recordRejection(SENT, messages).realPromptTokens).toBe(125_000);
+    });
+
     it('should keep the stated maximum as the window of the model that was called', () => {
       const next = recordRejection(
         SENT,
