@@ -14,12 +14,20 @@ import type { ContextGuardOptions } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import { modelNameOf } from './model-name.js';
 
+/**
+ * Responses already recorded. ADK runs an agent's own after-model callbacks after the plugins', so
+ * where the plugin and `attachTo` both serve an agent each response arrives twice: count it once.
+ */
+const recorded = new WeakSet<LlmResponse>();
+
 export function recordResponse(
   context: Context,
   response: LlmResponse,
   prices: ContextGuardOptions['prices'],
   reporter: CompactionReporter,
 ): void {
+  if (recorded.has(response)) return;
+  recorded.add(response);
   const agentName = context.agentName;
   if (!response.partial) {
     // The compaction's audit record travels on the model response event (ADK persists customMetadata verbatim).

@@ -261,7 +261,11 @@ describe('guard.attachTo(agent)', () => {
     const session = await sessionService.createSession({ appName: APP, userId: USER });
     for (let turn = 1; turn <= 6; turn++) await run(runner, session.id, `Turn ${turn}: fetch it.`);
     const state = (await sessionService.getSession({ appName: APP, userId: USER, sessionId: session.id }))!.state;
-    expect(decodeUsageRecord(state[stateKeysFor('worker').usage]).modelCalls).toBe(workerModel.requests.length);
+    const usage = decodeUsageRecord(state[stateKeysFor('worker').usage]);
+    expect(usage.modelCalls).toBe(workerModel.requests.length);
+    // Each response is billed once, though both the plugin and the agent-level form see it.
+    const reported = workerModel.requests.reduce((sum, request) => sum + request.promptTokens, 0);
+    expect(usage.billedPromptTokens).toBe(reported);
     expect(workerModel.rejectedRequests).toEqual([]);
   });
 });
