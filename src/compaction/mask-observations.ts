@@ -15,7 +15,7 @@
  */
 import type { Content, Part } from '@google/genai';
 import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
-import { truncateEnd } from '../text/truncate-text.js';
+import { safeHead, truncateEnd } from '../text/truncate-text.js';
 
 /** The key of a masked function response, so a masked result is recognisable (and never masked twice). */
 export const MASKED_RESULT_KEY = 'context_guard_masked';
@@ -62,7 +62,8 @@ function firstText(value: unknown): string {
 }
 
 function placeholder(name: string, tokens: number, response: unknown, hint: MaskHint): Record<string, unknown> {
-  const preview = truncateEnd(firstText(response).replace(/\s+/g, ' '), PREVIEW_CHARS);
+  // Only the head is read: the first string can be the whole result (a 1 MB log).
+  const preview = truncateEnd(safeHead(firstText(response), PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
   const how = hint.recallToolName
     ? `call ${hint.recallToolName} with words from it to read it again`
     : 'call the tool again if it is needed';
