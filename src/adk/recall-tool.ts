@@ -53,20 +53,7 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
       'Call with `query` (words or exact identifiers) to get ranked hits with their event_id, turn and author; ' +
       'then call with `event_id` (and `offset` to continue) to read the original text. ' +
       'A tool result stored whole as an artifact (its `full_result_artifact.name`) is read with `artifact`, `offset` and `length` (characters).',
-    parameters: {
-      type: 'OBJECT',
-      properties: {
-        query: { type: 'STRING', description: 'Words or identifiers to search for.' },
-        event_id: { type: 'STRING', description: 'Id of an event from a search hit, to read it.' },
-        offset: { type: 'INTEGER', description: 'Character offset when reading a long event or an artifact.' },
-        artifact: {
-          type: 'STRING',
-          description: 'Name of a stored tool result (full_result_artifact.name), to read a slice of it.',
-        },
-        version: { type: 'INTEGER', description: 'Version of the artifact (default: the latest).' },
-        length: { type: 'INTEGER', description: 'Characters to read from the artifact.' },
-      },
-    } as never,
+    parameters: recallParameters() as never,
     execute: (input: unknown, context?: Context) => {
       const { query, event_id: eventId, offset, artifact, version, length } = (input ?? {}) as RecallInput;
       if (!context) return { error: 'recall_history needs a tool context.' };
@@ -74,17 +61,8 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
         return readArtifact(context, artifact, version, offset, length, maxExcerptChars);
       const session = context.invocationContext.session;
       const branch = context.invocationContext.branch;
-      if (typeof eventId === 'string' && eventId.length > 0) {
-        const event = session.events.find((candidate) => candidate.id === eventId);
-        // The same rule as search: an event another branch wrote is not this agent's to read.
-        if (!event || !event.content || !isVisibleTo(event, branch))
-          return { error: `No event ${eventId} in this conversation.` };
-        return {
-          event_id: eventId,
-          author: event.author,
-          ...readEvent(event, typeof offset === 'number' ? offset : 0, maxExcerptChars),
-        };
-      }
+      if (typeof eventId === 'string' && eventId.length > 0)
+        return readEventById(session.events, branch, eventId, offset, maxExcerptChars);
       if (typeof query !== 'string' || query.trim().length === 0)
         return { error: 'Give a query to search, or an event_id to read.' };
       // Earlier recalls and their answers would outrank the events they quote: leave them out.
@@ -103,6 +81,45 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   });
   Object.defineProperty(tool, RECALL_TOOL_BRAND, { value: true });
   return tool;
+}
+
+/** The parameters' schema the model sees; a fresh object per tool, since ADK passes it on by reference. */
+function recallParameters() {
+  return {
+    type: 'OBJECT',
+    properties: {
+      query: { type: 'STRING', description: 'Words or identifiers to search for.' },
+      event_id: { type: 'STRING', description: 'Id of an event from a search hit, to read it.' },
+      offset: { type: 'INTEGER', description: 'Character offset when reading a long event or an artifact.' },
+      artifact: {
+        type: 'STRING',
+        description: 'Name of a stored tool result (full_result_artifact.name), to read a slice of it.',
+      },
+      version: { type: 'INTEGER', description: 'Version of the artifact (default: the latest).' },
+      length: { type: 'INTEGER', description: 'Characters to read from the artifact.' },
+    },
+  };
+}
+
+type SessionEvents = Context['invocationContext']['session']['events'];
+
+/** An excerpt of one event of the session, if the calling agent's branch can see it. */
+function readEventById(
+  events: SessionEvents,
+  branch: string | undefined,
+  eventId: string,
+  offset: number | undefined,
+  maxChars: number,
+): Record<string, unknown> {
+  const event = events.find((candidate) => candidate.id === eventId);
+  // The same rule as search: an event another branch wrote is not this agent's to read.
+  if (!event || !event.content || !isVisibleTo(event, branch))
+    return { error: `No event ${eventId} in this conversation.` };
+  return {
+    event_id: eventId,
+    author: event.author,
+    ...readEvent(event, typeof offset === 'number' ? offset : 0, maxChars),
+  };
 }
 
 /**

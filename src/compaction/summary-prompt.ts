@@ -77,6 +77,30 @@ function fitTokens(text: string, maxTokens: number, maxChars: number, tokenizer:
 
 export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   const { tokenizer, maxPromptTokens } = input;
+  const prefix = promptPrefix(input);
+  const budget = maxPromptTokens - tokenizer.count(prefix) - 32;
+  const wrap = (kept: string, dropped: number): SummaryPrompt => {
+    const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
+    return {
+      prompt: `${prefix}\n\n<conversation>\n${omitted}${kept}\n</conversation>`,
+      droppedContents: dropped,
+    };
+  };
+  const rendered = input.contents.map((content) => renderContent(content));
+  const layout = layOut(rendered);
+  const { shown, starts, conversation } = layout;
+  if (shown.length === 0) return wrap('', 0);
+  const firstKept = firstKeptBlock(layout, rendered, budget, tokenizer);
+  if (firstKept === 'all') return wrap(conversation, 0);
+  if (firstKept < shown.length) return wrap(conversation.slice(starts[firstKept]), shown[firstKept] as number);
+  const newest = shown[shown.length - 1] as number;
+  if (budget <= 64) return wrap('', newest + 1);
+  return wrap(fitNewestBlock(rendered[newest] as string, budget, tokenizer), newest);
+}
+
+/** The instructions, then the previous summary and the current request, each bounded in tokens. */
+function promptPrefix(input: SummaryPromptInput): string {
+  const { tokenizer, maxPromptTokens } = input;
   const head = instructions(input.maxSummaryTokens);
   // Both are bounded in tokens, not only in characters: 4,000 characters of CJK are 4,000 tokens, more than a
   // small summarizer's whole window.
@@ -86,16 +110,19 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   const request = input.currentRequest
     ? `\n\n<current_request>\n${fitTokens(input.currentRequest, Math.floor(maxPromptTokens * CURRENT_REQUEST_SHARE), 4_000, tokenizer)}\n</current_request>`
     : '';
-  const budget = maxPromptTokens - tokenizer.count(head + previous + request) - 32;
-  const wrap = (kept: string, dropped: number): SummaryPrompt => {
-    const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
-    return {
-      prompt: `${head}${previous}${request}\n\n<conversation>\n${omitted}${kept}\n</conversation>`,
-      droppedContents: dropped,
-    };
-  };
-  const rendered = input.contents.map((content) => renderContent(content));
-  // Indices of the contents with something to show, and where each starts in the joined conversation.
+  return head + previous + request;
+}
+
+/** The rendered blocks with something to show, joined by line breaks. */
+interface Layout {
+  /** Indices of the contents with something to show. */
+  readonly shown: readonly number[];
+  /** Where each shown block starts in `conversation`. */
+  readonly starts: readonly number[];
+  readonly conversation: string;
+}
+
+function layOut(rendered: readonly string[]): Layout {
   const shown: number[] = [];
   const starts: number[] = [];
   let offset = 0;
@@ -106,12 +133,18 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
     starts.push(offset);
     offset += block.length + 1;
   }
-  if (shown.length === 0) return wrap('', 0);
   const conversation = shown.map((i) => rendered[i] as string).join('\n');
-  // Blocks are priced in groups of about GROUP_CHARS (a group is one count, sampled by the tokenizer when
-  // long), not one by one: at a 1M-token history counting 1,600 blocks was most of the compaction step.
-  // A slice of the flat joined string is O(1).
-  const groups: number[] = [0]; // index into `shown` where each group starts
+  return { shown, starts, conversation };
+}
+
+/**
+ * Blocks are priced in groups of about GROUP_CHARS (a group is one count, sampled by the tokenizer when
+ * long), not one by one: at a 1M-token history counting 1,600 blocks was most of the compaction step.
+ * A slice of the flat joined string is O(1). Returns where each group starts (index into `shown`) and its cost.
+ */
+function priceGroups(layout: Layout, tokenizer: Tokenizer): { groups: number[]; groupTokens: number[] } {
+  const { shown, starts, conversation } = layout;
+  const groups: number[] = [0];
   for (let k = 1; k < shown.length; k++)
     if ((starts[k] as number) - (starts[groups[groups.length - 1] as number] as number) >= GROUP_CHARS) groups.push(k);
   const blockEnd = (k: number): number => (k + 1 < shown.length ? (starts[k + 1] as number) - 1 : conversation.length);
@@ -119,11 +152,25 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
     const last = (groups[g + 1] ?? shown.length) - 1;
     return tokenizer.count(conversation.slice(starts[first], blockEnd(last))) + 1;
   });
-  // The newest groups that fit whole, then block by block (newest first) in the one that does not.
+  return { groups, groupTokens };
+}
+
+/**
+ * The newest groups that fit whole, then block by block (newest first) in the one that does not: the index
+ * into `shown` of the oldest block kept (`shown.length` when none fits), or `'all'` when everything fits.
+ */
+function firstKeptBlock(
+  layout: Layout,
+  rendered: readonly string[],
+  budget: number,
+  tokenizer: Tokenizer,
+): number | 'all' {
+  const { shown } = layout;
+  const { groups, groupTokens } = priceGroups(layout, tokenizer);
   let used = 0;
   let g = groups.length - 1;
   while (g >= 0 && used + (groupTokens[g] as number) <= budget) used += groupTokens[g--] as number;
-  if (g < 0) return wrap(conversation, 0);
+  if (g < 0) return 'all';
   let firstKept = groups[g + 1] ?? shown.length;
   for (let k = firstKept - 1; k >= (groups[g] as number); k--) {
     const cost = tokenizer.count(rendered[shown[k] as number] as string) + 1;
@@ -131,17 +178,19 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
     used += cost;
     firstKept = k;
   }
-  if (firstKept < shown.length) return wrap(conversation.slice(starts[firstKept]), shown[firstKept] as number);
-  const newest = shown[shown.length - 1] as number;
-  if (budget <= 64) return wrap('', newest + 1);
-  // The newest block alone is too big: keep its head and tail. Two characters per token is a first guess
-  // only (CJK text is closer to one), so cut again until the tokenizer agrees.
-  const block = rendered[newest] as string;
+  return firstKept;
+}
+
+/**
+ * The newest block alone is too big: keep its head and tail. Two characters per token is a first guess
+ * only (CJK text is closer to one), so cut again until the tokenizer agrees.
+ */
+function fitNewestBlock(block: string, budget: number, tokenizer: Tokenizer): string {
   let kept = truncateMiddle(block, budget * 2);
   let keptCost = tokenizer.count(kept);
   for (let attempt = 0; attempt < 8 && keptCost > budget; attempt++) {
     kept = truncateMiddle(block, Math.floor((kept.length * budget * 0.95) / keptCost));
     keptCost = tokenizer.count(kept);
   }
-  return wrap(kept, newest);
+  return kept;
 }

@@ -37,7 +37,7 @@ import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
 import { chooseSplit, type Split } from './choose-split.js';
 import { buildCompactionOutcome } from './compaction-outcome.js';
 import { decideReason, type ReasonDecision } from './decide-reason.js';
-import { composeRequest, overLimitMessage, shrinkToFit } from './fit-request.js';
+import { composeRequest, overLimitMessage, shrinkToFit, type Composed, type Shrunk } from './fit-request.js';
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
 import { maskForRoom, type MaskStep } from './mask-for-room.js';
 import { measureRequest, type RequestMeasure } from './measure-request.js';
@@ -308,30 +308,11 @@ function finish(
   reason: CompactionReason,
   compacted: Compacted,
 ): GuardRequestResult {
-  const { tokenizer, usage } = input;
-  const { fixedTokens, measure, located, viewOptions } = observed;
+  const { usage } = input;
+  const { fixedTokens, measure, located } = observed;
   const { factor, budget } = measure;
   const { made, masking } = compacted;
-  const composed = composeRequest({
-    view: compacted.view.view,
-    previous: located,
-    next: made && { summary: made.summary.record, coverage: made.split.coverage },
-    estimate: compacted.estimate,
-    keepLarger: reason === 'schedule',
-    fixedTokens,
-    tokenizer,
-    viewOptions,
-  });
-  const summarized = composed.summary !== undefined;
-  const fitted = shrinkToFit({
-    sent: composed.sent,
-    estimate: composed.estimate,
-    summarized,
-    fixedTokens,
-    factor,
-    budget,
-    tokenizer,
-  });
+  const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
   const sentCalibrated = Math.ceil(fitted.estimate * factor);
   const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
   const tokensBefore = measure.calibrated;
@@ -371,6 +352,40 @@ function finish(
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     shrunk: fitted.shrunk,
   };
+}
+
+/** Step 9: the request as composed (a summary that came out larger is discarded), then shrunk to fit. */
+function composeAndFit(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason,
+  compacted: Compacted,
+): { composed: Composed; fitted: Shrunk } {
+  const { tokenizer } = input;
+  const { fixedTokens, measure, located, viewOptions } = observed;
+  const { factor, budget } = measure;
+  const { made } = compacted;
+  const composed = composeRequest({
+    view: compacted.view.view,
+    previous: located,
+    next: made && { summary: made.summary.record, coverage: made.split.coverage },
+    estimate: compacted.estimate,
+    keepLarger: reason === 'schedule',
+    fixedTokens,
+    tokenizer,
+    viewOptions,
+  });
+  const summarized = composed.summary !== undefined;
+  const fitted = shrinkToFit({
+    sent: composed.sent,
+    estimate: composed.estimate,
+    summarized,
+    fixedTokens,
+    factor,
+    budget,
+    tokenizer,
+  });
+  return { composed, fitted };
 }
 
 /** What was sent, as the usage record counts it. */

@@ -118,18 +118,46 @@ const SEPARATOR = '\n\n';
 export async function loadInstructions(options: LoadInstructionsOptions = {}): Promise<LoadedInstructions> {
   const fileName = options.fileName ?? AGENTS_MD;
   const maxBytes = options.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  const candidates = await listCandidates(options, fileName);
+  const reads = await readCandidates(candidates, maxBytes);
+  const kept = grantRoom(reads, maxBytes);
+  return mergeReads(reads, kept, maxBytes);
+}
+
+interface Candidate {
+  kind: InstructionSourceKind;
+  path: string;
+}
+
+interface CandidateRead extends Candidate {
+  read: FileRead;
+}
+
+/** What the byte limit left of one loaded file. */
+interface KeptText {
+  text: string;
+  droppedBytes: number;
+  dropped: boolean;
+}
+
+/** The candidate files in merge order: home, project, cwd. */
+async function listCandidates(options: LoadInstructionsOptions, fileName: string): Promise<Candidate[]> {
   const cwd = resolve(options.cwd ?? safeCwd());
   const homeSetting = options.homeDir ?? safeHomedir();
   const home = homeSetting ? resolve(homeSetting) : undefined;
   const projectRoot = await findProjectRoot(cwd, options.projectMarkers ?? DEFAULT_PROJECT_MARKERS);
 
-  const candidates: Array<{ kind: InstructionSourceKind; path: string }> = [];
+  const candidates: Candidate[] = [];
   if (home) candidates.push({ kind: 'home', path: join(home, fileName) });
   if (projectRoot) candidates.push({ kind: 'project', path: join(projectRoot, fileName) });
   candidates.push({ kind: 'cwd', path: join(cwd, fileName) });
+  return candidates;
+}
 
+/** Reads each candidate once; a later path to the same file is marked a duplicate. */
+async function readCandidates(candidates: readonly Candidate[], maxBytes: number): Promise<CandidateRead[]> {
   const seen = new Map<string, InstructionSourceKind>();
-  const reads: Array<{ kind: InstructionSourceKind; path: string; read: FileRead }> = [];
+  const reads: CandidateRead[] = [];
   for (const candidate of candidates) {
     const identity = await fileIdentity(candidate.path);
     const earlier = seen.get(identity);
@@ -144,9 +172,12 @@ export async function loadInstructions(options: LoadInstructionsOptions = {}): P
     // Never more than the limit can use (plus a little to tell a cut apart), whatever the file's size.
     reads.push({ ...candidate, read: await readHead(candidate.path, maxBytes + 4) });
   }
+  return reads;
+}
 
-  // Room is granted from the most specific file to the most general.
-  const kept = new Map<number, { text: string; droppedBytes: number; dropped: boolean }>();
+/** Grants room from the most specific file to the most general; keyed by index in `reads`. */
+function grantRoom(reads: readonly CandidateRead[], maxBytes: number): Map<number, KeptText> {
+  const kept = new Map<number, KeptText>();
   let room = maxBytes;
   let first = true;
   const separatorBytes = Buffer.byteLength(SEPARATOR);
@@ -164,24 +195,36 @@ export async function loadInstructions(options: LoadInstructionsOptions = {}): P
       first = false;
       continue;
     }
-    // Cut this file: its head, then the marker (sized for the widest count it can show).
-    const marker = instructionCutMarker(fileBytes, maxBytes);
-    const bodyRoom = room - fixed - Buffer.byteLength(marker) - 1;
-    if (bodyRoom <= 0) {
-      kept.set(index, { text: '', droppedBytes: fileBytes, dropped: true });
-      continue;
-    }
-    const head = utf8Head(body, bodyRoom);
-    const droppedBytes = fileBytes - Buffer.byteLength(head);
-    kept.set(index, {
-      text: `${header}\n${head}\n${instructionCutMarker(droppedBytes, maxBytes)}`,
-      droppedBytes,
-      dropped: false,
-    });
+    const cut = cutToRoom(header, body, fileBytes, room - fixed, maxBytes);
+    kept.set(index, cut);
+    if (cut.dropped) continue;
     room = 0;
     first = false;
   }
+  return kept;
+}
 
+/** Cuts one file to `room` bytes (header and its line break excluded): its head, then the marker. */
+function cutToRoom(header: string, body: string, fileBytes: number, room: number, maxBytes: number): KeptText {
+  // The marker is sized for the widest count it can show.
+  const marker = instructionCutMarker(fileBytes, maxBytes);
+  const bodyRoom = room - Buffer.byteLength(marker) - 1;
+  if (bodyRoom <= 0) return { text: '', droppedBytes: fileBytes, dropped: true };
+  const head = utf8Head(body, bodyRoom);
+  const droppedBytes = fileBytes - Buffer.byteLength(head);
+  return {
+    text: `${header}\n${head}\n${instructionCutMarker(droppedBytes, maxBytes)}`,
+    droppedBytes,
+    dropped: false,
+  };
+}
+
+/** Joins the kept texts in merge order and reports what happened to every candidate. */
+function mergeReads(
+  reads: readonly CandidateRead[],
+  kept: ReadonlyMap<number, KeptText>,
+  maxBytes: number,
+): LoadedInstructions {
   const sources: InstructionSource[] = [];
   const truncated: InstructionTruncation[] = [];
   const parts: string[] = [];

@@ -161,47 +161,18 @@ export function cutString(text: string, limits: LineLimits, budget: number): Str
   const wholeBytes = byLines || budget === Number.POSITIVE_INFINITY ? undefined : jsonStringBytes(text);
   if (!byLines && (wholeBytes === undefined || wholeBytes <= budget)) return { text, cut: false };
 
-  // Regions each side may draw from: the head and tail lines, or the whole text.
-  const keepHead = !byLines || limits.headLines > 0;
-  const keepTail = !byLines || limits.tailLines > 0;
-  const headLimit = byLines ? nthLineBreak(text, limits.headLines) : text.length;
-  const tailLimit = byLines
-    ? limits.tailLines > 0
-      ? nthLineBreak(text, totalLines - limits.tailLines) + 1
-      : text.length
-    : 0;
-
+  const regions = drawRegions(text, limits, totalLines, byLines);
   if (byLines) {
-    const head = keepHead
-      ? { start: 0, end: headLimit, lines: limits.headLines, partial: false, cost: 0 }
-      : emptySide(0);
-    const tail = keepTail
-      ? { start: tailLimit, end: text.length, lines: limits.tailLines, partial: false, cost: 0 }
-      : emptySide(text.length);
-    const candidate = join(
-      text,
-      head,
-      linesMarker(totalLines - head.lines - tail.lines, totalLines),
-      tail,
-      keepHead,
-      keepTail,
-    );
+    const candidate = cutLinesOnly(text, limits, totalLines, regions);
     if (budget === Number.POSITIVE_INFINITY || jsonStringBytes(candidate) <= budget)
       return { text: candidate, cut: true };
   }
 
   const totalBytes = utf8Bytes(text);
-  // Reserve the longer marker with the widest numbers it can show, plus its two line breaks.
-  const markerReserve =
-    Math.max(
-      jsonStringBytes(linesMarker(totalLines, totalLines)),
-      jsonStringBytes(bytesMarker(totalBytes, totalBytes)),
-    ) -
-    2 +
-    2 * BREAK_COST;
-  const room = budget - 2 - markerReserve;
+  const room = budget - 2 - markerReserve(totalLines, totalBytes);
   if (room <= 0) return { text: bytesMarker(totalBytes, totalBytes), cut: true };
 
+  const { keepHead, keepTail, headLimit, tailLimit } = regions;
   const headNeed = keepHead ? (byLines ? jsonStringBytes(text.slice(0, headLimit)) : (wholeBytes ?? 0)) - 2 : 0;
   const tailNeed = keepTail ? (byLines ? jsonStringBytes(text.slice(tailLimit)) : (wholeBytes ?? 0)) - 2 : 0;
   // Even split, and a side that needs less gives the rest to the other.
@@ -216,12 +187,60 @@ export function cutString(text: string, limits: LineLimits, budget: number): Str
     ? pickTail(text, text.length, tailFloor, Math.min(tailNeed, room - head.cost))
     : emptySide(text.length);
 
-  const marker =
-    head.partial || tail.partial
-      ? bytesMarker(
-          totalBytes - utf8Bytes(text.slice(head.start, head.end)) - utf8Bytes(text.slice(tail.start, tail.end)),
-          totalBytes,
-        )
-      : linesMarker(totalLines - head.lines - tail.lines, totalLines);
+  const marker = cutMarker(text, head, tail, totalLines, totalBytes);
   return { text: join(text, head, marker, tail, keepHead, keepTail), cut: true };
+}
+
+/** Which sides are kept and the region each may draw from: the head and tail lines, or the whole text. */
+interface Regions {
+  keepHead: boolean;
+  keepTail: boolean;
+  /** The head draws from `[0, headLimit)`. */
+  headLimit: number;
+  /** The tail draws from `[tailLimit, text.length)`. */
+  tailLimit: number;
+}
+
+function drawRegions(text: string, limits: LineLimits, totalLines: number, byLines: boolean): Regions {
+  const keepHead = !byLines || limits.headLines > 0;
+  const keepTail = !byLines || limits.tailLines > 0;
+  const headLimit = byLines ? nthLineBreak(text, limits.headLines) : text.length;
+  const tailLimit = byLines
+    ? limits.tailLines > 0
+      ? nthLineBreak(text, totalLines - limits.tailLines) + 1
+      : text.length
+    : 0;
+  return { keepHead, keepTail, headLimit, tailLimit };
+}
+
+/** The text cut by the line rule alone: the whole head and tail lines around a lines marker. */
+function cutLinesOnly(text: string, limits: LineLimits, totalLines: number, regions: Regions): string {
+  const { keepHead, keepTail, headLimit, tailLimit } = regions;
+  const head = keepHead ? { start: 0, end: headLimit, lines: limits.headLines, partial: false, cost: 0 } : emptySide(0);
+  const tail = keepTail
+    ? { start: tailLimit, end: text.length, lines: limits.tailLines, partial: false, cost: 0 }
+    : emptySide(text.length);
+  return join(text, head, linesMarker(totalLines - head.lines - tail.lines, totalLines), tail, keepHead, keepTail);
+}
+
+/** Room set aside for the longer marker with the widest numbers it can show, plus its two line breaks. */
+function markerReserve(totalLines: number, totalBytes: number): number {
+  return (
+    Math.max(
+      jsonStringBytes(linesMarker(totalLines, totalLines)),
+      jsonStringBytes(bytesMarker(totalBytes, totalBytes)),
+    ) -
+    2 +
+    2 * BREAK_COST
+  );
+}
+
+/** A bytes marker when a side was cut inside a line, else a lines marker. */
+function cutMarker(text: string, head: Side, tail: Side, totalLines: number, totalBytes: number): string {
+  return head.partial || tail.partial
+    ? bytesMarker(
+        totalBytes - utf8Bytes(text.slice(head.start, head.end)) - utf8Bytes(text.slice(tail.start, tail.end)),
+        totalBytes,
+      )
+    : linesMarker(totalLines - head.lines - tail.lines, totalLines);
 }

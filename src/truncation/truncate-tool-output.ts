@@ -296,45 +296,73 @@ function fitElements<E extends Element>(
   const total = elements.length;
   const floor = elements.map((element) => element.overhead + Math.min(element.node.size, run.minShare));
   const sumFloor = floor.reduce((sum, value) => sum + value, 0);
-  // Brackets, then one comma between neighbours.
-  const frame = (count: number): number => 2 + Math.max(0, count - 1);
 
   let headCount = total;
   let tailCount = 0;
   let markerSize = 0;
-  if (frame(total) + sumFloor > budget) {
-    // Drop the middle: the largest k whose floors, commas and marker fit. Needs grow with k.
-    const prefix = [0];
-    for (let index = 0; index < total; index += 1) prefix.push((prefix[index] ?? 0) + (floor[index] ?? 0));
-    const suffixSum = (count: number): number => (prefix[total] ?? 0) - (prefix[total - count] ?? 0);
-    const need = (kept: number): number =>
-      frame(kept + 1) +
-      markerBytes(total, total) +
-      (prefix[Math.ceil(kept / 2)] ?? 0) +
-      suffixSum(Math.floor(kept / 2));
-    let low = 0;
-    let high = total - 1;
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      if (need(middle) <= budget) low = middle;
-      else high = middle - 1;
-    }
-    headCount = Math.ceil(low / 2);
-    tailCount = Math.floor(low / 2);
-    markerSize = markerBytes(total - low, total);
+  if (frameBytes(total) + sumFloor > budget) {
+    const kept = mostEndsKept(floor, budget, markerBytes);
+    headCount = Math.ceil(kept / 2);
+    tailCount = Math.floor(kept / 2);
+    markerSize = markerBytes(total - kept, total);
     run.cut = true;
   }
 
   const keptElements = [...elements.slice(0, headCount), ...elements.slice(total - tailCount)];
   const omitted = total - keptElements.length;
   const count = keptElements.length + (omitted > 0 ? 1 : 0);
-  let remaining = budget - frame(count) - markerSize - keptElements.reduce((sum, element) => sum + element.overhead, 0);
+  const remaining =
+    budget - frameBytes(count) - markerSize - keptElements.reduce((sum, element) => sum + element.overhead, 0);
+  const shares = waterFill(
+    keptElements.map((element) => element.node.size),
+    remaining,
+  );
 
-  // Water-filling: smallest first, each takes at most an equal part of what is left.
-  const shares = new Array<number>(keptElements.length).fill(0);
-  const order = keptElements
-    .map((element, index) => ({ index, size: element.node.size }))
-    .sort((a, b) => a.size - b.size);
+  const values = keptElements.map((element, index) => ({
+    source: element,
+    value: fit(element.node, shares[index] ?? 0, run),
+  }));
+  return { head: values.slice(0, headCount), tail: values.slice(headCount), omitted };
+}
+
+/** Brackets, then one comma between neighbours. */
+function frameBytes(count: number): number {
+  return 2 + Math.max(0, count - 1);
+}
+
+/**
+ * Drops the middle: the largest number of elements kept from both ends (the head takes the odd one) whose
+ * floors, commas and marker fit in `budget`. Needs grow with the number kept, so it is a binary search.
+ */
+function mostEndsKept(
+  floor: readonly number[],
+  budget: number,
+  markerBytes: (omitted: number, total: number) => number,
+): number {
+  const total = floor.length;
+  const prefix = [0];
+  for (let index = 0; index < total; index += 1) prefix.push((prefix[index] ?? 0) + (floor[index] ?? 0));
+  const suffixSum = (count: number): number => (prefix[total] ?? 0) - (prefix[total - count] ?? 0);
+  const need = (kept: number): number =>
+    frameBytes(kept + 1) +
+    markerBytes(total, total) +
+    (prefix[Math.ceil(kept / 2)] ?? 0) +
+    suffixSum(Math.floor(kept / 2));
+  let low = 0;
+  let high = total - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (need(middle) <= budget) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** Water-filling: smallest first, each takes at most an equal part of what is left; shares in input order. */
+function waterFill(sizes: readonly number[], room: number): number[] {
+  let remaining = room;
+  const shares = new Array<number>(sizes.length).fill(0);
+  const order = sizes.map((size, index) => ({ index, size })).sort((a, b) => a.size - b.size);
   let left = order.length;
   for (const { index, size } of order) {
     const share = Math.min(size, Math.max(0, Math.floor(remaining / left)));
@@ -342,12 +370,7 @@ function fitElements<E extends Element>(
     remaining -= share;
     left -= 1;
   }
-
-  const values = keptElements.map((element, index) => ({
-    source: element,
-    value: fit(element.node, shares[index] ?? 0, run),
-  }));
-  return { head: values.slice(0, headCount), tail: values.slice(headCount), omitted };
+  return shares;
 }
 
 /** Last resort: head and tail lines of the pretty-printed JSON, as one string field. */
