@@ -63,7 +63,8 @@ export function recordRejection(usage: UsageRecord, message: string, model?: str
         }
       : {};
   // A maximum is the window only when the message says the request went over it.
-  const overLimit = parsed.promptTokens === undefined || parsed.limit === undefined || parsed.promptTokens > parsed.limit;
+  const overLimit =
+    parsed.promptTokens === undefined || parsed.limit === undefined || parsed.promptTokens > parsed.limit;
   return recordStatedWindow(
     { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true },
     model,
