@@ -3,14 +3,39 @@
  * split, the summarizer's verdict, the new summary and the request's size
  * before and after.
  */
-import type { SummaryOutcome } from '../compaction/summarizer.js';
+import type { SummarizerFailureKind, SummaryOutcome } from '../compaction/summarizer.js';
 import type { CompactionReason } from '../records/compaction-record.js';
 import type { NewSummary } from './build-summary-record.js';
 import type { Split } from './choose-split.js';
-import type { CompactionOutcome } from './guard-request.js';
 import type { Summarized } from './summarize-covered.js';
 
 /** What the summarizer's verdict says about the summary, as the outcome reports it. */
+/** What one compaction did; becomes the audit record and the `onCompaction` payload. */
+export interface CompactionOutcome {
+  /** What triggered it: the threshold, a rejected request, the sliding window's schedule or its token trigger. */
+  readonly reason: CompactionReason;
+  /** Raw content indexes summarized by this compaction: [from, to). */
+  readonly coveredFrom: number;
+  readonly coveredTo: number;
+  /** The user's message inside [from, to) that stays verbatim, when the compaction was mid-turn. */
+  readonly keptAt?: number | undefined;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly fallback: boolean;
+  /** Why the fallback was used, safe to store. */
+  readonly fallbackKind?: SummarizerFailureKind | undefined;
+  /** The failure's details (a provider's error text can quote the conversation): not stored unless asked for. */
+  readonly fallbackReason?: string | undefined;
+  readonly summaryTruncated: boolean;
+  readonly summarizerPromptTokens?: number | undefined;
+  readonly summarizerOutputTokens?: number | undefined;
+  readonly droppedFromSummarizerInput: number;
+  readonly summaryChars: number;
+  /** Durable facts carried by the new summary, and those dropped to respect the bound. */
+  readonly facts: number;
+  readonly droppedFacts: readonly string[];
+}
+
 export type SummarizerReport = Pick<
   CompactionOutcome,
   | 'fallback'

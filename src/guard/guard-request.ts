@@ -24,7 +24,7 @@ import type { Budget } from '../budget/compute-budget.js';
 import { planCompaction, type CompactionPlan } from '../budget/compaction-plan.js';
 import { injectSummary, type SummaryContentOptions } from '../compaction/inject-summary.js';
 import { inFlightRequestTokens, uncoveredContents } from '../compaction/summary-coverage.js';
-import type { SummarizeRequest, SummarizerFailureKind, SummaryOutcome } from '../compaction/summarizer.js';
+import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
@@ -35,7 +35,9 @@ import type { FingerprintAt } from '../state/watermark.js';
 import type { MaskRecord } from '../state/mask-record.js';
 import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
 import { chooseSplit, type Split } from './choose-split.js';
-import { buildCompactionOutcome } from './compaction-outcome.js';
+import { buildCompactionOutcome, type CompactionOutcome } from './compaction-outcome.js';
+
+export type { CompactionOutcome } from './compaction-outcome.js';
 import { decideReason, type ReasonDecision } from './decide-reason.js';
 import { composeRequest, overLimitMessage, shrinkToFit, type Composed, type Shrunk } from './fit-request.js';
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
@@ -76,32 +78,6 @@ export interface GuardRequestInput {
   readonly summarize?:
     ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
   readonly now: number;
-}
-
-/** What one compaction did; becomes the audit record and the `onCompaction` payload. */
-export interface CompactionOutcome {
-  /** What triggered it: the threshold, a rejected request, the sliding window's schedule or its token trigger. */
-  readonly reason: CompactionReason;
-  /** Raw content indexes summarized by this compaction: [from, to). */
-  readonly coveredFrom: number;
-  readonly coveredTo: number;
-  /** The user's message inside [from, to) that stays verbatim, when the compaction was mid-turn. */
-  readonly keptAt?: number | undefined;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  readonly fallback: boolean;
-  /** Why the fallback was used, safe to store. */
-  readonly fallbackKind?: SummarizerFailureKind | undefined;
-  /** The failure's details (a provider's error text can quote the conversation): not stored unless asked for. */
-  readonly fallbackReason?: string | undefined;
-  readonly summaryTruncated: boolean;
-  readonly summarizerPromptTokens?: number | undefined;
-  readonly summarizerOutputTokens?: number | undefined;
-  readonly droppedFromSummarizerInput: number;
-  readonly summaryChars: number;
-  /** Durable facts carried by the new summary, and those dropped to respect the bound. */
-  readonly facts: number;
-  readonly droppedFacts: readonly string[];
 }
 
 export interface GuardRequestResult {
