@@ -3,7 +3,7 @@
  * cached part of them, output tokens and a USD estimate. Pure; the plugin
  * persists the result in the agent's usage record.
  */
-import { MAX_PLAUSIBLE_TOKENS, type UsageRecord } from '../state/guard-state.js';
+import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
 import { cachedPart, callCostUsd } from './call-cost.js';
 import type { ModelPrice } from './price-table.js';
 
@@ -16,9 +16,7 @@ export interface BilledUsage {
 }
 
 function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_PLAUSIBLE_TOKENS
-    ? value
-    : undefined;
+  return plausibleTokenCount(value, 0);
 }
 
 /**

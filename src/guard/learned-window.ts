@@ -12,7 +12,7 @@
  */
 import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
-import { MAX_PLAUSIBLE_TOKENS, type UsageRecord, type WindowOrigin } from '../state/guard-state.js';
+import { plausibleTokenCount, type UsageRecord, type WindowOrigin } from '../state/guard-state.js';
 
 /** A stated maximum below this is not believed (a misparse, not a model): the smallest window an option may name. */
 const MIN_PLAUSIBLE_WINDOW = 1_024;
@@ -32,9 +32,7 @@ export function originOf(source: WindowSource): WindowOrigin {
 
 /** A provider's stated maximum, if plausible as a window. */
 export function plausibleWindow(limit: number | undefined): number | undefined {
-  return limit !== undefined && Number.isInteger(limit) && limit >= MIN_PLAUSIBLE_WINDOW && limit < MAX_PLAUSIBLE_TOKENS
-    ? limit
-    : undefined;
+  return plausibleTokenCount(limit, MIN_PLAUSIBLE_WINDOW);
 }
 
 /** The window learned for `model`: from the agent's usage record (when it was learned for that model) and the process. */

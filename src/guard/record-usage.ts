@@ -4,10 +4,8 @@
  * rejection. Pure functions; the plugin persists the result.
  */
 import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
-import { MAX_PLAUSIBLE_TOKENS, type UsageRecord } from '../state/guard-state.js';
+import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
 import { recordStatedWindow } from './learned-window.js';
-
-/** Counts above this are treated as nonsense (no model has a 100M-token window). */
 
 export interface ReportedUsage {
   readonly promptTokenCount?: unknown;
@@ -15,9 +13,7 @@ export interface ReportedUsage {
 }
 
 function plausibleCount(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < MAX_PLAUSIBLE_TOKENS
-    ? value
-    : undefined;
+  return plausibleTokenCount(value, 1);
 }
 
 /**

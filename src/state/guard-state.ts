@@ -208,6 +208,13 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
  */
 export const MAX_PLAUSIBLE_TOKENS = 100_000_000;
 
+/** `value` when it is a whole token count of at least `min` and under `MAX_PLAUSIBLE_TOKENS`; `undefined` otherwise. */
+export function plausibleTokenCount(value: unknown, min: number): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value < MAX_PLAUSIBLE_TOKENS
+    ? value
+    : undefined;
+}
+
 /** Decodes a usage record; unusable fields (wrong type, negative, non-finite, implausibly large) fall back to their defaults. */
 export function decodeUsageRecord(value: unknown): UsageRecord {
   const record = asRecord(value);
