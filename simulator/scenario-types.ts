@@ -121,6 +121,10 @@ export interface ScenarioSpec {
   readonly agents?: AgentTopology;
   readonly summarizer?: SummarizerSpec;
   /** Guard options beyond `contextWindow` and `summarizer` (numbers and booleans only). */
-  readonly guard?: { readonly summarizerTimeoutMs?: number; readonly bufferRatio?: number };
+  readonly guard?: {
+    readonly summarizerTimeoutMs?: number;
+    readonly bufferRatio?: number;
+    readonly maskKeepRecent?: number;
+  };
   readonly expect?: ScenarioExpectations;
 }

@@ -18,6 +18,12 @@ export const FACT_SHARE_OF_SUMMARY = 0.5;
 export const SUMMARY_RESERVE_FACTOR = 1.5;
 /** The summarizer's prompt is never bounded below this, even when its window is nearly full. */
 export const MIN_SUMMARIZER_PROMPT_TOKENS = 256;
+/**
+ * Masking alone is enough when the masked request takes at most this share of the room:
+ * a masking costs no model call and keeps every result recallable, so it need not reach the
+ * summary's lower target; the tenth left free is for the next step.
+ */
+export const MASKING_SHARE_OF_ROOM = 0.9;
 /** Durable facts one summary carries at most. */
 export const MAX_DURABLE_FACTS = 60;
 
@@ -40,6 +46,8 @@ export interface CompactionPlan {
   readonly room: number;
   /** What the contents should come down to: `compactTargetRatio` of the room. */
   readonly target: number;
+  /** What a masking must bring the contents down to for no summary to be made (`MASKING_SHARE_OF_ROOM`). */
+  readonly maskTarget: number;
   readonly summaryCap: number;
   readonly summaryMaxChars: number;
   readonly factChars: number;
@@ -61,6 +69,7 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
   return {
     room,
     target,
+    maskTarget: Math.max(target, Math.floor(room * MASKING_SHARE_OF_ROOM)),
     summaryCap,
     summaryMaxChars: summaryCap * CHARS_PER_TOKEN,
     factChars: Math.floor(summaryCap * CHARS_PER_TOKEN * FACT_SHARE_OF_SUMMARY),

@@ -3,7 +3,8 @@
  * compaction is due for room (the threshold, a rejected request, the sliding
  * window's token trigger): it moves the mask watermark to the oldest of the
  * last `keepRecent` tool results, and it is enough when the request then fits
- * the compaction's target. Otherwise the summarizer runs as before.
+ * the masking's target (most of the room: see `MASKING_SHARE_OF_ROOM`).
+ * Otherwise the summarizer runs as before.
  */
 import type { Content } from '@google/genai';
 import { maskKeepFrom } from './mask-observations.js';

@@ -320,6 +320,9 @@ describe('guardRequest', () => {
   });
 
   describe('a compaction in the middle of a turn', () => {
+    // About the summary's mechanics: masking (which alone would make room here) is off.
+    const summaryMechanics = (fields: Parameters<typeof guardInput>[0]): GuardRequestInput =>
+      guardInput({ policy: testPolicy({ maskKeepRecent: 0 }), ...fields });
     /**
      *  index  content                          tokens
      *  0      user: first question                100
@@ -346,7 +349,7 @@ describe('guardRequest', () => {
     it('should summarize the older steps and keep the request verbatim before the latest ones', async () => {
       const fake = fakeSummarize(SUMMARY_OK);
       const result = await guardRequest(
-        guardInput({ contents: TURN, summarize: fake.summarize, summarizerWindow: 100_000 }),
+        summaryMechanics({ contents: TURN, summarize: fake.summarize, summarizerWindow: 100_000 }),
       );
       expect(result.compaction).toMatchObject({ coveredFrom: 0, coveredTo: 7, keptAt: 2 });
       expect(result.summary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
@@ -361,19 +364,25 @@ describe('guardRequest', () => {
     });
 
     it('should strip the covered steps but not the kept request on the next call', async () => {
-      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const first = await guardRequest(
+        summaryMechanics({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }),
+      );
       const next = [...TURN, callOf('fetch_logs', 100), resultOf('fetch_logs', 100)];
-      const second = await guardRequest(guardInput({ contents: next, summary: first.summary, usage: first.usage }));
+      const second = await guardRequest(
+        summaryMechanics({ contents: next, summary: first.summary, usage: first.usage }),
+      );
       expect(second.compaction).toBeUndefined();
       expect(second.contents?.slice(1)).toEqual([next[2], ...next.slice(7)]);
     });
 
     it('should keep the same request through a second compaction of the turn, and cover only new steps', async () => {
-      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const first = await guardRequest(
+        summaryMechanics({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }),
+      );
       const grown = [...TURN, callOf('fetch_logs', 100), resultOf('fetch_logs', 3_000)];
       const fake = fakeSummarize({ ok: true, text: 'Second summary.', truncated: false });
       const second = await guardRequest(
-        guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize: fake.summarize }),
+        summaryMechanics({ contents: grown, summary: first.summary, usage: first.usage, summarize: fake.summarize }),
       );
       expect(second.compaction).toMatchObject({ coveredFrom: 7, coveredTo: 9, keptAt: 2 });
       expect(second.summary).toMatchObject({ covered: 9, kept: { at: 2 } });
@@ -386,11 +395,13 @@ describe('guardRequest', () => {
     });
 
     it('should summarize the kept request once a later request is in flight', async () => {
-      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const first = await guardRequest(
+        summaryMechanics({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }),
+      );
       const later = [...TURN, modelOf(3_000, 'final answer'), userOf(100, 'next request')];
       const fake = fakeSummarize({ ok: true, text: 'Third summary.', truncated: false });
       const second = await guardRequest(
-        guardInput({
+        summaryMechanics({
           contents: later,
           summary: first.summary,
           usage: first.usage,
@@ -410,10 +421,12 @@ describe('guardRequest', () => {
     });
 
     it('should not apply a summary whose kept request is no longer where it was', async () => {
-      const first = await guardRequest(guardInput({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }));
+      const first = await guardRequest(
+        summaryMechanics({ contents: TURN, summarize: fakeSummarize(SUMMARY_OK).summarize }),
+      );
       const edited = TURN.map((content, index) => (index === 2 ? userOf(1_500, 'a different request') : content));
       const second = await guardRequest(
-        guardInput({ contents: edited, summary: first.summary, usage: first.usage, window: 10_000_000 }),
+        summaryMechanics({ contents: edited, summary: first.summary, usage: first.usage, window: 10_000_000 }),
       );
       expect(second.summaryDiscarded).toMatch(/kept at 2/);
       expect(second.contents).toBeUndefined();

@@ -222,7 +222,7 @@ async function compact(input: GuardRequestInput, observed: Observed, reason: Com
     keepRecent: input.policy.maskKeepRecent,
     fixedTokens: observed.fixedTokens,
     summaryTokens: measure.summaryTokens,
-    target: plan.target,
+    target: plan.maskTarget,
     fingerprints,
     previous: input.mask,
     now,

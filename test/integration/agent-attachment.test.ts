@@ -54,6 +54,8 @@ function newGuard(agents: NonNullable<ConstructorParameters<typeof ContextGuard>
     logger: capturingLogger(),
     onCompaction: (record) => void records.push(record),
     agents,
+    // The records prove each agent was guarded: masking alone (which makes no record) would make room here.
+    maskKeepRecent: 0,
   });
   return { guard, records };
 }

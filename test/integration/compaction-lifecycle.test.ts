@@ -28,7 +28,8 @@ function sentSummary(contents: { parts?: { text?: string }[] }[]): boolean {
 describe('compaction lifecycle', () => {
   it('should call the summarizer once per compaction and reuse the summary on the steps after it', async () => {
     const summarizer = countingSummarizer('ok');
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer });
+    // About summaries: masking alone would make room in this session.
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer, maskKeepRecent: 0 });
     const harness = createHarness({
       window: WINDOW,
       ratio: 1.8,
@@ -105,7 +106,7 @@ describe('compaction lifecycle', () => {
       window: WINDOW,
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
-      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer })],
+      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer, maskKeepRecent: 0 })],
     });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     const errors: string[] = [];

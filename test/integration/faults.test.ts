@@ -218,6 +218,8 @@ describe('provider faults', () => {
         summarizer,
         modelWindows: { 'scripted-summarizer': 32_000 },
         logger: { debug() {}, info() {}, warn() {}, error() {} },
+        // About a summary's survival: masking alone would make room in this session.
+        maskKeepRecent: 0,
       });
       return { runner: new Runner({ appName: FAULT_APP, agent, sessionService, plugins: [guard] }), model };
     };

@@ -101,7 +101,8 @@ describe('model errors', () => {
       window,
       script: toolThenAnswerScript(3_000),
       model,
-      plugins: [new ContextGuard({ contextWindow: window, summarizer })],
+      // About a summary's survival: masking alone would make room in this session.
+      plugins: [new ContextGuard({ contextWindow: window, summarizer, maskKeepRecent: 0 })],
     });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     let failedTurn = 0;

@@ -107,7 +107,8 @@ async function recallRun(withTool: boolean): Promise<string> {
     appName: APP_NAME,
     agent,
     sessionService,
-    plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer })],
+    // What the summaries lost: masking off, so the early turns are summarized, not masked.
+    plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, maskKeepRecent: 0 })],
   });
   const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   for (let turn = 1; turn <= 10; turn++) await runTurn(runner, session.id, `Turn ${turn}: fetch the logs.`);

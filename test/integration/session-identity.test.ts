@@ -80,7 +80,7 @@ async function runTurn(tenant: Tenant, turn: number): Promise<void> {
 }
 
 async function expectIsolated(sessionService: BaseSessionService): Promise<void> {
-  const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: echoingSummarizer() });
+  const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: echoingSummarizer(), maskKeepRecent: 0 });
   const all = tenants(sessionService, guard);
   for (const tenant of all)
     await sessionService.createSession({ appName: tenant.appName, userId: tenant.userId, sessionId: SESSION_ID });

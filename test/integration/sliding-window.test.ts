@@ -86,6 +86,8 @@ describe('sliding-window strategy', () => {
       strategy: 'sliding-window',
       invocationThreshold: 50,
       summarizer: countingSummarizer(),
+      // The token trigger's summaries: masking alone would make room in this session.
+      maskKeepRecent: 0,
       onCompaction: (record) => void records.push(record),
     });
     const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });

@@ -1,4 +1,4 @@
-/** The retention experiment: ContextGuard keeps every planted fact verbatim; ADK's compactor, with the same summarizer, does not. */
+/** The retention experiment: ContextGuard keeps every planted fact verbatim (through maskings and summaries); ADK's compactor, with the same summarizer, does not. */
 import { describe, expect, it } from 'vitest';
 import { RETENTION_FACTS, runRetention } from '../../simulator/retention.js';
 
@@ -11,10 +11,11 @@ describe('retention of planted facts', () => {
       expect(guard.retained).toBe(RETENTION_FACTS);
       expect(guard.finalRequestAccepted).toBe(true);
       expect(guard.overflows).toBe(0);
-      // Facts went through summaries, and the guard reduced the context more than once (masking first).
-      expect(guard.compactions).toBeGreaterThan(0);
+      // The guard reduced the context more than once: masking first, a summary where masking was not enough.
       expect(guard.compactions + guard.maskings).toBeGreaterThan(1);
     }
+    // The sliding window summarizes on its schedule whatever masking achieves: facts went through summaries.
+    expect(byStrategy.get('guard-sliding-window')!.compactions).toBeGreaterThan(0);
     const adk = byStrategy.get('adk-token-based')!;
     expect(adk.compactions).toBeGreaterThan(0);
     expect(adk.retained).toBeLessThan(RETENTION_FACTS);

@@ -47,7 +47,7 @@ export interface FaultHarnessOptions {
   readonly instruction?: string;
   readonly reportUsage?: boolean;
   readonly fail?: (call: ScriptCall) => Error | undefined;
-  /** Guard options over the defaults (window, summarizer, logger, onCompaction). */
+  /** Guard options over the defaults (window, summarizer, logger, onCompaction, masking off). */
   readonly guard?: Partial<ContextGuardOptions>;
   /** Initial session state (to pre-seed corrupted or foreign guard records). */
   readonly state?: Record<string, unknown>;
@@ -119,6 +119,8 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
     modelWindows: { 'scripted-summarizer': 32_000 },
     logger,
     onCompaction: (record) => void records.push(record),
+    // The faults are those of summaries and their state: masking alone would make room in these sessions.
+    maskKeepRecent: 0,
     ...options.guard,
   });
   const agent = new LlmAgent({

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import {
+  functionCall,
+  functionResponse,
+  modelText,
+  testPolicy,
+  usageRecord,
+  userText,
+} from '../../test/support/builders.js';
+import { characterTokenizer } from '../../test/support/tokenizers.js';
+import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { fingerprint } from '../estimate/fingerprint.js';
+import { guardRequest, type GuardRequestInput } from './guard-request.js';
+
+// One token per character. Calibrated at 1.5 on a 10,000 window: threshold 8,000, room
+// 8,000 / 1.5 - 500 fixed = 4,833 heuristic tokens; the summary's target is half of it (2,416),
+// the masking's 90% (4,349).
+const pad = (label: string, tokens: number): string => label.padEnd(tokens, 'x');
+
+/** A completed turn with a 3,000-token result, then the in-flight turn with its own small result. */
+const CONTENTS: Content[] = [
+  userText(pad('fetch the logs', 100)),
+  functionCall('fetch_logs', { q: 'all' }),
+  functionResponse('fetch_logs', { logs: pad('line', 3_000) }),
+  modelText(pad('the logs show a disk failure on node 7', 1_500)),
+  userText(pad('now check node 7 in detail', 1_000)),
+  functionCall('inspect', { node: 7 }),
+  functionResponse('inspect', { status: pad('degraded', 100) }),
+];
+
+function input(maskKeepRecent: number): { input: GuardRequestInput; calls: SummarizeRequest[] } {
+  const calls: SummarizeRequest[] = [];
+  const summarize = (request: Omit<SummarizeRequest, 'signal'>): Promise<SummaryOutcome> => {
+    calls.push({ ...request, signal: new AbortController().signal });
+    return Promise.resolve({ ok: true, text: 'summary', truncated: false });
+  };
+  return {
+    calls,
+    input: {
+      contents: CONTENTS,
+      fingerprints: CONTENTS.map((content) => fingerprint(content)),
+      fingerprintAt: (index) => {
+        const content = CONTENTS[index];
+        return content ? fingerprint(content) : undefined;
+      },
+      tokens: CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer)),
+      fixedTokens: 500,
+      summary: undefined,
+      usage: usageRecord({ realPromptTokens: 6_000, lastEstimate: 4_000, sentEstimate: 4_000, learnedCorrection: 1.5 }),
+      policy: { ...testPolicy(), maskKeepRecent },
+      window: 10_000,
+      summarizerWindow: 10_000,
+      tokenizer: characterTokenizer,
+      summarize,
+      now: 1_700_000_000_000,
+    },
+  };
+}
+
+describe('guardRequest: masking before a summary', () => {
+  it('should make no summarizer call when masking brings the request under most of the room', async () => {
+    const { input: guarded, calls } = input(1);
+    const result = await guardRequest(guarded);
+    expect(result.masking).toBeDefined();
+    expect(result.compaction).toBeUndefined();
+    expect(calls).toHaveLength(0);
+    // Under the threshold, though above the summary's lower target.
+    expect(result.calibrated).toBeLessThan(result.budget.threshold);
+    expect(result.estimate - 500).toBeGreaterThan(2_416);
+  });
+
+  it('should summarize the same history when masking is off', async () => {
+    const { input: guarded, calls } = input(0);
+    const result = await guardRequest(guarded);
+    expect(result.compaction).toBeDefined();
+    expect(calls).toHaveLength(1);
+  });
+});
