@@ -33,6 +33,7 @@ import { guardToolTruncators, type GuardToolTruncators } from './adk/guard-tool-
 import type { PluginAfterToolParams } from './adk/tool-output-callback.js';
 import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './adk/session-scope.js';
 import { KeyedQueue } from './adk/keyed-queue.js';
+import { PreparedSummaries } from './adk/prepared-summaries.js';
 import { GuardPins } from './adk/guard-pins.js';
 import { ModelWindowResolver } from './adk/model-window-resolver.js';
 import { CompactionReporter, type CompactionListener } from './adk/compaction-reporter.js';
@@ -53,6 +54,7 @@ import { agentStatus, guardedAgents, type AgentContextStatus } from './status/gu
 import { validateOptions, type ContextGuardOptions, type GuardLogger, type ResolvedPolicy } from './options.js';
 import { compactionRequestDelta } from './state/compaction-request.js';
 import { stateKeysFor } from './state/state-keys.js';
+import { recordPreparedSummary } from './telemetry/guard-telemetry.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
 const LOG_PREFIX = '[context_guard]';
@@ -97,6 +99,7 @@ export class ContextGuard extends BasePlugin {
     const collaborators = {
       windows: new ModelWindowResolver(options, logger),
       queue: new KeyedQueue(),
+      prepared: new PreparedSummaries(logger, recordPreparedSummary),
       reporter: new CompactionReporter(options, logger),
     };
     this.parts = {
@@ -204,9 +207,9 @@ export class ContextGuard extends BasePlugin {
    * releases that id for every app and user.
    */
   forgetSession(session: SessionRef | string): void {
-    this.parts.measures.forgetPrefix(
-      typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`,
-    );
+    const prefix = typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`;
+    this.parts.measures.forgetPrefix(prefix);
+    this.parts.prepared.forgetPrefix(prefix);
   }
 
   /**

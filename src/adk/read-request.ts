@@ -21,6 +21,7 @@ import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { CompactionHooks } from './compaction-hooks.js';
 import type { GuardPins } from './guard-pins.js';
 import type { KeyedQueue } from './keyed-queue.js';
+import type { PreparedSummaries } from './prepared-summaries.js';
 import type { ModelWindowResolver } from './model-window-resolver.js';
 import { isContextRecallTool } from './recall-tool.js';
 
@@ -37,6 +38,7 @@ export interface RequestReaders {
   readonly windows: ModelWindowResolver;
   readonly pins: GuardPins;
   readonly queue: KeyedQueue;
+  readonly prepared: PreparedSummaries;
 }
 
 /** The agent's guard state as stored, read before the compaction hooks exist. */
@@ -56,6 +58,8 @@ export interface ReadRequest {
   readonly shared: SummaryRecord | undefined;
   readonly windowChoice: WindowChoice;
   readonly summarizerName: string | undefined;
+  /** The summarizer for a background preparation: no compaction hooks, not tied to this turn's abort signal. */
+  readonly backgroundSummarize: GuardRequestInput['summarize'];
 }
 
 export function readStoredState(context: Context, logger: GuardLogger): StoredGuardState {
@@ -123,6 +127,7 @@ export function readRequest(
     tokenizer,
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
+    prepared: readers.prepared.get(key),
   };
   return {
     input,
@@ -131,6 +136,7 @@ export function readRequest(
     shared,
     windowChoice,
     summarizerName: summarizer.summarizer?.name,
+    backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
   };
 }
 
@@ -150,11 +156,11 @@ function summaryToApply(
   return stored;
 }
 
-function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context: Context) {
+function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context?: Context) {
   return (request: Parameters<typeof runSummarizer>[1], maxChars: number) =>
     runSummarizer(summarizer, request, {
       timeoutMs: policy.summarizerTimeoutMs,
       maxChars,
-      signal: context.abortSignal,
+      signal: context?.abortSignal,
     });
 }

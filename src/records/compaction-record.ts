@@ -60,6 +60,13 @@ export interface CompactionRecord {
   readonly droppedFromSummarizerInput: number;
   /** The plugin's own time, including the summarizer call. */
   readonly durationMs: number;
+  /** True when the summary was prepared in the background before this call (`prepareTurnsAhead`). */
+  readonly prepared: boolean;
+  /**
+   * How long the call waited for its summary, in ms: for a prepared summary, the wait for it to
+   * finish (0 when it was ready); otherwise the whole compaction (`durationMs`).
+   */
+  readonly waitedMs: number;
   /** Epoch milliseconds. */
   readonly createdAt: number;
 }
