@@ -60,17 +60,17 @@ export class PreparedSummaries {
     const result: Promise<PreparedSummary | undefined> = Promise.resolve()
       .then(run)
       .then(
-      (prepared) => {
-        settled = true;
-        this.onSettled(agentName, Date.now() - startedAt, prepared.summary.record.fallback);
-        return prepared;
-      },
-      (error: unknown) => {
-        settled = true;
-        this.logger.error(`${LOG_PREFIX} a background summary failed; the next compaction summarizes itself.`, error);
-        return undefined;
-      },
-    );
+        (prepared) => {
+          settled = true;
+          this.onSettled(agentName, Date.now() - startedAt, prepared.summary.record.fallback);
+          return prepared;
+        },
+        (error: unknown) => {
+          settled = true;
+          this.logger.error(`${LOG_PREFIX} a background summary failed; the next compaction summarizes itself.`, error);
+          return undefined;
+        },
+      );
     const entry: Entry = {
       previous: request.previous,
       watermark: request.watermark,

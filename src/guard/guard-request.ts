@@ -115,7 +115,9 @@ export interface GuardRequestResult {
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
   const observed = observe(input);
   const { reason } = observed.decision;
-  const prepared = input.prepared && checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length);
+  const prepared =
+    input.prepared &&
+    checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length);
   const preparedDropped = prepared?.valid === false ? prepared.reason : undefined;
   if (reason === undefined) {
     const preparation = prepared?.valid ? undefined : preparationFor(input, observed);

@@ -115,6 +115,8 @@ function watermarkOf(coverage: SummaryCoverage, fingerprints: readonly string[])
     covered: coverage.covered,
     anchor: anchorAt(fingerprintAt, coverage.covered),
     kept:
-      coverage.keptAt === undefined ? undefined : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
+      coverage.keptAt === undefined
+        ? undefined
+        : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
   };
 }

@@ -10,7 +10,14 @@ import { InMemorySessionService } from '@google/adk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord, type Summarizer } from '../../src/index.js';
 import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript, type Harness } from '../support/agent-harness.js';
+import {
+  APP_NAME,
+  USER_ID,
+  createHarness,
+  runTurn,
+  toolThenAnswerScript,
+  type Harness,
+} from '../support/agent-harness.js';
 import { capturingLogger } from '../support/capture-logger.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
@@ -117,7 +124,9 @@ describe('background compaction through a real Runner', () => {
 
     // Back on replica A: its prepared summary extends no summary, the stored one is B's.
     await turnsUntil(a.harness, session.id, () => a.compactions.length > 0, text, prepared + 2);
-    expect(a.logger.matching(/prepared summary dropped: the summary it extends is no longer the stored one/)).not.toEqual([]);
+    expect(
+      a.logger.matching(/prepared summary dropped: the summary it extends is no longer the stored one/),
+    ).not.toEqual([]);
     const everySent = JSON.stringify(a.harness.model.requests.map((request) => request.contents));
     expect(everySent).not.toContain('Work of alice, summary 1.');
     const final = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
@@ -174,7 +183,3 @@ describe('background compaction through a real Runner', () => {
     });
   });
 });
-
-
-
-
