@@ -104,7 +104,7 @@ export interface AgentPolicy {
   /**
    * Background compaction: once the estimate is within this many of the session's average turns
    * (`averageTurnTokens`) of the threshold, the summary the threshold would need is prepared without
-   * waiting for it; the compacting call applies it if still valid. `0` turns it off. @default 2
+   * waiting for it; the compacting call applies it if still valid. `0` turns it off. @default 1
    */
   prepareTurnsAhead?: number;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */

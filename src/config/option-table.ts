@@ -178,7 +178,7 @@ export const OPTION_TABLE = {
     scope: 'policy',
     unit: 'turns',
     range: integer(0),
-    default: 2,
+    default: 1,
     doc: "Background compaction: once the estimate is within this many of the session's average turns of the threshold, the summary is prepared without waiting for it, and applied when the threshold is reached; `0` turns it off (see [reliability.md](reliability.md#background-compaction)).",
   },
   invocationThreshold: {
