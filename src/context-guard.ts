@@ -71,6 +71,11 @@ export interface ContextGuardAgentCallbacks {
   readonly afterToolCallback: SingleAfterToolCallback;
 }
 
+/** What `status()` reads: a session's state, and (a `Session` has them) its app, user and id. */
+export type StatusSession =
+  | { readonly state: Readonly<Record<string, unknown>> }
+  | (SessionRef & { readonly state: Readonly<Record<string, unknown>> });
+
 export class ContextGuard extends BasePlugin {
   readonly [CONTEXT_GUARD_BRAND] = true;
   private readonly options: ContextGuardOptions;
@@ -128,14 +133,15 @@ export class ContextGuard extends BasePlugin {
    * session (a misspelt name, or one that has not run) gets `known: false`
    * rather than an error: status calls sit in monitoring paths.
    */
-  status(session: { readonly state: Readonly<Record<string, unknown>> }): AgentContextStatus[];
-  status(session: { readonly state: Readonly<Record<string, unknown>> }, agentName: string): AgentContextStatus;
-  status(
-    session: { readonly state: Readonly<Record<string, unknown>> },
-    agentName?: string,
-  ): AgentContextStatus | AgentContextStatus[] {
-    if (agentName !== undefined) return agentStatus(session.state, agentName);
-    return guardedAgents(session.state).map((name) => agentStatus(session.state, name));
+  status(session: StatusSession): AgentContextStatus[];
+  status(session: StatusSession, agentName: string): AgentContextStatus;
+  status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+    // `preparing` needs the session's identity (a `Session` has it); state alone cannot tell.
+    const scope = 'appName' in session ? scopeOfRef(session) : undefined;
+    const of = (name: string): AgentContextStatus =>
+      agentStatus(session.state, name, scope !== undefined && this.parts.prepared.preparing(`${scope}\u0000${name}`));
+    if (agentName !== undefined) return of(agentName);
+    return guardedAgents(session.state).map(of);
   }
 
   /** The resolved policy of an agent (defaults, then global options, then the agent's own). */

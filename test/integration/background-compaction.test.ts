@@ -8,7 +8,7 @@
  */
 import { InMemorySessionService } from '@google/adk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContextGuard, type CompactionRecord, type Summarizer } from '../../src/index.js';
+import { ContextGuard, formatContextMeter, type CompactionRecord, type Summarizer } from '../../src/index.js';
 import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import {
   APP_NAME,
@@ -156,6 +156,45 @@ describe('background compaction through a real Runner', () => {
     expect(summarizer.calls.map((call) => call.whose)).toEqual(['alice', 'bob']);
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'bob', sessionId });
     expect(decodeSummaryRecord(stored?.state[stateKeysFor('worker').summary])?.text).toContain('Work of bob');
+  });
+
+  it('should say in status() and the meter while a summary is being prepared', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const gated: Summarizer = {
+      name: 'gated',
+      summarize: async () => {
+        calls++;
+        await gate;
+        return { text: 'Gated summary.' };
+      },
+    };
+    const { guard, harness } = guarded(gated);
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const statusNow = async () => {
+      const stored = await harness.sessionService.getSession({
+        appName: APP_NAME,
+        userId: USER_ID,
+        sessionId: session.id,
+      });
+      if (!stored) throw new Error('no session');
+      return { identified: guard.status(stored, 'worker'), stateOnly: guard.status({ state: stored.state }, 'worker') };
+    };
+    expect((await statusNow()).identified.preparing).toBe(false);
+    await turnsUntil(
+      harness,
+      session.id,
+      () => calls > 0,
+      (n) => `Turn ${n} for alice: fetch the logs.`,
+    );
+    const during = await statusNow();
+    expect(during.identified.preparing).toBe(true);
+    expect(formatContextMeter(during.identified)).toMatch(/, preparing a summary$/);
+    expect(during.stateOnly.preparing).toBe(false);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await statusNow()).identified.preparing).toBe(false);
   });
 
   describe('a summarizer failure in the background', () => {
