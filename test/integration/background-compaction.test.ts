@@ -7,7 +7,15 @@
  * ends in today's fallback, with no unhandled rejection.
  */
 import { InMemorySessionService } from '@google/adk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { metrics, trace } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ContextGuard, formatContextMeter, type CompactionRecord, type Summarizer } from '../../src/index.js';
 import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import {
@@ -22,6 +30,16 @@ import { capturingLogger } from '../support/capture-logger.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
 const WINDOW = 16_000;
+
+// Registered before any test: the guard's metric instruments are created once, on first use.
+const spans = new InMemorySpanExporter();
+const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
+beforeAll(() => {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+afterAll(() => reader.shutdown());
 const TOOL_CHARS = 1_500;
 
 /** A summarizer that says whose conversation it read (the name in the turns' text) and in which turn it was called. */
@@ -220,5 +238,35 @@ describe('background compaction through a real Runner', () => {
       expect(summarizer.requests).toHaveLength(1);
       expect(harness.model.rejectedRequests).toEqual([]);
     });
+  });
+
+  it("should record in OpenTelemetry the summarizer's time in the background and whether the turn waited", async () => {
+    spans.reset();
+    const { harness, compactions } = guarded(countingSummarizer());
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    await turnsUntil(
+      harness,
+      session.id,
+      () => compactions.length > 0,
+      (n) => `Turn ${n}: fetch the logs.`,
+    );
+
+    const span = spans.getFinishedSpans().find((each) => each.name === 'compact_context worker');
+    expect(span?.attributes['context_guard.prepared']).toBe(true);
+    expect(span?.attributes['context_guard.waited_ms']).toBe(compactions[0]?.waitedMs);
+    await reader.forceFlush();
+    const exported = exporter
+      .getMetrics()
+      .flatMap((resource) => resource.scopeMetrics)
+      .flatMap((scope) => scope.metrics);
+    const points = (name: string) => exported.find((metric) => metric.descriptor.name === name)?.dataPoints ?? [];
+    // Metrics add up over the file's tests: each of them prepared its summaries in the background.
+    const background = points('gen_ai.context_guard.summarizer.duration');
+    expect(background.length).toBeGreaterThan(0);
+    expect(background.every((point) => point.attributes['context_guard.background'] === true)).toBe(true);
+    const waits = points('gen_ai.context_guard.compaction.wait');
+    expect(waits.some((point) => point.attributes['context_guard.prepared'] === true)).toBe(true);
+    const counted = points('gen_ai.context_guard.compactions');
+    expect(counted.some((point) => point.attributes['context_guard.waited'] === false)).toBe(true);
   });
 });
