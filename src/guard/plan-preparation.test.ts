@@ -41,7 +41,7 @@ const PLAN = planCompaction({
   summarizerInputRatio: 0.8,
 });
 const INPUT: PreparationInput = {
-  policy: testPolicy({ maskKeepRecent: 0 }),
+  policy: testPolicy({ maskKeepRecent: 0, prepareTurnsAhead: 2 }),
   usage: usageRecord({ averageTurnTokens: 1_000 }),
   canSummarize: true,
   threshold: THRESHOLD,
@@ -69,7 +69,9 @@ const INPUT: PreparationInput = {
 
 describe('preparationMark', () => {
   it('should lie prepareTurnsAhead average turns below the threshold', () => {
-    expect(preparationMark(testPolicy(), usageRecord({ averageTurnTokens: 1_500 }), THRESHOLD)).toBe(THRESHOLD - 3_000);
+    expect(
+      preparationMark(testPolicy({ prepareTurnsAhead: 2 }), usageRecord({ averageTurnTokens: 1_500 }), THRESHOLD),
+    ).toBe(THRESHOLD - 3_000);
   });
 
   it('should be unknown until a turn was measured, when turned off, and for the sliding window', () => {
@@ -147,10 +149,12 @@ describe('planPreparation', () => {
         ...input,
         source: { ...input.source, tokens: heavy },
         view: { view: contents.slice(), viewTokens: heavy.slice() },
-        policy: testPolicy({ maskKeepRecent: 1 }),
+        policy: testPolicy({ maskKeepRecent: 1, prepareTurnsAhead: 2 }),
       };
       expect(planPreparation(masking)).toBeUndefined();
-      expect(planPreparation({ ...masking, policy: testPolicy({ maskKeepRecent: 0 }) })).toBeDefined();
+      expect(
+        planPreparation({ ...masking, policy: testPolicy({ maskKeepRecent: 0, prepareTurnsAhead: 2 }) }),
+      ).toBeDefined();
     });
   });
 });
