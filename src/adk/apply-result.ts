@@ -39,7 +39,7 @@ export async function applyResult(
   const agentName = context.agentName;
   applySummary(context, key, read, result, appliers);
   // Background compaction: started here, never awaited (see adk/prepared-summaries.ts).
-  appliers.prepared.afterDecision(key, agentName, read.input.prepared, result, (preparation) =>
+  appliers.prepared.afterDecision(key, agentName, read.prepared, result, (preparation) =>
     prepareSummary(preparation, appliers.tokenizer, read.backgroundSummarize),
   );
   const keys = stateKeysFor(agentName);

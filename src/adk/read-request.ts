@@ -6,6 +6,7 @@
 import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../guard/guard-request.js';
+import type { PreparedHandle } from '../guard/prepared-summary.js';
 import type { WindowChoice } from '../guard/learned-window.js';
 import { runSummarizer, type Summarizer } from '../compaction/summarizer.js';
 import type { ContentMeasureCache } from '../estimate/content-measure-cache.js';
@@ -58,6 +59,8 @@ export interface ReadRequest {
   readonly shared: SummaryRecord | undefined;
   readonly windowChoice: WindowChoice;
   readonly summarizerName: string | undefined;
+  /** The prepared summary of this session and agent as stored (the input's is wrapped to fire the hooks). */
+  readonly prepared: PreparedHandle | undefined;
   /** The summarizer for a background preparation: no compaction hooks, not tied to this turn's abort signal. */
   readonly backgroundSummarize: GuardRequestInput['summarize'];
 }
@@ -94,6 +97,7 @@ export function readRequest(
     return content ? fingerprint(content) : undefined;
   };
   const shared = readers.queue.sharedSummary(key);
+  const prepared = readers.prepared.get(key);
   const measures = readers.measures.measure(key, contents, tokenizer);
   const fixed = estimateFixedTokens(
     request.config?.systemInstruction,
@@ -127,7 +131,12 @@ export function readRequest(
     tokenizer,
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
-    prepared: readers.prepared.get(key),
+    // Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then.
+    prepared: prepared && {
+      previous: prepared.previous,
+      watermark: prepared.watermark,
+      take: hooks.wrap(prepared.take),
+    },
   };
   return {
     input,
@@ -136,6 +145,7 @@ export function readRequest(
     shared,
     windowChoice,
     summarizerName: summarizer.summarizer?.name,
+    prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
   };
 }
