@@ -57,6 +57,9 @@ export class PreparedSummaries {
   start(key: string, agentName: string, request: PreparationRequest, run: () => Promise<PreparedSummary>): void {
     const startedAt = Date.now();
     let settled = false;
+    this.logger.debug(
+      `${LOG_PREFIX} agent '${agentName}': preparing a summary ahead of the threshold (contents before ${request.watermark.covered}).`,
+    );
     const result: Promise<PreparedSummary | undefined> = Promise.resolve()
       .then(run)
       .then(
