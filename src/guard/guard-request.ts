@@ -12,11 +12,14 @@
  * 4. budget/compaction-plan: how the room is shared (named ratios);
  * 5. mask-for-room: mask old tool results first, with no model call;
  * 6. choose-split: what a new summary covers, if it pays;
- * 7. summarize-covered: the only async step; failures give the mechanical summary;
+ * 7. make-summary, summarize-covered: the only async step (a summary prepared in the
+ *    background and checked by prepared-summary is awaited there instead of the summarizer);
+ *    failures give the mechanical summary;
  * 8. build-summary-record, compaction-outcome: what is persisted and reported;
  * 9. fit-request: what is sent (a summary that came out larger is discarded),
  *    shrunk if it still does not fit, and whether it is over the hard limit;
  * 10. next-usage: the usage record, with a futile attempt remembered.
+ * When nothing is due, plan-preparation says what to summarize in the background.
  * Never loops, never throws.
  */
 import type { Content } from '@google/genai';
