@@ -14,6 +14,7 @@ import type { PreparationRequest } from './plan-preparation.js';
 import { summarizeCovered, type SummarizeFn, type Summarized } from './summarize-covered.js';
 
 export interface PreparedSummary {
+  /** The summarizer's result (`summarizedContents` emptied: the record already holds what it gave). */
   readonly summarized: Summarized;
   readonly summary: NewSummary;
 }
@@ -50,7 +51,8 @@ export async function prepareSummary(
     factChars: request.plan.factChars,
     now: request.now,
   });
-  return { summarized, summary };
+  // The contents it read are not needed once the record is built; the summary may wait turns to be applied.
+  return { summarized: { ...summarized, summarizedContents: [] }, summary };
 }
 
 /** The same summary record, as far as a prepared summary is concerned (records are decoded afresh on every call). */
