@@ -6,7 +6,7 @@
  * (same session id, other user), and a summarizer failure in the background
  * ends in today's fallback, with no unhandled rejection.
  */
-import { InMemorySessionService } from '@google/adk';
+import { BasePlugin, InMemorySessionService } from '@google/adk';
 import { metrics, trace } from '@opentelemetry/api';
 import {
   AggregationTemporality,
@@ -16,7 +16,13 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ContextGuard, formatContextMeter, type CompactionRecord, type Summarizer } from '../../src/index.js';
+import {
+  ContextGuard,
+  formatContextMeter,
+  type CompactionRecord,
+  type ContextGuardOptions,
+  type Summarizer,
+} from '../../src/index.js';
 import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import {
   APP_NAME,
@@ -56,7 +62,12 @@ function echoingSummarizer(turn: () => number): Summarizer & { calls: { turn: nu
   };
 }
 
-function guarded(summarizer: Summarizer, sessionService = new InMemorySessionService()) {
+function guarded(
+  summarizer: Summarizer,
+  sessionService = new InMemorySessionService(),
+  plugins: BasePlugin[] = [],
+  options: ContextGuardOptions = {},
+) {
   const compactions: CompactionRecord[] = [];
   const logger = capturingLogger();
   const guard = new ContextGuard({
@@ -64,12 +75,13 @@ function guarded(summarizer: Summarizer, sessionService = new InMemorySessionSer
     summarizer,
     logger,
     onCompaction: (record) => void compactions.push(record),
+    ...options,
   });
   const harness = createHarness({
     window: WINDOW,
     ratio: 1.8,
     script: toolThenAnswerScript(TOOL_CHARS),
-    plugins: [guard],
+    plugins: [...plugins, guard],
     sessionService,
   });
   return { guard, harness, compactions, logger };
@@ -174,6 +186,47 @@ describe('background compaction through a real Runner', () => {
     expect(summarizer.calls.map((call) => call.whose)).toEqual(['alice', 'bob']);
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'bob', sessionId });
     expect(decodeSummaryRecord(stored?.state[stateKeysFor('worker').summary])?.text).toContain('Work of bob');
+  });
+
+  it('should wait for a summary still being prepared at the threshold instead of calling the summarizer again', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const gated: Summarizer = {
+      name: 'gated',
+      summarize: async () => {
+        calls++;
+        await gate;
+        return { text: 'Prepared while the turns went on.' };
+      },
+    };
+    // Opens the gate only when the compacting call starts its compaction (masking off: no other compaction
+    // fires the hook), so the prepared summary is still running when that call takes it.
+    let hooks = 0;
+    class ReleaseOnCompaction extends BasePlugin {
+      constructor() {
+        super('release_on_compaction');
+      }
+      override async beforeContextCompaction(): Promise<void> {
+        hooks++;
+        release();
+      }
+    }
+    const { harness, compactions } = guarded(gated, undefined, [new ReleaseOnCompaction()], { maskKeepRecent: 0 });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    await turnsUntil(
+      harness,
+      session.id,
+      () => compactions.length > 0,
+      (n) => `Turn ${n} for alice: fetch the logs.`,
+    );
+    expect(hooks).toBe(1);
+    expect(calls).toBe(1);
+    expect(compactions[0]).toMatchObject({ prepared: true, fallback: false });
+    expect(compactions[0]?.waitedMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(harness.model.requests.map((request) => request.contents))).toContain(
+      'Prepared while the turns went on.',
+    );
   });
 
   it('should say in status() and the meter while a summary is being prepared', async () => {
