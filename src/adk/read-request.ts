@@ -135,7 +135,7 @@ export function readRequest(
     prepared: prepared && {
       previous: prepared.previous,
       watermark: prepared.watermark,
-      take: hooks.wrap(prepared.take),
+      take: hooks.wrap(() => prepared.take()),
     },
   };
   return {
