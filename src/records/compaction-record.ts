@@ -82,5 +82,11 @@ export function decodeCompactionRecord(value: unknown): CompactionRecord | undef
   if (typeof id !== 'string' || typeof agentName !== 'string') return undefined;
   if (typeof tokensBefore !== 'number' || typeof tokensAfter !== 'number') return undefined;
   if (!isObject(coveredContents) || !isObject(coveredEvents)) return undefined;
-  return value as unknown as CompactionRecord;
+  const record = value as unknown as CompactionRecord;
+  // Records written before background compaction have neither field: the call made its own summary.
+  return {
+    ...record,
+    prepared: value['prepared'] === true,
+    waitedMs: typeof value['waitedMs'] === 'number' ? value['waitedMs'] : record.durationMs,
+  };
 }
