@@ -7,10 +7,19 @@
  *
  * Options: `--quick` (checkpoints 10k and 100k, 20 turns of cost) for a smoke run;
  * `tokenizer` (`npm run bench -- tokenizer`) runs the tokenizer section alone and writes
- * `reports/bench-tokenizer.json`.
+ * `reports/bench-tokenizer.json`; `background-compaction` runs that section alone and writes
+ * `reports/bench-background.json`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import {
+  BACKGROUND_VARIANTS,
+  MAX_SLOW_TURNS,
+  runBackgroundSection,
+  SUMMARIZER_MS,
+  type BackgroundRun,
+} from './background-compaction.js';
+import { optionDefault } from '../src/config/option-table.js';
 import { runCost, type CostResult } from './cost.js';
 import { ms, kb, ratio, table } from './lib/stats.js';
 import { runSteadyState, type SteadyResult } from './steady.js';
@@ -28,8 +37,8 @@ interface Target {
 }
 
 const quick = process.argv.includes('--quick');
-/** Sections named on the command line; only `tokenizer` runs alone, no name runs every section. */
-const SECTIONS = ['tokenizer'] as const;
+/** Sections named on the command line run alone (`tokenizer`, `background-compaction`); no name runs every section. */
+const SECTIONS = ['tokenizer', 'background-compaction'] as const;
 const sections = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const log = (line: string): void => console.log(line);
 
@@ -125,6 +134,11 @@ async function main(): Promise<void> {
   const loadAverageAtStart = loadavg();
   const load: TokenizerLoad = measureTokenizerLoad();
 
+  if (sections.includes('background-compaction')) {
+    const background = await runBackgroundCompactionSection();
+    writeReport('reports/bench-background.json', started, loadAverageAtStart, { background });
+    return;
+  }
   const { tokenizer, libraries } = runTokenizerSection(load);
   if (sections.includes('tokenizer')) {
     writeReport('reports/bench-tokenizer.json', started, loadAverageAtStart, {
@@ -263,6 +277,11 @@ async function main(): Promise<void> {
     ]),
   );
 
+  const background = await runBackgroundCompactionSection();
+  const backgroundDefault = background.find(
+    (run) => run.prepareTurnsAhead === optionDefault('prepareTurnsAhead') && run.summarizerMs === SUMMARIZER_MS,
+  );
+
   section('targets');
   const at = (target: number) => steady.checkpoints.find((c) => c.target === target);
   const c200 = at(200_000);
@@ -348,6 +367,17 @@ async function main(): Promise<void> {
       met: guardCost.overflows === 0,
     });
   }
+  if (backgroundDefault) {
+    targets.push({
+      name: `background compaction, 48 turns, ${SUMMARIZER_MS} ms summarizer`,
+      target: `<= ${MAX_SLOW_TURNS} turn > median + 300 ms, 0 rejected, request in every call`,
+      measured: `${backgroundDefault.slowTurns.length} slow, ${backgroundDefault.rejectedCalls} rejected, missing from ${backgroundDefault.callsWithoutCurrentRequest}`,
+      met:
+        backgroundDefault.slowTurns.length <= MAX_SLOW_TURNS &&
+        backgroundDefault.rejectedCalls === 0 &&
+        backgroundDefault.callsWithoutCurrentRequest === 0,
+    });
+  }
   console.log(
     table([
       ['target', 'wanted', 'measured', ''],
@@ -364,8 +394,14 @@ async function main(): Promise<void> {
     smallInputs: small,
     manyParts,
     cost,
+    background,
     targets,
   });
+}
+
+async function runBackgroundCompactionSection(): Promise<BackgroundRun[]> {
+  section('background compaction: 48 tool-using turns, 16k window, model 150 ms per call (real Runner)');
+  return runBackgroundSection(BACKGROUND_VARIANTS, log);
 }
 
 main().catch((error: unknown) => {

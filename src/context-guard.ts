@@ -33,6 +33,7 @@ import { guardToolTruncators, type GuardToolTruncators } from './adk/guard-tool-
 import type { PluginAfterToolParams } from './adk/tool-output-callback.js';
 import { scopeOfContext, scopeOfRef, sessionIdPrefix, type SessionRef } from './adk/session-scope.js';
 import { KeyedQueue } from './adk/keyed-queue.js';
+import { PreparedSummaries } from './adk/prepared-summaries.js';
 import { GuardPins } from './adk/guard-pins.js';
 import { ModelWindowResolver } from './adk/model-window-resolver.js';
 import { CompactionReporter, type CompactionListener } from './adk/compaction-reporter.js';
@@ -53,6 +54,7 @@ import { agentStatus, guardedAgents, type AgentContextStatus } from './status/gu
 import { validateOptions, type ContextGuardOptions, type GuardLogger, type ResolvedPolicy } from './options.js';
 import { compactionRequestDelta } from './state/compaction-request.js';
 import { stateKeysFor } from './state/state-keys.js';
+import { recordPreparedSummary } from './telemetry/guard-telemetry.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
 const LOG_PREFIX = '[context_guard]';
@@ -68,6 +70,11 @@ export interface ContextGuardAgentCallbacks {
   readonly afterModelCallback: SingleAfterModelCallback;
   readonly afterToolCallback: SingleAfterToolCallback;
 }
+
+/** What `status()` reads: a session's state, and (a `Session` has them) its app, user and id. */
+export type StatusSession =
+  | { readonly state: Readonly<Record<string, unknown>> }
+  | (SessionRef & { readonly state: Readonly<Record<string, unknown>> });
 
 export class ContextGuard extends BasePlugin {
   readonly [CONTEXT_GUARD_BRAND] = true;
@@ -97,6 +104,7 @@ export class ContextGuard extends BasePlugin {
     const collaborators = {
       windows: new ModelWindowResolver(options, logger),
       queue: new KeyedQueue(),
+      prepared: new PreparedSummaries(logger, recordPreparedSummary),
       reporter: new CompactionReporter(options, logger),
     };
     this.parts = {
@@ -125,14 +133,15 @@ export class ContextGuard extends BasePlugin {
    * session (a misspelt name, or one that has not run) gets `known: false`
    * rather than an error: status calls sit in monitoring paths.
    */
-  status(session: { readonly state: Readonly<Record<string, unknown>> }): AgentContextStatus[];
-  status(session: { readonly state: Readonly<Record<string, unknown>> }, agentName: string): AgentContextStatus;
-  status(
-    session: { readonly state: Readonly<Record<string, unknown>> },
-    agentName?: string,
-  ): AgentContextStatus | AgentContextStatus[] {
-    if (agentName !== undefined) return agentStatus(session.state, agentName);
-    return guardedAgents(session.state).map((name) => agentStatus(session.state, name));
+  status(session: StatusSession): AgentContextStatus[];
+  status(session: StatusSession, agentName: string): AgentContextStatus;
+  status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+    // `preparing` needs the session's identity (a `Session` has it); state alone cannot tell.
+    const scope = 'appName' in session ? scopeOfRef(session) : undefined;
+    const of = (name: string): AgentContextStatus =>
+      agentStatus(session.state, name, scope !== undefined && this.parts.prepared.preparing(`${scope}\u0000${name}`));
+    if (agentName !== undefined) return of(agentName);
+    return guardedAgents(session.state).map(of);
   }
 
   /** The resolved policy of an agent (defaults, then global options, then the agent's own). */
@@ -204,9 +213,9 @@ export class ContextGuard extends BasePlugin {
    * releases that id for every app and user.
    */
   forgetSession(session: SessionRef | string): void {
-    this.parts.measures.forgetPrefix(
-      typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`,
-    );
+    const prefix = typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`;
+    this.parts.measures.forgetPrefix(prefix);
+    this.parts.prepared.forgetPrefix(prefix);
   }
 
   /**

@@ -101,6 +101,12 @@ export interface AgentPolicy {
    * summarizer runs only when that is not enough. `0` turns masking off. @default 1
    */
   maskKeepRecent?: number;
+  /**
+   * Background compaction: once the estimate is within this many of the session's average turns
+   * (`averageTurnTokens`) of the threshold, the summary the threshold would need is prepared without
+   * waiting for it; the compacting call applies it if still valid. `0` turns it off. @default 1
+   */
+  prepareTurnsAhead?: number;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
@@ -178,6 +184,7 @@ export interface ResolvedPolicy {
   readonly pinFirstRequest: boolean;
   readonly maxPinnedTokens: number | undefined;
   readonly maskKeepRecent: number;
+  readonly prepareTurnsAhead: number;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;

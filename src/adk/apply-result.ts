@@ -11,6 +11,9 @@ import { recordUtilization } from '../telemetry/guard-telemetry.js';
 import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { KeyedQueue } from './keyed-queue.js';
+import type { PreparedSummaries } from './prepared-summaries.js';
+import { prepareSummary } from '../guard/prepared-summary.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ReadRequest } from './read-request.js';
 
 const LOG_PREFIX = '[context_guard]';
@@ -20,6 +23,8 @@ export interface ResultAppliers {
   readonly logger: GuardLogger;
   readonly queue: KeyedQueue;
   readonly reporter: CompactionReporter;
+  readonly prepared: PreparedSummaries;
+  readonly tokenizer: Tokenizer;
 }
 
 /** Applies `result` to the agent's state and the request, and reports a compaction. */
@@ -33,6 +38,10 @@ export async function applyResult(
 ): Promise<void> {
   const agentName = context.agentName;
   applySummary(context, key, read, result, appliers);
+  // Background compaction: started here, never awaited (see adk/prepared-summaries.ts).
+  appliers.prepared.afterDecision(key, agentName, read.prepared, result, (preparation) =>
+    prepareSummary(preparation, appliers.tokenizer, read.backgroundSummarize),
+  );
   const keys = stateKeysFor(agentName);
   if (result.mask !== undefined) context.state.set(keys.mask, result.mask === null ? null : encodeRecord(result.mask));
   if (result.masking) {

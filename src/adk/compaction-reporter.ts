@@ -151,6 +151,8 @@ function buildRecord(
     droppedFacts: compaction.droppedFacts,
     droppedFromSummarizerInput: compaction.droppedFromSummarizerInput,
     durationMs,
+    prepared: compaction.prepared,
+    waitedMs: compaction.waitedMs ?? durationMs,
     createdAt,
   };
 }

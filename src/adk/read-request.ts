@@ -6,6 +6,7 @@
 import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../guard/guard-request.js';
+import type { PreparedHandle } from '../guard/prepared-summary.js';
 import type { WindowChoice } from '../guard/learned-window.js';
 import { runSummarizer, type Summarizer } from '../compaction/summarizer.js';
 import type { ContentMeasureCache } from '../estimate/content-measure-cache.js';
@@ -21,6 +22,7 @@ import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { CompactionHooks } from './compaction-hooks.js';
 import type { GuardPins } from './guard-pins.js';
 import type { KeyedQueue } from './keyed-queue.js';
+import type { PreparedSummaries } from './prepared-summaries.js';
 import type { ModelWindowResolver } from './model-window-resolver.js';
 import { isContextRecallTool } from './recall-tool.js';
 
@@ -37,6 +39,7 @@ export interface RequestReaders {
   readonly windows: ModelWindowResolver;
   readonly pins: GuardPins;
   readonly queue: KeyedQueue;
+  readonly prepared: PreparedSummaries;
 }
 
 /** The agent's guard state as stored, read before the compaction hooks exist. */
@@ -56,6 +59,10 @@ export interface ReadRequest {
   readonly shared: SummaryRecord | undefined;
   readonly windowChoice: WindowChoice;
   readonly summarizerName: string | undefined;
+  /** The prepared summary of this session and agent as stored (the input's is wrapped to fire the hooks). */
+  readonly prepared: PreparedHandle | undefined;
+  /** The summarizer for a background preparation: no compaction hooks, not tied to this turn's abort signal. */
+  readonly backgroundSummarize: GuardRequestInput['summarize'];
 }
 
 export function readStoredState(context: Context, logger: GuardLogger): StoredGuardState {
@@ -90,6 +97,7 @@ export function readRequest(
     return content ? fingerprint(content) : undefined;
   };
   const shared = readers.queue.sharedSummary(key);
+  const prepared = readers.prepared.get(key);
   const measures = readers.measures.measure(key, contents, tokenizer);
   const fixed = estimateFixedTokens(
     request.config?.systemInstruction,
@@ -123,6 +131,12 @@ export function readRequest(
     tokenizer,
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
+    // Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then.
+    prepared: prepared && {
+      previous: prepared.previous,
+      watermark: prepared.watermark,
+      take: hooks.wrap(() => prepared.take()),
+    },
   };
   return {
     input,
@@ -131,6 +145,8 @@ export function readRequest(
     shared,
     windowChoice,
     summarizerName: summarizer.summarizer?.name,
+    prepared,
+    backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
   };
 }
 
@@ -150,11 +166,11 @@ function summaryToApply(
   return stored;
 }
 
-function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context: Context) {
+function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context?: Context) {
   return (request: Parameters<typeof runSummarizer>[1], maxChars: number) =>
     runSummarizer(summarizer, request, {
       timeoutMs: policy.summarizerTimeoutMs,
       maxChars,
-      signal: context.abortSignal,
+      signal: context?.abortSignal,
     });
 }

@@ -174,6 +174,13 @@ export const OPTION_TABLE = {
     default: 1,
     doc: 'Observation masking: when a compaction is due, tool results of completed turns and all but this many of the in-flight turn become placeholders first, with no model call; `0` turns masking off.',
   },
+  prepareTurnsAhead: {
+    scope: 'policy',
+    unit: 'turns',
+    range: integer(0),
+    default: 1,
+    doc: "Background compaction: once the estimate is within this many of the session's average turns of the threshold, the summary is prepared without waiting for it, and applied when the threshold is reached; `0` turns it off (see [reliability.md](reliability.md#background-compaction)).",
+  },
   invocationThreshold: {
     scope: 'policy',
     unit: 'turns',

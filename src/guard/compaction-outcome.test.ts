@@ -72,6 +72,7 @@ describe('buildCompactionOutcome', () => {
       summaryChars: text.length,
       facts: 1,
       droppedFacts: ['old fact'],
+      prepared: false,
     });
   });
 });

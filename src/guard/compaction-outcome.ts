@@ -34,6 +34,10 @@ export interface CompactionOutcome {
   /** Durable facts carried by the new summary, and those dropped to respect the bound. */
   readonly facts: number;
   readonly droppedFacts: readonly string[];
+  /** True when the summary was prepared in the background (background compaction). */
+  readonly prepared: boolean;
+  /** How long this call waited for the prepared summary; undefined when it summarized itself. */
+  readonly waitedMs?: number | undefined;
 }
 
 export type SummarizerReport = Pick<
@@ -79,6 +83,8 @@ export interface CompactionSteps {
   /** Calibrated tokens of the request before and after (as sent). */
   readonly tokensBefore: number;
   readonly tokensAfter: number;
+  /** Set when a summary prepared in the background was applied. */
+  readonly prepared?: { readonly waitedMs: number | undefined } | undefined;
 }
 
 export function buildCompactionOutcome(steps: CompactionSteps): CompactionOutcome {
@@ -96,5 +102,7 @@ export function buildCompactionOutcome(steps: CompactionSteps): CompactionOutcom
     summaryChars: summarized.text.length,
     facts: summary.record.facts?.length ?? 0,
     droppedFacts: summary.droppedFacts,
+    prepared: steps.prepared !== undefined,
+    waitedMs: steps.prepared?.waitedMs,
   };
 }

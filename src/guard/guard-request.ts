@@ -12,11 +12,14 @@
  * 4. budget/compaction-plan: how the room is shared (named ratios);
  * 5. mask-for-room: mask old tool results first, with no model call;
  * 6. choose-split: what a new summary covers, if it pays;
- * 7. summarize-covered: the only async step; failures give the mechanical summary;
+ * 7. make-summary, summarize-covered: the only async step (a summary prepared in the
+ *    background and checked by prepared-summary is awaited there instead of the summarizer);
+ *    failures give the mechanical summary;
  * 8. build-summary-record, compaction-outcome: what is persisted and reported;
  * 9. fit-request: what is sent (a summary that came out larger is discarded),
  *    shrunk if it still does not fit, and whether it is over the hard limit;
  * 10. next-usage: the usage record, with a futile attempt remembered.
+ * When nothing is due, plan-preparation says what to summarize in the background.
  * Never loops, never throws.
  */
 import type { Content } from '@google/genai';
@@ -33,19 +36,20 @@ import type { CompactionReason } from '../records/compaction-record.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import type { FingerprintAt } from '../state/watermark.js';
 import type { MaskRecord } from '../state/mask-record.js';
-import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
-import { chooseSplit, type Split } from './choose-split.js';
+import { chooseSplit } from './choose-split.js';
 import { buildCompactionOutcome, type CompactionOutcome } from './compaction-outcome.js';
 
 export type { CompactionOutcome } from './compaction-outcome.js';
 import { decideReason, type ReasonDecision } from './decide-reason.js';
 import { composeRequest, overLimitMessage, shrinkToFit, type Composed, type Shrunk } from './fit-request.js';
+import { makeSummary, type MadeSummary } from './make-summary.js';
+import { planPreparation, type PreparationRequest } from './plan-preparation.js';
+import { checkPrepared, type PreparedCheck, type PreparedHandle } from './prepared-summary.js';
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
 import { maskForRoom, type MaskStep } from './mask-for-room.js';
 import { measureRequest, type RequestMeasure } from './measure-request.js';
 import { futileAfter, idleUsage, nextUsage, type UsageInput } from './next-usage.js';
 import { storedView, type RequestView, type ViewSource } from './request-view.js';
-import { summarizeCovered, type Summarized } from './summarize-covered.js';
 
 export interface GuardRequestInput {
   readonly contents: readonly Content[];
@@ -78,6 +82,8 @@ export interface GuardRequestInput {
   readonly summarize?:
     ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
   readonly now: number;
+  /** A summary prepared in the background for this session and agent (background compaction), if any. */
+  readonly prepared?: PreparedHandle | undefined;
 }
 
 export interface GuardRequestResult {
@@ -103,14 +109,25 @@ export interface GuardRequestResult {
   readonly overLimitNewCause?: boolean | undefined;
   /** Set when parts were head+tail truncated to fit. */
   readonly shrunk: boolean;
+  /** A summary to prepare in the background (nothing is due yet, the threshold is near). */
+  readonly preparation?: PreparationRequest | undefined;
+  /** Why the prepared summary of the input may not be applied any more: the shell drops it. */
+  readonly preparedDropped?: string | undefined;
 }
 
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
   const observed = observe(input);
   const { reason } = observed.decision;
-  if (reason === undefined) return sendAsIs(input, observed);
-  const compacted = await compact(input, observed, reason);
-  return finish(input, observed, reason, compacted);
+  const prepared =
+    input.prepared &&
+    checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length);
+  const preparedDropped = prepared?.valid === false ? prepared.reason : undefined;
+  if (reason === undefined) {
+    const preparation = prepared?.valid ? undefined : preparationFor(input, observed);
+    return { ...sendAsIs(input, observed), preparation, preparedDropped };
+  }
+  const compacted = await compact(input, observed, reason, prepared);
+  return { ...finish(input, observed, reason, compacted), preparedDropped };
 }
 
 /** Steps 1-3: what the request is and whether it must be compacted. */
@@ -131,7 +148,7 @@ interface Compacted {
   readonly view: RequestView;
   /** Heuristic estimate of the request without a new summary. */
   readonly estimate: number;
-  readonly made?: { readonly split: Split; readonly summarized: Summarized; readonly summary: NewSummary } | undefined;
+  readonly made?: MadeSummary | undefined;
 }
 
 const pinsFirst =
@@ -208,7 +225,12 @@ function sendAsIs(input: GuardRequestInput, observed: Observed): GuardRequestRes
   };
 }
 
-async function compact(input: GuardRequestInput, observed: Observed, reason: CompactionReason): Promise<Compacted> {
+async function compact(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason,
+  prepared: PreparedCheck | undefined,
+): Promise<Compacted> {
   const { contents, tokenizer, fingerprints, now } = input;
   const { located, measure, decision } = observed;
   const { summary, coverage } = located;
@@ -242,25 +264,50 @@ async function compact(input: GuardRequestInput, observed: Observed, reason: Com
     keepFrom: decision.sliding?.keepFrom,
   });
   if (!split) return { masking, view, estimate };
-  const { summarize } = input;
-  const summarized = await summarizeCovered({
+  const made = await makeSummary({
     contents,
-    view: view.view,
-    toCover: split.toCover,
+    view,
+    split,
     previous: summary,
+    coverage,
     plan,
     tokenizer,
-    summarize,
-  });
-  const made = buildSummaryRecord({
-    previous: summary,
-    summarized,
-    coverage: split.coverage,
+    summarize: input.summarize,
     fingerprints,
-    factChars: plan.factChars,
+    viewOptions: observed.viewOptions,
+    masked: masking !== undefined,
     now,
+    // The sliding window's schedule compacts for structure: a summary prepared for room does not fit it.
+    prepared:
+      input.prepared && prepared?.valid && reason !== 'schedule'
+        ? { handle: input.prepared, coverage: { covered: prepared.covered, keptAt: prepared.keptAt } }
+        : undefined,
   });
-  return { masking, view, estimate, made: { split, summarized, summary: made } };
+  return { masking, view, estimate, made };
+}
+
+/** Background compaction: what to summarize ahead of the threshold, if the estimate is near it. */
+function preparationFor(input: GuardRequestInput, observed: Observed): PreparationRequest | undefined {
+  const { measure, located, mask } = observed;
+  return planPreparation({
+    policy: input.policy,
+    usage: input.usage,
+    canSummarize: input.summarize !== undefined,
+    threshold: measure.budget.threshold,
+    calibrated: measure.calibrated,
+    factor: measure.factor,
+    plan: planFor(input, observed),
+    source: observed.source,
+    view: observed.view,
+    coverage: located.coverage,
+    maskedUpTo: mask.maskedUpTo,
+    previous: located.summary,
+    mask: input.mask,
+    fixedTokens: observed.fixedTokens,
+    summaryTokens: measure.summaryTokens,
+    fingerprints: input.fingerprints,
+    now: input.now,
+  });
 }
 
 function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {

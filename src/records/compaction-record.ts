@@ -60,6 +60,13 @@ export interface CompactionRecord {
   readonly droppedFromSummarizerInput: number;
   /** The plugin's own time, including the summarizer call. */
   readonly durationMs: number;
+  /** True when the summary was prepared in the background before this call (`prepareTurnsAhead`). */
+  readonly prepared: boolean;
+  /**
+   * How long the call waited for its summary, in ms: for a prepared summary, the wait for it to
+   * finish (0 when it was ready); otherwise the whole compaction (`durationMs`).
+   */
+  readonly waitedMs: number;
   /** Epoch milliseconds. */
   readonly createdAt: number;
 }
@@ -75,5 +82,11 @@ export function decodeCompactionRecord(value: unknown): CompactionRecord | undef
   if (typeof id !== 'string' || typeof agentName !== 'string') return undefined;
   if (typeof tokensBefore !== 'number' || typeof tokensAfter !== 'number') return undefined;
   if (!isObject(coveredContents) || !isObject(coveredEvents)) return undefined;
-  return value as unknown as CompactionRecord;
+  const record = value as unknown as CompactionRecord;
+  // Records written before background compaction have neither field: the call made its own summary.
+  return {
+    ...record,
+    prepared: value['prepared'] === true,
+    waitedMs: typeof value['waitedMs'] === 'number' ? value['waitedMs'] : record.durationMs,
+  };
 }

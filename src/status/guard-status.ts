@@ -47,6 +47,12 @@ export interface AgentContextStatus {
   readonly costUsd?: number | undefined;
   /** Calls whose model has no price: `costUsd` leaves them out. */
   readonly unpricedCalls: number;
+  /**
+   * True while this process prepares the next summary in the background (`prepareTurnsAhead`).
+   * Known only to the guard that prepares it: `guard.status(session)` with the `Session` itself
+   * (its app, user and id); false when read from state alone or on another replica.
+   */
+  readonly preparing: boolean;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -60,7 +66,11 @@ export function guardedAgents(state: Readonly<Record<string, unknown>>): string[
   return names.sort();
 }
 
-export function agentStatus(state: Readonly<Record<string, unknown>>, agentName: string): AgentContextStatus {
+export function agentStatus(
+  state: Readonly<Record<string, unknown>>,
+  agentName: string,
+  preparing = false,
+): AgentContextStatus {
   const keys = stateKeysFor(agentName);
   const usage = decodeUsageRecord(state[keys.usage]);
   const summary = decodeSummaryRecord(state[keys.summary]);
@@ -102,6 +112,7 @@ export function agentStatus(state: Readonly<Record<string, unknown>>, agentName:
     outputTokens: usage.billedOutputTokens ?? 0,
     costUsd: usage.costUsd,
     unpricedCalls: usage.unpricedCalls ?? 0,
+    preparing,
   };
 }
 
@@ -112,7 +123,8 @@ function compact(tokens: number): string {
 }
 
 /**
- * A one-line meter such as `45K/1M (4.5%) ~450 turns left`; a window the user
+ * A one-line meter such as `45K/1M (4.5%) ~450 turns left`, with `, preparing a summary` while one is
+ * prepared in the background; a window the user
  * did not set and the registry did not know says where it came from:
  * `7K/8K learned (87.5%)`, `8K/128K default (6.6%)`.
  */
@@ -125,5 +137,6 @@ export function formatContextMeter(status: AgentContextStatus): string {
   const turns = status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turns left`;
   const compactions =
     status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
-  return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}`;
+  const preparing = status.preparing ? ', preparing a summary' : '';
+  return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}${preparing}`;
 }

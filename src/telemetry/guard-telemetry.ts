@@ -9,7 +9,10 @@
  * - metrics `gen_ai.context_guard.compactions` (counter),
  *   `gen_ai.context_guard.compaction.duration` (s),
  *   `gen_ai.context_guard.compaction.tokens` (attribute `stage`: before/after),
- *   `gen_ai.context_guard.context.utilization` (request / window, every call).
+ *   `gen_ai.context_guard.context.utilization` (request / window, every call),
+ *   `gen_ai.context_guard.summarizer.duration` (s, a summary prepared in the background),
+ *   `gen_ai.context_guard.compaction.wait` (s, what the compacting call waited for its summary;
+ *   attribute `context_guard.prepared`).
  */
 import { context, metrics, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { CompactionRecord } from '../records/compaction-record.js';
@@ -22,6 +25,8 @@ let instruments:
       duration: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
       tokens: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
       utilization: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
+      summarizer: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
+      wait: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
     }
   | undefined;
 
@@ -43,6 +48,14 @@ function meters() {
       utilization: meter.createHistogram('gen_ai.context_guard.context.utilization', {
         unit: '1',
         description: 'Calibrated request size over the context window',
+      }),
+      summarizer: meter.createHistogram('gen_ai.context_guard.summarizer.duration', {
+        unit: 's',
+        description: 'Time of a summarizer call made in the background, ahead of the threshold',
+      }),
+      wait: meter.createHistogram('gen_ai.context_guard.compaction.wait', {
+        unit: 's',
+        description: 'Time a compacting model call waited for its summary',
       }),
     };
   }
@@ -70,6 +83,8 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
         'context_guard.summarizer': record.summarizer,
         'context_guard.fallback': record.fallback,
         'context_guard.reason': record.reason,
+        'context_guard.prepared': record.prepared === true,
+        'context_guard.waited_ms': record.waitedMs ?? record.durationMs,
         ...(record.summarizerPromptTokens !== undefined
           ? { 'context_guard.summarizer.input_tokens': record.summarizerPromptTokens }
           : {}),
@@ -83,8 +98,16 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
   if (record.fallback)
     span.setStatus({ code: SpanStatusCode.ERROR, message: record.fallbackReason ?? 'summarizer failed' });
   span.end(record.createdAt + record.durationMs);
-  const { compactions, duration, tokens } = meters();
-  compactions.add(1, { ...attributes, 'context_guard.fallback': record.fallback });
+  const { compactions, duration, tokens, wait } = meters();
+  const prepared = record.prepared === true;
+  const waitedMs = record.waitedMs ?? record.durationMs;
+  compactions.add(1, {
+    ...attributes,
+    'context_guard.fallback': record.fallback,
+    'context_guard.prepared': prepared,
+    'context_guard.waited': waitedMs > 0,
+  });
+  wait.record(waitedMs / 1000, { ...attributes, 'context_guard.prepared': prepared });
   duration.record(record.durationMs / 1000, attributes);
   tokens.record(record.tokensBefore, { ...attributes, stage: 'before' });
   tokens.record(record.tokensAfter, { ...attributes, stage: 'after' });
@@ -93,4 +116,13 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
 /** Records the utilisation of the window by one request. */
 export function recordUtilization(agentName: string, calibrated: number, window: number): void {
   if (window > 0) meters().utilization.record(calibrated / window, { 'gen_ai.agent.name': agentName });
+}
+
+/** Records the time of a summarizer call made in the background (background compaction). */
+export function recordPreparedSummary(agentName: string, summarizerMs: number, fallback: boolean): void {
+  meters().summarizer.record(summarizerMs / 1000, {
+    'gen_ai.agent.name': agentName,
+    'context_guard.background': true,
+    'context_guard.fallback': fallback,
+  });
 }

@@ -128,7 +128,16 @@ describe('the current request through a long single-turn tool loop', () => {
       window,
       ratio: 1.8,
       script: toolLoopScript(1, 500),
-      plugins: [new ContextGuard({ contextWindow: window, summarizer: secondSummarizer, maskKeepRecent: 0 })],
+      // Background compaction off: this turn starts within one (40-step) turn of the threshold, so the
+      // guard would rightly prepare the next summary; what is checked here is that none is made to apply the stored one.
+      plugins: [
+        new ContextGuard({
+          contextWindow: window,
+          summarizer: secondSummarizer,
+          maskKeepRecent: 0,
+          prepareTurnsAhead: 0,
+        }),
+      ],
       sessionService: secondStore,
     });
     await runTurn(second.runner, session.id, 'Now check the release notes.');

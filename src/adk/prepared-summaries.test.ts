@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../test/support/capture-logger.js';
+import type { PreparationRequest } from '../guard/plan-preparation.js';
+import type { PreparedSummary } from '../guard/prepared-summary.js';
+import { PreparedSummaries } from './prepared-summaries.js';
+
+const REQUEST = {
+  previous: undefined,
+  watermark: { covered: 4, anchor: 'a|b' },
+} as const satisfies Pick<PreparationRequest, 'previous' | 'watermark'>;
+const request = REQUEST as unknown as PreparationRequest;
+
+function preparedSummary(): PreparedSummary {
+  return {
+    summarized: {
+      text: 'summary',
+      outcome: { ok: true, text: 'summary', truncated: false },
+      summarizedContents: [],
+      currentRequest: undefined,
+      droppedContents: 0,
+    },
+    summary: {
+      record: { version: 1, text: 'summary', covered: 4, anchor: 'a|b', compactions: 1, fallback: false, createdAt: 1 },
+      droppedFacts: [],
+    },
+  };
+}
+
+describe('PreparedSummaries', () => {
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown): void => void rejections.push(reason);
+  beforeEach(() => process.on('unhandledRejection', onRejection));
+  afterEach(() => process.off('unhandledRejection', onRejection));
+
+  it('should hand a settled summary over without a wait, and say when one is still being prepared', async () => {
+    const store = new PreparedSummaries(capturingLogger());
+    let finish: (value: PreparedSummary) => void = () => undefined;
+    store.start('k', 'worker', request, () => new Promise((resolve) => (finish = resolve)));
+    await Promise.resolve();
+    expect(store.preparing('k')).toBe(true);
+    finish(preparedSummary());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.preparing('k')).toBe(false);
+    expect(await store.get('k')?.take()).toEqual({ prepared: preparedSummary(), waitedMs: 0 });
+  });
+
+  it('should keep one entry per key, never answer another key, and forget a session by prefix', () => {
+    const store = new PreparedSummaries(capturingLogger());
+    store.start('app\u0000alice\u0000s1\u0000worker', 'worker', request, async () => preparedSummary());
+    expect(store.get('app\u0000bob\u0000s1\u0000worker')).toBeUndefined();
+    expect(store.get('app\u0000alice\u0000s1\u0000worker')).toBeDefined();
+    store.forgetPrefix('app\u0000alice\u0000s1\u0000');
+    expect(store.get('app\u0000alice\u0000s1\u0000worker')).toBeUndefined();
+  });
+
+  it('should turn a failing preparation into "none", logged, with no unhandled rejection', async () => {
+    const logger = capturingLogger();
+    const store = new PreparedSummaries(logger);
+    store.start('k', 'worker', request, () => Promise.reject(new Error('boom')));
+    store.start('sync', 'worker', request, () => {
+      throw new Error('thrown before any promise');
+    });
+    expect(await store.get('k')?.take()).toMatchObject({ prepared: undefined });
+    expect(await store.get('sync')?.take()).toMatchObject({ prepared: undefined });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(rejections).toEqual([]);
+    expect(logger.matching(/a background summary failed/)).toHaveLength(2);
+  });
+
+  it('should be bounded, the least recently started going first', () => {
+    const store = new PreparedSummaries(capturingLogger(), undefined, 2);
+    for (const key of ['a', 'b', 'c']) store.start(key, 'worker', request, async () => preparedSummary());
+    expect([store.get('a'), store.get('b'), store.get('c')].map((entry) => entry !== undefined)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
+});

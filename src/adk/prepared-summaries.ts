@@ -1,0 +1,126 @@
+/**
+ * Background compaction, the shell's part: summaries prepared ahead of the
+ * threshold, started without being awaited and kept in this process, one per
+ * session and agent (the queue's key: app, user, session, agent), so nothing
+ * prepared for one session can reach another. The decision is handed the
+ * entry of its key and says whether to apply it, keep it or drop it.
+ *
+ * A preparation never rejects: a catch is attached when it starts, and the
+ * summarizer's own failures are already the fallback summary. The map is
+ * bounded; the least recently started entries go first (their calls go on
+ * and their result is ignored). Nothing is persisted: after a restart, the
+ * next call near the threshold simply prepares again.
+ */
+import type { GuardLogger } from '../options.js';
+import type { PreparationRequest } from '../guard/plan-preparation.js';
+import type { PreparedHandle, PreparedSummary } from '../guard/prepared-summary.js';
+
+const LOG_PREFIX = '[context_guard]';
+/** Sessions with a summary in preparation, at most. */
+export const MAX_PREPARED_SUMMARIES = 1_000;
+
+/** What a decision says about preparation (fields of `GuardRequestResult`). */
+export interface DecisionOnPrepared {
+  readonly preparation?: PreparationRequest | undefined;
+  readonly preparedDropped?: string | undefined;
+  readonly summary?: unknown;
+}
+
+interface Entry extends PreparedHandle {
+  readonly settled: () => boolean;
+}
+
+/** Called when a preparation settles: how long the summarizer took, for telemetry. */
+export type PreparedListener = (agentName: string, summarizerMs: number, fallback: boolean) => void;
+
+export class PreparedSummaries {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly logger: GuardLogger,
+    private readonly onSettled: PreparedListener = () => undefined,
+    private readonly max = MAX_PREPARED_SUMMARIES,
+  ) {}
+
+  /** The summary prepared for `key`, if any. */
+  get(key: string): PreparedHandle | undefined {
+    return this.entries.get(key);
+  }
+
+  /** True while a summary for `key` is being prepared (started, not settled). */
+  preparing(key: string): boolean {
+    const entry = this.entries.get(key);
+    return entry !== undefined && !entry.settled();
+  }
+
+  /** Starts preparing `request` for `key`, replacing any entry of that key; `run` makes the summary. */
+  start(key: string, agentName: string, request: PreparationRequest, run: () => Promise<PreparedSummary>): void {
+    const startedAt = Date.now();
+    let settled = false;
+    this.logger.debug(
+      `${LOG_PREFIX} agent '${agentName}': preparing a summary ahead of the threshold (contents before ${request.watermark.covered}).`,
+    );
+    const result: Promise<PreparedSummary | undefined> = Promise.resolve()
+      .then(run)
+      .then(
+        (prepared) => {
+          settled = true;
+          this.onSettled(agentName, Date.now() - startedAt, prepared.summary.record.fallback);
+          return prepared;
+        },
+        (error: unknown) => {
+          settled = true;
+          this.logger.error(`${LOG_PREFIX} a background summary failed; the next compaction summarizes itself.`, error);
+          return undefined;
+        },
+      );
+    const entry: Entry = {
+      previous: request.previous,
+      watermark: request.watermark,
+      settled: () => settled,
+      take: async () => {
+        const waitFrom = Date.now();
+        const wasSettled = settled;
+        const prepared = await result;
+        return { prepared, waitedMs: wasSettled ? 0 : Date.now() - waitFrom };
+      },
+    };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    while (this.entries.size > this.max) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  /**
+   * After a decision on `key` that was handed `used`: forgets it once a summary was stored (from it
+   * or not) or it no longer applies, and starts the preparation the decision asked for.
+   */
+  afterDecision(
+    key: string,
+    agentName: string,
+    used: PreparedHandle | undefined,
+    result: DecisionOnPrepared,
+    run: (request: PreparationRequest) => Promise<PreparedSummary>,
+  ): void {
+    if (used && (result.preparedDropped !== undefined || result.summary !== undefined)) {
+      if (result.preparedDropped !== undefined)
+        this.logger.debug(`${LOG_PREFIX} prepared summary dropped: ${result.preparedDropped}.`);
+      this.drop(key, used);
+    }
+    const { preparation } = result;
+    if (preparation) this.start(key, agentName, preparation, () => run(preparation));
+  }
+
+  /** Forgets the entry of `key` if it is still `handle` (applied, or no longer valid). */
+  drop(key: string, handle?: PreparedHandle): void {
+    if (handle === undefined || this.entries.get(key) === handle) this.entries.delete(key);
+  }
+
+  /** Forgets every entry whose key starts with `prefix` (`forgetSession`). */
+  forgetPrefix(prefix: string): void {
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Background compaction, the summary itself: made from a preparation request
+ * (plan-preparation.ts) by the same steps as a compaction's (summarize-covered,
+ * build-summary-record), so a summarizer failure gives the same fallback,
+ * once. And the check that a prepared summary may still be applied: it was
+ * built on the summary that applies now, and the contents it covers are the
+ * same ones (its watermark is found in the live contents by fingerprint).
+ */
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { SummaryRecord } from '../state/guard-state.js';
+import { locateSummary, type FingerprintAt, type SummaryPosition } from '../state/watermark.js';
+import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
+import type { PreparationRequest } from './plan-preparation.js';
+import { summarizeCovered, type SummarizeFn, type Summarized } from './summarize-covered.js';
+
+export interface PreparedSummary {
+  /** The summarizer's result (`summarizedContents` emptied: the record already holds what it gave). */
+  readonly summarized: Summarized;
+  readonly summary: NewSummary;
+}
+
+/** A prepared summary as the decision is handed it: what it was built on, and its result when it settles. */
+export interface PreparedHandle {
+  /** The summary it extends (undefined: the first of the session). */
+  readonly previous: SummaryRecord | undefined;
+  readonly watermark: SummaryPosition;
+  /** Settles with the summary (undefined when it could not be made) and the milliseconds this call waited. */
+  take(): Promise<{ readonly prepared: PreparedSummary | undefined; readonly waitedMs: number }>;
+}
+
+/** Summarizes a preparation request; never rejects (the summarizer's failures become the fallback). */
+export async function prepareSummary(
+  request: PreparationRequest,
+  tokenizer: Tokenizer,
+  summarize: SummarizeFn | undefined,
+): Promise<PreparedSummary> {
+  const summarized = await summarizeCovered({
+    contents: request.contents,
+    view: request.view,
+    toCover: request.split.toCover,
+    previous: request.previous,
+    plan: request.plan,
+    tokenizer,
+    summarize,
+  });
+  const summary = buildSummaryRecord({
+    previous: request.previous,
+    summarized,
+    coverage: request.split.coverage,
+    fingerprints: request.fingerprints,
+    factChars: request.plan.factChars,
+    now: request.now,
+  });
+  // The contents it read are not needed once the record is built; the summary may wait turns to be applied.
+  return { summarized: { ...summarized, summarizedContents: [] }, summary };
+}
+
+/** The same summary record, as far as a prepared summary is concerned (records are decoded afresh on every call). */
+function sameSummary(a: SummaryRecord | undefined, b: SummaryRecord | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.createdAt === b.createdAt && a.covered === b.covered && a.anchor === b.anchor && a.text === b.text;
+}
+
+export type PreparedCheck =
+  | { readonly valid: true; readonly covered: number; readonly keptAt?: number | undefined }
+  | { readonly valid: false; readonly reason: string };
+
+/** Whether `handle` may be applied to the live contents, whose applying summary is `current`. */
+export function checkPrepared(
+  handle: PreparedHandle,
+  current: SummaryRecord | undefined,
+  fingerprintAt: FingerprintAt,
+  length: number,
+): PreparedCheck {
+  if (!sameSummary(handle.previous, current))
+    return { valid: false, reason: 'the summary it extends is no longer the stored one' };
+  const match = locateSummary(fingerprintAt, length, handle.watermark);
+  if (match.kind === 'missing') return { valid: false, reason: match.reason };
+  return { valid: true, covered: match.covered, keptAt: match.keptAt };
+}

@@ -1,0 +1,325 @@
+/**
+ * Background compaction (issue #18) through a real Runner: the summary the
+ * threshold needs is prepared turns ahead, applied at the threshold without a
+ * summarizer call in that turn, dropped when the summary it extends changed
+ * under it (another replica's compaction), never handed to another session
+ * (same session id, other user), and a summarizer failure in the background
+ * ends in today's fallback, with no unhandled rejection.
+ */
+import { BasePlugin, InMemorySessionService } from '@google/adk';
+import { metrics, trace } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ContextGuard,
+  formatContextMeter,
+  type CompactionRecord,
+  type ContextGuardOptions,
+  type Summarizer,
+} from '../../src/index.js';
+import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
+import {
+  APP_NAME,
+  USER_ID,
+  createHarness,
+  runTurn,
+  toolThenAnswerScript,
+  type Harness,
+} from '../support/agent-harness.js';
+import { capturingLogger } from '../support/capture-logger.js';
+import { countingSummarizer } from '../support/test-summarizer.js';
+
+const WINDOW = 16_000;
+
+// Registered before any test: the guard's metric instruments are created once, on first use.
+const spans = new InMemorySpanExporter();
+const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
+beforeAll(() => {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+afterAll(() => reader.shutdown());
+const TOOL_CHARS = 1_500;
+
+/** A summarizer that says whose conversation it read (the name in the turns' text) and in which turn it was called. */
+function echoingSummarizer(turn: () => number): Summarizer & { calls: { turn: number; whose: string }[] } {
+  const calls: { turn: number; whose: string }[] = [];
+  return {
+    name: 'echoing',
+    calls,
+    async summarize({ prompt }) {
+      const whose = /Turn \d+ for (\w+)/.exec(prompt)?.[1] ?? 'nobody';
+      calls.push({ turn: turn(), whose });
+      return { text: `## Current state\nWork of ${whose}, summary ${calls.length}.`, finishReason: 'STOP' };
+    },
+  };
+}
+
+function guarded(
+  summarizer: Summarizer,
+  sessionService = new InMemorySessionService(),
+  plugins: BasePlugin[] = [],
+  options: ContextGuardOptions = {},
+) {
+  const compactions: CompactionRecord[] = [];
+  const logger = capturingLogger();
+  const guard = new ContextGuard({
+    contextWindow: WINDOW,
+    summarizer,
+    logger,
+    onCompaction: (record) => void compactions.push(record),
+    ...options,
+  });
+  const harness = createHarness({
+    window: WINDOW,
+    ratio: 1.8,
+    script: toolThenAnswerScript(TOOL_CHARS),
+    plugins: [...plugins, guard],
+    sessionService,
+  });
+  return { guard, harness, compactions, logger };
+}
+
+async function turnsUntil(
+  harness: Harness,
+  sessionId: string,
+  done: () => boolean,
+  text: (turn: number) => string,
+  from = 1,
+  userId = USER_ID,
+): Promise<number> {
+  for (let turn = from; turn < from + 60; turn++) {
+    for await (const event of harness.runner.runAsync({
+      userId,
+      sessionId,
+      newMessage: { role: 'user', parts: [{ text: text(turn) }] },
+    }))
+      expect(event.errorCode, `turn ${turn}`).toBeUndefined();
+    if (done()) return turn;
+  }
+  throw new Error('the condition was never reached');
+}
+
+describe('background compaction through a real Runner', () => {
+  it('should apply at the threshold a summary prepared in an earlier turn, without summarizing in that turn', async () => {
+    let turn = 0;
+    const summarizer = echoingSummarizer(() => turn);
+    const { harness, compactions } = guarded(summarizer);
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    await turnsUntil(
+      harness,
+      session.id,
+      () => compactions.length > 0,
+      (n) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`,
+    );
+    const [record] = compactions;
+    expect(record?.prepared).toBe(true);
+    expect(record?.waitedMs).toBe(0);
+    expect(record?.fallback).toBe(false);
+    // One summarizer call, made in a turn before the one that compacted.
+    expect(summarizer.calls).toHaveLength(1);
+    expect(summarizer.calls[0]?.turn).toBeLessThan(turn);
+    expect(harness.model.rejectedRequests).toEqual([]);
+    // The summary went out in this turn's compacting call, with the current request verbatim.
+    const first = harness.model.requests.find((request) => JSON.stringify(request.contents).includes('Work of alice'));
+    const sent = JSON.stringify(first?.contents ?? []);
+    expect(sent.includes(`Turn ${turn} for alice`), 'current request sent with the summary').toBe(true);
+  });
+
+  it("should drop a prepared summary when another replica's compaction changed the summary it extends", async () => {
+    let turn = 0;
+    const sessionService = new InMemorySessionService();
+    const summarizerA = echoingSummarizer(() => turn);
+    const a = guarded(summarizerA, sessionService);
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const text = (n: number) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`;
+    const prepared = await turnsUntil(a.harness, session.id, () => summarizerA.calls.length > 0, text);
+    expect(a.compactions).toEqual([]);
+
+    // Replica B (its own plugin, same database) compacts the session on request.
+    const summarizerB: Summarizer = { name: 'replica-b', summarize: async () => ({ text: 'Summary by replica B.' }) };
+    const b = guarded(summarizerB, sessionService);
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    if (!stored) throw new Error('no session');
+    await b.guard.requestCompaction({ sessionService, session: stored, agentName: 'worker' });
+    await runTurn(b.harness.runner, session.id, text(prepared + 1));
+    expect(b.compactions).toHaveLength(1);
+
+    // Back on replica A: its prepared summary extends no summary, the stored one is B's.
+    await turnsUntil(a.harness, session.id, () => a.compactions.length > 0, text, prepared + 2);
+    expect(
+      a.logger.matching(/prepared summary dropped: the summary it extends is no longer the stored one/),
+    ).not.toEqual([]);
+    const everySent = JSON.stringify(a.harness.model.requests.map((request) => request.contents));
+    expect(everySent).not.toContain('Work of alice, summary 1.');
+    const final = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const summary = decodeSummaryRecord(final?.state[stateKeysFor('worker').summary]);
+    expect(summary?.compactions).toBe(2);
+    expect(summary?.text).not.toContain('summary 1.');
+  });
+
+  it('should never hand a summary prepared for one user to another user with the same session id', async () => {
+    let turn = 0;
+    const sessionService = new InMemorySessionService();
+    const summarizer = echoingSummarizer(() => turn);
+    const { harness, compactions } = guarded(summarizer, sessionService);
+    const sessionId = 'shared-session-id';
+    await sessionService.createSession({ appName: APP_NAME, userId: 'alice', sessionId });
+    await sessionService.createSession({ appName: APP_NAME, userId: 'bob', sessionId });
+    const alice = (n: number) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`;
+    const bob = (n: number) => `Turn ${(turn = n)} for bob: fetch the logs and tell me what you see.`;
+    await turnsUntil(harness, sessionId, () => summarizer.calls.length > 0, alice, 1, 'alice');
+    expect(compactions).toEqual([]);
+    const bobFrom = harness.model.requests.length;
+    await turnsUntil(harness, sessionId, () => compactions.length > 0, bob, 1, 'bob');
+
+    const bobRequests = JSON.stringify(harness.model.requests.slice(bobFrom).map((request) => request.contents));
+    expect(bobRequests).not.toContain('alice');
+    expect(compactions[0]?.prepared).toBe(true);
+    expect(summarizer.calls.map((call) => call.whose)).toEqual(['alice', 'bob']);
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'bob', sessionId });
+    expect(decodeSummaryRecord(stored?.state[stateKeysFor('worker').summary])?.text).toContain('Work of bob');
+  });
+
+  it('should wait for a summary still being prepared at the threshold instead of calling the summarizer again', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const gated: Summarizer = {
+      name: 'gated',
+      summarize: async () => {
+        calls++;
+        await gate;
+        return { text: 'Prepared while the turns went on.' };
+      },
+    };
+    // Opens the gate only when the compacting call starts its compaction (masking off: no other compaction
+    // fires the hook), so the prepared summary is still running when that call takes it.
+    let hooks = 0;
+    class ReleaseOnCompaction extends BasePlugin {
+      constructor() {
+        super('release_on_compaction');
+      }
+      override async beforeContextCompaction(): Promise<void> {
+        hooks++;
+        release();
+      }
+    }
+    const { harness, compactions } = guarded(gated, undefined, [new ReleaseOnCompaction()], { maskKeepRecent: 0 });
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    await turnsUntil(
+      harness,
+      session.id,
+      () => compactions.length > 0,
+      (n) => `Turn ${n} for alice: fetch the logs.`,
+    );
+    expect(hooks).toBe(1);
+    expect(calls).toBe(1);
+    expect(compactions[0]).toMatchObject({ prepared: true, fallback: false });
+    expect(compactions[0]?.waitedMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(harness.model.requests.map((request) => request.contents))).toContain(
+      'Prepared while the turns went on.',
+    );
+  });
+
+  it('should say in status() and the meter while a summary is being prepared', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const gated: Summarizer = {
+      name: 'gated',
+      summarize: async () => {
+        calls++;
+        await gate;
+        return { text: 'Gated summary.' };
+      },
+    };
+    const { guard, harness } = guarded(gated);
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const statusNow = async () => {
+      const stored = await harness.sessionService.getSession({
+        appName: APP_NAME,
+        userId: USER_ID,
+        sessionId: session.id,
+      });
+      if (!stored) throw new Error('no session');
+      return { identified: guard.status(stored, 'worker'), stateOnly: guard.status({ state: stored.state }, 'worker') };
+    };
+    expect((await statusNow()).identified.preparing).toBe(false);
+    await turnsUntil(
+      harness,
+      session.id,
+      () => calls > 0,
+      (n) => `Turn ${n} for alice: fetch the logs.`,
+    );
+    const during = await statusNow();
+    expect(during.identified.preparing).toBe(true);
+    expect(formatContextMeter(during.identified)).toMatch(/, preparing a summary$/);
+    expect(during.stateOnly.preparing).toBe(false);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await statusNow()).identified.preparing).toBe(false);
+  });
+
+  describe('a summarizer failure in the background', () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => void rejections.push(reason);
+    beforeEach(() => process.on('unhandledRejection', onRejection));
+    afterEach(() => process.off('unhandledRejection', onRejection));
+
+    it('should end in the fallback summary, once, with no unhandled rejection', async () => {
+      const summarizer = countingSummarizer('throw');
+      const { harness, compactions } = guarded(summarizer);
+      const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+      await turnsUntil(
+        harness,
+        session.id,
+        () => compactions.length > 0,
+        (n) => `Turn ${n} for alice: fetch the logs and tell me what you see.`,
+      );
+      // Let any stray promise settle before looking for rejections.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(rejections).toEqual([]);
+      expect(compactions[0]).toMatchObject({ prepared: true, fallback: true, fallbackReason: 'failed' });
+      expect(summarizer.requests).toHaveLength(1);
+      expect(harness.model.rejectedRequests).toEqual([]);
+    });
+  });
+
+  it("should record in OpenTelemetry the summarizer's time in the background and whether the turn waited", async () => {
+    spans.reset();
+    const { harness, compactions } = guarded(countingSummarizer());
+    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    await turnsUntil(
+      harness,
+      session.id,
+      () => compactions.length > 0,
+      (n) => `Turn ${n}: fetch the logs.`,
+    );
+
+    const span = spans.getFinishedSpans().find((each) => each.name === 'compact_context worker');
+    expect(span?.attributes['context_guard.prepared']).toBe(true);
+    expect(span?.attributes['context_guard.waited_ms']).toBe(compactions[0]?.waitedMs);
+    await reader.forceFlush();
+    const exported = exporter
+      .getMetrics()
+      .flatMap((resource) => resource.scopeMetrics)
+      .flatMap((scope) => scope.metrics);
+    const points = (name: string) => exported.find((metric) => metric.descriptor.name === name)?.dataPoints ?? [];
+    // Metrics add up over the file's tests: each of them prepared its summaries in the background.
+    const background = points('gen_ai.context_guard.summarizer.duration');
+    expect(background.length).toBeGreaterThan(0);
+    expect(background.every((point) => point.attributes['context_guard.background'] === true)).toBe(true);
+    const waits = points('gen_ai.context_guard.compaction.wait');
+    expect(waits.some((point) => point.attributes['context_guard.prepared'] === true)).toBe(true);
+    const counted = points('gen_ai.context_guard.compactions');
+    expect(counted.some((point) => point.attributes['context_guard.waited'] === false)).toBe(true);
+  });
+});
