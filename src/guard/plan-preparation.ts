@@ -78,7 +78,8 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
     keepRecent: input.policy.maskKeepRecent,
     fixedTokens: input.fixedTokens,
     summaryTokens: input.summaryTokens,
-    target: Math.max(0, plan.target - growth),
+    // The compaction's own rule for when masking is enough, met after the growth still expected.
+    target: Math.max(0, plan.maskTarget - growth),
     fingerprints: input.fingerprints,
     previous: input.mask,
     now: input.now,
