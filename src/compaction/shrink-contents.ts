@@ -64,8 +64,18 @@ function memoSizer(): Sizer {
   };
 }
 
-function memoEstimator(tokenizer: Tokenizer): Estimator {
+/** `counts[i]`, when given, is the estimate of `contents[i]`, taken as known. */
+function memoEstimator(
+  tokenizer: Tokenizer,
+  contents: readonly Content[],
+  counts: readonly number[] | undefined,
+): Estimator {
   const known = new Map<Content, number>();
+  if (counts)
+    contents.forEach((content, i) => {
+      const tokens = counts[i];
+      if (tokens !== undefined) known.set(content, tokens);
+    });
   return (content) => {
     let tokens = known.get(content);
     if (tokens === undefined) {
@@ -129,14 +139,18 @@ function omitCostlyMedia(
  * request, the user's own messages) are cut only when cutting everything else
  * to its floor was not enough: a tool result is always cheaper to lose than
  * what the user asked. They are then cut to the room that is left.
+ * `tokens`, when given, are the contents' estimates (not computed again).
  */
 export function shrinkContentsToBudget(
   contents: readonly Content[],
   budget: number,
   tokenizer: Tokenizer,
-  options: { readonly protect?: (content: Content, index: number) => boolean } = {},
+  options: {
+    readonly protect?: ((content: Content, index: number) => boolean) | undefined;
+    readonly tokens?: readonly number[] | undefined;
+  } = {},
 ): { contents: Content[]; tokens: number } {
-  const measure = { estimate: memoEstimator(tokenizer), size: memoSizer(), tokenizer };
+  const measure = { estimate: memoEstimator(tokenizer, contents, options.tokens), size: memoSizer(), tokenizer };
   const protect = options.protect;
   const protectedAt = contents.map((content, index) => (protect ? protect(content, index) : false));
   const first = shrinkWithin(
