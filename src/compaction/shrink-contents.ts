@@ -14,7 +14,7 @@
 import type { Content, Part } from '@google/genai';
 import { estimateContentTokens, estimatePartTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
-import { jsonSize, omittedMedia, shrinkPart } from './cut-part.js';
+import { jsonSize, omittedMedia, partSize, shrinkPart } from './cut-part.js';
 import { keepHeadTailParts, MANY_PARTS } from './keep-head-tail-parts.js';
 
 export { shrinkJsonObject, shrinkPart } from './cut-part.js';
@@ -54,7 +54,7 @@ function memoSizer(): Sizer {
   const known = new WeakMap<Part, number>();
   return (part) => {
     if (typeof part.text === 'string' && part.text.length < MEMO_TEXT_CHARS && part.thoughtSignature === undefined)
-      return jsonSize(part);
+      return partSize(part);
     let size = known.get(part);
     if (size === undefined) {
       size = jsonSize(part);
@@ -182,18 +182,23 @@ function isCuttable(content: Content, size: Sizer): boolean {
 function cutContent(content: Content, limitFor: (size: number) => number, size: Sizer): Content {
   const parts = content.parts ?? [];
   let changed = false;
-  const cut = parts.map((part) => {
+  // Each part is sized once: an uncut part keeps the size it was measured at.
+  const sizes = new Array<number>(parts.length);
+  const cut = parts.map((part, i) => {
     const bytes = size(part);
+    sizes[i] = bytes;
     if (bytes < SMALL_PART_BYTES) return part;
     const next = shrinkPart(part, Math.max(floorFor(part, bytes), limitFor(bytes)));
-    if (next !== part) changed = true;
+    if (next !== part) {
+      changed = true;
+      sizes[i] = size(next);
+    }
     return next;
   });
   let kept: readonly Part[] = cut;
   if (cut.length > MANY_PARTS) {
-    const sizes = cut.map(size);
     let whole = 0;
-    for (const size of sizes) whole += size;
+    for (const bytes of sizes) whole += bytes;
     kept = keepHeadTailParts(cut, sizes, Math.max(FLOOR_BYTES, limitFor(whole)));
     if (kept !== cut) changed = true;
   }
