@@ -16,7 +16,7 @@ import type { Part } from '@google/genai';
 import { safeJson } from '../estimate/json-text.js';
 import { truncateMiddle } from '../text/truncate-text.js';
 import { cutString, type LineLimits } from '../truncation/cut-string.js';
-import { jsonStringBytes, utf8Bytes, walkForward } from '../truncation/json-text-cost.js';
+import { jsonStringBytes, utf8Bytes } from '../truncation/json-text-cost.js';
 import { shrinkSummaryText, SUMMARY_MARKER } from './inject-summary.js';
 
 const ARRAY_KEEP = 20;
@@ -30,8 +30,6 @@ export function jsonSize(value: unknown): number {
   return utf8Bytes(safeJson(value));
 }
 
-/** Texts up to this many characters are walked rather than serialised by `partSize`. */
-const WALKED_TEXT_CHARS = 256;
 /** `{"text":}`: the JSON of a part that holds only a text, around the text's own JSON. */
 const TEXT_PART_FRAME_BYTES = 9;
 
@@ -43,13 +41,12 @@ function isBareTextPart(part: Part): boolean {
 }
 
 /**
- * `jsonSize(part)`, without serialising a short bare text part: a paste split into 20,000 rows
- * is 20,000 of them, and walking a short text costs a fraction of serialising its object.
+ * `jsonSize(part)`, without serialising the object of a bare text part: a paste split into
+ * 20,000 rows is 20,000 of them, and the bytes of a short text are counted without a copy.
  */
 export function partSize(part: Part): number {
   const text = part.text;
-  if (typeof text === 'string' && text.length <= WALKED_TEXT_CHARS && isBareTextPart(part))
-    return TEXT_PART_FRAME_BYTES + 2 + walkForward(text, 0, text.length, Number.POSITIVE_INFINITY).cost;
+  if (typeof text === 'string' && isBareTextPart(part)) return TEXT_PART_FRAME_BYTES + jsonStringBytes(text);
   return jsonSize(part);
 }
 
