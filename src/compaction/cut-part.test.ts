@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Part } from '@google/genai';
 import { PROPERTY_RUNS, rawUtf16Text } from '../../test/support/arbitraries.js';
 import { jsonStringBytes } from '../truncation/json-text-cost.js';
-import { cutTextToBytes, jsonSize, shrinkPart } from './cut-part.js';
+import { cutTextToBytes, jsonSize, partSize, shrinkPart } from './cut-part.js';
 import { SUMMARY_MARKER } from './inject-summary.js';
 
 /** Texts whose characters cost more than one byte once escaped as JSON, as pasted text often does. */
@@ -14,6 +14,27 @@ const ESCAPE_HEAVY: ReadonlyArray<readonly [string, string]> = [
   ['lone surrogates', 'word \ud800 word \udc00 '],
   ['control characters', '\u0001\u0002\u0003\t\u0007'],
 ];
+
+describe('partSize', () => {
+  it('should be the JSON size of any part, bare short texts (walked) and every other shape (serialised)', () => {
+    const part = fc.oneof(
+      rawUtf16Text().map((text): Part => ({ text })),
+      ...ESCAPE_HEAVY.map(([, unit]) => fc.nat(40).map((count): Part => ({ text: unit.repeat(count) }))),
+      rawUtf16Text().map((text): Part => ({ text, thought: undefined })),
+      rawUtf16Text().map((text): Part => ({ thought: true, text })),
+      rawUtf16Text().map((text): Part => ({ text, thoughtSignature: 'c2ln' })),
+      rawUtf16Text().map((text) => Object.assign(Object.create({ inherited: 1 }) as object, { text }) as Part),
+      rawUtf16Text().map((text) => Object.defineProperty({ text }, 'toJSON', { value: () => ({}) }) as Part),
+      fc.constant<Part>({ functionCall: { name: 'f', args: { a: '"q"' } } }),
+    );
+    fc.assert(
+      fc.property(part, (value) => {
+        expect(partSize(value)).toBe(jsonSize(value));
+      }),
+      PROPERTY_RUNS,
+    );
+  });
+});
 
 describe('shrinkPart', () => {
   describe('text whose escaping costs more than its characters', () => {

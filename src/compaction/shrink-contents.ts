@@ -14,7 +14,7 @@
 import type { Content, Part } from '@google/genai';
 import { estimateContentTokens, estimatePartTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
-import { jsonSize, omittedMedia, shrinkPart } from './cut-part.js';
+import { jsonSize, omittedMedia, partSize, shrinkPart } from './cut-part.js';
 import { keepHeadTailParts, MANY_PARTS } from './keep-head-tail-parts.js';
 
 export { shrinkJsonObject, shrinkPart } from './cut-part.js';
@@ -54,7 +54,7 @@ function memoSizer(): Sizer {
   const known = new WeakMap<Part, number>();
   return (part) => {
     if (typeof part.text === 'string' && part.text.length < MEMO_TEXT_CHARS && part.thoughtSignature === undefined)
-      return jsonSize(part);
+      return partSize(part);
     let size = known.get(part);
     if (size === undefined) {
       size = jsonSize(part);
@@ -64,8 +64,18 @@ function memoSizer(): Sizer {
   };
 }
 
-function memoEstimator(tokenizer: Tokenizer): Estimator {
+/** `counts[i]`, when given, is the estimate of `contents[i]`, taken as known. */
+function memoEstimator(
+  tokenizer: Tokenizer,
+  contents: readonly Content[],
+  counts: readonly number[] | undefined,
+): Estimator {
   const known = new Map<Content, number>();
+  if (counts)
+    contents.forEach((content, i) => {
+      const tokens = counts[i];
+      if (tokens !== undefined) known.set(content, tokens);
+    });
   return (content) => {
     let tokens = known.get(content);
     if (tokens === undefined) {
@@ -129,14 +139,18 @@ function omitCostlyMedia(
  * request, the user's own messages) are cut only when cutting everything else
  * to its floor was not enough: a tool result is always cheaper to lose than
  * what the user asked. They are then cut to the room that is left.
+ * `tokens`, when given, are the contents' estimates (not computed again).
  */
 export function shrinkContentsToBudget(
   contents: readonly Content[],
   budget: number,
   tokenizer: Tokenizer,
-  options: { readonly protect?: (content: Content, index: number) => boolean } = {},
+  options: {
+    readonly protect?: ((content: Content, index: number) => boolean) | undefined;
+    readonly tokens?: readonly number[] | undefined;
+  } = {},
 ): { contents: Content[]; tokens: number } {
-  const measure = { estimate: memoEstimator(tokenizer), size: memoSizer(), tokenizer };
+  const measure = { estimate: memoEstimator(tokenizer, contents, options.tokens), size: memoSizer(), tokenizer };
   const protect = options.protect;
   const protectedAt = contents.map((content, index) => (protect ? protect(content, index) : false));
   const first = shrinkWithin(
@@ -168,18 +182,23 @@ function isCuttable(content: Content, size: Sizer): boolean {
 function cutContent(content: Content, limitFor: (size: number) => number, size: Sizer): Content {
   const parts = content.parts ?? [];
   let changed = false;
-  const cut = parts.map((part) => {
+  // Each part is sized once: an uncut part keeps the size it was measured at.
+  const sizes = new Array<number>(parts.length);
+  const cut = parts.map((part, i) => {
     const bytes = size(part);
+    sizes[i] = bytes;
     if (bytes < SMALL_PART_BYTES) return part;
     const next = shrinkPart(part, Math.max(floorFor(part, bytes), limitFor(bytes)));
-    if (next !== part) changed = true;
+    if (next !== part) {
+      changed = true;
+      sizes[i] = size(next);
+    }
     return next;
   });
   let kept: readonly Part[] = cut;
   if (cut.length > MANY_PARTS) {
-    const sizes = cut.map(size);
     let whole = 0;
-    for (const size of sizes) whole += size;
+    for (const bytes of sizes) whole += bytes;
     kept = keepHeadTailParts(cut, sizes, Math.max(FLOOR_BYTES, limitFor(whole)));
     if (kept !== cut) changed = true;
   }

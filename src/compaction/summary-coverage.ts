@@ -13,11 +13,14 @@ export interface SummaryCoverage {
   readonly keptAt?: number | undefined;
 }
 
-/** The contents a summary leaves verbatim, in order: the kept message, then everything from the watermark. */
-export function uncoveredContents(contents: readonly Content[], coverage: SummaryCoverage): Content[] {
+/**
+ * The contents a summary leaves verbatim, in order: the kept message, then everything from the watermark.
+ * Given the contents' token counts instead, the counts of those contents.
+ */
+export function uncoveredContents<T = Content>(contents: readonly T[], coverage: SummaryCoverage): T[] {
   const rest = contents.slice(coverage.covered);
   const kept = coverage.keptAt === undefined ? undefined : contents[coverage.keptAt];
-  return kept ? [kept, ...rest] : rest;
+  return kept !== undefined ? [kept, ...rest] : rest;
 }
 
 /** Tokens of the contents a summary leaves verbatim. */

@@ -1,9 +1,11 @@
+import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { modelText, summaryRecord, userText } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { computeBudget } from '../budget/compute-budget.js';
 import { SUMMARY_MARKER } from '../compaction/inject-summary.js';
 import { contentText } from '../content/content-shape.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { estimateContentsTokens } from '../estimate/estimate-request.js';
 import { composeRequest, overLimitMessage, shrinkToFit, type ComposeInput } from './fit-request.js';
 
@@ -11,11 +13,15 @@ const VIEW = [userText('q'.repeat(400)), modelText('a'.repeat(400)), userText('c
 const SHORT = summaryRecord({ covered: 2, anchor: 'a', text: 'Short summary.' });
 const LONG = summaryRecord({ covered: 2, anchor: 'a', text: 'L'.repeat(2_000) });
 const viewTokens = estimateContentsTokens(VIEW, characterTokenizer);
+const tokensOf = (contents: readonly Content[]): number[] =>
+  contents.map((content) => estimateContentTokens(content, characterTokenizer));
 const INPUT: ComposeInput = {
   view: VIEW,
+  viewTokens: tokensOf(VIEW),
   previous: { summary: undefined, coverage: { covered: 0 } },
   next: { summary: SHORT, coverage: { covered: 2 } },
   estimate: 100 + viewTokens,
+  summaryTokens: 0,
   keepLarger: false,
   fixedTokens: 100,
   tokenizer: characterTokenizer,
@@ -29,12 +35,14 @@ describe('composeRequest', () => {
     expect(contentText(composed.sent[0])).toContain(SUMMARY_MARKER);
     expect(composed.sent.slice(1)).toEqual([VIEW[2]]);
     expect(composed.estimate).toBe(100 + estimateContentsTokens(composed.sent, characterTokenizer));
+    expect(composed.sentTokens).toEqual(tokensOf(composed.sent));
   });
 
   it('should discard a summary that comes out larger than what it replaces, and send the view', () => {
     const composed = composeRequest({ ...INPUT, next: { summary: LONG, coverage: { covered: 2 } } });
     expect(composed).toMatchObject({ compacted: false, discarded: true, summary: undefined, estimate: INPUT.estimate });
     expect(composed.sent).toEqual(VIEW);
+    expect(composed.sentTokens).toEqual(INPUT.viewTokens);
   });
 
   it('should discard a summary that makes the request no smaller', () => {
@@ -65,6 +73,7 @@ describe('shrinkToFit', () => {
   it('should leave a request that fits alone', () => {
     const fitted = shrinkToFit({
       sent: VIEW,
+      sentTokens: tokensOf(VIEW),
       estimate: 500,
       summarized: false,
       fixedTokens: 0,
@@ -79,6 +88,7 @@ describe('shrinkToFit', () => {
     const sent = [userText('current'), modelText('m'.repeat(3_000))];
     const fitted = shrinkToFit({
       sent,
+      sentTokens: tokensOf(sent),
       estimate: 3_100,
       summarized: false,
       fixedTokens: 0,

@@ -4,6 +4,10 @@
  * replaced is discarded (except on the sliding window's schedule); then, if
  * the request still does not fit under the threshold, the largest parts are
  * shrunk around the user's messages and the summary.
+ *
+ * The contents' token counts come with the view and go along with what is
+ * sent: only a content made here (a new summary, a cut part) is counted, so a
+ * message of 20,000 parts is not tokenized again at every step.
  */
 import type { Content } from '@google/genai';
 import type { Budget } from '../budget/compute-budget.js';
@@ -11,17 +15,21 @@ import { isUserRequest } from '../content/content-shape.js';
 import { injectSummary, type SummaryContentOptions } from '../compaction/inject-summary.js';
 import { shrinkAroundRequest } from '../compaction/shrink-around-request.js';
 import { uncoveredContents, type SummaryCoverage } from '../compaction/summary-coverage.js';
-import { estimateContentsTokens } from '../estimate/estimate-request.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from '../state/guard-state.js';
 
 export interface ComposeInput {
   readonly view: readonly Content[];
+  /** Tokens of each content of `view`. */
+  readonly viewTokens: readonly number[];
   /** The stored summary and its coverage, sent when no new one is kept. */
   readonly previous: { readonly summary: SummaryRecord | undefined; readonly coverage: SummaryCoverage };
   readonly next: { readonly summary: SummaryRecord; readonly coverage: SummaryCoverage } | undefined;
-  /** Heuristic estimate of the request without the new summary. */
+  /** Heuristic estimate of the request without the new summary (the stored one and the view it leaves). */
   readonly estimate: number;
+  /** Tokens of the stored summary's content as sent with `view` (0 without one). */
+  readonly summaryTokens: number;
   /** Keep a new summary even when it does not make the request smaller (the sliding window's schedule). */
   readonly keepLarger: boolean;
   readonly fixedTokens: number;
@@ -31,6 +39,8 @@ export interface ComposeInput {
 
 export interface Composed {
   readonly sent: Content[];
+  /** Tokens of each content of `sent`. */
+  readonly sentTokens: number[];
   readonly estimate: number;
   /** The summary at the head of `sent`, if any. */
   readonly summary: SummaryRecord | undefined;
@@ -40,28 +50,37 @@ export interface Composed {
 }
 
 export function composeRequest(input: ComposeInput): Composed {
-  const { view, previous, next, viewOptions } = input;
-  const withPrevious = (): Content[] =>
+  const { view, viewTokens, previous, next, viewOptions } = input;
+  // The stored summary and its view are what `input.estimate` measured: their counts are known.
+  const withPrevious = (): { sent: Content[]; sentTokens: number[] } =>
     previous.summary
-      ? injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions)
-      : view.slice();
+      ? {
+          sent: injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions),
+          sentTokens: [input.summaryTokens, ...uncoveredContents(viewTokens, previous.coverage)],
+        }
+      : { sent: view.slice(), sentTokens: viewTokens.slice() };
   if (!next) {
-    const sent = withPrevious();
     return {
-      sent,
-      estimate: input.fixedTokens + estimateContentsTokens(sent, input.tokenizer),
+      ...withPrevious(),
+      estimate: input.estimate,
       summary: previous.summary,
       compacted: false,
       discarded: false,
     };
   }
   const sent = injectSummary(next.summary, uncoveredContents(view, next.coverage), viewOptions);
-  const estimate = input.fixedTokens + estimateContentsTokens(sent, input.tokenizer);
+  // Only the new summary's content is counted; the contents it leaves keep their counts.
+  const sentTokens = [
+    estimateContentTokens(sent[0]!, input.tokenizer),
+    ...uncoveredContents(viewTokens, next.coverage),
+  ];
+  let estimate = input.fixedTokens;
+  for (const tokens of sentTokens) estimate += tokens;
   if (input.keepLarger || estimate < input.estimate)
-    return { sent, estimate, summary: next.summary, compacted: true, discarded: false };
+    return { sent, sentTokens, estimate, summary: next.summary, compacted: true, discarded: false };
   // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
   return {
-    sent: withPrevious(),
+    ...withPrevious(),
     estimate: input.estimate,
     summary: previous.summary,
     compacted: false,
@@ -71,6 +90,8 @@ export function composeRequest(input: ComposeInput): Composed {
 
 export interface ShrinkInput {
   readonly sent: Content[];
+  /** Tokens of each content of `sent`. */
+  readonly sentTokens: readonly number[];
   readonly estimate: number;
   /** Whether `sent` opens with a summary (cut last, like the user's messages). */
   readonly summarized: boolean;
@@ -95,6 +116,7 @@ export function shrinkToFit(input: ShrinkInput): Shrunk {
     budget: Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens),
     hardBudget: Math.max(0, Math.floor(budget.hardLimit / factor) - fixedTokens),
     tokenizer: input.tokenizer,
+    tokens: input.sentTokens,
     protect: (content, index) => (input.summarized && index === 0) || isUserRequest(content),
   });
   if (!result.contents.some((content, i) => content !== sent[i]))

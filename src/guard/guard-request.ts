@@ -390,9 +390,11 @@ function composeAndFit(
   const { made } = compacted;
   const composed = composeRequest({
     view: compacted.view.view,
+    viewTokens: compacted.view.viewTokens,
     previous: located,
     next: made && { summary: made.summary.record, coverage: made.split.coverage },
     estimate: compacted.estimate,
+    summaryTokens: measure.summaryTokens,
     keepLarger: reason === 'schedule',
     fixedTokens,
     tokenizer,
@@ -401,6 +403,7 @@ function composeAndFit(
   const summarized = composed.summary !== undefined;
   const fitted = shrinkToFit({
     sent: composed.sent,
+    sentTokens: composed.sentTokens,
     estimate: composed.estimate,
     summarized,
     fixedTokens,
