@@ -19,8 +19,8 @@ describe('summarizerReport', () => {
     const outcome: SummaryOutcome = { ok: false, kind: 'timeout', reason: 'timed out after 5 ms' };
     expect(summarizerReport(outcome)).toEqual({
       fallback: true,
-      fallbackKind: 'timeout',
-      fallbackReason: 'timed out after 5 ms',
+      fallbackReason: 'timeout',
+      fallbackDetail: 'timed out after 5 ms',
       summaryTruncated: false,
     });
   });
@@ -59,14 +59,14 @@ describe('buildCompactionOutcome', () => {
     });
     expect(outcome).toEqual({
       reason: 'threshold',
-      coveredFrom: 3,
-      coveredTo: 9,
+      coveredContents: { from: 3, to: 9 },
       keptAt: 6,
       tokensBefore: 8_700,
       tokensAfter: 3_100,
+      compressionRatio: 2.81,
       fallback: true,
-      fallbackKind: 'empty',
-      fallbackReason: 'returned no text',
+      fallbackReason: 'empty',
+      fallbackDetail: 'returned no text',
       summaryTruncated: false,
       droppedFromSummarizerInput: 2,
       summaryChars: text.length,

@@ -1,0 +1,100 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { userText } from '../../test/support/builders.js';
+import type { SummaryOutcome } from '../compaction/summarizer.js';
+import { buildCompactionOutcome } from '../guard/compaction-outcome.js';
+import type { CompactionOutcome } from '../guard/guard-request.js';
+import type { CompactionRecord } from '../records/compaction-record.js';
+import { RECORD_VERSION } from '../state/guard-state.js';
+import { buildCompactionRecord, type CompactionShellFacts } from './build-compaction-record.js';
+
+/** An outcome from the real builder, so a field the builder gains is seen here. */
+function outcomeOf(verdict: SummaryOutcome): CompactionOutcome {
+  const text = 'A summary of eight words, give or take.';
+  return buildCompactionOutcome({
+    reason: 'forced',
+    coveredFrom: 3,
+    split: { coverage: { covered: 9, keptAt: 6 }, toCover: [3, 4, 5, 7, 8] },
+    summarized: {
+      text,
+      outcome: verdict,
+      summarizedContents: [userText('x')],
+      currentRequest: undefined,
+      droppedContents: 2,
+    },
+    summary: {
+      record: {
+        version: RECORD_VERSION,
+        text,
+        covered: 9,
+        anchor: 'a',
+        compactions: 2,
+        fallback: !verdict.ok,
+        createdAt: 0,
+        facts: [],
+      },
+      droppedFacts: ['old fact'],
+    },
+    tokensBefore: 8_700,
+    tokensAfter: 3_100,
+  });
+}
+
+const SHELL: CompactionShellFacts = {
+  agentName: 'worker',
+  sessionId: 's-1',
+  invocationId: 'inv-1',
+  strategy: 'threshold',
+  coveredEvents: { firstEventId: 'e3', lastEventId: 'e8', count: 5 },
+  summarizerName: 'llm-summarizer',
+  createdAt: 1_000,
+  durationMs: 42,
+  withDetail: true,
+};
+
+const VERDICTS: Record<string, SummaryOutcome> = {
+  summary: { ok: true, text: 't', truncated: true, promptTokens: 900, outputTokens: 80 },
+  fallback: { ok: false, kind: 'timeout', reason: 'timed out after 5 ms' },
+};
+
+/** The outcome's figures that stay in the core: where the kept user message sits is not audited. */
+const NOT_RECORDED = ['keptAt'] as const;
+
+describe('buildCompactionRecord', () => {
+  it('should carry every figure of the outcome, by name, in its type', () => {
+    expectTypeOf<Exclude<keyof CompactionOutcome, keyof CompactionRecord>>().toEqualTypeOf<
+      (typeof NOT_RECORDED)[number]
+    >();
+  });
+
+  for (const [name, verdict] of Object.entries(VERDICTS)) {
+    it(`should carry every figure of the outcome of a ${name} unchanged`, () => {
+      const outcome = outcomeOf(verdict);
+      const record = buildCompactionRecord(outcome, SHELL) as unknown as Record<string, unknown>;
+      const figures = Object.entries(outcome).filter(([key]) => !(NOT_RECORDED as readonly string[]).includes(key));
+      expect(figures.length).toBeGreaterThan(10);
+      for (const [key, value] of figures) expect({ key, value: record[key] }).toEqual({ key, value });
+    });
+  }
+
+  it('should add what the shell knows and keep the error text out unless asked', () => {
+    const outcome = outcomeOf({ ok: false, kind: 'failed', reason: 'the provider quoted: "my password"' });
+    const record = buildCompactionRecord(outcome, { ...SHELL, withDetail: false });
+    expect(record).toMatchObject({
+      version: 1,
+      id: 'inv-1:worker:1000',
+      agentName: 'worker',
+      sessionId: 's-1',
+      invocationId: 'inv-1',
+      strategy: 'threshold',
+      coveredContents: { from: 3, to: 9 },
+      coveredEvents: SHELL.coveredEvents,
+      summarizer: 'fallback',
+      fallbackReason: 'failed',
+      compressionRatio: 2.81,
+      durationMs: 42,
+      createdAt: 1_000,
+    });
+    expect(JSON.stringify(record)).not.toContain('password');
+    expect(buildCompactionRecord(outcomeOf(VERDICTS.summary!), SHELL).summarizer).toBe('llm-summarizer');
+  });
+});
