@@ -10,7 +10,7 @@ import type { Content } from '@google/genai';
 import { ContextGuard, contextRecallTool, type Summarizer } from '../src/index.js';
 import { RECALL_TOOL_NAME } from '../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../src/testing/index.js';
-import { logs } from './payloads.js';
+import { logText } from '../src/testing/index.js';
 
 export const RECALL_WINDOW = 8_000;
 export const PLANTED_CODE = 'TRK-99812-ZQ';
@@ -96,8 +96,8 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
       const { first, seed } = input as { first: boolean; seed: number };
       return {
         logs: first
-          ? `${logs(300, seed)} shipment tracking code ${PLANTED_CODE} ${logs(300, seed + 1)}`
-          : logs(3_000, seed),
+          ? `${logText(300, seed)} shipment tracking code ${PLANTED_CODE} ${logText(300, seed + 1)}`
+          : logText(3_000, seed),
       };
     },
   });

@@ -16,10 +16,9 @@ import {
 } from '@google/adk';
 import { ContextGuard, type Tokenizer } from '../src/index.js';
 import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
-import { ScriptedLlm } from '../src/testing/index.js';
+import { CapturingLogger, ScriptedLlm } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
-import { CollectingLogger } from './collecting-logger.js';
 import { expectationViolations } from './expectations.js';
 import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
 import { ObservedModel } from './observed-model.js';
@@ -115,7 +114,7 @@ export async function runScenario(
     adkTokenThreshold: threshold,
   });
 
-  const logger = new CollectingLogger();
+  const logger = new CapturingLogger({ limit: 200 });
   const plugins: BasePlugin[] = [new PreObserver(book)];
   if (strategy.kind === 'context-guard') {
     plugins.push(

@@ -5,8 +5,9 @@
  * (characters / 4 x the scenario's ratio in `ratio` mode).
  */
 
-/** What a tool's payload looks like; it changes how a real tokenizer counts it. */
-export type PayloadShape = 'json' | 'logs' | 'code' | 'prose' | 'image' | 'tiny';
+import type { PayloadShape } from '../src/testing/index.js';
+
+export type { PayloadShape };
 
 /** One function call the scripted model makes. */
 export interface ToolCallSpec {

@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, contextRecallTool, truncateToolOutput } from '../../src/index.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
+import { CapturingLogger } from '../../src/testing/index.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
 /** About 2 MB of distinct lines, so any slice shows where it came from. */
@@ -86,7 +86,7 @@ const script: ModelScript = ({ request }) => {
 };
 
 function world(artifactService: BaseArtifactService | undefined) {
-  const logger = capturingLogger();
+  const logger = new CapturingLogger();
   const model = new ScriptedLlm({ window: 200_000, countTokens: ratioTokenCounter(1), script });
   const agent = new LlmAgent({
     name: 'worker',

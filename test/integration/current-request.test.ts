@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { DatabaseSessionService, type Event, type Runner } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
+import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import type { ModelScript, RecordedRequest } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, logText, runTurn } from '../support/agent-harness.js';
-import { pngBytes, toBase64 } from '../support/media.js';
+import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
+import { logText, pngBytes, proseText, toBase64 } from '../../src/testing/index.js';
 import { allText, pairingViolations, startViolations } from '../support/request-invariants.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
@@ -53,12 +53,16 @@ function summarized(request: RecordedRequest): boolean {
   return request.contents.some((content) => content.parts?.[0]?.text?.startsWith(SUMMARY_MARKER) ?? false);
 }
 
-/** A coding-agent task statement: 10,902 characters, with the submission instructions at its very end. */
+/**
+ * A coding-agent task statement: 10,902 characters (prose, then the logs it quotes), with the
+ * submission instructions at its very end; about 3,300 tokens, which the first test's premise checks.
+ */
 function taskStatement(): string {
   const submit =
     '\n\nWhen you are done, submit with the command `submit_patch --issue 4471 --branch fix/parser-timeouts` and nothing else.';
-  const body = `Task: fix the parser timeouts reported in issue 4471.\n\n${logText(10_902 - 55 - submit.length, 7)}`;
-  return `${body}${submit}`;
+  const chars = 10_902 - 55 - submit.length;
+  const quoted = `${proseText(Math.floor(chars / 2), 7)}\n${logText(chars - Math.floor(chars / 2) - 1, 7)}`;
+  return `Task: fix the parser timeouts reported in issue 4471.\n\n${quoted}${submit}`;
 }
 
 describe('the current request through a long single-turn tool loop', () => {
@@ -66,6 +70,9 @@ describe('the current request through a long single-turn tool loop', () => {
     // Before any real count the guard sizes this message over half the window (its uncalibrated threshold),
     // yet under the hard limit: it must go whole, not cut nor stripped of its images.
     const window = 12_288;
+    const taskTokens = tiktokenTokenizer.count(taskStatement());
+    expect(taskTokens).toBeGreaterThan(2_900);
+    expect(taskTokens).toBeLessThan(3_700);
     const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });

@@ -19,8 +19,8 @@ import {
   decodeSummaryRecord,
   stateKeysFor,
 } from '../../src/internal.js';
-import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, logText, runTurn } from '../support/agent-harness.js';
+import { ScriptedLlm, ratioTokenCounter, type ModelScript, logText } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
 const SECRET = 'TRK-99812-ZQ';

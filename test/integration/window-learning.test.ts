@@ -11,7 +11,7 @@ import { ContextGuard, formatContextMeter } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
+import { CapturingLogger } from '../../src/testing/index.js';
 import { countingSummarizer } from '../support/test-summarizer.js';
 
 const REAL_WINDOW = 8_000;
@@ -28,7 +28,7 @@ function strictModel(): ScriptedLlm {
 
 describe('a window learned from the provider', () => {
   it('should be rejected once on an unknown model, then adopt the stated maximum for the session, other sessions and a restart', async () => {
-    const logger = capturingLogger();
+    const logger = new CapturingLogger();
     const model = strictModel();
     const sessionService = new InMemorySessionService();
     const guard = new ContextGuard({ summarizer: countingSummarizer(), logger });
@@ -72,14 +72,14 @@ describe('a window learned from the provider', () => {
       script: toolThenAnswerScript(1_500),
       model: restartedModel,
       sessionService,
-      plugins: [new ContextGuard({ summarizer: countingSummarizer(), logger: capturingLogger() })],
+      plugins: [new ContextGuard({ summarizer: countingSummarizer(), logger: new CapturingLogger() })],
     });
     for (let turn = 31; turn <= 45; turn++) await runTurn(restarted.runner, first.id, `Turn ${turn}: check the logs.`);
     expect(restartedModel.rejectedRequests).toHaveLength(0);
   });
 
   it('should let the provider win over a larger contextWindow option, and say so once', async () => {
-    const logger = capturingLogger();
+    const logger = new CapturingLogger();
     const model = strictModel();
     const guard = new ContextGuard({ contextWindow: 32_000, summarizer: countingSummarizer(), logger });
     const harness = createHarness({
