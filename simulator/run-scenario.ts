@@ -16,7 +16,7 @@ import {
 } from '@google/adk';
 import { ContextGuard, type Tokenizer } from '../src/index.js';
 import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
-import { CapturingLogger, ScriptedLlm } from '../src/testing/index.js';
+import { CapturingLogger, ScriptedLlm, ScriptedSummarizer } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
 import { expectationViolations } from './expectations.js';
@@ -27,7 +27,6 @@ import { scenarioCost } from './scenario-cost.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { scenarioScript } from './scenario-script.js';
 import type { ScenarioSpec, UsageSpec } from './scenario-types.js';
-import { ScriptedSummarizer } from './scripted-summarizer.js';
 import { SimulationClock } from './simulation-clock.js';
 import type { StrategySpec } from './strategies.js';
 import { planTurn, userContent } from './turn-plan.js';

@@ -27,3 +27,5 @@ export {
 } from './media.js';
 export { CapturingLogger, OVER_LIMIT_WARNING } from './capturing-logger.js';
 export type { CapturingLoggerOptions, LogLevelName, LogLine } from './capturing-logger.js';
+export { ScriptedSummarizer } from './scripted-summarizer.js';
+export type { ScriptedSummarizerOptions, SummarizerBehavior, SummarizerCall } from './scripted-summarizer.js';

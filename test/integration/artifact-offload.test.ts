@@ -17,10 +17,9 @@ import {
 import type { Content, Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, contextRecallTool, truncateToolOutput } from '../../src/index.js';
-import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
+import { ScriptedLlm, ratioTokenCounter, type ModelScript, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
 
 /** About 2 MB of distinct lines, so any slice shows where it came from. */
 const BIG = Array.from(
@@ -95,7 +94,7 @@ function world(artifactService: BaseArtifactService | undefined) {
     tools: [bigTool(), contextRecallTool()],
   });
   const sessionService = new InMemorySessionService();
-  const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer(), logger });
+  const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer(), logger });
   const runner = new Runner({
     appName: APP_NAME,
     agent,

@@ -15,9 +15,8 @@ import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import type { ModelScript, RecordedRequest } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
-import { logText, pngBytes, proseText, toBase64 } from '../../src/testing/index.js';
+import { logText, pngBytes, proseText, toBase64, ScriptedSummarizer } from '../../src/testing/index.js';
 import { allText, pairingViolations, startViolations } from '../support/request-invariants.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
 
 const keys = stateKeysFor('worker');
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-turn-'));
@@ -73,7 +72,7 @@ describe('the current request through a long single-turn tool loop', () => {
     const taskTokens = tiktokenTokenizer.count(taskStatement());
     expect(taskTokens).toBeGreaterThan(2_900);
     expect(taskTokens).toBeLessThan(3_700);
-    const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() });
+    const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     const screenshot = (width: number): Part => ({
@@ -102,7 +101,7 @@ describe('the current request through a long single-turn tool loop', () => {
     const firstStore = new DatabaseSessionService(`sqlite://${file}`);
     await firstStore.init();
     // The summary's strip after a restart is what this test follows: masking off, so the loop's steps are summarized.
-    const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer(), maskKeepRecent: 0 });
+    const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer(), maskKeepRecent: 0 });
     const first = createHarness({
       window,
       ratio: 1.8,
@@ -128,7 +127,7 @@ describe('the current request through a long single-turn tool loop', () => {
 
     // Restart: new store, new Runner, new guard on the same file. The next turn's first request is the
     // stored summary, the kept task, what the summary does not cover, and the new message: nothing else.
-    const secondSummarizer = countingSummarizer();
+    const secondSummarizer = new ScriptedSummarizer();
     const secondStore = new DatabaseSessionService(`sqlite://${file}`);
     await secondStore.init();
     const second = createHarness({
@@ -140,7 +139,7 @@ describe('the current request through a long single-turn tool loop', () => {
     });
     await runTurn(second.runner, session.id, 'Now check the release notes.');
     const next = second.model.requests[0]!;
-    expect(secondSummarizer.requests).toHaveLength(0);
+    expect(secondSummarizer.calls).toHaveLength(0);
     expect(next.contents[0]?.parts?.[0]?.text).toContain(summary!.text);
     expect(allText(next.contents).split(task).length - 1).toBe(1);
     const stepsShown = next.contents.filter((content) => content.parts?.some((part) => part.functionCall)).length;

@@ -10,8 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import { PINNED_MARKER, stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { CapturingLogger } from '../../src/testing/index.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import { logText, proseText } from '../../src/testing/index.js';
 
 const SMALL = 8_000;
@@ -24,7 +23,7 @@ async function smallModelTurns(sessionService: InMemorySessionService, sessionId
     ratio: 1.8,
     script: toolThenAnswerScript(1_000),
     sessionService,
-    plugins: [new ContextGuard({ contextWindow: SMALL, summarizer: countingSummarizer(), logger })],
+    plugins: [new ContextGuard({ contextWindow: SMALL, summarizer: new ScriptedSummarizer(), logger })],
   });
   const answered: boolean[] = [];
   for (let turn = 1; turn <= 3; turn++) {

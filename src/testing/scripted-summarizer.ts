@@ -2,17 +2,18 @@
  * A scripted summarizer, strict like the model: it rejects a prompt over its
  * own window with Gemini's 400 error, respects the output cap it is given
  * (characters ≈ tokens x 3), and can be told to fail, hang until aborted,
- * return empty text or ignore the cap, per call.
+ * return empty text or ignore the cap, per call. It records every call.
  *
- * It serves both sides of the comparison: ContextGuard takes it as a
- * `Summarizer`; ADK's `LlmSummarizer` (for `TokenBasedContextCompactor`) takes
- * it as a `BaseLlm` through `asBaseLlm()`.
+ * It serves both sides of the simulator's comparison: ContextGuard takes it as
+ * a `Summarizer`; ADK's `LlmSummarizer` (for `TokenBasedContextCompactor`)
+ * takes it as a `BaseLlm` through `asBaseLlm()`.
  */
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
-import type { Summarizer } from '../src/index.js';
-import type { SummarizeRequest, SummarizeResult } from '../src/internal.js';
-import { promptTooLongError } from '../src/testing/index.js';
-import type { SummarizerBehavior } from './scenario-types.js';
+import type { SummarizeRequest, SummarizeResult, Summarizer } from '../compaction/summarizer.js';
+import { promptTooLongError } from './scripted-llm.js';
+
+/** What a call does: summarize, throw a 503, hang until aborted, answer empty, or ignore the output cap. */
+export type SummarizerBehavior = 'ok' | 'fail' | 'timeout' | 'empty' | 'overlong';
 
 /** Characters of output per token of `maxOutputTokens`. */
 export const CHARS_PER_OUTPUT_TOKEN = 3;
@@ -20,6 +21,7 @@ export const CHARS_PER_OUTPUT_TOKEN = 3;
 const UNABORTED_HANG_MS = 1_500;
 
 export interface SummarizerCall {
+  readonly prompt: string;
   readonly promptTokens: number;
   readonly behavior: SummarizerBehavior;
   readonly rejected: boolean;
@@ -30,15 +32,22 @@ export interface SummarizerCall {
 }
 
 export interface ScriptedSummarizerOptions {
-  /** Behaviour of every call, or a list cycled over calls. */
-  readonly behavior: SummarizerBehavior | readonly SummarizerBehavior[];
-  /** The summarizer model's context window; a longer prompt is rejected. */
-  readonly window: number;
-  /** Ground-truth tokens of a prompt. */
-  readonly countText: (text: string) => number;
-  /** Cap used when the caller states none (ADK's LlmSummarizer sends no config). */
-  readonly defaultMaxOutputTokens: number;
+  /** Behaviour of every call, or a list cycled over calls. @default 'ok' */
+  readonly behavior?: SummarizerBehavior | readonly SummarizerBehavior[];
+  /** The summarizer model's context window; a longer prompt is rejected. @default unbounded */
+  readonly window?: number;
+  /** Ground-truth tokens of a prompt. @default characters / 4 */
+  readonly countText?: (text: string) => number;
+  /** Cap used when the caller states none (ADK's LlmSummarizer sends no config). @default 1,024 */
+  readonly defaultMaxOutputTokens?: number;
 }
+
+const DEFAULTS = {
+  behavior: 'ok',
+  window: Infinity,
+  countText: (text: string) => Math.ceil(text.length / 4),
+  defaultMaxOutputTokens: 1_024,
+} as const;
 
 /** Lines of the prompt worth keeping: identifiers, numbers and the request. */
 function salientLines(prompt: string, limit: number): string[] {
@@ -76,10 +85,10 @@ export function scriptedSummary(prompt: string, chars: number): string {
 export class ScriptedSummarizer implements Summarizer {
   readonly name = 'scripted-summarizer';
   readonly calls: SummarizerCall[] = [];
-  private readonly options: ScriptedSummarizerOptions;
+  private readonly options: Required<ScriptedSummarizerOptions>;
 
-  constructor(options: ScriptedSummarizerOptions) {
-    this.options = options;
+  constructor(options: ScriptedSummarizerOptions = {}) {
+    this.options = { ...DEFAULTS, ...options };
   }
 
   /** Sum of the prompt tokens of the calls the summarizer accepted (billed). */
@@ -121,6 +130,7 @@ export class ScriptedSummarizer implements Summarizer {
           : scriptedSummary(prompt, target);
     const outputChars = behavior === 'ok' || behavior === 'overlong' ? text.length : 0;
     this.calls.push({
+      prompt,
       promptTokens,
       behavior,
       rejected,
