@@ -8,7 +8,7 @@ export { ScriptedLlm, promptTooLongError } from './scripted-llm.js';
 export { cachedPrefixTokens, DEFAULT_MIN_CACHED_TOKENS, snapshotRequest } from './cached-prefix.js';
 export type { PrefixSnapshot } from './cached-prefix.js';
 export type { ModelScript, RecordedRequest, ScriptCall, ScriptedLlmOptions } from './scripted-llm.js';
-export { ratioTokenCounter, requestPayload, tokenizerTokenCounter } from './ground-truth.js';
+export { memoizedTokenizer, ratioTokenCounter, requestPayload, tokenizerTokenCounter } from './ground-truth.js';
 export type { RequestTokenCounter } from './ground-truth.js';
 export { SeededRandom } from './seeded-random.js';
 export { codeText, logText, modelAnswer, proseText, systemPrompt, toolResult, userMessage } from './payloads.js';
