@@ -16,7 +16,7 @@ import {
 } from '@google/adk';
 import { ContextGuard, type Tokenizer } from '../src/index.js';
 import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
-import { CapturingLogger, ScriptedLlm, ScriptedSummarizer } from '../src/testing/index.js';
+import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ScriptedSummarizerLlm } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
 import { expectationViolations } from './expectations.js';
@@ -109,7 +109,7 @@ export async function runScenario(
   const threshold = computeBudget({ window: spec.window, calibrated: true }).threshold;
   const { root, agentNames } = buildAgents(spec, {
     model,
-    adkSummarizerLlm: strategy.kind === 'adk-token-based' ? summarizer.asBaseLlm() : undefined,
+    adkSummarizerLlm: strategy.kind === 'adk-token-based' ? new ScriptedSummarizerLlm({ summarizer }) : undefined,
     adkTokenThreshold: threshold,
   });
 

@@ -6,9 +6,8 @@
  *
  * It serves both sides of the simulator's comparison: ContextGuard takes it as
  * a `Summarizer`; ADK's `LlmSummarizer` (for `TokenBasedContextCompactor`)
- * takes it as a `BaseLlm` through `asBaseLlm()`.
+ * takes it as a `BaseLlm` through `ScriptedSummarizerLlm`.
  */
-import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
 import type { SummarizeRequest, SummarizeResult, Summarizer } from '../compaction/summarizer.js';
 import { promptTooLongError } from './scripted-llm.js';
 
@@ -100,22 +99,19 @@ export class ScriptedSummarizer implements Summarizer {
     return this.respond(request.prompt, request.systemInstruction, request.maxOutputTokens, request.signal);
   }
 
-  /** The same summarizer as an ADK model, for `new LlmSummarizer({ llm })`. */
-  asBaseLlm(): BaseLlm {
-    return new SummarizerLlm(this);
-  }
-
   async respond(
     prompt: string,
     systemInstruction: string,
     maxOutputTokens: number | undefined,
     signal: AbortSignal | undefined,
+    override?: SummarizerBehavior,
   ): Promise<SummarizeResult> {
     const behaviors = this.options.behavior;
     const behavior: SummarizerBehavior =
-      typeof behaviors === 'string'
+      override ??
+      (typeof behaviors === 'string'
         ? behaviors
-        : (behaviors[this.calls.length % Math.max(1, behaviors.length)] ?? 'ok');
+        : (behaviors[this.calls.length % Math.max(1, behaviors.length)] ?? 'ok'));
     const cap = maxOutputTokens ?? this.options.defaultMaxOutputTokens;
     const promptTokens = this.options.countText(prompt) + this.options.countText(systemInstruction);
     const rejected = promptTokens > this.options.window;
@@ -162,34 +158,5 @@ export class ScriptedSummarizer implements Summarizer {
       throw new Error('DEADLINE_EXCEEDED: the summarizer did not answer in time');
     }
     return { text, finishReason: 'STOP', outputTokens: Math.ceil(text.length / CHARS_PER_OUTPUT_TOKEN) };
-  }
-}
-
-/** The summarizer seen through ADK's model interface (what `LlmSummarizer` calls). */
-class SummarizerLlm extends BaseLlm {
-  constructor(private readonly summarizer: ScriptedSummarizer) {
-    super({ model: 'scripted-summarizer' });
-  }
-
-  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
-    const prompt = (request.contents ?? [])
-      .flatMap((content) => content.parts ?? [])
-      .map((part) => part.text ?? '')
-      .join('\n');
-    const system = request.config?.systemInstruction;
-    const result = await this.summarizer.respond(
-      prompt,
-      typeof system === 'string' ? system : '',
-      request.config?.maxOutputTokens,
-      undefined,
-    );
-    yield {
-      content: { role: 'model', parts: [{ text: result.text }] },
-      finishReason: 'STOP' as LlmResponse['finishReason'],
-    };
-  }
-
-  override async connect(): Promise<BaseLlmConnection> {
-    throw new Error('The scripted summarizer has no live mode.');
   }
 }

@@ -31,7 +31,7 @@ import { CapturingLogger } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
 import { pairingViolations, startViolations } from '../support/request-invariants.js';
-import { ScriptedSummarizerLlm } from '../support/summarizer-llm.js';
+import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
 

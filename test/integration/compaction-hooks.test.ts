@@ -28,7 +28,7 @@ import { ScriptedLlm } from '../../src/testing/index.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
-import { ScriptedSummarizerLlm } from '../support/summarizer-llm.js';
+import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
 

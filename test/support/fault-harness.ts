@@ -25,7 +25,7 @@ import {
 import { CapturingLogger, OVER_LIMIT_WARNING } from '../../src/testing/index.js';
 import { proportionalCounter } from './proportional-counter.js';
 import { pairingViolations, startViolations } from './request-invariants.js';
-import { ScriptedSummarizerLlm } from './summarizer-llm.js';
+import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 export const FAULT_APP = 'guard-faults';
 export const FAULT_USER = 'user-f';

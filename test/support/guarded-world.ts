@@ -33,7 +33,7 @@ import { CapturingLogger, OVER_LIMIT_WARNING, type LogLine } from '../../src/tes
 import { pngBytes, toBase64 } from '../../src/testing/index.js';
 import { payloadResult, type PayloadKind } from './payloads.js';
 import { pairingViolations, requestPresenceViolations, startViolations, summaryText } from './request-invariants.js';
-import { ScriptedSummarizerLlm, SUMMARIZER_THOUGHT, type SummarizerMode } from './summarizer-llm.js';
+import { ScriptedSummarizerLlm, SUMMARIZER_THOUGHT, type SummarizerMode } from '../../src/testing/index.js';
 
 export type Topology = 'single' | 'two-roots' | 'router';
 
