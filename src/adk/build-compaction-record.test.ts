@@ -1,42 +1,14 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { userText } from '../../test/support/builders.js';
+import { compactionSteps } from '../../test/support/compaction-steps.js';
 import type { SummaryOutcome } from '../compaction/summarizer.js';
 import { buildCompactionOutcome } from '../guard/compaction-outcome.js';
 import type { CompactionOutcome } from '../guard/guard-request.js';
 import type { CompactionRecord } from '../records/compaction-record.js';
-import { RECORD_VERSION } from '../state/guard-state.js';
 import { buildCompactionRecord, type CompactionShellFacts } from './build-compaction-record.js';
 
 /** An outcome from the real builder, so a field the builder gains is seen here. */
 function outcomeOf(verdict: SummaryOutcome): CompactionOutcome {
-  const text = 'A summary of eight words, give or take.';
-  return buildCompactionOutcome({
-    reason: 'forced',
-    coveredFrom: 3,
-    split: { coverage: { covered: 9, keptAt: 6 }, toCover: [3, 4, 5, 7, 8] },
-    summarized: {
-      text,
-      outcome: verdict,
-      summarizedContents: [userText('x')],
-      currentRequest: undefined,
-      droppedContents: 2,
-    },
-    summary: {
-      record: {
-        version: RECORD_VERSION,
-        text,
-        covered: 9,
-        anchor: 'a',
-        compactions: 2,
-        fallback: !verdict.ok,
-        createdAt: 0,
-        facts: [],
-      },
-      droppedFacts: ['old fact'],
-    },
-    tokensBefore: 8_700,
-    tokensAfter: 3_100,
-  });
+  return buildCompactionOutcome({ ...compactionSteps(verdict), reason: 'forced' });
 }
 
 const SHELL: CompactionShellFacts = {
