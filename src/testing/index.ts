@@ -31,3 +31,4 @@ export { ScriptedSummarizer } from './scripted-summarizer.js';
 export type { ScriptedSummarizerOptions, SummarizerBehavior, SummarizerCall } from './scripted-summarizer.js';
 export { ScriptedSummarizerLlm, SUMMARIZER_MODES, SUMMARIZER_THOUGHT } from './scripted-summarizer-llm.js';
 export type { ScriptedSummarizerLlmOptions, SummarizerLlmCall, SummarizerMode } from './scripted-summarizer-llm.js';
+export { contentsText } from './contents-text.js';
