@@ -81,6 +81,22 @@ export function scriptedSummary(prompt: string, chars: number): string {
   return text.slice(0, chars);
 }
 
+/** Resolves when `signal` aborts, or after UNABORTED_HANG_MS when nobody aborts. */
+function hangUntilAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(resolve, UNABORTED_HANG_MS);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 export class ScriptedSummarizer implements Summarizer {
   readonly name = 'scripted-summarizer';
   readonly calls: SummarizerCall[] = [];
@@ -143,18 +159,7 @@ export class ScriptedSummarizer implements Summarizer {
         }),
       );
     if (behavior === 'timeout') {
-      await new Promise<void>((resolve) => {
-        if (signal?.aborted) return resolve();
-        const timer = setTimeout(resolve, UNABORTED_HANG_MS);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
+      await hangUntilAborted(signal);
       throw new Error('DEADLINE_EXCEEDED: the summarizer did not answer in time');
     }
     return { text, finishReason: 'STOP', outputTokens: Math.ceil(text.length / CHARS_PER_OUTPUT_TOKEN) };
