@@ -19,7 +19,8 @@
 import { LlmSummarizer, TokenBasedContextCompactor, type BaseContextCompactor, type BasePlugin } from '@google/adk';
 import { ContextGuard } from '../src/index.js';
 import { ScriptedLlm, tokenizerTokenCounter } from '../src/testing/index.js';
-import { PAYLOAD_KINDS, prose, type PayloadKind } from './lib/content.js';
+import { proseText } from '../src/testing/index.js';
+import { PAYLOAD_KINDS, type PayloadKind } from './lib/content.js';
 import { exactO200kTokenizer } from './lib/ground-truth.js';
 import { APP_NAME, USER_ID, createBenchAgent, quietLogger, runPlannedTurn, type TurnPlan } from './lib/harness.js';
 
@@ -70,7 +71,7 @@ function summaryModel(
     window: 1_000_000,
     countTokens,
     script: ({ index }) => ({
-      content: { role: 'model', parts: [{ text: `## Current state\n${prose(1_500, 7_000 + index)}` }] },
+      content: { role: 'model', parts: [{ text: `## Current state\n${proseText(1_500, 7_000 + index)}` }] },
     }),
     outputTokens: 400,
   });
@@ -111,7 +112,7 @@ export async function runCostStrategy(strategy: Strategy, options: { turns?: num
     const outcome = await runPlannedTurn(
       bench,
       session.id,
-      `Turn ${turn}: ${prose(160, turn)} Look it up with the tools.`,
+      `Turn ${turn}: ${proseText(160, turn)} Look it up with the tools.`,
       costPlan(turn),
     );
     if (outcome.errors.length > 0 || outcome.thrown) failedTurns++;

@@ -24,7 +24,8 @@ import {
   mapContentsToEvents,
 } from '../src/internal.js';
 import { ratioTokenCounter, tokenizerTokenCounter } from '../src/testing/index.js';
-import { PAYLOAD_KINDS, prose, type PayloadKind } from './lib/content.js';
+import { proseText } from '../src/testing/index.js';
+import { PAYLOAD_KINDS, type PayloadKind } from './lib/content.js';
 import { exactO200kTokenizer } from './lib/ground-truth.js';
 import {
   AGENT_NAME,
@@ -160,7 +161,7 @@ const GROWTH_SIZES = [6_000, 24_000, 12_000, 48_000, 8_000, 64_000, 16_000, 32_0
 const CHARS_PER_TOKEN: Record<PayloadKind, number> = { json: 2.6, logs: 2.8, code: 3.6, prose: 5.2, cjk: 0.8 };
 
 function userText(turn: number): string {
-  return `Turn ${turn}: ${prose(90 + (turn % 5) * 20, turn * 7 + 3)} Please check and report.`;
+  return `Turn ${turn}: ${proseText(90 + (turn % 5) * 20, turn * 7 + 3)} Please check and report.`;
 }
 
 /** A growth turn: one tool call whose payload is sized not to overshoot `remaining` tokens by much. */

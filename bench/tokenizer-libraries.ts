@@ -11,7 +11,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { tiktokenTokenizer } from '../src/index.js';
 import { PAYLOAD_KINDS, payloadText } from './lib/content.js';
 import { quantile, round } from './lib/stats.js';
-import { base64Blob, randomHan } from './worst-case.js';
+import { base64Text } from '../src/testing/index.js';
+import { randomHan } from './worst-case.js';
 
 /** A library within this factor of the own counter on every kind would replace it (issue #16). */
 export const LIBRARY_RULE_FACTOR = 1.5;
@@ -51,7 +52,7 @@ const KINDS: readonly [string, (seed: number) => string][] = [
     kind,
     (seed) => payloadText(kind, kind === 'cjk' ? 700 : 2_048, seed).slice(0, 2_048),
   ]),
-  ['base64', (seed) => base64Blob(2_048, seed)],
+  ['base64', (seed) => base64Text(2_048, seed)],
   ['random Han', (seed) => randomHan(683, seed)],
   // Runs of one character are one pre-tokenizer piece; lengths vary so that no piece repeats across rounds.
   ['spaces', (seed) => ' '.repeat(1_024 + (seed % 1_024))],

@@ -12,7 +12,8 @@
  */
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { tiktokenTokenizer } from '../src/index.js';
-import { PAYLOAD_KINDS, Random, payloadText, type PayloadKind } from './lib/content.js';
+import { SeededRandom } from '../src/testing/index.js';
+import { PAYLOAD_KINDS, payloadText, type PayloadKind } from './lib/content.js';
 import { exactO200kCount } from './lib/ground-truth.js';
 import { settledHeap } from './lib/heap.js';
 import { round } from './lib/stats.js';
@@ -61,7 +62,7 @@ function longestPieceBytes(text: string): number {
   return longest;
 }
 
-function randomMixed(random: Random, length: number): string {
+function randomMixed(random: SeededRandom, length: number): string {
   let text = '';
   for (let j = 0; j < length; j++) {
     const k = random.int(12);
@@ -85,7 +86,7 @@ export function runTokenizerChecks(): TokenizerReport {
       texts.push(text.slice(0, 2_048));
     }
   }
-  const random = new Random(42);
+  const random = new SeededRandom(42);
   for (let i = 0; i < 400; i++) texts.push(randomMixed(random, 1 + random.int(600)));
   texts.push(
     'hello world',

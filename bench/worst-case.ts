@@ -15,7 +15,8 @@
 import type { Content } from '@google/genai';
 import { tiktokenTokenizer } from '../src/index.js';
 import { ContentMeasureCache, fingerprint, safeJson } from '../src/internal.js';
-import { Random, cjk, jsonRecords, logs, payloadText } from './lib/content.js';
+import { base64Text, cjkText, logText, SeededRandom } from '../src/testing/index.js';
+import { jsonRecords, payloadText } from './lib/content.js';
 import { gcFunction } from './lib/heap.js';
 import { round } from './lib/stats.js';
 
@@ -44,26 +45,19 @@ function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-export function base64Blob(bytes: number, seed: number): string {
-  const random = new Random(seed);
-  const raw = Buffer.alloc(Math.ceil((bytes * 3) / 4));
-  for (let i = 0; i < raw.length; i++) raw[i] = random.int(256);
-  return raw.toString('base64').slice(0, bytes);
-}
-
 export function randomHan(chars: number, seed: number): string {
-  const random = new Random(seed);
+  const random = new SeededRandom(seed);
   let out = '';
   for (let i = 0; i < chars; i++) out += String.fromCharCode(0x4e00 + random.int(0x5000));
   return out;
 }
 
 function emoji(count: number, seed: number): string {
-  const random = new Random(seed);
+  const random = new SeededRandom(seed);
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const code = 0x1f300 + random.int(0x2ff);
-    out.push(String.fromCodePoint(code), random.next() < 0.2 ? '\u{1f3fd}' : '', random.next() < 0.1 ? '\u200d' : '');
+    out.push(String.fromCodePoint(code), random.unit() < 0.2 ? '\u{1f3fd}' : '', random.unit() < 0.1 ? '\u200d' : '');
   }
   return out.join('');
 }
@@ -78,13 +72,13 @@ function nestedJsonObject(bytes: number, seed: number): Record<string, unknown> 
   const levels = 1_000;
   const pad = Math.max(8, Math.floor(bytes / levels) - 40);
   let node: Record<string, unknown> = { leaf: true };
-  for (let i = 0; i < levels; i++) node = { level: i, note: logs(pad, seed * 1_000 + i), child: node };
+  for (let i = 0; i < levels; i++) node = { level: i, note: logText(pad, seed * 1_000 + i), child: node };
   return node;
 }
 
 /** Many nodes: 1 MB of small keyed numbers (the fingerprint walks every node). */
 function wideJsonObject(bytes: number, seed: number): Record<string, unknown> {
-  const random = new Random(seed);
+  const random = new SeededRandom(seed);
   const out: Record<string, unknown> = {};
   let size = 2;
   for (let i = 0; size < bytes; i++) {
@@ -111,9 +105,9 @@ function shapes(bytes: number): Shape[] {
       name: 'mixed whitespace',
       make: () => ({ text: ' \n\t\u00a0'.repeat(Math.ceil(chars / 5)).slice(0, Math.floor(chars / 1.25)) }),
     },
-    { name: 'base64, no whitespace', make: (seed) => ({ text: base64Blob(chars, seed) }) },
+    { name: 'base64, no whitespace', make: (seed) => ({ text: base64Text(chars, seed) }) },
     { name: 'minified JSON', make: (seed) => ({ text: payloadText('json', chars, seed) }) },
-    { name: 'CJK prose, no spaces', make: (seed) => ({ text: cjk(Math.floor(chars / 3), seed) }) },
+    { name: 'CJK prose, no spaces', make: (seed) => ({ text: cjkText(Math.floor(chars / 3), seed) }) },
     { name: 'random Han characters', make: (seed) => ({ text: randomHan(Math.floor(chars / 3), seed) }) },
     { name: 'emoji with modifiers', make: (seed) => ({ text: emoji(Math.floor(chars / 5.5), seed) }) },
     { name: 'nested JSON text [[[...]]]', make: () => ({ text: nestedJsonText(chars) }) },
@@ -127,7 +121,7 @@ function shapes(bytes: number): Shape[] {
     {
       name: 'JSON records (array of objects)',
       make: (seed) => {
-        const object = jsonRecords(chars, seed) as unknown as Record<string, unknown>;
+        const object = jsonRecords(chars, seed);
         return { text: JSON.stringify(object), object };
       },
     },
@@ -295,17 +289,17 @@ export async function runSmallInputs(): Promise<SmallInputRow[]> {
   const twoKb: [string, (seed: number) => string][] = [
     ['spaces', () => ' '.repeat(2_048)],
     ['ideographic spaces (U+3000)', () => '\u3000'.repeat(683)],
-    ['base64', (seed) => base64Blob(2_048, seed)],
+    ['base64', (seed) => base64Text(2_048, seed)],
     ['random Han', (seed) => randomHan(683, seed)],
-    ['logs', (seed) => logs(2_048, seed)],
+    ['logs', (seed) => logText(2_048, seed)],
     ['JSON', (seed) => payloadText('json', 2_048, seed)],
-    ['CJK prose', (seed) => cjk(683, seed)],
+    ['CJK prose', (seed) => cjkText(683, seed)],
   ];
   for (const [name, make] of twoKb)
     rows.push(await sampleRow(`2 KB ${name}`, 40, (seed) => textContent(`${seed} ${make(seed)}`)));
   for (const [name, make] of [
     ['random Han', (chars: number, seed: number) => randomHan(Math.floor(chars / 3), seed)],
-    ['base64', (chars: number, seed: number) => base64Blob(chars, seed)],
+    ['base64', (chars: number, seed: number) => base64Text(chars, seed)],
   ] as const) {
     for (const size of [8 * 1_024, 32 * 1_024, 128 * 1_024]) {
       rows.push(
@@ -318,8 +312,8 @@ export async function runSmallInputs(): Promise<SmallInputRow[]> {
   // One content of 512 distinct 2 KB parts (every part short enough to be counted exactly on its own).
   for (const [name, part] of [
     ['random Han', (i: number) => randomHan(683, i)],
-    ['base64', (i: number) => base64Blob(2_048, i)],
-    ['logs', (i: number) => logs(2_048, i)],
+    ['base64', (i: number) => base64Text(2_048, i)],
+    ['logs', (i: number) => logText(2_048, i)],
   ] as const) {
     rows.push(
       await sampleRow(`1 MB as 512 text parts of 2 KB ${name}`, 3, (seed) => ({

@@ -15,7 +15,7 @@ import {
   type BaseContextCompactor,
   type BaseLlm,
 } from '@google/adk';
-import { systemPrompt } from './payloads.js';
+import { systemPrompt } from '../src/testing/index.js';
 import { declarationOnlyTools, fetchDataTool } from './scenario-tools.js';
 import type { ScenarioSpec } from './scenario-types.js';
 import { AGENT_NAMES } from './scenario-script.js';

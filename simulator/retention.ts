@@ -22,7 +22,7 @@ import type { Content } from '@google/genai';
 import { ContextGuard } from '../src/index.js';
 import { decodeUsageRecord, stateKeysFor, type CompactionStrategy } from '../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../src/testing/index.js';
-import { logs } from './payloads.js';
+import { logText } from '../src/testing/index.js';
 
 export const RETENTION_WINDOW = 16_000;
 export const RETENTION_TURNS = 40;
@@ -106,7 +106,7 @@ async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy)
     name: 'fetch_logs',
     description: 'Returns the next batch of logs.',
     parameters: { type: 'OBJECT', properties: { seed: { type: 'INTEGER' } } } as never,
-    execute: (input: unknown) => ({ logs: logs(4_000, (input as { seed: number }).seed) }),
+    execute: (input: unknown) => ({ logs: logText(4_000, (input as { seed: number }).seed) }),
   });
   const agent = new LlmAgent({
     name: 'worker',

@@ -16,10 +16,9 @@ import {
 } from '@google/adk';
 import { ContextGuard, type Tokenizer } from '../src/index.js';
 import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
-import { ScriptedLlm } from '../src/testing/index.js';
+import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ScriptedSummarizerLlm } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
-import { CollectingLogger } from './collecting-logger.js';
 import { expectationViolations } from './expectations.js';
 import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
 import { ObservedModel } from './observed-model.js';
@@ -28,7 +27,6 @@ import { scenarioCost } from './scenario-cost.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { scenarioScript } from './scenario-script.js';
 import type { ScenarioSpec, UsageSpec } from './scenario-types.js';
-import { ScriptedSummarizer } from './scripted-summarizer.js';
 import { SimulationClock } from './simulation-clock.js';
 import type { StrategySpec } from './strategies.js';
 import { planTurn, userContent } from './turn-plan.js';
@@ -111,11 +109,11 @@ export async function runScenario(
   const threshold = computeBudget({ window: spec.window, calibrated: true }).threshold;
   const { root, agentNames } = buildAgents(spec, {
     model,
-    adkSummarizerLlm: strategy.kind === 'adk-token-based' ? summarizer.asBaseLlm() : undefined,
+    adkSummarizerLlm: strategy.kind === 'adk-token-based' ? new ScriptedSummarizerLlm({ summarizer }) : undefined,
     adkTokenThreshold: threshold,
   });
 
-  const logger = new CollectingLogger();
+  const logger = new CapturingLogger({ limit: 200 });
   const plugins: BasePlugin[] = [new PreObserver(book)];
   if (strategy.kind === 'context-guard') {
     plugins.push(

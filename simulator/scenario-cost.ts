@@ -7,7 +7,7 @@
  */
 import { callCostUsd, priceFor } from '../src/index.js';
 import type { CallRecord } from './call-record.js';
-import type { SummarizerCall } from './scripted-summarizer.js';
+import type { SummarizerCall } from '../src/testing/index.js';
 
 /** The model whose list prices every strategy is billed at. */
 export const REFERENCE_PRICED_MODEL = 'gemini-2.5-flash';

@@ -18,7 +18,7 @@
 import type { LlmRequest, LlmResponse } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import type { ModelScript } from '../src/testing/index.js';
-import { modelAnswer } from './payloads.js';
+import { modelAnswer } from '../src/testing/index.js';
 import { FETCH_TOOL_NAME } from './scenario-tools.js';
 import type { AgentTopology } from './scenario-types.js';
 import type { SimulationClock } from './simulation-clock.js';

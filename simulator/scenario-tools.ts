@@ -10,7 +10,7 @@
  */
 import { FunctionTool } from '@google/adk';
 import { Type, type Schema } from '@google/genai';
-import { prose, toolResult } from './payloads.js';
+import { proseText, toolResult } from '../src/testing/index.js';
 import type { PayloadShape } from './scenario-types.js';
 
 export const FETCH_TOOL_NAME = 'fetch_data';
@@ -72,9 +72,9 @@ export function declarationOnlyTools(count: number): FunctionTool[] {
     const parameters: Schema = {
       type: Type.OBJECT,
       properties: {
-        resource_id: { type: Type.STRING, description: `Identifier of the resource. ${prose(160, i * 3 + 1)}` },
+        resource_id: { type: Type.STRING, description: `Identifier of the resource. ${proseText(160, i * 3 + 1)}` },
         mode: { type: Type.STRING, enum: ['dry_run', 'apply', 'verify'], description: 'How to run the operation.' },
-        limit: { type: Type.INTEGER, description: `Upper bound on affected items. ${prose(120, i * 3 + 2)}` },
+        limit: { type: Type.INTEGER, description: `Upper bound on affected items. ${proseText(120, i * 3 + 2)}` },
         options: {
           type: Type.OBJECT,
           properties: {
@@ -88,7 +88,7 @@ export function declarationOnlyTools(count: number): FunctionTool[] {
     tools.push(
       new FunctionTool({
         name: `ops_action_${String(i).padStart(3, '0')}`,
-        description: `Operation ${i} of the admin toolbox. ${prose(520, i * 3 + 3)}`,
+        description: `Operation ${i} of the admin toolbox. ${proseText(520, i * 3 + 3)}`,
         parameters,
         execute: () => ({ error: 'not used in this scenario' }),
       }),

@@ -5,8 +5,9 @@
  * (characters / 4 x the scenario's ratio in `ratio` mode).
  */
 
-/** What a tool's payload looks like; it changes how a real tokenizer counts it. */
-export type PayloadShape = 'json' | 'logs' | 'code' | 'prose' | 'image' | 'tiny';
+import type { PayloadShape, SummarizerBehavior } from '../src/testing/index.js';
+
+export type { PayloadShape, SummarizerBehavior };
 
 /** One function call the scripted model makes. */
 export interface ToolCallSpec {
@@ -52,9 +53,6 @@ export type RatioSpec =
 
 /** When the provider reports `usageMetadata`. */
 export type UsageSpec = 'always' | 'never' | { readonly fromTurn: number };
-
-/** How the scripted summarizer behaves on each of its calls. */
-export type SummarizerBehavior = 'ok' | 'fail' | 'timeout' | 'empty' | 'overlong';
 
 export interface SummarizerSpec {
   /** Behaviour of every call, or a list cycled over calls. @default 'ok' */

@@ -3,8 +3,7 @@
  * attachments, the tool steps and the size of the final answer.
  */
 import type { Content, Part } from '@google/genai';
-import { imageBase64, pdfBase64 } from './media.js';
-import { userMessage } from './payloads.js';
+import { imageBase64, pdfBase64, userMessage } from '../src/testing/index.js';
 import type { AttachmentSpec, ScenarioSpec, TurnTools } from './scenario-types.js';
 
 export interface TurnPlan {

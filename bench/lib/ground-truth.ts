@@ -11,6 +11,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import type { Tokenizer } from '../../src/index.js';
+import { memoizedTokenizer } from '../../src/testing/index.js';
 
 let encoder: Tiktoken | undefined;
 
@@ -23,19 +24,5 @@ export function exactO200kCount(text: string): number {
 
 /** A memoised exact o200k tokenizer (bounded memo; ADK rebuilds the same texts on every step). */
 export function exactO200kTokenizer(limit = 200_000): Tokenizer {
-  const memo = new Map<string, number>();
-  return {
-    name: 'o200k (exact)',
-    count(text: string): number {
-      const known = memo.get(text);
-      if (known !== undefined) return known;
-      const tokens = exactO200kCount(text);
-      if (memo.size >= limit) {
-        const oldest = memo.keys().next().value;
-        if (oldest !== undefined) memo.delete(oldest);
-      }
-      memo.set(text, tokens);
-      return tokens;
-    },
-  };
+  return memoizedTokenizer({ name: 'o200k (exact)', count: exactO200kCount }, limit);
 }

@@ -24,8 +24,8 @@ import {
 import type { Content, Schema } from '@google/genai';
 import { ContextGuard, type ContextGuardOptions, type Summarizer } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor, type GuardLogger, type UsageRecord } from '../../src/internal.js';
-import { ScriptedLlm, type RequestTokenCounter } from '../../src/testing/index.js';
-import { jsonRecords, prose, textPayload, type PayloadKind } from './content.js';
+import { proseText, ScriptedLlm, type RequestTokenCounter } from '../../src/testing/index.js';
+import { jsonRecords, textPayload, type PayloadKind } from './content.js';
 
 export const APP_NAME = 'context-guard-bench';
 export const USER_ID = 'bench-user';
@@ -153,7 +153,7 @@ export class TurnDriver {
     if (call) return { role: 'model', parts: [{ functionCall: toolCallFor(call) }] };
     return {
       role: 'model',
-      parts: [{ text: `Findings: ${prose(this.plan.answerChars, this.plan.seed * 31 + step)}` }],
+      parts: [{ text: `Findings: ${proseText(this.plan.answerChars, this.plan.seed * 31 + step)}` }],
     };
   }
 }

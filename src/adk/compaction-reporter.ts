@@ -7,6 +7,7 @@ import type { Content } from '@google/genai';
 import type { CompactionOutcome } from '../guard/guard-request.js';
 import type { CompactionRecord } from '../records/compaction-record.js';
 import { mapContentsToEvents } from '../records/map-contents-to-events.js';
+import { buildCompactionRecord } from './build-compaction-record.js';
 import { recordCompactionTelemetry } from '../telemetry/guard-telemetry.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../options.js';
 import { scopeOfContext } from './session-scope.js';
@@ -59,7 +60,7 @@ export class CompactionReporter {
 
   /** Logs, counts and notifies a compaction whose record is stored. */
   async report(record: CompactionRecord, seen: CompactionSeen): Promise<void> {
-    this.log(record, seen.outcome.fallbackReason);
+    this.log(record, seen.outcome.fallbackDetail);
     recordCompactionTelemetry(record, seen.model);
     await this.notify(record);
   }
@@ -118,43 +119,22 @@ function buildRecord(
   durationMs: number,
   withDetail: boolean,
 ): CompactionRecord {
-  const { outcome: compaction, startedAt: createdAt } = seen;
-  const agentName = context.agentName;
-  const { coveredFrom: from, coveredTo: to } = compaction;
-  return {
-    version: 1,
-    id: `${context.invocationId}:${agentName}:${createdAt}`,
-    agentName,
+  const { from, to } = seen.outcome.coveredContents;
+  return buildCompactionRecord(seen.outcome, {
+    agentName: context.agentName,
     sessionId: context.sessionId,
     invocationId: context.invocationId,
     strategy: seen.strategy,
-    reason: compaction.reason,
-    coveredContents: { from, to },
     coveredEvents: mapContentsToEvents(
       context.invocationContext.session.events,
       seen.contents.slice(from, to),
       seen.fingerprints.slice(from, to),
     ),
-    tokensBefore: compaction.tokensBefore,
-    tokensAfter: compaction.tokensAfter,
-    compressionRatio:
-      compaction.tokensAfter > 0 ? Math.round((compaction.tokensBefore / compaction.tokensAfter) * 100) / 100 : 0,
-    summarizer: compaction.fallback ? 'fallback' : (seen.summarizerName ?? 'unknown'),
-    summarizerPromptTokens: compaction.summarizerPromptTokens,
-    summarizerOutputTokens: compaction.summarizerOutputTokens,
-    summaryChars: compaction.summaryChars,
-    fallback: compaction.fallback,
-    fallbackReason: compaction.fallbackKind,
-    ...(withDetail && compaction.fallbackReason ? { fallbackDetail: compaction.fallbackReason } : {}),
-    summaryTruncated: compaction.summaryTruncated,
-    facts: compaction.facts,
-    droppedFacts: compaction.droppedFacts,
-    droppedFromSummarizerInput: compaction.droppedFromSummarizerInput,
+    summarizerName: seen.summarizerName,
+    createdAt: seen.startedAt,
     durationMs,
-    prepared: compaction.prepared,
-    waitedMs: compaction.waitedMs ?? durationMs,
-    createdAt,
-  };
+    withDetail,
+  });
 }
 
 function pendingKey(context: Context): string {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { capturingLogger } from '../../test/support/capture-logger.js';
+import { CapturingLogger } from '../testing/index.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
 import type { PreparedSummary } from '../guard/prepared-summary.js';
 import { PreparedSummaries } from './prepared-summaries.js';
@@ -33,7 +33,7 @@ describe('PreparedSummaries', () => {
   afterEach(() => process.off('unhandledRejection', onRejection));
 
   it('should hand a settled summary over without a wait, and say when one is still being prepared', async () => {
-    const store = new PreparedSummaries(capturingLogger());
+    const store = new PreparedSummaries(new CapturingLogger());
     let finish: (value: PreparedSummary) => void = () => undefined;
     store.start('k', 'worker', request, () => new Promise((resolve) => (finish = resolve)));
     await Promise.resolve();
@@ -45,7 +45,7 @@ describe('PreparedSummaries', () => {
   });
 
   it('should keep one entry per key, never answer another key, and forget a session by prefix', () => {
-    const store = new PreparedSummaries(capturingLogger());
+    const store = new PreparedSummaries(new CapturingLogger());
     store.start('app\u0000alice\u0000s1\u0000worker', 'worker', request, async () => preparedSummary());
     expect(store.get('app\u0000bob\u0000s1\u0000worker')).toBeUndefined();
     expect(store.get('app\u0000alice\u0000s1\u0000worker')).toBeDefined();
@@ -54,7 +54,7 @@ describe('PreparedSummaries', () => {
   });
 
   it('should turn a failing preparation into "none", logged, with no unhandled rejection', async () => {
-    const logger = capturingLogger();
+    const logger = new CapturingLogger();
     const store = new PreparedSummaries(logger);
     store.start('k', 'worker', request, () => Promise.reject(new Error('boom')));
     store.start('sync', 'worker', request, () => {
@@ -68,7 +68,7 @@ describe('PreparedSummaries', () => {
   });
 
   it('should be bounded, the least recently started going first', () => {
-    const store = new PreparedSummaries(capturingLogger(), undefined, 2);
+    const store = new PreparedSummaries(new CapturingLogger(), undefined, 2);
     for (const key of ['a', 'b', 'c']) store.start(key, 'worker', request, async () => preparedSummary());
     expect([store.get('a'), store.get('b'), store.get('c')].map((entry) => entry !== undefined)).toEqual([
       false,

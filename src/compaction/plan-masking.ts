@@ -3,7 +3,7 @@
  * compaction is due for room (the threshold, a rejected request, the sliding
  * window's token trigger): it moves the mask watermark to the oldest of the
  * last `keepRecent` tool results, and it is enough when the request then fits
- * the masking's target (most of the room: see `MASKING_SHARE_OF_ROOM`).
+ * the masking's target (the whole room: see `MASKING_SHARE_OF_ROOM`).
  * Otherwise the summarizer runs as before.
  */
 import type { Content } from '@google/genai';

@@ -11,7 +11,7 @@ import {
   modelThought,
   userText,
 } from '../../test/support/builders.js';
-import { jpegBytes, pngBytes, toBase64 } from '../../test/support/media.js';
+import { jpegBytes, pngBytes, toBase64 } from '../testing/index.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
 import {
   CONTENT_OVERHEAD_TOKENS,

@@ -10,7 +10,7 @@ import {
   toBase64,
   webpBytes,
   zeroBytesBase64,
-} from '../../test/support/media.js';
+} from '../testing/index.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { fileDataTokens, imageTokens, inlineDataTokens, readImageSize } from './media-tokens.js';
 

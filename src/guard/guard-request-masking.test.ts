@@ -16,7 +16,7 @@ import { guardRequest, type GuardRequestInput } from './guard-request.js';
 
 // One token per character. Calibrated at 1.5 on a 10,000 window: threshold 8,000, room
 // 8,000 / 1.5 - 500 fixed = 4,833 heuristic tokens; the summary's target is half of it (2,416),
-// the masking's 90% (4,349).
+// the masking's is the room itself.
 const pad = (label: string, tokens: number): string => label.padEnd(tokens, 'x');
 
 /** A completed turn with a 3,000-token result, then the in-flight turn with its own small result. */
@@ -60,7 +60,7 @@ function input(maskKeepRecent: number): { input: GuardRequestInput; calls: Summa
 }
 
 describe('guardRequest: masking before a summary', () => {
-  it('should make no summarizer call when masking brings the request under most of the room', async () => {
+  it('should make no summarizer call when masking brings the request under the threshold', async () => {
     const { input: guarded, calls } = input(1);
     const result = await guardRequest(guarded);
     expect(result.masking).toBeDefined();

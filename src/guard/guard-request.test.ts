@@ -126,7 +126,7 @@ describe('guardRequest', () => {
       expect(result.overLimit).toMatch(/over the hard limit of 9500 \(window 10000\)/);
       expect(result.usage.overLimitCalls).toBe(1);
       // Everything before the current request was summarized anyway: nothing more could be removed.
-      expect(result.compaction).toMatchObject({ coveredFrom: 0, coveredTo: 2 });
+      expect(result.compaction).toMatchObject({ coveredContents: { from: 0, to: 2 } });
       expect(result.calibrated).toBeGreaterThan(result.budget.hardLimit);
     });
 
@@ -216,8 +216,7 @@ describe('guardRequest', () => {
       const result = await guardRequest(guardInput({ contents: OVER, summarize }));
       expect(result.compaction).toMatchObject({
         reason: 'threshold',
-        coveredFrom: 0,
-        coveredTo: 2,
+        coveredContents: { from: 0, to: 2 },
         tokensBefore: 8_700,
         fallback: false,
       });
@@ -274,7 +273,7 @@ describe('guardRequest', () => {
         resultOf('fetch_logs', 4_000),
       ];
       const result = await guardRequest(guardInput({ contents, summarize: fakeSummarize(SUMMARY_OK).summarize }));
-      expect(result.compaction).toMatchObject({ coveredTo: 2 });
+      expect(result.compaction).toMatchObject({ coveredContents: { to: 2 } });
       expect(result.compaction?.keptAt).toBeUndefined();
       expect(result.contents?.[1]).toBe(contents[2]);
       expect(result.contents?.[0]?.parts?.[0]?.text).not.toContain("The user's current request is");
@@ -286,7 +285,7 @@ describe('guardRequest', () => {
       const result = await guardRequest(
         guardInput({ contents, usage: EMPTY_USAGE, summarize: fakeSummarize(SUMMARY_OK).summarize }),
       );
-      expect(result.compaction?.coveredTo).toBe(2);
+      expect(result.compaction?.coveredContents.to).toBe(2);
       // Nothing was learned, so there is nothing to keep.
       expect(result.usage.learnedCorrection).toBeUndefined();
     });
@@ -300,7 +299,7 @@ describe('guardRequest', () => {
           summarize: fakeSummarize(SUMMARY_OK).summarize,
         }),
       );
-      expect(result.compaction).toMatchObject({ reason: 'forced', coveredTo: 2 });
+      expect(result.compaction).toMatchObject({ reason: 'forced', coveredContents: { to: 2 } });
       expect(result.usage.forceCompaction).toBe(false);
     });
 
@@ -313,7 +312,7 @@ describe('guardRequest', () => {
       const second = await guardRequest(
         guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize }),
       );
-      expect(second.compaction).toMatchObject({ coveredFrom: 2, coveredTo: 6 });
+      expect(second.compaction).toMatchObject({ coveredContents: { from: 2, to: 6 } });
       expect(second.summary).toMatchObject({ text: 'SECOND SUMMARY', covered: 6, compactions: 2 });
       expect(calls[0]?.request.prompt).toContain(`<previous_summary>\n${SUMMARY_TEXT}`);
     });
@@ -351,7 +350,7 @@ describe('guardRequest', () => {
       const result = await guardRequest(
         summaryMechanics({ contents: TURN, summarize: fake.summarize, summarizerWindow: 100_000 }),
       );
-      expect(result.compaction).toMatchObject({ coveredFrom: 0, coveredTo: 7, keptAt: 2 });
+      expect(result.compaction).toMatchObject({ coveredContents: { from: 0, to: 7 }, keptAt: 2 });
       expect(result.summary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
       expect(result.contents?.slice(1)).toEqual([TURN[2], TURN[7], TURN[8]]);
       expect(result.contents?.[0]?.parts?.[0]?.text).toContain(MID_TURN_NOTE);
@@ -384,7 +383,7 @@ describe('guardRequest', () => {
       const second = await guardRequest(
         summaryMechanics({ contents: grown, summary: first.summary, usage: first.usage, summarize: fake.summarize }),
       );
-      expect(second.compaction).toMatchObject({ coveredFrom: 7, coveredTo: 9, keptAt: 2 });
+      expect(second.compaction).toMatchObject({ coveredContents: { from: 7, to: 9 }, keptAt: 2 });
       expect(second.summary).toMatchObject({ covered: 9, kept: { at: 2 } });
       // The request and the latest call go verbatim; the latest result may be cut to fit.
       expect(second.contents).toHaveLength(4);
@@ -409,7 +408,7 @@ describe('guardRequest', () => {
           summarizerWindow: 100_000,
         }),
       );
-      expect(second.compaction).toMatchObject({ coveredFrom: 7, coveredTo: 10 });
+      expect(second.compaction).toMatchObject({ coveredContents: { from: 7, to: 10 } });
       expect(second.summary?.kept).toBeUndefined();
       expect(second.contents?.slice(1)).toEqual([later[10]]);
       // The old request is in the summarizer's conversation now, before the steps that followed the watermark.
@@ -443,9 +442,9 @@ describe('guardRequest', () => {
       );
       expect(result.compaction).toMatchObject({
         fallback: true,
-        fallbackKind: 'timeout',
-        fallbackReason: 'timed out after 60000 ms',
-        coveredTo: 2,
+        fallbackReason: 'timeout',
+        fallbackDetail: 'timed out after 60000 ms',
+        coveredContents: { to: 2 },
       });
       expect(result.summary?.fallback).toBe(true);
       expect(result.summary?.text).toMatch(/^\(Mechanical summary/);
@@ -456,8 +455,8 @@ describe('guardRequest', () => {
       const result = await guardRequest(guardInput({ contents: OVER }));
       expect(result.compaction).toMatchObject({
         fallback: true,
-        fallbackKind: 'unavailable',
-        fallbackReason: 'no summarizer available',
+        fallbackReason: 'unavailable',
+        fallbackDetail: 'no summarizer available',
       });
     });
 
@@ -536,7 +535,7 @@ describe('guardRequest', () => {
         fc.asyncProperty(guardScenario, async (scenario) => {
           const result = await run(scenario);
           if (!result.compaction || !result.summary) return;
-          expect(result.compaction.coveredTo).toBeGreaterThan(result.compaction.coveredFrom);
+          expect(result.compaction.coveredContents.to).toBeGreaterThan(result.compaction.coveredContents.from);
           const fingerprintAt = (index: number): string | undefined =>
             scenario.contents[index] ? fingerprint(scenario.contents[index]) : undefined;
           expect(

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Context, createSession, InvocationContext, LlmAgent, PluginManager, type LlmRequest } from '@google/adk';
 import type { ContentUnion } from '@google/genai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ratioTokenCounter, ScriptedLlm } from '../testing/index.js';
+import { CapturingLogger, ratioTokenCounter, ScriptedLlm } from '../testing/index.js';
 import { AgentsMdInstructionsPlugin } from './instructions-plugin.js';
 import { instructionHeader } from './load-instructions.js';
 
@@ -44,10 +44,6 @@ function request(systemInstruction?: ContentUnion): LlmRequest {
     toolsDict: {},
     ...(systemInstruction === undefined ? {} : { config: { systemInstruction } }),
   };
-}
-
-function capturingLogger() {
-  return { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 }
 
 const header = () => instructionHeader('cwd', join(folder, 'AGENTS.md'));
@@ -101,13 +97,13 @@ describe('AgentsMdInstructionsPlugin', () => {
   describe('reporting', () => {
     it('should warn once per load about what the limit cut, and pass the load to onLoad', async () => {
       await writeFile(join(folder, 'AGENTS.md'), 'x'.repeat(5_000));
-      const logger = capturingLogger();
+      const logger = new CapturingLogger();
       const onLoad = vi.fn();
       const plugin = new AgentsMdInstructionsPlugin({ ...pluginOptions(), maxBytes: 1_024, logger, onLoad });
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest: request() });
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest: request() });
-      expect(logger.warn).toHaveBeenCalledTimes(1);
-      expect(String(logger.warn.mock.calls[0]?.[0])).toMatch(
+      expect(logger.atOrAbove('warn')).toHaveLength(1);
+      expect(logger.atOrAbove('warn')[0]?.message).toMatch(
         new RegExp(`cut: ${join(folder, 'AGENTS.md')} \\(cwd, \\d+ bytes dropped\\)`),
       );
       expect(onLoad).toHaveBeenCalledTimes(1);

@@ -24,23 +24,19 @@ export interface CoveredEvents {
   readonly count: number;
 }
 
-export interface CompactionRecord {
-  readonly version: number;
-  readonly id: string;
-  readonly agentName: string;
-  readonly sessionId: string;
-  readonly invocationId: string;
-  readonly strategy: string;
+/**
+ * A compaction's own figures, as the core reports them (`CompactionOutcome` extends this);
+ * the record is these plus what the ADK shell knows.
+ */
+export interface CompactionFigures {
   readonly reason: CompactionReason;
   /** Request contents summarized by this compaction: [from, to). */
   readonly coveredContents: { readonly from: number; readonly to: number };
-  readonly coveredEvents: CoveredEvents;
   /** Calibrated tokens of the request before and after. */
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** tokensBefore / tokensAfter. */
   readonly compressionRatio: number;
-  readonly summarizer: string;
   readonly summarizerPromptTokens?: number | undefined;
   readonly summarizerOutputTokens?: number | undefined;
   readonly summaryChars: number;
@@ -48,8 +44,8 @@ export interface CompactionRecord {
   /** Why the fallback summary was used: `'timeout'`, `'failed'`, `'empty'` or `'unavailable'` (no summarizer). */
   readonly fallbackReason?: SummarizerFailureKind | undefined;
   /**
-   * The summarizer's error text; only with the `debugSummarizerErrorText` option, since a
-   * provider's error can quote the conversation and this record is persisted.
+   * The summarizer's error text; in a record only with the `debugSummarizerErrorText` option,
+   * since a provider's error can quote the conversation and the record is persisted.
    */
   readonly fallbackDetail?: string | undefined;
   readonly summaryTruncated: boolean;
@@ -58,10 +54,21 @@ export interface CompactionRecord {
   readonly droppedFacts: readonly string[];
   /** Contents left out of the summarizer's input because of its window. */
   readonly droppedFromSummarizerInput: number;
-  /** The plugin's own time, including the summarizer call. */
-  readonly durationMs: number;
   /** True when the summary was prepared in the background before this call (`prepareTurnsAhead`). */
   readonly prepared: boolean;
+}
+
+export interface CompactionRecord extends CompactionFigures {
+  readonly version: number;
+  readonly id: string;
+  readonly agentName: string;
+  readonly sessionId: string;
+  readonly invocationId: string;
+  readonly strategy: string;
+  readonly coveredEvents: CoveredEvents;
+  readonly summarizer: string;
+  /** The plugin's own time, including the summarizer call. */
+  readonly durationMs: number;
   /**
    * How long the call waited for its summary, in ms: for a prepared summary, the wait for it to
    * finish (0 when it was ready); otherwise the whole compaction (`durationMs`).

@@ -76,3 +76,25 @@ export function tokenizerTokenCounter(tokenizer: Tokenizer): RequestTokenCounter
     return tokens;
   };
 }
+
+/**
+ * `inner` with a bounded text → count memo (the oldest entry goes first): a real tokenizer is
+ * slow, and ADK rebuilds the same contents on every step, so almost every text repeats.
+ */
+export function memoizedTokenizer(inner: Tokenizer, limit = 50_000): Tokenizer {
+  const memo = new Map<string, number>();
+  return {
+    name: inner.name,
+    count(text: string): number {
+      const known = memo.get(text);
+      if (known !== undefined) return known;
+      const tokens = inner.count(text);
+      if (memo.size >= limit) {
+        const oldest = memo.keys().next().value;
+        if (oldest !== undefined) memo.delete(oldest);
+      }
+      memo.set(text, tokens);
+      return tokens;
+    },
+  };
+}

@@ -26,13 +26,12 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
-import { logText } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
+import { ScriptedLlm, type ModelScript, logText } from '../../src/testing/index.js';
+import { CapturingLogger } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
 import { pairingViolations, startViolations } from '../support/request-invariants.js';
-import { ScriptedSummarizerLlm } from '../support/summarizer-llm.js';
+import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -51,7 +50,7 @@ function newGuard(agents: NonNullable<ConstructorParameters<typeof ContextGuard>
   const guard = new ContextGuard({
     summarizer: new ScriptedSummarizerLlm(),
     modelWindows: { 'scripted-summarizer': 32_000 },
-    logger: capturingLogger(),
+    logger: new CapturingLogger(),
     onCompaction: (record) => void records.push(record),
     agents,
     // The records prove each agent was guarded: masking alone (which makes no record) would make room here.

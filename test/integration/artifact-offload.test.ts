@@ -17,10 +17,9 @@ import {
 import type { Content, Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, contextRecallTool, truncateToolOutput } from '../../src/index.js';
-import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
+import { ScriptedLlm, ratioTokenCounter, type ModelScript, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { CapturingLogger } from '../../src/testing/index.js';
 
 /** About 2 MB of distinct lines, so any slice shows where it came from. */
 const BIG = Array.from(
@@ -86,7 +85,7 @@ const script: ModelScript = ({ request }) => {
 };
 
 function world(artifactService: BaseArtifactService | undefined) {
-  const logger = capturingLogger();
+  const logger = new CapturingLogger();
   const model = new ScriptedLlm({ window: 200_000, countTokens: ratioTokenCounter(1), script });
   const agent = new LlmAgent({
     name: 'worker',
@@ -95,7 +94,7 @@ function world(artifactService: BaseArtifactService | undefined) {
     tools: [bigTool(), contextRecallTool()],
   });
   const sessionService = new InMemorySessionService();
-  const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer(), logger });
+  const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer(), logger });
   const runner = new Runner({
     appName: APP_NAME,
     agent,

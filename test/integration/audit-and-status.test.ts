@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, compactionView, formatContextMeter, type CompactionRecord } from '../../src/index.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 8_000;
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-audit-'));
@@ -26,7 +26,7 @@ describe('audit trail and status', () => {
     const guard = new ContextGuard({
       contextWindow: WINDOW,
       maskKeepRecent: 0,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
       onCompaction: (record) => void heard.push(record),
     });
     const harness = createHarness({

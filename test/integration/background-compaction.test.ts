@@ -32,8 +32,8 @@ import {
   toolThenAnswerScript,
   type Harness,
 } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { CapturingLogger } from '../../src/testing/index.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 16_000;
 
@@ -69,12 +69,14 @@ function guarded(
   options: ContextGuardOptions = {},
 ) {
   const compactions: CompactionRecord[] = [];
-  const logger = capturingLogger();
+  const logger = new CapturingLogger();
   const guard = new ContextGuard({
     contextWindow: WINDOW,
     summarizer,
     logger,
     onCompaction: (record) => void compactions.push(record),
+    // About summaries: masking alone would make room in these sessions.
+    maskKeepRecent: 0,
     ...options,
   });
   const harness = createHarness({
@@ -275,7 +277,7 @@ describe('background compaction through a real Runner', () => {
     afterEach(() => process.off('unhandledRejection', onRejection));
 
     it('should end in the fallback summary, once, with no unhandled rejection', async () => {
-      const summarizer = countingSummarizer('throw');
+      const summarizer = new ScriptedSummarizer({ behavior: 'fail' });
       const { harness, compactions } = guarded(summarizer);
       const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
       await turnsUntil(
@@ -288,14 +290,14 @@ describe('background compaction through a real Runner', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(rejections).toEqual([]);
       expect(compactions[0]).toMatchObject({ prepared: true, fallback: true, fallbackReason: 'failed' });
-      expect(summarizer.requests).toHaveLength(1);
+      expect(summarizer.calls).toHaveLength(1);
       expect(harness.model.rejectedRequests).toEqual([]);
     });
   });
 
   it("should record in OpenTelemetry the summarizer's time in the background and whether the turn waited", async () => {
     spans.reset();
-    const { harness, compactions } = guarded(countingSummarizer());
+    const { harness, compactions } = guarded(new ScriptedSummarizer());
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await turnsUntil(
       harness,

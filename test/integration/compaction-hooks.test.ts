@@ -25,10 +25,10 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm } from '../../src/testing/index.js';
-import { capturingLogger } from '../support/capture-logger.js';
+import { CapturingLogger } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
-import { ScriptedSummarizerLlm } from '../support/summarizer-llm.js';
+import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -77,7 +77,7 @@ class CompactionProbe extends BasePlugin {
 /** Summaries are what these tests follow, so masking is off unless a test turns it on. */
 async function setUp(plugins: BasePlugin[], maskKeepRecent = 0) {
   const records: CompactionRecord[] = [];
-  const logger = capturingLogger();
+  const logger = new CapturingLogger();
   const guard = new ContextGuard({
     maskKeepRecent,
     contextWindow: 6_000,

@@ -7,7 +7,7 @@ import { InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
 import {
   APP_NAME,
   USER_ID,
@@ -16,7 +16,6 @@ import {
   runTurn,
   toolThenAnswerScript,
 } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
 
 const WINDOW = 8_000;
 const keys = stateKeysFor('worker');
@@ -27,9 +26,10 @@ function sentSummary(contents: { parts?: { text?: string }[] }[]): boolean {
 
 describe('compaction lifecycle', () => {
   it('should call the summarizer once per compaction and reuse the summary on the steps after it', async () => {
-    const summarizer = countingSummarizer('ok');
-    // About summaries: masking alone would make room in this session.
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer, maskKeepRecent: 0 });
+    const summarizer = new ScriptedSummarizer();
+    // About summaries made in the call: masking alone would make room in this session, and a summary
+    // prepared ahead (background-compaction.test.ts) may still be running when the run ends.
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 });
     const harness = createHarness({
       window: WINDOW,
       ratio: 1.8,
@@ -46,7 +46,7 @@ describe('compaction lifecycle', () => {
     });
     const usage = decodeUsageRecord(stored?.state[keys.usage]);
     expect(usage.compactions).toBeGreaterThan(0);
-    expect(summarizer.requests.length).toBe(usage.compactions);
+    expect(summarizer.calls.length).toBe(usage.compactions);
     // Every request after the first compaction starts with the summary, many without a new summarizer call.
     const firstSummarized = harness.model.requests.findIndex((request) => sentSummary(request.contents));
     expect(firstSummarized).toBeGreaterThan(0);
@@ -64,7 +64,7 @@ describe('compaction lifecycle', () => {
       window: WINDOW,
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
-      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: countingSummarizer() })],
+      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer() })],
       sessionService,
     });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
@@ -79,7 +79,7 @@ describe('compaction lifecycle', () => {
     expect(summary).toBeDefined();
 
     // A new process: new plugin instance, new Runner, new model, same session store.
-    const secondSummarizer = countingSummarizer();
+    const secondSummarizer = new ScriptedSummarizer();
     const second = createHarness({
       window: WINDOW,
       ratio: 1.8,
@@ -96,12 +96,12 @@ describe('compaction lifecycle', () => {
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
     const historyContents = stored!.events.filter((event) => event.content?.role).length;
     expect(request!.contents.length).toBeLessThan(historyContents - summary!.covered + 2);
-    expect(secondSummarizer.requests).toHaveLength(0);
+    expect(secondSummarizer.calls).toHaveLength(0);
     expect(second.model.rejectedRequests).toEqual([]);
   });
 
   it('should produce a compaction with a mechanical summary when the summarizer throws', async () => {
-    const summarizer = countingSummarizer('throw');
+    const summarizer = new ScriptedSummarizer({ behavior: 'fail' });
     const harness = createHarness({
       window: WINDOW,
       ratio: 1.8,
@@ -121,7 +121,7 @@ describe('compaction lifecycle', () => {
     });
     const summary = decodeSummaryRecord(stored?.state[keys.summary]);
     expect(errors).toEqual([]);
-    expect(summarizer.requests.length).toBeGreaterThan(0);
+    expect(summarizer.calls.length).toBeGreaterThan(0);
     expect(summary?.fallback).toBe(true);
     expect(summary?.text).toContain('Mechanical summary');
     expect(harness.model.rejectedRequests).toEqual([]);
@@ -130,7 +130,7 @@ describe('compaction lifecycle', () => {
   it('should keep separate state and thresholds for two agents in one session', async () => {
     const sessionService = new InMemorySessionService();
     const guard = new ContextGuard({
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
       agents: { alpha: { contextWindow: 8_000 }, beta: { contextWindow: 16_000 } },
     });
     const makeRunner = (name: string, window: number) => {

@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
 
@@ -24,7 +24,7 @@ describe('a bill that knows caching', () => {
     metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
     const guard = new ContextGuard({
       contextWindow: 200_000,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
       prices: { 'scripted-model': PRICE },
     });
     const harness = createHarness({
@@ -75,7 +75,7 @@ describe('a bill that knows caching', () => {
   });
 
   it('should count tokens but leave the cost out for a model without a price', async () => {
-    const guard = new ContextGuard({ contextWindow: 200_000, summarizer: countingSummarizer() });
+    const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer() });
     const harness = createHarness({
       window: 200_000,
       ratio: 1,

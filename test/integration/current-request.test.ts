@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { DatabaseSessionService, type Event, type Runner } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
+import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import type { ModelScript, RecordedRequest } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, logText, runTurn } from '../support/agent-harness.js';
-import { pngBytes, toBase64 } from '../support/media.js';
+import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
+import { logText, pngBytes, proseText, toBase64, ScriptedSummarizer } from '../../src/testing/index.js';
 import { allText, pairingViolations, startViolations } from '../support/request-invariants.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
 
 const keys = stateKeysFor('worker');
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-turn-'));
@@ -53,12 +52,16 @@ function summarized(request: RecordedRequest): boolean {
   return request.contents.some((content) => content.parts?.[0]?.text?.startsWith(SUMMARY_MARKER) ?? false);
 }
 
-/** A coding-agent task statement: 10,902 characters, with the submission instructions at its very end. */
+/**
+ * A coding-agent task statement: 10,902 characters (prose, then the logs it quotes), with the
+ * submission instructions at its very end; about 3,300 tokens, which the first test's premise checks.
+ */
 function taskStatement(): string {
   const submit =
     '\n\nWhen you are done, submit with the command `submit_patch --issue 4471 --branch fix/parser-timeouts` and nothing else.';
-  const body = `Task: fix the parser timeouts reported in issue 4471.\n\n${logText(10_902 - 55 - submit.length, 7)}`;
-  return `${body}${submit}`;
+  const chars = 10_902 - 55 - submit.length;
+  const quoted = `${proseText(Math.floor(chars / 2), 7)}\n${logText(chars - Math.floor(chars / 2) - 1, 7)}`;
+  return `Task: fix the parser timeouts reported in issue 4471.\n\n${quoted}${submit}`;
 }
 
 describe('the current request through a long single-turn tool loop', () => {
@@ -66,7 +69,10 @@ describe('the current request through a long single-turn tool loop', () => {
     // Before any real count the guard sizes this message over half the window (its uncalibrated threshold),
     // yet under the hard limit: it must go whole, not cut nor stripped of its images.
     const window = 12_288;
-    const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() });
+    const taskTokens = tiktokenTokenizer.count(taskStatement());
+    expect(taskTokens).toBeGreaterThan(2_900);
+    expect(taskTokens).toBeLessThan(3_700);
+    const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     const screenshot = (width: number): Part => ({
@@ -95,7 +101,7 @@ describe('the current request through a long single-turn tool loop', () => {
     const firstStore = new DatabaseSessionService(`sqlite://${file}`);
     await firstStore.init();
     // The summary's strip after a restart is what this test follows: masking off, so the loop's steps are summarized.
-    const guard = new ContextGuard({ contextWindow: window, summarizer: countingSummarizer(), maskKeepRecent: 0 });
+    const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer(), maskKeepRecent: 0 });
     const first = createHarness({
       window,
       ratio: 1.8,
@@ -121,7 +127,7 @@ describe('the current request through a long single-turn tool loop', () => {
 
     // Restart: new store, new Runner, new guard on the same file. The next turn's first request is the
     // stored summary, the kept task, what the summary does not cover, and the new message: nothing else.
-    const secondSummarizer = countingSummarizer();
+    const secondSummarizer = new ScriptedSummarizer();
     const secondStore = new DatabaseSessionService(`sqlite://${file}`);
     await secondStore.init();
     const second = createHarness({
@@ -142,7 +148,7 @@ describe('the current request through a long single-turn tool loop', () => {
     });
     await runTurn(second.runner, session.id, 'Now check the release notes.');
     const next = second.model.requests[0]!;
-    expect(secondSummarizer.requests).toHaveLength(0);
+    expect(secondSummarizer.calls).toHaveLength(0);
     expect(next.contents[0]?.parts?.[0]?.text).toContain(summary!.text);
     expect(allText(next.contents).split(task).length - 1).toBe(1);
     const stepsShown = next.contents.filter((content) => content.parts?.some((part) => part.functionCall)).length;

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 8_000;
 const keys = stateKeysFor('worker');
@@ -28,7 +28,7 @@ async function openDatabase(file: string): Promise<DatabaseSessionService> {
 describe('persistence with DatabaseSessionService on SQLite', () => {
   it('should pick up the summary and watermark after a restart without recomputing them', async () => {
     const file = join(folder, 'sessions.sqlite');
-    const firstSummarizer = countingSummarizer();
+    const firstSummarizer = new ScriptedSummarizer();
     const firstStore = await openDatabase(file);
     const first = createHarness({
       window: WINDOW,
@@ -44,11 +44,11 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
     const storedSummary = decodeSummaryRecord(before?.state[keys.summary]);
     const storedUsage = decodeUsageRecord(before?.state[keys.usage]);
     expect(storedSummary).toBeDefined();
-    expect(storedUsage.compactions).toBe(firstSummarizer.requests.length);
+    expect(storedUsage.compactions).toBe(firstSummarizer.calls.length);
     const eventsBefore = before!.events.length;
 
     // Restart: everything new but the database file.
-    const secondSummarizer = countingSummarizer();
+    const secondSummarizer = new ScriptedSummarizer();
     const secondStore = await openDatabase(file);
     const second = createHarness({
       window: WINDOW,
@@ -61,7 +61,7 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
     const sent = second.model.requests[0]!;
     expect(sent.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
     expect(sent.contents[0]?.parts?.[0]?.text).toContain(storedSummary!.text);
-    expect(secondSummarizer.requests).toHaveLength(0);
+    expect(secondSummarizer.calls).toHaveLength(0);
     expect(second.model.rejectedRequests).toEqual([]);
 
     const after = await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });

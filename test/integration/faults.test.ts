@@ -21,7 +21,7 @@ import {
   sentTexts,
   type FaultHarness,
 } from '../support/fault-harness.js';
-import { SUMMARIZER_THOUGHT, ScriptedSummarizerLlm, type SummarizerMode } from '../support/summarizer-llm.js';
+import { SUMMARIZER_THOUGHT, ScriptedSummarizerLlm, type SummarizerMode } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
 

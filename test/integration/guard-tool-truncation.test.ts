@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { stateKeysFor, type ToolTruncationRecord } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 describe('tool output truncation in the guard', () => {
   it('should cut a 60 KB tool result before it is stored or sent, and record it', async () => {
     const records: (ToolTruncationRecord & { agentName: string })[] = [];
     const guard = new ContextGuard({
       contextWindow: 200_000,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
       onToolTruncation: (record) => void records.push(record),
     });
     const harness = createHarness({
@@ -49,7 +49,7 @@ describe('tool output truncation in the guard', () => {
   it('should leave results alone for an agent whose policy turns truncation off', async () => {
     const guard = new ContextGuard({
       contextWindow: 200_000,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
       agents: { worker: { toolOutputTruncation: false } },
     });
     const harness = createHarness({

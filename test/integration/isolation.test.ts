@@ -36,13 +36,12 @@ import {
   resolvePolicy,
   stateKeysFor,
 } from '../../src/internal.js';
-import { ScriptedLlm, type ModelScript, type RecordedRequest } from '../../src/testing/index.js';
-import { logText } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
+import { ScriptedLlm, type ModelScript, type RecordedRequest, logText } from '../../src/testing/index.js';
+import { CapturingLogger } from '../../src/testing/index.js';
 import { fetchTool } from '../support/fault-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
 import { pairingViolations, startViolations } from '../support/request-invariants.js';
-import { ScriptedSummarizerLlm } from '../support/summarizer-llm.js';
+import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -93,10 +92,10 @@ function expectWellFormed(...models: ScriptedLlm[]): void {
 function quietGuard(options: ConstructorParameters<typeof ContextGuard>[0] = {}): {
   guard: ContextGuard;
   records: CompactionRecord[];
-  logger: ReturnType<typeof capturingLogger>;
+  logger: CapturingLogger;
 } {
   const records: CompactionRecord[] = [];
-  const logger = capturingLogger();
+  const logger = new CapturingLogger();
   // Summaries are what must stay apart here: masking off, so every agent summarizes.
   const guard = new ContextGuard({
     maskKeepRecent: 0,

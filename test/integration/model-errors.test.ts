@@ -7,9 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
 
 const keys = stateKeysFor('worker');
 
@@ -26,7 +25,7 @@ describe('model errors', () => {
       window,
       script: toolThenAnswerScript(1_500),
       model,
-      plugins: [new ContextGuard({ contextWindow: window, summarizer: countingSummarizer() })],
+      plugins: [new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() })],
     });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
@@ -57,7 +56,7 @@ describe('model errors', () => {
       contextWindow: window,
       defaultCorrection: 1,
       uncalibratedThresholdRatio: 1,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
     });
     const harness = createHarness({ window, script: toolThenAnswerScript(2_000), model, plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
@@ -96,7 +95,7 @@ describe('model errors', () => {
         return undefined;
       },
     });
-    const summarizer = countingSummarizer();
+    const summarizer = new ScriptedSummarizer();
     const harness = createHarness({
       window,
       script: toolThenAnswerScript(3_000),
@@ -111,7 +110,7 @@ describe('model errors', () => {
       if (events.some((event) => event.errorCode === '503')) failedTurn = turn;
     }
     expect(failedTurn).toBeGreaterThan(0);
-    const callsAtFailure = summarizer.requests.length;
+    const callsAtFailure = summarizer.calls.length;
     const stored = await harness.sessionService.getSession({
       appName: APP_NAME,
       userId: USER_ID,
@@ -123,6 +122,6 @@ describe('model errors', () => {
     await runTurn(harness.runner, session.id, 'Try again please.');
     const retried = model.requests[model.requests.length - 1]!;
     expect(retried.contents[0]?.parts?.[0]?.text?.startsWith('[context_guard summary]')).toBe(true);
-    expect(summarizer.requests.length).toBe(callsAtFailure);
+    expect(summarizer.calls.length).toBe(callsAtFailure);
   });
 });

@@ -19,8 +19,8 @@ import {
   decodeSummaryRecord,
   stateKeysFor,
 } from '../../src/internal.js';
-import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, logText, runTurn } from '../support/agent-harness.js';
+import { contentsText, logText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
 const SECRET = 'TRK-99812-ZQ';
@@ -33,13 +33,6 @@ const lossySummarizer: Summarizer = {
     finishReason: 'STOP',
   }),
 };
-
-function allText(contents: { parts?: { text?: string; functionResponse?: { response?: unknown } }[] }[]): string {
-  return contents
-    .flatMap((content) => content.parts ?? [])
-    .map((part) => part.text ?? JSON.stringify(part.functionResponse?.response ?? ''))
-    .join('\n');
-}
 
 /**
  * Turn 1 returns a log with the tracking code buried in it; later turns fetch big logs;
@@ -58,7 +51,7 @@ const recallScript: ModelScript = ({ request }) => {
   const question = lastUser?.parts?.find((part) => part.text)?.text ?? '';
   const responses = last?.parts?.filter((part) => part.functionResponse) ?? [];
   if (question.startsWith('What was the tracking code')) {
-    const seen = allText(contents);
+    const seen = contentsText(contents);
     const match = /TRK-\d+-[A-Z]+/.exec(seen);
     if (match) return { content: { role: 'model', parts: [{ text: `The tracking code is ${match[0]}.` }] } };
     const hasRecall = RECALL_TOOL_NAME in request.toolsDict;
@@ -113,7 +106,7 @@ async function recallRun(withTool: boolean): Promise<string> {
   const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   for (let turn = 1; turn <= 10; turn++) await runTurn(runner, session.id, `Turn ${turn}: fetch the logs.`);
   // The code is gone from what the model is sent by now.
-  expect(allText(model.requests[model.requests.length - 1]!.contents)).not.toContain(SECRET);
+  expect(contentsText(model.requests[model.requests.length - 1]!.contents)).not.toContain(SECRET);
   const events = await runTurn(runner, session.id, 'What was the tracking code in the first log?');
   expect(model.rejectedRequests).toEqual([]);
   const lastRequest = model.requests[model.requests.length - 1]!;

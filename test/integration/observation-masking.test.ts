@@ -11,14 +11,14 @@ import { ContextGuard } from '../../src/index.js';
 import { stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { pairingViolations } from '../support/request-invariants.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 16_000;
 const MASKED = 'context_guard_masked';
 const TURNS = 16;
 
 async function session(maskKeepRecent: number | undefined, sessionService = new InMemorySessionService()) {
-  const summarizer = countingSummarizer();
+  const summarizer = new ScriptedSummarizer();
   const guard = new ContextGuard({
     contextWindow: WINDOW,
     summarizer,
@@ -53,8 +53,8 @@ describe('observation masking', () => {
       expect(run.harness.model.rejectedRequests).toEqual([]);
       expect(run.harness.model.requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
     }
-    expect(plain.summarizer.requests.length).toBeGreaterThan(0);
-    expect(masked.summarizer.requests.length).toBeLessThan(plain.summarizer.requests.length);
+    expect(plain.summarizer.calls.length).toBeGreaterThan(0);
+    expect(masked.summarizer.calls.length).toBeLessThan(plain.summarizer.calls.length);
     expect(masked.harness.model.requests.some((request) => maskedCount(request.contents) > 0)).toBe(true);
     expect(plain.harness.model.requests.every((request) => maskedCount(request.contents) === 0)).toBe(true);
     // The tool result the model is answering is never masked.

@@ -7,23 +7,23 @@
  */
 import { createEvent, createEventActions, InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
+import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import { PINNED_MARKER, stateKeysFor } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, logText, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
+import { logText, proseText } from '../../src/testing/index.js';
 
 const SMALL = 8_000;
 const pinsKey = stateKeysFor('worker').pins;
 
 async function smallModelTurns(sessionService: InMemorySessionService, sessionId: string) {
-  const logger = capturingLogger();
+  const logger = new CapturingLogger();
   const harness = createHarness({
     window: SMALL,
     ratio: 1.8,
     script: toolThenAnswerScript(1_000),
     sessionService,
-    plugins: [new ContextGuard({ contextWindow: SMALL, summarizer: countingSummarizer(), logger })],
+    plugins: [new ContextGuard({ contextWindow: SMALL, summarizer: new ScriptedSummarizer(), logger })],
   });
   const answered: boolean[] = [];
   for (let turn = 1; turn <= 3; turn++) {
@@ -46,7 +46,10 @@ describe('pins under a smaller window', () => {
     const bigGuard = new ContextGuard({ contextWindow: 200_000 });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     await runTurn(large.runner, session.id, 'Hello.');
-    const text = `PIN-START ${logText(48_000, 7)} PIN-END`;
+    const text = `PIN-START ${proseText(68_000, 7)} PIN-END`;
+    // The premise: about 12k tokens, under the 200k guard's pin cap, far over the 8k model's.
+    expect(tiktokenTokenizer.count(text)).toBeGreaterThan(10_000);
+    expect(tiktokenTokenizer.count(text)).toBeLessThan(14_000);
     await bigGuard.pin({
       sessionService,
       session: (await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!,

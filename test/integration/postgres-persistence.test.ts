@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const url = process.env['POSTGRES_URL'];
 const keys = stateKeysFor('worker');
@@ -24,7 +24,7 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
       sessionService: firstStore,
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: countingSummarizer() })],
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: new ScriptedSummarizer() })],
     });
     const session = await firstStore.createSession({
       appName: APP_NAME,
@@ -39,7 +39,7 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
 
     const secondStore = new DatabaseSessionService(url!);
     await secondStore.init();
-    const summarizer = countingSummarizer();
+    const summarizer = new ScriptedSummarizer();
     const second = createHarness({
       window: 8_000,
       ratio: 1.8,
@@ -49,7 +49,7 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
     });
     await runTurn(second.runner, session.id, 'Where are we? No tools.');
     expect(second.model.requests[0]!.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
-    expect(summarizer.requests).toHaveLength(0);
+    expect(summarizer.calls).toHaveLength(0);
     const after = await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
     expect(after!.events.length).toBeGreaterThan(before!.events.length);
     expect(decodeUsageRecord(after?.state[keys.usage]).compactions).toBe(

@@ -6,9 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import type { RecordedRequest } from '../../src/testing/index.js';
+import { type RecordedRequest, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
 
 const keys = stateKeysFor('worker');
 
@@ -28,7 +27,7 @@ describe('sliding-window strategy', () => {
       strategy: 'sliding-window',
       invocationThreshold: 3,
       overlapSize: 2,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
       onCompaction: (record) => void records.push(record),
     });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(500), plugins: [guard] });
@@ -66,7 +65,7 @@ describe('sliding-window strategy', () => {
       invocationThreshold: 1,
       overlapSize: 0,
       maxCompactions: 2,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
     });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(200), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
@@ -85,7 +84,7 @@ describe('sliding-window strategy', () => {
       contextWindow: 8_000,
       strategy: 'sliding-window',
       invocationThreshold: 50,
-      summarizer: countingSummarizer(),
+      summarizer: new ScriptedSummarizer(),
       // The token trigger's summaries: masking alone would make room in this session.
       maskKeepRecent: 0,
       onCompaction: (record) => void records.push(record),

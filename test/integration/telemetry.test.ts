@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 describe('OpenTelemetry', () => {
   it('should emit one compact_context span and one counted compaction per compaction', async () => {
@@ -22,7 +22,7 @@ describe('OpenTelemetry', () => {
     metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
 
     // A summarizer that reports its usage, as llmSummarizer does from usageMetadata.
-    const counting = countingSummarizer();
+    const counting = new ScriptedSummarizer();
     const summarizer = {
       name: counting.name,
       summarize: async (request: SummarizeRequest) => ({
@@ -57,7 +57,7 @@ describe('OpenTelemetry', () => {
     // The summarizer's own bill rides on the span, as in the compaction record.
     const record = decodeCompactionRecord(stored?.state[stateKeysFor('worker').lastCompaction]);
     const lastSpan = compactSpans[compactSpans.length - 1]!;
-    expect(record?.summarizerPromptTokens).toBe(counting.requests[counting.requests.length - 1]!.prompt.length);
+    expect(record?.summarizerPromptTokens).toBe(counting.calls[counting.calls.length - 1]!.prompt.length);
     expect(lastSpan.attributes['context_guard.summarizer.input_tokens']).toBe(record?.summarizerPromptTokens);
     expect(lastSpan.attributes['context_guard.summarizer.output_tokens']).toBe(40);
 

@@ -19,10 +19,10 @@ import {
   type PluginAfterToolParams,
   type ToolOutputTruncator,
 } from '../../src/adk/tool-output-callback.js';
-import { ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
+import { ratioTokenCounter, ScriptedLlm, type ModelScript, logText } from '../../src/testing/index.js';
 import type { ToolTruncationRecord } from '../../src/truncation/truncate-tool-output.js';
 import type { ToolOutputTruncation } from '../../src/truncation/truncation-policy.js';
-import { APP_NAME, USER_ID, fetchLogsTool, logText, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { APP_NAME, USER_ID, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 
 const LIMIT = 10_240;
 

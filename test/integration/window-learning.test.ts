@@ -9,10 +9,9 @@ import { InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, formatContextMeter } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
-import { capturingLogger } from '../support/capture-logger.js';
-import { countingSummarizer } from '../support/test-summarizer.js';
+import { CapturingLogger } from '../../src/testing/index.js';
 
 const REAL_WINDOW = 8_000;
 const keys = stateKeysFor('worker');
@@ -28,10 +27,10 @@ function strictModel(): ScriptedLlm {
 
 describe('a window learned from the provider', () => {
   it('should be rejected once on an unknown model, then adopt the stated maximum for the session, other sessions and a restart', async () => {
-    const logger = capturingLogger();
+    const logger = new CapturingLogger();
     const model = strictModel();
     const sessionService = new InMemorySessionService();
-    const guard = new ContextGuard({ summarizer: countingSummarizer(), logger });
+    const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger });
     const harness = createHarness({
       window: REAL_WINDOW,
       script: toolThenAnswerScript(1_500),
@@ -72,16 +71,16 @@ describe('a window learned from the provider', () => {
       script: toolThenAnswerScript(1_500),
       model: restartedModel,
       sessionService,
-      plugins: [new ContextGuard({ summarizer: countingSummarizer(), logger: capturingLogger() })],
+      plugins: [new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() })],
     });
     for (let turn = 31; turn <= 45; turn++) await runTurn(restarted.runner, first.id, `Turn ${turn}: check the logs.`);
     expect(restartedModel.rejectedRequests).toHaveLength(0);
   });
 
   it('should let the provider win over a larger contextWindow option, and say so once', async () => {
-    const logger = capturingLogger();
+    const logger = new CapturingLogger();
     const model = strictModel();
-    const guard = new ContextGuard({ contextWindow: 32_000, summarizer: countingSummarizer(), logger });
+    const guard = new ContextGuard({ contextWindow: 32_000, summarizer: new ScriptedSummarizer(), logger });
     const harness = createHarness({
       window: REAL_WINDOW,
       script: toolThenAnswerScript(1_500),
@@ -103,7 +102,7 @@ describe('a window learned from the provider', () => {
 
   it('should keep an explicit contextWindow smaller than what the provider accepts, and report it as the option', async () => {
     const model = strictModel();
-    const guard = new ContextGuard({ contextWindow: 6_000, summarizer: countingSummarizer() });
+    const guard = new ContextGuard({ contextWindow: 6_000, summarizer: new ScriptedSummarizer() });
     const harness = createHarness({
       window: REAL_WINDOW,
       script: toolThenAnswerScript(1_500),

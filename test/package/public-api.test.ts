@@ -47,6 +47,14 @@ describe('public API', () => {
     expect(undocumented).toEqual([]);
   });
 
+  it('should describe every name of the testing subpath in docs/testing.md', () => {
+    const docs = readFileSync(join('docs', 'testing.md'), 'utf8');
+    const undocumented = exportedNames('src/testing/index.ts').filter(
+      (name) => !new RegExp(`\\b${name}\\b`).test(docs),
+    );
+    expect(undocumented).toEqual([]);
+  });
+
   it('should keep the internal and testing subpaths apart from the root', () => {
     const internal = exportedNames('src/internal.ts');
     const testing = exportedNames('src/testing/index.ts');

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { CheckOptions, GuardedWorld, StepPlan, ToolCallPlan, TurnPlan } from '../support/guarded-world.js';
 import { payloadText, type PayloadKind } from '../support/payloads.js';
-import type { SummarizerMode } from '../support/summarizer-llm.js';
+import type { SummarizerMode } from '../../src/testing/index.js';
 
 /** What the commands remember: enough to bound a run's cost and to describe it. */
 export interface Ledger {

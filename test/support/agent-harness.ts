@@ -11,46 +11,11 @@ import {
   type Event,
 } from '@google/adk';
 import type { Content } from '@google/genai';
-import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
+import { logText, ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
 import type { BasePlugin } from '@google/adk';
 
 export const APP_NAME = 'guard-test';
 export const USER_ID = 'user-1';
-
-/** Deterministic pseudo-random text of about `chars` characters, shaped like log output. */
-export function logText(chars: number, seed = 1): string {
-  const words = [
-    'GET',
-    '/api/v1/orders',
-    '200',
-    'OK',
-    'latency_ms=',
-    'user_id=',
-    'trace=',
-    'cache',
-    'miss',
-    'hit',
-    'db',
-    'query',
-    'rows=',
-    'WARN',
-    'INFO',
-  ];
-  let state = seed;
-  const out: string[] = [];
-  let length = 0;
-  while (length < chars) {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    const word = `${words[state % words.length]}${state % 7 === 0 ? state % 1000 : ''}`;
-    out.push(word);
-    length += word.length + 1;
-    if (state % 11 === 0) {
-      out.push('\n');
-      length += 1;
-    }
-  }
-  return out.join(' ').slice(0, chars);
-}
 
 /** A tool that returns a payload of the requested size. */
 export function fetchLogsTool(): FunctionTool {

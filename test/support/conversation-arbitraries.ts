@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { mixedText } from './arbitraries.js';
 import type { StepPlan, ToolCallPlan, Topology, TurnPlan, WorldConfig } from './guarded-world.js';
 import { PAYLOAD_KINDS, TEXT_PAYLOAD_KINDS, type PayloadKind } from './payloads.js';
-import { SUMMARIZER_MODES, type SummarizerMode } from './summarizer-llm.js';
+import { SUMMARIZER_MODES, type SummarizerMode } from '../../src/testing/index.js';
 
 /** Windows from 2k to 1M tokens, log-uniform, so small windows (where compaction happens) are common. */
 export const windowArbitrary: fc.Arbitrary<number> = fc

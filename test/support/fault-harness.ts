@@ -20,12 +20,12 @@ import {
   type RecordedRequest,
   type RequestTokenCounter,
   type ScriptCall,
+  logText,
 } from '../../src/testing/index.js';
-import { logText } from './agent-harness.js';
-import { capturingLogger, OVER_LIMIT_WARNING, type CapturingLogger } from './capture-logger.js';
+import { CapturingLogger, OVER_LIMIT_WARNING } from '../../src/testing/index.js';
 import { proportionalCounter } from './proportional-counter.js';
 import { pairingViolations, startViolations } from './request-invariants.js';
-import { ScriptedSummarizerLlm } from './summarizer-llm.js';
+import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 export const FAULT_APP = 'guard-faults';
 export const FAULT_USER = 'user-f';
@@ -41,7 +41,7 @@ export interface FaultHarnessOptions {
   readonly script?: ModelScript;
   /** Characters the default script asks `fetch` for. @default 3,000 */
   readonly toolChars?: number;
-  /** What `fetch` returns (its input is `{ size }`). @default `{ logs: logText(size) }` */
+  /** What `fetch` returns (its input is `{ size }`). @default `{ logs: logText(size, size) }` */
   readonly toolResult?: (size: number) => unknown;
   readonly extraTools?: BaseTool[];
   readonly instruction?: string;
@@ -102,7 +102,7 @@ export function fetchTool(result: (size: number) => unknown = (size) => ({ logs:
 export async function faultHarness(options: FaultHarnessOptions = {}): Promise<FaultHarness> {
   const window = options.window ?? 8_000;
   const agentName = options.agentName ?? 'worker';
-  const logger = capturingLogger();
+  const logger = new CapturingLogger();
   const records: CompactionRecord[] = [];
   const summarizer = new ScriptedSummarizerLlm();
   const model = new ScriptedLlm({

@@ -29,11 +29,11 @@ import { decodeCompactionRecord, decodeSummaryRecord, decodeUsageRecord, stateKe
 import { encodeRecord } from '../../src/state/guard-state.js';
 import { ScriptedLlm, ratioTokenCounter, type RequestTokenCounter } from '../../src/testing/index.js';
 import { proportionalCounter } from './proportional-counter.js';
-import { capturingLogger, OVER_LIMIT_WARNING, type CapturingLogger, type LogLine } from './capture-logger.js';
-import { pngBytes, toBase64 } from './media.js';
+import { CapturingLogger, OVER_LIMIT_WARNING, type LogLine } from '../../src/testing/index.js';
+import { pngBytes, toBase64 } from '../../src/testing/index.js';
 import { payloadResult, type PayloadKind } from './payloads.js';
 import { pairingViolations, requestPresenceViolations, startViolations, summaryText } from './request-invariants.js';
-import { ScriptedSummarizerLlm, SUMMARIZER_THOUGHT, type SummarizerMode } from './summarizer-llm.js';
+import { ScriptedSummarizerLlm, SUMMARIZER_THOUGHT, type SummarizerMode } from '../../src/testing/index.js';
 
 export type Topology = 'single' | 'two-roots' | 'router';
 
@@ -214,7 +214,7 @@ export class GuardedWorld {
     this.names = agentNames(config.topology);
     this.ratio = config.ratio;
     this.reportUsage = config.reportUsage;
-    this.logger = capturingLogger((line) => this.timeline.push({ kind: 'log', line }));
+    this.logger = new CapturingLogger({ onLine: (line) => this.timeline.push({ kind: 'log', line }) });
     const counter = this.truthCounter();
     this.names.forEach((name, i) => {
       const window = config.windows[i] ?? config.windows[0] ?? 8_000;

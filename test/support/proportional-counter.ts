@@ -13,25 +13,15 @@
 import type { LlmRequest } from '@google/adk';
 import { inlineDataTokens } from '../../src/estimate/media-tokens.js';
 import { tiktokenTokenizer } from '../../src/estimate/tokenizer.js';
-import { requestPayload, type RequestTokenCounter } from '../../src/testing/index.js';
+import { memoizedTokenizer, requestPayload, type RequestTokenCounter } from '../../src/testing/index.js';
 
-const memo = new Map<string, number>();
-
-/** tiktoken count of `text`, memoised (the same history is counted again on every call). */
-function count(text: string): number {
-  let tokens = memo.get(text);
-  if (tokens === undefined) {
-    tokens = tiktokenTokenizer.count(text);
-    if (memo.size > 20_000) memo.clear();
-    memo.set(text, tokens);
-  }
-  return tokens;
-}
+/** tiktoken counts, memoised (the same history is counted again on every call). */
+const tiktoken = memoizedTokenizer(tiktokenTokenizer, 20_000);
 
 /** Tokens of a request at ratio 1. */
 export function proportionalCount(request: LlmRequest): number {
   let tokens = 0;
-  for (const text of requestPayload(request).texts) tokens += count(text);
+  for (const text of requestPayload(request).texts) tokens += tiktoken.count(text);
   for (const content of request.contents ?? []) {
     for (const part of content.parts ?? []) {
       if (part.inlineData)

@@ -7,9 +7,12 @@
  * No braces appear in prose or system prompts: ADK substitutes `{name}` in an
  * agent's instruction from session state.
  */
-import type { PayloadShape } from './scenario-types.js';
-import { Lcg } from './lcg.js';
+
 import { imageBase64 } from './media.js';
+import { SeededRandom } from './seeded-random.js';
+
+/** What a tool's payload looks like; it changes how a real tokenizer counts it. */
+export type PayloadShape = 'json' | 'logs' | 'code' | 'prose' | 'image' | 'tiny';
 
 const WORDS = [
   'the',
@@ -65,8 +68,8 @@ const WORDS = [
 ];
 
 /** Prose of exactly `chars` characters (sentences of common words). */
-export function prose(chars: number, seed: number): string {
-  const random = new Lcg(seed);
+export function proseText(chars: number, seed: number): string {
+  const random = new SeededRandom(seed);
   let out = '';
   while (out.length < chars) {
     const length = 6 + (random.next() % 14);
@@ -82,8 +85,8 @@ const LEVELS = ['INFO', 'INFO', 'INFO', 'DEBUG', 'WARN', 'ERROR'];
 const PATHS = ['/api/v1/orders', '/api/v1/users', '/healthz', '/api/v2/search', '/api/v1/invoices/export', '/metrics'];
 
 /** Server log lines, exactly `chars` characters. */
-export function logs(chars: number, seed: number): string {
-  const random = new Lcg(seed);
+export function logText(chars: number, seed: number): string {
+  const random = new SeededRandom(seed);
   const lines: string[] = [];
   let length = 0;
   let second = random.next() % 3_600;
@@ -98,8 +101,8 @@ export function logs(chars: number, seed: number): string {
 }
 
 /** TypeScript-like source code, exactly `chars` characters. */
-export function code(chars: number, seed: number): string {
-  const random = new Lcg(seed);
+export function codeText(chars: number, seed: number): string {
+  const random = new SeededRandom(seed);
   const out: string[] = [];
   let length = 0;
   let fn = 0;
@@ -113,7 +116,7 @@ export function code(chars: number, seed: number): string {
       `  for (const item of items.slice(0, limit)) {`,
       `    if (typeof item === 'number' && item > ${random.next() % 100}) total += item * ${1 + (random.next() % 9)};`,
       `  }`,
-      `  return total; // ${prose(30 + (random.next() % 40), random.next())}`,
+      `  return total; // ${proseText(30 + (random.next() % 40), random.next())}`,
       `}`,
       '',
     ].join('\n');
@@ -125,7 +128,7 @@ export function code(chars: number, seed: number): string {
 
 /** Records for a JSON payload; the caller trims to size. */
 function jsonRecords(chars: number, seed: number): unknown[] {
-  const random = new Lcg(seed);
+  const random = new SeededRandom(seed);
   const items: unknown[] = [];
   let length = 2;
   while (length < chars) {
@@ -154,14 +157,14 @@ export function toolResult(shape: PayloadShape, size: number, seed: number): Rec
       // Drop records until the JSON is at most `size` characters, then pad with a note.
       while (items.length > 0 && JSON.stringify({ items }).length > size) items.pop();
       const json = JSON.stringify({ items }).length;
-      return { items, note: prose(Math.max(0, size - json - 10), seed + 1) };
+      return { items, note: proseText(Math.max(0, size - json - 10), seed + 1) };
     }
     case 'logs':
-      return { logs: logs(Math.max(0, size - 11), seed) };
+      return { logs: logText(Math.max(0, size - 11), seed) };
     case 'code':
-      return { path: `src/module_${seed % 97}.ts`, content: code(Math.max(0, size - 40), seed) };
+      return { path: `src/module_${seed % 97}.ts`, content: codeText(Math.max(0, size - 40), seed) };
     case 'prose':
-      return { text: prose(Math.max(0, size - 11), seed) };
+      return { text: proseText(Math.max(0, size - 11), seed) };
     case 'image':
       // A tool that returns a screenshot as base64 inside JSON, as many do.
       return { mimeType: 'image/png', data: imageBase64(1_280, 800, Math.max(64, size - 40), seed) };
@@ -175,17 +178,17 @@ export function userMessage(turn: number, chars: number, agentHint = ''): string
   // Short messages ("ok") still carry the turn number, so each one is unique.
   if (chars < 24) return `ok #${turn}.`;
   const head = `Turn ${turn} request #${(turn * 7_919) % 10_007}${agentHint}: `;
-  return head + prose(Math.max(0, chars - head.length), turn * 31 + 7);
+  return head + proseText(Math.max(0, chars - head.length), turn * 31 + 7);
 }
 
 /** The model's final text answer of a turn. */
 export function modelAnswer(turn: number, agent: string, chars: number): string {
   const head = `[${agent}] answer to turn ${turn}: `;
-  return head + prose(Math.max(0, chars - head.length), turn * 131 + agent.length);
+  return head + proseText(Math.max(0, chars - head.length), turn * 131 + agent.length);
 }
 
 /** A system prompt of exactly `chars` characters (no braces). */
 export function systemPrompt(chars: number, agent: string): string {
   const head = `You are ${agent}, an operations assistant. Follow the runbook below exactly. `;
-  return (head + prose(Math.max(0, chars - head.length), 4_242 + agent.length)).slice(0, chars);
+  return (head + proseText(Math.max(0, chars - head.length), 4_242 + agent.length)).slice(0, chars);
 }

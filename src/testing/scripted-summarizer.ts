@@ -2,17 +2,17 @@
  * A scripted summarizer, strict like the model: it rejects a prompt over its
  * own window with Gemini's 400 error, respects the output cap it is given
  * (characters ≈ tokens x 3), and can be told to fail, hang until aborted,
- * return empty text or ignore the cap, per call.
+ * return empty text or ignore the cap, per call. It records every call.
  *
- * It serves both sides of the comparison: ContextGuard takes it as a
- * `Summarizer`; ADK's `LlmSummarizer` (for `TokenBasedContextCompactor`) takes
- * it as a `BaseLlm` through `asBaseLlm()`.
+ * It serves both sides of the simulator's comparison: ContextGuard takes it as
+ * a `Summarizer`; ADK's `LlmSummarizer` (for `TokenBasedContextCompactor`)
+ * takes it as a `BaseLlm` through `ScriptedSummarizerLlm`.
  */
-import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
-import type { Summarizer } from '../src/index.js';
-import type { SummarizeRequest, SummarizeResult } from '../src/internal.js';
-import { promptTooLongError } from '../src/testing/index.js';
-import type { SummarizerBehavior } from './scenario-types.js';
+import type { SummarizeRequest, SummarizeResult, Summarizer } from '../compaction/summarizer.js';
+import { promptTooLongError } from './scripted-llm.js';
+
+/** What a call does: summarize, throw a 503, hang until aborted, answer empty, or ignore the output cap. */
+export type SummarizerBehavior = 'ok' | 'fail' | 'timeout' | 'empty' | 'overlong';
 
 /** Characters of output per token of `maxOutputTokens`. */
 export const CHARS_PER_OUTPUT_TOKEN = 3;
@@ -20,6 +20,7 @@ export const CHARS_PER_OUTPUT_TOKEN = 3;
 const UNABORTED_HANG_MS = 1_500;
 
 export interface SummarizerCall {
+  readonly prompt: string;
   readonly promptTokens: number;
   readonly behavior: SummarizerBehavior;
   readonly rejected: boolean;
@@ -30,15 +31,22 @@ export interface SummarizerCall {
 }
 
 export interface ScriptedSummarizerOptions {
-  /** Behaviour of every call, or a list cycled over calls. */
-  readonly behavior: SummarizerBehavior | readonly SummarizerBehavior[];
-  /** The summarizer model's context window; a longer prompt is rejected. */
-  readonly window: number;
-  /** Ground-truth tokens of a prompt. */
-  readonly countText: (text: string) => number;
-  /** Cap used when the caller states none (ADK's LlmSummarizer sends no config). */
-  readonly defaultMaxOutputTokens: number;
+  /** Behaviour of every call, or a list cycled over calls. @default 'ok' */
+  readonly behavior?: SummarizerBehavior | readonly SummarizerBehavior[];
+  /** The summarizer model's context window; a longer prompt is rejected. @default unbounded */
+  readonly window?: number;
+  /** Ground-truth tokens of a prompt. @default characters / 4 */
+  readonly countText?: (text: string) => number;
+  /** Cap used when the caller states none (ADK's LlmSummarizer sends no config). @default 1,024 */
+  readonly defaultMaxOutputTokens?: number;
 }
+
+const DEFAULTS = {
+  behavior: 'ok',
+  window: Infinity,
+  countText: (text: string) => Math.ceil(text.length / 4),
+  defaultMaxOutputTokens: 1_024,
+} as const;
 
 /** Lines of the prompt worth keeping: identifiers, numbers and the request. */
 function salientLines(prompt: string, limit: number): string[] {
@@ -73,13 +81,29 @@ export function scriptedSummary(prompt: string, chars: number): string {
   return text.slice(0, chars);
 }
 
+/** Resolves when `signal` aborts, or after UNABORTED_HANG_MS when nobody aborts. */
+function hangUntilAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(resolve, UNABORTED_HANG_MS);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 export class ScriptedSummarizer implements Summarizer {
   readonly name = 'scripted-summarizer';
   readonly calls: SummarizerCall[] = [];
-  private readonly options: ScriptedSummarizerOptions;
+  private readonly options: Required<ScriptedSummarizerOptions>;
 
-  constructor(options: ScriptedSummarizerOptions) {
-    this.options = options;
+  constructor(options: ScriptedSummarizerOptions = {}) {
+    this.options = { ...DEFAULTS, ...options };
   }
 
   /** Sum of the prompt tokens of the calls the summarizer accepted (billed). */
@@ -91,22 +115,19 @@ export class ScriptedSummarizer implements Summarizer {
     return this.respond(request.prompt, request.systemInstruction, request.maxOutputTokens, request.signal);
   }
 
-  /** The same summarizer as an ADK model, for `new LlmSummarizer({ llm })`. */
-  asBaseLlm(): BaseLlm {
-    return new SummarizerLlm(this);
-  }
-
   async respond(
     prompt: string,
     systemInstruction: string,
     maxOutputTokens: number | undefined,
     signal: AbortSignal | undefined,
+    override?: SummarizerBehavior,
   ): Promise<SummarizeResult> {
     const behaviors = this.options.behavior;
     const behavior: SummarizerBehavior =
-      typeof behaviors === 'string'
+      override ??
+      (typeof behaviors === 'string'
         ? behaviors
-        : (behaviors[this.calls.length % Math.max(1, behaviors.length)] ?? 'ok');
+        : (behaviors[this.calls.length % Math.max(1, behaviors.length)] ?? 'ok'));
     const cap = maxOutputTokens ?? this.options.defaultMaxOutputTokens;
     const promptTokens = this.options.countText(prompt) + this.options.countText(systemInstruction);
     const rejected = promptTokens > this.options.window;
@@ -121,6 +142,7 @@ export class ScriptedSummarizer implements Summarizer {
           : scriptedSummary(prompt, target);
     const outputChars = behavior === 'ok' || behavior === 'overlong' ? text.length : 0;
     this.calls.push({
+      prompt,
       promptTokens,
       behavior,
       rejected,
@@ -137,49 +159,9 @@ export class ScriptedSummarizer implements Summarizer {
         }),
       );
     if (behavior === 'timeout') {
-      await new Promise<void>((resolve) => {
-        if (signal?.aborted) return resolve();
-        const timer = setTimeout(resolve, UNABORTED_HANG_MS);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
+      await hangUntilAborted(signal);
       throw new Error('DEADLINE_EXCEEDED: the summarizer did not answer in time');
     }
     return { text, finishReason: 'STOP', outputTokens: Math.ceil(text.length / CHARS_PER_OUTPUT_TOKEN) };
-  }
-}
-
-/** The summarizer seen through ADK's model interface (what `LlmSummarizer` calls). */
-class SummarizerLlm extends BaseLlm {
-  constructor(private readonly summarizer: ScriptedSummarizer) {
-    super({ model: 'scripted-summarizer' });
-  }
-
-  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
-    const prompt = (request.contents ?? [])
-      .flatMap((content) => content.parts ?? [])
-      .map((part) => part.text ?? '')
-      .join('\n');
-    const system = request.config?.systemInstruction;
-    const result = await this.summarizer.respond(
-      prompt,
-      typeof system === 'string' ? system : '',
-      request.config?.maxOutputTokens,
-      undefined,
-    );
-    yield {
-      content: { role: 'model', parts: [{ text: result.text }] },
-      finishReason: 'STOP' as LlmResponse['finishReason'],
-    };
-  }
-
-  override async connect(): Promise<BaseLlmConnection> {
-    throw new Error('The scripted summarizer has no live mode.');
   }
 }

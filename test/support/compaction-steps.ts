@@ -1,0 +1,41 @@
+/**
+ * The steps of one compaction, as the core hands them to `buildCompactionOutcome`: contents
+ * 3..9 covered, the user's message at 6 kept, one durable fact carried and one dropped.
+ */
+import type { SummaryOutcome } from '../../src/compaction/summarizer.js';
+import type { CompactionSteps } from '../../src/guard/compaction-outcome.js';
+import { RECORD_VERSION } from '../../src/state/guard-state.js';
+import { userText } from './builders.js';
+
+export const STEPS_SUMMARY_TEXT = 'A summary of eight words, give or take.';
+
+export function compactionSteps(verdict: SummaryOutcome): CompactionSteps {
+  const text = STEPS_SUMMARY_TEXT;
+  return {
+    reason: 'threshold',
+    coveredFrom: 3,
+    split: { coverage: { covered: 9, keptAt: 6 }, toCover: [3, 4, 5, 7, 8] },
+    summarized: {
+      text,
+      outcome: verdict,
+      summarizedContents: [userText('x')],
+      currentRequest: undefined,
+      droppedContents: 2,
+    },
+    summary: {
+      record: {
+        version: RECORD_VERSION,
+        text,
+        covered: 9,
+        anchor: 'a',
+        compactions: 2,
+        fallback: !verdict.ok,
+        createdAt: 0,
+        facts: [{ text: 'port 8080', addedAt: 2, lastSeen: 2 }],
+      },
+      droppedFacts: ['old fact'],
+    },
+    tokensBefore: 8_700,
+    tokensAfter: 3_100,
+  };
+}
