@@ -37,7 +37,7 @@ svg.chart .plot{fill:#fbfcfe;stroke:#dfe4ec}svg.chart .tick{font-size:9px;fill:#
 svg.chart .window{stroke:#c62828;stroke-dasharray:5 3;stroke-width:1.2}svg.chart .threshold{stroke:#ef8f00;stroke-dasharray:3 3;stroke-width:1}
 svg.chart .window-label{fill:#c62828}svg.chart .threshold-label{fill:#b86e00}
 svg.chart .series{fill:none;stroke:#1565c0;stroke-width:1.4}svg.chart .raw{fill:none;stroke:#9aa5b4;stroke-width:1;stroke-dasharray:2 2}
-svg.chart .overflow{fill:#c62828}svg.chart .compaction{fill:#2e7d32}
+svg.chart .overflow{fill:#c62828}svg.chart .compaction{fill:#2e7d32}svg.chart .waited{fill:#ef6c00}
 .legend span{margin-right:14px;font-size:12px}.legend i{display:inline-block;width:18px;height:0;border-top:2px solid;vertical-align:middle;margin-right:4px}
 details{margin:4px 0}details li{font-size:12px;color:#7a1d15}
 nav a{margin-right:8px;font-size:12px}
@@ -82,7 +82,8 @@ function caption(result: ScenarioResult): string {
     `${escapeXml(result.strategyLabel)} · ${verdict}<br>` +
     `${result.modelCalls} calls · ${result.overflows} overflow${result.overflows === 1 ? '' : 's'} · ${result.compactions} compaction${result.compactions === 1 ? '' : 's'} · ${result.maskings} masking${result.maskings === 1 ? '' : 's'} · ` +
     `peak ${percent(result.peakWindowUse)} · billed ${shortTokens(result.billedPromptTokens)} (${shortTokens(result.cachedPromptTokens)} cached) · ` +
-    `${result.summarizerCalls} summarizer call${result.summarizerCalls === 1 ? '' : 's'} · $${formatUsd(result.costUsd)}`
+    `${result.summarizerCalls} summarizer call${result.summarizerCalls === 1 ? '' : 's'} · ` +
+    `${result.turnsWaitedForSummary} turn${result.turnsWaitedForSummary === 1 ? '' : 's'} waited for a summary (+${(result.summaryWaitMs / 1000).toFixed(1)} s) · $${formatUsd(result.costUsd)}`
   );
 }
 
@@ -114,7 +115,7 @@ function scenarioSection(name: string, results: readonly ScenarioResult[]): stri
   const figures = results.map((result) => {
     const chart = renderChart({
       title: `${name}, ${result.strategyLabel}: prompt tokens per model call`,
-      calls: result.calls,
+      calls: result.calls.map((call, i) => ({ ...call, waitedMs: result.summaryWaitsMs[i] ?? 0 })),
       window: result.window,
       threshold: result.threshold,
       scale,
@@ -169,7 +170,7 @@ export function renderReport(results: readonly ScenarioResult[], meta: ReportMet
 <h1>ContextGuard simulation</h1>
 <p class="meta">${escapeXml(meta.generatedAt)} · ground truth: ${escapeXml(meta.groundTruth)} · ${names.length} scenarios × ${strategies.length} strategies · ${(meta.durationMs / 1000).toFixed(1)} s · <code>${escapeXml(meta.command)}</code></p>
 <p><b class="${guardFailed.length === 0 ? 'pass' : 'fail'}">ContextGuard: ${guard.length - guardFailed.length} of ${guard.length} runs passed</b>${baselineTotals.length > 0 ? ` · baselines: ${baselineTotals.join(' · ')}` : ''}</p>
-<p class="legend"><span><i style="border-color:#1565c0"></i>prompt tokens sent</span><span><i style="border-color:#9aa5b4;border-top-style:dashed"></i>as ADK built it</span><span><i style="border-color:#ef8f00;border-top-style:dashed"></i>threshold (window − buffer)</span><span><i style="border-color:#c62828;border-top-style:dashed"></i>window</span><span style="color:#c62828">● rejected (overflow)</span><span style="color:#2e7d32">▲ compaction</span></p>
+<p class="legend"><span><i style="border-color:#1565c0"></i>prompt tokens sent</span><span><i style="border-color:#9aa5b4;border-top-style:dashed"></i>as ADK built it</span><span><i style="border-color:#ef8f00;border-top-style:dashed"></i>threshold (window − buffer)</span><span><i style="border-color:#c62828;border-top-style:dashed"></i>window</span><span style="color:#c62828">● rejected (overflow)</span><span style="color:#2e7d32">▲ compaction</span><span style="color:#ef6c00">■ waited for a summary</span></p>
 ${summaryMatrix(names, strategies, byKey)}
 ${meta.retention ? renderRetentionSection(meta.retention, escapeXml) : ''}
 ${meta.recall ? renderRecallSection(meta.recall, escapeXml) : ''}

@@ -22,6 +22,7 @@ import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
 import { expectationViolations } from './expectations.js';
 import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
 import { ObservedModel } from './observed-model.js';
+import { summaryWaits } from './summary-waits.js';
 import { describeRatio, ratioAt } from './ratio-schedule.js';
 import { scenarioCost } from './scenario-cost.js';
 import type { ScenarioResult } from './scenario-result.js';
@@ -95,6 +96,8 @@ export async function runScenario(
     window: spec.window,
     countText: (text) => truth.countText(text),
     defaultMaxOutputTokens: Math.min(4_096, Math.floor(spec.window * 0.1)),
+    // Which model call a summary started in: the virtual clock of summary-waits.ts.
+    now: () => model.calls.length,
   });
   const topology = spec.agents ?? 'single';
   const scripted = new ScriptedLlm({
@@ -181,6 +184,10 @@ export async function runScenario(
   }
 
   const calls = model.calls;
+  const waits = summaryWaits(
+    calls,
+    summarizer.calls.map((call) => call.startedAt),
+  );
   const rejected = scripted.rejectedRequests.length;
   // The summarizer is a model too: a request over its window is an overflow of its own.
   const summarizerOverflows = summarizer.calls.filter((call) => call.rejected);
@@ -246,6 +253,8 @@ export async function runScenario(
     compactions,
     maskings,
     summarizerCalls: summarizer.calls.length,
+    turnsWaitedForSummary: waits.turnsWaited,
+    summaryWaitMs: waits.addedMs,
     summarizerFailures,
     maxPromptTokens,
     meanPromptTokens: Math.round(meanPromptTokens),
@@ -260,5 +269,6 @@ export async function runScenario(
     passed: violations.length === 0,
     durationMs: Math.round(performance.now() - started),
     calls,
+    summaryWaitsMs: waits.waitMs,
   };
 }

@@ -27,6 +27,12 @@ export interface ScenarioResult {
   /** The guard's maskings of old tool results (no model call). */
   readonly maskings: number;
   readonly summarizerCalls: number;
+  /**
+   * Turns in which a call waited for a summary, and the wall time added, in virtual time: model
+   * 150 ms per call, summarizer 400 ms (simulator/summary-waits.ts).
+   */
+  readonly turnsWaitedForSummary: number;
+  readonly summaryWaitMs: number;
   /** Summarizer calls that failed, hung, returned nothing or were rejected (the guard then used its fallback). */
   readonly summarizerFailures: number;
   readonly maxPromptTokens: number;
@@ -48,12 +54,14 @@ export interface ScenarioResult {
   readonly passed: boolean;
   readonly durationMs: number;
   readonly calls: readonly CallRecord[];
+  /** Virtual milliseconds each call waited for a summary, by call. */
+  readonly summaryWaitsMs: readonly number[];
 }
 
 /** The JSON form (`--json FILE`): everything but the per-call series. */
-export type ScenarioResultJson = Omit<ScenarioResult, 'calls'>;
+export type ScenarioResultJson = Omit<ScenarioResult, 'calls' | 'summaryWaitsMs'>;
 
 export function toJson(result: ScenarioResult): ScenarioResultJson {
-  const { calls: _calls, ...rest } = result;
+  const { calls: _calls, summaryWaitsMs: _waits, ...rest } = result;
   return rest;
 }

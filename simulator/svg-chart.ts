@@ -11,6 +11,8 @@ export interface ChartCall {
   readonly rawTokens: number;
   readonly rejected: boolean;
   readonly compacted: boolean;
+  /** Virtual milliseconds the call waited for a summary (simulator/summary-waits.ts). */
+  readonly waitedMs?: number | undefined;
 }
 
 export interface ChartScale {
@@ -100,6 +102,10 @@ export function renderChart(input: ChartInput): string {
   input.calls.forEach((call, i) => {
     if (call.compacted)
       parts.push(`<path class="compaction" d="M${fmt(x(i))},${fmt(PAD.top + plotHeight)} l-3,6 h6 z"/>`);
+    if ((call.waitedMs ?? 0) > 0)
+      parts.push(
+        `<rect class="waited" x="${fmt(x(i) - 2.5)}" y="${fmt(PAD.top + plotHeight - 11)}" width="5" height="5"><title>waited ${call.waitedMs} ms for a summary</title></rect>`,
+      );
     if (call.rejected)
       parts.push(`<circle class="overflow" cx="${fmt(x(i))}" cy="${fmt(y(call.promptTokens))}" r="2.6"/>`);
   });

@@ -28,6 +28,8 @@ export interface SummarizerCall {
   /** Output tokens billed (the same count the summary result reports). */
   readonly outputTokens: number;
   readonly maxOutputTokens: number;
+  /** The `now` clock when the call started. */
+  readonly startedAt: number;
 }
 
 export interface ScriptedSummarizerOptions {
@@ -39,6 +41,8 @@ export interface ScriptedSummarizerOptions {
   readonly countText?: (text: string) => number;
   /** Cap used when the caller states none (ADK's LlmSummarizer sends no config). @default 1,024 */
   readonly defaultMaxOutputTokens?: number;
+  /** Clock read when a call starts (the simulator counts model calls with it). @default Date.now */
+  readonly now?: () => number;
 }
 
 const DEFAULTS = {
@@ -46,6 +50,7 @@ const DEFAULTS = {
   window: Infinity,
   countText: (text: string) => Math.ceil(text.length / 4),
   defaultMaxOutputTokens: 1_024,
+  now: Date.now,
 } as const;
 
 /** Lines of the prompt worth keeping: identifiers, numbers and the request. */
@@ -149,6 +154,7 @@ export class ScriptedSummarizer implements Summarizer {
       outputChars,
       outputTokens: Math.ceil(outputChars / CHARS_PER_OUTPUT_TOKEN),
       maxOutputTokens: cap,
+      startedAt: this.options.now(),
     });
     await new Promise((resolve) => setTimeout(resolve, 1));
     if (rejected) throw promptTooLongError(promptTokens, this.options.window);

@@ -38,6 +38,14 @@ describe('baselines', () => {
     expect(result.failedTurns).toBeGreaterThan(0);
   });
 
+  it("should count the turns that waited for ADK's compactor, which summarizes inside the turn", async () => {
+    const result = await runScenario(scenario('8k_RepeatedCompactions'), strategy('adk-token-based'));
+    expect(result.compactions).toBeGreaterThan(0);
+    expect(result.turnsWaitedForSummary).toBeGreaterThan(0);
+    expect(result.summaryWaitMs).toBe(result.summaryWaitsMs.reduce((total, wait) => total + wait, 0));
+    expect(result.summaryWaitMs).toBeGreaterThanOrEqual(400 * result.turnsWaitedForSummary);
+  });
+
   it('should write every field the JSON results promise', async () => {
     const result = await runScenario(scenario('8k_SmallToolCalls'), strategy('guard-threshold'));
     const json = toJson(result);
@@ -54,12 +62,15 @@ describe('baselines', () => {
       'cachedPromptTokens',
       'summarizerPromptTokens',
       'costUsd',
+      'turnsWaitedForSummary',
+      'summaryWaitMs',
       'violations',
       'passed',
     ] as const) {
       expect(json).toHaveProperty(field);
     }
     expect(json).not.toHaveProperty('calls');
+    expect(json).not.toHaveProperty('summaryWaitsMs');
     expect(json.billedPromptTokens).toBeGreaterThan(0);
     // The strict model reports a cached prefix once a request repeats 2,048 tokens of the previous one.
     expect(json.cachedPromptTokens).toBeGreaterThan(0);

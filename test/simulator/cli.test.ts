@@ -38,7 +38,7 @@ describe('simulator CLI', () => {
       expect(run.stderr).not.toMatch(/Error/);
       expect(run.status).toBe(0);
       expect(run.stdout).toMatch(
-        /scenario\s+strategy\s+calls\s+overflows\s+compactions\s+maskings\s+summarizer\s+peak\s+mean\s+billed tokens\s+cached\s+cost \$\s+result/,
+        /scenario\s+strategy\s+calls\s+overflows\s+compactions\s+maskings\s+summarizer\s+waited\s+peak\s+mean\s+billed tokens\s+cached\s+cost \$\s+result/,
       );
       const parsed = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<Record<string, unknown>> };
       expect(parsed.scenarios.map((result) => result['strategy'])).toEqual(STRATEGIES.map((strategy) => strategy.name));
