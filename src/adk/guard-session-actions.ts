@@ -1,0 +1,70 @@
+/**
+ * What users do to a session from outside a turn (pin, request a compaction, read the status,
+ * forget what is cached), and the in-turn pin of `pinContextTool`: the bodies of the plugin's
+ * public methods, over the guard's collaborators and resolved policies.
+ */
+import type { BaseSessionService, Session, State } from '@google/adk';
+import { ContextGuardPinError } from '../errors.js';
+import { ALL_AGENTS, type AddPinResult, type Pin, type PinSource } from '../memory/pins.js';
+import { compactionRequestDelta } from '../state/compaction-request.js';
+import { stateKeysFor } from '../state/state-keys.js';
+import { agentStatus, guardedAgents, type AgentContextStatus } from '../status/guard-status.js';
+import type { GuardParts } from './guard-parts.js';
+import type { PolicyCache } from './policy-cache.js';
+import { scopeOfRef, sessionIdPrefix, type SessionRef } from './session-scope.js';
+import { appendStateEvent } from './state-event.js';
+
+/** What `status()` reads: a session's state, and (a `Session` has them) its app, user and id. */
+export type StatusSession =
+  | { readonly state: Readonly<Record<string, unknown>> }
+  | (SessionRef & { readonly state: Readonly<Record<string, unknown>> });
+
+/** A stored session and the service that stores it. */
+export interface StoredSession {
+  sessionService: BaseSessionService;
+  session: Session;
+}
+
+export class GuardSessionActions {
+  constructor(
+    private readonly parts: GuardParts,
+    private readonly policies: PolicyCache,
+  ) {}
+
+  status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+    // `preparing` needs the session's identity (a `Session` has it); state alone cannot tell.
+    const scope = 'appName' in session ? scopeOfRef(session) : undefined;
+    const of = (name: string): AgentContextStatus =>
+      agentStatus(session.state, name, scope !== undefined && this.parts.prepared.preparing(`${scope}\u0000${name}`));
+    if (agentName !== undefined) return of(agentName);
+    return guardedAgents(session.state).map(of);
+  }
+
+  async pin(params: StoredSession & { text: string; agentName?: string }): Promise<Pin> {
+    const agentName = params.agentName ?? ALL_AGENTS;
+    const state = params.session.state;
+    const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state);
+    const result = this.parts.pins.addToRecord(state, agentName, params.text, cap);
+    if (!result.ok) throw new ContextGuardPinError(agentName, result.tokens, result.cap);
+    await appendStateEvent(params.sessionService, params.session, 'pin', {
+      [stateKeysFor(agentName).pins]: result.pins,
+    });
+    return result.pin;
+  }
+
+  async requestCompaction(params: StoredSession & { agentName: string }): Promise<void> {
+    const delta = compactionRequestDelta(params.session.state, params.agentName, Date.now());
+    await appendStateEvent(params.sessionService, params.session, 'compact', delta);
+  }
+
+  pinInState(state: State, agentName: string, text: string, source: PinSource, window?: number): AddPinResult {
+    const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state.toRecord(), window);
+    return this.parts.pins.addInState(state, agentName, text, source, cap);
+  }
+
+  forgetSession(session: SessionRef | string): void {
+    const prefix = typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`;
+    this.parts.measures.forgetPrefix(prefix);
+    this.parts.prepared.forgetPrefix(prefix);
+  }
+}
