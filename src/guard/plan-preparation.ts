@@ -67,8 +67,10 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
   const { plan, coverage, calibrated } = input;
   const mark = preparationMark(input.policy, input.usage, input.threshold);
   if (!input.canSummarize || mark === undefined || calibrated < mark || calibrated >= input.threshold) return undefined;
-  // Heuristic tokens the request should still grow by before the threshold.
-  const growth = Math.ceil((input.threshold - calibrated) / input.factor);
+  // Heuristic tokens the request grows by over the lead (`prepareTurnsAhead` average turns): the
+  // call that crosses the threshold overshoots it, so the gap left now would under-predict it.
+  const lead = input.policy.prepareTurnsAhead * (input.usage.averageTurnTokens ?? 0);
+  const growth = Math.ceil(Math.max(lead, input.threshold - calibrated) / input.factor);
   const masking = maskForRoom({
     source: input.source,
     coverage,
