@@ -62,6 +62,22 @@ function echoingSummarizer(turn: () => number): Summarizer & { calls: { turn: nu
   };
 }
 
+/** A summarizer whose answers wait until `release()`: a summary still being prepared. */
+function gatedSummarizer(text: string): { summarizer: Summarizer; release: () => void; calls: () => number } {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const summarizer: Summarizer = {
+    name: 'gated',
+    summarize: async () => {
+      calls++;
+      await gate;
+      return { text };
+    },
+  };
+  return { summarizer, release: () => release(), calls: () => calls };
+}
+
 function guarded(
   summarizer: Summarizer,
   sessionService = new InMemorySessionService(),
@@ -191,17 +207,7 @@ describe('background compaction through a real Runner', () => {
   });
 
   it('should wait for a summary still being prepared at the threshold instead of calling the summarizer again', async () => {
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
-    const gated: Summarizer = {
-      name: 'gated',
-      summarize: async () => {
-        calls++;
-        await gate;
-        return { text: 'Prepared while the turns went on.' };
-      },
-    };
+    const { summarizer: gated, release, calls } = gatedSummarizer('Prepared while the turns went on.');
     // Opens the gate only when the compacting call starts its compaction (masking off: no other compaction
     // fires the hook), so the prepared summary is still running when that call takes it.
     let hooks = 0;
@@ -223,7 +229,7 @@ describe('background compaction through a real Runner', () => {
       (n) => `Turn ${n} for alice: fetch the logs.`,
     );
     expect(hooks).toBe(1);
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     expect(compactions[0]).toMatchObject({ prepared: true, fallback: false });
     expect(compactions[0]?.waitedMs).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(harness.model.requests.map((request) => request.contents))).toContain(
@@ -232,17 +238,7 @@ describe('background compaction through a real Runner', () => {
   });
 
   it('should say in status() and the meter while a summary is being prepared', async () => {
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
-    const gated: Summarizer = {
-      name: 'gated',
-      summarize: async () => {
-        calls++;
-        await gate;
-        return { text: 'Gated summary.' };
-      },
-    };
+    const { summarizer: gated, release, calls } = gatedSummarizer('Gated summary.');
     const { guard, harness } = guarded(gated);
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     const statusNow = async () => {
@@ -258,7 +254,7 @@ describe('background compaction through a real Runner', () => {
     await turnsUntil(
       harness,
       session.id,
-      () => calls > 0,
+      () => calls() > 0,
       (n) => `Turn ${n} for alice: fetch the logs.`,
     );
     const during = await statusNow();
