@@ -174,17 +174,25 @@ function observeAgentToolChild(
   child.beforeModelCallback = where === 'first' ? [callback, ...own] : [...own, callback];
 }
 
-export class PreObserver extends BasePlugin {
+/**
+ * One observer plugin: `open` notes a request before the guard (first, also on AgentTool
+ * children), `close` after it (last).
+ */
+class CallObserver extends BasePlugin {
   private readonly children = new WeakSet<LlmAgent>();
-  constructor(private readonly book: ObservationBook) {
-    super('simulator_pre_observer');
+  constructor(
+    name: string,
+    private readonly observe: (context: Context, request: LlmRequest) => void,
+    private readonly where: 'first' | 'last',
+  ) {
+    super(name);
   }
 
   override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
     observeAgentToolChild(
       tool,
-      ({ context, request }) => void this.book.open(context, request),
-      'first',
+      ({ context, request }) => void this.observe(context, request),
+      this.where,
       this.children,
     );
     return undefined;
@@ -197,35 +205,21 @@ export class PreObserver extends BasePlugin {
     callbackContext: Context;
     llmRequest: LlmRequest;
   }): Promise<LlmResponse | undefined> {
-    this.book.open(callbackContext, llmRequest);
+    this.observe(callbackContext, llmRequest);
     return undefined;
   }
 }
 
-export class PostObserver extends BasePlugin {
-  private readonly children = new WeakSet<LlmAgent>();
-  constructor(private readonly book: ObservationBook) {
-    super('simulator_post_observer');
+/** Registered before the strategy: sizes the request as ADK built it. */
+export class PreObserver extends CallObserver {
+  constructor(book: ObservationBook) {
+    super('simulator_pre_observer', (context, request) => book.open(context, request), 'first');
   }
+}
 
-  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
-    observeAgentToolChild(
-      tool,
-      ({ context, request }) => void this.book.close(context, request),
-      'last',
-      this.children,
-    );
-    return undefined;
-  }
-
-  override async beforeModelCallback({
-    callbackContext,
-    llmRequest,
-  }: {
-    callbackContext: Context;
-    llmRequest: LlmRequest;
-  }): Promise<LlmResponse | undefined> {
-    this.book.close(callbackContext, llmRequest);
-    return undefined;
+/** Registered after the strategy: reads what it did. */
+export class PostObserver extends CallObserver {
+  constructor(book: ObservationBook) {
+    super('simulator_post_observer', (context, request) => book.close(context, request), 'last');
   }
 }
