@@ -2,15 +2,7 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import {
-  gifBytes,
-  jpegBytes,
-  pdfText,
-  pngBytes,
-  toBase64,
-  webpBytes,
-  zeroBytesBase64,
-} from '../testing/index.js';
+import { gifBytes, jpegBytes, pdfText, pngBytes, toBase64, webpBytes, zeroBytesBase64 } from '../testing/index.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { fileDataTokens, imageTokens, inlineDataTokens, readImageSize } from './media-tokens.js';
 
