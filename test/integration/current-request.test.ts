@@ -72,7 +72,8 @@ describe('the current request through a long single-turn tool loop', () => {
     const taskTokens = tiktokenTokenizer.count(taskStatement());
     expect(taskTokens).toBeGreaterThan(2_900);
     expect(taskTokens).toBeLessThan(3_700);
-    const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() });
+    // The message must ride through summaries: masking alone would make room in this turn.
+    const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer(), maskKeepRecent: 0 });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     const screenshot = (width: number): Part => ({

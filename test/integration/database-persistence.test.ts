@@ -35,7 +35,14 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
       sessionService: firstStore,
-      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: firstSummarizer, maskKeepRecent: 0 })],
+      plugins: [
+        new ContextGuard({
+          contextWindow: WINDOW,
+          summarizer: firstSummarizer,
+          maskKeepRecent: 0,
+          prepareTurnsAhead: 0,
+        }),
+      ],
     });
     const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 10; turn++) await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
@@ -55,7 +62,14 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
       ratio: 1.8,
       script: toolThenAnswerScript(0),
       sessionService: secondStore,
-      plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: secondSummarizer, maskKeepRecent: 0 })],
+      plugins: [
+        new ContextGuard({
+          contextWindow: WINDOW,
+          summarizer: secondSummarizer,
+          maskKeepRecent: 0,
+          prepareTurnsAhead: 0,
+        }),
+      ],
     });
     await runTurn(second.runner, session.id, 'Summarize where we are, no tools.');
     const sent = second.model.requests[0]!;

@@ -101,7 +101,7 @@ describe('model errors', () => {
       script: toolThenAnswerScript(3_000),
       model,
       // About a summary's survival: masking alone would make room in this session.
-      plugins: [new ContextGuard({ contextWindow: window, summarizer, maskKeepRecent: 0 })],
+      plugins: [new ContextGuard({ contextWindow: window, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     let failedTurn = 0;

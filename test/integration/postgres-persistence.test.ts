@@ -24,7 +24,15 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
       sessionService: firstStore,
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: new ScriptedSummarizer() })],
+      // Summaries made in the call: masking alone would make room here, and preparing ahead adds summarizer calls.
+      plugins: [
+        new ContextGuard({
+          contextWindow: 8_000,
+          summarizer: new ScriptedSummarizer(),
+          maskKeepRecent: 0,
+          prepareTurnsAhead: 0,
+        }),
+      ],
     });
     const session = await firstStore.createSession({
       appName: APP_NAME,
@@ -45,7 +53,7 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
       ratio: 1.8,
       script: toolThenAnswerScript(0),
       sessionService: secondStore,
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer })],
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
     await runTurn(second.runner, session.id, 'Where are we? No tools.');
     expect(second.model.requests[0]!.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);

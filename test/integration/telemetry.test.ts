@@ -35,7 +35,7 @@ describe('OpenTelemetry', () => {
       window: 8_000,
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0 })],
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
     const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);

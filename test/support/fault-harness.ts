@@ -119,8 +119,10 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
     modelWindows: { 'scripted-summarizer': 32_000 },
     logger,
     onCompaction: (record) => void records.push(record),
-    // The faults are those of summaries and their state: masking alone would make room in these sessions.
+    // The faults are those of summaries made in the call and their state: masking alone would make room in
+    // these sessions, and background preparation has its own fault tests (background-compaction.test.ts).
     maskKeepRecent: 0,
+    prepareTurnsAhead: 0,
     ...options.guard,
   });
   const agent = new LlmAgent({
