@@ -27,6 +27,8 @@ describe('planCompaction', () => {
       target: 1_750,
       // Masking alone must bring the contents under the threshold (the room), not to the summary's target.
       maskTarget: 3_500,
+      // A prepared summary applied alone must come halfway from the threshold back to the target.
+      preparedTarget: 2_625,
       summaryCap: 850,
       summaryMaxChars: 2_550,
       factChars: 1_275,

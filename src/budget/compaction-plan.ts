@@ -24,6 +24,11 @@ export const MIN_SUMMARIZER_PROMPT_TOKENS = 256;
  * reach the summary's lower target. The share was chosen by measurement (docs/design.md).
  */
 export const MASKING_SHARE_OF_ROOM = 1;
+/**
+ * A summary prepared in the background is applied alone when it brings the contents this share
+ * of the way from the threshold back to the target; otherwise the call summarizes further from it.
+ */
+export const PREPARED_SHARE_OF_GAP = 0.5;
 /** Durable facts one summary carries at most. */
 export const MAX_DURABLE_FACTS = 60;
 
@@ -48,6 +53,8 @@ export interface CompactionPlan {
   readonly target: number;
   /** What a masking must bring the contents down to for no summary to be made (`MASKING_SHARE_OF_ROOM`). */
   readonly maskTarget: number;
+  /** What a summary prepared in the background must bring the contents down to (`PREPARED_SHARE_OF_GAP`). */
+  readonly preparedTarget: number;
   readonly summaryCap: number;
   readonly summaryMaxChars: number;
   readonly factChars: number;
@@ -70,6 +77,7 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
     room,
     target,
     maskTarget: Math.floor(room * MASKING_SHARE_OF_ROOM),
+    preparedTarget: room - Math.floor((room - target) * PREPARED_SHARE_OF_GAP),
     summaryCap,
     summaryMaxChars: summaryCap * CHARS_PER_TOKEN,
     factChars: Math.floor(summaryCap * CHARS_PER_TOKEN * FACT_SHARE_OF_SUMMARY),

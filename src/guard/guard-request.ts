@@ -296,7 +296,7 @@ function preparationFor(input: GuardRequestInput, observed: Observed): Preparati
     threshold: measure.budget.threshold,
     calibrated: measure.calibrated,
     factor: measure.factor,
-    plan: planFor(input, observed),
+    plan: () => planFor(input, observed),
     source: observed.source,
     view: observed.view,
     coverage: located.coverage,

@@ -3,7 +3,7 @@
  * call, or taken from a summary prepared in the background (prepared-summary.ts)
  * when one was checked valid. A prepared summary covers only what existed when
  * it started; the contents after it stay verbatim. When it does not bring the
- * contents at least halfway from the threshold back to the target, the usual
+ * contents to the plan's `preparedTarget` (halfway from the threshold back to the target), the usual
  * split continues from it, summarized in this call.
  */
 import type { Content } from '@google/genai';
@@ -94,7 +94,7 @@ async function applyPrepared(
     summary: { record, droppedFacts: made.summary.droppedFacts },
     prepared: { waitedMs },
   };
-  if (contentTokensAfter(input, record, coverage) <= (input.plan.target + input.plan.room) / 2) return applied;
+  if (contentTokensAfter(input, record, coverage) <= input.plan.preparedTarget) return applied;
   const next = chooseSplit({
     contents: input.contents,
     viewTokens: input.view.viewTokens,

@@ -47,7 +47,7 @@ const INPUT: PreparationInput = {
   threshold: THRESHOLD,
   calibrated: 8_050,
   factor: 1,
-  plan: PLAN,
+  plan: () => PLAN,
   source: {
     contents: CONTENTS,
     tokens: TOKENS,

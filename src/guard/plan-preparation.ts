@@ -30,8 +30,8 @@ export interface PreparationInput {
   readonly threshold: number;
   readonly calibrated: number;
   readonly factor: number;
-  /** The plan a compaction at the threshold would follow (`planCompaction` of this call). */
-  readonly plan: CompactionPlan;
+  /** The plan a compaction at the threshold would follow (`planCompaction` of this call); made only near the mark. */
+  readonly plan: () => CompactionPlan;
   readonly source: ViewSource;
   readonly view: RequestView;
   readonly coverage: SummaryCoverage;
@@ -64,13 +64,14 @@ export function preparationMark(policy: ResolvedPolicy, usage: UsageRecord, thre
 }
 
 export function planPreparation(input: PreparationInput): PreparationRequest | undefined {
-  const { plan, coverage, calibrated } = input;
+  const { coverage, calibrated } = input;
   const mark = preparationMark(input.policy, input.usage, input.threshold);
   if (!input.canSummarize || mark === undefined || calibrated < mark || calibrated >= input.threshold) return undefined;
   // Heuristic tokens the request grows by over the lead (`prepareTurnsAhead` average turns): the
   // call that crosses the threshold overshoots it, so the gap left now would under-predict it.
   const lead = input.policy.prepareTurnsAhead * (input.usage.averageTurnTokens ?? 0);
   const growth = Math.ceil(Math.max(lead, input.threshold - calibrated) / input.factor);
+  const plan = input.plan();
   const masking = maskForRoom({
     source: input.source,
     coverage,

@@ -35,21 +35,27 @@ function deterministicSummarizer(delayMs = 0): Summarizer & { calls: number } {
   return summarizer;
 }
 
+/** One model and session service, with a harness on a roomy window to grow a session's history without compacting it. */
+function roomyWorld() {
+  const sessionService = new InMemorySessionService();
+  const model = new ScriptedLlm({
+    window: 100_000,
+    countTokens: ratioTokenCounter(1.8),
+    script: toolThenAnswerScript(3_000),
+  });
+  const warmup = createHarness({
+    window: 100_000,
+    model,
+    script: toolThenAnswerScript(3_000),
+    sessionService,
+    plugins: [new ContextGuard({ contextWindow: 100_000 })],
+  });
+  return { sessionService, model, warmup };
+}
+
 describe('concurrency', () => {
   it('should summarize a session once when two requests on it need a compaction at the same time', async () => {
-    const sessionService = new InMemorySessionService();
-    const model = new ScriptedLlm({
-      window: 100_000,
-      countTokens: ratioTokenCounter(1.8),
-      script: toolThenAnswerScript(3_000),
-    });
-    const warmup = createHarness({
-      window: 100_000,
-      model,
-      script: toolThenAnswerScript(3_000),
-      sessionService,
-      plugins: [new ContextGuard({ contextWindow: 100_000 })],
-    });
+    const { sessionService, model, warmup } = roomyWorld();
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, session.id, `Turn ${turn}: check the logs.`);
 
@@ -69,19 +75,7 @@ describe('concurrency', () => {
   });
 
   it("should not make one session wait for another session's compaction", async () => {
-    const sessionService = new InMemorySessionService();
-    const model = new ScriptedLlm({
-      window: 100_000,
-      countTokens: ratioTokenCounter(1.8),
-      script: toolThenAnswerScript(3_000),
-    });
-    const warmup = createHarness({
-      window: 100_000,
-      model,
-      script: toolThenAnswerScript(3_000),
-      sessionService,
-      plugins: [new ContextGuard({ contextWindow: 100_000 })],
-    });
+    const { sessionService, model, warmup } = roomyWorld();
     const slow = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
     for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, slow.id, `Turn ${turn}: check the logs.`);
     const fast = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
