@@ -12,7 +12,7 @@
  * 4. budget/compaction-plan: how the room is shared (named ratios);
  * 5. mask-for-room: mask old tool results first, with no model call;
  * 6. choose-split: what a new summary covers, if it pays;
- * 7. make-summary, summarize-covered: the only async step (a summary prepared in the
+ * 7. make-summary, summarize-split, summarize-covered: the only async step (a summary prepared in the
  *    background and checked by prepared-summary is awaited there instead of the summarizer);
  *    failures give the mechanical summary;
  * 8. build-summary-record, compaction-outcome: what is persisted and reported;

@@ -19,11 +19,11 @@ import {
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from '../state/guard-state.js';
-import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
 import { chooseSplit, type Split } from './choose-split.js';
 import type { PreparedHandle } from './prepared-summary.js';
 import type { RequestView } from './request-view.js';
-import { summarizeCovered, type SummarizeFn, type Summarized } from './summarize-covered.js';
+import type { SummarizeFn } from './summarize-covered.js';
+import { summarizeSplit, type SplitSummary } from './summarize-split.js';
 
 export interface MakeSummaryInput {
   readonly contents: readonly Content[];
@@ -44,39 +44,19 @@ export interface MakeSummaryInput {
   readonly prepared?: { readonly handle: PreparedHandle; readonly coverage: SummaryCoverage } | undefined;
 }
 
-export interface MadeSummary {
-  readonly split: Split;
-  readonly summarized: Summarized;
-  readonly summary: NewSummary;
+export interface MadeSummary extends SplitSummary {
   /** Set when a prepared summary was applied; `waitedMs` is undefined when this call also summarized. */
   readonly prepared?: { readonly waitedMs: number | undefined } | undefined;
 }
 
 export async function makeSummary(input: MakeSummaryInput): Promise<MadeSummary> {
   const fromPrepared = input.prepared ? await applyPrepared(input, input.prepared) : undefined;
-  return fromPrepared ?? summarizeSplit(input, input.split, input.previous);
+  return fromPrepared ?? summarizeHere(input, input.split, input.previous);
 }
 
-async function summarizeSplit(input: MakeSummaryInput, split: Split, previous: SummaryRecord | undefined) {
-  const { plan } = input;
-  const summarized = await summarizeCovered({
-    contents: input.contents,
-    view: input.view.view,
-    toCover: split.toCover,
-    previous,
-    plan,
-    tokenizer: input.tokenizer,
-    summarize: input.summarize,
-  });
-  const summary = buildSummaryRecord({
-    previous,
-    summarized,
-    coverage: split.coverage,
-    fingerprints: input.fingerprints,
-    factChars: plan.factChars,
-    now: input.now,
-  });
-  return { split, summarized, summary };
+/** Summarizes `split` in this call, extending `previous`. */
+function summarizeHere(input: MakeSummaryInput, split: Split, previous: SummaryRecord | undefined) {
+  return summarizeSplit({ ...input, view: input.view.view, split, previous });
 }
 
 async function applyPrepared(
@@ -108,7 +88,7 @@ async function applyPrepared(
     keepFrom: undefined,
   });
   if (!next) return applied;
-  const continued = await summarizeSplit(input, next, record);
+  const continued = await summarizeHere(input, next, record);
   const toCover = [...split.toCover, ...next.toCover];
   return { ...continued, split: { coverage: next.coverage, toCover }, prepared: { waitedMs: undefined } };
 }

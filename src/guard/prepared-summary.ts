@@ -1,7 +1,6 @@
 /**
  * Background compaction, the summary itself: made from a preparation request
- * (plan-preparation.ts) by the same steps as a compaction's (summarize-covered,
- * build-summary-record), so a summarizer failure gives the same fallback,
+ * (plan-preparation.ts) by the same step as a compaction's (summarize-split.ts), so a summarizer failure gives the same fallback,
  * once. And the check that a prepared summary may still be applied: it was
  * built on the summary that applies now, and the contents it covers are the
  * same ones (its watermark is found in the live contents by fingerprint).
@@ -9,9 +8,10 @@
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from '../state/guard-state.js';
 import { locateSummary, type FingerprintAt, type SummaryPosition } from '../state/watermark.js';
-import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
+import type { NewSummary } from './build-summary-record.js';
 import type { PreparationRequest } from './plan-preparation.js';
-import { summarizeCovered, type SummarizeFn, type Summarized } from './summarize-covered.js';
+import type { SummarizeFn, Summarized } from './summarize-covered.js';
+import { summarizeSplit } from './summarize-split.js';
 
 export interface PreparedSummary {
   /** The summarizer's result (`summarizedContents` emptied: the record already holds what it gave). */
@@ -34,23 +34,7 @@ export async function prepareSummary(
   tokenizer: Tokenizer,
   summarize: SummarizeFn | undefined,
 ): Promise<PreparedSummary> {
-  const summarized = await summarizeCovered({
-    contents: request.contents,
-    view: request.view,
-    toCover: request.split.toCover,
-    previous: request.previous,
-    plan: request.plan,
-    tokenizer,
-    summarize,
-  });
-  const summary = buildSummaryRecord({
-    previous: request.previous,
-    summarized,
-    coverage: request.split.coverage,
-    fingerprints: request.fingerprints,
-    factChars: request.plan.factChars,
-    now: request.now,
-  });
+  const { summarized, summary } = await summarizeSplit({ ...request, tokenizer, summarize });
   // The contents it read are not needed once the record is built; the summary may wait turns to be applied.
   return { summarized: { ...summarized, summarizedContents: [] }, summary };
 }
