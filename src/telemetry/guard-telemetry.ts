@@ -14,53 +14,47 @@
  *   `gen_ai.context_guard.compaction.wait` (s, what the compacting call waited for its summary;
  *   attribute `context_guard.prepared`).
  */
-import { context, metrics, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
+import { context, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { CompactionRecord } from '../records/compaction-record.js';
+import { lazyInstruments, TELEMETRY_SCOPE } from './instruments.js';
 
-const SCOPE = 'adk-context-guard';
-
-let instruments:
-  | {
-      compactions: ReturnType<ReturnType<typeof metrics.getMeter>['createCounter']>;
-      duration: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
-      tokens: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
-      utilization: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
-      summarizer: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
-      wait: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']>;
-    }
-  | undefined;
-
-function meters() {
-  if (!instruments) {
-    const meter = metrics.getMeter(SCOPE);
-    instruments = {
-      compactions: meter.createCounter('gen_ai.context_guard.compactions', {
-        description: "Compactions of an agent's context",
-      }),
-      duration: meter.createHistogram('gen_ai.context_guard.compaction.duration', {
-        unit: 's',
-        description: 'Time of one compaction, summarizer included',
-      }),
-      tokens: meter.createHistogram('gen_ai.context_guard.compaction.tokens', {
-        unit: '{token}',
-        description: 'Request tokens before and after a compaction',
-      }),
-      utilization: meter.createHistogram('gen_ai.context_guard.context.utilization', {
-        unit: '1',
-        description: 'Calibrated request size over the context window',
-      }),
-      summarizer: meter.createHistogram('gen_ai.context_guard.summarizer.duration', {
-        unit: 's',
-        description: 'Time of a summarizer call made in the background, ahead of the threshold',
-      }),
-      wait: meter.createHistogram('gen_ai.context_guard.compaction.wait', {
-        unit: 's',
-        description: 'Time a compacting model call waited for its summary',
-      }),
-    };
-  }
-  return instruments;
-}
+const meters = lazyInstruments({
+  compactions: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.compactions',
+    description: "Compactions of an agent's context",
+  },
+  duration: {
+    kind: 'histogram',
+    name: 'gen_ai.context_guard.compaction.duration',
+    unit: 's',
+    description: 'Time of one compaction, summarizer included',
+  },
+  tokens: {
+    kind: 'histogram',
+    name: 'gen_ai.context_guard.compaction.tokens',
+    unit: '{token}',
+    description: 'Request tokens before and after a compaction',
+  },
+  utilization: {
+    kind: 'histogram',
+    name: 'gen_ai.context_guard.context.utilization',
+    unit: '1',
+    description: 'Calibrated request size over the context window',
+  },
+  summarizer: {
+    kind: 'histogram',
+    name: 'gen_ai.context_guard.summarizer.duration',
+    unit: 's',
+    description: 'Time of a summarizer call made in the background, ahead of the threshold',
+  },
+  wait: {
+    kind: 'histogram',
+    name: 'gen_ai.context_guard.compaction.wait',
+    unit: 's',
+    description: 'Time a compacting model call waited for its summary',
+  },
+} as const);
 
 /** Records a finished compaction as a span (back-dated to its start) and metrics. */
 export function recordCompactionTelemetry(record: CompactionRecord, model: string | undefined): void {
@@ -70,7 +64,7 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
     'gen_ai.conversation.id': record.sessionId,
     ...(model ? { 'gen_ai.request.model': model } : {}),
   };
-  const span = trace.getTracer(SCOPE).startSpan(
+  const span = trace.getTracer(TELEMETRY_SCOPE).startSpan(
     `compact_context ${record.agentName}`,
     {
       startTime: record.createdAt,

@@ -3,34 +3,24 @@
  * cached and uncached), output tokens and estimated cost, as counters next to
  * the compaction metrics of guard-telemetry.ts. No-ops without an SDK.
  */
-import { metrics, type Attributes } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import type { UsageRecord } from '../state/guard-state.js';
+import { lazyInstruments } from './instruments.js';
 
-const SCOPE = 'adk-context-guard';
-
-let instruments:
-  | {
-      tokens: ReturnType<ReturnType<typeof metrics.getMeter>['createCounter']>;
-      cost: ReturnType<ReturnType<typeof metrics.getMeter>['createCounter']>;
-    }
-  | undefined;
-
-function meters() {
-  if (!instruments) {
-    const meter = metrics.getMeter(SCOPE);
-    instruments = {
-      tokens: meter.createCounter('gen_ai.context_guard.usage.tokens', {
-        unit: '{token}',
-        description: 'Tokens billed by the model, by type (input, cached_input, output)',
-      }),
-      cost: meter.createCounter('gen_ai.context_guard.usage.cost', {
-        unit: 'USD',
-        description: 'Estimated cost of model calls at the price table',
-      }),
-    };
-  }
-  return instruments;
-}
+const meters = lazyInstruments({
+  tokens: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.usage.tokens',
+    unit: '{token}',
+    description: 'Tokens billed by the model, by type (input, cached_input, output)',
+  },
+  cost: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.usage.cost',
+    unit: 'USD',
+    description: 'Estimated cost of model calls at the price table',
+  },
+} as const);
 
 /** Records one call's tokens and cost: the difference between the usage records after and before it. */
 export function recordUsageTelemetry(

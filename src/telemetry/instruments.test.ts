@@ -1,0 +1,43 @@
+import { metrics } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  DataPointType,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { describe, expect, it } from 'vitest';
+import { lazyInstruments } from './instruments.js';
+
+describe('lazyInstruments', () => {
+  it('should create each instrument of the table, by its kind, unit and description, from the provider registered before the first call', async () => {
+    // The getter is made before the SDK is registered, as a module-level table is at import time.
+    const meters = lazyInstruments({
+      calls: { kind: 'counter', name: 'test.calls', description: 'Calls' },
+      latency: { kind: 'histogram', name: 'test.latency', unit: 's', description: 'Latency' },
+    } as const);
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+
+    meters().calls.add(2);
+    meters().latency.record(0.5);
+    expect(meters()).toBe(meters());
+    await reader.forceFlush();
+
+    const exported = exporter.getMetrics().flatMap((resource) => resource.scopeMetrics);
+    expect(exported.map((scope) => scope.scope.name)).toEqual(['adk-context-guard']);
+    const byName = new Map(exported[0]!.metrics.map((metric) => [metric.descriptor.name, metric]));
+    expect(byName.get('test.calls')).toMatchObject({
+      dataPointType: DataPointType.SUM,
+      descriptor: { description: 'Calls', unit: '' },
+      dataPoints: [{ value: 2 }],
+    });
+    expect(byName.get('test.latency')).toMatchObject({
+      dataPointType: DataPointType.HISTOGRAM,
+      descriptor: { description: 'Latency', unit: 's' },
+      dataPoints: [{ value: { count: 1, sum: 0.5 } }],
+    });
+    metrics.disable();
+  });
+});
