@@ -10,7 +10,7 @@
  *   `[... omitted X of Y bytes ...]`, because a line count would say nothing.
  */
 import { graphemeBoundaryAfter, graphemeBoundaryBefore } from '../text/grapheme-cut.js';
-import { jsonStringBytes, utf8Bytes, walkBackward, walkForward } from './json-text-cost.js';
+import { jsonStringBytes, utf8Bytes, walkBackward, walkForward, type Walk } from './json-text-cost.js';
 
 /** The line rule of a cut: what counts as too many lines and what is kept. */
 export interface LineLimits {
@@ -73,66 +73,80 @@ function worthPartial(room: number, budget: number): boolean {
   return room >= Math.max(64, budget / 4);
 }
 
-/** Whole lines from `start` while they fit in `budget`; then part of the next line when much room is left. */
-function pickHead(text: string, start: number, limit: number, budget: number): Side {
-  let position = start;
+/** One way of picking lines: forward from the start of the head, or backward from the end of the tail. */
+interface Direction {
+  /** The far end of the line at `position`, never past `limit`. */
+  readonly lineBound: (text: string, position: number, limit: number) => number;
+  readonly walk: (text: string, from: number, to: number, maxCost: number) => Walk;
+  /** The grapheme boundary at or short of `index`, never behind `origin`. */
+  readonly boundary: (text: string, index: number, origin: number) => number;
+  /** From a line's far end to the first position of the next line. */
+  readonly step: 1 | -1;
+}
+
+const FORWARD: Direction = {
+  lineBound: (text, position, limit) => {
+    const lineBreak = text.indexOf('\n', position);
+    return lineBreak === -1 || lineBreak >= limit ? limit : lineBreak;
+  },
+  walk: walkForward,
+  boundary: graphemeBoundaryBefore,
+  step: 1,
+};
+
+const BACKWARD: Direction = {
+  lineBound: (text, position, limit) => {
+    const lineBreak = position > limit ? text.lastIndexOf('\n', position - 1) : -1;
+    return lineBreak === -1 || lineBreak < limit ? limit : lineBreak + 1;
+  },
+  walk: walkBackward,
+  boundary: graphemeBoundaryAfter,
+  step: -1,
+};
+
+/** What one side keeps: from its origin up to `reached`. */
+type Picked = Omit<Side, 'start' | 'end'> & { readonly reached: number };
+
+/** Whole lines from `origin` while they fit in `budget`; then part of the next line when much room is left. */
+function pickLines(text: string, origin: number, limit: number, budget: number, direction: Direction): Picked {
+  let position = origin;
   let cost = 0;
   let lines = 0;
-  let end = start;
+  let reached = origin;
   for (;;) {
-    const lineBreak = text.indexOf('\n', position);
-    const lineEnd = lineBreak === -1 || lineBreak >= limit ? limit : lineBreak;
+    const bound = direction.lineBound(text, position, limit);
     const separator = lines > 0 ? BREAK_COST : 0;
     const room = budget - cost - separator;
-    const walk = room >= 0 ? walkForward(text, position, lineEnd, room) : { index: position, cost: 0 };
-    if (room >= 0 && walk.index === lineEnd) {
+    const walk = room >= 0 ? direction.walk(text, position, bound, room) : { index: position, cost: 0 };
+    if (room >= 0 && walk.index === bound) {
       cost += separator + walk.cost;
       lines += 1;
-      end = lineEnd;
-      if (lineEnd >= limit) break;
-      position = lineEnd + 1;
+      reached = bound;
+      if (bound === limit) break;
+      position = bound + direction.step;
       continue;
     }
     if (lines === 0 || worthPartial(room, budget)) {
-      const cut = graphemeBoundaryBefore(text, walk.index, position);
+      const cut = direction.boundary(text, walk.index, position);
       if (cut === position && lines > 0) break;
-      const kept = walkForward(text, start, cut, Number.POSITIVE_INFINITY);
-      return { start, end: cut, lines, partial: true, cost: kept.cost };
+      const kept = direction.walk(text, origin, cut, Number.POSITIVE_INFINITY);
+      return { reached: cut, lines, partial: true, cost: kept.cost };
     }
     break;
   }
-  return { start, end, lines, partial: false, cost };
+  return { reached, lines, partial: false, cost };
+}
+
+/** Whole lines from `start` while they fit in `budget`; then part of the next line when much room is left. */
+function pickHead(text: string, start: number, limit: number, budget: number): Side {
+  const { reached, ...picked } = pickLines(text, start, limit, budget, FORWARD);
+  return { start, end: reached, ...picked };
 }
 
 /** Whole lines back from `end` while they fit in `budget`; then part of the previous line when much room is left. */
 function pickTail(text: string, end: number, limit: number, budget: number): Side {
-  let position = end;
-  let cost = 0;
-  let lines = 0;
-  let start = end;
-  for (;;) {
-    const lineBreak = position > limit ? text.lastIndexOf('\n', position - 1) : -1;
-    const lineStart = lineBreak === -1 || lineBreak < limit ? limit : lineBreak + 1;
-    const separator = lines > 0 ? BREAK_COST : 0;
-    const room = budget - cost - separator;
-    const walk = room >= 0 ? walkBackward(text, position, lineStart, room) : { index: position, cost: 0 };
-    if (room >= 0 && walk.index === lineStart) {
-      cost += separator + walk.cost;
-      lines += 1;
-      start = lineStart;
-      if (lineStart <= limit) break;
-      position = lineStart - 1;
-      continue;
-    }
-    if (lines === 0 || worthPartial(room, budget)) {
-      const cut = graphemeBoundaryAfter(text, walk.index, position);
-      if (cut === position && lines > 0) break;
-      const kept = walkBackward(text, end, cut, Number.POSITIVE_INFINITY);
-      return { start: cut, end, lines, partial: true, cost: kept.cost };
-    }
-    break;
-  }
-  return { start, end, lines, partial: false, cost };
+  const { reached, ...picked } = pickLines(text, end, limit, budget, BACKWARD);
+  return { start: reached, end, ...picked };
 }
 
 /** A side that keeps nothing, placed at `at`. */
