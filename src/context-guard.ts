@@ -181,10 +181,7 @@ export class ContextGuard extends BasePlugin {
   override async beforeModelCallback({
     callbackContext,
     llmRequest,
-  }: {
-    callbackContext: Context;
-    llmRequest: LlmRequest;
-  }): Promise<LlmResponse | undefined> {
+  }: Parameters<BasePlugin['beforeModelCallback']>[0]): Promise<LlmResponse | undefined> {
     await this.beforeModel.guard(callbackContext, llmRequest);
     return undefined;
   }
