@@ -5,12 +5,11 @@
  */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { contentOf, modelText, testPolicy, usageRecord, userText } from '../../test/support/builders.js';
+import { contentOf, modelText, usageRecord, userText } from '../../test/support/builders.js';
+import { guardInput } from '../../test/support/guard-input.js';
 import { recordingTokenizer, type RecordingTokenizer } from '../../test/support/tokenizers.js';
 import type { SummaryOutcome } from '../compaction/summarizer.js';
-import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { estimateContentsTokens } from '../estimate/estimate-request.js';
-import { fingerprint } from '../estimate/fingerprint.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
 import { guardRequest, type GuardRequestInput } from './guard-request.js';
 
@@ -22,23 +21,18 @@ function inputFor(
   tokenizer: RecordingTokenizer,
   fields: { usage?: UsageRecord; summary?: SummaryRecord | undefined; fixedTokens?: number } = {},
 ): GuardRequestInput {
-  const tokens = contents.map((content) => estimateContentTokens(content, tokenizer));
-  tokenizer.counted.length = 0;
-  return {
+  const input = guardInput({
     contents,
-    fingerprints: contents.map((content) => fingerprint(content)),
-    fingerprintAt: (index) => (contents[index] ? fingerprint(contents[index]) : undefined),
-    tokens,
+    tokenizer,
     fixedTokens: fields.fixedTokens ?? 100,
     summary: fields.summary,
     usage: fields.usage ?? usageRecord(),
-    policy: testPolicy(),
     window: WINDOW,
     summarizerWindow: WINDOW,
-    tokenizer,
     summarize: async (): Promise<SummaryOutcome> => ({ ok: true, text: 'Work so far: done.', truncated: false }),
-    now: 1_700_000_000_000,
-  };
+  });
+  tokenizer.counted.length = 0;
+  return input;
 }
 
 /** Texts of `content` the tokenizer was asked to count again, whole or inside a joined text. */

@@ -1,21 +1,11 @@
 /** guardRequest and a compaction that cannot make the request fit (see futile-compaction.ts). */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { modelText, testPolicy, usageRecord, userText } from '../../test/support/builders.js';
-import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { modelText, userText } from '../../test/support/builders.js';
+import { CALIBRATED_USAGE, guardInput } from '../../test/support/guard-input.js';
 import type { SummaryOutcome } from '../compaction/summarizer.js';
-import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { fingerprint } from '../estimate/fingerprint.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
-import { guardRequest, type GuardRequestInput } from './guard-request.js';
-
-// Calibrated at 1.5 on a 10,000 window: threshold 8,000, hard limit 9,500.
-const CALIBRATED: UsageRecord = usageRecord({
-  realPromptTokens: 6_000,
-  lastEstimate: 4_000,
-  sentEstimate: 4_000,
-  learnedCorrection: 1.5,
-});
+import { guardRequest } from './guard-request.js';
 
 function turn(n: number, size: number): Content[] {
   return [userText(`request ${n} `.padEnd(size, 'x')), modelText(`answer ${n} `.padEnd(size, 'y'))];
@@ -28,24 +18,16 @@ function run(
   fixedTokens: number,
   onSummarize: () => void,
 ): ReturnType<typeof guardRequest> {
-  const input: GuardRequestInput = {
+  const input = guardInput({
     contents,
-    fingerprints: contents.map((content) => fingerprint(content)),
-    fingerprintAt: (index) => (contents[index] ? fingerprint(contents[index]) : undefined),
-    tokens: contents.map((content) => estimateContentTokens(content, characterTokenizer)),
     fixedTokens,
     summary,
     usage,
-    policy: testPolicy(),
-    window: 10_000,
-    summarizerWindow: 10_000,
-    tokenizer: characterTokenizer,
     summarize: async (): Promise<SummaryOutcome> => {
       onSummarize();
       return { ok: true, text: 'The user asked for several things; all done.', truncated: false };
     },
-    now: 1_700_000_000_000,
-  };
+  });
   return guardRequest(input);
 }
 
@@ -55,7 +37,7 @@ describe('guardRequest with a fixed part over the threshold', () => {
     const fixed = 5_600;
     let calls = 0;
     const history: Content[] = [...turn(1, 200), ...turn(2, 200), userText('current request 3')];
-    const first = await run(history, CALIBRATED, undefined, fixed, () => calls++);
+    const first = await run(history, CALIBRATED_USAGE, undefined, fixed, () => calls++);
     expect(calls).toBe(1);
     expect(first.usage.futileCompaction).toMatchObject({ window: 10_000, fixedTokens: fixed, correction: 1.5 });
 
@@ -78,7 +60,7 @@ describe('guardRequest with a fixed part over the threshold', () => {
 
   it('should clear the record once a compaction fits, and count every over-limit call but flag only the first of a cause', async () => {
     const contents = [...turn(1, 200), userText('current request')];
-    const over1 = await run(contents, CALIBRATED, undefined, 20_000, () => undefined);
+    const over1 = await run(contents, CALIBRATED_USAGE, undefined, 20_000, () => undefined);
     expect({ overLimit: over1.overLimit !== undefined, newCause: over1.overLimitNewCause }).toEqual({
       overLimit: true,
       newCause: true,

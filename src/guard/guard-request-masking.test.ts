@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
-import {
-  functionCall,
-  functionResponse,
-  modelText,
-  testPolicy,
-  usageRecord,
-  userText,
-} from '../../test/support/builders.js';
-import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { functionCall, functionResponse, modelText, testPolicy, userText } from '../../test/support/builders.js';
+import { guardInput } from '../../test/support/guard-input.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
-import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { fingerprint } from '../estimate/fingerprint.js';
 import { guardRequest, type GuardRequestInput } from './guard-request.js';
 
 // One token per character. Calibrated at 1.5 on a 10,000 window: threshold 8,000, room
@@ -38,24 +29,7 @@ function input(maskKeepRecent: number): { input: GuardRequestInput; calls: Summa
   };
   return {
     calls,
-    input: {
-      contents: CONTENTS,
-      fingerprints: CONTENTS.map((content) => fingerprint(content)),
-      fingerprintAt: (index) => {
-        const content = CONTENTS[index];
-        return content ? fingerprint(content) : undefined;
-      },
-      tokens: CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer)),
-      fixedTokens: 500,
-      summary: undefined,
-      usage: usageRecord({ realPromptTokens: 6_000, lastEstimate: 4_000, sentEstimate: 4_000, learnedCorrection: 1.5 }),
-      policy: { ...testPolicy(), maskKeepRecent },
-      window: 10_000,
-      summarizerWindow: 10_000,
-      tokenizer: characterTokenizer,
-      summarize,
-      now: 1_700_000_000_000,
-    },
+    input: guardInput({ contents: CONTENTS, policy: { ...testPolicy(), maskKeepRecent }, summarize }),
   };
 }
 

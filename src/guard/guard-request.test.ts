@@ -11,6 +11,7 @@ import {
   usageRecord,
   userText,
 } from '../../test/support/builders.js';
+import { CALIBRATED_USAGE, guardInput as measuredInput } from '../../test/support/guard-input.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { hasFunctionCall, hasFunctionResponse } from '../content/content-shape.js';
 import { MID_TURN_NOTE, SUMMARY_MARKER } from '../compaction/inject-summary.js';
@@ -58,37 +59,11 @@ function fakeSummarize(outcome: SummaryOutcome | Error): {
 const SUMMARY_TEXT = 'The user asked about the first topic; it is settled.';
 const SUMMARY_OK: SummaryOutcome = { ok: true, text: SUMMARY_TEXT, truncated: false };
 
-/**
- * Real counts of the last request were 6,000 for an estimate of 4,000: factor 1.5, calibrated.
- * With a 10,000 window: buffer 20% = 2,000, threshold 8,000, hard limit min(9,500, 10,000) = 9,500.
- */
-const CALIBRATED: UsageRecord = usageRecord({
-  realPromptTokens: 6_000,
-  lastEstimate: 4_000,
-  sentEstimate: 4_000,
-  learnedCorrection: 1.5,
-  modelCalls: 7,
-});
+/** The calibrated usage of guard-input.ts (factor 1.5, threshold 8,000, hard limit 9,500), seven calls in. */
+const CALIBRATED: UsageRecord = { ...CALIBRATED_USAGE, modelCalls: 7 };
 
 function guardInput(fields: Partial<GuardRequestInput> & Pick<GuardRequestInput, 'contents'>): GuardRequestInput {
-  const contents = fields.contents;
-  return {
-    fingerprints: contents.map((content) => fingerprint(content)),
-    fingerprintAt: (index) => {
-      const content = contents[index];
-      return content ? fingerprint(content) : undefined;
-    },
-    tokens: contents.map((content) => estimateContentTokens(content, characterTokenizer)),
-    fixedTokens: 500,
-    summary: undefined,
-    usage: CALIBRATED,
-    policy: testPolicy(),
-    window: 10_000,
-    summarizerWindow: 10_000,
-    tokenizer: characterTokenizer,
-    now: 1_700_000_000_000,
-    ...fields,
-  };
+  return measuredInput({ usage: CALIBRATED, ...fields });
 }
 
 /**

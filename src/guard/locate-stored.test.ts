@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { summaryRecord, userText } from '../../test/support/builders.js';
-import { fingerprint } from '../estimate/fingerprint.js';
+import { fingerprintsOf } from '../../test/support/guard-input.js';
 import { anchorAt } from '../state/watermark.js';
 import { locateStoredMask, locateStoredSummary } from './locate-stored.js';
 
 const CONTENTS = [userText('one'), userText('two'), userText('three'), userText('four')];
-const fingerprintAt = (index: number): string | undefined => {
-  const content = CONTENTS[index];
-  return content ? fingerprint(content) : undefined;
-};
+const fingerprintAt = fingerprintsOf(CONTENTS);
 
 describe('locateStoredSummary', () => {
   it('should cover nothing without a stored summary', () => {
