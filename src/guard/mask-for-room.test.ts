@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { viewSource } from '../../test/support/guard-input.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { TokenMemo } from '../estimate/estimate-request.js';
 import { anchorAt } from '../state/watermark.js';
 import { maskForRoom, type MaskForRoomInput } from './mask-for-room.js';
 import { viewEstimate } from './measure-request.js';
@@ -19,14 +19,7 @@ const CONTENTS = [
 const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
 const FINGERPRINTS = CONTENTS.map((_, index) => `f${index}`);
 const INPUT: MaskForRoomInput = {
-  source: {
-    contents: CONTENTS,
-    tokens: TOKENS,
-    covered: 0,
-    hint: {},
-    memo: new TokenMemo(),
-    tokenizer: characterTokenizer,
-  },
+  source: viewSource(CONTENTS, TOKENS),
   coverage: { covered: 0 },
   maskedUpTo: 0,
   reason: 'threshold',

@@ -7,9 +7,8 @@ import {
   usageRecord,
   userText,
 } from '../../test/support/builders.js';
-import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { viewSource } from '../../test/support/guard-input.js';
 import { planCompaction } from '../budget/compaction-plan.js';
-import { TokenMemo } from '../estimate/estimate-request.js';
 import { anchorAt } from '../state/watermark.js';
 import { chooseSplit } from './choose-split.js';
 import { planPreparation, preparationMark, type PreparationInput } from './plan-preparation.js';
@@ -48,14 +47,7 @@ const INPUT: PreparationInput = {
   calibrated: 8_050,
   factor: 1,
   plan: () => PLAN,
-  source: {
-    contents: CONTENTS,
-    tokens: TOKENS,
-    covered: 0,
-    hint: {},
-    memo: new TokenMemo(),
-    tokenizer: characterTokenizer,
-  },
+  source: viewSource(CONTENTS, TOKENS),
   view: { view: CONTENTS.slice(), viewTokens: TOKENS.slice() },
   coverage: { covered: 0 },
   maskedUpTo: 0,

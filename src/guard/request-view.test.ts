@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { viewSource } from '../../test/support/guard-input.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { MASKED_RESULT_KEY } from '../compaction/mask-observations.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { TokenMemo } from '../estimate/estimate-request.js';
 import { safeJson } from '../estimate/json-text.js';
 import { maskedView, storedView, type ViewSource } from './request-view.js';
 
@@ -13,14 +13,7 @@ const CONTENTS = [
   functionResponse('fetch_logs', { logs: 'line\n'.repeat(200) }),
   userText('and now?'),
 ];
-const source = (): ViewSource => ({
-  contents: CONTENTS,
-  tokens: CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer)),
-  covered: 0,
-  hint: {},
-  memo: new TokenMemo(),
-  tokenizer: characterTokenizer,
-});
+const source = (): ViewSource => viewSource(CONTENTS);
 
 describe('storedView', () => {
   it('should be the contents and their counts when nothing is masked', () => {

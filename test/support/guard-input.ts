@@ -6,7 +6,9 @@ import type { Content } from '@google/genai';
 import { estimateContentTokens } from '../../src/estimate/estimate-content.js';
 import { fingerprint } from '../../src/estimate/fingerprint.js';
 import type { UsageRecord } from '../../src/state/guard-state.js';
+import { TokenMemo } from '../../src/estimate/estimate-request.js';
 import type { GuardRequestInput } from '../../src/guard/guard-request.js';
+import type { ViewSource } from '../../src/guard/request-view.js';
 import { testPolicy, usageRecord } from './builders.js';
 import { characterTokenizer } from './tokenizers.js';
 
@@ -49,4 +51,12 @@ export function guardInput(
     now: 1_700_000_000_000,
     ...fields,
   };
+}
+
+/** The view source of `contents` with no summary, a fresh memo and one token per character; `tokens` as given or counted. */
+export function viewSource(
+  contents: readonly Content[],
+  tokens: readonly number[] = contents.map((content) => estimateContentTokens(content, characterTokenizer)),
+): ViewSource {
+  return { contents, tokens, covered: 0, hint: {}, memo: new TokenMemo(), tokenizer: characterTokenizer };
 }
