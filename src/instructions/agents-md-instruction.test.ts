@@ -1,44 +1,36 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InstructionProvider } from '@google/adk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempFolder } from '../../test/support/temp-folder.js';
 import { agentsMdInstruction } from './agents-md-instruction.js';
 import { instructionHeader } from './load-instructions.js';
 
-let folder: string;
-
-beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'agents-md-provider-'));
-});
-
-afterEach(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const folder = useTempFolder('agents-md-provider-');
 
 describe('agentsMdInstruction', () => {
   describe('provider', () => {
     it('should be usable as an LlmAgent instruction and give the merged text verbatim', async () => {
-      await writeFile(join(folder, 'AGENTS.md'), 'Reply as JSON: {"ok": true} and keep {placeholders}.');
+      await writeFile(join(folder(), 'AGENTS.md'), 'Reply as JSON: {"ok": true} and keep {placeholders}.');
       // Typed as ADK's InstructionProvider, so a signature ADK cannot call fails to compile.
       const provider: InstructionProvider = agentsMdInstruction({
-        homeDir: join(folder, 'none'),
-        cwd: folder,
+        homeDir: join(folder(), 'none'),
+        cwd: folder(),
         projectMarkers: [],
       });
       const text = await (provider as () => Promise<string>)();
       expect(text).toBe(
-        `${instructionHeader('cwd', join(folder, 'AGENTS.md'))}\nReply as JSON: {"ok": true} and keep {placeholders}.`,
+        `${instructionHeader('cwd', join(folder(), 'AGENTS.md'))}\nReply as JSON: {"ok": true} and keep {placeholders}.`,
       );
     });
 
     it('should give an empty string and log when loading fails unexpectedly, and load on the next call', async () => {
-      await writeFile(join(folder, 'AGENTS.md'), 'Rule one.');
+      await writeFile(join(folder(), 'AGENTS.md'), 'Rule one.');
       const errors: unknown[] = [];
       let reads = 0;
       const provider = agentsMdInstruction({
-        homeDir: join(folder, 'none'),
-        cwd: folder,
+        homeDir: join(folder(), 'none'),
+        cwd: folder(),
         projectMarkers: [],
         logger: { error: (...args: unknown[]) => errors.push(args) },
         get fileName(): string {
@@ -53,7 +45,9 @@ describe('agentsMdInstruction', () => {
     });
 
     it('should give an empty string when no file exists', async () => {
-      expect(await agentsMdInstruction({ homeDir: join(folder, 'none'), cwd: folder, projectMarkers: [] })()).toBe('');
+      expect(await agentsMdInstruction({ homeDir: join(folder(), 'none'), cwd: folder(), projectMarkers: [] })()).toBe(
+        '',
+      );
     });
   });
 });

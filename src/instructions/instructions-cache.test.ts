@@ -1,22 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useTempFolder } from '../../test/support/temp-folder.js';
 import { createInstructionsCache } from './instructions-cache.js';
 
-let folder: string;
-
-beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'agents-md-cache-'));
-  await writeFile(join(folder, 'AGENTS.md'), 'version 1');
-});
-
-afterEach(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const folder = useTempFolder('agents-md-cache-', { 'AGENTS.md': 'version 1' });
 
 /** The one folder is home and working directory; no project marker is looked for. */
-const options = () => ({ homeDir: join(folder, 'no-home'), cwd: folder, projectMarkers: [] });
+const options = () => ({ homeDir: join(folder(), 'no-home'), cwd: folder(), projectMarkers: [] });
 
 describe('createInstructionsCache', () => {
   describe('caching', () => {
@@ -41,7 +32,7 @@ describe('createInstructionsCache', () => {
       const cache = createInstructionsCache({ ...options(), onLoad });
       const [first, second] = await Promise.all([cache.get(), cache.get()]);
       expect(first).toBe(second);
-      await writeFile(join(folder, 'AGENTS.md'), 'version 2');
+      await writeFile(join(folder(), 'AGENTS.md'), 'version 2');
       expect((await cache.get()).text).toContain('version 1');
       expect((await cache.reload()).text).toContain('version 2');
       expect((await cache.get()).text).toContain('version 2');
@@ -51,7 +42,7 @@ describe('createInstructionsCache', () => {
     it('should read the files on every call with cache: false', async () => {
       const cache = createInstructionsCache({ ...options(), cache: false });
       expect((await cache.get()).text).toContain('version 1');
-      await writeFile(join(folder, 'AGENTS.md'), 'version 2');
+      await writeFile(join(folder(), 'AGENTS.md'), 'version 2');
       expect((await cache.get()).text).toContain('version 2');
     });
   });

@@ -1,23 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Context, createSession, InvocationContext, LlmAgent, PluginManager, type LlmRequest } from '@google/adk';
 import type { ContentUnion } from '@google/genai';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useTempFolder } from '../../test/support/temp-folder.js';
 import { CapturingLogger, ratioTokenCounter, ScriptedLlm } from '../testing/index.js';
 import { AgentsMdInstructionsPlugin } from './instructions-plugin.js';
 import { instructionHeader } from './load-instructions.js';
 
-let folder: string;
-
-beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'agents-md-plugin-'));
-  await writeFile(join(folder, 'AGENTS.md'), 'Use tabs.');
-});
-
-afterEach(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
+const folder = useTempFolder('agents-md-plugin-', { 'AGENTS.md': 'Use tabs.' });
 
 function callbackContext(): Context {
   const model = new ScriptedLlm({
@@ -46,8 +37,8 @@ function request(systemInstruction?: ContentUnion): LlmRequest {
   };
 }
 
-const header = () => instructionHeader('cwd', join(folder, 'AGENTS.md'));
-const pluginOptions = () => ({ homeDir: join(folder, 'no-home'), cwd: folder, projectMarkers: [] });
+const header = () => instructionHeader('cwd', join(folder(), 'AGENTS.md'));
+const pluginOptions = () => ({ homeDir: join(folder(), 'no-home'), cwd: folder(), projectMarkers: [] });
 
 describe('AgentsMdInstructionsPlugin', () => {
   describe('construction', () => {
@@ -73,7 +64,7 @@ describe('AgentsMdInstructionsPlugin', () => {
     });
 
     it('should leave the request alone when no file exists', async () => {
-      await rm(join(folder, 'AGENTS.md'));
+      await rm(join(folder(), 'AGENTS.md'));
       const plugin = new AgentsMdInstructionsPlugin(pluginOptions());
       const llmRequest = request('You are a worker.');
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest });
@@ -83,7 +74,7 @@ describe('AgentsMdInstructionsPlugin', () => {
     it('should keep the first load until reload()', async () => {
       const plugin = new AgentsMdInstructionsPlugin(pluginOptions());
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest: request() });
-      await writeFile(join(folder, 'AGENTS.md'), 'Use spaces.');
+      await writeFile(join(folder(), 'AGENTS.md'), 'Use spaces.');
       const stale = request();
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest: stale });
       expect(stale.config?.systemInstruction).toContain('Use tabs.');
@@ -96,7 +87,7 @@ describe('AgentsMdInstructionsPlugin', () => {
 
   describe('reporting', () => {
     it('should warn once per load about what the limit cut, and pass the load to onLoad', async () => {
-      await writeFile(join(folder, 'AGENTS.md'), 'x'.repeat(5_000));
+      await writeFile(join(folder(), 'AGENTS.md'), 'x'.repeat(5_000));
       const logger = new CapturingLogger();
       const onLoad = vi.fn();
       const plugin = new AgentsMdInstructionsPlugin({ ...pluginOptions(), maxBytes: 1_024, logger, onLoad });
@@ -104,7 +95,7 @@ describe('AgentsMdInstructionsPlugin', () => {
       await plugin.beforeModelCallback({ callbackContext: callbackContext(), llmRequest: request() });
       expect(logger.atOrAbove('warn')).toHaveLength(1);
       expect(logger.atOrAbove('warn')[0]?.message).toMatch(
-        new RegExp(`cut: ${join(folder, 'AGENTS.md')} \\(cwd, \\d+ bytes dropped\\)`),
+        new RegExp(`cut: ${join(folder(), 'AGENTS.md')} \\(cwd, \\d+ bytes dropped\\)`),
       );
       expect(onLoad).toHaveBeenCalledTimes(1);
       expect((await plugin.instructions()).bytes).toBeLessThanOrEqual(1_024);

@@ -1,23 +1,15 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempFolder } from '../../test/support/temp-folder.js';
 import { findProjectRoot, instructionHeader, loadInstructions } from './load-instructions.js';
 
-let root: string;
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'agents-md-'));
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const root = useTempFolder('agents-md-');
 
 /** Writes `files` (relative path → content; `null` makes a folder) under the temp root. */
 async function layout(files: Record<string, string | null>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
-    const full = join(root, path);
+    const full = join(root(), path);
     if (content === null) {
       await mkdir(full, { recursive: true });
     } else {
@@ -35,7 +27,11 @@ async function standardLayout(texts: { home?: string; project?: string; cwd?: st
     'work/repo/AGENTS.md': texts.project ?? 'Project rule: use pnpm.',
     'work/repo/packages/app/AGENTS.md': texts.cwd ?? 'App rule: React hooks only.',
   });
-  return { homeDir: join(root, 'home'), cwd: join(root, 'work/repo/packages/app'), project: join(root, 'work/repo') };
+  return {
+    homeDir: join(root(), 'home'),
+    cwd: join(root(), 'work/repo/packages/app'),
+    project: join(root(), 'work/repo'),
+  };
 }
 
 describe('loadInstructions', () => {
@@ -75,7 +71,7 @@ describe('loadInstructions', () => {
 
     it('should read a file once when the home folder is the project root', async () => {
       await layout({ 'home/.git': null, 'home/AGENTS.md': 'dotfiles rule', 'home/src/AGENTS.md': 'src rule' });
-      const loaded = await loadInstructions({ homeDir: join(root, 'home'), cwd: join(root, 'home/src') });
+      const loaded = await loadInstructions({ homeDir: join(root(), 'home'), cwd: join(root(), 'home/src') });
       expect(loaded.sources.map((source) => [source.kind, source.status])).toEqual([
         ['home', 'loaded'],
         ['project', 'duplicate'],
@@ -94,12 +90,12 @@ describe('loadInstructions', () => {
     it('should use another file name and strip a byte-order mark and trailing blank lines', async () => {
       await layout({ 'home/CLAUDE.md': '\ufeffHome in another name\n\n\n', 'home/AGENTS.md': 'not this one' });
       const loaded = await loadInstructions({
-        homeDir: join(root, 'home'),
-        cwd: join(root, 'home'),
+        homeDir: join(root(), 'home'),
+        cwd: join(root(), 'home'),
         fileName: 'CLAUDE.md',
         projectMarkers: [],
       });
-      expect(loaded.text).toBe(`${instructionHeader('home', join(root, 'home/CLAUDE.md'))}\nHome in another name`);
+      expect(loaded.text).toBe(`${instructionHeader('home', join(root(), 'home/CLAUDE.md'))}\nHome in another name`);
     });
   });
 
@@ -111,7 +107,7 @@ describe('loadInstructions', () => {
         'work/repo/AGENTS.md': null,
         'work/repo/app/keep': 'x',
       });
-      const loaded = await loadInstructions({ homeDir: join(root, 'home'), cwd: join(root, 'work/repo/app') });
+      const loaded = await loadInstructions({ homeDir: join(root(), 'home'), cwd: join(root(), 'work/repo/app') });
       expect(loaded.text).toBe('');
       expect(loaded.sources.map((source) => [source.kind, source.status, source.reason])).toEqual([
         ['home', 'empty', 'the file is empty'],
@@ -122,7 +118,7 @@ describe('loadInstructions', () => {
 
     it('should skip a home folder that does not exist', async () => {
       const { cwd } = await standardLayout();
-      const loaded = await loadInstructions({ homeDir: join(root, 'nobody'), cwd });
+      const loaded = await loadInstructions({ homeDir: join(root(), 'nobody'), cwd });
       expect(loaded.sources[0]).toMatchObject({ kind: 'home', status: 'missing' });
       expect(loaded.text).toContain('Project rule');
     });
@@ -192,17 +188,17 @@ describe('findProjectRoot', () => {
   for (const marker of ['.git', 'package.json', 'go.mod', 'pyproject.toml', 'Cargo.toml']) {
     it(`should stop at the first folder holding ${marker}`, async () => {
       await layout({ [`outer/${marker}`]: marker === '.git' ? null : '', 'outer/inner/deep/keep': '' });
-      expect(await findProjectRoot(join(root, 'outer/inner/deep'))).toBe(join(root, 'outer'));
+      expect(await findProjectRoot(join(root(), 'outer/inner/deep'))).toBe(join(root(), 'outer'));
     });
   }
 
   it('should prefer the nearest root', async () => {
     await layout({ 'outer/.git': null, 'outer/pkg/package.json': '{}', 'outer/pkg/src/keep': '' });
-    expect(await findProjectRoot(join(root, 'outer/pkg/src'))).toBe(join(root, 'outer/pkg'));
+    expect(await findProjectRoot(join(root(), 'outer/pkg/src'))).toBe(join(root(), 'outer/pkg'));
   });
 
   it('should return undefined when no folder up to the filesystem root has a marker', async () => {
     await layout({ 'a/b/keep': '' });
-    expect(await findProjectRoot(join(root, 'a/b'), ['.marker-that-does-not-exist-anywhere'])).toBeUndefined();
+    expect(await findProjectRoot(join(root(), 'a/b'), ['.marker-that-does-not-exist-anywhere'])).toBeUndefined();
   });
 });
