@@ -17,6 +17,7 @@ import { tiktokenTokenizer } from '../src/index.js';
 import { ContentMeasureCache, fingerprint, safeJson } from '../src/internal.js';
 import { base64Text, cjkText, logText, SeededRandom } from '../src/testing/index.js';
 import { jsonRecords, payloadText } from './lib/content.js';
+import { cpuMsSince } from './lib/harness.js';
 import { gcFunction } from './lib/heap.js';
 import { round } from './lib/stats.js';
 
@@ -149,8 +150,7 @@ function time(fn: () => unknown): { ms: number; cpuMs: number; value: unknown } 
   const started = performance.now();
   const value = fn();
   const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, value };
+  return { ms, cpuMs: cpuMsSince(cpu), value };
 }
 
 function measureContent(content: Content): { ms: number; cpuMs: number } {

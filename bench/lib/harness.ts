@@ -53,40 +53,46 @@ function sizeSeed(input: unknown): { size: number; seed: number } {
   return { size: Math.max(16, Number(size ?? 1_000)), seed: Number(seed ?? 1) };
 }
 
+/** A tool that returns a payload of about `size` characters made from `seed` (and the rest of its input). */
+function payloadTool(
+  name: string,
+  description: string,
+  payload: (size: number, seed: number, input: unknown) => unknown,
+  parameters: Schema = SIZE_SEED_SCHEMA,
+): FunctionTool {
+  return new FunctionTool({
+    name,
+    description,
+    parameters,
+    execute: (input: unknown) => {
+      const { size, seed } = sizeSeed(input);
+      return payload(size, seed, input);
+    },
+  });
+}
+
 /** The four tools, one per payload family: JSON records, logs, source files, documents (English or CJK). */
 export function benchTools(): FunctionTool[] {
   return [
-    new FunctionTool({
-      name: 'search_orders',
-      description: 'Searches orders and returns matching records as JSON.',
-      parameters: SIZE_SEED_SCHEMA,
-      execute: (input: unknown) => {
-        const { size, seed } = sizeSeed(input);
-        return jsonRecords(size, seed);
+    payloadTool('search_orders', 'Searches orders and returns matching records as JSON.', (size, seed) =>
+      jsonRecords(size, seed),
+    ),
+    payloadTool('fetch_logs', 'Returns recent server logs.', (size, seed) => ({
+      service: 'orders',
+      lines: textPayload('logs', size, seed),
+    })),
+    payloadTool('read_file', 'Reads a source file from the repository.', (size, seed) => ({
+      path: `src/orders/module-${seed % 97}.ts`,
+      content: textPayload('code', size, seed),
+    })),
+    payloadTool(
+      'fetch_doc',
+      'Fetches a design document (English) or a support ticket thread (Chinese).',
+      (size, seed, input) => {
+        const lang = (input as { lang?: string }).lang === 'zh' ? 'zh' : 'en';
+        return { title: `Document ${seed}`, lang, body: textPayload(lang === 'zh' ? 'cjk' : 'prose', size, seed) };
       },
-    }),
-    new FunctionTool({
-      name: 'fetch_logs',
-      description: 'Returns recent server logs.',
-      parameters: SIZE_SEED_SCHEMA,
-      execute: (input: unknown) => {
-        const { size, seed } = sizeSeed(input);
-        return { service: 'orders', lines: textPayload('logs', size, seed) };
-      },
-    }),
-    new FunctionTool({
-      name: 'read_file',
-      description: 'Reads a source file from the repository.',
-      parameters: SIZE_SEED_SCHEMA,
-      execute: (input: unknown) => {
-        const { size, seed } = sizeSeed(input);
-        return { path: `src/orders/module-${seed % 97}.ts`, content: textPayload('code', size, seed) };
-      },
-    }),
-    new FunctionTool({
-      name: 'fetch_doc',
-      description: 'Fetches a design document (English) or a support ticket thread (Chinese).',
-      parameters: {
+      {
         type: 'OBJECT',
         properties: {
           size: { type: 'INTEGER' },
@@ -95,12 +101,7 @@ export function benchTools(): FunctionTool[] {
         },
         required: ['size', 'seed'],
       } as unknown as Schema,
-      execute: (input: unknown) => {
-        const { size, seed } = sizeSeed(input);
-        const lang = (input as { lang?: string }).lang === 'zh' ? 'zh' : 'en';
-        return { title: `Document ${seed}`, lang, body: textPayload(lang === 'zh' ? 'cjk' : 'prose', size, seed) };
-      },
-    }),
+    ),
   ];
 }
 
@@ -180,6 +181,15 @@ export function cpuMsSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
+/** Awaits `work` and measures it: wall time and process CPU time, ms. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const ms = performance.now() - started;
+  return { result, ms, cpuMs: cpuMsSince(cpu) };
+}
+
 /** ContextGuard with its own callback time measured around `super`. */
 export class TimedGuard extends ContextGuard {
   recording = false;
@@ -194,15 +204,10 @@ export class TimedGuard extends ContextGuard {
     this.promptTokensOf = promptTokensOf;
   }
 
-  override async beforeModelCallback(args: {
-    callbackContext: Context;
-    llmRequest: LlmRequest;
-  }): Promise<LlmResponse | undefined> {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const result = await super.beforeModelCallback(args);
-    const beforeMs = performance.now() - started;
-    const beforeCpuMs = cpuMsSince(cpu);
+  override async beforeModelCallback(
+    args: Parameters<ContextGuard['beforeModelCallback']>[0],
+  ): Promise<LlmResponse | undefined> {
+    const { result, ms: beforeMs, cpuMs: beforeCpuMs } = await timed(() => super.beforeModelCallback(args));
     const usage = decodeUsageRecord(
       args.callbackContext.state.get<unknown>(stateKeysFor(args.callbackContext.agentName).usage),
     );
@@ -217,15 +222,10 @@ export class TimedGuard extends ContextGuard {
     return result;
   }
 
-  override async afterModelCallback(args: {
-    callbackContext: Context;
-    llmResponse: LlmResponse;
-  }): Promise<LlmResponse | undefined> {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const result = await super.afterModelCallback(args);
-    const afterMs = performance.now() - started;
-    const afterCpuMs = cpuMsSince(cpu);
+  override async afterModelCallback(
+    args: Parameters<ContextGuard['afterModelCallback']>[0],
+  ): Promise<LlmResponse | undefined> {
+    const { result, ms: afterMs, cpuMs: afterCpuMs } = await timed(() => super.afterModelCallback(args));
     const pending = this.pending;
     this.pending = undefined;
     if (pending) {
