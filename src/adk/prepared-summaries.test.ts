@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { collectUnhandledRejections } from '../../test/support/unhandled-rejections.js';
 import { CapturingLogger } from '../testing/index.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
 import type { PreparedSummary } from '../guard/prepared-summary.js';
@@ -27,10 +28,7 @@ function preparedSummary(): PreparedSummary {
 }
 
 describe('PreparedSummaries', () => {
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown): void => void rejections.push(reason);
-  beforeEach(() => process.on('unhandledRejection', onRejection));
-  afterEach(() => process.off('unhandledRejection', onRejection));
+  const rejections = collectUnhandledRejections();
 
   it('should hand a settled summary over without a wait, and say when one is still being prepared', async () => {
     const store = new PreparedSummaries(new CapturingLogger());

@@ -1,12 +1,6 @@
-import { metrics } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  DataPointType,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { DataPointType } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
+import { captureMetrics } from '../../test/support/metric-capture.js';
 import { lazyInstruments } from './instruments.js';
 
 describe('lazyInstruments', () => {
@@ -16,16 +10,13 @@ describe('lazyInstruments', () => {
       calls: { kind: 'counter', name: 'test.calls', description: 'Calls' },
       latency: { kind: 'histogram', name: 'test.latency', unit: 's', description: 'Latency' },
     } as const);
-    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const capture = captureMetrics();
 
     meters().calls.add(2);
     meters().latency.record(0.5);
     expect(meters()).toBe(meters());
-    await reader.forceFlush();
 
-    const exported = exporter.getMetrics().flatMap((resource) => resource.scopeMetrics);
+    const exported = await capture.collect();
     expect(exported.map((scope) => scope.scope.name)).toEqual(['adk-context-guard']);
     const byName = new Map(exported[0]!.metrics.map((metric) => [metric.descriptor.name, metric]));
     expect(byName.get('test.calls')).toMatchObject({
@@ -38,6 +29,6 @@ describe('lazyInstruments', () => {
       descriptor: { description: 'Latency', unit: 's' },
       dataPoints: [{ value: { count: 1, sum: 0.5 } }],
     });
-    metrics.disable();
+    await capture.shutdown();
   });
 });
