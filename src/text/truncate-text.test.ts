@@ -31,81 +31,68 @@ describe('safeCutIndex', () => {
   });
 });
 
-describe('safeHead', () => {
-  describe('limits', () => {
-    it('should return an empty string for a limit of 0 or less', () => {
-      expect(safeHead(PAIR, 0)).toBe('');
-      expect(safeHead(PAIR, -1)).toBe('');
+// safeHead and safeTail are mirrors: one keeps a prefix of at most `limit` units, the other a suffix.
+const MIRRORS = [
+  {
+    name: 'safeHead',
+    cut: safeHead,
+    side: 'prefix',
+    keeps: (text: string, part: string) => text.startsWith(part),
+    // The first 2 units are 'a' and the high surrogate: the pair would be split, so only 'a' is kept.
+    splitPair: 'a',
+    wholePair: 'a😀',
+  },
+  {
+    name: 'safeTail',
+    cut: safeTail,
+    side: 'suffix',
+    keeps: (text: string, part: string) => text.endsWith(part),
+    // The last 2 units are the low surrogate and 'b': the pair would be split, so only 'b' is kept.
+    splitPair: 'b',
+    wholePair: '😀b',
+  },
+];
+
+for (const { name, cut, side, keeps, splitPair, wholePair } of MIRRORS) {
+  describe(name, () => {
+    describe('limits', () => {
+      it('should return an empty string for a limit of 0 or less', () => {
+        expect(cut(PAIR, 0)).toBe('');
+        expect(cut(PAIR, -1)).toBe('');
+        expect(cut(PAIR, -2)).toBe('');
+      });
+
+      it('should return the whole text when the limit is its length or more', () => {
+        expect(cut(PAIR, 4)).toBe(PAIR);
+        expect(cut(PAIR, 10)).toBe(PAIR);
+      });
     });
 
-    it('should return the whole text when the limit is its length or more', () => {
-      expect(safeHead(PAIR, 4)).toBe(PAIR);
-      expect(safeHead(PAIR, 10)).toBe(PAIR);
+    describe('surrogate pairs', () => {
+      it('should leave out a pair that does not fit whole', () => {
+        expect(cut(PAIR, 2)).toBe(splitPair);
+      });
+
+      it('should keep a pair that fits whole', () => {
+        expect(cut(PAIR, 3)).toBe(wholePair);
+      });
+    });
+
+    describe('laws', () => {
+      it(`should be a ${side} of the text no longer than the limit, and never split a pair`, () => {
+        fc.assert(
+          fc.property(mixedText(), fc.integer({ min: -5, max: 250 }), (text, limit) => {
+            const part = cut(text, limit);
+            expect(keeps(text, part)).toBe(true);
+            expect(part.length).toBeLessThanOrEqual(Math.max(0, limit));
+            expect(hasLoneSurrogate(part)).toBe(false);
+          }),
+          PROPERTY_RUNS,
+        );
+      });
     });
   });
-
-  describe('surrogate pairs', () => {
-    it('should leave out a pair that does not fit whole', () => {
-      expect(safeHead(PAIR, 2)).toBe('a');
-    });
-
-    it('should keep a pair that fits whole', () => {
-      expect(safeHead(PAIR, 3)).toBe('a😀');
-    });
-  });
-
-  describe('laws', () => {
-    it('should be a prefix of the text no longer than the limit, and never split a pair', () => {
-      fc.assert(
-        fc.property(mixedText(), fc.integer({ min: -5, max: 250 }), (text, limit) => {
-          const head = safeHead(text, limit);
-          expect(text.startsWith(head)).toBe(true);
-          expect(head.length).toBeLessThanOrEqual(Math.max(0, limit));
-          expect(hasLoneSurrogate(head)).toBe(false);
-        }),
-        PROPERTY_RUNS,
-      );
-    });
-  });
-});
-
-describe('safeTail', () => {
-  describe('limits', () => {
-    it('should return an empty string for a limit of 0 or less', () => {
-      expect(safeTail(PAIR, 0)).toBe('');
-      expect(safeTail(PAIR, -2)).toBe('');
-    });
-
-    it('should return the whole text when the limit is its length or more', () => {
-      expect(safeTail(PAIR, 4)).toBe(PAIR);
-    });
-  });
-
-  describe('surrogate pairs', () => {
-    it('should leave out a pair that does not fit whole', () => {
-      // The last 2 units are the low surrogate and 'b': the pair would be split, so only 'b' is kept.
-      expect(safeTail(PAIR, 2)).toBe('b');
-    });
-
-    it('should keep a pair that fits whole', () => {
-      expect(safeTail(PAIR, 3)).toBe('😀b');
-    });
-  });
-
-  describe('laws', () => {
-    it('should be a suffix of the text no longer than the limit, and never split a pair', () => {
-      fc.assert(
-        fc.property(mixedText(), fc.integer({ min: -5, max: 250 }), (text, limit) => {
-          const tail = safeTail(text, limit);
-          expect(text.endsWith(tail)).toBe(true);
-          expect(tail.length).toBeLessThanOrEqual(Math.max(0, limit));
-          expect(hasLoneSurrogate(tail)).toBe(false);
-        }),
-        PROPERTY_RUNS,
-      );
-    });
-  });
-});
+}
 
 describe('truncateMiddle', () => {
   describe('limits', () => {
