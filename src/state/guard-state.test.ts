@@ -26,6 +26,16 @@ function roundTrip(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value));
 }
 
+/** `decode` reads back every record `records` makes, once encoded and through a JSON round trip. */
+function expectReadsBack<T extends object>(records: fc.Arbitrary<T>, decode: (value: unknown) => T | undefined): void {
+  fc.assert(
+    fc.property(records, (record) => {
+      expect(decode(roundTrip(encodeRecord(record)))).toEqual(record);
+    }),
+    PROPERTY_RUNS,
+  );
+}
+
 describe('decodeCount', () => {
   describe('values that are not counts', () => {
     it('should reject missing values, booleans, objects and arrays', () => {
@@ -140,12 +150,7 @@ describe('decodeSummaryRecord', () => {
 
   describe('laws', () => {
     it('should read back every record it could have written, after a JSON round trip', () => {
-      fc.assert(
-        fc.property(summaryRecordArbitrary, (record) => {
-          expect(decodeSummaryRecord(roundTrip(encodeRecord(record)))).toEqual(record);
-        }),
-        PROPERTY_RUNS,
-      );
+      expectReadsBack(summaryRecordArbitrary, decodeSummaryRecord);
     });
 
     it('should return undefined or a usable record for anything at all, never throw', () => {
@@ -228,12 +233,7 @@ describe('decodeUsageRecord', () => {
 
   describe('laws', () => {
     it('should read back every record it could have written, after a JSON round trip', () => {
-      fc.assert(
-        fc.property(usageRecordArbitrary, (record) => {
-          expect(decodeUsageRecord(roundTrip(encodeRecord(record)))).toEqual(record);
-        }),
-        PROPERTY_RUNS,
-      );
+      expectReadsBack(usageRecordArbitrary, decodeUsageRecord);
     });
 
     it('should read back every record whose numbers were turned into strings', () => {
