@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { calibrationState, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { calibrate, clampCorrection, correctionFactor, DEFAULT_CORRECTION, parseOverflowError } from './calibration.js';
 
+/** What an overflow error states (`parseOverflowError` on a recognised message). */
+type OverflowStatement = NonNullable<ReturnType<typeof parseOverflowError>>;
+
 const estimate = fc.integer({ min: 0, max: 2_000_000 });
 
 describe('clampCorrection', () => {
@@ -190,85 +193,95 @@ describe('parseOverflowError', () => {
     });
   });
 
-  describe('Gemini', () => {
-    it('should read the prompt size and the limit', () => {
-      expect(
-        parseOverflowError('The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).'),
-      ).toEqual({
-        promptTokens: 1_234_567,
-        limit: 1_048_576,
-      });
-    });
-
-    it('should read them from the JSON error body ADK surfaces, escaped quotes included', () => {
-      const body = JSON.stringify({
-        error: {
-          code: 400,
-          message: 'The input token count (25270) exceeds the maximum number of tokens allowed (4000).',
-          status: 'INVALID_ARGUMENT',
-        },
-      });
-      expect(parseOverflowError(body)).toEqual({ promptTokens: 25_270, limit: 4_000 });
-      expect(parseOverflowError(JSON.stringify(body))).toEqual({ promptTokens: 25_270, limit: 4_000 });
-    });
-
-    it('should recognise the message without a count, and read the maximum it states', () => {
-      expect(parseOverflowError('The input token count exceeds the maximum number of tokens allowed 1048576.')).toEqual(
-        { limit: 1_048_576 },
-      );
-      expect(parseOverflowError('Request rejected: exceeds the maximum number of tokens allowed (8000).')).toEqual({
-        limit: 8_000,
-      });
-    });
-
-    it('should read the Vertex AI wording', () => {
-      const message =
-        'Unable to submit request because the input token count is 131335 but model only supports up to 131072. ' +
-        'Reduce the input token count and try again.';
-      expect(parseOverflowError(message)).toEqual({ promptTokens: 131_335, limit: 131_072 });
-    });
+  // Each provider's wording and what it states: the prompt size and the limit, or only one, or neither.
+  const GEMINI_BODY = JSON.stringify({
+    error: {
+      code: 400,
+      message: 'The input token count (25270) exceeds the maximum number of tokens allowed (4000).',
+      status: 'INVALID_ARGUMENT',
+    },
   });
+  const WORDINGS: Record<string, ReadonlyArray<{ should: string; message: string; says: OverflowStatement }>> = {
+    Gemini: [
+      {
+        should: 'read the prompt size and the limit',
+        message: 'The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).',
+        says: { promptTokens: 1_234_567, limit: 1_048_576 },
+      },
+      {
+        should: 'read them from the JSON error body ADK surfaces',
+        message: GEMINI_BODY,
+        says: { promptTokens: 25_270, limit: 4_000 },
+      },
+      {
+        should: 'read them from the JSON error body with its quotes escaped',
+        message: JSON.stringify(GEMINI_BODY),
+        says: { promptTokens: 25_270, limit: 4_000 },
+      },
+      {
+        should: 'recognise the message without a count, and read the maximum it states',
+        message: 'The input token count exceeds the maximum number of tokens allowed 1048576.',
+        says: { limit: 1_048_576 },
+      },
+      {
+        should: 'recognise the maximum in parentheses without a count',
+        message: 'Request rejected: exceeds the maximum number of tokens allowed (8000).',
+        says: { limit: 8_000 },
+      },
+      {
+        should: 'read the Vertex AI wording',
+        message:
+          'Unable to submit request because the input token count is 131335 but model only supports up to 131072. ' +
+          'Reduce the input token count and try again.',
+        says: { promptTokens: 131_335, limit: 131_072 },
+      },
+    ],
+    Anthropic: [
+      {
+        should: 'read the prompt size and the limit',
+        message: JSON.stringify({
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' },
+        }),
+        says: { promptTokens: 208_310, limit: 200_000 },
+      },
+    ],
+    OpenAI: [
+      {
+        should: 'read the chat completions wording',
+        message:
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.",
+        says: { promptTokens: 130_532, limit: 128_000 },
+      },
+      {
+        should: 'read the prompt part of a request that includes the completion',
+        message:
+          "This model's maximum context length is 8192 tokens, however you requested 10000 tokens (5000 in your prompt; 5000 for the completion). " +
+          'Please reduce your prompt; or completion length.',
+        says: { promptTokens: 5_000, limit: 8_192 },
+      },
+      {
+        should: 'read the maximum from a message that states only the maximum context length',
+        message: "This model's maximum context length is 8192 tokens. Please reduce the length of the messages.",
+        says: { limit: 8_192 },
+      },
+      {
+        should: 'recognise the Responses API wording, which states no number',
+        message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+        says: {},
+      },
+    ],
+  };
 
-  describe('Anthropic', () => {
-    it('should read the prompt size and the limit', () => {
-      const body = JSON.stringify({
-        type: 'error',
-        error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' },
-      });
-      expect(parseOverflowError(body)).toEqual({ promptTokens: 208_310, limit: 200_000 });
+  for (const [provider, wordings] of Object.entries(WORDINGS)) {
+    describe(provider, () => {
+      for (const { should, message, says } of wordings) {
+        it(`should ${should}`, () => {
+          expect(parseOverflowError(message)).toEqual(says);
+        });
+      }
     });
-  });
-
-  describe('OpenAI', () => {
-    it('should read the chat completions wording', () => {
-      const message =
-        "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.";
-      expect(parseOverflowError(message)).toEqual({ promptTokens: 130_532, limit: 128_000 });
-    });
-
-    it('should read the prompt part of a request that includes the completion', () => {
-      const message =
-        "This model's maximum context length is 8192 tokens, however you requested 10000 tokens (5000 in your prompt; 5000 for the completion). " +
-        'Please reduce your prompt; or completion length.';
-      expect(parseOverflowError(message)).toEqual({ promptTokens: 5_000, limit: 8_192 });
-    });
-
-    it('should read the maximum from a message that states only the maximum context length', () => {
-      expect(
-        parseOverflowError(
-          "This model's maximum context length is 8192 tokens. Please reduce the length of the messages.",
-        ),
-      ).toEqual({ limit: 8_192 });
-    });
-
-    it('should recognise the Responses API wording, which states no number', () => {
-      expect(
-        parseOverflowError(
-          'Your input exceeds the context window of this model. Please adjust your input and try again.',
-        ),
-      ).toEqual({});
-    });
-  });
+  }
 
   describe('laws', () => {
     const sizes = fc.integer({ min: 1, max: 50_000_000 });
