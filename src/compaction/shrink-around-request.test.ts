@@ -11,6 +11,10 @@ const tokensOf = (contents: readonly Content[]): number =>
 const protect = (content: Content): boolean => isUserRequest(content);
 const screenshot: Content['parts'] = [{ inlineData: { mimeType: 'image/png', data: 'A'.repeat(4_000) } }];
 
+/** Shrinks `contents` to `budget`, and at most `hardBudget` when the user's request is cut too. */
+const shrink = (contents: Content[], budget: number, hardBudget: number) =>
+  shrinkAroundRequest({ contents, budget, hardBudget, tokenizer: characterTokenizer, protect });
+
 describe('shrinkAroundRequest', () => {
   const request: Content = {
     role: 'user',
@@ -19,13 +23,7 @@ describe('shrinkAroundRequest', () => {
   const turn = [request, functionCall('fetch', { size: 1 }), functionResponse('fetch', { logs: 'l'.repeat(6_000) })];
 
   it('should cut the other parts and keep the message whole when the request then fits under the hard limit', () => {
-    const result = shrinkAroundRequest({
-      contents: turn,
-      budget: 2_000,
-      hardBudget: 6_000,
-      tokenizer: characterTokenizer,
-      protect,
-    });
+    const result = shrink(turn, 2_000, 6_000);
     expect(result.contents[0]).toBe(request);
     expect(JSON.stringify(result.contents[2]).length).toBeLessThan(JSON.stringify(turn[2]).length);
     expect(result.tokens).toBe(tokensOf(result.contents));
@@ -33,13 +31,7 @@ describe('shrinkAroundRequest', () => {
   });
 
   it('should cut the message head+tail with a marker, never drop it, when it alone cannot fit', () => {
-    const result = shrinkAroundRequest({
-      contents: turn,
-      budget: 1_000,
-      hardBudget: 1_200,
-      tokenizer: characterTokenizer,
-      protect,
-    });
+    const result = shrink(turn, 1_000, 1_200);
     expect(result.contents).toHaveLength(3);
     const text = result.contents[0]?.parts?.[0]?.text ?? '';
     expect(text.startsWith('Task: ')).toBe(true);
@@ -51,13 +43,7 @@ describe('shrinkAroundRequest', () => {
 
   it('should shrink as before when there is no user message', () => {
     const tools = turn.slice(1);
-    const result = shrinkAroundRequest({
-      contents: tools,
-      budget: 500,
-      hardBudget: 600,
-      tokenizer: characterTokenizer,
-      protect,
-    });
+    const result = shrink(tools, 500, 600);
     expect(result.contents[0]).toBe(tools[0]);
     expect(result.tokens).toBeLessThan(tokensOf(tools));
   });
