@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { conversation, HEAVY_PROPERTY_RUNS, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, modelThought, userText } from '../../test/support/builders.js';
-import { charsPerTokenTokenizer, tiktokenTokenizer } from '../estimate/tokenizer.js';
+import { charsPerTokenTokenizer, tiktokenTokenizer, type Tokenizer } from '../estimate/tokenizer.js';
 import { mixedScriptTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
@@ -12,6 +12,11 @@ import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './summary-prompt
 
 /** Ten user messages 'message 0 …' to 'message 9 …' of about 400 characters each. */
 const TEN_MESSAGES: Content[] = Array.from({ length: 10 }, (_, i) => userText(`message ${i} ${'x'.repeat(390)}`));
+
+/** The prompt for `contents` within `maxPromptTokens`, for a summary of at most 100 tokens. */
+function fitPrompt(contents: Content[], maxPromptTokens: number, tokenizer: Tokenizer = charsPerTokenTokenizer) {
+  return buildSummaryPrompt({ contents, maxPromptTokens, maxSummaryTokens: 100, tokenizer });
+}
 
 function keptMessageNumbers(prompt: string): number[] {
   return [...prompt.matchAll(/message (\d+) x/g)].map((match) => Number(match[1]));
@@ -98,12 +103,7 @@ describe('buildSummaryPrompt', () => {
 
   describe('bounds', () => {
     it('should drop the oldest messages first and say how many', () => {
-      const { prompt, droppedContents } = buildSummaryPrompt({
-        contents: TEN_MESSAGES,
-        maxPromptTokens: 700,
-        maxSummaryTokens: 100,
-        tokenizer: charsPerTokenTokenizer,
-      });
+      const { prompt, droppedContents } = fitPrompt(TEN_MESSAGES, 700);
       const kept = keptMessageNumbers(prompt);
       expect(droppedContents).toBeGreaterThan(0);
       expect(kept).toEqual(Array.from({ length: 10 - droppedContents }, (_, i) => droppedContents + i));
@@ -114,12 +114,7 @@ describe('buildSummaryPrompt', () => {
       // Rendering keeps 6,000 characters of a text (about 1,500 tokens at 4 characters per token), more than the
       // room a 1,000-token prompt leaves after its instructions.
       const huge = userText(`BEGIN ${'z'.repeat(100_000)} FINISH`);
-      const { prompt, droppedContents } = buildSummaryPrompt({
-        contents: [userText('the first message'), huge],
-        maxPromptTokens: 1_000,
-        maxSummaryTokens: 100,
-        tokenizer: charsPerTokenTokenizer,
-      });
+      const { prompt, droppedContents } = fitPrompt([userText('the first message'), huge], 1_000);
       expect(droppedContents).toBe(1);
       expect(prompt).toContain('[user]: BEGIN zzz');
       expect(prompt).toContain('zzz FINISH');
@@ -130,12 +125,7 @@ describe('buildSummaryPrompt', () => {
     it('should keep a newest CJK message within the bound, with the real tokenizer', () => {
       // About 1.2 o200k tokens per character here, where the first cut assumes 0.5.
       const cjk = userText('漢字仮名交じり文'.repeat(2_500));
-      const { prompt } = buildSummaryPrompt({
-        contents: [cjk],
-        maxPromptTokens: 2_000,
-        maxSummaryTokens: 100,
-        tokenizer: tiktokenTokenizer,
-      });
+      const { prompt } = fitPrompt([cjk], 2_000, tiktokenTokenizer);
       // A prompt over 2,048 characters is counted from samples with a 5% margin: allow that margin, not more.
       expect(tiktokenTokenizer.count(prompt)).toBeLessThanOrEqual(2_100);
     });
@@ -152,46 +142,26 @@ describe('buildSummaryPrompt', () => {
 
     it('should count the conversation as one text, not block by block', () => {
       const tokenizer = recordingTokenizer(mixedScriptTokenizer);
-      const { droppedContents } = buildSummaryPrompt({
-        contents: history,
-        maxPromptTokens: 1_000_000,
-        maxSummaryTokens: 100,
-        tokenizer,
-      });
+      const { droppedContents } = fitPrompt(history, 1_000_000, tokenizer);
       expect(droppedContents).toBe(0);
       expect(tokenizer.counted).toHaveLength(2);
       expect(tokenizer.counted).not.toContain(renderContent(history[5] as Content));
     });
 
     it('should keep within the budget by an exact count, and drop no more than it must, with the real tokenizer', () => {
-      const { prompt, droppedContents } = buildSummaryPrompt({
-        contents: history,
-        maxPromptTokens: 20_000,
-        maxSummaryTokens: 100,
-        tokenizer: tiktokenTokenizer,
-      });
+      const { prompt, droppedContents } = fitPrompt(history, 20_000, tiktokenTokenizer);
       expect(droppedContents).toBeGreaterThan(0);
       expect(reference.encode(prompt, [], []).length).toBeLessThanOrEqual(20_000);
       // The newest content is always there, and one more older one would not have fit.
       expect(prompt).toContain(renderContent(history[299] as Content));
-      const oneMore = buildSummaryPrompt({
-        contents: history.slice(droppedContents - 1),
-        maxPromptTokens: 20_000,
-        maxSummaryTokens: 100,
-        tokenizer: tiktokenTokenizer,
-      });
+      const oneMore = fitPrompt(history.slice(droppedContents - 1), 20_000, tiktokenTokenizer);
       expect(oneMore.droppedContents).toBeGreaterThan(0);
     });
 
     it('should count a long conversation in groups, and block by block only where the budget runs out', () => {
       const long = Array.from({ length: 3_000 }, (_, i) => history[i % history.length] as Content);
       const tokenizer = recordingTokenizer(tiktokenTokenizer);
-      const { prompt, droppedContents } = buildSummaryPrompt({
-        contents: long,
-        maxPromptTokens: 60_000,
-        maxSummaryTokens: 100,
-        tokenizer,
-      });
+      const { prompt, droppedContents } = fitPrompt(long, 60_000, tokenizer);
       expect(droppedContents).toBeGreaterThan(0);
       expect(reference.encode(prompt, [], []).length).toBeLessThanOrEqual(60_000);
       // Blocks counted one by one come from a single group of at most 64K characters.
