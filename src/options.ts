@@ -6,6 +6,7 @@
  * `ContextGuardConfigError` at construction that names the field.
  */
 import { closestName } from './config/closest-name.js';
+import { isPlainObject } from './config/plain-object.js';
 import {
   OPTION_NAMES,
   OPTION_TABLE,
@@ -239,7 +240,7 @@ const OTHER_CHECKS: Record<OtherOptionName, Check> = {
       throw new ContextGuardConfigError(path, value, 'must be an object keyed by agent name');
   },
   modelWindows: (path, value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
+    if (!isPlainObject(value))
       throw new ContextGuardConfigError(path, value, 'must be an object of { modelName: window }');
     for (const [model, window] of Object.entries(value))
       checkRange(`${path}.${model}`, window, { type: 'integer', min: 1_024 });

@@ -8,6 +8,7 @@
  * which ADK stores verbatim) and as the agent's last compaction in state.
  */
 import type { SummarizerFailureKind } from '../compaction/summarizer.js';
+import { isPlainObject } from '../config/plain-object.js';
 
 export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
 
@@ -78,17 +79,13 @@ export interface CompactionRecord extends CompactionFigures {
   readonly createdAt: number;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A stored record, if it has the fields readers rely on. */
 export function decodeCompactionRecord(value: unknown): CompactionRecord | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const { id, agentName, tokensBefore, tokensAfter, coveredContents, coveredEvents } = value;
   if (typeof id !== 'string' || typeof agentName !== 'string') return undefined;
   if (typeof tokensBefore !== 'number' || typeof tokensAfter !== 'number') return undefined;
-  if (!isObject(coveredContents) || !isObject(coveredEvents)) return undefined;
+  if (!isPlainObject(coveredContents) || !isPlainObject(coveredEvents)) return undefined;
   const record = value as unknown as CompactionRecord;
   // Records written before background compaction have neither field: the call made its own summary.
   return {

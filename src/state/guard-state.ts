@@ -8,6 +8,7 @@
  * decode is ignored and logged by the caller, never trusted.
  */
 
+import { isPlainObject } from '../config/plain-object.js';
 import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
 import type { KeptContent } from './watermark.js';
 
@@ -132,9 +133,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
       return undefined;
     }
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 /** A finite, non-negative number from a number or numeric string; `undefined` otherwise. */

@@ -4,6 +4,7 @@
  * summary's watermark (see watermark.ts), so a changed history is detected
  * instead of masking the wrong contents.
  */
+import { isPlainObject } from '../config/plain-object.js';
 import { decodeCount } from './guard-state.js';
 
 export interface MaskRecord {
@@ -19,15 +20,14 @@ export interface MaskRecord {
 
 /** Decodes a stored mask record, or `undefined` when it is missing or unusable. */
 export function decodeMaskRecord(value: unknown): MaskRecord | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
-  const upTo = decodeCount(record['upTo']);
-  const anchor = record['anchor'];
+  if (!isPlainObject(value)) return undefined;
+  const upTo = decodeCount(value['upTo']);
+  const anchor = value['anchor'];
   if (upTo === undefined || upTo < 1 || !Number.isInteger(upTo) || typeof anchor !== 'string') return undefined;
   return {
     upTo,
     anchor,
-    maskings: Math.floor(decodeCount(record['maskings']) ?? 1),
-    createdAt: decodeCount(record['createdAt']) ?? 0,
+    maskings: Math.floor(decodeCount(value['maskings']) ?? 1),
+    createdAt: decodeCount(value['createdAt']) ?? 0,
   };
 }

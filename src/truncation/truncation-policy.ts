@@ -3,6 +3,7 @@
  * field, its defaults, a validator that names the offending field, and a
  * resolver that gives the limits of one tool. Pure: no ADK imports.
  */
+import { isPlainObject } from '../config/plain-object.js';
 import { ContextGuardConfigError } from '../errors.js';
 
 /** Limits for one tool's result. Every field is optional; unset fields inherit. */
@@ -155,8 +156,4 @@ function checkCrossRules(limits: ResolvedToolOutputLimits, path: string, own: To
       `must keep headLines + tailLines (${limits.headLines} + ${limits.tailLines}) <= maxLines (${limits.maxLines})`,
     );
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
