@@ -148,6 +148,10 @@ function decodeInteger(value: unknown): number | undefined {
   return number === undefined ? undefined : Math.floor(number);
 }
 
+function decodeString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 function decodeBoolean(value: unknown): boolean {
   return value === true || value === 'true';
 }
@@ -182,7 +186,6 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
   ) {
     return undefined;
   }
-  const currentRequest = record['currentRequest'];
   const kept = decodeKept(record['kept'], covered);
   if (kept === null) return undefined;
   return {
@@ -191,7 +194,7 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
     covered,
     anchor,
     kept,
-    currentRequest: typeof currentRequest === 'string' ? currentRequest : undefined,
+    currentRequest: decodeString(record['currentRequest']),
     compactions: decodeInteger(record['compactions']) ?? 1,
     fallback: decodeBoolean(record['fallback']),
     createdAt: decodeCount(record['createdAt']) ?? 0,
@@ -242,7 +245,7 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     threshold: positive('threshold'),
     hardLimit: positive('hardLimit'),
     invocations: decodeInteger(record['invocations']) ?? 0,
-    lastInvocationId: typeof record['lastInvocationId'] === 'string' ? record['lastInvocationId'] : undefined,
+    lastInvocationId: decodeString(record['lastInvocationId']),
     turnStartCalibrated: positive('turnStartCalibrated'),
     averageTurnTokens: positive('averageTurnTokens'),
     billedPromptTokens: decodeCount(record['billedPromptTokens']),
@@ -253,9 +256,9 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     unpricedCalls: decodeInteger(record['unpricedCalls']),
     windowSource: WINDOW_ORIGINS.find((origin) => origin === record['windowSource']),
     learnedWindow: positive('learnedWindow'),
-    learnedWindowModel: typeof record['learnedWindowModel'] === 'string' ? record['learnedWindowModel'] : undefined,
+    learnedWindowModel: decodeString(record['learnedWindowModel']),
     futileCompaction: decodeFutileCompaction(record['futileCompaction']),
-    overLimitCause: typeof record['overLimitCause'] === 'string' ? record['overLimitCause'] : undefined,
+    overLimitCause: decodeString(record['overLimitCause']),
     firstRequestPinRefusedCap: decodeCount(record['firstRequestPinRefusedCap'], MAX_PLAUSIBLE_TOKENS),
   };
 }
