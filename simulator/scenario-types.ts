@@ -123,6 +123,7 @@ export interface ScenarioSpec {
     readonly summarizerTimeoutMs?: number;
     readonly bufferRatio?: number;
     readonly maskKeepRecent?: number;
+    readonly maskStaleOutputTokens?: number;
   };
   readonly expect?: ScenarioExpectations;
 }

@@ -103,6 +103,13 @@ export interface AgentPolicy {
    */
   maskKeepRecent?: number;
   /**
+   * Masking for cost: once the unmasked tool results of completed turns take this many (estimated)
+   * tokens, they are masked at the next turn's first call, with no model call, even with the window
+   * far from full: every later call would re-send and pay for them. The in-flight turn is never
+   * masked. `0` turns it off; `maskKeepRecent: 0` turns it off too. @default 16384
+   */
+  maskStaleOutputTokens?: number;
+  /**
    * Background compaction: once the estimate is within this many of the session's average turns
    * (`averageTurnTokens`) of the threshold, the summary the threshold would need is prepared without
    * waiting for it; the compacting call applies it if still valid. `0` turns it off. @default 1
@@ -185,6 +192,7 @@ export interface ResolvedPolicy {
   readonly pinFirstRequest: boolean;
   readonly maxPinnedTokens: number | undefined;
   readonly maskKeepRecent: number;
+  readonly maskStaleOutputTokens: number;
   readonly prepareTurnsAhead: number;
   readonly invocationThreshold: number;
   readonly overlapSize: number;

@@ -31,6 +31,8 @@ export interface MaskingInput {
   readonly maskedTokensAt: (index: number) => number;
   /** Most recent tool results kept unmasked (at least the latest). */
   readonly keepRecent: number;
+  /** Where the masking stops, when the caller decides it; by default `maskKeepFrom(contents, keepRecent)`. */
+  readonly upTo?: number | undefined;
   /** Whether a request of this many (heuristic) content tokens meets the compaction's target. */
   readonly meetsTarget: (contentTokens: number) => boolean;
 }
@@ -46,7 +48,7 @@ export interface MaskingPlan {
 
 /** The masking to apply now, or `undefined` when there is nothing new to mask. */
 export function planMasking(input: MaskingInput): MaskingPlan | undefined {
-  const upTo = maskKeepFrom(input.contents, input.keepRecent);
+  const upTo = input.upTo ?? maskKeepFrom(input.contents, input.keepRecent);
   if (upTo <= Math.max(input.covered, input.maskedUpTo)) return undefined;
   const before = tailTokens(input.tokens, input.covered, input.maskedUpTo, input.maskedTokensAt);
   const after = tailTokens(input.tokens, input.covered, upTo, input.maskedTokensAt);

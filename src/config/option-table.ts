@@ -174,6 +174,13 @@ export const OPTION_TABLE = {
     default: 1,
     doc: 'Observation masking: when a compaction is due, tool results of completed turns and all but this many of the in-flight turn become placeholders first, with no model call; `0` turns masking off.',
   },
+  maskStaleOutputTokens: {
+    scope: 'policy',
+    unit: 'tokens',
+    range: integer(0),
+    default: 16_384,
+    doc: 'Masking for cost: once the unmasked tool results of completed turns take this many (estimated) tokens, they become placeholders at the next turn, with no model call, even with the window far from full; the in-flight turn is never masked; `0` turns it off (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).',
+  },
   prepareTurnsAhead: {
     scope: 'policy',
     unit: 'turns',

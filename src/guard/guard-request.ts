@@ -19,7 +19,8 @@
  * 9. fit-request: what is sent (a summary that came out larger is discarded),
  *    shrunk if it still does not fit, and whether it is over the hard limit;
  * 10. next-usage: the usage record, with a futile attempt remembered.
- * When nothing is due, plan-preparation says what to summarize in the background.
+ * When nothing is due, mask-stale-output masks old tool results for cost once they are
+ * large, and plan-preparation says what to summarize in the background.
  * Never loops, never throws.
  */
 import type { Content } from '@google/genai';
@@ -47,6 +48,7 @@ import { planPreparation, type PreparationRequest } from './plan-preparation.js'
 import { checkPrepared, type PreparedCheck, type PreparedHandle } from './prepared-summary.js';
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
 import { maskForRoom, type MaskStep } from './mask-for-room.js';
+import { maskStaleOutput } from './mask-stale-output.js';
 import { measureRequest, type RequestMeasure } from './measure-request.js';
 import { futileAfter, idleUsage, nextUsage, type UsageInput } from './next-usage.js';
 import { storedView, type RequestView, type ViewSource } from './request-view.js';
@@ -123,6 +125,12 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length);
   const preparedDropped = prepared?.valid === false ? prepared.reason : undefined;
   if (reason === undefined) {
+    const stale = staleMasking(input, observed);
+    if (stale)
+      return {
+        ...finish(input, observed, 'threshold', { masking: stale, view: stale, estimate: stale.estimate }),
+        preparedDropped,
+      };
     const preparation = prepared?.valid ? undefined : preparationFor(input, observed);
     return { ...sendAsIs(input, observed), preparation, preparedDropped };
   }
@@ -284,6 +292,22 @@ async function compact(
         : undefined,
   });
   return { masking, view, estimate, made };
+}
+
+/** Masking for cost when nothing is due (mask-stale-output.ts); sent through the compaction's last steps, no summary. */
+function staleMasking(input: GuardRequestInput, observed: Observed): MaskStep | undefined {
+  return maskStaleOutput({
+    policy: input.policy,
+    estimate: observed.measure.estimate,
+    source: observed.source,
+    coverage: observed.located.coverage,
+    maskedUpTo: observed.mask.maskedUpTo,
+    fixedTokens: observed.fixedTokens,
+    summaryTokens: observed.measure.summaryTokens,
+    fingerprints: input.fingerprints,
+    previous: input.mask,
+    now: input.now,
+  });
 }
 
 /** Background compaction: what to summarize ahead of the threshold, if the estimate is near it. */

@@ -12,12 +12,11 @@ import { anchorAt } from '../state/watermark.js';
 import { viewEstimate } from './measure-request.js';
 import { maskedView, tokensOfView, type RequestView, type ViewSource } from './request-view.js';
 
-export interface MaskForRoomInput {
+/** What a masking is computed from. */
+export interface MaskStepInput {
   readonly source: ViewSource;
   readonly coverage: SummaryCoverage;
   readonly maskedUpTo: number;
-  readonly reason: CompactionReason;
-  readonly manual: boolean;
   readonly keepRecent: number;
   /** Heuristic tokens of the fixed part and of the summary as injected. */
   readonly fixedTokens: number;
@@ -27,6 +26,11 @@ export interface MaskForRoomInput {
   readonly fingerprints: readonly string[];
   readonly previous: MaskRecord | undefined;
   readonly now: number;
+}
+
+export interface MaskForRoomInput extends MaskStepInput {
+  readonly reason: CompactionReason;
+  readonly manual: boolean;
 }
 
 export interface MaskStep extends RequestView {
@@ -41,6 +45,11 @@ export interface MaskStep extends RequestView {
 
 export function maskForRoom(input: MaskForRoomInput): MaskStep | undefined {
   if (input.reason === 'schedule' || input.manual || input.keepRecent <= 0) return undefined;
+  return maskStep(input, undefined);
+}
+
+/** Masks up to `upTo` (by default all but the `keepRecent` latest tool results of the in-flight turn). */
+export function maskStep(input: MaskStepInput, upTo: number | undefined): MaskStep | undefined {
   const { source, coverage, summaryTokens } = input;
   const keptTokens = coverage.keptAt === undefined ? 0 : (source.tokens[coverage.keptAt] ?? 0);
   const plan = planMasking({
@@ -51,6 +60,7 @@ export function maskForRoom(input: MaskForRoomInput): MaskStep | undefined {
     maskedTokensAt: (index) =>
       tokensOfView(source, maskContent(source.contents[index] ?? {}, source.hint, source.tokens[index] ?? 0), index),
     keepRecent: input.keepRecent,
+    upTo,
     meetsTarget: (contentTokens) => summaryTokens + keptTokens + contentTokens <= input.target,
   });
   if (!plan) return undefined;

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { MASKED_RESULT_KEY } from '../compaction/mask-observations.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { TokenMemo } from '../estimate/estimate-request.js';
+import { maskStaleOutput, type StaleOutputInput } from './mask-stale-output.js';
+import { viewEstimate } from './measure-request.js';
+
+// Two completed turns with a large tool result each, then the in-flight turn with its own.
+const CONTENTS: Content[] = [
+  ...[1, 2].flatMap((n) => [
+    userText(`turn ${n}`),
+    functionCall(`fetch_${n}`),
+    functionResponse(`fetch_${n}`, { logs: `line ${n}\n`.repeat(300) }),
+    { role: 'model', parts: [{ text: `done ${n}` }] },
+  ]),
+  userText('turn 3'),
+  functionCall('fetch_3'),
+  functionResponse('fetch_3', { logs: 'line 3\n'.repeat(300) }),
+];
+const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
+const ESTIMATE = viewEstimate(100, 0, TOKENS, { covered: 0 });
+
+function input(maskStaleOutputTokens: number, overrides: Partial<StaleOutputInput> = {}): StaleOutputInput {
+  return {
+    policy: { maskKeepRecent: 1, maskStaleOutputTokens },
+    estimate: ESTIMATE,
+    source: {
+      contents: CONTENTS,
+      tokens: TOKENS,
+      covered: 0,
+      hint: {},
+      memo: new TokenMemo(),
+      tokenizer: characterTokenizer,
+    },
+    coverage: { covered: 0 },
+    maskedUpTo: 0,
+    fixedTokens: 100,
+    summaryTokens: 0,
+    fingerprints: CONTENTS.map((_, index) => `f${index}`),
+    previous: undefined,
+    now: 7,
+    ...overrides,
+  };
+}
+
+const masked = (content: Content | undefined): boolean =>
+  content?.parts?.some((part) => part.functionResponse?.response?.[MASKED_RESULT_KEY] !== undefined) === true;
+
+describe('maskStaleOutput', () => {
+  it('should mask the tool results of completed turns, never the in-flight turn, once they are large enough', () => {
+    const step = maskStaleOutput(input(1_000));
+    expect(step?.upTo).toBe(8);
+    expect(step?.view.map(masked)).toEqual([false, false, true, false, false, false, true, false, false, false, false]);
+    expect(step?.view[10]).toBe(CONTENTS[10]);
+    expect(step?.estimate).toBeLessThan(ESTIMATE - 1_000);
+  });
+
+  it('should wait while the stale results would save fewer tokens than the option', () => {
+    const saved = ESTIMATE - (maskStaleOutput(input(1))?.estimate ?? ESTIMATE);
+    expect(saved).toBeGreaterThan(0);
+    expect(maskStaleOutput(input(saved))).toBeDefined();
+    expect(maskStaleOutput(input(saved + 1))).toBeUndefined();
+  });
+
+  it('should do nothing when off, when masking is off, in the first turn, or when already masked', () => {
+    expect(maskStaleOutput(input(0))).toBeUndefined();
+    expect(
+      maskStaleOutput(input(1_000, { policy: { maskKeepRecent: 0, maskStaleOutputTokens: 1_000 } })),
+    ).toBeUndefined();
+    const firstTurn = CONTENTS.slice(0, 3);
+    const source = { ...input(1).source, contents: firstTurn, tokens: TOKENS.slice(0, 3) };
+    expect(maskStaleOutput(input(1, { source }))).toBeUndefined();
+    expect(maskStaleOutput(input(1, { maskedUpTo: 8 }))).toBeUndefined();
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * Masking for cost, when nothing is due: tool results of completed turns are
+ * re-sent, and billed, on every later call. Once the unmasked ones reach
+ * `maskStaleOutputTokens`, they are masked at once, with no model call, even
+ * with the window far from full. The masking stops at the in-flight turn's
+ * user message, so the turn being worked on is never touched, and it happens
+ * at a turn's first call: the bytes before the in-flight turn then stay the
+ * same until the next batch, which keeps the provider's cached prefix
+ * (docs/design.md, "Three remedies").
+ */
+import { latestUserRequestIndex } from '../content/content-shape.js';
+import type { ResolvedPolicy } from '../options.js';
+import { maskStep, type MaskStep, type MaskStepInput } from './mask-for-room.js';
+
+export interface StaleOutputInput extends Omit<MaskStepInput, 'keepRecent' | 'target'> {
+  readonly policy: Pick<ResolvedPolicy, 'maskKeepRecent' | 'maskStaleOutputTokens'>;
+  /** Heuristic estimate of the request as it would be sent unmasked. */
+  readonly estimate: number;
+}
+
+/** The masking to apply for cost, or `undefined` when it is off or would save too little. */
+export function maskStaleOutput(input: StaleOutputInput): MaskStep | undefined {
+  const { maskKeepRecent, maskStaleOutputTokens } = input.policy;
+  if (maskKeepRecent <= 0 || maskStaleOutputTokens <= 0) return undefined;
+  const turnStart = latestUserRequestIndex(input.source.contents);
+  if (turnStart <= 0) return undefined;
+  const step = maskStep({ ...input, keepRecent: maskKeepRecent, target: Number.POSITIVE_INFINITY }, turnStart);
+  return step && input.estimate - step.estimate >= maskStaleOutputTokens ? step : undefined;
+}

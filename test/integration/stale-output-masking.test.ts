@@ -1,0 +1,86 @@
+/**
+ * Masking for cost through a real Runner: on a large window the threshold is
+ * far away, yet every call re-sends, and pays for, the tool results of the
+ * completed turns. Once they reach `maskStaleOutputTokens` they are masked at
+ * the next turn's first call, with no model call; the in-flight turn is never
+ * masked, the prefix stays byte-identical within a turn, and the bill (prompt
+ * tokens at the cached rate where cached) is lower than without it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { ContextGuard, callCostUsd, priceFor } from '../../src/index.js';
+import { ScriptedSummarizer } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { pairingViolations } from '../support/request-invariants.js';
+
+const WINDOW = 200_000;
+const TURNS = 12;
+const MASKED = 'context_guard_masked';
+
+const maskedIn = (contents: readonly Content[]): number =>
+  contents
+    .flatMap((content) => content.parts ?? [])
+    .filter((part) => part.functionResponse?.response && MASKED in part.functionResponse.response).length;
+
+/** Index of the in-flight turn's user message: the last content with a text part from the user. */
+function turnStart(contents: readonly Content[]): number {
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const content = contents[i];
+    if (content?.role === 'user' && content.parts?.some((part) => part.text) === true) return i;
+  }
+  return -1;
+}
+
+async function run(maskStaleOutputTokens?: number) {
+  const summarizer = new ScriptedSummarizer();
+  const guard = new ContextGuard({
+    contextWindow: WINDOW,
+    summarizer,
+    ...(maskStaleOutputTokens === undefined ? {} : { maskStaleOutputTokens }),
+  });
+  const harness = createHarness({ window: WINDOW, ratio: 1.2, script: toolThenAnswerScript(24_000), plugins: [guard] });
+  const stored = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+  for (let turn = 1; turn <= TURNS; turn++) await runTurn(harness.runner, stored.id, `Turn ${turn}: check the logs.`);
+  const price = priceFor('gemini-2.5-flash')!;
+  const cost = harness.model.requests.reduce(
+    (sum, request) =>
+      sum + callCostUsd(price, { promptTokens: request.promptTokens, cachedPromptTokens: request.cachedPromptTokens }),
+    0,
+  );
+  return { requests: harness.model.requests, summarizer, guard, cost };
+}
+
+describe('masking for cost (maskStaleOutputTokens)', () => {
+  it('should mask completed turns once their tool results are large, with no summary, and bill less than without it', async () => {
+    const masked = await run();
+    const plain = await run(0);
+    for (const { requests } of [masked, plain]) {
+      expect(requests.filter((request) => request.rejected)).toEqual([]);
+      expect(requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
+    }
+    expect(plain.requests.every((request) => maskedIn(request.contents) === 0)).toBe(true);
+    expect(masked.requests.some((request) => maskedIn(request.contents) > 0)).toBe(true);
+    expect(masked.summarizer.calls).toEqual([]);
+    expect(plain.summarizer.calls).toEqual([]);
+    // The window never came near the threshold: this is for cost, not room.
+    expect(Math.max(...plain.requests.map((request) => request.promptTokens))).toBeLessThan(WINDOW / 2);
+    expect(masked.cost).toBeLessThan(plain.cost * 0.8);
+  });
+
+  it('should never mask the in-flight turn, and keep each request of a turn starting with the previous one', async () => {
+    const { requests } = await run();
+    let batches = 0;
+    for (let i = 0; i < requests.length; i++) {
+      const contents = requests[i]!.contents;
+      expect(maskedIn(contents.slice(turnStart(contents)))).toBe(0);
+      const previous = requests[i - 1]?.contents;
+      if (!previous) continue;
+      const sameTurn = turnStart(previous) === turnStart(contents);
+      if (sameTurn) expect(JSON.stringify(contents.slice(0, previous.length))).toBe(JSON.stringify(previous));
+      else if (maskedIn(contents) > maskedIn(previous)) batches++;
+    }
+    // Masked in batches at turn starts, not on every turn: the cached prefix survives the turns between.
+    expect(batches).toBeGreaterThan(0);
+    expect(batches).toBeLessThan(TURNS / 2);
+  });
+});
