@@ -31,6 +31,8 @@ import {
   runTurn,
   toolThenAnswerScript,
   type Harness,
+  startSession,
+  storedSession,
 } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
@@ -130,7 +132,7 @@ describe('background compaction through a real Runner', () => {
     let turn = 0;
     const summarizer = echoingSummarizer(() => turn);
     const { harness, compactions } = guarded(summarizer);
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await turnsUntil(
       harness,
       session.id,
@@ -156,7 +158,7 @@ describe('background compaction through a real Runner', () => {
     const sessionService = new InMemorySessionService();
     const summarizerA = echoingSummarizer(() => turn);
     const a = guarded(summarizerA, sessionService);
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     const text = (n: number) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`;
     const prepared = await turnsUntil(a.harness, session.id, () => summarizerA.calls.length > 0, text);
     expect(a.compactions).toEqual([]);
@@ -164,8 +166,7 @@ describe('background compaction through a real Runner', () => {
     // Replica B (its own plugin, same database) compacts the session on request.
     const summarizerB: Summarizer = { name: 'replica-b', summarize: async () => ({ text: 'Summary by replica B.' }) };
     const b = guarded(summarizerB, sessionService);
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    if (!stored) throw new Error('no session');
+    const stored = await storedSession(sessionService, session.id);
     await b.guard.requestCompaction({ sessionService, session: stored, agentName: 'worker' });
     await runTurn(b.harness.runner, session.id, text(prepared + 1));
     expect(b.compactions).toHaveLength(1);
@@ -177,8 +178,8 @@ describe('background compaction through a real Runner', () => {
     ).not.toEqual([]);
     const everySent = JSON.stringify(a.harness.model.requests.map((request) => request.contents));
     expect(everySent).not.toContain('Work of alice, summary 1.');
-    const final = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const summary = decodeSummaryRecord(final?.state[stateKeysFor('worker').summary]);
+    const final = await storedSession(sessionService, session.id);
+    const summary = decodeSummaryRecord(final.state[stateKeysFor('worker').summary]);
     expect(summary?.compactions).toBe(2);
     expect(summary?.text).not.toContain('summary 1.');
   });
@@ -221,7 +222,7 @@ describe('background compaction through a real Runner', () => {
       }
     }
     const { harness, compactions } = guarded(gated, undefined, [new ReleaseOnCompaction()], { maskKeepRecent: 0 });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await turnsUntil(
       harness,
       session.id,
@@ -240,14 +241,9 @@ describe('background compaction through a real Runner', () => {
   it('should say in status() and the meter while a summary is being prepared', async () => {
     const { summarizer: gated, release, calls } = gatedSummarizer('Gated summary.');
     const { guard, harness } = guarded(gated);
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     const statusNow = async () => {
-      const stored = await harness.sessionService.getSession({
-        appName: APP_NAME,
-        userId: USER_ID,
-        sessionId: session.id,
-      });
-      if (!stored) throw new Error('no session');
+      const stored = await storedSession(harness.sessionService, session.id);
       return { identified: guard.status(stored, 'worker'), stateOnly: guard.status({ state: stored.state }, 'worker') };
     };
     expect((await statusNow()).identified.preparing).toBe(false);
@@ -275,7 +271,7 @@ describe('background compaction through a real Runner', () => {
     it('should end in the fallback summary, once, with no unhandled rejection', async () => {
       const summarizer = new ScriptedSummarizer({ behavior: 'fail' });
       const { harness, compactions } = guarded(summarizer);
-      const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+      const session = await startSession(harness.sessionService);
       await turnsUntil(
         harness,
         session.id,
@@ -294,7 +290,7 @@ describe('background compaction through a real Runner', () => {
   it("should record in OpenTelemetry the summarizer's time in the background and whether the turn waited", async () => {
     spans.reset();
     const { harness, compactions } = guarded(new ScriptedSummarizer());
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await turnsUntil(
       harness,
       session.id,

@@ -12,7 +12,14 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  createHarness,
+  runTurn,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+  runTurns,
+} from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
@@ -33,14 +40,10 @@ describe('a bill that knows caching', () => {
       script: toolThenAnswerScript(12_000),
       plugins: [guard],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 4; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 4);
+    const stored = await storedSession(harness.sessionService, session.id);
+    const status = guard.status(stored, 'worker');
 
     // What the model itself billed: its ground-truth prompts and the cached prefixes it reported.
     const accepted = harness.model.requests.filter((request) => !request.rejected);
@@ -82,14 +85,10 @@ describe('a bill that knows caching', () => {
       script: toolThenAnswerScript(12_000),
       plugins: [guard],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await runTurn(harness.runner, session.id, 'Check the logs.');
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
+    const stored = await storedSession(harness.sessionService, session.id);
+    const status = guard.status(stored, 'worker');
     expect(status.promptTokens).toBeGreaterThan(0);
     expect(status.costUsd).toBeUndefined();
     expect(status.unpricedCalls).toBe(harness.model.requests.length);

@@ -11,7 +11,14 @@ import { DatabaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  createHarness,
+  runTurn,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+  runTurns,
+} from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 8_000;
@@ -44,15 +51,15 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
         }),
       ],
     });
-    const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 10; turn++) await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
+    const session = await startSession(firstStore);
+    await runTurns(first.runner, session.id, 10);
     expect(first.model.rejectedRequests).toEqual([]);
-    const before = await firstStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const storedSummary = decodeSummaryRecord(before?.state[keys.summary]);
-    const storedUsage = decodeUsageRecord(before?.state[keys.usage]);
+    const before = await storedSession(firstStore, session.id);
+    const storedSummary = decodeSummaryRecord(before.state[keys.summary]);
+    const storedUsage = decodeUsageRecord(before.state[keys.usage]);
     expect(storedSummary).toBeDefined();
     expect(storedUsage.compactions).toBe(firstSummarizer.calls.length);
-    const eventsBefore = before!.events.length;
+    const eventsBefore = before.events.length;
 
     // Restart: everything new but the database file.
     const secondSummarizer = new ScriptedSummarizer();
@@ -78,14 +85,14 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
     expect(secondSummarizer.calls).toHaveLength(0);
     expect(second.model.rejectedRequests).toEqual([]);
 
-    const after = await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+    const after = await storedSession(secondStore, session.id);
     // Nothing lost: every earlier event is still stored, and the new turn was appended.
-    expect(after!.events.length).toBeGreaterThan(eventsBefore);
-    expect(after!.events.slice(0, eventsBefore).map((event) => event.id)).toEqual(
-      before!.events.map((event) => event.id),
+    expect(after.events.length).toBeGreaterThan(eventsBefore);
+    expect(after.events.slice(0, eventsBefore).map((event) => event.id)).toEqual(
+      before.events.map((event) => event.id),
     );
     // The usage counters continued from storage rather than restarting at zero.
-    expect(decodeUsageRecord(after?.state[keys.usage]).modelCalls).toBe(
+    expect(decodeUsageRecord(after.state[keys.usage]).modelCalls).toBe(
       storedUsage.modelCalls + second.model.requests.length,
     );
   });

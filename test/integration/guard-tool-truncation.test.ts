@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { stateKeysFor, type ToolTruncationRecord } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 describe('tool output truncation in the guard', () => {
@@ -19,17 +19,13 @@ describe('tool output truncation in the guard', () => {
       script: toolThenAnswerScript(60_000),
       plugins: [guard],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await runTurn(harness.runner, session.id, 'Fetch the big log.');
     expect(records).toHaveLength(1);
     expect(records[0]!.tool).toBe('fetch_logs');
     expect(records[0]!.originalBytes).toBeGreaterThan(60_000);
     expect(records[0]!.keptBytes).toBeLessThanOrEqual(10 * 1024);
-    const stored = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    const stored = await storedSession(harness.sessionService, session.id);
     const response = stored.events
       .flatMap((event) => event.content?.parts ?? [])
       .find((part) => part.functionResponse)!;
@@ -58,13 +54,9 @@ describe('tool output truncation in the guard', () => {
       script: toolThenAnswerScript(60_000),
       plugins: [guard],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await runTurn(harness.runner, session.id, 'Fetch the big log.');
-    const stored = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    const stored = await storedSession(harness.sessionService, session.id);
     const response = stored.events
       .flatMap((event) => event.content?.parts ?? [])
       .find((part) => part.functionResponse)!;

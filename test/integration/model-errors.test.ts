@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  createHarness,
+  runTurn,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+  runTurns,
+  errorCodes,
+} from '../support/agent-harness.js';
 
 const keys = stateKeysFor('worker');
 
@@ -27,20 +35,16 @@ describe('model errors', () => {
       model,
       plugins: [new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() })],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 15);
     const rejected = model.rejectedRequests;
     expect(rejected.length).toBeLessThanOrEqual(1);
     if (rejected.length === 1) {
       // After the one rejection, every later request fits.
       expect(model.requests.slice(rejected[0]!.index + 1).every((request) => !request.rejected)).toBe(true);
     }
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    expect(decodeUsageRecord(stored?.state[keys.usage]).rejectedCalls).toBe(rejected.length);
+    const stored = await storedSession(harness.sessionService, session.id);
+    expect(decodeUsageRecord(stored.state[keys.usage]).rejectedCalls).toBe(rejected.length);
   });
 
   it('should learn the real size from the rejection message and force a compaction on the next call', async () => {
@@ -59,20 +63,12 @@ describe('model errors', () => {
       summarizer: new ScriptedSummarizer(),
     });
     const harness = createHarness({ window, script: toolThenAnswerScript(2_000), model, plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const errorCodes: string[] = [];
-    for (let turn = 1; turn <= 8; turn++) {
-      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`))
-        if (event.errorCode) errorCodes.push(event.errorCode);
-    }
+    const session = await startSession(harness.sessionService);
+    const events = await runTurns(harness.runner, session.id, 8);
     expect(model.rejectedRequests).toHaveLength(1);
-    expect(errorCodes).toEqual(['400']);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    expect(errorCodes(events)).toEqual(['400']);
+    const stored = await storedSession(harness.sessionService, session.id);
+    const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect(usage.rejectedCalls).toBe(1);
     // 4.0 real per chars/4 against tiktoken's count of this text: the learned factor is well above the default of 1.
     expect(usage.learnedCorrection).toBeGreaterThan(2);
@@ -103,7 +99,7 @@ describe('model errors', () => {
       // About a summary's survival: masking alone would make room in this session.
       plugins: [new ContextGuard({ contextWindow: window, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     let failedTurn = 0;
     for (let turn = 1; turn <= 12 && failedTurn === 0; turn++) {
       const events = await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
@@ -111,13 +107,9 @@ describe('model errors', () => {
     }
     expect(failedTurn).toBeGreaterThan(0);
     const callsAtFailure = summarizer.calls.length;
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
+    const stored = await storedSession(harness.sessionService, session.id);
     // The failed step's state delta was persisted with the error event.
-    expect(decodeSummaryRecord(stored?.state[keys.summary])).toBeDefined();
+    expect(decodeSummaryRecord(stored.state[keys.summary])).toBeDefined();
     // The next turn reuses it instead of summarizing the same history again.
     await runTurn(harness.runner, session.id, 'Try again please.');
     const retried = model.requests[model.requests.length - 1]!;

@@ -20,7 +20,7 @@ import {
   stateKeysFor,
 } from '../../src/internal.js';
 import { contentsText, logText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
+import { APP_NAME, createHarness, runTurn, startSession, storedSession, runTurns } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
 const SECRET = 'TRK-99812-ZQ';
@@ -103,8 +103,8 @@ async function recallRun(withTool: boolean): Promise<string> {
     // What the summaries lost: masking off, so the early turns are summarized, not masked.
     plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, maskKeepRecent: 0 })],
   });
-  const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-  for (let turn = 1; turn <= 10; turn++) await runTurn(runner, session.id, `Turn ${turn}: fetch the logs.`);
+  const session = await startSession(sessionService);
+  await runTurns(runner, session.id, 10, { ask: 'fetch the logs.' });
   // The code is gone from what the model is sent by now.
   expect(contentsText(model.requests[model.requests.length - 1]!.contents)).not.toContain(SECRET);
   const events = await runTurn(runner, session.id, 'What was the tracking code in the first log?');
@@ -143,25 +143,17 @@ describe('never forget', () => {
       };
     };
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await runTurn(harness.runner, session.id, 'Audit the payment service logs for the March outage.');
-    const stored = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    const stored = await storedSession(harness.sessionService, session.id);
     await guard.pin({
       sessionService: harness.sessionService,
       session: stored,
       text: 'Customer account: ACME-204 (enterprise tier)',
     });
-    for (let turn = 2; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: next batch.`);
+    await runTurns(harness.runner, session.id, 10, { from: 2, ask: 'next batch.' });
 
-    const after = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    const after = await storedSession(harness.sessionService, session.id);
     expect(decodeSummaryRecord(after.state[stateKeysFor('worker').summary])?.compactions).toBeGreaterThan(1);
     const laterRequests = harness.model.requests.filter((request) => request.index > 2);
     for (const request of laterRequests) {
@@ -200,7 +192,7 @@ describe('never forget', () => {
     });
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(runner, session.id, 'Our budget is at most 4,000 EUR; remember it.');
     await runTurn(runner, session.id, 'Next question.');
     const last = model.requests[model.requests.length - 1]!;
@@ -222,18 +214,14 @@ describe('never forget', () => {
       };
     };
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(harness.sessionService);
     await runTurn(
       harness.runner,
       session.id,
       'The project id is P-4431. Never deploy on Fridays. Start with the API logs.',
     );
-    for (let turn = 2; turn <= 25; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: continue.`);
-    const stored = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    await runTurns(harness.runner, session.id, 25, { from: 2, ask: 'continue.' });
+    const stored = await storedSession(harness.sessionService, session.id);
     const summary = decodeSummaryRecord(stored.state[stateKeysFor('worker').summary])!;
     expect(summary.compactions).toBeGreaterThanOrEqual(5);
     expect(summary.facts?.map((fact) => fact.text)).toEqual(

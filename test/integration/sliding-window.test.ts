@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { type RecordedRequest, ScriptedSummarizer } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  createHarness,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+  runTurns,
+} from '../support/agent-harness.js';
 
 const keys = stateKeysFor('worker');
 
@@ -31,8 +37,8 @@ describe('sliding-window strategy', () => {
       onCompaction: (record) => void records.push(record),
     });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(500), plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 12);
 
     // Plenty of room: every compaction comes from the schedule, not from tokens.
     expect(records.length).toBeGreaterThanOrEqual(2);
@@ -68,14 +74,10 @@ describe('sliding-window strategy', () => {
       summarizer: new ScriptedSummarizer(),
     });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(200), plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 8; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    expect(decodeUsageRecord(stored?.state[keys.usage]).compactions).toBe(2);
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 8);
+    const stored = await storedSession(harness.sessionService, session.id);
+    expect(decodeUsageRecord(stored.state[keys.usage]).compactions).toBe(2);
   });
 
   it('should compact early on the token trigger and never overflow a small window', async () => {
@@ -90,8 +92,8 @@ describe('sliding-window strategy', () => {
       onCompaction: (record) => void records.push(record),
     });
     const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 15);
     expect(records.length).toBeGreaterThan(0);
     expect(records.some((record) => record.reason === 'safety-ratio' || record.reason === 'threshold')).toBe(true);
     expect(records.some((record) => record.reason === 'schedule')).toBe(false);

@@ -10,7 +10,13 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  createHarness,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+  runTurns,
+} from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 describe('OpenTelemetry', () => {
@@ -37,14 +43,10 @@ describe('OpenTelemetry', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const compactions = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]).compactions;
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 10);
+    const stored = await storedSession(harness.sessionService, session.id);
+    const compactions = decodeUsageRecord(stored.state[stateKeysFor('worker').usage]).compactions;
     expect(compactions).toBeGreaterThan(0);
 
     const compactSpans = spans.getFinishedSpans().filter((span) => span.name === 'compact_context worker');
@@ -55,7 +57,7 @@ describe('OpenTelemetry', () => {
       Number(compactSpans[0]!.attributes['context_guard.tokens_after']),
     );
     // The summarizer's own bill rides on the span, as in the compaction record.
-    const record = decodeCompactionRecord(stored?.state[stateKeysFor('worker').lastCompaction]);
+    const record = decodeCompactionRecord(stored.state[stateKeysFor('worker').lastCompaction]);
     const lastSpan = compactSpans[compactSpans.length - 1]!;
     expect(record?.summarizerPromptTokens).toBe(counting.calls[counting.calls.length - 1]!.prompt.length);
     expect(lastSpan.attributes['context_guard.summarizer.input_tokens']).toBe(record?.summarizerPromptTokens);

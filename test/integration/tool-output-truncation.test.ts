@@ -22,7 +22,14 @@ import {
 import { ratioTokenCounter, ScriptedLlm, type ModelScript, logText } from '../../src/testing/index.js';
 import type { ToolTruncationRecord } from '../../src/truncation/truncate-tool-output.js';
 import type { ToolOutputTruncation } from '../../src/truncation/truncation-policy.js';
-import { APP_NAME, USER_ID, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  APP_NAME,
+  fetchLogsTool,
+  runTurn,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+} from '../support/agent-harness.js';
 
 const LIMIT = 10_240;
 
@@ -121,7 +128,7 @@ describe('tool-output truncation through a real Runner', () => {
       tools: [fetchLogsTool()],
       plugins: [plugin],
     });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(runner, session.id, 'Fetch the logs.');
 
     const original = fetchLogsOutput(model.requests[1]?.contents ?? []);
@@ -133,12 +140,12 @@ describe('tool-output truncation through a real Runner', () => {
     expect(original.logs.endsWith(sentLogs.split('\n').at(-1) ?? '<none>')).toBe(true);
     expect(bytesOf(sent?.response)).toBeLessThanOrEqual(LIMIT);
 
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const [persisted] = functionResponses(stored?.events.map((event) => event.content) ?? []);
+    const stored = await storedSession(sessionService, session.id);
+    const [persisted] = functionResponses(stored.events.map((event) => event.content) ?? []);
     expect(persisted?.response).toEqual(sent?.response);
-    const responseEvent = stored?.events.find((event) => event.content?.parts?.some((part) => part.functionResponse));
+    const responseEvent = stored.events.find((event) => event.content?.parts?.some((part) => part.functionResponse));
     expect(responseEvent?.actions.stateDelta).toEqual({ 'truncation_test:cuts': 1 });
-    expect(stored?.state['truncation_test:cuts']).toBe(1);
+    expect(stored.state['truncation_test:cuts']).toBe(1);
 
     expect(plugin.records).toEqual([
       {
@@ -158,7 +165,7 @@ describe('tool-output truncation through a real Runner', () => {
       tools: [fetchLogsTool()],
       plugins: [plugin],
     });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(runner, session.id, 'Fetch the logs.');
     await runTurn(runner, session.id, 'Fetch them again.');
 
@@ -190,7 +197,7 @@ describe('tool-output truncation through a real Runner', () => {
       tools: [readFileTool(content)],
       afterToolCallback: spy,
     });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(runner, session.id, 'Read the file.');
 
     // ADK passes the tool's raw string to the callback, despite the record type; it wraps it later.
@@ -202,8 +209,8 @@ describe('tool-output truncation through a real Runner', () => {
     expect(lines.at(-1)).toBe('2000: const value1999 = compute(1999);');
     expect(bytesOf(sent?.response)).toBeLessThanOrEqual(LIMIT);
 
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    expect(functionResponses(stored?.events.map((event) => event.content) ?? [])[0]?.response).toEqual(sent?.response);
+    const stored = await storedSession(sessionService, session.id);
+    expect(functionResponses(stored.events.map((event) => event.content) ?? [])[0]?.response).toEqual(sent?.response);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
       tool: 'read_file',
@@ -219,7 +226,7 @@ describe('tool-output truncation through a real Runner', () => {
       tools: [fetchLogsTool()],
       plugins: [plugin],
     });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(runner, session.id, 'Fetch the logs.');
     const [sent] = functionResponses(model.requests[1]?.contents ?? []);
     expect(sent?.response).toEqual(fetchLogsOutput(model.requests[1]?.contents ?? []));
@@ -237,7 +244,7 @@ describe('tool-output truncation through a real Runner', () => {
         plugins: [new TruncationTestPlugin()],
         afterToolCallback: agentCallback,
       });
-      const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+      const session = await startSession(sessionService);
       await runTurn(runner, session.id, 'Fetch the logs.');
       return agentCallback.mock.calls.length;
     };

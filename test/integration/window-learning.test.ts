@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, formatContextMeter } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  createHarness,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+  runTurns,
+} from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 
 const REAL_WINDOW = 8_000;
@@ -38,18 +44,18 @@ describe('a window learned from the provider', () => {
       sessionService,
       plugins: [guard],
     });
-    const first = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, first.id, `Turn ${turn}: check the logs.`);
+    const first = await startSession(sessionService);
+    await runTurns(harness.runner, first.id, 30);
     expect(model.rejectedRequests).toHaveLength(1);
 
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: first.id });
-    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    const stored = await storedSession(sessionService, first.id);
+    const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect({ window: usage.window, source: usage.windowSource, learned: usage.learnedWindow }).toEqual({
       window: REAL_WINDOW,
       source: 'learned',
       learned: REAL_WINDOW,
     });
-    const status = guard.status(stored!, 'worker');
+    const status = guard.status(stored, 'worker');
     expect(status.windowSource).toBe('learned');
     expect(formatContextMeter(status)).toMatch(/\/8K learned /);
 
@@ -60,8 +66,8 @@ describe('a window learned from the provider', () => {
     expect(unknown[0]?.message).toMatch(/contextWindow/);
 
     // Another session of the same guard starts from the learned window: no second rejection.
-    const second = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, second.id, `Turn ${turn}: check the logs.`);
+    const second = await startSession(sessionService);
+    await runTurns(harness.runner, second.id, 15);
     expect(model.rejectedRequests).toHaveLength(1);
 
     // A restarted process (a new guard) reads the learned window from the session's state.
@@ -73,7 +79,7 @@ describe('a window learned from the provider', () => {
       sessionService,
       plugins: [new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() })],
     });
-    for (let turn = 31; turn <= 45; turn++) await runTurn(restarted.runner, first.id, `Turn ${turn}: check the logs.`);
+    await runTurns(restarted.runner, first.id, 45, { from: 31 });
     expect(restartedModel.rejectedRequests).toHaveLength(0);
   });
 
@@ -87,15 +93,11 @@ describe('a window learned from the provider', () => {
       model,
       plugins: [guard],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 30);
     expect(model.rejectedRequests).toHaveLength(1);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
+    const stored = await storedSession(harness.sessionService, session.id);
+    const status = guard.status(stored, 'worker');
     expect({ window: status.window, source: status.windowSource }).toEqual({ window: REAL_WINDOW, source: 'learned' });
     expect(logger.matching(/contextWindow 32000 .* larger than the maximum/)).toHaveLength(1);
   });
@@ -109,14 +111,10 @@ describe('a window learned from the provider', () => {
       model,
       plugins: [guard],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
+    const session = await startSession(harness.sessionService);
+    await runTurns(harness.runner, session.id, 10);
+    const stored = await storedSession(harness.sessionService, session.id);
+    const status = guard.status(stored, 'worker');
     expect({ window: status.window, source: status.windowSource, rejected: model.rejectedRequests.length }).toEqual({
       window: 6_000,
       source: 'option',

@@ -9,6 +9,7 @@ import {
   Runner,
   type BaseSessionService,
   type Event,
+  type Session,
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { logText, ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
@@ -108,4 +109,33 @@ export async function runTurn(runner: Runner, sessionId: string, text: string): 
   for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage: userMessage(text) }))
     events.push(event);
   return events;
+}
+
+/** A new session of the test user (`USER_ID` in `APP_NAME`). */
+export async function startSession(sessionService: BaseSessionService): Promise<Session> {
+  return sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+}
+
+/** The test user's session as stored now (events and state); throws when it is missing. */
+export async function storedSession(sessionService: BaseSessionService, sessionId: string): Promise<Session> {
+  const session = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId });
+  if (!session) throw new Error(`session ${sessionId} is not stored`);
+  return session;
+}
+
+/** Runs the user turns `Turn n: <ask>` for n = from..to, one after the other, and returns all their events. */
+export async function runTurns(
+  runner: Runner,
+  sessionId: string,
+  to: number,
+  { from = 1, ask = 'check the logs.' }: { from?: number; ask?: string } = {},
+): Promise<Event[]> {
+  const events: Event[] = [];
+  for (let turn = from; turn <= to; turn++) events.push(...(await runTurn(runner, sessionId, `Turn ${turn}: ${ask}`)));
+  return events;
+}
+
+/** The error codes among `events`, in order. */
+export function errorCodes(events: readonly Event[]): string[] {
+  return events.flatMap((event) => (event.errorCode ? [event.errorCode] : []));
 }
