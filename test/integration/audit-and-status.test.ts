@@ -9,13 +9,7 @@ import { DatabaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, compactionView, formatContextMeter, type CompactionRecord } from '../../src/index.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord } from '../../src/internal.js';
-import {
-  createHarness,
-  toolThenAnswerScript,
-  startSession,
-  storedSession,
-  runTurns,
-} from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 8_000;
@@ -43,7 +37,7 @@ describe('audit trail and status', () => {
       plugins: [guard],
     });
     const session = await startSession(store);
-    await runTurns(harness.runner, session.id, 12);
+    await harness.runTurns(session.id, 12);
 
     const reopened = new DatabaseSessionService(`sqlite://${file}`);
     await reopened.init();

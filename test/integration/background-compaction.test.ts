@@ -132,7 +132,7 @@ describe('background compaction through a real Runner', () => {
     let turn = 0;
     const summarizer = echoingSummarizer(() => turn);
     const { harness, compactions } = guarded(summarizer);
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await turnsUntil(
       harness,
       session.id,
@@ -222,7 +222,7 @@ describe('background compaction through a real Runner', () => {
       }
     }
     const { harness, compactions } = guarded(gated, undefined, [new ReleaseOnCompaction()], { maskKeepRecent: 0 });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await turnsUntil(
       harness,
       session.id,
@@ -241,9 +241,9 @@ describe('background compaction through a real Runner', () => {
   it('should say in status() and the meter while a summary is being prepared', async () => {
     const { summarizer: gated, release, calls } = gatedSummarizer('Gated summary.');
     const { guard, harness } = guarded(gated);
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     const statusNow = async () => {
-      const stored = await storedSession(harness.sessionService, session.id);
+      const stored = await harness.storedSession(session.id);
       return { identified: guard.status(stored, 'worker'), stateOnly: guard.status({ state: stored.state }, 'worker') };
     };
     expect((await statusNow()).identified.preparing).toBe(false);
@@ -271,7 +271,7 @@ describe('background compaction through a real Runner', () => {
     it('should end in the fallback summary, once, with no unhandled rejection', async () => {
       const summarizer = new ScriptedSummarizer({ behavior: 'fail' });
       const { harness, compactions } = guarded(summarizer);
-      const session = await startSession(harness.sessionService);
+      const session = await harness.startSession();
       await turnsUntil(
         harness,
         session.id,
@@ -290,7 +290,7 @@ describe('background compaction through a real Runner', () => {
   it("should record in OpenTelemetry the summarizer's time in the background and whether the turn waited", async () => {
     spans.reset();
     const { harness, compactions } = guarded(new ScriptedSummarizer());
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await turnsUntil(
       harness,
       session.id,

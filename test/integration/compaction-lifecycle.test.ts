@@ -16,7 +16,6 @@ import {
   toolThenAnswerScript,
   startSession,
   storedSession,
-  runTurns,
   errorCodes,
 } from '../support/agent-harness.js';
 
@@ -39,10 +38,10 @@ describe('compaction lifecycle', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [guard],
     });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 12);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 12);
 
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect(usage.compactions).toBeGreaterThan(0);
     expect(summarizer.calls.length).toBe(usage.compactions);
@@ -107,9 +106,9 @@ describe('compaction lifecycle', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer, maskKeepRecent: 0 })],
     });
-    const session = await startSession(harness.sessionService);
-    const errors = errorCodes(await runTurns(harness.runner, session.id, 10));
-    const stored = await storedSession(harness.sessionService, session.id);
+    const session = await harness.startSession();
+    const errors = errorCodes(await harness.runTurns(session.id, 10));
+    const stored = await harness.storedSession(session.id);
     const summary = decodeSummaryRecord(stored.state[keys.summary]);
     expect(errors).toEqual([]);
     expect(summarizer.calls.length).toBeGreaterThan(0);

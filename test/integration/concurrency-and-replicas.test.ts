@@ -20,7 +20,6 @@ import {
   toolThenAnswerScript,
   startSession,
   storedSession,
-  runTurns,
 } from '../support/agent-harness.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-replicas-'));
@@ -66,7 +65,7 @@ describe('concurrency', () => {
   it('should summarize a session once when two requests on it need a compaction at the same time', async () => {
     const { sessionService, model, warmup } = roomyWorld();
     const session = await startSession(sessionService);
-    await runTurns(warmup.runner, session.id, 6);
+    await warmup.runTurns(session.id, 6);
 
     const summarizer = deterministicSummarizer(50);
     const small = createHarness({
@@ -86,7 +85,7 @@ describe('concurrency', () => {
   it("should not make one session wait for another session's compaction", async () => {
     const { sessionService, model, warmup } = roomyWorld();
     const slow = await startSession(sessionService);
-    await runTurns(warmup.runner, slow.id, 6);
+    await warmup.runTurns(slow.id, 6);
     const fast = await startSession(sessionService);
 
     let releaseSummarizer: () => void = () => undefined;

@@ -12,14 +12,7 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import {
-  createHarness,
-  runTurn,
-  toolThenAnswerScript,
-  startSession,
-  storedSession,
-  runTurns,
-} from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
@@ -40,9 +33,9 @@ describe('a bill that knows caching', () => {
       script: toolThenAnswerScript(12_000),
       plugins: [guard],
     });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 4);
-    const stored = await storedSession(harness.sessionService, session.id);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 4);
+    const stored = await harness.storedSession(session.id);
     const status = guard.status(stored, 'worker');
 
     // What the model itself billed: its ground-truth prompts and the cached prefixes it reported.
@@ -85,9 +78,9 @@ describe('a bill that knows caching', () => {
       script: toolThenAnswerScript(12_000),
       plugins: [guard],
     });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await runTurn(harness.runner, session.id, 'Check the logs.');
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     const status = guard.status(stored, 'worker');
     expect(status.promptTokens).toBeGreaterThan(0);
     expect(status.costUsd).toBeUndefined();

@@ -75,7 +75,7 @@ describe('the current request through a long single-turn tool loop', () => {
     // The message must ride through summaries: masking alone would make room in this turn.
     const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer(), maskKeepRecent: 0 });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     const screenshot = (width: number): Part => ({
       inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(width, 1080)) },
     });

@@ -11,14 +11,7 @@ import { DatabaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import {
-  createHarness,
-  runTurn,
-  toolThenAnswerScript,
-  startSession,
-  storedSession,
-  runTurns,
-} from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 8_000;
@@ -52,7 +45,7 @@ describe('persistence with DatabaseSessionService on SQLite', () => {
       ],
     });
     const session = await startSession(firstStore);
-    await runTurns(first.runner, session.id, 10);
+    await first.runTurns(session.id, 10);
     expect(first.model.rejectedRequests).toEqual([]);
     const before = await storedSession(firstStore, session.id);
     const storedSummary = decodeSummaryRecord(before.state[keys.summary]);

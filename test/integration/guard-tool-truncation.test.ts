@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { stateKeysFor, type ToolTruncationRecord } from '../../src/internal.js';
-import { createHarness, runTurn, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 describe('tool output truncation in the guard', () => {
@@ -19,13 +19,13 @@ describe('tool output truncation in the guard', () => {
       script: toolThenAnswerScript(60_000),
       plugins: [guard],
     });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await runTurn(harness.runner, session.id, 'Fetch the big log.');
     expect(records).toHaveLength(1);
     expect(records[0]!.tool).toBe('fetch_logs');
     expect(records[0]!.originalBytes).toBeGreaterThan(60_000);
     expect(records[0]!.keptBytes).toBeLessThanOrEqual(10 * 1024);
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     const response = stored.events
       .flatMap((event) => event.content?.parts ?? [])
       .find((part) => part.functionResponse)!;
@@ -54,9 +54,9 @@ describe('tool output truncation in the guard', () => {
       script: toolThenAnswerScript(60_000),
       plugins: [guard],
     });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await runTurn(harness.runner, session.id, 'Fetch the big log.');
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     const response = stored.events
       .flatMap((event) => event.content?.parts ?? [])
       .find((part) => part.functionResponse)!;

@@ -8,15 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
-import {
-  createHarness,
-  runTurn,
-  toolThenAnswerScript,
-  startSession,
-  storedSession,
-  runTurns,
-  errorCodes,
-} from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript, errorCodes } from '../support/agent-harness.js';
 
 const keys = stateKeysFor('worker');
 
@@ -35,15 +27,15 @@ describe('model errors', () => {
       model,
       plugins: [new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() })],
     });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 15);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 15);
     const rejected = model.rejectedRequests;
     expect(rejected.length).toBeLessThanOrEqual(1);
     if (rejected.length === 1) {
       // After the one rejection, every later request fits.
       expect(model.requests.slice(rejected[0]!.index + 1).every((request) => !request.rejected)).toBe(true);
     }
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     expect(decodeUsageRecord(stored.state[keys.usage]).rejectedCalls).toBe(rejected.length);
   });
 
@@ -63,11 +55,11 @@ describe('model errors', () => {
       summarizer: new ScriptedSummarizer(),
     });
     const harness = createHarness({ window, script: toolThenAnswerScript(2_000), model, plugins: [guard] });
-    const session = await startSession(harness.sessionService);
-    const events = await runTurns(harness.runner, session.id, 8);
+    const session = await harness.startSession();
+    const events = await harness.runTurns(session.id, 8);
     expect(model.rejectedRequests).toHaveLength(1);
     expect(errorCodes(events)).toEqual(['400']);
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect(usage.rejectedCalls).toBe(1);
     // 4.0 real per chars/4 against tiktoken's count of this text: the learned factor is well above the default of 1.
@@ -99,7 +91,7 @@ describe('model errors', () => {
       // About a summary's survival: masking alone would make room in this session.
       plugins: [new ContextGuard({ contextWindow: window, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     let failedTurn = 0;
     for (let turn = 1; turn <= 12 && failedTurn === 0; turn++) {
       const events = await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
@@ -107,7 +99,7 @@ describe('model errors', () => {
     }
     expect(failedTurn).toBeGreaterThan(0);
     const callsAtFailure = summarizer.calls.length;
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     // The failed step's state delta was persisted with the error event.
     expect(decodeSummaryRecord(stored.state[keys.summary])).toBeDefined();
     // The next turn reuses it instead of summarizing the same history again.

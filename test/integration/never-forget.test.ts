@@ -20,7 +20,7 @@ import {
   stateKeysFor,
 } from '../../src/internal.js';
 import { contentsText, logText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
-import { APP_NAME, createHarness, runTurn, startSession, storedSession, runTurns } from '../support/agent-harness.js';
+import { APP_NAME, createHarness, runTurn, startSession, runTurns } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
 const SECRET = 'TRK-99812-ZQ';
@@ -143,17 +143,17 @@ describe('never forget', () => {
       };
     };
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await runTurn(harness.runner, session.id, 'Audit the payment service logs for the March outage.');
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     await guard.pin({
       sessionService: harness.sessionService,
       session: stored,
       text: 'Customer account: ACME-204 (enterprise tier)',
     });
-    await runTurns(harness.runner, session.id, 10, { from: 2, ask: 'next batch.' });
+    await harness.runTurns(session.id, 10, { from: 2, ask: 'next batch.' });
 
-    const after = await storedSession(harness.sessionService, session.id);
+    const after = await harness.storedSession(session.id);
     expect(decodeSummaryRecord(after.state[stateKeysFor('worker').summary])?.compactions).toBeGreaterThan(1);
     const laterRequests = harness.model.requests.filter((request) => request.index > 2);
     for (const request of laterRequests) {
@@ -214,14 +214,14 @@ describe('never forget', () => {
       };
     };
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
-    const session = await startSession(harness.sessionService);
+    const session = await harness.startSession();
     await runTurn(
       harness.runner,
       session.id,
       'The project id is P-4431. Never deploy on Fridays. Start with the API logs.',
     );
-    await runTurns(harness.runner, session.id, 25, { from: 2, ask: 'continue.' });
-    const stored = await storedSession(harness.sessionService, session.id);
+    await harness.runTurns(session.id, 25, { from: 2, ask: 'continue.' });
+    const stored = await harness.storedSession(session.id);
     const summary = decodeSummaryRecord(stored.state[stateKeysFor('worker').summary])!;
     expect(summary.compactions).toBeGreaterThanOrEqual(5);
     expect(summary.facts?.map((fact) => fact.text)).toEqual(

@@ -9,15 +9,7 @@ import { InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { stateKeysFor } from '../../src/internal.js';
-import {
-  APP_NAME,
-  USER_ID,
-  createHarness,
-  runTurn,
-  toolThenAnswerScript,
-  startSession,
-  runTurns,
-} from '../support/agent-harness.js';
+import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { pairingViolations } from '../support/request-invariants.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
@@ -55,8 +47,8 @@ describe('observation masking', () => {
     const masked = await session(undefined);
     const plain = await session(0);
     for (const run of [masked, plain]) {
-      const stored = await startSession(run.sessionService);
-      await runTurns(run.harness.runner, stored.id, TURNS);
+      const stored = await run.harness.startSession();
+      await run.harness.runTurns(stored.id, TURNS);
       expect(run.harness.model.rejectedRequests).toEqual([]);
       expect(run.harness.model.requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
     }
@@ -84,7 +76,7 @@ describe('observation masking', () => {
         sessionId: 'masking',
       });
       ids.push(stored.id);
-      await runTurns(run.harness.runner, stored.id, TURNS);
+      await run.harness.runTurns(stored.id, TURNS);
     }
     const state =
       (await restartedStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'masking' }))?.state ?? {};
@@ -104,8 +96,8 @@ describe('observation masking', () => {
 
   it('should keep the request prefix unchanged between maskings and compactions (cache-stable)', async () => {
     const run = await session(undefined);
-    const stored = await startSession(run.sessionService);
-    await runTurns(run.harness.runner, stored.id, TURNS);
+    const stored = await run.harness.startSession();
+    await run.harness.runTurns(stored.id, TURNS);
     let stablePairs = 0;
     const requests = run.harness.model.requests;
     for (let i = 1; i < requests.length; i++) {

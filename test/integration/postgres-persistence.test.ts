@@ -16,7 +16,6 @@ import {
   runTurn,
   toolThenAnswerScript,
   storedSession,
-  runTurns,
 } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
@@ -47,7 +46,7 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
       userId: USER_ID,
       sessionId: `pg-${randomUUID()}`,
     });
-    await runTurns(first.runner, session.id, 10);
+    await first.runTurns(session.id, 10);
     expect(first.model.rejectedRequests).toEqual([]);
     const before = await storedSession(firstStore, session.id);
     const summary = decodeSummaryRecord(before.state[keys.summary]);

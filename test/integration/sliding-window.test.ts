@@ -7,13 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { type RecordedRequest, ScriptedSummarizer } from '../../src/testing/index.js';
-import {
-  createHarness,
-  toolThenAnswerScript,
-  startSession,
-  storedSession,
-  runTurns,
-} from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
 
 const keys = stateKeysFor('worker');
 
@@ -37,8 +31,8 @@ describe('sliding-window strategy', () => {
       onCompaction: (record) => void records.push(record),
     });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(500), plugins: [guard] });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 12);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 12);
 
     // Plenty of room: every compaction comes from the schedule, not from tokens.
     expect(records.length).toBeGreaterThanOrEqual(2);
@@ -74,9 +68,9 @@ describe('sliding-window strategy', () => {
       summarizer: new ScriptedSummarizer(),
     });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(200), plugins: [guard] });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 8);
-    const stored = await storedSession(harness.sessionService, session.id);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 8);
+    const stored = await harness.storedSession(session.id);
     expect(decodeUsageRecord(stored.state[keys.usage]).compactions).toBe(2);
   });
 
@@ -92,8 +86,8 @@ describe('sliding-window strategy', () => {
       onCompaction: (record) => void records.push(record),
     });
     const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 15);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 15);
     expect(records.length).toBeGreaterThan(0);
     expect(records.some((record) => record.reason === 'safety-ratio' || record.reason === 'threshold')).toBe(true);
     expect(records.some((record) => record.reason === 'schedule')).toBe(false);

@@ -10,13 +10,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
-import {
-  createHarness,
-  toolThenAnswerScript,
-  startSession,
-  storedSession,
-  runTurns,
-} from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 describe('OpenTelemetry', () => {
@@ -43,9 +37,9 @@ describe('OpenTelemetry', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 10);
-    const stored = await storedSession(harness.sessionService, session.id);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 10);
+    const stored = await harness.storedSession(session.id);
     const compactions = decodeUsageRecord(stored.state[stateKeysFor('worker').usage]).compactions;
     expect(compactions).toBeGreaterThan(0);
 

@@ -10,13 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, formatContextMeter } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
-import {
-  createHarness,
-  toolThenAnswerScript,
-  startSession,
-  storedSession,
-  runTurns,
-} from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 
 const REAL_WINDOW = 8_000;
@@ -45,7 +39,7 @@ describe('a window learned from the provider', () => {
       plugins: [guard],
     });
     const first = await startSession(sessionService);
-    await runTurns(harness.runner, first.id, 30);
+    await harness.runTurns(first.id, 30);
     expect(model.rejectedRequests).toHaveLength(1);
 
     const stored = await storedSession(sessionService, first.id);
@@ -67,7 +61,7 @@ describe('a window learned from the provider', () => {
 
     // Another session of the same guard starts from the learned window: no second rejection.
     const second = await startSession(sessionService);
-    await runTurns(harness.runner, second.id, 15);
+    await harness.runTurns(second.id, 15);
     expect(model.rejectedRequests).toHaveLength(1);
 
     // A restarted process (a new guard) reads the learned window from the session's state.
@@ -79,7 +73,7 @@ describe('a window learned from the provider', () => {
       sessionService,
       plugins: [new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() })],
     });
-    await runTurns(restarted.runner, first.id, 45, { from: 31 });
+    await restarted.runTurns(first.id, 45, { from: 31 });
     expect(restartedModel.rejectedRequests).toHaveLength(0);
   });
 
@@ -93,10 +87,10 @@ describe('a window learned from the provider', () => {
       model,
       plugins: [guard],
     });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 30);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 30);
     expect(model.rejectedRequests).toHaveLength(1);
-    const stored = await storedSession(harness.sessionService, session.id);
+    const stored = await harness.storedSession(session.id);
     const status = guard.status(stored, 'worker');
     expect({ window: status.window, source: status.windowSource }).toEqual({ window: REAL_WINDOW, source: 'learned' });
     expect(logger.matching(/contextWindow 32000 .* larger than the maximum/)).toHaveLength(1);
@@ -111,9 +105,9 @@ describe('a window learned from the provider', () => {
       model,
       plugins: [guard],
     });
-    const session = await startSession(harness.sessionService);
-    await runTurns(harness.runner, session.id, 10);
-    const stored = await storedSession(harness.sessionService, session.id);
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 10);
+    const stored = await harness.storedSession(session.id);
     const status = guard.status(stored, 'worker');
     expect({ window: status.window, source: status.windowSource, rejected: model.rejectedRequests.length }).toEqual({
       window: 6_000,

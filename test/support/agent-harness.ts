@@ -67,6 +67,10 @@ export interface Harness {
   readonly model: ScriptedLlm;
   readonly sessionService: BaseSessionService;
   readonly agent: LlmAgent;
+  /** `startSession`, `storedSession` and `runTurns` on this harness's session service and runner. */
+  startSession(): Promise<Session>;
+  storedSession(sessionId: string): Promise<Session>;
+  runTurns(sessionId: string, to: number, options?: TurnsOptions): Promise<Event[]>;
 }
 
 export function createHarness(options: {
@@ -96,7 +100,15 @@ export function createHarness(options: {
   });
   const sessionService = options.sessionService ?? new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: options.plugins ?? [] });
-  return { runner, model, sessionService, agent };
+  return {
+    runner,
+    model,
+    sessionService,
+    agent,
+    startSession: () => startSession(sessionService),
+    storedSession: (sessionId) => storedSession(sessionService, sessionId),
+    runTurns: (sessionId, to, turns) => runTurns(runner, sessionId, to, turns),
+  };
 }
 
 export function userMessage(text: string): Content {
@@ -123,12 +135,19 @@ export async function storedSession(sessionService: BaseSessionService, sessionI
   return session;
 }
 
+export interface TurnsOptions {
+  /** @default 1 */
+  readonly from?: number;
+  /** What each turn asks after `Turn n: `. @default 'check the logs.' */
+  readonly ask?: string;
+}
+
 /** Runs the user turns `Turn n: <ask>` for n = from..to, one after the other, and returns all their events. */
 export async function runTurns(
   runner: Runner,
   sessionId: string,
   to: number,
-  { from = 1, ask = 'check the logs.' }: { from?: number; ask?: string } = {},
+  { from = 1, ask = 'check the logs.' }: TurnsOptions = {},
 ): Promise<Event[]> {
   const events: Event[] = [];
   for (let turn = from; turn <= to; turn++) events.push(...(await runTurn(runner, sessionId, `Turn ${turn}: ${ask}`)));
