@@ -2,18 +2,10 @@
  * Builders for integration tests: a real ADK Runner, a real session service,
  * real FunctionTools and a strict ScriptedLlm.
  */
-import {
-  FunctionTool,
-  InMemorySessionService,
-  LlmAgent,
-  Runner,
-  type BaseSessionService,
-  type Event,
-  type Session,
-} from '@google/adk';
+import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import type { BasePlugin, BaseSessionService, Event, Session } from '@google/adk';
 import type { Content } from '@google/genai';
 import { logText, ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
-import type { BasePlugin } from '@google/adk';
 
 export const APP_NAME = 'guard-test';
 export const USER_ID = 'user-1';
