@@ -52,9 +52,7 @@ function roomyWorld() {
     script: toolThenAnswerScript(3_000),
   });
   const warmup = createHarness({
-    window: 100_000,
     model,
-    script: toolThenAnswerScript(3_000),
     sessionService,
     plugins: [new ContextGuard({ contextWindow: 100_000 })],
   });
@@ -69,9 +67,7 @@ describe('concurrency', () => {
 
     const summarizer = deterministicSummarizer(50);
     const small = createHarness({
-      window: 100_000,
       model,
-      script: toolThenAnswerScript(3_000),
       sessionService,
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0 })],
     });
@@ -100,9 +96,7 @@ describe('concurrency', () => {
       },
     };
     const guarded = createHarness({
-      window: 100_000,
       model,
-      script: toolThenAnswerScript(0),
       sessionService,
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer, maskKeepRecent: 0 })],
     });

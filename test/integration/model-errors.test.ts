@@ -22,8 +22,6 @@ describe('model errors', () => {
       reportUsage: false,
     });
     const harness = createHarness({
-      window,
-      script: toolThenAnswerScript(1_500),
       model,
       plugins: [new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() })],
     });
@@ -54,7 +52,7 @@ describe('model errors', () => {
       uncalibratedThresholdRatio: 1,
       summarizer: new ScriptedSummarizer(),
     });
-    const harness = createHarness({ window, script: toolThenAnswerScript(2_000), model, plugins: [guard] });
+    const harness = createHarness({ model, plugins: [guard] });
     const session = await harness.startSession();
     const events = await harness.runTurns(session.id, 8);
     expect(model.rejectedRequests).toHaveLength(1);
@@ -85,8 +83,6 @@ describe('model errors', () => {
     });
     const summarizer = new ScriptedSummarizer();
     const harness = createHarness({
-      window,
-      script: toolThenAnswerScript(3_000),
       model,
       // About a summary's survival: masking alone would make room in this session.
       plugins: [new ContextGuard({ contextWindow: window, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],

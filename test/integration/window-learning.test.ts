@@ -7,7 +7,7 @@
  */
 import { InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, formatContextMeter } from '../../src/index.js';
+import { ContextGuard, formatContextMeter, type AgentContextStatus } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
 import { createHarness, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
@@ -25,6 +25,14 @@ function strictModel(): ScriptedLlm {
   });
 }
 
+/** Runs `turns` turns of `model` under `guard` on a new session; returns the guard's status of that session. */
+async function statusAfterTurns(guard: ContextGuard, model: ScriptedLlm, turns: number): Promise<AgentContextStatus> {
+  const harness = createHarness({ model, plugins: [guard] });
+  const session = await harness.startSession();
+  await harness.runTurns(session.id, turns);
+  return guard.status(await harness.storedSession(session.id), 'worker');
+}
+
 describe('a window learned from the provider', () => {
   it('should be rejected once on an unknown model, then adopt the stated maximum for the session, other sessions and a restart', async () => {
     const logger = new CapturingLogger();
@@ -32,8 +40,6 @@ describe('a window learned from the provider', () => {
     const sessionService = new InMemorySessionService();
     const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger });
     const harness = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
       model,
       sessionService,
       plugins: [guard],
@@ -67,8 +73,6 @@ describe('a window learned from the provider', () => {
     // A restarted process (a new guard) reads the learned window from the session's state.
     const restartedModel = strictModel();
     const restarted = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
       model: restartedModel,
       sessionService,
       plugins: [new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() })],
@@ -81,17 +85,8 @@ describe('a window learned from the provider', () => {
     const logger = new CapturingLogger();
     const model = strictModel();
     const guard = new ContextGuard({ contextWindow: 32_000, summarizer: new ScriptedSummarizer(), logger });
-    const harness = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
-      model,
-      plugins: [guard],
-    });
-    const session = await harness.startSession();
-    await harness.runTurns(session.id, 30);
+    const status = await statusAfterTurns(guard, model, 30);
     expect(model.rejectedRequests).toHaveLength(1);
-    const stored = await harness.storedSession(session.id);
-    const status = guard.status(stored, 'worker');
     expect({ window: status.window, source: status.windowSource }).toEqual({ window: REAL_WINDOW, source: 'learned' });
     expect(logger.matching(/contextWindow 32000 .* larger than the maximum/)).toHaveLength(1);
   });
@@ -99,16 +94,7 @@ describe('a window learned from the provider', () => {
   it('should keep an explicit contextWindow smaller than what the provider accepts, and report it as the option', async () => {
     const model = strictModel();
     const guard = new ContextGuard({ contextWindow: 6_000, summarizer: new ScriptedSummarizer() });
-    const harness = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
-      model,
-      plugins: [guard],
-    });
-    const session = await harness.startSession();
-    await harness.runTurns(session.id, 10);
-    const stored = await harness.storedSession(session.id);
-    const status = guard.status(stored, 'worker');
+    const status = await statusAfterTurns(guard, model, 10);
     expect({ window: status.window, source: status.windowSource, rejected: model.rejectedRequests.length }).toEqual({
       window: 6_000,
       source: 'option',

@@ -65,17 +65,19 @@ export interface Harness {
   runTurns(sessionId: string, to: number, options?: TurnsOptions): Promise<Event[]>;
 }
 
-export function createHarness(options: {
-  window: number;
-  ratio?: number;
-  script: ModelScript;
-  plugins?: BasePlugin[];
-  instruction?: string;
-  reportUsage?: boolean;
-  sessionService?: BaseSessionService;
-  agentName?: string;
-  model?: ScriptedLlm;
-}): Harness {
+/** The agent's model: a strict `ScriptedLlm` built from `window`, `ratio` and `script`, or one the test built. */
+export type HarnessModel =
+  | { window: number; ratio?: number; script: ModelScript; reportUsage?: boolean; model?: undefined }
+  | { model: ScriptedLlm };
+
+export function createHarness(
+  options: HarnessModel & {
+    plugins?: BasePlugin[];
+    instruction?: string;
+    sessionService?: BaseSessionService;
+    agentName?: string;
+  },
+): Harness {
   const model =
     options.model ??
     new ScriptedLlm({
