@@ -38,10 +38,7 @@ describe('compaction lifecycle', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [guard],
     });
-    const session = await harness.startSession();
-    await harness.runTurns(session.id, 12);
-
-    const stored = await harness.storedSession(session.id);
+    const stored = await harness.sessionAfterTurns(12);
     const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect(usage.compactions).toBeGreaterThan(0);
     expect(summarizer.calls.length).toBe(usage.compactions);

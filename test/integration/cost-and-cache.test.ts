@@ -12,10 +12,17 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import { createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
+
+/** Runs `turns` tool-heavy turns under `guard` on a window with room for all (no compaction); returns the guard's status. */
+async function billedTurns(guard: ContextGuard, turns: number) {
+  const harness = createHarness({ window: 200_000, ratio: 1, script: toolThenAnswerScript(12_000), plugins: [guard] });
+  const stored = await harness.sessionAfterTurns(turns);
+  return { harness, status: guard.status(stored, 'worker') };
+}
 
 describe('a bill that knows caching', () => {
   it('should report cached and uncached prompt tokens and their cost in status() and OpenTelemetry', async () => {
@@ -27,16 +34,7 @@ describe('a bill that knows caching', () => {
       summarizer: new ScriptedSummarizer(),
       prices: { 'scripted-model': PRICE },
     });
-    const harness = createHarness({
-      window: 200_000,
-      ratio: 1,
-      script: toolThenAnswerScript(12_000),
-      plugins: [guard],
-    });
-    const session = await harness.startSession();
-    await harness.runTurns(session.id, 4);
-    const stored = await harness.storedSession(session.id);
-    const status = guard.status(stored, 'worker');
+    const { harness, status } = await billedTurns(guard, 4);
 
     // What the model itself billed: its ground-truth prompts and the cached prefixes it reported.
     const accepted = harness.model.requests.filter((request) => !request.rejected);
@@ -72,16 +70,7 @@ describe('a bill that knows caching', () => {
 
   it('should count tokens but leave the cost out for a model without a price', async () => {
     const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer() });
-    const harness = createHarness({
-      window: 200_000,
-      ratio: 1,
-      script: toolThenAnswerScript(12_000),
-      plugins: [guard],
-    });
-    const session = await harness.startSession();
-    await runTurn(harness.runner, session.id, 'Check the logs.');
-    const stored = await harness.storedSession(session.id);
-    const status = guard.status(stored, 'worker');
+    const { harness, status } = await billedTurns(guard, 1);
     expect(status.promptTokens).toBeGreaterThan(0);
     expect(status.costUsd).toBeUndefined();
     expect(status.unpricedCalls).toBe(harness.model.requests.length);

@@ -15,16 +15,14 @@ const keys = stateKeysFor('worker');
 describe('model errors', () => {
   it('should be rejected at most once when usage is never reported and the real ratio is beyond the default correction', async () => {
     const window = 8_000;
-    const model = new ScriptedLlm({
+    const harness = createHarness({
       window,
-      countTokens: ratioTokenCounter(3.0),
+      ratio: 3.0,
       script: toolThenAnswerScript(1_500),
       reportUsage: false,
-    });
-    const harness = createHarness({
-      model,
       plugins: [new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() })],
     });
+    const { model } = harness;
     const session = await harness.startSession();
     await harness.runTurns(session.id, 15);
     const rejected = model.rejectedRequests;
@@ -40,19 +38,20 @@ describe('model errors', () => {
   it('should learn the real size from the rejection message and force a compaction on the next call', async () => {
     const window = 8_000;
     // defaultCorrection 1 and a high uncalibrated ratio make the first overflow certain.
-    const model = new ScriptedLlm({
-      window,
-      countTokens: ratioTokenCounter(4.0),
-      script: toolThenAnswerScript(2_000),
-      reportUsage: false,
-    });
     const guard = new ContextGuard({
       contextWindow: window,
       defaultCorrection: 1,
       uncalibratedThresholdRatio: 1,
       summarizer: new ScriptedSummarizer(),
     });
-    const harness = createHarness({ model, plugins: [guard] });
+    const harness = createHarness({
+      window,
+      ratio: 4.0,
+      script: toolThenAnswerScript(2_000),
+      reportUsage: false,
+      plugins: [guard],
+    });
+    const { model } = harness;
     const session = await harness.startSession();
     const events = await harness.runTurns(session.id, 8);
     expect(model.rejectedRequests).toHaveLength(1);

@@ -68,9 +68,7 @@ describe('sliding-window strategy', () => {
       summarizer: new ScriptedSummarizer(),
     });
     const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(200), plugins: [guard] });
-    const session = await harness.startSession();
-    await harness.runTurns(session.id, 8);
-    const stored = await harness.storedSession(session.id);
+    const stored = await harness.sessionAfterTurns(8);
     expect(decodeUsageRecord(stored.state[keys.usage]).compactions).toBe(2);
   });
 

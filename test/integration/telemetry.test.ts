@@ -37,9 +37,7 @@ describe('OpenTelemetry', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
-    const session = await harness.startSession();
-    await harness.runTurns(session.id, 10);
-    const stored = await harness.storedSession(session.id);
+    const stored = await harness.sessionAfterTurns(10);
     const compactions = decodeUsageRecord(stored.state[stateKeysFor('worker').usage]).compactions;
     expect(compactions).toBeGreaterThan(0);
 

@@ -28,9 +28,7 @@ function strictModel(): ScriptedLlm {
 /** Runs `turns` turns of `model` under `guard` on a new session; returns the guard's status of that session. */
 async function statusAfterTurns(guard: ContextGuard, model: ScriptedLlm, turns: number): Promise<AgentContextStatus> {
   const harness = createHarness({ model, plugins: [guard] });
-  const session = await harness.startSession();
-  await harness.runTurns(session.id, turns);
-  return guard.status(await harness.storedSession(session.id), 'worker');
+  return guard.status(await harness.sessionAfterTurns(turns), 'worker');
 }
 
 describe('a window learned from the provider', () => {

@@ -63,6 +63,8 @@ export interface Harness {
   startSession(): Promise<Session>;
   storedSession(sessionId: string): Promise<Session>;
   runTurns(sessionId: string, to: number, options?: TurnsOptions): Promise<Event[]>;
+  /** Starts a session, runs turns 1..`to` on it, and returns it as stored after them. */
+  sessionAfterTurns(to: number, options?: TurnsOptions): Promise<Session>;
 }
 
 /** The agent's model: a strict `ScriptedLlm` built from `window`, `ratio` and `script`, or one the test built. */
@@ -102,6 +104,11 @@ export function createHarness(
     startSession: () => startSession(sessionService),
     storedSession: (sessionId) => storedSession(sessionService, sessionId),
     runTurns: (sessionId, to, turns) => runTurns(runner, sessionId, to, turns),
+    sessionAfterTurns: async (to, turns) => {
+      const session = await startSession(sessionService);
+      await runTurns(runner, session.id, to, turns);
+      return storedSession(sessionService, session.id);
+    },
   };
 }
 
