@@ -40,6 +40,7 @@ import { ScriptedLlm, type ModelScript, type RecordedRequest, logText } from '..
 import { CapturingLogger } from '../../src/testing/index.js';
 import { fetchTool } from '../support/fault-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
 import { pairingViolations, startViolations } from '../support/request-invariants.js';
 import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
@@ -56,13 +57,11 @@ function model(name: string, window: number, script: ModelScript): ScriptedLlm {
 
 /** On a user turn (or a hand-over) calls `fetch` with `chars`, then answers. */
 function fetchThenAnswer(agent: string, chars: number): ModelScript {
-  return ({ request, index }) => {
-    const last = request.contents[request.contents.length - 1];
-    if (!last?.parts?.some((part) => part.functionResponse?.name === 'fetch')) {
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: chars } } }] } };
-    }
-    return { content: { role: 'model', parts: [{ text: `${agent} answer ${index}: ${logText(150, index)}` }] } };
-  };
+  return callThenAnswer({
+    after: 'fetch',
+    call: () => ({ name: 'fetch', args: { size: chars } }),
+    answer: ({ index }) => `${agent} answer ${index}: ${logText(150, index)}`,
+  });
 }
 
 async function run(runner: Runner, sessionId: string, text: string, userId = USER): Promise<string[]> {
@@ -295,17 +294,14 @@ describe('agents', () => {
         tools: [fetchTool()],
         ...(withCallbacks ? guard.agentCallbacks() : {}),
       });
-      const parentModel = model('lead', 64_000, ({ request }) => {
-        const last = request.contents[request.contents.length - 1];
-        if (last?.parts?.some((part) => part.functionResponse))
-          return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-        return {
-          content: {
-            role: 'model',
-            parts: [{ functionCall: { name: 'researcher', args: { request: 'Research the incident.' } } }],
-          },
-        };
-      });
+      const parentModel = model(
+        'lead',
+        64_000,
+        callThenAnswer({
+          call: () => ({ name: 'researcher', args: { request: 'Research the incident.' } }),
+          answer: () => 'Done.',
+        }),
+      );
       const lead = new LlmAgent({
         name: 'lead',
         model: parentModel,
@@ -414,16 +410,10 @@ describe('logs', () => {
     summarizerMode: 'ok' | 'throw' | 'hang',
     overrides: Partial<{ summarizer: ScriptedSummarizerLlm }> = {},
   ) {
-    const script: ModelScript = ({ request, index }) => {
-      const last = request.contents[request.contents.length - 1];
-      if (!last?.parts?.some((part) => part.functionResponse))
-        return {
-          content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: 3_000, note: SECRET } } }] },
-        };
-      return {
-        content: { role: 'model', parts: [{ text: `About ${SECRET}: answer ${index}. ${logText(200, index)}` }] },
-      };
-    };
+    const script = callThenAnswer({
+      call: () => ({ name: 'fetch', args: { size: 3_000, note: SECRET } }),
+      answer: ({ index }) => `About ${SECRET}: answer ${index}. ${logText(200, index)}`,
+    });
     const workerModel = model('worker', 6_000, script);
     const worker = new LlmAgent({
       name: 'worker',

@@ -21,6 +21,7 @@ import {
 } from '../../src/adk/tool-output-callback.js';
 import { ratioTokenCounter, ScriptedLlm, type ModelScript, logText } from '../../src/testing/index.js';
 import type { ToolTruncationRecord } from '../../src/truncation/truncate-tool-output.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
 import type { ToolOutputTruncation } from '../../src/truncation/truncation-policy.js';
 import {
   APP_NAME,
@@ -69,13 +70,7 @@ function readFileTool(content: string): FunctionTool {
 
 /** Calls `toolName` once per user turn, then answers. */
 function callOnceScript(toolName: string, args: Record<string, unknown>): ModelScript {
-  return ({ request }) => {
-    const last = request.contents[request.contents.length - 1];
-    if (!(last?.parts?.some((part) => part.functionResponse !== undefined) ?? false)) {
-      return { content: { role: 'model', parts: [{ functionCall: { name: toolName, args } }] } };
-    }
-    return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-  };
+  return callThenAnswer({ call: () => ({ name: toolName, args }), answer: () => 'Done.' });
 }
 
 function setup(options: {

@@ -5,6 +5,7 @@
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import type { BasePlugin, BaseSessionService, Event, Session } from '@google/adk';
 import type { Content } from '@google/genai';
+import { callThenAnswer } from './call-then-answer.js';
 import { logText, ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
 
 export const APP_NAME = 'guard-test';
@@ -33,25 +34,12 @@ export function fetchLogsTool(): FunctionTool {
  */
 export function toolThenAnswerScript(toolSize: number): ModelScript {
   // Payloads depend on the conversation, not on the model's call counter, so two replicas replay the same session.
-  return ({ request }) => {
-    const index = request.contents.length;
-    const last = request.contents[request.contents.length - 1];
-    const sawToolResult = last?.parts?.some((part) => part.functionResponse !== undefined) ?? false;
-    if (!sawToolResult && toolSize > 0) {
-      return {
-        content: {
-          role: 'model',
-          parts: [{ functionCall: { name: 'fetch_logs', args: { size: toolSize, seed: index + 1 } } }],
-        },
-      };
-    }
-    return {
-      content: {
-        role: 'model',
-        parts: [{ text: `Analysis ${index}: the logs show normal latency. ${logText(200, index)}` }],
-      },
-    };
-  };
+  return callThenAnswer({
+    call: ({ request }) =>
+      toolSize > 0 ? { name: 'fetch_logs', args: { size: toolSize, seed: request.contents.length + 1 } } : undefined,
+    answer: ({ request }) =>
+      `Analysis ${request.contents.length}: the logs show normal latency. ${logText(200, request.contents.length)}`,
+  });
 }
 
 export interface Harness {
