@@ -28,7 +28,14 @@ import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { logText } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
-import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
+import {
+  agentModel,
+  deskAgent,
+  modelProblems,
+  recordingGuard,
+  routerAgent,
+  transferTo,
+} from '../support/scripted-agents.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -81,12 +88,7 @@ function deskWithAgentToolChild(attachByHand: boolean) {
     afterToolCallback: () => void childCalls.afterTool++,
   });
   if (attachByHand) guard.attachTo(researcher);
-  const routerModel = agentModel('router', 64_000, () => ({
-    content: {
-      role: 'model',
-      parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'billing' } } }],
-    },
-  }));
+  const routerModel = agentModel('router', 64_000, transferTo('billing'));
   const billingModel = agentModel(
     'billing',
     16_000,
@@ -96,26 +98,10 @@ function deskWithAgentToolChild(attachByHand: boolean) {
       answer: ({ index }) => `billing answer ${index}: ${logText(120, index)}`,
     }),
   );
-  const billing = new LlmAgent({
-    name: 'billing',
-    description: 'Answers billing questions.',
-    model: billingModel,
-    instruction: 'You handle billing.',
-    tools: [new AgentTool({ agent: researcher })],
-  });
-  const support = new LlmAgent({
-    name: 'support',
-    description: 'Answers support questions.',
-    model: agentModel('support', 8_000, fetchThenAnswer(1_000)),
-    instruction: 'You handle support.',
-  });
-  const router = new LlmAgent({
-    name: 'router',
-    description: 'Routes questions.',
-    model: routerModel,
-    instruction: 'Route every question.',
-    subAgents: [billing, support],
-  });
+  const router = routerAgent(routerModel, [
+    deskAgent('billing', billingModel, [new AgentTool({ agent: researcher })]),
+    deskAgent('support', agentModel('support', 8_000, fetchThenAnswer(1_000))),
+  ]);
   return { guard, records, childCalls, researcher, researcherModel, billingModel, routerModel, router };
 }
 

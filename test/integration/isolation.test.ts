@@ -39,7 +39,14 @@ import {
 import { type ModelScript, type RecordedRequest, logText } from '../../src/testing/index.js';
 import { fetchTool } from '../support/fault-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
-import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
+import {
+  agentModel,
+  deskAgent,
+  modelProblems,
+  recordingGuard,
+  routerAgent,
+  transferTo,
+} from '../support/scripted-agents.js';
 import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
@@ -73,42 +80,21 @@ function texts(requests: readonly RecordedRequest[]): string {
 describe('agents', () => {
   it('should keep a router and the sub-agent it transfers to (transfer_to_agent) on their own policies, usage and summaries', async () => {
     isolationCases++;
-    const routerModel = agentModel('router', 64_000, ({ request }) => {
+    const routerModel = agentModel('router', 64_000, (call) => {
+      const { request } = call;
       // The router hands every new question to billing with ADK's transfer tool.
       const declared = (request.config?.tools ?? [])
         .flatMap((tool) => ('functionDeclarations' in tool ? (tool.functionDeclarations ?? []) : []))
         .map((declaration) => declaration.name);
       expect(declared).toContain('transfer_to_agent');
-      return {
-        content: {
-          role: 'model',
-          parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'billing' } } }],
-        },
-      };
+      return transferTo('billing')(call);
     });
     const billingModel = agentModel('billing', 6_000, fetchThenAnswer('billing', 4_000));
     const supportModel = agentModel('support', 6_000, fetchThenAnswer('support', 4_000));
-    const billing = new LlmAgent({
-      name: 'billing',
-      description: 'Answers billing questions.',
-      model: billingModel,
-      instruction: 'You handle billing.',
-      tools: [fetchTool()],
-    });
-    const support = new LlmAgent({
-      name: 'support',
-      description: 'Answers support questions.',
-      model: supportModel,
-      instruction: 'You handle support.',
-      tools: [fetchTool()],
-    });
-    const router = new LlmAgent({
-      name: 'router',
-      description: 'Routes questions.',
-      model: routerModel,
-      instruction: 'Route every question.',
-      subAgents: [billing, support],
-    });
+    const router = routerAgent(routerModel, [
+      deskAgent('billing', billingModel, [fetchTool()]),
+      deskAgent('support', supportModel, [fetchTool()]),
+    ]);
     const { guard, records } = recordingGuard({
       agents: {
         router: { contextWindow: 64_000 },
