@@ -107,6 +107,16 @@ function guarded(
   return { guard, harness, compactions, logger };
 }
 
+/** Starts a session and runs turns until the first compaction. */
+async function untilFirstCompaction(
+  harness: Harness,
+  compactions: readonly CompactionRecord[],
+  text: (turn: number) => string,
+): Promise<void> {
+  const session = await harness.startSession();
+  await turnsUntil(harness, session.id, () => compactions.length > 0, text);
+}
+
 async function turnsUntil(
   harness: Harness,
   sessionId: string,
@@ -132,11 +142,9 @@ describe('background compaction through a real Runner', () => {
     let turn = 0;
     const summarizer = echoingSummarizer(() => turn);
     const { harness, compactions } = guarded(summarizer);
-    const session = await harness.startSession();
-    await turnsUntil(
+    await untilFirstCompaction(
       harness,
-      session.id,
-      () => compactions.length > 0,
+      compactions,
       (n) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`,
     );
     const [record] = compactions;
@@ -222,13 +230,7 @@ describe('background compaction through a real Runner', () => {
       }
     }
     const { harness, compactions } = guarded(gated, undefined, [new ReleaseOnCompaction()], { maskKeepRecent: 0 });
-    const session = await harness.startSession();
-    await turnsUntil(
-      harness,
-      session.id,
-      () => compactions.length > 0,
-      (n) => `Turn ${n} for alice: fetch the logs.`,
-    );
+    await untilFirstCompaction(harness, compactions, (n) => `Turn ${n} for alice: fetch the logs.`);
     expect(hooks).toBe(1);
     expect(calls()).toBe(1);
     expect(compactions[0]).toMatchObject({ prepared: true, fallback: false });
@@ -271,11 +273,9 @@ describe('background compaction through a real Runner', () => {
     it('should end in the fallback summary, once, with no unhandled rejection', async () => {
       const summarizer = new ScriptedSummarizer({ behavior: 'fail' });
       const { harness, compactions } = guarded(summarizer);
-      const session = await harness.startSession();
-      await turnsUntil(
+      await untilFirstCompaction(
         harness,
-        session.id,
-        () => compactions.length > 0,
+        compactions,
         (n) => `Turn ${n} for alice: fetch the logs and tell me what you see.`,
       );
       // Let any stray promise settle before looking for rejections.
@@ -290,13 +290,7 @@ describe('background compaction through a real Runner', () => {
   it("should record in OpenTelemetry the summarizer's time in the background and whether the turn waited", async () => {
     spans.reset();
     const { harness, compactions } = guarded(new ScriptedSummarizer());
-    const session = await harness.startSession();
-    await turnsUntil(
-      harness,
-      session.id,
-      () => compactions.length > 0,
-      (n) => `Turn ${n}: fetch the logs.`,
-    );
+    await untilFirstCompaction(harness, compactions, (n) => `Turn ${n}: fetch the logs.`);
 
     const span = spans.getFinishedSpans().find((each) => each.name === 'compact_context worker');
     expect(span?.attributes['context_guard.prepared']).toBe(true);
