@@ -28,14 +28,8 @@ import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { logText } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
-import {
-  agentModel,
-  deskAgent,
-  modelProblems,
-  recordingGuard,
-  routerAgent,
-  transferTo,
-} from '../support/scripted-agents.js';
+import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
+import { deskAgent, routerAgent, transferTo } from '../support/help-desk.js';
 
 setLogLevel(LogLevel.ERROR);
 

@@ -36,17 +36,11 @@ import {
   resolvePolicy,
   stateKeysFor,
 } from '../../src/internal.js';
-import { type ModelScript, type RecordedRequest, logText } from '../../src/testing/index.js';
+import { CapturingLogger, type ModelScript, type RecordedRequest, logText } from '../../src/testing/index.js';
 import { fetchTool } from '../support/fault-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
-import {
-  agentModel,
-  deskAgent,
-  modelProblems,
-  recordingGuard,
-  routerAgent,
-  transferTo,
-} from '../support/scripted-agents.js';
+import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
+import { deskAgent, routerAgent, transferTo } from '../support/help-desk.js';
 import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
@@ -354,6 +348,14 @@ describe('sessions and users', () => {
 describe('logs', () => {
   const SECRET = 'SECRET-7f3a9c-hunter2';
 
+  /** The lines at info level or above that carry the secret (their first 200 characters). */
+  function secretLines(logger: CapturingLogger): string[] {
+    return logger
+      .atOrAbove('info')
+      .filter((line) => line.message.includes(SECRET))
+      .map((line) => line.message.slice(0, 200));
+  }
+
   /** A session whose user messages, tool results, answers and summaries all carry the secret. */
   async function secretSession(
     summarizerMode: 'ok' | 'throw' | 'hang',
@@ -387,12 +389,7 @@ describe('logs', () => {
       const { logger, records } = await secretSession(mode);
       expect(records.length).toBeGreaterThan(0);
       expect(logger.atOrAbove('info').length).toBeGreaterThan(0);
-      expect(
-        logger
-          .atOrAbove('info')
-          .filter((line) => line.message.includes(SECRET))
-          .map((line) => line.message.slice(0, 200)),
-      ).toEqual([]);
+      expect(secretLines(logger)).toEqual([]);
     },
   );
 
@@ -419,12 +416,7 @@ describe('logs', () => {
     const { logger, records } = await secretSession('ok', { summarizer: new QuotingSummarizer() });
     expect(records.length).toBeGreaterThan(0);
     expect(records[0]?.fallback).toBe(true);
-    expect(
-      logger
-        .atOrAbove('info')
-        .filter((line) => line.message.includes(SECRET))
-        .map((line) => line.message.slice(0, 200)),
-    ).toEqual([]);
+    expect(secretLines(logger)).toEqual([]);
   });
 
   it('should still send the conversation and its summary to the model (the secret is withheld from the logs only)', async () => {

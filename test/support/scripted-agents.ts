@@ -4,7 +4,6 @@
  * apart), a guard that records its compactions, and one check of everything
  * every model received.
  */
-import { LlmAgent, type BaseAgent, type BaseTool } from '@google/adk';
 import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
 import { CapturingLogger, ScriptedLlm, ScriptedSummarizerLlm, type ModelScript } from '../../src/testing/index.js';
 import { proportionalCounter } from './proportional-counter.js';
@@ -48,33 +47,4 @@ export function modelProblems(...models: ScriptedLlm[]): string[] {
       ),
     ]),
   );
-}
-
-/** A router's script: it hands every turn to `agentName` with ADK's transfer tool. */
-export function transferTo(agentName: string): ModelScript {
-  return () => ({
-    content: { role: 'model', parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName } } }] },
-  });
-}
-
-/** The router of a help desk, over its desks. */
-export function routerAgent(model: ScriptedLlm, subAgents: BaseAgent[]): LlmAgent {
-  return new LlmAgent({
-    name: 'router',
-    description: 'Routes questions.',
-    model,
-    instruction: 'Route every question.',
-    subAgents,
-  });
-}
-
-/** A desk of a help desk (`billing`, `support`) that the router can transfer to. */
-export function deskAgent(name: string, model: ScriptedLlm, tools: BaseTool[] = []): LlmAgent {
-  return new LlmAgent({
-    name,
-    description: `Answers ${name} questions.`,
-    model,
-    instruction: `You handle ${name}.`,
-    tools,
-  });
 }
