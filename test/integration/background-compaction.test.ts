@@ -7,13 +7,7 @@
  * ends in today's fallback, with no unhandled rejection.
  */
 import { BasePlugin, InMemorySessionService } from '@google/adk';
-import { metrics, trace } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -35,19 +29,19 @@ import {
   storedSession,
 } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
+import { metricsProbe } from '../support/metrics-probe.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 16_000;
 
 // Registered before any test: the guard's metric instruments are created once, on first use.
 const spans = new InMemorySpanExporter();
-const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
+const probe = metricsProbe();
 beforeAll(() => {
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  probe.register();
 });
-afterAll(() => reader.shutdown());
+afterAll(() => probe.shutdown());
 const TOOL_CHARS = 1_500;
 
 /** A summarizer that says whose conversation it read (the name in the turns' text) and in which turn it was called. */
@@ -295,11 +289,7 @@ describe('background compaction through a real Runner', () => {
     const span = spans.getFinishedSpans().find((each) => each.name === 'compact_context worker');
     expect(span?.attributes['context_guard.prepared']).toBe(true);
     expect(span?.attributes['context_guard.waited_ms']).toBe(compactions[0]?.waitedMs);
-    await reader.forceFlush();
-    const exported = exporter
-      .getMetrics()
-      .flatMap((resource) => resource.scopeMetrics)
-      .flatMap((scope) => scope.metrics);
+    const exported = await probe.exported();
     const points = (name: string) => exported.find((metric) => metric.descriptor.name === name)?.dataPoints ?? [];
     // Metrics add up over the file's tests: each of them prepared its summaries in the background.
     const background = points('gen_ai.context_guard.summarizer.duration');

@@ -3,16 +3,10 @@
  * implicit-cache prefix as `cachedContentTokenCount`, and the guard keeps
  * per-agent totals, a cost estimate at the price table, and exports both.
  */
-import { metrics } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
+import { metricsProbe } from '../support/metrics-probe.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
@@ -26,9 +20,7 @@ async function billedTurns(guard: ContextGuard, turns: number) {
 
 describe('a bill that knows caching', () => {
   it('should report cached and uncached prompt tokens and their cost in status() and OpenTelemetry', async () => {
-    const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const probe = metricsProbe().register();
     const guard = new ContextGuard({
       contextWindow: 200_000,
       summarizer: new ScriptedSummarizer(),
@@ -51,11 +43,7 @@ describe('a bill that knows caching', () => {
     );
     expect(status.unpricedCalls).toBe(0);
 
-    await reader.forceFlush();
-    const exported = metricExporter
-      .getMetrics()
-      .flatMap((resource) => resource.scopeMetrics)
-      .flatMap((scope) => scope.metrics);
+    const exported = await probe.exported();
     const tokens = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.usage.tokens');
     const byType = (type: string): number =>
       (tokens?.dataPoints ?? [])
@@ -65,7 +53,7 @@ describe('a bill that knows caching', () => {
     expect(byType('input')).toBe(prompt - cached);
     const cost = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.usage.cost');
     expect(cost?.dataPoints.reduce((sum, point) => sum + Number(point.value), 0)).toBeCloseTo(status.costUsd ?? 0, 9);
-    await reader.shutdown();
+    await probe.shutdown();
   });
 
   it('should count tokens but leave the cost out for a model without a price', async () => {
