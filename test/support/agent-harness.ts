@@ -55,6 +55,26 @@ export interface Harness {
   sessionAfterTurns(to: number, options?: TurnsOptions): Promise<Session>;
 }
 
+/** The log analyst's strict model: `ratio` real tokens per chars/4 token (default 2), rejecting over `window`. */
+export function logsModel(options: { window: number; ratio?: number; script: ModelScript; reportUsage?: boolean }) {
+  return new ScriptedLlm({
+    window: options.window,
+    countTokens: ratioTokenCounter(options.ratio ?? 2),
+    script: options.script,
+    reportUsage: options.reportUsage ?? true,
+  });
+}
+
+/** The log analyst: an agent (`worker` by default) with the `fetch_logs` tool. */
+export function logsAgent(model: ScriptedLlm, options: { agentName?: string; instruction?: string } = {}): LlmAgent {
+  return new LlmAgent({
+    name: options.agentName ?? 'worker',
+    model,
+    instruction: options.instruction ?? 'You analyse server logs.',
+    tools: [fetchLogsTool()],
+  });
+}
+
 /** The agent's model: a strict `ScriptedLlm` built from `window`, `ratio` and `script`, or one the test built. */
 export type HarnessModel =
   | { window: number; ratio?: number; script: ModelScript; reportUsage?: boolean; model?: undefined }
@@ -68,20 +88,8 @@ export function createHarness(
     agentName?: string;
   },
 ): Harness {
-  const model =
-    options.model ??
-    new ScriptedLlm({
-      window: options.window,
-      countTokens: ratioTokenCounter(options.ratio ?? 2),
-      script: options.script,
-      reportUsage: options.reportUsage ?? true,
-    });
-  const agent = new LlmAgent({
-    name: options.agentName ?? 'worker',
-    model,
-    instruction: options.instruction ?? 'You analyse server logs.',
-    tools: [fetchLogsTool()],
-  });
+  const model = options.model ?? logsModel(options);
+  const agent = logsAgent(model, options);
   const sessionService = options.sessionService ?? new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: options.plugins ?? [] });
   return {
