@@ -29,7 +29,7 @@ import { logText } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
 import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
-import { deskAgent, routerAgent, transferTo } from '../support/help-desk.js';
+import { deskAgent, researcherAgent, routerAgent, transferTo } from '../support/help-desk.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -70,12 +70,7 @@ function deskWithAgentToolChild(attachByHand: boolean) {
   });
   const childCalls = { beforeModel: 0, afterModel: 0, afterTool: 0 };
   const researcherModel = agentModel('researcher', 6_000, fetchThenAnswer(3_500));
-  const researcher = new LlmAgent({
-    name: 'researcher',
-    description: 'Researches a question.',
-    model: researcherModel,
-    instruction: 'You research.',
-    tools: [fetchTool()],
+  const researcher = researcherAgent(researcherModel, [fetchTool()], {
     // The child's own callbacks, which must keep running.
     beforeModelCallback: () => void childCalls.beforeModel++,
     afterModelCallback: () => void childCalls.afterModel++,

@@ -9,7 +9,7 @@
 import { BasePlugin, InMemorySessionService } from '@google/adk';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ContextGuard,
   formatContextMeter,
@@ -30,6 +30,7 @@ import {
 } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 import { metricsProbe } from '../support/metrics-probe.js';
+import { collectUnhandledRejections } from '../support/unhandled-rejections.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 16_000;
@@ -259,10 +260,7 @@ describe('background compaction through a real Runner', () => {
   });
 
   describe('a summarizer failure in the background', () => {
-    const rejections: unknown[] = [];
-    const onRejection = (reason: unknown): void => void rejections.push(reason);
-    beforeEach(() => process.on('unhandledRejection', onRejection));
-    afterEach(() => process.off('unhandledRejection', onRejection));
+    const rejections = collectUnhandledRejections();
 
     it('should end in the fallback summary, once, with no unhandled rejection', async () => {
       const summarizer = new ScriptedSummarizer({ behavior: 'fail' });

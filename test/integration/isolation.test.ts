@@ -40,7 +40,7 @@ import { CapturingLogger, type ModelScript, type RecordedRequest, logText } from
 import { fetchTool } from '../support/fault-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
 import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
-import { deskAgent, routerAgent, transferTo } from '../support/help-desk.js';
+import { deskAgent, researcherAgent, routerAgent, transferTo } from '../support/help-desk.js';
 import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
@@ -229,14 +229,7 @@ describe('agents', () => {
       const withCallbacks = attachment === 'agent-callbacks';
       const childModel = agentModel('researcher', 6_000, fetchThenAnswer('researcher', 3_500));
       const { guard, records } = recordingGuard({ agents: { researcher: { contextWindow: 6_000 } } });
-      const child = new LlmAgent({
-        name: 'researcher',
-        description: 'Researches a question.',
-        model: childModel,
-        instruction: 'You research.',
-        tools: [fetchTool()],
-        ...(withCallbacks ? guard.agentCallbacks() : {}),
-      });
+      const child = researcherAgent(childModel, [fetchTool()], withCallbacks ? guard.agentCallbacks() : {});
       const parentModel = agentModel(
         'lead',
         64_000,
