@@ -87,7 +87,7 @@ export async function runBackgroundCompaction(
   });
   const script = toolThenAnswerScript(TOOL_CHARS);
   const model = new SlowScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.8), script });
-  const harness = createHarness({ window: WINDOW, model, script, plugins: [guard] });
+  const harness = createHarness({ model, plugins: [guard] });
   const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   // One untimed turn on another session: module loading and first-use costs are not a wait for a summary.
   const warmup = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });

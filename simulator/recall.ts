@@ -6,7 +6,7 @@
  * tool, on the real Runner with the strict model.
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
-import { ContextGuard, contextRecallTool, type Summarizer } from '../src/index.js';
+import { ContextGuard, contextRecallTool, type ContextGuardOptions, type Summarizer } from '../src/index.js';
 import { RECALL_TOOL_NAME } from '../src/internal.js';
 import { contentsText, logText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../src/testing/index.js';
 
@@ -25,7 +25,8 @@ export interface RecallResult {
   readonly answer: string;
 }
 
-const forgetfulSummarizer: Summarizer = {
+/** A summarizer that keeps nothing specific, like a careless model. */
+export const forgetfulSummarizer: Summarizer = {
   name: 'forgetful',
   summarize: async () => ({
     text: '## Current state\nThe user and the agent looked at several logs.',
@@ -77,7 +78,18 @@ const script: ModelScript = ({ request }) => {
   return { content: { role: 'model', parts: [{ text: 'Looked at the logs.' }] } };
 };
 
-async function runOne(withTool: boolean): Promise<RecallResult> {
+/** One recall session: the model, the answer to the question, and whether the code had left the context by then. */
+export interface RecallSession {
+  readonly model: ScriptedLlm;
+  readonly answer: string;
+  readonly lostFromContext: boolean;
+}
+
+/** Runs the ten turns and the question, with or without the tool, under a guard with `guardOptions` over the experiment's. */
+export async function recallSession(
+  withTool: boolean,
+  guardOptions: Partial<ContextGuardOptions> = {},
+): Promise<RecallSession> {
   const model = new ScriptedLlm({ window: RECALL_WINDOW, countTokens: ratioTokenCounter(1.8), script });
   const fetchLogs = new FunctionTool({
     name: 'fetch_logs',
@@ -103,6 +115,7 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
     contextWindow: RECALL_WINDOW,
     summarizer: forgetfulSummarizer,
     logger: { debug() {}, info() {}, warn() {}, error() {} },
+    ...guardOptions,
   });
   const runner = new Runner({ appName: 'recall', agent, sessionService, plugins: [guard] });
   const session = await sessionService.createSession({ appName: 'recall', userId: 'u' });
@@ -122,6 +135,11 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
     PLANTED_CODE,
   );
   const answer = await send(QUESTION);
+  return { model, answer, lostFromContext };
+}
+
+async function runOne(withTool: boolean): Promise<RecallResult> {
+  const { model, answer, lostFromContext } = await recallSession(withTool);
   const recallCalls = model.requests.filter((request) =>
     request.contents.some((content) => content.parts?.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)),
   ).length;

@@ -4,24 +4,13 @@
  * The agent files under agents/ import it; `adk api_server` bundles each one
  * with esbuild, so it runs in the server process, not in the test's.
  */
-import { App, LlmAgent, type BasePlugin } from '@google/adk';
-import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
-import { fetchLogsTool, toolThenAnswerScript } from '../support/agent-harness.js';
+import { App, type BasePlugin } from '@google/adk';
+import { logsAgent, logsModel, toolThenAnswerScript } from '../support/agent-harness.js';
 
 export const WINDOW = 8_000;
 
 /** `name` must be the agent's folder name: the server looks sessions up by the folder, the Runner by `App.name`. */
 export function logAnalystApp(name: string, plugins: BasePlugin[]): App {
-  const model = new ScriptedLlm({
-    window: WINDOW,
-    countTokens: ratioTokenCounter(1.8),
-    script: toolThenAnswerScript(3_000),
-  });
-  const rootAgent = new LlmAgent({
-    name: 'worker',
-    model,
-    instruction: 'You analyse server logs.',
-    tools: [fetchLogsTool()],
-  });
-  return new App({ name, rootAgent, plugins });
+  const model = logsModel({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000) });
+  return new App({ name, rootAgent: logsAgent(model), plugins });
 }

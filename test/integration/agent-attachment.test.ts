@@ -24,49 +24,17 @@ import {
   type SingleBeforeModelCallback,
 } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedLlm, type ModelScript, logText } from '../../src/testing/index.js';
-import { CapturingLogger } from '../../src/testing/index.js';
+import { logText } from '../../src/testing/index.js';
 import { fetchThenAnswer, fetchTool } from '../support/fault-harness.js';
-import { proportionalCounter } from '../support/proportional-counter.js';
-import { pairingViolations, startViolations } from '../support/request-invariants.js';
-import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
+import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
+import { deskAgent, researcherAgent, routerAgent, transferTo } from '../support/help-desk.js';
 
 setLogLevel(LogLevel.ERROR);
 
 const APP = 'guard-attachment';
 const USER = 'user-a';
-
-function model(name: string, window: number, script: ModelScript): ScriptedLlm {
-  return new ScriptedLlm({ model: `scripted-${name}`, window, countTokens: proportionalCounter(1.3), script });
-}
-
-function newGuard(agents: NonNullable<ConstructorParameters<typeof ContextGuard>[0]>['agents']): {
-  guard: ContextGuard;
-  records: CompactionRecord[];
-} {
-  const records: CompactionRecord[] = [];
-  const guard = new ContextGuard({
-    summarizer: new ScriptedSummarizerLlm(),
-    modelWindows: { 'scripted-summarizer': 32_000 },
-    logger: new CapturingLogger(),
-    onCompaction: (record) => void records.push(record),
-    agents,
-    // The records prove each agent was guarded: masking alone (which makes no record) would make room here.
-    maskKeepRecent: 0,
-  });
-  return { guard, records };
-}
-
-function lastHasResponse(
-  request: { contents: readonly { parts?: readonly { functionResponse?: { name?: string } }[] }[] },
-  name: string,
-): boolean {
-  return (
-    request.contents[request.contents.length - 1]?.parts?.some((part) => part.functionResponse?.name === name) ?? false
-  );
-}
 
 async function run(runner: Runner, sessionId: string, text: string): Promise<Event[]> {
   const events: Event[] = [];
@@ -93,61 +61,36 @@ function agentToolResults(events: readonly Event[], toolName: string): unknown[]
  * per call into a 6,000-token window, and its session persists across calls.
  */
 function deskWithAgentToolChild(attachByHand: boolean) {
-  const { guard, records } = newGuard({
-    router: { contextWindow: 64_000 },
-    billing: { contextWindow: 16_000 },
-    researcher: { contextWindow: 6_000 },
+  const { guard, records } = recordingGuard({
+    agents: {
+      router: { contextWindow: 64_000 },
+      billing: { contextWindow: 16_000 },
+      researcher: { contextWindow: 6_000 },
+    },
   });
   const childCalls = { beforeModel: 0, afterModel: 0, afterTool: 0 };
-  const researcherModel = model('researcher', 6_000, fetchThenAnswer(3_500));
-  const researcher = new LlmAgent({
-    name: 'researcher',
-    description: 'Researches a question.',
-    model: researcherModel,
-    instruction: 'You research.',
-    tools: [fetchTool()],
+  const researcherModel = agentModel('researcher', 6_000, fetchThenAnswer(3_500));
+  const researcher = researcherAgent(researcherModel, [fetchTool()], {
     // The child's own callbacks, which must keep running.
     beforeModelCallback: () => void childCalls.beforeModel++,
     afterModelCallback: () => void childCalls.afterModel++,
     afterToolCallback: () => void childCalls.afterTool++,
   });
   if (attachByHand) guard.attachTo(researcher);
-  const routerModel = model('router', 64_000, () => ({
-    content: {
-      role: 'model',
-      parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'billing' } } }],
-    },
-  }));
-  const billingModel = model('billing', 16_000, ({ request, index }) => {
-    if (lastHasResponse(request, 'researcher'))
-      return { content: { role: 'model', parts: [{ text: `billing answer ${index}: ${logText(120, index)}` }] } };
-    return {
-      content: {
-        role: 'model',
-        parts: [{ functionCall: { name: 'researcher', args: { request: `Research invoice ${index}.` } } }],
-      },
-    };
-  });
-  const billing = new LlmAgent({
-    name: 'billing',
-    description: 'Answers billing questions.',
-    model: billingModel,
-    instruction: 'You handle billing.',
-    tools: [new AgentTool({ agent: researcher })],
-  });
-  const support = new LlmAgent({
-    name: 'support',
-    description: 'Answers support questions.',
-    model: model('support', 8_000, fetchThenAnswer(1_000)),
-    instruction: 'You handle support.',
-  });
-  const router = new LlmAgent({
-    name: 'router',
-    description: 'Routes questions.',
-    model: routerModel,
-    instruction: 'Route every question.',
-    subAgents: [billing, support],
-  });
+  const routerModel = agentModel('router', 64_000, transferTo('billing'));
+  const billingModel = agentModel(
+    'billing',
+    16_000,
+    callThenAnswer({
+      after: 'researcher',
+      call: ({ index }) => ({ name: 'researcher', args: { request: `Research invoice ${index}.` } }),
+      answer: ({ index }) => `billing answer ${index}: ${logText(120, index)}`,
+    }),
+  );
+  const router = routerAgent(routerModel, [
+    deskAgent('billing', billingModel, [new AgentTool({ agent: researcher })]),
+    deskAgent('support', agentModel('support', 8_000, fetchThenAnswer(1_000))),
+  ]);
   return { guard, records, childCalls, researcher, researcherModel, billingModel, routerModel, router };
 }
 
@@ -178,15 +121,7 @@ describe('the plugin alone', () => {
       expect(results).toHaveLength(10);
       // AgentTool turns a rejected child into "" without an error: every result must carry the child's answer.
       expect(results.filter((result) => typeof result !== 'string' || !result.startsWith('Answer '))).toEqual([]);
-      for (const each of [desk.researcherModel, desk.billingModel, desk.routerModel]) {
-        expect(each.rejectedRequests.map((request) => request.promptTokens)).toEqual([]);
-        expect(
-          each.requests.flatMap((request) => [
-            ...pairingViolations(request.contents),
-            ...startViolations(request.contents),
-          ]),
-        ).toEqual([]);
-      }
+      expect(modelProblems(desk.researcherModel, desk.billingModel, desk.routerModel)).toEqual([]);
       // The child compacted under its own policy and its own keys, in its own session.
       expect(desk.records.some((record) => record.agentName === 'researcher')).toBe(true);
       const childSession = await sessionService.getSession({
@@ -215,7 +150,7 @@ describe('guard.attachTo(agent)', () => {
     const rateLimiter: SingleBeforeModelCallback = () => void calls.rateLimiter++;
     const afterModel: SingleAfterModelCallback = () => void calls.afterModel++;
     const afterTool: SingleAfterToolCallback = () => void calls.afterTool++;
-    const workerModel = model('worker', 8_000, fetchThenAnswer(4_000));
+    const workerModel = agentModel('worker', 8_000, fetchThenAnswer(4_000));
     const agent = new LlmAgent({
       name: 'worker',
       model: workerModel,
@@ -230,7 +165,7 @@ describe('guard.attachTo(agent)', () => {
 
   it('should guard an agent run without plugins and keep every callback it already had', async () => {
     const { agent, calls, workerModel } = agentWithCallbacks();
-    const { guard, records } = newGuard({ worker: { contextWindow: 8_000 } });
+    const { guard, records } = recordingGuard({ agents: { worker: { contextWindow: 8_000 } } });
     expect(guard.attachTo(agent)).toBe(agent);
     // Idempotent: a second call (or the plugin finding it later) adds nothing.
     guard.attachTo(agent);
@@ -255,7 +190,7 @@ describe('guard.attachTo(agent)', () => {
 
   it('should guard each request once when the same guard is also the plugin', async () => {
     const { agent, workerModel } = agentWithCallbacks();
-    const { guard } = newGuard({ worker: { contextWindow: 8_000 } });
+    const { guard } = recordingGuard({ agents: { worker: { contextWindow: 8_000 } } });
     guard.attachTo(agent);
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });

@@ -44,6 +44,18 @@ function lastParts(request: LlmRequest): Part[] {
   return contents[contents.length - 1]?.parts ?? [];
 }
 
+/** The model's call to read the test's slice of `artifact` with the recall tool. */
+function readSlice(artifact: string): ReturnType<ModelScript> {
+  return {
+    content: {
+      role: 'model',
+      parts: [
+        { functionCall: { name: 'recall_history', args: { artifact, offset: SLICE_OFFSET, length: SLICE_LENGTH } } },
+      ],
+    },
+  };
+}
+
 /** Fetch, then read a slice of the stored result by its handle; `READ <name>` reads a given artifact. */
 const script: ModelScript = ({ request }) => {
   const parts = lastParts(request);
@@ -52,35 +64,10 @@ const script: ModelScript = ({ request }) => {
   if (response?.name === 'fetch_big') {
     const handle = (response.response as { full_result_artifact?: { name: string } }).full_result_artifact;
     if (!handle) return { content: { role: 'model', parts: [{ text: 'No handle.' }] } };
-    return {
-      content: {
-        role: 'model',
-        parts: [
-          {
-            functionCall: {
-              name: 'recall_history',
-              args: { artifact: handle.name, offset: SLICE_OFFSET, length: SLICE_LENGTH },
-            },
-          },
-        ],
-      },
-    };
+    return readSlice(handle.name);
   }
   if (response) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-  if (text.startsWith('READ '))
-    return {
-      content: {
-        role: 'model',
-        parts: [
-          {
-            functionCall: {
-              name: 'recall_history',
-              args: { artifact: text.slice(5), offset: SLICE_OFFSET, length: SLICE_LENGTH },
-            },
-          },
-        ],
-      },
-    };
+  if (text.startsWith('READ ')) return readSlice(text.slice(5));
   return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_big', args: {} } }] } };
 };
 

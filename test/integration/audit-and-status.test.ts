@@ -9,7 +9,7 @@ import { DatabaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, compactionView, formatContextMeter, type CompactionRecord } from '../../src/index.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 8_000;
@@ -36,12 +36,12 @@ describe('audit trail and status', () => {
       sessionService: store,
       plugins: [guard],
     });
-    const session = await store.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const session = await startSession(store);
+    await harness.runTurns(session.id, 12);
 
     const reopened = new DatabaseSessionService(`sqlite://${file}`);
     await reopened.init();
-    const stored = (await reopened.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!;
+    const stored = await storedSession(reopened, session.id);
     const onEvents = stored.events
       .map((event) => decodeCompactionRecord(event.customMetadata?.[COMPACTION_METADATA_KEY]))
       .filter((record): record is CompactionRecord => record !== undefined);

@@ -7,15 +7,9 @@
  * ends in today's fallback, with no unhandled rejection.
  */
 import { BasePlugin, InMemorySessionService } from '@google/adk';
-import { metrics, trace } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ContextGuard,
   formatContextMeter,
@@ -31,21 +25,24 @@ import {
   runTurn,
   toolThenAnswerScript,
   type Harness,
+  startSession,
+  storedSession,
 } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
+import { metricsProbe } from '../support/metrics-probe.js';
+import { collectUnhandledRejections } from '../support/unhandled-rejections.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const WINDOW = 16_000;
 
 // Registered before any test: the guard's metric instruments are created once, on first use.
 const spans = new InMemorySpanExporter();
-const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
+const probe = metricsProbe();
 beforeAll(() => {
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  probe.register();
 });
-afterAll(() => reader.shutdown());
+afterAll(() => probe.shutdown());
 const TOOL_CHARS = 1_500;
 
 /** A summarizer that says whose conversation it read (the name in the turns' text) and in which turn it was called. */
@@ -105,6 +102,16 @@ function guarded(
   return { guard, harness, compactions, logger };
 }
 
+/** Starts a session and runs turns until the first compaction. */
+async function untilFirstCompaction(
+  harness: Harness,
+  compactions: readonly CompactionRecord[],
+  text: (turn: number) => string,
+): Promise<void> {
+  const session = await harness.startSession();
+  await turnsUntil(harness, session.id, () => compactions.length > 0, text);
+}
+
 async function turnsUntil(
   harness: Harness,
   sessionId: string,
@@ -130,11 +137,9 @@ describe('background compaction through a real Runner', () => {
     let turn = 0;
     const summarizer = echoingSummarizer(() => turn);
     const { harness, compactions } = guarded(summarizer);
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await turnsUntil(
+    await untilFirstCompaction(
       harness,
-      session.id,
-      () => compactions.length > 0,
+      compactions,
       (n) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`,
     );
     const [record] = compactions;
@@ -156,7 +161,7 @@ describe('background compaction through a real Runner', () => {
     const sessionService = new InMemorySessionService();
     const summarizerA = echoingSummarizer(() => turn);
     const a = guarded(summarizerA, sessionService);
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     const text = (n: number) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`;
     const prepared = await turnsUntil(a.harness, session.id, () => summarizerA.calls.length > 0, text);
     expect(a.compactions).toEqual([]);
@@ -164,8 +169,7 @@ describe('background compaction through a real Runner', () => {
     // Replica B (its own plugin, same database) compacts the session on request.
     const summarizerB: Summarizer = { name: 'replica-b', summarize: async () => ({ text: 'Summary by replica B.' }) };
     const b = guarded(summarizerB, sessionService);
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    if (!stored) throw new Error('no session');
+    const stored = await storedSession(sessionService, session.id);
     await b.guard.requestCompaction({ sessionService, session: stored, agentName: 'worker' });
     await runTurn(b.harness.runner, session.id, text(prepared + 1));
     expect(b.compactions).toHaveLength(1);
@@ -177,8 +181,8 @@ describe('background compaction through a real Runner', () => {
     ).not.toEqual([]);
     const everySent = JSON.stringify(a.harness.model.requests.map((request) => request.contents));
     expect(everySent).not.toContain('Work of alice, summary 1.');
-    const final = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const summary = decodeSummaryRecord(final?.state[stateKeysFor('worker').summary]);
+    const final = await storedSession(sessionService, session.id);
+    const summary = decodeSummaryRecord(final.state[stateKeysFor('worker').summary]);
     expect(summary?.compactions).toBe(2);
     expect(summary?.text).not.toContain('summary 1.');
   });
@@ -221,13 +225,7 @@ describe('background compaction through a real Runner', () => {
       }
     }
     const { harness, compactions } = guarded(gated, undefined, [new ReleaseOnCompaction()], { maskKeepRecent: 0 });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await turnsUntil(
-      harness,
-      session.id,
-      () => compactions.length > 0,
-      (n) => `Turn ${n} for alice: fetch the logs.`,
-    );
+    await untilFirstCompaction(harness, compactions, (n) => `Turn ${n} for alice: fetch the logs.`);
     expect(hooks).toBe(1);
     expect(calls()).toBe(1);
     expect(compactions[0]).toMatchObject({ prepared: true, fallback: false });
@@ -240,14 +238,9 @@ describe('background compaction through a real Runner', () => {
   it('should say in status() and the meter while a summary is being prepared', async () => {
     const { summarizer: gated, release, calls } = gatedSummarizer('Gated summary.');
     const { guard, harness } = guarded(gated);
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await harness.startSession();
     const statusNow = async () => {
-      const stored = await harness.sessionService.getSession({
-        appName: APP_NAME,
-        userId: USER_ID,
-        sessionId: session.id,
-      });
-      if (!stored) throw new Error('no session');
+      const stored = await harness.storedSession(session.id);
       return { identified: guard.status(stored, 'worker'), stateOnly: guard.status({ state: stored.state }, 'worker') };
     };
     expect((await statusNow()).identified.preparing).toBe(false);
@@ -267,19 +260,14 @@ describe('background compaction through a real Runner', () => {
   });
 
   describe('a summarizer failure in the background', () => {
-    const rejections: unknown[] = [];
-    const onRejection = (reason: unknown): void => void rejections.push(reason);
-    beforeEach(() => process.on('unhandledRejection', onRejection));
-    afterEach(() => process.off('unhandledRejection', onRejection));
+    const rejections = collectUnhandledRejections();
 
     it('should end in the fallback summary, once, with no unhandled rejection', async () => {
       const summarizer = new ScriptedSummarizer({ behavior: 'fail' });
       const { harness, compactions } = guarded(summarizer);
-      const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-      await turnsUntil(
+      await untilFirstCompaction(
         harness,
-        session.id,
-        () => compactions.length > 0,
+        compactions,
         (n) => `Turn ${n} for alice: fetch the logs and tell me what you see.`,
       );
       // Let any stray promise settle before looking for rejections.
@@ -294,22 +282,12 @@ describe('background compaction through a real Runner', () => {
   it("should record in OpenTelemetry the summarizer's time in the background and whether the turn waited", async () => {
     spans.reset();
     const { harness, compactions } = guarded(new ScriptedSummarizer());
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await turnsUntil(
-      harness,
-      session.id,
-      () => compactions.length > 0,
-      (n) => `Turn ${n}: fetch the logs.`,
-    );
+    await untilFirstCompaction(harness, compactions, (n) => `Turn ${n}: fetch the logs.`);
 
     const span = spans.getFinishedSpans().find((each) => each.name === 'compact_context worker');
     expect(span?.attributes['context_guard.prepared']).toBe(true);
     expect(span?.attributes['context_guard.waited_ms']).toBe(compactions[0]?.waitedMs);
-    await reader.forceFlush();
-    const exported = exporter
-      .getMetrics()
-      .flatMap((resource) => resource.scopeMetrics)
-      .flatMap((scope) => scope.metrics);
+    const exported = await probe.exported();
     const points = (name: string) => exported.find((metric) => metric.descriptor.name === name)?.dataPoints ?? [];
     // Metrics add up over the file's tests: each of them prepared its summaries in the background.
     const background = points('gen_ai.context_guard.summarizer.duration');

@@ -10,11 +10,13 @@ import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } 
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
 import {
   APP_NAME,
-  USER_ID,
   createHarness,
   fetchLogsTool,
   runTurn,
   toolThenAnswerScript,
+  startSession,
+  storedSession,
+  errorCodes,
 } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
@@ -36,15 +38,8 @@ describe('compaction lifecycle', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [guard],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    const stored = await harness.sessionAfterTurns(12);
+    const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect(usage.compactions).toBeGreaterThan(0);
     expect(summarizer.calls.length).toBe(usage.compactions);
     // Every request after the first compaction starts with the summary, many without a new summarizer call.
@@ -67,14 +62,14 @@ describe('compaction lifecycle', () => {
       plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer() })],
       sessionService,
     });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     let turn = 0;
     let summary: ReturnType<typeof decodeSummaryRecord>;
     while (!summary && turn < 20) {
       turn++;
       await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
-      const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-      summary = decodeSummaryRecord(stored?.state[keys.summary]);
+      const stored = await storedSession(sessionService, session.id);
+      summary = decodeSummaryRecord(stored.state[keys.summary]);
     }
     expect(summary).toBeDefined();
 
@@ -93,8 +88,8 @@ describe('compaction lifecycle', () => {
     expect(sentSummary(request!.contents)).toBe(true);
     expect(request!.contents[0]?.parts?.[0]?.text).toContain(summary!.text);
     // The full history holds more contents than were sent: the covered ones were stripped.
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const historyContents = stored!.events.filter((event) => event.content?.role).length;
+    const stored = await storedSession(sessionService, session.id);
+    const historyContents = stored.events.filter((event) => event.content?.role).length;
     expect(request!.contents.length).toBeLessThan(historyContents - summary!.covered + 2);
     expect(secondSummarizer.calls).toHaveLength(0);
     expect(second.model.rejectedRequests).toEqual([]);
@@ -108,18 +103,10 @@ describe('compaction lifecycle', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer, maskKeepRecent: 0 })],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const errors: string[] = [];
-    for (let turn = 1; turn <= 10; turn++) {
-      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`))
-        if (event.errorCode) errors.push(event.errorCode);
-    }
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const summary = decodeSummaryRecord(stored?.state[keys.summary]);
+    const session = await harness.startSession();
+    const errors = errorCodes(await harness.runTurns(session.id, 10));
+    const stored = await harness.storedSession(session.id);
+    const summary = decodeSummaryRecord(stored.state[keys.summary]);
     expect(errors).toEqual([]);
     expect(summarizer.calls.length).toBeGreaterThan(0);
     expect(summary?.fallback).toBe(true);
@@ -144,21 +131,21 @@ describe('compaction lifecycle', () => {
     };
     const alpha = makeRunner('alpha', 8_000);
     const beta = makeRunner('beta', 16_000);
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     for (let turn = 1; turn <= 8; turn++) {
       await runTurn(alpha.runner, session.id, `Alpha turn ${turn}`);
       await runTurn(beta.runner, session.id, `Beta turn ${turn}`);
     }
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const alphaUsage = decodeUsageRecord(stored?.state[stateKeysFor('alpha').usage]);
-    const betaUsage = decodeUsageRecord(stored?.state[stateKeysFor('beta').usage]);
+    const stored = await storedSession(sessionService, session.id);
+    const alphaUsage = decodeUsageRecord(stored.state[stateKeysFor('alpha').usage]);
+    const betaUsage = decodeUsageRecord(stored.state[stateKeysFor('beta').usage]);
     expect(alphaUsage.modelCalls).toBe(alpha.model.requests.length);
     expect(betaUsage.modelCalls).toBe(beta.model.requests.length);
     expect(alphaUsage.compactions).toBeGreaterThan(0);
     // Beta sees both agents' history but has twice the window: it compacts less often than alpha.
     expect(betaUsage.compactions).toBeLessThan(alphaUsage.compactions);
-    const alphaSummary = decodeSummaryRecord(stored?.state[stateKeysFor('alpha').summary]);
-    const betaSummary = decodeSummaryRecord(stored?.state[stateKeysFor('beta').summary]);
+    const alphaSummary = decodeSummaryRecord(stored.state[stateKeysFor('alpha').summary]);
+    const betaSummary = decodeSummaryRecord(stored.state[stateKeysFor('beta').summary]);
     expect(alphaSummary).toBeDefined();
     expect(betaUsage.compactions).toBeGreaterThan(0);
     // Each agent's watermark indexes its own view of the history.

@@ -12,7 +12,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, type Summarizer } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  APP_NAME,
+  USER_ID,
+  createHarness,
+  runTurn,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+} from '../support/agent-harness.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-replicas-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -44,9 +52,7 @@ function roomyWorld() {
     script: toolThenAnswerScript(3_000),
   });
   const warmup = createHarness({
-    window: 100_000,
     model,
-    script: toolThenAnswerScript(3_000),
     sessionService,
     plugins: [new ContextGuard({ contextWindow: 100_000 })],
   });
@@ -56,14 +62,12 @@ function roomyWorld() {
 describe('concurrency', () => {
   it('should summarize a session once when two requests on it need a compaction at the same time', async () => {
     const { sessionService, model, warmup } = roomyWorld();
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, session.id, `Turn ${turn}: check the logs.`);
+    const session = await startSession(sessionService);
+    await warmup.runTurns(session.id, 6);
 
     const summarizer = deterministicSummarizer(50);
     const small = createHarness({
-      window: 100_000,
       model,
-      script: toolThenAnswerScript(3_000),
       sessionService,
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0 })],
     });
@@ -76,9 +80,9 @@ describe('concurrency', () => {
 
   it("should not make one session wait for another session's compaction", async () => {
     const { sessionService, model, warmup } = roomyWorld();
-    const slow = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 6; turn++) await runTurn(warmup.runner, slow.id, `Turn ${turn}: check the logs.`);
-    const fast = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const slow = await startSession(sessionService);
+    await warmup.runTurns(slow.id, 6);
+    const fast = await startSession(sessionService);
 
     let releaseSummarizer: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (releaseSummarizer = resolve));
@@ -92,9 +96,7 @@ describe('concurrency', () => {
       },
     };
     const guarded = createHarness({
-      window: 100_000,
       model,
-      script: toolThenAnswerScript(0),
       sessionService,
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: blockingSummarizer, maskKeepRecent: 0 })],
     });
@@ -131,8 +133,8 @@ describe('replicas on one database', () => {
     for (let turn = 1; turn <= 12; turn++)
       await runTurn(harnesses[turn % replicas]!.runner, session.id, `Turn ${turn}: check the logs.`);
     const requests = harnesses.flatMap((harness) => harness.model.requests).sort((a, b) => a.timestamp - b.timestamp);
-    const stored = await stores[0]!.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    return { requests, usage: decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]) };
+    const stored = await storedSession(stores[0]!, session.id);
+    return { requests, usage: decodeUsageRecord(stored.state[stateKeysFor('worker').usage]) };
   }
 
   it('should send the same requests whether one runner or two alternating replicas serve the session', async () => {

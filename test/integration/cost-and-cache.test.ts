@@ -3,44 +3,30 @@
  * implicit-cache prefix as `cachedContentTokenCount`, and the guard keeps
  * per-agent totals, a cost estimate at the price table, and exports both.
  */
-import { metrics } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
+import { metricsProbe } from '../support/metrics-probe.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
 
+/** Runs `turns` tool-heavy turns under `guard` on a window with room for all (no compaction); returns the guard's status. */
+async function billedTurns(guard: ContextGuard, turns: number) {
+  const harness = createHarness({ window: 200_000, ratio: 1, script: toolThenAnswerScript(12_000), plugins: [guard] });
+  const stored = await harness.sessionAfterTurns(turns);
+  return { harness, status: guard.status(stored, 'worker') };
+}
+
 describe('a bill that knows caching', () => {
   it('should report cached and uncached prompt tokens and their cost in status() and OpenTelemetry', async () => {
-    const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const probe = metricsProbe().register();
     const guard = new ContextGuard({
       contextWindow: 200_000,
       summarizer: new ScriptedSummarizer(),
       prices: { 'scripted-model': PRICE },
     });
-    const harness = createHarness({
-      window: 200_000,
-      ratio: 1,
-      script: toolThenAnswerScript(12_000),
-      plugins: [guard],
-    });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 4; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
+    const { harness, status } = await billedTurns(guard, 4);
 
     // What the model itself billed: its ground-truth prompts and the cached prefixes it reported.
     const accepted = harness.model.requests.filter((request) => !request.rejected);
@@ -57,11 +43,7 @@ describe('a bill that knows caching', () => {
     );
     expect(status.unpricedCalls).toBe(0);
 
-    await reader.forceFlush();
-    const exported = metricExporter
-      .getMetrics()
-      .flatMap((resource) => resource.scopeMetrics)
-      .flatMap((scope) => scope.metrics);
+    const exported = await probe.exported();
     const tokens = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.usage.tokens');
     const byType = (type: string): number =>
       (tokens?.dataPoints ?? [])
@@ -71,25 +53,12 @@ describe('a bill that knows caching', () => {
     expect(byType('input')).toBe(prompt - cached);
     const cost = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.usage.cost');
     expect(cost?.dataPoints.reduce((sum, point) => sum + Number(point.value), 0)).toBeCloseTo(status.costUsd ?? 0, 9);
-    await reader.shutdown();
+    await probe.shutdown();
   });
 
   it('should count tokens but leave the cost out for a model without a price', async () => {
     const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer() });
-    const harness = createHarness({
-      window: 200_000,
-      ratio: 1,
-      script: toolThenAnswerScript(12_000),
-      plugins: [guard],
-    });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await runTurn(harness.runner, session.id, 'Check the logs.');
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
+    const { harness, status } = await billedTurns(guard, 1);
     expect(status.promptTokens).toBeGreaterThan(0);
     expect(status.costUsd).toBeUndefined();
     expect(status.unpricedCalls).toBe(harness.model.requests.length);

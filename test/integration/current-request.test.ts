@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import type { ModelScript, RecordedRequest } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
+import { USER_ID, createHarness, runTurn, startSession, storedSession } from '../support/agent-harness.js';
 import { logText, pngBytes, proseText, toBase64, ScriptedSummarizer } from '../../src/testing/index.js';
 import { allText, pairingViolations, startViolations } from '../support/request-invariants.js';
 
@@ -75,7 +75,7 @@ describe('the current request through a long single-turn tool loop', () => {
     // The message must ride through summaries: masking alone would make room in this turn.
     const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer(), maskKeepRecent: 0 });
     const harness = createHarness({ window, ratio: 1.8, script: toolLoopScript(12, 3_000), plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await harness.startSession();
     const screenshot = (width: number): Part => ({
       inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(width, 1080)) },
     });
@@ -110,7 +110,7 @@ describe('the current request through a long single-turn tool loop', () => {
       plugins: [guard],
       sessionService: firstStore,
     });
-    const session = await firstStore.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(firstStore);
     const task = taskStatement();
     expect(task.length).toBe(10_902);
     await runTurn(first.runner, session.id, task);
@@ -122,8 +122,8 @@ describe('the current request through a long single-turn tool loop', () => {
       expect(pairingViolations(request.contents)).toEqual([]);
     }
     expect(first.model.rejectedRequests).toEqual([]);
-    const stored = await firstStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const summary = decodeSummaryRecord(stored?.state[keys.summary]);
+    const stored = await storedSession(firstStore, session.id);
+    const summary = decodeSummaryRecord(stored.state[keys.summary]);
     expect(summary?.kept).toBeDefined();
 
     // Restart: new store, new Runner, new guard on the same file. The next turn's first request is the
@@ -154,16 +154,12 @@ describe('the current request through a long single-turn tool loop', () => {
     expect(allText(next.contents).split(task).length - 1).toBe(1);
     const stepsShown = next.contents.filter((content) => content.parts?.some((part) => part.functionCall)).length;
     // The summary covered every step before its watermark: only the later ones are sent again.
-    const events = stored!.events.filter((event) => event.content?.parts?.some((part) => part.functionCall));
+    const events = stored.events.filter((event) => event.content?.parts?.some((part) => part.functionCall));
     expect(stepsShown).toBe(events.length - (summary!.covered - 1) / 2);
     expect(pairingViolations(next.contents)).toEqual([]);
     expect(second.model.rejectedRequests).toEqual([]);
     expect(
-      decodeUsageRecord(
-        (await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))?.state[
-          keys.usage
-        ],
-      ).compactions,
+      decodeUsageRecord((await storedSession(secondStore, session.id))?.state[keys.usage]).compactions,
     ).toBeGreaterThan(0);
   });
 });

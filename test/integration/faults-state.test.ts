@@ -22,6 +22,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { encodeRecord } from '../../src/state/guard-state.js';
 import { FAULT_APP, FAULT_USER, faultHarness, sentTexts, type FaultHarness } from '../support/fault-harness.js';
+import { summaryRecord } from '../support/builders.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -179,15 +180,13 @@ describe('watermarks that no longer match the history', () => {
     const planted = 'PLANTED-SUMMARY: the user asked about invoice 1234.';
     const h = await faultHarness({
       state: {
-        [keys.summary]: {
-          version: 1,
+        [keys.summary]: summaryRecord({
           text: planted,
           covered: 2,
           anchor: 'bogus|anchor',
           compactions: 7,
-          fallback: false,
           createdAt: 1,
-        },
+        }),
       },
     });
     await expectRecovered(h, 1);
@@ -206,15 +205,13 @@ describe('watermarks that no longer match the history', () => {
     badInputs++;
     const h = await faultHarness({
       state: {
-        [keys.summary]: {
-          version: 1,
+        [keys.summary]: summaryRecord({
           text: 'Summary of 900 messages.',
           covered: 900,
           anchor: '^|x',
           compactions: 3,
-          fallback: false,
           createdAt: 1,
-        },
+        }),
       },
     });
     await expectRecovered(h, 2);

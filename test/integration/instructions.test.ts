@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentsMdInstruction } from '../../src/instructions/agents-md-instruction.js';
 import { AgentsMdInstructionsPlugin } from '../../src/instructions/instructions-plugin.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, runTurn } from '../support/agent-harness.js';
+import { APP_NAME, USER_ID, runTurn, startSession } from '../support/agent-harness.js';
 
 let root: string;
 let folders: { homeDir: string; cwd: string };
@@ -95,7 +95,7 @@ describe('AGENTS.md instructions through a real Runner', () => {
 
   it('should serve the merged files as the agent instruction, verbatim', async () => {
     const { model, runner, sessionService } = setup({ instruction: agentsMdInstruction(folders) });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(runner, session.id, 'Question.');
 
     const system = model.requests[0]?.systemInstruction ?? '';

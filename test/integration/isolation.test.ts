@@ -27,7 +27,7 @@ import {
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { ContextGuard } from '../../src/index.js';
 import {
   POLICY_DEFAULTS,
   SUMMARY_MARKER,
@@ -36,11 +36,11 @@ import {
   resolvePolicy,
   stateKeysFor,
 } from '../../src/internal.js';
-import { ScriptedLlm, type ModelScript, type RecordedRequest, logText } from '../../src/testing/index.js';
-import { CapturingLogger } from '../../src/testing/index.js';
+import { CapturingLogger, type ModelScript, type RecordedRequest, logText } from '../../src/testing/index.js';
 import { fetchTool } from '../support/fault-harness.js';
-import { proportionalCounter } from '../support/proportional-counter.js';
-import { pairingViolations, startViolations } from '../support/request-invariants.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
+import { agentModel, modelProblems, recordingGuard } from '../support/scripted-agents.js';
+import { deskAgent, researcherAgent, routerAgent, transferTo } from '../support/help-desk.js';
 import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
@@ -50,19 +50,13 @@ const USER = 'user-i';
 let isolationCases = 0;
 afterAll(() => console.log(`[isolation] cases: ${isolationCases}`));
 
-function model(name: string, window: number, script: ModelScript): ScriptedLlm {
-  return new ScriptedLlm({ model: `scripted-${name}`, window, countTokens: proportionalCounter(1.3), script });
-}
-
 /** On a user turn (or a hand-over) calls `fetch` with `chars`, then answers. */
 function fetchThenAnswer(agent: string, chars: number): ModelScript {
-  return ({ request, index }) => {
-    const last = request.contents[request.contents.length - 1];
-    if (!last?.parts?.some((part) => part.functionResponse?.name === 'fetch')) {
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: chars } } }] } };
-    }
-    return { content: { role: 'model', parts: [{ text: `${agent} answer ${index}: ${logText(150, index)}` }] } };
-  };
+  return callThenAnswer({
+    after: 'fetch',
+    call: () => ({ name: 'fetch', args: { size: chars } }),
+    answer: ({ index }) => `${agent} answer ${index}: ${logText(150, index)}`,
+  });
 }
 
 async function run(runner: Runner, sessionId: string, text: string, userId = USER): Promise<string[]> {
@@ -77,77 +71,25 @@ function texts(requests: readonly RecordedRequest[]): string {
   return requests.map((request) => JSON.stringify(request.contents)).join('\n');
 }
 
-function expectWellFormed(...models: ScriptedLlm[]): void {
-  for (const each of models) {
-    expect(each.rejectedRequests.map((request) => request.promptTokens)).toEqual([]);
-    expect(
-      each.requests.flatMap((request) => [
-        ...pairingViolations(request.contents),
-        ...startViolations(request.contents),
-      ]),
-    ).toEqual([]);
-  }
-}
-
-function quietGuard(options: ConstructorParameters<typeof ContextGuard>[0] = {}): {
-  guard: ContextGuard;
-  records: CompactionRecord[];
-  logger: CapturingLogger;
-} {
-  const records: CompactionRecord[] = [];
-  const logger = new CapturingLogger();
-  // Summaries are what must stay apart here: masking off, so every agent summarizes.
-  const guard = new ContextGuard({
-    maskKeepRecent: 0,
-    summarizer: new ScriptedSummarizerLlm(),
-    modelWindows: { 'scripted-summarizer': 32_000 },
-    logger,
-    onCompaction: (record) => void records.push(record),
-    ...options,
-  });
-  return { guard, records, logger };
-}
-
 describe('agents', () => {
   it('should keep a router and the sub-agent it transfers to (transfer_to_agent) on their own policies, usage and summaries', async () => {
     isolationCases++;
-    const routerModel = model('router', 64_000, ({ request }) => {
+    const routerModel = agentModel('router', 64_000, (call) => {
+      const { request } = call;
       // The router hands every new question to billing with ADK's transfer tool.
       const declared = (request.config?.tools ?? [])
         .flatMap((tool) => ('functionDeclarations' in tool ? (tool.functionDeclarations ?? []) : []))
         .map((declaration) => declaration.name);
       expect(declared).toContain('transfer_to_agent');
-      return {
-        content: {
-          role: 'model',
-          parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'billing' } } }],
-        },
-      };
+      return transferTo('billing')(call);
     });
-    const billingModel = model('billing', 6_000, fetchThenAnswer('billing', 4_000));
-    const supportModel = model('support', 6_000, fetchThenAnswer('support', 4_000));
-    const billing = new LlmAgent({
-      name: 'billing',
-      description: 'Answers billing questions.',
-      model: billingModel,
-      instruction: 'You handle billing.',
-      tools: [fetchTool()],
-    });
-    const support = new LlmAgent({
-      name: 'support',
-      description: 'Answers support questions.',
-      model: supportModel,
-      instruction: 'You handle support.',
-      tools: [fetchTool()],
-    });
-    const router = new LlmAgent({
-      name: 'router',
-      description: 'Routes questions.',
-      model: routerModel,
-      instruction: 'Route every question.',
-      subAgents: [billing, support],
-    });
-    const { guard, records } = quietGuard({
+    const billingModel = agentModel('billing', 6_000, fetchThenAnswer('billing', 4_000));
+    const supportModel = agentModel('support', 6_000, fetchThenAnswer('support', 4_000));
+    const router = routerAgent(routerModel, [
+      deskAgent('billing', billingModel, [fetchTool()]),
+      deskAgent('support', supportModel, [fetchTool()]),
+    ]);
+    const { guard, records } = recordingGuard({
       agents: {
         router: { contextWindow: 64_000 },
         billing: { contextWindow: 6_000, bufferRatio: 0.3 },
@@ -182,13 +124,13 @@ describe('agents', () => {
     expect(decodeSummaryRecord(state[stateKeysFor('billing').summary])).toBeDefined();
     expect(state[stateKeysFor('router').summary]).toBeUndefined();
     expect(state[stateKeysFor('support').usage]).toBeUndefined();
-    expectWellFormed(routerModel, billingModel);
+    expect(modelProblems(routerModel, billingModel)).toEqual([]);
   });
 
   it("should keep the two branches of a ParallelAgent apart: own policy, own usage, own summary, never the other branch's", async () => {
     isolationCases++;
-    const leftModel = model('left', 5_000, fetchThenAnswer('left', 3_000));
-    const rightModel = model('right', 9_000, fetchThenAnswer('right', 3_000));
+    const leftModel = agentModel('left', 5_000, fetchThenAnswer('left', 3_000));
+    const rightModel = agentModel('right', 9_000, fetchThenAnswer('right', 3_000));
     const leftTool = new FunctionTool({
       name: 'fetch',
       description: 'Fetches.',
@@ -214,7 +156,7 @@ describe('agents', () => {
       tools: [rightTool],
     });
     const parallel = new ParallelAgent({ name: 'par', subAgents: [left, right] });
-    const { guard, records } = quietGuard({
+    const { guard, records } = recordingGuard({
       agents: { left: { contextWindow: 5_000 }, right: { contextWindow: 9_000 } },
     });
     const sessionService = new InMemorySessionService();
@@ -241,12 +183,12 @@ describe('agents', () => {
     expect(texts(rightModel.requests)).not.toContain(leftSummary!.text);
     expect(rightSummary).toBeDefined();
     expect(texts(leftModel.requests)).not.toContain(rightSummary!.text);
-    expectWellFormed(leftModel, rightModel);
+    expect(modelProblems(leftModel, rightModel)).toEqual([]);
   });
 
   it('should give an agent with no policy the defaults, not silence', async () => {
     isolationCases++;
-    const plainModel = model('plain', 8_000, fetchThenAnswer('plain', 3_000));
+    const plainModel = agentModel('plain', 8_000, fetchThenAnswer('plain', 3_000));
     const plain = new LlmAgent({
       name: 'plain',
       model: plainModel,
@@ -254,7 +196,7 @@ describe('agents', () => {
       tools: [fetchTool()],
     });
     // Policies exist for other agents only; the plain agent's window comes from the model table.
-    const { guard, records } = quietGuard({
+    const { guard, records } = recordingGuard({
       agents: { someone_else: { contextWindow: 2_000, enabled: false } },
       modelWindows: { 'scripted-summarizer': 32_000, 'scripted-plain': 8_000 },
     });
@@ -278,34 +220,24 @@ describe('agents', () => {
     expect(usage.window).toBe(8_000);
     expect(usage.threshold).toBe(6_400);
     expect(records.length).toBeGreaterThan(0);
-    expectWellFormed(plainModel);
+    expect(modelProblems(plainModel)).toEqual([]);
   });
 
   it('should keep an AgentTool child (run by ADK without plugins) inside its window, by the plugin alone or with guard.agentCallbacks()', async () => {
     isolationCases++;
     const runParent = async (attachment: 'none' | 'plugin' | 'agent-callbacks') => {
       const withCallbacks = attachment === 'agent-callbacks';
-      const childModel = model('researcher', 6_000, fetchThenAnswer('researcher', 3_500));
-      const { guard, records } = quietGuard({ agents: { researcher: { contextWindow: 6_000 } } });
-      const child = new LlmAgent({
-        name: 'researcher',
-        description: 'Researches a question.',
-        model: childModel,
-        instruction: 'You research.',
-        tools: [fetchTool()],
-        ...(withCallbacks ? guard.agentCallbacks() : {}),
-      });
-      const parentModel = model('lead', 64_000, ({ request }) => {
-        const last = request.contents[request.contents.length - 1];
-        if (last?.parts?.some((part) => part.functionResponse))
-          return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-        return {
-          content: {
-            role: 'model',
-            parts: [{ functionCall: { name: 'researcher', args: { request: 'Research the incident.' } } }],
-          },
-        };
-      });
+      const childModel = agentModel('researcher', 6_000, fetchThenAnswer('researcher', 3_500));
+      const { guard, records } = recordingGuard({ agents: { researcher: { contextWindow: 6_000 } } });
+      const child = researcherAgent(childModel, [fetchTool()], withCallbacks ? guard.agentCallbacks() : {});
+      const parentModel = agentModel(
+        'lead',
+        64_000,
+        callThenAnswer({
+          call: () => ({ name: 'researcher', args: { request: 'Research the incident.' } }),
+          answer: () => 'Done.',
+        }),
+      );
       const lead = new LlmAgent({
         name: 'lead',
         model: parentModel,
@@ -349,7 +281,7 @@ describe('agents', () => {
       expect(decodeSummaryRecord(guarded.childSession!.state[stateKeysFor('researcher').summary])).toBeDefined();
       // One guard on the child: the plugin does not add itself next to callbacks attached by hand.
       expect([guarded.child.beforeModelCallback].flat()).toHaveLength(1);
-      expectWellFormed(guarded.childModel);
+      expect(modelProblems(guarded.childModel)).toEqual([]);
     }
   });
 });
@@ -375,9 +307,9 @@ describe('sessions and users', () => {
     ['different users', 'user-a', 'user-b'],
   ])('should never show a summary from one session in another (%s)', async (_label, firstUser, secondUser) => {
     isolationCases++;
-    const workerModel = model('worker', 6_000, fetchThenAnswer('worker', 3_000));
+    const workerModel = agentModel('worker', 6_000, fetchThenAnswer('worker', 3_000));
     const worker = new LlmAgent({ name: 'worker', model: workerModel, instruction: 'You work.', tools: [fetchTool()] });
-    const { guard } = quietGuard({ contextWindow: 6_000 });
+    const { guard } = recordingGuard({ contextWindow: 6_000 });
     const sessionService = new InMemorySessionService();
     const first = await compactedSession(sessionService, worker, guard, firstUser, 'ALPHA-SESSION');
     expect(first.summary).toBeDefined();
@@ -409,22 +341,24 @@ describe('sessions and users', () => {
 describe('logs', () => {
   const SECRET = 'SECRET-7f3a9c-hunter2';
 
+  /** The lines at info level or above that carry the secret (their first 200 characters). */
+  function secretLines(logger: CapturingLogger): string[] {
+    return logger
+      .atOrAbove('info')
+      .filter((line) => line.message.includes(SECRET))
+      .map((line) => line.message.slice(0, 200));
+  }
+
   /** A session whose user messages, tool results, answers and summaries all carry the secret. */
   async function secretSession(
     summarizerMode: 'ok' | 'throw' | 'hang',
     overrides: Partial<{ summarizer: ScriptedSummarizerLlm }> = {},
   ) {
-    const script: ModelScript = ({ request, index }) => {
-      const last = request.contents[request.contents.length - 1];
-      if (!last?.parts?.some((part) => part.functionResponse))
-        return {
-          content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: 3_000, note: SECRET } } }] },
-        };
-      return {
-        content: { role: 'model', parts: [{ text: `About ${SECRET}: answer ${index}. ${logText(200, index)}` }] },
-      };
-    };
-    const workerModel = model('worker', 6_000, script);
+    const script = callThenAnswer({
+      call: () => ({ name: 'fetch', args: { size: 3_000, note: SECRET } }),
+      answer: ({ index }) => `About ${SECRET}: answer ${index}. ${logText(200, index)}`,
+    });
+    const workerModel = agentModel('worker', 6_000, script);
     const worker = new LlmAgent({
       name: 'worker',
       model: workerModel,
@@ -433,7 +367,7 @@ describe('logs', () => {
     });
     const summarizer = overrides.summarizer ?? new ScriptedSummarizerLlm();
     summarizer.mode = summarizerMode;
-    const { guard, logger, records } = quietGuard({ contextWindow: 6_000, summarizer, summarizerTimeoutMs: 50 });
+    const { guard, logger, records } = recordingGuard({ contextWindow: 6_000, summarizer, summarizerTimeoutMs: 50 });
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: APP, agent: worker, sessionService, plugins: [guard] });
     const session = await sessionService.createSession({ appName: APP, userId: USER });
@@ -448,12 +382,7 @@ describe('logs', () => {
       const { logger, records } = await secretSession(mode);
       expect(records.length).toBeGreaterThan(0);
       expect(logger.atOrAbove('info').length).toBeGreaterThan(0);
-      expect(
-        logger
-          .atOrAbove('info')
-          .filter((line) => line.message.includes(SECRET))
-          .map((line) => line.message.slice(0, 200)),
-      ).toEqual([]);
+      expect(secretLines(logger)).toEqual([]);
     },
   );
 
@@ -480,12 +409,7 @@ describe('logs', () => {
     const { logger, records } = await secretSession('ok', { summarizer: new QuotingSummarizer() });
     expect(records.length).toBeGreaterThan(0);
     expect(records[0]?.fallback).toBe(true);
-    expect(
-      logger
-        .atOrAbove('info')
-        .filter((line) => line.message.includes(SECRET))
-        .map((line) => line.message.slice(0, 200)),
-    ).toEqual([]);
+    expect(secretLines(logger)).toEqual([]);
   });
 
   it('should still send the conversation and its summary to the model (the secret is withheld from the logs only)', async () => {

@@ -8,71 +8,56 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript, errorCodes } from '../support/agent-harness.js';
 
 const keys = stateKeysFor('worker');
 
 describe('model errors', () => {
   it('should be rejected at most once when usage is never reported and the real ratio is beyond the default correction', async () => {
     const window = 8_000;
-    const model = new ScriptedLlm({
-      window,
-      countTokens: ratioTokenCounter(3.0),
-      script: toolThenAnswerScript(1_500),
-      reportUsage: false,
-    });
     const harness = createHarness({
       window,
+      ratio: 3.0,
       script: toolThenAnswerScript(1_500),
-      model,
+      reportUsage: false,
       plugins: [new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() })],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const { model } = harness;
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 15);
     const rejected = model.rejectedRequests;
     expect(rejected.length).toBeLessThanOrEqual(1);
     if (rejected.length === 1) {
       // After the one rejection, every later request fits.
       expect(model.requests.slice(rejected[0]!.index + 1).every((request) => !request.rejected)).toBe(true);
     }
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    expect(decodeUsageRecord(stored?.state[keys.usage]).rejectedCalls).toBe(rejected.length);
+    const stored = await harness.storedSession(session.id);
+    expect(decodeUsageRecord(stored.state[keys.usage]).rejectedCalls).toBe(rejected.length);
   });
 
   it('should learn the real size from the rejection message and force a compaction on the next call', async () => {
     const window = 8_000;
     // defaultCorrection 1 and a high uncalibrated ratio make the first overflow certain.
-    const model = new ScriptedLlm({
-      window,
-      countTokens: ratioTokenCounter(4.0),
-      script: toolThenAnswerScript(2_000),
-      reportUsage: false,
-    });
     const guard = new ContextGuard({
       contextWindow: window,
       defaultCorrection: 1,
       uncalibratedThresholdRatio: 1,
       summarizer: new ScriptedSummarizer(),
     });
-    const harness = createHarness({ window, script: toolThenAnswerScript(2_000), model, plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const errorCodes: string[] = [];
-    for (let turn = 1; turn <= 8; turn++) {
-      for (const event of await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`))
-        if (event.errorCode) errorCodes.push(event.errorCode);
-    }
-    expect(model.rejectedRequests).toHaveLength(1);
-    expect(errorCodes).toEqual(['400']);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
+    const harness = createHarness({
+      window,
+      ratio: 4.0,
+      script: toolThenAnswerScript(2_000),
+      reportUsage: false,
+      plugins: [guard],
     });
-    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    const { model } = harness;
+    const session = await harness.startSession();
+    const events = await harness.runTurns(session.id, 8);
+    expect(model.rejectedRequests).toHaveLength(1);
+    expect(errorCodes(events)).toEqual(['400']);
+    const stored = await harness.storedSession(session.id);
+    const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect(usage.rejectedCalls).toBe(1);
     // 4.0 real per chars/4 against tiktoken's count of this text: the learned factor is well above the default of 1.
     expect(usage.learnedCorrection).toBeGreaterThan(2);
@@ -97,13 +82,11 @@ describe('model errors', () => {
     });
     const summarizer = new ScriptedSummarizer();
     const harness = createHarness({
-      window,
-      script: toolThenAnswerScript(3_000),
       model,
       // About a summary's survival: masking alone would make room in this session.
       plugins: [new ContextGuard({ contextWindow: window, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await harness.startSession();
     let failedTurn = 0;
     for (let turn = 1; turn <= 12 && failedTurn === 0; turn++) {
       const events = await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
@@ -111,13 +94,9 @@ describe('model errors', () => {
     }
     expect(failedTurn).toBeGreaterThan(0);
     const callsAtFailure = summarizer.calls.length;
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
+    const stored = await harness.storedSession(session.id);
     // The failed step's state delta was persisted with the error event.
-    expect(decodeSummaryRecord(stored?.state[keys.summary])).toBeDefined();
+    expect(decodeSummaryRecord(stored.state[keys.summary])).toBeDefined();
     // The next turn reuses it instead of summarizing the same history again.
     await runTurn(harness.runner, session.id, 'Try again please.');
     const retried = model.requests[model.requests.length - 1]!;

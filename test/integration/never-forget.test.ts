@@ -3,15 +3,9 @@
  * with the recall tool (and not without it), pins ride verbatim in every
  * request, and durable facts survive repeated summaries word for word.
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import {
-  ContextGuard,
-  ContextGuardPinError,
-  contextRecallTool,
-  pinContextTool,
-  type Summarizer,
-} from '../../src/index.js';
+import { ContextGuard, ContextGuardPinError, pinContextTool } from '../../src/index.js';
 import {
   PINNED_MARKER,
   RECALL_TOOL_NAME,
@@ -19,149 +13,57 @@ import {
   decodeSummaryRecord,
   stateKeysFor,
 } from '../../src/internal.js';
-import { contentsText, logText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn } from '../support/agent-harness.js';
+import { logText, ratioTokenCounter, ScriptedLlm, type ScriptCall } from '../../src/testing/index.js';
+import { forgetfulSummarizer, PLANTED_CODE, recallSession } from '../../simulator/recall.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
+import { APP_NAME, createHarness, runTurn, startSession } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
-const SECRET = 'TRK-99812-ZQ';
 
-/** A summarizer that keeps nothing specific, like a careless model. */
-const lossySummarizer: Summarizer = {
-  name: 'lossy',
-  summarize: async () => ({
-    text: '## Current state\nThe user and the agent looked at several logs.',
-    finishReason: 'STOP',
-  }),
-};
-
-/**
- * Turn 1 returns a log with the tracking code buried in it; later turns fetch big logs;
- * the final question asks for the code. The model answers only from what it was sent,
- * and uses the recall tool when it has one.
- */
-const recallScript: ModelScript = ({ request }) => {
-  const contents = request.contents;
-  const last = contents[contents.length - 1];
-  const lastUser = [...contents]
-    .reverse()
-    .find(
-      (content) =>
-        content.role === 'user' && content.parts?.some((part) => part.text && !part.text.startsWith('[context_guard')),
-    );
-  const question = lastUser?.parts?.find((part) => part.text)?.text ?? '';
-  const responses = last?.parts?.filter((part) => part.functionResponse) ?? [];
-  if (question.startsWith('What was the tracking code')) {
-    const seen = contentsText(contents);
-    const match = /TRK-\d+-[A-Z]+/.exec(seen);
-    if (match) return { content: { role: 'model', parts: [{ text: `The tracking code is ${match[0]}.` }] } };
-    const hasRecall = RECALL_TOOL_NAME in request.toolsDict;
-    if (hasRecall && !responses.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)) {
-      return {
-        content: {
-          role: 'model',
-          parts: [{ functionCall: { name: RECALL_TOOL_NAME, args: { query: 'tracking code' } } }],
-        },
-      };
-    }
-    return { content: { role: 'model', parts: [{ text: 'I no longer have the tracking code.' }] } };
-  }
-  if (responses.length === 0) {
-    const size = question.startsWith('Turn 1:') ? 600 : 3_000;
-    return {
-      content: {
-        role: 'model',
-        parts: [{ functionCall: { name: 'fetch_logs', args: { size, seed: contents.length } } }],
-      },
-    };
-  }
-  return { content: { role: 'model', parts: [{ text: `Looked at the logs. ${logText(150, contents.length)}` }] } };
-};
-
+/** The recall experiment's session, with masking off so that the early turns are summarized, not masked. */
 async function recallRun(withTool: boolean): Promise<string> {
-  const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.8), script: recallScript });
-  const tools = [
-    new FunctionTool({
-      name: 'fetch_logs',
-      description: 'Returns server logs.',
-      parameters: { type: 'OBJECT', properties: { size: { type: 'INTEGER' }, seed: { type: 'INTEGER' } } } as never,
-      execute: (input: unknown) => {
-        const { size, seed } = input as { size: number; seed: number };
-        const logs = logText(size, seed);
-        return {
-          logs: size === 600 ? `${logs.slice(0, 300)} shipment tracking code ${SECRET} ${logs.slice(300)}` : logs,
-        };
-      },
-    }),
-    ...(withTool ? [contextRecallTool()] : []),
-  ];
-  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse logs.', tools });
-  const sessionService = new InMemorySessionService();
-  const runner = new Runner({
-    appName: APP_NAME,
-    agent,
-    sessionService,
-    // What the summaries lost: masking off, so the early turns are summarized, not masked.
-    plugins: [new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, maskKeepRecent: 0 })],
-  });
-  const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-  for (let turn = 1; turn <= 10; turn++) await runTurn(runner, session.id, `Turn ${turn}: fetch the logs.`);
-  // The code is gone from what the model is sent by now.
-  expect(contentsText(model.requests[model.requests.length - 1]!.contents)).not.toContain(SECRET);
-  const events = await runTurn(runner, session.id, 'What was the tracking code in the first log?');
+  const { model, answer, lostFromContext } = await recallSession(withTool, { maskKeepRecent: 0 });
+  // The code was gone from what the model was sent before the question.
+  expect(lostFromContext).toBe(true);
   expect(model.rejectedRequests).toEqual([]);
   const lastRequest = model.requests[model.requests.length - 1]!;
   if (withTool) expect(lastRequest.contents[0]?.parts?.[0]?.text).toContain(`call \`${RECALL_TOOL_NAME}\``);
-  return events
-    .flatMap((event) => event.content?.parts ?? [])
-    .map((part) => part.text ?? '')
-    .join(' ');
+  return answer;
 }
+
+/** A 3,000-character log, seeded by the conversation's length. */
+const bigLogCall = ({ request }: ScriptCall) => ({
+  name: 'fetch_logs',
+  args: { size: 3_000, seed: request.contents.length },
+});
 
 describe('never forget', () => {
   it('should recover an exact detail the summaries lost with the recall tool, and not without it', async () => {
-    expect(await recallRun(true)).toContain(SECRET);
-    expect(await recallRun(false)).not.toContain(SECRET);
+    expect(await recallRun(true)).toContain(PLANTED_CODE);
+    expect(await recallRun(false)).not.toContain(PLANTED_CODE);
   });
 
   it('should carry application pins and the pinned first request verbatim in every request across compactions', async () => {
     // Pins must ride through summaries: masking off, so summaries happen.
     const guard = new ContextGuard({
       contextWindow: WINDOW,
-      summarizer: lossySummarizer,
+      summarizer: forgetfulSummarizer,
       pinFirstRequest: true,
       maskKeepRecent: 0,
     });
-    const script: ModelScript = ({ request }) => {
-      const last = request.contents[request.contents.length - 1];
-      if (last?.parts?.some((part) => part.functionResponse))
-        return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-      return {
-        content: {
-          role: 'model',
-          parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: request.contents.length } } }],
-        },
-      };
-    };
+    const script = callThenAnswer({ call: bigLogCall, answer: () => 'Done.' });
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await harness.startSession();
     await runTurn(harness.runner, session.id, 'Audit the payment service logs for the March outage.');
-    const stored = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    const stored = await harness.storedSession(session.id);
     await guard.pin({
       sessionService: harness.sessionService,
       session: stored,
       text: 'Customer account: ACME-204 (enterprise tier)',
     });
-    for (let turn = 2; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: next batch.`);
+    await harness.runTurns(session.id, 10, { from: 2, ask: 'next batch.' });
 
-    const after = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    const after = await harness.storedSession(session.id);
     expect(decodeSummaryRecord(after.state[stateKeysFor('worker').summary])?.compactions).toBeGreaterThan(1);
     const laterRequests = harness.model.requests.filter((request) => request.index > 2);
     for (const request of laterRequests) {
@@ -179,18 +81,11 @@ describe('never forget', () => {
   });
 
   it('should let the model pin a fact with the pin tool', async () => {
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer });
-    const script: ModelScript = ({ request }) => {
-      const last = request.contents[request.contents.length - 1];
-      if (last?.parts?.some((part) => part.functionResponse))
-        return { content: { role: 'model', parts: [{ text: 'Noted.' }] } };
-      return {
-        content: {
-          role: 'model',
-          parts: [{ functionCall: { name: 'pin_context', args: { fact: 'Budget cap: 4,000 EUR' } } }],
-        },
-      };
-    };
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: forgetfulSummarizer });
+    const script = callThenAnswer({
+      call: () => ({ name: 'pin_context', args: { fact: 'Budget cap: 4,000 EUR' } }),
+      answer: () => 'Noted.',
+    });
     const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.8), script });
     const agent = new LlmAgent({
       name: 'worker',
@@ -200,7 +95,7 @@ describe('never forget', () => {
     });
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(runner, session.id, 'Our budget is at most 4,000 EUR; remember it.');
     await runTurn(runner, session.id, 'Next question.');
     const last = model.requests[model.requests.length - 1]!;
@@ -209,31 +104,20 @@ describe('never forget', () => {
 
   it('should keep durable facts word for word through many summaries that forget them', async () => {
     // Facts must survive summaries of summaries: masking off, so summaries happen.
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: lossySummarizer, maskKeepRecent: 0 });
-    const script: ModelScript = ({ request }) => {
-      const last = request.contents[request.contents.length - 1];
-      if (last?.parts?.some((part) => part.functionResponse))
-        return { content: { role: 'model', parts: [{ text: `Checked. ${logText(100, request.contents.length)}` }] } };
-      return {
-        content: {
-          role: 'model',
-          parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: request.contents.length } } }],
-        },
-      };
-    };
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: forgetfulSummarizer, maskKeepRecent: 0 });
+    const script = callThenAnswer({
+      call: bigLogCall,
+      answer: ({ request }) => `Checked. ${logText(100, request.contents.length)}`,
+    });
     const harness = createHarness({ window: WINDOW, ratio: 1.8, script, plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await harness.startSession();
     await runTurn(
       harness.runner,
       session.id,
       'The project id is P-4431. Never deploy on Fridays. Start with the API logs.',
     );
-    for (let turn = 2; turn <= 25; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: continue.`);
-    const stored = (await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    }))!;
+    await harness.runTurns(session.id, 25, { from: 2, ask: 'continue.' });
+    const stored = await harness.storedSession(session.id);
     const summary = decodeSummaryRecord(stored.state[stateKeysFor('worker').summary])!;
     expect(summary.compactions).toBeGreaterThanOrEqual(5);
     expect(summary.facts?.map((fact) => fact.text)).toEqual(

@@ -47,9 +47,8 @@ describe('observation masking', () => {
     const masked = await session(undefined);
     const plain = await session(0);
     for (const run of [masked, plain]) {
-      const stored = await run.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-      for (let turn = 1; turn <= TURNS; turn++)
-        await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
+      const stored = await run.harness.startSession();
+      await run.harness.runTurns(stored.id, TURNS);
       expect(run.harness.model.rejectedRequests).toEqual([]);
       expect(run.harness.model.requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
     }
@@ -77,8 +76,7 @@ describe('observation masking', () => {
         sessionId: 'masking',
       });
       ids.push(stored.id);
-      for (let turn = 1; turn <= TURNS; turn++)
-        await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
+      await run.harness.runTurns(stored.id, TURNS);
     }
     const state =
       (await restartedStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'masking' }))?.state ?? {};
@@ -98,9 +96,8 @@ describe('observation masking', () => {
 
   it('should keep the request prefix unchanged between maskings and compactions (cache-stable)', async () => {
     const run = await session(undefined);
-    const stored = await run.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= TURNS; turn++)
-      await runTurn(run.harness.runner, stored.id, `Turn ${turn}: check the logs.`);
+    const stored = await run.harness.startSession();
+    await run.harness.runTurns(stored.id, TURNS);
     let stablePairs = 0;
     const requests = run.harness.model.requests;
     for (let i = 1; i < requests.length; i++) {

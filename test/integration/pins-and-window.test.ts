@@ -9,7 +9,7 @@ import { createEvent, createEventActions, InMemorySessionService } from '@google
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import { PINNED_MARKER, stateKeysFor } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import { logText, proseText } from '../../src/testing/index.js';
 
@@ -44,7 +44,7 @@ describe('pins under a smaller window', () => {
       plugins: [],
     });
     const bigGuard = new ContextGuard({ contextWindow: 200_000 });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     await runTurn(large.runner, session.id, 'Hello.');
     const text = `PIN-START ${proseText(68_000, 7)} PIN-END`;
     // The premise: about 12k tokens, under the 200k guard's pin cap, far over the 8k model's.
@@ -52,7 +52,7 @@ describe('pins under a smaller window', () => {
     expect(tiktokenTokenizer.count(text)).toBeLessThan(14_000);
     await bigGuard.pin({
       sessionService,
-      session: (await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id }))!,
+      session: await storedSession(sessionService, session.id),
       text,
       agentName: 'worker',
     });
@@ -67,8 +67,8 @@ describe('pins under a smaller window', () => {
       expect(pinned).toContain('PIN-START');
       expect(pinned).toContain('PIN-END');
     }
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    expect((stored?.state[pinsKey] as { text: string }[] | undefined)?.[0]?.text).toBe(text);
+    const stored = await storedSession(sessionService, session.id);
+    expect((stored.state[pinsKey] as { text: string }[] | undefined)?.[0]?.text).toBe(text);
     expect(
       logger.lines.filter((line) => line.level === 'warn' && line.message.includes('pins take more than their cap')),
     ).toHaveLength(1);
@@ -76,7 +76,7 @@ describe('pins under a smaller window', () => {
 
   it('should keep answering when oversized pins are written to state by hand', async () => {
     const sessionService = new InMemorySessionService();
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const session = await startSession(sessionService);
     const pins = [1, 2, 3].map((i) => ({
       id: `hand-${i}`,
       text: `HAND-${i} ${logText(6_000, i)}`,

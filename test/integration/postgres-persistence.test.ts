@@ -9,7 +9,14 @@ import { DatabaseSessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  APP_NAME,
+  USER_ID,
+  createHarness,
+  runTurn,
+  toolThenAnswerScript,
+  storedSession,
+} from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 const url = process.env['POSTGRES_URL'];
@@ -39,10 +46,10 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
       userId: USER_ID,
       sessionId: `pg-${randomUUID()}`,
     });
-    for (let turn = 1; turn <= 10; turn++) await runTurn(first.runner, session.id, `Turn ${turn}: check the logs.`);
+    await first.runTurns(session.id, 10);
     expect(first.model.rejectedRequests).toEqual([]);
-    const before = await firstStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const summary = decodeSummaryRecord(before?.state[keys.summary]);
+    const before = await storedSession(firstStore, session.id);
+    const summary = decodeSummaryRecord(before.state[keys.summary]);
     expect(summary).toBeDefined();
 
     const secondStore = new DatabaseSessionService(url!);
@@ -58,10 +65,10 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
     await runTurn(second.runner, session.id, 'Where are we? No tools.');
     expect(second.model.requests[0]!.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
     expect(summarizer.calls).toHaveLength(0);
-    const after = await secondStore.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    expect(after!.events.length).toBeGreaterThan(before!.events.length);
-    expect(decodeUsageRecord(after?.state[keys.usage]).compactions).toBe(
-      decodeUsageRecord(before?.state[keys.usage]).compactions,
+    const after = await storedSession(secondStore, session.id);
+    expect(after.events.length).toBeGreaterThan(before.events.length);
+    expect(decodeUsageRecord(after.state[keys.usage]).compactions).toBe(
+      decodeUsageRecord(before.state[keys.usage]).compactions,
     );
   });
 });

@@ -9,12 +9,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSessionService, InMemorySessionService, LlmAgent, Runner, type BaseSessionService } from '@google/adk';
+import { DatabaseSessionService, InMemorySessionService, Runner, type BaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, type Summarizer } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
-import { fetchLogsTool, toolThenAnswerScript, userMessage } from '../support/agent-harness.js';
+import type { ScriptedLlm } from '../../src/testing/index.js';
+import { logsAgent, logsModel, toolThenAnswerScript, userMessage } from '../support/agent-harness.js';
 
 const SESSION_ID = 'chat-1';
 const WINDOW = 8_000;
@@ -49,18 +49,8 @@ function tenants(sessionService: BaseSessionService, guard: ContextGuard): Tenan
   return ['app-a', 'app-b'].flatMap((appName) =>
     ['alice', 'bob'].map((userId, i) => {
       // The same script for everyone: the histories differ only in what the users typed.
-      const model = new ScriptedLlm({
-        window: WINDOW,
-        countTokens: ratioTokenCounter(1.8),
-        script: toolThenAnswerScript(3_000),
-      });
-      const agent = new LlmAgent({
-        name: 'worker',
-        model,
-        instruction: 'You analyse server logs.',
-        tools: [fetchLogsTool()],
-      });
-      const runner = new Runner({ appName, agent, sessionService, plugins: [guard] });
+      const model = logsModel({ window: WINDOW, ratio: 1.8, script: toolThenAnswerScript(3_000) });
+      const runner = new Runner({ appName, agent: logsAgent(model), sessionService, plugins: [guard] });
       return { appName, userId, secret: `CARD-${appName}-${userId}-4111${i}`, runner, model };
     }),
   );

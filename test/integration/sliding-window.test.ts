@@ -4,10 +4,10 @@
  * trigger, and the max-compactions guard.
  */
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { type RecordedRequest, ScriptedSummarizer } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
 
 const keys = stateKeysFor('worker');
 
@@ -19,20 +19,25 @@ function userTexts(request: RecordedRequest): string[] {
     .filter((text) => text.startsWith('Turn '));
 }
 
+/** An agent whose tool returns `toolChars` characters, under the sliding-window strategy with `options`. */
+function slidingWindow(window: number, toolChars: number, options: ContextGuardOptions) {
+  const records: CompactionRecord[] = [];
+  const guard = new ContextGuard({
+    contextWindow: window,
+    strategy: 'sliding-window',
+    summarizer: new ScriptedSummarizer(),
+    onCompaction: (record) => void records.push(record),
+    ...options,
+  });
+  const harness = createHarness({ window, ratio: 1.8, script: toolThenAnswerScript(toolChars), plugins: [guard] });
+  return { harness, records };
+}
+
 describe('sliding-window strategy', () => {
   it('should compact every theta turns and keep the omega overlap turns verbatim in every later request', async () => {
-    const records: CompactionRecord[] = [];
-    const guard = new ContextGuard({
-      contextWindow: 200_000,
-      strategy: 'sliding-window',
-      invocationThreshold: 3,
-      overlapSize: 2,
-      summarizer: new ScriptedSummarizer(),
-      onCompaction: (record) => void records.push(record),
-    });
-    const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(500), plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 12; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const { harness, records } = slidingWindow(200_000, 500, { invocationThreshold: 3, overlapSize: 2 });
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 12);
 
     // Plenty of room: every compaction comes from the schedule, not from tokens.
     expect(records.length).toBeGreaterThanOrEqual(2);
@@ -59,39 +64,16 @@ describe('sliding-window strategy', () => {
   });
 
   it('should stop scheduled compactions after maxCompactions', async () => {
-    const guard = new ContextGuard({
-      contextWindow: 200_000,
-      strategy: 'sliding-window',
-      invocationThreshold: 1,
-      overlapSize: 0,
-      maxCompactions: 2,
-      summarizer: new ScriptedSummarizer(),
-    });
-    const harness = createHarness({ window: 200_000, ratio: 1.8, script: toolThenAnswerScript(200), plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 8; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    expect(decodeUsageRecord(stored?.state[keys.usage]).compactions).toBe(2);
+    const { harness } = slidingWindow(200_000, 200, { invocationThreshold: 1, overlapSize: 0, maxCompactions: 2 });
+    const stored = await harness.sessionAfterTurns(8);
+    expect(decodeUsageRecord(stored.state[keys.usage]).compactions).toBe(2);
   });
 
   it('should compact early on the token trigger and never overflow a small window', async () => {
-    const records: CompactionRecord[] = [];
-    const guard = new ContextGuard({
-      contextWindow: 8_000,
-      strategy: 'sliding-window',
-      invocationThreshold: 50,
-      summarizer: new ScriptedSummarizer(),
-      // The token trigger's summaries: masking alone would make room in this session.
-      maskKeepRecent: 0,
-      onCompaction: (record) => void records.push(record),
-    });
-    const harness = createHarness({ window: 8_000, ratio: 1.8, script: toolThenAnswerScript(3_000), plugins: [guard] });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    // The token trigger's summaries: masking alone would make room in this session.
+    const { harness, records } = slidingWindow(8_000, 3_000, { invocationThreshold: 50, maskKeepRecent: 0 });
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 15);
     expect(records.length).toBeGreaterThan(0);
     expect(records.some((record) => record.reason === 'safety-ratio' || record.reason === 'threshold')).toBe(true);
     expect(records.some((record) => record.reason === 'schedule')).toBe(false);

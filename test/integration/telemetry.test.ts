@@ -1,25 +1,18 @@
 /** Spans and metrics reach a registered OpenTelemetry SDK, with ADK's gen_ai naming. */
-import { metrics, trace } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
+import { metricsProbe } from '../support/metrics-probe.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
 describe('OpenTelemetry', () => {
   it('should emit one compact_context span and one counted compaction per compaction', async () => {
     const spans = new InMemorySpanExporter();
     trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
-    const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const probe = metricsProbe().register();
 
     // A summarizer that reports its usage, as llmSummarizer does from usageMetadata.
     const counting = new ScriptedSummarizer();
@@ -37,14 +30,8 @@ describe('OpenTelemetry', () => {
       script: toolThenAnswerScript(3_000),
       plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
     });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const compactions = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]).compactions;
+    const stored = await harness.sessionAfterTurns(10);
+    const compactions = decodeUsageRecord(stored.state[stateKeysFor('worker').usage]).compactions;
     expect(compactions).toBeGreaterThan(0);
 
     const compactSpans = spans.getFinishedSpans().filter((span) => span.name === 'compact_context worker');
@@ -55,21 +42,17 @@ describe('OpenTelemetry', () => {
       Number(compactSpans[0]!.attributes['context_guard.tokens_after']),
     );
     // The summarizer's own bill rides on the span, as in the compaction record.
-    const record = decodeCompactionRecord(stored?.state[stateKeysFor('worker').lastCompaction]);
+    const record = decodeCompactionRecord(stored.state[stateKeysFor('worker').lastCompaction]);
     const lastSpan = compactSpans[compactSpans.length - 1]!;
     expect(record?.summarizerPromptTokens).toBe(counting.calls[counting.calls.length - 1]!.prompt.length);
     expect(lastSpan.attributes['context_guard.summarizer.input_tokens']).toBe(record?.summarizerPromptTokens);
     expect(lastSpan.attributes['context_guard.summarizer.output_tokens']).toBe(40);
 
-    await reader.forceFlush();
-    const exported = metricExporter
-      .getMetrics()
-      .flatMap((resource) => resource.scopeMetrics)
-      .flatMap((scope) => scope.metrics);
+    const exported = await probe.exported();
     const counter = exported.find((metric) => metric.descriptor.name === 'gen_ai.context_guard.compactions');
     const total = counter?.dataPoints.reduce((sum, point) => sum + Number(point.value), 0);
     expect(total).toBe(compactions);
     expect(exported.some((metric) => metric.descriptor.name === 'gen_ai.context_guard.context.utilization')).toBe(true);
-    await reader.shutdown();
+    await probe.shutdown();
   });
 });

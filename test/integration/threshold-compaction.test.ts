@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
 
@@ -12,7 +12,7 @@ async function runSession(withGuard: boolean, turns: number) {
     script: toolThenAnswerScript(3_000),
     plugins: withGuard ? [guard] : [],
   });
-  const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+  const session = await harness.startSession();
   const errors: string[] = [];
   for (let turn = 1; turn <= turns; turn++) {
     const events = await runTurn(harness.runner, session.id, `Turn ${turn}: fetch the logs and tell me what you see.`);

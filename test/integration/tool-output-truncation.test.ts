@@ -21,8 +21,16 @@ import {
 } from '../../src/adk/tool-output-callback.js';
 import { ratioTokenCounter, ScriptedLlm, type ModelScript, logText } from '../../src/testing/index.js';
 import type { ToolTruncationRecord } from '../../src/truncation/truncate-tool-output.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
 import type { ToolOutputTruncation } from '../../src/truncation/truncation-policy.js';
-import { APP_NAME, USER_ID, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  APP_NAME,
+  fetchLogsTool,
+  runTurn,
+  toolThenAnswerScript,
+  startSession,
+  storedSession,
+} from '../support/agent-harness.js';
 
 const LIMIT = 10_240;
 
@@ -62,16 +70,11 @@ function readFileTool(content: string): FunctionTool {
 
 /** Calls `toolName` once per user turn, then answers. */
 function callOnceScript(toolName: string, args: Record<string, unknown>): ModelScript {
-  return ({ request }) => {
-    const last = request.contents[request.contents.length - 1];
-    if (!(last?.parts?.some((part) => part.functionResponse !== undefined) ?? false)) {
-      return { content: { role: 'model', parts: [{ functionCall: { name: toolName, args } }] } };
-    }
-    return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-  };
+  return callThenAnswer({ call: () => ({ name: toolName, args }), answer: () => 'Done.' });
 }
 
-function setup(options: {
+/** One agent on a new session, with a model whose window never binds. */
+async function setup(options: {
   script: ModelScript;
   tools: FunctionTool[];
   plugins?: BasePlugin[];
@@ -87,7 +90,13 @@ function setup(options: {
   });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: options.plugins ?? [] });
-  return { model, runner, sessionService };
+  const session = await startSession(sessionService);
+  return {
+    model,
+    /** Runs one user turn on the session. */
+    turn: (text: string) => runTurn(runner, session.id, text),
+    storedNow: () => storedSession(sessionService, session.id),
+  };
 }
 
 /** What `fetch_logs` returned for the first call in `contents` (the harness derives its seed from the conversation). */
@@ -113,16 +122,25 @@ function bytesOf(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 
+/** The `fetch_logs` agent under `plugin` after its first turn, in which the tool returned `size` characters. */
+async function afterFetchLogs(
+  plugin: BasePlugin,
+  { size = 50_000, afterToolCallback }: { size?: number; afterToolCallback?: SingleAfterToolCallback } = {},
+) {
+  const run = await setup({
+    script: toolThenAnswerScript(size),
+    tools: [fetchLogsTool()],
+    plugins: [plugin],
+    afterToolCallback,
+  });
+  await run.turn('Fetch the logs.');
+  return run;
+}
+
 describe('tool-output truncation through a real Runner', () => {
   it('should send and persist the truncated result and report it (plugin form)', async () => {
     const plugin = new TruncationTestPlugin();
-    const { model, runner, sessionService } = setup({
-      script: toolThenAnswerScript(50_000),
-      tools: [fetchLogsTool()],
-      plugins: [plugin],
-    });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await runTurn(runner, session.id, 'Fetch the logs.');
+    const { model, storedNow } = await afterFetchLogs(plugin);
 
     const original = fetchLogsOutput(model.requests[1]?.contents ?? []);
     expect(original.logs.length).toBe(50_000);
@@ -133,12 +151,12 @@ describe('tool-output truncation through a real Runner', () => {
     expect(original.logs.endsWith(sentLogs.split('\n').at(-1) ?? '<none>')).toBe(true);
     expect(bytesOf(sent?.response)).toBeLessThanOrEqual(LIMIT);
 
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    const [persisted] = functionResponses(stored?.events.map((event) => event.content) ?? []);
+    const stored = await storedNow();
+    const [persisted] = functionResponses(stored.events.map((event) => event.content) ?? []);
     expect(persisted?.response).toEqual(sent?.response);
-    const responseEvent = stored?.events.find((event) => event.content?.parts?.some((part) => part.functionResponse));
+    const responseEvent = stored.events.find((event) => event.content?.parts?.some((part) => part.functionResponse));
     expect(responseEvent?.actions.stateDelta).toEqual({ 'truncation_test:cuts': 1 });
-    expect(stored?.state['truncation_test:cuts']).toBe(1);
+    expect(stored.state['truncation_test:cuts']).toBe(1);
 
     expect(plugin.records).toEqual([
       {
@@ -153,14 +171,8 @@ describe('tool-output truncation through a real Runner', () => {
 
   it('should keep the history short on later turns, without cutting twice', async () => {
     const plugin = new TruncationTestPlugin();
-    const { model, runner, sessionService } = setup({
-      script: toolThenAnswerScript(50_000),
-      tools: [fetchLogsTool()],
-      plugins: [plugin],
-    });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await runTurn(runner, session.id, 'Fetch the logs.');
-    await runTurn(runner, session.id, 'Fetch them again.');
+    const { model, turn } = await afterFetchLogs(plugin);
+    await turn('Fetch them again.');
 
     // Request 3 (turn 2, first call) carries turn 1's response from history, as it was persisted.
     const fromHistory = functionResponses(model.requests[2]?.contents ?? []);
@@ -185,13 +197,12 @@ describe('tool-output truncation through a real Runner', () => {
       received.push(params.response);
       return truncate(params);
     };
-    const { model, runner, sessionService } = setup({
+    const { model, turn, storedNow } = await setup({
       script: callOnceScript('read_file', { path: 'src/big.ts' }),
       tools: [readFileTool(content)],
       afterToolCallback: spy,
     });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await runTurn(runner, session.id, 'Read the file.');
+    await turn('Read the file.');
 
     // ADK passes the tool's raw string to the callback, despite the record type; it wraps it later.
     expect(received).toEqual([content]);
@@ -202,8 +213,8 @@ describe('tool-output truncation through a real Runner', () => {
     expect(lines.at(-1)).toBe('2000: const value1999 = compute(1999);');
     expect(bytesOf(sent?.response)).toBeLessThanOrEqual(LIMIT);
 
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-    expect(functionResponses(stored?.events.map((event) => event.content) ?? [])[0]?.response).toEqual(sent?.response);
+    const stored = await storedNow();
+    expect(functionResponses(stored.events.map((event) => event.content) ?? [])[0]?.response).toEqual(sent?.response);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
       tool: 'read_file',
@@ -214,13 +225,7 @@ describe('tool-output truncation through a real Runner', () => {
 
   it('should leave a tool alone when its truncation is turned off', async () => {
     const plugin = new TruncationTestPlugin({ tools: { fetch_logs: false } });
-    const { model, runner, sessionService } = setup({
-      script: toolThenAnswerScript(50_000),
-      tools: [fetchLogsTool()],
-      plugins: [plugin],
-    });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await runTurn(runner, session.id, 'Fetch the logs.');
+    const { model } = await afterFetchLogs(plugin);
     const [sent] = functionResponses(model.requests[1]?.contents ?? []);
     expect(sent?.response).toEqual(fetchLogsOutput(model.requests[1]?.contents ?? []));
     expect(String(sent?.response?.['logs'])).toHaveLength(50_000);
@@ -231,14 +236,7 @@ describe('tool-output truncation through a real Runner', () => {
     const agentCallback = vi.fn<SingleAfterToolCallback>(() => undefined);
     const run = async (size: number) => {
       agentCallback.mockClear();
-      const { runner, sessionService } = setup({
-        script: toolThenAnswerScript(size),
-        tools: [fetchLogsTool()],
-        plugins: [new TruncationTestPlugin()],
-        afterToolCallback: agentCallback,
-      });
-      const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-      await runTurn(runner, session.id, 'Fetch the logs.');
+      await afterFetchLogs(new TruncationTestPlugin(), { size, afterToolCallback: agentCallback });
       return agentCallback.mock.calls.length;
     };
     // ADK's PluginManager stops at the first plugin that returns a value, agent callbacks included.

@@ -7,10 +7,10 @@
  */
 import { InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, formatContextMeter } from '../../src/index.js';
+import { ContextGuard, formatContextMeter, type AgentContextStatus } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 
 const REAL_WINDOW = 8_000;
@@ -25,6 +25,12 @@ function strictModel(): ScriptedLlm {
   });
 }
 
+/** Runs `turns` turns of `model` under `guard` on a new session; returns the guard's status of that session. */
+async function statusAfterTurns(guard: ContextGuard, model: ScriptedLlm, turns: number): Promise<AgentContextStatus> {
+  const harness = createHarness({ model, plugins: [guard] });
+  return guard.status(await harness.sessionAfterTurns(turns), 'worker');
+}
+
 describe('a window learned from the provider', () => {
   it('should be rejected once on an unknown model, then adopt the stated maximum for the session, other sessions and a restart', async () => {
     const logger = new CapturingLogger();
@@ -32,24 +38,22 @@ describe('a window learned from the provider', () => {
     const sessionService = new InMemorySessionService();
     const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger });
     const harness = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
       model,
       sessionService,
       plugins: [guard],
     });
-    const first = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, first.id, `Turn ${turn}: check the logs.`);
+    const first = await startSession(sessionService);
+    await harness.runTurns(first.id, 30);
     expect(model.rejectedRequests).toHaveLength(1);
 
-    const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: first.id });
-    const usage = decodeUsageRecord(stored?.state[keys.usage]);
+    const stored = await storedSession(sessionService, first.id);
+    const usage = decodeUsageRecord(stored.state[keys.usage]);
     expect({ window: usage.window, source: usage.windowSource, learned: usage.learnedWindow }).toEqual({
       window: REAL_WINDOW,
       source: 'learned',
       learned: REAL_WINDOW,
     });
-    const status = guard.status(stored!, 'worker');
+    const status = guard.status(stored, 'worker');
     expect(status.windowSource).toBe('learned');
     expect(formatContextMeter(status)).toMatch(/\/8K learned /);
 
@@ -60,20 +64,18 @@ describe('a window learned from the provider', () => {
     expect(unknown[0]?.message).toMatch(/contextWindow/);
 
     // Another session of the same guard starts from the learned window: no second rejection.
-    const second = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 15; turn++) await runTurn(harness.runner, second.id, `Turn ${turn}: check the logs.`);
+    const second = await startSession(sessionService);
+    await harness.runTurns(second.id, 15);
     expect(model.rejectedRequests).toHaveLength(1);
 
     // A restarted process (a new guard) reads the learned window from the session's state.
     const restartedModel = strictModel();
     const restarted = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
       model: restartedModel,
       sessionService,
       plugins: [new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() })],
     });
-    for (let turn = 31; turn <= 45; turn++) await runTurn(restarted.runner, first.id, `Turn ${turn}: check the logs.`);
+    await restarted.runTurns(first.id, 45, { from: 31 });
     expect(restartedModel.rejectedRequests).toHaveLength(0);
   });
 
@@ -81,21 +83,8 @@ describe('a window learned from the provider', () => {
     const logger = new CapturingLogger();
     const model = strictModel();
     const guard = new ContextGuard({ contextWindow: 32_000, summarizer: new ScriptedSummarizer(), logger });
-    const harness = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
-      model,
-      plugins: [guard],
-    });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 30; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
+    const status = await statusAfterTurns(guard, model, 30);
     expect(model.rejectedRequests).toHaveLength(1);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
     expect({ window: status.window, source: status.windowSource }).toEqual({ window: REAL_WINDOW, source: 'learned' });
     expect(logger.matching(/contextWindow 32000 .* larger than the maximum/)).toHaveLength(1);
   });
@@ -103,20 +92,7 @@ describe('a window learned from the provider', () => {
   it('should keep an explicit contextWindow smaller than what the provider accepts, and report it as the option', async () => {
     const model = strictModel();
     const guard = new ContextGuard({ contextWindow: 6_000, summarizer: new ScriptedSummarizer() });
-    const harness = createHarness({
-      window: REAL_WINDOW,
-      script: toolThenAnswerScript(1_500),
-      model,
-      plugins: [guard],
-    });
-    const session = await harness.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    for (let turn = 1; turn <= 10; turn++) await runTurn(harness.runner, session.id, `Turn ${turn}: check the logs.`);
-    const stored = await harness.sessionService.getSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-    });
-    const status = guard.status(stored!, 'worker');
+    const status = await statusAfterTurns(guard, model, 10);
     expect({ window: status.window, source: status.windowSource, rejected: model.rejectedRequests.length }).toEqual({
       window: 6_000,
       source: 'option',

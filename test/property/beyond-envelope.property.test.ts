@@ -16,41 +16,22 @@
  *   compaction loop, decodable state whose counters match what happened).
  */
 import { LogLevel, setLogLevel } from '@google/adk';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { beyondEnvelopeDrift, beyondEnvelopeWorld } from '../support/conversation-arbitraries.js';
-import { assertGuardProperty, emptyCounts, formatCounts, propertySeed } from './run-property.js';
+import { guardPropertyTest } from './run-property.js';
 
 // ADK warns about events from "unknown" agents in the two-roots topology; keep the CI log readable.
 setLogLevel(LogLevel.ERROR);
 
-/** Fewer runs than this means the time limit cut the property short on a very slow machine: fail rather than pass quietly. */
-const MIN_RUNS = 10;
-
-const counts = emptyCounts();
-const seed = propertySeed(654550707);
-let elapsed = 0;
-
 describe('ContextGuard through the real Runner, beyond the calibration envelope', () => {
-  it('should recover from every rejection within two calls and keep every other promise', async () => {
-    const started = Date.now();
-    try {
-      await assertGuardProperty(seed, {
-        world: beyondEnvelopeWorld,
-        drift: beyondEnvelopeDrift,
-        checks: { allowRecoveredRejections: true, summarizerWithinWindow: false },
-        numRuns: 100,
-        timeLimitMs: 40_000,
-        maxCommands: 24,
-        payloadCap: 6_000_000,
-        counts,
-      });
-      expect(counts.runs).toBeGreaterThanOrEqual(MIN_RUNS);
-    } finally {
-      elapsed = Date.now() - started;
-    }
-  }, 120_000);
-});
-
-afterAll(() => {
-  console.log(formatCounts('beyond the envelope', seed, counts, elapsed));
+  guardPropertyTest(
+    'should recover from every rejection within two calls and keep every other promise',
+    'beyond the envelope',
+    654550707,
+    {
+      world: beyondEnvelopeWorld,
+      drift: beyondEnvelopeDrift,
+      checks: { allowRecoveredRejections: true, summarizerWithinWindow: false },
+    },
+  );
 });

@@ -8,8 +8,9 @@
  * slower than that with its world and commands (to find what makes the suite slow).
  */
 import fc from 'fast-check';
+import { afterAll, expect, it } from 'vitest';
 import type { CheckOptions, WorldConfig, WorldStats } from '../support/guarded-world.js';
-import { GuardedWorld, agentNames } from '../support/guarded-world.js';
+import { GuardedWorld, agentNames, emptyWorldStats } from '../support/guarded-world.js';
 import { largeToolOutputTurn, summarizerMode, turnPlan } from '../support/conversation-arbitraries.js';
 import {
   HugeUserMessage,
@@ -30,21 +31,7 @@ export interface PropertyCounts extends WorldStats {
 }
 
 export function emptyCounts(): PropertyCounts {
-  return {
-    runs: 0,
-    commands: 0,
-    turns: 0,
-    modelCalls: 0,
-    rejectedCalls: 0,
-    overLimitCalls: 0,
-    aboveThresholdCalls: 0,
-    secondRejections: 0,
-    compactions: 0,
-    fallbackCompactions: 0,
-    summarizerCalls: 0,
-    restarts: 0,
-    transfers: 0,
-  };
+  return { runs: 0, commands: 0, ...emptyWorldStats() };
 }
 
 /** The commands of one run, for the topology of `config` (a chain, so the turn plans know the agents). */
@@ -136,17 +123,9 @@ export async function assertGuardProperty(seed: number, options: GuardPropertyOp
         }
         counts.runs++;
         counts.commands += ledger.commands;
-        counts.turns += world.stats.turns;
-        counts.modelCalls += world.stats.modelCalls;
-        counts.rejectedCalls += world.stats.rejectedCalls;
-        counts.overLimitCalls += world.stats.overLimitCalls;
-        counts.aboveThresholdCalls += world.stats.aboveThresholdCalls;
-        counts.secondRejections += world.stats.secondRejections;
-        counts.compactions += world.stats.compactions;
-        counts.fallbackCompactions += world.stats.fallbackCompactions;
-        counts.summarizerCalls += world.summarizer.calls.length;
-        counts.restarts += world.stats.restarts;
-        counts.transfers += world.stats.transfers;
+        // The world counts summarizer calls only when its state is checked; the summarizer itself always does.
+        const stats: WorldStats = { ...world.stats, summarizerCalls: world.summarizer.calls.length };
+        for (const key of Object.keys(stats) as (keyof WorldStats)[]) counts[key] += stats[key];
       }
     }),
     {
@@ -173,4 +152,43 @@ export function formatCounts(name: string, seed: number, counts: PropertyCounts,
     `(${counts.fallbackCompactions} fallback), ${counts.summarizerCalls} summarizer calls, ${counts.restarts} restarts, ` +
     `${counts.transfers} transfers, seed ${seed}, ${(elapsedMs / 1000).toFixed(1)} s`
   );
+}
+
+/** Fewer runs than this means the time limit cut the property short on a very slow machine: fail rather than pass quietly. */
+const MIN_RUNS = 10;
+
+/** What one property file sets; the effort (runs, time, commands, payload) is the same for every file. */
+export type GuardPropertyCase = Pick<GuardPropertyOptions, 'world' | 'drift' | 'checks' | 'examples'>;
+
+/**
+ * Declares the property as one test (at least `MIN_RUNS` runs, with `ciSeed` in CI) and prints
+ * its counts, labelled `label`, after the file.
+ */
+export function guardPropertyTest(title: string, label: string, ciSeed: number, property: GuardPropertyCase): void {
+  const counts = emptyCounts();
+  const seed = propertySeed(ciSeed);
+  let elapsed = 0;
+  it(
+    title,
+    async () => {
+      const started = Date.now();
+      try {
+        await assertGuardProperty(seed, {
+          ...property,
+          numRuns: 100,
+          timeLimitMs: 40_000,
+          maxCommands: 24,
+          payloadCap: 6_000_000,
+          counts,
+        });
+        expect(counts.runs).toBeGreaterThanOrEqual(MIN_RUNS);
+      } finally {
+        elapsed = Date.now() - started;
+      }
+    },
+    120_000,
+  );
+  afterAll(() => {
+    console.log(formatCounts(label, seed, counts, elapsed));
+  });
 }

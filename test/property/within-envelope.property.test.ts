@@ -16,16 +16,10 @@
  * counters match what happened, and no turn threw or ended in an error.
  */
 import { LogLevel, setLogLevel } from '@google/adk';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { envelopeDrift, envelopeWorld } from '../support/conversation-arbitraries.js';
 import { SetSummarizer, UserTurn } from './guard-commands.js';
-import {
-  assertGuardProperty,
-  emptyCounts,
-  formatCounts,
-  propertySeed,
-  type GuardPropertyOptions,
-} from './run-property.js';
+import { guardPropertyTest, type GuardPropertyOptions } from './run-property.js';
 
 // ADK warns about events from "unknown" agents in the two-roots topology; keep the CI log readable.
 setLogLevel(LogLevel.ERROR);
@@ -101,35 +95,16 @@ const PINNED: NonNullable<GuardPropertyOptions['examples']> = [
   ],
 ];
 
-/** Fewer runs than this means the time limit cut the property short on a very slow machine: fail rather than pass quietly. */
-const MIN_RUNS = 10;
-
-const counts = emptyCounts();
-const seed = propertySeed(1563566466);
-let elapsed = 0;
-
 describe('ContextGuard through the real Runner, inside the calibration envelope', () => {
-  it('should keep every request under its window (or say why), well-formed, with the current request, without compaction loops, and with decodable state', async () => {
-    const started = Date.now();
-    try {
-      await assertGuardProperty(seed, {
-        world: envelopeWorld,
-        drift: envelopeDrift,
-        checks: { allowRecoveredRejections: false, summarizerWithinWindow: true },
-        numRuns: 100,
-        timeLimitMs: 40_000,
-        maxCommands: 24,
-        payloadCap: 6_000_000,
-        counts,
-        examples: PINNED,
-      });
-      expect(counts.runs).toBeGreaterThanOrEqual(MIN_RUNS);
-    } finally {
-      elapsed = Date.now() - started;
-    }
-  }, 120_000);
-});
-
-afterAll(() => {
-  console.log(formatCounts('inside the envelope', seed, counts, elapsed));
+  guardPropertyTest(
+    'should keep every request under its window (or say why), well-formed, with the current request, without compaction loops, and with decodable state',
+    'inside the envelope',
+    1563566466,
+    {
+      world: envelopeWorld,
+      drift: envelopeDrift,
+      checks: { allowRecoveredRejections: false, summarizerWithinWindow: true },
+      examples: PINNED,
+    },
+  );
 });

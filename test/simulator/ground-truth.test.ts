@@ -32,47 +32,18 @@ describe('ratio ground truth', () => {
   });
 
   it('should follow linear and stepped drifts', () => {
+    const stepped = {
+      steps: [
+        [1, 1.5],
+        [15, 3.5],
+        [30, 2],
+      ],
+    } satisfies Parameters<typeof ratioAt>[0];
     expect(ratioAt({ from: 1.5, to: 3.5 }, 1, 41)).toBe(1.5);
     expect(ratioAt({ from: 1.5, to: 3.5 }, 21, 41)).toBeCloseTo(2.5);
-    expect(
-      ratioAt(
-        {
-          steps: [
-            [1, 1.5],
-            [15, 3.5],
-            [30, 2],
-          ],
-        },
-        14,
-        40,
-      ),
-    ).toBe(1.5);
-    expect(
-      ratioAt(
-        {
-          steps: [
-            [1, 1.5],
-            [15, 3.5],
-            [30, 2],
-          ],
-        },
-        15,
-        40,
-      ),
-    ).toBe(3.5);
-    expect(
-      ratioAt(
-        {
-          steps: [
-            [1, 1.5],
-            [15, 3.5],
-            [30, 2],
-          ],
-        },
-        40,
-        40,
-      ),
-    ).toBe(2);
+    expect(ratioAt(stepped, 14, 40)).toBe(1.5);
+    expect(ratioAt(stepped, 15, 40)).toBe(3.5);
+    expect(ratioAt(stepped, 40, 40)).toBe(2);
   });
 });
 

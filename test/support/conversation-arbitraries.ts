@@ -90,6 +90,21 @@ export const summarizerMode: fc.Arbitrary<SummarizerMode> = fc.constantFrom(
 
 export const topology: fc.Arbitrary<Topology> = fc.constantFrom<Topology>('single', 'two-roots', 'router');
 
+/** The agents, windows and summarizer of a world, the same inside and beyond the envelope. */
+const worldShape = {
+  topology,
+  windows: fc.array(windowArbitrary, { minLength: 3, maxLength: 3 }),
+  unconfiguredAgent: fc.integer({ min: -1, max: 2 }),
+  reportUsage: fc.boolean(),
+  summarizerMode,
+};
+
+/** Most instructions are short; some are long enough to take much of a small window. */
+const instructionChars = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 30, max: 400 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 400, max: 20_000 }) },
+);
+
 /**
  * The calibration envelope: a provider whose counts are proportional to the
  * estimator's, at a ratio no higher than the configured `defaultCorrection`
@@ -101,18 +116,11 @@ export const topology: fc.Arbitrary<Topology> = fc.constantFrom<Topology>('singl
  */
 export const envelopeWorld: fc.Arbitrary<WorldConfig> = fc
   .record({
-    topology,
-    windows: fc.array(windowArbitrary, { minLength: 3, maxLength: 3 }),
-    unconfiguredAgent: fc.integer({ min: -1, max: 2 }),
-    reportUsage: fc.boolean(),
-    summarizerMode,
+    ...worldShape,
     // From 4k: the guard gives the summarizer's prompt a floor of 1,024 estimated tokens, which a smaller window
     // cannot hold at every ratio (reported; beyond-envelope runs still use 2k summarizers).
     summarizerWindow: windowArbitrary.filter((window) => window >= 4_096),
-    instructionChars: fc.oneof(
-      { weight: 4, arbitrary: fc.integer({ min: 30, max: 400 }) },
-      { weight: 1, arbitrary: fc.integer({ min: 400, max: 20_000 }) },
-    ),
+    instructionChars,
     bufferRatio: fc.option(fc.double({ min: 0.15, max: 0.4, noNaN: true }), { nil: undefined }),
     compactTargetRatio: fc.option(fc.double({ min: 0.2, max: 0.8, noNaN: true }), { nil: undefined }),
     hardLimitRatio: fc.option(fc.double({ min: 0.85, max: 1, noNaN: true }), { nil: undefined }),
@@ -161,16 +169,9 @@ export const envelopeDrift: fc.Arbitrary<number> = fc.double({ min: 0.92, max: 1
  */
 export const beyondEnvelopeWorld: fc.Arbitrary<WorldConfig> = fc
   .record({
-    topology,
-    windows: fc.array(windowArbitrary, { minLength: 3, maxLength: 3 }),
-    unconfiguredAgent: fc.integer({ min: -1, max: 2 }),
-    reportUsage: fc.boolean(),
-    summarizerMode,
+    ...worldShape,
     summarizerWindow: windowArbitrary,
-    instructionChars: fc.oneof(
-      { weight: 4, arbitrary: fc.integer({ min: 30, max: 400 }) },
-      { weight: 1, arbitrary: fc.integer({ min: 400, max: 20_000 }) },
-    ),
+    instructionChars,
     ratio: fc.double({ min: 0.5, max: 4, noNaN: true }),
     strategy: fc.constantFrom<'threshold' | 'sliding-window'>('threshold', 'threshold', 'sliding-window'),
     toolOutputTruncation: fc.constantFrom<false | undefined>(false, undefined),

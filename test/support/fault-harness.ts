@@ -23,6 +23,7 @@ import {
   logText,
 } from '../../src/testing/index.js';
 import { CapturingLogger, OVER_LIMIT_WARNING } from '../../src/testing/index.js';
+import { callThenAnswer } from './call-then-answer.js';
 import { proportionalCounter } from './proportional-counter.js';
 import { pairingViolations, startViolations } from './request-invariants.js';
 import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
@@ -81,13 +82,10 @@ export interface FaultHarness {
 
 /** A tool-then-answer script: on a user turn it calls `fetch` once, then answers with text. */
 export function fetchThenAnswer(toolChars: number): ModelScript {
-  return ({ request, index }) => {
-    const last = request.contents[request.contents.length - 1];
-    const sawResult = last?.parts?.some((part) => part.functionResponse !== undefined) ?? false;
-    if (!sawResult && toolChars > 0)
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch', args: { size: toolChars } } }] } };
-    return { content: { role: 'model', parts: [{ text: `Answer ${index}: ${logText(120, index)}` }] } };
-  };
+  return callThenAnswer({
+    call: () => (toolChars > 0 ? { name: 'fetch', args: { size: toolChars } } : undefined),
+    answer: ({ index }) => `Answer ${index}: ${logText(120, index)}`,
+  });
 }
 
 export function fetchTool(result: (size: number) => unknown = (size) => ({ logs: logText(size, size) })): FunctionTool {

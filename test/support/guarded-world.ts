@@ -133,6 +133,22 @@ export interface WorldStats {
   transfers: number;
 }
 
+export function emptyWorldStats(): WorldStats {
+  return {
+    modelCalls: 0,
+    rejectedCalls: 0,
+    overLimitCalls: 0,
+    aboveThresholdCalls: 0,
+    secondRejections: 0,
+    compactions: 0,
+    fallbackCompactions: 0,
+    summarizerCalls: 0,
+    restarts: 0,
+    turns: 0,
+    transfers: 0,
+  };
+}
+
 export interface CheckOptions {
   /**
    * Whether the provider may reject a request the guard believed fit (a
@@ -180,19 +196,7 @@ export class GuardedWorld {
   readonly summarizer: ScriptedSummarizerLlm;
   readonly logger: CapturingLogger;
   readonly compactions: CompactionRecord[] = [];
-  readonly stats: WorldStats = {
-    modelCalls: 0,
-    rejectedCalls: 0,
-    overLimitCalls: 0,
-    aboveThresholdCalls: 0,
-    secondRejections: 0,
-    compactions: 0,
-    fallbackCompactions: 0,
-    summarizerCalls: 0,
-    restarts: 0,
-    turns: 0,
-    transfers: 0,
-  };
+  readonly stats: WorldStats = emptyWorldStats();
   ratio: number;
   reportUsage: boolean;
   sessionId = '';
