@@ -201,10 +201,7 @@ class CallObserver extends BasePlugin {
   override async beforeModelCallback({
     callbackContext,
     llmRequest,
-  }: {
-    callbackContext: Context;
-    llmRequest: LlmRequest;
-  }): Promise<LlmResponse | undefined> {
+  }: Parameters<BasePlugin['beforeModelCallback']>[0]): Promise<LlmResponse | undefined> {
     this.observe(callbackContext, llmRequest);
     return undefined;
   }

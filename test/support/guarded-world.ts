@@ -180,10 +180,7 @@ class RequestProbe extends BasePlugin {
   override async beforeModelCallback({
     callbackContext,
     llmRequest,
-  }: {
-    callbackContext: Context;
-    llmRequest: LlmRequest;
-  }): Promise<LlmResponse | undefined> {
+  }: Parameters<BasePlugin['beforeModelCallback']>[0]): Promise<LlmResponse | undefined> {
     this.onRequest(callbackContext.agentName, llmRequest, callbackContext);
     return undefined;
   }
