@@ -103,8 +103,8 @@ export interface AgentPolicy {
    */
   maskKeepRecent?: number;
   /**
-   * Masking for cost: once the unmasked tool results of completed turns take this many (estimated)
-   * tokens, they are masked at the next turn's first call, with no model call, even with the window
+   * Masking for cost: once masking the tool results of completed turns would save this many
+   * (estimated) tokens, they are masked at the next turn's first call, with no model call, even with the window
    * far from full: every later call would re-send and pay for them. The in-flight turn is never
    * masked. `0` turns it off; `maskKeepRecent: 0` turns it off too. @default 16384
    */

@@ -47,7 +47,10 @@ export async function applyResult(
   if (result.masking) {
     appliers.logger.info(
       `${LOG_PREFIX} agent '${agentName}': masked old tool results before content ${result.masking.upTo}, ` +
-        `~${result.masking.tokensBefore} -> ~${result.masking.tokensAfter} tokens, no model call.`,
+        `~${result.masking.tokensBefore} -> ~${result.masking.tokensAfter} tokens, no model call` +
+        (result.masking.cause === 'cost'
+          ? ' (for cost: the window has room, but completed turns held over maskStaleOutputTokens of tool output).'
+          : ' (for room: a compaction was due).'),
     );
   }
   const usage = trackTurn(result.usage, context.invocationId, result.calibrated, result.budget);

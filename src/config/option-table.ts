@@ -179,7 +179,7 @@ export const OPTION_TABLE = {
     unit: 'tokens',
     range: integer(0),
     default: 16_384,
-    doc: 'Masking for cost: once the unmasked tool results of completed turns take this many (estimated) tokens, they become placeholders at the next turn, with no model call, even with the window far from full; the in-flight turn is never masked; `0` turns it off (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).',
+    doc: "Masking for cost: once masking the tool results of completed turns would save this many (estimated) tokens, they become placeholders at the agent's first call of the next turn, with no model call, even with the window far from full; the in-flight turn is never masked; `0` turns it off, and so does `maskKeepRecent: 0` (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).",
   },
   prepareTurnsAhead: {
     scope: 'policy',

@@ -37,7 +37,7 @@ describe('guardRequest: masking before a summary', () => {
   it('should make no summarizer call when masking brings the request under the threshold', async () => {
     const { input: guarded, calls } = input(1);
     const result = await guardRequest(guarded);
-    expect(result.masking).toBeDefined();
+    expect(result.masking?.cause).toBe('room');
     expect(result.compaction).toBeUndefined();
     expect(calls).toHaveLength(0);
     // Under the threshold, though above the summary's lower target.
@@ -50,5 +50,42 @@ describe('guardRequest: masking before a summary', () => {
     const result = await guardRequest(guarded);
     expect(result.compaction).toBeDefined();
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('guardRequest: masking for cost, with nothing due', () => {
+  // Two completed turns of 1,500-token results, then the first call of a third turn: ~3,900
+  // heuristic tokens with the fixed part, calibrated ~5,800, under the threshold of 8,000.
+  const turns: Content[] = [
+    ...[1, 2].flatMap((n) => [
+      userText(`turn ${n}`),
+      functionCall('fetch_logs', { n }),
+      functionResponse('fetch_logs', { logs: pad(`line ${n}`, 1_500) }),
+      modelText(`done ${n}`),
+    ]),
+    userText('turn 3'),
+  ];
+  const futile = { window: 10_000, fixedTokens: 500, correction: 1.5, contentTokens: 5_000 };
+  const costInput = (maskStaleOutputTokens: number): GuardRequestInput =>
+    guardInput({
+      contents: turns,
+      policy: { ...testPolicy(), maskStaleOutputTokens },
+      usage: { ...guardInput({ contents: turns }).usage, futileCompaction: futile },
+    });
+
+  it('should mask for cost, say so, make no compaction, and keep a futile attempt remembered', async () => {
+    const result = await guardRequest(costInput(1_000));
+    expect(result.calibrated).toBeLessThan(result.budget.threshold);
+    expect(result.masking).toMatchObject({ upTo: 8, cause: 'cost' });
+    expect(result.compaction).toBeUndefined();
+    expect(result.usage.maskings).toBe(1);
+    expect(result.usage.futileCompaction).toEqual(futile);
+  });
+
+  it('should send the request as it is while the stale output would save less than the option', async () => {
+    const result = await guardRequest(costInput(16_384));
+    expect(result.masking).toBeUndefined();
+    expect(result.contents).toBeUndefined();
+    expect(result.usage.futileCompaction).toEqual(futile);
   });
 });

@@ -97,8 +97,18 @@ export interface GuardRequestResult {
   readonly summaryDiscarded?: string | undefined;
   /** A new mask watermark to persist; `null` clears one that no longer matches the history. */
   readonly mask?: MaskRecord | null | undefined;
-  /** Set when this call moved the mask watermark: masked contents and the tokens before and after. */
-  readonly masking?: { readonly upTo: number; readonly tokensBefore: number; readonly tokensAfter: number } | undefined;
+  /**
+   * Set when this call moved the mask watermark: masked contents, the tokens before and after, and
+   * why: `'room'` when a compaction was due, `'cost'` for stale tool output with nothing due.
+   */
+  readonly masking?:
+    | {
+        readonly upTo: number;
+        readonly tokensBefore: number;
+        readonly tokensAfter: number;
+        readonly cause: 'room' | 'cost';
+      }
+    | undefined;
   readonly usage: UsageRecord;
   readonly compaction?: CompactionOutcome | undefined;
   readonly budget: Budget;
@@ -126,9 +136,10 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const preparedDropped = prepared?.valid === false ? prepared.reason : undefined;
   if (reason === undefined) {
     const stale = staleMasking(input, observed);
+    // A masking for cost sends less than was measured: preparation is planned again on the next call.
     if (stale)
       return {
-        ...finish(input, observed, 'threshold', { masking: stale, view: stale, estimate: stale.estimate }),
+        ...finish(input, observed, undefined, { masking: stale, view: stale, estimate: stale.estimate }),
         preparedDropped,
       };
     const preparation = prepared?.valid ? undefined : preparationFor(input, observed);
@@ -348,11 +359,11 @@ function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {
   });
 }
 
-/** Steps 9-10: what is sent, what it cost, and the records. */
+/** Steps 9-10: what is sent, what it cost, and the records (`reason` undefined: a masking for cost). */
 function finish(
   input: GuardRequestInput,
   observed: Observed,
-  reason: CompactionReason,
+  reason: CompactionReason | undefined,
   compacted: Compacted,
 ): GuardRequestResult {
   const { usage } = input;
@@ -364,7 +375,7 @@ function finish(
   const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
   const tokensBefore = measure.calibrated;
   const compaction =
-    made && composed.compacted
+    made && composed.compacted && reason
       ? buildCompactionOutcome({
           reason,
           coveredFrom: located.coverage.covered,
@@ -381,7 +392,12 @@ function finish(
     summary: compaction ? made?.summary.record : undefined,
     summaryDiscarded: located.summaryDiscarded,
     mask: masking?.record ?? observed.mask.maskUpdate,
-    masking: masking && { upTo: masking.upTo, tokensBefore, tokensAfter: maskingAfter(masking) },
+    masking: masking && {
+      upTo: masking.upTo,
+      tokensBefore,
+      tokensAfter: maskingAfter(masking),
+      cause: reason ? 'room' : 'cost',
+    },
     usage: usageAfter(input, observed, reason, composed.estimate, {
       compacted: compaction !== undefined,
       masked: masking !== undefined,
@@ -405,7 +421,7 @@ function finish(
 function composeAndFit(
   input: GuardRequestInput,
   observed: Observed,
-  reason: CompactionReason,
+  reason: CompactionReason | undefined,
   compacted: Compacted,
 ): { composed: Composed; fitted: Shrunk } {
   const { tokenizer } = input;
@@ -445,22 +461,26 @@ type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futil
 function usageAfter(
   input: GuardRequestInput,
   observed: Observed,
-  reason: CompactionReason,
+  reason: CompactionReason | undefined,
   viewEstimate: number,
   sent: SentFigures,
 ): UsageRecord {
   const { usage } = input;
   const { decision, measure, fixedTokens } = observed;
-  const futileCompaction = futileAfter({
-    previous: usage.futileCompaction,
-    reason,
-    heldBack: decision.heldBack,
-    conditions: decision.conditions,
-    threshold: measure.budget.threshold,
-    safetyLine: decision.safetyLine,
-    sentCalibrated: sent.sentCalibrated,
-    viewEstimate,
-    fixedTokens,
-  });
+  // Nothing was due (a masking for cost): a futile attempt is still remembered as it was.
+  const futileCompaction =
+    reason === undefined
+      ? usage.futileCompaction
+      : futileAfter({
+          previous: usage.futileCompaction,
+          reason,
+          heldBack: decision.heldBack,
+          conditions: decision.conditions,
+          threshold: measure.budget.threshold,
+          safetyLine: decision.safetyLine,
+          sentCalibrated: sent.sentCalibrated,
+          viewEstimate,
+          fixedTokens,
+        });
   return nextUsage({ ...sent, usage, isCalibrated: measure.isCalibrated, factor: measure.factor, futileCompaction });
 }

@@ -8,7 +8,7 @@ import { TokenMemo } from '../estimate/estimate-request.js';
 import { maskStaleOutput, type StaleOutputInput } from './mask-stale-output.js';
 import { viewEstimate } from './measure-request.js';
 
-// Two completed turns with a large tool result each, then the in-flight turn with its own.
+// Two completed turns with a large tool result each, then the first call of the in-flight turn.
 const CONTENTS: Content[] = [
   ...[1, 2].flatMap((n) => [
     userText(`turn ${n}`),
@@ -17,9 +17,24 @@ const CONTENTS: Content[] = [
     { role: 'model', parts: [{ text: `done ${n}` }] },
   ]),
   userText('turn 3'),
-  functionCall('fetch_3'),
-  functionResponse('fetch_3', { logs: 'line 3\n'.repeat(300) }),
 ];
+// The same turn one call later: its own tool result.
+const MID_TURN: Content[] = [
+  ...CONTENTS,
+  functionCall('fetch_3'),
+  functionResponse('fetch_3', { logs: 'x\n'.repeat(300) }),
+];
+// Another agent's context after the user's message (ADK's 'For context:' contents): still the agent's first call.
+const AFTER_OTHER_AGENT: Content[] = [...CONTENTS, userText('For context: [desk] said: on it.')];
+
+const sourceOf = (contents: Content[]): StaleOutputInput['source'] => ({
+  contents,
+  tokens: contents.map((content) => estimateContentTokens(content, characterTokenizer)),
+  covered: 0,
+  hint: {},
+  memo: new TokenMemo(),
+  tokenizer: characterTokenizer,
+});
 const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
 const ESTIMATE = viewEstimate(100, 0, TOKENS, { covered: 0 });
 
@@ -53,8 +68,8 @@ describe('maskStaleOutput', () => {
   it('should mask the tool results of completed turns, never the in-flight turn, once they are large enough', () => {
     const step = maskStaleOutput(input(1_000));
     expect(step?.upTo).toBe(8);
-    expect(step?.view.map(masked)).toEqual([false, false, true, false, false, false, true, false, false, false, false]);
-    expect(step?.view[10]).toBe(CONTENTS[10]);
+    expect(step?.view.map(masked)).toEqual([false, false, true, false, false, false, true, false, false]);
+    expect(step?.view[8]).toBe(CONTENTS[8]);
     expect(step?.estimate).toBeLessThan(ESTIMATE - 1_000);
   });
 
@@ -74,5 +89,10 @@ describe('maskStaleOutput', () => {
     const source = { ...input(1).source, contents: firstTurn, tokens: TOKENS.slice(0, 3) };
     expect(maskStaleOutput(input(1, { source }))).toBeUndefined();
     expect(maskStaleOutput(input(1, { maskedUpTo: 8 }))).toBeUndefined();
+  });
+
+  it("should mask only at the agent's first call of a turn, which other agents' context may precede", () => {
+    expect(maskStaleOutput(input(1_000, { source: sourceOf(MID_TURN) }))).toBeUndefined();
+    expect(maskStaleOutput(input(1_000, { source: sourceOf(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
   });
 });

@@ -8,7 +8,8 @@
  * same until the next batch, which keeps the provider's cached prefix
  * (docs/design.md, "Three remedies").
  */
-import { latestUserRequestIndex } from '../content/content-shape.js';
+import type { Content } from '@google/genai';
+import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
 import type { ResolvedPolicy } from '../options.js';
 import { maskStep, type MaskStep, type MaskStepInput } from './mask-for-room.js';
 
@@ -18,12 +19,18 @@ export interface StaleOutputInput extends Omit<MaskStepInput, 'keepRecent' | 'ta
   readonly estimate: number;
 }
 
+/** A content of the turn's own work: the model's reply or call, or a tool result. */
+const isOwnWork = (content: Content): boolean => content.role !== 'user' || hasFunctionResponse(content);
+
 /** The masking to apply for cost, or `undefined` when it is off or would save too little. */
 export function maskStaleOutput(input: StaleOutputInput): MaskStep | undefined {
   const { maskKeepRecent, maskStaleOutputTokens } = input.policy;
   if (maskKeepRecent <= 0 || maskStaleOutputTokens <= 0) return undefined;
-  const turnStart = latestUserRequestIndex(input.source.contents);
-  if (turnStart <= 0) return undefined;
+  const { contents } = input.source;
+  const turnStart = latestUserRequestIndex(contents);
+  // Only at this agent's first call of the turn (after the user's message, at most other agents'
+  // context): masking later in the turn would change the prefix the turn's earlier calls cached.
+  if (turnStart <= 0 || contents.slice(turnStart + 1).some(isOwnWork)) return undefined;
   const step = maskStep({ ...input, keepRecent: maskKeepRecent, target: Number.POSITIVE_INFINITY }, turnStart);
   return step && input.estimate - step.estimate >= maskStaleOutputTokens ? step : undefined;
 }
