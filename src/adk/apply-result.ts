@@ -7,7 +7,7 @@ import type { GuardRequestResult } from '../guard/guard-request.js';
 import { trackTurn } from '../guard/track-turns.js';
 import { encodeRecord } from '../state/guard-state.js';
 import { stateKeysFor } from '../state/state-keys.js';
-import { recordUtilization } from '../telemetry/guard-telemetry.js';
+import { recordMasking, recordUtilization } from '../telemetry/guard-telemetry.js';
 import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { KeyedQueue } from './keyed-queue.js';
@@ -45,6 +45,7 @@ export async function applyResult(
   const keys = stateKeysFor(agentName);
   if (result.mask !== undefined) context.state.set(keys.mask, result.mask === null ? null : encodeRecord(result.mask));
   if (result.masking) {
+    recordMasking(agentName, result.masking.cause);
     appliers.logger.info(
       `${LOG_PREFIX} agent '${agentName}': masked old tool results before content ${result.masking.upTo}, ` +
         `~${result.masking.tokensBefore} -> ~${result.masking.tokensAfter} tokens, no model call` +

@@ -31,6 +31,8 @@ export interface AgentContextStatus {
   readonly modelCalls: number;
   readonly invocations: number;
   readonly compactions: number;
+  /** Maskings of old tool results (no model call), for room or for cost. */
+  readonly maskings: number;
   readonly rejectedCalls: number;
   readonly overLimitCalls: number;
   /** Whether the estimate is calibrated by a real count (else the default correction applies). */
@@ -100,6 +102,7 @@ export function agentStatus(
     modelCalls: usage.modelCalls,
     invocations: usage.invocations,
     compactions: usage.compactions,
+    maskings: usage.maskings,
     rejectedCalls: usage.rejectedCalls,
     overLimitCalls: usage.overLimitCalls,
     calibrated: correction !== undefined,

@@ -12,7 +12,9 @@
  *   `gen_ai.context_guard.context.utilization` (request / window, every call),
  *   `gen_ai.context_guard.summarizer.duration` (s, a summary prepared in the background),
  *   `gen_ai.context_guard.compaction.wait` (s, what the compacting call waited for its summary;
- *   attribute `context_guard.prepared`).
+ *   attribute `context_guard.prepared`),
+ *   `gen_ai.context_guard.maskings` (counter; attribute `context_guard.cause`: `room` when a
+ *   compaction was due, `cost` for stale tool output with the window far from full).
  */
 import { context, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { CompactionRecord } from '../records/compaction-record.js';
@@ -47,6 +49,11 @@ const meters = lazyInstruments({
     name: 'gen_ai.context_guard.summarizer.duration',
     unit: 's',
     description: 'Time of a summarizer call made in the background, ahead of the threshold',
+  },
+  maskings: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.maskings',
+    description: 'Maskings of old tool results (no model call), by cause: room or cost',
   },
   wait: {
     kind: 'histogram',
@@ -110,6 +117,11 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
 /** Records the utilisation of the window by one request. */
 export function recordUtilization(agentName: string, calibrated: number, window: number): void {
   if (window > 0) meters().utilization.record(calibrated / window, { 'gen_ai.agent.name': agentName });
+}
+
+/** Records a masking of old tool results and why it was made. */
+export function recordMasking(agentName: string, cause: 'room' | 'cost'): void {
+  meters().maskings.add(1, { 'gen_ai.agent.name': agentName, 'context_guard.cause': cause });
 }
 
 /** Records the time of a summarizer call made in the background (background compaction). */

@@ -4,14 +4,19 @@
  * completed turns. Once they reach `maskStaleOutputTokens` they are masked at
  * the next turn's first call, with no model call; the in-flight turn is never
  * masked, the prefix stays byte-identical within a turn, and the bill (prompt
- * tokens at the cached rate where cached) is lower than without it.
+ * tokens at the cached rate where cached) is lower than without it. `status()`
+ * and the maskings metric say how many maskings there were, and why.
  */
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { ContextGuard, callCostUsd, priceFor } from '../../src/index.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { metricsProbe } from '../support/metrics-probe.js';
 import { pairingViolations } from '../support/request-invariants.js';
+
+// Installed before any guard runs in this file: its instruments bind to the global provider on first use.
+const probe = metricsProbe().register();
 
 const WINDOW = 200_000;
 const TURNS = 12;
@@ -47,7 +52,9 @@ async function run(maskStaleOutputTokens?: number) {
       sum + callCostUsd(price, { promptTokens: request.promptTokens, cachedPromptTokens: request.cachedPromptTokens }),
     0,
   );
-  return { requests: harness.model.requests, summarizer, guard, cost };
+  const session = await harness.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: stored.id });
+  const status = guard.status(session!, 'worker');
+  return { requests: harness.model.requests, summarizer, guard, cost, status };
 }
 
 describe('masking for cost (maskStaleOutputTokens)', () => {
@@ -65,6 +72,18 @@ describe('masking for cost (maskStaleOutputTokens)', () => {
     // The window never came near the threshold: this is for cost, not room.
     expect(Math.max(...plain.requests.map((request) => request.promptTokens))).toBeLessThan(WINDOW / 2);
     expect(masked.cost).toBeLessThan(plain.cost * 0.8);
+    // Visible: the status counts the maskings, the metric says they were for cost.
+    const batches = masked.requests.filter(
+      (request, i) => maskedIn(request.contents) > maskedIn(masked.requests[i - 1]?.contents ?? []),
+    );
+    expect(masked.status.maskings).toBe(batches.length);
+    expect(plain.status.maskings).toBe(0);
+    const counter = (await probe.exported()).find(
+      (metric) => metric.descriptor.name === 'gen_ai.context_guard.maskings',
+    );
+    expect(counter?.dataPoints.map((point) => [point.attributes['context_guard.cause'], point.value])).toEqual([
+      ['cost', batches.length],
+    ]);
   });
 
   it('should never mask the in-flight turn, and keep each request of a turn starting with the previous one', async () => {
