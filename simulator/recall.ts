@@ -85,12 +85,16 @@ export interface RecallSession {
   readonly lostFromContext: boolean;
 }
 
-/** Runs the ten turns and the question, with or without the tool, under a guard with `guardOptions` over the experiment's. */
+/**
+ * Runs the ten turns and the question, with or without the tool, under a guard with `guardOptions`
+ * over the experiment's, on a model (and guard) window of `window` tokens.
+ */
 export async function recallSession(
   withTool: boolean,
   guardOptions: Partial<ContextGuardOptions> = {},
+  window = RECALL_WINDOW,
 ): Promise<RecallSession> {
-  const model = new ScriptedLlm({ window: RECALL_WINDOW, countTokens: ratioTokenCounter(1.8), script });
+  const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(1.8), script });
   const fetchLogs = new FunctionTool({
     name: 'fetch_logs',
     description: 'Returns server logs.',
@@ -112,7 +116,7 @@ export async function recallSession(
   });
   const sessionService = new InMemorySessionService();
   const guard = new ContextGuard({
-    contextWindow: RECALL_WINDOW,
+    contextWindow: window,
     summarizer: forgetfulSummarizer,
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     ...guardOptions,

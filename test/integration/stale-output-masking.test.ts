@@ -12,6 +12,7 @@ import type { Content } from '@google/genai';
 import { ContextGuard, callCostUsd, priceFor } from '../../src/index.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { PLANTED_CODE, recallSession } from '../../simulator/recall.js';
 import { metricsProbe } from '../support/metrics-probe.js';
 import { pairingViolations } from '../support/request-invariants.js';
 
@@ -104,5 +105,19 @@ describe('masking for cost (maskStaleOutputTokens)', () => {
     // Masked in batches at turn starts, not on every turn: the cached prefix survives the turns between.
     expect(batches).toBeGreaterThan(0);
     expect(batches).toBeLessThan(TURNS / 2);
+  });
+
+  it('should leave a masked result recallable: the recall tool finds a detail masked for cost on a large window', async () => {
+    // The detail sits in the first turn's tool result; nothing is summarized on this window.
+    const options = { maskStaleOutputTokens: 2_000 };
+    const withTool = await recallSession(true, options, WINDOW);
+    const withoutTool = await recallSession(false, options, WINDOW);
+    for (const run of [withTool, withoutTool]) {
+      expect(run.lostFromContext).toBe(true);
+      expect(run.model.requests.some((request) => maskedIn(request.contents) > 0)).toBe(true);
+      expect(run.model.rejectedRequests).toEqual([]);
+    }
+    expect(withTool.answer).toContain(PLANTED_CODE);
+    expect(withoutTool.answer).not.toContain(PLANTED_CODE);
   });
 });
