@@ -181,7 +181,8 @@ export function guardPropertyTest(title: string, label: string, ciSeed: number, 
           payloadCap: 6_000_000,
           counts,
         });
-        expect(counts.runs).toBeGreaterThanOrEqual(MIN_RUNS);
+        // A replay (FC_PATH) runs only the failure's shrink path: a handful of runs, which pass once it is fixed.
+        if (process.env['FC_PATH'] === undefined) expect(counts.runs).toBeGreaterThanOrEqual(MIN_RUNS);
       } finally {
         elapsed = Date.now() - started;
       }

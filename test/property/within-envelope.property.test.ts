@@ -19,6 +19,7 @@ import { LogLevel, setLogLevel } from '@google/adk';
 import { describe } from 'vitest';
 import { envelopeDrift, envelopeWorld } from '../support/conversation-arbitraries.js';
 import { SetSummarizer, UserTurn } from './guard-commands.js';
+import { smallFirstRequestCommands, smallFirstRequestWorld } from './pinned-worlds.js';
 import { guardPropertyTest, type GuardPropertyOptions } from './run-property.js';
 
 // ADK warns about events from "unknown" agents in the two-roots topology; keep the CI log readable.
@@ -29,7 +30,10 @@ setLogLevel(LogLevel.ERROR);
  * 1. a 2k window whose compacted request still had to be shrunk: the head+tail cut of the summary content dropped
  *    the restated user request (fixed in src/compaction/inject-summary.ts, shrinkSummaryText);
  * 2. an image whose tiles cost more than the window: shrinking measured parts by their JSON length and never omitted
- *    it (fixed in src/compaction/shrink-contents.ts, omitCostlyMedia).
+ *    it (fixed in src/compaction/shrink-contents.ts, omitCostlyMedia);
+ * 3. an image omitted from a first request of ~130 estimated tokens, then sent with the next call: a provider that left
+ *    out the estimator's framing calibrated the factor 14% low on that small request (not a proportional provider, so
+ *    outside this envelope: the world now counts like the estimator, and beyond-envelope pins the original).
  */
 const PINNED: NonNullable<GuardPropertyOptions['examples']> = [
   [
@@ -93,6 +97,7 @@ const PINNED: NonNullable<GuardPropertyOptions['examples']> = [
       }),
     ],
   ],
+  [{ ...smallFirstRequestWorld, truth: 'estimator' }, smallFirstRequestCommands()],
 ];
 
 describe('ContextGuard through the real Runner, inside the calibration envelope', () => {

@@ -28,7 +28,7 @@ import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '.
 import { decodeCompactionRecord, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { encodeRecord } from '../../src/state/guard-state.js';
 import { ScriptedLlm, ratioTokenCounter, type RequestTokenCounter } from '../../src/testing/index.js';
-import { proportionalCounter } from './proportional-counter.js';
+import { estimatorCounter, proportionalCounter } from './proportional-counter.js';
 import { CapturingLogger, OVER_LIMIT_WARNING, type LogLine } from '../../src/testing/index.js';
 import { pngBytes, toBase64 } from '../../src/testing/index.js';
 import { payloadResult, type PayloadKind } from './payloads.js';
@@ -39,7 +39,9 @@ export type Topology = 'single' | 'two-roots' | 'router';
 
 /** How the scripted provider counts a request's real tokens. */
 export type GroundTruth =
-  /** `ratio` x the tiktoken count of every text (a provider whose tokenizer is proportional to the estimator's). */
+  /** `ratio` x the estimator's own count, framing included (the calibration envelope's provider). */
+  | 'estimator'
+  /** `ratio` x the tiktoken count of every text, without the estimator's framing (its ratio to the estimate is lower on small requests). */
   | 'proportional'
   /** `ratio` x characters / 4 (the simulator's provider; its ratio to tiktoken depends on the script: CJK, base64, prose). */
   | 'chars';
@@ -254,6 +256,7 @@ export class GuardedWorld {
   /** The provider's token counter; reads `ratio` at every call, so drift applies immediately. */
   private truthCounter(): RequestTokenCounter {
     if (this.config.truth === 'chars') return ratioTokenCounter(() => this.ratio);
+    if (this.config.truth === 'estimator') return estimatorCounter(() => this.ratio);
     return proportionalCounter(() => this.ratio);
   }
 

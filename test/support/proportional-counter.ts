@@ -11,6 +11,7 @@
  * prose; tests that are not about that swing use this counter.
  */
 import type { LlmRequest } from '@google/adk';
+import { estimateContentsTokens, estimateFixedTokens } from '../../src/estimate/estimate-request.js';
 import { inlineDataTokens } from '../../src/estimate/media-tokens.js';
 import { tiktokenTokenizer } from '../../src/estimate/tokenizer.js';
 import { memoizedTokenizer, requestPayload, type RequestTokenCounter } from '../../src/testing/index.js';
@@ -34,4 +35,19 @@ export function proportionalCount(request: LlmRequest): number {
 /** `ratio` (a number, or a function read at every call for drift) x `proportionalCount`. */
 export function proportionalCounter(ratio: number | (() => number)): RequestTokenCounter {
   return (request) => Math.ceil(proportionalCount(request) * (typeof ratio === 'function' ? ratio() : ratio));
+}
+
+/** Tokens of a request as the estimator counts it (its tokenizer, media rules and framing), at ratio 1. */
+export function estimatorCount(request: LlmRequest): number {
+  const { systemTokens, toolTokens } = estimateFixedTokens(
+    request.config?.systemInstruction,
+    request.config?.tools,
+    tiktoken,
+  );
+  return systemTokens + toolTokens + estimateContentsTokens(request.contents ?? [], tiktoken);
+}
+
+/** `ratio` (a number, or a function read at every call for drift) x `estimatorCount`. */
+export function estimatorCounter(ratio: number | (() => number)): RequestTokenCounter {
+  return (request) => Math.ceil(estimatorCount(request) * (typeof ratio === 'function' ? ratio() : ratio));
 }
