@@ -135,9 +135,9 @@ export async function recallSession(
     return answer;
   };
   for (let turn = 1; turn <= 10; turn++) await send(`Turn ${turn}: fetch the logs.`);
-  const lostFromContext = !contentsText(model.requests[model.requests.length - 1]?.contents ?? []).includes(
-    PLANTED_CODE,
-  );
+  const before = model.requests[model.requests.length - 1];
+  if (!before) throw new Error('recall: the model received no request in ten turns');
+  const lostFromContext = !contentsText(before.contents).includes(PLANTED_CODE);
   const answer = await send(QUESTION);
   return { model, answer, lostFromContext };
 }

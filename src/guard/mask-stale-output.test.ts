@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { viewSource } from '../../test/support/guard-input.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { MASKED_RESULT_KEY } from '../compaction/mask-observations.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { TokenMemo } from '../estimate/estimate-request.js';
 import { maskStaleOutput, type StaleOutputInput } from './mask-stale-output.js';
 import { viewEstimate } from './measure-request.js';
 
@@ -27,14 +27,6 @@ const MID_TURN: Content[] = [
 // Another agent's context after the user's message (ADK's 'For context:' contents): still the agent's first call.
 const AFTER_OTHER_AGENT: Content[] = [...CONTENTS, userText('For context: [desk] said: on it.')];
 
-const sourceOf = (contents: Content[]): StaleOutputInput['source'] => ({
-  contents,
-  tokens: contents.map((content) => estimateContentTokens(content, characterTokenizer)),
-  covered: 0,
-  hint: {},
-  memo: new TokenMemo(),
-  tokenizer: characterTokenizer,
-});
 const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
 const ESTIMATE = viewEstimate(100, 0, TOKENS, { covered: 0 });
 
@@ -42,14 +34,7 @@ function input(maskStaleOutputTokens: number, overrides: Partial<StaleOutputInpu
   return {
     policy: { maskKeepRecent: 1, maskStaleOutputTokens },
     estimate: ESTIMATE,
-    source: {
-      contents: CONTENTS,
-      tokens: TOKENS,
-      covered: 0,
-      hint: {},
-      memo: new TokenMemo(),
-      tokenizer: characterTokenizer,
-    },
+    source: viewSource(CONTENTS, TOKENS),
     coverage: { covered: 0 },
     maskedUpTo: 0,
     fixedTokens: 100,
@@ -92,7 +77,7 @@ describe('maskStaleOutput', () => {
   });
 
   it("should mask only at the agent's first call of a turn, which other agents' context may precede", () => {
-    expect(maskStaleOutput(input(1_000, { source: sourceOf(MID_TURN) }))).toBeUndefined();
-    expect(maskStaleOutput(input(1_000, { source: sourceOf(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
+    expect(maskStaleOutput(input(1_000, { source: viewSource(MID_TURN) }))).toBeUndefined();
+    expect(maskStaleOutput(input(1_000, { source: viewSource(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
   });
 });

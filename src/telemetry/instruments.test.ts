@@ -1,6 +1,6 @@
 import { DataPointType } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
-import { captureMetrics } from '../../test/support/metric-capture.js';
+import { metricsProbe } from '../../test/support/metrics-probe.js';
 import { lazyInstruments } from './instruments.js';
 
 describe('lazyInstruments', () => {
@@ -10,13 +10,13 @@ describe('lazyInstruments', () => {
       calls: { kind: 'counter', name: 'test.calls', description: 'Calls' },
       latency: { kind: 'histogram', name: 'test.latency', unit: 's', description: 'Latency' },
     } as const);
-    const capture = captureMetrics();
+    const capture = metricsProbe().register();
 
     meters().calls.add(2);
     meters().latency.record(0.5);
     expect(meters()).toBe(meters());
 
-    const exported = await capture.collect();
+    const exported = await capture.scopes();
     expect(exported.map((scope) => scope.scope.name)).toEqual(['adk-context-guard']);
     const byName = new Map(exported[0]!.metrics.map((metric) => [metric.descriptor.name, metric]));
     expect(byName.get('test.calls')).toMatchObject({
