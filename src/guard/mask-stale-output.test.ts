@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
 import { viewSource } from '../../test/support/guard-input.js';
-import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
 import { MASKED_RESULT_KEY } from '../compaction/mask-observations.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { maskStaleOutput, type StaleOutputInput } from './mask-stale-output.js';
@@ -79,5 +79,19 @@ describe('maskStaleOutput', () => {
   it("should mask only at the agent's first call of a turn, which other agents' context may precede", () => {
     expect(maskStaleOutput(input(1_000, { source: viewSource(MID_TURN) }))).toBeUndefined();
     expect(maskStaleOutput(input(1_000, { source: viewSource(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
+  });
+
+  it('should build no placeholder while the unmasked results hold fewer tokens than the option', () => {
+    const resultTokens = TOKENS.filter((_, i) => CONTENTS[i]?.parts?.some((part) => part.functionResponse)).reduce(
+      (sum, tokens) => sum + tokens,
+      0,
+    );
+    const tokenizer = recordingTokenizer();
+    const source = { ...viewSource(CONTENTS, TOKENS), tokenizer };
+    expect(maskStaleOutput(input(resultTokens + 1, { source }))).toBeUndefined();
+    expect(tokenizer.counted).toEqual([]);
+    // At the bound, the placeholders are built and counted.
+    maskStaleOutput(input(resultTokens, { source }));
+    expect(tokenizer.counted.length).toBeGreaterThan(0);
   });
 });

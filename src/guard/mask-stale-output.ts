@@ -22,6 +22,15 @@ export interface StaleOutputInput extends Omit<MaskStepInput, 'keepRecent' | 'ta
 /** A content of the turn's own work: the model's reply or call, or a tool result. */
 const isOwnWork = (content: Content): boolean => content.role !== 'user' || hasFunctionResponse(content);
 
+/** Tokens of the contents with a tool result between the stored watermarks and `end`. */
+function unmaskedResultTokens(input: StaleOutputInput, end: number): number {
+  const { contents, tokens } = input.source;
+  let total = 0;
+  for (let i = Math.max(input.coverage.covered, input.maskedUpTo); i < end; i++)
+    if (hasFunctionResponse(contents[i])) total += tokens[i] ?? 0;
+  return total;
+}
+
 /** The masking to apply for cost, or `undefined` when it is off or would save too little. */
 export function maskStaleOutput(input: StaleOutputInput): MaskStep | undefined {
   const { maskKeepRecent, maskStaleOutputTokens } = input.policy;
@@ -31,6 +40,9 @@ export function maskStaleOutput(input: StaleOutputInput): MaskStep | undefined {
   // Only at this agent's first call of the turn (after the user's message, at most other agents'
   // context): masking later in the turn would change the prefix the turn's earlier calls cached.
   if (turnStart <= 0 || contents.slice(turnStart + 1).some(isOwnWork)) return undefined;
+  // A masking saves at most the tokens of the results it replaces: while those are too few, no
+  // placeholder is built (this runs at every turn's first call).
+  if (unmaskedResultTokens(input, turnStart) < maskStaleOutputTokens) return undefined;
   const step = maskStep({ ...input, keepRecent: maskKeepRecent, target: Number.POSITIVE_INFINITY }, turnStart);
   return step && input.estimate - step.estimate >= maskStaleOutputTokens ? step : undefined;
 }
