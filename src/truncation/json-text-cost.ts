@@ -17,13 +17,7 @@ const WALKED_CHARS = 256;
  */
 export function jsonStringBytes(text: string): number {
   if (text.length > WALKED_CHARS) return Buffer.byteLength(JSON.stringify(text), 'utf8');
-  let bytes = 2;
-  for (let index = 0; index < text.length;) {
-    const cost = unitBytes(text, index);
-    bytes += cost;
-    index += cost === PAIR_BYTES ? 2 : 1;
-  }
-  return bytes;
+  return 2 + walkForward(text, 0, text.length, Number.POSITIVE_INFINITY).cost;
 }
 
 /** UTF-8 bytes of `JSON.stringify(value)`; `undefined` when the value cannot be serialised. */
@@ -59,12 +53,6 @@ function unitBytes(text: string, index: number): number {
   return 3;
 }
 
-/** `unitBytes` and how many code units the unit spans. */
-function unitCost(text: string, index: number): { cost: number; width: 1 | 2 } {
-  const cost = unitBytes(text, index);
-  return { cost, width: cost === PAIR_BYTES ? 2 : 1 };
-}
-
 /** How far a walk got: `index` is where it stopped, `cost` the JSON bytes covered. */
 export interface Walk {
   readonly index: number;
@@ -79,10 +67,11 @@ export function walkForward(text: string, from: number, to: number, maxCost: num
   let index = from;
   let cost = 0;
   while (index < to) {
-    const unit = unitCost(text, index);
-    if (cost + unit.cost > maxCost || index + unit.width > to) break;
-    cost += unit.cost;
-    index += unit.width;
+    const bytes = unitBytes(text, index);
+    const width = bytes === PAIR_BYTES ? 2 : 1;
+    if (cost + bytes > maxCost || index + width > to) break;
+    cost += bytes;
+    index += width;
   }
   return { index, cost };
 }
@@ -101,11 +90,10 @@ export function walkBackward(text: string, from: number, to: number, maxCost: nu
       const previous = text.charCodeAt(start - 1);
       if (previous >= 0xd800 && previous <= 0xdbff) start -= 1;
     }
-    const unit = unitCost(text, start);
     // A low surrogate reached alone from the right is lone only if no high surrogate precedes it.
-    const unitBytes = start === index - 1 ? unit.cost : 4;
-    if (cost + unitBytes > maxCost) break;
-    cost += unitBytes;
+    const bytes = start === index - 1 ? unitBytes(text, start) : PAIR_BYTES;
+    if (cost + bytes > maxCost) break;
+    cost += bytes;
     index = start;
   }
   return { index, cost };
