@@ -99,12 +99,8 @@ export function readRequest(
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.prepared.get(key);
   const measures = readers.measures.measure(key, contents, tokenizer);
-  const fixed = estimateFixedTokens(
-    request.config?.systemInstruction,
-    request.config?.tools,
-    tokenizer,
-    readers.fixedMemo,
-  );
+  const { systemInstruction, tools } = request.config ?? {};
+  const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
   const windowChoice = windows.agentWindow(policy, request.model, stored.usage, context.agentName);
   const window = windowChoice.window;
   const summarizer = windows.summarizerFor(policy, context, window);
@@ -119,6 +115,7 @@ export function readRequest(
     fingerprintAt,
     tokens: measures.tokens,
     fixedTokens: fixed.systemTokens + fixed.toolTokens,
+    fixedFramingTokens: fixed.framingTokens,
     summary: summaryToApply(stored.summary, shared, fingerprintAt, contents.length),
     mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
     manual: stored.requested,

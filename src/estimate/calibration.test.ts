@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calibrationState, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { calibrate, clampCorrection, correctionFactor, DEFAULT_CORRECTION, parseOverflowError } from './calibration.js';
+import {
+  calibrate,
+  clampCorrection,
+  contentShare,
+  correctionFactor,
+  DEFAULT_CORRECTION,
+  learnedFactor,
+  parseOverflowError,
+} from './calibration.js';
 
 /** What an overflow error states (`parseOverflowError` on a recognised message). */
 type OverflowStatement = NonNullable<ReturnType<typeof parseOverflowError>>;
@@ -71,6 +79,18 @@ describe('correctionFactor', () => {
       // 1,000 / 2,000 = 0.5 → 1; 12,000 / 2,000 = 6 → 5
       expect(correctionFactor({ realPromptTokens: 1_000, lastEstimate: 2_000 }).factor).toBe(1);
       expect(correctionFactor({ realPromptTokens: 12_000, lastEstimate: 2_000 }).factor).toBe(5);
+    });
+
+    it('should apply the ratio of content tokens to a request whose framing share is smaller', () => {
+      // A provider that counts texts only, at 1.3: 130 estimated tokens of which 18 are framing, 146 real.
+      // 146 / 130 = 1.12 would estimate the next request, 5,000 tokens of which 50 are framing, 13% low;
+      // 146 / (130 - 18) x (5,000 - 50) / 5,000 = 1.29.
+      const pair = { realPromptTokens: 146, lastEstimate: 130, lastFraming: 18 };
+      expect(correctionFactor(pair, 1.5, { estimate: 5_000, framing: 50 }).factor).toBeCloseTo(1.29, 2);
+      expect(calibrate(5_000, pair, 1.5, 50)).toBe(Math.ceil(5_000 * (146 / 112) * 0.99));
+      // The same framing share, or an unknown one: the plain ratio.
+      expect(correctionFactor(pair, 1.5, { estimate: 1_300, framing: 180 }).factor).toBeCloseTo(146 / 130, 9);
+      expect(correctionFactor(pair).factor).toBeCloseTo(146 / 130, 9);
     });
 
     it('should prefer the current pair over the learned correction', () => {
@@ -307,5 +327,34 @@ describe('parseOverflowError', () => {
         PROPERTY_RUNS,
       );
     });
+  });
+});
+
+describe('learnedFactor', () => {
+  it('should never be lower than real / estimate, nor more than twice it (framing is at most half an estimate)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 2_000_000 }),
+        fc.option(fc.double({ min: 0.5, max: 1, noNaN: true }), { nil: undefined }),
+        (real, estimate, framing, share) => {
+          const factor = learnedFactor(real, estimate, framing, share);
+          expect(factor).toBeGreaterThanOrEqual(clampCorrection(real / estimate));
+          expect(factor).toBeLessThanOrEqual(clampCorrection((2 * real) / estimate) * (1 + 1e-12));
+        },
+      ),
+      PROPERTY_RUNS,
+    );
+  });
+
+  it('should be the plain ratio when the request it is for has the same framing share', () => {
+    expect(learnedFactor(3_000, 2_000, 200, contentShare(2_000, 200))).toBeCloseTo(1.5, 12);
+    expect(learnedFactor(3_000, 2_000, 200, contentShare(20_000, 2_000))).toBeCloseTo(1.5, 12);
+  });
+
+  it('should ignore a framing that is not a positive number', () => {
+    for (const framing of [undefined, 0, -50, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(learnedFactor(3_000, 2_000, framing, 1)).toBe(1.5);
   });
 });

@@ -1,8 +1,19 @@
 /**
  * Calibration of the heuristic estimate against the provider's real counts.
  *
- *   correction = clamp(realPromptTokens / lastEstimate, 1, 5)   (1.5 before any real count)
+ *   correction = clamp(max(realPromptTokens / lastEstimate,
+ *                          realPromptTokens / net(lastEstimate) * net(estimate) / estimate), 1, 5)
+ *                (1.5 before any real count)
+ *   net(e)     = max(e - the estimator's framing in e, e / 2)
  *   calibrated = max(estimate * correction, realPromptTokens + (estimate - lastEstimate) * correction)
+ *
+ * The framing is what the estimator adds for role markers and part, system and
+ * tool framing. Whether a provider counts it is unknown, and its share of a
+ * request varies: large on a small request (14% of a 130-token first call),
+ * negligible on the large one that may follow. The first ratio is right for a
+ * provider that counts it, the second (the ratio of content tokens, applied to
+ * this request's content) for one that does not; the larger errs on the safe
+ * side, and between requests of the same framing share the two are equal.
  *
  * The second term is delta accounting: the last real count plus the calibrated
  * estimate of what was appended since. It never undercounts a growing history
@@ -26,6 +37,8 @@ export interface CalibrationState {
   readonly realPromptTokens?: number | undefined;
   /** Heuristic estimate of that same request. */
   readonly lastEstimate?: number | undefined;
+  /** Of `lastEstimate`, the estimator's own framing (0 when unknown). */
+  readonly lastFraming?: number | undefined;
   /** Correction learned from an earlier pair, kept across compactions. */
   readonly learnedCorrection?: number | undefined;
 }
@@ -34,10 +47,12 @@ export interface CalibrationState {
 export function correctionFactor(
   state: CalibrationState,
   defaultCorrection: number = DEFAULT_CORRECTION,
+  current?: RequestFraming,
 ): { factor: number; calibrated: boolean } {
   const { realPromptTokens, lastEstimate, learnedCorrection } = state;
   if (isPositive(realPromptTokens) && isPositive(lastEstimate)) {
-    return { factor: clampCorrection(realPromptTokens / lastEstimate), calibrated: true };
+    const share = current && contentShare(current.estimate, current.framing);
+    return { factor: learnedFactor(realPromptTokens, lastEstimate, state.lastFraming, share), calibrated: true };
   }
   if (isPositive(learnedCorrection)) return { factor: clampCorrection(learnedCorrection), calibrated: true };
   return { factor: clampCorrection(defaultCorrection), calibrated: false };
@@ -48,8 +63,13 @@ export function calibrate(
   estimate: number,
   state: CalibrationState,
   defaultCorrection: number = DEFAULT_CORRECTION,
+  framing?: number,
 ): number {
-  const { factor } = correctionFactor(state, defaultCorrection);
+  const { factor } = correctionFactor(
+    state,
+    defaultCorrection,
+    framing === undefined ? undefined : { estimate, framing },
+  );
   const scaled = estimate * factor;
   const { realPromptTokens, lastEstimate } = state;
   if (!isPositive(realPromptTokens) || !isPositive(lastEstimate)) return Math.ceil(scaled);
@@ -57,6 +77,36 @@ export function calibrate(
   // A shrink is credited at the minimum factor only, so it can never undercount.
   const fromReal = growth >= 0 ? realPromptTokens + growth * factor : realPromptTokens + growth * MIN_CORRECTION;
   return Math.ceil(Math.max(scaled, fromReal));
+}
+
+/** A request's heuristic estimate and the estimator's own framing within it. */
+export interface RequestFraming {
+  readonly estimate: number;
+  readonly framing: number;
+}
+
+/** The share of an estimate that is not the estimator's framing (at least half; 1 when unknown). */
+export function contentShare(estimate: number, framing: number | undefined): number {
+  if (!isPositive(estimate) || !isPositive(framing)) return 1;
+  return Math.max(estimate - framing, estimate / 2) / estimate;
+}
+
+/**
+ * The correction a real count of the last request teaches for a request whose
+ * content share is `share` (by default the last one's): the larger of the
+ * ratio to the whole estimate and the ratio of content tokens scaled to that
+ * share, clamped. Never lower than the ratio to the whole estimate.
+ */
+export function learnedFactor(
+  realPromptTokens: number,
+  lastEstimate: number,
+  lastFraming: number | undefined,
+  share?: number,
+): number {
+  const whole = realPromptTokens / lastEstimate;
+  const lastShare = contentShare(lastEstimate, lastFraming);
+  const ofContent = (whole / lastShare) * (share ?? lastShare);
+  return clampCorrection(Math.max(whole, ofContent));
 }
 
 export function clampCorrection(value: number): number {

@@ -15,6 +15,7 @@ import { jpegBytes, pngBytes, toBase64 } from '../testing/index.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
 import {
   CONTENT_OVERHEAD_TOKENS,
+  contentFramingTokens,
   estimateContentTokens,
   estimatePartTokens,
   FRAMED_TEXT_PARTS,
@@ -231,5 +232,26 @@ describe('estimateContentTokens', () => {
         HEAVY_PROPERTY_RUNS,
       );
     });
+  });
+});
+
+describe('contentFramingTokens', () => {
+  const silent = { name: 'silent', count: () => 0 };
+
+  it('should be what the estimate adds to the texts of a content without media', () => {
+    fc.assert(
+      fc.property(conversation, (contents) => {
+        for (const content of contents)
+          expect(contentFramingTokens(content)).toBe(estimateContentTokens(content, silent));
+      }),
+      HEAVY_PROPERTY_RUNS,
+    );
+  });
+
+  it('should frame only the first FRAMED_TEXT_PARTS text parts, and every call or response', () => {
+    const call: Part = { functionCall: { name: 'f', args: {} } };
+    const parts: Part[] = [...Array.from({ length: FRAMED_TEXT_PARTS + 10 }, () => ({ text: 'x' })), call];
+    const expected = CONTENT_OVERHEAD_TOKENS + (FRAMED_TEXT_PARTS + 1) * PART_OVERHEAD_TOKENS;
+    expect(contentFramingTokens(contentOf('model', ...parts))).toBe(expected);
   });
 });

@@ -52,9 +52,14 @@ function isTextOnly(part: Part): boolean {
   );
 }
 
+/** Framing of a part (no media, no texts). `framed` false drops a text part's framing. */
+function partFramingTokens(part: Part, framed: boolean): number {
+  return framed || !isTextOnly(part) ? PART_OVERHEAD_TOKENS : 0;
+}
+
 /** Framing and media of a part: everything but its counted texts. `framed` false drops a text part's framing. */
 function partFixedTokens(part: Part, tokenizer: Tokenizer, framed = true): number {
-  let tokens = framed || !isTextOnly(part) ? PART_OVERHEAD_TOKENS : 0;
+  let tokens = partFramingTokens(part, framed);
   for (const nested of part.functionResponse?.parts ?? []) {
     if (nested.inlineData) tokens += inlineDataTokens(nested.inlineData.mimeType, nested.inlineData.data, tokenizer);
     if (nested.fileData) tokens += fileDataTokens(nested.fileData.mimeType);
@@ -90,5 +95,20 @@ export function estimateContentTokens(content: Content, tokenizer: Tokenizer, te
   for (const text of counted) chars += text.length;
   if (chars > JOIN_CHARS && counted.length > 1) return tokens + tokenizer.count(counted.join('\n'));
   for (const text of counted) tokens += tokenizer.count(text);
+  return tokens;
+}
+
+/**
+ * The estimator's own framing of one content (its role marker and each
+ * part's), which `estimateContentTokens` adds to the counted texts and media.
+ * A provider may not count it; calibration learns net of it (calibration.ts).
+ */
+export function contentFramingTokens(content: Content): number {
+  let tokens = CONTENT_OVERHEAD_TOKENS;
+  let textParts = 0;
+  for (const part of content.parts ?? []) {
+    if (isTextOnly(part)) textParts += 1;
+    tokens += partFramingTokens(part, textParts <= FRAMED_TEXT_PARTS);
+  }
   return tokens;
 }

@@ -43,8 +43,16 @@ describe('systemInstructionText', () => {
 describe('estimateFixedTokens', () => {
   describe('requests without instruction or tools', () => {
     it('should cost nothing', () => {
-      expect(estimateFixedTokens(undefined, undefined, characterTokenizer)).toEqual({ systemTokens: 0, toolTokens: 0 });
-      expect(estimateFixedTokens('', [], characterTokenizer)).toEqual({ systemTokens: 0, toolTokens: 0 });
+      expect(estimateFixedTokens(undefined, undefined, characterTokenizer)).toEqual({
+        systemTokens: 0,
+        toolTokens: 0,
+        framingTokens: 0,
+      });
+      expect(estimateFixedTokens('', [], characterTokenizer)).toEqual({
+        systemTokens: 0,
+        toolTokens: 0,
+        framingTokens: 0,
+      });
     });
   });
 

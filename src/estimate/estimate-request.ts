@@ -4,7 +4,7 @@
  * step but rarely change, so their counts are cached by their text.
  */
 import type { Content, ContentUnion, Tool, ToolListUnion } from '@google/genai';
-import { estimateContentTokens } from './estimate-content.js';
+import { contentFramingTokens, estimateContentTokens } from './estimate-content.js';
 import { safeJson } from './json-text.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -43,19 +43,38 @@ export class TokenMemo {
   }
 }
 
+/** Fixed cost of the system instruction's, and of each tool declaration's, framing. */
+export const FIXED_PART_OVERHEAD_TOKENS = 4;
+
+/** Estimated tokens of the fixed part of a request, and the estimator's own framing within them. */
+export interface FixedTokens {
+  readonly systemTokens: number;
+  readonly toolTokens: number;
+  /** Of `systemTokens + toolTokens`, the estimator's framing (see calibration.ts). */
+  readonly framingTokens: number;
+}
+
 /** Tokens of the system instruction and tool declarations together. */
 export function estimateFixedTokens(
   systemInstruction: ContentUnion | undefined,
   tools: ToolListUnion | Tool[] | undefined,
   tokenizer: Tokenizer,
   memo: TokenMemo = new TokenMemo(),
-): { systemTokens: number; toolTokens: number } {
+): FixedTokens {
   const system = systemInstructionText(systemInstruction);
-  const systemTokens = system.length > 0 ? memo.count(system, tokenizer) + 4 : 0;
+  const systemTokens = system.length > 0 ? memo.count(system, tokenizer) + FIXED_PART_OVERHEAD_TOKENS : 0;
   const toolList = Array.isArray(tools) ? tools : tools === undefined ? [] : [tools];
   let toolTokens = 0;
-  for (const tool of toolList) toolTokens += memo.count(safeJson(tool), tokenizer) + 4;
-  return { systemTokens, toolTokens };
+  for (const tool of toolList) toolTokens += memo.count(safeJson(tool), tokenizer) + FIXED_PART_OVERHEAD_TOKENS;
+  const framed = (system.length > 0 ? 1 : 0) + toolList.length;
+  return { systemTokens, toolTokens, framingTokens: framed * FIXED_PART_OVERHEAD_TOKENS };
+}
+
+/** The estimator's framing of a list of contents (see `contentFramingTokens`). */
+export function contentsFramingTokens(contents: readonly Content[]): number {
+  let tokens = 0;
+  for (const content of contents) tokens += contentFramingTokens(content);
+  return tokens;
 }
 
 /** Tokens of a whole list of contents (no caching; for small lists such as a rewritten request). */

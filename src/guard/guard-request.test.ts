@@ -132,6 +132,8 @@ describe('guardRequest', () => {
         ...CALIBRATED,
         modelCalls: 8,
         sentEstimate: 2_500,
+        // The estimator's framing of what was sent: 2 contents x 4 + 2 parts x 3.
+        sentFraming: 14,
         lastCalibrated: 4_500,
         forceCompaction: false,
       });

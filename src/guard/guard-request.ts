@@ -29,8 +29,8 @@ import { planCompaction, type CompactionPlan } from '../budget/compaction-plan.j
 import { injectSummary, type SummaryContentOptions } from '../compaction/inject-summary.js';
 import { inFlightRequestTokens, uncoveredContents } from '../compaction/summary-coverage.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
-import { estimateContentTokens } from '../estimate/estimate-content.js';
-import { TokenMemo } from '../estimate/estimate-request.js';
+import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
+import { contentsFramingTokens, TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../options.js';
 import type { CompactionReason } from '../records/compaction-record.js';
@@ -62,6 +62,8 @@ export interface GuardRequestInput {
   readonly tokens: readonly number[];
   /** Tokens of the system instruction and tool declarations. */
   readonly fixedTokens: number;
+  /** Of `fixedTokens`, the estimator's own framing (calibration learns net of it). @default 0 */
+  readonly fixedFramingTokens?: number | undefined;
   readonly summary: SummaryRecord | undefined;
   /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do. */
   readonly manual?: boolean | undefined;
@@ -179,6 +181,7 @@ function observe(input: GuardRequestInput): Observed {
   const { contents, tokenizer, policy, usage, window } = input;
   const viewOptions = { recallToolName: input.recallToolName };
   const fixedTokens = input.fixedTokens + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
+  const fixedFramingTokens = (input.fixedFramingTokens ?? 0) + (input.pinned ? contentFramingTokens(input.pinned) : 0);
   const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary);
   const { covered } = located.coverage;
   const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent);
@@ -199,6 +202,7 @@ function observe(input: GuardRequestInput): Observed {
     coverage,
     ...view,
     fixedTokens,
+    fixedFramingTokens,
     viewOptions,
     tokenizer,
     usage,
@@ -228,15 +232,16 @@ function sendAsIs(input: GuardRequestInput, observed: Observed): GuardRequestRes
   const { summary, coverage } = located;
   const withPins = pinsFirst(input.pinned);
   const masked = mask.maskedUpTo > coverage.covered;
+  const contents = summary
+    ? withPins(injectSummary(summary, uncoveredContents(view.view, coverage), observed.viewOptions))
+    : input.pinned || masked
+      ? withPins(view.view)
+      : undefined;
   return {
-    contents: summary
-      ? withPins(injectSummary(summary, uncoveredContents(view.view, coverage), observed.viewOptions))
-      : input.pinned || masked
-        ? withPins(view.view)
-        : undefined,
+    contents,
     summaryDiscarded: located.summaryDiscarded,
     mask: mask.maskUpdate,
-    usage: idleUsage(input.usage, measure.estimate, measure.calibrated),
+    usage: idleUsage(input.usage, measure.estimate, sentFraming(input, contents), measure.calibrated),
     budget: measure.budget,
     estimate: measure.estimate,
     calibrated: measure.calibrated,
@@ -387,8 +392,9 @@ function finish(
   // The masking's own effect is reported when a summary followed it; otherwise it is what was sent.
   const maskingAfter = (step: MaskStep): number => (compaction ? Math.ceil(step.estimate * factor) : sentCalibrated);
   const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
+  const contents = pinsFirst(input.pinned)(fitted.sent);
   return {
-    contents: pinsFirst(input.pinned)(fitted.sent),
+    contents,
     summary: compaction ? made?.summary.record : undefined,
     summaryDiscarded: located.summaryDiscarded,
     mask: masking?.record ?? observed.mask.maskUpdate,
@@ -403,6 +409,7 @@ function finish(
       masked: masking !== undefined,
       discarded: composed.discarded,
       sentEstimate: fitted.estimate,
+      sentFraming: sentFraming(input, contents),
       sentCalibrated,
       overLimit: overLimit !== undefined,
       overLimitCause,
@@ -415,6 +422,11 @@ function finish(
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     shrunk: fitted.shrunk,
   };
+}
+
+/** The estimator's framing of what is sent (`contents` undefined: the request's own contents). */
+function sentFraming(input: GuardRequestInput, contents: readonly Content[] | undefined): number {
+  return (input.fixedFramingTokens ?? 0) + contentsFramingTokens(contents ?? input.contents);
 }
 
 /** Step 9: the request as composed (a summary that came out larger is discarded), then shrunk to fit. */

@@ -8,7 +8,8 @@ import { computeBudget, type Budget } from '../budget/compute-budget.js';
 import { summaryContent, type SummaryContentOptions } from '../compaction/inject-summary.js';
 import { uncoveredContents, uncoveredTokens, type SummaryCoverage } from '../compaction/summary-coverage.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
-import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
+import { contentsFramingTokens } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../options.js';
 import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
@@ -20,6 +21,8 @@ export interface MeasureInput {
   readonly viewTokens: readonly number[];
   /** Tokens of the system instruction, tools and pins. */
   readonly fixedTokens: number;
+  /** Of `fixedTokens`, the estimator's own framing (calibration applies its ratio to the rest). */
+  readonly fixedFramingTokens?: number | undefined;
   readonly viewOptions: SummaryContentOptions;
   readonly tokenizer: Tokenizer;
   readonly usage: UsageRecord;
@@ -53,11 +56,13 @@ export function viewEstimate(
 export function measureRequest(input: MeasureInput): RequestMeasure {
   const { summary, policy, usage } = input;
   const tail = uncoveredContents(input.view, input.coverage);
-  const summaryTokens = summary
-    ? estimateContentTokens(summaryContent(summary, tail, input.viewOptions), input.tokenizer)
-    : 0;
+  const injected = summary && summaryContent(summary, tail, input.viewOptions);
+  const summaryTokens = injected ? estimateContentTokens(injected, input.tokenizer) : 0;
   const estimate = viewEstimate(input.fixedTokens, summaryTokens, input.viewTokens, input.coverage);
-  const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection);
+  const framing =
+    (input.fixedFramingTokens ?? 0) + (injected ? contentFramingTokens(injected) : 0) + contentsFramingTokens(tail);
+  const current = { estimate, framing };
+  const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection, current);
   const budget = computeBudget({
     window: input.window,
     bufferTokens: policy.bufferTokens,
@@ -70,7 +75,7 @@ export function measureRequest(input: MeasureInput): RequestMeasure {
   return {
     summaryTokens,
     estimate,
-    calibrated: calibrate(estimate, usage, policy.defaultCorrection),
+    calibrated: calibrate(estimate, usage, policy.defaultCorrection, framing),
     factor,
     isCalibrated,
     budget,

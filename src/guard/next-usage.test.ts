@@ -37,8 +37,14 @@ describe('futileAfter', () => {
 
 describe('idleUsage', () => {
   it('should count the call, record the estimate and clear a forced compaction', () => {
-    const usage = idleUsage(usageRecord({ modelCalls: 4, forceCompaction: true }), 3_000, 4_500);
-    expect(usage).toMatchObject({ modelCalls: 5, sentEstimate: 3_000, lastCalibrated: 4_500, forceCompaction: false });
+    const usage = idleUsage(usageRecord({ modelCalls: 4, forceCompaction: true }), 3_000, 40, 4_500);
+    expect(usage).toMatchObject({
+      modelCalls: 5,
+      sentEstimate: 3_000,
+      sentFraming: 40,
+      lastCalibrated: 4_500,
+      forceCompaction: false,
+    });
   });
 });
 
@@ -47,6 +53,7 @@ describe('nextUsage', () => {
     modelCalls: 4,
     realPromptTokens: 6_000,
     lastEstimate: 4_000,
+    lastFraming: 30,
     learnedCorrection: 1.2,
     compactions: 1,
     maskings: 2,
@@ -59,6 +66,7 @@ describe('nextUsage', () => {
     isCalibrated: true,
     factor: 1.5,
     sentEstimate: 3_000,
+    sentFraming: 40,
     sentCalibrated: 4_500,
     overLimit: false,
     futileCompaction: undefined,
@@ -70,6 +78,9 @@ describe('nextUsage', () => {
       modelCalls: 5,
       realPromptTokens: 6_000,
       lastEstimate: 4_000,
+      lastFraming: 30,
+      sentEstimate: 3_000,
+      sentFraming: 40,
       compactions: 1,
       maskings: 2,
     });
@@ -80,6 +91,7 @@ describe('nextUsage', () => {
     expect(next).toMatchObject({
       realPromptTokens: undefined,
       lastEstimate: undefined,
+      lastFraming: undefined,
       learnedCorrection: 1.5,
       compactions: 2,
       maskings: 2,

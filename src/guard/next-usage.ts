@@ -32,11 +32,12 @@ export function futileAfter(input: FutileInput): FutileCompaction | undefined {
 }
 
 /** The usage after a call that sends the view as it is. */
-export function idleUsage(usage: UsageRecord, estimate: number, calibrated: number): UsageRecord {
+export function idleUsage(usage: UsageRecord, estimate: number, framing: number, calibrated: number): UsageRecord {
   return {
     ...usage,
     modelCalls: usage.modelCalls + 1,
     sentEstimate: estimate,
+    sentFraming: framing,
     lastCalibrated: calibrated,
     forceCompaction: false,
   };
@@ -50,6 +51,8 @@ export interface UsageInput {
   readonly isCalibrated: boolean;
   readonly factor: number;
   readonly sentEstimate: number;
+  /** Of `sentEstimate`, the estimator's own framing. */
+  readonly sentFraming: number;
   readonly sentCalibrated: number;
   readonly overLimit: boolean;
   readonly futileCompaction: FutileCompaction | undefined;
@@ -68,10 +71,16 @@ export function nextUsage(input: UsageInput): UsageRecord {
     modelCalls: usage.modelCalls + 1,
     // The pre-compaction real count would pin every later estimate above the threshold (see calibration.ts).
     ...(compacted || masked
-      ? { realPromptTokens: undefined, lastEstimate: undefined, learnedCorrection: learnedAfter(input) }
+      ? {
+          realPromptTokens: undefined,
+          lastEstimate: undefined,
+          lastFraming: undefined,
+          learnedCorrection: learnedAfter(input),
+        }
       : {}),
     maskings: usage.maskings + (masked ? 1 : 0),
     sentEstimate: input.sentEstimate,
+    sentFraming: input.sentFraming,
     lastCalibrated: input.sentCalibrated,
     compactions: usage.compactions + (compacted ? 1 : 0),
     discardedCompactions: usage.discardedCompactions + (input.discarded ? 1 : 0),

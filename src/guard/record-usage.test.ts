@@ -52,6 +52,16 @@ describe('recordReportedUsage', () => {
       });
     });
 
+    it("should keep the estimator's framing of that request with the pair", () => {
+      const small = { ...SENT, sentEstimate: 1_200, sentFraming: 200 };
+      expect(recordReportedUsage(small, { promptTokenCount: 1_300 })).toMatchObject({
+        lastEstimate: 1_200,
+        lastFraming: 200,
+      });
+      const rejection = 'The input token count (1300) exceeds the maximum number of tokens allowed (1000).';
+      expect(recordRejection(small, rejection)).toMatchObject({ lastEstimate: 1_200, lastFraming: 200 });
+    });
+
     it('should clamp the learned correction to [1, 5]', () => {
       // 20,000 / 2,000 = 10 → 5; 1,000 / 2,000 = 0.5 → 1
       expect(recordReportedUsage(SENT, { promptTokenCount: 20_000 }).learnedCorrection).toBe(5);

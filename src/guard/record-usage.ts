@@ -3,7 +3,7 @@
  * response's `usageMetadata`, and the size stated in a "prompt too long"
  * rejection. Pure functions; the plugin persists the result.
  */
-import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
+import { learnedFactor, parseOverflowError } from '../estimate/calibration.js';
 import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
 import { recordStatedWindow } from './learned-window.js';
 
@@ -30,7 +30,8 @@ export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage 
     ...usage,
     realPromptTokens: prompt,
     lastEstimate: usage.sentEstimate,
-    learnedCorrection: clampCorrection(prompt / usage.sentEstimate),
+    lastFraming: usage.sentFraming,
+    learnedCorrection: learnedFactor(prompt, usage.sentEstimate, usage.sentFraming),
     ...(output === undefined ? {} : { outputTokens: output }),
   };
 }
@@ -55,7 +56,8 @@ export function recordRejection(usage: UsageRecord, message: string, model?: str
       ? {
           realPromptTokens: real,
           lastEstimate: usage.sentEstimate,
-          learnedCorrection: clampCorrection(real / usage.sentEstimate),
+          lastFraming: usage.sentFraming,
+          learnedCorrection: learnedFactor(real, usage.sentEstimate, usage.sentFraming),
         }
       : {};
   // A maximum is the window only when the message says the request went over it.

@@ -44,8 +44,12 @@ export interface UsageRecord {
   readonly realPromptTokens?: number | undefined;
   /** Heuristic estimate of the last request sent. */
   readonly lastEstimate?: number | undefined;
+  /** Of `lastEstimate`, the estimator's own framing (see estimate/calibration.ts). */
+  readonly lastFraming?: number | undefined;
   /** Heuristic estimate of the last request sent (paired with its real count when that arrives). */
   readonly sentEstimate?: number | undefined;
+  /** Of `sentEstimate`, the estimator's own framing. */
+  readonly sentFraming?: number | undefined;
   /** Calibrated estimate of the last request sent. */
   readonly lastCalibrated?: number | undefined;
   /** Correction learned from a real count; survives compactions. */
@@ -230,7 +234,9 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
     version: decodeInteger(record['version']) ?? RECORD_VERSION,
     realPromptTokens: positive('realPromptTokens'),
     lastEstimate: positive('lastEstimate'),
+    lastFraming: positive('lastFraming'),
     sentEstimate: positive('sentEstimate'),
+    sentFraming: positive('sentFraming'),
     lastCalibrated: positive('lastCalibrated'),
     learnedCorrection: learned !== undefined && learned > 0 ? learned : undefined,
     outputTokens: decodeCount(record['outputTokens'], MAX_PLAUSIBLE_TOKENS),

@@ -18,7 +18,6 @@
 import { LogLevel, setLogLevel } from '@google/adk';
 import { describe } from 'vitest';
 import { beyondEnvelopeDrift, beyondEnvelopeWorld } from '../support/conversation-arbitraries.js';
-import { smallFirstRequestCommands, smallFirstRequestWorld } from './pinned-worlds.js';
 import { guardPropertyTest } from './run-property.js';
 
 // ADK warns about events from "unknown" agents in the two-roots topology; keep the CI log readable.
@@ -33,8 +32,6 @@ describe('ContextGuard through the real Runner, beyond the calibration envelope'
       world: beyondEnvelopeWorld,
       drift: beyondEnvelopeDrift,
       checks: { allowRecoveredRejections: true, summarizerWithinWindow: false },
-      // Found inside the envelope before its provider counted like the estimator (see pinned-worlds.ts): one rejection, then recovery.
-      examples: [[{ ...smallFirstRequestWorld, truth: 'proportional' }, smallFirstRequestCommands()]],
     },
   );
 });

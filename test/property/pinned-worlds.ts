@@ -1,11 +1,11 @@
 /**
- * A counterexample both properties replay, with the ground truth each one sets: a two-roots world whose first
+ * A counterexample the within-envelope property replays with each ground truth: a two-roots world whose first
  * request (a 30-character instruction, "Question: a" and a 1537x3073 image) is uncalibrated, so the image is omitted
  * and the request is ~130 estimated tokens; the provider's count of it calibrates the next call of the same turn,
  * which sends the image. A provider that leaves out the estimator's framing ('proportional') counts that small
- * request 14% below its ratio, so the next call is estimated 14% low and rejected (beyond the envelope: the next
- * turn compacts first and is accepted); one proportional to the estimator ('estimator') calibrates exactly, and the
- * image is omitted again.
+ * request 14% below its ratio to the estimate; before calibration learned net of framing, the next call was
+ * estimated 14% low and rejected. Now both it and one proportional to the estimator ('estimator') calibrate to the
+ * provider's ratio, and the image is omitted again.
  */
 import type { WorldConfig } from '../support/guarded-world.js';
 import { ReportUsage, UserTurn, type GuardCommand } from './guard-commands.js';

@@ -107,15 +107,15 @@ const instructionChars = fc.oneof(
 
 /**
  * The calibration envelope: a provider whose counts are proportional to the
- * estimator's (framing included, so the ratio is the same on a request of a
- * hundred tokens and on one of thousands), at a ratio no higher than the
- * configured `defaultCorrection` (the prior the guard is told to assume before
- * its first real count), and drifting at most 8% from its base. Inside it the
- * guard promises that no request goes over the window unless it logged why.
- * (A ratio above the prior is only covered by the lower uncalibrated threshold
- * when the request can be compacted below it; a provider that leaves out the
- * estimator's framing calibrates low on a small first request; both are
- * beyond-envelope.property.test.ts's worlds.)
+ * estimator's, either framing included ('estimator') or to its counted texts
+ * and media only ('proportional': its ratio to the whole estimate is lower on a
+ * request of a hundred tokens than on one of thousands, which calibration
+ * learns net of framing), at a ratio no higher than the configured
+ * `defaultCorrection` (the prior the guard is told to assume before its first
+ * real count), and drifting at most 8% from its base. Inside it the guard
+ * promises that no request goes over the window unless it logged why. (A ratio
+ * above the prior is only covered by the lower uncalibrated threshold when the
+ * request can be compacted below it: beyond-envelope.property.test.ts's worlds.)
  */
 export const envelopeWorld: fc.Arbitrary<WorldConfig> = fc
   .record({
@@ -132,6 +132,7 @@ export const envelopeWorld: fc.Arbitrary<WorldConfig> = fc
     ratioShare: fc.double({ min: 0, max: 1, noNaN: true }),
     // Off, huge tool results reach the request and the guard's own shrinking; on (the default), they are cut at the source.
     toolOutputTruncation: fc.constantFrom<false | undefined>(false, undefined),
+    truth: fc.constantFrom<GroundTruth>('estimator', 'proportional'),
   })
   .map(
     ({
@@ -148,7 +149,6 @@ export const envelopeWorld: fc.Arbitrary<WorldConfig> = fc
       const maxRatio = (defaultCorrection ?? 1.5) * 0.92;
       return {
         ...rest,
-        truth: 'estimator',
         ratio: 0.3 + ratioShare * (maxRatio - 0.3),
         policy: {
           bufferRatio,
