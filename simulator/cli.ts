@@ -21,6 +21,11 @@ import type { ScenarioSpec } from './scenario-types.js';
 import { selectScenarios } from './scenarios/index.js';
 import { selectStrategies, STRATEGIES, type StrategySpec } from './strategies.js';
 import { renderSummaryTable, renderTotals } from './summary-table.js';
+import { compareCosts, renderCostComparison } from './cost-comparison.js';
+
+/** The cost comparison printed after the table: ContextGuard's defaults against ADK's own compactor (issue 17). */
+const COMPARED_STRATEGY = 'guard-defaults';
+const COMPARED_BASELINE = 'adk-token-based';
 
 const USAGE = `Usage: npm run simulate -- [options]
 
@@ -142,6 +147,8 @@ async function main(): Promise<number> {
   if (outcome.groundTruthNote) process.stdout.write(`note: ${outcome.groundTruthNote}\n`);
 
   process.stdout.write(`\n${renderSummaryTable(results)}\n\n${renderTotals(results)}\n`);
+  const costComparison = compareCosts(results, COMPARED_STRATEGY, COMPARED_BASELINE);
+  if (costComparison) process.stdout.write(`\n${renderCostComparison(costComparison)}\n`);
   const retention = options.retention ? await runRetention() : undefined;
   if (retention) process.stdout.write(`\n${renderRetentionTable(retention)}\n`);
   const recall = options.retention ? await runRecall() : undefined;
@@ -162,7 +169,7 @@ async function main(): Promise<number> {
   if (options.json) {
     const jsonPath = writeFile(
       options.json,
-      `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(costComparison ? { costComparison } : {}), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
     );
     process.stdout.write(`JSON:   ${jsonPath}\n`);
   }

@@ -264,6 +264,7 @@ export async function runScenario(
     cachedPromptTokens: cost.cachedPromptTokens,
     summarizerPromptTokens: cost.summarizerPromptTokens,
     costUsd: cost.costUsd,
+    costFloorUsd: cost.costFloorUsd,
     failedTurns,
     violations: capViolations(violations),
     passed: violations.length === 0,

@@ -48,6 +48,8 @@ export interface ScenarioResult {
   readonly summarizerPromptTokens: number;
   /** USD of every accepted call, summarizer included, at Gemini 2.5 Flash list prices (see scenario-cost.ts). */
   readonly costUsd: number;
+  /** What no context strategy goes below on this run: the output, and each request's new contents once, uncached (see scenario-cost.ts). */
+  readonly costFloorUsd: number;
   /** Turns that ended in an error event or an exception. */
   readonly failedTurns: number;
   readonly violations: readonly string[];

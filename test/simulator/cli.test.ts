@@ -40,12 +40,22 @@ describe('simulator CLI', () => {
       expect(run.stdout).toMatch(
         /scenario\s+strategy\s+calls\s+overflows\s+compactions\s+maskings\s+summarizer\s+waited\s+peak\s+mean\s+billed tokens\s+cached\s+cost \$\s+result/,
       );
-      const parsed = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<Record<string, unknown>> };
+      expect(run.stdout).toMatch(
+        /Cost of guard-defaults against adk-token-based, on the 1 scenarios both finish without an overflow:\n {2}total \d+\.\d\dx, median \d+\.\d\dx; median by window: 8,000: \d+\.\d\dx \(1\)/,
+      );
+      const parsed = JSON.parse(readFileSync(json, 'utf8')) as {
+        scenarios: Array<Record<string, unknown>>;
+        costComparison?: { scenarios: number; medianRatio: number; floorMedianRatio: number };
+      };
+      expect(parsed.costComparison?.scenarios).toBe(1);
+      // The floor is what no strategy goes below: under the guard's own bill.
+      expect(parsed.costComparison?.floorMedianRatio).toBeLessThan(parsed.costComparison?.medianRatio ?? 0);
       expect(parsed.scenarios.map((result) => result['strategy'])).toEqual(STRATEGIES.map((strategy) => strategy.name));
       for (const result of parsed.scenarios) {
         expect(result).toMatchObject({ name: '8k_SmallToolCalls', window: 8_000 });
         expect(Array.isArray(result['violations'])).toBe(true);
         expect(typeof result['passed']).toBe('boolean');
+        expect(result['costFloorUsd']).toBeLessThan(result['costUsd'] as number);
       }
       expect(parsed.scenarios.find((result) => result['strategy'] === 'none')?.['overflows']).toBeGreaterThan(0);
       expect(existsSync(report)).toBe(true);

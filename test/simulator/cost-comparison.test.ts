@@ -1,0 +1,86 @@
+/**
+ * The simulator's cost figures: a run's bill and its floor (scenario-cost.ts),
+ * and the comparison of one strategy's bills with a baseline's over the
+ * scenarios both finish (cost-comparison.ts), which `npm run simulate` prints.
+ */
+import { describe, expect, it } from 'vitest';
+import { compareCosts, renderCostComparison } from '../../simulator/cost-comparison.js';
+import type { CallRecord } from '../../simulator/call-record.js';
+import { scenarioCost } from '../../simulator/scenario-cost.js';
+
+// Gemini 2.5 Flash list prices, USD per million tokens (src/cost/price-table.ts).
+const INPUT = 0.3 / 1e6;
+const CACHED = 0.03 / 1e6;
+const OUTPUT = 2.5 / 1e6;
+
+function call(promptTokens: number, cachedPromptTokens: number, appendedTokens: number, rejected = false): CallRecord {
+  return { promptTokens, cachedPromptTokens, appendedTokens, rejected } as CallRecord;
+}
+
+describe('scenarioCost', () => {
+  it('should bill cached tokens at the cached price, and floor each call at its output and new contents once', () => {
+    const calls = [call(3_000, 0, 3_000), call(3_500, 3_000, 500), call(9_000, 0, 5_500, true)];
+    const cost = scenarioCost(calls, 50, []);
+    expect(cost.cachedPromptTokens).toBe(3_000);
+    expect(cost.costUsd).toBeCloseTo(3_000 * INPUT + 500 * INPUT + 3_000 * CACHED + 2 * 50 * OUTPUT, 12);
+    expect(cost.costFloorUsd).toBeCloseTo(3_500 * INPUT + 2 * 50 * OUTPUT, 12);
+  });
+
+  it('should bill summarizer calls in the cost and never in the floor', () => {
+    const summary = { promptTokens: 4_000, outputTokens: 300, rejected: false } as const;
+    const cost = scenarioCost([call(1_000, 0, 1_000)], 50, [summary as never]);
+    expect(cost.summarizerPromptTokens).toBe(4_000);
+    expect(cost.costUsd - cost.costFloorUsd).toBeCloseTo(4_000 * INPUT + 300 * OUTPUT, 12);
+  });
+});
+
+type Row = Parameters<typeof compareCosts>[0][number];
+
+function row(name: string, strategy: string, window: number, costUsd: number, extra: Partial<Row> = {}): Row {
+  return { name, strategy, window, costUsd, costFloorUsd: costUsd / 4, passed: true, overflows: 0, ...extra };
+}
+
+describe('compareCosts', () => {
+  const results: Row[] = [
+    row('a', 'guard', 8_000, 1),
+    row('a', 'adk', 8_000, 2),
+    row('b', 'guard', 8_000, 3),
+    row('b', 'adk', 8_000, 3),
+    row('c', 'guard', 200_000, 1),
+    row('c', 'adk', 200_000, 10),
+    row('d', 'guard', 200_000, 1),
+    row('d', 'adk', 200_000, 4),
+    // Not finished by both: left out.
+    row('e', 'guard', 8_000, 1),
+    row('e', 'adk', 8_000, 100, { overflows: 3, passed: false }),
+    row('f', 'guard', 8_000, 50, { passed: false }),
+    row('f', 'adk', 8_000, 1),
+    row('g', 'guard', 8_000, 1),
+  ];
+
+  it('should compare only the scenarios both finish without an overflow', () => {
+    const comparison = compareCosts(results, 'guard', 'adk');
+    expect(comparison?.scenarios).toBe(4);
+    // (1 + 3 + 1 + 1) / (2 + 3 + 10 + 4); ratios 0.5, 1, 0.1, 0.25: median (0.25 + 0.5) / 2.
+    expect(comparison?.totalRatio).toBeCloseTo(6 / 19, 12);
+    expect(comparison?.medianRatio).toBeCloseTo(0.375, 12);
+    expect(comparison?.byWindow).toEqual([
+      { window: 8_000, scenarios: 2, medianRatio: 0.75 },
+      { window: 200_000, scenarios: 2, medianRatio: (0.1 + 0.25) / 2 },
+    ]);
+    // Floors are a quarter of each guard cost here: 0.25 / 2, 0.75 / 3, 0.25 / 10, 0.25 / 4.
+    expect(comparison?.floorMedianRatio).toBeCloseTo((0.0625 + 0.125) / 2, 12);
+  });
+
+  it('should take the middle ratio of an odd count, and say nothing when no scenario is shared', () => {
+    expect(compareCosts(results.slice(0, 6), 'guard', 'adk')?.medianRatio).toBe(0.5);
+    expect(compareCosts(results, 'guard', 'none')).toBeUndefined();
+  });
+
+  it('should print the figures it compares', () => {
+    const text = renderCostComparison(compareCosts(results, 'guard', 'adk')!);
+    expect(text).toContain('on the 4 scenarios both finish without an overflow');
+    expect(text).toContain('total 0.32x, median 0.38x; median by window: 8,000: 0.75x (2), 200,000: 0.17x (2)');
+    expect(text).toContain('median 0.09x');
+  });
+});
