@@ -8,6 +8,7 @@ import {
   correctionFactor,
   DEFAULT_CORRECTION,
   learnedFactor,
+  MIN_CONTENT_SHARE,
   parseOverflowError,
 } from './calibration.js';
 
@@ -331,17 +332,17 @@ describe('parseOverflowError', () => {
 });
 
 describe('learnedFactor', () => {
-  it('should never be lower than real / estimate, nor more than twice it (framing is at most half an estimate)', () => {
+  it('should never be lower than real / estimate, nor more than that over MIN_CONTENT_SHARE', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 2_000_000 }),
         fc.integer({ min: 1, max: 1_000_000 }),
         fc.integer({ min: 0, max: 2_000_000 }),
-        fc.option(fc.double({ min: 0.5, max: 1, noNaN: true }), { nil: undefined }),
+        fc.option(fc.double({ min: MIN_CONTENT_SHARE, max: 1, noNaN: true }), { nil: undefined }),
         (real, estimate, framing, share) => {
           const factor = learnedFactor(real, estimate, framing, share);
           expect(factor).toBeGreaterThanOrEqual(clampCorrection(real / estimate));
-          expect(factor).toBeLessThanOrEqual(clampCorrection((2 * real) / estimate) * (1 + 1e-12));
+          expect(factor).toBeLessThanOrEqual(clampCorrection(real / estimate / MIN_CONTENT_SHARE) * (1 + 1e-12));
         },
       ),
       PROPERTY_RUNS,

@@ -4,7 +4,7 @@
  *   correction = clamp(max(realPromptTokens / lastEstimate,
  *                          realPromptTokens / net(lastEstimate) * net(estimate) / estimate), 1, 5)
  *                (1.5 before any real count)
- *   net(e)     = max(e - the estimator's framing in e, e / 2)
+ *   net(e)     = max(e - the estimator's framing in e, MIN_CONTENT_SHARE * e)
  *   calibrated = max(estimate * correction, realPromptTokens + (estimate - lastEstimate) * correction)
  *
  * The framing is what the estimator adds for role markers and part, system and
@@ -13,7 +13,9 @@
  * negligible on the large one that may follow. The first ratio is right for a
  * provider that counts it, the second (the ratio of content tokens, applied to
  * this request's content) for one that does not; the larger errs on the safe
- * side, and between requests of the same framing share the two are equal.
+ * side, and between requests of the same framing share the two are equal. The
+ * share of content is taken as at least MIN_CONTENT_SHARE, which bounds what a
+ * provider that does count framing is overestimated by.
  *
  * The second term is delta accounting: the last real count plus the calibrated
  * estimate of what was appended since. It never undercounts a growing history
@@ -85,10 +87,20 @@ export interface RequestFraming {
   readonly framing: number;
 }
 
-/** The share of an estimate that is not the estimator's framing (at least half; 1 when unknown). */
+/**
+ * The least share of content assumed in an estimate. It covers the framing of a
+ * small first request (an instruction, a tool and a short question) and caps at
+ * 1 / 0.8 the overestimate of a provider that counts framing when the last
+ * request was mostly framing (a chain of tool calls with short arguments and
+ * results): within the default buffer of 20%, so a request the plain ratio puts
+ * well under the threshold is not cut (docs/design.md, Calibrating).
+ */
+export const MIN_CONTENT_SHARE = 0.8;
+
+/** The share of an estimate that is not the estimator's framing (at least MIN_CONTENT_SHARE; 1 when unknown). */
 export function contentShare(estimate: number, framing: number | undefined): number {
   if (!isPositive(estimate) || !isPositive(framing)) return 1;
-  return Math.max(estimate - framing, estimate / 2) / estimate;
+  return Math.max(estimate - framing, estimate * MIN_CONTENT_SHARE) / estimate;
 }
 
 /**

@@ -68,6 +68,10 @@ describe('estimateFixedTokens', () => {
         2 * (TOOL_JSON_CHARS + 4),
       );
     });
+
+    it('should say which of those tokens are framing: 4 for the instruction and 4 per entry of tools', () => {
+      expect(estimateFixedTokens('You are helpful.', [TOOL, TOOL], characterTokenizer).framingTokens).toBe(12);
+    });
   });
 
   describe('memoisation', () => {

@@ -3,7 +3,7 @@
  * response's `usageMetadata`, and the size stated in a "prompt too long"
  * rejection. Pure functions; the plugin persists the result.
  */
-import { learnedFactor, parseOverflowError } from '../estimate/calibration.js';
+import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
 import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
 import { recordStatedWindow } from './learned-window.js';
 
@@ -31,7 +31,7 @@ export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage 
     realPromptTokens: prompt,
     lastEstimate: usage.sentEstimate,
     lastFraming: usage.sentFraming,
-    learnedCorrection: learnedFactor(prompt, usage.sentEstimate, usage.sentFraming),
+    learnedCorrection: clampCorrection(prompt / usage.sentEstimate),
     ...(output === undefined ? {} : { outputTokens: output }),
   };
 }
@@ -57,7 +57,7 @@ export function recordRejection(usage: UsageRecord, message: string, model?: str
           realPromptTokens: real,
           lastEstimate: usage.sentEstimate,
           lastFraming: usage.sentFraming,
-          learnedCorrection: learnedFactor(real, usage.sentEstimate, usage.sentFraming),
+          learnedCorrection: clampCorrection(real / usage.sentEstimate),
         }
       : {};
   // A maximum is the window only when the message says the request went over it.

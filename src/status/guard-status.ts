@@ -2,7 +2,6 @@
  * Token status per agent, for people (a one-line meter) and dashboards (plain
  * data), read from session state only, so it works on any stored session.
  */
-import { learnedFactor } from '../estimate/calibration.js';
 import { decodeSummaryRecord, decodeUsageRecord, type WindowOrigin } from '../state/guard-state.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
@@ -86,7 +85,7 @@ export function agentStatus(
       : undefined;
   const correction =
     usage.realPromptTokens && usage.lastEstimate
-      ? learnedFactor(usage.realPromptTokens, usage.lastEstimate, usage.lastFraming)
+      ? usage.realPromptTokens / usage.lastEstimate
       : usage.learnedCorrection;
   return {
     agentName,

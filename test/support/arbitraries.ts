@@ -127,6 +127,7 @@ export const calibrationState: fc.Arbitrary<CalibrationState> = fc.record(
   {
     realPromptTokens: fc.integer({ min: 1, max: 2_000_000 }),
     lastEstimate: fc.integer({ min: 1, max: 2_000_000 }),
+    lastFraming: fc.integer({ min: 1, max: 2_000_000 }),
     learnedCorrection: fc.double({ min: 1, max: 5, noNaN: true }),
   },
   { requiredKeys: [] },
@@ -140,7 +141,9 @@ export const usageRecordArbitrary: fc.Arbitrary<UsageRecord> = fc.record({
   version: fc.constant(RECORD_VERSION),
   realPromptTokens: fc.option(positiveCount, { nil: undefined }),
   lastEstimate: fc.option(positiveCount, { nil: undefined }),
+  lastFraming: fc.option(positiveCount, { nil: undefined }),
   sentEstimate: fc.option(positiveCount, { nil: undefined }),
+  sentFraming: fc.option(positiveCount, { nil: undefined }),
   lastCalibrated: fc.option(positiveCount, { nil: undefined }),
   learnedCorrection: fc.option(fc.double({ min: 1, max: 5, noNaN: true }), { nil: undefined }),
   outputTokens: fc.option(count, { nil: undefined }),
