@@ -15,6 +15,7 @@ import {
   type BaseAgent,
   type BaseTool,
   type Context,
+  type InvocationContext,
   type LlmRequest,
   type LlmResponse,
 } from '@google/adk';
@@ -30,10 +31,17 @@ import { modelErrorEvent } from './adk/model-error-event.js';
 import { PolicyCache } from './adk/policy-cache.js';
 import { recordResponse } from './adk/record-response.js';
 import type { SessionRef } from './adk/session-scope.js';
+import { UnmatchedAgentsCheck } from './adk/unmatched-agents-check.js';
 import type { PluginAfterToolParams } from './adk/tool-output-callback.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/guard-status.js';
-import { validateOptions, type ContextGuardOptions, type GuardLogger, type ResolvedPolicy } from './options.js';
+import {
+  agentEntries,
+  validateOptions,
+  type ContextGuardOptions,
+  type GuardLogger,
+  type ResolvedPolicy,
+} from './options.js';
 
 export type { StatusSession } from './adk/guard-session-actions.js';
 
@@ -63,6 +71,7 @@ export class ContextGuard extends BasePlugin {
   private readonly beforeModel: BeforeModelGuard;
   private readonly sessions: GuardSessionActions;
   private agentCallbackSet: GuardAgentCallbackSet | undefined;
+  private readonly agentNames: UnmatchedAgentsCheck;
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -75,6 +84,10 @@ export class ContextGuard extends BasePlugin {
     this.truncators = guardToolTruncators((agentName) => policies.of(agentName), logger, options.onToolTruncation);
     this.beforeModel = new BeforeModelGuard(this.parts, policies);
     this.sessions = new GuardSessionActions(this.parts, policies);
+    this.agentNames = new UnmatchedAgentsCheck(
+      agentEntries(options.agents).map(([name]) => name),
+      logger,
+    );
   }
 
   /**
@@ -153,11 +166,22 @@ export class ContextGuard extends BasePlugin {
    * called. Returns `agent`.
    */
   attachTo<T extends BaseAgent>(agent: T): T {
+    this.agentNames.check(agent);
     forEachLlmAgent(agent, (each) => addGuardCallbacks(each, this.callbackSet()));
     return agent;
   }
 
   /** Attaches the guard to an `AgentTool` child before ADK runs it in its own Runner, without plugins. */
+  /** Warns once about an `agents` entry that names no agent of the app being run. */
+  override async beforeRunCallback({
+    invocationContext,
+  }: {
+    invocationContext: InvocationContext;
+  }): Promise<undefined> {
+    if (invocationContext.agent) this.agentNames.check(invocationContext.agent);
+    return undefined;
+  }
+
   override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
     attachToAgentToolChild(tool, (child) => this.attachTo(child), this.logger);
     return undefined;

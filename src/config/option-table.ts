@@ -226,7 +226,7 @@ export const OPTION_TABLE = {
     scope: 'global',
     range: other('`{ [agentName]: policy }`'),
     defaultText: '`{}`',
-    doc: 'Per-agent policies; only own enumerable entries are read.',
+    doc: 'Per-agent policies, by exact agent name; only own enumerable entries are read. An entry that names no agent of the app is logged once, with the name it likely meant, when the app first runs.',
   },
   modelWindows: {
     scope: 'global',

@@ -1,0 +1,60 @@
+/**
+ * An `agents` entry that names no agent of the app is a misspelling whose
+ * settings would silently apply to nobody: the guard says so once, when the
+ * app first runs (through a real Runner) or when it is attached by hand, and
+ * it knows every agent of the app (sub-agents and AgentTool children).
+ */
+import { AgentTool, InMemorySessionService, Runner } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard } from '../../src/index.js';
+import { CapturingLogger } from '../../src/testing/index.js';
+import { appAgentNames } from '../../src/adk/unmatched-agents-check.js';
+import { APP_NAME, createHarness, runTurns, startSession, toolThenAnswerScript } from '../support/agent-harness.js';
+import { deskAgent, researcherAgent, routerAgent } from '../support/help-desk.js';
+import { agentModel } from '../support/scripted-agents.js';
+
+const NAMES_NO_AGENT = /agents\.(\w+) names no agent of this app/;
+
+function guardWith(agents: Record<string, { contextWindow: number }>): {
+  guard: ContextGuard;
+  logger: CapturingLogger;
+} {
+  const logger = new CapturingLogger();
+  return { guard: new ContextGuard({ agents, logger }), logger };
+}
+
+describe('the agents option and the names of the app’s agents', () => {
+  it('should warn once, on the first run, about an entry naming no agent, and suggest the name meant', async () => {
+    const { guard, logger } = guardWith({ wroker: { contextWindow: 8_000 } });
+    const harness = createHarness({ window: 100_000, script: toolThenAnswerScript(0), plugins: [guard] });
+    const session = await harness.startSession();
+    await harness.runTurns(session.id, 3);
+    const warnings = logger.matching(NAMES_NO_AGENT);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.level).toBe('warn');
+    expect(warnings[0]?.message).toContain("(its agents: 'worker')");
+    expect(warnings[0]?.message).toContain("Did you mean 'worker'?");
+  });
+
+  it('should say nothing when every entry names an agent, sub-agents and AgentTool children included', async () => {
+    const answers = toolThenAnswerScript(0);
+    const researcher = researcherAgent(agentModel('researcher', 8_000, answers), []);
+    const billing = deskAgent('billing', agentModel('billing', 16_000, answers), [
+      new AgentTool({ agent: researcher }),
+    ]);
+    const router = routerAgent(agentModel('router', 64_000, answers), [billing]);
+    expect(appAgentNames(billing).sort()).toEqual(['billing', 'researcher', 'router']);
+    const { guard, logger } = guardWith({ router: { contextWindow: 64_000 }, researcher: { contextWindow: 8_000 } });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP_NAME, agent: router, sessionService, plugins: [guard] });
+    const events = await runTurns(runner, (await startSession(sessionService)).id, 1);
+    expect(events.some((event) => event.author === 'router' && !event.errorCode)).toBe(true);
+    expect(logger.matching(NAMES_NO_AGENT)).toEqual([]);
+  });
+
+  it('should check an app attached by hand, where no plugin runs', () => {
+    const { guard, logger } = guardWith({ suport: { contextWindow: 8_000 } });
+    guard.attachTo(routerAgent(agentModel('router', 64_000, toolThenAnswerScript(0)), []));
+    expect(logger.matching(NAMES_NO_AGENT).map((line) => NAMES_NO_AGENT.exec(line.message)?.[1])).toEqual(['suport']);
+  });
+});
