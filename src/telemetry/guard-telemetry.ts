@@ -65,10 +65,11 @@ const meters = lazyInstruments({
 
 /** Records a finished compaction as a span (back-dated to its start) and metrics. */
 export function recordCompactionTelemetry(record: CompactionRecord, model: string | undefined): void {
+  // Metric attributes stay bounded (agent, model, flags): the session id rides on the span only,
+  // since on a metric it would make one time series per conversation.
   const attributes: Attributes = {
     'gen_ai.operation.name': 'compact_context',
     'gen_ai.agent.name': record.agentName,
-    'gen_ai.conversation.id': record.sessionId,
     ...(model ? { 'gen_ai.request.model': model } : {}),
   };
   const span = trace.getTracer(TELEMETRY_SCOPE).startSpan(
@@ -77,6 +78,7 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
       startTime: record.createdAt,
       attributes: {
         ...attributes,
+        'gen_ai.conversation.id': record.sessionId,
         'gen_ai.usage.input_tokens': record.tokensBefore,
         'context_guard.tokens_after': record.tokensAfter,
         'context_guard.compression_ratio': record.compressionRatio,

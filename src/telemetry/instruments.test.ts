@@ -31,4 +31,24 @@ describe('lazyInstruments', () => {
     });
     await capture.shutdown();
   });
+
+  it('should make the instruments again when the global meter provider changes, so that a provider registered after the first call receives data', async () => {
+    const meters = lazyInstruments({ calls: { kind: 'counter', name: 'test.calls', description: 'Calls' } } as const);
+    meters().calls.add(1); // before any provider: the API's no-op meter
+
+    const first = metricsProbe().register();
+    meters().calls.add(2);
+    expect(meters()).toBe(meters());
+    const firstPoints = (await first.exported()).find((metric) => metric.descriptor.name === 'test.calls')?.dataPoints;
+    expect(firstPoints?.map((point) => point.value)).toEqual([2]);
+    await first.shutdown();
+
+    const second = metricsProbe().register();
+    meters().calls.add(3);
+    const secondPoints = (await second.exported()).find(
+      (metric) => metric.descriptor.name === 'test.calls',
+    )?.dataPoints;
+    expect(secondPoints?.map((point) => point.value)).toEqual([3]);
+    await second.shutdown();
+  });
 });
