@@ -77,6 +77,6 @@ export function renderCostComparison(comparison: CostComparison): string {
   return [
     `Cost of ${comparison.strategy} against ${comparison.baseline}, on the ${comparison.scenarios} scenarios both finish without an overflow:`,
     `  total ${times(comparison.totalRatio)}, median ${times(comparison.medianRatio)}; median by window: ${windows}`,
-    `  floor (output, and each request's new contents once, uncached): median ${times(comparison.floorMedianRatio)} of ${comparison.baseline}'s cost`,
+    `  floor of the ${comparison.strategy} runs (output, and each request's new contents once, uncached; a lower bound): median ${times(comparison.floorMedianRatio)} of ${comparison.baseline}'s cost`,
   ].join('\n');
 }

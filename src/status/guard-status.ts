@@ -137,7 +137,8 @@ export function formatContextMeter(status: AgentContextStatus): string {
   const source =
     status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
   const window = status.window ? `${compact(status.window)}${source}` : '?';
-  const turns = status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turns left`;
+  const turns =
+    status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turn${status.turnsLeft === 1 ? '' : 's'} left`;
   const compactions =
     status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
   const preparing = status.preparing ? ', preparing a summary' : '';

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { agentStatus, formatContextMeter } from './guard-status.js';
+import { stateKeysFor } from '../state/state-keys.js';
+
+/** The status of agent `worker` after calls whose last estimate is `used` of an 8,000 window, turns of 1,000. */
+function statusAt(used: number) {
+  const usage = { lastCalibrated: used, window: 8_000, threshold: 6_400, averageTurnTokens: 1_000, modelCalls: 3 };
+  return agentStatus({ [stateKeysFor('worker').usage]: usage }, 'worker');
+}
+
+describe('formatContextMeter', () => {
+  it('should count the turns left in words that agree with the number', () => {
+    expect(formatContextMeter(statusAt(5_000))).toBe('5K/8K (62.5%) ~1 turn left');
+    expect(formatContextMeter(statusAt(4_000))).toBe('4K/8K (50%) ~2 turns left');
+  });
+});
