@@ -4,6 +4,7 @@
  * (one source for each fact); an application overrides or extends it with the
  * `prices` option.
  */
+import { closestName } from '../config/closest-name.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
 
 /** USD per million tokens. */
@@ -64,6 +65,9 @@ export function priceFor(model: string | undefined, table?: PriceTable): ModelPr
 }
 
 /** Why `table` is not a valid price table (field path and reason), or `undefined` when it is. */
+/** The fields of a `ModelPrice`: any other key in an application's table is a misspelling. */
+const PRICE_FIELDS: readonly string[] = ['input', 'cachedInput', 'output', 'longContext'];
+
 export function priceTableProblem(
   table: unknown,
 ): { readonly field: string; readonly value: unknown; readonly reason: string } | undefined {
@@ -78,6 +82,12 @@ export function priceTableProblem(
         reason: 'must be { input, cachedInput?, output } in USD per million tokens',
       };
     const entry = price as Record<string, unknown>;
+    const unknown = Object.keys(entry).find((key) => !PRICE_FIELDS.includes(key));
+    if (unknown !== undefined) {
+      const closest = closestName(unknown, PRICE_FIELDS);
+      const hint = closest === undefined ? `fields: ${PRICE_FIELDS.join(', ')}` : `did you mean '${closest}'?`;
+      return { field: `.${model}.${unknown}`, value: entry[unknown], reason: `is not a price field (${hint})` };
+    }
     for (const key of ['input', 'output'] as const) {
       if (!rate(entry[key]))
         return {

@@ -69,4 +69,11 @@ describe('a bill that knows caching', () => {
       /prices\.gemini-2\.5-flash\.input/,
     );
   });
+
+  it('should name a misspelt price field, which would otherwise bill cached tokens at the full price unseen', () => {
+    const misspelt = { 'my-model': { input: 1, cachedInpt: 0.1, output: 2 } } as never;
+    expect(() => new ContextGuard({ prices: misspelt })).toThrow(
+      /'prices\.my-model\.cachedInpt' is not a price field \(did you mean 'cachedInput'\?\)/,
+    );
+  });
 });
