@@ -14,6 +14,7 @@ import {
   USER_ID,
   createHarness,
   runTurn,
+  summarizingGuard,
   toolThenAnswerScript,
   storedSession,
 } from '../support/agent-harness.js';
@@ -32,14 +33,7 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
       script: toolThenAnswerScript(3_000),
       sessionService: firstStore,
       // Summaries made in the call: masking alone would make room here, and preparing ahead adds summarizer calls.
-      plugins: [
-        new ContextGuard({
-          contextWindow: 8_000,
-          summarizer: new ScriptedSummarizer(),
-          maskKeepRecent: 0,
-          prepareTurnsAhead: 0,
-        }),
-      ],
+      plugins: [summarizingGuard()],
     });
     const session = await firstStore.createSession({
       appName: APP_NAME,

@@ -7,10 +7,8 @@ import { trace } from '@opentelemetry/api';
 import { DataPointType, type MetricData } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedSummarizer } from '../../src/testing/index.js';
-import { createHarness, toolThenAnswerScript, USER_ID } from '../support/agent-harness.js';
+import { createHarness, summarizingGuard, toolThenAnswerScript, USER_ID } from '../support/agent-harness.js';
 import { metricsProbe } from '../support/metrics-probe.js';
 
 /** Every attribute value of every data point of `metric`, with the attribute's name. */
@@ -27,14 +25,7 @@ describe('OpenTelemetry metric attributes', () => {
       window: 8_000,
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
-      plugins: [
-        new ContextGuard({
-          contextWindow: 8_000,
-          summarizer: new ScriptedSummarizer(),
-          maskKeepRecent: 0,
-          prepareTurnsAhead: 0,
-        }),
-      ],
+      plugins: [summarizingGuard()],
     });
     const first = await harness.startSession();
     const second = await harness.startSession();

@@ -5,10 +5,8 @@
  * traces), so instruments made then must be made again once one is.
  */
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { ScriptedSummarizer } from '../../src/testing/index.js';
-import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, summarizingGuard, toolThenAnswerScript } from '../support/agent-harness.js';
 import { metricsProbe } from '../support/metrics-probe.js';
 
 describe('OpenTelemetry meter provider registered late', () => {
@@ -17,14 +15,7 @@ describe('OpenTelemetry meter provider registered late', () => {
       window: 8_000,
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
-      plugins: [
-        new ContextGuard({
-          contextWindow: 8_000,
-          summarizer: new ScriptedSummarizer(),
-          maskKeepRecent: 0,
-          prepareTurnsAhead: 0,
-        }),
-      ],
+      plugins: [summarizingGuard()],
     });
     const session = await harness.startSession();
     const compactionsSoFar = async () =>

@@ -6,9 +6,30 @@ import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/
 import type { BasePlugin, BaseSessionService, Event, Session } from '@google/adk';
 import type { Content } from '@google/genai';
 import { callThenAnswer } from './call-then-answer.js';
-import { logText, ScriptedLlm, ratioTokenCounter, type ModelScript } from '../../src/testing/index.js';
+import { ContextGuard, type ContextGuardOptions } from '../../src/index.js';
+import {
+  logText,
+  ScriptedLlm,
+  ScriptedSummarizer,
+  ratioTokenCounter,
+  type ModelScript,
+} from '../../src/testing/index.js';
 
 export const APP_NAME = 'guard-test';
+
+/**
+ * A guard on an 8k window that makes a summary at every compaction, in the call: masking alone would
+ * make room with `toolThenAnswerScript(3_000)`, and preparing ahead adds summarizer calls.
+ */
+export function summarizingGuard(options: ContextGuardOptions = {}): ContextGuard {
+  return new ContextGuard({
+    contextWindow: 8_000,
+    summarizer: new ScriptedSummarizer(),
+    maskKeepRecent: 0,
+    prepareTurnsAhead: 0,
+    ...options,
+  });
+}
 export const USER_ID = 'user-1';
 
 /** A tool that returns a payload of the requested size. */
