@@ -71,6 +71,19 @@ describe('recordStatedWindow', () => {
     expect(plausibleWindow(8_000.5)).toBeUndefined();
   });
 
+  it('should show the stated maximum as the window right away when it is smaller than the one the call used', () => {
+    const used = usageRecord({ window: 128_000, windowSource: 'default', threshold: 102_400, hardLimit: 121_600 });
+    expect(recordStatedWindow(used, 'tiny', 8_000)).toMatchObject({
+      window: 8_000,
+      windowSource: 'learned',
+      threshold: undefined,
+      hardLimit: undefined,
+    });
+    // A smaller window of the user's own stays, as chooseWindow keeps it.
+    const own = usageRecord({ window: 4_000, windowSource: 'option', threshold: 3_200 });
+    expect(recordStatedWindow(own, 'tiny', 8_000)).toMatchObject({ window: 4_000, windowSource: 'option' });
+  });
+
   it('should map every registry source to an origin', () => {
     expect(['override', 'table', 'catalogue', 'family', 'default'].map((source) => originOf(source as never))).toEqual([
       'option',

@@ -65,5 +65,9 @@ export function recordStatedWindow(
 ): UsageRecord {
   const window = plausibleWindow(limit);
   if (window === undefined) return usage;
-  return { ...usage, learnedWindow: window, learnedWindowModel: normalizeModelName(model ?? '') };
+  const learned = { ...usage, learnedWindow: window, learnedWindowModel: normalizeModelName(model ?? '') };
+  // The next call measures against it (see chooseWindow): status shows it now, not the window that was too large.
+  return usage.window === undefined || window < usage.window
+    ? { ...learned, window, windowSource: 'learned', threshold: undefined, hardLimit: undefined }
+    : learned;
 }

@@ -119,6 +119,9 @@ describe('recordRejection', () => {
         forceCompaction: true,
         learnedWindow: 1_048_576,
         learnedWindowModel: '',
+        // Shown as the window until the next call measures against it.
+        window: 1_048_576,
+        windowSource: 'learned',
       });
     });
 

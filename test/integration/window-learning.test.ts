@@ -79,6 +79,19 @@ describe('a window learned from the provider', () => {
     expect(restartedModel.rejectedRequests).toHaveLength(0);
   });
 
+  it('should show the stated maximum in the meter right after the rejection, before the next call', async () => {
+    const model = strictModel();
+    const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() });
+    const harness = createHarness({ model, plugins: [guard] });
+    const session = await harness.startSession();
+    for (let turn = 1; turn <= 30 && model.rejectedRequests.length === 0; turn++)
+      await harness.runTurns(session.id, turn, { from: turn });
+    expect(model.rejectedRequests).toHaveLength(1);
+    const meter = formatContextMeter(guard.status(await harness.storedSession(session.id), 'worker'));
+    // The window the next call is held to, and no turns-left count against the threshold of the old window.
+    expect(meter).toMatch(/^\d+(\.\d)?K\/8K learned \(\d+(\.\d)?%\)$/);
+  });
+
   it('should let the provider win over a larger contextWindow option, and say so once', async () => {
     const logger = new CapturingLogger();
     const model = strictModel();
