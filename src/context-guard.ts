@@ -32,6 +32,7 @@ import { PolicyCache } from './adk/policy-cache.js';
 import { recordResponse } from './adk/record-response.js';
 import type { SessionRef } from './adk/session-scope.js';
 import { UnmatchedAgentsCheck } from './adk/unmatched-agents-check.js';
+import { WarnOnce } from './adk/warn-once.js';
 import type { PluginAfterToolParams } from './adk/tool-output-callback.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/guard-status.js';
@@ -72,6 +73,7 @@ export class ContextGuard extends BasePlugin {
   private readonly sessions: GuardSessionActions;
   private agentCallbackSet: GuardAgentCallbackSet | undefined;
   private readonly agentNames: UnmatchedAgentsCheck;
+  private readonly notices: WarnOnce;
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -84,6 +86,7 @@ export class ContextGuard extends BasePlugin {
     this.truncators = guardToolTruncators((agentName) => policies.of(agentName), logger, options.onToolTruncation);
     this.beforeModel = new BeforeModelGuard(this.parts, policies);
     this.sessions = new GuardSessionActions(this.parts, policies);
+    this.notices = new WarnOnce(logger);
     this.agentNames = new UnmatchedAgentsCheck(
       agentEntries(options.agents).map(([name]) => name),
       logger,
@@ -219,7 +222,12 @@ export class ContextGuard extends BasePlugin {
   }): Promise<LlmResponse | undefined> {
     try {
       if (this.policyFor(callbackContext.agentName).enabled)
-        recordResponse(callbackContext, llmResponse, this.options.prices, this.parts.reporter);
+        recordResponse(callbackContext, llmResponse, this.options.prices, this.parts.reporter, (model) =>
+          this.notices.inform(
+            `unpriced:${model}`,
+            `${LOG_PREFIX} no price is known for model '${model}': its calls are counted (status().unpricedCalls) but not costed; the prices option can add it (docs/observability.md).`,
+          ),
+        );
     } catch (error) {
       this.logger.error(`${LOG_PREFIX} failed to record usage; calibration skipped for this call.`, error);
     }

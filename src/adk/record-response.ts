@@ -25,6 +25,7 @@ export function recordResponse(
   response: LlmResponse,
   prices: ContextGuardOptions['prices'],
   reporter: CompactionReporter,
+  onUnpriced: (model: string) => void = () => undefined,
 ): void {
   if (recorded.has(response)) return;
   recorded.add(response);
@@ -40,7 +41,9 @@ export function recordResponse(
   const reported: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
   const model = modelNameOf(context, response);
   // Partial (streamed) chunks repeat usage that the final response reports: bill that one only.
-  const next = response.partial ? reported : billUsage(reported, response.usageMetadata, priceFor(model, prices));
+  const price = priceFor(model, prices);
+  if (!response.partial && price === undefined) onUnpriced(model ?? 'unknown');
+  const next = response.partial ? reported : billUsage(reported, response.usageMetadata, price);
   if (next !== usage) context.state.set(keys.usage, encodeRecord(next));
   if (next !== reported) recordUsageTelemetry(agentName, model, next, reported);
 }

@@ -1,5 +1,5 @@
 /**
- * Warnings logged once per cause for the life of the process (bounded).
+ * Warnings (and notices) logged once per cause for the life of the process (bounded).
  */
 import type { GuardLogger } from '../options.js';
 
@@ -12,9 +12,18 @@ export class WarnOnce {
   constructor(private readonly logger: GuardLogger) {}
 
   warn(cause: string, message: string): void {
-    if (this.warned.has(cause)) return;
+    if (this.first(cause)) this.logger.warn(message);
+  }
+
+  /** The same, at info level: for a fact worth knowing once that needs no action. */
+  inform(cause: string, message: string): void {
+    if (this.first(cause)) this.logger.info(message);
+  }
+
+  private first(cause: string): boolean {
+    if (this.warned.has(cause)) return false;
     if (this.warned.size >= MAX_WARNED_CAUSES) this.warned.clear();
     this.warned.add(cause);
-    this.logger.warn(message);
+    return true;
   }
 }

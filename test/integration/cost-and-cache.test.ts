@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
 import { metricsProbe } from '../support/metrics-probe.js';
-import { ScriptedSummarizer } from '../../src/testing/index.js';
+import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
 
@@ -56,12 +56,16 @@ describe('a bill that knows caching', () => {
     await probe.shutdown();
   });
 
-  it('should count tokens but leave the cost out for a model without a price', async () => {
-    const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer() });
+  it('should count tokens but leave the cost out for a model without a price, and say so once', async () => {
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer(), logger });
     const { harness, status } = await billedTurns(guard, 1);
     expect(status.promptTokens).toBeGreaterThan(0);
     expect(status.costUsd).toBeUndefined();
     expect(status.unpricedCalls).toBe(harness.model.requests.length);
+    expect(harness.model.requests.length).toBeGreaterThan(1);
+    const notices = logger.matching("no price is known for model 'scripted-model'");
+    expect(notices.map((line) => line.level)).toEqual(['info']);
   });
 
   it('should reject a malformed price table at construction', () => {
