@@ -174,7 +174,6 @@ export class ContextGuard extends BasePlugin {
     return agent;
   }
 
-  /** Attaches the guard to an `AgentTool` child before ADK runs it in its own Runner, without plugins. */
   /** Warns once about an `agents` entry that names no agent of the app being run. */
   override async beforeRunCallback({
     invocationContext,
@@ -185,6 +184,7 @@ export class ContextGuard extends BasePlugin {
     return undefined;
   }
 
+  /** Attaches the guard to an `AgentTool` child before ADK runs it in its own Runner, without plugins. */
   override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
     attachToAgentToolChild(tool, (child) => this.attachTo(child), this.logger);
     return undefined;

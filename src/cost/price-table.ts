@@ -64,10 +64,10 @@ export function priceFor(model: string | undefined, table?: PriceTable): ModelPr
   return undefined;
 }
 
-/** Why `table` is not a valid price table (field path and reason), or `undefined` when it is. */
 /** The fields of a `ModelPrice`: any other key in an application's table is a misspelling. */
 const PRICE_FIELDS: readonly string[] = ['input', 'cachedInput', 'output', 'longContext'];
 
+/** Why `table` is not a valid price table (field path and reason), or `undefined` when it is. */
 export function priceTableProblem(
   table: unknown,
 ): { readonly field: string; readonly value: unknown; readonly reason: string } | undefined {

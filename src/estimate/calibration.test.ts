@@ -88,7 +88,8 @@ describe('correctionFactor', () => {
       // 146 / (130 - 18) x (5,000 - 50) / 5,000 = 1.29.
       const pair = { realPromptTokens: 146, lastEstimate: 130, lastFraming: 18 };
       expect(correctionFactor(pair, 1.5, { estimate: 5_000, framing: 50 }).factor).toBeCloseTo(1.29, 2);
-      expect(calibrate(5_000, pair, 1.5, 50)).toBe(Math.ceil(5_000 * (146 / 112) * 0.99));
+      // 5,000 x 1.2905 = 6,452.7, above the delta term 146 + (5,000 - 130) x 1.2905 = 6,430.9.
+      expect(calibrate(5_000, pair, 1.5, 50)).toBe(6_453);
       // The same framing share, or an unknown one: the plain ratio.
       expect(correctionFactor(pair, 1.5, { estimate: 1_300, framing: 180 }).factor).toBeCloseTo(146 / 130, 9);
       expect(correctionFactor(pair).factor).toBeCloseTo(146 / 130, 9);

@@ -81,6 +81,7 @@ describe('guardRequest and the content ratio of the last request', () => {
     const sent = result.contents ?? [];
     expect(sent).toHaveLength(2);
     expect(result.calibrated).toBe(Math.ceil((1_300 / 800) * (result.estimate - framingOf(sent))));
+    expect(result.usage.sentFraming).toBe(framingOf(sent));
   });
 });
 

@@ -241,7 +241,7 @@ function sendAsIs(input: GuardRequestInput, observed: Observed): GuardRequestRes
     contents,
     summaryDiscarded: located.summaryDiscarded,
     mask: mask.maskUpdate,
-    usage: idleUsage(input.usage, measure.estimate, sentFraming(input, contents), measure.calibrated),
+    usage: idleUsage(input.usage, measure.estimate, measure.framing, measure.calibrated),
     budget: measure.budget,
     estimate: measure.estimate,
     calibrated: measure.calibrated,
@@ -424,9 +424,9 @@ function finish(
   };
 }
 
-/** The estimator's framing of what is sent (`contents` undefined: the request's own contents). */
-function sentFraming(input: GuardRequestInput, contents: readonly Content[] | undefined): number {
-  return (input.fixedFramingTokens ?? 0) + contentsFramingTokens(contents ?? input.contents);
+/** The estimator's framing of a reduced request (what is sent as measured has `measure.framing`). */
+function sentFraming(input: GuardRequestInput, contents: readonly Content[]): number {
+  return (input.fixedFramingTokens ?? 0) + contentsFramingTokens(contents);
 }
 
 /** Step 9: the request as composed (a summary that came out larger is discarded), then shrunk to fit. */

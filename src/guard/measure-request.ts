@@ -36,6 +36,8 @@ export interface RequestMeasure {
   readonly summaryTokens: number;
   /** Heuristic estimate of the whole request, and its calibrated value. */
   readonly estimate: number;
+  /** Of `estimate`, the estimator's own framing: of exactly what is sent when nothing is reduced. */
+  readonly framing: number;
   readonly calibrated: number;
   readonly factor: number;
   /** Whether a real count has calibrated the factor. */
@@ -75,6 +77,7 @@ export function measureRequest(input: MeasureInput): RequestMeasure {
   return {
     summaryTokens,
     estimate,
+    framing,
     calibrated: calibrate(estimate, usage, policy.defaultCorrection, framing),
     factor,
     isCalibrated,

@@ -125,6 +125,11 @@ function compact(tokens: number): string {
   return String(tokens);
 }
 
+/** `1 turn`, `2 turns`. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /**
  * A one-line meter such as `45K/1M (4.5%) ~450 turns left`, with `, preparing a summary` while one is
  * prepared in the background; a window the user
@@ -137,10 +142,8 @@ export function formatContextMeter(status: AgentContextStatus): string {
   const source =
     status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
   const window = status.window ? `${compact(status.window)}${source}` : '?';
-  const turns =
-    status.turnsLeft === undefined ? '' : ` ~${status.turnsLeft} turn${status.turnsLeft === 1 ? '' : 's'} left`;
-  const compactions =
-    status.compactions > 0 ? `, ${status.compactions} compaction${status.compactions === 1 ? '' : 's'}` : '';
+  const turns = status.turnsLeft === undefined ? '' : ` ~${counted(status.turnsLeft, 'turn')} left`;
+  const compactions = status.compactions > 0 ? `, ${counted(status.compactions, 'compaction')}` : '';
   const preparing = status.preparing ? ', preparing a summary' : '';
   return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}${preparing}`;
 }

@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import { DatabaseSessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import {
   APP_NAME,
@@ -54,7 +53,7 @@ describe.skipIf(!url)('persistence with DatabaseSessionService on PostgreSQL', (
       ratio: 1.8,
       script: toolThenAnswerScript(0),
       sessionService: secondStore,
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
+      plugins: [summarizingGuard({ summarizer })],
     });
     await runTurn(second.runner, session.id, 'Where are we? No tools.');
     expect(second.model.requests[0]!.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);

@@ -2,9 +2,8 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
 import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
-import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
+import { createHarness, summarizingGuard, toolThenAnswerScript } from '../support/agent-harness.js';
 import { metricsProbe } from '../support/metrics-probe.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 
@@ -28,7 +27,7 @@ describe('OpenTelemetry', () => {
       window: 8_000,
       ratio: 1.8,
       script: toolThenAnswerScript(3_000),
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 })],
+      plugins: [summarizingGuard({ summarizer })],
     });
     const stored = await harness.sessionAfterTurns(10);
     const compactions = decodeUsageRecord(stored.state[stateKeysFor('worker').usage]).compactions;

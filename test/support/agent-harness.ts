@@ -16,6 +16,7 @@ import {
 } from '../../src/testing/index.js';
 
 export const APP_NAME = 'guard-test';
+export const USER_ID = 'user-1';
 
 /**
  * A guard on an 8k window that makes a summary at every compaction, in the call: masking alone would
@@ -30,7 +31,6 @@ export function summarizingGuard(options: ContextGuardOptions = {}): ContextGuar
     ...options,
   });
 }
-export const USER_ID = 'user-1';
 
 /** A tool that returns a payload of the requested size. */
 export function fetchLogsTool(): FunctionTool {
