@@ -103,10 +103,12 @@ export interface AgentPolicy {
    */
   maskKeepRecent?: number;
   /**
-   * Masking for cost: once masking the tool results of completed turns would save this many
-   * (estimated) tokens, they are masked at the next turn's first call, with no model call, even with the window
-   * far from full: every later call would re-send and pay for them. The in-flight turn is never
-   * masked. `0` turns it off; `maskKeepRecent: 0` turns it off too. @default 16384
+   * Masking for cost: every later call would re-send and pay for the tool results of completed
+   * turns, so they are masked at a turn's first call, with no model call, even with the window far
+   * from full, once that saves at least this many (estimated) tokens and the saving, over the calls
+   * expected before the threshold, beats the provider's cached prefix it breaks (weighed with the
+   * model's cached price). The in-flight turn is never masked. `0` turns it off;
+   * `maskKeepRecent: 0` turns it off too. @default 2048
    */
   maskStaleOutputTokens?: number;
   /**

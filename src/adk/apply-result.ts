@@ -50,7 +50,7 @@ export async function applyResult(
       `${LOG_PREFIX} agent '${agentName}': masked old tool results before content ${result.masking.upTo}, ` +
         `~${result.masking.tokensBefore} -> ~${result.masking.tokensAfter} tokens, no model call` +
         (result.masking.cause === 'cost'
-          ? ' (for cost: the window has room, but masking completed turns saves at least maskStaleOutputTokens).'
+          ? ' (for cost: the window has room, but masking completed turns saves at least maskStaleOutputTokens and pays for the cached prefix it breaks).'
           : ' (for room: a compaction was due).'),
     );
   }

@@ -32,5 +32,6 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     prepared: new PreparedSummaries(logger, recordPreparedSummary),
     reporter: new CompactionReporter(options, logger),
     pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)),
+    prices: options.prices,
   };
 }

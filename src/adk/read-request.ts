@@ -9,6 +9,8 @@ import type { GuardRequestInput } from '../guard/guard-request.js';
 import type { PreparedHandle } from '../guard/prepared-summary.js';
 import type { WindowChoice } from '../guard/learned-window.js';
 import { runSummarizer, type Summarizer } from '../compaction/summarizer.js';
+import { cachedPriceRatio } from '../cost/cache-terms.js';
+import { priceFor, type PriceTable } from '../cost/price-table.js';
 import type { ContentMeasureCache } from '../estimate/content-measure-cache.js';
 import { estimateFixedTokens, type TokenMemo } from '../estimate/estimate-request.js';
 import { fingerprint } from '../estimate/fingerprint.js';
@@ -40,6 +42,8 @@ export interface RequestReaders {
   readonly pins: GuardPins;
   readonly queue: KeyedQueue;
   readonly prepared: PreparedSummaries;
+  /** The application's `prices` option: the model's cached discount weighs a masking for cost. */
+  readonly prices: PriceTable | undefined;
 }
 
 /** The agent's guard state as stored, read before the compaction hooks exist. */
@@ -128,6 +132,7 @@ export function readRequest(
     tokenizer,
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
+    cachedPriceRatio: cachedPriceRatio(priceFor(request.model, readers.prices)),
     // Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then.
     prepared: prepared && {
       previous: prepared.previous,

@@ -178,8 +178,8 @@ export const OPTION_TABLE = {
     scope: 'policy',
     unit: 'tokens',
     range: integer(0),
-    default: 16_384,
-    doc: "Masking for cost: once masking the tool results of completed turns would save this many (estimated) tokens, they become placeholders at the agent's first call of the next turn, with no model call, even with the window far from full; the in-flight turn is never masked; `0` turns it off, and so does `maskKeepRecent: 0` (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).",
+    default: 2_048,
+    doc: "Masking for cost: the tool results of completed turns become placeholders at the agent's first call of a turn, with no model call, even with the window far from full, once masking them saves at least this many (estimated) tokens and pays for the provider's cached prefix it breaks over the calls expected before the threshold (weighed with the model's cached price); the in-flight turn is never masked; `0` turns it off, and so does `maskKeepRecent: 0` (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).",
   },
   prepareTurnsAhead: {
     scope: 'policy',

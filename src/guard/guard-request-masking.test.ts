@@ -71,6 +71,8 @@ describe('guardRequest: masking for cost, with nothing due', () => {
       contents: turns,
       policy: { ...testPolicy(), maskStaleOutputTokens },
       usage: { ...guardInput({ contents: turns }).usage, futileCompaction: futile },
+      // No cache discount: the saving alone decides (the trade is mask-stale-output.test.ts's).
+      cachedPriceRatio: 1,
     });
 
   it('should mask for cost, say so, make no compaction, and keep a futile attempt remembered', async () => {
@@ -80,6 +82,12 @@ describe('guardRequest: masking for cost, with nothing due', () => {
     expect(result.compaction).toBeUndefined();
     expect(result.usage.maskings).toBe(1);
     expect(result.usage.futileCompaction).toEqual(futile);
+  });
+
+  it("should weigh the provider's cache: at the default discount, a masking that leaves too short a request to cache waits", async () => {
+    const result = await guardRequest({ ...costInput(1_000), cachedPriceRatio: undefined });
+    expect(result.masking).toBeUndefined();
+    expect(result.contents).toBeUndefined();
   });
 
   it('should send the request as it is while the stale output would save less than the option', async () => {

@@ -27,6 +27,7 @@ import type { Content } from '@google/genai';
 import type { Budget } from '../budget/compute-budget.js';
 import { planCompaction, type CompactionPlan } from '../budget/compaction-plan.js';
 import { injectSummary, type SummaryContentOptions } from '../compaction/inject-summary.js';
+import { DEFAULT_CACHED_PRICE_RATIO } from '../cost/cache-terms.js';
 import { inFlightRequestTokens, uncoveredContents } from '../compaction/summary-coverage.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
@@ -88,6 +89,8 @@ export interface GuardRequestInput {
   readonly now: number;
   /** A summary prepared in the background for this session and agent (background compaction), if any. */
   readonly prepared?: PreparedHandle | undefined;
+  /** Cached over uncached price of the agent's model (masking for cost weighs the cache it breaks). @default DEFAULT_CACHED_PRICE_RATIO */
+  readonly cachedPriceRatio?: number | undefined;
 }
 
 export interface GuardRequestResult {
@@ -315,6 +318,12 @@ function staleMasking(input: GuardRequestInput, observed: Observed): MaskStep | 
   return maskStaleOutput({
     policy: input.policy,
     estimate: observed.measure.estimate,
+    cache: {
+      usage: input.usage,
+      threshold: observed.measure.budget.threshold,
+      factor: observed.measure.factor,
+      cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
+    },
     source: observed.source,
     coverage: observed.located.coverage,
     maskedUpTo: observed.mask.maskedUpTo,

@@ -30,10 +30,20 @@ const AFTER_OTHER_AGENT: Content[] = [...CONTENTS, userText('For context: [desk]
 const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
 const ESTIMATE = viewEstimate(100, 0, TOKENS, { covered: 0 });
 
+// A model with no cache discount: breaking the cache costs nothing, so any saving pays (the cases
+// about the cache trade set their own).
+const NO_DISCOUNT: StaleOutputInput['cache'] = {
+  usage: { modelCalls: 2, invocations: 2, averageTurnTokens: undefined },
+  threshold: 100_000,
+  factor: 1,
+  cachedPriceRatio: 1,
+};
+
 function input(maskStaleOutputTokens: number, overrides: Partial<StaleOutputInput> = {}): StaleOutputInput {
   return {
     policy: { maskKeepRecent: 1, maskStaleOutputTokens },
     estimate: ESTIMATE,
+    cache: NO_DISCOUNT,
     source: viewSource(CONTENTS, TOKENS),
     coverage: { covered: 0 },
     maskedUpTo: 0,
@@ -93,5 +103,82 @@ describe('maskStaleOutput', () => {
     // At the bound, the placeholders are built and counted.
     maskStaleOutput(input(resultTokens, { source }));
     expect(tokenizer.counted.length).toBeGreaterThan(0);
+  });
+
+  describe('against the cache it breaks (a 90% discount on cached tokens)', () => {
+    const longText = 'a'.repeat(3_000);
+    // Turn 1 says much and calls no tool, turn 2's result is stale: the text before the
+    // placeholder stays cached, only what follows it is sent again uncached.
+    const textFirst: Content[] = [
+      userText(longText),
+      { role: 'model', parts: [{ text: 'noted' }] },
+      userText('turn 2'),
+      functionCall('fetch_2'),
+      functionResponse('fetch_2', { logs: 'line 2\n'.repeat(300) }),
+      { role: 'model', parts: [{ text: 'done 2' }] },
+      userText('turn 3'),
+    ];
+    // The same words after the result: they would be sent again uncached.
+    const textAfter: Content[] = [
+      userText('turn 1'),
+      { role: 'model', parts: [{ text: 'noted' }] },
+      userText('turn 2'),
+      functionCall('fetch_2'),
+      functionResponse('fetch_2', { logs: 'line 2\n'.repeat(300) }),
+      { role: 'model', parts: [{ text: longText }] },
+      userText('turn 3'),
+    ];
+    const discounted = (contents: Content[], cache: Partial<StaleOutputInput['cache']> = {}): StaleOutputInput => {
+      const tokens = contents.map((content) => estimateContentTokens(content, characterTokenizer));
+      return input(1_000, {
+        source: viewSource(contents, tokens),
+        estimate: viewEstimate(100, 0, tokens, { covered: 0 }),
+        fingerprints: contents.map((_, index) => `f${index}`),
+        cache: {
+          usage: { modelCalls: 4, invocations: 2, averageTurnTokens: undefined },
+          threshold: 100_000,
+          factor: 1,
+          cachedPriceRatio: 0.1,
+          ...cache,
+        },
+      });
+    };
+
+    it('should mask when the saving over the calls to come beats sending the rest again', () => {
+      // Saves about 2,000 tokens on each of 4 expected calls, sends about 100 again.
+      expect(maskStaleOutput(discounted(textFirst))?.upTo).toBe(6);
+    });
+
+    it('should wait when the contents after the first placeholder cost more to send again', () => {
+      // The same saving, but the 3,000 tokens after the placeholder lose the cache.
+      expect(maskStaleOutput(discounted(textAfter))).toBeUndefined();
+      expect(maskStaleOutput(discounted(textAfter, { cachedPriceRatio: 1 }))?.upTo).toBe(6);
+    });
+
+    it('should mask what costs more to send again once the session has run long enough, unless the threshold is near', () => {
+      // 4 calls so far: too few to earn back ~3,000 tokens sent again (above); 40 are enough.
+      expect(
+        maskStaleOutput(
+          discounted(textAfter, { usage: { modelCalls: 40, invocations: 20, averageTurnTokens: undefined } }),
+        )?.upTo,
+      ).toBe(6);
+      // Threshold one turn of 5,000 tokens away: the masked span would be elided there anyway.
+      expect(
+        maskStaleOutput(
+          discounted(textAfter, {
+            usage: { modelCalls: 40, invocations: 20, averageTurnTokens: 5_000 },
+            threshold: 8_000,
+          }),
+        ),
+      ).toBeUndefined();
+    });
+
+    it('should never leave a request under the shortest prefix the provider caches', () => {
+      // Without the long text the masked request is a few hundred tokens: not cached at all.
+      expect(maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1 } }))).toBeUndefined();
+      expect(
+        maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1, factor: 20 } })),
+      ).toBeDefined();
+    });
   });
 });

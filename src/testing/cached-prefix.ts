@@ -9,11 +9,12 @@
  */
 import type { LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 import { safeJson } from '../estimate/json-text.js';
 import type { RequestTokenCounter } from './ground-truth.js';
 
-/** The provider's minimum cacheable prefix for Gemini 2.5 models (docs/simulator.md). */
-export const DEFAULT_MIN_CACHED_TOKENS = 2_048;
+/** The provider's minimum cacheable prefix for Gemini 2.5 models (docs/simulator.md); the guard's own figure. */
+export const DEFAULT_MIN_CACHED_TOKENS = MIN_CACHED_PREFIX_TOKENS;
 
 /** The parts of a request that a prefix cache compares, as plain data. */
 export interface PrefixSnapshot {

@@ -25,6 +25,8 @@ describe('a bill that knows caching', () => {
       contextWindow: 200_000,
       summarizer: new ScriptedSummarizer(),
       prices: { 'scripted-model': PRICE },
+      // The requests grow untouched, so most of each is the cached prefix (masking is tested elsewhere).
+      maskStaleOutputTokens: 0,
     });
     const { harness, status } = await billedTurns(guard, 4);
 

@@ -1,15 +1,16 @@
 /**
  * Masking for cost through a real Runner: on a large window the threshold is
  * far away, yet every call re-sends, and pays for, the tool results of the
- * completed turns. Once they reach `maskStaleOutputTokens` they are masked at
- * the next turn's first call, with no model call; the in-flight turn is never
+ * completed turns. Once masking them saves `maskStaleOutputTokens` and pays for
+ * the cached prefix it breaks (weighed with the model's cached price), they are
+ * masked at a turn's first call, with no model call; the in-flight turn is never
  * masked, the prefix stays byte-identical within a turn, and the bill (prompt
  * tokens at the cached rate where cached) is lower than without it. `status()`
  * and the maskings metric say how many maskings there were, and why.
  */
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
-import { ContextGuard, callCostUsd, priceFor } from '../../src/index.js';
+import { ContextGuard, callCostUsd, priceFor, type ContextGuardOptions } from '../../src/index.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 import { createHarness, toolThenAnswerScript } from '../support/agent-harness.js';
 import { PLANTED_CODE, recallSession } from '../../simulator/recall.js';
@@ -45,12 +46,16 @@ function turnStart(contents: readonly Content[]): number {
   return -1;
 }
 
-async function run(maskStaleOutputTokens?: number) {
+/** The harness's model with no discount on cached tokens: breaking the cache costs nothing. */
+const NO_CACHE_DISCOUNT = { 'scripted-model': { input: 0.3, cachedInput: 0.3, output: 2.5 } };
+
+async function run(maskStaleOutputTokens?: number, options: Partial<ContextGuardOptions> = {}) {
   const summarizer = new ScriptedSummarizer();
   const guard = new ContextGuard({
     contextWindow: WINDOW,
     summarizer,
     ...(maskStaleOutputTokens === undefined ? {} : { maskStaleOutputTokens }),
+    ...options,
   });
   const harness = createHarness({ window: WINDOW, ratio: 1.2, script: toolThenAnswerScript(24_000), plugins: [guard] });
   const session = await harness.sessionAfterTurns(TURNS);
@@ -104,14 +109,28 @@ describe('masking for cost (maskStaleOutputTokens)', () => {
       if (sameTurn || !grew) expect(JSON.stringify(contents.slice(0, previous.length))).toBe(JSON.stringify(previous));
       if (sameTurn) expect(grew).toBe(false);
     }
-    // Masked in batches at turn starts, not on every turn: the cached prefix survives the turns between.
     expect(batches).toBeGreaterThan(0);
-    expect(batches).toBeLessThan(TURNS / 2);
+  });
+
+  it("should weigh the model's cached price: a masking that would cost more than the cache it breaks waits", async () => {
+    // Ten turns of about 1,400 tokens each. Masking every result leaves a request under the 2,048
+    // tokens the provider caches, billed whole on every call: dearer than re-reading the ~13,600
+    // cached tokens at a 90% discount, so nothing is masked; with no discount it pays at once.
+    const batch = { maskStaleOutputTokens: 2_000 };
+    const discounted = await recallSession(true, batch, WINDOW);
+    const undiscounted = await recallSession(true, { ...batch, prices: NO_CACHE_DISCOUNT }, WINDOW);
+    expect(discounted.model.requests.every((request) => maskedIn(request.contents) === 0)).toBe(true);
+    expect(discounted.lostFromContext).toBe(false);
+    expect(undiscounted.model.requests.some((request) => maskedIn(request.contents) > 0)).toBe(true);
   });
 
   it('should leave a masked result recallable: the recall tool finds a detail masked for cost on a large window', async () => {
-    // The detail sits in the first turn's tool result; nothing is summarized on this window.
-    const options = { maskStaleOutputTokens: 2_000 };
+    // The detail sits in the first turn's tool result; nothing is summarized on this window. With no
+    // cache discount masking pays at once (at Gemini's, not before the request outgrows ten turns).
+    const options = {
+      maskStaleOutputTokens: 2_000,
+      prices: { 'scripted-model': { input: 1, cachedInput: 1, output: 1 } },
+    };
     const withTool = await recallSession(true, options, WINDOW);
     const withoutTool = await recallSession(false, options, WINDOW);
     for (const run of [withTool, withoutTool]) {
