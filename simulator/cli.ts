@@ -19,7 +19,14 @@ import type { SessionStore } from './run-scenario.js';
 import { toJson, type ScenarioResult } from './scenario-result.js';
 import type { ScenarioSpec } from './scenario-types.js';
 import { selectScenarios } from './scenarios/index.js';
-import { selectStrategies, STRATEGIES, type StrategySpec } from './strategies.js';
+import { ContextGuard } from '../src/index.js';
+import {
+  selectStrategies,
+  STRATEGIES,
+  withGuardOptions,
+  type GuardStrategyOptions,
+  type StrategySpec,
+} from './strategies.js';
 import { renderSummaryTable, renderTotals } from './summary-table.js';
 import { compareCosts, renderCostComparison } from './cost-comparison.js';
 
@@ -33,6 +40,9 @@ const USAGE = `Usage: npm run simulate -- [options]
   --strategy NAME       only one strategy: ${STRATEGIES.map((strategy) => strategy.name).join(', ')} (or threshold, sliding-window)
   --ground-truth MODE   ratio (chars/4 x the scenario's ratio, default) or tokenizer (${GEMMA_TOKENIZER_PACKAGE})
   --session-store KIND  memory (InMemorySessionService, default) or sqlite (DatabaseSessionService on in-memory SQLite)
+  --guard-options JSON  ContextGuard options over each guard strategy's own, also in the retention
+                        and recall experiments, e.g. '{"maskStaleOutputTokens":4096}' (policy fields
+                        and prices; validated like the constructor's)
   --json FILE           also write machine-readable results to FILE
   --report FILE         HTML report path (default reports/simulation.html)
   --jobs N              worker threads (default: one per core, at most 4)
@@ -49,6 +59,23 @@ interface CliOptions {
   readonly report: string;
   readonly jobs: number;
   readonly retention: boolean;
+  readonly guardOptions: GuardStrategyOptions;
+}
+
+/** `--guard-options`: a JSON object the ContextGuard constructor accepts. */
+function parseGuardOptions(text: string | undefined): GuardStrategyOptions {
+  if (text === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`--guard-options must be JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`--guard-options must be a JSON object of ContextGuard options, not ${text}`);
+  // The constructor's own validation: a misspelt or out-of-range option is refused with its name.
+  new ContextGuard(parsed as GuardStrategyOptions);
+  return parsed as GuardStrategyOptions;
 }
 
 function parseCli(argv: readonly string[]): CliOptions | undefined {
@@ -60,6 +87,7 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
       'ground-truth': { type: 'string', default: 'ratio' },
       'session-store': { type: 'string', default: 'memory' },
       json: { type: 'string' },
+      'guard-options': { type: 'string' },
       report: { type: 'string', default: 'reports/simulation.html' },
       jobs: { type: 'string' },
       retention: { type: 'boolean' },
@@ -90,6 +118,7 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
     report: values.report ?? 'reports/simulation.html',
     jobs,
     retention,
+    guardOptions: parseGuardOptions(values['guard-options']),
   };
 }
 
@@ -121,7 +150,7 @@ async function main(): Promise<number> {
       return 0;
     }
     scenarios = selectScenarios(options.filter);
-    strategies = selectStrategies(options.strategy);
+    strategies = withGuardOptions(selectStrategies(options.strategy), options.guardOptions);
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
@@ -149,9 +178,9 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${renderSummaryTable(results)}\n\n${renderTotals(results)}\n`);
   const costComparison = compareCosts(results, COMPARED_STRATEGY, COMPARED_BASELINE);
   if (costComparison) process.stdout.write(`\n${renderCostComparison(costComparison)}\n`);
-  const retention = options.retention ? await runRetention() : undefined;
+  const retention = options.retention ? await runRetention(options.guardOptions) : undefined;
   if (retention) process.stdout.write(`\n${renderRetentionTable(retention)}\n`);
-  const recall = options.retention ? await runRecall() : undefined;
+  const recall = options.retention ? await runRecall(options.guardOptions) : undefined;
   if (recall) process.stdout.write(`\n${renderRecallTable(recall)}\n`);
   const groundTruth = results[0]?.groundTruth ?? options.groundTruth;
   const reportPath = writeFile(

@@ -142,8 +142,8 @@ export async function recallSession(
   return { model, answer, lostFromContext };
 }
 
-async function runOne(withTool: boolean): Promise<RecallResult> {
-  const { model, answer, lostFromContext } = await recallSession(withTool);
+async function runOne(withTool: boolean, guardOptions: Partial<ContextGuardOptions>): Promise<RecallResult> {
+  const { model, answer, lostFromContext } = await recallSession(withTool, guardOptions);
   const recallCalls = model.requests.filter((request) =>
     request.contents.some((content) => content.parts?.some((part) => part.functionResponse?.name === RECALL_TOOL_NAME)),
   ).length;
@@ -158,8 +158,8 @@ async function runOne(withTool: boolean): Promise<RecallResult> {
 }
 
 /** Runs the recall experiment with and without the tool. */
-export async function runRecall(): Promise<RecallResult[]> {
-  return [await runOne(true), await runOne(false)];
+export async function runRecall(guardOptions: Partial<ContextGuardOptions> = {}): Promise<RecallResult[]> {
+  return [await runOne(true, guardOptions), await runOne(false, guardOptions)];
 }
 
 export function renderRecallTable(results: readonly RecallResult[]): string {

@@ -5,6 +5,7 @@
  * serves every strategy, so the difference is what each strategy carries
  * forward by itself. Runs the real Runner, real tools and the strict model.
  */
+import type { GuardStrategyOptions } from './strategies.js';
 import {
   BaseLlm,
   FunctionTool,
@@ -98,7 +99,10 @@ function requestText(contents: readonly Content[]): string {
     .join('\n');
 }
 
-async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy): Promise<RetentionResult> {
+async function runOne(
+  strategy: 'none' | 'adk-token-based' | CompactionStrategy,
+  guardOptions: GuardStrategyOptions,
+): Promise<RetentionResult> {
   const model = new ScriptedLlm({ window: RETENTION_WINDOW, countTokens: ratioTokenCounter(2), script });
   const lossy = new LossySummarizerLlm();
   const threshold = RETENTION_WINDOW - Math.round(RETENTION_WINDOW * 0.2);
@@ -134,6 +138,7 @@ async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy)
             strategy,
             summarizer: lossy,
             logger: { debug() {}, info() {}, warn() {}, error() {} },
+            ...guardOptions,
           }),
         ];
   const sessionService = new InMemorySessionService();
@@ -184,10 +189,10 @@ async function runOne(strategy: 'none' | 'adk-token-based' | CompactionStrategy)
 }
 
 /** Runs the retention experiment for both baselines and both ContextGuard strategies. */
-export async function runRetention(): Promise<RetentionResult[]> {
+export async function runRetention(guardOptions: GuardStrategyOptions = {}): Promise<RetentionResult[]> {
   const results: RetentionResult[] = [];
   for (const strategy of ['none', 'adk-token-based', 'threshold', 'sliding-window'] as const)
-    results.push(await runOne(strategy));
+    results.push(await runOne(strategy, guardOptions));
   return results;
 }
 

@@ -9,16 +9,16 @@
  * the seed tested); `guard-defaults` is the plugin exactly as a user gets it
  * (threshold compaction plus truncation of tool results over 10 KiB).
  */
-import type { CompactionStrategy } from '../src/internal.js';
+import type { ContextGuardOptions } from '../src/index.js';
+import type { AgentPolicy, CompactionStrategy } from '../src/internal.js';
 
 export type StrategyKind = 'none' | 'adk-token-based' | 'context-guard';
 
-/** Guard options a strategy sets (the scenario adds the window, summarizer and its own options). */
-export interface GuardStrategyOptions {
-  readonly strategy?: CompactionStrategy;
-  /** `false` turns the guard's tool-output truncation off. */
-  readonly toolOutputTruncation?: false;
-}
+/**
+ * Guard options a strategy sets (the scenario adds the window, summarizer and its own options):
+ * policy fields and prices, plain data that crosses to the worker threads.
+ */
+export type GuardStrategyOptions = Omit<AgentPolicy, 'summarizer'> & Pick<ContextGuardOptions, 'prices'>;
 
 export interface StrategySpec {
   /** Used by `--strategy` and in the JSON results. */
@@ -70,6 +70,15 @@ export const STRATEGIES: readonly StrategySpec[] = [
     baseline: false,
   },
 ];
+
+/** The guard strategies with `options` over their own (`--guard-options`); baselines unchanged. */
+export function withGuardOptions(strategies: readonly StrategySpec[], options: GuardStrategyOptions): StrategySpec[] {
+  return strategies.map((strategy) =>
+    strategy.kind === 'context-guard'
+      ? { ...strategy, guardOptions: { ...strategy.guardOptions, ...options } }
+      : strategy,
+  );
+}
 
 /** Strategies selected by `--strategy NAME` (a name, or a guard strategy such as `threshold`). */
 export function selectStrategies(name: string | undefined): StrategySpec[] {

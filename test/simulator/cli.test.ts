@@ -73,4 +73,44 @@ describe('simulator CLI', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/unknown strategy 'nope'/);
   }, 60_000);
+
+  it('should refuse guard options the ContextGuard constructor refuses, naming the option, with exit code 2', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'simulator/cli.ts', '--guard-options', '{"maskStaleOutputTokns":1}'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(
+      /'maskStaleOutputTokns' is not a ContextGuard option \(did you mean 'maskStaleOutputTokens'\?\)/,
+    );
+    const notJson = spawnSync(process.execPath, ['--import', 'tsx', 'simulator/cli.ts', '--guard-options', '[1]'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(notJson.status).toBe(2);
+    expect(notJson.stderr).toMatch(/--guard-options must be a JSON object/);
+  }, 60_000);
+
+  it('should run the guard strategies with --guard-options over their own', () => {
+    const run = (extra: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'simulator/cli.ts', '--filter', '^8k_SmallToolCalls$', '--jobs', '1', ...extra],
+        { encoding: 'utf8', timeout: 170_000 },
+      );
+    const row = (stdout: string, strategy: string): string[] =>
+      (stdout.split('\n').find((line) => line.startsWith('8k_SmallToolCalls') && line.includes(` ${strategy} `)) ?? '')
+        .trim()
+        .split(/\s+/);
+    const plain = run([]);
+    const off = run(['--guard-options', '{"enabled":false}']);
+    expect(plain.status).toBe(0);
+    expect(row(plain.stdout, 'guard-defaults').at(-1)).toBe('pass');
+    // A disabled guard sends what ADK built: the no-compaction baseline's calls and overflows, and a failed run.
+    expect(off.status).toBe(1);
+    const disabled = row(off.stdout, 'guard-defaults');
+    expect(disabled.slice(2, 4)).toEqual(row(off.stdout, 'none').slice(2, 4));
+    expect(Number(disabled[3])).toBeGreaterThan(0);
+  }, 360_000);
 });
