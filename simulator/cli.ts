@@ -69,13 +69,16 @@ function parseGuardOptions(text: string | undefined): GuardStrategyOptions {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`--guard-options must be JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`--guard-options must be JSON: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new Error(`--guard-options must be a JSON object of ContextGuard options, not ${text}`);
   // The constructor's own validation: a misspelt or out-of-range option is refused with its name.
-  new ContextGuard(parsed as GuardStrategyOptions);
-  return parsed as GuardStrategyOptions;
+  const options: GuardStrategyOptions = parsed;
+  new ContextGuard(options);
+  return options;
 }
 
 function parseCli(argv: readonly string[]): CliOptions | undefined {
