@@ -142,7 +142,8 @@ export interface ContextGuardOptions extends AgentPolicy {
   defaultContextWindow?: number;
   /**
    * Prices in USD per million tokens by model name (`{ input, cachedInput?, output }`), consulted
-   * before the built-in table, for the cost estimate in `status()` and telemetry (docs/observability.md).
+   * before the built-in table, for the cost estimate in `status()` and telemetry (docs/observability.md),
+   * and for the cached discount (`cachedInput` / `input`) that masking for cost weighs.
    */
   prices?: PriceTable;
   /**
