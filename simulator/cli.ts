@@ -40,9 +40,10 @@ const USAGE = `Usage: npm run simulate -- [options]
   --strategy NAME       only one strategy: ${STRATEGIES.map((strategy) => strategy.name).join(', ')} (or threshold, sliding-window)
   --ground-truth MODE   ratio (chars/4 x the scenario's ratio, default) or tokenizer (${GEMMA_TOKENIZER_PACKAGE})
   --session-store KIND  memory (InMemorySessionService, default) or sqlite (DatabaseSessionService on in-memory SQLite)
-  --guard-options JSON  ContextGuard options over each guard strategy's own, also in the retention
-                        and recall experiments, e.g. '{"maskStaleOutputTokens":4096}' (policy fields
-                        and prices; validated like the constructor's)
+  --guard-options JSON  ContextGuard options over each guard strategy's own (a scenario's own still
+                        win), also in the retention and recall experiments, e.g.
+                        '{"maskStaleOutputTokens":4096}' (policy fields and prices, not strategy or
+                        toolOutputTruncation; validated like the constructor's)
   --json FILE           also write machine-readable results to FILE
   --report FILE         HTML report path (default reports/simulation.html)
   --jobs N              worker threads (default: one per core, at most 4)
@@ -62,6 +63,9 @@ interface CliOptions {
   readonly guardOptions: GuardStrategyOptions;
 }
 
+/** Options that make a guard strategy what it is: setting them would run another strategy under its name. */
+const STRATEGY_DEFINING_OPTIONS = ['strategy', 'toolOutputTruncation'] as const;
+
 /** `--guard-options`: a JSON object the ContextGuard constructor accepts. */
 function parseGuardOptions(text: string | undefined): GuardStrategyOptions {
   if (text === undefined) return {};
@@ -77,6 +81,11 @@ function parseGuardOptions(text: string | undefined): GuardStrategyOptions {
     throw new Error(`--guard-options must be a JSON object of ContextGuard options, not ${text}`);
   // The constructor's own validation: a misspelt or out-of-range option is refused with its name.
   const options: GuardStrategyOptions = parsed;
+  const defining = STRATEGY_DEFINING_OPTIONS.filter((name) => name in options);
+  if (defining.length > 0)
+    throw new Error(
+      `--guard-options cannot set ${defining.join(' or ')}: the guard strategies are defined by it (choose one with --strategy)`,
+    );
   new ContextGuard(options);
   return options;
 }
@@ -201,7 +210,7 @@ async function main(): Promise<number> {
   if (options.json) {
     const jsonPath = writeFile(
       options.json,
-      `${JSON.stringify({ groundTruth, scenarios: results.map(toJson), ...(costComparison ? { costComparison } : {}), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ groundTruth, ...(Object.keys(options.guardOptions).length > 0 ? { guardOptions: options.guardOptions } : {}), scenarios: results.map(toJson), ...(costComparison ? { costComparison } : {}), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
     );
     process.stdout.write(`JSON:   ${jsonPath}\n`);
   }

@@ -1,8 +1,8 @@
 /**
  * What a provider's prompt cache charges, as far as a decision to change the
  * request needs it: the price of a cached token against an uncached one, and
- * the shortest prefix it caches at all. Figures and their sources are in
- * docs/observability.md and docs/design.md (one source for each fact).
+ * the shortest prefix it caches at all. Their sources are in
+ * docs/observability.md ("Cost estimate").
  */
 import type { ModelPrice } from './price-table.js';
 

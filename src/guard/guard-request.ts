@@ -19,8 +19,8 @@
  * 9. fit-request: what is sent (a summary that came out larger is discarded),
  *    shrunk if it still does not fit, and whether it is over the hard limit;
  * 10. next-usage: the usage record, with a futile attempt remembered.
- * When nothing is due, mask-stale-output masks old tool results for cost once they are
- * large, and plan-preparation says what to summarize in the background.
+ * When nothing is due, mask-stale-output masks old tool results for cost when that pays for
+ * the cached prefix it breaks, and plan-preparation says what to summarize in the background.
  * Never loops, never throws.
  */
 import type { Content } from '@google/genai';
@@ -50,6 +50,7 @@ import { checkPrepared, type PreparedCheck, type PreparedHandle } from './prepar
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
 import { maskForRoom, type MaskStep } from './mask-for-room.js';
 import { maskStaleOutput } from './mask-stale-output.js';
+import { elisionLimits } from './masking-pays.js';
 import { measureRequest, type RequestMeasure } from './measure-request.js';
 import { futileAfter, idleUsage, nextUsage, type UsageInput } from './next-usage.js';
 import { storedView, type RequestView, type ViewSource } from './request-view.js';
@@ -319,8 +320,14 @@ function staleMasking(input: GuardRequestInput, observed: Observed): MaskStep | 
     policy: input.policy,
     estimate: observed.measure.estimate,
     cache: {
+      ...elisionLimits({
+        policy: input.policy,
+        usage: input.usage,
+        threshold: observed.measure.budget.threshold,
+        sliding: observed.decision.sliding,
+        safetyLine: observed.decision.safetyLine,
+      }),
       usage: input.usage,
-      threshold: observed.measure.budget.threshold,
       factor: observed.measure.factor,
       cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
     },

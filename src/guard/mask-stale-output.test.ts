@@ -173,12 +173,48 @@ describe('maskStaleOutput', () => {
       ).toBeUndefined();
     });
 
-    it('should never leave a request under the shortest prefix the provider caches', () => {
+    it('should not leave a request under the shortest cacheable prefix while the cached one is cheaper to re-read', () => {
       // Without the long text the masked request is a few hundred tokens: not cached at all.
       expect(maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1 } }))).toBeUndefined();
       expect(
         maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1, factor: 20 } })),
       ).toBeDefined();
+    });
+
+    it('should weigh the masked request and the contents sent again in calibrated tokens', () => {
+      // textFirst saves ~2,150 and sends ~290 again; at a factor of 0.5 the masked request is
+      // ~1,720 real tokens, under the cacheable minimum: re-reading ~2,800 cached ones (280) is
+      // cheaper than sending ~1,720 whole.
+      expect(maskStaleOutput(discounted(textFirst, { factor: 0.5 }))).toBeUndefined();
+      // textAfter at a factor of 3 saves ~650 a call and sends ~9,800 real tokens again (~8,850
+      // at the full price over the cached one): 16 calls earn that back, 8 do not.
+      const calls = (modelCalls: number) => ({
+        usage: { modelCalls, invocations: modelCalls / 2, averageTurnTokens: undefined },
+        factor: 3,
+      });
+      expect(maskStaleOutput(discounted(textAfter, calls(16)))?.upTo).toBe(6);
+      expect(maskStaleOutput(discounted(textAfter, calls(8)))).toBeUndefined();
+    });
+
+    it('should count only what follows the first new placeholder as sent again, after an earlier batch', () => {
+      // Turn 1's result was masked by an earlier batch; turn 2's long reply follows turn 2's result.
+      const twoResults: Content[] = [
+        userText('turn 1'),
+        functionCall('fetch_1'),
+        functionResponse('fetch_1', { logs: 'line 1\n'.repeat(300) }),
+        { role: 'model', parts: [{ text: longText }] },
+        userText('turn 2'),
+        functionCall('fetch_2'),
+        functionResponse('fetch_2', { logs: 'line 2\n'.repeat(300) }),
+        { role: 'model', parts: [{ text: 'done 2' }] },
+        userText('turn 3'),
+      ];
+      const few = { usage: { modelCalls: 4, invocations: 2, averageTurnTokens: undefined } };
+      // With turn 1 masked already, the long reply before the new placeholder stays cached.
+      const afterFirstBatch = { ...discounted(twoResults, few), maskedUpTo: 4 };
+      expect(maskStaleOutput(afterFirstBatch)?.upTo).toBe(8);
+      // Masking both at once would send the long reply again: too dear for 4 calls.
+      expect(maskStaleOutput(discounted(twoResults, few))).toBeUndefined();
     });
   });
 });

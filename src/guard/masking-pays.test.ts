@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
-import { expectedRereads, maskingPays, type MaskingTrade } from './masking-pays.js';
+import { elisionLimits, expectedRereads, maskingPays, type MaskingTrade } from './masking-pays.js';
 
 const trade = (overrides: Partial<MaskingTrade> = {}): MaskingTrade => ({
   before: 30_000,
@@ -51,9 +51,39 @@ describe('expectedRereads', () => {
     ).toBe(30);
   });
 
-  it('should expect none at or over the threshold, and count a new session as one call', () => {
-    expect(expectedRereads({ usage, threshold: 40_000, calibratedAfter: 45_000 })).toBe(0);
+  it('should count at least this call, at or over the threshold and in a new session', () => {
+    expect(expectedRereads({ usage, threshold: 40_000, calibratedAfter: 45_000 })).toBe(1);
     const fresh = { modelCalls: 0, invocations: 0, averageTurnTokens: undefined };
     expect(expectedRereads({ usage: fresh, threshold: 50_000, calibratedAfter: 0 })).toBe(1);
+  });
+
+  it("should stop at the sliding window's next scheduled compaction", () => {
+    // 2 turns to the schedule, before the threshold's 5: 6 calls.
+    expect(expectedRereads({ usage, threshold: 50_000, calibratedAfter: 40_000, turnsToSchedule: 2 })).toBe(6);
+    expect(expectedRereads({ usage, threshold: 50_000, calibratedAfter: 40_000, turnsToSchedule: 0 })).toBe(1);
+  });
+});
+
+describe('elisionLimits', () => {
+  const policy = { invocationThreshold: 5, overlapSize: 2, maxCompactions: 10 };
+  const base = { policy, usage: { compactions: 0 }, threshold: 80_000, safetyLine: 70_000 };
+
+  it('should be the threshold alone for the threshold strategy', () => {
+    expect(elisionLimits({ ...base, sliding: undefined })).toEqual({ threshold: 80_000 });
+  });
+
+  it("should add the sliding window's safety line and the turns to its schedule", () => {
+    // The schedule summarizes once 5 + 2 turns completed: 4 done, 3 to go.
+    expect(elisionLimits({ ...base, sliding: { completedTurns: 4 } })).toEqual({
+      threshold: 70_000,
+      turnsToSchedule: 3,
+    });
+    expect(elisionLimits({ ...base, sliding: { completedTurns: 9 } }).turnsToSchedule).toBe(0);
+  });
+
+  it('should drop the schedule once the agent has made maxCompactions', () => {
+    expect(elisionLimits({ ...base, usage: { compactions: 10 }, sliding: { completedTurns: 4 } })).toEqual({
+      threshold: 70_000,
+    });
   });
 });

@@ -14,7 +14,9 @@
  * (and a request under it has no cache to break). The derivation and the
  * measured effect are in docs/design.md ("Three remedies").
  */
+import type { SlidingWindowPlan } from '../compaction/sliding-window.js';
 import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
+import type { ResolvedPolicy } from '../options.js';
 import type { UsageRecord } from '../state/guard-state.js';
 
 /** All tokens calibrated (real), since the provider's cacheable minimum is in real tokens. */
@@ -45,25 +47,56 @@ export function maskingPays(trade: MaskingTrade): boolean {
 
 export interface RereadInput {
   readonly usage: Pick<UsageRecord, 'modelCalls' | 'invocations' | 'averageTurnTokens'>;
-  /** Calibrated threshold, and calibrated tokens of the masked request. */
+  /** Calibrated tokens at which the agent's strategy reduces for room, and of the masked request. */
   readonly threshold: number;
   readonly calibratedAfter: number;
+  /** Turns until a scheduled compaction summarizes the masked span (the sliding window), if any. */
+  readonly turnsToSchedule?: number | undefined;
 }
 
 /**
- * Calls that will send the masked span again: those before the request
- * reaches the threshold (a masking for room or a summary elides it there in
- * any case), at the agent's calls per turn so far, and no more than the agent
- * has made so far (how long a session has run is the best guess of how long
- * it goes on; a short session must not pay for savings it never reaches).
+ * Calls that will send the masked span: this one, and those after it until
+ * the request reaches the threshold or a scheduled compaction (either elides
+ * the span in any case), at the agent's calls per turn so far, and no more
+ * than the agent has made so far (how long a session has run is the best
+ * guess of how long it goes on; a short session must not pay for savings it
+ * never reaches).
  */
 export function expectedRereads(input: RereadInput): number {
   const { modelCalls, invocations, averageTurnTokens } = input.usage;
   const turns = Math.max(1, invocations);
   const callsPerTurn = Math.max(1, modelCalls) / turns;
-  const turnsLeft =
+  const turnsToThreshold =
     averageTurnTokens !== undefined && averageTurnTokens > 0
       ? Math.max(0, (input.threshold - input.calibratedAfter) / averageTurnTokens)
       : Number.POSITIVE_INFINITY;
-  return Math.min(turnsLeft, turns) * callsPerTurn;
+  const turnsLeft = Math.min(turnsToThreshold, input.turnsToSchedule ?? Number.POSITIVE_INFINITY, turns);
+  return Math.max(1, turnsLeft * callsPerTurn);
+}
+
+export interface ElisionInput {
+  readonly policy: Pick<ResolvedPolicy, 'invocationThreshold' | 'overlapSize' | 'maxCompactions'>;
+  readonly usage: Pick<UsageRecord, 'compactions'>;
+  /** Calibrated threshold of the budget. */
+  readonly threshold: number;
+  /** The sliding window's plan on this call (decide-reason), absent for the threshold strategy. */
+  readonly sliding: Pick<SlidingWindowPlan, 'completedTurns'> | undefined;
+  /** Calibrated tokens at which the sliding window compacts for safety. */
+  readonly safetyLine: number;
+}
+
+/**
+ * Where the agent's strategy elides a masked span anyway: the threshold; for
+ * the sliding window, also its safety line and, while it still compacts on
+ * schedule, the turns until the schedule summarizes the completed turns.
+ */
+export function elisionLimits(input: ElisionInput): Pick<RereadInput, 'threshold' | 'turnsToSchedule'> {
+  const { sliding, policy } = input;
+  if (!sliding) return { threshold: input.threshold };
+  const scheduled = input.usage.compactions < policy.maxCompactions;
+  const turnsToSchedule = policy.invocationThreshold + policy.overlapSize - sliding.completedTurns;
+  return {
+    threshold: Math.min(input.threshold, input.safetyLine),
+    ...(scheduled ? { turnsToSchedule: Math.max(0, turnsToSchedule) } : {}),
+  };
 }

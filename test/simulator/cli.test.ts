@@ -90,6 +90,14 @@ describe('simulator CLI', () => {
     });
     expect(notJson.status).toBe(2);
     expect(notJson.stderr).toMatch(/--guard-options must be a JSON object/);
+    // Another strategy under a guard strategy's name would mislabel every row.
+    const strategy = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'simulator/cli.ts', '--guard-options', '{"strategy":"sliding-window"}'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(strategy.status).toBe(2);
+    expect(strategy.stderr).toMatch(/--guard-options cannot set strategy/);
   }, 60_000);
 
   it('should run the guard strategies with --guard-options over their own', () => {
@@ -104,7 +112,14 @@ describe('simulator CLI', () => {
         .trim()
         .split(/\s+/);
     const plain = run([]);
-    const off = run(['--guard-options', '{"enabled":false}']);
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-options-'));
+    const json = join(dir, 'results.json');
+    const off = run(['--guard-options', '{"enabled":false}', '--json', json]);
+    // The JSON says which options the run used, so a tuned run is not read as the defaults.
+    expect((JSON.parse(readFileSync(json, 'utf8')) as { guardOptions?: unknown }).guardOptions).toEqual({
+      enabled: false,
+    });
+    rmSync(dir, { recursive: true, force: true });
     expect(plain.status).toBe(0);
     expect(row(plain.stdout, 'guard-defaults').at(-1)).toBe('pass');
     // A disabled guard sends what ADK built: the no-compaction baseline's calls and overflows, and a failed run.
