@@ -12,7 +12,10 @@ describe('cachedPriceRatio', () => {
     expect(DEFAULT_CACHED_PRICE_RATIO).toBe(0.1);
     expect(cachedPriceRatio(undefined)).toBe(DEFAULT_CACHED_PRICE_RATIO);
     expect(cachedPriceRatio({ input: 1.5, output: 9 })).toBe(DEFAULT_CACHED_PRICE_RATIO);
-    expect(cachedPriceRatio({ input: 0, cachedInput: 0, output: 0 })).toBe(DEFAULT_CACHED_PRICE_RATIO);
+  });
+
+  it('should see no discount on a model priced at 0, where caching saves nothing', () => {
+    expect(cachedPriceRatio({ input: 0, cachedInput: 0, output: 0 })).toBe(1);
   });
 
   it('should stay within [0, 1] for a table that prices cached tokens above uncached ones', () => {

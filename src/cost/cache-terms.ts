@@ -20,8 +20,12 @@ export const MIN_CACHED_PREFIX_TOKENS = 2_048;
  */
 export const DEFAULT_CACHED_PRICE_RATIO = 0.1;
 
-/** The model's cached price as a share of its uncached one, in [0, 1]. */
+/**
+ * The model's cached price as a share of its uncached one, in [0, 1]; 1 (no
+ * discount) for a model priced at 0, where there is nothing to save by caching.
+ */
 export function cachedPriceRatio(price: ModelPrice | undefined): number {
-  if (price?.cachedInput === undefined || !(price.input > 0)) return DEFAULT_CACHED_PRICE_RATIO;
+  if (price?.cachedInput === undefined) return DEFAULT_CACHED_PRICE_RATIO;
+  if (!(price.input > 0)) return 1;
   return Math.min(1, Math.max(0, price.cachedInput / price.input));
 }

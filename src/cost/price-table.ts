@@ -45,64 +45,109 @@ export const DEFAULT_PRICES: PriceTable = {
 };
 
 /**
- * The price of `model`: the application's `table` first, then the defaults;
- * in each, the exact (normalised) name, else the longest key the name starts
- * with. `undefined` when nobody knows the model.
+ * The price of `model`: an exact (normalised) name, the application's `table`
+ * before the defaults; else the longest key the name starts with, over both
+ * tables (the application's on a tie). A shorter key of the application's
+ * never shadows a longer default that fits better: pricing `gemini-2.5-flash`
+ * leaves `gemini-2.5-flash-lite` at its own price. `undefined` when nobody
+ * knows the model.
  */
 export function priceFor(model: string | undefined, table?: PriceTable): ModelPrice | undefined {
   if (!model) return undefined;
   const name = normalizeModelName(model);
-  for (const source of table ? [table, DEFAULT_PRICES] : [DEFAULT_PRICES]) {
+  const sources = table ? [table, DEFAULT_PRICES] : [DEFAULT_PRICES];
+  for (const source of sources) {
     const exact = source[model] ?? source[name];
     if (exact) return exact;
-    let best: string | undefined;
-    for (const key of Object.keys(source)) {
-      if (name.startsWith(normalizeModelName(key)) && (best === undefined || key.length > best.length)) best = key;
-    }
-    if (best !== undefined) return source[best];
   }
+  let best: { readonly key: string; readonly price: ModelPrice } | undefined;
+  for (const source of sources) {
+    for (const [key, price] of Object.entries(source)) {
+      const prefix = normalizeModelName(key);
+      if (prefix.length > 0 && name.startsWith(prefix) && (best === undefined || prefix.length > best.key.length))
+        best = { key: prefix, price };
+    }
+  }
+  return best?.price;
+}
+
+/** The fields of a `ModelPrice`, and of its `longContext` tier: any other key in an application's table is a misspelling. */
+const PRICE_FIELDS: readonly string[] = ['input', 'cachedInput', 'output', 'longContext'];
+const TIER_FIELDS: readonly string[] = ['threshold', 'input', 'cachedInput', 'output'];
+
+/** What is wrong with a table entry, a path below it and the reason. */
+interface PriceProblem {
+  readonly field: string;
+  readonly value: unknown;
+  readonly reason: string;
+}
+
+const RATE_REASON = 'must be a finite number >= 0 (USD per million tokens)';
+const isRate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+function unknownField(
+  entry: Record<string, unknown>,
+  fields: readonly string[],
+  path: string,
+): PriceProblem | undefined {
+  const unknown = Object.keys(entry).find((key) => !fields.includes(key));
+  if (unknown === undefined) return undefined;
+  const closest = closestName(unknown, fields);
+  const hint = closest === undefined ? `fields: ${fields.join(', ')}` : `did you mean '${closest}'?`;
+  return { field: `${path}.${unknown}`, value: entry[unknown], reason: `is not a price field (${hint})` };
+}
+
+/** The rates of a price or of its long-context tier: `input` and `output` required, `cachedInput` at most `input`. */
+function rateProblem(entry: Record<string, unknown>, path: string): PriceProblem | undefined {
+  for (const key of ['input', 'output'] as const)
+    if (!isRate(entry[key])) return { field: `${path}.${key}`, value: entry[key], reason: RATE_REASON };
+  const cached = entry['cachedInput'];
+  if (cached === undefined) return undefined;
+  if (!isRate(cached)) return { field: `${path}.cachedInput`, value: cached, reason: RATE_REASON };
+  if (cached > Number(entry['input']))
+    return {
+      field: `${path}.cachedInput`,
+      value: cached,
+      reason: `must not be above input (${String(entry['input'])}): a cached token is never dearer (were the two swapped?)`,
+    };
   return undefined;
 }
 
-/** The fields of a `ModelPrice`: any other key in an application's table is a misspelling. */
-const PRICE_FIELDS: readonly string[] = ['input', 'cachedInput', 'output', 'longContext'];
+function tierProblem(tier: unknown, path: string): PriceProblem | undefined {
+  if (typeof tier !== 'object' || tier === null || Array.isArray(tier))
+    return { field: path, value: tier, reason: 'must be { threshold, input, cachedInput?, output }' };
+  const entry = tier as Record<string, unknown>;
+  const threshold = entry['threshold'];
+  if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1)
+    return { field: `${path}.threshold`, value: threshold, reason: 'must be a whole number of prompt tokens >= 1' };
+  return unknownField(entry, TIER_FIELDS, path) ?? rateProblem(entry, path);
+}
+
+function entryProblem(model: string, price: unknown): PriceProblem | undefined {
+  if (model.trim().length === 0)
+    return { field: `.${model}`, value: price, reason: 'names no model: an empty key would price every model' };
+  if (typeof price !== 'object' || price === null || Array.isArray(price))
+    return {
+      field: `.${model}`,
+      value: price,
+      reason: 'must be { input, cachedInput?, output } in USD per million tokens',
+    };
+  const entry = price as Record<string, unknown>;
+  const path = `.${model}`;
+  return (
+    unknownField(entry, PRICE_FIELDS, path) ??
+    rateProblem(entry, path) ??
+    (entry['longContext'] === undefined ? undefined : tierProblem(entry['longContext'], `${path}.longContext`))
+  );
+}
 
 /** Why `table` is not a valid price table (field path and reason), or `undefined` when it is. */
-export function priceTableProblem(
-  table: unknown,
-): { readonly field: string; readonly value: unknown; readonly reason: string } | undefined {
+export function priceTableProblem(table: unknown): PriceProblem | undefined {
   if (typeof table !== 'object' || table === null || Array.isArray(table))
     return { field: '', value: table, reason: 'must be an object of { modelName: { input, cachedInput?, output } }' };
-  const rate = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value) && value >= 0;
   for (const [model, price] of Object.entries(table as Record<string, unknown>)) {
-    if (typeof price !== 'object' || price === null)
-      return {
-        field: `.${model}`,
-        value: price,
-        reason: 'must be { input, cachedInput?, output } in USD per million tokens',
-      };
-    const entry = price as Record<string, unknown>;
-    const unknown = Object.keys(entry).find((key) => !PRICE_FIELDS.includes(key));
-    if (unknown !== undefined) {
-      const closest = closestName(unknown, PRICE_FIELDS);
-      const hint = closest === undefined ? `fields: ${PRICE_FIELDS.join(', ')}` : `did you mean '${closest}'?`;
-      return { field: `.${model}.${unknown}`, value: entry[unknown], reason: `is not a price field (${hint})` };
-    }
-    for (const key of ['input', 'output'] as const) {
-      if (!rate(entry[key]))
-        return {
-          field: `.${model}.${key}`,
-          value: entry[key],
-          reason: 'must be a finite number >= 0 (USD per million tokens)',
-        };
-    }
-    if (entry['cachedInput'] !== undefined && !rate(entry['cachedInput'])) {
-      return {
-        field: `.${model}.cachedInput`,
-        value: entry['cachedInput'],
-        reason: 'must be a finite number >= 0 (USD per million tokens)',
-      };
-    }
+    const problem = entryProblem(model, price);
+    if (problem) return problem;
   }
   return undefined;
 }
