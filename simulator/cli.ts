@@ -63,6 +63,13 @@ interface CliOptions {
   readonly guardOptions: GuardStrategyOptions;
 }
 
+/** A flag given at most once: a second would silently replace the first. */
+function onlyOne(values: readonly string[] | undefined, flag: string): string | undefined {
+  if (values !== undefined && values.length > 1)
+    throw new Error(`${flag} was given ${values.length} times; give it once, with every option in one JSON object`);
+  return values?.[0];
+}
+
 /** Options that make a guard strategy what it is: setting them would run another strategy under its name. */
 const STRATEGY_DEFINING_OPTIONS = ['strategy', 'toolOutputTruncation'] as const;
 
@@ -99,7 +106,7 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
       'ground-truth': { type: 'string', default: 'ratio' },
       'session-store': { type: 'string', default: 'memory' },
       json: { type: 'string' },
-      'guard-options': { type: 'string' },
+      'guard-options': { type: 'string', multiple: true },
       report: { type: 'string', default: 'reports/simulation.html' },
       jobs: { type: 'string' },
       retention: { type: 'boolean' },
@@ -130,7 +137,7 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
     report: values.report ?? 'reports/simulation.html',
     jobs,
     retention,
-    guardOptions: parseGuardOptions(values['guard-options']),
+    guardOptions: parseGuardOptions(onlyOne(values['guard-options'], '--guard-options')),
   };
 }
 
@@ -139,6 +146,11 @@ function writeFile(path: string, text: string): string {
   mkdirSync(dirname(absolute), { recursive: true });
   writeFileSync(absolute, text);
   return absolute;
+}
+
+/** The run's --guard-options, as the header line says them. */
+function guardOptionsNote(options: GuardStrategyOptions): string {
+  return Object.keys(options).length > 0 ? `, guard options: ${JSON.stringify(options)}` : '';
 }
 
 /** One progress line, rewritten in place on a terminal. */
@@ -172,7 +184,7 @@ async function main(): Promise<number> {
     return 2;
   }
   process.stdout.write(
-    `Simulating ${scenarios.length} scenarios × ${strategies.length} strategies on ${Math.min(options.jobs, scenarios.length * strategies.length)} worker(s), ground truth: ${options.groundTruth}, sessions: ${options.sessionStore}\n`,
+    `Simulating ${scenarios.length} scenarios × ${strategies.length} strategies on ${Math.min(options.jobs, scenarios.length * strategies.length)} worker(s), ground truth: ${options.groundTruth}, sessions: ${options.sessionStore}${guardOptionsNote(options.guardOptions)}\n`,
   );
   const started = performance.now();
   const outcome = await runAll({

@@ -98,6 +98,13 @@ describe('simulator CLI', () => {
     );
     expect(strategy.status).toBe(2);
     expect(strategy.stderr).toMatch(/--guard-options cannot set strategy/);
+    const twice = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'simulator/cli.ts', '--guard-options', '{"bufferRatio":0.3}', '--guard-options', '{}'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toMatch(/--guard-options was given 2 times/);
   }, 60_000);
 
   it('should run the guard strategies with --guard-options over their own', () => {
@@ -124,6 +131,7 @@ describe('simulator CLI', () => {
     expect(row(plain.stdout, 'guard-defaults').at(-1)).toBe('pass');
     // A disabled guard sends what ADK built: the no-compaction baseline's calls and overflows, and a failed run.
     expect(off.status).toBe(1);
+    expect(off.stdout).toMatch(/^Simulating .*, guard options: \{"enabled":false\}$/m);
     const disabled = row(off.stdout, 'guard-defaults');
     expect(disabled.slice(2, 4)).toEqual(row(off.stdout, 'none').slice(2, 4));
     expect(Number(disabled[3])).toBeGreaterThan(0);
