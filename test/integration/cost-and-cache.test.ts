@@ -81,5 +81,12 @@ describe('a bill that knows caching', () => {
     expect(() => new ContextGuard({ prices: misspelt })).toThrow(
       /'prices\.my-model\.cachedInpt' is not a price field \(did you mean 'cachedInput'\?\)/,
     );
+    // The same inside the long-context tier, where a misspelt rate billed NaN and reset the total.
+    const tier = {
+      'my-model': { input: 1, output: 2, longContext: { threshold: 6_000, Input: 2, output: 2 } },
+    } as never;
+    expect(() => new ContextGuard({ prices: tier })).toThrow(
+      /'prices\.my-model\.longContext\.Input' is not a price field/,
+    );
   });
 });
