@@ -13,4 +13,10 @@ describe('formatContextMeter', () => {
     expect(formatContextMeter(statusAt(5_000))).toBe('5K/8K (62.5%) ~1 turn left');
     expect(formatContextMeter(statusAt(4_000))).toBe('4K/8K (50%) ~2 turns left');
   });
+
+  it("should show the count its percentage is of: the last request sent, not the provider's count of the one before", () => {
+    const usage = { lastCalibrated: 9_208, realPromptTokens: 6_000, window: 200_000, modelCalls: 3 };
+    const status = agentStatus({ [stateKeysFor('worker').usage]: usage }, 'worker');
+    expect(formatContextMeter(status)).toBe('9K/200K (4.6%)');
+  });
 });

@@ -138,7 +138,8 @@ function counted(count: number, noun: string): string {
  */
 export function formatContextMeter(status: AgentContextStatus): string {
   if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
-  const used = compact(status.lastRealPromptTokens ?? status.estimatedTokens ?? 0);
+  // The figure `percentUsed` and `turnsLeft` are taken from: the last request sent, as estimated.
+  const used = compact(status.estimatedTokens ?? status.lastRealPromptTokens ?? 0);
   const source =
     status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
   const window = status.window ? `${compact(status.window)}${source}` : '?';
