@@ -54,6 +54,15 @@ export function isContextGuard(value: unknown): value is ContextGuard {
   return typeof value === 'object' && value !== null && CONTEXT_GUARD_BRAND in value;
 }
 
+/** Model names of the `BaseLlm` summarizers the options name: a price for one prices a model of the app. */
+function summarizerModels(options: ContextGuardOptions): string[] {
+  const policies = [options, ...agentEntries(options.agents).map(([, policy]) => policy)];
+  return policies.flatMap((policy) => {
+    const summarizer = policy.summarizer;
+    return summarizer && 'model' in summarizer && typeof summarizer.model === 'string' ? [summarizer.model] : [];
+  });
+}
+
 /** The agent-level form of the guard, for `LlmAgent({ beforeModelCallback, afterModelCallback })`. */
 export interface ContextGuardAgentCallbacks {
   readonly beforeModelCallback: SingleBeforeModelCallback;
@@ -90,6 +99,8 @@ export class ContextGuard extends BasePlugin {
     this.agentNames = new UnmatchedAgentsCheck(
       agentEntries(options.agents).map(([name]) => name),
       logger,
+      Object.keys(options.prices ?? {}),
+      summarizerModels(options),
     );
   }
 

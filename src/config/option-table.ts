@@ -238,7 +238,7 @@ export const OPTION_TABLE = {
     scope: 'global',
     range: other('`{ [modelName]: { input, cachedInput?, output } }`'),
     defaultText: '`{}`',
-    doc: 'USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)) and for the cached discount (`cachedInput` / `input`) that masking for cost weighs; a field other than `input`, `cachedInput`, `output` and `longContext` (and, in `longContext`, `threshold`, `input`, `cachedInput`, `output`) is refused, naming the one it likely meant, and so are a `cachedInput` above `input` and an empty model name.',
+    doc: "USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)) and for the cached discount (`cachedInput` / `input`) that masking for cost weighs; a field other than `input`, `cachedInput`, `output` and `longContext` (and, in `longContext`, `threshold`, `input`, `cachedInput`, `output`) is refused, naming the one it likely meant, and so are a `cachedInput` above `input` and an empty model name; a key that prices no model of the app's agents or summarizers is logged once, with the name it likely meant, when the app first runs.",
   },
   defaultContextWindow: {
     scope: 'global',

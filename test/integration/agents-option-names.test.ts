@@ -57,4 +57,21 @@ describe('the agents option and the names of the app’s agents', () => {
     guard.attachTo(routerAgent(agentModel('router', 64_000, toolThenAnswerScript(0)), []));
     expect(logger.matching(NAMES_NO_AGENT).map((line) => NAMES_NO_AGENT.exec(line.message)?.[1])).toEqual(['suport']);
   });
+
+  it("should warn once about a prices entry that prices no model of the app's agents or summarizers", async () => {
+    const PRICES_NO_MODEL = /prices\['([^']+)'\] prices no model this app uses/;
+    const logger = new CapturingLogger();
+    const price = { input: 1, cachedInput: 0.1, output: 2 };
+    const guard = new ContextGuard({
+      logger,
+      // The harness's model is 'scripted-model'; the summarizer's 'summary-model' is priced too.
+      prices: { 'scripted-modle': price, 'scripted-model': price, 'summary-model': price },
+      summarizer: { model: 'summary-model', generateContentAsync: async function* () {} },
+    });
+    const harness = createHarness({ window: 100_000, script: toolThenAnswerScript(0), plugins: [guard] });
+    await harness.runTurns((await harness.startSession()).id, 2);
+    const warnings = logger.matching(PRICES_NO_MODEL);
+    expect(warnings.map((line) => PRICES_NO_MODEL.exec(line.message)?.[1])).toEqual(['scripted-modle']);
+    expect(warnings[0]?.message).toContain("Did you mean 'scripted-model'?");
+  });
 });

@@ -1,0 +1,38 @@
+/**
+ * `prices` entries that price no model of the app: a misspelt model name
+ * (`gemini-2.5-flsh`) leaves the model at the built-in price, or at none, and
+ * the cost and the masking decisions that weigh the cached discount follow,
+ * silently. Pure: the shell lists the app's agents' model names and logs what
+ * this returns.
+ */
+import { closestName } from '../config/closest-name.js';
+import { normalizeModelName } from '../estimate/model-registry.js';
+
+export interface UnmatchedPrice {
+  readonly key: string;
+  readonly message: string;
+}
+
+/** Whether the price key `key` applies to the model `model` (priceFor's rule: the same name, or a prefix of it). */
+function pricesModel(key: string, model: string): boolean {
+  const prefix = normalizeModelName(key);
+  return model === key || (prefix.length > 0 && normalizeModelName(model).startsWith(prefix));
+}
+
+export function unmatchedPrices(keys: readonly string[], models: readonly string[]): UnmatchedPrice[] {
+  if (models.length === 0) return [];
+  const listed = models.map((model) => `'${model}'`).join(', ');
+  return keys
+    .filter((key) => !models.some((model) => pricesModel(key, model)))
+    .map((key) => {
+      const closest = closestName(key, models);
+      const hint = closest === undefined ? '' : ` Did you mean '${closest}'?`;
+      return {
+        key,
+        message:
+          `ContextGuard: the option prices['${key}'] prices no model this app uses (its agents' and summarizers' ` +
+          `models: ${listed}), so their costs and cache discounts come from the built-in table or are unknown; a ` +
+          `price applies to the model names it equals or starts, after 'models/' and versions are removed.${hint}`,
+      };
+    });
+}
