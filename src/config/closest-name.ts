@@ -30,6 +30,12 @@ export function closestName(key: string, candidates: readonly string[]): string 
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
 }
 
+/** ` Did you mean 'name'?` for the closest of `candidates` to `key`, or '' when none is plausibly meant. */
+export function didYouMean(key: string, candidates: readonly string[]): string {
+  const closest = closestName(key, candidates);
+  return closest === undefined ? '' : ` Did you mean '${closest}'?`;
+}
+
 /** Levenshtein distance (insertions, deletions, substitutions), two rows of memory. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);

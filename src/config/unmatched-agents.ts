@@ -3,7 +3,7 @@
  * to no agent, silently (a misspelt `wroker` leaves `worker` on the defaults).
  * Pure: the shell lists the app's agent names and logs what this returns.
  */
-import { closestName } from './closest-name.js';
+import { didYouMean } from './closest-name.js';
 
 /** At most this many of the app's agent names are listed in a warning. */
 const LISTED_NAMES = 12;
@@ -20,8 +20,7 @@ export function unmatchedAgents(keys: readonly string[], names: readonly string[
   return keys
     .filter((key) => !known.has(key))
     .map((key) => {
-      const closest = closestName(key, names);
-      const hint = closest === undefined ? '' : ` Did you mean '${closest}'?`;
+      const hint = didYouMean(key, names);
       return {
         key,
         message:

@@ -5,7 +5,7 @@
  * silently. Pure: the shell lists the app's agents' model names and logs what
  * this returns.
  */
-import { closestName } from '../config/closest-name.js';
+import { didYouMean } from '../config/closest-name.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
 
 export interface UnmatchedPrice {
@@ -25,8 +25,7 @@ export function unmatchedPrices(keys: readonly string[], models: readonly string
   return keys
     .filter((key) => !models.some((model) => pricesModel(key, model)))
     .map((key) => {
-      const closest = closestName(key, models);
-      const hint = closest === undefined ? '' : ` Did you mean '${closest}'?`;
+      const hint = didYouMean(key, models);
       return {
         key,
         message:
