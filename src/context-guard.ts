@@ -31,7 +31,7 @@ import { modelErrorEvent } from './adk/model-error-event.js';
 import { PolicyCache } from './adk/policy-cache.js';
 import { recordResponse } from './adk/record-response.js';
 import type { SessionRef } from './adk/session-scope.js';
-import { UnmatchedAgentsCheck } from './adk/unmatched-agents-check.js';
+import { summarizerModels, UnmatchedAgentsCheck } from './adk/unmatched-agents-check.js';
 import { WarnOnce } from './adk/warn-once.js';
 import type { PluginAfterToolParams } from './adk/tool-output-callback.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
@@ -52,15 +52,6 @@ const LOG_PREFIX = '[context_guard]';
 /** True for a `ContextGuard`, even one from another copy of the package. */
 export function isContextGuard(value: unknown): value is ContextGuard {
   return typeof value === 'object' && value !== null && CONTEXT_GUARD_BRAND in value;
-}
-
-/** Model names of the `BaseLlm` summarizers the options name: a price for one prices a model of the app. */
-function summarizerModels(options: ContextGuardOptions): string[] {
-  const policies = [options, ...agentEntries(options.agents).map(([, policy]) => policy)];
-  return policies.flatMap((policy) => {
-    const summarizer = policy.summarizer;
-    return summarizer && 'model' in summarizer && typeof summarizer.model === 'string' ? [summarizer.model] : [];
-  });
 }
 
 /** The agent-level form of the guard, for `LlmAgent({ beforeModelCallback, afterModelCallback })`. */

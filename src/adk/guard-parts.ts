@@ -4,6 +4,8 @@
  * queue, prepared summaries) and the compaction reporter.
  */
 import type { ContextGuardOptions, GuardLogger } from '../options.js';
+import { cachedPriceRatio } from '../cost/cache-terms.js';
+import { priceFor, type PriceTable } from '../cost/price-table.js';
 import { ContentMeasureCache } from '../estimate/content-measure-cache.js';
 import { TokenMemo } from '../estimate/estimate-request.js';
 import { recordPreparedSummary } from '../telemetry/guard-telemetry.js';
@@ -19,6 +21,23 @@ import { WarnOnce } from './warn-once.js';
 
 export type GuardParts = RequestReaders & ResultAppliers & { readonly reporter: CompactionReporter };
 
+/**
+ * The cached discount of a model by name, looked up once per name: the price table does not change after
+ * construction, and the lookup would otherwise walk both tables on every model call.
+ */
+function cachedPriceRatios(prices: PriceTable | undefined): (model: string | undefined) => number {
+  const known = new Map<string, number>();
+  return (model) => {
+    if (model === undefined) return cachedPriceRatio(undefined);
+    let ratio = known.get(model);
+    if (ratio === undefined) {
+      ratio = cachedPriceRatio(priceFor(model, prices));
+      known.set(model, ratio);
+    }
+    return ratio;
+  };
+}
+
 export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
   const tokenizer = guardTokenizer(options.tokenizer, logger);
   return {
@@ -32,6 +51,6 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     prepared: new PreparedSummaries(logger, recordPreparedSummary),
     reporter: new CompactionReporter(options, logger),
     pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)),
-    prices: options.prices,
+    cachedPriceRatio: cachedPriceRatios(options.prices),
   };
 }

@@ -9,8 +9,6 @@ import type { GuardRequestInput } from '../guard/guard-request.js';
 import type { PreparedHandle } from '../guard/prepared-summary.js';
 import type { WindowChoice } from '../guard/learned-window.js';
 import { runSummarizer, type Summarizer } from '../compaction/summarizer.js';
-import { cachedPriceRatio } from '../cost/cache-terms.js';
-import { priceFor, type PriceTable } from '../cost/price-table.js';
 import type { ContentMeasureCache } from '../estimate/content-measure-cache.js';
 import { estimateFixedTokens, type TokenMemo } from '../estimate/estimate-request.js';
 import { fingerprint } from '../estimate/fingerprint.js';
@@ -42,8 +40,8 @@ export interface RequestReaders {
   readonly pins: GuardPins;
   readonly queue: KeyedQueue;
   readonly prepared: PreparedSummaries;
-  /** The application's `prices` option: the model's cached discount weighs a masking for cost. */
-  readonly prices: PriceTable | undefined;
+  /** The model's cached over uncached price (prices option, then the built-in table): masking for cost weighs it. */
+  readonly cachedPriceRatio: (model: string | undefined) => number;
 }
 
 /** The agent's guard state as stored, read before the compaction hooks exist. */
@@ -132,7 +130,7 @@ export function readRequest(
     tokenizer,
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
-    cachedPriceRatio: cachedPriceRatio(priceFor(request.model, readers.prices)),
+    cachedPriceRatio: readers.cachedPriceRatio(request.model),
     // Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then.
     prepared: prepared && {
       previous: prepared.previous,

@@ -9,7 +9,7 @@ import { isAgentTool, isLlmAgent, type BaseAgent } from '@google/adk';
 import { unmatchedAgents } from '../config/unmatched-agents.js';
 import { unmatchedPrices } from '../cost/unmatched-prices.js';
 import { agentToolChild } from './attach-to-agent.js';
-import type { GuardLogger } from '../options.js';
+import { agentEntries, type ContextGuardOptions, type GuardLogger } from '../options.js';
 import { WarnOnce } from './warn-once.js';
 
 /** Every agent of the app `agent` belongs to. */
@@ -36,7 +36,7 @@ export function appAgentNames(agent: BaseAgent): string[] {
 }
 
 /** The model names of the app's LLM agents, inherited ones included; an agent with no model is skipped. */
-export function appModelNames(agent: BaseAgent): string[] {
+function appModelNames(agent: BaseAgent): string[] {
   const models = new Set<string>();
   for (const each of appAgents(agent)) {
     if (!isLlmAgent(each)) continue;
@@ -47,6 +47,15 @@ export function appModelNames(agent: BaseAgent): string[] {
     }
   }
   return [...models];
+}
+
+/** Model names of the `BaseLlm` summarizers the options name: a price for one prices a model of the app. */
+export function summarizerModels(options: ContextGuardOptions): string[] {
+  const policies = [options, ...agentEntries(options.agents).map(([, policy]) => policy)];
+  return policies.flatMap((policy) => {
+    const summarizer = policy.summarizer;
+    return summarizer && 'model' in summarizer && typeof summarizer.model === 'string' ? [summarizer.model] : [];
+  });
 }
 
 export class UnmatchedAgentsCheck {

@@ -9,7 +9,6 @@ describe('cachedPriceRatio', () => {
   });
 
   it('should assume the deepest common discount when the cached price or the model is unknown', () => {
-    expect(DEFAULT_CACHED_PRICE_RATIO).toBe(0.1);
     expect(cachedPriceRatio(undefined)).toBe(DEFAULT_CACHED_PRICE_RATIO);
     expect(cachedPriceRatio({ input: 1.5, output: 9 })).toBe(DEFAULT_CACHED_PRICE_RATIO);
   });

@@ -64,11 +64,19 @@ export function priceFor(model: string | undefined, table?: PriceTable): ModelPr
   for (const source of sources) {
     for (const [key, price] of Object.entries(source)) {
       const prefix = normalizeModelName(key);
-      if (prefix.length > 0 && name.startsWith(prefix) && (best === undefined || prefix.length > best.key.length))
+      if (startsWithKey(name, prefix) && (best === undefined || prefix.length > best.key.length))
         best = { key: prefix, price };
     }
   }
   return best?.price;
+}
+
+/** `name` (normalised) starts with the normalised key `prefix`; an empty key prices nothing. */
+const startsWithKey = (name: string, prefix: string): boolean => prefix.length > 0 && name.startsWith(prefix);
+
+/** Whether the price key `key` applies to `model` at all (priceFor's rule, whichever key wins). */
+export function keyPricesModel(key: string, model: string): boolean {
+  return model === key || startsWithKey(normalizeModelName(model), normalizeModelName(key));
 }
 
 /** The fields of a `ModelPrice`, and of its `longContext` tier: any other key in an application's table is a misspelling. */

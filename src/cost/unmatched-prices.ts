@@ -6,24 +6,18 @@
  * this returns.
  */
 import { didYouMean } from '../config/closest-name.js';
-import { normalizeModelName } from '../estimate/model-registry.js';
+import { keyPricesModel } from './price-table.js';
 
 export interface UnmatchedPrice {
   readonly key: string;
   readonly message: string;
 }
 
-/** Whether the price key `key` applies to the model `model` (priceFor's rule: the same name, or a prefix of it). */
-function pricesModel(key: string, model: string): boolean {
-  const prefix = normalizeModelName(key);
-  return model === key || (prefix.length > 0 && normalizeModelName(model).startsWith(prefix));
-}
-
 export function unmatchedPrices(keys: readonly string[], models: readonly string[]): UnmatchedPrice[] {
   if (models.length === 0) return [];
   const listed = models.map((model) => `'${model}'`).join(', ');
   return keys
-    .filter((key) => !models.some((model) => pricesModel(key, model)))
+    .filter((key) => !models.some((model) => keyPricesModel(key, model)))
     .map((key) => {
       const hint = didYouMean(key, models);
       return {
