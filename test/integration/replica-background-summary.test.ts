@@ -6,12 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSessionService } from '@google/adk';
+import { BasePlugin, DatabaseSessionService } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard, type ContextGuardOptions, type Summarizer } from '../../src/index.js';
+import { ContextGuard, type CompactionRecord, type Summarizer } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
+import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import {
   APP_NAME,
+  errorCodes,
   USER_ID,
   createHarness,
   runTurn,
@@ -22,18 +24,47 @@ import {
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-replica-summary-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** The same prompt always gives the same summary, whichever replica asks; every prompt is kept. */
-function recordingSummarizer(delayMs: number): Summarizer & { prompts: string[] } {
-  const prompts: string[] = [];
-  return {
+/** When the summaries a replica starts may finish: at once, or only once some replica's call reaches a point. */
+type Release = 'at-once' | 'at-compaction' | 'at-next-model-call';
+
+/**
+ * The summarizers of the replicas: the same prompt always gives the same summary, whichever replica asks.
+ * Every prompt is kept, with the replica that made it; a summary held back waits for `releaseAll()`.
+ */
+function summarizers(release: Release) {
+  const prompts: { prompt: string; replica: number }[] = [];
+  let waiting: (() => void)[] = [];
+  const releaseAll = (): void => {
+    for (const open of waiting) open();
+    waiting = [];
+  };
+  const of = (replica: number): Summarizer => ({
     name: 'recording',
-    prompts,
     async summarize({ prompt }) {
-      prompts.push(prompt);
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      prompts.push({ prompt, replica });
+      if (release !== 'at-once') await new Promise<void>((resolve) => waiting.push(resolve));
       return { text: `## Current state\nSummary of a prompt of ${prompt.length} characters.`, finishReason: 'STOP' };
     },
-  };
+  });
+  return { prompts, of, releaseAll };
+}
+
+/** Opens the held summaries when a call of its replica starts a compaction, or at every model call. */
+class ReleasePlugin extends BasePlugin {
+  constructor(
+    private readonly when: Release,
+    private readonly releaseAll: () => void,
+  ) {
+    super('release');
+  }
+  override async beforeModelCallback(): Promise<undefined> {
+    if (this.when === 'at-next-model-call') this.releaseAll();
+    return undefined;
+  }
+  override async beforeContextCompaction(): Promise<undefined> {
+    if (this.when === 'at-compaction') this.releaseAll();
+    return undefined;
+  }
 }
 
 /**
@@ -56,31 +87,35 @@ async function stores(url: string, count: number, shared: boolean): Promise<Data
 interface Run {
   readonly requests: string[];
   readonly prompts: string[];
+  /** Compactions that applied a summary prepared by another replica, and how long each waited for it. */
+  readonly fromOtherReplica: number[];
   readonly compactions: number;
 }
 
 /** `turns` turns of one session, turn n on replica n % replicas; every replica has its own guard (and store, but on SQLite). */
-async function run(
-  world: World,
-  replicas: number,
-  turns: number,
-  options: ContextGuardOptions,
-  delayMs = 0,
-): Promise<Run> {
-  const summarizer = recordingSummarizer(delayMs);
-  const harnesses = (await stores(world.url(), replicas, world.shared)).map((store) =>
-    createHarness({
+async function run(world: World, replicas: number, turns: number, release: Release): Promise<Run> {
+  const made = summarizers(release);
+  const fromOtherReplica: number[] = [];
+  const harnesses = (await stores(world.url(), replicas, world.shared)).map((store, replica) => {
+    const guard = new ContextGuard({ contextWindow: 8_000, summarizer: made.of(replica), maskKeepRecent: 0 });
+    guard.onCompaction((record) => {
+      const preparedBy = made.prompts.at(-1)?.replica;
+      if (record.prepared && preparedBy !== replica) fromOtherReplica.push(record.waitedMs ?? 0);
+    });
+    return createHarness({
       window: 8_000,
       ratio: 1.8,
       script: toolThenAnswerScript(1_500),
       sessionService: store,
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, ...options })],
-    }),
-  );
+      // Released before the guard's own hook runs: a summary then lands while that call goes on.
+      plugins: [new ReleasePlugin(release, made.releaseAll), guard],
+    });
+  });
   const first = harnesses[0]!;
   const session = await first.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   for (let turn = 1; turn <= turns; turn++)
     await runTurn(harnesses[turn % replicas]!.runner, session.id, `Turn ${turn}: check the logs.`);
+  made.releaseAll();
   const requests = harnesses
     .flatMap((harness) => harness.model.requests)
     .sort((a, b) => a.timestamp - b.timestamp || a.index - b.index);
@@ -88,7 +123,8 @@ async function run(
   const stored = await storedSession(first.sessionService, session.id);
   return {
     requests: requests.map((request) => JSON.stringify([request.systemInstruction, request.contents])),
-    prompts: summarizer.prompts,
+    prompts: made.prompts.map((each) => each.prompt),
+    fromOtherReplica,
     compactions: decodeUsageRecord(stored.state[stateKeysFor('worker').usage]).compactions,
   };
 }
@@ -108,11 +144,63 @@ const postgres = process.env['POSTGRES_URL'];
 if (postgres) worlds.push({ name: 'PostgreSQL', url: () => postgres, shared: false });
 
 describe.each(worlds)('background compaction across replicas on $name', (world) => {
-  it('should make the summarizer calls and send the requests of one Runner when two take alternate turns', async () => {
-    const single = await run(world, 1, 24, {});
-    const pair = await run(world, 2, 24, {});
-    expect(single.prompts.length).toBeGreaterThanOrEqual(2);
-    expect(pair.prompts).toEqual(single.prompts);
-    expect(pair.requests).toEqual(single.requests);
+  it.each<Release>(['at-once', 'at-compaction', 'at-next-model-call'])(
+    'should make the summarizer calls and send the requests of one Runner when two take alternate turns (summaries finish %s)',
+    async (release) => {
+      const single = await run(world, 1, 16, release);
+      const pair = await run(world, 2, 16, release);
+      expect(single.compactions).toBeGreaterThanOrEqual(2);
+      expect(pair.prompts).toEqual(single.prompts);
+      expect(pair.requests).toEqual(single.requests);
+      expect(pair.compactions).toBe(single.compactions);
+      // Some compactions of the pair applied the other replica's summary; held back to the threshold, after a wait.
+      expect(pair.fromOtherReplica.length).toBeGreaterThan(0);
+      if (release === 'at-compaction') expect(Math.max(...pair.fromOtherReplica)).toBeGreaterThan(0);
+    },
+  );
+
+  it('should wait preparedSummaryWaitMs for a replica that never finishes its summary, then summarize in the call', async () => {
+    const [storeA, storeB] = await stores(world.url(), 2, world.shared);
+    // Replica A's summarizer never answers (a replica whose CPU is throttled between requests, or gone).
+    const hanging: Summarizer = { name: 'hanging', summarize: () => new Promise(() => undefined) };
+    const a = createHarness({
+      window: 8_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(1_500),
+      sessionService: storeA!,
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: hanging, maskKeepRecent: 0 })],
+    });
+    const summarizerB = new ScriptedSummarizer();
+    const logger = new CapturingLogger();
+    const compactions: CompactionRecord[] = [];
+    const b = createHarness({
+      window: 8_000,
+      ratio: 1.8,
+      script: toolThenAnswerScript(1_500),
+      sessionService: storeB!,
+      plugins: [
+        new ContextGuard({
+          contextWindow: 8_000,
+          summarizer: summarizerB,
+          maskKeepRecent: 0,
+          prepareTurnsAhead: 0,
+          preparedSummaryWaitMs: 300,
+          logger,
+          onCompaction: (record) => void compactions.push(record),
+        }),
+      ],
+    });
+    const session = await storeA!.createSession({ appName: APP_NAME, userId: USER_ID });
+    let turn = 0;
+    while (!(await storedSession(storeA!, session.id)).state[stateKeysFor('worker').preparation] && turn < 30)
+      await runTurn(a.runner, session.id, `Turn ${++turn}: check the logs.`);
+    expect(summarizerB.calls).toHaveLength(0);
+    while (compactions.length === 0 && turn < 40)
+      expect(errorCodes(await runTurn(b.runner, session.id, `Turn ${++turn}: check the logs.`))).toEqual([]);
+    expect(compactions[0]).toMatchObject({ prepared: false, fallback: false });
+    expect(compactions[0]!.waitedMs).toBeGreaterThanOrEqual(300);
+    expect(summarizerB.calls).toHaveLength(1);
+    expect(logger.matching(/did not arrive within \d+ ms; summarizing in this call/)).toHaveLength(1);
+    expect([...a.model.rejectedRequests, ...b.model.rejectedRequests]).toEqual([]);
   });
 });
