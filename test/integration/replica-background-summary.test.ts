@@ -129,8 +129,24 @@ async function run(world: World, replicas: number, turns: number, release: Relea
   };
 }
 
+/**
+ * The same JSON with every object's keys sorted. PostgreSQL's jsonb keeps object keys in an order of its own,
+ * and ADK reloads a session's events from storage when another writer appended since the invocation last did
+ * (here, a summary landing in the middle of a call): the same function call then reaches the model with its
+ * keys in another order, depending on when the summary landed.
+ */
+function sortedKeys(text: string): string {
+  return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : value,
+  );
+}
+
 interface World {
   readonly name: string;
+  /** Whether events come back from storage with their keys in the order they were written. */
+  readonly keysKept: boolean;
   /** A new, empty database. */
   url(): string;
   readonly shared: boolean;
@@ -138,10 +154,10 @@ interface World {
 
 let files = 0;
 const worlds: World[] = [
-  { name: 'SQLite', url: () => `sqlite://${join(folder, `db-${++files}.sqlite`)}`, shared: true },
+  { name: 'SQLite', keysKept: true, url: () => `sqlite://${join(folder, `db-${++files}.sqlite`)}`, shared: true },
 ];
 const postgres = process.env['POSTGRES_URL'];
-if (postgres) worlds.push({ name: 'PostgreSQL', url: () => postgres, shared: false });
+if (postgres) worlds.push({ name: 'PostgreSQL', keysKept: false, url: () => postgres, shared: false });
 
 describe.each(worlds)('background compaction across replicas on $name', (world) => {
   it.each<Release>(['at-once', 'at-compaction', 'at-next-model-call'])(
@@ -151,7 +167,8 @@ describe.each(worlds)('background compaction across replicas on $name', (world) 
       const pair = await run(world, 2, 16, release);
       expect(single.compactions).toBeGreaterThanOrEqual(2);
       expect(pair.prompts).toEqual(single.prompts);
-      expect(pair.requests).toEqual(single.requests);
+      expect(pair.requests.map(sortedKeys)).toEqual(single.requests.map(sortedKeys));
+      if (world.keysKept) expect(pair.requests).toEqual(single.requests);
       expect(pair.compactions).toBe(single.compactions);
       // Some compactions of the pair applied the other replica's summary; held back to the threshold, after a wait.
       expect(pair.fromOtherReplica.length).toBeGreaterThan(0);
