@@ -117,6 +117,12 @@ export interface AgentPolicy {
    * waiting for it; the compacting call applies it if still valid. `0` turns it off. @default 1
    */
   prepareTurnsAhead?: number;
+  /**
+   * Background compaction across replicas: a call at the threshold while another replica prepares the
+   * summary re-reads the session for it this long at most (ms), then summarizes itself. `0` never
+   * waits. @default 15000
+   */
+  preparedSummaryWaitMs?: number;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
@@ -197,6 +203,7 @@ export interface ResolvedPolicy {
   readonly maskKeepRecent: number;
   readonly maskStaleOutputTokens: number;
   readonly prepareTurnsAhead: number;
+  readonly preparedSummaryWaitMs: number;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;

@@ -12,6 +12,7 @@ import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { PreparedSummaries } from './prepared-summaries.js';
+import type { ReplicaPrepared } from './replica-prepared.js';
 import { prepareSummary } from '../guard/prepared-summary.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ReadRequest } from './read-request.js';
@@ -24,6 +25,7 @@ export interface ResultAppliers {
   readonly queue: KeyedQueue;
   readonly reporter: CompactionReporter;
   readonly prepared: PreparedSummaries;
+  readonly replicas: ReplicaPrepared;
   readonly tokenizer: Tokenizer;
 }
 
@@ -38,9 +40,24 @@ export async function applyResult(
 ): Promise<void> {
   const agentName = context.agentName;
   applySummary(context, key, read, result, appliers);
-  // Background compaction: started here, never awaited (see adk/prepared-summaries.ts).
-  appliers.prepared.afterDecision(key, agentName, read.prepared, result, (preparation) =>
-    prepareSummary(preparation, appliers.tokenizer, read.backgroundSummarize),
+  // Background compaction: claimed in this call's state delta, started here, never awaited (adk/replica-prepared.ts).
+  const hooks = appliers.replicas.afterDecision(
+    context,
+    read.prepared,
+    {
+      stored: result.summary !== undefined,
+      dropped: result.preparedDropped !== undefined,
+      preparation: result.preparation,
+    },
+    read.input.policy.preparedSummaryWaitMs,
+  );
+  appliers.prepared.afterDecision(
+    key,
+    agentName,
+    read.prepared.local,
+    result,
+    (preparation) => prepareSummary(preparation, appliers.tokenizer, read.backgroundSummarize),
+    hooks,
   );
   const keys = stateKeysFor(agentName);
   if (result.mask !== undefined) context.state.set(keys.mask, result.mask === null ? null : encodeRecord(result.mask));

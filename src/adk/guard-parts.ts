@@ -16,6 +16,7 @@ import { guardTokenizer } from './guard-tokenizer.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { ModelWindowResolver } from './model-window-resolver.js';
 import { PreparedSummaries } from './prepared-summaries.js';
+import { ReplicaPrepared } from './replica-prepared.js';
 import type { RequestReaders } from './read-request.js';
 import { WarnOnce } from './warn-once.js';
 
@@ -49,6 +50,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     windows: new ModelWindowResolver(options, logger),
     queue: new KeyedQueue(),
     prepared: new PreparedSummaries(logger, recordPreparedSummary),
+    replicas: new ReplicaPrepared(logger),
     reporter: new CompactionReporter(options, logger),
     pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)),
     cachedPriceRatio: cachedPriceRatios(options.prices),

@@ -13,6 +13,8 @@ import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from './policy-cache.js';
 import { scopeOfRef, sessionIdPrefix, type SessionRef } from './session-scope.js';
 import { appendStateEvent } from './state-event.js';
+import { preparedInState } from './replica-prepared.js';
+import { remoteWaitDeadline } from '../guard/prepared-source.js';
 
 /** What `status()` reads: a session's state, and (a `Session` has them) its app, user and id. */
 export type StatusSession =
@@ -32,12 +34,20 @@ export class GuardSessionActions {
   ) {}
 
   status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
-    // `preparing` needs the session's identity (a `Session` has it); state alone cannot tell.
     const scope = 'appName' in session ? scopeOfRef(session) : undefined;
     const of = (name: string): AgentContextStatus =>
-      agentStatus(session.state, name, scope !== undefined && this.parts.prepared.preparing(`${scope}\u0000${name}`));
+      agentStatus(session.state, name, this.preparing(session, scope, name));
     if (agentName !== undefined) return of(agentName);
     return guardedAgents(session.state).map(of);
+  }
+
+  /** A summary in preparation: claimed in state by any replica and not stored yet, or in this process. */
+  private preparing(session: StatusSession, scope: string | undefined, agentName: string): boolean {
+    if (scope !== undefined && this.parts.prepared.preparing(`${scope}\u0000${agentName}`)) return true;
+    const { claim, stored } = preparedInState(session.state, agentName);
+    if (claim === undefined || stored?.id === claim.id) return false;
+    const policy = this.policies.of(agentName);
+    return remoteWaitDeadline(claim, Date.now(), policy.preparedSummaryWaitMs, policy.summarizerTimeoutMs) > Date.now();
   }
 
   async pin(params: StoredSession & { text: string; agentName?: string }): Promise<Pin> {

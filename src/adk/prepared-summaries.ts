@@ -8,12 +8,13 @@
  * A preparation never rejects: a catch is attached when it starts, and the
  * summarizer's own failures are already the fallback summary. The map is
  * bounded; the least recently started entries go first (their calls go on
- * and their result is ignored). Nothing is persisted: after a restart, the
- * next call near the threshold simply prepares again.
+ * and their result is ignored). What a preparation settles with is also written to the
+ * session (adk/replica-prepared.ts), so another replica, or this one after a restart, can apply it.
  */
 import type { GuardLogger } from '../options.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
 import type { PreparedHandle, PreparedSummary } from '../guard/prepared-summary.js';
+import { summaryIdentity } from '../state/prepared-record.js';
 
 const LOG_PREFIX = '[context_guard]';
 /** Sessions with a summary in preparation, at most. */
@@ -26,8 +27,19 @@ export interface DecisionOnPrepared {
   readonly summary?: unknown;
 }
 
-interface Entry extends PreparedHandle {
+/** A preparation of this process, named by the id its claim carries in state. */
+export interface LocalPrepared extends PreparedHandle {
+  readonly id: string | undefined;
+}
+
+interface Entry extends LocalPrepared {
   readonly settled: () => boolean;
+}
+
+/** How a preparation is named, and what is done with its summary once made (written to the session). */
+export interface PreparationHooks {
+  readonly id?: string | undefined;
+  readonly onPrepared?: ((prepared: PreparedSummary) => void) | undefined;
 }
 
 /** Called when a preparation settles: how long the summarizer took, for telemetry. */
@@ -43,7 +55,7 @@ export class PreparedSummaries {
   ) {}
 
   /** The summary prepared for `key`, if any. */
-  get(key: string): PreparedHandle | undefined {
+  get(key: string): LocalPrepared | undefined {
     return this.entries.get(key);
   }
 
@@ -54,7 +66,13 @@ export class PreparedSummaries {
   }
 
   /** Starts preparing `request` for `key`, replacing any entry of that key; `run` makes the summary. */
-  start(key: string, agentName: string, request: PreparationRequest, run: () => Promise<PreparedSummary>): void {
+  start(
+    key: string,
+    agentName: string,
+    request: PreparationRequest,
+    run: () => Promise<PreparedSummary>,
+    hooks: PreparationHooks = {},
+  ): void {
     const startedAt = Date.now();
     let settled = false;
     this.logger.debug(
@@ -66,6 +84,8 @@ export class PreparedSummaries {
         (prepared) => {
           settled = true;
           this.onSettled(agentName, Date.now() - startedAt, prepared.summary.record.fallback);
+          // Only while it may still be applied: a summary already stored (from it or not) needs no copy.
+          if (this.entries.get(key) === entry) hooks.onPrepared?.(prepared);
           return prepared;
         },
         (error: unknown) => {
@@ -75,7 +95,8 @@ export class PreparedSummaries {
         },
       );
     const entry: Entry = {
-      previous: request.previous,
+      id: hooks.id,
+      previous: summaryIdentity(request.previous),
       watermark: request.watermark,
       settled: () => settled,
       take: async () => {
@@ -104,6 +125,7 @@ export class PreparedSummaries {
     used: PreparedHandle | undefined,
     result: DecisionOnPrepared,
     run: (request: PreparationRequest) => Promise<PreparedSummary>,
+    hooks: PreparationHooks = {},
   ): void {
     if (used && (result.preparedDropped !== undefined || result.summary !== undefined)) {
       if (result.preparedDropped !== undefined)
@@ -111,7 +133,7 @@ export class PreparedSummaries {
       this.drop(key, used);
     }
     const { preparation } = result;
-    if (preparation) this.start(key, agentName, preparation, () => run(preparation));
+    if (preparation) this.start(key, agentName, preparation, () => run(preparation), hooks);
   }
 
   /** Forgets the entry of `key` if it is still `handle` (applied, or no longer valid). */

@@ -23,6 +23,7 @@ import type { CompactionHooks } from './compaction-hooks.js';
 import type { GuardPins } from './guard-pins.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { PreparedSummaries } from './prepared-summaries.js';
+import type { PreparedLookup, ReplicaPrepared } from './replica-prepared.js';
 import type { ModelWindowResolver } from './model-window-resolver.js';
 import { isContextRecallTool } from './recall-tool.js';
 
@@ -40,6 +41,8 @@ export interface RequestReaders {
   readonly pins: GuardPins;
   readonly queue: KeyedQueue;
   readonly prepared: PreparedSummaries;
+  /** Prepared summaries in session state, from whichever replica made them. */
+  readonly replicas: ReplicaPrepared;
   /** The model's cached over uncached price (prices option, then the built-in table): masking for cost weighs it. */
   readonly cachedPriceRatio: (model: string | undefined) => number;
 }
@@ -61,8 +64,8 @@ export interface ReadRequest {
   readonly shared: SummaryRecord | undefined;
   readonly windowChoice: WindowChoice;
   readonly summarizerName: string | undefined;
-  /** The prepared summary of this session and agent as stored (the input's is wrapped to fire the hooks). */
-  readonly prepared: PreparedHandle | undefined;
+  /** The prepared summary of this session and agent, from where it is (the input's is wrapped to fire the hooks). */
+  readonly prepared: PreparedLookup;
   /** The summarizer for a background preparation: no compaction hooks, not tied to this turn's abort signal. */
   readonly backgroundSummarize: GuardRequestInput['summarize'];
 }
@@ -99,7 +102,7 @@ export function readRequest(
     return content ? fingerprint(content) : undefined;
   };
   const shared = readers.queue.sharedSummary(key);
-  const prepared = readers.prepared.get(key);
+  const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
   const measures = readers.measures.measure(key, contents, tokenizer);
   const { systemInstruction, tools } = request.config ?? {};
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
@@ -131,12 +134,7 @@ export function readRequest(
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
     cachedPriceRatio: readers.cachedPriceRatio(request.model),
-    // Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then.
-    prepared: prepared && {
-      previous: prepared.previous,
-      watermark: prepared.watermark,
-      take: hooks.wrap(() => prepared.take()),
-    },
+    prepared: preparedForInput(prepared.handle, hooks),
   };
   return {
     input,
@@ -148,6 +146,11 @@ export function readRequest(
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
   };
+}
+
+/** Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then. */
+function preparedForInput(handle: PreparedHandle | undefined, hooks: CompactionHooks): PreparedHandle | undefined {
+  return handle && { previous: handle.previous, watermark: handle.watermark, take: hooks.wrap(() => handle.take()) };
 }
 
 /** A concurrent call on this session may have just summarized this history: reuse it if it fits. */

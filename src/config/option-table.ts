@@ -188,6 +188,13 @@ export const OPTION_TABLE = {
     default: 1,
     doc: "Background compaction: once the estimate is within this many of the session's average turns of the threshold, the summary is prepared without waiting for it, and applied when the threshold is reached; `0` turns it off (see [reliability.md](reliability.md#background-compaction)).",
   },
+  preparedSummaryWaitMs: {
+    scope: 'policy',
+    unit: 'ms',
+    range: integer(0, MAX_TIMER_MS),
+    default: 15_000,
+    doc: 'Background compaction across replicas: a call at the threshold while another replica prepares the summary re-reads the session for it this long at most, then summarizes itself; `0` never waits (see [reliability.md](reliability.md#background-compaction)).',
+  },
   invocationThreshold: {
     scope: 'policy',
     unit: 'turns',

@@ -12,6 +12,7 @@ import { planCompaction } from '../budget/compaction-plan.js';
 import { anchorAt } from '../state/watermark.js';
 import { chooseSplit } from './choose-split.js';
 import { planPreparation, preparationMark, type PreparationInput } from './plan-preparation.js';
+import { summaryIdentity } from '../state/prepared-record.js';
 import { checkPrepared, type PreparedHandle } from './prepared-summary.js';
 
 // Four finished turns of 1,000 tokens each, then the current request.
@@ -155,7 +156,7 @@ describe('checkPrepared', () => {
   const fingerprintAt = (index: number): string | undefined => FINGERPRINTS[index];
   const previous = summaryRecord({ covered: 2, anchor: anchorAt(fingerprintAt, 2) });
   const handle: PreparedHandle = {
-    previous,
+    previous: summaryIdentity(previous),
     watermark: { covered: 6, anchor: anchorAt(fingerprintAt, 6) },
     take: () => Promise.resolve({ prepared: undefined, waitedMs: 0 }),
   };
@@ -171,6 +172,10 @@ describe('checkPrepared', () => {
   it('should refuse it when the applying summary changed under it (another replica compacted)', () => {
     const other = { ...previous, text: 'Another summary', createdAt: previous.createdAt + 1 };
     expect(checkPrepared(handle, other, fingerprintAt, CONTENTS.length).valid).toBe(false);
+    // Made at the same moment, covering the same contents: told apart by the text alone.
+    expect(checkPrepared(handle, { ...previous, text: 'Another summary' }, fingerprintAt, CONTENTS.length).valid).toBe(
+      false,
+    );
     expect(checkPrepared(handle, undefined, fingerprintAt, CONTENTS.length).valid).toBe(false);
   });
 

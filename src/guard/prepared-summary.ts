@@ -7,6 +7,7 @@
  */
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from '../state/guard-state.js';
+import { summaryIdentity, type PreparationClaim, type StoredPreparedSummary } from '../state/prepared-record.js';
 import { locateSummary, type FingerprintAt, type SummaryPosition } from '../state/watermark.js';
 import type { NewSummary } from './build-summary-record.js';
 import type { PreparationRequest } from './plan-preparation.js';
@@ -21,8 +22,8 @@ export interface PreparedSummary {
 
 /** A prepared summary as the decision is handed it: what it was built on, and its result when it settles. */
 export interface PreparedHandle {
-  /** The summary it extends (undefined: the first of the session). */
-  readonly previous: SummaryRecord | undefined;
+  /** `summaryIdentity` of the summary it extends (undefined: the first of the session). */
+  readonly previous: string | undefined;
   readonly watermark: SummaryPosition;
   /** Settles with the summary (undefined when it could not be made) and the milliseconds this call waited. */
   take(): Promise<{ readonly prepared: PreparedSummary | undefined; readonly waitedMs: number }>;
@@ -39,10 +40,47 @@ export async function prepareSummary(
   return { summarized: { ...summarized, summarizedContents: [] }, summary };
 }
 
-/** The same summary record, as far as a prepared summary is concerned (records are decoded afresh on every call). */
-function sameSummary(a: SummaryRecord | undefined, b: SummaryRecord | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.createdAt === b.createdAt && a.covered === b.covered && a.anchor === b.anchor && a.text === b.text;
+/** The claim of a preparation request, for state: any replica can check and apply what it settles with. */
+export function claimOf(id: string, request: PreparationRequest): PreparationClaim {
+  return { id, startedAt: request.now, previous: summaryIdentity(request.previous), watermark: request.watermark };
+}
+
+/** A settled preparation as stored in state (the summarizer's failure text left out: it may quote the conversation). */
+export function storePrepared(claim: PreparationClaim, prepared: PreparedSummary): StoredPreparedSummary {
+  const { summarized, summary } = prepared;
+  const { outcome } = summarized;
+  return {
+    ...claim,
+    record: summary.record,
+    droppedFacts: summary.droppedFacts,
+    outcome: outcome.ok
+      ? {
+          ok: true,
+          truncated: outcome.truncated,
+          promptTokens: outcome.promptTokens,
+          outputTokens: outcome.outputTokens,
+        }
+      : { ok: false, kind: outcome.kind },
+    currentRequest: summarized.currentRequest,
+    droppedContents: summarized.droppedContents,
+  };
+}
+
+/** A prepared summary read back from state, as the replica that made it holds it. */
+export function restorePrepared(stored: StoredPreparedSummary): PreparedSummary {
+  const { outcome, record } = stored;
+  return {
+    summarized: {
+      text: record.text,
+      outcome: outcome.ok
+        ? { ...outcome, text: record.text }
+        : { ok: false, kind: outcome.kind, reason: `${outcome.kind} (prepared on another replica)` },
+      summarizedContents: [],
+      currentRequest: stored.currentRequest,
+      droppedContents: stored.droppedContents,
+    },
+    summary: { record, droppedFacts: stored.droppedFacts },
+  };
 }
 
 export type PreparedCheck =
@@ -56,7 +94,7 @@ export function checkPrepared(
   fingerprintAt: FingerprintAt,
   length: number,
 ): PreparedCheck {
-  if (!sameSummary(handle.previous, current))
+  if (handle.previous !== summaryIdentity(current))
     return { valid: false, reason: 'the summary it extends is no longer the stored one' };
   const match = locateSummary(fingerprintAt, length, handle.watermark);
   if (match.kind === 'missing') return { valid: false, reason: match.reason };

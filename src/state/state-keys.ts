@@ -24,6 +24,10 @@ export interface GuardStateKeys {
   readonly compactionRequest: string;
   /** How far old tool results are masked (see compaction/mask-observations.ts). */
   readonly mask: string;
+  /** The claim of the summary being prepared in the background, by whichever replica (see prepared-record.ts). */
+  readonly preparation: string;
+  /** A summary prepared in the background, written when it is made; applied at the threshold by any replica. */
+  readonly prepared: string;
 }
 
 export function stateKeysFor(agentName: string): GuardStateKeys {
@@ -35,5 +39,7 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     toolTruncations: `${STATE_PREFIX}:${agentName}:tool_truncations`,
     compactionRequest: `${STATE_PREFIX}:${agentName}:compaction_request`,
     mask: `${STATE_PREFIX}:${agentName}:mask`,
+    preparation: `${STATE_PREFIX}:${agentName}:preparation`,
+    prepared: `${STATE_PREFIX}:${agentName}:prepared`,
   };
 }

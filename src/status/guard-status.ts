@@ -50,9 +50,9 @@ export interface AgentContextStatus {
   /** Calls whose model has no price: `costUsd` leaves them out. */
   readonly unpricedCalls: number;
   /**
-   * True while this process prepares the next summary in the background (`prepareTurnsAhead`).
-   * Known only to the guard that prepares it: `guard.status(session)` with the `Session` itself
-   * (its app, user and id); false when read from state alone or on another replica.
+   * True while the next summary is prepared in the background (`prepareTurnsAhead`), by any replica:
+   * its claim is in the session's state until the summary is written there. A claim older than
+   * `summarizerTimeoutMs` + `preparedSummaryWaitMs` is of a replica that is gone and no longer counts.
    */
   readonly preparing: boolean;
 }

@@ -13,6 +13,8 @@
  *   `gen_ai.context_guard.summarizer.duration` (s, a summary prepared in the background),
  *   `gen_ai.context_guard.compaction.wait` (s, what the compacting call waited for its summary;
  *   attribute `context_guard.prepared`),
+ *   `gen_ai.context_guard.prepared.wait_expired` (counter: calls that waited for another replica's
+ *   summary until `preparedSummaryWaitMs`, then summarized themselves),
  *   `gen_ai.context_guard.maskings` (counter; attribute `context_guard.cause`: `room` when a
  *   compaction was due, `cost` for stale tool output with the window far from full).
  */
@@ -54,6 +56,12 @@ const meters = lazyInstruments({
     kind: 'counter',
     name: 'gen_ai.context_guard.maskings',
     description: 'Maskings of old tool results (no model call), by cause: room or cost',
+  },
+  waitExpired: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.prepared.wait_expired',
+    description:
+      "Calls at the threshold that waited preparedSummaryWaitMs for another replica's summary, then summarized themselves",
   },
   wait: {
     kind: 'histogram',
@@ -133,4 +141,9 @@ export function recordPreparedSummary(agentName: string, summarizerMs: number, f
     'context_guard.background': true,
     'context_guard.fallback': fallback,
   });
+}
+
+/** A call at the threshold gave up waiting for the summary another replica prepares. */
+export function recordPreparedWaitExpired(agentName: string): void {
+  meters().waitExpired.add(1, { 'gen_ai.agent.name': agentName });
 }

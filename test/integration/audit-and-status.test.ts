@@ -76,7 +76,8 @@ describe('audit trail and status', () => {
     expect([...view.replacedEventIds, ...view.visibleEventIds]).toEqual(withContent);
     expect(view.modelView).toContain(view.summary!.text);
     // The last user message is visible, not replaced.
-    const lastUser = [...stored.events].reverse().find((event) => event.author === 'user')!;
+    // (A state-only event, such as a summary prepared in the background, is authored 'user' too, with no content.)
+    const lastUser = [...stored.events].reverse().find((event) => event.author === 'user' && event.content)!;
     expect(view.visibleEventIds).toContain(lastUser.id);
     // Original events are untouched: the first tool result still holds its full 3,000-character payload.
     const firstResult = stored.events.find((event) => event.content?.parts?.some((part) => part.functionResponse))!;

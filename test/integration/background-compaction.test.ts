@@ -159,20 +159,33 @@ describe('background compaction through a real Runner', () => {
   it("should drop a prepared summary when another replica's compaction changed the summary it extends", async () => {
     let turn = 0;
     const sessionService = new InMemorySessionService();
-    const summarizerA = echoingSummarizer(() => turn);
+    const echoing = echoingSummarizer(() => turn);
+    // Replica A's summary is still being made when replica B compacts.
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const summarizerA: Summarizer = {
+      name: 'echoing',
+      summarize: async (request) => {
+        const summary = await echoing.summarize(request);
+        await gate;
+        return summary;
+      },
+    };
     const a = guarded(summarizerA, sessionService);
     const session = await startSession(sessionService);
     const text = (n: number) => `Turn ${(turn = n)} for alice: fetch the logs and tell me what you see.`;
-    const prepared = await turnsUntil(a.harness, session.id, () => summarizerA.calls.length > 0, text);
+    const prepared = await turnsUntil(a.harness, session.id, () => echoing.calls.length > 0, text);
     expect(a.compactions).toEqual([]);
 
-    // Replica B (its own plugin, same database) compacts the session on request.
+    // Replica B (its own plugin, same database) compacts the session on request, without waiting for A's summary.
     const summarizerB: Summarizer = { name: 'replica-b', summarize: async () => ({ text: 'Summary by replica B.' }) };
-    const b = guarded(summarizerB, sessionService);
+    const b = guarded(summarizerB, sessionService, [], { preparedSummaryWaitMs: 0 });
     const stored = await storedSession(sessionService, session.id);
     await b.guard.requestCompaction({ sessionService, session: stored, agentName: 'worker' });
     await runTurn(b.harness.runner, session.id, text(prepared + 1));
     expect(b.compactions).toHaveLength(1);
+    expect(b.compactions[0]?.prepared).toBe(false);
+    open();
 
     // Back on replica A: its prepared summary extends no summary, the stored one is B's.
     await turnsUntil(a.harness, session.id, () => a.compactions.length > 0, text, prepared + 2);
@@ -253,10 +266,15 @@ describe('background compaction through a real Runner', () => {
     const during = await statusNow();
     expect(during.identified.preparing).toBe(true);
     expect(formatContextMeter(during.identified)).toMatch(/, preparing a summary$/);
-    expect(during.stateOnly.preparing).toBe(false);
+    // The claim is in the session's state: any replica's status, or state alone, tells.
+    expect(during.stateOnly.preparing).toBe(true);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect((await statusNow()).identified.preparing).toBe(false);
+    // Until the prepared summary is written to the session (an event appended in the background).
+    for (let tries = 0; tries < 200 && (await statusNow()).stateOnly.preparing; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const after = await statusNow();
+    expect(after.identified.preparing).toBe(false);
+    expect(after.stateOnly.preparing).toBe(false);
   });
 
   describe('a summarizer failure in the background', () => {
