@@ -5,8 +5,9 @@
  * summary copied from another session, a watermark that no longer matches the
  * history. Documented behaviour:
  * - an unreadable usage record is read as "nothing learned yet" and rewritten
- *   on the next call (no warning: it only holds counters and calibration);
- *   implausible numbers inside it are ignored field by field;
+ *   on the next call; implausible numbers inside it are ignored field by field;
+ *   either is warned about once, naming the fields (learned-limits.test.ts
+ *   covers the learned window, correction, counters and marks);
  * - an unreadable summary record is ignored with one warning and the full
  *   history is sent (nothing is stripped on a guess);
  * - a summary whose watermark does not match the history is not applied: one
