@@ -101,12 +101,14 @@ export class ModelWindowResolver {
     agentName: string,
   ): void {
     if (!learnedFromState(usage, model, accepted).contradicted) return;
-    const key = `${agentName}\u0000${usage.learnedWindowModel ?? ''}\u0000${usage.learnedWindow ?? 0}`;
+    // The request's model name (the one in state equals it), never a string read from state, goes into the log.
+    const name = normalizeModelName(model ?? '');
+    const key = `${agentName}\u0000${name}\u0000${usage.learnedWindow ?? 0}`;
     if (this.warnedContradicted.has(key)) return;
     if (this.warnedContradicted.size >= 10_000) this.warnedContradicted.clear();
     this.warnedContradicted.add(key);
     this.logger.warn(
-      `${LOG_PREFIX} agent '${agentName}': ignoring the learned window ${usage.learnedWindow ?? 0} in state for model '${usage.learnedWindowModel ?? ''}': ` +
+      `${LOG_PREFIX} agent '${agentName}': ignoring the learned window ${usage.learnedWindow ?? 0} in state for model '${name}': ` +
         `the model accepted a larger request in this process.`,
     );
   }
