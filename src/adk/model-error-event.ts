@@ -4,7 +4,7 @@
  * callback returns an event that carries it).
  */
 import { createEvent, type Context, type Event, type LlmRequest } from '@google/adk';
-import { isOverflowError, recordRejection } from '../guard/record-usage.js';
+import { isOverflowError, rejectionOutcome, type RefusedStatement } from '../guard/record-usage.js';
 import { COMPACTION_METADATA_KEY } from '../records/compaction-record.js';
 import { decodeUsageRecord, encodeRecord } from '../state/guard-state.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
@@ -48,20 +48,29 @@ function learnFromRejection(
 ): void {
   const key = stateKeysFor(context.agentName).usage;
   const usage = decodeUsageRecord(context.state.get(key));
-  const next = recordRejection(usage, message, request?.model);
+  const model = request?.model;
+  const outcome = rejectionOutcome(usage, message, model, deps.windows.acceptedBy(model));
+  const next = outcome.usage;
   context.state.set(key, encodeRecord(next));
-  const learned =
-    next.learnedWindow !== undefined &&
-    next.learnedWindowModel !== undefined &&
-    next.learnedWindow !== usage.learnedWindow;
-  if (learned) deps.windows.learn(next.learnedWindowModel ?? '', next.learnedWindow ?? 0);
-  const stated = learned
-    ? ` It states a maximum of ${next.learnedWindow} tokens, now the window of model '${next.learnedWindowModel}'.`
-    : '';
+  // Only an earned statement spreads to the other sessions of this model (see guard/learned-window.ts).
+  if (outcome.learned !== undefined) deps.windows.learn(next.learnedWindowModel ?? '', outcome.learned);
+  const stated =
+    outcome.learned !== undefined
+      ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${next.learnedWindowModel}'.`
+      : outcome.refused
+        ? ` The maximum it states is not taken as the window: ${REFUSALS[outcome.refused]}.`
+        : '';
+  // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(
     `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}`,
   );
 }
+
+const REFUSALS: Record<RefusedStatement, string> = {
+  'not-over': 'the size it states for the request is not over it',
+  'size-inconsistent': 'the size it states cannot be the request that was sent',
+  'below-accepted': 'the model already accepted a larger request',
+};
 
 /** errorCode/errorMessage the way ADK derives them from a thrown model error. */
 function describeModelError(message: string): { errorCode: string; errorMessage: string } {

@@ -9,7 +9,14 @@ import type { Summarizer } from '../compaction/summarizer.js';
 import { summarizerWindowFor } from '../budget/summarizer-window.js';
 import { pinCapIn } from '../memory/pin-cap.js';
 import { DEFAULT_CONTEXT_WINDOW, normalizeModelName, resolveContextWindow } from '../estimate/model-registry.js';
-import { chooseWindow, learnedWindowFor, type WindowChoice } from '../guard/learned-window.js';
+import {
+  chooseWindow,
+  learnedFromState,
+  learnedWindowFor,
+  windowFloor,
+  type AcceptedSize,
+  type WindowChoice,
+} from '../guard/learned-window.js';
 import { decodeUsageRecord, type UsageRecord } from '../state/guard-state.js';
 import { stateKeysFor } from '../state/state-keys.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../options.js';
@@ -24,8 +31,15 @@ export interface SummarizerChoice {
 
 export class ModelWindowResolver {
   private readonly warnedModels = new Set<string>();
-  /** Windows providers stated in rejections, by normalised model name: every session this guard serves benefits. */
+  /**
+   * Windows providers stated in rejections, by normalised model name: every session this guard serves benefits.
+   * Only earned statements reach it (guard/record-usage.ts), never a value read from a session's state.
+   */
   private readonly learnedWindows = new Map<string, number>();
+  /** The largest request each model accepted in this process (normalised name): no window below it is believed. */
+  private readonly acceptedSizes = new Map<string, AcceptedSize>();
+  /** Agent, model and value of a learned window in state that a request accepted in this process contradicts (warned once). */
+  private readonly warnedContradicted = new Set<string>();
   /** Agent and model pairs whose larger `contextWindow` a stated maximum overrode (logged once). */
   private readonly warnedOverrides = new Set<string>();
 
@@ -34,16 +48,33 @@ export class ModelWindowResolver {
     private readonly logger: GuardLogger,
   ) {}
 
-  /** Remembers a maximum a provider stated for `model` (normalised name). */
+  /** Remembers a maximum a provider stated for `model` (normalised name), unless `model` accepted a larger request here. */
   learn(model: string, window: number): void {
-    this.learnedWindows.set(model, window);
+    if (window >= windowFloor([this.acceptedSizes.get(model)])) this.learnedWindows.set(model, window);
+  }
+
+  /** Remembers that `model` accepted a request of this size (either figure may be missing). */
+  accept(model: string | undefined, size: AcceptedSize): void {
+    const name = normalizeModelName(model ?? '');
+    const before = this.acceptedSizes.get(name);
+    this.acceptedSizes.set(name, {
+      tokens: Math.max(before?.tokens ?? 0, size.tokens ?? 0) || undefined,
+      estimate: Math.max(before?.estimate ?? 0, size.estimate ?? 0) || undefined,
+    });
+  }
+
+  /** The largest request `model` accepted in this process. */
+  acceptedBy(model: string | undefined): AcceptedSize | undefined {
+    return this.acceptedSizes.get(normalizeModelName(model ?? ''));
   }
 
   /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see guard/learned-window.ts). */
   agentWindow(policy: ResolvedPolicy, model: string | undefined, usage: UsageRecord, agentName: string): WindowChoice {
     const processWindow = this.learnedWindows.get(normalizeModelName(model ?? ''));
+    const accepted = this.acceptedBy(model);
     // Only rejections seen by this process feed the per-model map; a session's state informs that session alone.
-    const learned = learnedWindowFor(usage, model, processWindow);
+    const learned = learnedWindowFor(usage, model, processWindow, accepted);
+    this.warnIfContradicted(usage, model, accepted, agentName);
     const resolved = resolveContextWindow(model, {
       override: policy.contextWindow,
       table: this.options.modelWindows,
@@ -61,6 +92,25 @@ export class ModelWindowResolver {
       );
     }
     return choice;
+  }
+
+  private warnIfContradicted(
+    usage: UsageRecord,
+    model: string | undefined,
+    accepted: AcceptedSize | undefined,
+    agentName: string,
+  ): void {
+    if (!learnedFromState(usage, model, accepted).contradicted) return;
+    // The request's model name (the one in state equals it), never a string read from state, goes into the log.
+    const name = normalizeModelName(model ?? '');
+    const key = `${agentName}\u0000${name}\u0000${usage.learnedWindow ?? 0}`;
+    if (this.warnedContradicted.has(key)) return;
+    if (this.warnedContradicted.size >= 10_000) this.warnedContradicted.clear();
+    this.warnedContradicted.add(key);
+    this.logger.warn(
+      `${LOG_PREFIX} agent '${agentName}': ignoring the learned window ${usage.learnedWindow ?? 0} in state for model '${name}': ` +
+        `the model accepted a larger request in this process.`,
+    );
   }
 
   /** The summarizer for a request whose window is `agentWindow`, which a `Summarizer` without its own window shares. */

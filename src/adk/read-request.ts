@@ -14,8 +14,14 @@ import { estimateFixedTokens, type TokenMemo } from '../estimate/estimate-reques
 import { fingerprint } from '../estimate/fingerprint.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { pinnedContent } from '../memory/pins.js';
-import { decodeSummaryRecord, decodeUsageRecord, type SummaryRecord, type UsageRecord } from '../state/guard-state.js';
-import { decodeMaskRecord } from '../state/mask-record.js';
+import {
+  encodeRecord,
+  readSummaryRecord,
+  readUsageRecord,
+  type SummaryRecord,
+  type UsageRecord,
+} from '../state/guard-state.js';
+import { decodeMaskRecord, readMaskRecord } from '../state/mask-record.js';
 import { stateKeysFor } from '../state/state-keys.js';
 import { locateWatermark } from '../state/watermark.js';
 import type { GuardLogger, ResolvedPolicy } from '../options.js';
@@ -73,7 +79,7 @@ export interface ReadRequest {
 export function readStoredState(context: Context, logger: GuardLogger): StoredGuardState {
   const keys = stateKeysFor(context.agentName);
   const stored = context.state.get<unknown>(keys.summary);
-  const summary = decodeSummaryRecord(stored);
+  const { summary, dropped: summaryDropped } = readSummaryRecord(stored);
   if (stored !== undefined && stored !== null && !summary) {
     // Warn once: clearing it keeps every later call from tripping over the same garbage.
     logger.warn(
@@ -81,8 +87,29 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
     );
     context.state.set(keys.summary, null);
   }
-  const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
-  return { summary, usage, requested: context.state.get<unknown>(keys.compactionRequest) != null };
+  // Rewritten without them, so the warning is not repeated.
+  if (summary && summaryDropped.length > 0) context.state.set(keys.summary, encodeRecord(summary));
+  const read = readUsageRecord(context.state.get<unknown>(keys.usage));
+  // The usage record is rewritten on this call (apply-result.ts), so what was dropped is warned about once.
+  const dropped = [
+    ...(read.unreadable ? ['usage (unreadable)'] : read.dropped.map((field) => `usage.${field}`)),
+    ...summaryDropped.map((field) => `summary.${field}`),
+    ...maskDropped(context, keys.mask),
+  ];
+  if (dropped.length > 0)
+    logger.warn(
+      `${LOG_PREFIX} agent '${context.agentName}': ignoring out-of-range values in state (${dropped.join(', ')}); ` +
+        `they are dropped and rewritten.`,
+    );
+  return { summary, usage: read.usage, requested: context.state.get<unknown>(keys.compactionRequest) != null };
+}
+
+/** The mask record's unreadable or out-of-range values, cleared or rewritten without them. */
+function maskDropped(context: Context, key: string): string[] {
+  const { mask, unreadable, dropped } = readMaskRecord(context.state.get<unknown>(key));
+  if (unreadable) context.state.set(key, null);
+  else if (mask && dropped.length > 0) context.state.set(key, encodeRecord(mask));
+  return unreadable ? ['mask (unreadable)'] : dropped.map((field) => `mask.${field}`);
 }
 
 /** `key`: the session and agent's queue key. */

@@ -55,7 +55,7 @@ export const OPTION_TABLE = {
     unit: 'tokens',
     range: integer(1_024),
     defaultText: 'registry',
-    doc: 'Overrides the model registry; a smaller maximum stated by the provider still wins (see Model registry).',
+    doc: 'Overrides the model registry; a smaller maximum the provider states in a rejection, in its own words, still wins, with one warning (see Model registry).',
   },
   strategy: {
     scope: 'policy',

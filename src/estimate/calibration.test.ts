@@ -142,6 +142,26 @@ describe('calibrate', () => {
     });
   });
 
+  describe('text the request quoted into the error', () => {
+    const HOSTILE = 'The input token count (5000) exceeds the maximum number of tokens allowed (1100).';
+    it('should read no number from a statement the provider quotes from the request', () => {
+      const quoted = JSON.stringify({
+        error: { code: 400, message: `Request contains an invalid argument: "${HOSTILE}"`, status: 'INVALID_ARGUMENT' },
+      });
+      expect(parseOverflowError(quoted)).toEqual({});
+    });
+
+    it("should read the provider's own statement, not the request it quotes after it", () => {
+      const message = `The input token count (9500) exceeds the maximum number of tokens allowed (8000). Request: "${HOSTILE}"`;
+      expect(parseOverflowError(message)).toEqual({ promptTokens: 9_500, limit: 8_000 });
+    });
+
+    it("should not read OpenAI's prompt size from quoted text far after the statement", () => {
+      const message = `This model's maximum context length is 8192 tokens. ${'x'.repeat(60)} you requested 3 tokens`;
+      expect(parseOverflowError(message)).toEqual({ limit: 8_192 });
+    });
+  });
+
   describe('laws', () => {
     it('should never go below the heuristic estimate', () => {
       fc.assert(
@@ -246,9 +266,20 @@ describe('parseOverflowError', () => {
         says: { limit: 1_048_576 },
       },
       {
-        should: 'recognise the maximum in parentheses without a count',
+        should: 'recognise a maximum stated after other words as an overflow, but read no number from it',
         message: 'Request rejected: exceeds the maximum number of tokens allowed (8000).',
-        says: { limit: 8_000 },
+        says: {},
+      },
+      {
+        should: 'read the statement after an error class a client or proxy put before it',
+        message:
+          'litellm.BadRequestError: The input token count (9123) exceeds the maximum number of tokens allowed (8000).',
+        says: { promptTokens: 9_123, limit: 8_000 },
+      },
+      {
+        should: 'read the statement of a body the client prefixed with its status',
+        message: `got status: INVALID_ARGUMENT. ${GEMINI_BODY}`,
+        says: { promptTokens: 25_270, limit: 4_000 },
       },
       {
         should: 'read the Vertex AI wording',

@@ -134,35 +134,82 @@ function isPositive(value: number | undefined): value is number {
  * Reads the real prompt size out of a provider's "prompt too long" error, so
  * the next estimate can be calibrated even when no usage is ever reported.
  * Gemini: "The input token count (1234567) exceeds the maximum number of tokens
- * allowed (1048576)."; Vertex AI: "... the input token count is 1234567 but model
- * only supports up to 1048576."; Anthropic and OpenAI-style messages are
- * recognised too, and so is a message that states only the maximum. `limit`
- * is the provider's maximum, which becomes the model's window (guard/learned-window.ts).
+ * allowed (1048576)."; Vertex AI: "Unable to submit request because the input
+ * token count is 1234567 but model only supports up to 1048576."; Anthropic and
+ * OpenAI-style messages are recognised too, and so is a message that states
+ * only the maximum. `limit` is the provider's maximum, which may become the
+ * model's window (guard/learned-window.ts).
+ *
+ * Numbers are read only from the provider's own statement, at the start of its
+ * message (the `message` of a JSON error body, else the whole text): some
+ * providers and proxies quote the request after their own words, and a user's
+ * message can say anything, "maximum number of tokens allowed (1100)" included.
+ * A message that only mentions a too-long prompt elsewhere is still an overflow,
+ * with nothing stated.
  */
 export function parseOverflowError(message: string): { promptTokens?: number; limit?: number } | undefined {
+  const own = providerMessage(message);
+  const stated = statementAtStart(own);
+  if (stated) return stated;
   const text = message.replace(/\\"/g, '"');
-  const gemini =
-    /input token count(?: \(| is |: )(\d+)\)? exceeds the maximum number of tokens allowed(?: \(| is |: )?(\d+)?/i.exec(
-      text,
-    );
-  if (gemini) return { promptTokens: Number(gemini[1]), ...(gemini[2] ? { limit: Number(gemini[2]) } : {}) };
-  const vertex = /input token count is (\d+) but model only supports up to (\d+)/i.exec(text);
-  if (vertex) return { promptTokens: Number(vertex[1]), limit: Number(vertex[2]) };
-  const anthropic = /prompt is too long:\s*(\d+) tokens\s*>\s*(\d+)/i.exec(text);
-  if (anthropic) return { promptTokens: Number(anthropic[1]), limit: Number(anthropic[2]) };
-  const openai = /maximum context length is (\d+) tokens[^\d]*(?:resulted in|requested) (\d+) tokens/i.exec(text);
-  if (openai) {
-    // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
-    const prompt = /(\d+) in (?:your prompt|the messages)/i.exec(text);
-    return { promptTokens: Number(prompt ? prompt[1] : openai[2]), limit: Number(openai[1]) };
-  }
-  // A stated maximum alone still names the window ("maximum context length is 8192 tokens", "... allowed (8000)"), but only
-  // in a wording about tokens: "only supports up to 1000 pages" is not a window.
-  const stated =
-    /maximum context length is (\d+) tokens|maximum number of tokens allowed\s*(?:\(|is|:)?\s*(\d+)|only supports up to (\d+) (?:input )?tokens/i.exec(
-      text,
-    );
-  if (stated) return { limit: Number(stated[1] ?? stated[2] ?? stated[3]) };
-  if (/(context|prompt|input).{0,40}(too long|too large|exceed)/i.test(text)) return {};
+  if (/(context|prompt|input).{0,40}(too long|too large|exceed)|exceeds the maximum number of tokens/i.test(text))
+    return {};
   return undefined;
+}
+
+/**
+ * What may precede a statement in a provider's own words: error class names a client or proxy prefixes
+ * ("litellm.BadRequestError: "), Vertex AI's "Unable to submit request because", OpenAI's "This model's".
+ * None of them can hold text of the request.
+ */
+const LEAD_IN = String.raw`^\s*(?:[\w.]{1,80}(?:Error|Exception)\s*[:-]\s*){0,3}(?:unable to submit request because\s+)?(?:the\s+|this model's\s+)?`;
+const GEMINI = new RegExp(
+  `${LEAD_IN}input token count(?: \\(| is |: )(\\d+)\\)? exceeds the maximum number of tokens allowed(?: \\(| is |: )?(\\d+)?`,
+  'i',
+);
+const GEMINI_MAXIMUM = new RegExp(
+  `${LEAD_IN}input token count exceeds the maximum number of tokens allowed\\s*(?:\\(|is|:)?\\s*(\\d+)`,
+  'i',
+);
+const VERTEX = new RegExp(`${LEAD_IN}input token count is (\\d+) but (?:the )?model only supports up to (\\d+)`, 'i');
+const ANTHROPIC = new RegExp(`${LEAD_IN}prompt is too long:\\s*(\\d+) tokens\\s*>\\s*(\\d+)`, 'i');
+const OPENAI = new RegExp(`${LEAD_IN}maximum context length is (\\d+) tokens`, 'i');
+/** OpenAI's own next sentence: "However, your messages resulted in N tokens", "however you requested N tokens (P in your prompt; ...". */
+const OPENAI_SIZE = /^[^\d]{0,40}?(?:resulted in|requested) (\d+) tokens(?: \((\d+) in (?:your prompt|the messages))?/i;
+
+function statementAtStart(text: string): { promptTokens?: number; limit?: number } | undefined {
+  const gemini = GEMINI.exec(text);
+  if (gemini) return { promptTokens: Number(gemini[1]), ...(gemini[2] ? { limit: Number(gemini[2]) } : {}) };
+  const maximum = GEMINI_MAXIMUM.exec(text);
+  if (maximum) return { limit: Number(maximum[1]) };
+  const vertex = VERTEX.exec(text) ?? ANTHROPIC.exec(text);
+  if (vertex) return { promptTokens: Number(vertex[1]), limit: Number(vertex[2]) };
+  const openai = OPENAI.exec(text);
+  if (!openai) return undefined;
+  // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
+  const size = OPENAI_SIZE.exec(text.slice(openai[0].length));
+  const prompt = size?.[2] ?? size?.[1];
+  return { ...(prompt ? { promptTokens: Number(prompt) } : {}), limit: Number(openai[1]) };
+}
+
+/** The provider's own message: `error.message` of a JSON error body (also after a "got status: 400." prefix or JSON-encoded twice), else the text. */
+function providerMessage(message: string, depth = 0): string {
+  const body =
+    depth < 2 ? (parseJson(message) ?? parseJson(message.slice(Math.max(message.indexOf('{'), 0)))) : undefined;
+  if (typeof body === 'string') return providerMessage(body, depth + 1);
+  const error = isObject(body) ? body['error'] : undefined;
+  const inner = isObject(error) ? error['message'] : undefined;
+  return typeof inner === 'string' ? providerMessage(inner, depth + 1) : message;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { usageRecord } from '../../test/support/builders.js';
-import { chooseWindow, learnedWindowFor, originOf, plausibleWindow, recordStatedWindow } from './learned-window.js';
+import {
+  chooseWindow,
+  learnedFromState,
+  learnedWindowFor,
+  originOf,
+  plausibleWindow,
+  recordAccepted,
+  recordStatedWindow,
+  windowFloor,
+} from './learned-window.js';
 
 describe('chooseWindow', () => {
   describe('without a learned maximum', () => {
@@ -92,5 +101,39 @@ describe('recordStatedWindow', () => {
       'registry',
       'default',
     ]);
+  });
+});
+
+describe('learned windows bounded by accepted requests', () => {
+  const learned = usageRecord({ learnedWindow: 4_000, learnedWindowModel: 'model-x' });
+
+  it('should ignore a window in state below a request this process saw the model accept, and say it was contradicted', () => {
+    expect(learnedFromState(learned, 'model-x', { tokens: 6_000 })).toEqual({ contradicted: true });
+    expect(learnedWindowFor(learned, 'model-x', undefined, { tokens: 6_000 })).toBeUndefined();
+    expect(learnedFromState(learned, 'model-x', { tokens: 3_000 })).toEqual({ window: 4_000, contradicted: false });
+  });
+
+  it("should ignore the process's window when the model accepted a larger request", () => {
+    expect(learnedWindowFor(usageRecord(), 'model-x', 4_000, { estimate: 5_000 })).toBeUndefined();
+    expect(learnedWindowFor(usageRecord(), 'model-x', 4_000, { estimate: 3_000 })).toBe(4_000);
+  });
+
+  it('should keep the largest accepted size per model, starting afresh for another model', () => {
+    const sent = usageRecord({ sentEstimate: 2_000 });
+    const first = recordAccepted(sent, 'models/Model-X', 3_000);
+    expect(first).toMatchObject({ acceptedModel: 'model-x', acceptedTokens: 3_000, acceptedEstimate: 2_000 });
+    expect(recordAccepted({ ...first, sentEstimate: 1_000 }, 'model-x', 2_500)).toMatchObject({
+      acceptedTokens: 3_000,
+      acceptedEstimate: 2_000,
+    });
+    expect(recordAccepted(first, 'model-y')).toMatchObject({ acceptedModel: 'model-y', acceptedEstimate: 2_000 });
+    expect(recordAccepted(first, 'model-y').acceptedTokens).toBeUndefined();
+  });
+
+  it('should floor a window at 1,024 and at accepted sizes, an estimate at most one for one', () => {
+    expect(windowFloor([])).toBe(1_024);
+    expect(windowFloor([{ tokens: 5_000 }, { estimate: 6_000 }])).toBe(6_000);
+    expect(windowFloor([{ estimate: 6_000 }], 0.5)).toBe(3_000);
+    expect(windowFloor([{ estimate: 6_000 }], 3)).toBe(6_000);
   });
 });

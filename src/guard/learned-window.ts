@@ -3,6 +3,12 @@
  * stated a maximum in a rejection ("... exceeds the maximum number of tokens
  * allowed (8000)").
  *
+ * A maximum is learned only when it was earned: the provider's own statement
+ * at the start of its message (estimate/calibration.ts), its stated size of the
+ * request consistent with what was sent, and the maximum at least 1,024 and at
+ * least every request the same model already accepted (in the session, and in
+ * this process). A value read back from state is held to the same bounds.
+ *
  * Precedence: a stated maximum is the provider's word about what it accepts,
  * so it replaces the registry's window and the default. An explicit
  * `contextWindow` (or `modelWindows` entry) is the user's word and is kept
@@ -12,10 +18,25 @@
  */
 import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
-import { plausibleTokenCount, type UsageRecord, type WindowOrigin } from '../state/guard-state.js';
+import {
+  MIN_PLAUSIBLE_WINDOW,
+  plausibleTokenCount,
+  type UsageRecord,
+  type WindowOrigin,
+} from '../state/guard-state.js';
 
-/** A stated maximum below this is not believed (a misparse, not a model): the smallest window an option may name. */
-const MIN_PLAUSIBLE_WINDOW = 1_024;
+/**
+ * A stated size of the rejected request more than this many times larger or smaller than the estimate of what was
+ * sent is not about that request. Wider than the correction's clamp (1-5): a provider counting characters / 4 is
+ * a quarter of the estimate on CJK text, and a ratio drifts.
+ */
+export const STATED_SIZE_RATIO = 8;
+
+/** The largest request a model accepted: the provider's real count, and the estimate of what was sent. */
+export interface AcceptedSize {
+  readonly tokens?: number | undefined;
+  readonly estimate?: number | undefined;
+}
 
 export interface WindowChoice {
   readonly window: number;
@@ -35,17 +56,72 @@ export function plausibleWindow(limit: number | undefined): number | undefined {
   return plausibleTokenCount(limit, MIN_PLAUSIBLE_WINDOW);
 }
 
+/**
+ * The smallest window a model can have: 1,024, and every request it accepted. An accepted estimate counts as
+ * that many provider tokens times `ratio` (the stated size over the estimate of a rejected request), at most 1:
+ * the guard's estimate is not above the provider's count (its correction is at least 1) unless a statement says so.
+ */
+export function windowFloor(accepted: ReadonlyArray<AcceptedSize | undefined>, ratio = 1): number {
+  let floor = MIN_PLAUSIBLE_WINDOW;
+  for (const size of accepted)
+    floor = Math.max(floor, size?.tokens ?? 0, Math.floor((size?.estimate ?? 0) * Math.min(1, ratio)));
+  return floor;
+}
+
+/** The session's accepted size, when it was accepted by `model`. */
+export function acceptedIn(usage: UsageRecord, model: string | undefined): AcceptedSize | undefined {
+  return usage.acceptedModel === normalizeModelName(model ?? '')
+    ? { tokens: usage.acceptedTokens, estimate: usage.acceptedEstimate }
+    : undefined;
+}
+
+/** The usage record after `model` accepted a request: the largest real count and estimate of the session's accepted requests. */
+export function recordAccepted(usage: UsageRecord, model: string | undefined, realPromptTokens?: number): UsageRecord {
+  const name = normalizeModelName(model ?? '');
+  const before: Partial<UsageRecord> = usage.acceptedModel === name ? usage : {};
+  const tokens = maxOf(before.acceptedTokens, plausibleTokenCount(realPromptTokens, 1));
+  const estimate = maxOf(before.acceptedEstimate, usage.sentEstimate);
+  if (usage.acceptedModel === name && tokens === usage.acceptedTokens && estimate === usage.acceptedEstimate)
+    return usage;
+  return { ...usage, acceptedModel: name, acceptedTokens: tokens, acceptedEstimate: estimate };
+}
+
+function maxOf(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.max(a, b);
+}
+
+/** Whether a stated size of the rejected request can be about the request whose estimate was `sentEstimate` (unknown: yes). */
+export function statedSizeConsistent(promptTokens: number, sentEstimate: number | undefined): boolean {
+  if (sentEstimate === undefined || sentEstimate <= 0) return true;
+  const ratio = promptTokens / sentEstimate;
+  return ratio >= 1 / STATED_SIZE_RATIO && ratio <= STATED_SIZE_RATIO;
+}
+
+/** The window the session's state learned for `model`, unless a request this process saw `model` accept contradicts it. */
+export function learnedFromState(
+  usage: UsageRecord,
+  model: string | undefined,
+  processAccepted: AcceptedSize | undefined,
+): { readonly window?: number | undefined; readonly contradicted: boolean } {
+  const name = normalizeModelName(model ?? '');
+  const window = usage.learnedWindowModel === name ? usage.learnedWindow : undefined;
+  if (window === undefined) return { contradicted: false };
+  return window < windowFloor([processAccepted]) ? { contradicted: true } : { window, contradicted: false };
+}
+
 /** The window learned for `model`: from the agent's usage record (when it was learned for that model) and the process. */
 export function learnedWindowFor(
   usage: UsageRecord,
   model: string | undefined,
   processWindow: number | undefined,
+  processAccepted?: AcceptedSize,
 ): number | undefined {
-  const name = normalizeModelName(model ?? '');
-  const fromState =
-    usage.learnedWindow !== undefined && usage.learnedWindowModel === name ? usage.learnedWindow : undefined;
-  if (fromState === undefined) return processWindow;
-  return processWindow === undefined ? fromState : Math.min(fromState, processWindow);
+  const fromState = learnedFromState(usage, model, processAccepted).window;
+  const fromProcess =
+    processWindow !== undefined && processWindow >= windowFloor([processAccepted]) ? processWindow : undefined;
+  if (fromState === undefined) return fromProcess;
+  return fromProcess === undefined ? fromState : Math.min(fromState, fromProcess);
 }
 
 /** The window to use, given the registry's (or options') answer and a learned maximum. */
@@ -57,14 +133,15 @@ export function chooseWindow(resolved: ResolvedWindow, learned: number | undefin
   return { window: resolved.window, origin };
 }
 
-/** The usage record after a rejection that stated `limit` for `model` (unchanged when it stated none). */
+/** The usage record after a rejection that stated `limit` for `model` (unchanged when it stated none or none believable). */
 export function recordStatedWindow(
   usage: UsageRecord,
   model: string | undefined,
   limit: number | undefined,
+  floor: number = MIN_PLAUSIBLE_WINDOW,
 ): UsageRecord {
   const window = plausibleWindow(limit);
-  if (window === undefined) return usage;
+  if (window === undefined || window < floor) return usage;
   const learned = { ...usage, learnedWindow: window, learnedWindowModel: normalizeModelName(model ?? '') };
   // The next call measures against it (see chooseWindow): status shows it now, not the window that was too large.
   return usage.window === undefined || window < usage.window

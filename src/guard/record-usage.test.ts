@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS, usageRecordArbitrary } from '../../test/support/arbitraries.js';
 import { usageRecord } from '../../test/support/builders.js';
-import { isOverflowError, recordRejection, recordReportedUsage } from './record-usage.js';
+import { recordAccepted } from './learned-window.js';
+import { isOverflowError, recordRejection, recordReportedUsage, rejectionOutcome } from './record-usage.js';
 
 const SENT = usageRecord({ sentEstimate: 2_000, modelCalls: 3 });
 const GEMINI_OVERFLOW = 'The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).';
@@ -109,12 +110,13 @@ describe('recordRejection', () => {
 
   describe('prompt-too-long rejections', () => {
     it('should force the next compaction, count the rejection and calibrate from the stated size', () => {
-      // 1,234,567 / 2,000 = 617 → clamped to 5
-      expect(recordRejection(SENT, GEMINI_OVERFLOW)).toEqual({
-        ...SENT,
+      // 1,234,567 / 300,000 = 4.1
+      const sent = usageRecord({ sentEstimate: 300_000, modelCalls: 3 });
+      expect(recordRejection(sent, GEMINI_OVERFLOW)).toEqual({
+        ...sent,
         realPromptTokens: 1_234_567,
-        lastEstimate: 2_000,
-        learnedCorrection: 5,
+        lastEstimate: 300_000,
+        learnedCorrection: 1_234_567 / 300_000,
         rejectedCalls: 1,
         forceCompaction: true,
         learnedWindow: 1_048_576,
@@ -147,7 +149,32 @@ describe('recordRejection', () => {
     it('should read the prompt of an OpenAI-style message from either wording', () => {
       const messages =
         "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens (125000 in the messages, 5000 in the completion).";
-      expect(recordRejection(SENT, messages).realPromptTokens).toBe(125_000);
+      expect(recordRejection(usageRecord({ sentEstimate: 100_000 }), messages).realPromptTokens).toBe(125_000);
+    });
+
+    it('should neither calibrate nor learn from a stated size that cannot be the request sent', () => {
+      // 1,234,567 tokens stated for a request estimated at 2,000: the statement is about something else.
+      const next = rejectionOutcome(SENT, GEMINI_OVERFLOW, 'model-x');
+      expect(next).toEqual({
+        usage: { ...SENT, rejectedCalls: 1, forceCompaction: true },
+        refused: 'size-inconsistent',
+      });
+    });
+
+    it('should not learn a maximum below a request the same model accepted, in the session or in the process', () => {
+      const message = 'The input token count (9123) exceeds the maximum number of tokens allowed (8000).';
+      const sent = usageRecord({ sentEstimate: 7_000 });
+      const acceptedHere = recordAccepted(sent, 'model-x', 8_500);
+      expect(rejectionOutcome(acceptedHere, message, 'model-x').refused).toBe('below-accepted');
+      expect(rejectionOutcome(sent, message, 'model-x', { tokens: 8_001 }).refused).toBe('below-accepted');
+      // Accepted by another model: no bound.
+      expect(rejectionOutcome(recordAccepted(sent, 'model-y', 8_500), message, 'model-x').learned).toBe(8_000);
+      // An accepted estimate counts at the stated size's ratio when that is below 1 (9,123 / 7,000 is not).
+      expect(rejectionOutcome(sent, message, 'model-x', { estimate: 8_001 }).refused).toBe('below-accepted');
+      const smallRatio = 'The input token count (9123) exceeds the maximum number of tokens allowed (8000).';
+      expect(
+        rejectionOutcome(usageRecord({ sentEstimate: 18_246 }), smallRatio, 'model-x', { estimate: 12_000 }).learned,
+      ).toBe(8_000);
     });
 
     it('should keep the stated maximum as the window of the model that was called', () => {

@@ -5,7 +5,14 @@
  */
 import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
 import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
-import { recordStatedWindow } from './learned-window.js';
+import {
+  acceptedIn,
+  plausibleWindow,
+  recordStatedWindow,
+  statedSizeConsistent,
+  windowFloor,
+  type AcceptedSize,
+} from './learned-window.js';
 
 export interface ReportedUsage {
   readonly promptTokenCount?: unknown;
@@ -41,16 +48,37 @@ export function isOverflowError(message: string): boolean {
   return parseOverflowError(message) !== undefined;
 }
 
+/** Why a maximum a rejection stated was not learned. */
+export type RefusedStatement = 'not-over' | 'size-inconsistent' | 'below-accepted';
+
+export interface RejectionOutcome {
+  readonly usage: UsageRecord;
+  /** The maximum learned as `model`'s window, when the statement earned it. */
+  readonly learned?: number | undefined;
+  /** Set when the message stated a maximum that was not believed. */
+  readonly refused?: RefusedStatement | undefined;
+}
+
 /**
  * Records a "prompt too long" rejection: the next call compacts whatever the
  * estimate says; when the message states the real size (Gemini's does), that
  * size calibrates the next estimate even if usage is never reported; when it
- * states the maximum, that maximum becomes `model`'s window.
+ * states the maximum, that maximum becomes `model`'s window, if it was earned
+ * (see guard/learned-window.ts): a stated size consistent with what was sent,
+ * over the maximum, and the maximum not below any request `model` accepted in
+ * the session or (`processAccepted`) in this process.
  */
-export function recordRejection(usage: UsageRecord, message: string, model?: string): UsageRecord {
+export function rejectionOutcome(
+  usage: UsageRecord,
+  message: string,
+  model?: string,
+  processAccepted?: AcceptedSize,
+): RejectionOutcome {
   const parsed = parseOverflowError(message);
-  if (!parsed) return usage;
-  const real = plausibleCount(parsed.promptTokens);
+  if (!parsed) return { usage };
+  const stated = plausibleCount(parsed.promptTokens);
+  const consistent = stated === undefined || statedSizeConsistent(stated, usage.sentEstimate);
+  const real = consistent ? stated : undefined;
   const calibrated =
     real !== undefined && usage.sentEstimate !== undefined
       ? {
@@ -60,12 +88,37 @@ export function recordRejection(usage: UsageRecord, message: string, model?: str
           learnedCorrection: clampCorrection(real / usage.sentEstimate),
         }
       : {};
+  const rejected = { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true };
+  const refused = refusal(parsed, consistent, usage, model, processAccepted);
+  if (parsed.limit === undefined || refused) return { usage: rejected, refused };
+  const next = recordStatedWindow(rejected, model, parsed.limit);
+  return { usage: next, learned: next.learnedWindow !== usage.learnedWindow ? next.learnedWindow : undefined };
+}
+
+function refusal(
+  parsed: { promptTokens?: number; limit?: number },
+  consistent: boolean,
+  usage: UsageRecord,
+  model: string | undefined,
+  processAccepted: AcceptedSize | undefined,
+): RefusedStatement | undefined {
+  const { promptTokens, limit } = parsed;
+  if (limit === undefined) return undefined;
   // A maximum is the window only when the message says the request went over it.
-  const overLimit =
-    parsed.promptTokens === undefined || parsed.limit === undefined || parsed.promptTokens > parsed.limit;
-  return recordStatedWindow(
-    { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true },
-    model,
-    overLimit ? parsed.limit : undefined,
-  );
+  if (promptTokens !== undefined && promptTokens <= limit) return 'not-over';
+  if (!consistent) return 'size-inconsistent';
+  const ratio = promptTokens !== undefined && usage.sentEstimate ? promptTokens / usage.sentEstimate : 1;
+  if (plausibleWindow(limit) !== undefined && limit < windowFloor([acceptedIn(usage, model), processAccepted], ratio))
+    return 'below-accepted';
+  return undefined;
+}
+
+/** `rejectionOutcome`'s usage record. */
+export function recordRejection(
+  usage: UsageRecord,
+  message: string,
+  model?: string,
+  processAccepted?: AcceptedSize,
+): UsageRecord {
+  return rejectionOutcome(usage, message, model, processAccepted).usage;
 }

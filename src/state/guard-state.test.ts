@@ -7,6 +7,8 @@ import {
   decodeUsageRecord,
   EMPTY_USAGE,
   encodeRecord,
+  MIN_PLAUSIBLE_WINDOW,
+  readUsageRecord,
   RECORD_VERSION,
 } from './guard-state.js';
 
@@ -247,6 +249,49 @@ describe('decodeUsageRecord', () => {
           );
           expect(decodeUsageRecord(stringified)).toEqual(record);
         }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should drop nothing, and warn of nothing, from a record it could have written', () => {
+      fc.assert(
+        fc.property(usageRecordArbitrary, (record) => {
+          expect(readUsageRecord(JSON.parse(JSON.stringify(encodeRecord(record))))).toMatchObject({
+            unreadable: false,
+            dropped: [],
+          });
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should never read a learned window below 1,024 or below the size its model accepted, nor a correction outside 1-5', () => {
+      const anyValue = fc.oneof(fc.integer({ min: -10, max: 200_000 }), fc.double(), fc.string(), fc.constant(null));
+      fc.assert(
+        fc.property(
+          fc.record({
+            learnedWindow: anyValue,
+            learnedWindowModel: fc.constantFrom('m', 'n'),
+            acceptedTokens: anyValue,
+            acceptedEstimate: anyValue,
+            acceptedModel: fc.constantFrom('m', 'n'),
+            learnedCorrection: anyValue,
+          }),
+          (value) => {
+            const { usage, dropped } = readUsageRecord(value);
+            if (usage.learnedWindow !== undefined) {
+              expect(usage.learnedWindow).toBeGreaterThanOrEqual(MIN_PLAUSIBLE_WINDOW);
+              if (usage.acceptedModel === usage.learnedWindowModel)
+                expect(usage.learnedWindow).toBeGreaterThanOrEqual(
+                  Math.max(usage.acceptedTokens ?? 0, usage.acceptedEstimate ?? 0),
+                );
+            } else if (value.learnedWindow !== null) expect(dropped).toContain('learnedWindow');
+            if (usage.learnedCorrection !== undefined) {
+              expect(usage.learnedCorrection).toBeGreaterThanOrEqual(1);
+              expect(usage.learnedCorrection).toBeLessThanOrEqual(5);
+            }
+          },
+        ),
         PROPERTY_RUNS,
       );
     });

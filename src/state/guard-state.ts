@@ -10,7 +10,11 @@
 
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
+import { MAX_CORRECTION, MIN_CORRECTION } from '../estimate/calibration.js';
+import { decodeCount, fieldReader, type FieldReader } from './field-reader.js';
 import type { KeptContent } from './watermark.js';
+
+export { decodeCount } from './field-reader.js';
 
 export const RECORD_VERSION = 1;
 
@@ -94,6 +98,13 @@ export interface UsageRecord {
   /** The maximum a provider's rejection stated for `learnedWindowModel`: that model's window from then on. */
   readonly learnedWindow?: number | undefined;
   readonly learnedWindowModel?: string | undefined;
+  /**
+   * The largest request `acceptedModel` accepted in this session: the provider's real count when it reported one
+   * (`acceptedTokens`) and the estimate of what was sent (`acceptedEstimate`). A stated maximum below it is not believed.
+   */
+  readonly acceptedTokens?: number | undefined;
+  readonly acceptedEstimate?: number | undefined;
+  readonly acceptedModel?: string | undefined;
   /** The last compaction that could not make the request fit, so it is not retried for nothing (guard/futile-compaction.ts). */
   readonly futileCompaction?: FutileCompaction | undefined;
   /** Window and fixed part of the last over-limit warning: the same cause is counted, not warned about again. */
@@ -140,13 +151,6 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
   return isPlainObject(value) ? value : undefined;
 }
 
-/** A finite, non-negative number from a number or numeric string; `undefined` otherwise. */
-export function decodeCount(value: unknown, max: number = Number.MAX_SAFE_INTEGER): number | undefined {
-  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > max) return undefined;
-  return number;
-}
-
 function decodeInteger(value: unknown): number | undefined {
   const number = decodeCount(value);
   return number === undefined ? undefined : Math.floor(number);
@@ -176,8 +180,17 @@ function decodeKept(value: unknown, covered: number): KeptContent | undefined | 
 
 /** Decodes a summary record, or `undefined` when it is missing or unusable. */
 export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
+  return readSummaryRecord(value).summary;
+}
+
+/** A summary record read from state, and its counters and marks that were out of range (dropped to their defaults). */
+export function readSummaryRecord(value: unknown): { summary: SummaryRecord | undefined; dropped: readonly string[] } {
+  const dropped: string[] = [];
   const record = asRecord(value);
-  if (!record) return undefined;
+  return { summary: record ? summaryFrom(record, dropped) : undefined, dropped };
+}
+
+function summaryFrom(record: Record<string, unknown>, dropped: string[]): SummaryRecord | undefined {
   const text = record['text'];
   const covered = decodeInteger(record['covered']);
   const anchor = record['anchor'];
@@ -192,6 +205,7 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
   }
   const kept = decodeKept(record['kept'], covered);
   if (kept === null) return undefined;
+  const read = fieldReader(record, dropped);
   return {
     version: decodeInteger(record['version']) ?? RECORD_VERSION,
     text,
@@ -199,9 +213,9 @@ export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
     anchor,
     kept,
     currentRequest: decodeString(record['currentRequest']),
-    compactions: decodeInteger(record['compactions']) ?? 1,
+    compactions: Math.floor(read.number('compactions', { min: 1 }) ?? 1),
     fallback: decodeBoolean(record['fallback']),
-    createdAt: decodeCount(record['createdAt']) ?? 0,
+    createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
     facts: decodeFacts(record['facts']),
   };
 }
@@ -221,52 +235,118 @@ export function plausibleTokenCount(value: unknown, min: number): number | undef
     : undefined;
 }
 
-/** Decodes a usage record; unusable fields (wrong type, negative, non-finite, implausibly large) fall back to their defaults. */
+/** A usage record read from state: the record, and what was dropped from it (see field-reader.ts). */
+export interface ReadUsage {
+  readonly usage: UsageRecord;
+  /** Present but not a record (a string, a number, an array...): read as nothing learned yet. */
+  readonly unreadable: boolean;
+  /** Fields present but out of range, dropped. */
+  readonly dropped: readonly string[];
+}
+
+/** Decodes a usage record; out-of-range fields (wrong type, negative, non-finite, implausibly large) fall back to their defaults. */
 export function decodeUsageRecord(value: unknown): UsageRecord {
+  return readUsageRecord(value).usage;
+}
+
+/** The smallest window a provider's statement or a record may name: the smallest an option may name. */
+export const MIN_PLAUSIBLE_WINDOW = 1_024;
+
+/** Decodes a usage record and says which of its values were out of range. */
+export function readUsageRecord(value: unknown): ReadUsage {
   const record = asRecord(value);
-  if (!record) return EMPTY_USAGE;
-  const positive = (key: string): number | undefined => {
-    const number = decodeCount(record[key], MAX_PLAUSIBLE_TOKENS);
-    return number !== undefined && number > 0 ? number : undefined;
-  };
-  const learned = decodeCount(record['learnedCorrection'], 1_000);
-  return {
+  if (!record) return { usage: EMPTY_USAGE, unreadable: value !== undefined && value !== null, dropped: [] };
+  const dropped: string[] = [];
+  const read = fieldReader(record, dropped);
+  const usage: UsageRecord = {
     version: decodeInteger(record['version']) ?? RECORD_VERSION,
-    realPromptTokens: positive('realPromptTokens'),
-    lastEstimate: positive('lastEstimate'),
-    lastFraming: positive('lastFraming'),
-    sentEstimate: positive('sentEstimate'),
-    sentFraming: positive('sentFraming'),
-    lastCalibrated: positive('lastCalibrated'),
-    learnedCorrection: learned !== undefined && learned > 0 ? learned : undefined,
-    outputTokens: decodeCount(record['outputTokens'], MAX_PLAUSIBLE_TOKENS),
-    modelCalls: decodeInteger(record['modelCalls']) ?? 0,
-    compactions: decodeInteger(record['compactions']) ?? 0,
-    maskings: decodeInteger(record['maskings']) ?? 0,
-    discardedCompactions: decodeInteger(record['discardedCompactions']) ?? 0,
-    overLimitCalls: decodeInteger(record['overLimitCalls']) ?? 0,
-    rejectedCalls: decodeInteger(record['rejectedCalls']) ?? 0,
-    forceCompaction: decodeBoolean(record['forceCompaction']),
-    window: positive('window'),
-    threshold: positive('threshold'),
-    hardLimit: positive('hardLimit'),
-    invocations: decodeInteger(record['invocations']) ?? 0,
-    lastInvocationId: decodeString(record['lastInvocationId']),
-    turnStartCalibrated: positive('turnStartCalibrated'),
-    averageTurnTokens: positive('averageTurnTokens'),
-    billedPromptTokens: decodeCount(record['billedPromptTokens']),
-    billedCachedPromptTokens: decodeCount(record['billedCachedPromptTokens']),
-    billedOutputTokens: decodeCount(record['billedOutputTokens']),
-    lastCachedPromptTokens: decodeCount(record['lastCachedPromptTokens'], MAX_PLAUSIBLE_TOKENS),
-    costUsd: decodeCount(record['costUsd']),
-    unpricedCalls: decodeInteger(record['unpricedCalls']),
-    windowSource: WINDOW_ORIGINS.find((origin) => origin === record['windowSource']),
-    learnedWindow: positive('learnedWindow'),
-    learnedWindowModel: decodeString(record['learnedWindowModel']),
-    futileCompaction: decodeFutileCompaction(record['futileCompaction']),
-    overLimitCause: decodeString(record['overLimitCause']),
-    firstRequestPinRefusedCap: decodeCount(record['firstRequestPinRefusedCap'], MAX_PLAUSIBLE_TOKENS),
+    ...decodeCalibration(read),
+    ...decodeCounters(read),
+    ...decodeBudget(read),
+    ...decodeBill(read),
+    ...decodeLearnedWindow(read),
+    futileCompaction: decodeFutileCompaction(record['futileCompaction']) ?? read.drop('futileCompaction'),
+    overLimitCause: read.string('overLimitCause'),
+    firstRequestPinRefusedCap: read.number('firstRequestPinRefusedCap', { max: MAX_PLAUSIBLE_TOKENS }),
   };
+  return { usage, unreadable: false, dropped };
+}
+
+function decodeCalibration(read: FieldReader) {
+  return {
+    realPromptTokens: read.tokens('realPromptTokens', MAX_PLAUSIBLE_TOKENS),
+    lastEstimate: read.tokens('lastEstimate', MAX_PLAUSIBLE_TOKENS),
+    lastFraming: read.tokens('lastFraming', MAX_PLAUSIBLE_TOKENS),
+    sentEstimate: read.tokens('sentEstimate', MAX_PLAUSIBLE_TOKENS),
+    sentFraming: read.tokens('sentFraming', MAX_PLAUSIBLE_TOKENS),
+    lastCalibrated: read.tokens('lastCalibrated', MAX_PLAUSIBLE_TOKENS),
+    // The guard only ever stores a clamped correction: one outside the clamp was written by something else.
+    learnedCorrection: read.number('learnedCorrection', { min: MIN_CORRECTION, max: MAX_CORRECTION }),
+    outputTokens: read.number('outputTokens', { max: MAX_PLAUSIBLE_TOKENS }),
+  };
+}
+
+function decodeCounters(read: FieldReader) {
+  return {
+    modelCalls: read.counter('modelCalls'),
+    compactions: read.counter('compactions'),
+    maskings: read.counter('maskings'),
+    discardedCompactions: read.counter('discardedCompactions'),
+    overLimitCalls: read.counter('overLimitCalls'),
+    rejectedCalls: read.counter('rejectedCalls'),
+    forceCompaction: read.boolean('forceCompaction'),
+    invocations: read.counter('invocations'),
+    lastInvocationId: read.string('lastInvocationId'),
+  };
+}
+
+function decodeBudget(read: FieldReader) {
+  return {
+    window: read.tokens('window', MAX_PLAUSIBLE_TOKENS),
+    threshold: read.tokens('threshold', MAX_PLAUSIBLE_TOKENS),
+    hardLimit: read.tokens('hardLimit', MAX_PLAUSIBLE_TOKENS),
+    turnStartCalibrated: read.tokens('turnStartCalibrated', MAX_PLAUSIBLE_TOKENS),
+    averageTurnTokens: read.tokens('averageTurnTokens', MAX_PLAUSIBLE_TOKENS),
+    windowSource: read.oneOf('windowSource', WINDOW_ORIGINS),
+  };
+}
+
+function decodeBill(read: FieldReader) {
+  return {
+    billedPromptTokens: read.number('billedPromptTokens', {}),
+    billedCachedPromptTokens: read.number('billedCachedPromptTokens', {}),
+    billedOutputTokens: read.number('billedOutputTokens', {}),
+    lastCachedPromptTokens: read.number('lastCachedPromptTokens', { max: MAX_PLAUSIBLE_TOKENS }),
+    costUsd: read.number('costUsd', { max: Number.MAX_VALUE }),
+    unpricedCalls: read.number('unpricedCalls', { integer: true }),
+  };
+}
+
+/**
+ * The learned window is bounded like a provider's statement (guard/learned-window.ts): a whole count of at
+ * least 1,024, and never below a request the same model accepted in this session.
+ */
+function decodeLearnedWindow(read: FieldReader) {
+  const accepted = {
+    acceptedTokens: read.tokens('acceptedTokens', MAX_PLAUSIBLE_TOKENS),
+    acceptedEstimate: read.tokens('acceptedEstimate', MAX_PLAUSIBLE_TOKENS),
+    acceptedModel: read.string('acceptedModel'),
+  };
+  const model = read.string('learnedWindowModel');
+  const window = read.number('learnedWindow', {
+    min: MIN_PLAUSIBLE_WINDOW,
+    max: MAX_PLAUSIBLE_TOKENS - 1,
+    integer: true,
+  });
+  const floor =
+    model !== undefined && model === accepted.acceptedModel
+      ? Math.max(accepted.acceptedTokens ?? 0, accepted.acceptedEstimate ?? 0)
+      : 0;
+  if (window === undefined || model === undefined || window < floor) {
+    if (window !== undefined) read.drop('learnedWindow');
+    return accepted;
+  }
+  return { ...accepted, learnedWindow: window, learnedWindowModel: model };
 }
 
 function decodeFutileCompaction(value: unknown): FutileCompaction | undefined {

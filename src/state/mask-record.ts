@@ -5,7 +5,7 @@
  * instead of masking the wrong contents.
  */
 import { isPlainObject } from '../config/plain-object.js';
-import { decodeCount } from './guard-state.js';
+import { decodeCount, fieldReader } from './field-reader.js';
 
 export interface MaskRecord {
   /** Number of leading request contents whose tool results are masked. */
@@ -20,14 +20,30 @@ export interface MaskRecord {
 
 /** Decodes a stored mask record, or `undefined` when it is missing or unusable. */
 export function decodeMaskRecord(value: unknown): MaskRecord | undefined {
-  if (!isPlainObject(value)) return undefined;
+  return readMaskRecord(value).mask;
+}
+
+/**
+ * A stored mask record, whether it was present but unusable (then it is not applied), and its counters that
+ * were out of range (dropped to their defaults).
+ */
+export function readMaskRecord(value: unknown): {
+  mask: MaskRecord | undefined;
+  unreadable: boolean;
+  dropped: readonly string[];
+} {
+  const dropped: string[] = [];
+  if (!isPlainObject(value)) return { mask: undefined, unreadable: value !== undefined && value !== null, dropped };
   const upTo = decodeCount(value['upTo']);
   const anchor = value['anchor'];
-  if (upTo === undefined || upTo < 1 || !Number.isInteger(upTo) || typeof anchor !== 'string') return undefined;
-  return {
+  if (upTo === undefined || upTo < 1 || !Number.isInteger(upTo) || typeof anchor !== 'string')
+    return { mask: undefined, unreadable: true, dropped };
+  const read = fieldReader(value, dropped);
+  const mask = {
     upTo,
     anchor,
-    maskings: Math.floor(decodeCount(value['maskings']) ?? 1),
-    createdAt: decodeCount(value['createdAt']) ?? 0,
+    maskings: Math.floor(read.number('maskings', {}) ?? 1),
+    createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
   };
+  return { mask, unreadable: false, dropped };
 }

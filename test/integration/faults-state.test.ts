@@ -5,8 +5,9 @@
  * summary copied from another session, a watermark that no longer matches the
  * history. Documented behaviour:
  * - an unreadable usage record is read as "nothing learned yet" and rewritten
- *   on the next call (no warning: it only holds counters and calibration);
- *   implausible numbers inside it are ignored field by field;
+ *   on the next call; implausible numbers inside it are ignored field by field;
+ *   either is warned about once, naming the fields (learned-limits.test.ts
+ *   covers the learned window, correction, counters and marks);
  * - an unreadable summary record is ignored with one warning and the full
  *   history is sent (nothing is stripped on a guess);
  * - a summary whose watermark does not match the history is not applied: one
@@ -27,6 +28,7 @@ import { summaryRecord } from '../support/builders.js';
 setLogLevel(LogLevel.ERROR);
 
 const keys = stateKeysFor('worker');
+const STATE_WARNING = 'out-of-range values in state';
 let badInputs = 0;
 afterAll(() => console.log(`[faults] corrupted or foreign state values: ${badInputs}`));
 
@@ -52,17 +54,20 @@ async function expectRecovered(h: FaultHarness, turns: number): Promise<void> {
   for (const value of Object.values(status)) if (typeof value === 'number') expect(Number.isFinite(value)).toBe(true);
 }
 
-const CORRUPTED_USAGE: Array<[string, unknown]> = [
-  ['a plain string', 'garbage'],
-  ['a broken JSON string', '{"modelCalls": 5'],
-  ['NaN', Number.NaN],
-  ['a negative number', -1],
-  ['a huge number', 1e308],
-  ['an array', [1, 2, 3]],
-  ['a boolean', true],
+/** Each value, and whether it holds something out of range (warned about once) or only what a round trip leaves. */
+const CORRUPTED_USAGE: Array<[string, unknown, boolean]> = [
+  ['a plain string', 'garbage', true],
+  ['a broken JSON string', '{"modelCalls": 5', true],
+  ['NaN', Number.NaN, true],
+  ['a negative number', -1, true],
+  ['a huge number', 1e308, true],
+  ['an array', [1, 2, 3], true],
+  ['a boolean', true, true],
   [
     'an object from an older version',
     { version: 0, tokens: 1_234, lastSummaryAt: '2020-01-01', history: [{ role: 'user' }] },
+    // None of its fields is one the guard reads.
+    false,
   ],
   [
     'fields of the wrong types',
@@ -75,6 +80,7 @@ const CORRUPTED_USAGE: Array<[string, unknown]> = [
       window: 'big',
       invocations: [],
     },
+    true,
   ],
   [
     'numbers as strings (a JSON round trip)',
@@ -86,10 +92,12 @@ const CORRUPTED_USAGE: Array<[string, unknown]> = [
       sentEstimate: '1400',
       learnedCorrection: '1.5',
     },
+    false,
   ],
   [
     'negative and non-finite counts',
     { realPromptTokens: -500, lastEstimate: Number.POSITIVE_INFINITY, sentEstimate: Number.NaN, overLimitCalls: -1 },
+    true,
   ],
 ];
 
@@ -112,13 +120,14 @@ const CORRUPTED_LAST_COMPACTION: Array<[string, unknown]> = [
 ];
 
 describe('corrupted usage records', () => {
-  it.each(CORRUPTED_USAGE)('should treat %s as nothing learned yet and rewrite it', async (_label, value) => {
+  it.each(CORRUPTED_USAGE)('should treat %s as nothing learned yet and rewrite it', async (_label, value, warns) => {
     badInputs++;
     const h = await faultHarness({ state: { [keys.usage]: value } });
     await expectRecovered(h, 3);
     const usage = await h.usage();
     expect(usage.modelCalls).toBeGreaterThanOrEqual(h.model.requests.length);
-    expect(h.logger.matching('unreadable')).toEqual([]);
+    // Out-of-range values: one warning over three turns (the record is rewritten without them), naming no value.
+    expect(h.logger.matching(STATE_WARNING)).toHaveLength(warns ? 1 : 0);
   });
 
   it('should ignore an implausibly large real count instead of compacting on every turn', async () => {
