@@ -224,7 +224,7 @@ export class ContextGuard extends BasePlugin {
   }): Promise<LlmResponse | undefined> {
     try {
       if (this.policyFor(callbackContext.agentName).enabled)
-        recordResponse(callbackContext, llmResponse, this.options.prices, this.parts.reporter, (model) =>
+        recordResponse(callbackContext, llmResponse, this.options.prices, this.parts, (model) =>
           this.notices.inform(
             `unpriced:${model}`,
             `${LOG_PREFIX} no price is known for model '${model}': its calls are counted (status().unpricedCalls) but not costed; the prices option can add it (docs/observability.md).`,

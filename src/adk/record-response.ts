@@ -1,18 +1,21 @@
 /**
- * After a model call: the compaction record rides on the response event, and the provider's
- * real prompt count calibrates the agent's usage record (and bills the call).
+ * After a model call: the compaction record and the call's own record ride on the response event,
+ * and the provider's real prompt count calibrates the agent's usage record (and bills the call).
  */
+import { randomUUID } from 'node:crypto';
 import type { Context, LlmResponse } from '@google/adk';
-import { billUsage } from '../cost/bill-usage.js';
+import { billCall, billUsage, type CallBill } from '../cost/bill-usage.js';
 import { priceFor } from '../cost/price-table.js';
 import { recordReportedUsage } from '../guard/record-usage.js';
+import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord } from '../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../records/compaction-record.js';
-import { decodeUsageRecord, encodeRecord, type UsageRecord } from '../state/guard-state.js';
+import { decodeUsageRecord, encodeRecord } from '../state/guard-state.js';
 import { stateKeysFor } from '../state/state-keys.js';
 import { recordUsageTelemetry } from '../telemetry/usage-telemetry.js';
 import type { ContextGuardOptions } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import { modelNameOf } from './model-name.js';
+import type { PendingCalls } from './pending-calls.js';
 
 /**
  * Responses already recorded. ADK runs an agent's own after-model callbacks after the plugins', so
@@ -20,30 +23,63 @@ import { modelNameOf } from './model-name.js';
  */
 const recorded = new WeakSet<LlmResponse>();
 
+/** Where the records of the call wait for its response. */
+export interface ResponseRecorders {
+  readonly reporter: CompactionReporter;
+  readonly calls: PendingCalls;
+}
+
 export function recordResponse(
   context: Context,
   response: LlmResponse,
   prices: ContextGuardOptions['prices'],
-  reporter: CompactionReporter,
+  recorders: ResponseRecorders,
   onUnpriced: (model: string) => void = () => undefined,
 ): void {
   if (recorded.has(response)) return;
   recorded.add(response);
-  const agentName = context.agentName;
-  if (!response.partial) {
-    // The compaction's audit record travels on the model response event (ADK persists customMetadata verbatim).
-    const record = reporter.take(context);
-    if (record) response.customMetadata = { ...(response.customMetadata ?? {}), [COMPACTION_METADATA_KEY]: record };
-  }
-  if (!response.usageMetadata) return;
-  const keys = stateKeysFor(agentName);
-  const usage = decodeUsageRecord(context.state.get<unknown>(keys.usage));
-  const reported: UsageRecord = recordReportedUsage(usage, response.usageMetadata);
   const model = modelNameOf(context, response);
-  // Partial (streamed) chunks repeat usage that the final response reports: bill that one only.
+  // Partial (streamed) chunks are not stored and repeat the usage the final response reports:
+  // only that one carries the records and is billed.
+  const bill = response.partial ? undefined : billResponse(response, model, prices, onUnpriced);
+  if (!response.partial) attachRecords(context, response, recorders, bill);
+  if (response.usageMetadata) updateUsage(context, response, bill);
+  if (bill) recordUsageTelemetry(context.agentName, model, bill);
+}
+
+function billResponse(
+  response: LlmResponse,
+  model: string | undefined,
+  prices: ContextGuardOptions['prices'],
+  onUnpriced: (model: string) => void,
+): CallBill | undefined {
+  if (!response.usageMetadata) return undefined;
   const price = priceFor(model, prices);
-  if (!response.partial && price === undefined) onUnpriced(model ?? 'unknown');
-  const next = response.partial ? reported : billUsage(reported, response.usageMetadata, price);
-  if (next !== usage) context.state.set(keys.usage, encodeRecord(next));
-  if (next !== reported) recordUsageTelemetry(agentName, model, next, reported);
+  if (price === undefined) onUnpriced(model ?? 'unknown');
+  return billCall(response.usageMetadata, price);
+}
+
+/** The records travel on the model response event: ADK persists `customMetadata` verbatim. */
+function attachRecords(
+  context: Context,
+  response: LlmResponse,
+  recorders: ResponseRecorders,
+  bill: CallBill | undefined,
+): void {
+  const compaction = recorders.reporter.take(context);
+  const call = buildCallRecord(randomUUID(), context.agentName, recorders.calls.take(context), bill);
+  if (!compaction && !call) return;
+  response.customMetadata = {
+    ...(response.customMetadata ?? {}),
+    ...(compaction ? { [COMPACTION_METADATA_KEY]: compaction } : {}),
+    ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
+  };
+}
+
+/** The real count calibrates, and the bill adds to, the usage record (kept for sessions read without events). */
+function updateUsage(context: Context, response: LlmResponse, bill: CallBill | undefined): void {
+  const key = stateKeysFor(context.agentName).usage;
+  const usage = decodeUsageRecord(context.state.get<unknown>(key));
+  const next = billUsage(recordReportedUsage(usage, response.usageMetadata), bill);
+  if (next !== usage) context.state.set(key, encodeRecord(next));
 }
