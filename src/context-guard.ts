@@ -104,8 +104,9 @@ export class ContextGuard extends BasePlugin {
   }
 
   /**
-   * Token status of every guarded agent of a session (or of one agent), read from its state; an
-   * agent with no guard state gets `known: false`, not an error. Fields: docs/observability.md.
+   * Token status of every guarded agent of a session (or of one agent), read from its state, with
+   * its counts summed over its events when it has them (`countsFrom`); an agent with no guard
+   * state gets `known: false`, not an error. Fields: docs/observability.md.
    */
   status(session: StatusSession): AgentContextStatus[];
   status(session: StatusSession, agentName: string): AgentContextStatus;

@@ -5,12 +5,14 @@
 import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../guard/guard-request.js';
 import { trackTurn } from '../guard/track-turns.js';
+import { callCountsBetween } from '../records/call-record.js';
 import { encodeRecord } from '../state/guard-state.js';
 import { stateKeysFor } from '../state/state-keys.js';
 import { recordMasking, recordUtilization } from '../telemetry/guard-telemetry.js';
 import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { KeyedQueue } from './keyed-queue.js';
+import type { PendingCalls } from './pending-calls.js';
 import type { PreparedSummaries } from './prepared-summaries.js';
 import type { ReplicaPrepared } from './replica-prepared.js';
 import { prepareSummary } from '../guard/prepared-summary.js';
@@ -24,6 +26,8 @@ export interface ResultAppliers {
   readonly logger: GuardLogger;
   readonly queue: KeyedQueue;
   readonly reporter: CompactionReporter;
+  /** This call's counts, kept for its response event (records/call-record.ts). */
+  readonly calls: PendingCalls;
   readonly prepared: PreparedSummaries;
   readonly replicas: ReplicaPrepared;
   readonly tokenizer: Tokenizer;
@@ -73,6 +77,7 @@ export async function applyResult(
   }
   const usage = trackTurn(result.usage, context.invocationId, result.calibrated, result.budget);
   context.state.set(keys.usage, encodeRecord({ ...usage, windowSource: read.windowChoice.origin }));
+  appliers.calls.stash(context, callCountsBetween(read.input.usage, result.usage));
   if (read.requested) context.state.set(keys.compactionRequest, null);
   if (result.contents) request.contents = result.contents;
   recordUtilization(agentName, result.calibrated, result.budget.window);

@@ -15,6 +15,7 @@ import { GuardPins } from './guard-pins.js';
 import { guardTokenizer } from './guard-tokenizer.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { ModelWindowResolver } from './model-window-resolver.js';
+import { PendingCalls } from './pending-calls.js';
 import { PreparedSummaries } from './prepared-summaries.js';
 import { ReplicaPrepared } from './replica-prepared.js';
 import type { RequestReaders } from './read-request.js';
@@ -52,6 +53,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     prepared: new PreparedSummaries(logger, recordPreparedSummary),
     replicas: new ReplicaPrepared(logger),
     reporter: new CompactionReporter(options, logger),
+    calls: new PendingCalls(),
     pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)),
     cachedPriceRatio: cachedPriceRatios(options.prices),
   };

@@ -8,6 +8,8 @@ import { ContextGuardPinError } from '../errors.js';
 import { ALL_AGENTS, type AddPinResult, type Pin, type PinSource } from '../memory/pins.js';
 import { compactionRequestDelta } from '../state/compaction-request.js';
 import { stateKeysFor } from '../state/state-keys.js';
+import { sumCallRecords, type CountedEvent } from '../records/call-totals.js';
+import { withCallTotals } from '../status/counted-status.js';
 import { agentStatus, guardedAgents, type AgentContextStatus } from '../status/guard-status.js';
 import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from './policy-cache.js';
@@ -16,10 +18,16 @@ import { appendStateEvent } from './state-event.js';
 import { preparedInState } from './replica-prepared.js';
 import { remoteWaitDeadline } from '../guard/prepared-source.js';
 
-/** What `status()` reads: a session's state, and (a `Session` has them) its app, user and id. */
+/**
+ * What `status()` reads: a session's state, and (a `Session` has them) its app, user and id, and
+ * its events, whose per-call records give counts that concurrent turns cannot overwrite.
+ */
 export type StatusSession =
-  | { readonly state: Readonly<Record<string, unknown>> }
-  | (SessionRef & { readonly state: Readonly<Record<string, unknown>> });
+  | { readonly state: Readonly<Record<string, unknown>>; readonly events?: readonly CountedEvent[] | undefined }
+  | (SessionRef & {
+      readonly state: Readonly<Record<string, unknown>>;
+      readonly events?: readonly CountedEvent[] | undefined;
+    });
 
 /** A stored session and the service that stores it. */
 export interface StoredSession {
@@ -35,10 +43,12 @@ export class GuardSessionActions {
 
   status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
     const scope = 'appName' in session ? scopeOfRef(session) : undefined;
+    // One pass over the events for every agent; a session without them (listSessions) sums nothing.
+    const totals = sumCallRecords(session.events);
     const of = (name: string): AgentContextStatus =>
-      agentStatus(session.state, name, this.preparing(session, scope, name));
+      withCallTotals(agentStatus(session.state, name, this.preparing(session, scope, name)), totals.get(name));
     if (agentName !== undefined) return of(agentName);
-    return guardedAgents(session.state).map(of);
+    return [...new Set([...guardedAgents(session.state), ...totals.keys()])].sort().map(of);
   }
 
   /** A summary in preparation: claimed in state by any replica and not stored yet, or in this process. */

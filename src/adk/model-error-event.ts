@@ -3,14 +3,17 @@
  * event when the step wrote guard state (ADK drops a failed step's state delta unless this
  * callback returns an event that carries it).
  */
+import { randomUUID } from 'node:crypto';
 import { createEvent, type Context, type Event, type LlmRequest } from '@google/adk';
 import { isOverflowError, rejectionOutcome, type RefusedStatement } from '../guard/record-usage.js';
+import { addCounts, buildCallRecord, CALL_METADATA_KEY, encodeCallRecord, NO_COUNTS } from '../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../records/compaction-record.js';
 import { decodeUsageRecord, encodeRecord } from '../state/guard-state.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
 import type { GuardLogger } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { ModelWindowResolver } from './model-window-resolver.js';
+import type { PendingCalls } from './pending-calls.js';
 
 const LOG_PREFIX = '[context_guard]';
 
@@ -19,16 +22,24 @@ export function modelErrorEvent(
   context: Context,
   request: LlmRequest | undefined,
   error: Error,
-  deps: { logger: GuardLogger; windows: ModelWindowResolver; reporter: CompactionReporter },
+  deps: { logger: GuardLogger; windows: ModelWindowResolver; reporter: CompactionReporter; calls: PendingCalls },
 ): Event | undefined {
   const agentName = context.agentName;
   const message = error?.message ?? String(error);
-  if (isOverflowError(message)) learnFromRejection(context, request, message, deps);
+  const rejected = isOverflowError(message);
+  if (rejected) learnFromRejection(context, request, message, deps);
   const prefix = `${STATE_PREFIX}:${agentName}:`;
   if (!Object.keys(context.actions.stateDelta).some((key) => key.startsWith(prefix))) return undefined;
   // ADK persists a failed step's state delta only through an event it is handed back.
   const { errorCode, errorMessage } = describeModelError(message);
   const record = deps.reporter.take(context);
+  // The call's own record: what was decided before the model call, and the rejection.
+  const counts = addCounts(deps.calls.take(context) ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: rejected ? 1 : 0 });
+  const call = buildCallRecord(randomUUID(), agentName, counts, undefined);
+  const metadata = {
+    ...(record ? { [COMPACTION_METADATA_KEY]: record } : {}),
+    ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
+  };
   return createEvent({
     invocationId: context.invocationId,
     author: agentName,
@@ -36,7 +47,7 @@ export function modelErrorEvent(
     actions: context.actions,
     errorCode,
     errorMessage,
-    ...(record ? { customMetadata: { [COMPACTION_METADATA_KEY]: record } } : {}),
+    ...(record || call ? { customMetadata: metadata } : {}),
   });
 }
 

@@ -19,33 +19,50 @@ function count(value: unknown): number | undefined {
   return plausibleTokenCount(value, 0);
 }
 
+/** What one call's reported usage bills: its tokens, and its cost when the model has a price. */
+export interface CallBill {
+  readonly promptTokens: number;
+  /** Of `promptTokens`, those served from the provider's cache. */
+  readonly cachedPromptTokens: number;
+  /** Output tokens, thinking included. */
+  readonly outputTokens: number;
+  /** USD at the model's price; `undefined` when it has none. */
+  readonly costUsd: number | undefined;
+}
+
 /**
- * Adds one call's reported usage to the totals. Without a plausible prompt
- * count the record is returned unchanged (nothing to bill); without a price
- * the tokens are counted and `unpricedCalls` says the cost is incomplete.
- * Thinking tokens are billed as output, as Gemini bills them.
+ * The bill of one call's reported usage, or `undefined` without a plausible prompt count
+ * (nothing to bill). Thinking tokens are billed as output, as Gemini bills them.
  */
-export function billUsage(
-  usage: UsageRecord,
-  reported: BilledUsage | undefined,
-  price: ModelPrice | undefined,
-): UsageRecord {
+export function billCall(reported: BilledUsage | undefined, price: ModelPrice | undefined): CallBill | undefined {
   const prompt = count(reported?.promptTokenCount);
-  if (prompt === undefined || prompt === 0) return usage;
+  if (prompt === undefined || prompt === 0) return undefined;
   const output = (count(reported?.candidatesTokenCount) ?? 0) + (count(reported?.thoughtsTokenCount) ?? 0);
   const cached = cachedPart({ promptTokens: prompt, cachedPromptTokens: count(reported?.cachedContentTokenCount) });
   return {
+    promptTokens: prompt,
+    cachedPromptTokens: cached,
+    outputTokens: output,
+    costUsd: price
+      ? callCostUsd(price, { promptTokens: prompt, cachedPromptTokens: cached, outputTokens: output })
+      : undefined,
+  };
+}
+
+/**
+ * Adds one call's bill to the totals. Without a bill the record is returned unchanged; without
+ * a cost the tokens are counted and `unpricedCalls` says the cost is incomplete.
+ */
+export function billUsage(usage: UsageRecord, bill: CallBill | undefined): UsageRecord {
+  if (!bill) return usage;
+  return {
     ...usage,
-    billedPromptTokens: (usage.billedPromptTokens ?? 0) + prompt,
-    billedCachedPromptTokens: (usage.billedCachedPromptTokens ?? 0) + cached,
-    billedOutputTokens: (usage.billedOutputTokens ?? 0) + output,
-    lastCachedPromptTokens: cached,
-    ...(price
-      ? {
-          costUsd:
-            (usage.costUsd ?? 0) +
-            callCostUsd(price, { promptTokens: prompt, cachedPromptTokens: cached, outputTokens: output }),
-        }
+    billedPromptTokens: (usage.billedPromptTokens ?? 0) + bill.promptTokens,
+    billedCachedPromptTokens: (usage.billedCachedPromptTokens ?? 0) + bill.cachedPromptTokens,
+    billedOutputTokens: (usage.billedOutputTokens ?? 0) + bill.outputTokens,
+    lastCachedPromptTokens: bill.cachedPromptTokens,
+    ...(bill.costUsd !== undefined
+      ? { costUsd: (usage.costUsd ?? 0) + bill.costUsd }
       : { unpricedCalls: (usage.unpricedCalls ?? 0) + 1 }),
   };
 }

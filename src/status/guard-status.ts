@@ -35,6 +35,13 @@ export interface AgentContextStatus {
   readonly maskings: number;
   readonly rejectedCalls: number;
   readonly overLimitCalls: number;
+  /**
+   * Where the counters and the usage totals come from: `'events'`, the sums of the per-call
+   * records on the session's events (exact under concurrent turns and replicas); `'state'`, the
+   * agent's usage record, when the session comes without its events (as `listSessions` returns
+   * it) or they hold fewer calls of the agent than that record (see status/counted-status.ts).
+   */
+  readonly countsFrom: 'events' | 'state';
   /** Whether the estimate is calibrated by a real count (else the default correction applies). */
   readonly calibrated: boolean;
   readonly correction?: number | undefined;
@@ -105,6 +112,7 @@ export function agentStatus(
     maskings: usage.maskings,
     rejectedCalls: usage.rejectedCalls,
     overLimitCalls: usage.overLimitCalls,
+    countsFrom: 'state',
     calibrated: correction !== undefined,
     correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
     summary: summary ? { chars: summary.text.length, fallback: summary.fallback, covered: summary.covered } : undefined,

@@ -4,7 +4,7 @@
  * the compaction metrics of guard-telemetry.ts. No-ops without an SDK.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { UsageRecord } from '../state/guard-state.js';
+import type { CallBill } from '../cost/bill-usage.js';
 import { lazyInstruments } from './instruments.js';
 
 const meters = lazyInstruments({
@@ -22,23 +22,18 @@ const meters = lazyInstruments({
   },
 } as const);
 
-/** Records one call's tokens and cost: the difference between the usage records after and before it. */
-export function recordUsageTelemetry(
-  agentName: string,
-  model: string | undefined,
-  after: UsageRecord,
-  before: UsageRecord,
-): void {
+/**
+ * Records one call's tokens and cost: this call's own bill, added as it is. Never a difference of
+ * running totals in state, which a concurrent turn of the session may have overwritten.
+ */
+export function recordUsageTelemetry(agentName: string, model: string | undefined, bill: CallBill): void {
   const attributes: Attributes = {
     'gen_ai.agent.name': agentName,
     ...(model ? { 'gen_ai.request.model': model } : {}),
   };
-  const delta = (key: 'billedPromptTokens' | 'billedCachedPromptTokens' | 'billedOutputTokens' | 'costUsd'): number =>
-    (after[key] ?? 0) - (before[key] ?? 0);
-  const cached = delta('billedCachedPromptTokens');
   const { tokens, cost } = meters();
-  tokens.add(delta('billedPromptTokens') - cached, { ...attributes, 'gen_ai.token.type': 'input' });
-  tokens.add(cached, { ...attributes, 'gen_ai.token.type': 'cached_input' });
-  tokens.add(delta('billedOutputTokens'), { ...attributes, 'gen_ai.token.type': 'output' });
-  if ((after.costUsd ?? 0) > (before.costUsd ?? 0)) cost.add(delta('costUsd'), attributes);
+  tokens.add(bill.promptTokens - bill.cachedPromptTokens, { ...attributes, 'gen_ai.token.type': 'input' });
+  tokens.add(bill.cachedPromptTokens, { ...attributes, 'gen_ai.token.type': 'cached_input' });
+  tokens.add(bill.outputTokens, { ...attributes, 'gen_ai.token.type': 'output' });
+  if (bill.costUsd !== undefined && bill.costUsd > 0) cost.add(bill.costUsd, attributes);
 }

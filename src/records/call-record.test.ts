@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_USAGE, MAX_PLAUSIBLE_TOKENS } from '../state/guard-state.js';
+import {
+  buildCallRecord,
+  callCountsBetween,
+  decodeCallRecord,
+  encodeCallRecord,
+  MAX_COST_PER_RECORD_USD,
+  MAX_COUNT_PER_RECORD,
+  NO_COUNTS,
+} from './call-record.js';
+
+const BILL = { promptTokens: 4_000, cachedPromptTokens: 2_048, outputTokens: 80, costUsd: 0.0012 };
+
+describe('callCountsBetween', () => {
+  it("should take a call's counts from the usage record before and after it", () => {
+    const before = { ...EMPTY_USAGE, modelCalls: 7, compactions: 2, maskings: 1, overLimitCalls: 3 };
+    const after = { ...before, modelCalls: 8, compactions: 3, discardedCompactions: 1, overLimitCalls: 4 };
+    expect(callCountsBetween(before, after)).toEqual({
+      modelCalls: 1,
+      compactions: 1,
+      maskings: 0,
+      discardedCompactions: 1,
+      overLimitCalls: 1,
+      rejectedCalls: 0,
+    });
+  });
+
+  it('should never count a counter that went down', () => {
+    expect(callCountsBetween({ ...EMPTY_USAGE, modelCalls: 5 }, EMPTY_USAGE)).toEqual(NO_COUNTS);
+  });
+});
+
+describe('buildCallRecord', () => {
+  it('should make no record for a call that counted and billed nothing', () => {
+    expect(buildCallRecord('id', 'worker', undefined, undefined)).toBeUndefined();
+    expect(buildCallRecord('id', 'worker', NO_COUNTS, undefined)).toBeUndefined();
+  });
+
+  it('should count a billed call without a price as unpriced', () => {
+    const record = buildCallRecord('id', 'worker', undefined, { ...BILL, costUsd: undefined });
+    expect(record).toMatchObject({ modelCalls: 0, promptTokens: 4_000, costUsd: 0, unpricedCalls: 1 });
+  });
+});
+
+describe('encodeCallRecord and decodeCallRecord', () => {
+  it('should round-trip a record through JSON, leaving zero figures out of the event', () => {
+    const record = buildCallRecord('call-1', 'worker', { ...NO_COUNTS, modelCalls: 1, compactions: 1 }, BILL)!;
+    const encoded = encodeCallRecord(record);
+    expect(Object.keys(encoded)).not.toContain('maskings');
+    expect(decodeCallRecord(JSON.parse(JSON.stringify(encoded)))).toEqual(record);
+  });
+
+  it('should skip what is not a record of an agent', () => {
+    for (const value of [undefined, null, 'text', 42, [], {}, { agentName: '' }, { agentName: 7, modelCalls: 1 }])
+      expect(decodeCallRecord(value)).toBeUndefined();
+  });
+
+  it('should read every unusable or implausible figure of a hostile record as zero', () => {
+    const decoded = decodeCallRecord({
+      agentName: 'worker',
+      id: 12,
+      modelCalls: MAX_COUNT_PER_RECORD + 1,
+      compactions: -1,
+      maskings: Number.NaN,
+      discardedCompactions: 'many',
+      overLimitCalls: Infinity,
+      rejectedCalls: '2',
+      promptTokens: MAX_PLAUSIBLE_TOKENS,
+      cachedPromptTokens: 10,
+      outputTokens: 1.5,
+      costUsd: MAX_COST_PER_RECORD_USD * 10,
+      unpricedCalls: 5,
+    });
+    expect(decoded).toEqual({
+      version: 1,
+      id: undefined,
+      agentName: 'worker',
+      modelCalls: 0,
+      compactions: 0,
+      maskings: 0,
+      discardedCompactions: 0,
+      overLimitCalls: 0,
+      // A numeric string is a number that went through a lax store, as in the usage record.
+      rejectedCalls: 2,
+      promptTokens: 0,
+      // Never more cached tokens than prompt tokens.
+      cachedPromptTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      unpricedCalls: 0,
+    });
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The record of one guarded model call, carried on its own response event (or on the error event
+ * of a failed call) as `customMetadata.context_guard_call`, which ADK persists verbatim.
+ *
+ * Concurrent turns of a session, and replicas serving it, each work on their own copy of the
+ * session: counters read, incremented and written back in state lose the other turns' increments.
+ * A record per call is never overwritten; `status()` sums them over the session's events
+ * (records/call-totals.ts). Decoding is tolerant: an event's metadata may have been written by
+ * anyone, so every figure is bounded and a record that does not decode is skipped.
+ */
+import type { CallBill } from '../cost/bill-usage.js';
+import { isPlainObject } from '../config/plain-object.js';
+import { decodeCount, plausibleTokenCount, RECORD_VERSION, type UsageRecord } from '../state/guard-state.js';
+
+export const CALL_METADATA_KEY = 'context_guard_call';
+
+/** More of one counter in one record is not plausible: one record is one call (see `PendingCalls`). */
+export const MAX_COUNT_PER_RECORD = 1_000;
+/** USD of one call above this is not plausible (100M tokens at $10,000 per million). */
+export const MAX_COST_PER_RECORD_USD = 1_000_000;
+
+/** What the guard decided for one call, before the model answered: taken from the usage record's counters. */
+export interface CallCounts {
+  readonly modelCalls: number;
+  readonly compactions: number;
+  readonly maskings: number;
+  readonly discardedCompactions: number;
+  readonly overLimitCalls: number;
+  /** The provider rejected the call as too long (on the error event). */
+  readonly rejectedCalls: number;
+}
+
+const COUNT_KEYS = [
+  'modelCalls',
+  'compactions',
+  'maskings',
+  'discardedCompactions',
+  'overLimitCalls',
+  'rejectedCalls',
+] as const satisfies readonly (keyof CallCounts & keyof UsageRecord)[];
+
+export const NO_COUNTS: CallCounts = {
+  modelCalls: 0,
+  compactions: 0,
+  maskings: 0,
+  discardedCompactions: 0,
+  overLimitCalls: 0,
+  rejectedCalls: 0,
+};
+
+export interface CallRecord extends CallCounts {
+  readonly version: number;
+  /** Unique per call: a copy of an event re-appended (ADK re-yields old events in places) counts once. */
+  readonly id: string | undefined;
+  readonly agentName: string;
+  /** The response's reported usage and its cost; zero without usage. */
+  readonly promptTokens: number;
+  readonly cachedPromptTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number;
+  /** 1 when the response had usage but its model no price (`costUsd` leaves it out). */
+  readonly unpricedCalls: number;
+}
+
+/** The counters one call added to the usage record: its counts, whatever other turns wrote since. */
+export function callCountsBetween(before: UsageRecord, after: UsageRecord): CallCounts {
+  const counts: Record<keyof CallCounts, number> = { ...NO_COUNTS };
+  for (const key of COUNT_KEYS) counts[key] = Math.max(0, after[key] - before[key]);
+  return counts;
+}
+
+/** Two calls' counts together (a call whose response never came hands its counts to the next). */
+export function addCounts(a: CallCounts, b: CallCounts): CallCounts {
+  const counts: Record<keyof CallCounts, number> = { ...NO_COUNTS };
+  for (const key of COUNT_KEYS) counts[key] = a[key] + b[key];
+  return counts;
+}
+
+/** The record of a call, or `undefined` when it counted nothing and billed nothing. */
+export function buildCallRecord(
+  id: string,
+  agentName: string,
+  counts: CallCounts | undefined,
+  bill: CallBill | undefined,
+): CallRecord | undefined {
+  const counted = counts !== undefined && COUNT_KEYS.some((key) => counts[key] > 0);
+  if (!counted && !bill) return undefined;
+  return {
+    version: RECORD_VERSION,
+    id,
+    agentName,
+    ...(counts ?? NO_COUNTS),
+    promptTokens: bill?.promptTokens ?? 0,
+    cachedPromptTokens: bill?.cachedPromptTokens ?? 0,
+    outputTokens: bill?.outputTokens ?? 0,
+    costUsd: bill?.costUsd ?? 0,
+    unpricedCalls: bill && bill.costUsd === undefined ? 1 : 0,
+  };
+}
+
+/** Plain JSON for `customMetadata`: zero figures are left out (they decode as zero), to keep events small. */
+export function encodeCallRecord(record: CallRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== undefined && value !== 0) out[key] = value;
+  return out;
+}
+
+function decodeBounded(value: unknown, max: number, whole: boolean): number {
+  const number = decodeCount(value, max);
+  if (number === undefined) return 0;
+  return whole ? Math.floor(number) : number;
+}
+
+/** A record read from an event, or `undefined` when it has no agent; each unusable figure reads as zero. */
+export function decodeCallRecord(value: unknown): CallRecord | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const agentName = value['agentName'];
+  if (typeof agentName !== 'string' || agentName.length === 0) return undefined;
+  const counts: Record<keyof CallCounts, number> = { ...NO_COUNTS };
+  for (const key of COUNT_KEYS) counts[key] = decodeBounded(value[key], MAX_COUNT_PER_RECORD, true);
+  const tokens = (key: string): number => plausibleTokenCount(value[key], 0) ?? 0;
+  const promptTokens = tokens('promptTokens');
+  return {
+    version: decodeBounded(value['version'], MAX_COUNT_PER_RECORD, true) || RECORD_VERSION,
+    id: typeof value['id'] === 'string' ? value['id'] : undefined,
+    agentName,
+    ...counts,
+    promptTokens,
+    // Cached tokens are part of the prompt's: never more than it.
+    cachedPromptTokens: Math.min(tokens('cachedPromptTokens'), promptTokens),
+    outputTokens: tokens('outputTokens'),
+    costUsd: decodeBounded(value['costUsd'], MAX_COST_PER_RECORD_USD, false),
+    unpricedCalls: Math.min(1, decodeBounded(value['unpricedCalls'], 1, true)),
+  };
+}

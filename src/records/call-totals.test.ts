@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord, NO_COUNTS, type CallCounts } from './call-record.js';
+import { sumCallRecords } from './call-totals.js';
+import { COMPACTION_METADATA_KEY } from './compaction-record.js';
+
+let ids = 0;
+
+/** A model response event of `agentName` carrying the record of one call. */
+function callEvent(
+  agentName: string,
+  invocationId: string,
+  counts: Partial<CallCounts>,
+  bill?: { promptTokens: number; cachedPromptTokens: number; outputTokens: number; costUsd: number | undefined },
+  id = `call-${++ids}`,
+) {
+  const record = buildCallRecord(id, agentName, { ...NO_COUNTS, ...counts }, bill)!;
+  return { author: agentName, invocationId, customMetadata: { [CALL_METADATA_KEY]: encodeCallRecord(record) } };
+}
+
+describe('sumCallRecords', () => {
+  it('should sum the records of each agent apart, with its distinct invocations', () => {
+    const bill = { promptTokens: 1_000, cachedPromptTokens: 400, outputTokens: 50, costUsd: 0.001 };
+    const totals = sumCallRecords([
+      { author: 'user', invocationId: 'i1', content: { role: 'user', parts: [{ text: 'hi' }] } },
+      callEvent('worker', 'i1', { modelCalls: 1, maskings: 1 }, bill),
+      callEvent('worker', 'i1', { modelCalls: 1, compactions: 1 }, bill),
+      callEvent('helper', 'i1', { modelCalls: 1 }, { ...bill, costUsd: undefined }),
+      callEvent('worker', 'i2', { modelCalls: 1, rejectedCalls: 1 }),
+    ]);
+    expect(totals.get('worker')).toEqual({
+      invocations: 2,
+      modelCalls: 3,
+      compactions: 1,
+      maskings: 1,
+      discardedCompactions: 0,
+      overLimitCalls: 0,
+      rejectedCalls: 1,
+      promptTokens: 2_000,
+      cachedPromptTokens: 800,
+      outputTokens: 100,
+      costUsd: 0.002,
+      unpricedCalls: 0,
+    });
+    expect(totals.get('helper')).toMatchObject({ modelCalls: 1, invocations: 1, costUsd: 0, unpricedCalls: 1 });
+  });
+
+  it('should count a record once when a copy of its event was appended again', () => {
+    const event = callEvent('worker', 'i1', { modelCalls: 1 }, undefined, 'same-call');
+    // ADK's thought-pruning compactor re-yields old events; a service that appends rather than upserts keeps both.
+    const copy = { ...event, id: 'another-event-id' };
+    expect(sumCallRecords([event, copy]).get('worker')?.modelCalls).toBe(1);
+  });
+
+  it('should skip partial events, garbled records, and events that are not records of the guard', () => {
+    const partial = { ...callEvent('worker', 'i1', { modelCalls: 1 }), partial: true };
+    const totals = sumCallRecords([
+      partial,
+      null,
+      'event',
+      { customMetadata: 'garbled' },
+      { customMetadata: { [CALL_METADATA_KEY]: 'garbled' } },
+      { customMetadata: { [CALL_METADATA_KEY]: { modelCalls: 5 } } },
+      { customMetadata: { [COMPACTION_METADATA_KEY]: { agentName: 'worker', id: 'c1' } } },
+      // ADK's own compaction event: author system, no record of the guard.
+      { author: 'system', invocationId: '', isCompacted: true, compactedContent: { role: 'model', parts: [] } },
+    ]);
+    expect(totals.size).toBe(0);
+  });
+
+  it('should count nothing for a session without events', () => {
+    for (const events of [undefined, null, {}, 'events', []]) expect(sumCallRecords(events).size).toBe(0);
+  });
+});
