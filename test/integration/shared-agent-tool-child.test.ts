@@ -11,6 +11,7 @@
  *   app 1's child calls are left alone (no guard state, no compaction),
  *   whichever app ran first, with one AgentTool shared or one per app;
  * - the same when both apps call the child at the same time;
+ * - the same for a grandchild: a shared child's own `AgentTool` child;
  * - each child request carries only its own app's conversation.
  */
 import { AgentTool, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel, type Event } from '@google/adk';
@@ -55,7 +56,7 @@ async function app(appName: AppName, tool: AgentTool) {
       `lead-${appName}`,
       64_000,
       callThenAnswer({
-        call: ({ index }) => ({ name: 'researcher', args: { request: `[${appName}] Research item ${index}.` } }),
+        call: ({ index }) => ({ name: tool.name, args: { request: `[${appName}] Research item ${index}.` } }),
         answer: () => 'Done.',
       }),
     ),
@@ -77,7 +78,7 @@ async function app(appName: AppName, tool: AgentTool) {
     results.push(
       ...events
         .flatMap((event) => event.content?.parts ?? [])
-        .filter((part) => part.functionResponse?.name === 'researcher')
+        .filter((part) => part.functionResponse?.name === tool.name)
         .map((part) => part.functionResponse?.response?.['result']),
     );
   };
@@ -139,5 +140,31 @@ describe('an AgentTool child shared by two apps', () => {
       expect(setup.child.running.most).toBe(2);
       await expectEachAppsPolicy(setup);
     });
+  });
+});
+
+describe('an AgentTool grandchild shared by two apps', () => {
+  it("should apply the calling app's policy to the shared child's own AgentTool child", async () => {
+    const grandchild = sharedChild();
+    const middle = new LlmAgent({
+      name: 'middle',
+      model: agentModel(
+        'middle',
+        64_000,
+        callThenAnswer({
+          // Passes the app's request on, marker included.
+          call: ({ request }) => ({ name: 'researcher', args: { request: JSON.stringify(request.contents.at(-1)) } }),
+          // Relays the researcher's answer, so an empty one shows in the app's results.
+          answer: ({ request }) => String(request.contents.at(-1)?.parts?.[0]?.functionResponse?.response?.['result']),
+        }),
+      ),
+      instruction: 'Relay research.',
+      tools: [new AgentTool({ agent: grandchild.agent })],
+    });
+    const shared = new AgentTool({ agent: middle });
+    const apps = { 'app-1': await app('app-1', shared), 'app-2': await app('app-2', shared) };
+    // App 1 first: its guard, which leaves the researcher alone, attaches to both first.
+    for (const appName of APPS) await apps[appName].runTurns();
+    await expectEachAppsPolicy({ child: grandchild, apps });
   });
 });
