@@ -66,13 +66,23 @@ export function attachToAgentToolChild(
   attach: (child: BaseAgent) => void,
   logger: GuardLogger,
 ): void {
+  let child: BaseAgent | undefined;
   try {
-    const child = agentToolChild(tool);
-    if (!child) return;
-    attach(child);
+    child = agentToolChild(tool);
+    if (child) attach(child);
+  } catch (error) {
+    logger.error(`[context_guard] could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`, error);
+    return;
+  }
+  if (!child) return;
+  try {
     wrapAgentToolRun(tool);
     markToolCall(toolContext, callbacks);
   } catch (error) {
-    logger.error(`[context_guard] could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`, error);
+    // A frozen tool, say: the child keeps the callbacks attached to it, whichever guard's they are.
+    logger.error(
+      `[context_guard] could not mark the call of the AgentTool child '${tool?.name}' as this app's; it runs under the guard first attached to it.`,
+      error,
+    );
   }
 }

@@ -12,6 +12,8 @@
  *   whichever app ran first, with one AgentTool shared or one per app;
  * - the same when both apps call the child at the same time;
  * - the same for a grandchild: a shared child's own `AgentTool` child;
+ * - a tool that cannot be wrapped (frozen) is logged, and its child keeps the
+ *   guard first attached to it, as before.
  * - each child request carries only its own app's conversation.
  */
 import { AgentTool, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel, type Event } from '@google/adk';
@@ -49,7 +51,7 @@ function sharedChild() {
 async function app(appName: AppName, tool: AgentTool) {
   // App 1 turns guarding off for the child; app 2 guards it on its small window.
   const researcher = appName === 'app-1' ? { enabled: false } : { contextWindow: CHILD_WINDOW };
-  const { guard, records } = recordingGuard({ agents: { researcher } });
+  const { guard, records, logger } = recordingGuard({ agents: { researcher } });
   const lead = new LlmAgent({
     name: 'lead',
     model: agentModel(
@@ -87,7 +89,7 @@ async function app(appName: AppName, tool: AgentTool) {
   };
   const childState = async () =>
     (await sessionService.getSession({ appName: 'researcher', userId: USER, sessionId: SESSION_ID }))!.state;
-  return { appName, records, results, runTurns, childState };
+  return { appName, records, logger, results, runTurns, childState };
 }
 
 /** The apps whose marker appears in a child request: its own conversation only, so exactly one. */
@@ -166,5 +168,24 @@ describe('an AgentTool grandchild shared by two apps', () => {
     // App 1 first: its guard, which leaves the researcher alone, attaches to both first.
     for (const appName of APPS) await apps[appName].runTurns();
     await expectEachAppsPolicy({ child: grandchild, apps });
+  });
+});
+
+describe('an AgentTool that cannot be wrapped', () => {
+  it('should log it and leave the child under the guard first attached to it', async () => {
+    const child = sharedChild();
+    const frozen = new AgentTool({ agent: child.agent });
+    Object.freeze(frozen);
+    const guarded = await app('app-2', frozen);
+    await guarded.runTurns();
+    // Guarded as before the hand-over existed: app 2's guard is the one attached.
+    expect(child.model.rejectedRequests).toEqual([]);
+    expect(guarded.records.length).toBeGreaterThan(0);
+    expect(guarded.results.filter((result) => !String(result).startsWith('Answer '))).toEqual([]);
+    const errors = guarded.logger.atOrAbove('error').map((line) => line.message);
+    const notice =
+      "[context_guard] could not mark the call of the AgentTool child 'researcher' as this app's; it runs under the guard first attached to it.";
+    expect(errors).toHaveLength(TURNS);
+    expect(errors.filter((message) => !message.startsWith(notice))).toEqual([]);
   });
 });
