@@ -169,7 +169,8 @@ export class ContextGuard extends BasePlugin {
    * their own callbacks, for agents run without this plugin (a Runner or CLI
    * mode without plugins). Idempotent; an agent that already has a guard's
    * callbacks is left as it is. `AgentTool` children are attached when first
-   * called. Returns `agent`.
+   * called; a child shared by two apps is guarded, on each call, by the guard
+   * of the app that called it. Returns `agent`.
    */
   attachTo<T extends BaseAgent>(agent: T): T {
     this.agentNames.check(agent);
@@ -187,9 +188,19 @@ export class ContextGuard extends BasePlugin {
     return undefined;
   }
 
-  /** Attaches the guard to an `AgentTool` child before ADK runs it in its own Runner, without plugins. */
-  override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
-    attachToAgentToolChild(tool, (child) => this.attachTo(child), this.logger);
+  /**
+   * Before ADK runs an `AgentTool` child in its own Runner, without plugins: attaches the guard to
+   * the child and marks the call as this app's, so that a child shared by two apps gets the
+   * calling app's guard and policy (adk/agent-tool-caller.ts).
+   */
+  override async beforeToolCallback({
+    tool,
+    toolContext,
+  }: {
+    tool: BaseTool;
+    toolContext: Context;
+  }): Promise<Record<string, unknown> | undefined> {
+    attachToAgentToolChild(tool, toolContext, this.callbackSet(), (child) => this.attachTo(child), this.logger);
     return undefined;
   }
 
@@ -200,7 +211,7 @@ export class ContextGuard extends BasePlugin {
       afterModel: (context, response) =>
         void this.afterModelCallback({ callbackContext: context, llmResponse: response }),
       afterTool: this.truncators.agent,
-      beforeTool: (tool) => this.beforeToolCallback({ tool }),
+      beforeTool: (tool, toolContext) => this.beforeToolCallback({ tool, toolContext }),
     }));
   }
 

@@ -13,8 +13,8 @@
  *   when a later callback replaces the response;
  * - `afterToolCallback`: last, so the agent's own callbacks always run; the
  *   truncator only cuts a result none of them replaced;
- * - `beforeToolCallback`: first; it only discovers `AgentTool` children and
- *   never returns a value.
+ * - `beforeToolCallback`: first; it only discovers `AgentTool` children
+ *   (and marks the call as its app's) and never returns a value.
  */
 import {
   isAgentTool,
@@ -63,7 +63,8 @@ export function hasGuardCallbacks(agent: LlmAgent): boolean {
 /**
  * Adds `callbacks` to one LLM agent, keeping its own. Returns false (and
  * changes nothing) when a guard's callbacks are already there: attaching twice
- * would only repeat work, and the first guard's policy is the user's choice.
+ * would only repeat work. Inside another app's `AgentTool` call the callbacks
+ * there hand over to that app's guard (agent-tool-caller.ts).
  */
 export function addGuardCallbacks(agent: LlmAgent, callbacks: GuardAgentCallbackSet): boolean {
   if (hasGuardCallbacks(agent)) return false;

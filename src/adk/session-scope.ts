@@ -5,6 +5,7 @@
  * user's queued summary or measures reach another's request.
  */
 import type { Context } from '@google/adk';
+import { currentCaller } from './agent-tool-caller.js';
 
 /** A session as ADK names it: a `Session` (`id`) or the `{ appName, userId, sessionId }` of `getSession`. */
 export type SessionRef =
@@ -14,9 +15,10 @@ export type SessionRef =
 /**
  * The key of one session. It starts with the session id so that every user's
  * and app's session of that id shares a prefix (see `sessionIdPrefix`).
- * JSON keeps ids with any characters apart.
+ * JSON keeps ids with any characters apart. `appName` is a list for an
+ * `AgentTool` child's session: the calling apps, then the child's.
  */
-export function sessionScopeKey(appName: string, userId: string, sessionId: string): string {
+export function sessionScopeKey(appName: string | readonly string[], userId: string, sessionId: string): string {
   return JSON.stringify([sessionId, appName, userId]);
 }
 
@@ -29,6 +31,13 @@ export function scopeOfRef(session: SessionRef): string {
   return sessionScopeKey(session.appName, session.userId, 'id' in session ? session.id : session.sessionId);
 }
 
+/**
+ * The scope of a guarded call. ADK names an `AgentTool` child's session after the child, with
+ * the caller's user and session id, so two apps calling one child would share a scope: inside
+ * an app's `AgentTool` call the calling apps are part of it.
+ */
 export function scopeOfContext(context: Context): string {
-  return sessionScopeKey(context.invocationContext.appName, context.userId, context.sessionId);
+  const appName = context.invocationContext.appName;
+  const callers = currentCaller()?.appPath;
+  return sessionScopeKey(callers ? [...callers, appName] : appName, context.userId, context.sessionId);
 }
