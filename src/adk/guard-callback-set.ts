@@ -7,6 +7,7 @@ import type { BaseAgent, BaseTool, Context, LlmRequest, LlmResponse } from '@goo
 import type { GuardLogger } from '../options.js';
 import { agentToolChild, brandGuardCallback, type GuardAgentCallbackSet } from './attach-to-agent.js';
 import type { OffloadingToolOutputTruncator } from './offload-tool-output.js';
+import { logFailure } from '../logging/failure-log.js';
 
 /** The work each callback does; none of it throws. */
 export interface GuardWork {
@@ -37,6 +38,11 @@ export function attachToAgentToolChild(tool: BaseTool, attach: (child: BaseAgent
     const child = agentToolChild(tool);
     if (child) attach(child);
   } catch (error) {
-    logger.error(`[context_guard] could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`, error);
+    logFailure(
+      logger,
+      'error',
+      `[context_guard] could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`,
+      error,
+    );
   }
 }

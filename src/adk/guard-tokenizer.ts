@@ -5,6 +5,7 @@
 import { checkedTokenizer } from '../estimate/checked-tokenizer.js';
 import { tiktokenTokenizer, type Tokenizer } from '../estimate/tokenizer.js';
 import type { GuardLogger } from '../options.js';
+import { errorKind } from '../logging/failure-log.js';
 
 export function guardTokenizer(tokenizer: Tokenizer | undefined, logger: GuardLogger): Tokenizer {
   const chosen = tokenizer ?? tiktokenTokenizer;
@@ -17,6 +18,6 @@ export function guardTokenizer(tokenizer: Tokenizer | undefined, logger: GuardLo
 
 /** A bad tokenizer count for a log line (never the text it counted). */
 function describeCount(value: unknown): string {
-  if (value instanceof Error) return `an error (${value.name})`;
+  if (value instanceof Error) return `an error (${errorKind(value)})`;
   return typeof value === 'number' ? String(value) : typeof value;
 }

@@ -14,6 +14,7 @@
 import type { GuardLogger } from '../options.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
 import type { PreparedHandle, PreparedSummary } from '../guard/prepared-summary.js';
+import { logFailure } from '../logging/failure-log.js';
 
 const LOG_PREFIX = '[context_guard]';
 /** Sessions with a summary in preparation, at most. */
@@ -70,7 +71,12 @@ export class PreparedSummaries {
         },
         (error: unknown) => {
           settled = true;
-          this.logger.error(`${LOG_PREFIX} a background summary failed; the next compaction summarizes itself.`, error);
+          logFailure(
+            this.logger,
+            'error',
+            `${LOG_PREFIX} a background summary failed; the next compaction summarizes itself.`,
+            error,
+          );
           return undefined;
         },
       );
