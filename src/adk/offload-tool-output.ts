@@ -1,12 +1,13 @@
 /**
  * Offloads a tool result that truncation cut to the invocation's artifact
  * service (ADK's in-memory, file or GCS service, scoped by the Runner to the
- * app, user and session), so the whole result stays readable through the
- * recall tool while the context keeps head and tail plus a handle.
+ * user and session, and to the app except on the file service: the name
+ * carries the app), so the whole result stays readable through the recall
+ * tool while the context keeps head and tail plus a handle.
  *
  * ADK 2.0.0: `Context.saveArtifact` awaits the service with no bound and
  * records the version in the tool event's `actions.artifactDelta` whenever the
- * save ends, even after the tool event has gone. So the invocation's (scoped)
+ * save ends, also after ADK has built the tool's event. So the invocation's (scoped)
  * service is called directly, waited for at most `artifactTimeoutMs`, and the
  * delta is recorded only for a save that ended in time.
  */
