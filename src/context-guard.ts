@@ -43,6 +43,7 @@ import {
   type GuardLogger,
   type ResolvedPolicy,
 } from './options.js';
+import { logFailure } from './logging/failure-log.js';
 
 export type { StatusSession } from './adk/guard-session-actions.js';
 
@@ -83,7 +84,12 @@ export class ContextGuard extends BasePlugin {
     const logger = (this.logger = options.logger ?? getLogger());
     const policies = (this.policies = new PolicyCache(options));
     this.parts = guardParts(options, logger);
-    this.truncators = guardToolTruncators((agentName) => policies.of(agentName), logger, options.onToolTruncation);
+    this.truncators = guardToolTruncators(
+      (agentName) => policies.of(agentName),
+      logger,
+      options.onToolTruncation,
+      options.artifactTimeoutMs,
+    );
     this.beforeModel = new BeforeModelGuard(this.parts, policies);
     this.sessions = new GuardSessionActions(this.parts, policies);
     this.notices = new WarnOnce(logger);
@@ -243,7 +249,12 @@ export class ContextGuard extends BasePlugin {
           ),
         );
     } catch (error) {
-      this.logger.error(`${LOG_PREFIX} failed to record usage; calibration skipped for this call.`, error);
+      logFailure(
+        this.logger,
+        'error',
+        `${LOG_PREFIX} failed to record usage; calibration skipped for this call.`,
+        error,
+      );
     }
     return undefined;
   }
@@ -261,7 +272,12 @@ export class ContextGuard extends BasePlugin {
       if (!this.policyFor(callbackContext.agentName).enabled) return undefined;
       return modelErrorEvent(callbackContext, llmRequest, error, this.parts);
     } catch (failure) {
-      this.logger.error(`${LOG_PREFIX} onModelErrorCallback failed; ADK's default error handling applies.`, failure);
+      logFailure(
+        this.logger,
+        'error',
+        `${LOG_PREFIX} onModelErrorCallback failed; ADK's default error handling applies.`,
+        failure,
+      );
       return undefined;
     }
   }

@@ -22,6 +22,7 @@ const CORE_DIRECTORIES = [
   'telemetry',
   'cost',
   'offload',
+  'logging',
 ];
 const CORE_FILES = ['options.ts', 'errors.ts'];
 

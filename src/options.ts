@@ -147,6 +147,12 @@ export interface ContextGuardOptions extends AgentPolicy {
   /** Window assumed for a model no registry knows. @default 128,000 */
   defaultContextWindow?: number;
   /**
+   * Milliseconds to wait for the artifact service when a cut tool result is stored whole; after
+   * that the cut version alone is kept (one warning), so a storage call that never returns
+   * cannot hang the turn. @default 5,000
+   */
+  artifactTimeoutMs?: number;
+  /**
    * Prices in USD per million tokens by model name (`{ input, cachedInput?, output }`), consulted
    * before the built-in table, for the cost estimate in `status()` and telemetry (docs/observability.md),
    * and for the cached discount (`cachedInput` / `input`) that masking for cost weighs.

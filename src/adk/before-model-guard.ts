@@ -11,6 +11,7 @@ import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from './policy-cache.js';
 import { readRequest, readStoredState } from './read-request.js';
 import { scopeOfContext } from './session-scope.js';
+import { logFailure } from '../logging/failure-log.js';
 
 const LOG_PREFIX = '[context_guard]';
 
@@ -48,7 +49,12 @@ export class BeforeModelGuard {
       await applyResult(context, request, key, read, result, this.parts);
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
-      logger.error(`${LOG_PREFIX} agent '${context.agentName}': guard failed; the request is sent unchanged.`, error);
+      logFailure(
+        logger,
+        'error',
+        `${LOG_PREFIX} agent '${context.agentName}': guard failed; the request is sent unchanged.`,
+        error,
+      );
     } finally {
       // Other plugins' compaction hooks (logged and ignored if they throw).
       await hooks?.settle(compacted);

@@ -21,6 +21,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ContextCompactionTrigger, type InvocationContext } from '@google/adk';
 import type { GuardLogger } from '../options.js';
+import { logFailure } from '../logging/failure-log.js';
 
 const LOG_PREFIX = '[context_guard]';
 
@@ -88,7 +89,12 @@ export class CompactionHooks {
           : manager.runAfterContextCompaction(params),
       );
     } catch (error) {
-      this.logger.error(`${LOG_PREFIX} a plugin failed in ${hook}; ignored, the compaction stands.`, error);
+      logFailure(
+        this.logger,
+        'error',
+        `${LOG_PREFIX} a plugin failed in ${hook}; ignored, the compaction stands.`,
+        error,
+      );
     }
   }
 }

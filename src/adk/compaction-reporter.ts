@@ -11,6 +11,7 @@ import { buildCompactionRecord } from './build-compaction-record.js';
 import { recordCompactionTelemetry } from '../telemetry/guard-telemetry.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../options.js';
 import { scopeOfContext } from './session-scope.js';
+import { logFailure } from '../logging/failure-log.js';
 
 const LOG_PREFIX = '[context_guard]';
 /** Compaction records awaiting their model response, at most (see remember). */
@@ -107,7 +108,7 @@ export class CompactionReporter {
       try {
         await listener(record);
       } catch (error) {
-        this.logger.error(`${LOG_PREFIX} an onCompaction listener failed; ignored.`, error);
+        logFailure(this.logger, 'error', `${LOG_PREFIX} an onCompaction listener failed; ignored.`, error);
       }
     }
   }

@@ -11,6 +11,7 @@ import type { GuardLogger } from '../options.js';
 import { currentCaller, markToolCall, wrapAgentToolRun } from './agent-tool-caller.js';
 import { agentToolChild, brandGuardCallback, type GuardAgentCallbackSet } from './attach-to-agent.js';
 import type { OffloadingToolOutputTruncator } from './offload-tool-output.js';
+import { logFailure } from '../logging/failure-log.js';
 
 /** The work each callback does; none of it throws. */
 export interface GuardWork {
@@ -71,7 +72,12 @@ export function attachToAgentToolChild(
     child = agentToolChild(tool);
     if (child) attach(child);
   } catch (error) {
-    logger.error(`[context_guard] could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`, error);
+    logFailure(
+      logger,
+      'error',
+      `[context_guard] could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`,
+      error,
+    );
     return;
   }
   if (!child) return;
@@ -80,7 +86,9 @@ export function attachToAgentToolChild(
     markToolCall(toolContext, callbacks);
   } catch (error) {
     // A frozen tool, say: the child keeps the callbacks attached to it, whichever guard's they are.
-    logger.error(
+    logFailure(
+      logger,
+      'error',
       `[context_guard] could not mark the call of the AgentTool child '${tool?.name}' as this app's; it runs under the guard first attached to it.`,
       error,
     );

@@ -5,18 +5,21 @@
 import { checkedTokenizer } from '../estimate/checked-tokenizer.js';
 import { tiktokenTokenizer, type Tokenizer } from '../estimate/tokenizer.js';
 import type { GuardLogger } from '../options.js';
+import { errorKind } from '../logging/failure-log.js';
 
 export function guardTokenizer(tokenizer: Tokenizer | undefined, logger: GuardLogger): Tokenizer {
   const chosen = tokenizer ?? tiktokenTokenizer;
-  return checkedTokenizer(chosen, (value) =>
+  return checkedTokenizer(chosen, (value) => {
     logger.warn(
       `[context_guard] tokenizer '${chosen.name}' returned ${describeCount(value)}, not a token count; such counts are replaced by the built-in count (reported once).`,
-    ),
-  );
+    );
+    // A thrown error's message can quote the text it counted: only at debug (see logging/failure-log.ts).
+    if (value instanceof Error) logger.debug(`[context_guard] tokenizer '${chosen.name}' error:`, value);
+  });
 }
 
 /** A bad tokenizer count for a log line (never the text it counted). */
 function describeCount(value: unknown): string {
-  if (value instanceof Error) return `an error (${value.name})`;
+  if (value instanceof Error) return `an error (${errorKind(value)})`;
   return typeof value === 'number' ? String(value) : typeof value;
 }

@@ -7,6 +7,7 @@
 import type { ToolTruncationRecord } from '../truncation/truncate-tool-output.js';
 import { stateKeysFor } from '../state/state-keys.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../options.js';
+import { logFailure } from '../logging/failure-log.js';
 import { withArtifactOffload, type OffloadingToolOutputTruncator } from './offload-tool-output.js';
 import {
   asPluginAfterToolCallback,
@@ -27,6 +28,7 @@ export function guardToolTruncators(
   policyFor: (agentName: string) => ResolvedPolicy,
   logger: GuardLogger,
   listener: ContextGuardOptions['onToolTruncation'],
+  artifactTimeoutMs?: number,
 ): GuardToolTruncators {
   const agent = withArtifactOffload(
     createToolOutputTruncator(
@@ -34,6 +36,7 @@ export function guardToolTruncators(
       (record, context) => recordTruncation(record, context, logger, listener),
     ),
     () => logger,
+    artifactTimeoutMs === undefined ? {} : { artifactTimeoutMs },
   );
   const plugin = asPluginAfterToolCallback(agent);
   return {
@@ -42,7 +45,7 @@ export function guardToolTruncators(
       try {
         return await plugin(params);
       } catch (error) {
-        logger.error(`${LOG_PREFIX} tool output truncation failed; the result is kept as it is.`, error);
+        logFailure(logger, 'error', `${LOG_PREFIX} tool output truncation failed; the result is kept as it is.`, error);
         return undefined;
       }
     },
@@ -66,6 +69,6 @@ function recordTruncation(
   try {
     listener?.({ ...record, agentName });
   } catch (error) {
-    logger.error(`${LOG_PREFIX} an onToolTruncation listener failed; ignored.`, error);
+    logFailure(logger, 'error', `${LOG_PREFIX} an onToolTruncation listener failed; ignored.`, error);
   }
 }

@@ -14,6 +14,7 @@
 import type { GuardLogger } from '../options.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
 import type { PreparedHandle, PreparedSummary } from '../guard/prepared-summary.js';
+import { logFailure } from '../logging/failure-log.js';
 import { summaryIdentity } from '../state/prepared-record.js';
 
 const LOG_PREFIX = '[context_guard]';
@@ -90,7 +91,12 @@ export class PreparedSummaries {
         },
         (error: unknown) => {
           settled = true;
-          this.logger.error(`${LOG_PREFIX} a background summary failed; the next compaction summarizes itself.`, error);
+          logFailure(
+            this.logger,
+            'error',
+            `${LOG_PREFIX} a background summary failed; the next compaction summarizes itself.`,
+            error,
+          );
           return undefined;
         },
       );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '@google/adk';
 import { userText } from '../../test/support/builders.js';
 import { contextRecallTool } from './recall-tool.js';
+import { offloadArtifactName } from '../offload/artifact-handle.js';
 
 /** The two fields of a tool context the recall tool reads: the session's events and the calling agent's branch. */
 function contextOn(branch: string, events: readonly unknown[]): Context {
@@ -34,26 +35,39 @@ describe('contextRecallTool', () => {
   });
 
   describe('reading an artifact', () => {
-    /** A tool context whose artifact service holds one text per name, like ADK's session-scoped service. */
+    const OWN = offloadArtifactName('app', 'a', 'b', 'c');
+
+    /** A tool context of the app `app` whose (session-scoped) artifact service holds one text per name. */
     function contextWith(artifacts: Record<string, string>, service = true): Context {
+      const artifactService = {
+        loadArtifact: async ({ filename }: { filename: string }) =>
+          filename in artifacts ? { text: artifacts[filename] } : undefined,
+      };
       return {
-        invocationContext: { branch: 'root', session: { events: [] }, ...(service ? { artifactService: {} } : {}) },
-        loadArtifact: async (name: string) => (name in artifacts ? { text: artifacts[name] } : undefined),
+        invocationContext: {
+          appName: 'app',
+          branch: 'root',
+          session: { events: [] },
+          ...(service ? { artifactService } : {}),
+        },
       } as unknown as Context;
     }
 
-    it("should read only the guard's own offloaded results, never another artifact of the session", async () => {
+    it("should read only the guard's own offloaded results of its app, never another artifact of the session", async () => {
+      const other = offloadArtifactName('other-app', 'a', 'b', 'c');
       const context = contextWith({
         'user:profile.json': '{"secret":1}',
-        'context_guard-tool_output-a-b-c.json': '{"output":"abcdef"}',
+        [OWN]: '{"output":"abcdef"}',
+        [other]: '{"output":"theirs"}',
       });
-      const refused = (await contextRecallTool().runAsync({
-        args: { artifact: 'user:profile.json' },
-        toolContext: context,
-      })) as { error?: string };
-      expect(refused.error).toContain('No stored tool result');
+      for (const artifact of ['user:profile.json', other]) {
+        const refused = (await contextRecallTool().runAsync({ args: { artifact }, toolContext: context })) as {
+          error?: string;
+        };
+        expect(refused.error).toContain('No stored tool result');
+      }
       const read = (await contextRecallTool().runAsync({
-        args: { artifact: 'context_guard-tool_output-a-b-c.json', offset: 3, length: 5 },
+        args: { artifact: OWN, offset: 3, length: 5 },
         toolContext: context,
       })) as { text?: string };
       expect(read.text).toBe('{"output":"abcdef"}'.slice(3, 8));
@@ -61,10 +75,15 @@ describe('contextRecallTool', () => {
 
     it('should answer with an error, not throw, without an artifact service', async () => {
       const result = (await contextRecallTool().runAsync({
-        args: { artifact: 'context_guard-tool_output-a-b-c.json' },
+        args: { artifact: OWN },
         toolContext: contextWith({}, false),
       })) as { error?: string };
       expect(result.error).toContain('No artifact service');
+    });
+
+    it('should refuse an artifactTimeoutMs a timer cannot honour', () => {
+      for (const artifactTimeoutMs of [0, 1.5, 2 ** 31])
+        expect(() => contextRecallTool({ artifactTimeoutMs })).toThrow(/artifactTimeoutMs/);
     });
   });
 });

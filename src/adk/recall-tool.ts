@@ -8,9 +8,13 @@
  * agent's branch, and its answers are capped (hits, snippet and excerpt
  * sizes) so one recall can never flood the window.
  */
-import { FunctionTool, type BaseTool, type Context } from '@google/adk';
+import { FunctionTool, getLogger, type BaseTool, type Context } from '@google/adk';
 import { isVisibleTo, readEvent, searchEvents } from '../recall/search-events.js';
-import { OFFLOAD_ARTIFACT_PREFIX, offloadText, sliceArtifactText } from '../offload/artifact-handle.js';
+import { isOwnOffloadArtifact, offloadText, sliceArtifactText } from '../offload/artifact-handle.js';
+import { withinTime } from '../offload/within-time.js';
+import { MAX_TIMER_MS, optionDefault } from '../config/option-table.js';
+import { ContextGuardConfigError } from '../errors.js';
+import { logFailure, type FailureLogger } from '../logging/failure-log.js';
 
 export const RECALL_TOOL_NAME = 'recall_history';
 const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
@@ -24,6 +28,21 @@ export interface ContextRecallToolOptions {
   readonly snippetChars?: number;
   /** Characters of one excerpt read by event id. @default 4,000 */
   readonly maxExcerptChars?: number;
+  /**
+   * Milliseconds to wait for the artifact service when reading a stored tool result; then the
+   * model is told it could not be read (one warning), so a hung service cannot hang the turn.
+   * @default 5,000 (the guard's `artifactTimeoutMs`)
+   */
+  readonly artifactTimeoutMs?: number;
+  /** Where a failed or timed-out read is logged (its error text only at debug). @default ADK's logger */
+  readonly logger?: FailureLogger<'warn'>;
+}
+
+/** What reading an artifact needs beyond the call's arguments. */
+interface ArtifactReader {
+  readonly maxChars: number;
+  readonly timeoutMs: number;
+  readonly logger: () => FailureLogger<'warn'>;
 }
 
 interface RecallInput {
@@ -46,6 +65,11 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   const snippetChars = options.snippetChars ?? 240;
   const maxExcerptChars = options.maxExcerptChars ?? 4_000;
   const name = options.name ?? RECALL_TOOL_NAME;
+  const reader: ArtifactReader = {
+    maxChars: maxExcerptChars,
+    timeoutMs: artifactTimeout(options.artifactTimeoutMs),
+    logger: () => options.logger ?? getLogger(),
+  };
   const tool = new FunctionTool({
     name,
     description:
@@ -58,7 +82,7 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
       const { query, event_id: eventId, offset, artifact, version, length } = (input ?? {}) as RecallInput;
       if (!context) return { error: 'recall_history needs a tool context.' };
       if (typeof artifact === 'string' && artifact.length > 0)
-        return readArtifact(context, artifact, version, offset, length, maxExcerptChars);
+        return readArtifact(context, artifact, { version, offset, length }, reader);
       const session = context.invocationContext.session;
       const branch = context.invocationContext.branch;
       if (typeof eventId === 'string' && eventId.length > 0)
@@ -81,6 +105,14 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   });
   Object.defineProperty(tool, RECALL_TOOL_BRAND, { value: true });
   return tool;
+}
+
+/** The option's wait, checked like the guard's own `artifactTimeoutMs`. */
+function artifactTimeout(value: number | undefined): number {
+  if (value === undefined) return optionDefault('artifactTimeoutMs');
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS)
+    throw new ContextGuardConfigError('artifactTimeoutMs', value, `must be an integer in [1, ${MAX_TIMER_MS}]`);
+  return value;
 }
 
 /** The parameters' schema the model sees; a fresh object per tool, since ADK passes it on by reference. */
@@ -122,32 +154,43 @@ function readEventById(
   };
 }
 
+/** Whether one of this session's events records saving `name` (ADK's `actions.artifactDelta`). */
+function recordedInSession(events: SessionEvents, name: string): boolean {
+  return events.some((event) => {
+    const delta: unknown = event.actions?.artifactDelta;
+    return typeof delta === 'object' && delta !== null && Object.prototype.hasOwnProperty.call(delta, name);
+  });
+}
+
 /**
- * A slice of an offloaded tool result. Only the guard's own artifacts are
- * readable, through the invocation's artifact service, which the Runner scopes
- * to this app, user and session: another session's artifact is simply not found.
+ * A slice of an offloaded tool result. Only the guard's own artifacts of this app are readable
+ * (the name carries the app: ADK's `FileArtifactService` does not key by app), through the
+ * invocation's artifact service, which the Runner scopes to this user and session; the wait for
+ * it is bounded.
  */
 async function readArtifact(
   context: Context,
   name: string,
-  version: unknown,
-  offset: unknown,
-  length: unknown,
-  maxChars: number,
+  at: { readonly version: unknown; readonly offset: unknown; readonly length: unknown },
+  reader: ArtifactReader,
 ): Promise<Record<string, unknown>> {
   const notFound = { error: `No stored tool result ${name} in this conversation.` };
-  if (!name.startsWith(OFFLOAD_ARTIFACT_PREFIX)) return notFound;
-  if (!context.invocationContext.artifactService)
-    return { error: 'No artifact service is configured, so no tool result is stored.' };
-  try {
-    const part = await context.loadArtifact(
-      name,
-      typeof version === 'number' && Number.isInteger(version) && version >= 0 ? version : undefined,
-    );
-    const text = offloadText(part);
-    if (text === undefined) return notFound;
-    return { artifact: name, ...sliceArtifactText(text, offset, length, maxChars) };
-  } catch {
+  const { appName, session, artifactService } = context.invocationContext;
+  if (!isOwnOffloadArtifact(name, appName, (recorded) => recordedInSession(session.events, recorded))) return notFound;
+  if (!artifactService) return { error: 'No artifact service is configured, so no tool result is stored.' };
+  const version =
+    typeof at.version === 'number' && Number.isInteger(at.version) && at.version >= 0 ? at.version : undefined;
+  const loaded = await withinTime(() => artifactService.loadArtifact({ filename: name, version }), reader.timeoutMs);
+  const what = `[context_guard] agent '${context.agentName}': could not read a stored tool result`;
+  if (loaded.status === 'timeout') {
+    reader.logger().warn(`${what} within ${reader.timeoutMs} ms (artifactTimeoutMs).`);
+    return { error: `The stored tool result ${name} could not be read in time; try again later.` };
+  }
+  if (loaded.status === 'failed') {
+    logFailure(reader.logger(), 'warn', `${what}.`, loaded.error);
     return notFound;
   }
+  const text = offloadText(loaded.value);
+  if (text === undefined) return notFound;
+  return { artifact: name, ...sliceArtifactText(text, at.offset, at.length, reader.maxChars) };
 }

@@ -25,6 +25,8 @@ import { recordPreparedWaitExpired } from '../telemetry/guard-telemetry.js';
 import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { LocalPrepared, PreparationHooks } from './prepared-summaries.js';
 import { appendStateEvent } from './state-event.js';
+import { logFailure } from '../logging/failure-log.js';
+import { withinTime } from '../offload/within-time.js';
 
 const LOG_PREFIX = '[context_guard]';
 /** First and longest pause between two reads of the session while waiting for another replica's summary. */
@@ -66,25 +68,13 @@ export function preparedInState(state: Readonly<Record<string, unknown>>, agentN
   };
 }
 
-/** `promise`, or `undefined` once `ms` pass (the promise goes on; its failure is swallowed). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms))));
-  try {
-    return await Promise.race([promise, expired]);
-  } finally {
-    clearTimeout(timer);
-    promise.catch(() => undefined);
-  }
-}
-
 async function readAgain(address: SessionAddress, agentName: string, ms: number): Promise<PreparedInState | undefined> {
   const { sessionService, appName, userId, sessionId } = address;
-  const session = await within(
-    sessionService.getSession({ appName, userId, sessionId, config: { numRecentEvents: 1 } }),
+  const read = await withinTime(
+    () => sessionService.getSession({ appName, userId, sessionId, config: { numRecentEvents: 1 } }),
     ms,
   );
-  return session ? preparedInState(session.state, agentName) : undefined;
+  return read.status === 'done' && read.value ? preparedInState(read.value.state, agentName) : undefined;
 }
 
 export class ReplicaPrepared {
@@ -160,7 +150,7 @@ export class ReplicaPrepared {
     let pause = FIRST_POLL_MS;
     for (;;) {
       const left = deadline - Date.now();
-      const seen = left > 0 ? await readAgain(address, agentName, left).catch(() => undefined) : undefined;
+      const seen = left > 0 ? await readAgain(address, agentName, left) : undefined;
       if (seen?.stored?.id === claim.id)
         return { prepared: restorePrepared(seen.stored), waitedMs: Date.now() - startedAt };
       // Given up, applied or replaced by the replica that holds the claim now: this call summarizes itself.
@@ -193,25 +183,23 @@ export class ReplicaPrepared {
     const { sessionService, appName, userId, sessionId } = address;
     const delta = { [stateKeysFor(agentName).prepared]: encodeRecord(storePrepared(claim, prepared)) };
     const bound = Math.max(waitMs, FIRST_POLL_MS);
-    try {
-      const session = await within(
-        sessionService.getSession({ appName, userId, sessionId, config: { numRecentEvents: 1 } }),
-        bound,
-      );
-      const written = session
-        ? await within(
-            appendStateEvent(sessionService, session, 'prepared', delta).then(() => true),
-            bound,
-          )
-        : undefined;
-      if (written) return;
-      this.logger.warn(
-        `${LOG_PREFIX} agent '${agentName}': a summary prepared in the background could not be stored in the session within ${bound} ms; this replica still applies it, another one summarizes itself.`,
-      );
-    } catch (error) {
-      this.logger.warn(
-        `${LOG_PREFIX} agent '${agentName}': a summary prepared in the background could not be stored in the session (${error instanceof Error ? error.name : 'error'}); this replica still applies it, another one summarizes itself.`,
-      );
+    const read = await withinTime(
+      () => sessionService.getSession({ appName, userId, sessionId, config: { numRecentEvents: 1 } }),
+      bound,
+    );
+    const session = read.status === 'done' ? read.value : undefined;
+    const written = session
+      ? await withinTime(() => appendStateEvent(sessionService, session, 'prepared', delta), bound)
+      : read;
+    if (session && written.status === 'done') return;
+    const failure = written.status === 'failed' ? written.error : undefined;
+    const why =
+      written.status === 'timeout' ? `not within ${bound} ms` : failure === undefined ? 'session not found' : 'failed';
+    const message = `${LOG_PREFIX} agent '${agentName}': a summary prepared in the background could not be stored in the session (${why}); this replica still applies it, another one summarizes itself.`;
+    if (failure === undefined) {
+      this.logger.warn(message);
+      return;
     }
+    logFailure(this.logger, 'warn', message, failure);
   }
 }

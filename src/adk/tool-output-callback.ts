@@ -23,6 +23,7 @@ import {
   type ResolvedToolOutputLimits,
   type ToolOutputTruncation,
 } from '../truncation/truncation-policy.js';
+import { logFailure } from '../logging/failure-log.js';
 
 const LOG_PREFIX = '[context_guard]';
 
@@ -87,7 +88,9 @@ export function createToolOutputTruncator(
       validateToolOutputTruncation(answer, `agents.${agentName}.toolOutputTruncation`);
       policy = answer;
     } catch (error) {
-      logger.error(
+      logFailure(
+        logger,
+        'error',
         `${LOG_PREFIX} agent '${agentName}': invalid tool-output truncation options; tool results are left alone.`,
         error,
       );
@@ -115,12 +118,14 @@ export function createToolOutputTruncator(
           onTruncation(truncated.record, context);
         } catch (error) {
           // A failing listener must not undo the cut: the model still gets the short result.
-          logger.error(`${LOG_PREFIX} onTruncation listener failed.`, error);
+          logFailure(logger, 'error', `${LOG_PREFIX} onTruncation listener failed.`, error);
         }
       }
       return truncated.result;
     } catch (error) {
-      logger.error(
+      logFailure(
+        logger,
+        'error',
         `${LOG_PREFIX} tool-output truncation failed for tool '${tool?.name ?? '?'}'; the result is sent unchanged.`,
         error,
       );

@@ -254,6 +254,13 @@ export const OPTION_TABLE = {
     default: 128_000,
     doc: 'For a model no registry knows (one warning per name), until the provider states its maximum.',
   },
+  artifactTimeoutMs: {
+    scope: 'global',
+    unit: 'ms',
+    range: integer(1, MAX_TIMER_MS),
+    default: 5_000,
+    doc: 'Longest wait for the artifact service when a cut tool result is stored whole; after it the context keeps the cut version alone, with one warning. `contextRecallTool({ artifactTimeoutMs })` bounds its reads the same way, with the same default (see [truncation.md](truncation.md#offloading-the-whole-result-to-an-artifact)).',
+  },
   tokenizer: {
     scope: 'global',
     range: other('`{ name, count(text) }`'),

@@ -20,6 +20,7 @@ import {
 } from './instructions-cache.js';
 import type { LoadedInstructions } from './load-instructions.js';
 import { prependSystemInstruction } from './prepend-system-instruction.js';
+import { logFailure } from '../logging/failure-log.js';
 
 /** Options of `AgentsMdInstructionsPlugin`. */
 export interface AgentsMdInstructionsOptions extends InstructionsCacheOptions {
@@ -88,7 +89,9 @@ export class AgentsMdInstructionsPlugin extends BasePlugin {
       llmRequest.config.systemInstruction = prependSystemInstruction(llmRequest.config.systemInstruction, text);
     } catch (error) {
       // Fail open: the request goes without the extra instructions rather than failing the turn.
-      this.logger.error(
+      logFailure(
+        this.logger,
+        'error',
         `${LOG_PREFIX} could not add the AGENTS.md instructions; the request is sent without them.`,
         error,
       );

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   OFFLOAD_ARTIFACT_PREFIX,
   OFFLOAD_HANDLE_KEY,
+  isOwnOffloadArtifact,
+  offloadAppSegment,
   offloadArtifactName,
   offloadPart,
   offloadText,
@@ -10,15 +12,49 @@ import {
 } from './artifact-handle.js';
 
 describe('offloadArtifactName', () => {
-  it('should name one artifact per tool call, safe for a file or object name', () => {
-    const name = offloadArtifactName('read/file', 'e-123:4', 'adk-9f');
-    expect(name).toBe(`${OFFLOAD_ARTIFACT_PREFIX}read_file-e-123_4-adk-9f.json`);
-    expect(offloadArtifactName('read_file', 'e-1', 'adk-2')).not.toBe(offloadArtifactName('read_file', 'e-1', 'adk-3'));
+  it('should name one artifact per tool call and app, safe for a file or object name', () => {
+    const name = offloadArtifactName('billing', 'read/file', 'e-123:4', 'adk-9f');
+    expect(name).toMatch(
+      new RegExp(`^${OFFLOAD_ARTIFACT_PREFIX}app=billing\\.[0-9a-f]{12}-read_file-e-123_4-adk-9f\\.json$`),
+    );
+    expect(offloadArtifactName('billing', 'read_file', 'e-1', 'adk-2')).not.toBe(
+      offloadArtifactName('billing', 'read_file', 'e-1', 'adk-3'),
+    );
   });
 
-  it('should never produce a user-scoped name, whatever the tool is called', () => {
-    expect(offloadArtifactName('user:secrets', undefined, undefined).startsWith('user:')).toBe(false);
-    expect(offloadArtifactName('user:secrets', undefined, undefined)).not.toContain(':');
+  it('should never produce a user-scoped name, whatever the tool or app is called', () => {
+    const name = offloadArtifactName('user:app', 'user:secrets', undefined, undefined);
+    expect(name.startsWith('user:')).toBe(false);
+    expect(name).not.toContain(':');
+    expect(name).not.toContain('/');
+  });
+
+  it('should tell apart apps whose safe forms are the same, and bound a long app name', () => {
+    expect(offloadAppSegment('a/b')).not.toBe(offloadAppSegment('a_b'));
+    expect(offloadAppSegment('x'.repeat(10_000)).length).toBeLessThanOrEqual(4 + 40 + 1 + 12);
+    expect(offloadAppSegment('')).toMatch(/^app=app\.[0-9a-f]{12}$/);
+  });
+});
+
+describe('isOwnOffloadArtifact', () => {
+  const none = (): boolean => false;
+
+  it("should accept the app's own names and refuse another app's, whatever the session recorded", () => {
+    const mine = offloadArtifactName('billing', 'fetch', 'e-1', 'adk-1');
+    expect(isOwnOffloadArtifact(mine, 'billing', none)).toBe(true);
+    expect(isOwnOffloadArtifact(mine, 'support', () => true)).toBe(false);
+    expect(isOwnOffloadArtifact(offloadArtifactName('billing2', 'fetch', 'e-1', 'adk-1'), 'billing', none)).toBe(false);
+  });
+
+  it('should accept an older name without an app only when this session recorded saving it', () => {
+    const older = `${OFFLOAD_ARTIFACT_PREFIX}fetch-e-1-adk-1.json`;
+    expect(isOwnOffloadArtifact(older, 'billing', (name) => name === older)).toBe(true);
+    expect(isOwnOffloadArtifact(older, 'billing', none)).toBe(false);
+  });
+
+  it("should refuse any name that is not the guard's", () => {
+    expect(isOwnOffloadArtifact('report.pdf', 'billing', () => true)).toBe(false);
+    expect(isOwnOffloadArtifact('user:context_guard-tool_output-x.json', 'billing', () => true)).toBe(false);
   });
 });
 

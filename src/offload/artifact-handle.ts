@@ -3,6 +3,7 @@
  * content (the result's JSON text), the handle the cut result carries, and
  * reading an exact slice back. Pure; the ADK shell is src/adk/offload-tool-output.ts.
  */
+import { createHash } from 'node:crypto';
 import type { Part } from '@google/genai';
 
 /** Every offloaded result's artifact name starts with this; the recall tool reads no other artifact. */
@@ -28,16 +29,51 @@ function safeSegment(value: string | undefined, fallback: string): string {
 }
 
 /**
- * `context_guard-tool_output-<tool>-<invocation>-<call>.json`: unique per tool
- * call, safe as a file or object name, and never `user:`-prefixed (ADK shares
- * those across a user's sessions).
+ * Marks the app segment of a name. `=` is not among the characters `safeSegment` keeps, so a
+ * name under the prefix without it is an older one, made before names carried the app.
+ */
+const APP_MARK = 'app=';
+
+/** Characters of the app name kept readable in an artifact name (the hash tells the rest apart). */
+const APP_NAME_CHARS = 40;
+
+/**
+ * `app=<app, made safe, at most 40 characters>.<12 hex digits of the SHA-256 of the exact app
+ * name>`: bounded and safe as a file or object name, and distinct for two apps whose safe forms
+ * are the same (`a/b` and `a_b`).
+ */
+export function offloadAppSegment(appName: string): string {
+  const hash = createHash('sha256').update(appName, 'utf8').digest('hex').slice(0, 12);
+  return `${APP_MARK}${safeSegment(appName, 'app').slice(0, APP_NAME_CHARS)}.${hash}`;
+}
+
+/**
+ * `context_guard-tool_output-<app segment>-<tool>-<invocation>-<call>.json`: unique per tool
+ * call, safe as a file or object name, never `user:`-prefixed (ADK shares those across a
+ * user's sessions), and carrying the app, because ADK's `FileArtifactService` keys artifacts
+ * by user and session only: another app with the same user and session id reads the same
+ * folder, and the recall tool tells its own app's names by this segment.
  */
 export function offloadArtifactName(
+  appName: string,
   tool: string,
   invocationId: string | undefined,
   functionCallId: string | undefined,
 ): string {
-  return `${OFFLOAD_ARTIFACT_PREFIX}${safeSegment(tool, 'tool')}-${safeSegment(invocationId, 'invocation')}-${safeSegment(functionCallId, 'call')}.json`;
+  return `${OFFLOAD_ARTIFACT_PREFIX}${offloadAppSegment(appName)}-${safeSegment(tool, 'tool')}-${safeSegment(invocationId, 'invocation')}-${safeSegment(functionCallId, 'call')}.json`;
+}
+
+/**
+ * Whether the recall tool of `appName` may read the artifact `name`: one of the guard's names
+ * of this app; or an older name without an app segment that this session's own events record
+ * as saved (`recorded`, the names in their `actions.artifactDelta`): the session belongs to one
+ * app, so another app's session with the same id cannot have recorded it.
+ */
+export function isOwnOffloadArtifact(name: string, appName: string, recorded: (name: string) => boolean): boolean {
+  if (!name.startsWith(OFFLOAD_ARTIFACT_PREFIX)) return false;
+  const rest = name.slice(OFFLOAD_ARTIFACT_PREFIX.length);
+  if (rest.startsWith(APP_MARK)) return rest.startsWith(`${offloadAppSegment(appName)}-`);
+  return recorded(name);
 }
 
 /** The artifact content: the JSON text as inline data with its media type. */

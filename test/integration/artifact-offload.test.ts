@@ -1,10 +1,13 @@
 /**
  * Huge tool results offloaded to ADK's artifact service through a real Runner:
  * stored whole, a handle in the context, an exact slice read back by the
- * recall tool, never across sessions, and today's behaviour without a service
- * or when saving fails.
+ * recall tool, never across sessions or apps (also on ADK's FileArtifactService,
+ * which keys by user and session only), today's behaviour without a service or
+ * when saving fails, and bounded waits on a service that never answers.
  */
 import {
+  createEvent,
+  FileArtifactService,
   FunctionTool,
   InMemoryArtifactService,
   InMemorySessionService,
@@ -20,6 +23,10 @@ import { ContextGuard, contextRecallTool, truncateToolOutput } from '../../src/i
 import { ScriptedLlm, ratioTokenCounter, type ModelScript, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
+import { OFFLOAD_ARTIFACT_PREFIX } from '../../src/internal.js';
+import { useTempFolder } from '../support/temp-folder.js';
+
+const artifactFolder = useTempFolder('guard-artifacts-');
 
 /** About 2 MB of distinct lines, so any slice shows where it came from. */
 const BIG = Array.from(
@@ -71,25 +78,53 @@ const script: ModelScript = ({ request }) => {
   return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_big', args: {} } }] } };
 };
 
-function world(artifactService: BaseArtifactService | undefined) {
+interface WorldOptions {
+  readonly appName?: string;
+  /** The guard's `artifactTimeoutMs`. */
+  readonly artifactTimeoutMs?: number;
+  /** The recall tool's `artifactTimeoutMs`. */
+  readonly recallTimeoutMs?: number;
+}
+
+function world(artifactService: BaseArtifactService | undefined, options: WorldOptions = {}) {
   const logger = new CapturingLogger();
   const model = new ScriptedLlm({ window: 200_000, countTokens: ratioTokenCounter(1), script });
+  const recall = contextRecallTool({
+    logger,
+    ...(options.recallTimeoutMs === undefined ? {} : { artifactTimeoutMs: options.recallTimeoutMs }),
+  });
   const agent = new LlmAgent({
     name: 'worker',
     model,
     instruction: 'You read logs.',
-    tools: [bigTool(), contextRecallTool()],
+    tools: [bigTool(), recall],
   });
   const sessionService = new InMemorySessionService();
-  const guard = new ContextGuard({ contextWindow: 200_000, summarizer: new ScriptedSummarizer(), logger });
+  const guard = new ContextGuard({
+    contextWindow: 200_000,
+    summarizer: new ScriptedSummarizer(),
+    logger,
+    ...(options.artifactTimeoutMs === undefined ? {} : { artifactTimeoutMs: options.artifactTimeoutMs }),
+  });
   const runner = new Runner({
-    appName: APP_NAME,
+    appName: options.appName ?? APP_NAME,
     agent,
     sessionService,
     plugins: [guard],
     ...(artifactService ? { artifactService } : {}),
   });
   return { runner, sessionService, logger, model };
+}
+
+/** `work` if it ends within `ms`, else `'still running'` (a hung turn must fail the test, not time it out). */
+async function within<T>(ms: number, work: Promise<T>): Promise<T | 'still running'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)));
+  try {
+    return await Promise.race([work, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function turn(runner: Runner, userId: string, sessionId: string, text: string): Promise<Event[]> {
@@ -116,6 +151,11 @@ describe('offloading huge tool results to the artifact service', () => {
     const handle = cut['full_result_artifact'] as { name: string; version: number; chars: number };
     expect(handle).toMatchObject({ version: 0, chars: FULL_JSON.length });
     expect(JSON.stringify(cut).length).toBeLessThan(11 * 1024);
+    const plain = truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result;
+    // The figure docs/truncation.md gives for the handle's size.
+    console.log(
+      `[artifact-offload] the handle adds ${Buffer.byteLength(JSON.stringify(cut)) - Buffer.byteLength(JSON.stringify(plain))} bytes (app '${APP_NAME}')`,
+    );
     // The model received the handle, not the 2 MB.
     expect(JSON.stringify(model.requests[1]!.contents)).toContain(handle.name);
     expect(JSON.stringify(model.requests[1]!.contents).length).toBeLessThan(20_000);
@@ -181,6 +221,101 @@ describe('offloading huge tool results to the artifact service', () => {
     expect(responseOf(events, 'fetch_big')).toEqual(
       truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result,
     );
-    expect(logger.matching(/could not store tool 'fetch_big' result as an artifact/)).toHaveLength(1);
+    expect(logger.atOrAbove('warn').map((line) => line.message)).toEqual([
+      expect.stringMatching(/could not store tool 'fetch_big' result as an artifact/),
+    ]);
+  });
+
+  it('should finish the turn within the bound when the artifact service never answers a save, keeping the cut version, with one warning', async () => {
+    class HangingArtifacts extends InMemoryArtifactService {
+      override saveArtifact(): Promise<number> {
+        return new Promise<number>(() => {});
+      }
+    }
+    const { runner, sessionService, logger, model } = world(new HangingArtifacts(), { artifactTimeoutMs: 300 });
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const started = Date.now();
+    const events = await within(5_000, turn(runner, 'alice', session.id, 'Fetch the big log.'));
+    if (events === 'still running') throw new Error('the turn was still running 5 s after it started');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const cut = truncateToolOutput({ tool: 'fetch_big', result: { output: BIG } })!.result;
+    expect(responseOf(events, 'fetch_big')).toEqual(cut);
+    // The model's next request carries the cut version alone.
+    expect(JSON.stringify(model.requests[1]!.contents)).not.toContain('full_result_artifact');
+    expect(logger.atOrAbove('warn').map((line) => line.message)).toEqual([
+      expect.stringMatching(/could not store tool 'fetch_big' result as an artifact within 300 ms/),
+    ]);
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
+    expect(stored!.events.every((event) => Object.keys(event.actions.artifactDelta).length === 0)).toBe(true);
+  });
+
+  it('should answer the recall tool within its bound when the artifact service never answers a read, with one warning', async () => {
+    class HangingReads extends InMemoryArtifactService {
+      override loadArtifact(): Promise<Part | undefined> {
+        return new Promise<Part | undefined>(() => {});
+      }
+    }
+    const { runner, sessionService, logger } = world(new HangingReads(), { recallTimeoutMs: 300 });
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const events = await within(5_000, turn(runner, 'alice', session.id, 'Fetch the big log.'));
+    if (events === 'still running') throw new Error('the turn was still running 5 s after it started');
+    expect(responseOf(events, 'fetch_big')!['full_result_artifact']).toBeDefined();
+    expect(responseOf(events, 'recall_history')!['error']).toMatch(/could not be read in time/);
+    expect(logger.atOrAbove('warn').map((line) => line.message)).toEqual([
+      expect.stringMatching(/could not read a stored tool result within 300 ms/),
+    ]);
+  });
+});
+
+describe("artifacts of one app are not another app's (FileArtifactService keys by user and session only)", () => {
+  const USER = 'alice';
+  const SESSION_ID = 'shared-1';
+
+  async function sessionOf(runner: ReturnType<typeof world>, appName: string) {
+    return runner.sessionService.createSession({ appName, userId: USER, sessionId: SESSION_ID });
+  }
+
+  it('should not let another app with the same user and session id read an offloaded result by its name', async () => {
+    const files = new FileArtifactService(artifactFolder());
+    const first = world(files, { appName: 'billing' });
+    const second = world(files, { appName: 'support' });
+    await sessionOf(first, 'billing');
+    await sessionOf(second, 'support');
+
+    const events = await turn(first.runner, USER, SESSION_ID, 'Fetch the big log.');
+    const handle = responseOf(events, 'fetch_big')!['full_result_artifact'] as { name: string };
+    // The app's own recall reads it back from the shared folder.
+    expect(responseOf(events, 'recall_history')!['text']).toBe(
+      FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + SLICE_LENGTH),
+    );
+
+    const recall = responseOf(await turn(second.runner, USER, SESSION_ID, `READ ${handle.name}`), 'recall_history')!;
+    expect(recall['error']).toMatch(/No stored tool result/);
+    expect(JSON.stringify(recall)).not.toContain(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + 40));
+  });
+
+  it('should read an older name without the app only in the session whose events record saving it', async () => {
+    const files = new FileArtifactService(artifactFolder());
+    const first = world(files, { appName: 'billing' });
+    const second = world(files, { appName: 'support' });
+    const mine = await sessionOf(first, 'billing');
+    await sessionOf(second, 'support');
+    // What the guard stored before names carried the app: the name, and the tool event's artifactDelta.
+    const older = `${OFFLOAD_ARTIFACT_PREFIX}fetch_big-e-0ld-adk-0ld.json`;
+    const version = await files.saveArtifact({
+      appName: 'billing',
+      userId: USER,
+      sessionId: SESSION_ID,
+      filename: older,
+      artifact: { inlineData: { mimeType: 'application/json', data: Buffer.from(FULL_JSON).toString('base64') } },
+    });
+    const saved = createEvent({ invocationId: 'e-0ld', author: 'worker' });
+    saved.actions.artifactDelta[older] = version;
+    await first.sessionService.appendEvent({ session: mine, event: saved });
+
+    const own = responseOf(await turn(first.runner, USER, SESSION_ID, `READ ${older}`), 'recall_history')!;
+    expect(own['text']).toBe(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + SLICE_LENGTH));
+    const other = responseOf(await turn(second.runner, USER, SESSION_ID, `READ ${older}`), 'recall_history')!;
+    expect(other['error']).toMatch(/No stored tool result/);
   });
 });

@@ -4,7 +4,16 @@
  * `llmSummarizer` adapter runs), a capturing logger, the compaction records,
  * and helpers to read the session's guard state and check every request sent.
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type BaseTool, type Event } from '@google/adk';
+import {
+  FunctionTool,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  type BaseArtifactService,
+  type BasePlugin,
+  type BaseTool,
+  type Event,
+} from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
 import {
@@ -52,6 +61,12 @@ export interface FaultHarnessOptions {
   readonly guard?: Partial<ContextGuardOptions>;
   /** Initial session state (to pre-seed corrupted or foreign guard records). */
   readonly state?: Record<string, unknown>;
+  /** The Runner's artifact service. @default none */
+  readonly artifactService?: BaseArtifactService;
+  /** Plugins registered before the guard. */
+  readonly plugins?: BasePlugin[];
+  /** The guard's logger (to share it with a tool). @default a new one */
+  readonly logger?: CapturingLogger;
 }
 
 export interface FaultHarness {
@@ -100,7 +115,7 @@ export function fetchTool(result: (size: number) => unknown = (size) => ({ logs:
 export async function faultHarness(options: FaultHarnessOptions = {}): Promise<FaultHarness> {
   const window = options.window ?? 8_000;
   const agentName = options.agentName ?? 'worker';
-  const logger = new CapturingLogger();
+  const logger = options.logger ?? new CapturingLogger();
   const records: CompactionRecord[] = [];
   const summarizer = new ScriptedSummarizerLlm();
   const model = new ScriptedLlm({
@@ -130,7 +145,13 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
     tools: [fetchTool(options.toolResult), ...(options.extraTools ?? [])],
   });
   const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: FAULT_APP, agent, sessionService, plugins: [guard] });
+  const runner = new Runner({
+    appName: FAULT_APP,
+    agent,
+    sessionService,
+    plugins: [...(options.plugins ?? []), guard],
+    ...(options.artifactService ? { artifactService: options.artifactService } : {}),
+  });
   const session = await sessionService.createSession({
     appName: FAULT_APP,
     userId: FAULT_USER,
