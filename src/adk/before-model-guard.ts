@@ -39,6 +39,8 @@ export class BeforeModelGuard {
     try {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return;
+      // First, so the declaration is the same on every call, whatever happens below.
+      await this.parts.recallTool.declare(context, request, policy);
       const stored = readStoredState(context, logger);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const read = readRequest(context, request, key, policy, stored, hooks, this.parts);

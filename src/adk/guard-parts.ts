@@ -11,6 +11,7 @@ import { TokenMemo } from '../estimate/estimate-request.js';
 import { recordPreparedSummary } from '../telemetry/guard-telemetry.js';
 import type { ResultAppliers } from './apply-result.js';
 import { CompactionReporter } from './compaction-reporter.js';
+import { RecallToolDeclarer } from './declare-recall-tool.js';
 import { GuardPins } from './guard-pins.js';
 import { guardTokenizer } from './guard-tokenizer.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -19,7 +20,8 @@ import { PreparedSummaries } from './prepared-summaries.js';
 import type { RequestReaders } from './read-request.js';
 import { WarnOnce } from './warn-once.js';
 
-export type GuardParts = RequestReaders & ResultAppliers & { readonly reporter: CompactionReporter };
+export type GuardParts = RequestReaders &
+  ResultAppliers & { readonly reporter: CompactionReporter; readonly recallTool: RecallToolDeclarer };
 
 /**
  * The cached discount of a model by name, looked up once per name: the price table does not change after
@@ -40,6 +42,7 @@ function cachedPriceRatios(prices: PriceTable | undefined): (model: string | und
 
 export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
   const tokenizer = guardTokenizer(options.tokenizer, logger);
+  const warnings = new WarnOnce(logger);
   return {
     tokenizer,
     logger,
@@ -50,7 +53,8 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     queue: new KeyedQueue(),
     prepared: new PreparedSummaries(logger, recordPreparedSummary),
     reporter: new CompactionReporter(options, logger),
-    pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)),
+    pins: new GuardPins(tokenizer, logger, warnings),
+    recallTool: new RecallToolDeclarer(warnings),
     cachedPriceRatio: cachedPriceRatios(options.prices),
   };
 }
