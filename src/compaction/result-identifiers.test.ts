@@ -37,7 +37,7 @@ describe('resultIdentifiers', () => {
     ]);
   });
 
-  it('should give the same identifiers whatever the order of an object’s keys (a store may reorder them)', () => {
+  it("should give the same identifiers whatever the order of an object's keys (a store may reorder them)", () => {
     const a = { id: 1, name: 'n', items: [{ sku: 'A-1' }, { sku: 'B-2' }] };
     const b = { items: [{ sku: 'A-1' }, { sku: 'B-2' }], name: 'n', id: 1 };
     expect(resultIdentifiers(b)).toEqual(resultIdentifiers(a));
