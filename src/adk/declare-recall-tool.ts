@@ -13,7 +13,9 @@
  * called like one of the agent's own, in the plugin and the agent-callback forms alike.
  */
 import type { Context, FunctionTool, LlmRequest } from '@google/adk';
-import { maskingForCostOn } from '../guard/mask-stale-output.js';
+import { estimateFixedTokens, type TokenMemo } from '../estimate/estimate-request.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import { shouldDeclareRecall } from '../guard/recall-declaration.js';
 import type { ResolvedPolicy } from '../options.js';
 import { contextRecallTool, isContextRecallTool } from './recall-tool.js';
 import type { WarnOnce } from './warn-once.js';
@@ -22,15 +24,35 @@ export class RecallToolDeclarer {
   /** One tool for every agent: it holds no state, each call reads its own session through its context. */
   private readonly tool: FunctionTool = contextRecallTool();
 
-  constructor(private readonly warnings: WarnOnce) {}
+  constructor(
+    private readonly warnings: WarnOnce,
+    private readonly tokenizer: Tokenizer,
+    private readonly memo: TokenMemo,
+  ) {}
+
+  /** Heuristic tokens of the recall tool's declaration, as it is sent. */
+  private declarationTokens(): number {
+    const declaration = this.tool._getDeclaration();
+    const fixed = estimateFixedTokens(
+      undefined,
+      declaration ? [{ functionDeclarations: [declaration] }] : [],
+      this.tokenizer,
+      this.memo,
+    );
+    return fixed.toolTokens;
+  }
 
   /**
-   * Adds the recall tool to `request` when masking for cost is on for the agent and it has none. A
+   * Adds the recall tool to `request` when masking for cost is on for the agent, it has none, and
+   * the declaration fits a `window` not already mostly fixed text (guard/recall-declaration.ts). A
    * tool of the agent's own with the same name is left alone (one warning): masking for cost then
    * stays off for the agent, since nothing could read a masked result back.
    */
-  async declare(context: Context, request: LlmRequest, policy: ResolvedPolicy): Promise<void> {
-    if (!maskingForCostOn(policy)) return;
+  async declare(context: Context, request: LlmRequest, policy: ResolvedPolicy, window: number): Promise<void> {
+    const { systemInstruction, tools: declared } = request.config ?? {};
+    const fixed = estimateFixedTokens(systemInstruction, declared, this.tokenizer, this.memo);
+    const fixedTokens = fixed.systemTokens + fixed.toolTokens;
+    if (!shouldDeclareRecall({ policy, fixedTokens, declarationTokens: this.declarationTokens(), window })) return;
     const tools = Object.values(request.toolsDict ?? {});
     if (tools.some((tool) => isContextRecallTool(tool))) return;
     if (tools.some((tool) => tool.name === this.tool.name)) {

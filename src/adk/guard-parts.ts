@@ -43,18 +43,19 @@ function cachedPriceRatios(prices: PriceTable | undefined): (model: string | und
 export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
   const tokenizer = guardTokenizer(options.tokenizer, logger);
   const warnings = new WarnOnce(logger);
+  const fixedMemo = new TokenMemo();
   return {
     tokenizer,
     logger,
     measures: new ContentMeasureCache(),
-    fixedMemo: new TokenMemo(),
+    fixedMemo,
     maskedMemo: new TokenMemo(20_000),
     windows: new ModelWindowResolver(options, logger),
     queue: new KeyedQueue(),
     prepared: new PreparedSummaries(logger, recordPreparedSummary),
     reporter: new CompactionReporter(options, logger),
     pins: new GuardPins(tokenizer, logger, warnings),
-    recallTool: new RecallToolDeclarer(warnings),
+    recallTool: new RecallToolDeclarer(warnings, tokenizer, fixedMemo),
     cachedPriceRatio: cachedPriceRatios(options.prices),
   };
 }
