@@ -103,7 +103,8 @@ export async function recallSession(
       const { first, seed } = input as { first: boolean; seed: number };
       return {
         logs: first
-          ? `${logText(300, seed)} shipment tracking code ${PLANTED_CODE} ${logText(300, seed + 1)}`
+          ? // Past the first 2,048 characters a placeholder scans for identifiers: masked, the code is lost from context.
+            `${logText(2_500, seed)} shipment tracking code ${PLANTED_CODE} ${logText(300, seed + 1)}`
           : logText(3_000, seed),
       };
     },
@@ -157,9 +158,12 @@ async function runOne(withTool: boolean, guardOptions: Partial<ContextGuardOptio
   };
 }
 
-/** Runs the recall experiment with and without the tool. */
+/**
+ * Runs the recall experiment with and without the tool. Without it, masking for cost is off too:
+ * wherever it is on, the guard declares the recall tool itself.
+ */
 export async function runRecall(guardOptions: Partial<ContextGuardOptions> = {}): Promise<RecallResult[]> {
-  return [await runOne(true, guardOptions), await runOne(false, guardOptions)];
+  return [await runOne(true, guardOptions), await runOne(false, { ...guardOptions, maskStaleOutputTokens: 0 })];
 }
 
 export function renderRecallTable(results: readonly RecallResult[]): string {

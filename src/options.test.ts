@@ -117,6 +117,21 @@ describe('validateOptions', () => {
       );
     });
 
+    it('should refuse a tool declaration that is not an object of known fields, naming the closest field', () => {
+      expect(rejection({ tools: { search: { readonly: true } } })?.message).toBe(
+        "ContextGuard option 'tools.search.readonly' is not a tool declaration (did you mean 'readOnly'?); received true.",
+      );
+      expect(rejection({ agents: { worker: { tools: { search: { sideEffects: false } } } } })?.option).toBe(
+        'agents.worker.tools.search.sideEffects',
+      );
+      expect(rejection({ tools: { search: { readOnly: 'yes' } } })?.message).toBe(
+        'ContextGuard option \'tools.search.readOnly\' must be a boolean; received "yes".',
+      );
+      expect(rejection({ tools: { search: true } })?.option).toBe('tools.search');
+      expect(rejection({ tools: ['search'] })?.option).toBe('tools');
+      expect(rejection({ tools: { search: { readOnly: true } }, agents: { w: { tools: {} } } })).toBeUndefined();
+    });
+
     it('should say that a global-only option belongs at the top level', () => {
       expect(rejection({ agents: { worker: { defaultContextWindow: 8_000 } } })?.message).toMatch(
         /is a global option: set it at the top level/,
@@ -260,6 +275,33 @@ describe('resolvePolicy', () => {
         contextWindow: 32_000,
       });
       expect(resolvePolicy({ agents: {} }, 'toString').enabled).toBe(true);
+    });
+
+    it("should merge an agent's tool declarations over the global ones, tool by tool", () => {
+      const tools = {
+        tools: { search: { readOnly: true }, create_order: { readOnly: false } },
+        agents: {
+          // An own `__proto__` key, as JSON gives it: a tool name, not a prototype.
+          worker: {
+            tools: JSON.parse('{"create_order":{"readOnly":true},"__proto__":{"readOnly":true}}') as Record<
+              string,
+              { readOnly: boolean }
+            >,
+          },
+        },
+      };
+      const worker = resolvePolicy(tools, 'worker').tools;
+      expect(Object.getPrototypeOf(worker)).toBe(Object.prototype);
+      expect(Object.entries(worker)).toEqual([
+        ['search', { readOnly: true }],
+        ['create_order', { readOnly: true }],
+        ['__proto__', { readOnly: true }],
+      ]);
+      expect(resolvePolicy(tools, 'other').tools).toEqual({
+        search: { readOnly: true },
+        create_order: { readOnly: false },
+      });
+      expect(resolvePolicy({}, 'other').tools).toEqual({});
     });
 
     it("should keep each agent's policy separate", () => {

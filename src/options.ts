@@ -20,6 +20,8 @@ import {
   type OptionSpec,
   type OtherOptionName,
   type PolicyOptionName,
+  TOOL_FIELD_NAMES,
+  TOOL_FIELD_TABLE,
 } from './config/option-table.js';
 import type { Tokenizer } from './estimate/tokenizer.js';
 import { ContextGuardConfigError } from './errors.js';
@@ -39,6 +41,15 @@ export const STRATEGIES: readonly CompactionStrategy[] = STRATEGY_VALUES;
  */
 export type SummarizerOption =
   Summarizer | { readonly model: string; generateContentAsync: (...args: never[]) => unknown };
+
+/** What the guard is told about one tool (ADK's tools carry no such flags). */
+export interface ToolDeclaration {
+  /**
+   * A call changes nothing (a search, a read), so calling it again with the same arguments is safe:
+   * a masked result's placeholder may suggest it. Otherwise it never does. @default false
+   */
+  readOnly?: boolean;
+}
 
 /** What one agent's requests are held to. Every field is optional. */
 export interface AgentPolicy {
@@ -123,6 +134,11 @@ export interface AgentPolicy {
    * waits. @default 15000
    */
   preparedSummaryWaitMs?: number;
+  /**
+   * Per-tool declarations by exact tool name, e.g. `{ search_orders: { readOnly: true } }`. An agent's
+   * entry for a tool is merged over the global one. @default {}
+   */
+  tools?: Record<string, ToolDeclaration>;
   /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
@@ -210,6 +226,7 @@ export interface ResolvedPolicy {
   readonly maskStaleOutputTokens: number;
   readonly prepareTurnsAhead: number;
   readonly preparedSummaryWaitMs: number;
+  readonly tools: Readonly<Record<string, Readonly<ToolDeclaration>>>;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;
@@ -289,7 +306,28 @@ const OTHER_CHECKS: Record<OtherOptionName, Check> = {
   },
   onCompaction: checkFunction,
   onToolTruncation: checkFunction,
+  tools: checkTools,
 };
+
+/** `{ [toolName]: { readOnly? } }`: a field no tool declaration has is refused, naming the closest. */
+function checkTools(path: string, value: unknown): void {
+  if (!isPlainObject(value)) throw new ContextGuardConfigError(path, value, 'must be an object keyed by tool name');
+  for (const [toolName, declaration] of Object.entries(value)) {
+    const toolPath = `${path}.${toolName}`;
+    if (toolName.length === 0) throw new ContextGuardConfigError(path, value, 'must not have an empty tool name');
+    if (!isPlainObject(declaration))
+      throw new ContextGuardConfigError(toolPath, declaration, 'must be an object such as { readOnly: true }');
+    for (const [field, fieldValue] of Object.entries(declaration)) {
+      if (!(TOOL_FIELD_NAMES as readonly string[]).includes(field)) {
+        const closest = closestName(field, TOOL_FIELD_NAMES);
+        const hint = closest === undefined ? `known: ${TOOL_FIELD_NAMES.join(', ')}` : `did you mean '${closest}'?`;
+        throw new ContextGuardConfigError(`${toolPath}.${field}`, fieldValue, `is not a tool declaration (${hint})`);
+      }
+      if (fieldValue !== undefined)
+        checkRange(`${toolPath}.${field}`, fieldValue, TOOL_FIELD_TABLE[field as keyof typeof TOOL_FIELD_TABLE].range);
+    }
+  }
+}
 
 function checkFunction(path: string, value: unknown): void {
   if (typeof value !== 'function') throw new ContextGuardConfigError(path, value, 'must be a function');
@@ -450,5 +488,20 @@ export function resolvePolicy(options: ContextGuardOptions, agentName: string): 
     const value = own[name] !== undefined ? own[name] : options[name];
     resolved[name] = value !== undefined ? value : optionDefault(name);
   }
+  resolved.tools = mergeTools(options.tools, own.tools);
   return resolved as ResolvedPolicy;
+}
+
+/** The global tool declarations with the agent's merged over them, tool by tool (own entries only). */
+function mergeTools(
+  global: AgentPolicy['tools'],
+  own: AgentPolicy['tools'],
+): Readonly<Record<string, Readonly<ToolDeclaration>>> {
+  // A Map, then own properties: a tool named `__proto__` stays a tool, not a prototype.
+  const merged = new Map<string, ToolDeclaration>();
+  for (const layer of [global, own]) {
+    for (const [toolName, declaration] of Object.entries(layer ?? {}))
+      merged.set(toolName, { ...merged.get(toolName), ...declaration });
+  }
+  return Object.fromEntries(merged);
 }

@@ -41,6 +41,9 @@ export class BeforeModelGuard {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return;
       const stored = readStoredState(context, logger);
+      // Before anything that may fail, so the declaration is the same on every call.
+      const { window } = this.parts.windows.agentWindow(policy, request.model, stored.usage, context.agentName);
+      await this.parts.recallTool.declare(context, request, policy, window);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const read = readRequest(context, request, key, policy, stored, hooks, this.parts);
       const result = await guardRequest(read.input);

@@ -11,6 +11,7 @@ import { TokenMemo } from '../estimate/estimate-request.js';
 import { recordPreparedSummary } from '../telemetry/guard-telemetry.js';
 import type { ResultAppliers } from './apply-result.js';
 import { CompactionReporter } from './compaction-reporter.js';
+import { RecallToolDeclarer } from './declare-recall-tool.js';
 import { GuardPins } from './guard-pins.js';
 import { guardTokenizer } from './guard-tokenizer.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -21,7 +22,8 @@ import { ReplicaPrepared } from './replica-prepared.js';
 import type { RequestReaders } from './read-request.js';
 import { WarnOnce } from './warn-once.js';
 
-export type GuardParts = RequestReaders & ResultAppliers & { readonly reporter: CompactionReporter };
+export type GuardParts = RequestReaders &
+  ResultAppliers & { readonly reporter: CompactionReporter; readonly recallTool: RecallToolDeclarer };
 
 /**
  * The cached discount of a model by name, looked up once per name: the price table does not change after
@@ -42,11 +44,13 @@ function cachedPriceRatios(prices: PriceTable | undefined): (model: string | und
 
 export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
   const tokenizer = guardTokenizer(options.tokenizer, logger);
+  const warnings = new WarnOnce(logger);
+  const fixedMemo = new TokenMemo();
   return {
     tokenizer,
     logger,
     measures: new ContentMeasureCache(),
-    fixedMemo: new TokenMemo(),
+    fixedMemo,
     maskedMemo: new TokenMemo(20_000),
     windows: new ModelWindowResolver(options, logger),
     queue: new KeyedQueue(),
@@ -54,7 +58,8 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     replicas: new ReplicaPrepared(logger),
     reporter: new CompactionReporter(options, logger),
     calls: new PendingCalls(),
-    pins: new GuardPins(tokenizer, logger, new WarnOnce(logger)),
+    pins: new GuardPins(tokenizer, logger, warnings),
+    recallTool: new RecallToolDeclarer(warnings, tokenizer, fixedMemo),
     cachedPriceRatio: cachedPriceRatios(options.prices),
   };
 }

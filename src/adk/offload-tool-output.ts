@@ -16,6 +16,7 @@ import { optionDefault } from '../config/option-table.js';
 import { logFailure } from '../logging/failure-log.js';
 import { offloadArtifactName, offloadPart, withOffloadHandle } from '../offload/artifact-handle.js';
 import { withinTime } from '../offload/within-time.js';
+import { declaredRecallToolName } from './declare-recall-tool.js';
 import { isContextRecallTool } from './recall-tool.js';
 import { asToolResult, type AgentAfterToolParams, type ToolOutputTruncator } from './tool-output-callback.js';
 
@@ -50,12 +51,14 @@ export function canOffload(context: Context, tool: BaseTool): boolean {
   return context.invocationContext?.artifactService !== undefined && !isContextRecallTool(tool);
 }
 
-/** The recall tool's name on this agent, if it has one (the handle then says how to read the artifact). */
+/**
+ * The recall tool's name on this agent, its own or the one the guard declared on its request (the
+ * handle then says how to read the artifact).
+ */
 function recallToolName(context: Context): string | undefined {
   const tools: unknown = (context.invocationContext.agent as { tools?: unknown }).tools;
-  if (!Array.isArray(tools)) return undefined;
-  const recall = tools.find((tool) => isContextRecallTool(tool));
-  return recall?.name;
+  const own: unknown = Array.isArray(tools) ? tools.find((tool) => isContextRecallTool(tool)) : undefined;
+  return (own as { name?: string } | undefined)?.name ?? declaredRecallToolName(context);
 }
 
 /**

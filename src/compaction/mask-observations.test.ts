@@ -46,6 +46,38 @@ describe('maskContent', () => {
     expect(masked.parts?.[0]?.functionResponse?.name).toBe('fetch_logs');
   });
 
+  const orderResult = { order_id: 'ORD-7731', status: 'created', receipt: 'Receipt '.repeat(200) };
+  const placeholderOf = (name: string, hint: Parameters<typeof maskContent>[1]): string =>
+    String(
+      maskContent(functionResponse(name, orderResult), hint, 700).parts?.[0]?.functionResponse?.response?.[
+        MASKED_RESULT_KEY
+      ],
+    );
+  const readOnly = (name: string) => name === 'get_order';
+
+  it("should never suggest calling again a tool not declared read-only, and keep the result's identifiers", () => {
+    const withRecall = placeholderOf('create_order', { recallToolName: 'recall_history', isReadOnly: readOnly });
+    expect(withRecall).toBe(
+      'Result of tool \'create_order\' (~700 tokens) elided to save context. Identifiers: order_id="ORD-7731". ' +
+        'To read it, call recall_history with words from it; calling create_order again could repeat its effect. ' +
+        'It began: ORD-7731',
+    );
+    expect(placeholderOf('create_order', { isReadOnly: readOnly })).toContain(
+      'It cannot be read back; calling create_order again could repeat its effect.',
+    );
+    // Undeclared is not read-only.
+    expect(placeholderOf('create_order', {})).not.toMatch(/call create_order again with/);
+  });
+
+  it('should suggest calling again, with the same arguments, only a tool declared read-only', () => {
+    expect(placeholderOf('get_order', { recallToolName: 'recall_history', isReadOnly: readOnly })).toContain(
+      'To read it, call recall_history with words from it, or call get_order again with the same arguments.',
+    );
+    expect(placeholderOf('get_order', { isReadOnly: readOnly })).toContain(
+      'To read it, call get_order again with the same arguments.',
+    );
+  });
+
   it('should share the count among parallel results and mask each', () => {
     const parallel = {
       role: 'user',

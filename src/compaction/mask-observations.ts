@@ -1,8 +1,10 @@
 /**
  * Observation masking: the cheapest remedy for a full window. Tool results
  * older than the last few are replaced by a short placeholder that says what
- * was elided (tool, size, how it began) and how to get it back; no model call
- * is made. The call and response parts stay where they are, so no pair is
+ * was elided (tool, size, its identifiers, how it began) and how to get it
+ * back; no model call is made. A placeholder suggests calling the tool again
+ * only for a tool declared read-only: calling any other again could repeat a
+ * side effect (a second order). The call and response parts stay where they are, so no pair is
  * orphaned; the user's messages are never touched, and the latest tool result
  * of the in-flight turn (the one the model is answering) is never masked.
  *
@@ -16,6 +18,7 @@
 import type { Content, Part } from '@google/genai';
 import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
 import { safeHead, truncateEnd } from '../text/truncate-text.js';
+import { resultIdentifiers } from './result-identifiers.js';
 
 /** The key of a masked function response, so a masked result is recognisable (and never masked twice). */
 export const MASKED_RESULT_KEY = 'context_guard_masked';
@@ -29,6 +32,8 @@ const PREVIEW_NODES = 64;
 export interface MaskHint {
   /** Name of the recall tool, when the agent has one. */
   readonly recallToolName?: string | undefined;
+  /** Whether a tool is declared read-only (the `tools` option): only then may a placeholder suggest calling it again. */
+  readonly isReadOnly?: ((toolName: string) => boolean) | undefined;
 }
 
 /**
@@ -61,14 +66,26 @@ function firstText(value: unknown): string {
   return '';
 }
 
+/** How a masked result of tool `name` is read back: never by calling again a tool that may have a side effect. */
+export function recoveryText(name: string, hint: MaskHint): string {
+  const recall = hint.recallToolName;
+  if (hint.isReadOnly?.(name) === true) {
+    return recall
+      ? `To read it, call ${recall} with words from it, or call ${name} again with the same arguments.`
+      : `To read it, call ${name} again with the same arguments.`;
+  }
+  return recall
+    ? `To read it, call ${recall} with words from it; calling ${name} again could repeat its effect.`
+    : `It cannot be read back; calling ${name} again could repeat its effect.`;
+}
+
 function placeholder(name: string, tokens: number, response: unknown, hint: MaskHint): Record<string, unknown> {
   // Only the head is read: the first string can be the whole result (a 1 MB log).
   const preview = truncateEnd(safeHead(firstText(response), PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
-  const how = hint.recallToolName
-    ? `call ${hint.recallToolName} with words from it to read it again`
-    : 'call the tool again if it is needed';
+  const identifiers = resultIdentifiers(response);
+  const kept = identifiers.length > 0 ? ` Identifiers: ${identifiers.join(', ')}.` : '';
   return {
-    [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context; ${how}. It began: ${preview}`,
+    [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context.${kept} ${recoveryText(name, hint)} It began: ${preview}`,
   };
 }
 

@@ -181,6 +181,12 @@ export const OPTION_TABLE = {
     default: 2_048,
     doc: "Masking for cost: the tool results of completed turns become placeholders at the agent's first call of a turn, with no model call, even with the window far from full, once masking them saves at least this many (estimated) tokens and pays for the provider's cached prefix it breaks over the calls expected before the threshold (weighed with the model's cached price); the in-flight turn is never masked; `0` turns it off, and so does `maskKeepRecent: 0` (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).",
   },
+  tools: {
+    scope: 'policy',
+    range: other('`{ [toolName]: { readOnly? } }`'),
+    defaultText: '`{}`',
+    doc: "Per-tool declarations, by exact tool name (ADK's tools carry none): `readOnly: true` says a call has no side effect, so a masked result's placeholder may suggest calling the tool again; every other tool's placeholder says to read it back with the recall tool instead. An agent's entry for a tool is merged over the global one; a field other than `readOnly` is refused, naming the one it likely meant (see [design.md](design.md#placeholders-never-invite-a-repeated-side-effect)).",
+  },
   prepareTurnsAhead: {
     scope: 'policy',
     unit: 'turns',
@@ -292,6 +298,21 @@ export const OPTION_TABLE = {
     doc: "Debugging only: also store the summarizer's error text (which can quote the conversation) as `fallbackDetail` in compaction records, in state and event metadata.",
   },
 } as const satisfies Record<string, OptionSpec>;
+
+/**
+ * The fields of one entry of the `tools` option, with their range, default and doc (shown in
+ * docs/configuration.md under "Per-tool declarations"; the validator reads the names from here).
+ */
+export const TOOL_FIELD_TABLE = {
+  readOnly: {
+    range: BOOLEAN,
+    default: false,
+    doc: "A call of the tool changes nothing (a search, a read): calling it again with the same arguments is safe, so a masked result's placeholder may suggest it. Left `false`, the placeholder never does: the tool may create, send or pay for something.",
+  },
+} as const satisfies Record<string, Omit<OptionSpec, 'scope'>>;
+
+export type ToolFieldName = keyof typeof TOOL_FIELD_TABLE;
+export const TOOL_FIELD_NAMES = Object.keys(TOOL_FIELD_TABLE) as ToolFieldName[];
 
 export type OptionName = keyof typeof OPTION_TABLE;
 type Table = typeof OPTION_TABLE;

@@ -73,6 +73,8 @@ describe('guardRequest: masking for cost, with nothing due', () => {
       usage: { ...guardInput({ contents: turns }).usage, futileCompaction: futile },
       // No cache discount: the saving alone decides (the trade is mask-stale-output.test.ts's).
       cachedPriceRatio: 1,
+      // The guard declares the recall tool wherever masking for cost is on.
+      recallToolName: 'recall_history',
     });
 
   it('should mask for cost, say so, make no compaction, and keep a futile attempt remembered', async () => {

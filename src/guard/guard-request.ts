@@ -27,6 +27,7 @@ import type { Content } from '@google/genai';
 import type { Budget } from '../budget/compute-budget.js';
 import { planCompaction, type CompactionPlan } from '../budget/compaction-plan.js';
 import { injectSummary, type SummaryContentOptions } from '../compaction/inject-summary.js';
+import { isReadOnlyTool } from '../config/read-only-tool.js';
 import { DEFAULT_CACHED_PRICE_RATIO } from '../cost/cache-terms.js';
 import { inFlightRequestTokens, uncoveredContents } from '../compaction/summary-coverage.js';
 import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
@@ -194,7 +195,7 @@ function observe(input: GuardRequestInput): Observed {
     contents,
     tokens: input.tokens,
     covered,
-    hint: { recallToolName: input.recallToolName },
+    hint: { recallToolName: input.recallToolName, isReadOnly: (name) => isReadOnlyTool(policy.tools, name) },
     memo,
     tokenizer,
   };

@@ -27,6 +27,12 @@ const MID_TURN: Content[] = [
 // Another agent's context after the user's message (ADK's 'For context:' contents): still the agent's first call.
 const AFTER_OTHER_AGENT: Content[] = [...CONTENTS, userText('For context: [desk] said: on it.')];
 
+/** The agent's requests carry the recall tool (the guard declares it wherever masking for cost is on). */
+const recallableSource = (...args: Parameters<typeof viewSource>) => ({
+  ...viewSource(...args),
+  hint: { recallToolName: 'recall_history' },
+});
+
 const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
 const ESTIMATE = viewEstimate(100, 0, TOKENS, { covered: 0 });
 
@@ -44,7 +50,7 @@ function input(maskStaleOutputTokens: number, overrides: Partial<StaleOutputInpu
     policy: { maskKeepRecent: 1, maskStaleOutputTokens },
     estimate: ESTIMATE,
     cache: NO_DISCOUNT,
-    source: viewSource(CONTENTS, TOKENS),
+    source: recallableSource(CONTENTS, TOKENS),
     coverage: { covered: 0 },
     maskedUpTo: 0,
     fixedTokens: 100,
@@ -75,6 +81,11 @@ describe('maskStaleOutput', () => {
     expect(maskStaleOutput(input(saved + 1))).toBeUndefined();
   });
 
+  it('should not mask for cost where no recall tool could read a masked result back', () => {
+    expect(maskStaleOutput(input(1_000))?.upTo).toBe(8);
+    expect(maskStaleOutput(input(1_000, { source: viewSource(CONTENTS, TOKENS) }))).toBeUndefined();
+  });
+
   it('should do nothing when off, when masking is off, in the first turn, or when already masked', () => {
     expect(maskStaleOutput(input(0))).toBeUndefined();
     expect(
@@ -87,8 +98,8 @@ describe('maskStaleOutput', () => {
   });
 
   it("should mask only at the agent's first call of a turn, which other agents' context may precede", () => {
-    expect(maskStaleOutput(input(1_000, { source: viewSource(MID_TURN) }))).toBeUndefined();
-    expect(maskStaleOutput(input(1_000, { source: viewSource(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
+    expect(maskStaleOutput(input(1_000, { source: recallableSource(MID_TURN) }))).toBeUndefined();
+    expect(maskStaleOutput(input(1_000, { source: recallableSource(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
   });
 
   it('should build no placeholder while the unmasked results hold fewer tokens than the option', () => {
@@ -97,7 +108,7 @@ describe('maskStaleOutput', () => {
       0,
     );
     const tokenizer = recordingTokenizer();
-    const source = { ...viewSource(CONTENTS, TOKENS), tokenizer };
+    const source = { ...recallableSource(CONTENTS, TOKENS), tokenizer };
     expect(maskStaleOutput(input(resultTokens + 1, { source }))).toBeUndefined();
     expect(tokenizer.counted).toEqual([]);
     // At the bound, the placeholders are built and counted.
@@ -131,7 +142,7 @@ describe('maskStaleOutput', () => {
     const discounted = (contents: Content[], cache: Partial<StaleOutputInput['cache']> = {}): StaleOutputInput => {
       const tokens = contents.map((content) => estimateContentTokens(content, characterTokenizer));
       return input(1_000, {
-        source: viewSource(contents, tokens),
+        source: recallableSource(contents, tokens),
         estimate: viewEstimate(100, 0, tokens, { covered: 0 }),
         fingerprints: contents.map((_, index) => `f${index}`),
         cache: {

@@ -40,10 +40,18 @@ function unmaskedResultTokens(input: StaleOutputInput, end: number): number {
   return total;
 }
 
-/** The masking to apply for cost, or `undefined` when it is off or would save too little. */
+/** Whether the policy masks for cost at all (the shell then declares the recall tool from the first call). */
+export function maskingForCostOn(policy: Pick<ResolvedPolicy, 'maskKeepRecent' | 'maskStaleOutputTokens'>): boolean {
+  return policy.maskKeepRecent > 0 && policy.maskStaleOutputTokens > 0;
+}
+
+/**
+ * The masking to apply for cost, or `undefined` when it is off, would save too little, or when no
+ * recall tool could read a masked result back (a tool of the agent's own took its name).
+ */
 export function maskStaleOutput(input: StaleOutputInput): MaskStep | undefined {
   const { maskKeepRecent, maskStaleOutputTokens } = input.policy;
-  if (maskKeepRecent <= 0 || maskStaleOutputTokens <= 0) return undefined;
+  if (!maskingForCostOn(input.policy) || input.source.hint.recallToolName === undefined) return undefined;
   const { contents } = input.source;
   const turnStart = latestUserRequestIndex(contents);
   // Only at this agent's first call of the turn (after the user's message, at most other agents'

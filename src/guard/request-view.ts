@@ -4,7 +4,7 @@
  * contents keep their measured count; placeholders are counted once per text.
  */
 import type { Content } from '@google/genai';
-import { applyMask } from '../compaction/mask-observations.js';
+import { applyMask, type MaskHint } from '../compaction/mask-observations.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import { safeJson } from '../estimate/json-text.js';
@@ -15,7 +15,7 @@ export interface ViewSource {
   readonly tokens: readonly number[];
   /** The summary's watermark: masking starts there. */
   readonly covered: number;
-  readonly hint: { readonly recallToolName?: string | undefined };
+  readonly hint: MaskHint;
   readonly memo: TokenMemo;
   readonly tokenizer: Tokenizer;
 }

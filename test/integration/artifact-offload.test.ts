@@ -84,6 +84,8 @@ interface WorldOptions {
   readonly artifactTimeoutMs?: number;
   /** The recall tool's `artifactTimeoutMs`. */
   readonly recallTimeoutMs?: number;
+  /** `false`: the agent has no recall tool of its own (the guard declares one). @default true */
+  readonly ownRecallTool?: boolean;
 }
 
 function world(artifactService: BaseArtifactService | undefined, options: WorldOptions = {}) {
@@ -97,7 +99,7 @@ function world(artifactService: BaseArtifactService | undefined, options: WorldO
     name: 'worker',
     model,
     instruction: 'You read logs.',
-    tools: [bigTool(), recall],
+    tools: options.ownRecallTool === false ? [bigTool()] : [bigTool(), recall],
   });
   const sessionService = new InMemorySessionService();
   const guard = new ContextGuard({
@@ -180,6 +182,16 @@ describe('offloading huge tool results to the artifact service', () => {
       total_chars: FULL_JSON.length,
       next_offset: SLICE_OFFSET + SLICE_LENGTH,
     });
+  });
+
+  it('should name the recall tool the guard declared in the handle, and read the slice with it', async () => {
+    const { runner, sessionService } = world(new InMemoryArtifactService(), { ownRecallTool: false });
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const events = await turn(runner, 'alice', session.id, 'Fetch the big log.');
+    const cut = responseOf(events, 'fetch_big')!;
+    expect(JSON.stringify(cut)).toContain('Read any part with recall_history(');
+    const recall = responseOf(events, 'recall_history')!;
+    expect(recall['text']).toBe(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + SLICE_LENGTH));
   });
 
   it("should never let another session's recall tool read the artifact, even for the same user", async () => {

@@ -105,6 +105,7 @@ export function testPolicy(fields: Partial<ResolvedPolicy> = {}): ResolvedPolicy
     toolOutputTruncation: undefined,
     summarizer: undefined,
     summarizerContextWindow: undefined,
+    tools: {},
     ...fields,
   };
 }

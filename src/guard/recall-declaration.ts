@@ -1,0 +1,33 @@
+/**
+ * Whether the guard declares its own recall tool on an agent's requests (src/adk/declare-recall-tool.ts):
+ * wherever masking for cost is on, unless the declaration would crowd a window that is mostly
+ * fixed text already. The inputs are the same on every call of an agent on one model (its system
+ * instruction, its tools, the window), so the tools sent do not change from call to call.
+ */
+import type { ResolvedPolicy } from '../options.js';
+import { maskingForCostOn } from './mask-stale-output.js';
+
+/**
+ * Most of the window the system instruction and tool declarations, the recall tool's included,
+ * may take (heuristic tokens) for the guard to add the tool. Beyond it the window is mostly fixed
+ * text: masking for cost seldom pays there (the threshold is a few turns away), and the
+ * declaration itself could push a request over (a 12k-character system prompt on an 8k window,
+ * simulator scenario `CompactionNoInfiniteLoop`). Masking for cost then stays off.
+ */
+export const RECALL_DECLARATION_MAX_FIXED_SHARE = 0.25;
+
+export interface RecallDeclarationInput {
+  readonly policy: Pick<ResolvedPolicy, 'maskKeepRecent' | 'maskStaleOutputTokens'>;
+  /** Heuristic tokens of the request's system instruction and tool declarations, without the recall tool. */
+  readonly fixedTokens: number;
+  /** Heuristic tokens of the recall tool's declaration. */
+  readonly declarationTokens: number;
+  readonly window: number;
+}
+
+export function shouldDeclareRecall(input: RecallDeclarationInput): boolean {
+  return (
+    maskingForCostOn(input.policy) &&
+    input.fixedTokens + input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_FIXED_SHARE
+  );
+}
