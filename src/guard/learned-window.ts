@@ -23,14 +23,8 @@ import {
   plausibleTokenCount,
   type UsageRecord,
   type WindowOrigin,
+  STATED_SIZE_RATIO,
 } from '../state/guard-state.js';
-
-/**
- * A stated size of the rejected request more than this many times larger or smaller than the estimate of what was
- * sent is not about that request. Wider than the correction's clamp (1-5): a provider counting characters / 4 is
- * a quarter of the estimate on CJK text, and a ratio drifts.
- */
-export const STATED_SIZE_RATIO = 8;
 
 /** The largest request a model accepted: the provider's real count, and the estimate of what was sent. */
 export interface AcceptedSize {

@@ -282,8 +282,9 @@ describe('decodeUsageRecord', () => {
             if (usage.learnedWindow !== undefined) {
               expect(usage.learnedWindow).toBeGreaterThanOrEqual(MIN_PLAUSIBLE_WINDOW);
               if (usage.acceptedModel === usage.learnedWindowModel)
+                // An accepted estimate is in the estimator's tokens: at least 1/8 of them are the provider's.
                 expect(usage.learnedWindow).toBeGreaterThanOrEqual(
-                  Math.max(usage.acceptedTokens ?? 0, usage.acceptedEstimate ?? 0),
+                  Math.max(usage.acceptedTokens ?? 0, Math.floor((usage.acceptedEstimate ?? 0) / 8)),
                 );
             } else if (value.learnedWindow !== null) expect(dropped).toContain('learnedWindow');
             if (usage.learnedCorrection !== undefined) {
@@ -294,6 +295,13 @@ describe('decodeUsageRecord', () => {
         ),
         PROPERTY_RUNS,
       );
+    });
+
+    it('should read back a window learned over an accepted estimate that the rejection scaled down', () => {
+      // Learned from a rejection stating half the estimate: an estimate of 2,430 accepted is 1,215 of the provider's.
+      const usage = { acceptedModel: 'm', acceptedEstimate: 2_430, learnedWindow: 2_000, learnedWindowModel: 'm' };
+      expect(readUsageRecord(usage)).toMatchObject({ usage: { learnedWindow: 2_000 }, dropped: [] });
+      expect(readUsageRecord({ ...usage, acceptedEstimate: 16_008 }).dropped).toContain('learnedWindow');
     });
 
     it('should return non-negative integer counters and positive sizes for anything at all, never throw', () => {

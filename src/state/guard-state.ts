@@ -252,6 +252,13 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
 /** The smallest window a provider's statement or a record may name: the smallest an option may name. */
 export const MIN_PLAUSIBLE_WINDOW = 1_024;
 
+/**
+ * A stated size of the rejected request more than this many times larger or smaller than the estimate of what was
+ * sent is not about that request. Wider than the correction's clamp (1-5): a provider counting characters / 4 is
+ * a quarter of the estimate on CJK text, and a ratio drifts.
+ */
+export const STATED_SIZE_RATIO = 8;
+
 /** Decodes a usage record and says which of its values were out of range. */
 export function readUsageRecord(value: unknown): ReadUsage {
   const record = asRecord(value);
@@ -324,7 +331,9 @@ function decodeBill(read: FieldReader) {
 
 /**
  * The learned window is bounded like a provider's statement (guard/learned-window.ts): a whole count of at
- * least 1,024, and never below a request the same model accepted in this session.
+ * least 1,024, and never below a request the same model accepted in this session. An accepted estimate is in
+ * the estimator's tokens, not the provider's: learning scaled it by the rejection's stated size over its
+ * estimate, at least 1 / STATED_SIZE_RATIO, which a record does not keep, so it bounds here at that least.
  */
 function decodeLearnedWindow(read: FieldReader) {
   const accepted = {
@@ -340,7 +349,7 @@ function decodeLearnedWindow(read: FieldReader) {
   });
   const floor =
     model !== undefined && model === accepted.acceptedModel
-      ? Math.max(accepted.acceptedTokens ?? 0, accepted.acceptedEstimate ?? 0)
+      ? Math.max(accepted.acceptedTokens ?? 0, Math.floor((accepted.acceptedEstimate ?? 0) / STATED_SIZE_RATIO))
       : 0;
   if (window === undefined || model === undefined || window < floor) {
     if (window !== undefined) read.drop('learnedWindow');

@@ -126,7 +126,11 @@ describe('replicas on one database', () => {
         ratio: 1.8,
         script: toolThenAnswerScript(3_000),
         sessionService: store,
-        plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: deterministicSummarizer() })],
+        // Background compaction off: its summary is written to the session when made, and on one SQLite file two
+        // connections cannot write at once (docs/reliability.md); replica-background-summary.test.ts covers it.
+        plugins: [
+          new ContextGuard({ contextWindow: 8_000, summarizer: deterministicSummarizer(), prepareTurnsAhead: 0 }),
+        ],
       }),
     );
     const session = await stores[0]!.createSession({ appName: APP_NAME, userId: USER_ID, sessionId: 'shared-session' });
