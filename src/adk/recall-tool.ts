@@ -72,11 +72,11 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   };
   const tool = new FunctionTool({
     name,
+    // Short: the guard declares it on every request of an agent that masks for cost.
     description:
-      'Search the full history of this conversation, including messages and tool results that were summarized away. ' +
-      'Call with `query` (words or exact identifiers) to get ranked hits with their event_id, turn and author; ' +
-      'then call with `event_id` (and `offset` to continue) to read the original text. ' +
-      'A tool result stored whole as an artifact (its `full_result_artifact.name`) is read with `artifact`, `offset` and `length` (characters).',
+      "Reads back this conversation's earlier messages and tool results, also those summarized or elided. " +
+      '`query` (words or ids) finds hits with an event_id; `event_id` (and `offset`) reads one. ' +
+      'A stored tool result (`full_result_artifact.name`) is read with `artifact`, `offset` and `length`.',
     parameters: recallParameters() as never,
     execute: (input: unknown, context?: Context) => {
       const { query, event_id: eventId, offset, artifact, version, length } = (input ?? {}) as RecallInput;
@@ -120,15 +120,12 @@ function recallParameters() {
   return {
     type: 'OBJECT',
     properties: {
-      query: { type: 'STRING', description: 'Words or identifiers to search for.' },
-      event_id: { type: 'STRING', description: 'Id of an event from a search hit, to read it.' },
-      offset: { type: 'INTEGER', description: 'Character offset when reading a long event or an artifact.' },
-      artifact: {
-        type: 'STRING',
-        description: 'Name of a stored tool result (full_result_artifact.name), to read a slice of it.',
-      },
-      version: { type: 'INTEGER', description: 'Version of the artifact (default: the latest).' },
-      length: { type: 'INTEGER', description: 'Characters to read from the artifact.' },
+      query: { type: 'STRING', description: 'Words or ids to find.' },
+      event_id: { type: 'STRING', description: "A hit's event_id, to read it." },
+      offset: { type: 'INTEGER', description: 'Character offset to read from.' },
+      artifact: { type: 'STRING', description: 'A full_result_artifact.name.' },
+      version: { type: 'INTEGER', description: 'Artifact version (default: the latest).' },
+      length: { type: 'INTEGER', description: 'Characters to read.' },
     },
   };
 }

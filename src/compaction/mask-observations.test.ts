@@ -57,24 +57,31 @@ describe('maskContent', () => {
 
   it("should never suggest calling again a tool not declared read-only, and keep the result's identifiers", () => {
     const withRecall = placeholderOf('create_order', { recallToolName: 'recall_history', isReadOnly: readOnly });
+    // The id is where the result begins: the preview keeps it, no list repeats it.
     expect(withRecall).toBe(
-      'Result of tool \'create_order\' (~700 tokens) elided to save context. Identifiers: order_id="ORD-7731". ' +
-        'To read it, call recall_history with words from it; calling create_order again could repeat its effect. ' +
-        'It began: ORD-7731',
+      "Result of tool 'create_order' (~700 tokens) elided to save context; call recall_history with words from it " +
+        'to read it again. It began: ORD-7731',
     );
     expect(placeholderOf('create_order', { isReadOnly: readOnly })).toContain(
-      'It cannot be read back; calling create_order again could repeat its effect.',
+      'not recoverable; calling create_order again could repeat its effect.',
     );
     // Undeclared is not read-only.
-    expect(placeholderOf('create_order', {})).not.toMatch(/call create_order again with/);
+    expect(placeholderOf('create_order', {})).not.toMatch(/call create_order again/);
+    // An id the preview does not show is listed.
+    const late = { receipt: 'Receipt '.repeat(200), order_id: 'ORD-7731' };
+    const text = String(
+      maskContent(functionResponse('create_order', late), { recallToolName: 'recall_history' }, 700).parts?.[0]
+        ?.functionResponse?.response?.[MASKED_RESULT_KEY],
+    );
+    expect(text).toContain(' Ids: order_id="ORD-7731". It began: Receipt');
   });
 
   it('should suggest calling again, with the same arguments, only a tool declared read-only', () => {
     expect(placeholderOf('get_order', { recallToolName: 'recall_history', isReadOnly: readOnly })).toContain(
-      'To read it, call recall_history with words from it, or call get_order again with the same arguments.',
+      'call recall_history with words from it, or get_order again, to read it again.',
     );
     expect(placeholderOf('get_order', { isReadOnly: readOnly })).toContain(
-      'To read it, call get_order again with the same arguments.',
+      'call get_order again with the same arguments to read it again.',
     );
   });
 

@@ -66,26 +66,29 @@ function firstText(value: unknown): string {
   return '';
 }
 
-/** How a masked result of tool `name` is read back: never by calling again a tool that may have a side effect. */
+/**
+ * How a masked result of tool `name` is read back: never by calling again a tool that may have a side
+ * effect. With a recall tool, the words of a placeholder from before (every placeholder is sent on every
+ * later call, so its length is paid many times over); a re-run is offered only for a read-only tool.
+ */
 export function recoveryText(name: string, hint: MaskHint): string {
   const recall = hint.recallToolName;
-  if (hint.isReadOnly?.(name) === true) {
-    return recall
-      ? `To read it, call ${recall} with words from it, or call ${name} again with the same arguments.`
-      : `To read it, call ${name} again with the same arguments.`;
-  }
-  return recall
-    ? `To read it, call ${recall} with words from it; calling ${name} again could repeat its effect.`
-    : `It cannot be read back; calling ${name} again could repeat its effect.`;
+  const readOnly = hint.isReadOnly?.(name) === true;
+  if (recall) return `call ${recall} with words from it${readOnly ? `, or ${name} again,` : ''} to read it again`;
+  return readOnly
+    ? `call ${name} again with the same arguments to read it again`
+    : `not recoverable; calling ${name} again could repeat its effect`;
 }
 
 function placeholder(name: string, tokens: number, response: unknown, hint: MaskHint): Record<string, unknown> {
   // Only the head is read: the first string can be the whole result (a 1 MB log).
   const preview = truncateEnd(safeHead(firstText(response), PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
-  const identifiers = resultIdentifiers(response);
-  const kept = identifiers.length > 0 ? ` Identifiers: ${identifiers.join(', ')}.` : '';
+  const identifiers = resultIdentifiers(response).filter(
+    (each) => !preview.includes(each.replace(/^.*?=/, '').replace(/^"|"$/g, '')),
+  );
+  const kept = identifiers.length > 0 ? ` Ids: ${identifiers.join(', ')}.` : '';
   return {
-    [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context.${kept} ${recoveryText(name, hint)} It began: ${preview}`,
+    [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context; ${recoveryText(name, hint)}.${kept} It began: ${preview}`,
   };
 }
 

@@ -12,10 +12,14 @@ describe('resultIdentifiers', () => {
       note: 'Shipped with tracking code TRK-99812-ZQ to the warehouse.',
       customer: { customerName: 'Ada Lovelace', email: 'ada@example.com' },
     };
+    // At most MAX_IDENTIFIERS (4): the number is left out here.
     expect(resultIdentifiers(order)).toEqual([
       'customerName="Ada Lovelace"',
       'email="ada@example.com"',
       'order_id="ORD-7731"',
+      '"TRK-99812-ZQ"',
+    ]);
+    expect(resultIdentifiers({ total: 42.5, note: 'Shipped with TRK-99812-ZQ.' })).toEqual([
       '"TRK-99812-ZQ"',
       'total=42.5',
     ]);

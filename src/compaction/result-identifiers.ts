@@ -12,9 +12,9 @@
  */
 
 /** Items a placeholder keeps at most. */
-export const MAX_IDENTIFIERS = 8;
+export const MAX_IDENTIFIERS = 4;
 /** Characters of one kept value at most (longer strings are text, not identifiers). */
-export const MAX_VALUE_CHARS = 64;
+export const MAX_VALUE_CHARS = 40;
 /** Nodes the walk visits at most. */
 const MAX_NODES = 256;
 /** Keys of an object, or items of an array, the walk reads at most. */

@@ -16,6 +16,14 @@ import { maskingForCostOn } from './mask-stale-output.js';
  */
 export const RECALL_DECLARATION_MAX_FIXED_SHARE = 0.25;
 
+/**
+ * Most of the window the recall tool's declaration alone may take for the guard to add it. It is sent on
+ * every call; on a small window it costs room that brings every compaction sooner, and masking for cost
+ * seldom runs there (the threshold is a few turns away): measured on the simulator suite, declaring it on
+ * 8k windows cost more summaries than masking for cost saved (docs/design.md).
+ */
+export const RECALL_DECLARATION_MAX_WINDOW_SHARE = 0.01;
+
 export interface RecallDeclarationInput {
   readonly policy: Pick<ResolvedPolicy, 'maskKeepRecent' | 'maskStaleOutputTokens'>;
   /** Heuristic tokens of the request's system instruction and tool declarations, without the recall tool. */
@@ -28,6 +36,7 @@ export interface RecallDeclarationInput {
 export function shouldDeclareRecall(input: RecallDeclarationInput): boolean {
   return (
     maskingForCostOn(input.policy) &&
+    input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_WINDOW_SHARE &&
     input.fixedTokens + input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_FIXED_SHARE
   );
 }
