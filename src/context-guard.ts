@@ -1,13 +1,9 @@
 /**
- * ContextGuard, the ADK plugin: a thin shell over the pure core (guard/guard-request.ts).
- * Each hook hands over to a collaborator in adk/: the before-model pipeline (adk/before-model-guard.ts
- * reads the request, runs the core, applies its result), the session actions behind the public
- * methods (adk/guard-session-actions.ts), the tool truncators and the compaction reporter. The
- * hooks are listed in docs/design.md ("Where it sits").
- *
- * Register it once on a `Runner` or `App`; it serves every agent, each with its own policy
- * and state keys. It attaches itself to `AgentTool` children (which ADK runs without
- * plugins) when they are first called; for a Runner without plugins, `guard.attachTo(agent)`.
+ * ContextGuard, the ADK plugin: a thin shell over the pure core (guard/guard-request.ts). Each hook
+ * hands over to a collaborator in adk/ (docs/design.md, "Where it sits"): the before-model
+ * pipeline, the hooks after the model call, the session actions behind the public methods, the
+ * tool truncators and the compaction reporter. Register it once on a `Runner` or `App`; it serves
+ * every agent with its own policy and state keys, and attaches itself to `AgentTool` children.
  */
 import {
   BasePlugin,
@@ -27,12 +23,10 @@ import { attachToAgentToolChild, guardCallbackSet } from './adk/guard-callback-s
 import { guardParts, type GuardParts } from './adk/guard-parts.js';
 import { GuardSessionActions, type StatusSession, type StoredSession } from './adk/guard-session-actions.js';
 import { guardToolTruncators, type GuardToolTruncators } from './adk/guard-tool-truncation.js';
-import { modelErrorEvent } from './adk/model-error-event.js';
+import { ModelResponseHooks } from './adk/model-response-hooks.js';
 import { PolicyCache } from './adk/policy-cache.js';
-import { recordResponse } from './adk/record-response.js';
 import type { SessionRef } from './adk/session-scope.js';
 import { summarizerModels, UnmatchedAgentsCheck } from './adk/unmatched-agents-check.js';
-import { WarnOnce } from './adk/warn-once.js';
 import type { PluginAfterToolParams } from './adk/tool-output-callback.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/guard-status.js';
@@ -43,12 +37,10 @@ import {
   type GuardLogger,
   type ResolvedPolicy,
 } from './options.js';
-import { logFailure } from './logging/failure-log.js';
 
 export type { StatusSession } from './adk/guard-session-actions.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
-const LOG_PREFIX = '[context_guard]';
 
 /** True for a `ContextGuard`, even one from another copy of the package. */
 export function isContextGuard(value: unknown): value is ContextGuard {
@@ -64,7 +56,6 @@ export interface ContextGuardAgentCallbacks {
 
 export class ContextGuard extends BasePlugin {
   readonly [CONTEXT_GUARD_BRAND] = true;
-  private readonly options: ContextGuardOptions;
   private readonly logger: GuardLogger;
   private readonly policies: PolicyCache;
   /** The collaborators of the shell: the reader's and the applier's, the window resolver and the reporter. */
@@ -74,13 +65,12 @@ export class ContextGuard extends BasePlugin {
   private readonly sessions: GuardSessionActions;
   private agentCallbackSet: GuardAgentCallbackSet | undefined;
   private readonly agentNames: UnmatchedAgentsCheck;
-  private readonly notices: WarnOnce;
+  private readonly responses: ModelResponseHooks;
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
     validateOptions(options);
     super(options.name ?? 'context_guard');
-    this.options = options;
     const logger = (this.logger = options.logger ?? getLogger());
     const policies = (this.policies = new PolicyCache(options));
     this.parts = guardParts(options, logger);
@@ -92,7 +82,7 @@ export class ContextGuard extends BasePlugin {
     );
     this.beforeModel = new BeforeModelGuard(this.parts, policies);
     this.sessions = new GuardSessionActions(this.parts, policies);
-    this.notices = new WarnOnce(logger);
+    this.responses = new ModelResponseHooks(this.parts, policies, options.prices, logger);
     this.agentNames = new UnmatchedAgentsCheck(
       agentEntries(options.agents).map(([name]) => name),
       logger,
@@ -240,22 +230,7 @@ export class ContextGuard extends BasePlugin {
     callbackContext: Context;
     llmResponse: LlmResponse;
   }): Promise<LlmResponse | undefined> {
-    try {
-      if (this.policyFor(callbackContext.agentName).enabled)
-        recordResponse(callbackContext, llmResponse, this.options.prices, this.parts, (model) =>
-          this.notices.inform(
-            `unpriced:${model}`,
-            `${LOG_PREFIX} no price is known for model '${model}': its calls are counted (status().unpricedCalls) but not costed; the prices option can add it (docs/observability.md).`,
-          ),
-        );
-    } catch (error) {
-      logFailure(
-        this.logger,
-        'error',
-        `${LOG_PREFIX} failed to record usage; calibration skipped for this call.`,
-        error,
-      );
-    }
+    this.responses.afterModel(callbackContext, llmResponse);
     return undefined;
   }
 
@@ -268,17 +243,6 @@ export class ContextGuard extends BasePlugin {
     llmRequest: LlmRequest;
     error: Error;
   }): Promise<LlmResponse | undefined> {
-    try {
-      if (!this.policyFor(callbackContext.agentName).enabled) return undefined;
-      return modelErrorEvent(callbackContext, llmRequest, error, this.parts);
-    } catch (failure) {
-      logFailure(
-        this.logger,
-        'error',
-        `${LOG_PREFIX} onModelErrorCallback failed; ADK's default error handling applies.`,
-        failure,
-      );
-      return undefined;
-    }
+    return this.responses.onModelError(callbackContext, llmRequest, error);
   }
 }

@@ -6,11 +6,16 @@
  * Never throws: a missing or unreadable file is skipped and reported with a
  * reason, because instructions are an optional extra and must not fail a turn.
  */
-import { open, realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
-import { graphemeBoundaryBefore } from '../text/grapheme-cut.js';
+import { join, resolve } from 'node:path';
+import { utf8Head } from '../text/truncate-text.js';
+import {
+  fileIdentity,
+  findProjectRoot as findRootWith,
+  readHead,
+  safeCwd,
+  safeHomedir,
+  type FileRead,
+} from './instruction-files.js';
 
 /** Where an instructions file comes from, in merge order. */
 export type InstructionSourceKind = 'home' | 'project' | 'cwd';
@@ -277,96 +282,5 @@ export async function findProjectRoot(
   start: string,
   markers: readonly string[] = DEFAULT_PROJECT_MARKERS,
 ): Promise<string | undefined> {
-  let folder = resolve(start);
-  for (;;) {
-    for (const marker of markers) {
-      if (await exists(join(folder, marker))) return folder;
-    }
-    const parent = dirname(folder);
-    if (parent === folder) return undefined;
-    folder = parent;
-  }
-}
-
-type FileRead =
-  | { status: 'loaded'; text: string; bytes: number }
-  | { status: 'missing' | 'unreadable' | 'empty' | 'duplicate'; reason: string; bytes: number };
-
-/** Reads at most `limit` bytes of a file, decoded as UTF-8 without a broken last character. */
-async function readHead(path: string, limit: number): Promise<FileRead> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) return { status: 'unreadable', reason: 'not a regular file', bytes: 0 };
-    handle = await open(path, 'r');
-    const buffer = Buffer.alloc(Math.min(limit, info.size));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    // The decoder holds back an incomplete trailing sequence instead of producing U+FFFD.
-    let text = new StringDecoder('utf8').write(buffer.subarray(0, bytesRead));
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.trim().length === 0) return { status: 'empty', reason: 'the file is empty', bytes: info.size };
-    if (bytesRead < info.size) return { status: 'loaded', text, bytes: info.size };
-    // A file read whole loses its trailing blank lines; `bytes` is then the size of what is kept.
-    text = text.replace(/\s+$/u, '');
-    return { status: 'loaded', text, bytes: Buffer.byteLength(text) };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing', reason: 'no such file', bytes: 0 };
-    return { status: 'unreadable', reason: error instanceof Error ? error.message : String(error), bytes: 0 };
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
-/** The first UTF-8 bytes of `text` within `maxBytes`, cut at a grapheme boundary like every other cut. */
-function utf8Head(text: string, maxBytes: number): string {
-  let bytes = 0;
-  let index = 0;
-  while (index < text.length) {
-    const code = text.codePointAt(index) ?? 0;
-    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    index += code > 0xffff ? 2 : 1;
-  }
-  // Moving back to a grapheme boundary keeps "e" with its accent; it only ever keeps less.
-  index = graphemeBoundaryBefore(text, index, 0);
-  // Cut at the last line break when it keeps most of the room: a whole last line reads better.
-  const lineBreak = text.lastIndexOf('\n', index - 1);
-  return lineBreak > index * 0.8 ? text.slice(0, lineBreak) : text.slice(0, index);
-}
-
-/** A key that is equal for two paths of the same file (symbolic links resolved when the file exists). */
-async function fileIdentity(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The working directory, or '.' when it was deleted under the process (process.cwd() then throws). */
-function safeCwd(): string {
-  try {
-    return process.cwd();
-  } catch {
-    return '.';
-  }
-}
-
-function safeHomedir(): string {
-  try {
-    return homedir();
-  } catch {
-    return '';
-  }
+  return findRootWith(start, markers);
 }

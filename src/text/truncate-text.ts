@@ -47,3 +47,24 @@ export function truncateEnd(text: string, maxChars: number): string {
   if (maxChars <= 1) return safeHead(text, maxChars);
   return `${safeHead(text, maxChars - 1)}…`;
 }
+
+/**
+ * The first UTF-8 bytes of `text` within `maxBytes`, cut at a grapheme boundary like every other
+ * cut, and at the last line break when that keeps most of the room.
+ */
+export function utf8Head(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let index = 0;
+  while (index < text.length) {
+    const code = text.codePointAt(index) ?? 0;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    index += code > 0xffff ? 2 : 1;
+  }
+  // Moving back to a grapheme boundary keeps "e" with its accent; it only ever keeps less.
+  index = graphemeBoundaryBefore(text, index, 0);
+  // Cut at the last line break when it keeps most of the room: a whole last line reads better.
+  const lineBreak = text.lastIndexOf('\n', index - 1);
+  return lineBreak > index * 0.8 ? text.slice(0, lineBreak) : text.slice(0, index);
+}
