@@ -4,6 +4,12 @@
  * from one table (config/option-table.ts); the types are checked against it at
  * compile time. Every invalid value or unknown key throws a
  * `ContextGuardConfigError` at construction that names the field.
+ *
+ * Why not a zod schema (ADK depends on zod 4, so it would cost users nothing): the
+ * table already gives range, default and words once, a schema's inferred type
+ * would lose the TSDoc IDEs show field by field, and zod's issues would have to be
+ * mapped back to these exact messages and "did you mean" hints in every nested
+ * object, which is more code than the checks below.
  */
 import { closestName } from './config/closest-name.js';
 import { isPlainObject } from './config/plain-object.js';

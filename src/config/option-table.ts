@@ -115,7 +115,6 @@ export const TRUNCATION_FIELD_TABLE = {
   },
 } as const satisfies Record<string, Omit<OptionSpec, 'scope'>>;
 
-export type TruncationFieldName = keyof typeof TRUNCATION_FIELD_TABLE;
 const TRUNCATION = TRUNCATION_FIELD_TABLE;
 
 export const OPTION_TABLE = {
