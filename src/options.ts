@@ -4,6 +4,12 @@
  * from one table (config/option-table.ts); the types are checked against it at
  * compile time. Every invalid value or unknown key throws a
  * `ContextGuardConfigError` at construction that names the field.
+ *
+ * Why not a zod schema (ADK depends on zod 4, so it would cost users nothing): the
+ * table already gives range, default and words once, a schema's inferred type
+ * would lose the TSDoc IDEs show field by field, and zod's issues would have to be
+ * mapped back to these exact messages and "did you mean" hints in every nested
+ * object, which is more code than the checks below.
  */
 import { closestName } from './config/closest-name.js';
 import { isPlainObject } from './config/plain-object.js';
@@ -42,154 +48,169 @@ export const STRATEGIES: readonly CompactionStrategy[] = STRATEGY_VALUES;
 export type SummarizerOption =
   Summarizer | { readonly model: string; generateContentAsync: (...args: never[]) => unknown };
 
+// Each field's TSDoc carries the option table's short text and its `@default` (option-table.test.ts checks both).
+
 /** What the guard is told about one tool (ADK's tools carry no such flags). */
 export interface ToolDeclaration {
   /**
-   * A call changes nothing (a search, a read), so calling it again with the same arguments is safe:
-   * a masked result's placeholder may suggest it. Otherwise it never does. @default false
+   * A call of the tool changes nothing (a search, a read), so a masked result's placeholder may suggest calling it
+   * again. Otherwise it never does. @default `false`
    */
   readOnly?: boolean;
 }
 
 /** What one agent's requests are held to. Every field is optional. */
 export interface AgentPolicy {
-  /** Set to `false` to leave this agent's requests alone. @default true */
+  /** `false` leaves the agent's requests alone. @default `true` */
   enabled?: boolean;
   /**
-   * Context window in tokens. Overrides the model registry.
-   * @default the window of `llmRequest.model` from the registry (128,000 for an unknown model, with a warning)
+   * Window in tokens; overrides the model registry. A smaller maximum the provider states in a rejection still wins.
+   * @default registry, else `defaultContextWindow`
    */
   contextWindow?: number;
-  /** How history is compacted. @default 'threshold' */
+  /** How history is compacted. @default `'threshold'` */
   strategy?: CompactionStrategy;
   /**
-   * Tokens kept free below the window. @default 20,000 for windows over 200k tokens, else `bufferRatio` of the window
+   * Tokens kept free below the window; threshold = window − buffer.
+   * @default 20,000 (window > 200k), else `bufferRatio` × window
    */
   bufferTokens?: number;
-  /** Fraction of the window kept free when `bufferTokens` is not set (windows up to 200k). @default 0.2 */
+  /** Buffer as a fraction of the window when `bufferTokens` is unset (windows up to 200k). @default 0.2 */
   bufferRatio?: number;
   /**
-   * Tokens reserved for the model's answer. The request's own `config.maxOutputTokens` is used when set.
-   * The effective buffer is the larger of this and the buffer. @default 0
+   * Room kept for the answer (the request's `maxOutputTokens` when larger); the effective buffer is the larger of the
+   * two. @default 0
    */
   reserveOutputTokens?: number;
-  /** While no real token count has been seen, compaction starts by this fraction of the window at the latest. @default 0.5 */
+  /**
+   * Until the provider has reported one real count, compact by this fraction of the window at the latest.
+   * @default 0.5
+   */
   uncalibratedThresholdRatio?: number;
   /** Correction applied to the heuristic before any real count exists. @default 1.5 */
   defaultCorrection?: number;
   /** A request is never knowingly sent above this fraction of the window. @default 0.95 */
   hardLimitRatio?: number;
-  /** After a compaction, the request should use at most this fraction of the room below the threshold. @default 0.5 */
+  /** After a compaction the request uses at most this fraction of the room below the threshold. @default 0.5 */
   compactTargetRatio?: number;
-  /** The model that writes summaries. @default the agent's own model */
+  /**
+   * The model that writes summaries: an ADK `BaseLlm` or a `Summarizer` (`{ name, summarize(), contextWindow? }`).
+   * @default the agent's model
+   */
   summarizer?: SummarizerOption;
   /**
-   * Context window of the summarizer, when it differs from the agent's.
-   * @default a `Summarizer`'s own `contextWindow`, else the agent's window; for a `BaseLlm`, its model's window from the registry
+   * Window of the summarizer, when it differs from the agent's. For a `BaseLlm`, its model's window comes from the
+   * registry. @default the `Summarizer`'s `contextWindow`, else the model's window
    */
   summarizerContextWindow?: number;
   /**
-   * Milliseconds before a summarizer call is abandoned for the fallback summary. At most 2^31 - 1
-   * (a timer fires after 1 ms beyond that, so larger values are refused). @default 60,000
+   * After this, the mechanical fallback summary is used (at most 2^31 − 1 ms, what a timer honours). A timer fires
+   * after 1 ms beyond that, so larger values are refused. @default 60,000
    */
   summarizerTimeoutMs?: number;
-  /** Upper bound of a summary, in tokens (smaller windows get less). @default 4,096 */
+  /** Upper bound of a summary (smaller windows get less). @default 4,096 */
   summaryMaxTokens?: number;
-  /** Fraction of the summarizer's window its input may use (oldest contents dropped first). @default 0.8 */
+  /** Share of the summarizer's window its input may use; oldest contents dropped first. @default 0.8 */
   summarizerInputRatio?: number;
   /**
-   * Head+tail truncation of oversized tool results (`afterToolCallback`): `false` turns it off;
-   * per-tool limits under `tools`. An agent's value replaces the global one.
-   * @default on: 10 KiB or 256 lines, keeping the first and last 128 lines (see docs/truncation.md)
+   * Head+tail cut of oversized tool results; `false` turns it off; per-tool limits under `tools`. Runs as
+   * `afterToolCallback`; an agent's value replaces the global one (see docs/truncation.md).
+   * @default on, 10 KiB / 256 lines
    */
   toolOutputTruncation?: ToolOutputTruncation;
-  /** Pin the user's first request of the session (the task), so it is never summarized away. @default false */
+  /** Pin the user's first request of the session (the task), so it is never summarized away. @default `false` */
   pinFirstRequest?: boolean;
-  /** Cap on the tokens all pins of an agent may take. @default 10% of the window */
+  /**
+   * Cap on the tokens all pins of an agent may take; never more than half the window. Checked against the window in
+   * force before every request. @default 10% of the window
+   */
   maxPinnedTokens?: number;
   /**
-   * Observation masking: when a compaction is due, the tool results of completed turns and all but
-   * this many of the in-flight turn are first replaced by a placeholder, with no model call; the
-   * summarizer runs only when that is not enough. `0` turns masking off. @default 1
+   * Observation masking: when a compaction is due, the tool results of completed turns and all but this many of the
+   * in-flight turn are first replaced by placeholders, with no model call; `0` turns masking off. The summarizer runs
+   * only when that is not enough. @default 1
    */
   maskKeepRecent?: number;
   /**
-   * Masking for cost: every later call would re-send and pay for the tool results of completed
-   * turns, so they are masked at a turn's first call, with no model call, even with the window far
-   * from full, once that saves at least this many (estimated) tokens and the saving, over the calls
-   * expected before the threshold, beats the provider's cached prefix it breaks (weighed with the
-   * model's cached price). The in-flight turn is never masked. `0` turns it off;
-   * `maskKeepRecent: 0` turns it off too. @default 2048
+   * Masking for cost: the tool results of completed turns become placeholders at a turn's first call, with no model
+   * call, even with the window far from full, once that saves at least this many tokens and pays for the provider's
+   * cached prefix it breaks; `0` turns it off, and so does `maskKeepRecent: 0`. The saving is weighed over the calls
+   * expected before the threshold with the model's cached price; the in-flight turn is never masked. @default 2,048
    */
   maskStaleOutputTokens?: number;
   /**
-   * Background compaction: once the estimate is within this many of the session's average turns
-   * (`averageTurnTokens`) of the threshold, the summary the threshold would need is prepared without
-   * waiting for it; the compacting call applies it if still valid. `0` turns it off. @default 1
+   * Background compaction: within this many of the session's average turns of the threshold, the summary is
+   * prepared without waiting for it and applied at the threshold; `0` turns it off. The compacting call applies it
+   * only if still valid. @default 1
    */
   prepareTurnsAhead?: number;
   /**
-   * Background compaction across replicas: a call at the threshold while another replica prepares the
-   * summary re-reads the session for it this long at most (ms), then summarizes itself. `0` never
-   * waits. @default 15000
+   * Background compaction across replicas: a call at the threshold while another replica prepares the summary
+   * re-reads the session for it this long at most (ms), then summarizes itself; `0` never waits. @default 15,000
    */
   preparedSummaryWaitMs?: number;
   /**
-   * Per-tool declarations by exact tool name, e.g. `{ search_orders: { readOnly: true } }`. An agent's
-   * entry for a tool is merged over the global one. @default {}
+   * Per-tool declarations by exact tool name, e.g. `{ search_orders: { readOnly: true } }` for a tool whose calls
+   * change nothing: only its masked results' placeholders may suggest calling it again. An agent's entry for a tool
+   * is merged over the global one. @default `{}`
    */
   tools?: Record<string, ToolDeclaration>;
-  /** Sliding window (theta): compact once this many turns completed since the last compaction. @default 5 */
+  /** Sliding window (θ): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
-  /** Sliding window (omega): completed turns kept verbatim after the summary, for continuity. @default 2 */
+  /** Sliding window (ω): completed turns kept verbatim after the summary. For continuity. @default 2 */
   overlapSize?: number;
-  /** Sliding window (rho): compact early when the request reaches this fraction of the window. @default 0.7 */
+  /** Sliding window (ρ): compact early when the request reaches this fraction of the window. @default 0.7 */
   safetyRatio?: number;
   /**
-   * Sliding window: scheduled compactions stop after this many in a session (the
-   * threshold still applies, so requests keep fitting). @default 1,000
+   * Sliding window: scheduled compactions stop after this many in a session. The threshold still applies, so
+   * requests keep fitting. @default 1,000
    */
   maxCompactions?: number;
 }
 
 /** Options of the `ContextGuard` plugin: a default policy for every agent, plus per-agent ones. */
 export interface ContextGuardOptions extends AgentPolicy {
-  /** Plugin name, as ADK shows it. @default 'context_guard' */
+  /** Plugin name, as ADK shows it. ADK rejects duplicates on one Runner. @default `'context_guard'` */
   name?: string;
-  /** Per-agent policies, merged over the defaults above. An agent not listed gets the defaults. Only own enumerable entries are read. */
+  /**
+   * Per-agent policies by exact agent name, merged over the global values; an agent not listed gets the global
+   * values. Only own enumerable entries are read. @default `{}`
+   */
   agents?: Record<string, AgentPolicy>;
-  /** Extra context windows by model name, consulted before the built-in registry. */
+  /** Extra `{ modelName: window }` entries, consulted before the model registry. @default `{}` */
   modelWindows?: Record<string, number>;
-  /** Window assumed for a model no registry knows. @default 128,000 */
+  /**
+   * Window assumed for a model no registry knows (with one warning), until a rejection states the real maximum.
+   * @default 128,000
+   */
   defaultContextWindow?: number;
   /**
-   * Milliseconds to wait for the artifact service when a cut tool result is stored whole; after
-   * that the cut version alone is kept (one warning), so a storage call that never returns
-   * cannot hang the turn. @default 5,000
+   * Longest wait, in ms, for the artifact service when a cut tool result is stored whole; then the cut version alone
+   * is kept, with one warning. So a storage call that never returns cannot hang the turn. @default 5,000
    */
   artifactTimeoutMs?: number;
   /**
-   * Prices in USD per million tokens by model name (`{ input, cachedInput?, output }`), consulted
-   * before the built-in table, for the cost estimate in `status()` and telemetry (docs/observability.md),
-   * and for the cached discount (`cachedInput` / `input`) that masking for cost weighs.
+   * Extra `{ modelName: { input, cachedInput?, output } }` prices (USD per million tokens) for the cost estimate in
+   * `status()` and telemetry, and for the cached discount masking for cost weighs. Consulted before the built-in
+   * table (docs/observability.md). @default `{}`
    */
   prices?: PriceTable;
   /**
-   * Token counter. A count that is not a finite number >= 0 is replaced by the built-in count (one warning).
-   * @default `tiktokenTokenizer`: o200k_base (js-tiktoken's vocabulary), linear-time and sampled
+   * Token counter `{ name, count(text) }`; the default counts o200k_base tokens (js-tiktoken's vocabulary). A count
+   * that is not a finite number >= 0 is replaced by the built-in count (one warning). @default `tiktokenTokenizer`
    */
   tokenizer?: Tokenizer;
-  /** Where log lines go. @default ADK's logger */
+  /** Where log lines go; conversation text is never logged above debug level. @default ADK's `getLogger()` */
   logger?: GuardLogger;
   /** Called with the audit record of every compaction. A listener that throws is logged and ignored. */
   onCompaction?: (record: CompactionRecord) => void | Promise<void>;
-  /** Called with the record of every tool result truncation (tool, original and kept size). */
+  /** Called with the record of every tool result truncation. It holds the tool, original and kept size. */
   onToolTruncation?: (record: ToolTruncationRecord & { readonly agentName: string }) => void;
   /**
-   * Debugging only. When the summarizer fails, compaction records carry only the kind of failure
-   * (`fallbackReason`: `'timeout'`, `'failed'`, `'empty'`, `'unavailable'`), because a provider's
-   * error text can quote the conversation. Set this to also store that text as `fallbackDetail`
-   * in the records (session state and event metadata). @default false
+   * Debugging only: keep the summarizer's error text (it can quote the conversation) in compaction records. When
+   * the summarizer fails, records carry only the kind of failure (`fallbackReason`: `'timeout'`, `'failed'`,
+   * `'empty'`, `'unavailable'`); set this to also store the text as `fallbackDetail` (session state and event
+   * metadata). @default `false`
    */
   debugSummarizerErrorText?: boolean;
 }
@@ -284,7 +305,7 @@ const OTHER_CHECKS: Record<OtherOptionName, Check> = {
     if (!isPlainObject(value))
       throw new ContextGuardConfigError(path, value, 'must be an object of { modelName: window }');
     for (const [model, window] of Object.entries(value))
-      checkRange(`${path}.${model}`, window, { type: 'integer', min: 1_024 });
+      checkRange(`${path}.${model}`, window, OPTION_TABLE.contextWindow.range); // a window, as `contextWindow`
   },
   logger: (path, value) => {
     const logger = value as Partial<Record<keyof GuardLogger, unknown>> | null;
@@ -343,7 +364,7 @@ function checkSummarizer(path: string, value: unknown): void {
     throw new ContextGuardConfigError(path, value, 'must be an ADK BaseLlm or a Summarizer ({ name, summarize })');
   const declared = (value as { contextWindow?: unknown }).contextWindow;
   if (declared !== undefined && typeof (value as { summarize?: unknown }).summarize === 'function') {
-    checkRange(`${path}.contextWindow`, declared, { type: 'integer', min: 1_024 });
+    checkRange(`${path}.contextWindow`, declared, OPTION_TABLE.summarizerContextWindow.range);
   }
 }
 

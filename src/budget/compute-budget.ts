@@ -11,10 +11,8 @@
  * threshold is the only protection they get (the adaptive buffer).
  */
 
-import { OPTION_TABLE } from '../config/option-table.js';
+import { LARGE_WINDOW, LARGE_WINDOW_BUFFER, OPTION_TABLE } from '../config/option-table.js';
 
-export const LARGE_WINDOW = 200_000;
-export const LARGE_WINDOW_BUFFER = 20_000;
 // The option defaults live in the option table; these names keep the budget readable on its own.
 export const DEFAULT_BUFFER_RATIO: number = OPTION_TABLE.bufferRatio.default;
 export const DEFAULT_HARD_LIMIT_RATIO: number = OPTION_TABLE.hardLimitRatio.default;

@@ -1,46 +1,29 @@
 /**
- * The option table is the one source of every option's name, scope, range and
- * default: the docs tables (docs/configuration.md, README.md) and the JSDoc
- * `@default` figures of src/options.ts must agree with it.
+ * The option table is the one source of every option's name, scope, range,
+ * default and texts: the docs tables (README.md, docs/configuration.md,
+ * docs/truncation.md) are written from it by `npm run docs:options`, and each
+ * field's TSDoc in src/options.ts and src/truncation/truncation-policy.ts must
+ * carry its short text and its default.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { defaultText, generatedBlock, OPTION_DOCS, rangeText, renderOptionTable } from '../../scripts/option-docs.js';
 import { closestName, editDistance } from './closest-name.js';
-import { OPTION_NAMES, OPTION_TABLE, POLICY_OPTION_NAMES, type OptionName, type OptionSpec } from './option-table.js';
+import {
+  OPTION_NAMES,
+  OPTION_TABLE,
+  POLICY_OPTION_NAMES,
+  TOOL_FIELD_TABLE,
+  TRUNCATION_FIELD_TABLE,
+  type OptionName,
+  type OptionSpec,
+} from './option-table.js';
 
 const read = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
 
-const number = (value: number): string => value.toLocaleString('en-US');
-
-/** The range as the docs show it: `unit: range, note`. */
-function rangeText(spec: OptionSpec): string {
-  const range = spec.range;
-  const text =
-    range.type === 'integer'
-      ? range.max === undefined
-        ? `integer ≥ ${number(range.min)}`
-        : `integer in [${number(range.min)}, ${number(range.max)}]`
-      : range.type === 'number'
-        ? `${range.minInclusive ? '[' : '('}${range.min}, ${range.max}]`
-        : range.type === 'enum'
-          ? range.values.map((value) => `\`'${value}'\``).join(' \\| ')
-          : range.type === 'boolean'
-            ? 'boolean'
-            : range.text;
-  return `${spec.unit ? `${spec.unit}: ` : ''}${text}${spec.rangeNote ? `, ${spec.rangeNote}` : ''}`;
-}
-
-/** The default as the docs show it. */
-function defaultText(spec: OptionSpec): string {
-  if (spec.defaultText !== undefined) return spec.defaultText;
-  if (typeof spec.default === 'number') return number(spec.default);
-  if (typeof spec.default === 'string') return `\`'${spec.default}'\``;
-  return `\`${String(spec.default)}\``;
-}
-
 function expectedRow(name: OptionName): string {
   const spec: OptionSpec = OPTION_TABLE[name];
-  return `| \`${name}\` | ${rangeText(spec)} | ${defaultText(spec)} | ${spec.doc} |`;
+  return `| \`${name}\` | ${rangeText(spec)} | ${defaultText(spec)} | ${spec.long} |`;
 }
 
 /** Rows of markdown tables whose first cell starts with a backticked name. */
@@ -54,6 +37,40 @@ function section(markdown: string, title: string): string {
   expect(start, `section '${title}'`).toBeGreaterThanOrEqual(0);
   const end = markdown.indexOf('\n## ', start + 1);
   return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+/** Each optional field's TSDoc in `source`, by field name, on one line (`*` margins and line breaks gone). */
+function fieldDocs(source: string): Map<string, string> {
+  const docs = new Map<string, string>();
+  for (const [, doc = '', name = ''] of source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*(\w+)\?:/g)) {
+    expect(docs.has(name), `one TSDoc for '${name}'`).toBe(false);
+    docs.set(
+      name,
+      doc
+        .replace(/^\s*\*/gm, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+  }
+  return docs;
+}
+
+/** Where a field's TSDoc disagrees with its table entry: the short text missing, or another `@default`. */
+function tsDocMismatches(
+  docs: Map<string, string>,
+  table: Readonly<Record<string, Omit<OptionSpec, 'scope'>>>,
+): string[] {
+  return Object.entries(table).flatMap(([name, spec]) => {
+    const doc = docs.get(name);
+    if (doc === undefined) return [`${name}: no TSDoc`];
+    const problems: string[] = [];
+    if (!doc.includes(spec.short)) problems.push(`${name}: TSDoc lacks the short text '${spec.short}'`);
+    const stated = /@default (.*)$/.exec(doc)?.[1];
+    const expected = defaultText(spec);
+    if (expected === '–' ? stated !== undefined : stated !== expected)
+      problems.push(`${name}: @default '${stated ?? '(none)'}', table '${expected}'`);
+    return problems;
+  });
 }
 
 describe('the option table', () => {
@@ -96,6 +113,45 @@ describe('the option table', () => {
         for (const name of namesOf(first))
           expect(defaultCell, `README's default of '${name}'`).toBe(defaultText(OPTION_TABLE[name as OptionName]));
       }
+    });
+  });
+
+  describe('generated tables', () => {
+    it.each(Object.entries(OPTION_DOCS).flatMap(([file, tables]) => tables.map((table) => [file, table] as const)))(
+      '%s should hold the %s table exactly as the option table writes it (npm run docs:options)',
+      (file, table) => {
+        expect(generatedBlock(read(`../../${file}`), table)).toBe(renderOptionTable(table));
+      },
+    );
+
+    it("should state maxPinnedTokens' half-window cap in the README and in docs/configuration.md", () => {
+      const row = (markdown: string): string =>
+        optionRows(markdown).find((line) => line.startsWith('| `maxPinnedTokens`')) ?? '';
+      expect(row(read('../../README.md'))).toContain('never more than half the window');
+      expect(row(read('../../docs/configuration.md'))).toContain('never more than half the window');
+    });
+
+    it('should list every field of toolOutputTruncation and of a tools entry in docs/configuration.md', () => {
+      const docs = read('../../docs/configuration.md');
+      const names = (title: string): string[] =>
+        optionRows(section(docs, title)).map((line) => /^\| `(\w+)`/.exec(line)?.[1] ?? '');
+      expect(names('Tool-output truncation fields (`toolOutputTruncation`)')).toEqual(
+        Object.keys(TRUNCATION_FIELD_TABLE),
+      );
+      expect(names('Per-tool declarations (`tools`)')).toEqual(Object.keys(TOOL_FIELD_TABLE));
+    });
+  });
+
+  describe('TSDoc of the option types', () => {
+    it("should start each ContextGuardOptions / AgentPolicy / ToolDeclaration field's TSDoc with the table's words: its short text and @default", () => {
+      const docs = fieldDocs(read('../options.ts'));
+      expect(tsDocMismatches(docs, OPTION_TABLE)).toEqual([]);
+      expect(tsDocMismatches(docs, TOOL_FIELD_TABLE)).toEqual([]);
+    });
+
+    it("should give each toolOutputTruncation field's TSDoc the table's short text and @default", () => {
+      const docs = fieldDocs(read('../truncation/truncation-policy.ts'));
+      expect(tsDocMismatches(docs, TRUNCATION_FIELD_TABLE)).toEqual([]);
     });
   });
 

@@ -10,11 +10,8 @@
 import { truncateMiddle } from '../text/truncate-text.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { pinnedTokens, type Pin } from './pins.js';
-
-/** Share of the window the pins get when `maxPinnedTokens` is not set. */
-export const DEFAULT_PIN_SHARE = 0.1;
-/** Share of the window the pins never pass, whatever `maxPinnedTokens` says. */
-export const MAX_PIN_SHARE = 0.5;
+// The shares (default 10% of the window, never over half) live in the option table, which the docs are written from.
+import { DEFAULT_PIN_SHARE, MAX_PIN_SHARE } from '../config/option-table.js';
 
 /** Token cap of an agent's pins under `window`. */
 export function pinCapFor(window: number, maxPinnedTokens: number | undefined): number {

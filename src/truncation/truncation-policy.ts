@@ -4,20 +4,24 @@
  * resolver that gives the limits of one tool. Pure: no ADK imports.
  */
 import { isPlainObject } from '../config/plain-object.js';
+import { TRUNCATION_FIELD_TABLE } from '../config/option-table.js';
 import { ContextGuardConfigError } from '../errors.js';
 
-/** Limits for one tool's result. Every field is optional; unset fields inherit. */
+/**
+ * Limits for one tool's result. Every field is optional; unset fields inherit. Each field's TSDoc carries the option
+ * table's short text and `@default` (config/option-table.ts, checked by its test).
+ */
 export interface ToolOutputLimits {
   /**
-   * Largest result, in UTF-8 bytes of its JSON text (what the model receives), before it is cut.
-   * @default 10,240 (10 KiB); integer >= 256
+   * Largest result, in UTF-8 bytes of its JSON text (what the model receives), before it is cut. An integer >= 256
+   * (10,240 is 10 KiB). @default 10,240
    */
   maxBytes?: number;
-  /** Most lines a string field of the result may have before it is cut. @default 256; integer >= 1 */
+  /** Most lines a string field of the result may have before it is cut. An integer >= 1. @default 256 */
   maxLines?: number;
-  /** Lines kept from the start of a string that is cut. @default 128; integer >= 0 */
+  /** Lines kept from the start of a string that is cut. An integer >= 0. @default 128 */
   headLines?: number;
-  /** Lines kept from the end of a string that is cut. @default 128; integer >= 0 */
+  /** Lines kept from the end of a string that is cut. An integer >= 0. @default 128 */
   tailLines?: number;
 }
 
@@ -34,7 +38,7 @@ export interface ToolOutputLimits {
 export type ToolOutputTruncation =
   | false
   | (ToolOutputLimits & {
-      /** Per-tool overrides by tool name, merged over the limits above; `false` leaves that tool alone. */
+      /** Per-tool overrides by tool name, merged over the limits above; `false` leaves that tool alone. @default `{}` */
       tools?: Record<string, false | ToolOutputLimits>;
     });
 
@@ -46,23 +50,22 @@ export interface ResolvedToolOutputLimits {
   readonly tailLines: number;
 }
 
-/** The defaults of seed 002 (layer 1): 10 KiB or 256 lines, keeping the first and last 128 lines. */
+const LIMIT_FIELDS = ['maxBytes', 'maxLines', 'headLines', 'tailLines'] as const;
+
+/** The defaults of seed 002 (layer 1), from the option table: 10 KiB or 256 lines, keeping the first and last 128 lines. */
 export const TOOL_OUTPUT_DEFAULTS: ResolvedToolOutputLimits = Object.freeze({
-  maxBytes: 10_240,
-  maxLines: 256,
-  headLines: 128,
-  tailLines: 128,
+  maxBytes: TRUNCATION_FIELD_TABLE.maxBytes.default,
+  maxLines: TRUNCATION_FIELD_TABLE.maxLines.default,
+  headLines: TRUNCATION_FIELD_TABLE.headLines.default,
+  tailLines: TRUNCATION_FIELD_TABLE.tailLines.default,
 });
 
-/** Below this a result cannot hold a marker and any content, so smaller limits are rejected. */
-export const MIN_MAX_BYTES = 256;
-
-const LIMIT_FIELDS = ['maxBytes', 'maxLines', 'headLines', 'tailLines'] as const;
+/** Each limit's minimum, from the option table's ranges. */
 const MINIMUMS: Record<(typeof LIMIT_FIELDS)[number], number> = {
-  maxBytes: MIN_MAX_BYTES,
-  maxLines: 1,
-  headLines: 0,
-  tailLines: 0,
+  maxBytes: TRUNCATION_FIELD_TABLE.maxBytes.range.min,
+  maxLines: TRUNCATION_FIELD_TABLE.maxLines.range.min,
+  headLines: TRUNCATION_FIELD_TABLE.headLines.range.min,
+  tailLines: TRUNCATION_FIELD_TABLE.tailLines.range.min,
 };
 
 /**
