@@ -62,6 +62,11 @@ export interface ContextGuardAgentCallbacks {
   readonly afterToolCallback: SingleAfterToolCallback;
 }
 
+/**
+ * The ADK plugin that keeps every agent of a `Runner` or `App` inside its model's context window:
+ * register it once in `plugins`, or `guard.attachTo(agent)` where plugins do not run. Options:
+ * docs/configuration.md.
+ */
 export class ContextGuard extends BasePlugin {
   readonly [CONTEXT_GUARD_BRAND] = true;
   private readonly options: ContextGuardOptions;
