@@ -21,7 +21,7 @@ const MAX_PENDING_RECORDS = 1_000;
 export type CompactionListener = (record: CompactionRecord) => void | Promise<void>;
 
 /** One compaction as the shell saw it: the outcome, the contents it covered and its timing. */
-export interface CompactionSeen {
+interface CompactionSeen {
   readonly outcome: CompactionOutcome;
   readonly contents: readonly Content[];
   readonly fingerprints: readonly string[];

@@ -12,9 +12,9 @@ import type { Tokenizer } from '../estimate/tokenizer.js';
 import { pinnedTokens, type Pin } from './pins.js';
 
 /** Share of the window the pins get when `maxPinnedTokens` is not set. */
-export const DEFAULT_PIN_SHARE = 0.1;
+const DEFAULT_PIN_SHARE = 0.1;
 /** Share of the window the pins never pass, whatever `maxPinnedTokens` says. */
-export const MAX_PIN_SHARE = 0.5;
+const MAX_PIN_SHARE = 0.5;
 
 /** Token cap of an agent's pins under `window`. */
 export function pinCapFor(window: number, maxPinnedTokens: number | undefined): number {
@@ -22,7 +22,7 @@ export function pinCapFor(window: number, maxPinnedTokens: number | undefined): 
   return Math.min(maxPinnedTokens ?? Math.floor(window * DEFAULT_PIN_SHARE), ceiling);
 }
 
-export interface FittedPins {
+interface FittedPins {
   readonly pins: Pin[];
   /** Pins left out of this request (oldest first). */
   readonly dropped: readonly Pin[];

@@ -55,7 +55,7 @@ export const TOOL_OUTPUT_DEFAULTS: ResolvedToolOutputLimits = Object.freeze({
 });
 
 /** Below this a result cannot hold a marker and any content, so smaller limits are rejected. */
-export const MIN_MAX_BYTES = 256;
+const MIN_MAX_BYTES = 256;
 
 const LIMIT_FIELDS = ['maxBytes', 'maxLines', 'headLines', 'tailLines'] as const;
 const MINIMUMS: Record<(typeof LIMIT_FIELDS)[number], number> = {
