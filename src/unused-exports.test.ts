@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
  * Every name a src/ file exports is imported by another file (in src/, test/, simulator/, bench/
  * or demo/) or re-exported by one: an export nothing uses only widens what a reader must keep in
  * mind. The entry points themselves (src/index.ts, src/internal.ts, src/testing/index.ts) are the
- * package's API and are held to it by test/package/public-api.test.ts. Parsing only, no type
- * check: the scan reads import and export clauses, so it stays fast.
+ * package's API (test/package/public-api.test.ts); of them, ./internal holds only what the tests,
+ * the simulator and the bench use, checked here. Parsing only, no type check: the scan reads
+ * import and export clauses, so it stays fast.
  */
 const SOURCE = fileURLToPath(new URL('.', import.meta.url));
 const REPOSITORY = resolve(SOURCE, '..');
