@@ -20,8 +20,8 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import type { Content } from '@google/genai';
-import { ContextGuard } from '../src/index.js';
-import { decodeUsageRecord, stateKeysFor, type CompactionStrategy } from '../src/internal.js';
+import { ContextGuard, type CompactionStrategy } from '../src/index.js';
+import { decodeUsageRecord, stateKeysFor } from '../src/internal.js';
 import { ScriptedLlm, ratioTokenCounter, type ModelScript } from '../src/testing/index.js';
 import { logText } from '../src/testing/index.js';
 

@@ -9,8 +9,7 @@
  * the seed tested); `guard-defaults` is the plugin exactly as a user gets it
  * (threshold compaction plus truncation of tool results over 10 KiB).
  */
-import type { ContextGuardOptions } from '../src/index.js';
-import type { AgentPolicy, CompactionStrategy } from '../src/internal.js';
+import type { AgentPolicy, CompactionStrategy, ContextGuardOptions } from '../src/index.js';
 
 export type StrategyKind = 'none' | 'adk-token-based' | 'context-guard';
 

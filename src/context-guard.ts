@@ -1,9 +1,7 @@
 /**
  * ContextGuard, the ADK plugin: a thin shell over the pure core (guard/guard-request.ts). Each hook
  * hands over to a collaborator in adk/ (docs/design.md, "Where it sits"): the before-model
- * pipeline, the hooks after the model call, the session actions behind the public methods, the
- * tool truncators and the compaction reporter. Register it once on a `Runner` or `App`; it serves
- * every agent with its own policy and state keys, and attaches itself to `AgentTool` children.
+ * pipeline, the hooks after the model call, the session actions, the tool truncators.
  */
 import {
   BasePlugin,
@@ -54,6 +52,11 @@ export interface ContextGuardAgentCallbacks {
   readonly afterToolCallback: SingleAfterToolCallback;
 }
 
+/**
+ * The ADK plugin that keeps every agent of a `Runner` or `App` inside its model's context window:
+ * register it once in `plugins`, or `guard.attachTo(agent)` where plugins do not run. Options:
+ * docs/configuration.md.
+ */
 export class ContextGuard extends BasePlugin {
   readonly [CONTEXT_GUARD_BRAND] = true;
   private readonly logger: GuardLogger;
@@ -146,10 +149,8 @@ export class ContextGuard extends BasePlugin {
   }
 
   /**
-   * The guard's callbacks as `LlmAgent` config fields. Spread into a config they
-   * replace the agent's own callbacks of the same names (or are replaced by
-   * them): use `attachTo(agent)`, which keeps both.
-   * @deprecated Use `guard.attachTo(agent)`.
+   * The guard's callbacks as `LlmAgent` config fields (they replace the agent's own of those names).
+   * @deprecated Use `guard.attachTo(agent)`, which keeps both.
    */
   agentCallbacks(): ContextGuardAgentCallbacks {
     const set = this.callbackSet();

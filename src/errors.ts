@@ -58,8 +58,3 @@ export class ContextGuardPinError extends Error {
     this.cap = cap;
   }
 }
-
-/** True for a `ContextGuardPinError`, even one from another copy of the package. */
-export function isContextGuardPinError(error: unknown): error is ContextGuardPinError {
-  return typeof error === 'object' && error !== null && PIN_ERROR_BRAND in error;
-}

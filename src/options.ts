@@ -39,7 +39,6 @@ import { priceTableProblem, type PriceTable } from './cost/price-table.js';
 
 /** Strategies a policy can use. */
 export type CompactionStrategy = (typeof STRATEGY_VALUES)[number];
-export const STRATEGIES: readonly CompactionStrategy[] = STRATEGY_VALUES;
 
 /**
  * A summarizer: an ADK `BaseLlm` (anything with `generateContentAsync`) or a
@@ -272,7 +271,8 @@ export const POLICY_DEFAULTS: Readonly<Pick<ResolvedPolicy, DefaultedPolicyName>
 // Compile-time agreement of the interfaces above with the option table: same names, same scopes, defaults of the right type.
 type Assert<T extends true> = T;
 type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : false;
-export type OptionTableMatchesTypes = Assert<
+// Never used: declaring it is the check (the leading underscore tells the linter so).
+type _OptionTableMatchesTypes = Assert<
   SameKeys<keyof AgentPolicy, PolicyOptionName> extends true
     ? SameKeys<keyof ResolvedPolicy, PolicyOptionName> extends true
       ? SameKeys<Exclude<keyof ContextGuardOptions, keyof AgentPolicy>, GlobalOptionName> extends true
@@ -450,7 +450,7 @@ function checkKnownKeys(object: object, prefix: string, scope: OptionScope): voi
 }
 
 /** Validates one policy; `prefix` names it in errors (`''` or `agents.<name>.`). */
-export function validatePolicy(policy: AgentPolicy, prefix: string): void {
+function validatePolicy(policy: AgentPolicy, prefix: string): void {
   if (typeof policy !== 'object' || policy === null)
     throw new ContextGuardConfigError(prefix.replace(/\.$/, '') || 'options', policy, 'must be an object');
   if (prefix !== '') checkKnownKeys(policy, prefix, 'policy');

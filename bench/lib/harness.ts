@@ -22,8 +22,8 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import type { Content, Schema } from '@google/genai';
-import { ContextGuard, type ContextGuardOptions, type Summarizer } from '../../src/index.js';
-import { decodeUsageRecord, stateKeysFor, type GuardLogger, type UsageRecord } from '../../src/internal.js';
+import { ContextGuard, type ContextGuardOptions, type GuardLogger, type Summarizer } from '../../src/index.js';
+import { decodeUsageRecord, stateKeysFor, type UsageRecord } from '../../src/internal.js';
 import { proseText, ScriptedLlm, type RequestTokenCounter } from '../../src/testing/index.js';
 import { jsonRecords, textPayload, type PayloadKind } from './content.js';
 

@@ -56,7 +56,7 @@ function asList<T>(value: T | readonly T[] | undefined): T[] {
 }
 
 /** True when a guard (this one or another) already sits in the agent's model callbacks. */
-export function hasGuardCallbacks(agent: LlmAgent): boolean {
+function hasGuardCallbacks(agent: LlmAgent): boolean {
   return asList(agent.beforeModelCallback).some(isGuardCallback);
 }
 

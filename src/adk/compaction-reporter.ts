@@ -17,10 +17,11 @@ const LOG_PREFIX = '[context_guard]';
 /** Compaction records awaiting their model response, at most (see remember). */
 const MAX_PENDING_RECORDS = 1_000;
 
+/** Called by `guard.onCompaction` with each compaction's audit record, after it is stored. */
 export type CompactionListener = (record: CompactionRecord) => void | Promise<void>;
 
 /** One compaction as the shell saw it: the outcome, the contents it covered and its timing. */
-export interface CompactionSeen {
+interface CompactionSeen {
   readonly outcome: CompactionOutcome;
   readonly contents: readonly Content[];
   readonly fingerprints: readonly string[];

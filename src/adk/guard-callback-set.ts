@@ -14,7 +14,7 @@ import type { OffloadingToolOutputTruncator } from './offload-tool-output.js';
 import { logFailure } from '../logging/failure-log.js';
 
 /** The work each callback does; none of it throws. */
-export interface GuardWork {
+interface GuardWork {
   readonly beforeModel: (context: Context, request: LlmRequest) => Promise<void>;
   readonly afterModel: (context: Context, response: LlmResponse) => void;
   readonly afterTool: OffloadingToolOutputTruncator;

@@ -24,7 +24,7 @@ import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../option
 const LOG_PREFIX = '[context_guard]';
 
 /** The summarizer of a request and the window it is given. */
-export interface SummarizerChoice {
+interface SummarizerChoice {
   readonly summarizer: Summarizer | undefined;
   readonly window: number;
 }

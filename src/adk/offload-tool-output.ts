@@ -34,7 +34,7 @@ export interface ArtifactOffloadOptions {
   readonly artifactTimeoutMs?: number;
 }
 
-export interface OffloadInput {
+interface OffloadInput {
   readonly context: Context;
   readonly tool: BaseTool;
   /** The whole result, as ADK will wrap it. */
@@ -47,7 +47,7 @@ export interface OffloadInput {
 }
 
 /** Whether a tool call can offload: its invocation has an artifact service, and the tool is not the recall tool itself. */
-export function canOffload(context: Context, tool: BaseTool): boolean {
+function canOffload(context: Context, tool: BaseTool): boolean {
   return context.invocationContext?.artifactService !== undefined && !isContextRecallTool(tool);
 }
 
@@ -67,7 +67,7 @@ function recallToolName(context: Context): string | undefined {
  * service's error text above debug: it can quote the result) and returns `cut`
  * unchanged: the tool call never fails or hangs because of offloading.
  */
-export async function offloadToolOutput({
+async function offloadToolOutput({
   context,
   tool,
   full,

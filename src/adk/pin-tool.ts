@@ -7,7 +7,7 @@
 import { FunctionTool, type Context, type State } from '@google/adk';
 import type { AddPinResult, PinSource } from '../memory/pins.js';
 
-export const PIN_TOOL_NAME = 'pin_context';
+const PIN_TOOL_NAME = 'pin_context';
 
 /** What the tool needs of the guard: adding a pin under the agent's cap (`ContextGuard.pinInState`). */
 export interface PinWriter {

@@ -19,10 +19,10 @@ import { summaryIdentity } from '../state/prepared-record.js';
 
 const LOG_PREFIX = '[context_guard]';
 /** Sessions with a summary in preparation, at most. */
-export const MAX_PREPARED_SUMMARIES = 1_000;
+const MAX_PREPARED_SUMMARIES = 1_000;
 
 /** What a decision says about preparation (fields of `GuardRequestResult`). */
-export interface DecisionOnPrepared {
+interface DecisionOnPrepared {
   readonly preparation?: PreparationRequest | undefined;
   readonly preparedDropped?: string | undefined;
   readonly summary?: unknown;
@@ -44,7 +44,7 @@ export interface PreparationHooks {
 }
 
 /** Called when a preparation settles: how long the summarizer took, for telemetry. */
-export type PreparedListener = (agentName: string, summarizerMs: number, fallback: boolean) => void;
+type PreparedListener = (agentName: string, summarizerMs: number, fallback: boolean) => void;
 
 export class PreparedSummaries {
   private readonly entries = new Map<string, Entry>();

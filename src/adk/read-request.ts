@@ -54,7 +54,7 @@ export interface RequestReaders {
 }
 
 /** The agent's guard state as stored, read before the compaction hooks exist. */
-export interface StoredGuardState {
+interface StoredGuardState {
   readonly summary: SummaryRecord | undefined;
   readonly usage: UsageRecord;
   /** A compaction asked for with `requestCompaction`. */

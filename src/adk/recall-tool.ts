@@ -19,6 +19,7 @@ import { logFailure, type FailureLogger } from '../logging/failure-log.js';
 export const RECALL_TOOL_NAME = 'recall_history';
 const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
 
+/** Options of `contextRecallTool`. */
 export interface ContextRecallToolOptions {
   /** Tool name the model sees. @default 'recall_history' */
   readonly name?: string;

@@ -26,7 +26,7 @@ import type { PendingCalls } from './pending-calls.js';
 const recorded = new WeakSet<LlmResponse>();
 
 /** Where the records of the call wait for its response, and the accepted sizes by model. */
-export interface ResponseRecorders {
+interface ResponseRecorders {
   readonly reporter: CompactionReporter;
   readonly calls: PendingCalls;
   readonly windows: ModelWindowResolver;

@@ -34,7 +34,7 @@ const FIRST_POLL_MS = 25;
 const MAX_POLL_MS = 1_000;
 
 /** Where a session is stored: enough to read it again and append to it from outside the turn. */
-export interface SessionAddress {
+interface SessionAddress {
   readonly sessionService: BaseSessionService;
   readonly appName: string;
   readonly userId: string;
@@ -42,7 +42,7 @@ export interface SessionAddress {
 }
 
 /** The claim and the prepared summary of an agent, as a session's state holds them. */
-export interface PreparedInState {
+interface PreparedInState {
   readonly claim: PreparationClaim | undefined;
   readonly stored: StoredPreparedSummary | undefined;
 }
@@ -55,7 +55,7 @@ export interface PreparedLookup extends PreparedInState {
   readonly local: LocalPrepared | undefined;
 }
 
-export function sessionAddressOf(context: Context): SessionAddress | undefined {
+function sessionAddressOf(context: Context): SessionAddress | undefined {
   const { sessionService, appName } = context.invocationContext;
   return sessionService && { sessionService, appName, userId: context.userId, sessionId: context.sessionId };
 }

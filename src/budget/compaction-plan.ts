@@ -5,17 +5,17 @@
  */
 
 /** Characters per token assumed when a token budget must become a character budget. */
-export const CHARS_PER_TOKEN = 3;
+const CHARS_PER_TOKEN = 3;
 /** Tokens the continuation sentence and summary header take, roughly. */
 export const SUMMARY_FRAMING_TOKENS = 96;
 /** The smallest summary asked for, however little room there is. */
 export const MIN_SUMMARY_TOKENS = 48;
 /** The summary's share of the room the turn's message leaves (it must leave most of the room to the tail). */
-export const SUMMARY_SHARE_OF_ROOM = 0.25;
+const SUMMARY_SHARE_OF_ROOM = 0.25;
 /** Durable facts get up to this share of the summary's size, on top of it. */
-export const FACT_SHARE_OF_SUMMARY = 0.5;
+const FACT_SHARE_OF_SUMMARY = 0.5;
 /** What the tail budget sets aside per summary token: the summary plus its facts (1 + FACT_SHARE_OF_SUMMARY). */
-export const SUMMARY_RESERVE_FACTOR = 1.5;
+const SUMMARY_RESERVE_FACTOR = 1.5;
 /** The summarizer's prompt is never bounded below this, even when its window is nearly full. */
 export const MIN_SUMMARIZER_PROMPT_TOKENS = 256;
 /**
@@ -23,12 +23,12 @@ export const MIN_SUMMARIZER_PROMPT_TOKENS = 256;
  * whole of it: a masking costs no model call and keeps every result recallable, so it need not
  * reach the summary's lower target. The share was chosen by measurement (docs/design.md).
  */
-export const MASKING_SHARE_OF_ROOM = 1;
+const MASKING_SHARE_OF_ROOM = 1;
 /**
  * A summary prepared in the background is applied alone when it brings the contents this share
  * of the way from the threshold back to the target; otherwise the call summarizes further from it.
  */
-export const PREPARED_SHARE_OF_GAP = 0.5;
+const PREPARED_SHARE_OF_GAP = 0.5;
 /** Durable facts one summary carries at most. */
 export const MAX_DURABLE_FACTS = 60;
 

@@ -14,11 +14,11 @@
 import { LARGE_WINDOW, LARGE_WINDOW_BUFFER, OPTION_TABLE } from '../config/option-table.js';
 
 // The option defaults live in the option table; these names keep the budget readable on its own.
-export const DEFAULT_BUFFER_RATIO: number = OPTION_TABLE.bufferRatio.default;
-export const DEFAULT_HARD_LIMIT_RATIO: number = OPTION_TABLE.hardLimitRatio.default;
-export const DEFAULT_UNCALIBRATED_THRESHOLD_RATIO: number = OPTION_TABLE.uncalibratedThresholdRatio.default;
+const DEFAULT_BUFFER_RATIO: number = OPTION_TABLE.bufferRatio.default;
+const DEFAULT_HARD_LIMIT_RATIO: number = OPTION_TABLE.hardLimitRatio.default;
+const DEFAULT_UNCALIBRATED_THRESHOLD_RATIO: number = OPTION_TABLE.uncalibratedThresholdRatio.default;
 
-export interface BudgetInput {
+interface BudgetInput {
   readonly window: number;
   readonly bufferTokens?: number | undefined;
   readonly bufferRatio?: number | undefined;

@@ -23,7 +23,7 @@ import { resultIdentifiers } from './result-identifiers.js';
 /** The key of a masked function response, so a masked result is recognisable (and never masked twice). */
 export const MASKED_RESULT_KEY = 'context_guard_masked';
 /** Contents of fewer tokens are left alone: the placeholder would save nothing. */
-export const MIN_MASKED_TOKENS = 150;
+const MIN_MASKED_TOKENS = 150;
 /** Characters of the result's first text quoted in the placeholder, so the model knows what it was. */
 const PREVIEW_CHARS = 120;
 /** Nodes a preview walk visits at most. */
@@ -71,7 +71,7 @@ function firstText(value: unknown): string {
  * effect. With a recall tool, the words of a placeholder from before (every placeholder is sent on every
  * later call, so its length is paid many times over); a re-run is offered only for a read-only tool.
  */
-export function recoveryText(name: string, hint: MaskHint): string {
+function recoveryText(name: string, hint: MaskHint): string {
   const recall = hint.recallToolName;
   const readOnly = hint.isReadOnly?.(name) === true;
   if (recall) return `call ${recall} with words from it${readOnly ? `, or ${name} again,` : ''} to read it again`;

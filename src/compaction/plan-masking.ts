@@ -21,7 +21,7 @@ export function tailTokens(
   return total;
 }
 
-export interface MaskingInput {
+interface MaskingInput {
   readonly contents: readonly Content[];
   readonly tokens: readonly number[];
   /** Contents covered by the summary. */
@@ -37,7 +37,7 @@ export interface MaskingInput {
   readonly meetsTarget: (contentTokens: number) => boolean;
 }
 
-export interface MaskingPlan {
+interface MaskingPlan {
   /** The new mask watermark. */
   readonly upTo: number;
   /** Content tokens (summary excluded) after masking. */

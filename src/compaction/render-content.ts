@@ -8,7 +8,7 @@ import type { Content, Part } from '@google/genai';
 import { safeJson } from '../estimate/json-text.js';
 import { truncateMiddle } from '../text/truncate-text.js';
 
-export interface RenderLimits {
+interface RenderLimits {
   /** Characters kept of one text part. */
   readonly textChars: number;
   /** Characters kept of one function call's arguments. */
@@ -17,7 +17,7 @@ export interface RenderLimits {
   readonly resultChars: number;
 }
 
-export const SUMMARY_RENDER_LIMITS: RenderLimits = { textChars: 6_000, argumentChars: 1_000, resultChars: 2_000 };
+const SUMMARY_RENDER_LIMITS: RenderLimits = { textChars: 6_000, argumentChars: 1_000, resultChars: 2_000 };
 
 function renderPart(part: Part, speaker: string, limits: RenderLimits): string | undefined {
   if (part.thought === true) return undefined;

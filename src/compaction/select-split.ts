@@ -17,7 +17,7 @@
 import type { Content } from '@google/genai';
 import { isValidSplit, latestUserRequestIndex } from '../content/content-shape.js';
 
-export interface SplitInput {
+interface SplitInput {
   readonly contents: readonly Content[];
   /** Estimated tokens of each content, aligned with `contents`. */
   readonly tokens: readonly number[];
@@ -35,7 +35,7 @@ export interface SplitInput {
   readonly keptAt?: number | undefined;
 }
 
-export interface SplitChoice {
+interface SplitChoice {
   /** Index of the first kept content; `contents.length` keeps nothing. */
   readonly split: number;
   /** Whether the kept tail fits `tailBudget`. */

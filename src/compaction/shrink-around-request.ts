@@ -12,7 +12,7 @@ import type { Tokenizer } from '../estimate/tokenizer.js';
 import { latestUserRequestIndex } from '../content/content-shape.js';
 import { shrinkContentsToBudget } from './shrink-contents.js';
 
-export interface ShrinkAroundRequestInput {
+interface ShrinkAroundRequestInput {
   readonly contents: readonly Content[];
   /** Tokens the contents should use (the threshold's share). */
   readonly budget: number;

@@ -15,7 +15,7 @@
 import type { Content } from '@google/genai';
 import { isUserRequest } from '../content/content-shape.js';
 
-export interface SlidingWindowInput {
+interface SlidingWindowInput {
   readonly contents: readonly Content[];
   readonly covered: number;
   readonly invocationThreshold: number;
@@ -32,7 +32,7 @@ export interface SlidingWindowPlan {
 }
 
 /** Indexes of the user requests (turn starts) at or after `from`. */
-export function turnStarts(contents: readonly Content[], from: number): number[] {
+function turnStarts(contents: readonly Content[], from: number): number[] {
   const starts: number[] = [];
   for (let i = from; i < contents.length; i++) if (isUserRequest(contents[i])) starts.push(i);
   return starts;

@@ -17,6 +17,7 @@ export interface SummarizeRequest {
   readonly signal: AbortSignal;
 }
 
+/** What a `Summarizer` returns: the summary text, and what the provider reported of the call. */
 export interface SummarizeResult {
   readonly text: string;
   /** The provider's finish reason, when known (`STOP`, `MAX_TOKENS`, ...). */

@@ -19,7 +19,7 @@ export const SUMMARY_SYSTEM_INSTRUCTION =
   "You compact the history of an AI agent's conversation so that the agent can continue its work without the original messages. " +
   'You never answer the user and never continue the task yourself: you only write the summary.';
 
-export interface SummaryPromptInput {
+interface SummaryPromptInput {
   /** The summary the new one replaces, carried forward. */
   readonly previousSummary?: string | undefined;
   /** The contents to summarize, oldest first. */
@@ -33,7 +33,7 @@ export interface SummaryPromptInput {
   readonly tokenizer: Tokenizer;
 }
 
-export interface SummaryPrompt {
+interface SummaryPrompt {
   readonly prompt: string;
   /** Contents left out because the prompt would have been too large. */
   readonly droppedContents: number;

@@ -444,7 +444,7 @@ export const TOOL_FIELD_TABLE = {
   },
 } as const satisfies Record<string, Omit<OptionSpec, 'scope'>>;
 
-export type ToolFieldName = keyof typeof TOOL_FIELD_TABLE;
+type ToolFieldName = keyof typeof TOOL_FIELD_TABLE;
 export const TOOL_FIELD_NAMES = Object.keys(TOOL_FIELD_TABLE) as ToolFieldName[];
 
 export type OptionName = keyof typeof OPTION_TABLE;

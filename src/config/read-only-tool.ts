@@ -5,7 +5,7 @@
  */
 
 /** The resolved `tools` option: declarations by exact tool name. */
-export type ToolDeclarations = Readonly<Record<string, { readonly readOnly?: boolean | undefined }>>;
+type ToolDeclarations = Readonly<Record<string, { readonly readOnly?: boolean | undefined }>>;
 
 /** `true` only for a tool declared `{ readOnly: true }` (own entries only: a tool named `constructor` is not inherited). */
 export function isReadOnlyTool(tools: ToolDeclarations, toolName: string): boolean {

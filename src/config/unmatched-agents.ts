@@ -8,7 +8,7 @@ import { didYouMean } from './closest-name.js';
 /** At most this many of the app's agent names are listed in a warning. */
 const LISTED_NAMES = 12;
 
-export interface UnmatchedAgent {
+interface UnmatchedAgent {
   readonly key: string;
   readonly message: string;
 }

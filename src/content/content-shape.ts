@@ -4,7 +4,7 @@
 import type { Content } from '@google/genai';
 
 /** ADK renders another agent's events as a user content starting with this. */
-export const FOREIGN_CONTEXT_PREFIX = 'For context:';
+const FOREIGN_CONTEXT_PREFIX = 'For context:';
 
 export function hasFunctionCall(content: Content | undefined): boolean {
   return content?.parts?.some((part) => part.functionCall !== undefined) ?? false;

@@ -8,7 +8,7 @@
 import { didYouMean } from '../config/closest-name.js';
 import { keyPricesModel } from './price-table.js';
 
-export interface UnmatchedPrice {
+interface UnmatchedPrice {
   readonly key: string;
   readonly message: string;
 }

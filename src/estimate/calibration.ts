@@ -82,7 +82,7 @@ export function calibrate(
 }
 
 /** A request's heuristic estimate and the estimator's own framing within it. */
-export interface RequestFraming {
+interface RequestFraming {
   readonly estimate: number;
   readonly framing: number;
 }

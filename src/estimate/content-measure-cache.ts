@@ -20,7 +20,7 @@ import { fingerprint, probeFingerprint } from './fingerprint.js';
 import type { JsonTexts } from './json-text.js';
 import type { Tokenizer } from './tokenizer.js';
 
-export interface ContentMeasures {
+interface ContentMeasures {
   readonly fingerprints: readonly string[];
   readonly tokens: readonly number[];
 }
@@ -44,7 +44,7 @@ function isBulky(texts: JsonTexts): boolean {
   return false;
 }
 
-export interface MeasureCacheLimits {
+interface MeasureCacheLimits {
   /** Sessions (x agents) whose measures are kept. @default 1,000 */
   readonly sessions?: number;
   /** Entries of the fingerprint → tokens memo. @default 200,000 */

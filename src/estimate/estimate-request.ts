@@ -44,10 +44,10 @@ export class TokenMemo {
 }
 
 /** Fixed cost of the system instruction's, and of each tool declaration's, framing. */
-export const FIXED_PART_OVERHEAD_TOKENS = 4;
+const FIXED_PART_OVERHEAD_TOKENS = 4;
 
 /** Estimated tokens of the fixed part of a request, and the estimator's own framing within them. */
-export interface FixedTokens {
+interface FixedTokens {
   readonly systemTokens: number;
   readonly toolTokens: number;
   /** Of `systemTokens + toolTokens`, the estimator's framing (see calibration.ts). */

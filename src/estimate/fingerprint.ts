@@ -200,7 +200,7 @@ export function fingerprint(value: unknown, texts?: JsonTexts): string {
 }
 
 /** Nodes a probe visits at most. */
-export const PROBE_NODES = 256;
+const PROBE_NODES = 256;
 
 /**
  * A cheaper fingerprint for re-identifying a content already measured: a

@@ -15,9 +15,9 @@
 import { Buffer } from 'node:buffer';
 import type { Tokenizer } from './tokenizer.js';
 
-export const IMAGE_TILE_TOKENS = 258;
-export const UNKNOWN_IMAGE_TOKENS = 1120;
-export const PDF_PAGE_TOKENS = 258;
+const IMAGE_TILE_TOKENS = 258;
+const UNKNOWN_IMAGE_TOKENS = 1120;
+const PDF_PAGE_TOKENS = 258;
 const AUDIO_BYTES_PER_SECOND = 4_000;
 const AUDIO_TOKENS_PER_SECOND = 32;
 const VIDEO_BYTES_PER_SECOND = 125_000;

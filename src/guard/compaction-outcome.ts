@@ -20,7 +20,7 @@ export interface CompactionOutcome extends CompactionFigures {
   readonly waitedMs?: number | undefined;
 }
 
-export type SummarizerReport = Pick<
+type SummarizerReport = Pick<
   CompactionOutcome,
   | 'fallback'
   | 'fallbackReason'

@@ -88,7 +88,7 @@ export function composeRequest(input: ComposeInput): Composed {
   };
 }
 
-export interface ShrinkInput {
+interface ShrinkInput {
   readonly sent: Content[];
   /** Tokens of each content of `sent`. */
   readonly sentTokens: readonly number[];

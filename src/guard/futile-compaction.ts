@@ -23,7 +23,7 @@ const MIN_RETRY_GROWTH = 64;
 export type CompactionConditions = FutileCompaction;
 
 /** Where the request and its fixed part alone stand against the hard limit and the window (calibrated tokens). */
-export interface HardLimitPressure {
+interface HardLimitPressure {
   readonly calibrated: number;
   readonly fixedCalibrated: number;
   readonly hardLimit: number;

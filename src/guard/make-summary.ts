@@ -25,7 +25,7 @@ import type { RequestView } from './request-view.js';
 import type { SummarizeFn } from './summarize-covered.js';
 import { summarizeSplit, type SplitSummary } from './summarize-split.js';
 
-export interface MakeSummaryInput {
+interface MakeSummaryInput {
   readonly contents: readonly Content[];
   readonly view: RequestView;
   readonly split: Split;

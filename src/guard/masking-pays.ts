@@ -74,7 +74,7 @@ export function expectedRereads(input: RereadInput): number {
   return Math.max(1, turnsLeft * callsPerTurn);
 }
 
-export interface ElisionInput {
+interface ElisionInput {
   readonly policy: Pick<ResolvedPolicy, 'invocationThreshold' | 'overlapSize' | 'maxCompactions'>;
   readonly usage: Pick<UsageRecord, 'compactions'>;
   /** Calibrated threshold of the budget. */

@@ -24,7 +24,7 @@ export const RECALL_DECLARATION_MAX_FIXED_SHARE = 0.25;
  */
 export const RECALL_DECLARATION_MAX_WINDOW_SHARE = 0.01;
 
-export interface RecallDeclarationInput {
+interface RecallDeclarationInput {
   readonly policy: Pick<ResolvedPolicy, 'maskKeepRecent' | 'maskStaleOutputTokens'>;
   /** Heuristic tokens of the request's system instruction and tool declarations, without the recall tool. */
   readonly fixedTokens: number;

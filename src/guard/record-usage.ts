@@ -14,7 +14,7 @@ import {
   type AcceptedSize,
 } from './learned-window.js';
 
-export interface ReportedUsage {
+interface ReportedUsage {
   readonly promptTokenCount?: unknown;
   readonly candidatesTokenCount?: unknown;
 }
@@ -51,7 +51,7 @@ export function isOverflowError(message: string): boolean {
 /** Why a maximum a rejection stated was not learned. */
 export type RefusedStatement = 'not-over' | 'size-inconsistent' | 'below-accepted';
 
-export interface RejectionOutcome {
+interface RejectionOutcome {
   readonly usage: UsageRecord;
   /** The maximum learned as `model`'s window, when the statement earned it. */
   readonly learned?: number | undefined;

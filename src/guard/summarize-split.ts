@@ -11,7 +11,7 @@ import { buildSummaryRecord, type NewSummary } from './build-summary-record.js';
 import type { Split } from './choose-split.js';
 import { summarizeCovered, type SummarizeFn, type Summarized } from './summarize-covered.js';
 
-export interface SplitSummaryInput {
+interface SplitSummaryInput {
   readonly contents: readonly Content[];
   /** What the model was last shown (masked where masked). */
   readonly view: readonly Content[];

@@ -33,7 +33,7 @@ export interface AgentsMdInstructionsOptions extends InstructionsCacheOptions {
 const LOG_PREFIX = '[agents_md_instructions]';
 
 /** Logs a warning naming what the byte limit cut, once per load. */
-export function reportInstructionsTruncation(loaded: LoadedInstructions, logger: Pick<GuardLogger, 'warn'>): void {
+function reportInstructionsTruncation(loaded: LoadedInstructions, logger: Pick<GuardLogger, 'warn'>): void {
   if (loaded.truncated.length === 0) return;
   const cuts = loaded.truncated.map((cut) => `${cut.path} (${cut.kind}, ${cut.droppedBytes} bytes dropped)`).join(', ');
   logger.warn(`${LOG_PREFIX} instructions over the limit; cut: ${cuts}.`);

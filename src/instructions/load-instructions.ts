@@ -78,11 +78,11 @@ export interface LoadedInstructions {
 }
 
 /** Default file name. */
-export const AGENTS_MD = 'AGENTS.md';
+const AGENTS_MD = 'AGENTS.md';
 /** Default limit of the merged text: 32 KiB, as in seed 002 (and Codex's `project_doc_max_bytes`). */
-export const DEFAULT_INSTRUCTIONS_MAX_BYTES = 32 * 1024;
+const DEFAULT_INSTRUCTIONS_MAX_BYTES = 32 * 1024;
 /** Default project-root markers. */
-export const DEFAULT_PROJECT_MARKERS: readonly string[] = Object.freeze([
+const DEFAULT_PROJECT_MARKERS: readonly string[] = Object.freeze([
   '.git',
   'package.json',
   'go.mod',
@@ -102,7 +102,7 @@ export function instructionHeader(kind: InstructionSourceKind, path: string): st
 }
 
 /** The line that ends a cut file. */
-export function instructionCutMarker(droppedBytes: number, maxBytes: number): string {
+function instructionCutMarker(droppedBytes: number, maxBytes: number): string {
   return `[... omitted ${droppedBytes} bytes of this file to stay within ${maxBytes} bytes ...]`;
 }
 

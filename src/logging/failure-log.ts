@@ -6,10 +6,11 @@
  * message and stack, goes to debug.
  */
 
-type LogMethod = (...args: unknown[]) => void;
-
-/** The level a failure is logged at, and debug for the detail. */
-export type FailureLogger<Level extends 'warn' | 'error'> = { debug: LogMethod } & Record<Level, LogMethod>;
+/**
+ * A logger with the level a failure is logged at (`warn` or `error`), and `debug` for the detail;
+ * a `GuardLogger` or `console` is one.
+ */
+export type FailureLogger<Level extends 'warn' | 'error'> = Record<Level | 'debug', (...args: unknown[]) => void>;
 
 /** A class name shown above debug: an identifier (it comes from code, not data). */
 const CLASS_NAME = /^[A-Za-z_$][\w$]{0,59}$/;

@@ -25,12 +25,12 @@ export interface DurableFact {
   readonly lastSeen: number;
 }
 
-export interface FactLimits {
+interface FactLimits {
   readonly maxFacts: number;
   readonly maxChars: number;
 }
 
-export const MAX_FACT_CHARS = 240;
+const MAX_FACT_CHARS = 240;
 
 // Bounded quantifiers keep the match linear: an unbounded `[\w.-]+@` backtracks from every position
 // of a long run of word characters (quadratic; minutes on a 200 KB message).
@@ -41,7 +41,7 @@ const MAX_SENTENCE_CHARS = 2_000;
 const CONSTRAINT = /\b(must|never|always|only|don't|do not|without|at most|at least|deadline|budget|required?)\b/i;
 
 /** Normalised key used to recognise the same fact again. */
-export function factKey(text: string): string {
+function factKey(text: string): string {
   return text
     .toLowerCase()
     .replace(/\s+/g, ' ')

@@ -19,7 +19,7 @@ export function pinCapFor(window: number, maxPinnedTokens: number | undefined): 
   return Math.min(maxPinnedTokens ?? Math.floor(window * DEFAULT_PIN_SHARE), ceiling);
 }
 
-export interface FittedPins {
+interface FittedPins {
   readonly pins: Pin[];
   /** Pins left out of this request (oldest first). */
   readonly dropped: readonly Pin[];

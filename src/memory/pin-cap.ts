@@ -4,7 +4,7 @@
 import { pinCapFor } from './fit-pins.js';
 
 /** The windows that may be known when a pin is added, most specific first. */
-export interface PinWindows {
+interface PinWindows {
   /** The window of the request in hand (a pin added during a model call). */
   readonly request?: number | undefined;
   /** The window recorded by the agent's last call. */

@@ -13,8 +13,10 @@ export const PINNED_MARKER = '[context_guard pinned]';
 /** Agent name under which pins apply to every agent. */
 export const ALL_AGENTS = '*';
 
+/** Who pinned a text: the application (`guard.pin`), the model (`pinContextTool`), or the guard (`pinFirstRequest`). */
 export type PinSource = 'application' | 'model' | 'first-request';
 
+/** A text carried verbatim in every later request of an agent (docs/memory.md). */
 export interface Pin {
   readonly id: string;
   readonly text: string;
@@ -65,6 +67,10 @@ export function pinnedTokens(pins: readonly Pin[], tokenizer: Tokenizer): number
   return content ? estimateContentTokens(content, tokenizer) : 0;
 }
 
+/**
+ * What adding a pin did: `ok` with the pin list it was added to, the new pin and the pins' tokens;
+ * or not added, with why, the tokens the pins would take and the cap they would exceed.
+ */
 export type AddPinResult =
   | { readonly ok: true; readonly pins: Pin[]; readonly pin: Pin; readonly tokens: number }
   | { readonly ok: false; readonly reason: string; readonly tokens: number; readonly cap: number };

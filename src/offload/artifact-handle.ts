@@ -13,10 +13,10 @@ export const OFFLOAD_ARTIFACT_PREFIX = 'context_guard-tool_output-';
 export const OFFLOAD_HANDLE_KEY = 'full_result_artifact';
 
 /** Media type of an offloaded result: its JSON text, UTF-8. */
-export const OFFLOAD_MIME_TYPE = 'application/json';
+const OFFLOAD_MIME_TYPE = 'application/json';
 
 /** Where the whole result is and how to read it. */
-export interface OffloadHandle {
+interface OffloadHandle {
   readonly name: string;
   readonly version: number;
   /** Characters (UTF-16 code units) of the stored JSON text. */
@@ -101,7 +101,7 @@ export function withOffloadHandle(
 }
 
 /** One slice of an artifact's text, as the recall tool returns it. */
-export interface ArtifactSlice {
+interface ArtifactSlice {
   readonly offset: number;
   readonly text: string;
   readonly total_chars: number;

@@ -5,7 +5,7 @@
  * rejection is swallowed here, so nothing escapes unhandled.
  */
 
-export type TimedOutcome<T> =
+type TimedOutcome<T> =
   | { readonly status: 'done'; readonly value: T }
   | { readonly status: 'failed'; readonly error: unknown }
   | { readonly status: 'timeout' };

@@ -20,7 +20,7 @@ export interface SearchableEvent {
   readonly content?: Content | undefined;
 }
 
-export interface RecallHit {
+interface RecallHit {
   readonly eventId: string;
   /** 1-based turn (invocation) of the event within the session. */
   readonly turn: number;
@@ -32,7 +32,7 @@ export interface RecallHit {
 const FULL_TEXT_LIMITS = { textChars: 200_000, argumentChars: 50_000, resultChars: 200_000 };
 
 /** Full text of an event as the recall tool shows it. */
-export function eventText(event: SearchableEvent): string {
+function eventText(event: SearchableEvent): string {
   return event.content ? renderContent(event.content, FULL_TEXT_LIMITS) : '';
 }
 

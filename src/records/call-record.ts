@@ -48,7 +48,7 @@ export const NO_COUNTS: CallCounts = {
   rejectedCalls: 0,
 };
 
-export interface CallRecord extends CallCounts {
+interface CallRecord extends CallCounts {
   readonly version: number;
   /** Unique per call: a copy of an event re-appended (ADK re-yields old events in places) counts once. */
   readonly id: string | undefined;

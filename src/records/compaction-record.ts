@@ -15,6 +15,7 @@ export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
 /** What triggered a compaction: the threshold, a rejected request, the sliding window's schedule or its token trigger. */
 export type CompactionReason = 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
 
+/** The stored events a summary replaced, as a compaction record names them. */
 export interface CoveredEvents {
   /** Stored events whose contents the summary replaced, first and last. */
   readonly firstEventId?: string | undefined;
@@ -59,6 +60,7 @@ export interface CompactionFigures {
   readonly prepared: boolean;
 }
 
+/** The audit record of one compaction, stored on the event of the call it served (docs/observability.md). */
 export interface CompactionRecord extends CompactionFigures {
   readonly version: number;
   readonly id: string;

@@ -10,11 +10,13 @@ import { stateKeysFor } from '../state/state-keys.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord, type CompactionRecord } from './compaction-record.js';
 import type { EventLike } from './map-contents-to-events.js';
 
+/** What `compactionView` reads of a stored event (an ADK `Event` is one). */
 export interface StoredEventLike extends EventLike {
   readonly author?: string | undefined;
   readonly customMetadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** What `compactionView` returns: an agent's summary, its compactions, and which events they replaced. */
 export interface CompactionView {
   readonly agentName: string;
   /** The summary the agent's requests start with now, if any. */
@@ -29,6 +31,10 @@ export interface CompactionView {
   readonly modelView: string;
 }
 
+/**
+ * The compaction-aware view of a stored session for one agent: what its model sees now and which
+ * stored events its summaries replaced. Reads only; the events are never altered.
+ */
 export function compactionView(
   session: { readonly state: Readonly<Record<string, unknown>>; readonly events: readonly StoredEventLike[] },
   agentName: string,

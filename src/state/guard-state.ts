@@ -236,7 +236,7 @@ export function plausibleTokenCount(value: unknown, min: number): number | undef
 }
 
 /** A usage record read from state: the record, and what was dropped from it (see field-reader.ts). */
-export interface ReadUsage {
+interface ReadUsage {
   readonly usage: UsageRecord;
   /** Present but not a record (a string, a number, an array...): read as nothing learned yet. */
   readonly unreadable: boolean;

@@ -32,7 +32,7 @@ export interface StoredPreparedSummary extends PreparationClaim {
   readonly droppedContents: number;
 }
 
-export type StoredOutcome =
+type StoredOutcome =
   | {
       readonly ok: true;
       readonly truncated: boolean;

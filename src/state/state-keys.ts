@@ -9,7 +9,7 @@
 /** Prefix of every key this package writes. */
 export const STATE_PREFIX = 'context_guard';
 
-export interface GuardStateKeys {
+interface GuardStateKeys {
   /** The summary and its watermark (written only when a compaction happens). */
   readonly summary: string;
   /** Calibration and counters (written on every model call; small). */

@@ -21,7 +21,7 @@ export function anchorAt(fingerprintAt: FingerprintAt, covered: number): string 
   return `${covered >= 2 ? (fingerprintAt(covered - 2) ?? '') : '^'}|${fingerprintAt(covered - 1) ?? ''}`;
 }
 
-export type WatermarkMatch =
+type WatermarkMatch =
   | { readonly kind: 'exact'; readonly covered: number }
   | { readonly kind: 'moved'; readonly covered: number }
   | { readonly kind: 'missing' };
@@ -69,7 +69,7 @@ export interface SummaryPosition {
   readonly kept?: KeptContent | undefined;
 }
 
-export type SummaryMatch =
+type SummaryMatch =
   | { readonly kind: 'found'; readonly covered: number; readonly keptAt?: number | undefined }
   | { readonly kind: 'missing'; readonly reason: string };
 

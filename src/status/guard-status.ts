@@ -6,6 +6,7 @@ import { decodeSummaryRecord, decodeUsageRecord, type WindowOrigin } from '../st
 import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 
+/** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
 export interface AgentContextStatus {
   readonly agentName: string;
   /**

@@ -10,7 +10,7 @@ import { metrics, type Counter, type Histogram, type MeterProvider } from '@open
 /** The instrumentation scope of every span and metric of the plugin. */
 export const TELEMETRY_SCOPE = 'adk-context-guard';
 
-export interface InstrumentSpec {
+interface InstrumentSpec {
   readonly kind: 'counter' | 'histogram';
   readonly name: string;
   readonly unit?: string | undefined;
@@ -19,7 +19,7 @@ export interface InstrumentSpec {
 
 type InstrumentOf<S extends InstrumentSpec> = S['kind'] extends 'counter' ? Counter : Histogram;
 
-export type Instruments<T extends Readonly<Record<string, InstrumentSpec>>> = {
+type Instruments<T extends Readonly<Record<string, InstrumentSpec>>> = {
   readonly [K in keyof T]: InstrumentOf<T[K]>;
 };
 

@@ -15,7 +15,7 @@ import { promptTooLongError } from './scripted-llm.js';
 export type SummarizerBehavior = 'ok' | 'fail' | 'timeout' | 'empty' | 'overlong';
 
 /** Characters of output per token of `maxOutputTokens`. */
-export const CHARS_PER_OUTPUT_TOKEN = 3;
+const CHARS_PER_OUTPUT_TOKEN = 3;
 /** How long a "timeout" summarizer hangs when nobody aborts it (ADK's LlmSummarizer never does). */
 const UNABORTED_HANG_MS = 1_500;
 
@@ -69,7 +69,7 @@ function currentRequestOf(prompt: string): string | undefined {
 }
 
 /** A deterministic, structured summary of about `chars` characters. */
-export function scriptedSummary(prompt: string, chars: number): string {
+function scriptedSummary(prompt: string, chars: number): string {
   const request = currentRequestOf(prompt);
   const sections = [
     '## Current state',

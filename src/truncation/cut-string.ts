@@ -20,7 +20,7 @@ export interface LineLimits {
 }
 
 /** The outcome of `cutString`: the text to send and whether anything was left out. */
-export interface StringCut {
+interface StringCut {
   readonly text: string;
   readonly cut: boolean;
 }
@@ -31,7 +31,7 @@ export function linesMarker(omitted: number, total: number): string {
 }
 
 /** The marker for a cut inside a line (UTF-8 bytes of the original string). */
-export function bytesMarker(omitted: number, total: number): string {
+function bytesMarker(omitted: number, total: number): string {
   return `[... omitted ${omitted} of ${total} bytes ...]`;
 }
 

@@ -21,7 +21,7 @@ export type Node =
   | { readonly kind: 'array'; readonly items: readonly Node[]; readonly size: number }
   | { readonly kind: 'object'; readonly entries: readonly Entry[]; readonly size: number };
 
-export interface Entry {
+interface Entry {
   readonly key: string;
   /** JSON bytes of `"key":`. */
   readonly overhead: number;

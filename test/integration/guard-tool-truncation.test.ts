@@ -1,7 +1,7 @@
 /** ContextGuard's own afterToolCallback: oversized tool results are cut, recorded, and configurable per agent. */
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, type ContextGuardOptions } from '../../src/index.js';
-import { stateKeysFor, type ToolTruncationRecord } from '../../src/internal.js';
+import { ContextGuard, type ContextGuardOptions, type ToolTruncationRecord } from '../../src/index.js';
+import { stateKeysFor } from '../../src/internal.js';
 import { createHarness, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
 

@@ -12,10 +12,11 @@ import {
   ContextGuardConfigError,
   tiktokenTokenizer,
   type ContextGuardOptions,
+  type SummarizeRequest,
   type Summarizer,
   type Tokenizer,
 } from '../../src/index.js';
-import { COMPACTION_METADATA_KEY, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
+import { COMPACTION_METADATA_KEY, stateKeysFor } from '../../src/internal.js';
 import { untypedOptions } from '../support/builders.js';
 import { FAULT_APP, FAULT_USER, faultHarness } from '../support/fault-harness.js';
 

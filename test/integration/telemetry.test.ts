@@ -2,7 +2,8 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor, type SummarizeRequest } from '../../src/internal.js';
+import type { SummarizeRequest } from '../../src/index.js';
+import { decodeCompactionRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { createHarness, summarizingGuard, toolThenAnswerScript } from '../support/agent-harness.js';
 import { metricsProbe } from '../support/metrics-probe.js';
 import { ScriptedSummarizer } from '../../src/testing/index.js';
