@@ -44,11 +44,11 @@ import {
   type ResolvedPolicy,
 } from './options.js';
 import { logFailure } from './logging/failure-log.js';
+import { LOG_PREFIX } from './logging/log-prefix.js';
 
 export type { StatusSession } from './adk/guard-session-actions.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
-const LOG_PREFIX = '[context_guard]';
 
 /** True for a `ContextGuard`, even one from another copy of the package. */
 export function isContextGuard(value: unknown): value is ContextGuard {

@@ -17,8 +17,8 @@ import type { PreparedHandle } from '../guard/prepared-summary.js';
 import type { NewSummary } from '../state/new-summary.js';
 import { logFailure } from '../logging/failure-log.js';
 import { summaryIdentity } from '../state/prepared-record.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
-const LOG_PREFIX = '[context_guard]';
 /** Sessions with a summary in preparation, at most. */
 export const MAX_PREPARED_SUMMARIES = 1_000;
 

@@ -32,8 +32,7 @@ import type { PreparedSummaries } from './prepared-summaries.js';
 import type { PreparedLookup, ReplicaPrepared } from './replica-prepared.js';
 import type { ModelWindowResolver } from './model-window-resolver.js';
 import { isContextRecallTool } from './recall-tool.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** What the reader uses, built once per guard. */
 export interface RequestReaders {

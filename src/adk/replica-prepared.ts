@@ -29,8 +29,8 @@ import type { LocalPrepared, PreparationHooks } from './prepared-summaries.js';
 import { appendStateEvent } from './state-event.js';
 import { logFailure } from '../logging/failure-log.js';
 import { withinTime } from '../offload/within-time.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
-const LOG_PREFIX = '[context_guard]';
 /** First and longest pause between two reads of the session while waiting for another replica's summary. */
 const FIRST_POLL_MS = 25;
 const MAX_POLL_MS = 1_000;
