@@ -31,6 +31,7 @@ export type { Tokenizer } from './estimate/tokenizer.js';
 export { formatContextMeter } from './status/guard-status.js';
 export type { AgentContextStatus } from './status/guard-status.js';
 export type { WindowOrigin } from './state/guard-state.js';
+export type { AgentUsageFigures } from './state/agent-usage-figures.js';
 export type { CountedEvent } from './records/call-totals.js';
 export type {
   CompactionFigures,

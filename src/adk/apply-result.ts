@@ -18,8 +18,7 @@ import type { ReplicaPrepared } from './replica-prepared.js';
 import { prepareSummary } from '../guard/prepared-summary.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ReadRequest } from './read-request.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** What applying a result uses, built once per guard. */
 export interface ResultAppliers {

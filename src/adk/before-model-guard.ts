@@ -12,8 +12,7 @@ import type { PolicyCache } from './policy-cache.js';
 import { readRequest, readStoredState } from './read-request.js';
 import { scopeOfContext } from './session-scope.js';
 import { logFailure } from '../logging/failure-log.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 export class BeforeModelGuard {
   /** Requests already handled, so the plugin and agent-callback forms never both apply. */

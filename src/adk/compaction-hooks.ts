@@ -22,8 +22,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ContextCompactionTrigger, type InvocationContext } from '@google/adk';
 import type { GuardLogger } from '../options.js';
 import { logFailure } from '../logging/failure-log.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** The guard keys (session and agent) whose compaction hooks are running in this async context. */
 const hookScope = new AsyncLocalStorage<ReadonlySet<string>>();

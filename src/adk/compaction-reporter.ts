@@ -12,8 +12,8 @@ import { recordCompactionTelemetry } from '../telemetry/guard-telemetry.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../options.js';
 import { scopeOfContext } from './session-scope.js';
 import { logFailure } from '../logging/failure-log.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
-const LOG_PREFIX = '[context_guard]';
 /** Compaction records awaiting their model response, at most (see remember). */
 const MAX_PENDING_RECORDS = 1_000;
 

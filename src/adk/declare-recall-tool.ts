@@ -19,6 +19,7 @@ import { shouldDeclareRecall } from '../guard/recall-declaration.js';
 import type { ResolvedPolicy } from '../options.js';
 import { contextRecallTool, isContextRecallTool } from './recall-tool.js';
 import type { WarnOnce } from './warn-once.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** The recall tool the guard declared in an invocation, by agent: a tool result cut in that step names it. */
 const declaredIn = new WeakMap<object, Map<string, string>>();
@@ -66,7 +67,7 @@ export class RecallToolDeclarer {
     if (tools.some((tool) => tool.name === this.tool.name)) {
       this.warnings.warn(
         `recall-name:${context.agentName}`,
-        `[context_guard] agent '${context.agentName}' has a tool named '${this.tool.name}' that is not the recall tool, so masking for cost is off for it (a masked result could not be read back). Add contextRecallTool({ name: '…' }) under another name to the agent's tools to turn it on.`,
+        `${LOG_PREFIX} agent '${context.agentName}' has a tool named '${this.tool.name}' that is not the recall tool, so masking for cost is off for it (a masked result could not be read back). Add contextRecallTool({ name: '…' }) under another name to the agent's tools to turn it on.`,
       );
       return;
     }

@@ -12,6 +12,7 @@ import { currentCaller, markToolCall, wrapAgentToolRun } from './agent-tool-call
 import { agentToolChild, brandGuardCallback, type GuardAgentCallbackSet } from './attach-to-agent.js';
 import type { OffloadingToolOutputTruncator } from './offload-tool-output.js';
 import { logFailure } from '../logging/failure-log.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** The work each callback does; none of it throws. */
 interface GuardWork {
@@ -75,7 +76,7 @@ export function attachToAgentToolChild(
     logFailure(
       logger,
       'error',
-      `[context_guard] could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`,
+      `${LOG_PREFIX} could not attach to the AgentTool child '${tool?.name}'; it runs unguarded.`,
       error,
     );
     return;
@@ -89,7 +90,7 @@ export function attachToAgentToolChild(
     logFailure(
       logger,
       'error',
-      `[context_guard] could not mark the call of the AgentTool child '${tool?.name}' as this app's; it runs under the guard first attached to it.`,
+      `${LOG_PREFIX} could not mark the call of the AgentTool child '${tool?.name}' as this app's; it runs under the guard first attached to it.`,
       error,
     );
   }

@@ -19,8 +19,7 @@ import type { UsageRecord } from '../state/guard-state.js';
 import { stateKeysFor } from '../state/state-keys.js';
 import type { GuardLogger, ResolvedPolicy } from '../options.js';
 import type { WarnOnce } from './warn-once.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 export class GuardPins {
   constructor(

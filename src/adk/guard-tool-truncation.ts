@@ -15,8 +15,7 @@ import {
   type PluginToolOutputTruncator,
   type ToolCallbackContext,
 } from './tool-output-callback.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** The truncator in its agent-callback and plugin forms; the plugin form never throws (the result is then kept). */
 export interface GuardToolTruncators {

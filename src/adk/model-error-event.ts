@@ -14,8 +14,7 @@ import type { GuardLogger } from '../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { ModelWindowResolver } from './model-window-resolver.js';
 import type { PendingCalls } from './pending-calls.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** The event to hand back to ADK for a failed model call, if the step wrote guard state. */
 export function modelErrorEvent(

@@ -6,14 +6,13 @@
  */
 import type { Context, LlmRequest, LlmResponse } from '@google/adk';
 import { logFailure } from '../logging/failure-log.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 import type { ContextGuardOptions, GuardLogger } from '../options.js';
 import type { GuardParts } from './guard-parts.js';
 import { modelErrorEvent } from './model-error-event.js';
 import type { PolicyCache } from './policy-cache.js';
 import { recordResponse } from './record-response.js';
 import { WarnOnce } from './warn-once.js';
-
-const LOG_PREFIX = '[context_guard]';
 
 export class ModelResponseHooks {
   private readonly notices: WarnOnce;

@@ -20,8 +20,7 @@ import {
 import { decodeUsageRecord, type UsageRecord } from '../state/guard-state.js';
 import { stateKeysFor } from '../state/state-keys.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../options.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** The summarizer of a request and the window it is given. */
 interface SummarizerChoice {

@@ -19,8 +19,7 @@ import { withinTime } from '../offload/within-time.js';
 import { declaredRecallToolName } from './declare-recall-tool.js';
 import { isContextRecallTool } from './recall-tool.js';
 import { asToolResult, type AgentAfterToolParams, type ToolOutputTruncator } from './tool-output-callback.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** The logging the offloader needs. */
 export interface OffloadLogger {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { collectUnhandledRejections } from '../../test/support/unhandled-rejections.js';
 import { CapturingLogger } from '../testing/index.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
-import type { PreparedSummary } from '../guard/prepared-summary.js';
+import type { NewSummary } from '../state/new-summary.js';
 import { PreparedSummaries } from './prepared-summaries.js';
 
 const REQUEST = {
@@ -11,19 +11,12 @@ const REQUEST = {
 } as const satisfies Pick<PreparationRequest, 'previous' | 'watermark'>;
 const request = REQUEST as unknown as PreparationRequest;
 
-function preparedSummary(): PreparedSummary {
+function preparedSummary(): NewSummary {
   return {
-    summarized: {
-      text: 'summary',
-      outcome: { ok: true, text: 'summary', truncated: false },
-      summarizedContents: [],
-      currentRequest: undefined,
-      droppedContents: 0,
-    },
-    summary: {
-      record: { version: 1, text: 'summary', covered: 4, anchor: 'a|b', compactions: 1, fallback: false, createdAt: 1 },
-      droppedFacts: [],
-    },
+    record: { version: 1, text: 'summary', covered: 4, anchor: 'a|b', compactions: 1, fallback: false, createdAt: 1 },
+    droppedFacts: [],
+    outcome: { ok: true, text: 'summary', truncated: false },
+    droppedContents: 0,
   };
 }
 
@@ -32,7 +25,7 @@ describe('PreparedSummaries', () => {
 
   it('should hand a settled summary over without a wait, and say when one is still being prepared', async () => {
     const store = new PreparedSummaries(new CapturingLogger());
-    let finish: (value: PreparedSummary) => void = () => undefined;
+    let finish: (value: NewSummary) => void = () => undefined;
     store.start('k', 'worker', request, () => new Promise((resolve) => (finish = resolve)));
     await Promise.resolve();
     expect(store.preparing('k')).toBe(true);

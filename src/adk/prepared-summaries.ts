@@ -13,11 +13,12 @@
  */
 import type { GuardLogger } from '../options.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
-import type { PreparedHandle, PreparedSummary } from '../guard/prepared-summary.js';
+import type { PreparedHandle } from '../guard/prepared-summary.js';
+import type { NewSummary } from '../state/new-summary.js';
 import { logFailure } from '../logging/failure-log.js';
 import { summaryIdentity } from '../state/prepared-record.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
-const LOG_PREFIX = '[context_guard]';
 /** Sessions with a summary in preparation, at most. */
 const MAX_PREPARED_SUMMARIES = 1_000;
 
@@ -40,7 +41,7 @@ interface Entry extends LocalPrepared {
 /** How a preparation is named, and what is done with its summary once made (written to the session). */
 export interface PreparationHooks {
   readonly id?: string | undefined;
-  readonly onPrepared?: ((prepared: PreparedSummary) => void) | undefined;
+  readonly onPrepared?: ((prepared: NewSummary) => void) | undefined;
 }
 
 /** Called when a preparation settles: how long the summarizer took, for telemetry. */
@@ -71,7 +72,7 @@ export class PreparedSummaries {
     key: string,
     agentName: string,
     request: PreparationRequest,
-    run: () => Promise<PreparedSummary>,
+    run: () => Promise<NewSummary>,
     hooks: PreparationHooks = {},
   ): void {
     const startedAt = Date.now();
@@ -79,12 +80,12 @@ export class PreparedSummaries {
     this.logger.debug(
       `${LOG_PREFIX} agent '${agentName}': preparing a summary ahead of the threshold (contents before ${request.watermark.covered}).`,
     );
-    const result: Promise<PreparedSummary | undefined> = Promise.resolve()
+    const result: Promise<NewSummary | undefined> = Promise.resolve()
       .then(run)
       .then(
         (prepared) => {
           settled = true;
-          this.onSettled(agentName, Date.now() - startedAt, prepared.summary.record.fallback);
+          this.onSettled(agentName, Date.now() - startedAt, prepared.record.fallback);
           // Only while it may still be applied: a summary already stored (from it or not) needs no copy.
           if (this.entries.get(key) === entry) hooks.onPrepared?.(prepared);
           return prepared;
@@ -130,7 +131,7 @@ export class PreparedSummaries {
     agentName: string,
     used: PreparedHandle | undefined,
     result: DecisionOnPrepared,
-    run: (request: PreparationRequest) => Promise<PreparedSummary>,
+    run: (request: PreparationRequest) => Promise<NewSummary>,
     hooks: PreparationHooks = {},
   ): void {
     if (used && (result.preparedDropped !== undefined || result.summary !== undefined)) {

@@ -8,7 +8,7 @@ import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../guard/guard-request.js';
 import type { PreparedHandle } from '../guard/prepared-summary.js';
 import type { WindowChoice } from '../guard/learned-window.js';
-import { runSummarizer, type Summarizer } from '../compaction/summarizer.js';
+import { runSummarizer, type SummarizeFn, type Summarizer } from '../compaction/summarizer.js';
 import type { ContentMeasureCache } from '../estimate/content-measure-cache.js';
 import { estimateFixedTokens, type TokenMemo } from '../estimate/estimate-request.js';
 import { fingerprint } from '../estimate/fingerprint.js';
@@ -32,8 +32,7 @@ import type { PreparedSummaries } from './prepared-summaries.js';
 import type { PreparedLookup, ReplicaPrepared } from './replica-prepared.js';
 import type { ModelWindowResolver } from './model-window-resolver.js';
 import { isContextRecallTool } from './recall-tool.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** What the reader uses, built once per guard. */
 export interface RequestReaders {
@@ -196,8 +195,8 @@ function summaryToApply(
   return stored;
 }
 
-function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context?: Context) {
-  return (request: Parameters<typeof runSummarizer>[1], maxChars: number) =>
+function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context?: Context): SummarizeFn {
+  return (request, maxChars) =>
     runSummarizer(summarizer, request, {
       timeoutMs: policy.summarizerTimeoutMs,
       maxChars,

@@ -15,6 +15,7 @@ import { withinTime } from '../offload/within-time.js';
 import { MAX_TIMER_MS, optionDefault } from '../config/option-table.js';
 import { ContextGuardConfigError } from '../errors.js';
 import { logFailure, type FailureLogger } from '../logging/failure-log.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 export const RECALL_TOOL_NAME = 'recall_history';
 const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
@@ -179,7 +180,7 @@ async function readArtifact(
   const version =
     typeof at.version === 'number' && Number.isInteger(at.version) && at.version >= 0 ? at.version : undefined;
   const loaded = await withinTime(() => artifactService.loadArtifact({ filename: name, version }), reader.timeoutMs);
-  const what = `[context_guard] agent '${context.agentName}': could not read a stored tool result`;
+  const what = `${LOG_PREFIX} agent '${context.agentName}': could not read a stored tool result`;
   if (loaded.status === 'timeout') {
     reader.logger().warn(`${what} within ${reader.timeoutMs} ms (artifactTimeoutMs).`);
     return { error: `The stored tool result ${name} could not be read in time; try again later.` };

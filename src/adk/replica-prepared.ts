@@ -9,14 +9,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BaseSessionService, Context } from '@google/adk';
-import { claimOf, restorePrepared, storePrepared, type PreparedHandle } from '../guard/prepared-summary.js';
+import { claimOf, type PreparedHandle } from '../guard/prepared-summary.js';
 import { preparedSource, remoteWaitDeadline, type PreparedSource } from '../guard/prepared-source.js';
 import type { PreparationRequest } from '../guard/plan-preparation.js';
-import type { PreparedSummary } from '../guard/prepared-summary.js';
 import { encodeRecord } from '../state/guard-state.js';
+import type { NewSummary } from '../state/new-summary.js';
 import {
   decodePreparationClaim,
   decodeStoredPreparedSummary,
+  restorePrepared,
+  storePrepared,
   type PreparationClaim,
   type StoredPreparedSummary,
 } from '../state/prepared-record.js';
@@ -27,8 +29,8 @@ import type { LocalPrepared, PreparationHooks } from './prepared-summaries.js';
 import { appendStateEvent } from './state-event.js';
 import { logFailure } from '../logging/failure-log.js';
 import { withinTime } from '../offload/within-time.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
-const LOG_PREFIX = '[context_guard]';
 /** First and longest pause between two reads of the session while waiting for another replica's summary. */
 const FIRST_POLL_MS = 25;
 const MAX_POLL_MS = 1_000;
@@ -144,7 +146,7 @@ export class ReplicaPrepared {
     agentName: string,
     claim: PreparationClaim,
     policy: ResolvedPolicy,
-  ): Promise<{ prepared: PreparedSummary | undefined; waitedMs: number }> {
+  ): Promise<{ prepared: NewSummary | undefined; waitedMs: number }> {
     const startedAt = Date.now();
     const deadline = remoteWaitDeadline(claim, startedAt, policy.preparedSummaryWaitMs, policy.summarizerTimeoutMs);
     let pause = FIRST_POLL_MS;
@@ -177,7 +179,7 @@ export class ReplicaPrepared {
     address: SessionAddress,
     agentName: string,
     claim: PreparationClaim,
-    prepared: PreparedSummary,
+    prepared: NewSummary,
     waitMs: number,
   ): Promise<void> {
     const { sessionService, appName, userId, sessionId } = address;

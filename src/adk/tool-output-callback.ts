@@ -24,8 +24,7 @@ import {
   type ToolOutputTruncation,
 } from '../truncation/truncation-policy.js';
 import { logFailure } from '../logging/failure-log.js';
-
-const LOG_PREFIX = '[context_guard]';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 
 /** Parameters ADK passes to an agent-level `afterToolCallback`. */
 export type AgentAfterToolParams = Parameters<SingleAfterToolCallback>[0];

@@ -11,7 +11,7 @@ import { renderContent } from './render-content.js';
 
 const LINE_LIMITS = { textChars: 200, argumentChars: 200, resultChars: 200 };
 
-interface FallbackSummaryInput {
+export interface FallbackSummaryInput {
   readonly previousSummary?: string | undefined;
   readonly contents: readonly Content[];
   readonly currentRequest?: string | undefined;

@@ -17,7 +17,7 @@
 import type { Content } from '@google/genai';
 import { isValidSplit, latestUserRequestIndex } from '../content/content-shape.js';
 
-interface SplitInput {
+interface SelectSplitInput {
   readonly contents: readonly Content[];
   /** Estimated tokens of each content, aligned with `contents`. */
   readonly tokens: readonly number[];
@@ -56,7 +56,7 @@ function keepable(contents: readonly Content[], covered: number, keptAt: number 
 }
 
 /** The split to compact at, or `undefined` when nothing new can be summarized. */
-export function selectSplit(input: SplitInput): SplitChoice | undefined {
+export function selectSplit(input: SelectSplitInput): SplitChoice | undefined {
   const { contents, tokens, covered, tailBudget } = input;
   const length = contents.length;
   const request = latestUserRequestIndex(contents);

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runSummarizer, type SummarizeRequest, type SummarizeResult, type Summarizer } from './summarizer.js';
+import { userText } from '../../test/support/builders.js';
+import {
+  runSummarizer,
+  summarizeOrFallback,
+  type SummarizeFn,
+  type SummarizeRequest,
+  type SummarizeResult,
+  type Summarizer,
+  type SummaryOutcome,
+} from './summarizer.js';
 
 const REQUEST = { prompt: 'Summarize this.', systemInstruction: 'You compact histories.', maxOutputTokens: 500 };
 const OPTIONS = { timeoutMs: 1_000, maxChars: 1_500 };
@@ -32,15 +41,61 @@ function hangingSummarizer(): Summarizer & { signals: AbortSignal[] } {
   };
 }
 
+const FALLBACK = { contents: [userText('first question')], currentRequest: 'current request', maxChars: 1_500 };
+
+/** The verdict on `summarizer` as the guard runs it: bound by `runSummarizer`, caught by `summarizeOrFallback`. */
+async function verdict(summarizer: Summarizer): Promise<SummaryOutcome> {
+  const bound: SummarizeFn = (request, maxChars) => runSummarizer(summarizer, request, { ...OPTIONS, maxChars });
+  return (await summarizeOrFallback(bound, REQUEST, FALLBACK)).outcome;
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('summarizeOrFallback', () => {
+  const OK: SummaryOutcome = { ok: true, text: 'The user asked about logs.', truncated: false };
+
+  it("should pass the summarizer's outcome and text through", async () => {
+    const made = await summarizeOrFallback(() => Promise.resolve(OK), REQUEST, FALLBACK);
+    expect(made.outcome).toBe(OK);
+    expect(made.text).toBe('The user asked about logs.');
+  });
+
+  it('should report an absent summarizer as unavailable, with the mechanical summary', async () => {
+    const made = await summarizeOrFallback(undefined, REQUEST, FALLBACK);
+    expect(made.outcome).toMatchObject({ ok: false, kind: 'unavailable' });
+    expect(made.text).toMatch(/^\(Mechanical summary/);
+    expect(made.text).toContain('first question');
+  });
+
+  it('should turn a rejection or a throw into a failure, with the mechanical summary', async () => {
+    const rejected = await summarizeOrFallback(() => Promise.reject(new Error('boom')), REQUEST, FALLBACK);
+    expect(rejected.outcome).toEqual({ ok: false, kind: 'failed', reason: 'failed: boom' });
+    expect(rejected.text).toContain('first question');
+    const throwing: SummarizeFn = () => {
+      throw new Error('sync boom');
+    };
+    expect((await summarizeOrFallback(throwing, REQUEST, FALLBACK)).outcome).toEqual({
+      ok: false,
+      kind: 'failed',
+      reason: 'failed: sync boom',
+    });
+  });
+
+  it('should use the mechanical summary for a failed verdict', async () => {
+    const failed: SummaryOutcome = { ok: false, kind: 'empty', reason: 'returned no text' };
+    const made = await summarizeOrFallback(() => Promise.resolve(failed), REQUEST, FALLBACK);
+    expect(made.outcome).toBe(failed);
+    expect(made.text).toContain('first question');
+  });
+});
+
 describe('runSummarizer', () => {
-  describe('failures (never thrown, always reported)', () => {
+  describe('failures (as the guard runs it: never thrown, always reported)', () => {
     it('should report a summarizer that throws', async () => {
       const summarizer = fakeSummarizer(() => Promise.reject(new Error('503 backend unavailable')));
-      expect(await runSummarizer(summarizer, REQUEST, OPTIONS)).toEqual({
+      expect(await verdict(summarizer)).toEqual({
         ok: false,
         kind: 'failed',
         reason: 'failed: 503 backend unavailable',
@@ -54,27 +109,21 @@ describe('runSummarizer', () => {
           throw new Error('boom');
         },
       };
-      expect(await runSummarizer(synchronous, REQUEST, OPTIONS)).toEqual({
+      expect(await verdict(synchronous)).toEqual({
         ok: false,
         kind: 'failed',
         reason: 'failed: boom',
       });
       expect(
-        await runSummarizer(
+        await verdict(
           // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a summarizer that rejects with a non-Error
           fakeSummarizer(() => Promise.reject('just a string')),
-          REQUEST,
-          OPTIONS,
         ),
       ).toEqual({ ok: false, kind: 'failed', reason: 'failed: just a string' });
     });
 
     it('should cut a very long error message to 300 characters', async () => {
-      const outcome = await runSummarizer(
-        fakeSummarizer(() => Promise.reject(new Error('e'.repeat(5_000)))),
-        REQUEST,
-        OPTIONS,
-      );
+      const outcome = await verdict(fakeSummarizer(() => Promise.reject(new Error('e'.repeat(5_000)))));
       // 'failed: ' (8) + 300
       expect(outcome.ok === false && outcome.reason.length).toBe(308);
     });

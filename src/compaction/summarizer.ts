@@ -1,12 +1,14 @@
 /**
- * The summarizer seam and the policy around it: a timeout, an output cap, and
- * a verdict that never throws. The caller falls back to the mechanical summary
- * on any failure, so a summarizer can fail, hang, return nothing or return too
- * much without failing the agent's turn.
+ * The summarizer seam and the policy around it: a timeout, an output cap, a
+ * verdict, and the one place (`summarizeOrFallback`) where any failure becomes
+ * the mechanical summary, so a summarizer can fail, hang, return nothing or
+ * return too much without failing the agent's turn.
  */
 
 import { safeHead } from '../text/truncate-text.js';
+import { buildFallbackSummary, type FallbackSummaryInput } from './fallback-summary.js';
 
+/** What a summarizer is asked: the prompt the guard built, and how it may answer (docs/configuration.md). */
 export interface SummarizeRequest {
   /** The whole prompt (see summary-prompt.ts). */
   readonly prompt: string;
@@ -55,10 +57,46 @@ export type SummaryOutcome =
       readonly reason: string;
     };
 
+export const SUMMARIZER_FAILURE_KINDS = ['timeout', 'failed', 'empty', 'unavailable'] as const;
 /** Why the mechanical summary was used: timed out, threw or errored, returned no text, or no summarizer at all. */
-export type SummarizerFailureKind = 'timeout' | 'failed' | 'empty' | 'unavailable';
+export type SummarizerFailureKind = (typeof SUMMARIZER_FAILURE_KINDS)[number];
 
-/** Runs a summarizer under a timeout; failures become `{ ok: false }`, never exceptions. */
+/** A summarizer bound to its timeout and caller (see `runSummarizer`); it may reject. */
+export type SummarizeFn = (request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>;
+
+const UNAVAILABLE: SummaryOutcome = { ok: false, kind: 'unavailable', reason: 'no summarizer available' };
+
+/**
+ * The summary's text and the summarizer's verdict: on any failure (it threw, timed out, returned no
+ * text, or there is none), the mechanical summary of `fallback`. The one place a failure is caught.
+ */
+export async function summarizeOrFallback(
+  summarize: SummarizeFn | undefined,
+  request: Omit<SummarizeRequest, 'signal'>,
+  fallback: FallbackSummaryInput,
+): Promise<{ readonly text: string; readonly outcome: SummaryOutcome }> {
+  const outcome = await verdictOf(summarize, request, fallback.maxChars);
+  return { text: outcome.ok ? outcome.text : buildFallbackSummary(fallback), outcome };
+}
+
+async function verdictOf(
+  summarize: SummarizeFn | undefined,
+  request: Omit<SummarizeRequest, 'signal'>,
+  maxChars: number,
+): Promise<SummaryOutcome> {
+  if (!summarize) return UNAVAILABLE;
+  try {
+    return await summarize(request, maxChars);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, kind: 'failed', reason: `failed: ${message.slice(0, 300)}` };
+  }
+}
+
+/**
+ * Runs a summarizer under a timeout and the output cap: a timeout or an empty answer is a failed
+ * verdict; a throw is left to `summarizeOrFallback`, which catches every failure.
+ */
 export async function runSummarizer(
   summarizer: Summarizer,
   request: Omit<SummarizeRequest, 'signal'>,
@@ -75,28 +113,19 @@ export async function runSummarizer(
     }, options.timeoutMs);
   });
   const attempt = (async (): Promise<SummaryOutcome> => {
-    try {
-      const result = await summarizer.summarize({ ...request, signal: controller.signal });
-      const text = typeof result?.text === 'string' ? result.text.trim() : '';
-      if (text.length === 0) return { ok: false, kind: 'empty', reason: 'returned no text' };
-      const cut = text.length > options.maxChars;
-      const finishReason = result.finishReason;
-      return {
-        ok: true,
-        text: cut ? safeHead(text, options.maxChars) : text,
-        truncated:
-          cut ||
-          (finishReason !== undefined && finishReason !== 'STOP' && finishReason !== 'FINISH_REASON_UNSPECIFIED'),
-        promptTokens: result.promptTokens,
-        outputTokens: result.outputTokens,
-      };
-    } catch (error) {
-      return {
-        ok: false,
-        kind: 'failed',
-        reason: `failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300)}`,
-      };
-    }
+    const result = await summarizer.summarize({ ...request, signal: controller.signal });
+    const text = typeof result?.text === 'string' ? result.text.trim() : '';
+    if (text.length === 0) return { ok: false, kind: 'empty', reason: 'returned no text' };
+    const cut = text.length > options.maxChars;
+    const finishReason = result.finishReason;
+    return {
+      ok: true,
+      text: cut ? safeHead(text, options.maxChars) : text,
+      truncated:
+        cut || (finishReason !== undefined && finishReason !== 'STOP' && finishReason !== 'FINISH_REASON_UNSPECIFIED'),
+      promptTokens: result.promptTokens,
+      outputTokens: result.outputTokens,
+    };
   })();
   try {
     return await Promise.race([attempt, timeout]);

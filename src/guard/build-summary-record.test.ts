@@ -4,19 +4,18 @@ import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
 import { RECORD_VERSION } from '../state/guard-state.js';
 import { anchorAt } from '../state/watermark.js';
 import { buildSummaryRecord, type SummaryRecordInput } from './build-summary-record.js';
-import type { Summarized } from './summarize-covered.js';
 
 const FINGERPRINTS = ['f0', 'f1', 'f2', 'f3', 'f4'];
-const SUMMARIZED: Summarized = {
+const SUMMARIZED = {
   text: 'Summary.\n## Key facts\n- The database port is 5432.',
   outcome: { ok: true, text: 'Summary.\n## Key facts\n- The database port is 5432.', truncated: false },
   summarizedContents: [userText('Always deploy to eu-west-1.')],
   currentRequest: 'current request',
   droppedContents: 0,
-};
+} satisfies Partial<SummaryRecordInput>;
 const INPUT: SummaryRecordInput = {
   previous: undefined,
-  summarized: SUMMARIZED,
+  ...SUMMARIZED,
   coverage: { covered: 4, keptAt: 2 },
   fingerprints: FINGERPRINTS,
   factChars: 1_000,
@@ -56,8 +55,10 @@ describe('buildSummaryRecord', () => {
   });
 
   it('should not read key facts from a mechanical summary', () => {
-    const summarized: Summarized = { ...SUMMARIZED, outcome: { ok: false, kind: 'empty', reason: 'returned no text' } };
-    const { record } = buildSummaryRecord({ ...INPUT, summarized });
+    const { record } = buildSummaryRecord({
+      ...INPUT,
+      outcome: { ok: false, kind: 'empty', reason: 'returned no text' },
+    });
     expect(record.fallback).toBe(true);
     expect(record.facts?.map((fact) => fact.text)).toEqual(['Always deploy to eu-west-1.']);
   });

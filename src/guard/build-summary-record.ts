@@ -3,33 +3,34 @@
  * facts merged from the previous summary, the summarized contents and (from a
  * real summarizer) the summary's own key facts.
  */
+import type { Content } from '@google/genai';
 import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
+import type { SummaryOutcome } from '../compaction/summarizer.js';
 import type { SummaryCoverage } from '../compaction/summary-coverage.js';
 import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
 import { RECORD_VERSION, type SummaryRecord } from '../state/guard-state.js';
+import type { NewSummary } from '../state/new-summary.js';
 import { anchorAt } from '../state/watermark.js';
-import type { Summarized } from './summarize-covered.js';
 
 export interface SummaryRecordInput {
   readonly previous: SummaryRecord | undefined;
-  readonly summarized: Summarized;
+  /** The summary's text (the summarizer's, or the fallback's) and the summarizer's verdict. */
+  readonly text: string;
+  readonly outcome: SummaryOutcome;
+  /** The contents summarized, as shown to the summarizer. */
+  readonly summarizedContents: readonly Content[];
+  readonly currentRequest: string | undefined;
+  readonly droppedContents: number;
   readonly coverage: SummaryCoverage;
   readonly fingerprints: readonly string[];
   readonly factChars: number;
   readonly now: number;
 }
 
-export interface NewSummary {
-  readonly record: SummaryRecord;
-  /** Facts the bound left out. */
-  readonly droppedFacts: readonly string[];
-}
-
 export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
-  const { previous, summarized, coverage, fingerprints } = input;
-  const { text, outcome } = summarized;
+  const { previous, text, outcome, coverage, fingerprints } = input;
   const compactions = (previous?.compactions ?? 0) + 1;
-  const candidates = [...extractFacts(summarized.summarizedContents), ...(outcome.ok ? parseKeyFacts(text) : [])];
+  const candidates = [...extractFacts(input.summarizedContents), ...(outcome.ok ? parseKeyFacts(text) : [])];
   const facts = mergeFacts(previous?.facts ?? [], candidates, compactions, {
     maxFacts: MAX_DURABLE_FACTS,
     maxChars: input.factChars,
@@ -43,11 +44,11 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
       coverage.keptAt === undefined
         ? undefined
         : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
-    currentRequest: summarized.currentRequest,
+    currentRequest: input.currentRequest,
     compactions,
     fallback: !outcome.ok,
     createdAt: input.now,
     facts: facts.facts,
   };
-  return { record, droppedFacts: facts.dropped };
+  return { record, droppedFacts: facts.dropped, outcome, droppedContents: input.droppedContents };
 }

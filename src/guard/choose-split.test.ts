@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modelText, userText } from '../../test/support/builders.js';
 import { MIN_SUMMARY_TOKENS, SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
-import { chooseSplit, MIN_NEWLY_COVERED_TOKENS, minimumGain, type SplitInput } from './choose-split.js';
+import { chooseSplit, MIN_NEWLY_COVERED_TOKENS, minimumGain, type ChooseSplitInput } from './choose-split.js';
 
 // Two finished turns of 1,000 tokens each, then the current request.
 const CONTENTS = [
@@ -11,7 +11,7 @@ const CONTENTS = [
   modelText('second answer'),
   userText('current'),
 ];
-const INPUT: SplitInput = {
+const INPUT: ChooseSplitInput = {
   contents: CONTENTS,
   viewTokens: [500, 500, 500, 500, 50],
   coverage: { covered: 0 },

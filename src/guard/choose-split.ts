@@ -16,7 +16,7 @@ import type { CompactionReason } from '../records/compaction-record.js';
 /** Below this, what a compaction would add to an existing summary cannot pay for a summarizer call. */
 export const MIN_NEWLY_COVERED_TOKENS = 32;
 
-export interface SplitInput {
+export interface ChooseSplitInput {
   readonly contents: readonly Content[];
   /** Tokens of the view (masked where masked). */
   readonly viewTokens: readonly number[];
@@ -45,7 +45,7 @@ export function minimumGain(masked: boolean, hasSummary: boolean, summaryCap: nu
   return hasSummary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
 }
 
-export function chooseSplit(input: SplitInput): Split | undefined {
+export function chooseSplit(input: ChooseSplitInput): Split | undefined {
   const { coverage, reason } = input;
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
   const keepFrom = reason === 'schedule' ? input.keepFrom : undefined;

@@ -5,9 +5,8 @@
  */
 import type { SummaryOutcome } from '../compaction/summarizer.js';
 import type { CompactionFigures, CompactionReason } from '../records/compaction-record.js';
-import type { NewSummary } from './build-summary-record.js';
+import type { NewSummary } from '../state/new-summary.js';
 import type { Split } from './choose-split.js';
-import type { Summarized } from './summarize-covered.js';
 
 /**
  * What one compaction did: the figures its audit record and the `onCompaction` payload carry,
@@ -58,7 +57,6 @@ export interface CompactionSteps {
   /** The watermark before this compaction. */
   readonly coveredFrom: number;
   readonly split: Split;
-  readonly summarized: Summarized;
   readonly summary: NewSummary;
   /** Calibrated tokens of the request before and after (as sent). */
   readonly tokensBefore: number;
@@ -73,8 +71,8 @@ function compressionRatio(before: number, after: number): number {
 }
 
 export function buildCompactionOutcome(steps: CompactionSteps): CompactionOutcome {
-  const { split, summarized, summary } = steps;
-  const report = summarizerReport(summarized.outcome);
+  const { split, summary } = steps;
+  const report = summarizerReport(summary.outcome);
   return {
     reason: steps.reason,
     coveredContents: { from: steps.coveredFrom, to: split.coverage.covered },
@@ -83,8 +81,8 @@ export function buildCompactionOutcome(steps: CompactionSteps): CompactionOutcom
     tokensAfter: steps.tokensAfter,
     compressionRatio: compressionRatio(steps.tokensBefore, steps.tokensAfter),
     ...report,
-    droppedFromSummarizerInput: summarized.droppedContents,
-    summaryChars: summarized.text.length,
+    droppedFromSummarizerInput: summary.droppedContents,
+    summaryChars: summary.record.text.length,
     facts: summary.record.facts?.length ?? 0,
     droppedFacts: summary.droppedFacts,
     prepared: steps.prepared !== undefined,

@@ -12,7 +12,7 @@
  * 4. budget/compaction-plan: how the room is shared (named ratios);
  * 5. mask-for-room: mask old tool results first, with no model call;
  * 6. choose-split: what a new summary covers, if it pays;
- * 7. make-summary, summarize-split, summarize-covered: the only async step (a summary prepared in the
+ * 7. make-summary, summarize-covered: the only async step (a summary prepared in the
  *    background and checked by prepared-summary is awaited there instead of the summarizer);
  *    failures give the mechanical summary;
  * 8. build-summary-record, compaction-outcome: what is persisted and reported;
@@ -30,7 +30,7 @@ import { injectSummary, type SummaryContentOptions } from '../compaction/inject-
 import { isReadOnlyTool } from '../config/read-only-tool.js';
 import { DEFAULT_CACHED_PRICE_RATIO } from '../cost/cache-terms.js';
 import { inFlightRequestTokens, uncoveredContents } from '../compaction/summary-coverage.js';
-import type { SummarizeRequest, SummaryOutcome } from '../compaction/summarizer.js';
+import type { SummarizeFn } from '../compaction/summarizer.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import { contentsFramingTokens, TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
@@ -86,8 +86,7 @@ export interface GuardRequestInput {
   /** Name of the recall tool when the agent has it; the summary then tells the model how to search. */
   readonly recallToolName?: string | undefined;
   /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
-  readonly summarize?:
-    ((request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>) | undefined;
+  readonly summarize?: SummarizeFn | undefined;
   readonly now: number;
   /** A summary prepared in the background for this session and agent (background compaction), if any. */
   readonly prepared?: PreparedHandle | undefined;

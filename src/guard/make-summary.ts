@@ -18,12 +18,13 @@ import {
 } from '../compaction/summary-coverage.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { SummarizeFn } from '../compaction/summarizer.js';
 import type { SummaryRecord } from '../state/guard-state.js';
+import type { NewSummary } from '../state/new-summary.js';
 import { chooseSplit, type Split } from './choose-split.js';
 import type { PreparedHandle } from './prepared-summary.js';
 import type { RequestView } from './request-view.js';
-import type { SummarizeFn } from './summarize-covered.js';
-import { summarizeSplit, type SplitSummary } from './summarize-split.js';
+import { summarizeCovered } from './summarize-covered.js';
 
 interface MakeSummaryInput {
   readonly contents: readonly Content[];
@@ -44,7 +45,10 @@ interface MakeSummaryInput {
   readonly prepared?: { readonly handle: PreparedHandle; readonly coverage: SummaryCoverage } | undefined;
 }
 
-export interface MadeSummary extends SplitSummary {
+/** The compaction's summary: the split it covers and the new summary. */
+export interface MadeSummary {
+  readonly split: Split;
+  readonly summary: NewSummary;
   /** Set when a prepared summary was applied; `waitedMs` is undefined when this call also summarized. */
   readonly prepared?: { readonly waitedMs: number | undefined } | undefined;
 }
@@ -55,8 +59,12 @@ export async function makeSummary(input: MakeSummaryInput): Promise<MadeSummary>
 }
 
 /** Summarizes `split` in this call, extending `previous`. */
-function summarizeHere(input: MakeSummaryInput, split: Split, previous: SummaryRecord | undefined) {
-  return summarizeSplit({ ...input, view: input.view.view, split, previous });
+async function summarizeHere(
+  input: MakeSummaryInput,
+  split: Split,
+  previous: SummaryRecord | undefined,
+): Promise<MadeSummary> {
+  return { split, summary: await summarizeCovered({ ...input, view: input.view.view, split, previous }) };
 }
 
 async function applyPrepared(
@@ -66,14 +74,9 @@ async function applyPrepared(
   const { prepared: made, waitedMs } = await prepared.handle.take();
   if (!made) return undefined;
   const { coverage } = prepared;
-  const record = liveRecord(input, made.summary.record, coverage);
+  const record = liveRecord(input, made.record, coverage);
   const split: Split = { coverage, toCover: newlyCovered(input.coverage, coverage) };
-  const applied: MadeSummary = {
-    split,
-    summarized: made.summarized,
-    summary: { record, droppedFacts: made.summary.droppedFacts },
-    prepared: { waitedMs },
-  };
+  const applied: MadeSummary = { split, summary: { ...made, record }, prepared: { waitedMs } };
   if (contentTokensAfter(input, record, coverage) <= input.plan.preparedTarget) return applied;
   const next = chooseSplit({
     contents: input.contents,

@@ -1,24 +1,18 @@
 /**
  * Background compaction, the summary itself: made from a preparation request
- * (plan-preparation.ts) by the same step as a compaction's (summarize-split.ts), so a summarizer failure gives the same fallback,
+ * (plan-preparation.ts) by the same step as a compaction's (summarize-covered.ts), so a summarizer failure gives the same fallback,
  * once. And the check that a prepared summary may still be applied: it was
  * built on the summary that applies now, and the contents it covers are the
  * same ones (its watermark is found in the live contents by fingerprint).
  */
+import type { SummarizeFn } from '../compaction/summarizer.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from '../state/guard-state.js';
-import { summaryIdentity, type PreparationClaim, type StoredPreparedSummary } from '../state/prepared-record.js';
+import type { NewSummary } from '../state/new-summary.js';
+import { summaryIdentity, type PreparationClaim } from '../state/prepared-record.js';
 import { locateSummary, type FingerprintAt, type SummaryPosition } from '../state/watermark.js';
-import type { NewSummary } from './build-summary-record.js';
 import type { PreparationRequest } from './plan-preparation.js';
-import type { SummarizeFn, Summarized } from './summarize-covered.js';
-import { summarizeSplit } from './summarize-split.js';
-
-export interface PreparedSummary {
-  /** The summarizer's result (`summarizedContents` emptied: the record already holds what it gave). */
-  readonly summarized: Summarized;
-  readonly summary: NewSummary;
-}
+import { summarizeCovered } from './summarize-covered.js';
 
 /** A prepared summary as the decision is handed it: what it was built on, and its result when it settles. */
 export interface PreparedHandle {
@@ -26,7 +20,7 @@ export interface PreparedHandle {
   readonly previous: string | undefined;
   readonly watermark: SummaryPosition;
   /** Settles with the summary (undefined when it could not be made) and the milliseconds this call waited. */
-  take(): Promise<{ readonly prepared: PreparedSummary | undefined; readonly waitedMs: number }>;
+  take(): Promise<{ readonly prepared: NewSummary | undefined; readonly waitedMs: number }>;
 }
 
 /** Summarizes a preparation request; never rejects (the summarizer's failures become the fallback). */
@@ -34,53 +28,13 @@ export async function prepareSummary(
   request: PreparationRequest,
   tokenizer: Tokenizer,
   summarize: SummarizeFn | undefined,
-): Promise<PreparedSummary> {
-  const { summarized, summary } = await summarizeSplit({ ...request, tokenizer, summarize });
-  // The contents it read are not needed once the record is built; the summary may wait turns to be applied.
-  return { summarized: { ...summarized, summarizedContents: [] }, summary };
+): Promise<NewSummary> {
+  return summarizeCovered({ ...request, tokenizer, summarize });
 }
 
 /** The claim of a preparation request, for state: any replica can check and apply what it settles with. */
 export function claimOf(id: string, request: PreparationRequest): PreparationClaim {
   return { id, startedAt: request.now, previous: summaryIdentity(request.previous), watermark: request.watermark };
-}
-
-/** A settled preparation as stored in state (the summarizer's failure text left out: it may quote the conversation). */
-export function storePrepared(claim: PreparationClaim, prepared: PreparedSummary): StoredPreparedSummary {
-  const { summarized, summary } = prepared;
-  const { outcome } = summarized;
-  return {
-    ...claim,
-    record: summary.record,
-    droppedFacts: summary.droppedFacts,
-    outcome: outcome.ok
-      ? {
-          ok: true,
-          truncated: outcome.truncated,
-          promptTokens: outcome.promptTokens,
-          outputTokens: outcome.outputTokens,
-        }
-      : { ok: false, kind: outcome.kind },
-    currentRequest: summarized.currentRequest,
-    droppedContents: summarized.droppedContents,
-  };
-}
-
-/** A prepared summary read back from state, as the replica that made it holds it. */
-export function restorePrepared(stored: StoredPreparedSummary): PreparedSummary {
-  const { outcome, record } = stored;
-  return {
-    summarized: {
-      text: record.text,
-      outcome: outcome.ok
-        ? { ...outcome, text: record.text }
-        : { ok: false, kind: outcome.kind, reason: `${outcome.kind} (prepared on another replica)` },
-      summarizedContents: [],
-      currentRequest: stored.currentRequest,
-      droppedContents: stored.droppedContents,
-    },
-    summary: { record, droppedFacts: stored.droppedFacts },
-  };
 }
 
 export type PreparedCheck =

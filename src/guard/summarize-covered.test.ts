@@ -2,33 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { modelText, userText } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { planCompaction } from '../budget/compaction-plan.js';
-import type { SummaryOutcome } from '../compaction/summarizer.js';
-import { runSafely, summarizeCovered, type SummarizeFn, type SummarizeInput } from './summarize-covered.js';
+import type { SummarizeFn, SummaryOutcome } from '../compaction/summarizer.js';
+import { summarizeCovered, type SummarizeInput } from './summarize-covered.js';
 
-const REQUEST = { prompt: 'p', systemInstruction: 's', maxOutputTokens: 10 };
 const OK: SummaryOutcome = { ok: true, text: 'The user asked about logs.', truncated: false };
-
-describe('runSafely', () => {
-  it('should pass the summarizer outcome through', async () => {
-    expect(await runSafely(() => Promise.resolve(OK), REQUEST, 30)).toBe(OK);
-  });
-
-  it('should report an absent summarizer as unavailable', async () => {
-    expect(await runSafely(undefined, REQUEST, 30)).toMatchObject({ ok: false, kind: 'unavailable' });
-  });
-
-  it('should turn a rejection or a throw into a failure', async () => {
-    expect(await runSafely(() => Promise.reject(new Error('boom')), REQUEST, 30)).toEqual({
-      ok: false,
-      kind: 'failed',
-      reason: 'failed: boom',
-    });
-    const throwing: SummarizeFn = () => {
-      throw new Error('sync boom');
-    };
-    expect(await runSafely(throwing, REQUEST, 30)).toEqual({ ok: false, kind: 'failed', reason: 'failed: sync boom' });
-  });
-});
 
 describe('summarizeCovered', () => {
   const contents = [userText('first question'), modelText('first answer'), userText('current request')];
@@ -45,11 +22,13 @@ describe('summarizeCovered', () => {
   const input: SummarizeInput = {
     contents,
     view: contents,
-    toCover: [0, 1],
+    split: { coverage: { covered: 2 }, toCover: [0, 1] },
     previous: undefined,
     plan,
     tokenizer: characterTokenizer,
     summarize: undefined,
+    fingerprints: ['f0', 'f1', 'f2'],
+    now: 1,
   };
 
   it('should summarize the covered view entries and quote the current request', async () => {
@@ -59,17 +38,20 @@ describe('summarizeCovered', () => {
       expect(maxChars).toBe(plan.summaryMaxChars);
       return Promise.resolve(OK);
     };
-    const summarized = await summarizeCovered({ ...input, summarize });
-    expect(summarized.text).toBe('The user asked about logs.');
-    expect(summarized.summarizedContents).toEqual([contents[0], contents[1]]);
-    expect(summarized.currentRequest).toBe('current request');
+    const { record } = await summarizeCovered({ ...input, summarize });
+    expect(record.text).toBe('The user asked about logs.');
+    expect(record.currentRequest).toBe('current request');
+    // The covered entries, 0 and 1, and not the current request's content (quoted apart from them).
+    expect(asked[0]).toContain('first question');
     expect(asked[0]).toContain('first answer');
   });
 
   it('should fall back to the mechanical summary when the summarizer fails', async () => {
-    const summarized = await summarizeCovered({ ...input, summarize: () => Promise.reject(new Error('down')) });
-    expect(summarized.outcome).toMatchObject({ ok: false, kind: 'failed' });
-    expect(summarized.text).toContain('first question');
-    expect(summarized.text.length).toBeLessThanOrEqual(plan.summaryMaxChars);
+    const summary = await summarizeCovered({ ...input, summarize: () => Promise.reject(new Error('down')) });
+    expect(summary.outcome).toMatchObject({ ok: false, kind: 'failed' });
+    expect(summary.record.fallback).toBe(true);
+    expect(summary.record.text).toContain('first question');
+    expect(summary.record.text).toContain('first answer');
+    expect(summary.record.text.length).toBeLessThanOrEqual(plan.summaryMaxChars);
   });
 });

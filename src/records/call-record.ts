@@ -19,25 +19,21 @@ export const MAX_COUNT_PER_RECORD = 1_000;
 /** USD of one call above this is not plausible (100M tokens at $10,000 per million). */
 export const MAX_COST_PER_RECORD_USD = 1_000_000;
 
-/** What the guard decided for one call, before the model answered: taken from the usage record's counters. */
-export interface CallCounts {
-  readonly modelCalls: number;
-  readonly compactions: number;
-  readonly maskings: number;
-  readonly discardedCompactions: number;
-  readonly overLimitCalls: number;
-  /** The provider rejected the call as too long (on the error event). */
-  readonly rejectedCalls: number;
-}
-
-const COUNT_KEYS = [
+/** The usage record's counters a call record carries, each the call's own increment. */
+export const COUNT_KEYS = [
   'modelCalls',
   'compactions',
   'maskings',
   'discardedCompactions',
   'overLimitCalls',
   'rejectedCalls',
-] as const satisfies readonly (keyof CallCounts & keyof UsageRecord)[];
+] as const satisfies readonly (keyof UsageRecord)[];
+
+/**
+ * What the guard decided for one call, before the model answered: taken from the usage record's counters
+ * (`rejectedCalls`: the provider rejected the call as too long, on the error event).
+ */
+export type CallCounts = Pick<UsageRecord, (typeof COUNT_KEYS)[number]>;
 
 export const NO_COUNTS: CallCounts = {
   modelCalls: 0,

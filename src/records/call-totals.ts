@@ -4,7 +4,7 @@
  * only `status()` calls it, never the model-call path.
  */
 import { isPlainObject } from '../config/plain-object.js';
-import { CALL_METADATA_KEY, decodeCallRecord, type CallCounts } from './call-record.js';
+import { CALL_METADATA_KEY, COUNT_KEYS, decodeCallRecord, type CallCounts } from './call-record.js';
 
 /** What summing reads of an event (an ADK `Event` has these). */
 export interface CountedEvent {
@@ -26,12 +26,7 @@ export interface CallTotals extends CallCounts {
 type Summed = { -readonly [key in keyof CallTotals]: number };
 
 const SUMMED_KEYS = [
-  'modelCalls',
-  'compactions',
-  'maskings',
-  'discardedCompactions',
-  'overLimitCalls',
-  'rejectedCalls',
+  ...COUNT_KEYS,
   'promptTokens',
   'cachedPromptTokens',
   'outputTokens',

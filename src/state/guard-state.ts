@@ -11,10 +11,12 @@
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
 import { MAX_CORRECTION, MIN_CORRECTION } from '../estimate/calibration.js';
+import type { AgentUsageFigures, WindowOrigin } from './agent-usage-figures.js';
 import { decodeCount, fieldReader, type FieldReader } from './field-reader.js';
 import type { KeptContent } from './watermark.js';
 
 export { decodeCount } from './field-reader.js';
+export type { WindowOrigin } from './agent-usage-figures.js';
 
 export const RECORD_VERSION = 1;
 
@@ -42,7 +44,7 @@ export interface SummaryRecord {
 }
 
 /** Calibration and counters, updated on every model call. */
-export interface UsageRecord {
+export interface UsageRecord extends AgentUsageFigures {
   readonly version: number;
   /** Real `promptTokenCount` of the last request sent, if the provider reported it. */
   readonly realPromptTokens?: number | undefined;
@@ -60,24 +62,11 @@ export interface UsageRecord {
   readonly learnedCorrection?: number | undefined;
   /** Output tokens of the last response. */
   readonly outputTokens?: number | undefined;
-  readonly modelCalls: number;
-  readonly compactions: number;
-  /** Times old tool results were masked (the mask watermark moved), with no model call. */
-  readonly maskings: number;
   /** Summaries thrown away because they came out no smaller than what they would replace. */
   readonly discardedCompactions: number;
-  /** Requests sent although they were still over the hard limit after every reduction. */
-  readonly overLimitCalls: number;
-  /** Requests the provider rejected as too long. */
-  readonly rejectedCalls: number;
   /** Set after a rejected request: the next call compacts whatever the estimate says. */
   readonly forceCompaction: boolean;
-  /** Budget of the last call, for status displays. */
-  readonly window?: number | undefined;
-  readonly threshold?: number | undefined;
-  readonly hardLimit?: number | undefined;
-  /** Invocations (user turns) seen, and the id of the last one. */
-  readonly invocations: number;
+  /** The id of the last invocation (user turn) seen. */
   readonly lastInvocationId?: string | undefined;
   /** Calibrated size at the first call of the current invocation. */
   readonly turnStartCalibrated?: number | undefined;
@@ -89,12 +78,8 @@ export interface UsageRecord {
   readonly billedOutputTokens?: number | undefined;
   /** Cached prompt tokens of the last call, when reported. */
   readonly lastCachedPromptTokens?: number | undefined;
-  /** Estimated USD of the calls whose model has a price. */
-  readonly costUsd?: number | undefined;
   /** Calls with reported usage whose model has no price (left out of `costUsd`). */
   readonly unpricedCalls?: number | undefined;
-  /** Where `window` came from (see guard/learned-window.ts). */
-  readonly windowSource?: WindowOrigin | undefined;
   /** The maximum a provider's rejection stated for `learnedWindowModel`: that model's window from then on. */
   readonly learnedWindow?: number | undefined;
   readonly learnedWindowModel?: string | undefined;
@@ -113,8 +98,6 @@ export interface UsageRecord {
   readonly firstRequestPinRefusedCap?: number | undefined;
 }
 
-/** Where an agent's window comes from: the model registry, the user's options, a provider's rejection, or the default. */
-export type WindowOrigin = 'registry' | 'option' | 'learned' | 'default';
 const WINDOW_ORIGINS: readonly WindowOrigin[] = ['registry', 'option', 'learned', 'default'];
 
 /** What a futile compaction was tried against (plain data; the decision is in guard/futile-compaction.ts). */

@@ -7,8 +7,10 @@
  * Tolerant decoders: an unusable record is `undefined`, never trusted.
  */
 import { createHash } from 'node:crypto';
+import { SUMMARIZER_FAILURE_KINDS, type SummaryOutcome } from '../compaction/summarizer.js';
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeSummaryRecord, decodeCount, MAX_PLAUSIBLE_TOKENS, type SummaryRecord } from './guard-state.js';
+import type { NewSummary } from './new-summary.js';
 import type { SummaryPosition } from './watermark.js';
 
 /** A preparation some replica started: what it extends and where it ends. */
@@ -22,26 +24,17 @@ export interface PreparationClaim {
   readonly watermark: SummaryPosition;
 }
 
-/** A settled preparation: the summary record as it would be stored, and what the summarizer said. */
-export interface StoredPreparedSummary extends PreparationClaim {
-  readonly record: SummaryRecord;
-  readonly droppedFacts: readonly string[];
-  /** The summarizer's result, without its failure's text (it may quote the conversation). */
+/** A settled preparation: its new summary as state holds it (see `storePrepared`). */
+export interface StoredPreparedSummary extends PreparationClaim, Omit<NewSummary, 'outcome'> {
+  /** The summarizer's verdict without text: the summary's is the record's, a failure's may quote the conversation. */
   readonly outcome: StoredOutcome;
+  /** The record's current request. */
   readonly currentRequest: string | undefined;
-  readonly droppedContents: number;
 }
 
 type StoredOutcome =
-  | {
-      readonly ok: true;
-      readonly truncated: boolean;
-      readonly promptTokens?: number | undefined;
-      readonly outputTokens?: number | undefined;
-    }
-  | { readonly ok: false; readonly kind: 'timeout' | 'failed' | 'empty' | 'unavailable' };
+  Omit<Extract<SummaryOutcome, { ok: true }>, 'text'> | Omit<Extract<SummaryOutcome, { ok: false }>, 'reason'>;
 
-const FAILURE_KINDS = ['timeout', 'failed', 'empty', 'unavailable'] as const;
 /** Ids are made by the guard (a UUID); anything longer is not one of ours. */
 const MAX_ID_CHARS = 64;
 
@@ -89,7 +82,7 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
       promptTokens: decodeCount(value['promptTokens'], MAX_PLAUSIBLE_TOKENS),
       outputTokens: decodeCount(value['outputTokens'], MAX_PLAUSIBLE_TOKENS),
     };
-  const kind = FAILURE_KINDS.find((each) => each === value['kind']);
+  const kind = SUMMARIZER_FAILURE_KINDS.find((each) => each === value['kind']);
   return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
 }
 
@@ -110,5 +103,38 @@ export function decodeStoredPreparedSummary(value: unknown): StoredPreparedSumma
     droppedFacts: Array.isArray(dropped) ? dropped.filter((fact): fact is string => typeof fact === 'string') : [],
     currentRequest: currentRequest ?? undefined,
     droppedContents: Math.floor(decodeCount(value['droppedContents']) ?? 0),
+  };
+}
+
+/** A new summary as stored in state for other replicas (the summarizer's failure text left out: it may quote the conversation). */
+export function storePrepared(claim: PreparationClaim, summary: NewSummary): StoredPreparedSummary {
+  const { record, outcome } = summary;
+  return {
+    ...claim,
+    record,
+    droppedFacts: summary.droppedFacts,
+    outcome: outcome.ok
+      ? {
+          ok: true,
+          truncated: outcome.truncated,
+          promptTokens: outcome.promptTokens,
+          outputTokens: outcome.outputTokens,
+        }
+      : { ok: false, kind: outcome.kind },
+    currentRequest: record.currentRequest,
+    droppedContents: summary.droppedContents,
+  };
+}
+
+/** A prepared summary read back from state, as the replica that made it holds it. */
+export function restorePrepared(stored: StoredPreparedSummary): NewSummary {
+  const { outcome, record } = stored;
+  return {
+    record,
+    droppedFacts: stored.droppedFacts,
+    outcome: outcome.ok
+      ? { ...outcome, text: record.text }
+      : { ok: false, kind: outcome.kind, reason: `${outcome.kind} (prepared on another replica)` },
+    droppedContents: stored.droppedContents,
   };
 }

@@ -2,12 +2,13 @@
  * Token status per agent, for people (a one-line meter) and dashboards (plain
  * data), read from session state only, so it works on any stored session.
  */
-import { decodeSummaryRecord, decodeUsageRecord, type WindowOrigin } from '../state/guard-state.js';
+import type { AgentUsageFigures } from '../state/agent-usage-figures.js';
+import { decodeSummaryRecord, decodeUsageRecord } from '../state/guard-state.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/state-keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 
 /** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
-export interface AgentContextStatus {
+export interface AgentContextStatus extends AgentUsageFigures {
   readonly agentName: string;
   /**
    * False when the session holds no guard state for this agent: no model call of an agent by
@@ -19,23 +20,11 @@ export interface AgentContextStatus {
   readonly lastRealPromptTokens?: number | undefined;
   /** Calibrated estimate of the last request sent. */
   readonly estimatedTokens?: number | undefined;
-  readonly window?: number | undefined;
-  /** Where the window came from: the model registry, an option, a provider's rejection (learned), or the default. */
-  readonly windowSource?: WindowOrigin | undefined;
-  readonly threshold?: number | undefined;
-  readonly hardLimit?: number | undefined;
   /** estimatedTokens / window, in percent (0 when unknown). */
   readonly percentUsed: number;
   /** Turns until the threshold at the average turn size so far, when known. */
   readonly turnsLeft?: number | undefined;
   readonly averageTurnTokens?: number | undefined;
-  readonly modelCalls: number;
-  readonly invocations: number;
-  readonly compactions: number;
-  /** Maskings of old tool results (no model call), for room or for cost. */
-  readonly maskings: number;
-  readonly rejectedCalls: number;
-  readonly overLimitCalls: number;
   /**
    * Where the counters and the usage totals come from: `'events'`, the sums of the per-call
    * records on the session's events (exact under concurrent turns and replicas); `'state'`, the
@@ -53,8 +42,6 @@ export interface AgentContextStatus {
   readonly cachedPromptTokens: number;
   readonly uncachedPromptTokens: number;
   readonly outputTokens: number;
-  /** Estimated USD of the agent's calls at the price table (summarizer calls are in the compaction records). */
-  readonly costUsd?: number | undefined;
   /** Calls whose model has no price: `costUsd` leaves them out. */
   readonly unpricedCalls: number;
   /**

@@ -5,7 +5,6 @@
 import type { SummaryOutcome } from '../../src/compaction/summarizer.js';
 import type { CompactionSteps } from '../../src/guard/compaction-outcome.js';
 import { RECORD_VERSION } from '../../src/state/guard-state.js';
-import { userText } from './builders.js';
 
 export const STEPS_SUMMARY_TEXT = 'A summary of eight words, give or take.';
 
@@ -15,13 +14,6 @@ export function compactionSteps(verdict: SummaryOutcome): CompactionSteps {
     reason: 'threshold',
     coveredFrom: 3,
     split: { coverage: { covered: 9, keptAt: 6 }, toCover: [3, 4, 5, 7, 8] },
-    summarized: {
-      text,
-      outcome: verdict,
-      summarizedContents: [userText('x')],
-      currentRequest: undefined,
-      droppedContents: 2,
-    },
     summary: {
       record: {
         version: RECORD_VERSION,
@@ -34,6 +26,8 @@ export function compactionSteps(verdict: SummaryOutcome): CompactionSteps {
         facts: [{ text: 'port 8080', addedAt: 2, lastSeen: 2 }],
       },
       droppedFacts: ['old fact'],
+      outcome: verdict,
+      droppedContents: 2,
     },
     tokensBefore: 8_700,
     tokensAfter: 3_100,

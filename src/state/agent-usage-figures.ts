@@ -1,0 +1,30 @@
+/**
+ * The figures an agent's usage record keeps in session state and its status reports under the
+ * same names: the budget of the last call and the counters. Declared once, for both.
+ */
+
+/** Where an agent's window comes from: the model registry, the user's options, a provider's rejection, or the default. */
+export type WindowOrigin = 'registry' | 'option' | 'learned' | 'default';
+
+/** The budget of an agent's last call and its counters in a session (part of `AgentContextStatus`). */
+export interface AgentUsageFigures {
+  /** Context window of the last call, in tokens. */
+  readonly window?: number | undefined;
+  /** Where the window came from: the model registry, an option, a provider's rejection (learned), or the default. */
+  readonly windowSource?: WindowOrigin | undefined;
+  /** Compaction threshold and hard limit of the last call, in tokens. */
+  readonly threshold?: number | undefined;
+  readonly hardLimit?: number | undefined;
+  readonly modelCalls: number;
+  /** Invocations (user turns) seen. */
+  readonly invocations: number;
+  readonly compactions: number;
+  /** Maskings of old tool results (the mask watermark moved, no model call), for room or for cost. */
+  readonly maskings: number;
+  /** Requests the provider rejected as too long. */
+  readonly rejectedCalls: number;
+  /** Requests sent although they were still over the hard limit after every reduction. */
+  readonly overLimitCalls: number;
+  /** Estimated USD of the agent's calls whose model has a price (summarizer calls are in the compaction records). */
+  readonly costUsd?: number | undefined;
+}
