@@ -62,11 +62,16 @@ function sessionAddressOf(context: Context): SessionAddress | undefined {
   return sessionService && { sessionService, appName, userId: context.userId, sessionId: context.sessionId };
 }
 
-export function preparedInState(state: Readonly<Record<string, unknown>>, agentName: string): PreparedInState {
+/** `read`: a session's state by key (a `State`'s `get`, or a record's index). */
+export function preparedInState(
+  state: Readonly<Record<string, unknown>> | ((key: string) => unknown),
+  agentName: string,
+): PreparedInState {
   const keys = stateKeysFor(agentName);
+  const read = typeof state === 'function' ? state : (key: string) => state[key];
   return {
-    claim: decodePreparationClaim(state[keys.preparation]),
-    stored: decodeStoredPreparedSummary(state[keys.prepared]),
+    claim: decodePreparationClaim(read(keys.preparation)),
+    stored: decodeStoredPreparedSummary(read(keys.prepared)),
   };
 }
 
@@ -84,7 +89,8 @@ export class ReplicaPrepared {
 
   /** The prepared summary that applies to this call, from this process, from state, or (waited for) from another replica. */
   lookup(context: Context, policy: ResolvedPolicy, local: LocalPrepared | undefined): PreparedLookup {
-    const inState = preparedInState(context.state.toRecord(), context.agentName);
+    // Two keys read, not the whole state copied: this runs on every model call.
+    const inState = preparedInState((key) => context.state.get<unknown>(key), context.agentName);
     const { claim, stored } = inState;
     const source = preparedSource(claim, stored?.id, local ? (local.id ?? null) : undefined);
     const found = { ...inState, source, local };
