@@ -10,7 +10,13 @@
  */
 import type { CallBill } from '../cost/bill-usage.js';
 import { isPlainObject } from '../config/plain-object.js';
-import { decodeCount, plausibleTokenCount, RECORD_VERSION, type UsageRecord } from '../state/guard-state.js';
+import {
+  decodeCount,
+  EMPTY_USAGE,
+  plausibleTokenCount,
+  RECORD_VERSION,
+  type UsageRecord,
+} from '../state/guard-state.js';
 
 export const CALL_METADATA_KEY = 'context_guard_call';
 
@@ -35,14 +41,10 @@ export const COUNT_KEYS = [
  */
 export type CallCounts = Pick<UsageRecord, (typeof COUNT_KEYS)[number]>;
 
-export const NO_COUNTS: CallCounts = {
-  modelCalls: 0,
-  compactions: 0,
-  maskings: 0,
-  discardedCompactions: 0,
-  overLimitCalls: 0,
-  rejectedCalls: 0,
-};
+/** No call counted: the empty usage record's counters, read from it so the two never disagree. */
+export const NO_COUNTS: CallCounts = Object.freeze(
+  Object.fromEntries(COUNT_KEYS.map((key) => [key, EMPTY_USAGE[key]])) as CallCounts,
+);
 
 interface CallRecord extends CallCounts {
   readonly version: number;
