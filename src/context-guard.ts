@@ -1,5 +1,5 @@
 /**
- * ContextGuard, the ADK plugin: a thin shell over the pure core (guard/guard-request.ts). Each hook
+ * ContextGuard, the ADK plugin: a thin shell over the pure core (pipeline/guard-request.ts). Each hook
  * hands over to a collaborator in adk/ (docs/design.md, "Where it sits"): the before-model
  * pipeline, the hooks after the model call, the session actions, the tool truncators.
  */
@@ -14,20 +14,20 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import type { SingleAfterModelCallback, SingleAfterToolCallback, SingleBeforeModelCallback, State } from '@google/adk';
-import { addGuardCallbacks, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/attach-to-agent.js';
-import { BeforeModelGuard } from './adk/before-model-guard.js';
-import type { CompactionListener } from './adk/compaction-reporter.js';
-import { attachToAgentToolChild, guardCallbackSet } from './adk/guard-callback-set.js';
-import { guardParts, type GuardParts } from './adk/guard-parts.js';
-import { GuardSessionActions, type StatusSession, type StoredSession } from './adk/guard-session-actions.js';
-import { guardToolTruncators, type GuardToolTruncators } from './adk/guard-tool-truncation.js';
-import { ModelResponseHooks } from './adk/model-response-hooks.js';
-import { PolicyCache } from './adk/policy-cache.js';
-import type { SessionRef } from './adk/session-scope.js';
-import { summarizerModels, UnmatchedAgentsCheck } from './adk/unmatched-agents-check.js';
-import type { PluginAfterToolParams } from './adk/tool-output-callback.js';
+import { addGuardCallbacks, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/runtime/attach-to-agent.js';
+import { BeforeModelGuard } from './adk/hooks/before-model-guard.js';
+import type { CompactionListener } from './adk/hooks/compaction-reporter.js';
+import { attachToAgentToolChild, guardCallbackSet } from './adk/hooks/agent-callbacks.js';
+import { guardParts, type GuardParts } from './adk/hooks/guard-parts.js';
+import { GuardSessionActions, type StatusSession, type StoredSession } from './adk/session-actions.js';
+import { guardToolTruncators, type GuardToolTruncators } from './adk/tools/output-truncation.js';
+import { ModelResponseHooks } from './adk/hooks/model-response-hooks.js';
+import { PolicyCache } from './adk/runtime/policy-cache.js';
+import type { SessionRef } from './adk/runtime/session-scope.js';
+import { summarizerModels, UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
+import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
-import type { AgentContextStatus } from './status/guard-status.js';
+import type { AgentContextStatus } from './status/context-status.js';
 import {
   agentEntries,
   validateOptions,
@@ -36,7 +36,7 @@ import {
   type ResolvedPolicy,
 } from './options.js';
 
-export type { StatusSession } from './adk/guard-session-actions.js';
+export type { StatusSession } from './adk/session-actions.js';
 
 const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
 
@@ -188,7 +188,7 @@ export class ContextGuard extends BasePlugin {
   /**
    * Before ADK runs an `AgentTool` child in its own Runner, without plugins: attaches the guard to
    * the child and marks the call as this app's, so that a child shared by two apps gets the
-   * calling app's guard and policy (adk/agent-tool-caller.ts).
+   * calling app's guard and policy (adk/runtime/agent-tool-caller.ts).
    */
   override async beforeToolCallback({
     tool,

@@ -11,9 +11,15 @@ const CORE_DIRECTORIES = [
   'content',
   'estimate',
   'budget',
-  'compaction',
+  'trigger',
+  'split',
+  'masking',
+  'summary',
+  'shrink',
+  'preparation',
+  'usage',
+  'pipeline',
   'state',
-  'guard',
   'truncation',
   'memory',
   'recall',
@@ -49,6 +55,17 @@ function importStatements(path: string): string[] {
 
 describe('the pure core', () => {
   describe('dependencies', () => {
+    it('should list every folder but the ADK shell, the AGENTS.md plugin and the test kit', () => {
+      const folders = readdirSync(SOURCE, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
+      expect(folders.filter((name) => !CORE_DIRECTORIES.includes(name)).sort()).toEqual([
+        'adk',
+        'instructions',
+        'testing',
+      ]);
+    });
+
     it('should find the core modules to check', () => {
       expect(coreFiles.length).toBeGreaterThan(20);
     });

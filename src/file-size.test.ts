@@ -16,7 +16,7 @@ const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
   'config/option-table.ts': 471,
   'options.ts': 528,
   'state/guard-state.ts': 385,
-  'guard/guard-request.ts': 515,
+  'pipeline/guard-request.ts': 515,
 };
 
 function sourceFiles(directory: string): string[] {

@@ -18,8 +18,10 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
+/** A file's folder, nested folders apart (adk/hooks and adk/tools are two nodes); a file directly in src/ is its own. */
 function nodeOf(path: string): string {
-  return relative(SOURCE, path).split(/[\\/]/)[0] ?? path;
+  const parts = relative(SOURCE, path).split(/[\\/]/);
+  return parts.length > 1 ? parts.slice(0, -1).join('/') : (parts[0] ?? path);
 }
 
 function folderGraph(): Map<string, Set<string>> {

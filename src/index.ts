@@ -17,28 +17,24 @@ export type {
   SummarizerOption,
   ToolDeclaration,
 } from './options.js';
-export type { StoredSession } from './adk/guard-session-actions.js';
-export type { SessionRef } from './adk/session-scope.js';
-export type { CompactionListener } from './adk/compaction-reporter.js';
+export type { StoredSession } from './adk/session-actions.js';
+export type { SessionRef } from './adk/runtime/session-scope.js';
+export type { CompactionListener } from './adk/hooks/compaction-reporter.js';
 export type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 export { ContextGuardConfigError, ContextGuardPinError } from './errors.js';
 // Summaries and token counts.
-export { llmSummarizer } from './adk/llm-summarizer.js';
-export type { Summarizer, SummarizeRequest, SummarizeResult, SummarizerFailureKind } from './compaction/summarizer.js';
+export { llmSummarizer } from './adk/runtime/llm-summarizer.js';
+export type { Summarizer, SummarizeRequest, SummarizeResult, SummarizerFailureKind } from './summary/summarizer.js';
 export { tiktokenTokenizer } from './estimate/tokenizer.js';
 export type { Tokenizer } from './estimate/tokenizer.js';
 // Status and the audit record.
-export { formatContextMeter } from './status/guard-status.js';
-export type { AgentContextStatus } from './status/guard-status.js';
+export { formatContextMeter } from './status/context-status.js';
+export type { AgentContextStatus } from './status/context-status.js';
 export type { WindowOrigin } from './state/guard-state.js';
 export type { AgentUsageFigures } from './state/agent-usage-figures.js';
 export type { CountedEvent } from './records/call-totals.js';
-export type {
-  CompactionFigures,
-  CompactionReason,
-  CompactionRecord,
-  CoveredEvents,
-} from './records/compaction-record.js';
+export type { CompactionFigures, CompactionRecord, CoveredEvents } from './records/compaction-record.js';
+export type { CompactionReason } from './budget/compaction-reason.js';
 export { compactionView } from './records/compaction-view.js';
 export type { CompactionView, StoredEventLike } from './records/compaction-view.js';
 export type { EventLike } from './records/map-contents-to-events.js';
@@ -48,11 +44,11 @@ export type { ModelPrice, PriceTable } from './cost/price-table.js';
 export { callCostUsd } from './cost/call-cost.js';
 export type { CallTokens } from './cost/call-cost.js';
 // Recall and pin tools.
-export { contextRecallTool } from './adk/recall-tool.js';
-export type { ContextRecallToolOptions } from './adk/recall-tool.js';
+export { contextRecallTool } from './adk/tools/recall-tool.js';
+export type { ContextRecallToolOptions } from './adk/tools/recall-tool.js';
 export type { FailureLogger } from './logging/failure-log.js';
-export { pinContextTool } from './adk/pin-tool.js';
-export type { PinWriter } from './adk/pin-tool.js';
+export { pinContextTool } from './adk/tools/pin-tool.js';
+export type { PinWriter } from './adk/tools/pin-tool.js';
 // Tool-output truncation without the guard.
 export { truncateToolOutput } from './truncation/truncate-tool-output.js';
 export type {
@@ -60,12 +56,8 @@ export type {
   TruncatedToolOutput,
   TruncateToolOutputInput,
 } from './truncation/truncate-tool-output.js';
-export type {
-  ResolvedToolOutputLimits,
-  ToolOutputLimits,
-  ToolOutputTruncation,
-} from './truncation/truncation-policy.js';
-export { createToolOutputTruncator, asPluginAfterToolCallback } from './adk/tool-output-callback.js';
+export type { ResolvedToolOutputLimits, ToolOutputLimits, ToolOutputTruncation } from './truncation/policy.js';
+export { createToolOutputTruncator, asPluginAfterToolCallback } from './adk/tools/tool-output-callback.js';
 export type {
   AgentAfterToolParams,
   PluginAfterToolParams,
@@ -74,19 +66,19 @@ export type {
   ToolOutputTruncationSource,
   ToolOutputTruncator,
   ToolTruncationListener,
-} from './adk/tool-output-callback.js';
-export { withArtifactOffload } from './adk/offload-tool-output.js';
+} from './adk/tools/tool-output-callback.js';
+export { withArtifactOffload } from './adk/tools/offload-tool-output.js';
 export type {
   ArtifactOffloadOptions,
   OffloadingToolOutputTruncator,
   OffloadLogger,
-} from './adk/offload-tool-output.js';
+} from './adk/tools/offload-tool-output.js';
 // AGENTS.md instructions.
-export { AgentsMdInstructionsPlugin } from './instructions/instructions-plugin.js';
-export type { AgentsMdInstructionsOptions } from './instructions/instructions-plugin.js';
+export { AgentsMdInstructionsPlugin } from './instructions/agents-md-plugin.js';
+export type { AgentsMdInstructionsOptions } from './instructions/agents-md-plugin.js';
 export { agentsMdInstruction } from './instructions/agents-md-instruction.js';
 export type { AgentsMdInstructionProvider } from './instructions/agents-md-instruction.js';
-export type { InstructionsCacheOptions } from './instructions/instructions-cache.js';
+export type { InstructionsCacheOptions } from './instructions/load-once.js';
 export { loadInstructions } from './instructions/load-instructions.js';
 export type {
   InstructionSource,

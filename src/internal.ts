@@ -11,12 +11,12 @@ export { POLICY_DEFAULTS, resolvePolicy } from './options.js';
 // The state keys and the records the guard keeps in state and on events.
 export { decodeSummaryRecord, decodeUsageRecord } from './state/guard-state.js';
 export type { SummaryRecord, UsageRecord } from './state/guard-state.js';
-export { stateKeysFor } from './state/state-keys.js';
+export { stateKeysFor } from './state/keys.js';
 export { COMPACTION_METADATA_KEY, decodeCompactionRecord } from './records/compaction-record.js';
 // Markers and names the guard writes into requests and artifacts.
-export { SUMMARY_MARKER } from './compaction/inject-summary.js';
+export { SUMMARY_MARKER } from './summary/inject-summary.js';
 export { PINNED_MARKER } from './memory/pins.js';
-export { RECALL_TOOL_NAME } from './adk/recall-tool.js';
+export { RECALL_TOOL_NAME } from './adk/tools/recall-tool.js';
 export { OFFLOAD_ARTIFACT_PREFIX } from './offload/artifact-handle.js';
 // The budget the simulator reports against.
 export { computeBudget } from './budget/compute-budget.js';
@@ -24,6 +24,6 @@ export { computeBudget } from './budget/compute-budget.js';
 export { ContentMeasureCache } from './estimate/content-measure-cache.js';
 export { fingerprint } from './estimate/fingerprint.js';
 export { safeJson } from './estimate/json-text.js';
-export { buildSummaryPrompt } from './compaction/summary-prompt.js';
-export { renderContent } from './compaction/render-content.js';
+export { buildSummaryPrompt } from './summary/prompt.js';
+export { renderContent } from './summary/render-content.js';
 export { mapContentsToEvents } from './records/map-contents-to-events.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { untypedOptions } from '../test/support/builders.js';
 import { characterTokenizer } from '../test/support/tokenizers.js';
-import type { Summarizer } from './compaction/summarizer.js';
+import type { Summarizer } from './summary/summarizer.js';
 import { ContextGuardConfigError, isContextGuardConfigError } from './errors.js';
 import { POLICY_DEFAULTS, resolvePolicy, validateOptions } from './options.js';
 

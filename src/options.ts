@@ -31,10 +31,10 @@ import {
 } from './config/option-table.js';
 import type { Tokenizer } from './estimate/tokenizer.js';
 import { ContextGuardConfigError } from './errors.js';
-import type { Summarizer } from './compaction/summarizer.js';
+import type { Summarizer } from './summary/summarizer.js';
 import type { CompactionRecord } from './records/compaction-record.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
-import { validateToolOutputTruncation, type ToolOutputTruncation } from './truncation/truncation-policy.js';
+import { validateToolOutputTruncation, type ToolOutputTruncation } from './truncation/policy.js';
 import { priceTableProblem, type PriceTable } from './cost/price-table.js';
 
 /** Strategies a policy can use. */

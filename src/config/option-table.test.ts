@@ -2,7 +2,7 @@
  * The option table is the one source of every option's name, scope, range,
  * default and texts: the docs tables (README.md, docs/configuration.md,
  * docs/truncation.md) are written from it by `npm run docs:options`, and each
- * field's TSDoc in src/options.ts and src/truncation/truncation-policy.ts must
+ * field's TSDoc in src/options.ts and src/truncation/policy.ts must
  * carry its short text and its default.
  */
 import { readFileSync } from 'node:fs';
@@ -150,7 +150,7 @@ describe('the option table', () => {
     });
 
     it("should give each toolOutputTruncation field's TSDoc the table's short text and @default", () => {
-      const docs = fieldDocs(read('../truncation/truncation-policy.ts'));
+      const docs = fieldDocs(read('../truncation/policy.ts'));
       expect(tsDocMismatches(docs, TRUNCATION_FIELD_TABLE)).toEqual([]);
     });
   });

@@ -74,7 +74,7 @@ const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
 /**
  * The fields of `toolOutputTruncation` (and of each of its per-tool overrides): range, default
- * and texts; truncation-policy.ts reads its minimums and defaults from here.
+ * and texts; truncation/policy.ts reads its minimums and defaults from here.
  */
 export const TRUNCATION_FIELD_TABLE = {
   maxBytes: {

@@ -138,7 +138,7 @@ function isPositive(value: number | undefined): value is number {
  * token count is 1234567 but model only supports up to 1048576."; Anthropic and
  * OpenAI-style messages are recognised too, and so is a message that states
  * only the maximum. `limit` is the provider's maximum, which may become the
- * model's window (guard/learned-window.ts).
+ * model's window (usage/learned-window.ts).
  *
  * Numbers are read only from the provider's own statement, at the start of its
  * message (the `message` of a JSON error body, else the whole text): some

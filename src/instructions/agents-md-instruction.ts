@@ -6,7 +6,7 @@
  * instructions and fails on a missing key, and AGENTS.md files often contain
  * braces (code samples, JSON). Provider output is used verbatim.
  */
-import { createInstructionsCache, type InstructionsCacheOptions } from './instructions-cache.js';
+import { createInstructionsCache, type InstructionsCacheOptions } from './load-once.js';
 
 /**
  * An instruction provider: assignable to `LlmAgent`'s `instruction` (ADK's

@@ -1,7 +1,7 @@
 /**
  * Offloading a huge tool result to an artifact: the artifact's name, its
  * content (the result's JSON text), the handle the cut result carries, and
- * reading an exact slice back. Pure; the ADK shell is src/adk/offload-tool-output.ts.
+ * reading an exact slice back. Pure; the ADK shell is src/adk/tools/offload-tool-output.ts.
  */
 import { createHash } from 'node:crypto';
 import type { Part } from '@google/genai';

@@ -8,7 +8,7 @@
  * whole query scores highest. Results and excerpts are bounded.
  */
 import type { Content } from '@google/genai';
-import { renderContent } from '../compaction/render-content.js';
+import { renderContent } from '../summary/render-content.js';
 import { safeHead } from '../text/truncate-text.js';
 
 export interface SearchableEvent {

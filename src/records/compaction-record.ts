@@ -7,13 +7,11 @@
  * response event of the compacting call (`customMetadata.context_guard_compaction`,
  * which ADK stores verbatim) and as the agent's last compaction in state.
  */
-import type { SummarizerFailureKind } from '../compaction/summarizer.js';
+import type { SummarizerFailureKind } from '../summary/summarizer.js';
 import { isPlainObject } from '../config/plain-object.js';
+import type { CompactionReason } from '../budget/compaction-reason.js';
 
 export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
-
-/** What triggered a compaction: the threshold, a rejected request, the sliding window's schedule or its token trigger. */
-export type CompactionReason = 'threshold' | 'forced' | 'schedule' | 'safety-ratio';
 
 /** The stored events a summary replaced, as a compaction record names them. */
 export interface CoveredEvents {

@@ -4,9 +4,9 @@
  * events each of its summaries replaced. The events themselves are never
  * altered; this only reads them and the agent's state.
  */
-import { renderContent } from '../compaction/render-content.js';
+import { renderContent } from '../summary/render-content.js';
 import { decodeSummaryRecord } from '../state/guard-state.js';
-import { stateKeysFor } from '../state/state-keys.js';
+import { stateKeysFor } from '../state/keys.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord, type CompactionRecord } from './compaction-record.js';
 import type { EventLike } from './map-contents-to-events.js';
 

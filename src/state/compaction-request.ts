@@ -3,7 +3,7 @@
  * usage record forces one, and the request marks the trigger as manual.
  */
 import { decodeUsageRecord, encodeRecord } from './guard-state.js';
-import { stateKeysFor } from './state-keys.js';
+import { stateKeysFor } from './keys.js';
 
 export function compactionRequestDelta(
   state: Readonly<Record<string, unknown>>,

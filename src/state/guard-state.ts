@@ -90,7 +90,7 @@ export interface UsageRecord extends AgentUsageFigures {
   readonly acceptedTokens?: number | undefined;
   readonly acceptedEstimate?: number | undefined;
   readonly acceptedModel?: string | undefined;
-  /** The last compaction that could not make the request fit, so it is not retried for nothing (guard/futile-compaction.ts). */
+  /** The last compaction that could not make the request fit, so it is not retried for nothing (trigger/futile-compaction.ts). */
   readonly futileCompaction?: FutileCompaction | undefined;
   /** Window and fixed part of the last over-limit warning: the same cause is counted, not warned about again. */
   readonly overLimitCause?: string | undefined;
@@ -100,7 +100,7 @@ export interface UsageRecord extends AgentUsageFigures {
 
 const WINDOW_ORIGINS: readonly WindowOrigin[] = ['registry', 'option', 'learned', 'default'];
 
-/** What a futile compaction was tried against (plain data; the decision is in guard/futile-compaction.ts). */
+/** What a futile compaction was tried against (plain data; the decision is in trigger/futile-compaction.ts). */
 export interface FutileCompaction {
   readonly window: number;
   /** Heuristic tokens of the system instruction, tools and pins. */
@@ -313,7 +313,7 @@ function decodeBill(read: FieldReader) {
 }
 
 /**
- * The learned window is bounded like a provider's statement (guard/learned-window.ts): a whole count of at
+ * The learned window is bounded like a provider's statement (usage/learned-window.ts): a whole count of at
  * least 1,024, and never below a request the same model accepted in this session. An accepted estimate is in
  * the estimator's tokens, not the provider's: learning scaled it by the rejection's stated size over its
  * estimate, at least 1 / STATED_SIZE_RATIO, which a record does not keep, so it bounds here at that least.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CallTotals } from '../records/call-totals.js';
 import { encodeRecord, EMPTY_USAGE } from '../state/guard-state.js';
-import { stateKeysFor } from '../state/state-keys.js';
+import { stateKeysFor } from '../state/keys.js';
 import { withCallTotals } from './counted-status.js';
-import { agentStatus } from './guard-status.js';
+import { agentStatus } from './context-status.js';
 
 /** The status the usage record gives: 16 calls and no compaction, where more happened. */
 const fromState = agentStatus(

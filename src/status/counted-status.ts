@@ -4,7 +4,7 @@
  * overwrite. One source for all of an agent's counts, so that they agree with one another.
  */
 import type { CallTotals } from '../records/call-totals.js';
-import type { AgentContextStatus } from './guard-status.js';
+import type { AgentContextStatus } from './context-status.js';
 
 /**
  * `status` with its counts taken from `totals` when those hold at least as many model calls as the

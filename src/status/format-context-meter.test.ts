@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentStatus, formatContextMeter } from './guard-status.js';
-import { stateKeysFor } from '../state/state-keys.js';
+import { agentStatus, formatContextMeter } from './context-status.js';
+import { stateKeysFor } from '../state/keys.js';
 
 /** The status of agent `worker` after calls whose last estimate is `used` of an 8,000 window, turns of 1,000. */
 function statusAt(used: number) {

@@ -6,7 +6,7 @@
  * have. `mode` switches per call, which is how tests inject summarizer faults.
  */
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
-import type { SummarizeResult } from '../compaction/summarizer.js';
+import type { SummarizeResult } from '../summary/summarizer.js';
 import type { RequestTokenCounter } from './ground-truth.js';
 import { ScriptedSummarizer, type SummarizerBehavior } from './scripted-summarizer.js';
 

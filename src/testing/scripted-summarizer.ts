@@ -8,7 +8,7 @@
  * a `Summarizer`; ADK's `LlmSummarizer` (for `TokenBasedContextCompactor`)
  * takes it as a `BaseLlm` through `ScriptedSummarizerLlm`.
  */
-import type { SummarizeRequest, SummarizeResult, Summarizer } from '../compaction/summarizer.js';
+import type { SummarizeRequest, SummarizeResult, Summarizer } from '../summary/summarizer.js';
 import { promptTooLongError } from './scripted-llm.js';
 
 /** What a call does: summarize, throw a 503, hang until aborted, answer empty, or ignore the output cap. */

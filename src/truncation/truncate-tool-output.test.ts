@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countResultLines, TRUNCATED_RESULT_KEY, truncateToolOutput } from './truncate-tool-output.js';
-import { TOOL_OUTPUT_DEFAULTS, type ResolvedToolOutputLimits } from './truncation-policy.js';
+import { TOOL_OUTPUT_DEFAULTS, type ResolvedToolOutputLimits } from './policy.js';
 
 const MAX = TOOL_OUTPUT_DEFAULTS.maxBytes;
 

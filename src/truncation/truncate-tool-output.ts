@@ -13,13 +13,13 @@
  * 4. Fallback: if the result still does not fit (giant keys, say), it becomes
  *    `{ truncated_result: "<head and tail lines of its pretty-printed JSON>" }`.
  *
- * Pure: the input is never mutated, and no ADK import (see src/adk/tool-output-callback.ts).
+ * Pure: the input is never mutated, and no ADK import (see src/adk/tools/tool-output-callback.ts).
  */
 import { cutString, countLines } from './cut-string.js';
 import { fit, keptNoKey } from './fit-json.js';
 import { jsonBytes } from './json-text-cost.js';
 import { buildNode, hasLineCut, type JsonValue, type Run } from './json-tree.js';
-import { TOOL_OUTPUT_DEFAULTS, type ResolvedToolOutputLimits } from './truncation-policy.js';
+import { TOOL_OUTPUT_DEFAULTS, type ResolvedToolOutputLimits } from './policy.js';
 
 /** What one truncation did, for logs and audit trails. */
 export interface ToolTruncationRecord {

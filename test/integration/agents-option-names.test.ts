@@ -8,7 +8,7 @@ import { AgentTool, InMemorySessionService, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger } from '../../src/testing/index.js';
-import { appAgentNames } from '../../src/adk/unmatched-agents-check.js';
+import { appAgentNames } from '../../src/adk/hooks/unmatched-agents-check.js';
 import { APP_NAME, createHarness, runTurns, startSession, toolThenAnswerScript } from '../support/agent-harness.js';
 import { deskAgent, researcherAgent, routerAgent } from '../support/help-desk.js';
 import { agentModel } from '../support/scripted-agents.js';

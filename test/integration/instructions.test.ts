@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { InMemorySessionService, LlmAgent, Runner, type BasePlugin, type InstructionProvider } from '@google/adk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentsMdInstruction } from '../../src/instructions/agents-md-instruction.js';
-import { AgentsMdInstructionsPlugin } from '../../src/instructions/instructions-plugin.js';
+import { AgentsMdInstructionsPlugin } from '../../src/instructions/agents-md-plugin.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, runTurn, startSession } from '../support/agent-harness.js';
 

@@ -18,11 +18,11 @@ import {
   createToolOutputTruncator,
   type PluginAfterToolParams,
   type ToolOutputTruncator,
-} from '../../src/adk/tool-output-callback.js';
+} from '../../src/adk/tools/tool-output-callback.js';
 import { ratioTokenCounter, ScriptedLlm, type ModelScript, logText } from '../../src/testing/index.js';
 import type { ToolTruncationRecord } from '../../src/truncation/truncate-tool-output.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
-import type { ToolOutputTruncation } from '../../src/truncation/truncation-policy.js';
+import type { ToolOutputTruncation } from '../../src/truncation/policy.js';
 import {
   APP_NAME,
   fetchLogsTool,

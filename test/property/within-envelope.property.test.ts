@@ -28,9 +28,9 @@ setLogLevel(LogLevel.ERROR);
 /**
  * Counterexamples this property found, replayed first on every run:
  * 1. a 2k window whose compacted request still had to be shrunk: the head+tail cut of the summary content dropped
- *    the restated user request (fixed in src/compaction/inject-summary.ts, shrinkSummaryText);
+ *    the restated user request (fixed in src/summary/inject-summary.ts, shrinkSummaryText);
  * 2. an image whose tiles cost more than the window: shrinking measured parts by their JSON length and never omitted
- *    it (fixed in src/compaction/shrink-contents.ts, omitCostlyMedia);
+ *    it (fixed in src/shrink/oversized-parts.ts, omitCostlyMedia);
  * 3. an image omitted from a first request of ~130 estimated tokens, then sent with the next call: a provider that left
  *    out the estimator's framing calibrated the factor 14% low on that small request, and the call was rejected (fixed
  *    in src/estimate/calibration.ts, learnedFactor: a real count is compared with the estimate net of framing); pinned

@@ -2,8 +2,8 @@
  * The steps of one compaction, as the core hands them to `buildCompactionOutcome`: contents
  * 3..9 covered, the user's message at 6 kept, one durable fact carried and one dropped.
  */
-import type { SummaryOutcome } from '../../src/compaction/summarizer.js';
-import type { CompactionSteps } from '../../src/guard/compaction-outcome.js';
+import type { SummaryOutcome } from '../../src/summary/summarizer.js';
+import type { CompactionSteps } from '../../src/pipeline/compaction-outcome.js';
 import { RECORD_VERSION } from '../../src/state/guard-state.js';
 
 export const STEPS_SUMMARY_TEXT = 'A summary of eight words, give or take.';

@@ -7,8 +7,8 @@ import { estimateContentTokens } from '../../src/estimate/estimate-content.js';
 import { fingerprint } from '../../src/estimate/fingerprint.js';
 import type { UsageRecord } from '../../src/state/guard-state.js';
 import { TokenMemo } from '../../src/estimate/estimate-request.js';
-import type { GuardRequestInput } from '../../src/guard/guard-request.js';
-import type { ViewSource } from '../../src/guard/request-view.js';
+import type { GuardRequestInput } from '../../src/pipeline/guard-request.js';
+import type { ViewSource } from '../../src/masking/request-view.js';
 import { testPolicy, usageRecord } from './builders.js';
 import { characterTokenizer } from './tokenizers.js';
 

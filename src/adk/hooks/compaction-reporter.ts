@@ -1,0 +1,144 @@
+/**
+ * What follows a compaction: its audit record built from the outcome, kept until the model
+ * response carries it, logged, counted in telemetry and passed to `onCompaction` listeners.
+ */
+import type { Context } from '@google/adk';
+import type { Content } from '@google/genai';
+import type { CompactionOutcome } from '../../pipeline/guard-request.js';
+import type { CompactionRecord } from '../../records/compaction-record.js';
+import { mapContentsToEvents } from '../../records/map-contents-to-events.js';
+import { buildCompactionRecord } from './build-compaction-record.js';
+import { recordCompactionTelemetry } from '../../telemetry/guard-metrics.js';
+import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
+import { scopeOfContext } from '../runtime/session-scope.js';
+import { logFailure } from '../../logging/failure-log.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** Compaction records awaiting their model response, at most (see remember). */
+const MAX_PENDING_RECORDS = 1_000;
+
+/** Called by `guard.onCompaction` with each compaction's audit record, after it is stored. */
+export type CompactionListener = (record: CompactionRecord) => void | Promise<void>;
+
+/** One compaction as the shell saw it: the outcome, the contents it covered and its timing. */
+interface CompactionSeen {
+  readonly outcome: CompactionOutcome;
+  readonly contents: readonly Content[];
+  readonly fingerprints: readonly string[];
+  readonly startedAt: number;
+  readonly summarizerName: string | undefined;
+  readonly strategy: ResolvedPolicy['strategy'];
+  readonly model: string | undefined;
+}
+
+export class CompactionReporter {
+  private readonly listeners = new Set<CompactionListener>();
+  /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
+  private readonly pending = new Map<string, CompactionRecord>();
+
+  constructor(
+    private readonly options: ContextGuardOptions,
+    private readonly logger: GuardLogger,
+  ) {
+    if (options.onCompaction) this.listeners.add(options.onCompaction);
+  }
+
+  listen(listener: CompactionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The record of a compaction, kept for its model response. */
+  record(context: Context, seen: CompactionSeen): CompactionRecord {
+    const record = buildRecord(
+      context,
+      seen,
+      Date.now() - seen.startedAt,
+      this.options.debugSummarizerErrorText === true,
+    );
+    this.remember(context, record);
+    return record;
+  }
+
+  /** Logs, counts and notifies a compaction whose record is stored. */
+  async report(record: CompactionRecord, seen: CompactionSeen): Promise<void> {
+    this.log(record, seen.outcome.fallbackDetail);
+    recordCompactionTelemetry(record, seen.model);
+    await this.notify(record);
+  }
+
+  /** The record of the compaction made for this call, once. */
+  take(context: Context): CompactionRecord | undefined {
+    const key = pendingKey(context);
+    const record = this.pending.get(key);
+    if (record) this.pending.delete(key);
+    return record;
+  }
+
+  /**
+   * Keeps a record until its model response arrives. A call that is aborted gets neither an
+   * after-model nor an error callback, so the map is bounded: the oldest entries go first
+   * (their records are in state as `last_compaction` anyway).
+   */
+  private remember(context: Context, record: CompactionRecord): void {
+    this.pending.set(pendingKey(context), record);
+    while (this.pending.size > MAX_PENDING_RECORDS) {
+      const oldest = this.pending.keys().next().value;
+      if (oldest === undefined) break;
+      this.pending.delete(oldest);
+    }
+  }
+
+  private log(record: CompactionRecord, detail: string | undefined): void {
+    const how = record.fallback ? 'fallback summary' : `summary by ${record.summarizer}`;
+    this.logger.info(
+      `${LOG_PREFIX} agent '${record.agentName}': compacted contents ${record.coveredContents.from}..${record.coveredContents.to} ` +
+        `(${record.coveredEvents.count} events), ~${record.tokensBefore} -> ~${record.tokensAfter} tokens, ${how}, ${record.durationMs} ms.`,
+    );
+    if (record.fallback) {
+      // Only the kind of failure at warn level: a provider's error text can quote the conversation.
+      this.logger.warn(
+        `${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? 'failed'}); used the mechanical summary.`,
+      );
+      this.logger.debug(`${LOG_PREFIX} agent '${record.agentName}': summarizer failure: ${detail ?? ''}`);
+    }
+  }
+
+  private async notify(record: CompactionRecord): Promise<void> {
+    for (const listener of this.listeners) {
+      try {
+        await listener(record);
+      } catch (error) {
+        logFailure(this.logger, 'error', `${LOG_PREFIX} an onCompaction listener failed; ignored.`, error);
+      }
+    }
+  }
+}
+
+function buildRecord(
+  context: Context,
+  seen: CompactionSeen,
+  durationMs: number,
+  withDetail: boolean,
+): CompactionRecord {
+  const { from, to } = seen.outcome.coveredContents;
+  return buildCompactionRecord(seen.outcome, {
+    agentName: context.agentName,
+    sessionId: context.sessionId,
+    invocationId: context.invocationId,
+    strategy: seen.strategy,
+    coveredEvents: mapContentsToEvents(
+      context.invocationContext.session.events,
+      seen.contents.slice(from, to),
+      seen.fingerprints.slice(from, to),
+    ),
+    summarizerName: seen.summarizerName,
+    createdAt: seen.startedAt,
+    durationMs,
+    withDetail,
+  });
+}
+
+function pendingKey(context: Context): string {
+  return `${scopeOfContext(context)}\u0000${context.invocationId}\u0000${context.agentName}`;
+}

@@ -1,0 +1,65 @@
+/**
+ * The collaborators the plugin's hooks share, built once per guard from its options and logger:
+ * the reader's and the applier's (tokenizer, measure caches, pins, windows, the per-session
+ * queue, prepared summaries) and the compaction reporter.
+ */
+import type { ContextGuardOptions, GuardLogger } from '../../options.js';
+import { cachedPriceRatio } from '../../cost/cache-terms.js';
+import { priceFor, type PriceTable } from '../../cost/price-table.js';
+import { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
+import { TokenMemo } from '../../estimate/estimate-request.js';
+import { recordPreparedSummary } from '../../telemetry/guard-metrics.js';
+import type { ResultAppliers } from './apply-result.js';
+import { CompactionReporter } from './compaction-reporter.js';
+import { RecallToolDeclarer } from '../tools/declare-recall-tool.js';
+import { GuardPins } from '../runtime/session-pins.js';
+import { guardTokenizer } from '../runtime/tokenizer-in-use.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { ModelWindowResolver } from '../runtime/model-window-resolver.js';
+import { PendingCalls } from './pending-calls.js';
+import { PreparedSummaries } from '../runtime/prepared-summaries.js';
+import { ReplicaPrepared } from '../runtime/replica-prepared.js';
+import type { RequestReaders } from './read-request.js';
+import { WarnOnce } from '../runtime/warn-once.js';
+
+export type GuardParts = RequestReaders &
+  ResultAppliers & { readonly reporter: CompactionReporter; readonly recallTool: RecallToolDeclarer };
+
+/**
+ * The cached discount of a model by name, looked up once per name: the price table does not change after
+ * construction, and the lookup would otherwise walk both tables on every model call.
+ */
+function cachedPriceRatios(prices: PriceTable | undefined): (model: string | undefined) => number {
+  const known = new Map<string, number>();
+  return (model) => {
+    if (model === undefined) return cachedPriceRatio(undefined);
+    let ratio = known.get(model);
+    if (ratio === undefined) {
+      ratio = cachedPriceRatio(priceFor(model, prices));
+      known.set(model, ratio);
+    }
+    return ratio;
+  };
+}
+
+export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
+  const tokenizer = guardTokenizer(options.tokenizer, logger);
+  const warnings = new WarnOnce(logger);
+  const fixedMemo = new TokenMemo();
+  return {
+    tokenizer,
+    logger,
+    measures: new ContentMeasureCache(),
+    fixedMemo,
+    maskedMemo: new TokenMemo(20_000),
+    windows: new ModelWindowResolver(options, logger),
+    queue: new KeyedQueue(),
+    prepared: new PreparedSummaries(logger, recordPreparedSummary),
+    replicas: new ReplicaPrepared(logger),
+    reporter: new CompactionReporter(options, logger),
+    calls: new PendingCalls(),
+    pins: new GuardPins(tokenizer, logger, warnings),
+    recallTool: new RecallToolDeclarer(warnings, tokenizer, fixedMemo),
+    cachedPriceRatio: cachedPriceRatios(options.prices),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * A failed model call: learn from a "prompt too long" rejection, and hand ADK back a full error
+ * event when the step wrote guard state (ADK drops a failed step's state delta unless this
+ * callback returns an event that carries it).
+ */
+import { randomUUID } from 'node:crypto';
+import { createEvent, type Context, type Event, type LlmRequest } from '@google/adk';
+import { isOverflowError, rejectionOutcome, type RefusedStatement } from '../../usage/provider-feedback.js';
+import {
+  addCounts,
+  buildCallRecord,
+  CALL_METADATA_KEY,
+  encodeCallRecord,
+  NO_COUNTS,
+} from '../../records/call-record.js';
+import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
+import { decodeUsageRecord, encodeRecord } from '../../state/guard-state.js';
+import { STATE_PREFIX, stateKeysFor } from '../../state/keys.js';
+import type { GuardLogger } from '../../options.js';
+import type { CompactionReporter } from './compaction-reporter.js';
+import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
+import type { PendingCalls } from './pending-calls.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** The event to hand back to ADK for a failed model call, if the step wrote guard state. */
+export function modelErrorEvent(
+  context: Context,
+  request: LlmRequest | undefined,
+  error: Error,
+  deps: { logger: GuardLogger; windows: ModelWindowResolver; reporter: CompactionReporter; calls: PendingCalls },
+): Event | undefined {
+  const agentName = context.agentName;
+  const message = error?.message ?? String(error);
+  const rejected = isOverflowError(message);
+  if (rejected) learnFromRejection(context, request, message, deps);
+  const prefix = `${STATE_PREFIX}:${agentName}:`;
+  if (!Object.keys(context.actions.stateDelta).some((key) => key.startsWith(prefix))) return undefined;
+  // ADK persists a failed step's state delta only through an event it is handed back.
+  const { errorCode, errorMessage } = describeModelError(message);
+  const record = deps.reporter.take(context);
+  // The call's own record: what was decided before the model call, and the rejection.
+  const counts = addCounts(deps.calls.take(context) ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: rejected ? 1 : 0 });
+  const call = buildCallRecord(randomUUID(), agentName, counts, undefined);
+  const metadata = {
+    ...(record ? { [COMPACTION_METADATA_KEY]: record } : {}),
+    ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
+  };
+  return createEvent({
+    invocationId: context.invocationId,
+    author: agentName,
+    branch: context.invocationContext.branch,
+    actions: context.actions,
+    errorCode,
+    errorMessage,
+    ...(record || call ? { customMetadata: metadata } : {}),
+  });
+}
+
+function learnFromRejection(
+  context: Context,
+  request: LlmRequest | undefined,
+  message: string,
+  deps: { logger: GuardLogger; windows: ModelWindowResolver },
+): void {
+  const key = stateKeysFor(context.agentName).usage;
+  const usage = decodeUsageRecord(context.state.get(key));
+  const model = request?.model;
+  const outcome = rejectionOutcome(usage, message, model, deps.windows.acceptedBy(model));
+  const next = outcome.usage;
+  context.state.set(key, encodeRecord(next));
+  // Only an earned statement spreads to the other sessions of this model (see usage/learned-window.ts).
+  if (outcome.learned !== undefined) deps.windows.learn(next.learnedWindowModel ?? '', outcome.learned);
+  const stated =
+    outcome.learned !== undefined
+      ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${next.learnedWindowModel}'.`
+      : outcome.refused
+        ? ` The maximum it states is not taken as the window: ${REFUSALS[outcome.refused]}.`
+        : '';
+  // Numbers and the model name only: the message itself may quote the conversation.
+  deps.logger.warn(
+    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}`,
+  );
+}
+
+const REFUSALS: Record<RefusedStatement, string> = {
+  'not-over': 'the size it states for the request is not over it',
+  'size-inconsistent': 'the size it states cannot be the request that was sent',
+  'below-accepted': 'the model already accepted a larger request',
+};
+
+/** errorCode/errorMessage the way ADK derives them from a thrown model error. */
+function describeModelError(message: string): { errorCode: string; errorMessage: string } {
+  try {
+    const parsed: unknown = JSON.parse(message);
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (error)
+      return {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a provider's code is a number or a string
+        errorCode: String(error.code ?? 'UNKNOWN_ERROR'),
+        errorMessage: typeof error.message === 'string' ? error.message : message,
+      };
+  } catch {
+    // Not JSON: keep the raw message.
+  }
+  return { errorCode: 'UNKNOWN_ERROR', errorMessage: message };
+}

@@ -1,0 +1,205 @@
+/**
+ * The shell's first half: turns ADK's `Context` and `LlmRequest` into the plain input of the
+ * core (pipeline/guard-request.ts). State is written here only where the reading itself decides
+ * it: an unreadable summary is cleared, a first request may be pinned.
+ */
+import type { Context, LlmRequest } from '@google/adk';
+import type { Content } from '@google/genai';
+import type { GuardRequestInput } from '../../pipeline/guard-request.js';
+import type { PreparedHandle } from '../../preparation/prepared-summary.js';
+import type { WindowChoice } from '../../usage/learned-window.js';
+import { runSummarizer, type SummarizeFn, type Summarizer } from '../../summary/summarizer.js';
+import type { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
+import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
+import { fingerprint } from '../../estimate/fingerprint.js';
+import type { Tokenizer } from '../../estimate/tokenizer.js';
+import { pinnedContent } from '../../memory/pins.js';
+import {
+  encodeRecord,
+  readSummaryRecord,
+  readUsageRecord,
+  type SummaryRecord,
+  type UsageRecord,
+} from '../../state/guard-state.js';
+import { decodeMaskRecord, readMaskRecord } from '../../masking/mask-record.js';
+import { stateKeysFor } from '../../state/keys.js';
+import { locateWatermark } from '../../state/watermark.js';
+import type { GuardLogger, ResolvedPolicy } from '../../options.js';
+import type { CompactionHooks } from './compaction-hooks.js';
+import type { GuardPins } from '../runtime/session-pins.js';
+import type { KeyedQueue } from './keyed-queue.js';
+import type { PreparedSummaries } from '../runtime/prepared-summaries.js';
+import type { PreparedLookup, ReplicaPrepared } from '../runtime/replica-prepared.js';
+import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
+import { isContextRecallTool } from '../tools/recall-tool.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** What the reader uses, built once per guard. */
+export interface RequestReaders {
+  readonly tokenizer: Tokenizer;
+  readonly logger: GuardLogger;
+  readonly measures: ContentMeasureCache;
+  readonly fixedMemo: TokenMemo;
+  /** Tokens of masked tool results by fingerprint: content-independent figures, shared by every session. */
+  readonly maskedMemo: TokenMemo;
+  readonly windows: ModelWindowResolver;
+  readonly pins: GuardPins;
+  readonly queue: KeyedQueue;
+  readonly prepared: PreparedSummaries;
+  /** Prepared summaries in session state, from whichever replica made them. */
+  readonly replicas: ReplicaPrepared;
+  /** The model's cached over uncached price (prices option, then the built-in table): masking for cost weighs it. */
+  readonly cachedPriceRatio: (model: string | undefined) => number;
+}
+
+/** The agent's guard state as stored, read before the compaction hooks exist. */
+interface StoredGuardState {
+  readonly summary: SummaryRecord | undefined;
+  readonly usage: UsageRecord;
+  /** A compaction asked for with `requestCompaction`. */
+  readonly requested: boolean;
+}
+
+/** The core's input and what applying its result needs from the reading. */
+export interface ReadRequest {
+  readonly input: GuardRequestInput;
+  readonly contents: readonly Content[];
+  readonly requested: boolean;
+  /** The summary of a concurrent call on this session, if any (the input's when it was reused). */
+  readonly shared: SummaryRecord | undefined;
+  readonly windowChoice: WindowChoice;
+  readonly summarizerName: string | undefined;
+  /** The prepared summary of this session and agent, from where it is (the input's is wrapped to fire the hooks). */
+  readonly prepared: PreparedLookup;
+  /** The summarizer for a background preparation: no compaction hooks, not tied to this turn's abort signal. */
+  readonly backgroundSummarize: GuardRequestInput['summarize'];
+}
+
+export function readStoredState(context: Context, logger: GuardLogger): StoredGuardState {
+  const keys = stateKeysFor(context.agentName);
+  const stored = context.state.get<unknown>(keys.summary);
+  const { summary, dropped: summaryDropped } = readSummaryRecord(stored);
+  if (stored !== undefined && stored !== null && !summary) {
+    // Warn once: clearing it keeps every later call from tripping over the same garbage.
+    logger.warn(
+      `${LOG_PREFIX} agent '${context.agentName}': ignoring an unreadable summary record in state; it is cleared.`,
+    );
+    context.state.set(keys.summary, null);
+  }
+  // Rewritten without them, so the warning is not repeated.
+  if (summary && summaryDropped.length > 0) context.state.set(keys.summary, encodeRecord(summary));
+  const read = readUsageRecord(context.state.get<unknown>(keys.usage));
+  // The usage record is rewritten on this call (adk/hooks/apply-result.ts), so what was dropped is warned about once.
+  const dropped = [
+    ...(read.unreadable ? ['usage (unreadable)'] : read.dropped.map((field) => `usage.${field}`)),
+    ...summaryDropped.map((field) => `summary.${field}`),
+    ...maskDropped(context, keys.mask),
+  ];
+  if (dropped.length > 0)
+    logger.warn(
+      `${LOG_PREFIX} agent '${context.agentName}': ignoring out-of-range values in state (${dropped.join(', ')}); ` +
+        `they are dropped and rewritten.`,
+    );
+  return { summary, usage: read.usage, requested: context.state.get<unknown>(keys.compactionRequest) != null };
+}
+
+/** The mask record's unreadable or out-of-range values, cleared or rewritten without them. */
+function maskDropped(context: Context, key: string): string[] {
+  const { mask, unreadable, dropped } = readMaskRecord(context.state.get<unknown>(key));
+  if (unreadable) context.state.set(key, null);
+  else if (mask && dropped.length > 0) context.state.set(key, encodeRecord(mask));
+  return unreadable ? ['mask (unreadable)'] : dropped.map((field) => `mask.${field}`);
+}
+
+/** `key`: the session and agent's queue key. */
+export function readRequest(
+  context: Context,
+  request: LlmRequest,
+  key: string,
+  policy: ResolvedPolicy,
+  stored: StoredGuardState,
+  hooks: CompactionHooks,
+  readers: RequestReaders,
+): ReadRequest {
+  const { tokenizer, windows } = readers;
+  const contents = request.contents ?? [];
+  const fingerprintAt = (index: number): string | undefined => {
+    const content = contents[index];
+    return content ? fingerprint(content) : undefined;
+  };
+  const shared = readers.queue.sharedSummary(key);
+  const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
+  const measures = readers.measures.measure(key, contents, tokenizer);
+  const { systemInstruction, tools } = request.config ?? {};
+  const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
+  const windowChoice = windows.agentWindow(policy, request.model, stored.usage, context.agentName);
+  const window = windowChoice.window;
+  const summarizer = windows.summarizerFor(policy, context, window);
+  const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
+  const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
+  const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
+  const input: GuardRequestInput = {
+    pinned: pinnedContent(pinned.pins),
+    recallToolName: recallTool?.name,
+    contents,
+    fingerprints: measures.fingerprints,
+    fingerprintAt,
+    tokens: measures.tokens,
+    fixedTokens: fixed.systemTokens + fixed.toolTokens,
+    fixedFramingTokens: fixed.framingTokens,
+    summary: summaryToApply(stored.summary, shared, fingerprintAt, contents.length),
+    mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
+    manual: stored.requested,
+    maskedTokenMemo: readers.maskedMemo,
+    usage: pinned.usage,
+    policy,
+    window,
+    maxOutputTokens: request.config?.maxOutputTokens,
+    summarizerWindow: summarizer.window,
+    tokenizer,
+    summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
+    now: Date.now(),
+    cachedPriceRatio: readers.cachedPriceRatio(request.model),
+    prepared: preparedForInput(prepared.handle, hooks),
+  };
+  return {
+    input,
+    contents,
+    requested: stored.requested,
+    shared,
+    windowChoice,
+    summarizerName: summarizer.summarizer?.name,
+    prepared,
+    backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
+  };
+}
+
+/** Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then. */
+function preparedForInput(handle: PreparedHandle | undefined, hooks: CompactionHooks): PreparedHandle | undefined {
+  return handle && { previous: handle.previous, watermark: handle.watermark, take: hooks.wrap(() => handle.take()) };
+}
+
+/** A concurrent call on this session may have just summarized this history: reuse it if it fits. */
+function summaryToApply(
+  stored: SummaryRecord | undefined,
+  shared: SummaryRecord | undefined,
+  fingerprintAt: (index: number) => string | undefined,
+  length: number,
+): SummaryRecord | undefined {
+  if (
+    shared &&
+    shared.createdAt > (stored?.createdAt ?? -1) &&
+    locateWatermark(fingerprintAt, length, shared.covered, shared.anchor).kind !== 'missing'
+  )
+    return shared;
+  return stored;
+}
+
+function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context?: Context): SummarizeFn {
+  return (request, maxChars) =>
+    runSummarizer(summarizer, request, {
+      timeoutMs: policy.summarizerTimeoutMs,
+      maxChars,
+      signal: context?.abortSignal,
+    });
+}

@@ -1,0 +1,112 @@
+/**
+ * After a model call: the compaction record and the call's own record ride on the response event,
+ * and the provider's real prompt count calibrates the agent's usage record (and bills the call).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, LlmResponse } from '@google/adk';
+import { billCall, billUsage, type CallBill } from '../../cost/bill-usage.js';
+import { priceFor } from '../../cost/price-table.js';
+import { recordAccepted } from '../../usage/learned-window.js';
+import { recordReportedUsage } from '../../usage/provider-feedback.js';
+import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord } from '../../records/call-record.js';
+import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
+import { decodeUsageRecord, encodeRecord, type UsageRecord } from '../../state/guard-state.js';
+import { stateKeysFor } from '../../state/keys.js';
+import { recordUsageTelemetry } from '../../telemetry/bill-metrics.js';
+import type { ContextGuardOptions } from '../../options.js';
+import type { CompactionReporter } from './compaction-reporter.js';
+import { modelNameOf } from './model-name.js';
+import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
+import type { PendingCalls } from './pending-calls.js';
+
+/**
+ * Responses already recorded. ADK runs an agent's own after-model callbacks after the plugins', so
+ * where the plugin and `attachTo` both serve an agent each response arrives twice: count it once.
+ */
+const recorded = new WeakSet<LlmResponse>();
+
+/** Where the records of the call wait for its response, and the accepted sizes by model. */
+interface ResponseRecorders {
+  readonly reporter: CompactionReporter;
+  readonly calls: PendingCalls;
+  readonly windows: ModelWindowResolver;
+}
+
+export function recordResponse(
+  context: Context,
+  response: LlmResponse,
+  prices: ContextGuardOptions['prices'],
+  recorders: ResponseRecorders,
+  onUnpriced: (model: string) => void = () => undefined,
+): void {
+  if (recorded.has(response)) return;
+  recorded.add(response);
+  const model = modelNameOf(context, response);
+  // Partial (streamed) chunks are not stored and repeat the usage the final response reports:
+  // only that one carries the records and is billed.
+  const bill = response.partial ? undefined : billResponse(response, model, prices, onUnpriced);
+  if (!response.partial) attachRecords(context, response, recorders, bill);
+  updateUsage(context, response, model, bill, recorders.windows);
+  if (bill) recordUsageTelemetry(context.agentName, model, bill);
+}
+
+function billResponse(
+  response: LlmResponse,
+  model: string | undefined,
+  prices: ContextGuardOptions['prices'],
+  onUnpriced: (model: string) => void,
+): CallBill | undefined {
+  if (!response.usageMetadata) return undefined;
+  const price = priceFor(model, prices);
+  if (price === undefined) onUnpriced(model ?? 'unknown');
+  return billCall(response.usageMetadata, price);
+}
+
+/** The records travel on the model response event: ADK persists `customMetadata` verbatim. */
+function attachRecords(
+  context: Context,
+  response: LlmResponse,
+  recorders: ResponseRecorders,
+  bill: CallBill | undefined,
+): void {
+  const compaction = recorders.reporter.take(context);
+  const call = buildCallRecord(randomUUID(), context.agentName, recorders.calls.take(context), bill);
+  if (!compaction && !call) return;
+  response.customMetadata = {
+    ...(response.customMetadata ?? {}),
+    ...(compaction ? { [COMPACTION_METADATA_KEY]: compaction } : {}),
+    ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
+  };
+}
+
+/**
+ * The accepted size bounds any window learned later, the real count calibrates, and the bill adds to the
+ * usage record (kept for sessions read without events).
+ */
+function updateUsage(
+  context: Context,
+  response: LlmResponse,
+  model: string | undefined,
+  bill: CallBill | undefined,
+  windows: ModelWindowResolver,
+): void {
+  const key = stateKeysFor(context.agentName).usage;
+  const stored = decodeUsageRecord(context.state.get<unknown>(key));
+  // An answer, not an error response: the model accepted the request.
+  const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows);
+  const next = response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata), bill) : usage;
+  if (next !== stored) context.state.set(key, encodeRecord(next));
+}
+
+/** The session's and the process's largest accepted request of `model`, with this one. */
+function acceptRequest(
+  usage: UsageRecord,
+  response: LlmResponse,
+  model: string | undefined,
+  windows: ModelWindowResolver,
+): UsageRecord {
+  const real = response.usageMetadata?.promptTokenCount;
+  const next = recordAccepted(usage, model, real);
+  windows.accept(model, { tokens: next.acceptedTokens, estimate: next.acceptedEstimate });
+  return next;
+}

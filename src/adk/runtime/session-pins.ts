@@ -1,0 +1,122 @@
+/**
+ * Pins as the shell handles them: added through a session's state (by the application, the pin
+ * tool or first-request pinning), and the pins of a request fitted to the cap in force.
+ */
+import type { Context, LlmRequest, State } from '@google/adk';
+import { contentText, isUserRequest } from '../../content/content-shape.js';
+import {
+  addPin,
+  ALL_AGENTS,
+  decodePins,
+  shouldTryFirstRequestPin,
+  type AddPinResult,
+  type Pin,
+  type PinSource,
+} from '../../memory/pins.js';
+import { fitPinsToCap } from '../../memory/fit-pins.js';
+import type { Tokenizer } from '../../estimate/tokenizer.js';
+import type { UsageRecord } from '../../state/guard-state.js';
+import { stateKeysFor } from '../../state/keys.js';
+import type { GuardLogger, ResolvedPolicy } from '../../options.js';
+import type { WarnOnce } from './warn-once.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+export class GuardPins {
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly logger: GuardLogger,
+    private readonly warnOnce: WarnOnce,
+  ) {}
+
+  /** A pin added to the pins of a stored session's state (not written: the caller appends the event). */
+  addToRecord(state: Readonly<Record<string, unknown>>, agentName: string, text: string, cap: number): AddPinResult {
+    const own = decodePins(state[stateKeysFor(agentName).pins]);
+    return addPin(
+      own,
+      newPin(text, 'application'),
+      cap,
+      this.tokenizer,
+      sharedPins(agentName, (name) => state[name]),
+    );
+  }
+
+  /** Adds a pin through a callback or tool context's state. */
+  addInState(state: State, agentName: string, text: string, source: PinSource, cap: number): AddPinResult {
+    const key = stateKeysFor(agentName).pins;
+    const record = state.toRecord();
+    const result = addPin(
+      decodePins(state.get<unknown>(key)),
+      newPin(text, source),
+      cap,
+      this.tokenizer,
+      sharedPins(agentName, (name) => record[name]),
+    );
+    if (result.ok) state.set(key, result.pins);
+    return result;
+  }
+
+  /**
+   * The agent's pins and the every-agent pins that fit `cap`; pins the first request when the policy asks. A refused pin
+   * is noted in the usage record and tried again (and warned about) only under a larger cap.
+   */
+  forRequest(
+    context: Context,
+    policy: ResolvedPolicy,
+    contents: readonly LlmRequest['contents'][number][],
+    usage: UsageRecord,
+    cap: number,
+  ): { pins: Pin[]; usage: UsageRecord } {
+    const agentName = context.agentName;
+    let own = decodePins(context.state.get<unknown>(stateKeysFor(agentName).pins));
+    let next = usage;
+    if (
+      policy.pinFirstRequest &&
+      !own.some((pin) => pin.source === 'first-request') &&
+      shouldTryFirstRequestPin(usage.firstRequestPinRefusedCap, cap)
+    ) {
+      const first = contents.find((content) => isUserRequest(content));
+      if (first) {
+        const result = this.addInState(context.state, agentName, contentText(first), 'first-request', cap);
+        if (result.ok) {
+          own = result.pins;
+        } else {
+          next = { ...usage, firstRequestPinRefusedCap: cap };
+          this.logger.warn(
+            `${LOG_PREFIX} agent '${agentName}': the first request was not pinned: ${result.reason}. Not tried again unless the cap grows.`,
+          );
+        }
+      }
+    }
+    const pins = [...sharedPins(agentName, (name) => context.state.get<unknown>(name)), ...own];
+    return { pins: this.fit(agentName, pins, cap), usage: next };
+  }
+
+  /**
+   * The pins that fit the cap of the window in force: a pin accepted under a larger window, or
+   * written to state by hand, must not make every later turn fail. State keeps them whole.
+   */
+  private fit(agentName: string, pins: Pin[], cap: number): Pin[] {
+    const fitted = fitPinsToCap(pins, cap, this.tokenizer);
+    if (fitted.dropped.length === 0 && !fitted.cut) return pins;
+    this.warnOnce.warn(
+      `pins|${agentName}|${cap}|${pins.map((pin) => pin.id).join(',')}`,
+      `${LOG_PREFIX} agent '${agentName}': pins take more than their cap of ${cap} tokens under the current window; ` +
+        `${fitted.dropped.length} left out of the request (oldest first)${fitted.cut ? ', one cut head and tail' : ''}. They stay in state.`,
+    );
+    return fitted.pins;
+  }
+}
+
+/** The `*` pins that ride in an agent's requests beside its own (none for `*` itself). */
+function sharedPins(agentName: string, read: (key: string) => unknown): Pin[] {
+  return agentName === ALL_AGENTS ? [] : decodePins(read(stateKeysFor(ALL_AGENTS).pins));
+}
+
+function newPin(text: string, source: PinSource): Pin {
+  return {
+    id: `pin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    text,
+    source,
+    createdAt: Date.now(),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * What users do to a session from outside a turn (pin, request a compaction, read the status,
+ * forget what is cached), and the in-turn pin of `pinContextTool`: the bodies of the plugin's
+ * public methods, over the guard's collaborators and resolved policies.
+ */
+import type { BaseSessionService, Session, State } from '@google/adk';
+import { ContextGuardPinError } from '../errors.js';
+import { ALL_AGENTS, type AddPinResult, type Pin, type PinSource } from '../memory/pins.js';
+import { compactionRequestDelta } from '../state/compaction-request.js';
+import { stateKeysFor } from '../state/keys.js';
+import { sumCallRecords, type CountedEvent } from '../records/call-totals.js';
+import { withCallTotals } from '../status/counted-status.js';
+import { agentStatus, guardedAgents, type AgentContextStatus } from '../status/context-status.js';
+import type { GuardParts } from './hooks/guard-parts.js';
+import type { PolicyCache } from './runtime/policy-cache.js';
+import { scopeOfRef, sessionIdPrefix, type SessionRef } from './runtime/session-scope.js';
+import { appendStateEvent } from './runtime/state-event.js';
+import { preparedInState } from './runtime/replica-prepared.js';
+import { remoteWaitDeadline } from '../preparation/prepared-source.js';
+
+/**
+ * What `status()` reads: a session's state, and (a `Session` has them) its app, user and id, and
+ * its events, whose per-call records give counts that concurrent turns cannot overwrite.
+ */
+export type StatusSession =
+  | { readonly state: Readonly<Record<string, unknown>>; readonly events?: readonly CountedEvent[] | undefined }
+  | (SessionRef & {
+      readonly state: Readonly<Record<string, unknown>>;
+      readonly events?: readonly CountedEvent[] | undefined;
+    });
+
+/** A stored session and the service that stores it. */
+export interface StoredSession {
+  sessionService: BaseSessionService;
+  session: Session;
+}
+
+export class GuardSessionActions {
+  constructor(
+    private readonly parts: GuardParts,
+    private readonly policies: PolicyCache,
+  ) {}
+
+  status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+    const scope = 'appName' in session ? scopeOfRef(session) : undefined;
+    // One pass over the events for every agent; a session without them (listSessions) sums nothing.
+    const totals = sumCallRecords(session.events);
+    const of = (name: string): AgentContextStatus =>
+      withCallTotals(agentStatus(session.state, name, this.preparing(session, scope, name)), totals.get(name));
+    if (agentName !== undefined) return of(agentName);
+    return [...new Set([...guardedAgents(session.state), ...totals.keys()])].sort().map(of);
+  }
+
+  /** A summary in preparation: claimed in state by any replica and not stored yet, or in this process. */
+  private preparing(session: StatusSession, scope: string | undefined, agentName: string): boolean {
+    if (scope !== undefined && this.parts.prepared.preparing(`${scope}\u0000${agentName}`)) return true;
+    const { claim, stored } = preparedInState(session.state, agentName);
+    if (claim === undefined || stored?.id === claim.id) return false;
+    const policy = this.policies.of(agentName);
+    return remoteWaitDeadline(claim, Date.now(), policy.preparedSummaryWaitMs, policy.summarizerTimeoutMs) > Date.now();
+  }
+
+  async pin(params: StoredSession & { text: string; agentName?: string }): Promise<Pin> {
+    const agentName = params.agentName ?? ALL_AGENTS;
+    const state = params.session.state;
+    const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state);
+    const result = this.parts.pins.addToRecord(state, agentName, params.text, cap);
+    if (!result.ok) throw new ContextGuardPinError(agentName, result.tokens, result.cap);
+    await appendStateEvent(params.sessionService, params.session, 'pin', {
+      [stateKeysFor(agentName).pins]: result.pins,
+    });
+    return result.pin;
+  }
+
+  async requestCompaction(params: StoredSession & { agentName: string }): Promise<void> {
+    const delta = compactionRequestDelta(params.session.state, params.agentName, Date.now());
+    await appendStateEvent(params.sessionService, params.session, 'compact', delta);
+  }
+
+  pinInState(state: State, agentName: string, text: string, source: PinSource, window?: number): AddPinResult {
+    const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state.toRecord(), window);
+    return this.parts.pins.addInState(state, agentName, text, source, cap);
+  }
+
+  forgetSession(session: SessionRef | string): void {
+    const prefix = typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`;
+    this.parts.measures.forgetPrefix(prefix);
+    this.parts.prepared.forgetPrefix(prefix);
+  }
+}

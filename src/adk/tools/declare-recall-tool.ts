@@ -1,0 +1,79 @@
+/**
+ * Masking for cost replaces tool results the next turns may still need, and ADK's tools say
+ * nothing of side effects, so a masked result must stay readable without calling its tool again.
+ * Wherever masking for cost is on and the agent has no recall tool, the guard declares its own on
+ * the request, from the agent's first call: the tool declarations then never change between calls
+ * (a declaration added later would break the provider's cached prefix).
+ *
+ * ADK 2.0.0 (`agents/llm_agent.js`): `runOneStepAsync` builds one `llmRequest` per step, the
+ * agent's tools add themselves with `processLlmRequest` (into `toolsDict` and `config.tools`),
+ * then the plugins' and the agent's `beforeModelCallback` get that same object, the model gets
+ * it, and `postprocess` dispatches the response's function calls through its `toolsDict`
+ * (`handleFunctionCallsAsync`). So a tool added there in `beforeModelCallback` is sent and
+ * called like one of the agent's own, in the plugin and the agent-callback forms alike.
+ */
+import type { Context, FunctionTool, LlmRequest } from '@google/adk';
+import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
+import type { Tokenizer } from '../../estimate/tokenizer.js';
+import { shouldDeclareRecall } from '../../recall/declaration.js';
+import type { ResolvedPolicy } from '../../options.js';
+import { contextRecallTool, isContextRecallTool } from './recall-tool.js';
+import type { WarnOnce } from '../runtime/warn-once.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** The recall tool the guard declared in an invocation, by agent: a tool result cut in that step names it. */
+const declaredIn = new WeakMap<object, Map<string, string>>();
+
+/** The name of the recall tool the guard declared on this agent's request in this invocation, if any. */
+export function declaredRecallToolName(context: Context): string | undefined {
+  return declaredIn.get(context.invocationContext)?.get(context.agentName);
+}
+
+export class RecallToolDeclarer {
+  /** One tool for every agent: it holds no state, each call reads its own session through its context. */
+  private readonly tool: FunctionTool = contextRecallTool();
+
+  constructor(
+    private readonly warnings: WarnOnce,
+    private readonly tokenizer: Tokenizer,
+    private readonly memo: TokenMemo,
+  ) {}
+
+  /** Heuristic tokens of the recall tool's declaration, as it is sent. */
+  private declarationTokens(): number {
+    const declaration = this.tool._getDeclaration();
+    const fixed = estimateFixedTokens(
+      undefined,
+      declaration ? [{ functionDeclarations: [declaration] }] : [],
+      this.tokenizer,
+      this.memo,
+    );
+    return fixed.toolTokens;
+  }
+
+  /**
+   * Adds the recall tool to `request` when masking for cost is on for the agent, it has none, and
+   * the declaration fits a `window` not already mostly fixed text (recall/declaration.ts). A
+   * tool of the agent's own with the same name is left alone (one warning): masking for cost then
+   * stays off for the agent, since nothing could read a masked result back.
+   */
+  async declare(context: Context, request: LlmRequest, policy: ResolvedPolicy, window: number): Promise<void> {
+    const { systemInstruction, tools: declared } = request.config ?? {};
+    const fixed = estimateFixedTokens(systemInstruction, declared, this.tokenizer, this.memo);
+    const fixedTokens = fixed.systemTokens + fixed.toolTokens;
+    if (!shouldDeclareRecall({ policy, fixedTokens, declarationTokens: this.declarationTokens(), window })) return;
+    const tools = Object.values(request.toolsDict ?? {});
+    if (tools.some((tool) => isContextRecallTool(tool))) return;
+    if (tools.some((tool) => tool.name === this.tool.name)) {
+      this.warnings.warn(
+        `recall-name:${context.agentName}`,
+        `${LOG_PREFIX} agent '${context.agentName}' has a tool named '${this.tool.name}' that is not the recall tool, so masking for cost is off for it (a masked result could not be read back). Add contextRecallTool({ name: '…' }) under another name to the agent's tools to turn it on.`,
+      );
+      return;
+    }
+    request.toolsDict ??= {};
+    await this.tool.processLlmRequest({ toolContext: context, llmRequest: request });
+    const byAgent = declaredIn.get(context.invocationContext) ?? new Map<string, string>();
+    declaredIn.set(context.invocationContext, byAgent.set(context.agentName, this.tool.name));
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Offloads a tool result that truncation cut to the invocation's artifact
+ * service (ADK's in-memory, file or GCS service, scoped by the Runner to the
+ * user and session, and to the app except on the file service: the name
+ * carries the app), so the whole result stays readable through the recall
+ * tool while the context keeps head and tail plus a handle.
+ *
+ * ADK 2.0.0: `Context.saveArtifact` awaits the service with no bound and
+ * records the version in the tool event's `actions.artifactDelta` whenever the
+ * save ends, also after ADK has built the tool's event. So the invocation's (scoped)
+ * service is called directly, waited for at most `artifactTimeoutMs`, and the
+ * delta is recorded only for a save that ended in time.
+ */
+import { getLogger, type BaseTool, type Context } from '@google/adk';
+import { optionDefault } from '../../config/option-table.js';
+import { logFailure } from '../../logging/failure-log.js';
+import { offloadArtifactName, offloadPart, withOffloadHandle } from '../../offload/artifact-handle.js';
+import { withinTime } from '../../offload/within-time.js';
+import { declaredRecallToolName } from './declare-recall-tool.js';
+import { isContextRecallTool } from './recall-tool.js';
+import { asToolResult, type AgentAfterToolParams, type ToolOutputTruncator } from './tool-output-callback.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** The logging the offloader needs. */
+export interface OffloadLogger {
+  debug(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+}
+
+/** Options of `withArtifactOffload`. */
+export interface ArtifactOffloadOptions {
+  /** Milliseconds to wait for the artifact service; then the cut result goes alone (one warning). @default 5,000 */
+  readonly artifactTimeoutMs?: number;
+}
+
+interface OffloadInput {
+  readonly context: Context;
+  readonly tool: BaseTool;
+  /** The whole result, as ADK will wrap it. */
+  readonly full: Record<string, unknown>;
+  /** The cut result truncation produced. */
+  readonly cut: Record<string, unknown>;
+  readonly logger: OffloadLogger;
+  /** Longest wait for the save. */
+  readonly timeoutMs: number;
+}
+
+/** Whether a tool call can offload: its invocation has an artifact service, and the tool is not the recall tool itself. */
+function canOffload(context: Context, tool: BaseTool): boolean {
+  return context.invocationContext?.artifactService !== undefined && !isContextRecallTool(tool);
+}
+
+/**
+ * The recall tool's name on this agent, its own or the one the guard declared on its request (the
+ * handle then says how to read the artifact).
+ */
+function recallToolName(context: Context): string | undefined {
+  const tools: unknown = (context.invocationContext.agent as { tools?: unknown }).tools;
+  const own: unknown = Array.isArray(tools) ? tools.find((tool) => isContextRecallTool(tool)) : undefined;
+  return (own as { name?: string } | undefined)?.name ?? declaredRecallToolName(context);
+}
+
+/**
+ * Saves `full` as an artifact and returns `cut` plus its handle. When the save
+ * fails or does not end within `timeoutMs`, it logs one warning (never the
+ * service's error text above debug: it can quote the result) and returns `cut`
+ * unchanged: the tool call never fails or hangs because of offloading.
+ */
+async function offloadToolOutput({
+  context,
+  tool,
+  full,
+  cut,
+  logger,
+  timeoutMs,
+}: OffloadInput): Promise<Record<string, unknown>> {
+  const what = `${LOG_PREFIX} agent '${context.agentName}': could not store tool '${tool.name}' result as an artifact`;
+  const service = context.invocationContext.artifactService;
+  if (!service) return cut;
+  let name: string;
+  let text: string;
+  try {
+    name = offloadArtifactName(
+      context.invocationContext.appName,
+      tool.name,
+      context.invocationId,
+      context.functionCallId,
+    );
+    text = JSON.stringify(full);
+  } catch (error) {
+    logFailure(logger, 'warn', `${what}; only its cut version is kept.`, error);
+    return cut;
+  }
+  const saved = await withinTime(
+    () => service.saveArtifact({ filename: name, artifact: offloadPart(text) }),
+    timeoutMs,
+  );
+  if (saved.status === 'timeout') {
+    logger.warn(`${what} within ${timeoutMs} ms (artifactTimeoutMs); only its cut version is kept.`);
+    return cut;
+  }
+  if (saved.status === 'failed') {
+    logFailure(logger, 'warn', `${what}; only its cut version is kept.`, saved.error);
+    return cut;
+  }
+  context.actions.artifactDelta[name] = saved.value;
+  return withOffloadHandle(cut, { name, version: saved.value, chars: text.length }, recallToolName(context));
+}
+
+/** A truncator that offloads what it cut (see `withArtifactOffload`); assignable to ADK's `SingleAfterToolCallback`. */
+export type OffloadingToolOutputTruncator = (
+  params: AgentAfterToolParams,
+) => Promise<Record<string, unknown> | undefined>;
+
+/**
+ * Wraps a truncator: a result it cut is also saved whole as an artifact when
+ * the invocation has an artifact service, and the cut result carries the
+ * handle. Without a service, or when nothing was cut, the truncator's answer
+ * is returned as it is. `logTo` gives the logger for a failed save (default: ADK's);
+ * `artifactTimeoutMs` bounds the wait for the save.
+ *
+ * @example
+ * new LlmAgent({ ..., afterToolCallback: withArtifactOffload(createToolOutputTruncator()) })
+ */
+export function withArtifactOffload(
+  truncator: ToolOutputTruncator,
+  logTo: () => OffloadLogger = getLogger,
+  options: ArtifactOffloadOptions = {},
+): OffloadingToolOutputTruncator {
+  const timeoutMs = options.artifactTimeoutMs ?? optionDefault('artifactTimeoutMs');
+  return async (params) => {
+    const cut = truncator(params);
+    if (!cut || !canOffload(params.context, params.tool)) return cut;
+    const full = asToolResult(params.response);
+    if (!full) return cut;
+    return offloadToolOutput({ context: params.context, tool: params.tool, full, cut, logger: logTo(), timeoutMs });
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The guard's tool-output truncation: head+tail cuts of oversized tool results per agent policy
+ * (see docs/truncation.md), offloaded to an artifact when it can be; each cut counted in the
+ * agent's state (persisted with the tool's response event), logged and passed to the
+ * `onToolTruncation` listener.
+ */
+import type { ToolTruncationRecord } from '../../truncation/truncate-tool-output.js';
+import { stateKeysFor } from '../../state/keys.js';
+import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
+import { logFailure } from '../../logging/failure-log.js';
+import { withArtifactOffload, type OffloadingToolOutputTruncator } from './offload-tool-output.js';
+import {
+  asPluginAfterToolCallback,
+  createToolOutputTruncator,
+  type PluginToolOutputTruncator,
+  type ToolCallbackContext,
+} from './tool-output-callback.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** The truncator in its agent-callback and plugin forms; the plugin form never throws (the result is then kept). */
+export interface GuardToolTruncators {
+  readonly agent: OffloadingToolOutputTruncator;
+  readonly plugin: PluginToolOutputTruncator;
+}
+
+export function guardToolTruncators(
+  policyFor: (agentName: string) => ResolvedPolicy,
+  logger: GuardLogger,
+  listener: ContextGuardOptions['onToolTruncation'],
+  artifactTimeoutMs?: number,
+): GuardToolTruncators {
+  const agent = withArtifactOffload(
+    createToolOutputTruncator(
+      (agentName) => (policyFor(agentName).enabled ? policyFor(agentName).toolOutputTruncation : false),
+      (record, context) => recordTruncation(record, context, logger, listener),
+    ),
+    () => logger,
+    artifactTimeoutMs === undefined ? {} : { artifactTimeoutMs },
+  );
+  const plugin = asPluginAfterToolCallback(agent);
+  return {
+    agent,
+    plugin: async (params) => {
+      try {
+        return await plugin(params);
+      } catch (error) {
+        logFailure(logger, 'error', `${LOG_PREFIX} tool output truncation failed; the result is kept as it is.`, error);
+        return undefined;
+      }
+    },
+  };
+}
+
+function recordTruncation(
+  record: ToolTruncationRecord,
+  context: ToolCallbackContext,
+  logger: GuardLogger,
+  listener: ContextGuardOptions['onToolTruncation'],
+): void {
+  const agentName = context.agentName;
+  const key = stateKeysFor(agentName).toolTruncations;
+  const previous = context.state.get<{ count?: unknown }>(key);
+  const count = (typeof previous?.count === 'number' ? previous.count : 0) + 1;
+  context.state.set(key, { count, last: record });
+  logger.info(
+    `${LOG_PREFIX} agent '${agentName}': tool '${record.tool}' result cut from ${record.originalBytes} to ${record.keptBytes} bytes.`,
+  );
+  try {
+    listener?.({ ...record, agentName });
+  } catch (error) {
+    logFailure(logger, 'error', `${LOG_PREFIX} an onToolTruncation listener failed; ignored.`, error);
+  }
+}

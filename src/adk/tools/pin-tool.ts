@@ -1,0 +1,39 @@
+/**
+ * `pin_context`: a small ADK tool the model can call to pin a fact (an
+ * identifier, a constraint, the task) so that it is carried verbatim in every
+ * later request and never summarized away. The pin is written to session
+ * state with the tool's response event, so it persists with the session.
+ */
+import { FunctionTool, type Context, type State } from '@google/adk';
+import type { AddPinResult, PinSource } from '../../memory/pins.js';
+
+const PIN_TOOL_NAME = 'pin_context';
+
+/** What the tool needs of the guard: adding a pin under the agent's cap (`ContextGuard.pinInState`). */
+export interface PinWriter {
+  pinInState(state: State, agentName: string, text: string, source: PinSource): AddPinResult;
+}
+
+/** The pin tool, bound to a guard (for its per-agent caps). */
+export function pinContextTool(guard: PinWriter, options: { readonly name?: string } = {}): FunctionTool {
+  return new FunctionTool({
+    name: options.name ?? PIN_TOOL_NAME,
+    description:
+      'Pin a short fact that must stay visible for the rest of the conversation (an identifier, a constraint, a decision). ' +
+      'Pinned facts are never summarized away. Use sparingly: pins share a small budget.',
+    parameters: {
+      type: 'OBJECT',
+      properties: { fact: { type: 'STRING', description: 'The fact to keep, verbatim and short.' } },
+      required: ['fact'],
+    } as never,
+    execute: (input: unknown, context?: Context) => {
+      const fact = (input as { fact?: unknown } | undefined)?.fact;
+      if (typeof fact !== 'string' || fact.trim().length === 0) return { error: 'Give the fact to pin.' };
+      if (!context) return { error: 'pin_context needs a tool context.' };
+      const result = guard.pinInState(context.state, context.agentName, fact.trim(), 'model');
+      return result.ok
+        ? { pinned: true, id: result.pin.id, pinnedTokens: result.tokens }
+        : { pinned: false, error: result.reason };
+    },
+  });
+}

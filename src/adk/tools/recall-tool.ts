@@ -1,0 +1,195 @@
+/**
+ * `recall_history`: an ADK tool that lets the model search and read the
+ * original events of its session, including those its summaries replaced.
+ * Add it to an agent's tools; ContextGuard notices it and tells the model in
+ * every summary that older turns can be recalled and how.
+ *
+ * It reads only the current session, only events visible on the calling
+ * agent's branch, and its answers are capped (hits, snippet and excerpt
+ * sizes) so one recall can never flood the window.
+ */
+import { FunctionTool, getLogger, type BaseTool, type Context } from '@google/adk';
+import { isVisibleTo, readEvent, searchEvents } from '../../recall/search-events.js';
+import { isOwnOffloadArtifact, offloadText, sliceArtifactText } from '../../offload/artifact-handle.js';
+import { withinTime } from '../../offload/within-time.js';
+import { MAX_TIMER_MS, optionDefault } from '../../config/option-table.js';
+import { ContextGuardConfigError } from '../../errors.js';
+import { logFailure, type FailureLogger } from '../../logging/failure-log.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+export const RECALL_TOOL_NAME = 'recall_history';
+const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
+
+/** Options of `contextRecallTool`. */
+export interface ContextRecallToolOptions {
+  /** Tool name the model sees. @default 'recall_history' */
+  readonly name?: string;
+  /** Most hits per search. @default 8 */
+  readonly maxHits?: number;
+  /** Characters of one hit's snippet. @default 240 */
+  readonly snippetChars?: number;
+  /** Characters of one excerpt read by event id. @default 4,000 */
+  readonly maxExcerptChars?: number;
+  /**
+   * Milliseconds to wait for the artifact service when reading a stored tool result; then the
+   * model is told it could not be read (one warning), so a hung service cannot hang the turn.
+   * @default 5,000 (the guard's `artifactTimeoutMs`)
+   */
+  readonly artifactTimeoutMs?: number;
+  /** Where a failed or timed-out read is logged (its error text only at debug). @default ADK's logger */
+  readonly logger?: FailureLogger<'warn'>;
+}
+
+/** What reading an artifact needs beyond the call's arguments. */
+interface ArtifactReader {
+  readonly maxChars: number;
+  readonly timeoutMs: number;
+  readonly logger: () => FailureLogger<'warn'>;
+}
+
+interface RecallInput {
+  readonly query?: string;
+  readonly event_id?: string;
+  readonly offset?: number;
+  readonly artifact?: string;
+  readonly version?: number;
+  readonly length?: number;
+}
+
+/** Whether a tool is a recall tool made by `contextRecallTool` (any copy of the package). */
+export function isContextRecallTool(tool: unknown): tool is BaseTool {
+  return typeof tool === 'object' && tool !== null && RECALL_TOOL_BRAND in tool;
+}
+
+/** The recall tool. */
+export function contextRecallTool(options: ContextRecallToolOptions = {}): FunctionTool {
+  const maxHits = options.maxHits ?? 8;
+  const snippetChars = options.snippetChars ?? 240;
+  const maxExcerptChars = options.maxExcerptChars ?? 4_000;
+  const name = options.name ?? RECALL_TOOL_NAME;
+  const reader: ArtifactReader = {
+    maxChars: maxExcerptChars,
+    timeoutMs: artifactTimeout(options.artifactTimeoutMs),
+    logger: () => options.logger ?? getLogger(),
+  };
+  const tool = new FunctionTool({
+    name,
+    // Short: the guard declares it on every request of an agent that masks for cost.
+    description:
+      "Reads back this conversation's earlier messages and tool results, also those summarized or elided. " +
+      '`query` (words or ids) finds hits with an event_id; `event_id` (and `offset`) reads one. ' +
+      'A stored tool result (`full_result_artifact.name`) is read with `artifact`, `offset` and `length`.',
+    parameters: recallParameters() as never,
+    execute: (input: unknown, context?: Context) => {
+      const { query, event_id: eventId, offset, artifact, version, length } = (input ?? {}) as RecallInput;
+      if (!context) return { error: 'recall_history needs a tool context.' };
+      if (typeof artifact === 'string' && artifact.length > 0)
+        return readArtifact(context, artifact, { version, offset, length }, reader);
+      const session = context.invocationContext.session;
+      const branch = context.invocationContext.branch;
+      if (typeof eventId === 'string' && eventId.length > 0)
+        return readEventById(session.events, branch, eventId, offset, maxExcerptChars);
+      if (typeof query !== 'string' || query.trim().length === 0)
+        return { error: 'Give a query to search, or an event_id to read.' };
+      // Earlier recalls and their answers would outrank the events they quote: leave them out.
+      const hits = searchEvents(session.events, query, { branch, limit: maxHits, snippetChars, excludeTool: name });
+      return {
+        query,
+        hits: hits.map((hit) => ({
+          event_id: hit.eventId,
+          turn: hit.turn,
+          author: hit.author,
+          score: hit.score,
+          snippet: hit.snippet,
+        })),
+      };
+    },
+  });
+  Object.defineProperty(tool, RECALL_TOOL_BRAND, { value: true });
+  return tool;
+}
+
+/** The option's wait, checked like the guard's own `artifactTimeoutMs`. */
+function artifactTimeout(value: number | undefined): number {
+  if (value === undefined) return optionDefault('artifactTimeoutMs');
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS)
+    throw new ContextGuardConfigError('artifactTimeoutMs', value, `must be an integer in [1, ${MAX_TIMER_MS}]`);
+  return value;
+}
+
+/** The parameters' schema the model sees; a fresh object per tool, since ADK passes it on by reference. */
+function recallParameters() {
+  return {
+    type: 'OBJECT',
+    properties: {
+      query: { type: 'STRING', description: 'Words or ids to find.' },
+      event_id: { type: 'STRING', description: "A hit's event_id, to read it." },
+      offset: { type: 'INTEGER', description: 'Character offset to read from.' },
+      artifact: { type: 'STRING', description: 'A full_result_artifact.name.' },
+      version: { type: 'INTEGER', description: 'Artifact version (default: the latest).' },
+      length: { type: 'INTEGER', description: 'Characters to read.' },
+    },
+  };
+}
+
+type SessionEvents = Context['invocationContext']['session']['events'];
+
+/** An excerpt of one event of the session, if the calling agent's branch can see it. */
+function readEventById(
+  events: SessionEvents,
+  branch: string | undefined,
+  eventId: string,
+  offset: number | undefined,
+  maxChars: number,
+): Record<string, unknown> {
+  const event = events.find((candidate) => candidate.id === eventId);
+  // The same rule as search: an event another branch wrote is not this agent's to read.
+  if (!event || !event.content || !isVisibleTo(event, branch))
+    return { error: `No event ${eventId} in this conversation.` };
+  return {
+    event_id: eventId,
+    author: event.author,
+    ...readEvent(event, typeof offset === 'number' ? offset : 0, maxChars),
+  };
+}
+
+/** Whether one of this session's events records saving `name` (ADK's `actions.artifactDelta`). */
+function recordedInSession(events: SessionEvents, name: string): boolean {
+  return events.some((event) => {
+    const delta: unknown = event.actions?.artifactDelta;
+    return typeof delta === 'object' && delta !== null && Object.prototype.hasOwnProperty.call(delta, name);
+  });
+}
+
+/**
+ * A slice of an offloaded tool result. Only the guard's own artifacts of this app are readable
+ * (the name carries the app: ADK's `FileArtifactService` does not key by app), through the
+ * invocation's artifact service, which the Runner scopes to this user and session; the wait for
+ * it is bounded.
+ */
+async function readArtifact(
+  context: Context,
+  name: string,
+  at: { readonly version: unknown; readonly offset: unknown; readonly length: unknown },
+  reader: ArtifactReader,
+): Promise<Record<string, unknown>> {
+  const notFound = { error: `No stored tool result ${name} in this conversation.` };
+  const { appName, session, artifactService } = context.invocationContext;
+  if (!isOwnOffloadArtifact(name, appName, (recorded) => recordedInSession(session.events, recorded))) return notFound;
+  if (!artifactService) return { error: 'No artifact service is configured, so no tool result is stored.' };
+  const version =
+    typeof at.version === 'number' && Number.isInteger(at.version) && at.version >= 0 ? at.version : undefined;
+  const loaded = await withinTime(() => artifactService.loadArtifact({ filename: name, version }), reader.timeoutMs);
+  const what = `${LOG_PREFIX} agent '${context.agentName}': could not read a stored tool result`;
+  if (loaded.status === 'timeout') {
+    reader.logger().warn(`${what} within ${reader.timeoutMs} ms (artifactTimeoutMs).`);
+    return { error: `The stored tool result ${name} could not be read in time; try again later.` };
+  }
+  if (loaded.status === 'failed') {
+    logFailure(reader.logger(), 'warn', `${what}.`, loaded.error);
+    return notFound;
+  }
+  const text = offloadText(loaded.value);
+  if (text === undefined) return notFound;
+  return { artifact: name, ...sliceArtifactText(text, at.offset, at.length, reader.maxChars) };
+}

@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { viewSource } from '../../test/support/guard-input.js';
+import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
+import { MASKED_RESULT_KEY } from './mask-observations.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { maskStaleOutput, type StaleOutputInput } from './mask-stale-output.js';
+import { viewEstimate } from '../split/coverage.js';
+
+// Two completed turns with a large tool result each, then the first call of the in-flight turn.
+const CONTENTS: Content[] = [
+  ...[1, 2].flatMap((n) => [
+    userText(`turn ${n}`),
+    functionCall(`fetch_${n}`),
+    functionResponse(`fetch_${n}`, { logs: `line ${n}\n`.repeat(300) }),
+    { role: 'model', parts: [{ text: `done ${n}` }] },
+  ]),
+  userText('turn 3'),
+];
+// The same turn one call later: its own tool result.
+const MID_TURN: Content[] = [
+  ...CONTENTS,
+  functionCall('fetch_3'),
+  functionResponse('fetch_3', { logs: 'x\n'.repeat(300) }),
+];
+// Another agent's context after the user's message (ADK's 'For context:' contents): still the agent's first call.
+const AFTER_OTHER_AGENT: Content[] = [...CONTENTS, userText('For context: [desk] said: on it.')];
+
+/** The agent's requests carry the recall tool (the guard declares it wherever masking for cost is on). */
+const recallableSource = (...args: Parameters<typeof viewSource>) => ({
+  ...viewSource(...args),
+  hint: { recallToolName: 'recall_history' },
+});
+
+const TOKENS = CONTENTS.map((content) => estimateContentTokens(content, characterTokenizer));
+const ESTIMATE = viewEstimate(100, 0, TOKENS, { covered: 0 });
+
+// A model with no cache discount: breaking the cache costs nothing, so any saving pays (the cases
+// about the cache trade set their own).
+const NO_DISCOUNT: StaleOutputInput['cache'] = {
+  usage: { modelCalls: 2, invocations: 2, averageTurnTokens: undefined },
+  threshold: 100_000,
+  factor: 1,
+  cachedPriceRatio: 1,
+};
+
+function input(maskStaleOutputTokens: number, overrides: Partial<StaleOutputInput> = {}): StaleOutputInput {
+  return {
+    policy: { maskKeepRecent: 1, maskStaleOutputTokens },
+    estimate: ESTIMATE,
+    cache: NO_DISCOUNT,
+    source: recallableSource(CONTENTS, TOKENS),
+    coverage: { covered: 0 },
+    maskedUpTo: 0,
+    fixedTokens: 100,
+    summaryTokens: 0,
+    fingerprints: CONTENTS.map((_, index) => `f${index}`),
+    previous: undefined,
+    now: 7,
+    ...overrides,
+  };
+}
+
+const masked = (content: Content | undefined): boolean =>
+  content?.parts?.some((part) => part.functionResponse?.response?.[MASKED_RESULT_KEY] !== undefined) === true;
+
+describe('maskStaleOutput', () => {
+  it('should mask the tool results of completed turns, never the in-flight turn, once they are large enough', () => {
+    const step = maskStaleOutput(input(1_000));
+    expect(step?.upTo).toBe(8);
+    expect(step?.view.map(masked)).toEqual([false, false, true, false, false, false, true, false, false]);
+    expect(step?.view[8]).toBe(CONTENTS[8]);
+    expect(step?.estimate).toBeLessThan(ESTIMATE - 1_000);
+  });
+
+  it('should wait while the stale results would save fewer tokens than the option', () => {
+    const saved = ESTIMATE - (maskStaleOutput(input(1))?.estimate ?? ESTIMATE);
+    expect(saved).toBeGreaterThan(0);
+    expect(maskStaleOutput(input(saved))).toBeDefined();
+    expect(maskStaleOutput(input(saved + 1))).toBeUndefined();
+  });
+
+  it('should not mask for cost where no recall tool could read a masked result back', () => {
+    expect(maskStaleOutput(input(1_000))?.upTo).toBe(8);
+    expect(maskStaleOutput(input(1_000, { source: viewSource(CONTENTS, TOKENS) }))).toBeUndefined();
+  });
+
+  it('should do nothing when off, when masking is off, in the first turn, or when already masked', () => {
+    expect(maskStaleOutput(input(0))).toBeUndefined();
+    expect(
+      maskStaleOutput(input(1_000, { policy: { maskKeepRecent: 0, maskStaleOutputTokens: 1_000 } })),
+    ).toBeUndefined();
+    const firstTurn = CONTENTS.slice(0, 3);
+    const source = { ...input(1).source, contents: firstTurn, tokens: TOKENS.slice(0, 3) };
+    expect(maskStaleOutput(input(1, { source }))).toBeUndefined();
+    expect(maskStaleOutput(input(1, { maskedUpTo: 8 }))).toBeUndefined();
+  });
+
+  it("should mask only at the agent's first call of a turn, which other agents' context may precede", () => {
+    expect(maskStaleOutput(input(1_000, { source: recallableSource(MID_TURN) }))).toBeUndefined();
+    expect(maskStaleOutput(input(1_000, { source: recallableSource(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
+  });
+
+  it('should build no placeholder while the unmasked results hold fewer tokens than the option', () => {
+    const resultTokens = TOKENS.filter((_, i) => CONTENTS[i]?.parts?.some((part) => part.functionResponse)).reduce(
+      (sum, tokens) => sum + tokens,
+      0,
+    );
+    const tokenizer = recordingTokenizer();
+    const source = { ...recallableSource(CONTENTS, TOKENS), tokenizer };
+    expect(maskStaleOutput(input(resultTokens + 1, { source }))).toBeUndefined();
+    expect(tokenizer.counted).toEqual([]);
+    // At the bound, the placeholders are built and counted.
+    maskStaleOutput(input(resultTokens, { source }));
+    expect(tokenizer.counted.length).toBeGreaterThan(0);
+  });
+
+  describe('against the cache it breaks (a 90% discount on cached tokens)', () => {
+    const longText = 'a'.repeat(3_000);
+    // Turn 1 says much and calls no tool, turn 2's result is stale: the text before the
+    // placeholder stays cached, only what follows it is sent again uncached.
+    const textFirst: Content[] = [
+      userText(longText),
+      { role: 'model', parts: [{ text: 'noted' }] },
+      userText('turn 2'),
+      functionCall('fetch_2'),
+      functionResponse('fetch_2', { logs: 'line 2\n'.repeat(300) }),
+      { role: 'model', parts: [{ text: 'done 2' }] },
+      userText('turn 3'),
+    ];
+    // The same words after the result: they would be sent again uncached.
+    const textAfter: Content[] = [
+      userText('turn 1'),
+      { role: 'model', parts: [{ text: 'noted' }] },
+      userText('turn 2'),
+      functionCall('fetch_2'),
+      functionResponse('fetch_2', { logs: 'line 2\n'.repeat(300) }),
+      { role: 'model', parts: [{ text: longText }] },
+      userText('turn 3'),
+    ];
+    const discounted = (contents: Content[], cache: Partial<StaleOutputInput['cache']> = {}): StaleOutputInput => {
+      const tokens = contents.map((content) => estimateContentTokens(content, characterTokenizer));
+      return input(1_000, {
+        source: recallableSource(contents, tokens),
+        estimate: viewEstimate(100, 0, tokens, { covered: 0 }),
+        fingerprints: contents.map((_, index) => `f${index}`),
+        cache: {
+          usage: { modelCalls: 4, invocations: 2, averageTurnTokens: undefined },
+          threshold: 100_000,
+          factor: 1,
+          cachedPriceRatio: 0.1,
+          ...cache,
+        },
+      });
+    };
+
+    it('should mask when the saving over the calls to come beats sending the rest again', () => {
+      // Saves about 2,000 tokens on each of 4 expected calls, sends about 100 again.
+      expect(maskStaleOutput(discounted(textFirst))?.upTo).toBe(6);
+    });
+
+    it('should wait when the contents after the first placeholder cost more to send again', () => {
+      // The same saving, but the 3,000 tokens after the placeholder lose the cache.
+      expect(maskStaleOutput(discounted(textAfter))).toBeUndefined();
+      expect(maskStaleOutput(discounted(textAfter, { cachedPriceRatio: 1 }))?.upTo).toBe(6);
+    });
+
+    it('should mask what costs more to send again once the session has run long enough, unless the threshold is near', () => {
+      // 4 calls so far: too few to earn back ~3,000 tokens sent again (above); 40 are enough.
+      expect(
+        maskStaleOutput(
+          discounted(textAfter, { usage: { modelCalls: 40, invocations: 20, averageTurnTokens: undefined } }),
+        )?.upTo,
+      ).toBe(6);
+      // Threshold one turn of 5,000 tokens away: the masked span would be elided there anyway.
+      expect(
+        maskStaleOutput(
+          discounted(textAfter, {
+            usage: { modelCalls: 40, invocations: 20, averageTurnTokens: 5_000 },
+            threshold: 8_000,
+          }),
+        ),
+      ).toBeUndefined();
+    });
+
+    it('should not leave a request under the shortest cacheable prefix while the cached one is cheaper to re-read', () => {
+      // Without the long text the masked request is a few hundred tokens: not cached at all.
+      expect(maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1 } }))).toBeUndefined();
+      expect(
+        maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1, factor: 20 } })),
+      ).toBeDefined();
+    });
+
+    it('should weigh the masked request and the contents sent again in calibrated tokens', () => {
+      // textFirst saves ~2,150 and sends ~290 again; at a factor of 0.5 the masked request is
+      // ~1,720 real tokens, under the cacheable minimum: re-reading ~2,800 cached ones (280) is
+      // cheaper than sending ~1,720 whole.
+      expect(maskStaleOutput(discounted(textFirst, { factor: 0.5 }))).toBeUndefined();
+      // textAfter at a factor of 3 saves ~650 a call and sends ~9,800 real tokens again (~8,850
+      // at the full price over the cached one): 16 calls earn that back, 8 do not.
+      const calls = (modelCalls: number) => ({
+        usage: { modelCalls, invocations: modelCalls / 2, averageTurnTokens: undefined },
+        factor: 3,
+      });
+      expect(maskStaleOutput(discounted(textAfter, calls(16)))?.upTo).toBe(6);
+      expect(maskStaleOutput(discounted(textAfter, calls(8)))).toBeUndefined();
+    });
+
+    it('should count only what follows the first new placeholder as sent again, after an earlier batch', () => {
+      // Turn 1's result was masked by an earlier batch; turn 2's long reply follows turn 2's result.
+      const twoResults: Content[] = [
+        userText('turn 1'),
+        functionCall('fetch_1'),
+        functionResponse('fetch_1', { logs: 'line 1\n'.repeat(300) }),
+        { role: 'model', parts: [{ text: longText }] },
+        userText('turn 2'),
+        functionCall('fetch_2'),
+        functionResponse('fetch_2', { logs: 'line 2\n'.repeat(300) }),
+        { role: 'model', parts: [{ text: 'done 2' }] },
+        userText('turn 3'),
+      ];
+      const few = { usage: { modelCalls: 4, invocations: 2, averageTurnTokens: undefined } };
+      // With turn 1 masked already, the long reply before the new placeholder stays cached.
+      const afterFirstBatch = { ...discounted(twoResults, few), maskedUpTo: 4 };
+      expect(maskStaleOutput(afterFirstBatch)?.upTo).toBe(8);
+      // Masking both at once would send the long reply again: too dear for 4 calls.
+      expect(maskStaleOutput(discounted(twoResults, few))).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Whether a masking for cost pays for the cache it breaks. Each later call
+ * re-reads the request before the in-flight turn: from the provider's cache
+ * at `cachedPriceRatio` of the full price, or whole at the full price when
+ * the request is under the shortest prefix the provider caches. Masking makes
+ * that read shorter; in exchange, the request from the first placeholder on
+ * (`rewritten` tokens) no longer starts like the previous one and is billed
+ * once at the full price instead of the cached one. So it pays when
+ *
+ *   (read(before) − read(after)) × calls ≥ (1 − cachedPriceRatio) × rewritten
+ *
+ * over the calls expected to read the masked span again (expectedRereads),
+ * where read(n) is `cachedPriceRatio × n`, or `n` under the cacheable minimum
+ * (and a request under it has no cache to break). The derivation and the
+ * measured effect are in docs/design.md ("Three remedies").
+ */
+import type { SlidingWindowPlan } from '../trigger/sliding-window.js';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
+import type { ResolvedPolicy } from '../options.js';
+import type { UsageRecord } from '../state/guard-state.js';
+
+/** All tokens calibrated (real), since the provider's cacheable minimum is in real tokens. */
+export interface MaskingTrade {
+  /** Tokens of the request before and after the masking. */
+  readonly before: number;
+  readonly after: number;
+  /** Tokens from the first placeholder up to the in-flight turn: sent once uncached instead of cached. */
+  readonly rewritten: number;
+  /** Calls expected to read the masked span again. */
+  readonly calls: number;
+  /** Cached over uncached price of the agent's model, in [0, 1]. */
+  readonly cachedPriceRatio: number;
+}
+
+/** What re-reading `tokens` costs a call, in uncached tokens. */
+function readCost(tokens: number, cachedPriceRatio: number): number {
+  return tokens >= MIN_CACHED_PREFIX_TOKENS ? cachedPriceRatio * tokens : tokens;
+}
+
+export function maskingPays(trade: MaskingTrade): boolean {
+  const ratio = trade.cachedPriceRatio;
+  if (trade.after >= trade.before) return false;
+  const savedPerCall = readCost(trade.before, ratio) - readCost(trade.after, ratio);
+  const rewrite = trade.after >= MIN_CACHED_PREFIX_TOKENS ? (1 - ratio) * trade.rewritten : 0;
+  return savedPerCall > 0 && savedPerCall * trade.calls >= rewrite;
+}
+
+export interface RereadInput {
+  readonly usage: Pick<UsageRecord, 'modelCalls' | 'invocations' | 'averageTurnTokens'>;
+  /** Calibrated tokens at which the agent's strategy reduces for room, and of the masked request. */
+  readonly threshold: number;
+  readonly calibratedAfter: number;
+  /** Turns until a scheduled compaction summarizes the masked span (the sliding window), if any. */
+  readonly turnsToSchedule?: number | undefined;
+}
+
+/**
+ * Calls that will send the masked span: this one, and those after it until
+ * the request reaches the threshold or a scheduled compaction (either elides
+ * the span in any case), at the agent's calls per turn so far, and no more
+ * than the agent has made so far (how long a session has run is the best
+ * guess of how long it goes on; a short session must not pay for savings it
+ * never reaches).
+ */
+export function expectedRereads(input: RereadInput): number {
+  const { modelCalls, invocations, averageTurnTokens } = input.usage;
+  const turns = Math.max(1, invocations);
+  const callsPerTurn = Math.max(1, modelCalls) / turns;
+  const turnsToThreshold =
+    averageTurnTokens !== undefined && averageTurnTokens > 0
+      ? Math.max(0, (input.threshold - input.calibratedAfter) / averageTurnTokens)
+      : Number.POSITIVE_INFINITY;
+  const turnsLeft = Math.min(turnsToThreshold, input.turnsToSchedule ?? Number.POSITIVE_INFINITY, turns);
+  return Math.max(1, turnsLeft * callsPerTurn);
+}
+
+interface ElisionInput {
+  readonly policy: Pick<ResolvedPolicy, 'invocationThreshold' | 'overlapSize' | 'maxCompactions'>;
+  readonly usage: Pick<UsageRecord, 'compactions'>;
+  /** Calibrated threshold of the budget. */
+  readonly threshold: number;
+  /** The sliding window's plan on this call (decide-reason), absent for the threshold strategy. */
+  readonly sliding: Pick<SlidingWindowPlan, 'completedTurns'> | undefined;
+  /** Calibrated tokens at which the sliding window compacts for safety. */
+  readonly safetyLine: number;
+}
+
+/**
+ * Where the agent's strategy elides a masked span anyway: the threshold; for
+ * the sliding window, also its safety line and, while it still compacts on
+ * schedule, the turns until the schedule summarizes the completed turns.
+ */
+export function elisionLimits(input: ElisionInput): Pick<RereadInput, 'threshold' | 'turnsToSchedule'> {
+  const { sliding, policy } = input;
+  if (!sliding) return { threshold: input.threshold };
+  const scheduled = input.usage.compactions < policy.maxCompactions;
+  const turnsToSchedule = policy.invocationThreshold + policy.overlapSize - sliding.completedTurns;
+  return {
+    threshold: Math.min(input.threshold, input.safetyLine),
+    ...(scheduled ? { turnsToSchedule: Math.max(0, turnsToSchedule) } : {}),
+  };
+}

@@ -1,0 +1,118 @@
+import type { Content } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { modelText, summaryRecord, userText } from '../../test/support/builders.js';
+import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { computeBudget } from '../budget/compute-budget.js';
+import { SUMMARY_MARKER } from '../summary/inject-summary.js';
+import { contentText } from '../content/content-shape.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import { estimateContentsTokens } from '../estimate/estimate-request.js';
+import { composeRequest, overLimitMessage, shrinkToFit, type ComposeInput } from './fit-request.js';
+
+const VIEW = [userText('q'.repeat(400)), modelText('a'.repeat(400)), userText('current')];
+const SHORT = summaryRecord({ covered: 2, anchor: 'a', text: 'Short summary.' });
+const LONG = summaryRecord({ covered: 2, anchor: 'a', text: 'L'.repeat(2_000) });
+const viewTokens = estimateContentsTokens(VIEW, characterTokenizer);
+const tokensOf = (contents: readonly Content[]): number[] =>
+  contents.map((content) => estimateContentTokens(content, characterTokenizer));
+const INPUT: ComposeInput = {
+  view: VIEW,
+  viewTokens: tokensOf(VIEW),
+  previous: { summary: undefined, coverage: { covered: 0 } },
+  next: { summary: SHORT, coverage: { covered: 2 } },
+  estimate: 100 + viewTokens,
+  summaryTokens: 0,
+  keepLarger: false,
+  fixedTokens: 100,
+  tokenizer: characterTokenizer,
+  viewOptions: {},
+};
+
+describe('composeRequest', () => {
+  it('should send the new summary and the contents it leaves', () => {
+    const composed = composeRequest(INPUT);
+    expect(composed).toMatchObject({ compacted: true, discarded: false, summary: SHORT });
+    expect(contentText(composed.sent[0])).toContain(SUMMARY_MARKER);
+    expect(composed.sent.slice(1)).toEqual([VIEW[2]]);
+    expect(composed.estimate).toBe(100 + estimateContentsTokens(composed.sent, characterTokenizer));
+    expect(composed.sentTokens).toEqual(tokensOf(composed.sent));
+  });
+
+  it('should discard a summary that comes out larger than what it replaces, and send the view', () => {
+    const composed = composeRequest({ ...INPUT, next: { summary: LONG, coverage: { covered: 2 } } });
+    expect(composed).toMatchObject({ compacted: false, discarded: true, summary: undefined, estimate: INPUT.estimate });
+    expect(composed.sent).toEqual(VIEW);
+    expect(composed.sentTokens).toEqual(INPUT.viewTokens);
+  });
+
+  it('should discard a summary that makes the request no smaller', () => {
+    const same = composeRequest(INPUT).estimate;
+    expect(composeRequest({ ...INPUT, estimate: same })).toMatchObject({ compacted: false, discarded: true });
+  });
+
+  it('should keep a larger summary on the sliding window schedule', () => {
+    expect(
+      composeRequest({ ...INPUT, next: { summary: LONG, coverage: { covered: 2 } }, keepLarger: true }),
+    ).toMatchObject({ compacted: true });
+  });
+
+  it('should send the stored summary when no new one was made', () => {
+    const composed = composeRequest({
+      ...INPUT,
+      previous: { summary: SHORT, coverage: { covered: 2 } },
+      next: undefined,
+    });
+    expect(composed).toMatchObject({ compacted: false, discarded: false, summary: SHORT });
+    expect(composed.sent.slice(1)).toEqual([VIEW[2]]);
+  });
+});
+
+describe('shrinkToFit', () => {
+  const budget = computeBudget({ window: 1_000, calibrated: true });
+
+  it('should leave a request that fits alone', () => {
+    const fitted = shrinkToFit({
+      sent: VIEW,
+      sentTokens: tokensOf(VIEW),
+      estimate: 500,
+      summarized: false,
+      fixedTokens: 0,
+      factor: 1,
+      budget,
+      tokenizer: characterTokenizer,
+    });
+    expect(fitted).toEqual({ sent: VIEW, estimate: 500, shrunk: false });
+  });
+
+  it('should shrink the largest part around the current request to fit the threshold', () => {
+    const sent = [userText('current'), modelText('m'.repeat(3_000))];
+    const fitted = shrinkToFit({
+      sent,
+      sentTokens: tokensOf(sent),
+      estimate: 3_100,
+      summarized: false,
+      fixedTokens: 0,
+      factor: 1,
+      budget,
+      tokenizer: characterTokenizer,
+    });
+    expect(fitted.shrunk).toBe(true);
+    expect(fitted.sent[0]).toBe(sent[0]);
+    expect(fitted.estimate).toBeLessThanOrEqual(budget.threshold);
+  });
+});
+
+describe('overLimitMessage', () => {
+  const budget = computeBudget({ window: 1_000, calibrated: true });
+
+  it('should say nothing at or under the hard limit', () => {
+    expect(overLimitMessage(budget.hardLimit, budget, 100, 1.5)).toBeUndefined();
+  });
+
+  it('should name the size, the limit and the fixed part over it', () => {
+    expect(overLimitMessage(budget.hardLimit + 1, budget, 100, 1.5)).toBe(
+      `request is ~${budget.hardLimit + 1} tokens after compaction and shrinking, over the hard limit of ${budget.hardLimit} ` +
+        '(window 1000); system instruction, tools and pins alone are ~150',
+    );
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Step 9 of the decision: what is sent. The summary (new or stored) and the
+ * contents it leaves; a new summary that came out no smaller than what it
+ * replaced is discarded (except on the sliding window's schedule); then, if
+ * the request still does not fit under the threshold, the largest parts are
+ * shrunk around the user's messages and the summary.
+ *
+ * The contents' token counts come with the view and go along with what is
+ * sent: only a content made here (a new summary, a cut part) is counted, so a
+ * message of 20,000 parts is not tokenized again at every step.
+ */
+import type { Content } from '@google/genai';
+import type { Budget } from '../budget/compute-budget.js';
+import { isUserRequest } from '../content/content-shape.js';
+import { injectSummary, type SummaryContentOptions } from '../summary/inject-summary.js';
+import { shrinkAroundRequest } from '../shrink/around-request.js';
+import { uncoveredContents, type SummaryCoverage } from '../split/coverage.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { SummaryRecord } from '../state/guard-state.js';
+
+export interface ComposeInput {
+  readonly view: readonly Content[];
+  /** Tokens of each content of `view`. */
+  readonly viewTokens: readonly number[];
+  /** The stored summary and its coverage, sent when no new one is kept. */
+  readonly previous: { readonly summary: SummaryRecord | undefined; readonly coverage: SummaryCoverage };
+  readonly next: { readonly summary: SummaryRecord; readonly coverage: SummaryCoverage } | undefined;
+  /** Heuristic estimate of the request without the new summary (the stored one and the view it leaves). */
+  readonly estimate: number;
+  /** Tokens of the stored summary's content as sent with `view` (0 without one). */
+  readonly summaryTokens: number;
+  /** Keep a new summary even when it does not make the request smaller (the sliding window's schedule). */
+  readonly keepLarger: boolean;
+  readonly fixedTokens: number;
+  readonly tokenizer: Tokenizer;
+  readonly viewOptions: SummaryContentOptions;
+}
+
+export interface Composed {
+  readonly sent: Content[];
+  /** Tokens of each content of `sent`. */
+  readonly sentTokens: number[];
+  readonly estimate: number;
+  /** The summary at the head of `sent`, if any. */
+  readonly summary: SummaryRecord | undefined;
+  /** Whether the new summary is kept. */
+  readonly compacted: boolean;
+  readonly discarded: boolean;
+}
+
+export function composeRequest(input: ComposeInput): Composed {
+  const { view, viewTokens, previous, next, viewOptions } = input;
+  // The stored summary and its view are what `input.estimate` measured: their counts are known.
+  const withPrevious = (): { sent: Content[]; sentTokens: number[] } =>
+    previous.summary
+      ? {
+          sent: injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions),
+          sentTokens: [input.summaryTokens, ...uncoveredContents(viewTokens, previous.coverage)],
+        }
+      : { sent: view.slice(), sentTokens: viewTokens.slice() };
+  if (!next) {
+    return {
+      ...withPrevious(),
+      estimate: input.estimate,
+      summary: previous.summary,
+      compacted: false,
+      discarded: false,
+    };
+  }
+  const sent = injectSummary(next.summary, uncoveredContents(view, next.coverage), viewOptions);
+  // Only the new summary's content is counted; the contents it leaves keep their counts.
+  const sentTokens = [
+    estimateContentTokens(sent[0]!, input.tokenizer),
+    ...uncoveredContents(viewTokens, next.coverage),
+  ];
+  let estimate = input.fixedTokens;
+  for (const tokens of sentTokens) estimate += tokens;
+  if (input.keepLarger || estimate < input.estimate)
+    return { sent, sentTokens, estimate, summary: next.summary, compacted: true, discarded: false };
+  // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
+  return {
+    ...withPrevious(),
+    estimate: input.estimate,
+    summary: previous.summary,
+    compacted: false,
+    discarded: true,
+  };
+}
+
+interface ShrinkInput {
+  readonly sent: Content[];
+  /** Tokens of each content of `sent`. */
+  readonly sentTokens: readonly number[];
+  readonly estimate: number;
+  /** Whether `sent` opens with a summary (cut last, like the user's messages). */
+  readonly summarized: boolean;
+  readonly fixedTokens: number;
+  readonly factor: number;
+  readonly budget: Budget;
+  readonly tokenizer: Tokenizer;
+}
+
+export interface Shrunk {
+  readonly sent: Content[];
+  readonly estimate: number;
+  readonly shrunk: boolean;
+}
+
+export function shrinkToFit(input: ShrinkInput): Shrunk {
+  const { sent, factor, budget, fixedTokens } = input;
+  if (Math.ceil(input.estimate * factor) <= budget.threshold) return { sent, estimate: input.estimate, shrunk: false };
+  // The summary and the user's messages are cut last; the current message only if it cannot fit at all.
+  const result = shrinkAroundRequest({
+    contents: sent,
+    budget: Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens),
+    hardBudget: Math.max(0, Math.floor(budget.hardLimit / factor) - fixedTokens),
+    tokenizer: input.tokenizer,
+    tokens: input.sentTokens,
+    protect: (content, index) => (input.summarized && index === 0) || isUserRequest(content),
+  });
+  if (!result.contents.some((content, i) => content !== sent[i]))
+    return { sent, estimate: input.estimate, shrunk: false };
+  return { sent: result.contents, estimate: fixedTokens + result.tokens, shrunk: true };
+}
+
+/** Why the request goes out over the hard limit, or `undefined` when it does not. */
+export function overLimitMessage(
+  sentCalibrated: number,
+  budget: Budget,
+  fixedTokens: number,
+  factor: number,
+): string | undefined {
+  if (sentCalibrated <= budget.hardLimit) return undefined;
+  return (
+    `request is ~${sentCalibrated} tokens after compaction and shrinking, over the hard limit of ${budget.hardLimit} ` +
+    `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`
+  );
+}

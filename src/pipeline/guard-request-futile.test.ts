@@ -1,0 +1,83 @@
+/** guardRequest and a compaction that cannot make the request fit (see trigger/futile-compaction.ts). */
+import type { Content } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { modelText, userText } from '../../test/support/builders.js';
+import { CALIBRATED_USAGE, guardInput } from '../../test/support/guard-input.js';
+import type { SummaryOutcome } from '../summary/summarizer.js';
+import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
+import { guardRequest } from '../pipeline/guard-request.js';
+
+function turn(n: number, size: number): Content[] {
+  return [userText(`request ${n} `.padEnd(size, 'x')), modelText(`answer ${n} `.padEnd(size, 'y'))];
+}
+
+function run(
+  contents: Content[],
+  usage: UsageRecord,
+  summary: SummaryRecord | undefined,
+  fixedTokens: number,
+  onSummarize: () => void,
+): ReturnType<typeof guardRequest> {
+  const input = guardInput({
+    contents,
+    fixedTokens,
+    summary,
+    usage,
+    summarize: async (): Promise<SummaryOutcome> => {
+      onSummarize();
+      return { ok: true, text: 'The user asked for several things; all done.', truncated: false };
+    },
+  });
+  return guardRequest(input);
+}
+
+describe('guardRequest with a fixed part over the threshold', () => {
+  it('should call the summarizer once, hold back while little arrives, and try again once enough new content did', async () => {
+    // 5,600 fixed tokens x 1.5 = 8,400: over the 8,000 threshold whatever the contents.
+    const fixed = 5_600;
+    let calls = 0;
+    const history: Content[] = [...turn(1, 200), ...turn(2, 200), userText('current request 3')];
+    const first = await run(history, CALIBRATED_USAGE, undefined, fixed, () => calls++);
+    expect(calls).toBe(1);
+    expect(first.usage.futileCompaction).toMatchObject({ window: 10_000, fixedTokens: fixed, correction: 1.5 });
+
+    // One more short turn (well under 5% of the window): no summarizer call, the record stays.
+    const grown = [...history, modelText('short answer'), userText('current request 4')];
+    const second = await run(grown, first.usage, first.summary, fixed, () => calls++);
+    expect(calls).toBe(1);
+    expect(second.compaction).toBeUndefined();
+    expect(second.usage.futileCompaction).toEqual(first.usage.futileCompaction);
+
+    // 600 more tokens (over 5% of 10,000): worth a summary again.
+    const more = [...grown, modelText('long answer '.padEnd(600, 'z')), userText('current request 5')];
+    await run(more, second.usage, first.summary, fixed, () => calls++);
+    expect(calls).toBe(2);
+
+    // A smaller fixed part could make it help: tried at once.
+    await run(grown, second.usage, first.summary, fixed - 100, () => calls++);
+    expect(calls).toBe(3);
+  });
+
+  it('should clear the record once a compaction fits, and count every over-limit call but flag only the first of a cause', async () => {
+    const contents = [...turn(1, 200), userText('current request')];
+    const over1 = await run(contents, CALIBRATED_USAGE, undefined, 20_000, () => undefined);
+    expect({ overLimit: over1.overLimit !== undefined, newCause: over1.overLimitNewCause }).toEqual({
+      overLimit: true,
+      newCause: true,
+    });
+    const over2 = await run(contents, over1.usage, over1.summary, 20_000, () => undefined);
+    expect({
+      overLimit: over2.overLimit !== undefined,
+      newCause: over2.overLimitNewCause,
+      counted: over2.usage.overLimitCalls,
+    }).toEqual({ overLimit: true, newCause: false, counted: 2 });
+    const other = await run(contents, over2.usage, over2.summary, 30_000, () => undefined);
+    expect(other.overLimitNewCause).toBe(true);
+
+    // A compaction that fits (a small fixed part, a big history) clears it.
+    const big = [...turn(1, 3_000), ...turn(2, 3_000), userText('current request')];
+    const fits = await run(big, other.usage, undefined, 500, () => undefined);
+    expect(fits.compaction).toBeDefined();
+    expect(fits.usage.futileCompaction).toBeUndefined();
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { functionCall, functionResponse, modelText, testPolicy, userText } from '../../test/support/builders.js';
+import { guardInput } from '../../test/support/guard-input.js';
+import type { SummarizeRequest, SummaryOutcome } from '../summary/summarizer.js';
+import { guardRequest, type GuardRequestInput } from '../pipeline/guard-request.js';
+
+// One token per character. Calibrated at 1.5 on a 10,000 window: threshold 8,000, room
+// 8,000 / 1.5 - 500 fixed = 4,833 heuristic tokens; the summary's target is half of it (2,416),
+// the masking's is the room itself.
+const pad = (label: string, tokens: number): string => label.padEnd(tokens, 'x');
+
+/** A completed turn with a 3,000-token result, then the in-flight turn with its own small result. */
+const CONTENTS: Content[] = [
+  userText(pad('fetch the logs', 100)),
+  functionCall('fetch_logs', { q: 'all' }),
+  functionResponse('fetch_logs', { logs: pad('line', 3_000) }),
+  modelText(pad('the logs show a disk failure on node 7', 1_500)),
+  userText(pad('now check node 7 in detail', 1_000)),
+  functionCall('inspect', { node: 7 }),
+  functionResponse('inspect', { status: pad('degraded', 100) }),
+];
+
+function input(maskKeepRecent: number): { input: GuardRequestInput; calls: SummarizeRequest[] } {
+  const calls: SummarizeRequest[] = [];
+  const summarize = (request: Omit<SummarizeRequest, 'signal'>): Promise<SummaryOutcome> => {
+    calls.push({ ...request, signal: new AbortController().signal });
+    return Promise.resolve({ ok: true, text: 'summary', truncated: false });
+  };
+  return {
+    calls,
+    input: guardInput({ contents: CONTENTS, policy: { ...testPolicy(), maskKeepRecent }, summarize }),
+  };
+}
+
+describe('guardRequest: masking before a summary', () => {
+  it('should make no summarizer call when masking brings the request under the threshold', async () => {
+    const { input: guarded, calls } = input(1);
+    const result = await guardRequest(guarded);
+    expect(result.masking?.cause).toBe('room');
+    expect(result.compaction).toBeUndefined();
+    expect(calls).toHaveLength(0);
+    // Under the threshold, though above the summary's lower target.
+    expect(result.calibrated).toBeLessThan(result.budget.threshold);
+    expect(result.estimate - 500).toBeGreaterThan(2_416);
+  });
+
+  it('should summarize the same history when masking is off', async () => {
+    const { input: guarded, calls } = input(0);
+    const result = await guardRequest(guarded);
+    expect(result.compaction).toBeDefined();
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('guardRequest: masking for cost, with nothing due', () => {
+  // Two completed turns of 1,500-token results, then the first call of a third turn: ~3,900
+  // heuristic tokens with the fixed part, calibrated ~5,800, under the threshold of 8,000.
+  const turns: Content[] = [
+    ...[1, 2].flatMap((n) => [
+      userText(`turn ${n}`),
+      functionCall('fetch_logs', { n }),
+      functionResponse('fetch_logs', { logs: pad(`line ${n}`, 1_500) }),
+      modelText(`done ${n}`),
+    ]),
+    userText('turn 3'),
+  ];
+  const futile = { window: 10_000, fixedTokens: 500, correction: 1.5, contentTokens: 5_000 };
+  const costInput = (maskStaleOutputTokens: number): GuardRequestInput =>
+    guardInput({
+      contents: turns,
+      policy: { ...testPolicy(), maskStaleOutputTokens },
+      usage: { ...guardInput({ contents: turns }).usage, futileCompaction: futile },
+      // No cache discount: the saving alone decides (the trade is mask-stale-output.test.ts's).
+      cachedPriceRatio: 1,
+      // The guard declares the recall tool wherever masking for cost is on.
+      recallToolName: 'recall_history',
+    });
+
+  it('should mask for cost, say so, make no compaction, and keep a futile attempt remembered', async () => {
+    const result = await guardRequest(costInput(1_000));
+    expect(result.calibrated).toBeLessThan(result.budget.threshold);
+    expect(result.masking).toMatchObject({ upTo: 8, cause: 'cost' });
+    expect(result.compaction).toBeUndefined();
+    expect(result.usage.maskings).toBe(1);
+    expect(result.usage.futileCompaction).toEqual(futile);
+  });
+
+  it("should weigh the provider's cache: at the default discount, a masking that leaves too short a request to cache waits", async () => {
+    const result = await guardRequest({ ...costInput(1_000), cachedPriceRatio: undefined });
+    expect(result.masking).toBeUndefined();
+    expect(result.contents).toBeUndefined();
+  });
+
+  it('should send the request as it is while the stale output would save less than the option', async () => {
+    const result = await guardRequest(costInput(16_384));
+    expect(result.masking).toBeUndefined();
+    expect(result.contents).toBeUndefined();
+    expect(result.usage.futileCompaction).toEqual(futile);
+  });
+});

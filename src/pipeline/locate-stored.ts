@@ -1,0 +1,48 @@
+/**
+ * Step 1 of the decision: where the stored summary and the stored mask end in
+ * the live contents. A watermark that no longer matches the history is
+ * dropped (a summary with its reason; a mask by clearing it), never guessed.
+ */
+import type { SummaryCoverage } from '../split/coverage.js';
+import type { SummaryRecord } from '../state/guard-state.js';
+import type { MaskRecord } from '../masking/mask-record.js';
+import { locateSummary, locateWatermark, type FingerprintAt } from '../state/watermark.js';
+
+export interface LocatedSummary {
+  /** The stored summary when it still applies. */
+  readonly summary: SummaryRecord | undefined;
+  readonly coverage: SummaryCoverage;
+  /** Why a stored summary was not applied. */
+  readonly summaryDiscarded?: string | undefined;
+}
+
+export function locateStoredSummary(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  stored: SummaryRecord | undefined,
+): LocatedSummary {
+  if (!stored) return { summary: undefined, coverage: { covered: 0 } };
+  const match = locateSummary(fingerprintAt, length, stored);
+  if (match.kind === 'missing') return { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
+  return { summary: stored, coverage: match };
+}
+
+export interface LocatedMask {
+  /** Contents before this index are sent masked (0: none). */
+  readonly maskedUpTo: number;
+  /** `null` clears a stored mask that no longer matches the history. */
+  readonly maskUpdate: null | undefined;
+}
+
+export function locateStoredMask(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  stored: MaskRecord | undefined,
+  maskKeepRecent: number,
+): LocatedMask {
+  if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskUpdate: undefined };
+  const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor);
+  return match.kind === 'missing'
+    ? { maskedUpTo: 0, maskUpdate: null }
+    : { maskedUpTo: match.covered, maskUpdate: undefined };
+}

@@ -1,0 +1,76 @@
+/**
+ * Step 2 of the decision: the estimate of [summary + contents the summary
+ * leaves] + system, tools and pins, its calibration by the last real count,
+ * and the budget it is held against.
+ */
+import type { Content } from '@google/genai';
+import { computeBudget, type Budget } from '../budget/compute-budget.js';
+import { summaryContent, type SummaryContentOptions } from '../summary/inject-summary.js';
+import { uncoveredContents, viewEstimate, type SummaryCoverage } from '../split/coverage.js';
+import { calibrate, correctionFactor } from '../estimate/calibration.js';
+import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
+import { contentsFramingTokens } from '../estimate/estimate-request.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { ResolvedPolicy } from '../options.js';
+import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
+
+export interface MeasureInput {
+  readonly summary: SummaryRecord | undefined;
+  readonly coverage: SummaryCoverage;
+  readonly view: readonly Content[];
+  readonly viewTokens: readonly number[];
+  /** Tokens of the system instruction, tools and pins. */
+  readonly fixedTokens: number;
+  /** Of `fixedTokens`, the estimator's own framing (calibration applies its ratio to the rest). */
+  readonly fixedFramingTokens?: number | undefined;
+  readonly viewOptions: SummaryContentOptions;
+  readonly tokenizer: Tokenizer;
+  readonly usage: UsageRecord;
+  readonly policy: ResolvedPolicy;
+  readonly window: number;
+  readonly maxOutputTokens?: number | undefined;
+}
+
+export interface RequestMeasure {
+  /** Heuristic tokens of the summary as it would be injected (0 without one). */
+  readonly summaryTokens: number;
+  /** Heuristic estimate of the whole request, and its calibrated value. */
+  readonly estimate: number;
+  /** Of `estimate`, the estimator's own framing: of exactly what is sent when nothing is reduced. */
+  readonly framing: number;
+  readonly calibrated: number;
+  readonly factor: number;
+  /** Whether a real count has calibrated the factor. */
+  readonly isCalibrated: boolean;
+  readonly budget: Budget;
+}
+
+export function measureRequest(input: MeasureInput): RequestMeasure {
+  const { summary, policy, usage } = input;
+  const tail = uncoveredContents(input.view, input.coverage);
+  const injected = summary && summaryContent(summary, tail, input.viewOptions);
+  const summaryTokens = injected ? estimateContentTokens(injected, input.tokenizer) : 0;
+  const estimate = viewEstimate(input.fixedTokens, summaryTokens, input.viewTokens, input.coverage);
+  const framing =
+    (input.fixedFramingTokens ?? 0) + (injected ? contentFramingTokens(injected) : 0) + contentsFramingTokens(tail);
+  const current = { estimate, framing };
+  const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection, current);
+  const budget = computeBudget({
+    window: input.window,
+    bufferTokens: policy.bufferTokens,
+    bufferRatio: policy.bufferRatio,
+    outputReserve: Math.max(policy.reserveOutputTokens, input.maxOutputTokens ?? 0),
+    calibrated: isCalibrated,
+    uncalibratedThresholdRatio: policy.uncalibratedThresholdRatio,
+    hardLimitRatio: policy.hardLimitRatio,
+  });
+  return {
+    summaryTokens,
+    estimate,
+    framing,
+    calibrated: calibrate(estimate, usage, policy.defaultCorrection, framing),
+    factor,
+    isCalibrated,
+    budget,
+  };
+}

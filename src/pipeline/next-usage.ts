@@ -1,0 +1,92 @@
+/**
+ * Step 10 of the decision: the usage record after this call. An attempt for
+ * room that still does not reach its target is remembered as futile; one that
+ * does clears the record. A compaction or masking makes the last real count
+ * stale: the pair is cleared and what it taught is kept as the prior.
+ */
+import type { CompactionReason } from '../budget/compaction-reason.js';
+import type { FutileCompaction, UsageRecord } from '../state/guard-state.js';
+import type { CompactionConditions } from '../trigger/futile-compaction.js';
+
+export interface FutileInput {
+  readonly previous: FutileCompaction | undefined;
+  readonly reason: CompactionReason;
+  readonly heldBack: boolean;
+  readonly conditions: CompactionConditions;
+  /** Calibrated size the attempt had to get under: the threshold, or the safety line for the safety ratio. */
+  readonly threshold: number;
+  readonly safetyLine: number;
+  readonly sentCalibrated: number;
+  /** Heuristic tokens of the request before shrinking, and of its fixed part. */
+  readonly viewEstimate: number;
+  readonly fixedTokens: number;
+}
+
+export function futileAfter(input: FutileInput): FutileCompaction | undefined {
+  const { reason } = input;
+  if (input.heldBack || reason === 'schedule') return input.previous;
+  const target = reason === 'safety-ratio' ? input.safetyLine - 1 : input.threshold;
+  return input.sentCalibrated > target
+    ? { ...input.conditions, contentTokens: input.viewEstimate - input.fixedTokens }
+    : undefined;
+}
+
+/** The usage after a call that sends the view as it is. */
+export function idleUsage(usage: UsageRecord, estimate: number, framing: number, calibrated: number): UsageRecord {
+  return {
+    ...usage,
+    modelCalls: usage.modelCalls + 1,
+    sentEstimate: estimate,
+    sentFraming: framing,
+    lastCalibrated: calibrated,
+    forceCompaction: false,
+  };
+}
+
+export interface UsageInput {
+  readonly usage: UsageRecord;
+  readonly compacted: boolean;
+  readonly masked: boolean;
+  readonly discarded: boolean;
+  readonly isCalibrated: boolean;
+  readonly factor: number;
+  readonly sentEstimate: number;
+  /** Of `sentEstimate`, the estimator's own framing. */
+  readonly sentFraming: number;
+  readonly sentCalibrated: number;
+  readonly overLimit: boolean;
+  readonly futileCompaction: FutileCompaction | undefined;
+  readonly overLimitCause: string | undefined;
+}
+
+/** A calibrated factor becomes the prior once the real count it came from is cleared. */
+function learnedAfter(input: UsageInput): number | undefined {
+  return input.isCalibrated ? input.factor : input.usage.learnedCorrection;
+}
+
+export function nextUsage(input: UsageInput): UsageRecord {
+  const { usage, compacted, masked } = input;
+  return {
+    ...usage,
+    modelCalls: usage.modelCalls + 1,
+    // The pre-compaction real count would pin every later estimate above the threshold (see calibration.ts).
+    ...(compacted || masked
+      ? {
+          realPromptTokens: undefined,
+          lastEstimate: undefined,
+          lastFraming: undefined,
+          learnedCorrection: learnedAfter(input),
+        }
+      : {}),
+    maskings: usage.maskings + (masked ? 1 : 0),
+    sentEstimate: input.sentEstimate,
+    sentFraming: input.sentFraming,
+    lastCalibrated: input.sentCalibrated,
+    compactions: usage.compactions + (compacted ? 1 : 0),
+    discardedCompactions: usage.discardedCompactions + (input.discarded ? 1 : 0),
+    overLimitCalls: usage.overLimitCalls + (input.overLimit ? 1 : 0),
+    forceCompaction: false,
+    futileCompaction: input.futileCompaction,
+    overLimitCause: input.overLimitCause,
+  };
+}

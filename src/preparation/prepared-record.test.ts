@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { encodeRecord, type SummaryRecord } from '../state/guard-state.js';
+import {
+  decodePreparationClaim,
+  decodeStoredPreparedSummary,
+  summaryIdentity,
+  type StoredPreparedSummary,
+} from './prepared-record.js';
+
+const record: SummaryRecord = {
+  version: 1,
+  text: 'Summary.',
+  covered: 6,
+  anchor: 'f5|f6',
+  compactions: 1,
+  fallback: false,
+  createdAt: 1_700_000_000_000,
+  facts: [],
+};
+const stored: StoredPreparedSummary = {
+  id: '5e0c2a8e-8a43-4f55-9b36-4c0e8d8e7f10',
+  startedAt: 1_700_000_000_500,
+  previous: summaryIdentity(record),
+  watermark: { covered: 12, anchor: 'f11|f12', kept: { at: 10, fingerprint: 'f11' } },
+  record: { ...record, covered: 12, anchor: 'f11|f12' },
+  droppedFacts: ['an old fact'],
+  outcome: { ok: true, truncated: false, promptTokens: 900, outputTokens: 120 },
+  currentRequest: 'Turn 7',
+  droppedContents: 0,
+};
+
+/** As a database hands it back: JSON, undefined fields gone. */
+const roundTrip = (value: object): unknown => JSON.parse(JSON.stringify(encodeRecord(value)));
+
+describe('prepared records in state', () => {
+  it('should read back what was stored, through JSON', () => {
+    expect(decodeStoredPreparedSummary(roundTrip(stored))).toEqual(stored);
+    expect(decodePreparationClaim(roundTrip(stored))).toEqual({
+      id: stored.id,
+      startedAt: stored.startedAt,
+      previous: stored.previous,
+      watermark: stored.watermark,
+    });
+  });
+
+  it('should refuse a record it cannot trust rather than apply part of it', () => {
+    const broken: unknown[] = [
+      null,
+      'text',
+      { ...stored, id: '' },
+      { ...stored, id: 'x'.repeat(65) },
+      { ...stored, watermark: { covered: 0, anchor: 'a' } },
+      { ...stored, watermark: { covered: 3, anchor: 'a', kept: { at: 3, fingerprint: 'f' } } },
+      { ...stored, startedAt: -1 },
+      { ...stored, previous: 42 },
+      { ...stored, record: { ...record, text: '' } },
+      { ...stored, outcome: { ok: false, kind: 'exploded' } },
+      { ...stored, currentRequest: 7 },
+    ];
+    for (const value of broken) expect(decodeStoredPreparedSummary(value), JSON.stringify(value)).toBeUndefined();
+    expect(decodePreparationClaim({ ...stored, watermark: undefined })).toBeUndefined();
+  });
+
+  it('should keep a failure as its kind only: its text may quote the conversation', () => {
+    const failed = { ...stored, outcome: { ok: false, kind: 'timeout', reason: 'secret text' } };
+    expect(decodeStoredPreparedSummary(failed)?.outcome).toEqual({ ok: false, kind: 'timeout' });
+  });
+
+  it('should tell two summaries apart by any of time, watermark, anchor or text', () => {
+    const identity = summaryIdentity(record);
+    expect(summaryIdentity({ ...record })).toBe(identity);
+    expect(summaryIdentity({ ...record, createdAt: record.createdAt + 1 })).not.toBe(identity);
+    expect(summaryIdentity({ ...record, covered: 7 })).not.toBe(identity);
+    expect(summaryIdentity({ ...record, anchor: 'other' })).not.toBe(identity);
+    expect(summaryIdentity({ ...record, text: 'Summary!' })).not.toBe(identity);
+    expect(summaryIdentity(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Background compaction in session state, so any replica can finish what another started: the
+ * claim (written in the state delta of the model call that starts a preparation) and the prepared
+ * summary (written by a state-only event when it settles), each under its own key, never the live
+ * summary's. Both name the summary they extend by its identity, and where they end by a watermark,
+ * so a replica checks them against the live contents exactly as it checks an in-process one.
+ * Tolerant decoders: an unusable record is `undefined`, never trusted.
+ */
+import { createHash } from 'node:crypto';
+import { SUMMARIZER_FAILURE_KINDS, type SummaryOutcome } from '../summary/summarizer.js';
+import { isPlainObject } from '../config/plain-object.js';
+import { decodeSummaryRecord, decodeCount, MAX_PLAUSIBLE_TOKENS, type SummaryRecord } from '../state/guard-state.js';
+import type { NewSummary } from '../summary/new-summary.js';
+import type { SummaryPosition } from '../state/watermark.js';
+
+/** A preparation some replica started: what it extends and where it ends. */
+export interface PreparationClaim {
+  /** Unique per preparation: the prepared summary carries it back. */
+  readonly id: string;
+  /** Epoch milliseconds when it started (the claiming replica's clock). */
+  readonly startedAt: number;
+  /** `summaryIdentity` of the summary it extends; undefined: the session's first. */
+  readonly previous: string | undefined;
+  readonly watermark: SummaryPosition;
+}
+
+/** A settled preparation: its new summary as state holds it (see `storePrepared`). */
+export interface StoredPreparedSummary extends PreparationClaim, Omit<NewSummary, 'outcome'> {
+  /** The summarizer's verdict without text: the summary's is the record's, a failure's may quote the conversation. */
+  readonly outcome: StoredOutcome;
+  /** The record's current request. */
+  readonly currentRequest: string | undefined;
+}
+
+type StoredOutcome =
+  Omit<Extract<SummaryOutcome, { ok: true }>, 'text'> | Omit<Extract<SummaryOutcome, { ok: false }>, 'reason'>;
+
+/** Ids are made by the guard (a UUID); anything longer is not one of ours. */
+const MAX_ID_CHARS = 64;
+
+/** Which summary a record is, as far as extending it goes (records are decoded afresh on every call). */
+export function summaryIdentity(record: SummaryRecord | undefined): string | undefined {
+  if (record === undefined) return undefined;
+  const text = createHash('sha1').update(record.text).digest('base64');
+  return `${record.createdAt}:${record.covered}:${record.anchor}:${text}`;
+}
+
+function decodePosition(value: unknown): SummaryPosition | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const covered = decodeCount(value['covered']);
+  const anchor = value['anchor'];
+  if (covered === undefined || !Number.isInteger(covered) || covered < 1 || typeof anchor !== 'string')
+    return undefined;
+  const kept = value['kept'];
+  if (kept === undefined || kept === null) return { covered, anchor };
+  if (!isPlainObject(kept)) return undefined;
+  const at = decodeCount(kept['at']);
+  const fingerprint = kept['fingerprint'];
+  if (at === undefined || !Number.isInteger(at) || at >= covered || typeof fingerprint !== 'string') return undefined;
+  return { covered, anchor, kept: { at, fingerprint } };
+}
+
+/** Decodes a claim, or `undefined` when it is missing or unusable. */
+export function decodePreparationClaim(value: unknown): PreparationClaim | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const id = value['id'];
+  const startedAt = decodeCount(value['startedAt']);
+  const previous = value['previous'];
+  const watermark = decodePosition(value['watermark']);
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS) return undefined;
+  if (startedAt === undefined || watermark === undefined) return undefined;
+  if (previous !== undefined && previous !== null && typeof previous !== 'string') return undefined;
+  return { id, startedAt, previous: previous ?? undefined, watermark };
+}
+
+function decodeOutcome(value: unknown): StoredOutcome | undefined {
+  if (!isPlainObject(value)) return undefined;
+  if (value['ok'] === true)
+    return {
+      ok: true,
+      truncated: value['truncated'] === true,
+      promptTokens: decodeCount(value['promptTokens'], MAX_PLAUSIBLE_TOKENS),
+      outputTokens: decodeCount(value['outputTokens'], MAX_PLAUSIBLE_TOKENS),
+    };
+  const kind = SUMMARIZER_FAILURE_KINDS.find((each) => each === value['kind']);
+  return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
+}
+
+/** Decodes a prepared summary, or `undefined` when it is missing or unusable. */
+export function decodeStoredPreparedSummary(value: unknown): StoredPreparedSummary | undefined {
+  const claim = decodePreparationClaim(value);
+  if (claim === undefined || !isPlainObject(value)) return undefined;
+  const record = decodeSummaryRecord(value['record']);
+  const outcome = decodeOutcome(value['outcome']);
+  const dropped = value['droppedFacts'];
+  const currentRequest = value['currentRequest'];
+  if (record === undefined || outcome === undefined) return undefined;
+  if (currentRequest !== undefined && currentRequest !== null && typeof currentRequest !== 'string') return undefined;
+  return {
+    ...claim,
+    record,
+    outcome,
+    droppedFacts: Array.isArray(dropped) ? dropped.filter((fact): fact is string => typeof fact === 'string') : [],
+    currentRequest: currentRequest ?? undefined,
+    droppedContents: Math.floor(decodeCount(value['droppedContents']) ?? 0),
+  };
+}
+
+/** A new summary as stored in state for other replicas (the summarizer's failure text left out: it may quote the conversation). */
+export function storePrepared(claim: PreparationClaim, summary: NewSummary): StoredPreparedSummary {
+  const { record, outcome } = summary;
+  return {
+    ...claim,
+    record,
+    droppedFacts: summary.droppedFacts,
+    outcome: outcome.ok
+      ? {
+          ok: true,
+          truncated: outcome.truncated,
+          promptTokens: outcome.promptTokens,
+          outputTokens: outcome.outputTokens,
+        }
+      : { ok: false, kind: outcome.kind },
+    currentRequest: record.currentRequest,
+    droppedContents: summary.droppedContents,
+  };
+}
+
+/** A prepared summary read back from state, as the replica that made it holds it. */
+export function restorePrepared(stored: StoredPreparedSummary): NewSummary {
+  const { outcome, record } = stored;
+  return {
+    record,
+    droppedFacts: stored.droppedFacts,
+    outcome: outcome.ok
+      ? { ...outcome, text: record.text }
+      : { ok: false, kind: outcome.kind, reason: `${outcome.kind} (prepared on another replica)` },
+    droppedContents: stored.droppedContents,
+  };
+}

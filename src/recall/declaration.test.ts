@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import {
+  RECALL_DECLARATION_MAX_FIXED_SHARE,
+  RECALL_DECLARATION_MAX_WINDOW_SHARE,
+  shouldDeclareRecall,
+} from './declaration.js';
+
+const on = { maskKeepRecent: 1, maskStaleOutputTokens: 2_048 };
+
+describe('shouldDeclareRecall', () => {
+  it('should declare the recall tool wherever masking for cost is on and the fixed part leaves the window mostly free', () => {
+    expect(shouldDeclareRecall({ policy: on, fixedTokens: 1_000, declarationTokens: 200, window: 32_000 })).toBe(true);
+  });
+
+  it('should not spend a small window on the declaration: at most 1% of it', () => {
+    const window = 200 / RECALL_DECLARATION_MAX_WINDOW_SHARE;
+    expect(shouldDeclareRecall({ policy: on, fixedTokens: 0, declarationTokens: 200, window })).toBe(true);
+    expect(shouldDeclareRecall({ policy: on, fixedTokens: 0, declarationTokens: 201, window })).toBe(false);
+    expect(shouldDeclareRecall({ policy: on, fixedTokens: 0, declarationTokens: 200, window: 8_000 })).toBe(false);
+  });
+
+  it('should not declare it where masking for cost is off', () => {
+    for (const policy of [
+      { ...on, maskStaleOutputTokens: 0 },
+      { ...on, maskKeepRecent: 0 },
+    ])
+      expect(shouldDeclareRecall({ policy, fixedTokens: 0, declarationTokens: 200, window: 200_000 })).toBe(false);
+  });
+
+  it('should not crowd a window that is mostly fixed text: the bound counts the declaration itself', () => {
+    const bound = 32_000 * RECALL_DECLARATION_MAX_FIXED_SHARE;
+    expect(shouldDeclareRecall({ policy: on, fixedTokens: bound - 200, declarationTokens: 200, window: 32_000 })).toBe(
+      true,
+    );
+    expect(shouldDeclareRecall({ policy: on, fixedTokens: bound - 199, declarationTokens: 200, window: 32_000 })).toBe(
+      false,
+    );
+  });
+});

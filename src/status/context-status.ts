@@ -1,0 +1,146 @@
+/**
+ * Token status per agent, for people (a one-line meter) and dashboards (plain
+ * data), read from session state only, so it works on any stored session.
+ */
+import type { AgentUsageFigures } from '../state/agent-usage-figures.js';
+import { decodeSummaryRecord, decodeUsageRecord } from '../state/guard-state.js';
+import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
+import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
+
+/** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
+export interface AgentContextStatus extends AgentUsageFigures {
+  readonly agentName: string;
+  /**
+   * False when the session holds no guard state for this agent: no model call of an agent by
+   * this name was guarded in this session (a misspelt name, or an agent that has not run yet).
+   * Every figure is then zero or unknown, and means nothing.
+   */
+  readonly known: boolean;
+  /** Real prompt tokens of the last call, when the provider reported them. */
+  readonly lastRealPromptTokens?: number | undefined;
+  /** Calibrated estimate of the last request sent. */
+  readonly estimatedTokens?: number | undefined;
+  /** estimatedTokens / window, in percent (0 when unknown). */
+  readonly percentUsed: number;
+  /** Turns until the threshold at the average turn size so far, when known. */
+  readonly turnsLeft?: number | undefined;
+  readonly averageTurnTokens?: number | undefined;
+  /**
+   * Where the counters and the usage totals come from: `'events'`, the sums of the per-call
+   * records on the session's events (exact under concurrent turns and replicas); `'state'`, the
+   * agent's usage record, when the session comes without its events (as `listSessions` returns
+   * it) or they hold fewer calls of the agent than that record (see status/counted-status.ts).
+   */
+  readonly countsFrom: 'events' | 'state';
+  /** Whether the estimate is calibrated by a real count (else the default correction applies). */
+  readonly calibrated: boolean;
+  readonly correction?: number | undefined;
+  readonly summary?: { readonly chars: number; readonly fallback: boolean; readonly covered: number } | undefined;
+  readonly lastCompaction?: CompactionRecord | undefined;
+  /** Running totals of reported usage: prompt tokens (cached + uncached) and output tokens. */
+  readonly promptTokens: number;
+  readonly cachedPromptTokens: number;
+  readonly uncachedPromptTokens: number;
+  readonly outputTokens: number;
+  /** Calls whose model has no price: `costUsd` leaves them out. */
+  readonly unpricedCalls: number;
+  /**
+   * True while the next summary is prepared in the background (`prepareTurnsAhead`), by any replica:
+   * its claim is in the session's state until the summary is written there. A claim older than
+   * `summarizerTimeoutMs` + `preparedSummaryWaitMs` is of a replica that is gone and no longer counts.
+   */
+  readonly preparing: boolean;
+}
+
+/** Agents that have ContextGuard state in `state`. */
+export function guardedAgents(state: Readonly<Record<string, unknown>>): string[] {
+  const names: string[] = [];
+  const pattern = new RegExp(`^${STATE_PREFIX}:(.+):usage$`);
+  for (const key of Object.keys(state)) {
+    const match = pattern.exec(key);
+    if (match?.[1]) names.push(match[1]);
+  }
+  return names.sort();
+}
+
+export function agentStatus(
+  state: Readonly<Record<string, unknown>>,
+  agentName: string,
+  preparing = false,
+): AgentContextStatus {
+  const keys = stateKeysFor(agentName);
+  const usage = decodeUsageRecord(state[keys.usage]);
+  const summary = decodeSummaryRecord(state[keys.summary]);
+  const lastCompaction = decodeCompactionRecord(state[keys.lastCompaction]);
+  const estimated = usage.lastCalibrated;
+  const percentUsed = estimated !== undefined && usage.window ? Math.round((estimated / usage.window) * 1000) / 10 : 0;
+  const turnsLeft =
+    estimated !== undefined && usage.threshold !== undefined && usage.averageTurnTokens
+      ? Math.max(0, Math.floor((usage.threshold - estimated) / usage.averageTurnTokens))
+      : undefined;
+  const correction =
+    usage.realPromptTokens && usage.lastEstimate
+      ? usage.realPromptTokens / usage.lastEstimate
+      : usage.learnedCorrection;
+  return {
+    agentName,
+    known: state[keys.usage] !== undefined && state[keys.usage] !== null,
+    lastRealPromptTokens: usage.realPromptTokens,
+    estimatedTokens: estimated,
+    window: usage.window,
+    windowSource: usage.windowSource,
+    threshold: usage.threshold,
+    hardLimit: usage.hardLimit,
+    percentUsed,
+    turnsLeft,
+    averageTurnTokens: usage.averageTurnTokens === undefined ? undefined : Math.round(usage.averageTurnTokens),
+    modelCalls: usage.modelCalls,
+    invocations: usage.invocations,
+    compactions: usage.compactions,
+    maskings: usage.maskings,
+    rejectedCalls: usage.rejectedCalls,
+    overLimitCalls: usage.overLimitCalls,
+    countsFrom: 'state',
+    calibrated: correction !== undefined,
+    correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
+    summary: summary ? { chars: summary.text.length, fallback: summary.fallback, covered: summary.covered } : undefined,
+    lastCompaction,
+    promptTokens: usage.billedPromptTokens ?? 0,
+    cachedPromptTokens: usage.billedCachedPromptTokens ?? 0,
+    uncachedPromptTokens: (usage.billedPromptTokens ?? 0) - (usage.billedCachedPromptTokens ?? 0),
+    outputTokens: usage.billedOutputTokens ?? 0,
+    costUsd: usage.costUsd,
+    unpricedCalls: usage.unpricedCalls ?? 0,
+    preparing,
+  };
+}
+
+function compact(tokens: number): string {
+  if (tokens >= 1_000_000) return `${Math.round(tokens / 100_000) / 10}M`.replace('.0M', 'M');
+  if (tokens >= 1_000) return `${Math.round(tokens / 1_000)}K`;
+  return String(tokens);
+}
+
+/** `1 turn`, `2 turns`. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * A one-line meter such as `45K/1M (4.5%) ~450 turns left`, with `, preparing a summary` while one is
+ * prepared in the background; a window the user
+ * did not set and the registry did not know says where it came from:
+ * `7K/8K learned (87.5%)`, `8K/128K default (6.6%)`.
+ */
+export function formatContextMeter(status: AgentContextStatus): string {
+  if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
+  // The figure `percentUsed` and `turnsLeft` are taken from: the last request sent, as estimated.
+  const used = compact(status.estimatedTokens ?? status.lastRealPromptTokens ?? 0);
+  const source =
+    status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
+  const window = status.window ? `${compact(status.window)}${source}` : '?';
+  const turns = status.turnsLeft === undefined ? '' : ` ~${counted(status.turnsLeft, 'turn')} left`;
+  const compactions = status.compactions > 0 ? `, ${counted(status.compactions, 'compaction')}` : '';
+  const preparing = status.preparing ? ', preparing a summary' : '';
+  return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}${preparing}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * Step 8 of the decision: the summary record to persist, with its durable
+ * facts merged from the previous summary, the summarized contents and (from a
+ * real summarizer) the summary's own key facts.
+ */
+import type { Content } from '@google/genai';
+import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
+import type { SummaryOutcome } from './summarizer.js';
+import type { SummaryCoverage } from '../split/coverage.js';
+import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
+import { RECORD_VERSION, type SummaryRecord } from '../state/guard-state.js';
+import type { NewSummary } from './new-summary.js';
+import { anchorAt } from '../state/watermark.js';
+
+export interface SummaryRecordInput {
+  readonly previous: SummaryRecord | undefined;
+  /** The summary's text (the summarizer's, or the fallback's) and the summarizer's verdict. */
+  readonly text: string;
+  readonly outcome: SummaryOutcome;
+  /** The contents summarized, as shown to the summarizer. */
+  readonly summarizedContents: readonly Content[];
+  readonly currentRequest: string | undefined;
+  readonly droppedContents: number;
+  readonly coverage: SummaryCoverage;
+  readonly fingerprints: readonly string[];
+  readonly factChars: number;
+  readonly now: number;
+}
+
+export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
+  const { previous, text, outcome, coverage, fingerprints } = input;
+  const compactions = (previous?.compactions ?? 0) + 1;
+  const candidates = [...extractFacts(input.summarizedContents), ...(outcome.ok ? parseKeyFacts(text) : [])];
+  const facts = mergeFacts(previous?.facts ?? [], candidates, compactions, {
+    maxFacts: MAX_DURABLE_FACTS,
+    maxChars: input.factChars,
+  });
+  const record: SummaryRecord = {
+    version: RECORD_VERSION,
+    text,
+    covered: coverage.covered,
+    anchor: anchorAt((index) => fingerprints[index], coverage.covered),
+    kept:
+      coverage.keptAt === undefined
+        ? undefined
+        : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
+    currentRequest: input.currentRequest,
+    compactions,
+    fallback: !outcome.ok,
+    createdAt: input.now,
+    facts: facts.facts,
+  };
+  return { record, droppedFacts: facts.dropped, outcome, droppedContents: input.droppedContents };
+}

@@ -1,0 +1,70 @@
+/**
+ * Steps 7-8 for one split, the only async step of the decision: summarize what it newly covers
+ * and build the summary record. Whatever the injected summarizer does (fails, throws, is absent),
+ * the result is a summary: the mechanical fallback then (`summarizeOrFallback`). Shared by a
+ * compaction in the call (pipeline/make-summary.ts) and a summary prepared in the background
+ * (preparation/prepared-summary.ts), so both give the same record and the same fallback.
+ */
+import type { Content } from '@google/genai';
+import type { CompactionPlan } from '../budget/compaction-plan.js';
+import { contentText, latestUserRequestIndex } from '../content/content-shape.js';
+import { summarizeOrFallback, type SummarizeFn } from './summarizer.js';
+import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './prompt.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { SummaryRecord } from '../state/guard-state.js';
+import type { NewSummary } from './new-summary.js';
+import { buildSummaryRecord } from './build-summary-record.js';
+import type { Split } from '../split/choose-split.js';
+
+export interface SummarizeInput {
+  readonly contents: readonly Content[];
+  /** What the model was last shown: masked tool results reach the summarizer masked. */
+  readonly view: readonly Content[];
+  readonly split: Split;
+  /** The summary the new one extends. */
+  readonly previous: SummaryRecord | undefined;
+  readonly plan: CompactionPlan;
+  readonly tokenizer: Tokenizer;
+  readonly summarize: SummarizeFn | undefined;
+  readonly fingerprints: readonly string[];
+  readonly now: number;
+}
+
+export async function summarizeCovered(input: SummarizeInput): Promise<NewSummary> {
+  const { previous, plan, split } = input;
+  const requestIndex = latestUserRequestIndex(input.contents);
+  const currentRequest = requestIndex >= 0 ? contentText(input.contents[requestIndex]) : previous?.currentRequest;
+  // Masked tool results stay masked: they are recallable, and re-reading them would make the summary cost what masking saved.
+  const summarizedContents = split.toCover.flatMap((index) => input.view[index] ?? []);
+  const prompt = buildSummaryPrompt({
+    previousSummary: previous?.text,
+    contents: summarizedContents,
+    currentRequest,
+    maxPromptTokens: plan.summarizerPromptTokens,
+    maxSummaryTokens: plan.summaryCap,
+    tokenizer: input.tokenizer,
+  });
+  const request = {
+    prompt: prompt.prompt,
+    systemInstruction: SUMMARY_SYSTEM_INSTRUCTION,
+    maxOutputTokens: plan.summaryCap,
+  };
+  const { text, outcome } = await summarizeOrFallback(input.summarize, request, {
+    previousSummary: previous?.text,
+    contents: summarizedContents,
+    currentRequest,
+    maxChars: plan.summaryMaxChars,
+  });
+  return buildSummaryRecord({
+    previous,
+    text,
+    outcome,
+    summarizedContents,
+    currentRequest,
+    droppedContents: prompt.droppedContents,
+    coverage: split.coverage,
+    fingerprints: input.fingerprints,
+    factChars: plan.factChars,
+    now: input.now,
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Step 3 of the decision: whether this call compacts, and why. A rejected or
+ * requested compaction is forced; over the threshold is for room; the sliding
+ * window also compacts on its safety ratio or its schedule. A compaction for
+ * room that was futile under the same conditions is held back (see
+ * trigger/futile-compaction.ts); the schedule then still applies.
+ */
+import type { Content } from '@google/genai';
+import type { Budget } from '../budget/compute-budget.js';
+import { planSlidingWindow, type SlidingWindowPlan } from './sliding-window.js';
+import type { ResolvedPolicy } from '../options.js';
+import type { CompactionReason } from '../budget/compaction-reason.js';
+import type { UsageRecord } from '../state/guard-state.js';
+import { compactionMayHelp, type CompactionConditions } from './futile-compaction.js';
+
+export interface ReasonInput {
+  readonly contents: readonly Content[];
+  readonly covered: number;
+  readonly policy: ResolvedPolicy;
+  readonly usage: UsageRecord;
+  readonly window: number;
+  readonly budget: Budget;
+  /** Heuristic tokens of the fixed part and of the whole request; the calibrated request and the factor. */
+  readonly fixedTokens: number;
+  readonly estimate: number;
+  readonly calibrated: number;
+  readonly factor: number;
+}
+
+export interface ReasonDecision {
+  /** Undefined: send the view as it is. */
+  readonly reason: CompactionReason | undefined;
+  /** A compaction for room was due but held back as futile: nothing is summarized. */
+  readonly heldBack: boolean;
+  /** The sliding window's plan, with the strategy. */
+  readonly sliding: SlidingWindowPlan | undefined;
+  /** Calibrated tokens at which the sliding window compacts for safety. */
+  readonly safetyLine: number;
+  /** What this call would compact against, remembered when it turns out futile. */
+  readonly conditions: CompactionConditions;
+}
+
+export function decideReason(input: ReasonInput): ReasonDecision {
+  const { policy, usage, budget, calibrated, fixedTokens, factor } = input;
+  const { invocationThreshold, overlapSize } = policy;
+  const { contents, covered } = input;
+  const sliding =
+    policy.strategy === 'sliding-window'
+      ? planSlidingWindow({ contents, covered, invocationThreshold, overlapSize })
+      : undefined;
+  const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
+  const safetyLine = Math.floor(policy.safetyRatio * input.window);
+  const safetyDue = sliding !== undefined && calibrated >= safetyLine;
+  let reason: CompactionReason | undefined;
+  if (usage.forceCompaction) reason = 'forced';
+  else if (calibrated >= budget.threshold) reason = 'threshold';
+  else if (safetyDue) reason = 'safety-ratio';
+  else if (scheduleDue) reason = 'schedule';
+  const conditions: CompactionConditions = {
+    window: input.window,
+    fixedTokens,
+    correction: factor,
+    contentTokens: input.estimate - fixedTokens,
+  };
+  const pressure = {
+    calibrated,
+    fixedCalibrated: Math.ceil(fixedTokens * factor),
+    hardLimit: budget.hardLimit,
+    window: budget.window,
+  };
+  const heldBack =
+    (reason === 'threshold' || reason === 'safety-ratio') &&
+    !compactionMayHelp(usage.futileCompaction, conditions, pressure);
+  if (heldBack && reason === 'safety-ratio') reason = scheduleDue ? 'schedule' : undefined;
+  return { reason, heldBack, sliding, safetyLine, conditions };
+}

@@ -1,0 +1,124 @@
+/**
+ * How provider feedback updates the usage record: real counts from a
+ * response's `usageMetadata`, and the size stated in a "prompt too long"
+ * rejection. Pure functions; the plugin persists the result.
+ */
+import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
+import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
+import {
+  acceptedIn,
+  plausibleWindow,
+  recordStatedWindow,
+  statedSizeConsistent,
+  windowFloor,
+  type AcceptedSize,
+} from './learned-window.js';
+
+interface ReportedUsage {
+  readonly promptTokenCount?: unknown;
+  readonly candidatesTokenCount?: unknown;
+}
+
+function plausibleCount(value: unknown): number | undefined {
+  return plausibleTokenCount(value, 1);
+}
+
+/**
+ * Records a response's real prompt count against the estimate of the request
+ * it answered. Missing, partial or nonsensical values leave the record as is.
+ */
+export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage | undefined): UsageRecord {
+  const prompt = plausibleCount(reported?.promptTokenCount);
+  const output = plausibleCount(reported?.candidatesTokenCount);
+  if (prompt === undefined || usage.sentEstimate === undefined) {
+    return output === undefined ? usage : { ...usage, outputTokens: output };
+  }
+  return {
+    ...usage,
+    realPromptTokens: prompt,
+    lastEstimate: usage.sentEstimate,
+    lastFraming: usage.sentFraming,
+    learnedCorrection: clampCorrection(prompt / usage.sentEstimate),
+    ...(output === undefined ? {} : { outputTokens: output }),
+  };
+}
+
+/** True when a model error is a "prompt too long" rejection. */
+export function isOverflowError(message: string): boolean {
+  return parseOverflowError(message) !== undefined;
+}
+
+/** Why a maximum a rejection stated was not learned. */
+export type RefusedStatement = 'not-over' | 'size-inconsistent' | 'below-accepted';
+
+interface RejectionOutcome {
+  readonly usage: UsageRecord;
+  /** The maximum learned as `model`'s window, when the statement earned it. */
+  readonly learned?: number | undefined;
+  /** Set when the message stated a maximum that was not believed. */
+  readonly refused?: RefusedStatement | undefined;
+}
+
+/**
+ * Records a "prompt too long" rejection: the next call compacts whatever the
+ * estimate says; when the message states the real size (Gemini's does), that
+ * size calibrates the next estimate even if usage is never reported; when it
+ * states the maximum, that maximum becomes `model`'s window, if it was earned
+ * (see usage/learned-window.ts): a stated size consistent with what was sent,
+ * over the maximum, and the maximum not below any request `model` accepted in
+ * the session or (`processAccepted`) in this process.
+ */
+export function rejectionOutcome(
+  usage: UsageRecord,
+  message: string,
+  model?: string,
+  processAccepted?: AcceptedSize,
+): RejectionOutcome {
+  const parsed = parseOverflowError(message);
+  if (!parsed) return { usage };
+  const stated = plausibleCount(parsed.promptTokens);
+  const consistent = stated === undefined || statedSizeConsistent(stated, usage.sentEstimate);
+  const real = consistent ? stated : undefined;
+  const calibrated =
+    real !== undefined && usage.sentEstimate !== undefined
+      ? {
+          realPromptTokens: real,
+          lastEstimate: usage.sentEstimate,
+          lastFraming: usage.sentFraming,
+          learnedCorrection: clampCorrection(real / usage.sentEstimate),
+        }
+      : {};
+  const rejected = { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true };
+  const refused = refusal(parsed, consistent, usage, model, processAccepted);
+  if (parsed.limit === undefined || refused) return { usage: rejected, refused };
+  const next = recordStatedWindow(rejected, model, parsed.limit);
+  return { usage: next, learned: next.learnedWindow !== usage.learnedWindow ? next.learnedWindow : undefined };
+}
+
+function refusal(
+  parsed: { promptTokens?: number; limit?: number },
+  consistent: boolean,
+  usage: UsageRecord,
+  model: string | undefined,
+  processAccepted: AcceptedSize | undefined,
+): RefusedStatement | undefined {
+  const { promptTokens, limit } = parsed;
+  if (limit === undefined) return undefined;
+  // A maximum is the window only when the message says the request went over it.
+  if (promptTokens !== undefined && promptTokens <= limit) return 'not-over';
+  if (!consistent) return 'size-inconsistent';
+  const ratio = promptTokens !== undefined && usage.sentEstimate ? promptTokens / usage.sentEstimate : 1;
+  if (plausibleWindow(limit) !== undefined && limit < windowFloor([acceptedIn(usage, model), processAccepted], ratio))
+    return 'below-accepted';
+  return undefined;
+}
+
+/** `rejectionOutcome`'s usage record. */
+export function recordRejection(
+  usage: UsageRecord,
+  message: string,
+  model?: string,
+  processAccepted?: AcceptedSize,
+): UsageRecord {
+  return rejectionOutcome(usage, message, model, processAccepted).usage;
+}
