@@ -15,8 +15,6 @@ const MAX_PLUGIN_LINES = 250;
 const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
   'config/option-table.ts': 471,
   'options.ts': 528,
-  'state/guard-state.ts': 385,
-  'pipeline/guard-request.ts': 515,
 };
 
 function sourceFiles(directory: string): string[] {

@@ -30,8 +30,8 @@ export type { Tokenizer } from './estimate/tokenizer.js';
 // Status and the audit record.
 export { formatContextMeter } from './status/context-status.js';
 export type { AgentContextStatus } from './status/context-status.js';
-export type { WindowOrigin } from './state/guard-state.js';
-export type { AgentUsageFigures } from './state/agent-usage-figures.js';
+export type { WindowOrigin } from './usage/agent-usage-figures.js';
+export type { AgentUsageFigures } from './usage/agent-usage-figures.js';
 export type { CountedEvent } from './records/call-totals.js';
 export type { CompactionFigures, CompactionRecord, CoveredEvents } from './records/compaction-record.js';
 export type { CompactionReason } from './budget/compaction-reason.js';

@@ -9,8 +9,10 @@ export { isContextGuard } from './context-guard.js';
 // Policy resolution (simulator strategies, isolation tests, the bench's harness).
 export { POLICY_DEFAULTS, resolvePolicy } from './options.js';
 // The state keys and the records the guard keeps in state and on events.
-export { decodeSummaryRecord, decodeUsageRecord } from './state/guard-state.js';
-export type { SummaryRecord, UsageRecord } from './state/guard-state.js';
+export { decodeSummaryRecord } from './summary/stored-summary.js';
+export { decodeUsageRecord } from './usage/stored-usage.js';
+export type { SummaryRecord } from './summary/stored-summary.js';
+export type { UsageRecord } from './usage/stored-usage.js';
 export { stateKeysFor } from './state/keys.js';
 export { COMPACTION_METADATA_KEY, decodeCompactionRecord } from './records/compaction-record.js';
 // Markers and names the guard writes into requests and artifacts.

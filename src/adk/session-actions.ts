@@ -6,7 +6,7 @@
 import type { BaseSessionService, Session, State } from '@google/adk';
 import { ContextGuardPinError } from '../errors.js';
 import { ALL_AGENTS, type AddPinResult, type Pin, type PinSource } from '../memory/pins.js';
-import { compactionRequestDelta } from '../state/compaction-request.js';
+import { compactionRequestDelta } from './runtime/state-writer.js';
 import { stateKeysFor } from '../state/keys.js';
 import { sumCallRecords, type CountedEvent } from '../records/call-totals.js';
 import { withCallTotals } from '../status/counted-status.js';

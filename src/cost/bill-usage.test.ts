@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUsageRecord, EMPTY_USAGE, encodeRecord, type UsageRecord } from '../state/guard-state.js';
+import { decodeUsageRecord, EMPTY_USAGE, type UsageRecord } from '../usage/stored-usage.js';
+import { encodeRecord } from '../state/codec.js';
 import { billCall, billUsage, type BilledUsage } from './bill-usage.js';
 import type { ModelPrice } from './price-table.js';
 

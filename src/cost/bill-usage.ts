@@ -3,7 +3,8 @@
  * cached part of them, output tokens and a USD estimate. Pure; the plugin
  * persists the result in the agent's usage record.
  */
-import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
+import { plausibleTokenCount } from '../state/codec.js';
+import { type UsageRecord } from '../usage/stored-usage.js';
 import { cachedPart, callCostUsd } from './call-cost.js';
 import type { ModelPrice } from './price-table.js';
 

@@ -17,7 +17,7 @@
 import type { SlidingWindowPlan } from '../trigger/sliding-window.js';
 import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 import type { ResolvedPolicy } from '../options.js';
-import type { UsageRecord } from '../state/guard-state.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
 
 /** All tokens calibrated (real), since the provider's cacheable minimum is in real tokens. */
 export interface MaskingTrade {

@@ -17,7 +17,7 @@ import { shrinkAroundRequest } from '../shrink/around-request.js';
 import { uncoveredContents, type SummaryCoverage } from '../split/coverage.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
-import type { SummaryRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
 
 export interface ComposeInput {
   readonly view: readonly Content[];

@@ -10,7 +10,8 @@ import { guardInput } from '../../test/support/guard-input.js';
 import { recordingTokenizer, type RecordingTokenizer } from '../../test/support/tokenizers.js';
 import type { SummaryOutcome } from '../summary/summarizer.js';
 import { estimateContentsTokens } from '../estimate/estimate-request.js';
-import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
 import { guardRequest, type GuardRequestInput } from '../pipeline/guard-request.js';
 
 const WINDOW = 10_000;
@@ -69,13 +70,14 @@ describe('guardRequest counts only the contents it changes', () => {
       learnedCorrection: 1.5,
     });
     const first = await guardRequest(inputFor(history, tokenizer, { usage, fixedTokens: 5_600 }));
-    expect(first.usage.futileCompaction).toBeDefined();
+    expect(first.state.usage.futileCompaction).toBeDefined();
     const grown = [...history, modelText('short answer'), userText('current request B')];
     const held = await guardRequest(
-      inputFor(grown, tokenizer, { usage: first.usage, summary: first.summary, fixedTokens: 5_600 }),
+      inputFor(grown, tokenizer, { usage: first.state.usage, summary: first.newSummary, fixedTokens: 5_600 }),
     );
     expect(held.compaction).toBeUndefined();
-    expect(held.usage.futileCompaction).toEqual(first.usage.futileCompaction);
-    for (const content of grown.slice(first.summary?.covered ?? 0)) expect(recounted(tokenizer, content)).toEqual([]);
+    expect(held.state.usage.futileCompaction).toEqual(first.state.usage.futileCompaction);
+    for (const content of grown.slice(first.newSummary?.covered ?? 0))
+      expect(recounted(tokenizer, content)).toEqual([]);
   });
 });

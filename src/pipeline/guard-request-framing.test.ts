@@ -37,7 +37,7 @@ describe('guardRequest and the framing of what it sends', () => {
     const result = await guardRequest(guardInput({ contents, pinned: PIN, fixedFramingTokens: 8 }));
     expect(result.contents).toEqual([PIN, ...contents]);
     // 8 fixed + 3 contents of one part x (4 + 3).
-    expect(result.usage.sentFraming).toBe(29);
+    expect(result.state.usage.sentFraming).toBe(29);
   });
 
   it('should record the framing of whatever it sends, compacted or not', async () => {
@@ -48,7 +48,7 @@ describe('guardRequest and the framing of what it sends', () => {
           guardInput({ contents, fixedFramingTokens: fixed, usage: usageRecord({ learnedCorrection: 4 }) }),
         );
         if (result.compaction || result.masking) compacted++;
-        expect(result.usage.sentFraming).toBe(fixed + framingOf(result.contents ?? contents));
+        expect(result.state.usage.sentFraming).toBe(fixed + framingOf(result.contents ?? contents));
       }),
       HEAVY_PROPERTY_RUNS,
     );
@@ -81,7 +81,7 @@ describe('guardRequest and the content ratio of the last request', () => {
     const sent = result.contents ?? [];
     expect(sent).toHaveLength(2);
     expect(result.calibrated).toBe(Math.ceil((1_300 / 800) * (result.estimate - framingOf(sent))));
-    expect(result.usage.sentFraming).toBe(framingOf(sent));
+    expect(result.state.usage.sentFraming).toBe(framingOf(sent));
   });
 });
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { modelText, userText } from '../../test/support/builders.js';
 import { CALIBRATED_USAGE, guardInput } from '../../test/support/guard-input.js';
 import type { SummaryOutcome } from '../summary/summarizer.js';
-import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
 import { guardRequest } from '../pipeline/guard-request.js';
 
 function turn(n: number, size: number): Content[] {
@@ -39,22 +40,22 @@ describe('guardRequest with a fixed part over the threshold', () => {
     const history: Content[] = [...turn(1, 200), ...turn(2, 200), userText('current request 3')];
     const first = await run(history, CALIBRATED_USAGE, undefined, fixed, () => calls++);
     expect(calls).toBe(1);
-    expect(first.usage.futileCompaction).toMatchObject({ window: 10_000, fixedTokens: fixed, correction: 1.5 });
+    expect(first.state.usage.futileCompaction).toMatchObject({ window: 10_000, fixedTokens: fixed, correction: 1.5 });
 
     // One more short turn (well under 5% of the window): no summarizer call, the record stays.
     const grown = [...history, modelText('short answer'), userText('current request 4')];
-    const second = await run(grown, first.usage, first.summary, fixed, () => calls++);
+    const second = await run(grown, first.state.usage, first.newSummary, fixed, () => calls++);
     expect(calls).toBe(1);
     expect(second.compaction).toBeUndefined();
-    expect(second.usage.futileCompaction).toEqual(first.usage.futileCompaction);
+    expect(second.state.usage.futileCompaction).toEqual(first.state.usage.futileCompaction);
 
     // 600 more tokens (over 5% of 10,000): worth a summary again.
     const more = [...grown, modelText('long answer '.padEnd(600, 'z')), userText('current request 5')];
-    await run(more, second.usage, first.summary, fixed, () => calls++);
+    await run(more, second.state.usage, first.newSummary, fixed, () => calls++);
     expect(calls).toBe(2);
 
     // A smaller fixed part could make it help: tried at once.
-    await run(grown, second.usage, first.summary, fixed - 100, () => calls++);
+    await run(grown, second.state.usage, first.newSummary, fixed - 100, () => calls++);
     expect(calls).toBe(3);
   });
 
@@ -65,19 +66,19 @@ describe('guardRequest with a fixed part over the threshold', () => {
       overLimit: true,
       newCause: true,
     });
-    const over2 = await run(contents, over1.usage, over1.summary, 20_000, () => undefined);
+    const over2 = await run(contents, over1.state.usage, over1.newSummary, 20_000, () => undefined);
     expect({
       overLimit: over2.overLimit !== undefined,
       newCause: over2.overLimitNewCause,
-      counted: over2.usage.overLimitCalls,
+      counted: over2.state.usage.overLimitCalls,
     }).toEqual({ overLimit: true, newCause: false, counted: 2 });
-    const other = await run(contents, over2.usage, over2.summary, 30_000, () => undefined);
+    const other = await run(contents, over2.state.usage, over2.newSummary, 30_000, () => undefined);
     expect(other.overLimitNewCause).toBe(true);
 
     // A compaction that fits (a small fixed part, a big history) clears it.
     const big = [...turn(1, 3_000), ...turn(2, 3_000), userText('current request')];
-    const fits = await run(big, other.usage, undefined, 500, () => undefined);
+    const fits = await run(big, other.state.usage, undefined, 500, () => undefined);
     expect(fits.compaction).toBeDefined();
-    expect(fits.usage.futileCompaction).toBeUndefined();
+    expect(fits.state.usage.futileCompaction).toBeUndefined();
   });
 });

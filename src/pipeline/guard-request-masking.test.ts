@@ -82,8 +82,8 @@ describe('guardRequest: masking for cost, with nothing due', () => {
     expect(result.calibrated).toBeLessThan(result.budget.threshold);
     expect(result.masking).toMatchObject({ upTo: 8, cause: 'cost' });
     expect(result.compaction).toBeUndefined();
-    expect(result.usage.maskings).toBe(1);
-    expect(result.usage.futileCompaction).toEqual(futile);
+    expect(result.state.usage.maskings).toBe(1);
+    expect(result.state.usage.futileCompaction).toEqual(futile);
   });
 
   it("should weigh the provider's cache: at the default discount, a masking that leaves too short a request to cache waits", async () => {
@@ -96,6 +96,6 @@ describe('guardRequest: masking for cost, with nothing due', () => {
     const result = await guardRequest(costInput(16_384));
     expect(result.masking).toBeUndefined();
     expect(result.contents).toBeUndefined();
-    expect(result.usage.futileCompaction).toEqual(futile);
+    expect(result.state.usage.futileCompaction).toEqual(futile);
   });
 });

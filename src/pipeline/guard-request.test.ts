@@ -18,7 +18,7 @@ import { MID_TURN_NOTE, SUMMARY_MARKER } from '../summary/inject-summary.js';
 import type { SummarizeRequest, SummaryOutcome } from '../summary/summarizer.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { fingerprint } from '../estimate/fingerprint.js';
-import { EMPTY_USAGE, type UsageRecord } from '../state/guard-state.js';
+import { EMPTY_USAGE, type UsageRecord } from '../usage/stored-usage.js';
 import { locateWatermark } from '../state/watermark.js';
 import { guardRequest, type GuardRequestInput } from './guard-request.js';
 
@@ -99,7 +99,7 @@ describe('guardRequest', () => {
         guardInput({ contents, fixedTokens: 20_000, summarize: fakeSummarize(SUMMARY_OK).summarize }),
       );
       expect(result.overLimit).toMatch(/over the hard limit of 9500 \(window 10000\)/);
-      expect(result.usage.overLimitCalls).toBe(1);
+      expect(result.state.usage.overLimitCalls).toBe(1);
       // Everything before the current request was summarized anyway: nothing more could be removed.
       expect(result.compaction).toMatchObject({ coveredContents: { from: 0, to: 2 } });
       expect(result.calibrated).toBeGreaterThan(result.budget.hardLimit);
@@ -123,12 +123,12 @@ describe('guardRequest', () => {
     it('should leave the request as ADK built it and record its estimate', async () => {
       // estimate 500 + 1,000 + 1,000 = 2,500; calibrated max(2,500 × 1.5 = 3,750, 6,000 + (2,500 - 4,000) × 1) = 4,500
       const contents = [userOf(1_000, 'question'), modelOf(1_000, 'answer')];
-      const result = await guardRequest(guardInput({ contents }));
+      const result = await guardRequest(guardInput({ contents, invocationId: 'turn-1', windowOrigin: 'option' }));
       expect(result.contents).toBeUndefined();
       expect(result.compaction).toBeUndefined();
       expect(result.budget).toEqual({ window: 10_000, buffer: 2_000, threshold: 8_000, hardLimit: 9_500 });
       expect([result.estimate, result.calibrated]).toEqual([2_500, 4_500]);
-      expect(result.usage).toEqual({
+      expect(result.state.usage).toEqual({
         ...CALIBRATED,
         modelCalls: 8,
         sentEstimate: 2_500,
@@ -136,6 +136,15 @@ describe('guardRequest', () => {
         sentFraming: 14,
         lastCalibrated: 4_500,
         forceCompaction: false,
+        // The first call of a turn: counted, and its size is where the turn started.
+        invocations: CALIBRATED.invocations + 1,
+        lastInvocationId: 'turn-1',
+        turnStartCalibrated: 4_500,
+        // The budget the call was measured against, and where its window came from.
+        window: 10_000,
+        threshold: 8_000,
+        hardLimit: 9_500,
+        windowSource: 'option',
       });
     });
 
@@ -156,7 +165,7 @@ describe('guardRequest', () => {
       result.contents?.slice(1).forEach((content, i) => expect(content).toBe(contents[2 + i]));
       // The estimate is of what is sent: fixed 500 + the summary content + 4 contents of 100.
       expect(result.estimate).toBe(500 + estimateContentTokens(result.contents?.[0] ?? {}, characterTokenizer) + 400);
-      expect(result.summary).toBeUndefined();
+      expect(result.newSummary).toBeUndefined();
     });
 
     it('should find the watermark in a deep copy of the history, as ADK rebuilds it every step', async () => {
@@ -197,7 +206,7 @@ describe('guardRequest', () => {
         tokensBefore: 8_700,
         fallback: false,
       });
-      expect(result.summary).toMatchObject({
+      expect(result.newSummary).toMatchObject({
         text: SUMMARY_TEXT,
         covered: 2,
         compactions: 1,
@@ -205,7 +214,7 @@ describe('guardRequest', () => {
         currentRequest: OVER[2]?.parts?.[0]?.text,
       });
       // The anchor is the fingerprints of the two contents before the watermark.
-      expect(result.summary?.anchor).toBe(`${fingerprint(OVER[0])}|${fingerprint(OVER[1])}`);
+      expect(result.newSummary?.anchor).toBe(`${fingerprint(OVER[0])}|${fingerprint(OVER[1])}`);
       expect(result.contents).toHaveLength(4);
       result.contents?.slice(1).forEach((content, i) => expect(content).toBe(OVER[2 + i]));
       expect(calls).toHaveLength(1);
@@ -224,16 +233,16 @@ describe('guardRequest', () => {
 
     it('should clear the calibration pair but keep what it taught', async () => {
       const result = await guardRequest(guardInput({ contents: OVER, summarize: fakeSummarize(SUMMARY_OK).summarize }));
-      expect(result.usage.realPromptTokens).toBeUndefined();
-      expect(result.usage.lastEstimate).toBeUndefined();
-      expect(result.usage).toMatchObject({
+      expect(result.state.usage.realPromptTokens).toBeUndefined();
+      expect(result.state.usage.lastEstimate).toBeUndefined();
+      expect(result.state.usage).toMatchObject({
         learnedCorrection: 1.5,
         compactions: 1,
         modelCalls: 8,
         forceCompaction: false,
       });
       // What is stored is the estimate of the request actually sent, and its calibrated size.
-      expect(result.usage.sentEstimate).toBe(result.estimate);
+      expect(result.state.usage.sentEstimate).toBe(result.estimate);
       expect(result.calibrated).toBe(Math.ceil(result.estimate * 1.5));
       expect(result.compaction?.tokensAfter).toBe(result.calibrated);
       expect(result.calibrated).toBeLessThan(8_000);
@@ -264,7 +273,7 @@ describe('guardRequest', () => {
       );
       expect(result.compaction?.coveredContents.to).toBe(2);
       // Nothing was learned, so there is nothing to keep.
-      expect(result.usage.learnedCorrection).toBeUndefined();
+      expect(result.state.usage.learnedCorrection).toBeUndefined();
     });
 
     it('should compact when forced by a rejected request, even under the threshold', async () => {
@@ -277,7 +286,7 @@ describe('guardRequest', () => {
         }),
       );
       expect(result.compaction).toMatchObject({ reason: 'forced', coveredContents: { to: 2 } });
-      expect(result.usage.forceCompaction).toBe(false);
+      expect(result.state.usage.forceCompaction).toBe(false);
     });
 
     it('should carry the previous summary into the next one and move the watermark forward', async () => {
@@ -287,10 +296,10 @@ describe('guardRequest', () => {
       const grown = [...OVER, modelOf(5_000, 'long analysis'), userOf(100, 'second request'), modelOf(100, 'ok')];
       const { summarize, calls } = fakeSummarize({ ok: true, text: 'SECOND SUMMARY', truncated: false });
       const second = await guardRequest(
-        guardInput({ contents: grown, summary: first.summary, usage: first.usage, summarize }),
+        guardInput({ contents: grown, summary: first.newSummary, usage: first.state.usage, summarize }),
       );
       expect(second.compaction).toMatchObject({ coveredContents: { from: 2, to: 6 } });
-      expect(second.summary).toMatchObject({ text: 'SECOND SUMMARY', covered: 6, compactions: 2 });
+      expect(second.newSummary).toMatchObject({ text: 'SECOND SUMMARY', covered: 6, compactions: 2 });
       expect(calls[0]?.request.prompt).toContain(`<previous_summary>\n${SUMMARY_TEXT}`);
     });
   });
@@ -328,7 +337,7 @@ describe('guardRequest', () => {
         summaryMechanics({ contents: TURN, summarize: fake.summarize, summarizerWindow: 100_000 }),
       );
       expect(result.compaction).toMatchObject({ coveredContents: { from: 0, to: 7 }, keptAt: 2 });
-      expect(result.summary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
+      expect(result.newSummary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
       expect(result.contents?.slice(1)).toEqual([TURN[2], TURN[7], TURN[8]]);
       expect(result.contents?.[0]?.parts?.[0]?.text).toContain(MID_TURN_NOTE);
       // The summary's share comes from what the 1,500-token request leaves: floor((4,833 - 1,500) × 0.25) = 833.
@@ -345,7 +354,7 @@ describe('guardRequest', () => {
       );
       const next = [...TURN, callOf('fetch_logs', 100), resultOf('fetch_logs', 100)];
       const second = await guardRequest(
-        summaryMechanics({ contents: next, summary: first.summary, usage: first.usage }),
+        summaryMechanics({ contents: next, summary: first.newSummary, usage: first.state.usage }),
       );
       expect(second.compaction).toBeUndefined();
       expect(second.contents?.slice(1)).toEqual([next[2], ...next.slice(7)]);
@@ -358,10 +367,15 @@ describe('guardRequest', () => {
       const grown = [...TURN, callOf('fetch_logs', 100), resultOf('fetch_logs', 3_000)];
       const fake = fakeSummarize({ ok: true, text: 'Second summary.', truncated: false });
       const second = await guardRequest(
-        summaryMechanics({ contents: grown, summary: first.summary, usage: first.usage, summarize: fake.summarize }),
+        summaryMechanics({
+          contents: grown,
+          summary: first.newSummary,
+          usage: first.state.usage,
+          summarize: fake.summarize,
+        }),
       );
       expect(second.compaction).toMatchObject({ coveredContents: { from: 7, to: 9 }, keptAt: 2 });
-      expect(second.summary).toMatchObject({ covered: 9, kept: { at: 2 } });
+      expect(second.newSummary).toMatchObject({ covered: 9, kept: { at: 2 } });
       // The request and the latest call go verbatim; the latest result may be cut to fit.
       expect(second.contents).toHaveLength(4);
       expect(second.contents?.[1]).toBe(grown[2]);
@@ -379,14 +393,14 @@ describe('guardRequest', () => {
       const second = await guardRequest(
         summaryMechanics({
           contents: later,
-          summary: first.summary,
-          usage: first.usage,
+          summary: first.newSummary,
+          usage: first.state.usage,
           summarize: fake.summarize,
           summarizerWindow: 100_000,
         }),
       );
       expect(second.compaction).toMatchObject({ coveredContents: { from: 7, to: 10 } });
-      expect(second.summary?.kept).toBeUndefined();
+      expect(second.newSummary?.kept).toBeUndefined();
       expect(second.contents?.slice(1)).toEqual([later[10]]);
       // The old request is in the summarizer's conversation now, before the steps that followed the watermark.
       const conversation = fake.calls[0]?.request.prompt.split('<conversation>')[1] ?? '';
@@ -402,7 +416,7 @@ describe('guardRequest', () => {
       );
       const edited = TURN.map((content, index) => (index === 2 ? userOf(1_500, 'a different request') : content));
       const second = await guardRequest(
-        summaryMechanics({ contents: edited, summary: first.summary, usage: first.usage, window: 10_000_000 }),
+        summaryMechanics({ contents: edited, summary: first.newSummary, usage: first.state.usage, window: 10_000_000 }),
       );
       expect(second.summaryDiscarded).toMatch(/kept at 2/);
       expect(second.contents).toBeUndefined();
@@ -423,9 +437,9 @@ describe('guardRequest', () => {
         fallbackDetail: 'timed out after 60000 ms',
         coveredContents: { to: 2 },
       });
-      expect(result.summary?.fallback).toBe(true);
-      expect(result.summary?.text).toMatch(/^\(Mechanical summary/);
-      expect(result.summary?.text).toContain('first question about the topic');
+      expect(result.newSummary?.fallback).toBe(true);
+      expect(result.newSummary?.text).toMatch(/^\(Mechanical summary/);
+      expect(result.newSummary?.text).toContain('first question about the topic');
     });
 
     it('should use the mechanical summary when there is no summarizer', async () => {
@@ -501,7 +515,7 @@ describe('guardRequest', () => {
         fc.asyncProperty(guardScenario, async (scenario) => {
           const result = await run(scenario);
           if (result.overLimit === undefined) expect(result.calibrated).toBeLessThanOrEqual(result.budget.hardLimit);
-          else expect(result.usage.overLimitCalls).toBe(scenario.usage.overLimitCalls + 1);
+          else expect(result.state.usage.overLimitCalls).toBe(scenario.usage.overLimitCalls + 1);
         }),
         HEAVY_PROPERTY_RUNS,
       );
@@ -511,15 +525,20 @@ describe('guardRequest', () => {
       await fc.assert(
         fc.asyncProperty(guardScenario, async (scenario) => {
           const result = await run(scenario);
-          if (!result.compaction || !result.summary) return;
+          if (!result.compaction || !result.newSummary) return;
           expect(result.compaction.coveredContents.to).toBeGreaterThan(result.compaction.coveredContents.from);
           const fingerprintAt = (index: number): string | undefined =>
             scenario.contents[index] ? fingerprint(scenario.contents[index]) : undefined;
           expect(
-            locateWatermark(fingerprintAt, scenario.contents.length, result.summary.covered, result.summary.anchor),
+            locateWatermark(
+              fingerprintAt,
+              scenario.contents.length,
+              result.newSummary.covered,
+              result.newSummary.anchor,
+            ),
           ).toEqual({
             kind: 'exact',
-            covered: result.summary.covered,
+            covered: result.newSummary.covered,
           });
         }),
         HEAVY_PROPERTY_RUNS,
@@ -530,8 +549,8 @@ describe('guardRequest', () => {
       await fc.assert(
         fc.asyncProperty(guardScenario, async (scenario) => {
           const first = await run(scenario);
-          fc.pre(first.summary !== undefined);
-          const summary = first.summary;
+          fc.pre(first.newSummary !== undefined);
+          const summary = first.newSummary;
           const copy = structuredClone(scenario.contents);
           // A generous window: the second call applies the summary without compacting again.
           const second = await guardRequest(
@@ -539,7 +558,7 @@ describe('guardRequest', () => {
               contents: copy,
               tokens: scenario.tokens,
               summary,
-              usage: first.usage,
+              usage: first.state.usage,
               window: 10_000_000,
               summarizerWindow: 10_000_000,
             }),
@@ -557,8 +576,8 @@ describe('guardRequest', () => {
       await fc.assert(
         fc.asyncProperty(guardScenario, async (scenario) => {
           const result = await run(scenario);
-          expect(result.usage.modelCalls).toBe(scenario.usage.modelCalls + 1);
-          expect(result.usage.forceCompaction).toBe(false);
+          expect(result.state.usage.modelCalls).toBe(scenario.usage.modelCalls + 1);
+          expect(result.state.usage.forceCompaction).toBe(false);
         }),
         HEAVY_PROPERTY_RUNS,
       );

@@ -4,7 +4,7 @@
  * dropped (a summary with its reason; a mask by clearing it), never guessed.
  */
 import type { SummaryCoverage } from '../split/coverage.js';
-import type { SummaryRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { MaskRecord } from '../masking/mask-record.js';
 import { locateSummary, locateWatermark, type FingerprintAt } from '../state/watermark.js';
 

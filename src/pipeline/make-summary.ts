@@ -14,7 +14,7 @@ import { newlyCovered, uncoveredContents, uncoveredTokens, type SummaryCoverage 
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummarizeFn } from '../summary/summarizer.js';
-import type { SummaryRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { NewSummary } from '../summary/new-summary.js';
 import { chooseSplit, type Split } from '../split/choose-split.js';
 import type { PreparedHandle } from '../preparation/prepared-summary.js';

@@ -12,7 +12,8 @@ import { contentFramingTokens, estimateContentTokens } from '../estimate/estimat
 import { contentsFramingTokens } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../options.js';
-import type { SummaryRecord, UsageRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
 
 export interface MeasureInput {
   readonly summary: SummaryRecord | undefined;

@@ -5,7 +5,8 @@
  * stale: the pair is cleared and what it taught is kept as the prior.
  */
 import type { CompactionReason } from '../budget/compaction-reason.js';
-import type { FutileCompaction, UsageRecord } from '../state/guard-state.js';
+import type { FutileCompaction } from '../usage/marks.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
 import type { CompactionConditions } from '../trigger/futile-compaction.js';
 
 export interface FutileInput {

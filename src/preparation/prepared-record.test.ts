@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeRecord, type SummaryRecord } from '../state/guard-state.js';
+import { encodeRecord } from '../state/codec.js';
+import { type SummaryRecord } from '../summary/stored-summary.js';
 import {
   decodePreparationClaim,
   decodeStoredPreparedSummary,

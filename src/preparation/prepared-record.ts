@@ -9,7 +9,9 @@
 import { createHash } from 'node:crypto';
 import { SUMMARIZER_FAILURE_KINDS, type SummaryOutcome } from '../summary/summarizer.js';
 import { isPlainObject } from '../config/plain-object.js';
-import { decodeSummaryRecord, decodeCount, MAX_PLAUSIBLE_TOKENS, type SummaryRecord } from '../state/guard-state.js';
+import { decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
+import { decodeCount } from '../state/field-reader.js';
+import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import type { NewSummary } from '../summary/new-summary.js';
 import type { SummaryPosition } from '../state/watermark.js';
 

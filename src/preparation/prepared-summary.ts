@@ -7,7 +7,7 @@
  */
 import type { SummarizeFn } from '../summary/summarizer.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
-import type { SummaryRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { NewSummary } from '../summary/new-summary.js';
 import { summaryIdentity, type PreparationClaim } from './prepared-record.js';
 import { locateSummary, type FingerprintAt, type SummaryPosition } from '../state/watermark.js';

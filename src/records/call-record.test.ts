@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_USAGE, MAX_PLAUSIBLE_TOKENS } from '../state/guard-state.js';
+import { EMPTY_USAGE } from '../usage/stored-usage.js';
+import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import {
   buildCallRecord,
   callCountsBetween,

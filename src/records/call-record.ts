@@ -10,13 +10,9 @@
  */
 import type { CallBill } from '../cost/bill-usage.js';
 import { isPlainObject } from '../config/plain-object.js';
-import {
-  decodeCount,
-  EMPTY_USAGE,
-  plausibleTokenCount,
-  RECORD_VERSION,
-  type UsageRecord,
-} from '../state/guard-state.js';
+import { decodeCount } from '../state/field-reader.js';
+import { EMPTY_USAGE, type UsageRecord } from '../usage/stored-usage.js';
+import { plausibleTokenCount, RECORD_VERSION } from '../state/codec.js';
 
 export const CALL_METADATA_KEY = 'context_guard_call';
 

@@ -5,7 +5,7 @@
  * altered; this only reads them and the agent's state.
  */
 import { renderContent } from '../summary/render-content.js';
-import { decodeSummaryRecord } from '../state/guard-state.js';
+import { decodeSummaryRecord } from '../summary/stored-summary.js';
 import { stateKeysFor } from '../state/keys.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord, type CompactionRecord } from './compaction-record.js';
 import type { EventLike } from './map-contents-to-events.js';

@@ -2,8 +2,9 @@
  * Token status per agent, for people (a one-line meter) and dashboards (plain
  * data), read from session state only, so it works on any stored session.
  */
-import type { AgentUsageFigures } from '../state/agent-usage-figures.js';
-import { decodeSummaryRecord, decodeUsageRecord } from '../state/guard-state.js';
+import type { AgentUsageFigures } from '../usage/agent-usage-figures.js';
+import { decodeSummaryRecord } from '../summary/stored-summary.js';
+import { decodeUsageRecord } from '../usage/stored-usage.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallTotals } from '../records/call-totals.js';
-import { encodeRecord, EMPTY_USAGE } from '../state/guard-state.js';
+import { encodeRecord } from '../state/codec.js';
+import { EMPTY_USAGE } from '../usage/stored-usage.js';
 import { stateKeysFor } from '../state/keys.js';
 import { withCallTotals } from './counted-status.js';
 import { agentStatus } from './context-status.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summaryRecord, userText } from '../../test/support/builders.js';
 import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
-import { RECORD_VERSION } from '../state/guard-state.js';
+import { RECORD_VERSION } from '../state/codec.js';
 import { anchorAt } from '../state/watermark.js';
 import { buildSummaryRecord, type SummaryRecordInput } from './build-summary-record.js';
 

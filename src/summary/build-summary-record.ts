@@ -8,7 +8,8 @@ import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
 import type { SummaryOutcome } from './summarizer.js';
 import type { SummaryCoverage } from '../split/coverage.js';
 import { extractFacts, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
-import { RECORD_VERSION, type SummaryRecord } from '../state/guard-state.js';
+import { RECORD_VERSION } from '../state/codec.js';
+import { type SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { anchorAt } from '../state/watermark.js';
 

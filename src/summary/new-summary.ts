@@ -3,7 +3,7 @@
  * made in the call or prepared in the background (and stored for other replicas).
  */
 import type { SummaryOutcome } from './summarizer.js';
-import type { SummaryRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from './stored-summary.js';
 
 export interface NewSummary {
   /** The record to store; its text is the summarizer's, or the mechanical fallback's when it failed. */

@@ -11,7 +11,7 @@ import { contentText, latestUserRequestIndex } from '../content/content-shape.js
 import { summarizeOrFallback, type SummarizeFn } from './summarizer.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './prompt.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
-import type { SummaryRecord } from '../state/guard-state.js';
+import type { SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { buildSummaryRecord } from './build-summary-record.js';
 import type { Split } from '../split/choose-split.js';

@@ -10,7 +10,7 @@ import type { Budget } from '../budget/compute-budget.js';
 import { planSlidingWindow, type SlidingWindowPlan } from './sliding-window.js';
 import type { ResolvedPolicy } from '../options.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
-import type { UsageRecord } from '../state/guard-state.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
 import { compactionMayHelp, type CompactionConditions } from './futile-compaction.js';
 
 export interface ReasonInput {

@@ -10,7 +10,7 @@
  * compaction (after a rejection, or asked for) and the sliding window's
  * schedule are never held back. Pure functions over plain data.
  */
-import type { FutileCompaction } from '../state/guard-state.js';
+import type { FutileCompaction } from '../usage/marks.js';
 
 /** New content, as a share of the window, that makes another summary worth a call. */
 export const FUTILE_RETRY_GROWTH_RATIO = 0.05;

@@ -18,13 +18,10 @@
  */
 import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
-import {
-  MIN_PLAUSIBLE_WINDOW,
-  plausibleTokenCount,
-  type UsageRecord,
-  type WindowOrigin,
-  STATED_SIZE_RATIO,
-} from '../state/guard-state.js';
+import { MIN_PLAUSIBLE_WINDOW, STATED_SIZE_RATIO } from './window.js';
+import { plausibleTokenCount } from '../state/codec.js';
+import { type UsageRecord } from './stored-usage.js';
+import { type WindowOrigin } from './agent-usage-figures.js';
 
 /** The largest request a model accepted: the provider's real count, and the estimate of what was sent. */
 export interface AcceptedSize {
@@ -98,7 +95,15 @@ export function learnedFromState(
   model: string | undefined,
   processAccepted: AcceptedSize | undefined,
 ): { readonly window?: number | undefined; readonly contradicted: boolean } {
-  const name = normalizeModelName(model ?? '');
+  return stateWindowOf(usage, normalizeModelName(model ?? ''), processAccepted);
+}
+
+/** `learnedFromState` for a normalised model name. */
+function stateWindowOf(
+  usage: UsageRecord,
+  name: string,
+  processAccepted: AcceptedSize | undefined,
+): { readonly window?: number | undefined; readonly contradicted: boolean } {
   const window = usage.learnedWindowModel === name ? usage.learnedWindow : undefined;
   if (window === undefined) return { contradicted: false };
   return window < windowFloor([processAccepted]) ? { contradicted: true } : { window, contradicted: false };
@@ -111,11 +116,49 @@ export function learnedWindowFor(
   processWindow: number | undefined,
   processAccepted?: AcceptedSize,
 ): number | undefined {
-  const fromState = learnedFromState(usage, model, processAccepted).window;
+  return learnedOf(
+    stateWindowOf(usage, normalizeModelName(model ?? ''), processAccepted).window,
+    processWindow,
+    processAccepted,
+  );
+}
+
+function learnedOf(
+  fromState: number | undefined,
+  processWindow: number | undefined,
+  processAccepted: AcceptedSize | undefined,
+): number | undefined {
   const fromProcess =
     processWindow !== undefined && processWindow >= windowFloor([processAccepted]) ? processWindow : undefined;
   if (fromState === undefined) return fromProcess;
   return fromProcess === undefined ? fromState : Math.min(fromState, fromProcess);
+}
+
+/** What is known of a request's model when its window is chosen: the registry's (or options') answer and this process's learning. */
+interface WindowEvidence {
+  /** The model's normalised name (estimate/model-registry.ts). */
+  readonly model: string;
+  /** The registry's or the options' window. */
+  readonly resolved: ResolvedWindow;
+  /** A maximum a provider stated for this model in this process. */
+  readonly processWindow?: number | undefined;
+  /** The largest request this model accepted in this process. */
+  readonly processAccepted?: AcceptedSize | undefined;
+}
+
+interface WindowDecision extends WindowChoice {
+  /** Whether a maximum was learned (from the session's state or the process). */
+  readonly learned: boolean;
+  /** Set when the session's state holds a learned window that a request accepted in this process contradicts. */
+  readonly contradicted: boolean;
+}
+
+/** The window an agent's request is measured against, decided once from the session's usage record and `evidence`. */
+export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): WindowDecision {
+  const { model, resolved, processWindow, processAccepted } = evidence;
+  const fromState = stateWindowOf(usage, model, processAccepted);
+  const learned = learnedOf(fromState.window, processWindow, processAccepted);
+  return { ...chooseWindow(resolved, learned), learned: learned !== undefined, contradicted: fromState.contradicted };
 }
 
 /** The window to use, given the registry's (or options') answer and a learned maximum. */

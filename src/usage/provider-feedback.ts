@@ -4,7 +4,8 @@
  * rejection. Pure functions; the plugin persists the result.
  */
 import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
-import { plausibleTokenCount, type UsageRecord } from '../state/guard-state.js';
+import { plausibleTokenCount } from '../state/codec.js';
+import { type UsageRecord } from './stored-usage.js';
 import {
   acceptedIn,
   plausibleWindow,

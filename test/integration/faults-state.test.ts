@@ -21,7 +21,7 @@ import { createEvent, createEventActions, LogLevel, setLogLevel } from '@google/
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { encodeRecord } from '../../src/state/guard-state.js';
+import { encodeRecord } from '../../src/state/codec.js';
 import { FAULT_APP, FAULT_USER, faultHarness, sentTexts, type FaultHarness } from '../support/fault-harness.js';
 import { summaryRecord } from '../support/builders.js';
 

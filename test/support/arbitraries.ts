@@ -6,8 +6,9 @@
 import fc from 'fast-check';
 import type { Content } from '@google/genai';
 import type { CalibrationState } from '../../src/estimate/calibration.js';
-import type { SummaryRecord, UsageRecord } from '../../src/state/guard-state.js';
-import { RECORD_VERSION } from '../../src/state/guard-state.js';
+import type { SummaryRecord } from '../../src/summary/stored-summary.js';
+import type { UsageRecord } from '../../src/usage/stored-usage.js';
+import { RECORD_VERSION } from '../../src/state/codec.js';
 import { foreignContext, functionCalls, functionResponses, modelText, modelThought, userText } from './builders.js';
 
 /** Runs per property: enough to shrink to small counterexamples, cheap enough for the unit loop. */

@@ -4,7 +4,9 @@
  */
 import type { Content, Part } from '@google/genai';
 import { POLICY_DEFAULTS, type ContextGuardOptions, type ResolvedPolicy } from '../../src/options.js';
-import { EMPTY_USAGE, RECORD_VERSION, type SummaryRecord, type UsageRecord } from '../../src/state/guard-state.js';
+import { EMPTY_USAGE, type UsageRecord } from '../../src/usage/stored-usage.js';
+import { RECORD_VERSION } from '../../src/state/codec.js';
+import { type SummaryRecord } from '../../src/summary/stored-summary.js';
 
 export function userText(text: string): Content {
   return { role: 'user', parts: [{ text }] };

@@ -4,7 +4,7 @@
  */
 import type { SummaryOutcome } from '../../src/summary/summarizer.js';
 import type { CompactionSteps } from '../../src/pipeline/compaction-outcome.js';
-import { RECORD_VERSION } from '../../src/state/guard-state.js';
+import { RECORD_VERSION } from '../../src/state/codec.js';
 
 export const STEPS_SUMMARY_TEXT = 'A summary of eight words, give or take.';
 

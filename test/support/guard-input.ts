@@ -5,7 +5,7 @@
 import type { Content } from '@google/genai';
 import { estimateContentTokens } from '../../src/estimate/estimate-content.js';
 import { fingerprint } from '../../src/estimate/fingerprint.js';
-import type { UsageRecord } from '../../src/state/guard-state.js';
+import type { UsageRecord } from '../../src/usage/stored-usage.js';
 import { TokenMemo } from '../../src/estimate/estimate-request.js';
 import type { GuardRequestInput } from '../../src/pipeline/guard-request.js';
 import type { ViewSource } from '../../src/masking/request-view.js';

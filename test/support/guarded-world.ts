@@ -26,7 +26,7 @@ import {
 import type { Content, Part } from '@google/genai';
 import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
 import { decodeCompactionRecord, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { encodeRecord } from '../../src/state/guard-state.js';
+import { encodeRecord } from '../../src/state/codec.js';
 import { ScriptedLlm, ratioTokenCounter, type RequestTokenCounter } from '../../src/testing/index.js';
 import { estimatorCounter, proportionalCounter } from './proportional-counter.js';
 import { CapturingLogger, OVER_LIMIT_WARNING, type LogLine } from '../../src/testing/index.js';

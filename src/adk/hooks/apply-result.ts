@@ -4,10 +4,8 @@
  */
 import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
-import { trackTurn } from '../../usage/track-turns.js';
-import { callCountsBetween } from '../../records/call-record.js';
-import { encodeRecord } from '../../state/guard-state.js';
-import { stateKeysFor } from '../../state/keys.js';
+import type { MaskingStep } from '../../pipeline/contract.js';
+import { writeLastCompaction, writeStateChange } from '../runtime/state-writer.js';
 import { recordMasking, recordUtilization } from '../../telemetry/guard-metrics.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
@@ -42,13 +40,14 @@ export async function applyResult(
   appliers: ResultAppliers,
 ): Promise<void> {
   const agentName = context.agentName;
-  applySummary(context, key, read, result, appliers);
+  writeStateChange(context.state, agentName, result.state);
+  reportSummary(context, key, result, appliers);
   // Background compaction: claimed in this call's state delta, started here, never awaited (adk/runtime/replica-prepared.ts).
   const hooks = appliers.replicas.afterDecision(
     context,
     read.prepared,
     {
-      stored: result.summary !== undefined,
+      stored: result.newSummary !== undefined,
       dropped: result.preparedDropped !== undefined,
       preparation: result.preparation,
     },
@@ -62,22 +61,8 @@ export async function applyResult(
     (preparation) => prepareSummary(preparation, appliers.tokenizer, read.backgroundSummarize),
     hooks,
   );
-  const keys = stateKeysFor(agentName);
-  if (result.mask !== undefined) context.state.set(keys.mask, result.mask === null ? null : encodeRecord(result.mask));
-  if (result.masking) {
-    recordMasking(agentName, result.masking.cause);
-    appliers.logger.info(
-      `${LOG_PREFIX} agent '${agentName}': masked old tool results before content ${result.masking.upTo}, ` +
-        `~${result.masking.tokensBefore} -> ~${result.masking.tokensAfter} tokens, no model call` +
-        (result.masking.cause === 'cost'
-          ? ' (for cost: the window has room, but masking completed turns saves at least maskStaleOutputTokens and pays for the cached prefix it breaks).'
-          : ' (for room: a compaction was due).'),
-    );
-  }
-  const usage = trackTurn(result.usage, context.invocationId, result.calibrated, result.budget);
-  context.state.set(keys.usage, encodeRecord({ ...usage, windowSource: read.windowChoice.origin }));
-  appliers.calls.stash(context, callCountsBetween(read.input.usage, result.usage));
-  if (read.requested) context.state.set(keys.compactionRequest, null);
+  if (result.masking) reportMasking(agentName, result.masking, appliers.logger);
+  appliers.calls.stash(context, result.counts);
   if (result.contents) request.contents = result.contents;
   recordUtilization(agentName, result.calibrated, result.budget.window);
   if (result.compaction)
@@ -89,27 +74,26 @@ export async function applyResult(
   }
 }
 
-function applySummary(
-  context: Context,
-  key: string,
-  read: ReadRequest,
-  result: GuardRequestResult,
-  appliers: ResultAppliers,
-): void {
-  const keys = stateKeysFor(context.agentName);
+/** A stored summary not applied is warned about; a new one is offered to the calls queued behind this one. */
+function reportSummary(context: Context, key: string, result: GuardRequestResult, appliers: ResultAppliers): void {
   if (result.summaryDiscarded) {
     appliers.logger.warn(
       `${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`,
     );
-    context.state.set(keys.summary, null);
   }
-  if (result.summary) {
-    context.state.set(keys.summary, encodeRecord(result.summary));
-    // Read by calls queued behind this one; dropped when the queue empties.
-    appliers.queue.share(key, result.summary);
-  } else if (read.input.summary && read.input.summary === read.shared) {
-    context.state.set(keys.summary, encodeRecord(read.input.summary));
-  }
+  // Read by calls queued behind this one; dropped when the queue empties.
+  if (result.newSummary) appliers.queue.share(key, result.newSummary);
+}
+
+function reportMasking(agentName: string, masking: MaskingStep, logger: GuardLogger): void {
+  recordMasking(agentName, masking.cause);
+  logger.info(
+    `${LOG_PREFIX} agent '${agentName}': masked old tool results before content ${masking.upTo}, ` +
+      `~${masking.tokensBefore} -> ~${masking.tokensAfter} tokens, no model call` +
+      (masking.cause === 'cost'
+        ? ' (for cost: the window has room, but masking completed turns saves at least maskStaleOutputTokens and pays for the cached prefix it breaks).'
+        : ' (for room: a compaction was due).'),
+  );
 }
 
 async function applyCompaction(
@@ -130,6 +114,6 @@ async function applyCompaction(
     model: request.model,
   };
   const record = reporter.record(context, seen);
-  context.state.set(stateKeysFor(context.agentName).lastCompaction, encodeRecord(record));
+  writeLastCompaction(context.state, context.agentName, record);
   await reporter.report(record, seen);
 }

@@ -41,10 +41,10 @@ export class BeforeModelGuard {
       if (!policy.enabled) return;
       const stored = readStoredState(context, logger);
       // Before anything that may fail, so the declaration is the same on every call.
-      const { window } = this.parts.windows.agentWindow(policy, request.model, stored.usage, context.agentName);
-      await this.parts.recallTool.declare(context, request, policy, window);
+      const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, context.agentName);
+      await this.parts.recallTool.declare(context, request, policy, windowChoice.window);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
-      const read = readRequest(context, request, key, policy, stored, hooks, this.parts);
+      const read = readRequest(context, request, key, policy, { ...stored, windowChoice }, hooks, this.parts);
       const result = await guardRequest(read.input);
       // A masking is a compaction too, for other plugins' hooks (made without a model call).
       compacted = result.masking !== undefined || result.compaction !== undefined;

@@ -4,7 +4,7 @@
  * the first one's summary (validated by its anchor like any stored summary).
  * Entries exist only while calls are queued; nothing here outlives them.
  */
-import type { SummaryRecord } from '../../state/guard-state.js';
+import type { SummaryRecord } from '../../summary/stored-summary.js';
 import { insideCompactionHook } from './compaction-hooks.js';
 
 export class KeyedQueue {

@@ -14,11 +14,11 @@ import {
   NO_COUNTS,
 } from '../../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
-import { decodeUsageRecord, encodeRecord } from '../../state/guard-state.js';
-import { STATE_PREFIX, stateKeysFor } from '../../state/keys.js';
+import { STATE_PREFIX } from '../../state/keys.js';
 import type { GuardLogger } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
+import { readUsage, writeUsage } from '../runtime/state-writer.js';
 import type { PendingCalls } from './pending-calls.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
@@ -62,12 +62,15 @@ function learnFromRejection(
   message: string,
   deps: { logger: GuardLogger; windows: ModelWindowResolver },
 ): void {
-  const key = stateKeysFor(context.agentName).usage;
-  const usage = decodeUsageRecord(context.state.get(key));
   const model = request?.model;
-  const outcome = rejectionOutcome(usage, message, model, deps.windows.acceptedBy(model));
+  const outcome = rejectionOutcome(
+    readUsage(context.state, context.agentName),
+    message,
+    model,
+    deps.windows.acceptedBy(model),
+  );
   const next = outcome.usage;
-  context.state.set(key, encodeRecord(next));
+  writeUsage(context.state, context.agentName, next);
   // Only an earned statement spreads to the other sessions of this model (see usage/learned-window.ts).
   if (outcome.learned !== undefined) deps.windows.learn(next.learnedWindowModel ?? '', outcome.learned);
   const stated =

@@ -14,13 +14,9 @@ import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-req
 import { fingerprint } from '../../estimate/fingerprint.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import { pinnedContent } from '../../memory/pins.js';
-import {
-  encodeRecord,
-  readSummaryRecord,
-  readUsageRecord,
-  type SummaryRecord,
-  type UsageRecord,
-} from '../../state/guard-state.js';
+import { encodeRecord } from '../../state/codec.js';
+import { readSummaryRecord, type SummaryRecord } from '../../summary/stored-summary.js';
+import { readUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { decodeMaskRecord, readMaskRecord } from '../../masking/mask-record.js';
 import { stateKeysFor } from '../../state/keys.js';
 import { locateWatermark } from '../../state/watermark.js';
@@ -65,9 +61,6 @@ export interface ReadRequest {
   readonly input: GuardRequestInput;
   readonly contents: readonly Content[];
   readonly requested: boolean;
-  /** The summary of a concurrent call on this session, if any (the input's when it was reused). */
-  readonly shared: SummaryRecord | undefined;
-  readonly windowChoice: WindowChoice;
   readonly summarizerName: string | undefined;
   /** The prepared summary of this session and agent, from where it is (the input's is wrapped to fire the hooks). */
   readonly prepared: PreparedLookup;
@@ -117,7 +110,7 @@ export function readRequest(
   request: LlmRequest,
   key: string,
   policy: ResolvedPolicy,
-  stored: StoredGuardState,
+  stored: StoredGuardState & { readonly windowChoice: WindowChoice },
   hooks: CompactionHooks,
   readers: RequestReaders,
 ): ReadRequest {
@@ -132,12 +125,13 @@ export function readRequest(
   const measures = readers.measures.measure(key, contents, tokenizer);
   const { systemInstruction, tools } = request.config ?? {};
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
-  const windowChoice = windows.agentWindow(policy, request.model, stored.usage, context.agentName);
+  const { windowChoice } = stored;
   const window = windowChoice.window;
   const summarizer = windows.summarizerFor(policy, context, window);
   const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
   const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
   const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
+  const summary = summaryToApply(stored.summary, shared, fingerprintAt, contents.length);
   const input: GuardRequestInput = {
     pinned: pinnedContent(pinned.pins),
     recallToolName: recallTool?.name,
@@ -147,13 +141,16 @@ export function readRequest(
     tokens: measures.tokens,
     fixedTokens: fixed.systemTokens + fixed.toolTokens,
     fixedFramingTokens: fixed.framingTokens,
-    summary: summaryToApply(stored.summary, shared, fingerprintAt, contents.length),
+    summary,
+    summaryShared: summary !== undefined && summary === shared,
     mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
     usage: pinned.usage,
     policy,
     window,
+    windowOrigin: windowChoice.origin,
+    invocationId: context.invocationId,
     maxOutputTokens: request.config?.maxOutputTokens,
     summarizerWindow: summarizer.window,
     tokenizer,
@@ -166,8 +163,6 @@ export function readRequest(
     input,
     contents,
     requested: stored.requested,
-    shared,
-    windowChoice,
     summarizerName: summarizer.summarizer?.name,
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,

@@ -10,8 +10,8 @@ import { recordAccepted } from '../../usage/learned-window.js';
 import { recordReportedUsage } from '../../usage/provider-feedback.js';
 import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord } from '../../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
-import { decodeUsageRecord, encodeRecord, type UsageRecord } from '../../state/guard-state.js';
-import { stateKeysFor } from '../../state/keys.js';
+import type { UsageRecord } from '../../usage/stored-usage.js';
+import { updateUsage } from '../runtime/state-writer.js';
 import { recordUsageTelemetry } from '../../telemetry/bill-metrics.js';
 import type { ContextGuardOptions } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
@@ -46,7 +46,7 @@ export function recordResponse(
   // only that one carries the records and is billed.
   const bill = response.partial ? undefined : billResponse(response, model, prices, onUnpriced);
   if (!response.partial) attachRecords(context, response, recorders, bill);
-  updateUsage(context, response, model, bill, recorders.windows);
+  recordAnswer(context, response, model, bill, recorders.windows);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
 }
 
@@ -83,19 +83,18 @@ function attachRecords(
  * The accepted size bounds any window learned later, the real count calibrates, and the bill adds to the
  * usage record (kept for sessions read without events).
  */
-function updateUsage(
+function recordAnswer(
   context: Context,
   response: LlmResponse,
   model: string | undefined,
   bill: CallBill | undefined,
   windows: ModelWindowResolver,
 ): void {
-  const key = stateKeysFor(context.agentName).usage;
-  const stored = decodeUsageRecord(context.state.get<unknown>(key));
-  // An answer, not an error response: the model accepted the request.
-  const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows);
-  const next = response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata), bill) : usage;
-  if (next !== stored) context.state.set(key, encodeRecord(next));
+  updateUsage(context.state, context.agentName, (stored) => {
+    // An answer, not an error response: the model accepted the request.
+    const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows);
+    return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata), bill) : usage;
+  });
 }
 
 /** The session's and the process's largest accepted request of `model`, with this one. */

@@ -8,16 +8,14 @@ import { llmSummarizer } from './llm-summarizer.js';
 import type { Summarizer } from '../../summary/summarizer.js';
 import { summarizerWindowFor } from '../../budget/summarizer-window.js';
 import { pinCapIn } from '../../memory/pin-cap.js';
-import { DEFAULT_CONTEXT_WINDOW, normalizeModelName, resolveContextWindow } from '../../estimate/model-registry.js';
 import {
-  chooseWindow,
-  learnedFromState,
-  learnedWindowFor,
-  windowFloor,
-  type AcceptedSize,
-  type WindowChoice,
-} from '../../usage/learned-window.js';
-import { decodeUsageRecord, type UsageRecord } from '../../state/guard-state.js';
+  DEFAULT_CONTEXT_WINDOW,
+  normalizeModelName,
+  resolveContextWindow,
+  type ResolvedWindow,
+} from '../../estimate/model-registry.js';
+import { decideWindow, windowFloor, type AcceptedSize, type WindowChoice } from '../../usage/learned-window.js';
+import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { stateKeysFor } from '../../state/keys.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -69,39 +67,32 @@ export class ModelWindowResolver {
 
   /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see usage/learned-window.ts). */
   agentWindow(policy: ResolvedPolicy, model: string | undefined, usage: UsageRecord, agentName: string): WindowChoice {
-    const processWindow = this.learnedWindows.get(normalizeModelName(model ?? ''));
-    const accepted = this.acceptedBy(model);
+    const name = normalizeModelName(model ?? '');
+    const resolved = this.resolve(policy, model);
     // Only rejections seen by this process feed the per-model map; a session's state informs that session alone.
-    const learned = learnedWindowFor(usage, model, processWindow, accepted);
-    this.warnIfContradicted(usage, model, accepted, agentName);
-    const resolved = resolveContextWindow(model, {
-      override: policy.contextWindow,
-      table: this.options.modelWindows,
-      defaultWindow: this.options.defaultContextWindow,
+    const decision = decideWindow(usage, {
+      model: name,
+      resolved,
+      processWindow: this.learnedWindows.get(name),
+      processAccepted: this.acceptedSizes.get(name),
     });
-    const choice = chooseWindow(resolved, learned);
+    if (decision.contradicted) this.warnContradicted(usage, name, agentName);
     // Warn about an unknown model only while nothing better is known.
-    if (learned === undefined) this.windowFor(policy, model);
+    if (!decision.learned) this.warnIfUnknown(resolved, model);
     const overrideKey = `${agentName}\u0000${resolved.model}`;
-    if (choice.overriddenOption !== undefined && !this.warnedOverrides.has(overrideKey)) {
+    if (decision.overriddenOption !== undefined && !this.warnedOverrides.has(overrideKey)) {
       this.warnedOverrides.add(overrideKey);
       this.logger.warn(
-        `${LOG_PREFIX} agent '${agentName}': contextWindow ${choice.overriddenOption} for model '${resolved.model}' is larger than the maximum the provider ` +
-          `stated (${choice.window}); using ${choice.window}.`,
+        `${LOG_PREFIX} agent '${agentName}': contextWindow ${decision.overriddenOption} for model '${resolved.model}' is larger than the maximum the provider ` +
+          `stated (${decision.window}); using ${decision.window}.`,
       );
     }
-    return choice;
+    const { window, origin, overriddenOption } = decision;
+    return { window, origin, overriddenOption };
   }
 
-  private warnIfContradicted(
-    usage: UsageRecord,
-    model: string | undefined,
-    accepted: AcceptedSize | undefined,
-    agentName: string,
-  ): void {
-    if (!learnedFromState(usage, model, accepted).contradicted) return;
-    // The request's model name (the one in state equals it), never a string read from state, goes into the log.
-    const name = normalizeModelName(model ?? '');
+  /** `name`: the request's normalised model name (the one in state equals it), never a string read from state. */
+  private warnContradicted(usage: UsageRecord, name: string, agentName: string): void {
     const key = `${agentName}\u0000${name}\u0000${usage.learnedWindow ?? 0}`;
     if (this.warnedContradicted.has(key)) return;
     if (this.warnedContradicted.size >= 10_000) this.warnedContradicted.clear();
@@ -151,11 +142,20 @@ export class ModelWindowResolver {
   }
 
   private windowFor(policy: ResolvedPolicy, model: string | undefined): number {
-    const resolved = resolveContextWindow(model, {
+    const resolved = this.resolve(policy, model);
+    this.warnIfUnknown(resolved, model);
+    return resolved.window;
+  }
+
+  private resolve(policy: ResolvedPolicy, model: string | undefined): ResolvedWindow {
+    return resolveContextWindow(model, {
       override: policy.contextWindow,
       table: this.options.modelWindows,
       defaultWindow: this.options.defaultContextWindow,
     });
+  }
+
+  private warnIfUnknown(resolved: ResolvedWindow, model: string | undefined): void {
     if (resolved.source === 'default' && !this.warnedModels.has(resolved.model)) {
       this.warnedModels.add(resolved.model);
       this.logger.warn(
@@ -164,6 +164,5 @@ export class ModelWindowResolver {
           `Set contextWindow (per agent) or modelWindows: { '${resolved.model}': <tokens> } to use the real window from the first call.`,
       );
     }
-    return resolved.window;
   }
 }

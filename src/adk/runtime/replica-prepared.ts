@@ -12,7 +12,7 @@ import type { BaseSessionService, Context } from '@google/adk';
 import { claimOf, type PreparedHandle } from '../../preparation/prepared-summary.js';
 import { preparedSource, remoteWaitDeadline, type PreparedSource } from '../../preparation/prepared-source.js';
 import type { PreparationRequest } from '../../preparation/plan.js';
-import { encodeRecord } from '../../state/guard-state.js';
+import { encodeRecord } from '../../state/codec.js';
 import type { NewSummary } from '../../summary/new-summary.js';
 import {
   decodePreparationClaim,

@@ -15,7 +15,7 @@ import {
 } from '../../memory/pins.js';
 import { fitPinsToCap } from '../../memory/fit-pins.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
-import type { UsageRecord } from '../../state/guard-state.js';
+import type { UsageRecord } from '../../usage/stored-usage.js';
 import { stateKeysFor } from '../../state/keys.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { WarnOnce } from './warn-once.js';

@@ -1,0 +1,60 @@
+/**
+ * The one writer of the guard's records in session state: the change a call's decision carries
+ * (summary, mask, usage record, the compaction request's mark), the audit record of the last
+ * compaction, and every later update of the usage record (after the model's answer or
+ * rejection, or a compaction the application asks for), each a pure function of the stored
+ * record (src/usage/).
+ */
+import type { StateChange } from '../../pipeline/contract.js';
+import type { CompactionRecord } from '../../records/compaction-record.js';
+import { encodeRecord } from '../../state/codec.js';
+import { stateKeysFor } from '../../state/keys.js';
+import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
+
+/** Session state as ADK's `Context.state` offers it, or a delta being built. */
+interface StateAccess {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
+
+export function writeStateChange(state: StateAccess, agentName: string, change: StateChange): void {
+  const keys = stateKeysFor(agentName);
+  if (change.summary !== undefined)
+    state.set(keys.summary, change.summary === null ? null : encodeRecord(change.summary));
+  if (change.mask !== undefined) state.set(keys.mask, change.mask === null ? null : encodeRecord(change.mask));
+  writeUsage(state, agentName, change.usage);
+  if (change.compactionRequestServed) state.set(keys.compactionRequest, null);
+}
+
+export function writeLastCompaction(state: StateAccess, agentName: string, record: CompactionRecord): void {
+  state.set(stateKeysFor(agentName).lastCompaction, encodeRecord(record));
+}
+
+/** The stored usage record (out-of-range fields at their defaults). */
+export function readUsage(state: StateAccess, agentName: string): UsageRecord {
+  return decodeUsageRecord(state.get(stateKeysFor(agentName).usage));
+}
+
+export function writeUsage(state: StateAccess, agentName: string, usage: UsageRecord): void {
+  state.set(stateKeysFor(agentName).usage, encodeRecord(usage));
+}
+
+/** Applies `update` to the stored usage record; writes only when it changed something. */
+export function updateUsage(state: StateAccess, agentName: string, update: (usage: UsageRecord) => UsageRecord): void {
+  const stored = readUsage(state, agentName);
+  const next = update(stored);
+  if (next !== stored) writeUsage(state, agentName, next);
+}
+
+/** The state delta of a compaction the application asks for (`requestCompaction`): the next call compacts, its trigger is manual. */
+export function compactionRequestDelta(
+  state: Readonly<Record<string, unknown>>,
+  agentName: string,
+  now: number,
+): Record<string, unknown> {
+  const delta: Record<string, unknown> = {};
+  const access: StateAccess = { get: (key) => state[key], set: (key, value) => (delta[key] = value) };
+  updateUsage(access, agentName, (usage) => ({ ...usage, forceCompaction: true }));
+  access.set(stateKeysFor(agentName).compactionRequest, now);
+  return delta;
+}

@@ -1,0 +1,99 @@
+/**
+ * Steps 4-8 of the decision, when a compaction is due: how the room is shared, old tool results
+ * masked first (no model call), what a new summary covers if it pays, and the summary itself (the
+ * only async step; a summary prepared in the background is taken instead when it still applies).
+ */
+import { planCompaction, type CompactionPlan } from '../budget/compaction-plan.js';
+import type { CompactionReason } from '../budget/compaction-reason.js';
+import { maskForRoom, type MaskStep } from '../masking/mask-for-room.js';
+import type { RequestView } from '../masking/request-view.js';
+import type { PreparedCheck } from '../preparation/prepared-summary.js';
+import { inFlightRequestTokens } from '../split/coverage.js';
+import { chooseSplit } from '../split/choose-split.js';
+import type { GuardRequestInput } from './contract.js';
+import { makeSummary, type MadeSummary } from './make-summary.js';
+import type { Observed } from './observe.js';
+
+/** Steps 4-8: the masking and the new summary, when one is made. */
+export interface Compacted {
+  readonly masking: MaskStep | undefined;
+  readonly view: RequestView;
+  /** Heuristic estimate of the request without a new summary. */
+  readonly estimate: number;
+  readonly made?: MadeSummary | undefined;
+}
+
+export async function compact(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason,
+  prepared: PreparedCheck | undefined,
+): Promise<Compacted> {
+  const { contents, tokenizer, fingerprints, now } = input;
+  const { located, measure, decision } = observed;
+  const { summary, coverage } = located;
+  const plan = planFor(input, observed);
+  const masking = maskForRoom({
+    source: observed.source,
+    coverage,
+    maskedUpTo: observed.mask.maskedUpTo,
+    reason,
+    manual: input.manual === true,
+    keepRecent: input.policy.maskKeepRecent,
+    fixedTokens: observed.fixedTokens,
+    summaryTokens: measure.summaryTokens,
+    target: plan.maskTarget,
+    fingerprints,
+    previous: input.mask,
+    now,
+  });
+  const view = masking ?? observed.view;
+  const estimate = masking?.estimate ?? measure.estimate;
+  const split = chooseSplit({
+    contents,
+    viewTokens: view.viewTokens,
+    coverage,
+    reason,
+    heldBack: decision.heldBack,
+    masking,
+    hasSummary: summary !== undefined,
+    summaryCap: plan.summaryCap,
+    tailBudget: plan.tailBudget,
+    keepFrom: decision.sliding?.keepFrom,
+  });
+  if (!split) return { masking, view, estimate };
+  const made = await makeSummary({
+    contents,
+    view,
+    split,
+    previous: summary,
+    coverage,
+    plan,
+    tokenizer,
+    summarize: input.summarize,
+    fingerprints,
+    viewOptions: observed.viewOptions,
+    masked: masking !== undefined,
+    now,
+    // The sliding window's schedule compacts for structure: a summary prepared for room does not fit it.
+    prepared:
+      input.prepared && prepared?.valid && reason !== 'schedule'
+        ? { handle: input.prepared, coverage: { covered: prepared.covered, keptAt: prepared.keptAt } }
+        : undefined,
+  });
+  return { masking, view, estimate, made };
+}
+
+export function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {
+  const { policy } = input;
+  return planCompaction({
+    threshold: observed.measure.budget.threshold,
+    correction: observed.measure.factor,
+    fixedTokens: observed.fixedTokens,
+    inFlightTokens: inFlightRequestTokens(input.contents, input.tokens, observed.located.coverage),
+    summaryMaxTokens: policy.summaryMaxTokens,
+    compactTargetRatio: policy.compactTargetRatio,
+    summarizerWindow: input.summarizerWindow,
+    summarizerInputRatio: policy.summarizerInputRatio,
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * The pipeline's contract with the ADK shell: the plain input the shell reads from a request and
+ * its session, and the one result it applies, the whole change to the agent's state included.
+ */
+import type { Content } from '@google/genai';
+import type { Budget } from '../budget/compute-budget.js';
+import type { SummarizeFn } from '../summary/summarizer.js';
+import type { TokenMemo } from '../estimate/estimate-request.js';
+import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { MaskRecord } from '../masking/mask-record.js';
+import type { ResolvedPolicy } from '../options.js';
+import type { PreparationRequest } from '../preparation/plan.js';
+import type { PreparedHandle } from '../preparation/prepared-summary.js';
+import type { CallCounts } from '../records/call-record.js';
+import type { FingerprintAt } from '../state/watermark.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
+import type { WindowOrigin } from '../usage/agent-usage-figures.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
+import type { CompactionOutcome } from './compaction-outcome.js';
+
+export interface GuardRequestInput {
+  readonly contents: readonly Content[];
+  /** Fingerprints of `contents`, possibly from a cache (used for the split's new anchor). */
+  readonly fingerprints: readonly string[];
+  /** Fresh fingerprint of one content, for validating a stored watermark. */
+  readonly fingerprintAt: FingerprintAt;
+  readonly tokens: readonly number[];
+  /** Tokens of the system instruction and tool declarations. */
+  readonly fixedTokens: number;
+  /** Of `fixedTokens`, the estimator's own framing (calibration learns net of it). @default 0 */
+  readonly fixedFramingTokens?: number | undefined;
+  readonly summary: SummaryRecord | undefined;
+  /**
+   * True when `summary` is the one a call queued before this one made (not yet in this call's
+   * state): it is written to state again so this call's step stores it too.
+   */
+  readonly summaryShared?: boolean | undefined;
+  /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do; its mark is cleared. */
+  readonly manual?: boolean | undefined;
+  /** The stored mask watermark (see masking/mask-observations.ts). */
+  readonly mask?: MaskRecord | undefined;
+  /** Token counts of placeholders by their text, kept across calls by the shell (content-independent figures). */
+  readonly maskedTokenMemo?: TokenMemo | undefined;
+  readonly usage: UsageRecord;
+  readonly policy: ResolvedPolicy;
+  readonly window: number;
+  /** Where `window` comes from, kept in the usage record for `status()`. */
+  readonly windowOrigin?: WindowOrigin | undefined;
+  /** The invocation (user turn) of this call, for the usage record's turn accounting. @default '' */
+  readonly invocationId?: string | undefined;
+  /** `config.maxOutputTokens` of the request, if set. */
+  readonly maxOutputTokens?: number | undefined;
+  readonly summarizerWindow: number;
+  readonly tokenizer: Tokenizer;
+  /** Pinned context, carried verbatim first in every request and counted in the budget. */
+  readonly pinned?: Content | undefined;
+  /** Name of the recall tool when the agent has it; the summary then tells the model how to search. */
+  readonly recallToolName?: string | undefined;
+  /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
+  readonly summarize?: SummarizeFn | undefined;
+  readonly now: number;
+  /** A summary prepared in the background for this session and agent (background compaction), if any. */
+  readonly prepared?: PreparedHandle | undefined;
+  /** Cached over uncached price of the agent's model (masking for cost weighs the cache it breaks). @default DEFAULT_CACHED_PRICE_RATIO */
+  readonly cachedPriceRatio?: number | undefined;
+}
+
+/** What one call writes to the agent's session state: the shell writes it as it is. */
+export interface StateChange {
+  /** The summary to store; `null` clears a stored one that no longer applies; absent leaves it. */
+  readonly summary?: SummaryRecord | null | undefined;
+  /** The mask watermark to store; `null` clears one that no longer matches the history; absent leaves it. */
+  readonly mask?: MaskRecord | null | undefined;
+  /** The usage record after this call: counters, calibration inputs, turns, window and its source. */
+  readonly usage: UsageRecord;
+  /** True when the application's compaction request was served: its mark is cleared. */
+  readonly compactionRequestServed: boolean;
+}
+
+/** How a masking moved the mask watermark on this call. */
+export interface MaskingStep {
+  readonly upTo: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** `'room'` when a compaction was due, `'cost'` for stale tool output with nothing due. */
+  readonly cause: 'room' | 'cost';
+}
+
+export interface GuardRequestResult {
+  /** Contents to send, or `undefined` to leave the request as ADK built it. */
+  readonly contents: Content[] | undefined;
+  /** The whole change to the agent's state. */
+  readonly state: StateChange;
+  /** This call's own counts, carried on its response or error event (records/call-record.ts). */
+  readonly counts: CallCounts;
+  /** The summary this call made, if it made one (also in `state.summary`). */
+  readonly newSummary?: SummaryRecord | undefined;
+  /** Why a stored summary was not applied (watermark missing); `state.summary` clears it. */
+  readonly summaryDiscarded?: string | undefined;
+  /** Set when this call moved the mask watermark. */
+  readonly masking?: MaskingStep | undefined;
+  readonly compaction?: CompactionOutcome | undefined;
+  readonly budget: Budget;
+  /** Heuristic and calibrated estimate of the request as it will be sent. */
+  readonly estimate: number;
+  readonly calibrated: number;
+  /** Set when the request is sent over the hard limit (counted on every call). */
+  readonly overLimit?: string | undefined;
+  /** True when `overLimit` has a cause not warned about before (window or fixed part changed); the shell logs it then. */
+  readonly overLimitNewCause?: boolean | undefined;
+  /** Set when parts were head+tail truncated to fit. */
+  readonly shrunk: boolean;
+  /** A summary to prepare in the background (nothing is due yet, the threshold is near). */
+  readonly preparation?: PreparationRequest | undefined;
+  /** Why the prepared summary of the input may not be applied any more: the shell drops it. */
+  readonly preparedDropped?: string | undefined;
+}
+
+/** The decision before its state change is assembled (pipeline/state-change.ts). */
+export interface Decision extends Omit<
+  GuardRequestResult,
+  'state' | 'counts' | 'newSummary' | 'summaryDiscarded' | 'preparedDropped'
+> {
+  /** The usage record after the call's counters, before turn accounting and the window's source. */
+  readonly usage: UsageRecord;
+  readonly newSummary?: SummaryRecord | undefined;
+  readonly summaryDiscarded?: string | undefined;
+  /** The mask watermark to store, `null` to clear, absent to leave. */
+  readonly mask?: MaskRecord | null | undefined;
+}

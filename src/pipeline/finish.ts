@@ -1,0 +1,149 @@
+/**
+ * Steps 9-10 of the decision: what is sent (a summary that came out larger is discarded, then
+ * shrinking, then the over-limit warning), the compaction's outcome, and the usage record's
+ * counters after the call (a futile attempt remembered).
+ */
+import type { Content } from '@google/genai';
+import type { CompactionReason } from '../budget/compaction-reason.js';
+import { contentsFramingTokens } from '../estimate/estimate-request.js';
+import type { MaskStep } from '../masking/mask-for-room.js';
+import type { UsageRecord } from '../usage/stored-usage.js';
+import { buildCompactionOutcome } from './compaction-outcome.js';
+import type { Compacted } from './compact.js';
+import type { Decision, GuardRequestInput } from './contract.js';
+import { composeRequest, overLimitMessage, shrinkToFit, type Composed, type Shrunk } from './fit-request.js';
+import { futileAfter, nextUsage, type UsageInput } from './next-usage.js';
+import { pinsFirst, type Observed } from './observe.js';
+
+/** Steps 9-10: what is sent, what it cost, and the records (`reason` undefined: a masking for cost). */
+export function finish(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason | undefined,
+  compacted: Compacted,
+): Decision {
+  const { usage } = input;
+  const { fixedTokens, measure, located } = observed;
+  const { factor, budget } = measure;
+  const { made, masking } = compacted;
+  const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
+  const sentCalibrated = Math.ceil(fitted.estimate * factor);
+  const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
+  const tokensBefore = measure.calibrated;
+  const compaction =
+    made && composed.compacted && reason
+      ? buildCompactionOutcome({
+          reason,
+          coveredFrom: located.coverage.covered,
+          ...made,
+          tokensBefore,
+          tokensAfter: sentCalibrated,
+        })
+      : undefined;
+  // The masking's own effect is reported when a summary followed it; otherwise it is what was sent.
+  const maskingAfter = (step: MaskStep): number => (compaction ? Math.ceil(step.estimate * factor) : sentCalibrated);
+  const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
+  const contents = pinsFirst(input.pinned)(fitted.sent);
+  return {
+    contents,
+    newSummary: compaction ? made?.summary.record : undefined,
+    summaryDiscarded: located.summaryDiscarded,
+    mask: masking?.record ?? observed.mask.maskUpdate,
+    masking: masking && {
+      upTo: masking.upTo,
+      tokensBefore,
+      tokensAfter: maskingAfter(masking),
+      cause: reason ? 'room' : 'cost',
+    },
+    usage: usageAfter(input, observed, reason, composed.estimate, {
+      compacted: compaction !== undefined,
+      masked: masking !== undefined,
+      discarded: composed.discarded,
+      sentEstimate: fitted.estimate,
+      sentFraming: sentFraming(input, contents),
+      sentCalibrated,
+      overLimit: overLimit !== undefined,
+      overLimitCause,
+    }),
+    compaction,
+    budget,
+    estimate: fitted.estimate,
+    calibrated: sentCalibrated,
+    overLimit,
+    overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
+    shrunk: fitted.shrunk,
+  };
+}
+
+/** The estimator's framing of a reduced request (what is sent as measured has `measure.framing`). */
+function sentFraming(input: GuardRequestInput, contents: readonly Content[]): number {
+  return (input.fixedFramingTokens ?? 0) + contentsFramingTokens(contents);
+}
+
+/** Step 9: the request as composed (a summary that came out larger is discarded), then shrunk to fit. */
+function composeAndFit(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason | undefined,
+  compacted: Compacted,
+): { composed: Composed; fitted: Shrunk } {
+  const { tokenizer } = input;
+  const { fixedTokens, measure, located, viewOptions } = observed;
+  const { factor, budget } = measure;
+  const { made } = compacted;
+  const composed = composeRequest({
+    view: compacted.view.view,
+    viewTokens: compacted.view.viewTokens,
+    previous: located,
+    next: made && { summary: made.summary.record, coverage: made.split.coverage },
+    estimate: compacted.estimate,
+    summaryTokens: measure.summaryTokens,
+    keepLarger: reason === 'schedule',
+    fixedTokens,
+    tokenizer,
+    viewOptions,
+  });
+  const summarized = composed.summary !== undefined;
+  const fitted = shrinkToFit({
+    sent: composed.sent,
+    sentTokens: composed.sentTokens,
+    estimate: composed.estimate,
+    summarized,
+    fixedTokens,
+    factor,
+    budget,
+    tokenizer,
+  });
+  return { composed, fitted };
+}
+
+/** What was sent, as the usage record counts it. */
+type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction'>;
+
+/** `viewEstimate`: heuristic tokens of the request before shrinking. */
+function usageAfter(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason | undefined,
+  viewEstimate: number,
+  sent: SentFigures,
+): UsageRecord {
+  const { usage } = input;
+  const { decision, measure, fixedTokens } = observed;
+  // Nothing was due (a masking for cost): a futile attempt is still remembered as it was.
+  const futileCompaction =
+    reason === undefined
+      ? usage.futileCompaction
+      : futileAfter({
+          previous: usage.futileCompaction,
+          reason,
+          heldBack: decision.heldBack,
+          conditions: decision.conditions,
+          threshold: measure.budget.threshold,
+          safetyLine: decision.safetyLine,
+          sentCalibrated: sent.sentCalibrated,
+          viewEstimate,
+          fixedTokens,
+        });
+  return nextUsage({ ...sent, usage, isCalibrated: measure.isCalibrated, factor: measure.factor, futileCompaction });
+}

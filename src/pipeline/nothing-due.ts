@@ -1,0 +1,91 @@
+/**
+ * When no compaction is due: the stored summary and mask applied as they are, stale tool output
+ * masked for cost when that pays for the cached prefix it breaks (masking/mask-stale-output.ts),
+ * and a summary planned in the background when the threshold is near (preparation/plan.ts).
+ */
+import { injectSummary } from '../summary/inject-summary.js';
+import { DEFAULT_CACHED_PRICE_RATIO } from '../cost/cache-terms.js';
+import type { MaskStep } from '../masking/mask-for-room.js';
+import { maskStaleOutput } from '../masking/mask-stale-output.js';
+import { elisionLimits } from '../masking/pays-for-cache.js';
+import { planPreparation, type PreparationRequest } from '../preparation/plan.js';
+import { uncoveredContents } from '../split/coverage.js';
+import { idleUsage } from './next-usage.js';
+import { planFor } from './compact.js';
+import type { Decision, GuardRequestInput } from './contract.js';
+import { pinsFirst, type Observed } from './observe.js';
+
+/** No compaction: the stored summary and mask, as they are. */
+export function sendAsIs(input: GuardRequestInput, observed: Observed): Decision {
+  const { located, mask, view, measure } = observed;
+  const { summary, coverage } = located;
+  const withPins = pinsFirst(input.pinned);
+  const masked = mask.maskedUpTo > coverage.covered;
+  const contents = summary
+    ? withPins(injectSummary(summary, uncoveredContents(view.view, coverage), observed.viewOptions))
+    : input.pinned || masked
+      ? withPins(view.view)
+      : undefined;
+  return {
+    contents,
+    summaryDiscarded: located.summaryDiscarded,
+    mask: mask.maskUpdate,
+    usage: idleUsage(input.usage, measure.estimate, measure.framing, measure.calibrated),
+    budget: measure.budget,
+    estimate: measure.estimate,
+    calibrated: measure.calibrated,
+    shrunk: false,
+  };
+}
+
+/** Masking for cost when nothing is due (masking/mask-stale-output.ts); sent through the compaction's last steps, no summary. */
+export function staleMasking(input: GuardRequestInput, observed: Observed): MaskStep | undefined {
+  return maskStaleOutput({
+    policy: input.policy,
+    estimate: observed.measure.estimate,
+    cache: {
+      ...elisionLimits({
+        policy: input.policy,
+        usage: input.usage,
+        threshold: observed.measure.budget.threshold,
+        sliding: observed.decision.sliding,
+        safetyLine: observed.decision.safetyLine,
+      }),
+      usage: input.usage,
+      factor: observed.measure.factor,
+      cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
+    },
+    source: observed.source,
+    coverage: observed.located.coverage,
+    maskedUpTo: observed.mask.maskedUpTo,
+    fixedTokens: observed.fixedTokens,
+    summaryTokens: observed.measure.summaryTokens,
+    fingerprints: input.fingerprints,
+    previous: input.mask,
+    now: input.now,
+  });
+}
+
+/** Background compaction: what to summarize ahead of the threshold, if the estimate is near it. */
+export function preparationFor(input: GuardRequestInput, observed: Observed): PreparationRequest | undefined {
+  const { measure, located, mask } = observed;
+  return planPreparation({
+    policy: input.policy,
+    usage: input.usage,
+    canSummarize: input.summarize !== undefined,
+    threshold: measure.budget.threshold,
+    calibrated: measure.calibrated,
+    factor: measure.factor,
+    plan: () => planFor(input, observed),
+    source: observed.source,
+    view: observed.view,
+    coverage: located.coverage,
+    maskedUpTo: mask.maskedUpTo,
+    previous: located.summary,
+    mask: input.mask,
+    fixedTokens: observed.fixedTokens,
+    summaryTokens: measure.summaryTokens,
+    fingerprints: input.fingerprints,
+    now: input.now,
+  });
+}

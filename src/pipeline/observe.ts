@@ -1,0 +1,79 @@
+/**
+ * Steps 1-3 of the decision: where the stored summary and mask end, the view the model would get,
+ * its estimate, calibration and budget, and whether to compact, and why.
+ */
+import type { Content } from '@google/genai';
+import type { SummaryContentOptions } from '../summary/inject-summary.js';
+import { isReadOnlyTool } from '../config/read-only-tool.js';
+import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
+import { TokenMemo } from '../estimate/estimate-request.js';
+import { storedView, type RequestView, type ViewSource } from '../masking/request-view.js';
+import { decideReason, type ReasonDecision } from '../trigger/decide-reason.js';
+import type { GuardRequestInput } from './contract.js';
+import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
+import { measureRequest, type RequestMeasure } from './measure-request.js';
+
+/** What the request is and whether it must be compacted. */
+export interface Observed {
+  readonly fixedTokens: number;
+  readonly viewOptions: SummaryContentOptions;
+  readonly located: LocatedSummary;
+  readonly mask: LocatedMask;
+  readonly source: ViewSource;
+  readonly view: RequestView;
+  readonly measure: RequestMeasure;
+  readonly decision: ReasonDecision;
+}
+
+/** Pinned context first, when there is any. */
+export const pinsFirst =
+  (pinned: Content | undefined) =>
+  (list: Content[]): Content[] =>
+    pinned ? [pinned, ...list] : list;
+
+export function observe(input: GuardRequestInput): Observed {
+  const { contents, tokenizer, policy, usage, window } = input;
+  const viewOptions = { recallToolName: input.recallToolName };
+  const fixedTokens = input.fixedTokens + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
+  const fixedFramingTokens = (input.fixedFramingTokens ?? 0) + (input.pinned ? contentFramingTokens(input.pinned) : 0);
+  const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary);
+  const { covered } = located.coverage;
+  const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent);
+  const source: ViewSource = {
+    contents,
+    tokens: input.tokens,
+    covered,
+    hint: { recallToolName: input.recallToolName, isReadOnly: (name) => isReadOnlyTool(policy.tools, name) },
+    memo: input.maskedTokenMemo ?? new TokenMemo(1_024),
+    tokenizer,
+  };
+  const view = storedView(source, mask.maskedUpTo);
+  const { summary, coverage } = located;
+  const measure = measureRequest({
+    summary,
+    coverage,
+    ...view,
+    fixedTokens,
+    fixedFramingTokens,
+    viewOptions,
+    tokenizer,
+    usage,
+    policy,
+    window,
+    maxOutputTokens: input.maxOutputTokens,
+  });
+  const { budget, estimate, calibrated, factor } = measure;
+  const decision = decideReason({
+    contents,
+    covered,
+    policy,
+    usage,
+    window,
+    budget,
+    fixedTokens,
+    estimate,
+    calibrated,
+    factor,
+  });
+  return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };
+}

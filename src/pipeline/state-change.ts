@@ -1,0 +1,32 @@
+/**
+ * The last step of the decision: the whole change to the agent's state, so the shell only writes
+ * it. The summary to store (this call's, or one a queued call made, or a clear), the mask, the
+ * usage record with its turn accounting and its window's source, and the call's own counts.
+ */
+import { callCountsBetween } from '../records/call-record.js';
+import type { SummaryRecord } from '../summary/stored-summary.js';
+import { trackTurn } from '../usage/turns.js';
+import { withBudget } from '../usage/window.js';
+import type { Decision, GuardRequestInput, GuardRequestResult, StateChange } from './contract.js';
+
+export function withStateChange(input: GuardRequestInput, decision: Decision): GuardRequestResult {
+  const { usage, mask, ...result } = decision;
+  return { ...result, state: stateChange(input, decision), counts: callCountsBetween(input.usage, usage) };
+}
+
+function stateChange(input: GuardRequestInput, decision: Decision): StateChange {
+  const turns = trackTurn(decision.usage, input.invocationId ?? '', decision.calibrated);
+  return {
+    summary: summaryToStore(input, decision),
+    mask: decision.mask,
+    usage: withBudget(turns, decision.budget, input.windowOrigin),
+    compactionRequestServed: input.manual === true,
+  };
+}
+
+/** A new summary; else the one a queued call made, written again with this step; else a clear of one that no longer applies. */
+function summaryToStore(input: GuardRequestInput, decision: Decision): SummaryRecord | null | undefined {
+  if (decision.newSummary) return decision.newSummary;
+  if (input.summaryShared && input.summary) return input.summary;
+  return decision.summaryDiscarded === undefined ? undefined : null;
+}

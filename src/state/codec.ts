@@ -1,0 +1,60 @@
+/**
+ * Reading and writing the guard's records in session state.
+ *
+ * State comes back from a database after a JSON round trip: numbers may be
+ * strings or floats, fields may be missing, and a key may hold garbage written
+ * by an older version or another program. Decoders validate every field and
+ * return `undefined` (or defaults) rather than throw; a record that fails to
+ * decode is ignored and logged by the caller, never trusted.
+ */
+import { isPlainObject } from '../config/plain-object.js';
+import { decodeCount } from './field-reader.js';
+
+export const RECORD_VERSION = 1;
+
+/** A record from an object or its JSON text; `undefined` for anything else. */
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value === 'string') {
+    try {
+      return asRecord(JSON.parse(value));
+    } catch {
+      return undefined;
+    }
+  }
+  return isPlainObject(value) ? value : undefined;
+}
+
+export function decodeInteger(value: unknown): number | undefined {
+  const number = decodeCount(value);
+  return number === undefined ? undefined : Math.floor(number);
+}
+
+export function decodeString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function decodeBoolean(value: unknown): boolean {
+  return value === true || value === 'true';
+}
+
+/**
+ * Token counts above this are not trusted (no model has a 100M-token window,
+ * the same bound `recordReportedUsage` applies to reported counts): a huge
+ * value read from state would otherwise pin every estimate above the
+ * threshold and compact on every turn until a real count replaced it.
+ */
+export const MAX_PLAUSIBLE_TOKENS = 100_000_000;
+
+/** `value` when it is a whole token count of at least `min` and under `MAX_PLAUSIBLE_TOKENS`; `undefined` otherwise. */
+export function plausibleTokenCount(value: unknown, min: number): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value < MAX_PLAUSIBLE_TOKENS
+    ? value
+    : undefined;
+}
+
+/** Plain JSON for state: undefined fields dropped so the record round-trips exactly. */
+export function encodeRecord<T extends object>(record: T): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
+  return out;
+}

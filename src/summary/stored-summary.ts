@@ -1,0 +1,87 @@
+/**
+ * The summary record an agent keeps in session state: the summary text, what it covers (the
+ * watermark) and its chain, with a tolerant decoder (see state/codec.ts).
+ */
+import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
+import { asRecord, decodeBoolean, decodeInteger, decodeString, RECORD_VERSION } from '../state/codec.js';
+import { fieldReader } from '../state/field-reader.js';
+import type { KeptContent } from '../state/watermark.js';
+
+/** The current summary of an agent's history and what it covers. */
+export interface SummaryRecord {
+  readonly version: number;
+  /** Summary text injected at the start of every request. */
+  readonly text: string;
+  /** Number of leading request contents the summary covers (the watermark). */
+  readonly covered: number;
+  /** Fingerprint of the last covered contents, to validate `covered` (see watermark.ts). */
+  readonly anchor: string;
+  /** The user's message before the watermark that stays verbatim (a compaction mid-turn; see watermark.ts). */
+  readonly kept?: KeptContent | undefined;
+  /** The user's request that was current when the summary was made. */
+  readonly currentRequest?: string | undefined;
+  /** How many compactions produced this summary chain. */
+  readonly compactions: number;
+  /** True when the mechanical fallback produced the text. */
+  readonly fallback: boolean;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  /** Facts carried forward verbatim from summary to summary (see memory/durable-facts.ts). */
+  readonly facts?: readonly DurableFact[] | undefined;
+}
+
+/**
+ * The kept content of a summary: `undefined` when there is none, `null` when
+ * the field is present but unusable. Such a record is dropped whole: applying
+ * it without its kept content would strip the user's current message.
+ */
+function decodeKept(value: unknown, covered: number): KeptContent | undefined | null {
+  if (value === undefined || value === null) return undefined;
+  const record = asRecord(value);
+  const at = record ? decodeInteger(record['at']) : undefined;
+  const fingerprint = record?.['fingerprint'];
+  if (at === undefined || at >= covered || typeof fingerprint !== 'string') return null;
+  return { at, fingerprint };
+}
+
+/** Decodes a summary record, or `undefined` when it is missing or unusable. */
+export function decodeSummaryRecord(value: unknown): SummaryRecord | undefined {
+  return readSummaryRecord(value).summary;
+}
+
+/** A summary record read from state, and its counters and marks that were out of range (dropped to their defaults). */
+export function readSummaryRecord(value: unknown): { summary: SummaryRecord | undefined; dropped: readonly string[] } {
+  const dropped: string[] = [];
+  const record = asRecord(value);
+  return { summary: record ? summaryFrom(record, dropped) : undefined, dropped };
+}
+
+function summaryFrom(record: Record<string, unknown>, dropped: string[]): SummaryRecord | undefined {
+  const text = record['text'];
+  const covered = decodeInteger(record['covered']);
+  const anchor = record['anchor'];
+  if (
+    typeof text !== 'string' ||
+    text.length === 0 ||
+    covered === undefined ||
+    covered < 1 ||
+    typeof anchor !== 'string'
+  ) {
+    return undefined;
+  }
+  const kept = decodeKept(record['kept'], covered);
+  if (kept === null) return undefined;
+  const read = fieldReader(record, dropped);
+  return {
+    version: decodeInteger(record['version']) ?? RECORD_VERSION,
+    text,
+    covered,
+    anchor,
+    kept,
+    currentRequest: decodeString(record['currentRequest']),
+    compactions: Math.floor(read.number('compactions', { min: 1 }) ?? 1),
+    fallback: decodeBoolean(record['fallback']),
+    createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
+    facts: decodeFacts(record['facts']),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The calibration an agent's usage record keeps: the estimates of the last request sent and the
+ * provider's real count of it, and the correction learned from them (see estimate/calibration.ts).
+ */
+import { MAX_CORRECTION, MIN_CORRECTION } from '../estimate/calibration.js';
+import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
+import type { FieldReader } from '../state/field-reader.js';
+
+export interface UsageCalibration {
+  /** Real `promptTokenCount` of the last request sent, if the provider reported it. */
+  readonly realPromptTokens?: number | undefined;
+  /** Heuristic estimate of the last request sent. */
+  readonly lastEstimate?: number | undefined;
+  /** Of `lastEstimate`, the estimator's own framing (see estimate/calibration.ts). */
+  readonly lastFraming?: number | undefined;
+  /** Heuristic estimate of the last request sent (paired with its real count when that arrives). */
+  readonly sentEstimate?: number | undefined;
+  /** Of `sentEstimate`, the estimator's own framing. */
+  readonly sentFraming?: number | undefined;
+  /** Calibrated estimate of the last request sent. */
+  readonly lastCalibrated?: number | undefined;
+  /** Correction learned from a real count; survives compactions. */
+  readonly learnedCorrection?: number | undefined;
+  /** Output tokens of the last response. */
+  readonly outputTokens?: number | undefined;
+}
+
+export function decodeCalibration(read: FieldReader): UsageCalibration {
+  return {
+    realPromptTokens: read.tokens('realPromptTokens', MAX_PLAUSIBLE_TOKENS),
+    lastEstimate: read.tokens('lastEstimate', MAX_PLAUSIBLE_TOKENS),
+    lastFraming: read.tokens('lastFraming', MAX_PLAUSIBLE_TOKENS),
+    sentEstimate: read.tokens('sentEstimate', MAX_PLAUSIBLE_TOKENS),
+    sentFraming: read.tokens('sentFraming', MAX_PLAUSIBLE_TOKENS),
+    lastCalibrated: read.tokens('lastCalibrated', MAX_PLAUSIBLE_TOKENS),
+    // The guard only ever stores a clamped correction: one outside the clamp was written by something else.
+    learnedCorrection: read.number('learnedCorrection', { min: MIN_CORRECTION, max: MAX_CORRECTION }),
+    outputTokens: read.number('outputTokens', { max: MAX_PLAUSIBLE_TOKENS }),
+  };
+}

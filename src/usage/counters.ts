@@ -1,0 +1,40 @@
+/**
+ * The counters an agent's usage record keeps: calls, compactions, maskings, rejections, calls over
+ * the limit, and the running bill of reported usage (see cost/bill-usage.ts).
+ */
+import type { AgentUsageFigures } from './agent-usage-figures.js';
+import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
+import type { FieldReader } from '../state/field-reader.js';
+
+export interface UsageCounters extends Pick<
+  AgentUsageFigures,
+  'modelCalls' | 'compactions' | 'maskings' | 'rejectedCalls' | 'overLimitCalls' | 'costUsd'
+> {
+  /** Summaries thrown away because they came out no smaller than what they would replace. */
+  readonly discardedCompactions: number;
+  /** Running totals of reported usage (see cost/bill-usage.ts): prompt tokens, cached ones among them, output tokens. */
+  readonly billedPromptTokens?: number | undefined;
+  readonly billedCachedPromptTokens?: number | undefined;
+  readonly billedOutputTokens?: number | undefined;
+  /** Cached prompt tokens of the last call, when reported. */
+  readonly lastCachedPromptTokens?: number | undefined;
+  /** Calls with reported usage whose model has no price (left out of `costUsd`). */
+  readonly unpricedCalls?: number | undefined;
+}
+
+export function decodeCounters(read: FieldReader): UsageCounters {
+  return {
+    modelCalls: read.counter('modelCalls'),
+    compactions: read.counter('compactions'),
+    maskings: read.counter('maskings'),
+    discardedCompactions: read.counter('discardedCompactions'),
+    overLimitCalls: read.counter('overLimitCalls'),
+    rejectedCalls: read.counter('rejectedCalls'),
+    billedPromptTokens: read.number('billedPromptTokens', {}),
+    billedCachedPromptTokens: read.number('billedCachedPromptTokens', {}),
+    billedOutputTokens: read.number('billedOutputTokens', {}),
+    lastCachedPromptTokens: read.number('lastCachedPromptTokens', { max: MAX_PLAUSIBLE_TOKENS }),
+    costUsd: read.number('costUsd', { max: Number.MAX_VALUE }),
+    unpricedCalls: read.number('unpricedCalls', { integer: true }),
+  };
+}

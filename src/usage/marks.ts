@@ -1,0 +1,57 @@
+/**
+ * The marks an agent's usage record keeps between calls so a decision is not taken twice for
+ * nothing: a forced compaction after a rejection, a futile compaction, the cause of the last
+ * over-limit warning, and a refused pin of the first request.
+ */
+import { asRecord, MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
+import { decodeCount, type FieldReader } from '../state/field-reader.js';
+
+export interface UsageMarks {
+  /** Set after a rejected request: the next call compacts whatever the estimate says. */
+  readonly forceCompaction: boolean;
+  /** The last compaction that could not make the request fit, so it is not retried for nothing (trigger/futile-compaction.ts). */
+  readonly futileCompaction?: FutileCompaction | undefined;
+  /** Window and fixed part of the last over-limit warning: the same cause is counted, not warned about again. */
+  readonly overLimitCause?: string | undefined;
+  /** The pin cap at which pinning the first request was refused; retried only under a larger cap. */
+  readonly firstRequestPinRefusedCap?: number | undefined;
+}
+
+/** What a futile compaction was tried against (plain data; the decision is in trigger/futile-compaction.ts). */
+export interface FutileCompaction {
+  readonly window: number;
+  /** Heuristic tokens of the system instruction, tools and pins. */
+  readonly fixedTokens: number;
+  /** Correction factor in force. */
+  readonly correction: number;
+  /** Heuristic tokens of the contents (summary included, before shrinking) right after the attempt. */
+  readonly contentTokens: number;
+}
+
+export function decodeMarks(read: FieldReader, record: Readonly<Record<string, unknown>>): UsageMarks {
+  return {
+    forceCompaction: read.boolean('forceCompaction'),
+    futileCompaction: decodeFutileCompaction(record['futileCompaction']) ?? read.drop('futileCompaction'),
+    overLimitCause: read.string('overLimitCause'),
+    firstRequestPinRefusedCap: read.number('firstRequestPinRefusedCap', { max: MAX_PLAUSIBLE_TOKENS }),
+  };
+}
+
+function decodeFutileCompaction(value: unknown): FutileCompaction | undefined {
+  const record = asRecord(value);
+  if (!record) return undefined;
+  const window = decodeCount(record['window'], MAX_PLAUSIBLE_TOKENS);
+  const fixedTokens = decodeCount(record['fixedTokens'], MAX_PLAUSIBLE_TOKENS);
+  const correction = decodeCount(record['correction'], 1_000);
+  const contentTokens = decodeCount(record['contentTokens'], MAX_PLAUSIBLE_TOKENS);
+  if (
+    window === undefined ||
+    window === 0 ||
+    fixedTokens === undefined ||
+    correction === undefined ||
+    correction === 0 ||
+    contentTokens === undefined
+  )
+    return undefined;
+  return { window, fixedTokens, correction, contentTokens };
+}

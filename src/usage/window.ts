@@ -1,0 +1,86 @@
+/**
+ * The window an agent's usage record keeps: the budget of the last call and where its window came
+ * from, the maximum a provider's rejection stated and the largest request the model accepted,
+ * bounded as a provider's statement is (usage/learned-window.ts).
+ */
+import type { Budget } from '../budget/compute-budget.js';
+import type { AgentUsageFigures, WindowOrigin } from './agent-usage-figures.js';
+import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
+import type { FieldReader } from '../state/field-reader.js';
+
+export interface UsageWindow extends Pick<AgentUsageFigures, 'window' | 'windowSource' | 'threshold' | 'hardLimit'> {
+  /** The maximum a provider's rejection stated for `learnedWindowModel`: that model's window from then on. */
+  readonly learnedWindow?: number | undefined;
+  readonly learnedWindowModel?: string | undefined;
+  /**
+   * The largest request `acceptedModel` accepted in this session: the provider's real count when it reported one
+   * (`acceptedTokens`) and the estimate of what was sent (`acceptedEstimate`). A stated maximum below it is not believed.
+   */
+  readonly acceptedTokens?: number | undefined;
+  readonly acceptedEstimate?: number | undefined;
+  readonly acceptedModel?: string | undefined;
+}
+
+/** The smallest window a provider's statement or a record may name: the smallest an option may name. */
+export const MIN_PLAUSIBLE_WINDOW = 1_024;
+
+/**
+ * A stated size of the rejected request more than this many times larger or smaller than the estimate of what was
+ * sent is not about that request. Wider than the correction's clamp (1-5): a provider counting characters / 4 is
+ * a quarter of the estimate on CJK text, and a ratio drifts.
+ */
+export const STATED_SIZE_RATIO = 8;
+
+const WINDOW_ORIGINS: readonly WindowOrigin[] = ['registry', 'option', 'learned', 'default'];
+
+export function decodeWindow(read: FieldReader): UsageWindow {
+  return {
+    window: read.tokens('window', MAX_PLAUSIBLE_TOKENS),
+    threshold: read.tokens('threshold', MAX_PLAUSIBLE_TOKENS),
+    hardLimit: read.tokens('hardLimit', MAX_PLAUSIBLE_TOKENS),
+    windowSource: read.oneOf('windowSource', WINDOW_ORIGINS),
+    ...decodeLearnedWindow(read),
+  };
+}
+
+/** The budget a call was measured against, and where its window came from. */
+export function withBudget<T extends UsageWindow>(usage: T, budget: Budget, origin: WindowOrigin | undefined): T {
+  return {
+    ...usage,
+    window: budget.window,
+    threshold: budget.threshold,
+    hardLimit: budget.hardLimit,
+    windowSource: origin,
+  };
+}
+
+/**
+ * The learned window is bounded like a provider's statement (usage/learned-window.ts): a whole count of at
+ * least 1,024, and never below a request the same model accepted in this session. An accepted estimate is in
+ * the estimator's tokens, not the provider's: learning scaled it by the rejection's stated size over its
+ * estimate, at least 1 / STATED_SIZE_RATIO, which a record does not keep, so it bounds here at that least.
+ */
+function decodeLearnedWindow(
+  read: FieldReader,
+): Pick<UsageWindow, 'learnedWindow' | 'learnedWindowModel' | 'acceptedTokens' | 'acceptedEstimate' | 'acceptedModel'> {
+  const accepted = {
+    acceptedTokens: read.tokens('acceptedTokens', MAX_PLAUSIBLE_TOKENS),
+    acceptedEstimate: read.tokens('acceptedEstimate', MAX_PLAUSIBLE_TOKENS),
+    acceptedModel: read.string('acceptedModel'),
+  };
+  const model = read.string('learnedWindowModel');
+  const window = read.number('learnedWindow', {
+    min: MIN_PLAUSIBLE_WINDOW,
+    max: MAX_PLAUSIBLE_TOKENS - 1,
+    integer: true,
+  });
+  const floor =
+    model !== undefined && model === accepted.acceptedModel
+      ? Math.max(accepted.acceptedTokens ?? 0, Math.floor((accepted.acceptedEstimate ?? 0) / STATED_SIZE_RATIO))
+      : 0;
+  if (window === undefined || model === undefined || window < floor) {
+    if (window !== undefined) read.drop('learnedWindow');
+    return accepted;
+  }
+  return { ...accepted, learnedWindow: window, learnedWindowModel: model };
+}
