@@ -28,13 +28,9 @@ import { summarizerModels, UnmatchedAgentsCheck } from './adk/hooks/unmatched-ag
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
-import {
-  agentEntries,
-  validateOptions,
-  type ContextGuardOptions,
-  type GuardLogger,
-  type ResolvedPolicy,
-} from './options.js';
+import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from './options.js';
+import { agentEntries } from './policy/agent-entries.js';
+import { validateOptions } from './validation/validate-options.js';
 
 export type { StatusSession } from './adk/session-actions.js';
 

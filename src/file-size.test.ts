@@ -13,8 +13,6 @@ const MAX_LINES = 300;
 const MAX_PLUGIN_LINES = 250;
 /** Files still over the limit, with the lines they may not exceed (issue 26). */
 const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
-  'config/option-table.ts': 471,
-  'options.ts': 528,
   'state/guard-state.ts': 385,
   'pipeline/guard-request.ts': 515,
 };

@@ -3,7 +3,9 @@ import { untypedOptions } from '../test/support/builders.js';
 import { characterTokenizer } from '../test/support/tokenizers.js';
 import type { Summarizer } from './summary/summarizer.js';
 import { ContextGuardConfigError, isContextGuardConfigError } from './errors.js';
-import { POLICY_DEFAULTS, resolvePolicy, validateOptions } from './options.js';
+import { POLICY_DEFAULTS } from './options.js';
+import { resolvePolicy } from './policy/resolve-policy.js';
+import { validateOptions } from './validation/validate-options.js';
 
 const SUMMARIZER: Summarizer = { name: 'test', summarize: () => Promise.resolve({ text: 'summary' }) };
 

@@ -4,7 +4,7 @@
  * resolver that gives the limits of one tool. Pure: no ADK imports.
  */
 import { isPlainObject } from '../config/plain-object.js';
-import { TRUNCATION_FIELD_TABLE } from '../config/option-table.js';
+import { TRUNCATION_FIELD_TABLE } from '../config/truncation-fields.js';
 import { ContextGuardConfigError } from '../errors.js';
 
 /**

@@ -9,7 +9,8 @@ import { isAgentTool, isLlmAgent, type BaseAgent } from '@google/adk';
 import { unmatchedAgents } from '../../config/unmatched-agents.js';
 import { unmatchedPrices } from '../../cost/unmatched-prices.js';
 import { agentToolChild } from '../runtime/attach-to-agent.js';
-import { agentEntries, type ContextGuardOptions, type GuardLogger } from '../../options.js';
+import type { ContextGuardOptions, GuardLogger } from '../../options.js';
+import { agentEntries } from '../../policy/agent-entries.js';
 import { WarnOnce } from '../runtime/warn-once.js';
 
 /** Every agent of the app `agent` belongs to. */
