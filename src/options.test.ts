@@ -134,6 +134,20 @@ describe('validateOptions', () => {
       expect(rejection({ tools: { search: { readOnly: true } }, agents: { w: { tools: {} } } })).toBeUndefined();
     });
 
+    it('should refuse a misspelt toolOutputTruncation field, global or per agent, naming the closest', () => {
+      expect(rejection({ toolOutputTruncation: { maxByte: 4_096 } })?.message).toContain(
+        "'toolOutputTruncation.maxByte' is not a toolOutputTruncation field (did you mean 'maxBytes'?)",
+      );
+      expect(rejection({ agents: { worker: { toolOutputTruncation: { headLine: 10 } } } })?.option).toBe(
+        'agents.worker.toolOutputTruncation.headLine',
+      );
+      const perTool = rejection({
+        agents: { worker: { toolOutputTruncation: { tools: { fetch_logs: { maxLine: 9 } } } } },
+      });
+      expect(perTool?.option).toBe('agents.worker.toolOutputTruncation.tools.fetch_logs.maxLine');
+      expect(perTool?.message).toContain("did you mean 'maxLines'?");
+    });
+
     it('should say that a global-only option belongs at the top level', () => {
       expect(rejection({ agents: { worker: { defaultContextWindow: 8_000 } } })?.message).toMatch(
         /is a global option: set it at the top level/,

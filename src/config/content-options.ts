@@ -17,7 +17,7 @@ export const CONTENT_OPTIONS = {
     range: other('`false` or limits'),
     defaultText: `on, ${TRUNCATION.maxBytes.default / 1_024} KiB / ${TRUNCATION.maxLines.default} lines`,
     short: 'Head+tail cut of oversized tool results; `false` turns it off; per-tool limits under `tools`.',
-    long: "Head+tail cut of oversized tool results (its fields below, and [truncation.md](truncation.md)); `false` turns it off. An agent's value replaces the global one. With an `artifactService` on the Runner, the whole result is also stored as an artifact that the recall tool can read ([truncation.md](truncation.md#offloading-the-whole-result-to-an-artifact)).",
+    long: "Head+tail cut of oversized tool results (its fields below, and [truncation.md](truncation.md)); `false` turns it off. An agent's value replaces the global one. A misspelt field is refused, naming the one it likely meant; a `tools` key that names no tool of the agents it applies to is logged once, with the name it likely meant, when the app first runs. With an `artifactService` on the Runner, the whole result is also stored as an artifact that the recall tool can read ([truncation.md](truncation.md#offloading-the-whole-result-to-an-artifact)).",
     see: 'docs/truncation.md#offloading-the-whole-result-to-an-artifact',
   },
   pinFirstRequest: {
@@ -61,7 +61,7 @@ export const CONTENT_OPTIONS = {
     defaultText: '`{}`',
     short:
       "Per-tool declarations by exact tool name, e.g. `{ search_orders: { readOnly: true } }` for a tool whose calls change nothing: only its masked results' placeholders may suggest calling it again.",
-    long: "Per-tool declarations, by exact tool name (ADK's tools carry none; its fields below): `readOnly: true` says a call has no side effect, so a masked result's placeholder may suggest calling the tool again; every other tool's placeholder says to read it back with the recall tool instead, which the guard declares itself wherever masking for cost is on. An agent's entry for a tool is merged over the global one; a field other than `readOnly` is refused, naming the one it likely meant (see [design.md](design.md#placeholders-never-invite-a-repeated-side-effect)).",
+    long: "Per-tool declarations, by exact tool name (ADK's tools carry none; its fields below): `readOnly: true` says a call has no side effect, so a masked result's placeholder may suggest calling the tool again; every other tool's placeholder says to read it back with the recall tool instead, which the guard declares itself wherever masking for cost is on. An agent's entry for a tool is merged over the global one; a field other than `readOnly` is refused, naming the one it likely meant; a key that names no tool of the agents it applies to is logged once, with the name it likely meant, when the app first runs (tools a toolset lists at run time are not checked) (see [design.md](design.md#placeholders-never-invite-a-repeated-side-effect)).",
     see: 'docs/configuration.md#per-tool-declarations-tools',
   },
 } as const satisfies Record<string, OptionSpec>;

@@ -23,7 +23,7 @@ export const GLOBAL_OPTIONS = {
     range: other('`{ [modelName]: window }`'),
     defaultText: '`{}`',
     short: 'Extra `{ modelName: window }` entries, consulted before the model registry.',
-    long: 'Consulted before the registry; each window an integer ≥ 1,024.',
+    long: "Consulted before the registry; each window an integer ≥ 1,024. A key that gives no model of the app's agents or summarizers its window is logged once, with the name it likely meant, when the app first runs.",
   },
   prices: {
     scope: 'global',

@@ -3,10 +3,10 @@
  * (objects, functions, models): each refuses a wrong value with a
  * `ContextGuardConfigError` that names the field.
  */
-import { closestName } from '../config/closest-name.js';
 import { OPTION_TABLE, type OtherOptionName } from '../config/option-table.js';
 import { isPlainObject } from '../config/plain-object.js';
 import { TOOL_FIELD_NAMES, TOOL_FIELD_TABLE } from '../config/tool-fields.js';
+import { unknownField } from '../config/unknown-field.js';
 import { priceTableProblem } from '../cost/price-table.js';
 import { ContextGuardConfigError } from '../errors.js';
 import type { GuardLogger } from '../options.js';
@@ -64,12 +64,14 @@ function checkTools(path: string, value: unknown): void {
     if (toolName.length === 0) throw new ContextGuardConfigError(path, value, 'must not have an empty tool name');
     if (!isPlainObject(declaration))
       throw new ContextGuardConfigError(toolPath, declaration, 'must be an object such as { readOnly: true }');
+    const unknown = unknownField(declaration, TOOL_FIELD_NAMES);
+    if (unknown)
+      throw new ContextGuardConfigError(
+        `${toolPath}.${unknown.key}`,
+        unknown.value,
+        `is not a tool declaration (${unknown.hint})`,
+      );
     for (const [field, fieldValue] of Object.entries(declaration)) {
-      if (!(TOOL_FIELD_NAMES as readonly string[]).includes(field)) {
-        const closest = closestName(field, TOOL_FIELD_NAMES);
-        const hint = closest === undefined ? `known: ${TOOL_FIELD_NAMES.join(', ')}` : `did you mean '${closest}'?`;
-        throw new ContextGuardConfigError(`${toolPath}.${field}`, fieldValue, `is not a tool declaration (${hint})`);
-      }
       if (fieldValue !== undefined)
         checkRange(`${toolPath}.${field}`, fieldValue, TOOL_FIELD_TABLE[field as keyof typeof TOOL_FIELD_TABLE].range);
     }

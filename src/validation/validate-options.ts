@@ -9,7 +9,6 @@
  * mapped back to these exact messages and "did you mean" hints in every nested
  * object, which is more code than these checks.
  */
-import { closestName } from '../config/closest-name.js';
 import {
   OPTION_NAMES,
   OPTION_TABLE,
@@ -18,6 +17,7 @@ import {
   type OtherOptionName,
 } from '../config/option-table.js';
 import type { OptionScope, OptionSpec } from '../config/option-spec.js';
+import { unknownField } from '../config/unknown-field.js';
 import { ContextGuardConfigError } from '../errors.js';
 import type { AgentPolicy, ContextGuardOptions } from '../options.js';
 import { agentEntries } from '../policy/agent-entries.js';
@@ -36,23 +36,16 @@ function checkOption(name: OptionName, value: unknown, prefix: string): void {
 /** Refuses keys no option has (a typo passes silently otherwise in JavaScript), naming the closest valid one. */
 function checkKnownKeys(object: object, prefix: string, scope: OptionScope): void {
   const allowed: readonly string[] = scope === 'policy' ? POLICY_OPTION_NAMES : OPTION_NAMES;
-  for (const key of Object.keys(object)) {
-    if (allowed.includes(key)) continue;
-    if ((OPTION_NAMES as readonly string[]).includes(key)) {
-      throw new ContextGuardConfigError(
-        `${prefix}${key}`,
-        (object as Record<string, unknown>)[key],
-        'is a global option: set it at the top level, not per agent',
-      );
-    }
-    const closest = closestName(key, allowed);
-    const hint = closest === undefined ? 'see docs/configuration.md' : `did you mean '${closest}'?`;
+  const unknown = unknownField(object as Record<string, unknown>, allowed, 'see docs/configuration.md');
+  if (unknown === undefined) return;
+  const { key, value, hint } = unknown;
+  if ((OPTION_NAMES as readonly string[]).includes(key))
     throw new ContextGuardConfigError(
       `${prefix}${key}`,
-      (object as Record<string, unknown>)[key],
-      `is not a ContextGuard option (${hint})`,
+      value,
+      'is a global option: set it at the top level, not per agent',
     );
-  }
+  throw new ContextGuardConfigError(`${prefix}${key}`, value, `is not a ContextGuard option (${hint})`);
 }
 
 /** Validates one policy; `prefix` names it in errors (`''` or `agents.<name>.`). */
