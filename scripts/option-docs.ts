@@ -5,13 +5,10 @@
  * `<!-- /option-table:NAME -->`; `npm run docs:options` rewrites them and option-table.test.ts
  * fails when one drifts. Pure: text in, text out.
  */
-import {
-  OPTION_NAMES,
-  OPTION_TABLE,
-  TOOL_FIELD_TABLE,
-  TRUNCATION_FIELD_TABLE,
-  type OptionSpec,
-} from '../src/config/option-table.js';
+import { OPTION_NAMES, OPTION_TABLE } from '../src/config/option-table.js';
+import type { OptionSpec } from '../src/config/option-spec.js';
+import { TOOL_FIELD_TABLE } from '../src/config/tool-fields.js';
+import { TRUNCATION_FIELD_TABLE } from '../src/config/truncation-fields.js';
 
 /** An option or a nested field: the scope matters to the README alone. */
 type FieldSpec = Omit<OptionSpec, 'scope'> & { readonly scope?: OptionSpec['scope'] };

@@ -24,17 +24,12 @@ import { guardToolTruncators, type GuardToolTruncators } from './adk/tools/outpu
 import { ModelResponseHooks } from './adk/hooks/model-response-hooks.js';
 import { PolicyCache } from './adk/runtime/policy-cache.js';
 import type { SessionRef } from './adk/runtime/session-scope.js';
-import { summarizerModels, UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
+import { UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
-import {
-  agentEntries,
-  validateOptions,
-  type ContextGuardOptions,
-  type GuardLogger,
-  type ResolvedPolicy,
-} from './options.js';
+import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from './options.js';
+import { validateOptions } from './validation/validate-options.js';
 
 export type { StatusSession } from './adk/session-actions.js';
 
@@ -86,12 +81,7 @@ export class ContextGuard extends BasePlugin {
     this.beforeModel = new BeforeModelGuard(this.parts, policies);
     this.sessions = new GuardSessionActions(this.parts, policies);
     this.responses = new ModelResponseHooks(this.parts, policies, options.prices, logger);
-    this.agentNames = new UnmatchedAgentsCheck(
-      agentEntries(options.agents).map(([name]) => name),
-      logger,
-      Object.keys(options.prices ?? {}),
-      summarizerModels(options),
-    );
+    this.agentNames = new UnmatchedAgentsCheck(options, logger);
   }
 
   /**

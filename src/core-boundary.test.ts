@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 const SOURCE = fileURLToPath(new URL('.', import.meta.url));
 const CORE_DIRECTORIES = [
   'config',
+  'validation',
+  'policy',
   'text',
   'content',
   'estimate',

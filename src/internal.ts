@@ -7,7 +7,8 @@
 // Recognising a guard from another copy of the package (test/package/build.test.ts).
 export { isContextGuard } from './context-guard.js';
 // Policy resolution (simulator strategies, isolation tests, the bench's harness).
-export { POLICY_DEFAULTS, resolvePolicy } from './options.js';
+export { POLICY_DEFAULTS } from './options.js';
+export { resolvePolicy } from './policy/resolve-policy.js';
 // The state keys and the records the guard keeps in state and on events.
 export { decodeSummaryRecord } from './summary/stored-summary.js';
 export { decodeUsageRecord } from './usage/stored-usage.js';

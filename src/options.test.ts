@@ -3,7 +3,9 @@ import { untypedOptions } from '../test/support/builders.js';
 import { characterTokenizer } from '../test/support/tokenizers.js';
 import type { Summarizer } from './summary/summarizer.js';
 import { ContextGuardConfigError, isContextGuardConfigError } from './errors.js';
-import { POLICY_DEFAULTS, resolvePolicy, validateOptions } from './options.js';
+import { POLICY_DEFAULTS } from './options.js';
+import { resolvePolicy } from './policy/resolve-policy.js';
+import { validateOptions } from './validation/validate-options.js';
 
 const SUMMARIZER: Summarizer = { name: 'test', summarize: () => Promise.resolve({ text: 'summary' }) };
 
@@ -130,6 +132,20 @@ describe('validateOptions', () => {
       expect(rejection({ tools: { search: true } })?.option).toBe('tools.search');
       expect(rejection({ tools: ['search'] })?.option).toBe('tools');
       expect(rejection({ tools: { search: { readOnly: true } }, agents: { w: { tools: {} } } })).toBeUndefined();
+    });
+
+    it('should refuse a misspelt toolOutputTruncation field, global or per agent, naming the closest', () => {
+      expect(rejection({ toolOutputTruncation: { maxByte: 4_096 } })?.message).toContain(
+        "'toolOutputTruncation.maxByte' is not a toolOutputTruncation field (did you mean 'maxBytes'?)",
+      );
+      expect(rejection({ agents: { worker: { toolOutputTruncation: { headLine: 10 } } } })?.option).toBe(
+        'agents.worker.toolOutputTruncation.headLine',
+      );
+      const perTool = rejection({
+        agents: { worker: { toolOutputTruncation: { tools: { fetch_logs: { maxLine: 9 } } } } },
+      });
+      expect(perTool?.option).toBe('agents.worker.toolOutputTruncation.tools.fetch_logs.maxLine');
+      expect(perTool?.message).toContain("did you mean 'maxLines'?");
     });
 
     it('should say that a global-only option belongs at the top level', () => {

@@ -1,41 +1,25 @@
 /**
  * ContextGuard options: the exported types, documented field by field for the
- * IDE, and the validator and resolver. Names, scopes, ranges and defaults come
- * from one table (config/option-table.ts); the types are checked against it at
- * compile time. Every invalid value or unknown key throws a
- * `ContextGuardConfigError` at construction that names the field.
- *
- * Why not a zod schema (ADK depends on zod 4, so it would cost users nothing): the
- * table already gives range, default and words once, a schema's inferred type
- * would lose the TSDoc IDEs show field by field, and zod's issues would have to be
- * mapped back to these exact messages and "did you mean" hints in every nested
- * object, which is more code than the checks below.
+ * IDE, and the constant defaults of a policy. Names, scopes, ranges and
+ * defaults come from one table (config/option-table.ts); the types are checked
+ * against it at compile time. The validator is validation/validate-options.ts,
+ * the resolver policy/resolve-policy.ts.
  */
-import { closestName } from './config/closest-name.js';
-import { isPlainObject } from './config/plain-object.js';
+import { STRATEGY_VALUES } from './config/budget-options.js';
 import {
-  OPTION_NAMES,
   OPTION_TABLE,
   optionDefault,
   POLICY_OPTION_NAMES,
-  STRATEGY_VALUES,
   type GlobalOptionName,
-  type OptionName,
-  type OptionRange,
-  type OptionScope,
-  type OptionSpec,
-  type OtherOptionName,
   type PolicyOptionName,
-  TOOL_FIELD_NAMES,
-  TOOL_FIELD_TABLE,
 } from './config/option-table.js';
+import type { OptionSpec } from './config/option-spec.js';
 import type { Tokenizer } from './estimate/tokenizer.js';
-import { ContextGuardConfigError } from './errors.js';
 import type { Summarizer } from './summary/summarizer.js';
 import type { CompactionRecord } from './records/compaction-record.js';
 import type { ToolTruncationRecord } from './truncation/truncate-tool-output.js';
-import { validateToolOutputTruncation, type ToolOutputTruncation } from './truncation/policy.js';
-import { priceTableProblem, type PriceTable } from './cost/price-table.js';
+import type { ToolOutputTruncation } from './truncation/policy.js';
+import type { PriceTable } from './cost/price-table.js';
 
 /** Strategies a policy can use. */
 export type CompactionStrategy = (typeof STRATEGY_VALUES)[number];
@@ -286,243 +270,3 @@ type _OptionTableMatchesTypes = Assert<
       : false
     : false
 >;
-
-type Check = (path: string, value: unknown) => void;
-
-/** The options whose range the table cannot express; each has its own check. */
-const OTHER_CHECKS: Record<OtherOptionName, Check> = {
-  summarizer: checkSummarizer,
-  toolOutputTruncation: (path, value) => validateToolOutputTruncation(value, path),
-  name: (path, value) => {
-    if (typeof value !== 'string' || value.length === 0)
-      throw new ContextGuardConfigError(path, value, 'must be a non-empty string');
-  },
-  agents: (path, value) => {
-    if (typeof value !== 'object' || value === null)
-      throw new ContextGuardConfigError(path, value, 'must be an object keyed by agent name');
-  },
-  modelWindows: (path, value) => {
-    if (!isPlainObject(value))
-      throw new ContextGuardConfigError(path, value, 'must be an object of { modelName: window }');
-    for (const [model, window] of Object.entries(value))
-      checkRange(`${path}.${model}`, window, OPTION_TABLE.contextWindow.range); // a window, as `contextWindow`
-  },
-  logger: (path, value) => {
-    const logger = value as Partial<Record<keyof GuardLogger, unknown>> | null;
-    if (
-      typeof logger !== 'object' ||
-      logger === null ||
-      !(['debug', 'info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')
-    ) {
-      throw new ContextGuardConfigError(path, value, 'must have debug, info, warn and error methods');
-    }
-  },
-  tokenizer: (path, value) => {
-    if (typeof (value as { count?: unknown } | null)?.count !== 'function')
-      throw new ContextGuardConfigError(path, value, 'must have a count(text) method');
-  },
-  prices: (path, value) => {
-    const problem = priceTableProblem(value);
-    if (problem) throw new ContextGuardConfigError(`${path}${problem.field}`, problem.value, problem.reason);
-  },
-  onCompaction: checkFunction,
-  onToolTruncation: checkFunction,
-  tools: checkTools,
-};
-
-/** `{ [toolName]: { readOnly? } }`: a field no tool declaration has is refused, naming the closest. */
-function checkTools(path: string, value: unknown): void {
-  if (!isPlainObject(value)) throw new ContextGuardConfigError(path, value, 'must be an object keyed by tool name');
-  for (const [toolName, declaration] of Object.entries(value)) {
-    const toolPath = `${path}.${toolName}`;
-    if (toolName.length === 0) throw new ContextGuardConfigError(path, value, 'must not have an empty tool name');
-    if (!isPlainObject(declaration))
-      throw new ContextGuardConfigError(toolPath, declaration, 'must be an object such as { readOnly: true }');
-    for (const [field, fieldValue] of Object.entries(declaration)) {
-      if (!(TOOL_FIELD_NAMES as readonly string[]).includes(field)) {
-        const closest = closestName(field, TOOL_FIELD_NAMES);
-        const hint = closest === undefined ? `known: ${TOOL_FIELD_NAMES.join(', ')}` : `did you mean '${closest}'?`;
-        throw new ContextGuardConfigError(`${toolPath}.${field}`, fieldValue, `is not a tool declaration (${hint})`);
-      }
-      if (fieldValue !== undefined)
-        checkRange(`${toolPath}.${field}`, fieldValue, TOOL_FIELD_TABLE[field as keyof typeof TOOL_FIELD_TABLE].range);
-    }
-  }
-}
-
-function checkFunction(path: string, value: unknown): void {
-  if (typeof value !== 'function') throw new ContextGuardConfigError(path, value, 'must be a function');
-}
-
-function checkSummarizer(path: string, value: unknown): void {
-  const ok =
-    typeof value === 'object' &&
-    value !== null &&
-    (typeof (value as { summarize?: unknown }).summarize === 'function' ||
-      typeof (value as { generateContentAsync?: unknown }).generateContentAsync === 'function');
-  if (!ok)
-    throw new ContextGuardConfigError(path, value, 'must be an ADK BaseLlm or a Summarizer ({ name, summarize })');
-  const declared = (value as { contextWindow?: unknown }).contextWindow;
-  if (declared !== undefined && typeof (value as { summarize?: unknown }).summarize === 'function') {
-    checkRange(`${path}.contextWindow`, declared, OPTION_TABLE.summarizerContextWindow.range);
-  }
-}
-
-/** Checks a value against a range of the option table. */
-function checkRange(path: string, value: unknown, range: OptionRange): void {
-  switch (range.type) {
-    case 'integer': {
-      const ok =
-        typeof value === 'number' &&
-        Number.isInteger(value) &&
-        value >= range.min &&
-        (range.max === undefined || value <= range.max);
-      if (!ok)
-        throw new ContextGuardConfigError(
-          path,
-          value,
-          range.max === undefined
-            ? `must be an integer >= ${range.min}`
-            : `must be an integer in [${range.min}, ${range.max}]`,
-        );
-      return;
-    }
-    case 'number': {
-      const ok =
-        typeof value === 'number' &&
-        Number.isFinite(value) &&
-        (range.minInclusive ? value >= range.min : value > range.min) &&
-        value <= range.max;
-      if (!ok)
-        throw new ContextGuardConfigError(
-          path,
-          value,
-          `must be a number in ${range.minInclusive ? '[' : '('}${range.min}, ${range.max}]`,
-        );
-      return;
-    }
-    case 'boolean':
-      if (typeof value !== 'boolean') throw new ContextGuardConfigError(path, value, 'must be a boolean');
-      return;
-    case 'enum':
-      if (typeof value !== 'string' || !range.values.includes(value)) {
-        throw new ContextGuardConfigError(
-          path,
-          value,
-          `must be one of ${range.values.map((v) => `'${v}'`).join(', ')}`,
-        );
-      }
-      return;
-    case 'other':
-      return;
-  }
-}
-
-/** Validates one option's value (undefined means unset). */
-function checkOption(name: OptionName, value: unknown, prefix: string): void {
-  if (value === undefined) return;
-  const path = `${prefix}${name}`;
-  const spec: OptionSpec = OPTION_TABLE[name];
-  if (spec.range.type === 'other') OTHER_CHECKS[name as OtherOptionName](path, value);
-  else checkRange(path, value, spec.range);
-}
-
-/** Refuses keys no option has (a typo passes silently otherwise in JavaScript), naming the closest valid one. */
-function checkKnownKeys(object: object, prefix: string, scope: OptionScope): void {
-  const allowed: readonly string[] = scope === 'policy' ? POLICY_OPTION_NAMES : OPTION_NAMES;
-  for (const key of Object.keys(object)) {
-    if (allowed.includes(key)) continue;
-    if ((OPTION_NAMES as readonly string[]).includes(key)) {
-      throw new ContextGuardConfigError(
-        `${prefix}${key}`,
-        (object as Record<string, unknown>)[key],
-        'is a global option: set it at the top level, not per agent',
-      );
-    }
-    const closest = closestName(key, allowed);
-    const hint = closest === undefined ? 'see docs/configuration.md' : `did you mean '${closest}'?`;
-    throw new ContextGuardConfigError(
-      `${prefix}${key}`,
-      (object as Record<string, unknown>)[key],
-      `is not a ContextGuard option (${hint})`,
-    );
-  }
-}
-
-/** Validates one policy; `prefix` names it in errors (`''` or `agents.<name>.`). */
-function validatePolicy(policy: AgentPolicy, prefix: string): void {
-  if (typeof policy !== 'object' || policy === null)
-    throw new ContextGuardConfigError(prefix.replace(/\.$/, '') || 'options', policy, 'must be an object');
-  if (prefix !== '') checkKnownKeys(policy, prefix, 'policy');
-  for (const name of POLICY_OPTION_NAMES) checkOption(name, policy[name], prefix);
-  checkFitsWindow(prefix, policy, policy.contextWindow);
-}
-
-/** Buffer and output reserve must each leave room in the window (the agent's own, or the global one). */
-function checkFitsWindow(prefix: string, policy: AgentPolicy, window: number | undefined): void {
-  if (window === undefined) return;
-  for (const field of ['bufferTokens', 'reserveOutputTokens'] as const) {
-    const value = policy[field];
-    if (value !== undefined && value >= window) {
-      throw new ContextGuardConfigError(
-        `${prefix}${field}`,
-        value,
-        `must be smaller than the context window (${window})`,
-      );
-    }
-  }
-}
-
-/**
- * The agents listed in `agents`: own enumerable entries only. An entry
- * inherited through the prototype chain is neither validated nor used.
- */
-export function agentEntries(agents: ContextGuardOptions['agents']): [string, AgentPolicy][] {
-  return agents === undefined || agents === null ? [] : Object.entries(agents);
-}
-
-/** Validates all options; throws `ContextGuardConfigError` on the first invalid field or unknown key. */
-export function validateOptions(options: ContextGuardOptions): void {
-  if (typeof options !== 'object' || options === null)
-    throw new ContextGuardConfigError('options', options, 'must be an object');
-  checkKnownKeys(options, '', 'global');
-  validatePolicy(options, '');
-  for (const name of OPTION_NAMES) if (OPTION_TABLE[name].scope === 'global') checkOption(name, options[name], '');
-  for (const [agentName, policy] of agentEntries(options.agents)) {
-    validatePolicy(policy, `agents.${agentName}.`);
-    // The agent's effective buffer and reserve (its own or the global ones) must fit its effective window.
-    const effective: AgentPolicy = {
-      bufferTokens: policy.bufferTokens ?? options.bufferTokens,
-      reserveOutputTokens: policy.reserveOutputTokens ?? options.reserveOutputTokens,
-    };
-    checkFitsWindow(`agents.${agentName}.`, effective, policy.contextWindow ?? options.contextWindow);
-  }
-}
-
-/** The policy for `agentName`: defaults, then the global options, then the agent's own (an own enumerable `agents` entry). */
-export function resolvePolicy(options: ContextGuardOptions, agentName: string): ResolvedPolicy {
-  const agents = options.agents;
-  const own: AgentPolicy =
-    agents && Object.prototype.propertyIsEnumerable.call(agents, agentName) ? (agents[agentName] ?? {}) : {};
-  const resolved: Partial<Record<PolicyOptionName, unknown>> = {};
-  for (const name of POLICY_OPTION_NAMES) {
-    const value = own[name] !== undefined ? own[name] : options[name];
-    resolved[name] = value !== undefined ? value : optionDefault(name);
-  }
-  resolved.tools = mergeTools(options.tools, own.tools);
-  return resolved as ResolvedPolicy;
-}
-
-/** The global tool declarations with the agent's merged over them, tool by tool (own entries only). */
-function mergeTools(
-  global: AgentPolicy['tools'],
-  own: AgentPolicy['tools'],
-): Readonly<Record<string, Readonly<ToolDeclaration>>> {
-  // A Map, then own properties: a tool named `__proto__` stays a tool, not a prototype.
-  const merged = new Map<string, ToolDeclaration>();
-  for (const layer of [global, own]) {
-    for (const [toolName, declaration] of Object.entries(layer ?? {}))
-      merged.set(toolName, { ...merged.get(toolName), ...declaration });
-  }
-  return Object.fromEntries(merged);
-}

@@ -11,7 +11,8 @@
  * threshold is the only protection they get (the adaptive buffer).
  */
 
-import { LARGE_WINDOW, LARGE_WINDOW_BUFFER, OPTION_TABLE } from '../config/option-table.js';
+import { LARGE_WINDOW, LARGE_WINDOW_BUFFER } from '../config/budget-options.js';
+import { OPTION_TABLE } from '../config/option-table.js';
 
 // The option defaults live in the option table; these names keep the budget readable on its own.
 const DEFAULT_BUFFER_RATIO: number = OPTION_TABLE.bufferRatio.default;

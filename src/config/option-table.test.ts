@@ -9,15 +9,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultText, generatedBlock, OPTION_DOCS, rangeText, renderOptionTable } from '../../scripts/option-docs.js';
 import { closestName, editDistance } from './closest-name.js';
-import {
-  OPTION_NAMES,
-  OPTION_TABLE,
-  POLICY_OPTION_NAMES,
-  TOOL_FIELD_TABLE,
-  TRUNCATION_FIELD_TABLE,
-  type OptionName,
-  type OptionSpec,
-} from './option-table.js';
+import { OPTION_NAMES, OPTION_TABLE, POLICY_OPTION_NAMES, type OptionName } from './option-table.js';
+import type { OptionSpec } from './option-spec.js';
+import { TOOL_FIELD_TABLE } from './tool-fields.js';
+import { TRUNCATION_FIELD_TABLE } from './truncation-fields.js';
 
 const read = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
 

@@ -4,7 +4,7 @@
  * (one source for each fact); an application overrides or extends it with the
  * `prices` option.
  */
-import { closestName } from '../config/closest-name.js';
+import { unknownField } from '../config/unknown-field.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
 
 /** USD per million tokens. */
@@ -93,16 +93,19 @@ interface PriceProblem {
 const RATE_REASON = 'must be a finite number >= 0 (USD per million tokens)';
 const isRate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
-function unknownField(
+function unknownPriceField(
   entry: Record<string, unknown>,
   fields: readonly string[],
   path: string,
 ): PriceProblem | undefined {
-  const unknown = Object.keys(entry).find((key) => !fields.includes(key));
-  if (unknown === undefined) return undefined;
-  const closest = closestName(unknown, fields);
-  const hint = closest === undefined ? `fields: ${fields.join(', ')}` : `did you mean '${closest}'?`;
-  return { field: `${path}.${unknown}`, value: entry[unknown], reason: `is not a price field (${hint})` };
+  const unknown = unknownField(entry, fields);
+  return (
+    unknown && {
+      field: `${path}.${unknown.key}`,
+      value: unknown.value,
+      reason: `is not a price field (${unknown.hint})`,
+    }
+  );
 }
 
 /** The rates of a price or of its long-context tier: `input` and `output` required, `cachedInput` at most `input`. */
@@ -128,7 +131,7 @@ function tierProblem(tier: unknown, path: string): PriceProblem | undefined {
   const threshold = entry['threshold'];
   if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1)
     return { field: `${path}.threshold`, value: threshold, reason: 'must be a whole number of prompt tokens >= 1' };
-  return unknownField(entry, TIER_FIELDS, path) ?? rateProblem(entry, path);
+  return unknownPriceField(entry, TIER_FIELDS, path) ?? rateProblem(entry, path);
 }
 
 function entryProblem(model: string, price: unknown): PriceProblem | undefined {
@@ -143,7 +146,7 @@ function entryProblem(model: string, price: unknown): PriceProblem | undefined {
   const entry = price as Record<string, unknown>;
   const path = `.${model}`;
   return (
-    unknownField(entry, PRICE_FIELDS, path) ??
+    unknownPriceField(entry, PRICE_FIELDS, path) ??
     rateProblem(entry, path) ??
     (entry['longContext'] === undefined ? undefined : tierProblem(entry['longContext'], `${path}.longContext`))
   );

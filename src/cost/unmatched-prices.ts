@@ -5,7 +5,7 @@
  * silently. Pure: the shell lists the app's agents' model names and logs what
  * this returns.
  */
-import { didYouMean } from '../config/closest-name.js';
+import { unmatchedKeys } from '../config/unmatched-keys.js';
 import { keyPricesModel } from './price-table.js';
 
 interface UnmatchedPrice {
@@ -16,16 +16,11 @@ interface UnmatchedPrice {
 export function unmatchedPrices(keys: readonly string[], models: readonly string[]): UnmatchedPrice[] {
   if (models.length === 0) return [];
   const listed = models.map((model) => `'${model}'`).join(', ');
-  return keys
-    .filter((key) => !models.some((model) => keyPricesModel(key, model)))
-    .map((key) => {
-      const hint = didYouMean(key, models);
-      return {
-        key,
-        message:
-          `ContextGuard: the option prices['${key}'] prices no model this app uses (its agents' and summarizers' ` +
-          `models: ${listed}), so their costs and cache discounts come from the built-in table or are unknown; a ` +
-          `price applies to the model names it equals or starts, after 'models/' and versions are removed.${hint}`,
-      };
-    });
+  return unmatchedKeys(keys, models, keyPricesModel).map(({ key, hint }) => ({
+    key,
+    message:
+      `ContextGuard: the option prices['${key}'] prices no model this app uses (its agents' and summarizers' ` +
+      `models: ${listed}), so their costs and cache discounts come from the built-in table or are unknown; a ` +
+      `price applies to the model names it equals or starts, after 'models/' and versions are removed.${hint}`,
+  }));
 }

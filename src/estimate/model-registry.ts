@@ -67,6 +67,11 @@ export function normalizeModelName(model: string): string {
   return name;
 }
 
+/** Whether the `modelWindows` key `key` gives `model` its window: the lookup below reads its exact name, then its normalised one. */
+export function keyNamesModel(key: string, model: string): boolean {
+  return key === model || key === normalizeModelName(model);
+}
+
 /**
  * The context window for `model`. `override` wins (a per-agent or global
  * `contextWindow`), then `table` (exact or normalised name), then the catalogue,

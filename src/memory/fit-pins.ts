@@ -11,7 +11,7 @@ import { truncateMiddle } from '../text/truncate-text.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { pinnedTokens, type Pin } from './pins.js';
 // The shares (default 10% of the window, never over half) live in the option table, which the docs are written from.
-import { DEFAULT_PIN_SHARE, MAX_PIN_SHARE } from '../config/option-table.js';
+import { DEFAULT_PIN_SHARE, MAX_PIN_SHARE } from '../config/content-options.js';
 
 /** Token cap of an agent's pins under `window`. */
 export function pinCapFor(window: number, maxPinnedTokens: number | undefined): number {

@@ -41,6 +41,35 @@ describe('truncation-policy', () => {
       );
     });
 
+    it('should refuse a misspelt field, at the top or in a per-tool override, naming the closest', () => {
+      expect(() => validateToolOutputTruncation({ maxByte: 4_096 })).toThrow(
+        "ContextGuard option 'toolOutputTruncation.maxByte' is not a toolOutputTruncation field (did you mean 'maxBytes'?); received 4096.",
+      );
+      expect(failingOption(() => validateToolOutputTruncation({ headLine: 10 }))).toBe('toolOutputTruncation.headLine');
+      expect(() => validateToolOutputTruncation({ tools: { fetch_logs: { maxLine: 50 } } })).toThrow(
+        "ContextGuard option 'toolOutputTruncation.tools.fetch_logs.maxLine' is not a truncation limit (did you mean 'maxLines'?); received 50.",
+      );
+      // `tools` inside a tool's override is no limit; with no close name, the limits are listed.
+      expect(() => validateToolOutputTruncation({ tools: { a: { tools: {} } } })).toThrow(
+        /'toolOutputTruncation\.tools\.a\.tools' is not a truncation limit \(known: maxBytes, maxLines, headLines, tailLines\)/,
+      );
+      expect(
+        failingOption(() => validateToolOutputTruncation({ maxByte: 4_096 }, 'agents.w.toolOutputTruncation')),
+      ).toBe('agents.w.toolOutputTruncation.maxByte');
+    });
+
+    it('should accept every field it documents', () => {
+      expect(() =>
+        validateToolOutputTruncation({
+          maxBytes: 4_096,
+          maxLines: 100,
+          headLines: 50,
+          tailLines: 50,
+          tools: { a: { maxBytes: 8_192, maxLines: 10, headLines: 5, tailLines: 5 }, b: false },
+        }),
+      ).not.toThrow();
+    });
+
     it('should reject kept lines above maxLines, measured against the defaults', () => {
       // 200 + 128 (default tail) > 256 (default maxLines).
       expect(() => validateToolOutputTruncation({ headLines: 200 })).toThrow(

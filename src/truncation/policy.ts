@@ -4,7 +4,8 @@
  * resolver that gives the limits of one tool. Pure: no ADK imports.
  */
 import { isPlainObject } from '../config/plain-object.js';
-import { TRUNCATION_FIELD_TABLE } from '../config/option-table.js';
+import { TRUNCATION_FIELD_TABLE } from '../config/truncation-fields.js';
+import { unknownField } from '../config/unknown-field.js';
 import { ContextGuardConfigError } from '../errors.js';
 
 /**
@@ -51,6 +52,8 @@ export interface ResolvedToolOutputLimits {
 }
 
 const LIMIT_FIELDS = ['maxBytes', 'maxLines', 'headLines', 'tailLines'] as const;
+/** The fields of the option itself: the limits and `tools`. */
+const OPTION_FIELDS = Object.keys(TRUNCATION_FIELD_TABLE);
 
 /** The defaults of seed 002 (layer 1), from the option table: 10 KiB or 256 lines, keeping the first and last 128 lines. */
 export const TOOL_OUTPUT_DEFAULTS: ResolvedToolOutputLimits = Object.freeze({
@@ -81,6 +84,7 @@ export function validateToolOutputTruncation(
 ): asserts value is ToolOutputTruncation | undefined {
   if (value === undefined || value === false) return;
   if (!isPlainObject(value)) throw new ContextGuardConfigError(path, value, 'must be false or an object of limits');
+  refuseUnknownFields(value, OPTION_FIELDS, path, 'a toolOutputTruncation field');
   const global = validateLimits(value, path);
   const merged = mergeLimits(TOOL_OUTPUT_DEFAULTS, global);
   checkCrossRules(merged, path, global);
@@ -93,6 +97,7 @@ export function validateToolOutputTruncation(
     if (override === false) continue;
     if (!isPlainObject(override))
       throw new ContextGuardConfigError(toolPath, override, 'must be false or an object of limits');
+    refuseUnknownFields(override, LIMIT_FIELDS, toolPath, 'a truncation limit');
     const own = validateLimits(override, toolPath);
     checkCrossRules(mergeLimits(merged, own), toolPath, own);
   }
@@ -125,6 +130,18 @@ function mergeLimits(base: ResolvedToolOutputLimits, own: ToolOutputLimits): Res
     headLines: own.headLines ?? base.headLines,
     tailLines: own.tailLines ?? base.tailLines,
   };
+}
+
+/** A misspelt limit (`maxByte`) would leave the default in force without a word: refused, naming the closest field. */
+function refuseUnknownFields(
+  value: Record<string, unknown>,
+  fields: readonly string[],
+  path: string,
+  what: string,
+): void {
+  const unknown = unknownField(value, fields);
+  if (unknown)
+    throw new ContextGuardConfigError(`${path}.${unknown.key}`, unknown.value, `is not ${what} (${unknown.hint})`);
 }
 
 function validateLimits(value: Record<string, unknown>, path: string): ToolOutputLimits {

@@ -2,9 +2,11 @@
  * An `agents` entry that names no agent of the app is a misspelling whose
  * settings would silently apply to nobody: the guard says so once, when the
  * app first runs (through a real Runner) or when it is attached by hand, and
- * it knows every agent of the app (sub-agents and AgentTool children).
+ * it knows every agent of the app (sub-agents and AgentTool children). So for
+ * the other options keyed by names the user writes: `prices` and
+ * `modelWindows` (models), `tools` and `toolOutputTruncation.tools` (tools).
  */
-import { AgentTool, InMemorySessionService, Runner } from '@google/adk';
+import { AgentTool, BaseToolset, InMemorySessionService, LlmAgent, Runner, type BaseTool } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger } from '../../src/testing/index.js';
@@ -73,5 +75,79 @@ describe('the agents option and the names of the app’s agents', () => {
     const warnings = logger.matching(PRICES_NO_MODEL);
     expect(warnings.map((line) => PRICES_NO_MODEL.exec(line.message)?.[1])).toEqual(['scripted-modle']);
     expect(warnings[0]?.message).toContain("Did you mean 'scripted-model'?");
+  });
+
+  it("should warn once about a modelWindows entry that names no model of the app's agents or summarizers", async () => {
+    const WINDOW_NO_MODEL = /modelWindows\['([^']+)'\] names no model this app uses/;
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({
+      logger,
+      // The harness's model is 'scripted-model'; the summarizer's 'summary-model' has its window set too.
+      modelWindows: { 'scripted-modle': 8_000, 'models/scripted-model': 100_000, 'summary-model': 32_000 },
+      summarizer: { model: 'summary-model', generateContentAsync: async function* () {} },
+    });
+    const harness = createHarness({ window: 100_000, script: toolThenAnswerScript(0), plugins: [guard] });
+    await harness.runTurns((await harness.startSession()).id, 2);
+    const warnings = logger.matching(WINDOW_NO_MODEL);
+    // 'models/scripted-model' is not what the lookup reads for 'scripted-model', so it is missed too.
+    expect(warnings.map((line) => WINDOW_NO_MODEL.exec(line.message)?.[1])).toEqual([
+      'scripted-modle',
+      'models/scripted-model',
+    ]);
+    expect(warnings[0]?.level).toBe('warn');
+    expect(warnings[0]?.message).toContain("Did you mean 'scripted-model'?");
+  });
+
+  it('should warn once about a tools or toolOutputTruncation.tools entry that names no tool it applies to', async () => {
+    const NO_TOOL = /the option (\S+) names no tool of ([^(]+) \(/;
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({
+      logger,
+      tools: { fetch_log: { readOnly: true } },
+      toolOutputTruncation: { tools: { fetch_logs: { maxLines: 40, headLines: 20, tailLines: 20 } } },
+      agents: { worker: { toolOutputTruncation: { tools: { fetchlogs: false } }, tools: { fetch_logs: {} } } },
+    });
+    const harness = createHarness({ window: 100_000, script: toolThenAnswerScript(2_000), plugins: [guard] });
+    await harness.runTurns((await harness.startSession()).id, 2);
+    const warnings = logger.matching(NO_TOOL);
+    expect(warnings.map((line) => NO_TOOL.exec(line.message)?.slice(1, 3))).toEqual([
+      ['tools.fetch_log', 'this app'],
+      ['agents.worker.toolOutputTruncation.tools.fetchlogs', "agent 'worker'"],
+    ]);
+    expect(warnings.every((line) => line.message.includes("Did you mean 'fetch_logs'?"))).toBe(true);
+  });
+
+  it("should not guess about tool names a toolset lists only at run time, but still check other agents' keys", () => {
+    /** A toolset like an MCP server's: its tools are known only once it is asked. */
+    class RemoteToolset extends BaseToolset {
+      constructor() {
+        super([]);
+      }
+      getTools(): Promise<BaseTool[]> {
+        return Promise.resolve([]);
+      }
+      close(): Promise<void> {
+        return Promise.resolve();
+      }
+    }
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({
+      logger,
+      tools: { remote_search: { readOnly: true } },
+      agents: { billing: { tools: { refnd: {} } }, remote: { tools: { remote_search: { readOnly: true } } } },
+    });
+    const answers = toolThenAnswerScript(0);
+    const remote = new LlmAgent({
+      name: 'remote',
+      model: agentModel('remote', 8_000, answers),
+      tools: [new RemoteToolset()],
+    });
+    const billing = deskAgent('billing', agentModel('billing', 8_000, answers), [
+      new AgentTool({ agent: deskAgent('refund', agentModel('refund', 8_000, answers)) }),
+    ]);
+    guard.attachTo(routerAgent(agentModel('router', 8_000, answers), [billing, remote]));
+    const warnings = logger.matching(/names no tool of/);
+    expect(warnings.map((line) => /the option (\S+) /.exec(line.message)?.[1])).toEqual(['agents.billing.tools.refnd']);
+    expect(warnings[0]?.message).toContain("Did you mean 'refund'?");
   });
 });

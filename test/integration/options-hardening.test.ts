@@ -96,6 +96,28 @@ describe('misspelt options', () => {
     expect(error?.message).toContain("did you mean 'bufferTokens'?");
   });
 
+  it('should name a misspelt toolOutputTruncation field, global, per tool and per agent, and the closest valid one', () => {
+    const cases: [unknown, string, string][] = [
+      [{ toolOutputTruncation: { maxByte: 4_096 } }, 'toolOutputTruncation.maxByte', 'maxBytes'],
+      [{ toolOutputTruncation: { headLine: 10 } }, 'toolOutputTruncation.headLine', 'headLines'],
+      [
+        { toolOutputTruncation: { tools: { fetch_logs: { maxLine: 40 } } } },
+        'toolOutputTruncation.tools.fetch_logs.maxLine',
+        'maxLines',
+      ],
+      [
+        { agents: { worker: { toolOutputTruncation: { tools: { fetch_logs: { maxLine: 40 } } } } } },
+        'agents.worker.toolOutputTruncation.tools.fetch_logs.maxLine',
+        'maxLines',
+      ],
+    ];
+    for (const [options, option, meant] of cases) {
+      const error = configError(options);
+      expect(error?.option).toBe(option);
+      expect(error?.message).toContain(`did you mean '${meant}'?`);
+    }
+  });
+
   it('should say that a global-only option cannot be set per agent', () => {
     const error = configError({ agents: { worker: { tokenizer: tiktokenTokenizer } } });
     expect(error?.option).toBe('agents.worker.tokenizer');

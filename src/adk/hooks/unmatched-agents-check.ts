@@ -1,15 +1,22 @@
 /**
- * Warns, once per `agents` entry, when the app a run belongs to has no agent
- * of that name (see config/unmatched-agents.ts), and once per `prices` entry
- * that prices none of its agents' models (cost/unmatched-prices.ts). The app
- * is walked from its root once per root agent: sub-agents and `AgentTool`
- * children, any depth.
+ * Warns, once per key, when an option keyed by names the user writes names
+ * nothing of the app a run belongs to: an `agents` entry no agent has
+ * (config/unmatched-agents.ts), a `prices` or `modelWindows` entry for none of
+ * its agents' models (cost/unmatched-prices.ts, estimate/unmatched-windows.ts),
+ * a `tools` or `toolOutputTruncation.tools` entry for none of the tools it
+ * applies to (config/unmatched-tools.ts). The app is walked from its root once
+ * per root agent: sub-agents and `AgentTool` children, any depth.
  */
-import { isAgentTool, isLlmAgent, type BaseAgent } from '@google/adk';
+import { isAgentTool, isBaseTool, isLlmAgent, type BaseAgent } from '@google/adk';
 import { unmatchedAgents } from '../../config/unmatched-agents.js';
+import { unmatchedTools } from '../../config/unmatched-tools.js';
 import { unmatchedPrices } from '../../cost/unmatched-prices.js';
+import { unmatchedWindows } from '../../estimate/unmatched-windows.js';
 import { agentToolChild } from '../runtime/attach-to-agent.js';
-import { agentEntries, type ContextGuardOptions, type GuardLogger } from '../../options.js';
+import type { ContextGuardOptions, GuardLogger } from '../../options.js';
+import { agentEntries } from '../../policy/agent-entries.js';
+import { toolKeyScopes } from '../../policy/tool-key-scopes.js';
+import { RECALL_TOOL_NAME } from '../tools/recall-tool.js';
 import { WarnOnce } from '../runtime/warn-once.js';
 
 /** Every agent of the app `agent` belongs to. */
@@ -36,9 +43,9 @@ export function appAgentNames(agent: BaseAgent): string[] {
 }
 
 /** The model names of the app's LLM agents, inherited ones included; an agent with no model is skipped. */
-function appModelNames(agent: BaseAgent): string[] {
+function appModelNames(agents: readonly BaseAgent[]): string[] {
   const models = new Set<string>();
-  for (const each of appAgents(agent)) {
+  for (const each of agents) {
     if (!isLlmAgent(each)) continue;
     try {
       models.add(each.canonicalModel.model);
@@ -50,7 +57,7 @@ function appModelNames(agent: BaseAgent): string[] {
 }
 
 /** Model names of the `BaseLlm` summarizers the options name: a price for one prices a model of the app. */
-export function summarizerModels(options: ContextGuardOptions): string[] {
+function summarizerModels(options: ContextGuardOptions): string[] {
   const policies = [options, ...agentEntries(options.agents).map(([, policy]) => policy)];
   return policies.flatMap((policy) => {
     const summarizer = policy.summarizer;
@@ -58,30 +65,77 @@ export function summarizerModels(options: ContextGuardOptions): string[] {
   });
 }
 
+/**
+ * The tool names of `agents` (the guard's recall tool included), or undefined when one has a
+ * toolset or a node: their tools are listed only at run time (an MCP server, say).
+ */
+function toolNames(agents: readonly BaseAgent[]): string[] | undefined {
+  const names = new Set([RECALL_TOOL_NAME]);
+  for (const agent of agents) {
+    if (!isLlmAgent(agent)) continue;
+    for (const tool of agent.tools ?? []) {
+      if (!isBaseTool(tool)) return undefined;
+      names.add(tool.name);
+    }
+  }
+  return [...names];
+}
+
 export class UnmatchedAgentsCheck {
   private readonly checkedRoots = new WeakSet<BaseAgent>();
   private readonly warnings: WarnOnce;
+  private readonly agentKeys: readonly string[];
+  private readonly priceKeys: readonly string[];
+  private readonly windowKeys: readonly string[];
+  /** Models the guard itself calls (summarizers): a price or a window may be for one. */
+  private readonly otherModels: readonly string[];
+  private readonly toolScopes: ReturnType<typeof toolKeyScopes>;
 
-  /**
-   * `keys`: the `agents` option's names; `priceKeys`: the `prices` option's model names;
-   * `otherModels`: models the guard itself calls (summarizers), which a price may be for.
-   */
   constructor(
-    private readonly keys: readonly string[],
-    logger: GuardLogger,
-    private readonly priceKeys: readonly string[] = [],
-    private readonly otherModels: readonly string[] = [],
+    options: ContextGuardOptions,
+    private readonly logger: GuardLogger,
   ) {
     this.warnings = new WarnOnce(logger);
+    this.agentKeys = agentEntries(options.agents).map(([name]) => name);
+    this.priceKeys = Object.keys(options.prices ?? {});
+    this.windowKeys = Object.keys(options.modelWindows ?? {});
+    this.otherModels = summarizerModels(options);
+    this.toolScopes = toolKeyScopes(options);
   }
 
   check(agent: BaseAgent): void {
     const root = agent.rootAgent;
-    if ((this.keys.length === 0 && this.priceKeys.length === 0) || this.checkedRoots.has(root)) return;
+    if (this.checkedRoots.has(root)) return;
     this.checkedRoots.add(root);
-    for (const { key, message } of unmatchedAgents(this.keys, appAgentNames(root))) this.warnings.warn(key, message);
-    const models = [...new Set([...appModelNames(root), ...this.otherModels])];
+    const keyCount = this.agentKeys.length + this.priceKeys.length + this.windowKeys.length + this.toolScopes.length;
+    if (keyCount === 0) return;
+    const agents = appAgents(root);
+    const names = [...new Set(agents.map((each) => each.name))];
+    for (const { key, message } of unmatchedAgents(this.agentKeys, names)) this.warnings.warn(key, message);
+    const models = [...new Set([...appModelNames(agents), ...this.otherModels])];
     for (const { key, message } of unmatchedPrices(this.priceKeys, models))
       this.warnings.warn(`prices:${key}`, message);
+    for (const { key, message } of unmatchedWindows(this.windowKeys, models))
+      this.warnings.warn(`modelWindows:${key}`, message);
+    this.checkTools(agents);
+  }
+
+  /** Each tool-keyed option against the tools of the agents it applies to, when they are known. */
+  private checkTools(agents: readonly BaseAgent[]): void {
+    for (const { option, agentName, keys } of this.toolScopes) {
+      const owners = agentName === undefined ? agents : agents.filter((each) => each.name === agentName);
+      // An agent the app lacks is warned about above; its tools are nobody's.
+      if (owners.length === 0) continue;
+      const tools = toolNames(owners);
+      if (tools === undefined) {
+        this.logger.debug(
+          `ContextGuard: ${option} not checked against tool names: a toolset lists its tools at run time.`,
+        );
+        continue;
+      }
+      const owner = agentName === undefined ? 'this app' : `agent '${agentName}'`;
+      for (const { key, message } of unmatchedTools(option, keys, tools, owner))
+        this.warnings.warn(`${option}:${key}`, message);
+    }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Resolved policies by agent name, resolved once (defaults, then global options, then the agent's own).
  */
-import { resolvePolicy, type ContextGuardOptions, type ResolvedPolicy } from '../../options.js';
+import type { ContextGuardOptions, ResolvedPolicy } from '../../options.js';
+import { resolvePolicy } from '../../policy/resolve-policy.js';
 
 export class PolicyCache {
   private readonly policies = new Map<string, ResolvedPolicy>();

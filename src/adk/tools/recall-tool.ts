@@ -12,7 +12,8 @@ import { FunctionTool, getLogger, type BaseTool, type Context } from '@google/ad
 import { isVisibleTo, readEvent, searchEvents } from '../../recall/search-events.js';
 import { isOwnOffloadArtifact, offloadText, sliceArtifactText } from '../../offload/artifact-handle.js';
 import { withinTime } from '../../offload/within-time.js';
-import { MAX_TIMER_MS, optionDefault } from '../../config/option-table.js';
+import { optionDefault } from '../../config/option-table.js';
+import { MAX_TIMER_MS } from '../../config/timer-limit.js';
 import { ContextGuardConfigError } from '../../errors.js';
 import { logFailure, type FailureLogger } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';

@@ -1,0 +1,98 @@
+/**
+ * The options that set the budget of an agent's requests: the window, the
+ * buffer below it, the hard limit, the correction before the first real
+ * count, and how far a compaction goes. Part of the option table.
+ */
+import { BOOLEAN, between, figure, integer, type OptionSpec } from './option-spec.js';
+
+export const STRATEGY_VALUES = ['threshold', 'sliding-window'] as const;
+
+// The constants behind the computed defaults, so the words the docs show and the code that computes them agree.
+/** Windows above this get a fixed buffer instead of a share. */
+export const LARGE_WINDOW = 200_000;
+/** The buffer of a window above `LARGE_WINDOW` when `bufferTokens` is unset. */
+export const LARGE_WINDOW_BUFFER = 20_000;
+
+export const BUDGET_OPTIONS = {
+  enabled: {
+    scope: 'policy',
+    range: BOOLEAN,
+    default: true,
+    short: "`false` leaves the agent's requests alone.",
+    long: "`false`: the agent's requests are left alone.",
+  },
+  contextWindow: {
+    scope: 'policy',
+    unit: 'tokens',
+    range: integer(1_024),
+    defaultText: 'registry, else `defaultContextWindow`',
+    short: 'Window in tokens; overrides the model registry.',
+    long: 'Overrides the model registry; a smaller maximum the provider states in a rejection still wins, with one warning: only its own statement at the start of its error, never text of the request it quotes, and never below 1,024 or a request the model accepted (see Model registry).',
+  },
+  strategy: {
+    scope: 'policy',
+    range: { type: 'enum', values: STRATEGY_VALUES },
+    default: 'threshold',
+    short: 'How history is compacted.',
+    long: 'How history is compacted: at a token threshold, or every `invocationThreshold` turns (the sliding window, see [design.md](design.md)).',
+  },
+  bufferTokens: {
+    scope: 'policy',
+    unit: 'tokens',
+    range: integer(0),
+    rangeNote: '< window',
+    defaultText: `${figure(LARGE_WINDOW_BUFFER)} (window > ${LARGE_WINDOW / 1_000}k), else \`bufferRatio\` × window`,
+    short: 'Tokens kept free below the window; threshold = window − buffer.',
+    long: 'Kept free below the window: threshold = window − buffer.',
+  },
+  bufferRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0, 0.9),
+    default: 0.2,
+    short: `Buffer as a fraction of the window when \`bufferTokens\` is unset (windows up to ${LARGE_WINDOW / 1_000}k).`,
+    long: `Used when \`bufferTokens\` is unset, windows ≤ ${LARGE_WINDOW / 1_000}k.`,
+  },
+  reserveOutputTokens: {
+    scope: 'policy',
+    unit: 'tokens',
+    range: integer(0),
+    rangeNote: '< window',
+    default: 0,
+    short:
+      "Room kept for the answer (the request's `maxOutputTokens` when larger); the effective buffer is the larger of the two.",
+    long: "Room for the answer; the request's `maxOutputTokens` is used when larger. The effective buffer is the larger of the two.",
+  },
+  uncalibratedThresholdRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0.1, 1),
+    default: 0.5,
+    short: 'Until the provider has reported one real count, compact by this fraction of the window at the latest.',
+    long: 'Until the provider has reported one real count, compact by this share of the window at the latest (the adaptive buffer: the only protection against a wrong default correction for providers that never report usage).',
+  },
+  defaultCorrection: {
+    scope: 'policy',
+    unit: 'factor',
+    range: between(1, 5, true),
+    default: 1.5,
+    short: 'Correction applied to the heuristic before any real count exists.',
+    long: 'Correction applied to the heuristic before any real count.',
+  },
+  hardLimitRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0.5, 1),
+    default: 0.95,
+    short: 'A request is never knowingly sent above this fraction of the window.',
+    long: 'A request is never knowingly sent above this share of the window.',
+  },
+  compactTargetRatio: {
+    scope: 'policy',
+    unit: 'fraction',
+    range: between(0.1, 0.95),
+    default: 0.5,
+    short: 'After a compaction the request uses at most this fraction of the room below the threshold.',
+    long: 'After a compaction the request uses at most this share of the room below the threshold.',
+  },
+} as const satisfies Record<string, OptionSpec>;

@@ -1,0 +1,91 @@
+/** The options set once for the whole plugin, never per agent. Part of the option table. */
+import { MAX_TIMER_MS } from './timer-limit.js';
+import { BOOLEAN, integer, other, type OptionSpec } from './option-spec.js';
+
+export const GLOBAL_OPTIONS = {
+  name: {
+    scope: 'global',
+    range: other('non-empty string'),
+    default: 'context_guard',
+    short: 'Plugin name, as ADK shows it.',
+    long: 'Plugin name (ADK rejects duplicates on one Runner).',
+  },
+  agents: {
+    scope: 'global',
+    range: other('`{ [agentName]: policy }`'),
+    defaultText: '`{}`',
+    short:
+      'Per-agent policies by exact agent name, merged over the global values; an agent not listed gets the global values.',
+    long: 'Per-agent policies, by exact agent name; only own enumerable entries are read. An entry that names no agent of the app is logged once, with the name it likely meant, when the app first runs.',
+  },
+  modelWindows: {
+    scope: 'global',
+    range: other('`{ [modelName]: window }`'),
+    defaultText: '`{}`',
+    short: 'Extra `{ modelName: window }` entries, consulted before the model registry.',
+    long: "Consulted before the registry; each window an integer ≥ 1,024. A key that gives no model of the app's agents or summarizers its window is logged once, with the name it likely meant, when the app first runs.",
+  },
+  prices: {
+    scope: 'global',
+    range: other('`{ [modelName]: { input, cachedInput?, output } }`'),
+    defaultText: '`{}`',
+    short:
+      'Extra `{ modelName: { input, cachedInput?, output } }` prices (USD per million tokens) for the cost estimate in `status()` and telemetry, and for the cached discount masking for cost weighs.',
+    long: "USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)) and for the cached discount (`cachedInput` / `input`) that masking for cost weighs; a field other than `input`, `cachedInput`, `output` and `longContext` (and, in `longContext`, `threshold`, `input`, `cachedInput`, `output`) is refused, naming the one it likely meant, and so are a `cachedInput` above `input` and an empty model name; a key that prices no model of the app's agents or summarizers is logged once, with the name it likely meant, when the app first runs.",
+    see: 'docs/observability.md#cost-estimate',
+  },
+  defaultContextWindow: {
+    scope: 'global',
+    unit: 'tokens',
+    range: integer(1_024),
+    default: 128_000,
+    short:
+      'Window assumed for a model no registry knows (with one warning), until a rejection states the real maximum.',
+    long: "For a model no registry knows (one warning per name), until the provider states its maximum, which then becomes that model's window: at most one rejected call per model name.",
+  },
+  artifactTimeoutMs: {
+    scope: 'global',
+    unit: 'ms',
+    range: integer(1, MAX_TIMER_MS),
+    default: 5_000,
+    short:
+      'Longest wait, in ms, for the artifact service when a cut tool result is stored whole; then the cut version alone is kept, with one warning.',
+    long: 'Longest wait for the artifact service when a cut tool result is stored whole; after it the context keeps the cut version alone, with one warning, so a storage call that never returns cannot hang the turn. `contextRecallTool({ artifactTimeoutMs })` bounds its reads the same way, with the same default (see [truncation.md](truncation.md#offloading-the-whole-result-to-an-artifact)).',
+    see: 'docs/truncation.md#offloading-the-whole-result-to-an-artifact',
+  },
+  tokenizer: {
+    scope: 'global',
+    range: other('`{ name, count(text) }`'),
+    defaultText: '`tiktokenTokenizer`',
+    short: "Token counter `{ name, count(text) }`; the default counts o200k_base tokens (js-tiktoken's vocabulary).",
+    long: "The default counts o200k_base tokens (js-tiktoken's vocabulary), linear-time and sampled. Any `{ name, count }` serves, e.g. the classic chars/4: `{ name: 'chars4', count: (text) => Math.ceil(text.length / 4) }`. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.",
+  },
+  logger: {
+    scope: 'global',
+    range: other('`{ debug, info, warn, error }`'),
+    defaultText: "ADK's `getLogger()`",
+    short: 'Where log lines go; conversation text is never logged above debug level.',
+    long: 'Conversation text is never logged above debug level.',
+  },
+  onCompaction: {
+    scope: 'global',
+    range: other('function'),
+    defaultText: '–',
+    short: 'Called with the audit record of every compaction.',
+    long: '`(record) => void \\| Promise<void>`; also `guard.onCompaction(listener)`. A listener that throws is logged and ignored.',
+  },
+  onToolTruncation: {
+    scope: 'global',
+    range: other('function'),
+    defaultText: '–',
+    short: 'Called with the record of every tool result truncation.',
+    long: '`(record) => void` for every tool result cut (tool, original and kept size).',
+  },
+  debugSummarizerErrorText: {
+    scope: 'global',
+    range: BOOLEAN,
+    default: false,
+    short: "Debugging only: keep the summarizer's error text (it can quote the conversation) in compaction records.",
+    long: "Debugging only: also store the summarizer's error text (which can quote the conversation) as `fallbackDetail` in compaction records, in state and event metadata.",
+  },
+} as const satisfies Record<string, OptionSpec>;
