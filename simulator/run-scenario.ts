@@ -13,6 +13,7 @@ import {
   type BasePlugin,
   type BaseSessionService,
   type Event,
+  type Session,
 } from '@google/adk';
 import { cacheTermsFor, ContextGuard, type Tokenizer } from '../src/index.js';
 import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
@@ -47,6 +48,8 @@ export interface RunScenarioOptions {
   readonly tokenizer?: Tokenizer | undefined;
   /** @default 'memory' */
   readonly sessionStore?: SessionStore | undefined;
+  /** Sees the stored session at the end of the run (tests read its events). */
+  readonly onStoredSession?: ((session: Session | undefined) => void) | undefined;
 }
 
 async function openSessionService(
@@ -170,6 +173,7 @@ export async function runScenario(
 
   const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId });
   await store.close();
+  options.onStoredSession?.(stored);
   const compactionsByAgent = new Map<string, number>();
   let compactions = 0;
   let maskings = 0;
