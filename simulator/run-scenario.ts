@@ -15,8 +15,8 @@ import {
   type Event,
   type Session,
 } from '@google/adk';
-import { cacheTermsFor, ContextGuard, type Tokenizer } from '../src/index.js';
-import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
+import { ContextGuard, type Tokenizer } from '../src/index.js';
+import { cacheTermsFor, computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
 import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ScriptedSummarizerLlm } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';

@@ -19,7 +19,8 @@
  * request as ADK built it, before any plugin, so a guard's truncation or
  * masking does not lower it.
  */
-import { callCostParts, priceFor } from '../src/index.js';
+import { priceFor } from '../src/index.js';
+import { callCostParts } from '../src/internal.js';
 import type { CallRecord } from './call-record.js';
 import type { SummarizerCall } from '../src/testing/index.js';
 

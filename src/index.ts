@@ -41,10 +41,8 @@ export type { EventLike } from './records/map-contents-to-events.js';
 // Cost.
 export { priceFor } from './cost/price-table.js';
 export type { ModelPrice, PriceTable } from './cost/price-table.js';
-export { callCostParts, callCostUsd } from './cost/call-cost.js';
-export type { CallCostParts, CallTokens } from './cost/call-cost.js';
-export { CACHE_TERMS, CACHE_TERMS_CHECKED, cacheTermsFor } from './cost/cache-terms.js';
-export type { CacheTerms } from './cost/cache-terms.js';
+export { callCostUsd } from './cost/call-cost.js';
+export type { CallTokens } from './cost/call-cost.js';
 // Recall and pin tools.
 export { contextRecallTool } from './adk/tools/recall-tool.js';
 export type { ContextRecallToolOptions } from './adk/tools/recall-tool.js';

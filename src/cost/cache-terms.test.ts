@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   CACHE_TERMS,
+  CACHE_TERMS_CHECKED,
   cachedPriceRatio,
   cacheTermsFor,
   DEFAULT_CACHED_PRICE_RATIO,
@@ -66,5 +68,13 @@ describe('cacheTermsFor', () => {
       expect(row.cachedPriceRatio).toBeLessThan(1);
       expect(row.minCachedPrefixTokens).toBeGreaterThanOrEqual(1_024);
     }
+  });
+});
+
+describe('the cache terms table in the docs', () => {
+  it('should state the date the rows were checked, and every family, as the table has them', () => {
+    const doc = readFileSync(new URL('../../docs/observability.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`Rows checked on ${CACHE_TERMS_CHECKED}`);
+    for (const row of CACHE_TERMS) expect(doc).toContain(`\`${row.family}\``);
   });
 });

@@ -9,7 +9,7 @@ import { normalizeModelName } from '../estimate/model-registry.js';
 import { priceFor, type ModelPrice, type PriceTable } from './price-table.js';
 
 /** The terms a decision or a bill needs. */
-export interface CacheTerms {
+interface CacheTerms {
   /** A request whose repeated prefix is shorter is billed whole at the uncached price. */
   readonly minCachedPrefixTokens: number;
   /** Cached over uncached price, in [0, 1]. */
@@ -59,7 +59,7 @@ export const MIN_CACHED_PREFIX_TOKENS = 2_048;
 export const DEFAULT_CACHED_PRICE_RATIO = 0.1;
 
 /** Terms for a model no row knows: Gemini 2.5's (the package's home provider). */
-export const DEFAULT_CACHE_TERMS: CacheTerms = {
+const DEFAULT_CACHE_TERMS: CacheTerms = {
   minCachedPrefixTokens: MIN_CACHED_PREFIX_TOKENS,
   cachedPriceRatio: DEFAULT_CACHED_PRICE_RATIO,
 };

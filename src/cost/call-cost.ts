@@ -15,7 +15,7 @@ export interface CallTokens {
 }
 
 /** One call's USD by what it pays for: under caching, the uncached prompt is most of what a request costs. */
-export interface CallCostParts {
+interface CallCostParts {
   readonly uncachedUsd: number;
   readonly cachedUsd: number;
   readonly outputUsd: number;
