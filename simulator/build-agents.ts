@@ -14,11 +14,13 @@ import {
   type BaseAgent,
   type BaseContextCompactor,
   type BaseLlm,
+  type FunctionTool,
 } from '@google/adk';
 import { systemPrompt } from '../src/testing/index.js';
 import { declarationOnlyTools, fetchDataTool } from './scenario-tools.js';
 import type { ScenarioSpec } from './scenario-types.js';
 import { AGENT_NAMES } from './scenario-script.js';
+import { replayTools } from './trajectories/replay-tools.js';
 import { ADK_EVENT_RETENTION } from './strategies.js';
 
 export interface AgentSetup {
@@ -32,8 +34,21 @@ export interface AgentSetup {
 /** A scenario without tool work gives its agents no tools (the seed's "none"), so no declarations ride along. */
 function usesTools(spec: ScenarioSpec): boolean {
   return (
-    (spec.extraToolDeclarations ?? 0) > 0 || spec.turnPattern.tools.some((turn) => turn.some((step) => step.length > 0))
+    spec.replay !== undefined ||
+    (spec.extraToolDeclarations ?? 0) > 0 ||
+    spec.turnPattern.tools.some((turn) => turn.some((step) => step.length > 0))
   );
+}
+
+/** A replay's recorded system prompt, given as a provider so ADK does not read its braces as state placeholders. */
+function instructionOf(spec: ScenarioSpec, name: string): string | (() => string) {
+  const recorded = spec.replay?.systemPrompt;
+  return recorded === undefined ? systemPrompt(spec.systemPromptChars ?? 400, name) : () => recorded;
+}
+
+function toolsOf(spec: ScenarioSpec): FunctionTool[] {
+  if (spec.replay) return replayTools(spec.replay);
+  return [fetchDataTool(), ...declarationOnlyTools(spec.extraToolDeclarations ?? 0)];
 }
 
 function compactors(setup: AgentSetup): BaseContextCompactor[] | undefined {
@@ -59,9 +74,8 @@ function llmAgent(
     name,
     model: setup.model,
     description: `The ${name} of the simulated operations team.`,
-    instruction: systemPrompt(spec.systemPromptChars ?? 400, name),
-    tools:
-      withTools && usesTools(spec) ? [fetchDataTool(), ...declarationOnlyTools(spec.extraToolDeclarations ?? 0)] : [],
+    instruction: instructionOf(spec, name),
+    tools: withTools && usesTools(spec) ? toolsOf(spec) : [],
     ...(compactorList ? { contextCompactors: compactorList } : {}),
     ...extra,
   });

@@ -29,6 +29,7 @@ import {
 } from './strategies.js';
 import { renderSummaryTable, renderTotals } from './summary-table.js';
 import { compareCosts, renderCostComparison } from './cost-comparison.js';
+import { renderReplayCost, replayCost } from './replay-cost.js';
 
 /** The cost comparison printed after the table: ContextGuard's defaults against ADK's own compactor (issue 17). */
 const COMPARED_STRATEGY = 'guard-defaults';
@@ -202,6 +203,8 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${renderSummaryTable(results)}\n\n${renderTotals(results)}\n`);
   const costComparison = compareCosts(results, COMPARED_STRATEGY, COMPARED_BASELINE);
   if (costComparison) process.stdout.write(`\n${renderCostComparison(costComparison)}\n`);
+  const replayCostTable = replayCost(results);
+  if (replayCostTable.length > 0) process.stdout.write(`\n${renderReplayCost(replayCostTable)}\n`);
   const retention = options.retention ? await runRetention(options.guardOptions) : undefined;
   if (retention) process.stdout.write(`\n${renderRetentionTable(retention)}\n`);
   const recall = options.retention ? await runRecall(options.guardOptions) : undefined;
@@ -222,7 +225,7 @@ async function main(): Promise<number> {
   if (options.json) {
     const jsonPath = writeFile(
       options.json,
-      `${JSON.stringify({ groundTruth, ...(Object.keys(options.guardOptions).length > 0 ? { guardOptions: options.guardOptions } : {}), scenarios: results.map(toJson), ...(costComparison ? { costComparison } : {}), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ groundTruth, ...(Object.keys(options.guardOptions).length > 0 ? { guardOptions: options.guardOptions } : {}), scenarios: results.map(toJson), ...(costComparison ? { costComparison } : {}), ...(replayCostTable.length > 0 ? { replayCost: replayCostTable } : {}), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
     );
     process.stdout.write(`JSON:   ${jsonPath}\n`);
   }

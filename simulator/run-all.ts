@@ -41,7 +41,9 @@ interface PlannedJob {
 function plan(options: RunAllOptions): PlannedJob[] {
   const jobs: PlannedJob[] = [];
   for (const scenario of options.scenarios)
-    for (const strategy of options.strategies) jobs.push({ index: jobs.length, scenario, strategy });
+    for (const strategy of options.strategies)
+      if (!scenario.strategies || scenario.strategies.includes(strategy.name))
+        jobs.push({ index: jobs.length, scenario, strategy });
   return jobs;
 }
 

@@ -13,9 +13,10 @@ import {
   type BasePlugin,
   type BaseSessionService,
   type Event,
+  type Session,
 } from '@google/adk';
 import { ContextGuard, type Tokenizer } from '../src/index.js';
-import { computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
+import { cacheTermsFor, computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
 import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ScriptedSummarizerLlm } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
@@ -24,7 +25,7 @@ import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
 import { ObservedModel } from './observed-model.js';
 import { summaryWaits } from './summary-waits.js';
 import { describeRatio, ratioAt } from './ratio-schedule.js';
-import { scenarioCost } from './scenario-cost.js';
+import { REFERENCE_PRICED_MODEL, scenarioCost } from './scenario-cost.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { scenarioScript } from './scenario-script.js';
 import type { ScenarioSpec, UsageSpec } from './scenario-types.js';
@@ -47,6 +48,8 @@ export interface RunScenarioOptions {
   readonly tokenizer?: Tokenizer | undefined;
   /** @default 'memory' */
   readonly sessionStore?: SessionStore | undefined;
+  /** Sees the stored session at the end of the run (tests read its events). */
+  readonly onStoredSession?: ((session: Session | undefined) => void) | undefined;
 }
 
 async function openSessionService(
@@ -107,6 +110,8 @@ export async function runScenario(
     script: scenarioScript(topology, clock, (request) => book.get(request)),
     reportUsage: () => usageOn(spec.usage, clock.turn),
     outputTokens: MODEL_OUTPUT_TOKENS,
+    // The reference model's cache terms (src/cost/cache-terms.ts), which the bill assumes.
+    minCachedTokens: cacheTermsFor(REFERENCE_PRICED_MODEL).minCachedPrefixTokens,
   });
   const model = new ObservedModel(scripted, book, spec.window, strategy.kind === 'context-guard');
   const threshold = computeBudget({ window: spec.window, calibrated: true }).threshold;
@@ -168,6 +173,7 @@ export async function runScenario(
 
   const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId });
   await store.close();
+  options.onStoredSession?.(stored);
   const compactionsByAgent = new Map<string, number>();
   let compactions = 0;
   let maskings = 0;
@@ -263,7 +269,14 @@ export async function runScenario(
     billedPromptTokens: accepted.reduce((sum, call) => sum + call.promptTokens, 0) + summarizer.billedPromptTokens,
     cachedPromptTokens: cost.cachedPromptTokens,
     summarizerPromptTokens: cost.summarizerPromptTokens,
+    uncachedPromptTokens: cost.uncachedPromptTokens,
+    summarizerOutputTokens: cost.summarizerOutputTokens,
     costUsd: cost.costUsd,
+    uncachedUsd: cost.uncachedUsd,
+    cachedUsd: cost.cachedUsd,
+    outputUsd: cost.outputUsd,
+    summarizerInputUsd: cost.summarizerInputUsd,
+    summarizerOutputUsd: cost.summarizerOutputUsd,
     costFloorUsd: cost.costFloorUsd,
     failedTurns,
     violations: capViolations(violations),

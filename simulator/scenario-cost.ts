@@ -1,16 +1,26 @@
 /**
- * What a scenario's run would cost, the same way for every strategy: each
- * accepted model call at its prompt (cached part at the cached rate) and its
- * reported output, plus each accepted summarizer call (never cached: its
- * prompt is new text every time), at the list prices of one reference model
- * from the package's price table.
+ * What a scenario's run would cost, the same way for every strategy, at the
+ * list prices of one reference model from the package's price table, counted
+ * apart by what is paid for (under caching, a request costs mostly what is not
+ * a repeated prefix):
  *
- * And the floor no context strategy goes below on the same run: each call's
- * output, and the contents new in each request (appended since the agent's
- * previous call) billed once at the uncached price; nothing read again from
- * the cache, no summary.
+ * - each accepted model call: its uncached prompt tokens at the input price,
+ *   its cached ones (the implicit cache's repeated prefix) at the cached price,
+ *   its reported output at the output price;
+ * - each accepted summarizer call: its prompt at the full input price (it
+ *   repeats none of the agent's prefix, so nothing of it is cached) and its
+ *   output.
+ *
+ * And the run's floor: every content billed once at the full input price and
+ * never read again: for each agent, its first request whole (system
+ * instruction, tool declarations and the history ADK built), then in each
+ * later request only the contents ADK appended since that agent's previous
+ * request; plus each call's output; no summarizer call. Token counts are the
+ * request as ADK built it, before any plugin, so a guard's truncation or
+ * masking does not lower it.
  */
-import { callCostUsd, priceFor } from '../src/index.js';
+import { priceFor } from '../src/index.js';
+import { callCostParts } from '../src/internal.js';
 import type { CallRecord } from './call-record.js';
 import type { SummarizerCall } from '../src/testing/index.js';
 
@@ -18,38 +28,82 @@ import type { SummarizerCall } from '../src/testing/index.js';
 export const REFERENCE_PRICED_MODEL = 'gemini-2.5-flash';
 
 export interface ScenarioCost {
+  /** Prompt tokens of the accepted model calls not served from the cache. */
+  readonly uncachedPromptTokens: number;
   readonly cachedPromptTokens: number;
+  /** Output tokens of the accepted model calls. */
+  readonly outputTokens: number;
   readonly summarizerPromptTokens: number;
+  readonly summarizerOutputTokens: number;
+  readonly uncachedUsd: number;
+  readonly cachedUsd: number;
+  readonly outputUsd: number;
+  /** Summarizer calls, input and output. */
+  readonly summarizerInputUsd: number;
+  readonly summarizerOutputUsd: number;
+  /** The sum of the five parts above. */
   readonly costUsd: number;
   readonly costFloorUsd: number;
 }
 
+type BilledCall = Pick<
+  CallRecord,
+  'agent' | 'promptTokens' | 'cachedPromptTokens' | 'rawTokens' | 'appendedTokens' | 'rejected'
+>;
+type BilledSummary = Pick<SummarizerCall, 'promptTokens' | 'outputTokens' | 'rejected'>;
+
 export function scenarioCost(
-  calls: readonly CallRecord[],
+  calls: readonly BilledCall[],
   modelOutputTokens: number,
-  summarizerCalls: readonly SummarizerCall[],
+  summarizerCalls: readonly BilledSummary[],
 ): ScenarioCost {
   const price = priceFor(REFERENCE_PRICED_MODEL);
   if (!price) throw new Error(`no price for the reference model ${REFERENCE_PRICED_MODEL}`);
-  let costUsd = 0;
-  let costFloorUsd = 0;
-  let cachedPromptTokens = 0;
+  const totals = {
+    uncachedPromptTokens: 0,
+    cachedPromptTokens: 0,
+    outputTokens: 0,
+    uncachedUsd: 0,
+    cachedUsd: 0,
+    outputUsd: 0,
+  };
+  let floorTokens = 0;
+  const seenAgents = new Set<string>();
   for (const call of calls) {
+    // The floor counts what the conversation holds, whether or not the model took the request.
+    floorTokens += seenAgents.has(call.agent) ? Math.max(0, call.appendedTokens) : Math.max(0, call.rawTokens);
+    seenAgents.add(call.agent);
     if (call.rejected) continue;
-    cachedPromptTokens += call.cachedPromptTokens;
-    costUsd += callCostUsd(price, {
+    const cached = Math.min(call.cachedPromptTokens, call.promptTokens);
+    const parts = callCostParts(price, {
       promptTokens: call.promptTokens,
-      cachedPromptTokens: call.cachedPromptTokens,
+      cachedPromptTokens: cached,
       outputTokens: modelOutputTokens,
     });
-    const newTokens = Math.min(call.appendedTokens, call.promptTokens);
-    costFloorUsd += callCostUsd(price, { promptTokens: newTokens, outputTokens: modelOutputTokens });
+    totals.uncachedPromptTokens += call.promptTokens - cached;
+    totals.cachedPromptTokens += cached;
+    totals.outputTokens += modelOutputTokens;
+    totals.uncachedUsd += parts.uncachedUsd;
+    totals.cachedUsd += parts.cachedUsd;
+    totals.outputUsd += parts.outputUsd;
   }
-  let summarizerPromptTokens = 0;
+  const summarizer = { promptTokens: 0, outputTokens: 0, inputUsd: 0, outputUsd: 0 };
   for (const call of summarizerCalls) {
     if (call.rejected) continue;
-    summarizerPromptTokens += call.promptTokens;
-    costUsd += callCostUsd(price, { promptTokens: call.promptTokens, outputTokens: call.outputTokens });
+    const parts = callCostParts(price, { promptTokens: call.promptTokens, outputTokens: call.outputTokens });
+    summarizer.promptTokens += call.promptTokens;
+    summarizer.outputTokens += call.outputTokens;
+    summarizer.inputUsd += parts.uncachedUsd;
+    summarizer.outputUsd += parts.outputUsd;
   }
-  return { cachedPromptTokens, summarizerPromptTokens, costUsd, costFloorUsd };
+  const floor = callCostParts(price, { promptTokens: floorTokens, outputTokens: totals.outputTokens });
+  return {
+    ...totals,
+    summarizerPromptTokens: summarizer.promptTokens,
+    summarizerOutputTokens: summarizer.outputTokens,
+    summarizerInputUsd: summarizer.inputUsd,
+    summarizerOutputUsd: summarizer.outputUsd,
+    costUsd: totals.uncachedUsd + totals.cachedUsd + totals.outputUsd + summarizer.inputUsd + summarizer.outputUsd,
+    costFloorUsd: floor.uncachedUsd + floor.outputUsd,
+  };
 }

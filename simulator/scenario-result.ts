@@ -46,8 +46,17 @@ export interface ScenarioResult {
   readonly cachedPromptTokens: number;
   /** Prompt tokens of the accepted summarizer calls alone (part of `billedPromptTokens`). */
   readonly summarizerPromptTokens: number;
+  /** Prompt tokens of the accepted model calls billed at the full input price (not cached). */
+  readonly uncachedPromptTokens: number;
+  readonly summarizerOutputTokens: number;
   /** USD of every accepted call, summarizer included, at Gemini 2.5 Flash list prices (see scenario-cost.ts). */
   readonly costUsd: number;
+  /** `costUsd` apart: model calls' uncached prompt, cached prompt and output; summarizer input and output. */
+  readonly uncachedUsd: number;
+  readonly cachedUsd: number;
+  readonly outputUsd: number;
+  readonly summarizerInputUsd: number;
+  readonly summarizerOutputUsd: number;
   /** What no context strategy goes below on this run: the output, and each request's new contents once, uncached (see scenario-cost.ts). */
   readonly costFloorUsd: number;
   /** Turns that ended in an error event or an exception. */

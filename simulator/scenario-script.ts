@@ -22,6 +22,7 @@ import { modelAnswer } from '../src/testing/index.js';
 import { FETCH_TOOL_NAME } from './scenario-tools.js';
 import type { AgentTopology } from './scenario-types.js';
 import type { SimulationClock } from './simulation-clock.js';
+import type { RecordedTurn } from './trajectories/recorded-run.js';
 
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
 
@@ -38,6 +39,19 @@ export type StepLookup = (request: LlmRequest) => { agent: string; step: number 
 
 function transfer(agentName: string): Part {
   return { functionCall: { name: TRANSFER_TOOL_NAME, args: { agentName } } };
+}
+
+/** The recorded model content of a replayed turn's step: its text and calls, then the turn's answer. */
+function replayedContent(turn: RecordedTurn, step: number): Content {
+  const recorded = turn.steps[step];
+  if (!recorded) return { role: 'model', parts: [{ text: turn.answer || '(no answer recorded)' }] };
+  return {
+    role: 'model',
+    parts: [
+      ...(recorded.text ? [{ text: recorded.text }] : []),
+      ...recorded.calls.map((call): Part => ({ functionCall: { name: call.name, args: { ...call.args } } })),
+    ],
+  };
 }
 
 export function scenarioScript(topology: AgentTopology, clock: SimulationClock, lookup: StepLookup): ModelScript {
@@ -64,6 +78,7 @@ export function scenarioScript(topology: AgentTopology, clock: SimulationClock, 
       };
     }
 
+    if (plan.replay) return { content: replayedContent(plan.replay, step) };
     const toolStep = plan.tools[step];
     if (toolStep && toolStep.length > 0) {
       const parts: Part[] = toolStep.map((call, i) => ({

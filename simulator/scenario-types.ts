@@ -6,6 +6,7 @@
  */
 
 import type { PayloadShape, SummarizerBehavior } from '../src/testing/index.js';
+import type { RecordedRun } from './trajectories/recorded-run.js';
 
 export type { PayloadShape, SummarizerBehavior };
 
@@ -99,7 +100,7 @@ export interface ScenarioExpectations {
 export interface ScenarioSpec {
   readonly name: string;
   /** Seed category, or `extra` for scenarios added where the seed has gaps. */
-  readonly group: 'stress' | 'brutal' | 'sequential' | 'extra';
+  readonly group: 'stress' | 'brutal' | 'sequential' | 'extra' | 'replay';
   /** One sentence: what the name claims. */
   readonly claim: string;
   readonly window: number;
@@ -126,4 +127,12 @@ export interface ScenarioSpec {
     readonly maskStaleOutputTokens?: number;
   };
   readonly expect?: ScenarioExpectations;
+  /**
+   * A recorded public run replayed whole (simulator/trajectories/): its system prompt is the
+   * agent's instruction, its user messages the turns, the model answers each step as recorded
+   * and each tool returns its recorded output; `turnPattern` is then unused.
+   */
+  readonly replay?: RecordedRun;
+  /** The strategies (by name) this scenario runs under; absent: every one. */
+  readonly strategies?: readonly string[];
 }

@@ -5,6 +5,7 @@
 import type { Content, Part } from '@google/genai';
 import { imageBase64, pdfBase64, userMessage } from '../src/testing/index.js';
 import type { AttachmentSpec, ScenarioSpec, TurnTools } from './scenario-types.js';
+import type { RecordedTurn } from './trajectories/recorded-run.js';
 
 export interface TurnPlan {
   readonly turn: number;
@@ -13,6 +14,8 @@ export interface TurnPlan {
   readonly attachments: readonly AttachmentSpec[];
   readonly tools: TurnTools;
   readonly responseChars: number;
+  /** The recorded turn a replay answers from (`message` is its user text). */
+  readonly replay?: RecordedTurn | undefined;
 }
 
 function cycled<T>(items: readonly T[] | undefined, turn: number, fallback: T): T {
@@ -21,6 +24,8 @@ function cycled<T>(items: readonly T[] | undefined, turn: number, fallback: T): 
 }
 
 export function planTurn(spec: ScenarioSpec, turn: number): TurnPlan {
+  const recorded = spec.replay?.turns[turn - 1];
+  if (recorded) return { turn, message: recorded.user, attachments: [], tools: [], responseChars: 0, replay: recorded };
   const pattern = spec.turnPattern;
   return {
     turn,

@@ -30,3 +30,5 @@ export { safeJson } from './estimate/json-text.js';
 export { buildSummaryPrompt } from './summary/prompt.js';
 export { renderContent } from './summary/render-content.js';
 export { mapContentsToEvents } from './records/map-contents-to-events.js';
+export { callCostParts } from './cost/call-cost.js';
+export { cacheTermsFor } from './cost/cache-terms.js';

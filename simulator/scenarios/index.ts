@@ -7,6 +7,7 @@ import { SEED_STRESS } from './seed-stress.js';
 import { SEAMS_AGENT_TOOL } from './seams-agent-tool.js';
 import { SEAMS_TURN } from './seams-turn.js';
 import { SEAMS_WINDOW } from './seams-window.js';
+import { REPLAYS } from './replays.js';
 
 export const SEED_SCENARIOS: readonly ScenarioSpec[] = [...SEED_STRESS, ...SEED_BRUTAL, ...SEED_SEQUENTIAL];
 export const ALL_SCENARIOS: readonly ScenarioSpec[] = [
@@ -15,6 +16,7 @@ export const ALL_SCENARIOS: readonly ScenarioSpec[] = [
   ...SEAMS_AGENT_TOOL,
   ...SEAMS_TURN,
   ...SEAMS_WINDOW,
+  ...REPLAYS,
 ];
 
 /** Scenarios whose name matches `pattern` (all when absent). */

@@ -1,5 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cachedPriceRatio, DEFAULT_CACHED_PRICE_RATIO } from './cache-terms.js';
+import {
+  CACHE_TERMS,
+  CACHE_TERMS_CHECKED,
+  cachedPriceRatio,
+  cacheTermsFor,
+  DEFAULT_CACHED_PRICE_RATIO,
+  MIN_CACHED_PREFIX_TOKENS,
+} from './cache-terms.js';
 import { priceFor } from './price-table.js';
 
 describe('cachedPriceRatio', () => {
@@ -20,5 +28,53 @@ describe('cachedPriceRatio', () => {
   it('should stay within [0, 1] for a table that prices cached tokens above uncached ones', () => {
     expect(cachedPriceRatio({ input: 1, cachedInput: 3, output: 1 })).toBe(1);
     expect(cachedPriceRatio({ input: 1, cachedInput: 0, output: 1 })).toBe(0);
+  });
+});
+
+describe('cacheTermsFor', () => {
+  it("should read the model family's row, the longest family the name starts with", () => {
+    expect(cacheTermsFor('gemini-2.5-flash')).toEqual({ minCachedPrefixTokens: 2_048, cachedPriceRatio: 0.1 });
+    expect(cacheTermsFor('models/gemini-3.1-pro-preview')).toEqual({
+      minCachedPrefixTokens: 4_096,
+      cachedPriceRatio: 0.1,
+    });
+    expect(cacheTermsFor('gpt-4o-mini-2024-07-18')).toEqual({ minCachedPrefixTokens: 1_024, cachedPriceRatio: 0.5 });
+    expect(cacheTermsFor('claude-sonnet-4-5-20250929').minCachedPrefixTokens).toBe(1_024);
+    expect(cacheTermsFor('claude-3-5-haiku-20241022').minCachedPrefixTokens).toBe(2_048);
+    expect(cacheTermsFor('claude-haiku-4-5').minCachedPrefixTokens).toBe(4_096);
+  });
+  it("should give a model no row knows Gemini 2.5's terms, the guard's own figures", () => {
+    expect(cacheTermsFor('my-model')).toEqual({
+      minCachedPrefixTokens: MIN_CACHED_PREFIX_TOKENS,
+      cachedPriceRatio: DEFAULT_CACHED_PRICE_RATIO,
+    });
+    expect(cacheTermsFor(undefined).minCachedPrefixTokens).toBe(MIN_CACHED_PREFIX_TOKENS);
+  });
+  it("should let the application's prices override the minimum and the discount per model", () => {
+    const prices = {
+      'gemini-2.5-flash': { input: 0.3, cachedInput: 0.075, output: 2.5, minCachedPrefixTokens: 1_024 },
+    };
+    expect(cacheTermsFor('gemini-2.5-flash-001', prices)).toEqual({
+      minCachedPrefixTokens: 1_024,
+      cachedPriceRatio: 0.25,
+    });
+    // A price without a cached rate leaves the family's discount.
+    expect(cacheTermsFor('gpt-4o', { 'gpt-4o': { input: 2.5, output: 10 } }).cachedPriceRatio).toBe(0.5);
+    expect(cacheTermsFor('gemini-2.5-pro', prices)).toEqual({ minCachedPrefixTokens: 2_048, cachedPriceRatio: 0.1 });
+  });
+  it('should keep every row a real discount with a positive minimum', () => {
+    for (const row of CACHE_TERMS) {
+      expect(row.cachedPriceRatio).toBeGreaterThan(0);
+      expect(row.cachedPriceRatio).toBeLessThan(1);
+      expect(row.minCachedPrefixTokens).toBeGreaterThanOrEqual(1_024);
+    }
+  });
+});
+
+describe('the cache terms table in the docs', () => {
+  it('should state the date the rows were checked, and every family, as the table has them', () => {
+    const doc = readFileSync(new URL('../../docs/observability.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`Rows checked on ${CACHE_TERMS_CHECKED}`);
+    for (const row of CACHE_TERMS) expect(doc).toContain(`\`${row.family}\``);
   });
 });

@@ -1,15 +1,53 @@
 /**
- * What a provider's prompt cache charges, as far as a decision to change the
- * request needs it: the price of a cached token against an uncached one, and
- * the shortest prefix it caches at all. Their sources are in
- * docs/observability.md ("Cost estimate").
+ * What a provider's prompt cache charges: the shortest prefix it caches at
+ * all and the price of a cached token against an uncached one, per model
+ * family, in one dated table. Sources, dates and the choices made where the
+ * providers' own pages disagree are in docs/observability.md ("Cost
+ * estimate"); an application's `prices` entry overrides both per model.
  */
-import type { ModelPrice } from './price-table.js';
+import { normalizeModelName } from '../estimate/model-registry.js';
+import { priceFor, type ModelPrice, type PriceTable } from './price-table.js';
+
+/** The terms a decision or a bill needs. */
+interface CacheTerms {
+  /** A request whose repeated prefix is shorter is billed whole at the uncached price. */
+  readonly minCachedPrefixTokens: number;
+  /** Cached over uncached price, in [0, 1]. */
+  readonly cachedPriceRatio: number;
+}
+
+interface CacheTermsRow extends CacheTerms {
+  /** Model names starting with this (after normalisation) get the row; the longest match wins. */
+  readonly family: string;
+}
+
+/** The day the rows were last checked against the providers' pages. */
+export const CACHE_TERMS_CHECKED = '2026-11-27';
 
 /**
- * The shortest prefix Gemini 2.5 models serve from the implicit cache; a
- * request under it is billed whole at the uncached price. Newer models state
- * a larger minimum, so this errs towards keeping requests cacheable.
+ * Gemini's implicit cache (on by default from 2.5), OpenAI's automatic prompt
+ * cache, and Anthropic's explicit one (it caches only where the request marks
+ * a breakpoint, and bills a cache write at 1.25x, which this table does not
+ * carry). Rows for providers other than Google serve custom `BaseLlm`s.
+ */
+export const CACHE_TERMS: readonly CacheTermsRow[] = [
+  // Google's pages give 1,024 (Flash), 2,048 and 4,096 (Pro) over time; the newest gives 2,048 for both.
+  { family: 'gemini-2.5', minCachedPrefixTokens: 2_048, cachedPriceRatio: 0.1 },
+  { family: 'gemini-3', minCachedPrefixTokens: 4_096, cachedPriceRatio: 0.1 },
+  { family: 'gpt-4o', minCachedPrefixTokens: 1_024, cachedPriceRatio: 0.5 },
+  { family: 'o1', minCachedPrefixTokens: 1_024, cachedPriceRatio: 0.5 },
+  { family: 'claude', minCachedPrefixTokens: 1_024, cachedPriceRatio: 0.1 },
+  { family: 'claude-sonnet-4-6', minCachedPrefixTokens: 2_048, cachedPriceRatio: 0.1 },
+  { family: 'claude-opus-4-5', minCachedPrefixTokens: 4_096, cachedPriceRatio: 0.1 },
+  { family: 'claude-opus-4-6', minCachedPrefixTokens: 4_096, cachedPriceRatio: 0.1 },
+  { family: 'claude-haiku-4-5', minCachedPrefixTokens: 4_096, cachedPriceRatio: 0.1 },
+  { family: 'claude-3-5-haiku', minCachedPrefixTokens: 2_048, cachedPriceRatio: 0.1 },
+  { family: 'claude-3-haiku', minCachedPrefixTokens: 2_048, cachedPriceRatio: 0.1 },
+];
+
+/**
+ * The Gemini 2.5 row's minimum, which the guard's masking decisions use for
+ * every model (they do not read the table per model yet).
  */
 export const MIN_CACHED_PREFIX_TOKENS = 2_048;
 
@@ -20,6 +58,12 @@ export const MIN_CACHED_PREFIX_TOKENS = 2_048;
  */
 export const DEFAULT_CACHED_PRICE_RATIO = 0.1;
 
+/** Terms for a model no row knows: Gemini 2.5's (the package's home provider). */
+const DEFAULT_CACHE_TERMS: CacheTerms = {
+  minCachedPrefixTokens: MIN_CACHED_PREFIX_TOKENS,
+  cachedPriceRatio: DEFAULT_CACHED_PRICE_RATIO,
+};
+
 /**
  * The model's cached price as a share of its uncached one, in [0, 1]; 1 (no
  * discount) for a model priced at 0, where there is nothing to save by caching.
@@ -28,4 +72,27 @@ export function cachedPriceRatio(price: ModelPrice | undefined): number {
   if (price?.cachedInput === undefined) return DEFAULT_CACHED_PRICE_RATIO;
   if (!(price.input > 0)) return 1;
   return Math.min(1, Math.max(0, price.cachedInput / price.input));
+}
+
+function familyRow(model: string | undefined): CacheTerms | undefined {
+  if (!model) return undefined;
+  const name = normalizeModelName(model);
+  let best: CacheTermsRow | undefined;
+  for (const row of CACHE_TERMS)
+    if (name.startsWith(row.family) && (best === undefined || row.family.length > best.family.length)) best = row;
+  return best;
+}
+
+/**
+ * The cache terms of `model`: its family's row (Gemini 2.5's when none), with
+ * what its price entry says over it: `minCachedPrefixTokens`, and the ratio of
+ * `cachedInput` to `input` when the entry has a cached price.
+ */
+export function cacheTermsFor(model: string | undefined, prices?: PriceTable): CacheTerms {
+  const row = familyRow(model) ?? DEFAULT_CACHE_TERMS;
+  const price = priceFor(model, prices);
+  return {
+    minCachedPrefixTokens: price?.minCachedPrefixTokens ?? row.minCachedPrefixTokens,
+    cachedPriceRatio: price?.cachedInput !== undefined ? cachedPriceRatio(price) : row.cachedPriceRatio,
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callCostUsd } from './call-cost.js';
+import { callCostParts, callCostUsd } from './call-cost.js';
 
 const PRICE = { input: 1, cachedInput: 0.1, output: 10 };
 
@@ -11,6 +11,14 @@ describe('callCostUsd', () => {
     ).toBeCloseTo(0.6 + 0.04 + 1, 10);
   });
 
+  it('should split the cost into uncached prompt, cached prompt and output, summing to the whole', () => {
+    const tokens = { promptTokens: 1_000_000, cachedPromptTokens: 400_000, outputTokens: 100_000 };
+    const parts = callCostParts(PRICE, tokens);
+    expect(parts.uncachedUsd).toBeCloseTo(0.6, 10);
+    expect(parts.cachedUsd).toBeCloseTo(0.04, 10);
+    expect(parts.outputUsd).toBeCloseTo(1, 10);
+    expect(parts.uncachedUsd + parts.cachedUsd + parts.outputUsd).toBeCloseTo(callCostUsd(PRICE, tokens), 12);
+  });
   it('should bill cached tokens at the input rate when the cached price is unknown', () => {
     expect(callCostUsd({ input: 2, output: 0 }, { promptTokens: 500_000, cachedPromptTokens: 500_000 })).toBeCloseTo(
       1,

@@ -57,6 +57,13 @@ describe('priceTableProblem', () => {
     expect(at({ threshold: 6_000, input: 2 })).toMatchObject({ field: '.m.longContext.output' });
   });
 
+  it('should accept a minimum cached prefix per model and refuse one that is not a whole token count', () => {
+    expect(priceTableProblem({ m: { input: 1, output: 1, minCachedPrefixTokens: 1_024 } })).toBeUndefined();
+    for (const value of [-1, 1.5, '2048'])
+      expect(priceTableProblem({ m: { input: 1, output: 1, minCachedPrefixTokens: value } })).toMatchObject({
+        field: '.m.minCachedPrefixTokens',
+      });
+  });
   it('should refuse a cached price above the input price, and an empty model name', () => {
     expect(priceTableProblem({ m: { input: 0.3, cachedInput: 3, output: 2.5 } })).toMatchObject({
       field: '.m.cachedInput',

@@ -15,6 +15,11 @@ export interface ModelPrice {
   readonly cachedInput?: number | undefined;
   /** Output tokens (thinking included). */
   readonly output: number;
+  /**
+   * Tokens: the shortest repeated prefix the provider serves from its cache for this model;
+   * absent: the model family's figure in the cache-terms table (cache-terms.ts).
+   */
+  readonly minCachedPrefixTokens?: number | undefined;
   /** A dearer tier for prompts over `threshold` tokens (Gemini 2.5 Pro above 200k). */
   readonly longContext?:
     | {
@@ -80,7 +85,7 @@ export function keyPricesModel(key: string, model: string): boolean {
 }
 
 /** The fields of a `ModelPrice`, and of its `longContext` tier: any other key in an application's table is a misspelling. */
-const PRICE_FIELDS: readonly string[] = ['input', 'cachedInput', 'output', 'longContext'];
+const PRICE_FIELDS: readonly string[] = ['input', 'cachedInput', 'output', 'minCachedPrefixTokens', 'longContext'];
 const TIER_FIELDS: readonly string[] = ['threshold', 'input', 'cachedInput', 'output'];
 
 /** What is wrong with a table entry, a path below it and the reason. */
@@ -134,6 +139,15 @@ function tierProblem(tier: unknown, path: string): PriceProblem | undefined {
   return unknownPriceField(entry, TIER_FIELDS, path) ?? rateProblem(entry, path);
 }
 
+function minPrefixProblem(value: unknown, path: string): PriceProblem | undefined {
+  if (value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0)) return undefined;
+  return {
+    field: `${path}.minCachedPrefixTokens`,
+    value,
+    reason: 'must be a whole number of tokens >= 0 (the shortest prefix the provider caches)',
+  };
+}
+
 function entryProblem(model: string, price: unknown): PriceProblem | undefined {
   if (model.trim().length === 0)
     return { field: `.${model}`, value: price, reason: 'names no model: an empty key would price every model' };
@@ -148,6 +162,7 @@ function entryProblem(model: string, price: unknown): PriceProblem | undefined {
   return (
     unknownPriceField(entry, PRICE_FIELDS, path) ??
     rateProblem(entry, path) ??
+    minPrefixProblem(entry['minCachedPrefixTokens'], path) ??
     (entry['longContext'] === undefined ? undefined : tierProblem(entry['longContext'], `${path}.longContext`))
   );
 }

@@ -13,8 +13,14 @@ const INPUT = 0.3 / 1e6;
 const CACHED = 0.03 / 1e6;
 const OUTPUT = 2.5 / 1e6;
 
-function call(promptTokens: number, cachedPromptTokens: number, appendedTokens: number, rejected = false): CallRecord {
-  return { promptTokens, cachedPromptTokens, appendedTokens, rejected } as CallRecord;
+function call(
+  promptTokens: number,
+  cachedPromptTokens: number,
+  appendedTokens: number,
+  rejected = false,
+  rawTokens = appendedTokens,
+): CallRecord {
+  return { agent: 'worker', promptTokens, cachedPromptTokens, appendedTokens, rawTokens, rejected } as CallRecord;
 }
 
 describe('scenarioCost', () => {
@@ -23,12 +29,35 @@ describe('scenarioCost', () => {
     const cost = scenarioCost(calls, 50, []);
     expect(cost.cachedPromptTokens).toBe(3_000);
     expect(cost.costUsd).toBeCloseTo(3_000 * INPUT + 500 * INPUT + 3_000 * CACHED + 2 * 50 * OUTPUT, 12);
-    expect(cost.costFloorUsd).toBeCloseTo(3_500 * INPUT + 2 * 50 * OUTPUT, 12);
+    // The rejected call's new contents are in the conversation all the same; its output is not.
+    expect(cost.costFloorUsd).toBeCloseTo(9_000 * INPUT + 2 * 50 * OUTPUT, 12);
+  });
+
+  it('should count uncached, cached, output and summarizer parts apart, summing to the bill', () => {
+    const summary = { promptTokens: 4_000, outputTokens: 300, rejected: false };
+    const cost = scenarioCost([call(3_000, 0, 3_000), call(5_000, 3_000, 2_000)], 50, [summary]);
+    expect(cost.uncachedPromptTokens).toBe(5_000);
+    expect(cost.cachedPromptTokens).toBe(3_000);
+    expect(cost.outputTokens).toBe(100);
+    expect(cost.summarizerOutputTokens).toBe(300);
+    expect(cost.uncachedUsd).toBeCloseTo(5_000 * INPUT, 12);
+    expect(cost.cachedUsd).toBeCloseTo(3_000 * CACHED, 12);
+    expect(cost.outputUsd).toBeCloseTo(100 * OUTPUT, 12);
+    expect(cost.summarizerInputUsd).toBeCloseTo(4_000 * INPUT, 12);
+    expect(cost.summarizerOutputUsd).toBeCloseTo(300 * OUTPUT, 12);
+    expect(cost.costUsd).toBeCloseTo(5_000 * INPUT + 3_000 * CACHED + 400 * OUTPUT + 4_000 * INPUT, 12);
+  });
+
+  it("should floor each agent's first request whole (system instruction and tools) and later ones at their new contents", () => {
+    const first = { ...call(3_400, 0, 3_000, false, 3_400) };
+    const other = { ...call(2_000, 0, 1_600, false, 2_000), agent: 'router' };
+    const cost = scenarioCost([first, call(3_900, 3_400, 500, false, 3_900), other], 50, []);
+    expect(cost.costFloorUsd).toBeCloseTo((3_400 + 500 + 2_000) * INPUT + 3 * 50 * OUTPUT, 12);
   });
 
   it('should bill summarizer calls in the cost and never in the floor', () => {
     const summary = { promptTokens: 4_000, outputTokens: 300, rejected: false } as const;
-    const cost = scenarioCost([call(1_000, 0, 1_000)], 50, [summary as never]);
+    const cost = scenarioCost([call(1_000, 0, 1_000)], 50, [summary]);
     expect(cost.summarizerPromptTokens).toBe(4_000);
     expect(cost.costUsd - cost.costFloorUsd).toBeCloseTo(4_000 * INPUT + 300 * OUTPUT, 12);
   });

@@ -1,0 +1,190 @@
+/**
+ * The recorded public runs: the converters of the two sources (tau-bench's
+ * chat messages, SWE-agent's steps), the selection rules of docs/simulator.md,
+ * the loader's shape check, and the committed data as the rule selected it.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  CODING_RUN_ANSWER,
+  convertSweAgentRun,
+  selectSweAgentRuns,
+  SWE_AGENT_TOOL,
+} from '../../simulator/trajectories/convert-swe-agent.js';
+import {
+  convertTauBenchRun,
+  selectTauBenchRuns,
+  type TauBenchRun,
+} from '../../simulator/trajectories/convert-tau-bench.js';
+import { loadTrajectories, parseTrajectoryFile } from '../../simulator/trajectories/load-trajectories.js';
+import { MAX_OUTPUT_CHARS, toolCallCount } from '../../simulator/trajectories/recorded-run.js';
+
+const toolCall = (id: string, name: string, args: object) => ({
+  id,
+  function: { name, arguments: JSON.stringify(args) },
+});
+
+const TAU_RUN: TauBenchRun = {
+  task_id: 7,
+  trial: 0,
+  traj: [
+    { role: 'system', content: 'Airline policy.' },
+    { role: 'user', content: 'Change my flight.' },
+    { role: 'assistant', content: 'Your user id, please?' },
+    { role: 'user', content: 'mia_li_3668' },
+    { role: 'assistant', content: null, tool_calls: [toolCall('c1', 'get_user_details', { user_id: 'mia_li_3668' })] },
+    { role: 'tool', tool_call_id: 'c1', content: '{"name":"Mia"}' },
+    {
+      role: 'assistant',
+      content: 'Let me look at both reservations.',
+      tool_calls: [
+        toolCall('c2', 'get_reservation_details', { id: 'A' }),
+        toolCall('c3', 'get_reservation_details', { id: 'B' }),
+      ],
+    },
+    // Outputs may come in any order; they are matched by call id.
+    { role: 'tool', tool_call_id: 'c3', content: 'reservation B' },
+    { role: 'tool', tool_call_id: 'c2', content: 'x'.repeat(MAX_OUTPUT_CHARS + 10) },
+    { role: 'assistant', content: 'Reservation A goes to SEA.' },
+    { role: 'user', content: '###STOP###' },
+  ],
+};
+
+describe('convertTauBenchRun', () => {
+  it('should make one turn per user message, with the tool steps, their outputs and the text answer', () => {
+    const run = convertTauBenchRun(TAU_RUN, 'airline-task7', 'src');
+    expect(run).toMatchObject({ id: 'airline-task7', kind: 'support', systemPrompt: 'Airline policy.' });
+    // The last, unanswered user message (the simulated user's stop) is dropped.
+    expect(run.turns.map((turn) => turn.user)).toEqual(['Change my flight.', 'mia_li_3668']);
+    expect(run.turns[0]).toEqual({ user: 'Change my flight.', steps: [], answer: 'Your user id, please?' });
+    const [first, second] = run.turns[1]?.steps ?? [];
+    expect(first).toEqual({
+      calls: [{ name: 'get_user_details', args: { user_id: 'mia_li_3668' }, output: '{"name":"Mia"}' }],
+    });
+    expect(second?.text).toBe('Let me look at both reservations.');
+    expect(second?.calls.map((call) => [call.args['id'], call.output.length])).toEqual([
+      ['A', MAX_OUTPUT_CHARS],
+      ['B', 'reservation B'.length],
+    ]);
+    expect(run.turns[1]?.answer).toBe('Reservation A goes to SEA.');
+    expect(toolCallCount(run)).toBe(3);
+  });
+
+  it('should refuse a call whose output was never recorded rather than replay a made-up one', () => {
+    const traj = (TAU_RUN.traj ?? []).filter((message) => message.tool_call_id !== 'c3');
+    expect(() => convertTauBenchRun({ ...TAU_RUN, traj }, 'broken', 'src')).toThrow(/get_reservation_details/);
+  });
+});
+
+describe('selectTauBenchRuns', () => {
+  it('should take trial 0 in task order with enough user messages and tool calls, the first `count`', () => {
+    const users = (n: number) => Array.from({ length: n }, () => ({ role: 'user', content: 'hi' }));
+    const tools = (n: number) => Array.from({ length: n }, () => ({ role: 'tool', content: 'ok' }));
+    const runs: TauBenchRun[] = [
+      { task_id: 9, trial: 0, traj: [...users(10), ...tools(5)] },
+      { task_id: 2, trial: 0, traj: [...users(12), ...tools(6)] },
+      { task_id: 1, trial: 1, traj: [...users(12), ...tools(6)] },
+      { task_id: 3, trial: 0, traj: [...users(9), ...tools(9)] },
+      { task_id: 5, trial: 0, traj: [...users(11), ...tools(4)] },
+      { task_id: 12, trial: 0, traj: [...users(20), ...tools(20)] },
+    ];
+    const chosen = selectTauBenchRuns(runs, { minUsers: 10, minTools: 5, count: 2 });
+    expect(chosen.map((run) => run.task_id)).toEqual([2, 9]);
+  });
+});
+
+describe('convertSweAgentRun and selectSweAgentRuns', () => {
+  const traj = {
+    history: [
+      { role: 'system', content: 'You are an autonomous programmer.' },
+      { role: 'user', content: 'A demonstration.', is_demo: true },
+      { role: 'user', content: 'Fix the rounding of TimeDelta.' },
+    ],
+    trajectory: [
+      { thought: 'Look around.\n', action: 'ls -F\n', observation: 'src/\nsetup.py' },
+      { thought: '', action: 'submit\n', observation: 'diff --git a/x b/x' },
+    ],
+  };
+
+  it('should make a coding run ONE turn: the task, then every step as a call of the run tool', () => {
+    const run = convertSweAgentRun(traj, 'swe-x', 'src');
+    expect(run.kind).toBe('coding');
+    expect(run.systemPrompt).toBe('You are an autonomous programmer.');
+    expect(run.turns).toEqual([
+      {
+        user: 'Fix the rounding of TimeDelta.',
+        steps: [
+          {
+            text: 'Look around.',
+            calls: [{ name: SWE_AGENT_TOOL, args: { command: 'ls -F' }, output: 'src/\nsetup.py' }],
+          },
+          { calls: [{ name: SWE_AGENT_TOOL, args: { command: 'submit' }, output: 'diff --git a/x b/x' }] },
+        ],
+        answer: CODING_RUN_ANSWER,
+      },
+    ]);
+  });
+
+  it('should take one run per task, the first path naming it, with enough steps', () => {
+    const steps = (n: number) => ({ trajectory: Array.from({ length: n }, () => ({ action: 'ls' })) });
+    const files = [
+      { path: 'd/replay__b__fmt2/task-b.traj', traj: steps(20) },
+      { path: 'd/ctf/a.traj', traj: steps(12) },
+      { path: 'd/replay__b__fmt1/task-b.traj', traj: steps(13) },
+      { path: 'd/ctf/short.traj', traj: steps(4) },
+      { path: 'd/ctf/z.traj', traj: steps(30) },
+    ];
+    expect(selectSweAgentRuns(files, { minSteps: 12, count: 2 }).map((file) => file.path)).toEqual([
+      'd/ctf/a.traj',
+      'd/ctf/z.traj',
+    ]);
+    expect(selectSweAgentRuns(files, { minSteps: 12, count: 5 }).map((file) => file.path)).toEqual([
+      'd/ctf/a.traj',
+      'd/ctf/z.traj',
+      'd/replay__b__fmt1/task-b.traj',
+    ]);
+  });
+});
+
+describe('loadTrajectories', () => {
+  it('should name the wrong field of a hand-edited file', () => {
+    const run = {
+      id: 'r',
+      kind: 'support',
+      source: 's',
+      systemPrompt: 'p',
+      turns: [{ user: 'u', steps: [], answer: 'a' }],
+    };
+    expect(parseTrajectoryFile({ licence: 'MIT', runs: [run] }, 'f.json').runs).toHaveLength(1);
+    const badCall = {
+      ...run,
+      turns: [{ user: 'u', answer: 'a', steps: [{ calls: [{ name: 'n', args: {}, output: 5 }] }] }],
+    };
+    expect(() => parseTrajectoryFile({ licence: 'MIT', runs: [badCall] }, 'f.json')).toThrow(
+      'f.json.runs[0].turns[0].steps[0].calls[0].output must be a string',
+    );
+    expect(() => parseTrajectoryFile({ licence: 'MIT', runs: [{ ...run, kind: 'chat' }] }, 'f.json')).toThrow(/kind/);
+  });
+
+  it('should hold the runs the selection rule picked: 6 support dialogues of 9-14 turns, 6 one-turn coding runs of 12-21 steps', () => {
+    const support = loadTrajectories('support');
+    expect(support.map((run) => run.id)).toEqual([
+      'airline-task3',
+      'airline-task10',
+      'airline-task13',
+      'airline-task19',
+      'airline-task24',
+      'airline-task31',
+    ]);
+    for (const run of support) {
+      expect(run.turns.length).toBeGreaterThanOrEqual(9);
+      expect(toolCallCount(run)).toBeGreaterThanOrEqual(5);
+    }
+    const coding = loadTrajectories('coding');
+    expect(coding).toHaveLength(6);
+    for (const run of coding) {
+      expect(run.turns).toHaveLength(1);
+      expect(run.turns[0]?.steps.length).toBeGreaterThanOrEqual(12);
+      expect(run.source).toMatch(/^SWE-agent\/SWE-agent@3ea751c0/);
+    }
+  });
+});
