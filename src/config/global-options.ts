@@ -27,11 +27,11 @@ export const GLOBAL_OPTIONS = {
   },
   prices: {
     scope: 'global',
-    range: other('`{ [modelName]: { input, cachedInput?, output } }`'),
+    range: other('`{ [modelName]: { input, cachedInput?, output, minCachedPrefixTokens? } }`'),
     defaultText: '`{}`',
     short:
-      'Extra `{ modelName: { input, cachedInput?, output } }` prices (USD per million tokens) for the cost estimate in `status()` and telemetry, and for the cached discount masking for cost weighs.',
-    long: "USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)) and for the cached discount (`cachedInput` / `input`) that masking for cost weighs; a field other than `input`, `cachedInput`, `output` and `longContext` (and, in `longContext`, `threshold`, `input`, `cachedInput`, `output`) is refused, naming the one it likely meant, and so are a `cachedInput` above `input` and an empty model name; a key that prices no model of the app's agents or summarizers is logged once, with the name it likely meant, when the app first runs.",
+      'Extra `{ modelName: { input, cachedInput?, output, minCachedPrefixTokens? } }` prices (USD per million tokens) and cache terms for the cost estimate in `status()` and telemetry, and for the cached discount masking for cost weighs.',
+    long: "USD per million tokens, consulted before the built-in price table for the cost estimate ([observability.md](observability.md#cost-estimate)) and for the cached discount (`cachedInput` / `input`) that masking for cost weighs; `minCachedPrefixTokens` overrides the shortest prefix the provider caches (the dated table of cache terms in [observability.md](observability.md#cache-terms)); a field other than `input`, `cachedInput`, `output`, `minCachedPrefixTokens` and `longContext` (and, in `longContext`, `threshold`, `input`, `cachedInput`, `output`) is refused, naming the one it likely meant, and so are a `cachedInput` above `input` and an empty model name; a key that prices no model of the app's agents or summarizers is logged once, with the name it likely meant, when the app first runs.",
     see: 'docs/observability.md#cost-estimate',
   },
   defaultContextWindow: {
