@@ -119,6 +119,7 @@ export const EMPTY_USAGE: UsageRecord = {
   discardedCompactions: 0,
   overLimitCalls: 0,
   rejectedCalls: 0,
+  retriedCalls: 0,
   forceCompaction: false,
   invocations: 0,
 };
@@ -284,6 +285,7 @@ function decodeCounters(read: FieldReader) {
     discardedCompactions: read.counter('discardedCompactions'),
     overLimitCalls: read.counter('overLimitCalls'),
     rejectedCalls: read.counter('rejectedCalls'),
+    retriedCalls: read.counter('retriedCalls'),
     forceCompaction: read.boolean('forceCompaction'),
     invocations: read.counter('invocations'),
     lastInvocationId: read.string('lastInvocationId'),
