@@ -38,10 +38,20 @@ export class BeforeModelGuard {
     let sent: GuardRequestResult | undefined;
     await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key)));
     if (!sent) return;
-    // Before ADK reads the agent's model for this call (after the before-model callbacks).
-    installRetryingModel(context.invocationContext.agent);
     const again = (accept: (result: GuardRequestResult) => boolean) => this.guardAgain(context, request, key, accept);
-    offerRetry(request, retryRejected({ context, request, built, estimate: sent.estimate }, again, this.parts));
+    try {
+      // Before ADK reads the agent's model for this call (after the before-model callbacks).
+      installRetryingModel(context.invocationContext.agent);
+      offerRetry(request, retryRejected({ context, request, built, estimate: sent.estimate }, again, this.parts));
+    } catch (error) {
+      // A model ADK cannot resolve fails ADK's own read of it next; the guard does not fail the turn first.
+      logFailure(
+        this.parts.logger,
+        'error',
+        `${LOG_PREFIX} agent '${context.agentName}': could not wrap its model; a rejected call will not be retried.`,
+        error,
+      );
+    }
   }
 
   /** The decision made again on a rejected request, applied only if `accept` takes it. */
