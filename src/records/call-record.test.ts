@@ -24,6 +24,7 @@ describe('callCountsBetween', () => {
       discardedCompactions: 1,
       overLimitCalls: 1,
       rejectedCalls: 0,
+      retriedCalls: 0,
     });
   });
 
@@ -84,6 +85,7 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       overLimitCalls: 0,
       // A numeric string is a number that went through a lax store, as in the usage record.
       rejectedCalls: 2,
+      retriedCalls: 0,
       promptTokens: 0,
       // Never more cached tokens than prompt tokens.
       cachedPromptTokens: 0,

@@ -29,11 +29,13 @@ export const COUNT_KEYS = [
   'discardedCompactions',
   'overLimitCalls',
   'rejectedCalls',
+  'retriedCalls',
 ] as const satisfies readonly (keyof UsageRecord)[];
 
 /**
  * What the guard decided for one call, before the model answered: taken from the usage record's counters
- * (`rejectedCalls`: the provider rejected the call as too long, on the error event).
+ * (`rejectedCalls`: the provider rejected the call as too long, on the error event, or on the response
+ * of the call retried after it; `retriedCalls`: that retry).
  */
 export type CallCounts = Pick<UsageRecord, (typeof COUNT_KEYS)[number]>;
 

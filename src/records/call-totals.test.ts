@@ -35,6 +35,7 @@ describe('sumCallRecords', () => {
       discardedCompactions: 0,
       overLimitCalls: 0,
       rejectedCalls: 1,
+      retriedCalls: 0,
       promptTokens: 2_000,
       cachedPromptTokens: 800,
       outputTokens: 100,

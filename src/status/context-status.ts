@@ -100,6 +100,7 @@ export function agentStatus(
     compactions: usage.compactions,
     maskings: usage.maskings,
     rejectedCalls: usage.rejectedCalls,
+    retriedCalls: usage.retriedCalls,
     overLimitCalls: usage.overLimitCalls,
     countsFrom: 'state',
     calibrated: correction !== undefined,

@@ -23,6 +23,7 @@ export function withCallTotals(status: AgentContextStatus, totals: CallTotals | 
     compactions: totals.compactions,
     maskings: totals.maskings,
     rejectedCalls: totals.rejectedCalls,
+    retriedCalls: totals.retriedCalls,
     overLimitCalls: totals.overLimitCalls,
     promptTokens: totals.promptTokens,
     cachedPromptTokens: totals.cachedPromptTokens,

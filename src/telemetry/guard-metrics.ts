@@ -16,7 +16,9 @@
  *   `gen_ai.context_guard.prepared.wait_expired` (counter: calls that waited for another replica's
  *   summary until `preparedSummaryWaitMs`, then summarized themselves),
  *   `gen_ai.context_guard.maskings` (counter; attribute `context_guard.cause`: `room` when a
- *   compaction was due, `cost` for stale tool output with the window far from full).
+ *   compaction was due, `cost` for stale tool output with the window far from full),
+ *   `gen_ai.context_guard.retried_calls` (counter: calls the provider rejected as too long,
+ *   compacted and sent again within the same model call).
  */
 import { context, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { CompactionRecord } from '../records/compaction-record.js';
@@ -62,6 +64,11 @@ const meters = lazyInstruments({
     name: 'gen_ai.context_guard.prepared.wait_expired',
     description:
       "Calls at the threshold that waited preparedSummaryWaitMs for another replica's summary, then summarized themselves",
+  },
+  retried: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.retried_calls',
+    description: 'Calls rejected as too long, compacted and sent again within the same model call',
   },
   wait: {
     kind: 'histogram',
@@ -146,4 +153,9 @@ export function recordPreparedSummary(agentName: string, summarizerMs: number, f
 /** A call at the threshold gave up waiting for the summary another replica prepares. */
 export function recordPreparedWaitExpired(agentName: string): void {
   meters().waitExpired.add(1, { 'gen_ai.agent.name': agentName });
+}
+
+/** A call the provider rejected as too long was compacted and sent again, within the same model call. */
+export function recordRetriedCall(agentName: string): void {
+  meters().retried.add(1, { 'gen_ai.agent.name': agentName });
 }

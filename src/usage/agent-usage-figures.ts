@@ -23,6 +23,8 @@ export interface AgentUsageFigures {
   readonly maskings: number;
   /** Requests the provider rejected as too long. */
   readonly rejectedCalls: number;
+  /** Rejected requests compacted and sent again within the same model call (at most one retry per call). */
+  readonly retriedCalls: number;
   /** Requests sent although they were still over the hard limit after every reduction. */
   readonly overLimitCalls: number;
   /** Estimated USD of the agent's calls whose model has a price (summarizer calls are in the compaction records). */

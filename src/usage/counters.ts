@@ -8,7 +8,7 @@ import type { FieldReader } from '../state/field-reader.js';
 
 export interface UsageCounters extends Pick<
   AgentUsageFigures,
-  'modelCalls' | 'compactions' | 'maskings' | 'rejectedCalls' | 'overLimitCalls' | 'costUsd'
+  'modelCalls' | 'compactions' | 'maskings' | 'rejectedCalls' | 'retriedCalls' | 'overLimitCalls' | 'costUsd'
 > {
   /** Summaries thrown away because they came out no smaller than what they would replace. */
   readonly discardedCompactions: number;
@@ -30,6 +30,7 @@ export function decodeCounters(read: FieldReader): UsageCounters {
     discardedCompactions: read.counter('discardedCompactions'),
     overLimitCalls: read.counter('overLimitCalls'),
     rejectedCalls: read.counter('rejectedCalls'),
+    retriedCalls: read.counter('retriedCalls'),
     billedPromptTokens: read.number('billedPromptTokens', {}),
     billedCachedPromptTokens: read.number('billedCachedPromptTokens', {}),
     billedOutputTokens: read.number('billedOutputTokens', {}),

@@ -25,6 +25,7 @@ export const EMPTY_USAGE: UsageRecord = {
   discardedCompactions: 0,
   overLimitCalls: 0,
   rejectedCalls: 0,
+  retriedCalls: 0,
   forceCompaction: false,
   invocations: 0,
 };

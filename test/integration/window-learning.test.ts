@@ -79,7 +79,7 @@ describe('a window learned from the provider', () => {
     expect(restartedModel.rejectedRequests).toHaveLength(0);
   });
 
-  it('should show the stated maximum in the meter right after the rejection, before the next call', async () => {
+  it('should show the stated maximum in the meter right after the rejected call', async () => {
     const model = strictModel();
     const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() });
     const harness = createHarness({ model, plugins: [guard] });
@@ -88,8 +88,8 @@ describe('a window learned from the provider', () => {
       await harness.runTurns(session.id, turn, { from: turn });
     expect(model.rejectedRequests).toHaveLength(1);
     const meter = formatContextMeter(guard.status(await harness.storedSession(session.id), 'worker'));
-    // The window the next call is held to, and no turns-left count against the threshold of the old window.
-    expect(meter).toMatch(/^\d+(\.\d)?K\/8K learned \(\d+(\.\d)?%\)$/);
+    // The window the retried call was held to; turns left, if any, count against its threshold (at most one turn of ~1.9K).
+    expect(meter).toMatch(/^\d+(\.\d)?K\/8K learned \(\d+(\.\d)?%\)( ~[01] turns? left)?$/);
   });
 
   it('should let the provider win over a larger contextWindow option, and say so once', async () => {

@@ -154,6 +154,7 @@ export const usageRecordArbitrary: fc.Arbitrary<UsageRecord> = fc.record({
   discardedCompactions: count,
   overLimitCalls: count,
   rejectedCalls: count,
+  retriedCalls: count,
   forceCompaction: fc.boolean(),
   window: fc.option(positiveCount, { nil: undefined }),
   threshold: fc.option(positiveCount, { nil: undefined }),

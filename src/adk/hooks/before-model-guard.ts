@@ -4,7 +4,7 @@
  * other plugins' compaction hooks run. It fails open: the guard never fails the turn.
  */
 import type { Context, LlmRequest } from '@google/adk';
-import { guardRequest } from '../../pipeline/guard-request.js';
+import { guardRequest, type GuardRequestResult } from '../../pipeline/guard-request.js';
 import { applyResult } from './apply-result.js';
 import { CompactionHooks, compactionTrigger } from './compaction-hooks.js';
 import type { GuardParts } from './guard-parts.js';
@@ -13,6 +13,8 @@ import { readRequest, readStoredState } from './read-request.js';
 import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
+import { retryRejected } from './retry-rejected.js';
 
 export class BeforeModelGuard {
   /** Requests already handled, so the plugin and agent-callback forms never both apply. */
@@ -23,22 +25,60 @@ export class BeforeModelGuard {
     private readonly policies: PolicyCache,
   ) {}
 
-  /** Guards `request` once; never throws. */
+  /**
+   * Guards `request` once, and offers the model wrapper one retry of it should the provider
+   * reject it as too long (adk/hooks/retry-rejected.ts); never throws.
+   */
   async guard(context: Context, request: LlmRequest): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
     // App + user + session: the same session id may belong to another user or app.
     const key = `${scopeOfContext(context)}\u0000${context.agentName}`;
-    await this.parts.queue.run(key, () => this.guardInOrder(context, request, key));
+    const built = request.contents;
+    let sent: GuardRequestResult | undefined;
+    await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key)));
+    if (!sent) return;
+    const again = (accept: (result: GuardRequestResult) => boolean) => this.guardAgain(context, request, key, accept);
+    try {
+      // Before ADK reads the agent's model for this call (after the before-model callbacks).
+      installRetryingModel(context.invocationContext.agent);
+      offerRetry(request, retryRejected({ context, request, built, estimate: sent.estimate }, again, this.parts));
+    } catch (error) {
+      // A model ADK cannot resolve fails ADK's own read of it next; the guard does not fail the turn first.
+      logFailure(
+        this.parts.logger,
+        'error',
+        `${LOG_PREFIX} agent '${context.agentName}': could not wrap its model; a rejected call will not be retried.`,
+        error,
+      );
+    }
   }
 
-  private async guardInOrder(context: Context, request: LlmRequest, key: string): Promise<void> {
+  /** The decision made again on a rejected request, applied only if `accept` takes it. */
+  private async guardAgain(
+    context: Context,
+    request: LlmRequest,
+    key: string,
+    accept: (result: GuardRequestResult) => boolean,
+  ): Promise<GuardRequestResult | undefined> {
+    let result: GuardRequestResult | undefined;
+    await this.parts.queue.run(key, async () => void (result = await this.guardInOrder(context, request, key, accept)));
+    return result;
+  }
+
+  /** The result applied, or undefined when the guard is off, failed, or `accept` refused it. */
+  private async guardInOrder(
+    context: Context,
+    request: LlmRequest,
+    key: string,
+    accept: (result: GuardRequestResult) => boolean = () => true,
+  ): Promise<GuardRequestResult | undefined> {
     const logger = this.parts.logger;
     let hooks: CompactionHooks | undefined;
     let compacted = false;
     try {
       const policy = this.policies.of(context.agentName);
-      if (!policy.enabled) return;
+      if (!policy.enabled) return undefined;
       const stored = readStoredState(context, logger);
       // Before anything that may fail, so the declaration is the same on every call.
       const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, context.agentName);
@@ -46,9 +86,11 @@ export class BeforeModelGuard {
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const read = readRequest(context, request, key, policy, { ...stored, windowChoice }, hooks, this.parts);
       const result = await guardRequest(read.input);
+      if (!accept(result)) return undefined;
       // A masking is a compaction too, for other plugins' hooks (made without a model call).
       compacted = result.masking !== undefined || result.compaction !== undefined;
       await applyResult(context, request, key, read, result, this.parts);
+      return result;
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
       logFailure(
@@ -57,6 +99,7 @@ export class BeforeModelGuard {
         `${LOG_PREFIX} agent '${context.agentName}': guard failed; the request is sent unchanged.`,
         error,
       );
+      return undefined;
     } finally {
       // Other plugins' compaction hooks (logged and ignored if they throw).
       await hooks?.settle(compacted);

@@ -21,6 +21,7 @@ import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { readUsage, writeUsage } from '../runtime/state-writer.js';
 import type { PendingCalls } from './pending-calls.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { wasLearned } from './learned-rejections.js';
 
 /** The event to hand back to ADK for a failed model call, if the step wrote guard state. */
 export function modelErrorEvent(
@@ -32,7 +33,8 @@ export function modelErrorEvent(
   const agentName = context.agentName;
   const message = error?.message ?? String(error);
   const rejected = isOverflowError(message);
-  if (rejected) learnFromRejection(context, request, message, deps);
+  // A rejection the retry already learned from (and did not retry) is not learned twice.
+  if (rejected && !wasLearned(error)) learnFromRejection(context, request, message, deps);
   const prefix = `${STATE_PREFIX}:${agentName}:`;
   if (!Object.keys(context.actions.stateDelta).some((key) => key.startsWith(prefix))) return undefined;
   // ADK persists a failed step's state delta only through an event it is handed back.
@@ -56,7 +58,7 @@ export function modelErrorEvent(
   });
 }
 
-function learnFromRejection(
+export function learnFromRejection(
   context: Context,
   request: LlmRequest | undefined,
   message: string,

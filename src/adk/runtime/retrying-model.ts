@@ -1,0 +1,103 @@
+/**
+ * The agent's model, wrapped so that a request the provider rejects as too long can be compacted
+ * and sent again inside the same model call (docs/design.md, "A rejected call is retried").
+ *
+ * ADK 2.0.0 yields an `onModelErrorCallback`'s answer without its post-processing (no tool runs,
+ * no `afterModelCallback`), so the retry happens below ADK, in `generateContentAsync`: ADK then
+ * post-processes the retried answer like any other. The wrapper is a `Proxy` of the model that
+ * replaces only `generateContentAsync`; everything ADK checks reads through to the model itself
+ * (`instanceof Gemini`, the brands `isBaseLlm` and `isGemini` test, `model`, `useInteractionsApi`).
+ * It retries only a request the before-model guard offered a retry for (`offerRetry`), at most
+ * once, and only when the rejection came before any answer; otherwise it yields what the model
+ * yields and throws what it throws, untouched.
+ */
+import {
+  isBaseLlm,
+  isLlmAgent,
+  LLMRegistry,
+  type BaseAgent,
+  type BaseLlm,
+  type LlmRequest,
+  type LlmResponse,
+} from '@google/adk';
+
+/** Given the rejection of an offered request: true when the request was compacted, to be sent again. */
+export type RetryRejected = (error: unknown) => Promise<boolean>;
+
+/** On `globalThis`, so two copies of the package share the offers and recognise each other's wrapper. */
+const OFFERS_KEY = Symbol.for('adk-context-guard.retryOffers');
+const WRAPPED = Symbol.for('adk-context-guard.retryingModel');
+
+function offers(): WeakMap<LlmRequest, RetryRejected> {
+  const holder = globalThis as { [OFFERS_KEY]?: WeakMap<LlmRequest, RetryRejected> };
+  return (holder[OFFERS_KEY] ??= new WeakMap());
+}
+
+/** Offers one retry of `request`, should its model call be rejected. */
+export function offerRetry(request: LlmRequest, retry: RetryRejected): void {
+  offers().set(request, retry);
+}
+
+/** The offer of `request`, once: a retried request is never retried again. */
+function takeOffer(request: LlmRequest): RetryRejected | undefined {
+  const retry = offers().get(request);
+  offers().delete(request);
+  return retry;
+}
+
+function isRetrying(model: BaseLlm): boolean {
+  return (model as unknown as Record<symbol, unknown>)[WRAPPED] === true;
+}
+
+async function* generateRetrying(
+  model: BaseLlm,
+  request: LlmRequest,
+  stream: boolean | undefined,
+  abortSignal: AbortSignal | undefined,
+): AsyncGenerator<LlmResponse, void> {
+  let answered = false;
+  try {
+    for await (const response of model.generateContentAsync(request, stream, abortSignal)) {
+      answered = true;
+      yield response;
+    }
+    return;
+  } catch (error) {
+    // After a response was yielded, ADK has already acted on it: the call cannot be taken back.
+    const retry = answered || abortSignal?.aborted ? undefined : takeOffer(request);
+    if (!retry || !(await retry(error))) throw error;
+  }
+  yield* model.generateContentAsync(request, stream, abortSignal);
+}
+
+/** `model`, whose `generateContentAsync` retries an offered request once; the same object in every other way. */
+export function retryingModel(model: BaseLlm): BaseLlm {
+  if (isRetrying(model)) return model;
+  const generate = (request: LlmRequest, stream?: boolean, abortSignal?: AbortSignal) =>
+    generateRetrying(model, request, stream, abortSignal);
+  return new Proxy(model, {
+    get(target, property, receiver) {
+      if (property === WRAPPED) return true;
+      if (property === 'generateContentAsync') return generate;
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
+/**
+ * Wraps the model `agent` calls: its own, else the nearest ancestor's it inherits (ADK's
+ * `canonicalModel`), so that every agent that inherits it is served by the one wrapper. A model
+ * named by a string becomes the instance ADK would resolve it to (`canonicalModel` makes a new
+ * one on every read). Idempotent; an agent with no model is left alone.
+ */
+export function installRetryingModel(agent: BaseAgent | undefined): void {
+  let owner = agent;
+  while (owner && !(isLlmAgent(owner) && owner.model)) owner = owner.parentAgent;
+  if (!owner || !isLlmAgent(owner)) return;
+  const model = owner.model;
+  if (isBaseLlm(model)) {
+    if (!isRetrying(model)) owner.model = retryingModel(model);
+  } else if (typeof model === 'string') {
+    owner.model = retryingModel(LLMRegistry.newLlm(model));
+  }
+}

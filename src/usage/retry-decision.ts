@@ -1,0 +1,29 @@
+/**
+ * Whether a request the provider rejected as too long is sent again, within the same model call,
+ * once the guard has decided it afresh with what the rejection taught (a learned window, a forced
+ * compaction). Pure: the shell (adk/hooks/retry-rejected.ts) measures and applies.
+ */
+import type { UsageRecord } from './stored-usage.js';
+
+/** The rejected request and the guard's new decision on it. */
+interface RetryAttempt {
+  /** Heuristic estimate of the request the provider rejected. */
+  readonly rejectedEstimate: number;
+  /** Heuristic estimate of the request as the new decision would send it. */
+  readonly estimate: number;
+  /** The new decision is still over the hard limit after every reduction. */
+  readonly overLimit: boolean;
+}
+
+/**
+ * True when the request came out smaller and the guard believes it fits: a request that cannot be
+ * made smaller, or still does not fit the guard's own limit, would only be rejected again.
+ */
+export function retryPays(attempt: RetryAttempt): boolean {
+  return !attempt.overLimit && attempt.estimate < attempt.rejectedEstimate;
+}
+
+/** The usage record with one more retried call. */
+export function withRetriedCall(usage: UsageRecord): UsageRecord {
+  return { ...usage, retriedCalls: usage.retriedCalls + 1 };
+}
