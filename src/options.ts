@@ -173,9 +173,9 @@ export interface ContextGuardOptions extends AgentPolicy {
    */
   artifactTimeoutMs?: number;
   /**
-   * Extra `{ modelName: { input, cachedInput?, output } }` prices (USD per million tokens) for the cost estimate in
-   * `status()` and telemetry, and for the cached discount masking for cost weighs. Consulted before the built-in
-   * table (docs/observability.md). @default `{}`
+   * Extra `{ modelName: { input, cachedInput?, output, minCachedPrefixTokens? } }` prices (USD per million tokens)
+   * and cache terms for the cost estimate in `status()` and telemetry, and for the cached discount masking for cost
+   * weighs. Consulted before the built-in tables (docs/observability.md). @default `{}`
    */
   prices?: PriceTable;
   /**

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS, summaryRecordArbitrary } from '../../test/support/arbitraries.js';
+import { expectReadsBack } from '../../test/support/reads-back.js';
 import { encodeRecord, RECORD_VERSION } from '../state/codec.js';
 import { decodeSummaryRecord } from './stored-summary.js';
 
@@ -14,21 +15,6 @@ const STORED_SUMMARY = {
   fallback: false,
   createdAt: 1_700_000_000_000,
 };
-
-/** A record after a JSON round trip through a session service. */
-function roundTrip(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value));
-}
-
-/** `decode` reads back every record `records` makes, once encoded and through a JSON round trip. */
-function expectReadsBack<T extends object>(records: fc.Arbitrary<T>, decode: (value: unknown) => T | undefined): void {
-  fc.assert(
-    fc.property(records, (record) => {
-      expect(decode(roundTrip(encodeRecord(record)))).toEqual(record);
-    }),
-    PROPERTY_RUNS,
-  );
-}
 
 describe('decodeSummaryRecord', () => {
   describe('values that are not a usable summary', () => {

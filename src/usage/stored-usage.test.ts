@@ -1,24 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS, usageRecordArbitrary } from '../../test/support/arbitraries.js';
+import { expectReadsBack } from '../../test/support/reads-back.js';
 import { encodeRecord } from '../state/codec.js';
 import { decodeUsageRecord, EMPTY_USAGE, readUsageRecord } from './stored-usage.js';
 import { MIN_PLAUSIBLE_WINDOW } from './window.js';
-
-/** A record after a JSON round trip through a session service. */
-function roundTrip(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value));
-}
-
-/** `decode` reads back every record `records` makes, once encoded and through a JSON round trip. */
-function expectReadsBack<T extends object>(records: fc.Arbitrary<T>, decode: (value: unknown) => T | undefined): void {
-  fc.assert(
-    fc.property(records, (record) => {
-      expect(decode(roundTrip(encodeRecord(record)))).toEqual(record);
-    }),
-    PROPERTY_RUNS,
-  );
-}
 
 describe('decodeUsageRecord', () => {
   describe('values that are not a usage record', () => {
