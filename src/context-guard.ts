@@ -93,9 +93,9 @@ export class ContextGuard extends BasePlugin {
   }
 
   /**
-   * Token status of every guarded agent of a session (or of one agent), read from its state, with
-   * its counts summed over its events when it has them (`countsFrom`); an agent with no guard
-   * state gets `known: false`, not an error. Fields: docs/observability.md.
+   * Token status of every guarded agent of a session (or of one agent), from its state and events
+   * (`countsFrom`); an agent with no guard state gets `known: false`. Fields: docs/observability.md.
+   * Never throws: anything but a session gets one warning and `[]` (or `known: false`).
    */
   status(session: StatusSession): AgentContextStatus[];
   status(session: StatusSession, agentName: string): AgentContextStatus;
@@ -109,17 +109,17 @@ export class ContextGuard extends BasePlugin {
   }
 
   /**
-   * Pins `text` for an agent (or every agent, the default) in a stored session, written as a
-   * state-only event: it is carried verbatim in every later request (docs/memory.md).
-   * @throws ContextGuardPinError when the pins would exceed the agent's cap.
+   * Pins `text` for an agent (or every agent, the default) in a stored session by a state-only
+   * event: carried verbatim in every later request (docs/memory.md).
+   * @throws ContextGuardPinError over the agent's cap; TypeError, before writing, for a wrong argument.
    */
   async pin(params: StoredSession & { text: string; agentName?: string }): Promise<Pin> {
     return this.sessions.pin(params);
   }
 
   /**
-   * Makes the agent's next model call compact whatever its estimate says (the `/compact` of a
-   * chat UI), written as a state-only event; the summary is made at that call.
+   * Makes the agent's next model call compact, whatever its estimate (a chat's `/compact`), by a state-only event.
+   * @throws TypeError, before writing, for a `session`, `sessionService` or `agentName` of the wrong kind.
    */
   async requestCompaction(params: StoredSession & { agentName: string }): Promise<void> {
     return this.sessions.requestCompaction(params);
@@ -132,7 +132,7 @@ export class ContextGuard extends BasePlugin {
 
   /**
    * Releases what this process caches about a session (the `Session`, or a bare session id for
-   * every app and user); call it when a session ends. Correctness never depends on the cache.
+   * every app and user) when it ends; correctness never depends on it. Never throws (see docs).
    */
   forgetSession(session: SessionRef | string): void {
     this.sessions.forgetSession(session);

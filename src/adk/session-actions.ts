@@ -17,6 +17,12 @@ import { scopeOfRef, sessionIdPrefix, type SessionRef } from './runtime/session-
 import { appendStateEvent } from './runtime/state-event.js';
 import { preparedInState } from './runtime/replica-prepared.js';
 import { remoteWaitDeadline } from '../preparation/prepared-source.js';
+import {
+  SESSION_EXPECTED,
+  sessionRefProblem,
+  sessionStateProblem,
+  storedSessionProblem,
+} from '../status/session-argument.js';
 
 /**
  * What `status()` reads: a session's state, and (a `Session` has them) its app, user and id, and
@@ -42,6 +48,12 @@ export class GuardSessionActions {
   ) {}
 
   status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+    // A status call sits in monitoring paths: bad input is logged and answered with nothing known.
+    const problem = sessionStateProblem(session);
+    if (problem !== undefined) {
+      this.parts.logger.warn(`ContextGuard: status() expects ${SESSION_EXPECTED}; ${problem}. Returning no status.`);
+      return agentName === undefined ? [] : agentStatus({}, agentName);
+    }
     const scope = 'appName' in session ? scopeOfRef(session) : undefined;
     // One pass over the events for every agent; a session without them (listSessions) sums nothing.
     const totals = sumCallRecords(session.events);
@@ -61,6 +73,10 @@ export class GuardSessionActions {
   }
 
   async pin(params: StoredSession & { text: string; agentName?: string }): Promise<Pin> {
+    // A write the caller counts on: refused with a clear error, never dropped silently.
+    const problem =
+      storedSessionProblem(params) ?? (typeof params.text === 'string' ? undefined : 'text is not a string');
+    if (problem !== undefined) throw new TypeError(`ContextGuard: pin() expects ${SESSION_EXPECTED}; ${problem}.`);
     const agentName = params.agentName ?? ALL_AGENTS;
     const state = params.session.state;
     const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state);
@@ -73,6 +89,11 @@ export class GuardSessionActions {
   }
 
   async requestCompaction(params: StoredSession & { agentName: string }): Promise<void> {
+    const problem =
+      storedSessionProblem(params) ?? (typeof params.agentName === 'string' ? undefined : 'agentName is not a string');
+    if (problem !== undefined) {
+      throw new TypeError(`ContextGuard: requestCompaction() expects ${SESSION_EXPECTED}; ${problem}.`);
+    }
     const delta = compactionRequestDelta(params.session.state, params.agentName, Date.now());
     await appendStateEvent(params.sessionService, params.session, 'compact', delta);
   }
@@ -83,6 +104,14 @@ export class GuardSessionActions {
   }
 
   forgetSession(session: SessionRef | string): void {
+    // Only a cache is released: bad input is logged and nothing is forgotten.
+    const problem = typeof session === 'string' ? undefined : sessionRefProblem(session);
+    if (problem !== undefined) {
+      this.parts.logger.warn(
+        `ContextGuard: forgetSession() expects a session id or ${SESSION_EXPECTED}; ${problem}. Nothing forgotten.`,
+      );
+      return;
+    }
     const prefix = typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`;
     this.parts.measures.forgetPrefix(prefix);
     this.parts.prepared.forgetPrefix(prefix);

@@ -7,6 +7,7 @@ import { decodeSummaryRecord } from '../summary/stored-summary.js';
 import { decodeUsageRecord } from '../usage/stored-usage.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
+import { correctionFactor } from '../estimate/calibration.js';
 
 /** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
 export interface AgentContextStatus extends AgentUsageFigures {
@@ -35,7 +36,18 @@ export interface AgentContextStatus extends AgentUsageFigures {
   readonly countsFrom: 'events' | 'state';
   /** Whether the estimate is calibrated by a real count (else the default correction applies). */
   readonly calibrated: boolean;
+  /**
+   * The correction factor in force, clamped to 1–5: what the next estimate is multiplied by (the
+   * estimator may raise it for a request with a larger share of content). Undefined before any
+   * real count, while `defaultCorrection` applies.
+   */
   readonly correction?: number | undefined;
+  /**
+   * The last real prompt count over the estimate of that same request, unclamped (0.89, 6.67):
+   * how far the estimator was off, which `correction` follows within its clamp. Undefined when
+   * there is no such pair (no count reported yet, or the count was cleared by a compaction).
+   */
+  readonly realToEstimateRatio?: number | undefined;
   readonly summary?: { readonly chars: number; readonly fallback: boolean; readonly covered: number } | undefined;
   readonly lastCompaction?: CompactionRecord | undefined;
   /** Running totals of reported usage: prompt tokens (cached + uncached) and output tokens. */
@@ -79,10 +91,9 @@ export function agentStatus(
     estimated !== undefined && usage.threshold !== undefined && usage.averageTurnTokens
       ? Math.max(0, Math.floor((usage.threshold - estimated) / usage.averageTurnTokens))
       : undefined;
-  const correction =
-    usage.realPromptTokens && usage.lastEstimate
-      ? usage.realPromptTokens / usage.lastEstimate
-      : usage.learnedCorrection;
+  const inForce = correctionFactor(usage);
+  const correction = inForce.calibrated ? inForce.factor : undefined;
+  const ratio = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : undefined;
   return {
     agentName,
     known: state[keys.usage] !== undefined && state[keys.usage] !== null,
@@ -105,6 +116,7 @@ export function agentStatus(
     countsFrom: 'state',
     calibrated: correction !== undefined,
     correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
+    realToEstimateRatio: ratio === undefined ? undefined : Math.round(ratio * 100) / 100,
     summary: summary ? { chars: summary.text.length, fallback: summary.fallback, covered: summary.covered } : undefined,
     lastCompaction,
     promptTokens: usage.billedPromptTokens ?? 0,

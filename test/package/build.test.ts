@@ -25,8 +25,30 @@ function packedFiles(): string[] {
           encoding: 'utf8',
         })
       : execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' });
-  const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
-  return pack?.files.map((file) => file.path) ?? [];
+  return packEntry(JSON.parse(out)).files.map((file) => file.path);
+}
+
+interface PackEntry {
+  files: Array<{ path: string }>;
+}
+
+/**
+ * The one package's entry in `npm pack --json`: npm 11 and earlier print an array of entries,
+ * npm 12 an object keyed by package name.
+ */
+function packEntry(parsed: unknown): PackEntry {
+  const entries: unknown[] = Array.isArray(parsed)
+    ? parsed
+    : typeof parsed === 'object' && parsed !== null
+      ? Object.values(parsed)
+      : [];
+  const [entry] = entries as Array<Partial<PackEntry> | undefined>;
+  if (entries.length !== 1 || !Array.isArray(entry?.files)) {
+    throw new Error(
+      `npm pack --json printed neither [entry] nor { name: entry }: ${JSON.stringify(parsed).slice(0, 200)}`,
+    );
+  }
+  return entry as PackEntry;
 }
 
 describe('package build', () => {

@@ -108,10 +108,23 @@ describe('simulator CLI', () => {
   }, 60_000);
 
   it('should run the guard strategies with --guard-options over their own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-options-'));
+    // Each run's report goes to the temporary folder: the default, reports/simulation.html, is the user's.
     const run = (extra: string[]) =>
       spawnSync(
         process.execPath,
-        ['--import', 'tsx', 'simulator/cli.ts', '--filter', '^8k_SmallToolCalls$', '--jobs', '1', ...extra],
+        [
+          '--import',
+          'tsx',
+          'simulator/cli.ts',
+          '--filter',
+          '^8k_SmallToolCalls$',
+          '--jobs',
+          '1',
+          '--report',
+          join(dir, 'simulation.html'),
+          ...extra,
+        ],
         { encoding: 'utf8', timeout: 170_000 },
       );
     const row = (stdout: string, strategy: string): string[] =>
@@ -119,7 +132,6 @@ describe('simulator CLI', () => {
         .trim()
         .split(/\s+/);
     const plain = run([]);
-    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-options-'));
     const json = join(dir, 'results.json');
     const off = run(['--guard-options', '{"enabled":false}', '--json', json]);
     // The JSON says which options the run used, so a tuned run is not read as the defaults.
