@@ -74,6 +74,7 @@ export function observe(input: GuardRequestInput): Observed {
     estimate,
     calibrated,
     factor,
+    manual: input.manual,
   });
   return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };
 }
