@@ -34,7 +34,9 @@ export const pinsFirst =
 export function observe(input: GuardRequestInput): Observed {
   const { contents, tokenizer, policy, usage, window } = input;
   const viewOptions = { recallToolName: input.recallToolName };
-  const fixedTokens = input.fixedTokens + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
+  // What the agent's own callbacks added to the last request after the guard ran: the guard cannot remove it.
+  const added = usage.agentAddedTokens ?? 0;
+  const fixedTokens = input.fixedTokens + added + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
   const fixedFramingTokens = (input.fixedFramingTokens ?? 0) + (input.pinned ? contentFramingTokens(input.pinned) : 0);
   const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary);
   const { covered } = located.coverage;
@@ -74,6 +76,7 @@ export function observe(input: GuardRequestInput): Observed {
     estimate,
     calibrated,
     factor,
+    manual: input.manual,
   });
   return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };
 }

@@ -52,6 +52,17 @@ describe('decideReason', () => {
     expect(decision).toMatchObject({ reason: 'forced', heldBack: false });
   });
 
+  it('should hold back a rejection-forced compaction when the fixed part alone is over the window, unless asked for', () => {
+    // 7,000 heuristic tokens at 1.5: 10,500 calibrated, over the 10,000 window.
+    const futileCompaction = { window: 10_000, fixedTokens: 7_000, correction: 1.5, contentTokens: 100 };
+    const over = { ...INPUT, fixedTokens: 7_000, estimate: 7_100, calibrated: 10_650 };
+    const usage = usageRecord({ futileCompaction, forceCompaction: true });
+    expect(decideReason({ ...over, usage })).toMatchObject({ reason: 'forced', heldBack: true });
+    expect(decideReason({ ...over, usage, manual: true })).toMatchObject({ reason: 'forced', heldBack: false });
+    // The first attempt is made: nothing was futile yet.
+    expect(decideReason({ ...over, usage: usageRecord({ forceCompaction: true }) }).heldBack).toBe(false);
+  });
+
   it('should compact at the safety line on the sliding window, and drop it when futile', () => {
     const policy = testPolicy({ strategy: 'sliding-window', safetyRatio: 0.5 });
     expect(decideReason({ ...INPUT, policy }).reason).toBe('safety-ratio');

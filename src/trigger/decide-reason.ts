@@ -3,7 +3,9 @@
  * requested compaction is forced; over the threshold is for room; the sliding
  * window also compacts on its safety ratio or its schedule. A compaction for
  * room that was futile under the same conditions is held back (see
- * trigger/futile-compaction.ts); the schedule then still applies.
+ * trigger/futile-compaction.ts); the schedule then still applies. So is a
+ * compaction forced by a rejection when the fixed part alone is over the
+ * window: no summary can make such a request fit.
  */
 import type { Content } from '@google/genai';
 import type { Budget } from '../budget/compute-budget.js';
@@ -25,6 +27,8 @@ export interface ReasonInput {
   readonly estimate: number;
   readonly calibrated: number;
   readonly factor: number;
+  /** A compaction the application asked for (`requestCompaction`): never held back. */
+  readonly manual?: boolean | undefined;
 }
 
 export interface ReasonDecision {
@@ -67,9 +71,12 @@ export function decideReason(input: ReasonInput): ReasonDecision {
     fixedCalibrated: Math.ceil(fixedTokens * factor),
     hardLimit: budget.hardLimit,
     window: budget.window,
+    target: reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold,
   };
+  // After a rejection, a fixed part alone over the window leaves nothing a compaction could take out to fit.
+  const hopeless = reason === 'forced' && input.manual !== true && pressure.fixedCalibrated >= input.window;
   const heldBack =
-    (reason === 'threshold' || reason === 'safety-ratio') &&
+    (reason === 'threshold' || reason === 'safety-ratio' || hopeless) &&
     !compactionMayHelp(usage.futileCompaction, conditions, pressure);
   if (heldBack && reason === 'safety-ratio') reason = scheduleDue ? 'schedule' : undefined;
   return { reason, heldBack, sliding, safetyLine, conditions };

@@ -31,7 +31,7 @@ describe('compactionMayHelp', () => {
   });
 
   it('should try again over the hard limit when new content could be taken out and the fixed part alone fits', () => {
-    const over = { calibrated: 7_700, fixedCalibrated: 6_500, hardLimit: 7_600, window: 8_000 };
+    const over = { calibrated: 7_700, fixedCalibrated: 6_500, hardLimit: 7_600, window: 8_000, target: 6_400 };
     const grown = { ...LAST, contentTokens: LAST.contentTokens + 40 };
     expect(compactionMayHelp(LAST, grown, over)).toBe(true);
     // Nothing new to take out.
@@ -40,5 +40,14 @@ describe('compactionMayHelp', () => {
     expect(compactionMayHelp(LAST, grown, { ...over, calibrated: 7_500 })).toBe(false);
     // A fixed part over the window alone: no compaction can save the request.
     expect(compactionMayHelp(LAST, grown, { ...over, fixedCalibrated: 8_100, calibrated: 8_400 })).toBe(false);
+  });
+
+  it('should not count new content when the fixed part alone is at or over the target', () => {
+    const grown = { ...LAST, contentTokens: LAST.contentTokens + 8_000 * FUTILE_RETRY_GROWTH_RATIO * 3 };
+    const under = { calibrated: 7_000, fixedCalibrated: 6_000, hardLimit: 7_600, window: 8_000, target: 6_400 };
+    expect(compactionMayHelp(LAST, grown, under)).toBe(true);
+    expect(compactionMayHelp(LAST, grown, { ...under, fixedCalibrated: 6_400 })).toBe(false);
+    // Still over the hard limit with room in the window: a compaction keeps the request from being rejected.
+    expect(compactionMayHelp(LAST, grown, { ...under, fixedCalibrated: 6_600, calibrated: 7_700 })).toBe(true);
   });
 });

@@ -4,7 +4,9 @@
  * nothing. After one such attempt the guard remembers what it was tried
  * against, and does not try again for room (threshold, safety ratio) until
  * something changed that could make it help: the window, a smaller fixed part,
- * a lower correction, enough new content to be worth summarizing, or a request
+ * a lower correction, enough new content to be worth summarizing (only while
+ * the fixed part alone is under the target: above it no summary reaches the
+ * target however much history there is), or a request
  * over the hard limit with new content that a compaction could take out of it
  * (when the fixed part alone is under the window). A forced
  * compaction (after a rejection, or asked for) and the sliding window's
@@ -28,6 +30,8 @@ interface HardLimitPressure {
   readonly fixedCalibrated: number;
   readonly hardLimit: number;
   readonly window: number;
+  /** What the compaction must get the request under: the threshold, or the safety line. */
+  readonly target: number;
 }
 
 /** Whether a compaction for room may help now, given the last futile attempt. */
@@ -45,6 +49,8 @@ export function compactionMayHelp(
   if (now.window !== last.window) return true;
   if (now.fixedTokens < last.fixedTokens) return true;
   if (now.correction < last.correction * (1 - FUTILE_RETRY_CORRECTION_DROP)) return true;
+  // The fixed part alone at or over the target: no amount of new content lets a summary reach it (only the hard limit above counts).
+  if (pressure && pressure.fixedCalibrated >= pressure.target) return false;
   const worthGrowth = Math.max(MIN_RETRY_GROWTH, Math.floor(now.window * FUTILE_RETRY_GROWTH_RATIO));
   return grown >= worthGrowth;
 }

@@ -23,6 +23,11 @@ export interface UsageCalibration {
   readonly learnedCorrection?: number | undefined;
   /** Output tokens of the last response. */
   readonly outputTokens?: number | undefined;
+  /**
+   * Heuristic tokens the agent's own before-model callbacks added to the last request after the
+   * guard measured it (usage/agent-additions.ts): counted in the next request's fixed part.
+   */
+  readonly agentAddedTokens?: number | undefined;
 }
 
 export function decodeCalibration(read: FieldReader): UsageCalibration {
@@ -36,5 +41,6 @@ export function decodeCalibration(read: FieldReader): UsageCalibration {
     // The guard only ever stores a clamped correction: one outside the clamp was written by something else.
     learnedCorrection: read.number('learnedCorrection', { min: MIN_CORRECTION, max: MAX_CORRECTION }),
     outputTokens: read.number('outputTokens', { max: MAX_PLAUSIBLE_TOKENS }),
+    agentAddedTokens: read.tokens('agentAddedTokens', MAX_PLAUSIBLE_TOKENS),
   };
 }

@@ -41,6 +41,29 @@ describe('futile compaction', () => {
     expect(h.model.rejectedRequests).toHaveLength(0);
   });
 
+  it('should call the summarizer at most once in 15 turns when the system prompt and tools alone are over the window', async () => {
+    // ~16k o200k tokens of system prompt: every request is rejected, and no summary can change that.
+    const h = await faultHarness({
+      instruction: 'Follow the operating procedures exactly. '.repeat(2_500),
+      toolChars: 300,
+    });
+    for (let turn = 1; turn <= 15; turn++) expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+    expect(h.model.rejectedRequests.length).toBe(h.model.requests.length);
+    // Before: every rejection forced a compaction that could not help (5 summarizer calls in 15 turns).
+    expect(h.summarizer.calls.length).toBeLessThanOrEqual(1);
+  });
+
+  it('should compact again only at the hard limit, not for growth, when the fixed part alone is over the threshold', async () => {
+    const h = await faultHarness({ instruction: LARGE_INSTRUCTION, toolChars: 0 });
+    for (let turn = 1; turn <= TURNS; turn++) await h.turn(`Turn ${turn}: please help.`);
+    const { hardLimit } = await h.usage();
+    expect(h.records.length).toBeGreaterThanOrEqual(2);
+    // After the first futile attempt, only a request that would otherwise cross the hard limit is worth a summary.
+    const early = h.records.slice(1).filter((record) => record.tokensBefore <= (hardLimit ?? 0));
+    expect(early.map((record) => record.tokensBefore)).toEqual([]);
+    expect(h.model.rejectedRequests).toHaveLength(0);
+  });
+
   it('should warn once, not on every call, when a system prompt larger than the window cannot fit', async () => {
     const h = await faultHarness({
       instruction: 'Follow the operating procedures exactly. '.repeat(2_500),

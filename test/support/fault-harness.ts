@@ -13,6 +13,7 @@ import {
   type BasePlugin,
   type BaseTool,
   type Event,
+  type SingleBeforeModelCallback,
 } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { ContextGuard, type CompactionRecord, type ContextGuardOptions } from '../../src/index.js';
@@ -67,6 +68,8 @@ export interface FaultHarnessOptions {
   readonly plugins?: BasePlugin[];
   /** The guard's logger (to share it with a tool). @default a new one */
   readonly logger?: CapturingLogger;
+  /** The agent's own before-model callback (ADK runs it after the plugins'). */
+  readonly beforeModelCallback?: SingleBeforeModelCallback;
 }
 
 export interface FaultHarness {
@@ -143,6 +146,7 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
     model,
     instruction: options.instruction ?? 'You analyse documents.',
     tools: [fetchTool(options.toolResult), ...(options.extraTools ?? [])],
+    ...(options.beforeModelCallback ? { beforeModelCallback: options.beforeModelCallback } : {}),
   });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({

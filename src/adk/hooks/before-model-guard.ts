@@ -90,6 +90,7 @@ export class BeforeModelGuard {
       // A masking is a compaction too, for other plugins' hooks (made without a model call).
       compacted = result.masking !== undefined || result.compaction !== undefined;
       await applyResult(context, request, key, read, result, this.parts);
+      this.parts.left.remember(context, request);
       return result;
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.

@@ -15,6 +15,7 @@ import { RecallToolDeclarer } from '../tools/declare-recall-tool.js';
 import { GuardPins } from '../runtime/session-pins.js';
 import { guardTokenizer } from '../runtime/tokenizer-in-use.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { LeftRequests } from './left-requests.js';
 import { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { PendingCalls } from './pending-calls.js';
 import { PreparedSummaries } from '../runtime/prepared-summaries.js';
@@ -23,7 +24,12 @@ import type { RequestReaders } from './read-request.js';
 import { WarnOnce } from '../runtime/warn-once.js';
 
 export type GuardParts = RequestReaders &
-  ResultAppliers & { readonly reporter: CompactionReporter; readonly recallTool: RecallToolDeclarer };
+  ResultAppliers & {
+    readonly reporter: CompactionReporter;
+    readonly recallTool: RecallToolDeclarer;
+    /** Each call's request as the guard left it, to measure what the agent's callbacks add. */
+    readonly left: LeftRequests;
+  };
 
 /**
  * The cached discount of a model by name, looked up once per name: the price table does not change after
@@ -60,6 +66,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     calls: new PendingCalls(),
     pins: new GuardPins(tokenizer, logger, warnings),
     recallTool: new RecallToolDeclarer(warnings, tokenizer, fixedMemo),
+    left: new LeftRequests(tokenizer, fixedMemo),
     cachedPriceRatio: cachedPriceRatios(options.prices),
   };
 }

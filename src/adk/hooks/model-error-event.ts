@@ -20,6 +20,8 @@ import type { CompactionReporter } from './compaction-reporter.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { readUsage, writeUsage } from '../runtime/state-writer.js';
 import type { PendingCalls } from './pending-calls.js';
+import type { LeftRequests } from './left-requests.js';
+import { recordAgentAdditions } from '../../usage/agent-additions.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { wasLearned } from './learned-rejections.js';
 
@@ -28,7 +30,13 @@ export function modelErrorEvent(
   context: Context,
   request: LlmRequest | undefined,
   error: Error,
-  deps: { logger: GuardLogger; windows: ModelWindowResolver; reporter: CompactionReporter; calls: PendingCalls },
+  deps: {
+    logger: GuardLogger;
+    windows: ModelWindowResolver;
+    reporter: CompactionReporter;
+    calls: PendingCalls;
+    left: LeftRequests;
+  },
 ): Event | undefined {
   const agentName = context.agentName;
   const message = error?.message ?? String(error);
@@ -62,11 +70,14 @@ export function learnFromRejection(
   context: Context,
   request: LlmRequest | undefined,
   message: string,
-  deps: { logger: GuardLogger; windows: ModelWindowResolver },
+  deps: { logger: GuardLogger; windows: ModelWindowResolver; left: LeftRequests },
 ): void {
   const model = request?.model;
+  // The request rejected is the one the agent's callbacks left: its estimate is paired with the stated size.
+  const added = deps.left.takeAdded(context, request);
+  const stored = readUsage(context.state, context.agentName);
   const outcome = rejectionOutcome(
-    readUsage(context.state, context.agentName),
+    added === undefined ? stored : recordAgentAdditions(stored, added),
     message,
     model,
     deps.windows.acceptedBy(model),

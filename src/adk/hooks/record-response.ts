@@ -18,6 +18,8 @@ import type { CompactionReporter } from './compaction-reporter.js';
 import { modelNameOf } from './model-name.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import type { PendingCalls } from './pending-calls.js';
+import type { LeftRequests } from './left-requests.js';
+import { recordAgentAdditions } from '../../usage/agent-additions.js';
 
 /**
  * Responses already recorded. ADK runs an agent's own after-model callbacks after the plugins', so
@@ -30,6 +32,7 @@ interface ResponseRecorders {
   readonly reporter: CompactionReporter;
   readonly calls: PendingCalls;
   readonly windows: ModelWindowResolver;
+  readonly left: LeftRequests;
 }
 
 export function recordResponse(
@@ -46,7 +49,9 @@ export function recordResponse(
   // only that one carries the records and is billed.
   const bill = response.partial ? undefined : billResponse(response, model, prices, onUnpriced);
   if (!response.partial) attachRecords(context, response, recorders, bill);
-  recordAnswer(context, response, model, bill, recorders.windows);
+  // Before the count is paired with the estimate: the request the model got is the one the agent's callbacks left.
+  const added = recorders.left.takeAdded(context);
+  recordAnswer(context, response, model, bill, recorders.windows, added);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
 }
 
@@ -89,8 +94,10 @@ function recordAnswer(
   model: string | undefined,
   bill: CallBill | undefined,
   windows: ModelWindowResolver,
+  added: number | undefined,
 ): void {
-  updateUsage(context.state, context.agentName, (stored) => {
+  updateUsage(context.state, context.agentName, (record) => {
+    const stored = added === undefined ? record : recordAgentAdditions(record, added);
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows);
     return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata), bill) : usage;

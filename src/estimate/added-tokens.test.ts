@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
+import { addedTokens, requestShape } from './added-tokens.js';
+import { TokenMemo } from './estimate-request.js';
+import { tiktokenTokenizer as defaultTokenizer } from './tokenizer.js';
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+const BLOCK = 'Every answer cites the runbook. '.repeat(100);
+
+describe('addedTokens', () => {
+  const memo = new TokenMemo();
+  const history = [user('first'), user('second')];
+
+  it('should be 0 when nothing changed', () => {
+    const shape = requestShape('system', undefined, history);
+    expect(addedTokens(shape, requestShape('system', undefined, history), defaultTokenizer, memo)).toBe(0);
+  });
+
+  it('should count a block appended to the system instruction or to the contents', () => {
+    const before = requestShape('system', undefined, history);
+    const system = addedTokens(before, requestShape(`system\n${BLOCK}`, undefined, history), defaultTokenizer, memo);
+    expect(system).toBeGreaterThan(400);
+    const contents = addedTokens(
+      before,
+      requestShape('system', undefined, [...history, user(BLOCK)]),
+      defaultTokenizer,
+      memo,
+    );
+    expect(contents).toBeGreaterThan(400);
+  });
+
+  it('should net out contents rewritten as copies, and never carry a removal', () => {
+    const before = requestShape('system', undefined, history);
+    const copies = history.map((content) => structuredClone(content));
+    expect(addedTokens(before, requestShape('system', undefined, copies), defaultTokenizer, memo)).toBe(0);
+    expect(addedTokens(before, requestShape('', undefined, []), defaultTokenizer, memo)).toBe(0);
+  });
+
+  it('should keep its own copy of the lists', () => {
+    const contents = [...history];
+    const before = requestShape('system', undefined, contents);
+    contents.push(user(BLOCK));
+    expect(addedTokens(before, requestShape('system', undefined, contents), defaultTokenizer, memo)).toBeGreaterThan(
+      400,
+    );
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * How much a request grew between two looks at it: the guard's own (at the end of its
+ * before-model hook) and the one after the model call, once the agent's callbacks have run on the
+ * same request object. Pure over plain data; O(changed contents): contents still the same objects
+ * are skipped, so a callback that appends costs only what it appended.
+ */
+import type { Content, ContentUnion, Tool, ToolListUnion } from '@google/genai';
+import { estimateContentTokens } from './estimate-content.js';
+import { estimateFixedTokens, systemInstructionText, type TokenMemo } from './estimate-request.js';
+import type { Tokenizer } from './tokenizer.js';
+
+/** A request at one moment: copies of its lists (a callback may push to the request's own). */
+export interface RequestShape {
+  readonly systemText: string;
+  readonly tools: readonly Tool[];
+  readonly contents: readonly Content[];
+}
+
+/** The shape of a request now, its lists copied so later edits in place do not reach it. */
+export function requestShape(
+  systemInstruction: ContentUnion | undefined,
+  tools: ToolListUnion | Tool[] | undefined,
+  contents: readonly Content[] | undefined,
+): RequestShape {
+  const toolList = Array.isArray(tools) ? tools : tools === undefined ? [] : [tools];
+  return {
+    systemText: systemInstructionText(systemInstruction),
+    tools: [...(toolList as Tool[])],
+    contents: [...(contents ?? [])],
+  };
+}
+
+/** Heuristic tokens `after` holds beyond `before` (never negative: a removal is not carried). */
+export function addedTokens(before: RequestShape, after: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
+  const fixedBefore = fixedOf(before, tokenizer, memo);
+  const fixedAfter = fixedOf(after, tokenizer, memo);
+  const contents = netContents(before.contents, after.contents, tokenizer);
+  return Math.max(0, fixedAfter - fixedBefore + contents);
+}
+
+function fixedOf(shape: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
+  const fixed = estimateFixedTokens(shape.systemText, shape.tools as Tool[], tokenizer, memo);
+  return fixed.systemTokens + fixed.toolTokens;
+}
+
+/** Tokens of contents only `after` has, less those only `before` had (a rewritten copy nets out). */
+function netContents(before: readonly Content[], after: readonly Content[], tokenizer: Tokenizer): number {
+  if (before.length === after.length && before.every((content, index) => content === after[index])) return 0;
+  const kept = new Set(before);
+  const still = new Set(after);
+  let tokens = 0;
+  for (const content of after) if (!kept.has(content)) tokens += estimateContentTokens(content, tokenizer);
+  for (const content of before) if (!still.has(content)) tokens -= estimateContentTokens(content, tokenizer);
+  return tokens;
+}

@@ -1,0 +1,51 @@
+/**
+ * An agent's own beforeModelCallback runs after the plugins' (ADK 2.0), so it can add to a request
+ * the guard has already measured. The guard measures the request as the callback left it after the
+ * model call and carries the addition into the next request's fixed part: the correction stays the
+ * tokenizer's, and a block the guard cannot remove does not make it compact on every turn.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SingleBeforeModelCallback } from '@google/adk';
+import { faultHarness } from '../support/fault-harness.js';
+
+const TURNS = 30;
+
+/** Appends `repeats` sentences to the system instruction on every call, as a newcomer's app did. */
+function appendingCallback(repeats: number): SingleBeforeModelCallback {
+  const block = 'Reference sheet: every answer must cite the runbook section it relies on. '.repeat(repeats);
+  return ({ request }) => {
+    request.config = request.config ?? {};
+    // ADK builds the system instruction as a string.
+    const instruction = request.config.systemInstruction;
+    request.config.systemInstruction = `${typeof instruction === 'string' ? instruction : ''}\n${block}`;
+    return undefined;
+  };
+}
+
+describe("content an agent's own beforeModelCallback adds", () => {
+  it('should not compact on every turn when the callback adds a large block after the guard measured', async () => {
+    // ~6,000 real tokens of 8,000 added on each call: with the history, every request is near the threshold.
+    const h = await faultHarness({ toolChars: 300, beforeModelCallback: appendingCallback(300) });
+    for (let turn = 1; turn <= TURNS; turn++)
+      expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+    // Before: 29 compactions in 30 turns.
+    expect(h.records.length).toBeLessThanOrEqual(TURNS / 2);
+    expect(h.model.rejectedRequests).toHaveLength(0);
+    const usage = await h.usage();
+    // The addition is measured, not folded into the correction (before: clamped at its maximum, 5).
+    expect(usage.agentAddedTokens).toBeGreaterThan(4_000);
+    expect(usage.learnedCorrection).toBeLessThan(1.5);
+  });
+
+  it('should compact only when the real request reaches the threshold', async () => {
+    const h = await faultHarness({ toolChars: 300, beforeModelCallback: appendingCallback(200) });
+    for (let turn = 1; turn <= TURNS; turn++) await h.turn(`Turn ${turn}: please help.`);
+    expect(h.model.rejectedRequests).toHaveLength(0);
+    const threshold = (await h.usage()).threshold ?? 0;
+    // Each compaction was due: the request the model got just before it was within a turn of the threshold.
+    const sent = h.model.requests.map((request) => request.promptTokens);
+    const largest = Math.max(...sent);
+    expect(largest).toBeGreaterThan(threshold * 0.9);
+    expect(h.records.length).toBeLessThanOrEqual(4);
+  });
+});
