@@ -17,6 +17,7 @@ import { guardTokenizer } from '../runtime/tokenizer-in-use.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { PendingCalls } from './pending-calls.js';
+import { CallReturns } from '../runtime/call-returns.js';
 import { PreparedSummaries } from '../runtime/prepared-summaries.js';
 import { ReplicaPrepared } from '../runtime/replica-prepared.js';
 import type { RequestReaders } from './read-request.js';
@@ -58,6 +59,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     replicas: new ReplicaPrepared(logger),
     reporter: new CompactionReporter(options, logger),
     calls: new PendingCalls(),
+    returns: new CallReturns(),
     pins: new GuardPins(tokenizer, logger, warnings),
     recallTool: new RecallToolDeclarer(warnings, tokenizer, fixedMemo),
     cachedPriceRatio: cachedPriceRatios(options.prices),

@@ -3,26 +3,21 @@
  * output capped by `maxOutputTokens`, thought parts ignored. The call goes
  * straight to the model, not through the Runner, so it never re-enters the
  * plugin (and is not recorded as an agent event).
+ *
+ * Over the agent's own model, given the agent's request (`agentRequest`), a request that carries
+ * the agent's leading contents is sent as their continuation (summary/summary-from-request.ts):
+ * the agent's system instruction, tools and contents first, so the provider's cache serves them.
  */
 import type { BaseLlm, LlmRequest } from '@google/adk';
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summary/summarizer.js';
+import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
 
-/** Wraps `llm` as a summarizer. */
-export function llmSummarizer(llm: BaseLlm): Summarizer {
+/** Wraps `llm` as a summarizer; `agentRequest` only when `llm` is the model of the agent that sent it. */
+export function llmSummarizer(llm: BaseLlm, agentRequest?: AgentRequestShape): Summarizer {
   return {
     name: llm.model,
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
-      const llmRequest: LlmRequest = {
-        model: llm.model,
-        contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
-        config: {
-          systemInstruction: request.systemInstruction,
-          maxOutputTokens: request.maxOutputTokens,
-          abortSignal: request.signal,
-        },
-        liveConnectConfig: {},
-        toolsDict: {},
-      };
+      const llmRequest = summaryLlmRequest(llm, request, agentRequest);
       let text = '';
       let finishReason: string | undefined;
       let promptTokens: number | undefined;
@@ -40,6 +35,27 @@ export function llmSummarizer(llm: BaseLlm): Summarizer {
         outputTokens = response.usageMetadata?.candidatesTokenCount ?? outputTokens;
       }
       return { text, finishReason, promptTokens, outputTokens };
+    },
+  };
+}
+
+function summaryLlmRequest(
+  llm: BaseLlm,
+  request: SummarizeRequest,
+  agentRequest: AgentRequestShape | undefined,
+): LlmRequest {
+  const base = { model: llm.model, liveConnectConfig: {}, toolsDict: {} };
+  if (agentRequest && request.leadingContents) {
+    const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, request.maxOutputTokens);
+    return { ...base, contents: built.contents, config: { ...built.config, abortSignal: request.signal } };
+  }
+  return {
+    ...base,
+    contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
+    config: {
+      systemInstruction: request.systemInstruction,
+      maxOutputTokens: request.maxOutputTokens,
+      abortSignal: request.signal,
     },
   };
 }
