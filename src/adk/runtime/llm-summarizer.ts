@@ -12,8 +12,17 @@ import type { BaseLlm, LlmRequest } from '@google/adk';
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summary/summarizer.js';
 import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
 
-/** Wraps `llm` as a summarizer; `agentRequest` only when `llm` is the model of the agent that sent it. */
-export function llmSummarizer(llm: BaseLlm, agentRequest?: AgentRequestShape): Summarizer {
+/** Wraps `llm` as a summarizer. */
+export function llmSummarizer(llm: BaseLlm): Summarizer {
+  return requestSummarizer(llm, undefined);
+}
+
+/** The agent's own model as its summarizer, given the agent's request (`agentRequest`) a summary continues. */
+export function agentModelSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
+  return requestSummarizer(llm, agentRequest);
+}
+
+function requestSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
   return {
     name: llm.model,
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {

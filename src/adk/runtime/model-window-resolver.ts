@@ -4,7 +4,7 @@
  * memory/pin-cap.ts). Holds the windows learned from rejections, shared by every session.
  */
 import { isBaseLlm, isLlmAgent, type Context } from '@google/adk';
-import { llmSummarizer } from './llm-summarizer.js';
+import { agentModelSummarizer, llmSummarizer } from './llm-summarizer.js';
 import type { Summarizer } from '../../summary/summarizer.js';
 import type { AgentRequestShape } from '../../summary/summary-from-request.js';
 import { summarizerWindowFor } from '../../budget/summarizer-window.js';
@@ -156,7 +156,7 @@ export class ModelWindowResolver {
     const model = agent.canonicalModel;
     // The agent's own model reads its own request: the provider's cache holds that prefix.
     return {
-      summarizer: llmSummarizer(model, agentRequest),
+      summarizer: agentModelSummarizer(model, agentRequest),
       window: () => this.windowFor(policy, model.model),
       readsRequest: true,
     };
