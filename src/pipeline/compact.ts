@@ -12,6 +12,7 @@ import { inFlightRequestTokens } from '../split/coverage.js';
 import { chooseSplit } from '../split/choose-split.js';
 import type { GuardRequestInput } from './contract.js';
 import { makeSummary, type MadeSummary } from './make-summary.js';
+import { leadingRequest } from './leading-request.js';
 import type { Observed } from './observe.js';
 
 /** Steps 4-8: the masking and the new summary, when one is made. */
@@ -75,6 +76,7 @@ export async function compact(
     viewOptions: observed.viewOptions,
     masked: masking !== undefined,
     now,
+    leadingFor: (chosen) => leadingRequest(input, observed, chosen),
     // The sliding window's schedule compacts for structure: a summary prepared for room does not fit it.
     prepared:
       input.prepared && prepared?.valid && reason !== 'schedule'

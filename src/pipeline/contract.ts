@@ -56,6 +56,11 @@ export interface GuardRequestInput {
   readonly pinned?: Content | undefined;
   /** Name of the recall tool when the agent has it; the summary then tells the model how to search. */
   readonly recallToolName?: string | undefined;
+  /**
+   * True when the summarizer is the agent's own model (the default): a summary is then asked as a
+   * continuation of the agent's request, whose prefix the provider has cached (summary/summary-from-request.ts).
+   */
+  readonly summarizerReadsRequest?: boolean | undefined;
   /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
   readonly summarize?: SummarizeFn | undefined;
   readonly now: number;

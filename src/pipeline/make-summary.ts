@@ -20,6 +20,7 @@ import { chooseSplit, type Split } from '../split/choose-split.js';
 import type { PreparedHandle } from '../preparation/prepared-summary.js';
 import type { RequestView } from '../masking/request-view.js';
 import { summarizeCovered } from '../summary/summarize-covered.js';
+import type { LeadingRequest } from '../summary/summary-from-request.js';
 
 interface MakeSummaryInput {
   readonly contents: readonly Content[];
@@ -38,6 +39,8 @@ interface MakeSummaryInput {
   readonly now: number;
   /** A prepared summary checked valid, with where its watermark is in the live contents. */
   readonly prepared?: { readonly handle: PreparedHandle; readonly coverage: SummaryCoverage } | undefined;
+  /** The agent's request up to a split, when the summarizer is the agent's own model (pipeline/leading-request.ts). */
+  readonly leadingFor?: ((split: Split) => LeadingRequest | undefined) | undefined;
 }
 
 /** The compaction's summary: the split it covers and the new summary. */
@@ -59,7 +62,8 @@ async function summarizeHere(
   split: Split,
   previous: SummaryRecord | undefined,
 ): Promise<MadeSummary> {
-  return { split, summary: await summarizeCovered({ ...input, view: input.view.view, split, previous }) };
+  const fromRequest = input.leadingFor?.(split);
+  return { split, summary: await summarizeCovered({ ...input, view: input.view.view, split, previous, fromRequest }) };
 }
 
 async function applyPrepared(

@@ -3,31 +3,22 @@
  * masked for cost when that pays for the cached prefix it breaks (masking/mask-stale-output.ts),
  * and a summary planned in the background when the threshold is near (preparation/plan.ts).
  */
-import { injectSummary } from '../summary/inject-summary.js';
 import { DEFAULT_CACHED_PRICE_RATIO } from '../cost/cache-terms.js';
 import type { MaskStep } from '../masking/mask-for-room.js';
 import { maskStaleOutput } from '../masking/mask-stale-output.js';
 import { elisionLimits } from '../masking/pays-for-cache.js';
 import { planPreparation, type PreparationRequest } from '../preparation/plan.js';
-import { uncoveredContents } from '../split/coverage.js';
 import { idleUsage } from './next-usage.js';
 import { planFor } from './compact.js';
 import type { Decision, GuardRequestInput } from './contract.js';
-import { pinsFirst, type Observed } from './observe.js';
+import type { Observed } from './observe.js';
+import { contentsAsIs, leadingRequest } from './leading-request.js';
 
 /** No compaction: the stored summary and mask, as they are. */
 export function sendAsIs(input: GuardRequestInput, observed: Observed): Decision {
-  const { located, mask, view, measure } = observed;
-  const { summary, coverage } = located;
-  const withPins = pinsFirst(input.pinned);
-  const masked = mask.maskedUpTo > coverage.covered;
-  const contents = summary
-    ? withPins(injectSummary(summary, uncoveredContents(view.view, coverage), observed.viewOptions))
-    : input.pinned || masked
-      ? withPins(view.view)
-      : undefined;
+  const { located, mask, measure } = observed;
   return {
-    contents,
+    contents: contentsAsIs(input, observed),
     summaryDiscarded: located.summaryDiscarded,
     mask: mask.maskUpdate,
     usage: idleUsage(input.usage, measure.estimate, measure.framing, measure.calibrated),
@@ -69,7 +60,7 @@ export function staleMasking(input: GuardRequestInput, observed: Observed): Mask
 /** Background compaction: what to summarize ahead of the threshold, if the estimate is near it. */
 export function preparationFor(input: GuardRequestInput, observed: Observed): PreparationRequest | undefined {
   const { measure, located, mask } = observed;
-  return planPreparation({
+  const planned = planPreparation({
     policy: input.policy,
     usage: input.usage,
     canSummarize: input.summarize !== undefined,
@@ -88,4 +79,6 @@ export function preparationFor(input: GuardRequestInput, observed: Observed): Pr
     fingerprints: input.fingerprints,
     now: input.now,
   });
+  // Read after this call's answer (the shell starts it then): the prefix this call sends is cached by then.
+  return planned && { ...planned, fromRequest: leadingRequest(input, observed, planned.split) };
 }

@@ -21,6 +21,7 @@ import { anchorAt, type SummaryPosition } from '../state/watermark.js';
 import { chooseSplit, type Split } from '../split/choose-split.js';
 import { maskForRoom } from '../masking/mask-for-room.js';
 import type { RequestView, ViewSource } from '../masking/request-view.js';
+import type { LeadingRequest } from '../summary/summary-from-request.js';
 
 export interface PreparationInput {
   readonly policy: ResolvedPolicy;
@@ -56,6 +57,8 @@ export interface PreparationRequest {
   readonly plan: CompactionPlan;
   readonly fingerprints: readonly string[];
   readonly now: number;
+  /** This call's request up to the split, when the summarizer is the agent's own model (summary/summary-from-request.ts). */
+  readonly fromRequest?: LeadingRequest | undefined;
 }
 
 /** The calibrated estimate from which a summary is prepared, when the session's turn size is known. */

@@ -40,9 +40,14 @@ interface SummaryPrompt {
 }
 
 function instructions(maxSummaryTokens: number): string {
+  return `Summarize the conversation below for the agent that will continue it. ${summarySections(maxSummaryTokens)}`;
+}
+
+/** The sections a summary has and its length, shared with the summary asked from the agent's request. */
+export function summarySections(maxSummaryTokens: number): string {
   const words = Math.max(60, Math.floor(maxSummaryTokens * 0.7));
   return [
-    'Summarize the conversation below for the agent that will continue it. Use exactly these sections:',
+    'Use exactly these sections:',
     '## Current state - what has been done so far and where the work stands.',
     "## User's current request - the user's latest request, quoted exactly.",
     '## Key facts - identifiers, file paths, numbers, names, URLs, error messages and values, copied verbatim.',

@@ -8,13 +8,14 @@
 import type { Content } from '@google/genai';
 import type { CompactionPlan } from '../budget/compaction-plan.js';
 import { contentText, latestUserRequestIndex } from '../content/content-shape.js';
-import { summarizeOrFallback, type SummarizeFn } from './summarizer.js';
+import { summarizeOrFallback, type SummarizeFn, type SummarizeRequest } from './summarizer.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './prompt.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { buildSummaryRecord } from './build-summary-record.js';
 import type { Split } from '../split/choose-split.js';
+import { leadingRequestFits, summarizingInstruction, type LeadingRequest } from './summary-from-request.js';
 
 export interface SummarizeInput {
   readonly contents: readonly Content[];
@@ -28,6 +29,8 @@ export interface SummarizeInput {
   readonly summarize: SummarizeFn | undefined;
   readonly fingerprints: readonly string[];
   readonly now: number;
+  /** The agent's request before this compaction, up to the split, when the summarizer is the agent's own model. */
+  readonly fromRequest?: LeadingRequest | undefined;
 }
 
 export async function summarizeCovered(input: SummarizeInput): Promise<NewSummary> {
@@ -36,19 +39,7 @@ export async function summarizeCovered(input: SummarizeInput): Promise<NewSummar
   const currentRequest = requestIndex >= 0 ? contentText(input.contents[requestIndex]) : previous?.currentRequest;
   // Masked tool results stay masked: they are recallable, and re-reading them would make the summary cost what masking saved.
   const summarizedContents = split.toCover.flatMap((index) => input.view[index] ?? []);
-  const prompt = buildSummaryPrompt({
-    previousSummary: previous?.text,
-    contents: summarizedContents,
-    currentRequest,
-    maxPromptTokens: plan.summarizerPromptTokens,
-    maxSummaryTokens: plan.summaryCap,
-    tokenizer: input.tokenizer,
-  });
-  const request = {
-    prompt: prompt.prompt,
-    systemInstruction: SUMMARY_SYSTEM_INSTRUCTION,
-    maxOutputTokens: plan.summaryCap,
-  };
+  const { request, droppedContents } = summaryRequestFor(input, summarizedContents, currentRequest);
   const { text, outcome } = await summarizeOrFallback(input.summarize, request, {
     previousSummary: previous?.text,
     contents: summarizedContents,
@@ -61,10 +52,37 @@ export async function summarizeCovered(input: SummarizeInput): Promise<NewSummar
     outcome,
     summarizedContents,
     currentRequest,
-    droppedContents: prompt.droppedContents,
+    droppedContents,
     coverage: split.coverage,
     fingerprints: input.fingerprints,
     factChars: plan.factChars,
     now: input.now,
   });
+}
+
+/**
+ * The agent's own request continued by the instruction when it is given and fits the summarizer's
+ * window with the summary (the provider's cache serves its prefix); else the guard's own bounded prompt.
+ */
+function summaryRequestFor(
+  input: SummarizeInput,
+  summarizedContents: readonly Content[],
+  currentRequest: string | undefined,
+): { readonly request: Omit<SummarizeRequest, 'signal'>; readonly droppedContents: number } {
+  const { plan, fromRequest } = input;
+  const base = { systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: plan.summaryCap };
+  if (fromRequest) {
+    const instruction = summarizingInstruction(plan.summaryCap);
+    if (leadingRequestFits(fromRequest, instruction, plan.summaryCap, input.tokenizer))
+      return { request: { ...base, prompt: instruction, leadingContents: fromRequest.contents }, droppedContents: 0 };
+  }
+  const prompt = buildSummaryPrompt({
+    previousSummary: input.previous?.text,
+    contents: summarizedContents,
+    currentRequest,
+    maxPromptTokens: plan.summarizerPromptTokens,
+    maxSummaryTokens: plan.summaryCap,
+    tokenizer: input.tokenizer,
+  });
+  return { request: { ...base, prompt: prompt.prompt }, droppedContents: prompt.droppedContents };
 }

@@ -5,6 +5,7 @@
  * return too much without failing the agent's turn.
  */
 
+import type { Content } from '@google/genai';
 import { safeHead } from '../text/truncate-text.js';
 import { buildFallbackSummary, type FallbackSummaryInput } from './fallback-summary.js';
 
@@ -17,6 +18,14 @@ export interface SummarizeRequest {
   readonly maxOutputTokens: number;
   /** Aborted when the timeout expires. */
   readonly signal: AbortSignal;
+  /**
+   * Set only for the agent's own model (the default summarizer) when the agent's request fits its
+   * window with the summary: the leading contents of the request the agent was about to send,
+   * unchanged, to send again with the agent's system instruction and tools so the provider's cache
+   * serves them; `prompt` is then the summarizing instruction that follows them as the last user turn.
+   * A `Summarizer` of your own is never given it.
+   */
+  readonly leadingContents?: readonly Content[] | undefined;
 }
 
 /** What a `Summarizer` returns: the summary text, and what the provider reported of the call. */

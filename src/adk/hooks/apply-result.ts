@@ -11,6 +11,7 @@ import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { PendingCalls } from './pending-calls.js';
+import type { CallReturns } from '../runtime/call-returns.js';
 import type { PreparedSummaries } from '../runtime/prepared-summaries.js';
 import type { ReplicaPrepared } from '../runtime/replica-prepared.js';
 import { prepareSummary } from '../../preparation/prepared-summary.js';
@@ -25,6 +26,8 @@ export interface ResultAppliers {
   readonly reporter: CompactionReporter;
   /** This call's counts, kept for its response event (records/call-record.ts). */
   readonly calls: PendingCalls;
+  /** When this call's model answer is back: a background summary reads its prefix from the cache then. */
+  readonly returns: CallReturns;
   readonly prepared: PreparedSummaries;
   readonly replicas: ReplicaPrepared;
   readonly tokenizer: Tokenizer;
@@ -58,7 +61,11 @@ export async function applyResult(
     agentName,
     read.prepared.local,
     result,
-    (preparation) => prepareSummary(preparation, appliers.tokenizer, read.backgroundSummarize),
+    (preparation) => {
+      // Started once the agent's own call of the same prefix has returned, so the provider has it cached.
+      const returned = preparation.fromRequest ? appliers.returns.after(context) : Promise.resolve();
+      return returned.then(() => prepareSummary(preparation, appliers.tokenizer, read.backgroundSummarize));
+    },
     hooks,
   );
   if (result.masking) reportMasking(agentName, result.masking, appliers.logger);

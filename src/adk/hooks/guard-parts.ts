@@ -18,6 +18,7 @@ import { KeyedQueue } from './keyed-queue.js';
 import { LeftRequests } from './left-requests.js';
 import { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { PendingCalls } from './pending-calls.js';
+import { CallReturns } from '../runtime/call-returns.js';
 import { PreparedSummaries } from '../runtime/prepared-summaries.js';
 import { ReplicaPrepared } from '../runtime/replica-prepared.js';
 import type { RequestReaders } from './read-request.js';
@@ -64,6 +65,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     replicas: new ReplicaPrepared(logger),
     reporter: new CompactionReporter(options, logger),
     calls: new PendingCalls(),
+    returns: new CallReturns(),
     pins: new GuardPins(tokenizer, logger, warnings),
     recallTool: new RecallToolDeclarer(warnings, tokenizer, fixedMemo),
     left: new LeftRequests(tokenizer, fixedMemo),

@@ -28,6 +28,7 @@ export class ModelResponseHooks {
 
   /** After an answer: the records onto its event, its count and bill into usage; never throws. */
   afterModel(context: Context, response: LlmResponse): void {
+    if (!response.partial) this.parts.returns.returned(context);
     try {
       if (!this.policies.of(context.agentName).enabled) return;
       recordResponse(context, response, this.prices, this.parts, (model) =>
@@ -48,6 +49,7 @@ export class ModelResponseHooks {
 
   /** After a failed call: the event to hand ADK back, if any; never throws. */
   onModelError(context: Context, request: LlmRequest, error: Error): LlmResponse | undefined {
+    this.parts.returns.returned(context);
     try {
       if (!this.policies.of(context.agentName).enabled) return undefined;
       return modelErrorEvent(context, request, error, this.parts);

@@ -30,6 +30,9 @@ import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { isContextRecallTool } from '../tools/recall-tool.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
+/** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
+const AGENT_NAME_LABEL = 'adk_agent_name';
+
 /** What the reader uses, built once per guard. */
 export interface RequestReaders {
   readonly tokenizer: Tokenizer;
@@ -127,7 +130,10 @@ export function readRequest(
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
   const { windowChoice } = stored;
   const window = windowChoice.window;
-  const summarizer = windows.summarizerFor(policy, context, window);
+  // The config as the agent's call sends it (ADK adds the agent's label after the plugins' callbacks):
+  // the summary is asked with the same prefix, and billed to the same agent.
+  const labels = { [AGENT_NAME_LABEL]: context.agentName, ...request.config?.labels };
+  const summarizer = windows.summarizerFor(policy, context, window, { config: { ...request.config, labels } });
   const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
   const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
   const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
@@ -153,6 +159,7 @@ export function readRequest(
     invocationId: context.invocationId,
     maxOutputTokens: request.config?.maxOutputTokens,
     summarizerWindow: summarizer.window,
+    summarizerReadsRequest: summarizer.readsRequest,
     tokenizer,
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),

@@ -3,26 +3,30 @@
  * output capped by `maxOutputTokens`, thought parts ignored. The call goes
  * straight to the model, not through the Runner, so it never re-enters the
  * plugin (and is not recorded as an agent event).
+ *
+ * Over the agent's own model, given the agent's request (`agentRequest`), a request that carries
+ * the agent's leading contents is sent as their continuation (summary/summary-from-request.ts):
+ * the agent's system instruction, tools and contents first, so the provider's cache serves them.
  */
 import type { BaseLlm, LlmRequest } from '@google/adk';
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summary/summarizer.js';
+import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
 
 /** Wraps `llm` as a summarizer. */
 export function llmSummarizer(llm: BaseLlm): Summarizer {
+  return requestSummarizer(llm, undefined);
+}
+
+/** The agent's own model as its summarizer, given the agent's request (`agentRequest`) a summary continues. */
+export function agentModelSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
+  return requestSummarizer(llm, agentRequest);
+}
+
+function requestSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
   return {
     name: llm.model,
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
-      const llmRequest: LlmRequest = {
-        model: llm.model,
-        contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
-        config: {
-          systemInstruction: request.systemInstruction,
-          maxOutputTokens: request.maxOutputTokens,
-          abortSignal: request.signal,
-        },
-        liveConnectConfig: {},
-        toolsDict: {},
-      };
+      const llmRequest = summaryLlmRequest(llm, request, agentRequest);
       let text = '';
       let finishReason: string | undefined;
       let promptTokens: number | undefined;
@@ -40,6 +44,27 @@ export function llmSummarizer(llm: BaseLlm): Summarizer {
         outputTokens = response.usageMetadata?.candidatesTokenCount ?? outputTokens;
       }
       return { text, finishReason, promptTokens, outputTokens };
+    },
+  };
+}
+
+function summaryLlmRequest(
+  llm: BaseLlm,
+  request: SummarizeRequest,
+  agentRequest: AgentRequestShape | undefined,
+): LlmRequest {
+  const base = { model: llm.model, liveConnectConfig: {}, toolsDict: {} };
+  if (agentRequest && request.leadingContents) {
+    const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, request.maxOutputTokens);
+    return { ...base, contents: built.contents, config: { ...built.config, abortSignal: request.signal } };
+  }
+  return {
+    ...base,
+    contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
+    config: {
+      systemInstruction: request.systemInstruction,
+      maxOutputTokens: request.maxOutputTokens,
+      abortSignal: request.signal,
     },
   };
 }

@@ -4,8 +4,9 @@
  * memory/pin-cap.ts). Holds the windows learned from rejections, shared by every session.
  */
 import { isBaseLlm, isLlmAgent, type Context } from '@google/adk';
-import { llmSummarizer } from './llm-summarizer.js';
+import { agentModelSummarizer, llmSummarizer } from './llm-summarizer.js';
 import type { Summarizer } from '../../summary/summarizer.js';
+import type { AgentRequestShape } from '../../summary/summary-from-request.js';
 import { summarizerWindowFor } from '../../budget/summarizer-window.js';
 import { pinCapIn } from '../../memory/pin-cap.js';
 import {
@@ -24,6 +25,8 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 interface SummarizerChoice {
   readonly summarizer: Summarizer | undefined;
   readonly window: number;
+  /** True when it is the agent's own model, asked as a continuation of the agent's request. */
+  readonly readsRequest: boolean;
 }
 
 export class ModelWindowResolver {
@@ -103,13 +106,25 @@ export class ModelWindowResolver {
     );
   }
 
-  /** The summarizer for a request whose window is `agentWindow`, which a `Summarizer` without its own window shares. */
-  summarizerFor(policy: ResolvedPolicy, context: Context, agentWindow: number): SummarizerChoice {
+  /**
+   * The summarizer for a request whose window is `agentWindow`, which a `Summarizer` without its own window shares.
+   * `agentRequest`: the agent's request as read, before the guard changed it (the agent's own model summarizes from it).
+   */
+  summarizerFor(
+    policy: ResolvedPolicy,
+    context: Context,
+    agentWindow: number,
+    agentRequest?: AgentRequestShape,
+  ): SummarizerChoice {
     const declared = policy.summarizerContextWindow;
-    const own = this.ownSummarizer(policy, context);
+    const own = this.ownSummarizer(policy, context, agentRequest);
     // The summarizer model's window is resolved (and an unknown one warned about) only when none is declared.
     const ownWindow = declared === undefined && own ? own.window() : undefined;
-    return { summarizer: own?.summarizer, window: summarizerWindowFor(declared, ownWindow, agentWindow) };
+    return {
+      summarizer: own?.summarizer,
+      window: summarizerWindowFor(declared, ownWindow, agentWindow),
+      readsRequest: own?.readsRequest === true && agentRequest !== undefined,
+    };
   }
 
   /** Token cap of an agent's pins under `window`, else under its window last seen, configured or assumed. */
@@ -126,7 +141,8 @@ export class ModelWindowResolver {
   private ownSummarizer(
     policy: ResolvedPolicy,
     context: Context,
-  ): { summarizer: Summarizer; window: () => number | undefined } | undefined {
+    agentRequest: AgentRequestShape | undefined,
+  ): { summarizer: Summarizer; window: () => number | undefined; readsRequest?: boolean } | undefined {
     const option = policy.summarizer;
     if (option && 'summarize' in option && typeof option.summarize === 'function')
       return { summarizer: option, window: () => option.contextWindow };
@@ -138,7 +154,12 @@ export class ModelWindowResolver {
     const agent = context.invocationContext.agent;
     if (!isLlmAgent(agent)) return undefined;
     const model = agent.canonicalModel;
-    return { summarizer: llmSummarizer(model), window: () => this.windowFor(policy, model.model) };
+    // The agent's own model reads its own request: the provider's cache holds that prefix.
+    return {
+      summarizer: agentModelSummarizer(model, agentRequest),
+      window: () => this.windowFor(policy, model.model),
+      readsRequest: true,
+    };
   }
 
   private windowFor(policy: ResolvedPolicy, model: string | undefined): number {
