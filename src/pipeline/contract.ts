@@ -56,6 +56,11 @@ export interface GuardRequestInput {
   readonly pinned?: Content | undefined;
   /** Name of the recall tool when the agent has it; the summary then tells the model how to search. */
   readonly recallToolName?: string | undefined;
+  /**
+   * Heuristic tokens of the recall tool's declaration when the guard would add it only if this call
+   * masks or summarizes (recall/declaration.ts: `recallDue`); absent when it is sent already or is the agent's own.
+   */
+  readonly recallDeclarationTokens?: number | undefined;
   /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
   readonly summarize?: SummarizeFn | undefined;
   readonly now: number;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   RECALL_DECLARATION_MAX_FIXED_SHARE,
   RECALL_DECLARATION_MAX_WINDOW_SHARE,
+  recallDue,
   shouldDeclareRecall,
 } from './declaration.js';
 
@@ -35,5 +36,22 @@ describe('shouldDeclareRecall', () => {
     expect(shouldDeclareRecall({ policy: on, fixedTokens: bound - 199, declarationTokens: 200, window: 32_000 })).toBe(
       false,
     );
+  });
+});
+
+describe('recallDue', () => {
+  const none = { storedRewrite: false, truncations: 0, rewritesNow: false };
+
+  it('should not send the recall tool while nothing in the session refers to it', () => {
+    expect(recallDue(none)).toBe(false);
+  });
+
+  it('should send it from the call that masks or summarizes, and on every call while a summary or mask is stored', () => {
+    expect(recallDue({ ...none, rewritesNow: true })).toBe(true);
+    expect(recallDue({ ...none, storedRewrite: true })).toBe(true);
+  });
+
+  it('should send it once a tool result was cut, whose handle names it', () => {
+    expect(recallDue({ ...none, truncations: 1 })).toBe(true);
   });
 });
