@@ -81,17 +81,18 @@ export class BeforeModelGuard {
     window: number,
     stored: { readonly summary: unknown },
   ): Promise<RecallPending | undefined> {
-    const name = this.parts.recallTool.permitted(context, request, policy, window);
-    if (name === undefined) return undefined;
+    const permitted = this.parts.recallTool.permitted(context, request, policy, window);
+    if (permitted === undefined) return undefined;
     const keys = stateKeysFor(context.agentName);
     const truncations = context.state.get<{ count?: unknown }>(keys.toolTruncations)?.count;
     const storedRewrite = stored.summary !== undefined || context.state.get<unknown>(keys.mask) != null;
     const due = recallDue({
+      fixedTokens: permitted.fixedTokens,
       storedRewrite,
       truncations: typeof truncations === 'number' ? truncations : 0,
       rewritesNow: false,
     });
-    if (!due) return { name, tokens: this.parts.recallTool.declarationTokens() };
+    if (!due) return { name: permitted.name, tokens: this.parts.recallTool.declarationTokens() };
     await this.parts.recallTool.declare(context, request);
     return undefined;
   }

@@ -59,7 +59,12 @@ export class RecallToolDeclarer {
    * warning): masking for cost then stays off for the agent, since nothing could read a masked
    * result back.
    */
-  permitted(context: Context, request: LlmRequest, policy: ResolvedPolicy, window: number): string | undefined {
+  permitted(
+    context: Context,
+    request: LlmRequest,
+    policy: ResolvedPolicy,
+    window: number,
+  ): { readonly name: string; readonly fixedTokens: number } | undefined {
     const { systemInstruction, tools: declared } = request.config ?? {};
     const fixed = estimateFixedTokens(systemInstruction, declared, this.tokenizer, this.memo);
     const fixedTokens = fixed.systemTokens + fixed.toolTokens;
@@ -75,7 +80,7 @@ export class RecallToolDeclarer {
     }
     const byAgent = declaredIn.get(context.invocationContext) ?? new Map<string, string>();
     declaredIn.set(context.invocationContext, byAgent.set(context.agentName, this.tool.name));
-    return this.tool.name;
+    return { name: this.tool.name, fixedTokens };
   }
 
   /** Adds the recall tool to `request` (once `permitted` named it). */
