@@ -207,6 +207,17 @@ describe('maskStaleOutput', () => {
       expect(maskStaleOutput(discounted(textAfter, calls(8)))).toBeUndefined();
     });
 
+    it('should count the recall declaration it would add: the whole history sent again, and its tokens on every call', () => {
+      // textFirst pays when only what follows the placeholder is sent again (above); a declaration
+      // not sent yet goes before every content, so the 3,000 tokens of turn 1 lose the cache too.
+      expect(maskStaleOutput(discounted(textFirst))?.upTo).toBe(6);
+      expect(maskStaleOutput(discounted(textFirst, { declaration: 200 }))).toBeUndefined();
+      // Without a cache discount nothing is lost by sending the history again: it still pays.
+      expect(maskStaleOutput(discounted(textFirst, { declaration: 200, cachedPriceRatio: 1 }))?.upTo).toBe(6);
+      // Its tokens count against the saving on every call: one as large as the saving never pays.
+      expect(maskStaleOutput(discounted(textFirst, { declaration: 2_500, cachedPriceRatio: 1 }))).toBeUndefined();
+    });
+
     it('should count only what follows the first new placeholder as sent again, after an earlier batch', () => {
       // Turn 1's result was masked by an earlier batch; turn 2's long reply follows turn 2's result.
       const twoResults: Content[] = [

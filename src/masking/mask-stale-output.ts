@@ -25,6 +25,11 @@ export interface StaleOutputInput extends Omit<MaskStepInput, 'keepRecent' | 'ta
     readonly factor: number;
     /** Cached over uncached price of the agent's model. */
     readonly cachedPriceRatio: number;
+    /**
+     * Heuristic tokens of the recall tool's declaration when it is not sent yet: the masking
+     * would add it, before every content, so it would rewrite the whole history (adk/tools/declare-recall-tool.ts).
+     */
+    readonly declaration?: number | undefined;
   };
 }
 
@@ -68,15 +73,17 @@ export function maskStaleOutput(input: StaleOutputInput): MaskStep | undefined {
 /** The masking's trade against the provider's cache (masking/pays-for-cache.ts). */
 function paysForCache(input: StaleOutputInput, step: MaskStep, turnStart: number): boolean {
   const { contents } = input.source;
-  let rewritten = 0;
-  let changed = false;
-  for (let i = Math.max(input.coverage.covered, input.maskedUpTo); i < turnStart; i++) {
+  const declaration = input.cache.declaration ?? 0;
+  // A declaration added ahead of the contents changes the prefix from the first content on.
+  let rewritten = declaration;
+  let changed = declaration > 0;
+  for (let i = declaration > 0 ? 0 : Math.max(input.coverage.covered, input.maskedUpTo); i < turnStart; i++) {
     // Contents before the first placeholder are sent as before, and stay cached.
     changed ||= step.view[i] !== contents[i];
     if (changed) rewritten += step.viewTokens[i] ?? 0;
   }
   const { factor, cachedPriceRatio } = input.cache;
-  const after = step.estimate * factor;
+  const after = (step.estimate + declaration) * factor;
   return maskingPays({
     before: input.estimate * factor,
     after,

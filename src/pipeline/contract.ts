@@ -61,6 +61,11 @@ export interface GuardRequestInput {
    * continuation of the agent's request, whose prefix the provider has cached (summary/summary-from-request.ts).
    */
   readonly summarizerReadsRequest?: boolean | undefined;
+  /**
+   * Heuristic tokens of the recall tool's declaration when the guard would add it only if this call
+   * masks or summarizes (recall/declaration.ts: `recallDue`); absent when it is sent already or is the agent's own.
+   */
+  readonly recallDeclarationTokens?: number | undefined;
   /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
   readonly summarize?: SummarizeFn | undefined;
   readonly now: number;

@@ -45,6 +45,7 @@ export function staleMasking(input: GuardRequestInput, observed: Observed): Mask
       usage: input.usage,
       factor: observed.measure.factor,
       cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
+      declaration: input.recallDeclarationTokens,
     },
     source: observed.source,
     coverage: observed.located.coverage,

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   RECALL_DECLARATION_MAX_FIXED_SHARE,
   RECALL_DECLARATION_MAX_WINDOW_SHARE,
+  recallDue,
   shouldDeclareRecall,
 } from './declaration.js';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 
 const on = { maskKeepRecent: 1, maskStaleOutputTokens: 2_048 };
 
@@ -35,5 +37,28 @@ describe('shouldDeclareRecall', () => {
     expect(shouldDeclareRecall({ policy: on, fixedTokens: bound - 199, declarationTokens: 200, window: 32_000 })).toBe(
       false,
     );
+  });
+});
+
+describe('recallDue', () => {
+  const none = { fixedTokens: 1_000, storedRewrite: false, truncations: 0, rewritesNow: false };
+
+  it('should not send the recall tool while nothing in the session refers to it', () => {
+    expect(recallDue(none)).toBe(false);
+  });
+
+  it('should send it from the call that masks or summarizes, and on every call while a summary or mask is stored', () => {
+    expect(recallDue({ ...none, rewritesNow: true })).toBe(true);
+    expect(recallDue({ ...none, storedRewrite: true })).toBe(true);
+  });
+
+  it('should send it once a tool result was cut, whose handle names it', () => {
+    expect(recallDue({ ...none, truncations: 1 })).toBe(true);
+  });
+
+  it('should send it from the first call where the system instruction and tools alone are a cacheable head', () => {
+    // Appearing later, it would send that cached head again uncached.
+    expect(recallDue({ ...none, fixedTokens: MIN_CACHED_PREFIX_TOKENS })).toBe(true);
+    expect(recallDue({ ...none, fixedTokens: MIN_CACHED_PREFIX_TOKENS - 1 })).toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 /**
- * Whether the guard declares its own recall tool on an agent's requests (src/adk/tools/declare-recall-tool.ts):
+ * Whether the guard may declare its own recall tool on an agent's requests (src/adk/tools/declare-recall-tool.ts):
  * wherever masking for cost is on, unless the declaration would crowd a window that is mostly
- * fixed text already. The inputs are the same on every call of an agent on one model (its system
- * instruction, its tools, the window), so the tools sent do not change from call to call.
+ * fixed text already; and when it sends it (`recallDue`): only once a request refers to it.
  */
 import type { ResolvedPolicy } from '../options.js';
 import { maskingForCostOn } from '../masking/mask-stale-output.js';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 
 /**
  * Most of the window the system instruction and tool declarations, the recall tool's included,
@@ -39,4 +39,34 @@ export function shouldDeclareRecall(input: RecallDeclarationInput): boolean {
     input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_WINDOW_SHARE &&
     input.fixedTokens + input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_FIXED_SHARE
   );
+}
+
+/** What the agent's session already holds that refers to the recall tool, and what this call adds. */
+interface RecallDueInput {
+  /** Heuristic tokens of the request's system instruction and tool declarations, without the recall tool. */
+  readonly fixedTokens: number;
+  /** A stored summary or mask watermark of the agent (their texts name the tool). */
+  readonly storedRewrite: boolean;
+  /** Tool results of the agent cut by truncation (an offloaded one names the tool to read it back). */
+  readonly truncations: number;
+  /** This call masks or summarizes. */
+  readonly rewritesNow: boolean;
+}
+
+/**
+ * Whether a permitted recall tool is sent on this call. Tool declarations come before the contents,
+ * so a declaration appearing mid-way breaks the whole cached prefix, and one sent from the first
+ * call costs its tokens on every call of a session that may never mask. So where the system
+ * instruction and tools alone reach the provider's cacheable minimum it is sent from the first call
+ * (there it costs the cached price of its tokens per call, while appearing later would send the
+ * whole cached head again uncached); elsewhere from the first call that masks, summarizes or
+ * follows a cut result, which rewrites the prefix anyway (masking for cost counts the declaration
+ * in its trade, masking/mask-stale-output.ts), and from then on on every call, as what refers to
+ * it stays in the session.
+ */
+export function recallDue(input: RecallDueInput): boolean {
+  // A head the provider caches on its own is re-read at the cached price on every call, the
+  // declaration with it; appearing later, the declaration would send that whole head again uncached.
+  if (input.fixedTokens >= MIN_CACHED_PREFIX_TOKENS) return true;
+  return input.storedRewrite || input.truncations > 0 || input.rewritesNow;
 }

@@ -169,9 +169,15 @@ describe('masking never invites a repeated side effect', () => {
     // One order, and the answer is its id.
     expect(orders).toEqual(['ORD-7731']);
     expect(answer).toBe('The order id is ORD-7731.');
-    // The recall tool was declared by the guard from the first request on, the same in every request.
+    // The recall tool was declared by the guard from the first request with a placeholder on, and
+    // never before: until then the tools sent, and so the cached prefix, do not change.
     expect(declared.length).toBe(model.requests.length);
-    expect(new Set(declared.map((names) => names.join(',')))).toEqual(
+    const firstMasked = model.requests.findIndex((request) => placeholders(request.contents).length > 0);
+    expect(firstMasked).toBeGreaterThan(0);
+    expect(new Set(declared.slice(0, firstMasked).map((names) => names.join(',')))).toEqual(
+      new Set(['create_order,get_catalog']),
+    );
+    expect(new Set(declared.slice(firstMasked).map((names) => names.join(',')))).toEqual(
       new Set(['create_order,get_catalog,recall_history']),
     );
   });

@@ -143,3 +143,76 @@ describe('masking for cost (maskStaleOutputTokens)', () => {
     }
   });
 });
+
+describe('the recall tool, declared only once something names it', () => {
+  /** The function names each request declared, and the requests themselves, with or without a guard. */
+  async function namesSent(withGuard: boolean) {
+    const names: string[][] = [];
+    const inner = toolThenAnswerScript(400);
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer() });
+    const harness = createHarness({
+      window: WINDOW,
+      ratio: 1.2,
+      script: (call) => {
+        const tools = call.request.config?.tools ?? [];
+        names.push(
+          tools
+            .flatMap((tool) => ('functionDeclarations' in tool ? (tool.functionDeclarations ?? []) : []))
+            .map((d) => d.name ?? ''),
+        );
+        return inner(call);
+      },
+      plugins: withGuard ? [guard] : [],
+    });
+    await harness.sessionAfterTurns(TURNS);
+    return { names, requests: harness.model.requests };
+  }
+
+  it('should send exactly what ADK built, call for call, while the window holds and nothing is masked', async () => {
+    // Masking for cost is on (the defaults, a large window), but these results never make a batch
+    // worth masking: the guard adds no tool, and no call is dearer than with no guard at all.
+    const guarded = await namesSent(true);
+    const plain = await namesSent(false);
+    expect(guarded.requests.every((request) => maskedIn(request.contents) === 0)).toBe(true);
+    expect(guarded.names.flat()).not.toContain('recall_history');
+    expect(guarded.names).toEqual(plain.names);
+    expect(guarded.requests.map((request) => request.promptTokens)).toEqual(
+      plain.requests.map((request) => request.promptTokens),
+    );
+    expect(guarded.requests.map((request) => request.cachedPromptTokens)).toEqual(
+      plain.requests.map((request) => request.cachedPromptTokens),
+    );
+  });
+
+  it('should declare it from the first call that masks, and on every call after', async () => {
+    const names: string[][] = [];
+    // Under the 10 KiB truncation limit: a cut result would name the recall tool, and bring it in, first.
+    const inner = toolThenAnswerScript(8_000);
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer() });
+    const harness = createHarness({
+      window: WINDOW,
+      ratio: 1.2,
+      script: (call) => {
+        const tools = call.request.config?.tools ?? [];
+        names.push(
+          tools
+            .flatMap((tool) => ('functionDeclarations' in tool ? (tool.functionDeclarations ?? []) : []))
+            .map((d) => d.name ?? ''),
+        );
+        return inner(call);
+      },
+      plugins: [guard],
+    });
+    await harness.sessionAfterTurns(TURNS);
+    const requests = harness.model.requests;
+    const first = requests.findIndex((request) => maskedIn(request.contents) > 0);
+    expect(first).toBeGreaterThan(0);
+    expect(names.slice(0, first).every((sent) => !sent.includes('recall_history'))).toBe(true);
+    expect(names.slice(first).every((sent) => sent.includes('recall_history'))).toBe(true);
+    // Before it, the prefix was never broken: each request started with the previous one.
+    for (let i = 1; i < first; i++)
+      expect(JSON.stringify(requests[i]!.contents.slice(0, requests[i - 1]!.contents.length))).toBe(
+        JSON.stringify(requests[i - 1]!.contents),
+      );
+  });
+});

@@ -15,6 +15,10 @@ import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
 import { retryRejected } from './retry-rejected.js';
+import type { RecallPending } from './read-request.js';
+import type { ResolvedPolicy } from '../../options.js';
+import { recallDue } from '../../recall/declaration.js';
+import { stateKeysFor } from '../../state/keys.js';
 
 export class BeforeModelGuard {
   /** Requests already handled, so the plugin and agent-callback forms never both apply. */
@@ -66,6 +70,33 @@ export class BeforeModelGuard {
     return result;
   }
 
+  /**
+   * Declares the guard's recall tool when the session already refers to it (recall/declaration.ts:
+   * `recallDue`); otherwise returns it as pending: the core may still mask or summarize on this call.
+   */
+  private async declareRecallIfDue(
+    context: Context,
+    request: LlmRequest,
+    policy: ResolvedPolicy,
+    window: number,
+    stored: { readonly summary: unknown },
+  ): Promise<RecallPending | undefined> {
+    const permitted = this.parts.recallTool.permitted(context, request, policy, window);
+    if (permitted === undefined) return undefined;
+    const keys = stateKeysFor(context.agentName);
+    const truncations = context.state.get<{ count?: unknown }>(keys.toolTruncations)?.count;
+    const storedRewrite = stored.summary !== undefined || context.state.get<unknown>(keys.mask) != null;
+    const due = recallDue({
+      fixedTokens: permitted.fixedTokens,
+      storedRewrite,
+      truncations: typeof truncations === 'number' ? truncations : 0,
+      rewritesNow: false,
+    });
+    if (!due) return { name: permitted.name, tokens: this.parts.recallTool.declarationTokens() };
+    await this.parts.recallTool.declare(context, request);
+    return undefined;
+  }
+
   /** The result applied, or undefined when the guard is off, failed, or `accept` refused it. */
   private async guardInOrder(
     context: Context,
@@ -80,15 +111,18 @@ export class BeforeModelGuard {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return undefined;
       const stored = readStoredState(context, logger);
-      // Before anything that may fail, so the declaration is the same on every call.
       const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, context.agentName);
-      await this.parts.recallTool.declare(context, request, policy, windowChoice.window);
+      // Before anything that may fail, so the declaration, once due, is the same on every call.
+      const recallPending = await this.declareRecallIfDue(context, request, policy, windowChoice.window, stored);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
-      const read = readRequest(context, request, key, policy, { ...stored, windowChoice }, hooks, this.parts);
+      const state = { ...stored, windowChoice, recallPending };
+      const read = readRequest(context, request, key, policy, state, hooks, this.parts);
       const result = await guardRequest(read.input);
       if (!accept(result)) return undefined;
       // A masking is a compaction too, for other plugins' hooks (made without a model call).
       compacted = result.masking !== undefined || result.compaction !== undefined;
+      // The placeholders and the summary name the recall tool: it is sent from this call on.
+      if (recallPending && compacted) await this.parts.recallTool.declare(context, request);
       await applyResult(context, request, key, read, result, this.parts);
       this.parts.left.remember(context, request);
       return result;

@@ -52,6 +52,13 @@ export interface RequestReaders {
 }
 
 /** The agent's guard state as stored, read before the compaction hooks exist. */
+/** The recall tool the guard may still add on this call, if it masks or summarizes (adk/hooks/before-model-guard.ts). */
+export interface RecallPending {
+  readonly name: string;
+  /** Heuristic tokens of its declaration. */
+  readonly tokens: number;
+}
+
 interface StoredGuardState {
   readonly summary: SummaryRecord | undefined;
   readonly usage: UsageRecord;
@@ -113,7 +120,10 @@ export function readRequest(
   request: LlmRequest,
   key: string,
   policy: ResolvedPolicy,
-  stored: StoredGuardState & { readonly windowChoice: WindowChoice },
+  stored: StoredGuardState & {
+    readonly windowChoice: WindowChoice;
+    readonly recallPending?: RecallPending | undefined;
+  },
   hooks: CompactionHooks,
   readers: RequestReaders,
 ): ReadRequest {
@@ -140,7 +150,8 @@ export function readRequest(
   const summary = summaryToApply(stored.summary, shared, fingerprintAt, contents.length);
   const input: GuardRequestInput = {
     pinned: pinnedContent(pinned.pins),
-    recallToolName: recallTool?.name,
+    recallToolName: recallTool?.name ?? stored.recallPending?.name,
+    recallDeclarationTokens: recallTool ? undefined : stored.recallPending?.tokens,
     contents,
     fingerprints: measures.fingerprints,
     fingerprintAt,

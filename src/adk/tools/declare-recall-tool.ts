@@ -1,9 +1,10 @@
 /**
  * Masking for cost replaces tool results the next turns may still need, and ADK's tools say
  * nothing of side effects, so a masked result must stay readable without calling its tool again.
- * Wherever masking for cost is on and the agent has no recall tool, the guard declares its own on
- * the request, from the agent's first call: the tool declarations then never change between calls
- * (a declaration added later would break the provider's cached prefix).
+ * Wherever masking for cost is on and the agent has no recall tool, the guard may declare its own;
+ * it sends it from the first call that masks, summarizes or follows a cut result, and on every
+ * call after (recall/declaration.ts: `recallDue`), so a session that never needs it pays nothing
+ * for it and the tools sent change at most once, on a call that rewrites the prefix anyway.
  *
  * ADK 2.0.0 (`agents/llm_agent.js`): `runOneStepAsync` builds one `llmRequest` per step, the
  * agent's tools add themselves with `processLlmRequest` (into `toolsDict` and `config.tools`),
@@ -21,10 +22,10 @@ import { contextRecallTool, isContextRecallTool } from './recall-tool.js';
 import type { WarnOnce } from '../runtime/warn-once.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
-/** The recall tool the guard declared in an invocation, by agent: a tool result cut in that step names it. */
+/** The recall tool the guard may declare in an invocation, by agent: a tool result cut in that step names it (and so makes it due). */
 const declaredIn = new WeakMap<object, Map<string, string>>();
 
-/** The name of the recall tool the guard declared on this agent's request in this invocation, if any. */
+/** The name of the recall tool the guard may declare on this agent's requests in this invocation, if any. */
 export function declaredRecallToolName(context: Context): string | undefined {
   return declaredIn.get(context.invocationContext)?.get(context.agentName);
 }
@@ -40,7 +41,7 @@ export class RecallToolDeclarer {
   ) {}
 
   /** Heuristic tokens of the recall tool's declaration, as it is sent. */
-  private declarationTokens(): number {
+  declarationTokens(): number {
     const declaration = this.tool._getDeclaration();
     const fixed = estimateFixedTokens(
       undefined,
@@ -52,12 +53,18 @@ export class RecallToolDeclarer {
   }
 
   /**
-   * Adds the recall tool to `request` when masking for cost is on for the agent, it has none, and
-   * the declaration fits a `window` not already mostly fixed text (recall/declaration.ts). A
-   * tool of the agent's own with the same name is left alone (one warning): masking for cost then
-   * stays off for the agent, since nothing could read a masked result back.
+   * The name of the recall tool the guard may add to `request`: when masking for cost is on for
+   * the agent, it has none, and the declaration fits a `window` not already mostly fixed text
+   * (recall/declaration.ts). A tool of the agent's own with the same name is left alone (one
+   * warning): masking for cost then stays off for the agent, since nothing could read a masked
+   * result back.
    */
-  async declare(context: Context, request: LlmRequest, policy: ResolvedPolicy, window: number): Promise<void> {
+  permitted(
+    context: Context,
+    request: LlmRequest,
+    policy: ResolvedPolicy,
+    window: number,
+  ): { readonly name: string; readonly fixedTokens: number } | undefined {
     const { systemInstruction, tools: declared } = request.config ?? {};
     const fixed = estimateFixedTokens(systemInstruction, declared, this.tokenizer, this.memo);
     const fixedTokens = fixed.systemTokens + fixed.toolTokens;
@@ -71,9 +78,15 @@ export class RecallToolDeclarer {
       );
       return;
     }
-    request.toolsDict ??= {};
-    await this.tool.processLlmRequest({ toolContext: context, llmRequest: request });
     const byAgent = declaredIn.get(context.invocationContext) ?? new Map<string, string>();
     declaredIn.set(context.invocationContext, byAgent.set(context.agentName, this.tool.name));
+    return { name: this.tool.name, fixedTokens };
+  }
+
+  /** Adds the recall tool to `request` (once `permitted` named it). */
+  async declare(context: Context, request: LlmRequest): Promise<void> {
+    request.toolsDict ??= {};
+    if (request.toolsDict[this.tool.name]) return;
+    await this.tool.processLlmRequest({ toolContext: context, llmRequest: request });
   }
 }
