@@ -16,13 +16,13 @@ import {
 } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, contextRecallTool, type ContextGuardOptions } from '../../src/index.js';
+import { ContextGuard, contextRecallTool, tiktokenTokenizer, type ContextGuardOptions } from '../../src/index.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
 
-/** About 2 MB of distinct lines; one holds the error the model looks for. */
+/** 2.1 MB of distinct lines (its JSON text); one holds the error the model looks for. */
 const NEEDLE_ROW = 31_337;
-const BIG = Array.from({ length: 40_000 }, (_, row) =>
+const BIG = Array.from({ length: 56_000 }, (_, row) =>
   row === NEEDLE_ROW
     ? `row ${row}: ERROR disk quota exceeded on vol-7f3a`
     : `row ${String(row).padStart(6, '0')}: status=ok latency=${(row * 37) % 1000}ms`,
@@ -137,6 +137,7 @@ describe('recall by pattern', () => {
     const { runner, sessionService, model, guard } = world();
     const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
     const events = await turn(runner, 'alice', session.id, 'BIG');
+    expect(JSON.stringify({ output: BIG }).length).toBeGreaterThan(2_000_000);
     expect(JSON.stringify(responseOf(events, 'fetch_big'))).toContain('full_result_artifact');
     const recalls = events
       .flatMap((event) => event.content?.parts ?? [])
@@ -144,10 +145,16 @@ describe('recall by pattern', () => {
     expect(recalls).toHaveLength(1);
     const found = responseOf(events, 'recall_history')!;
     // Line 1 is the `output:` header of the result's one field, so row N is line N + 2.
-    expect(found).toMatchObject({ matches: 1, total_lines: 40_001 });
+    expect(found).toMatchObject({ matches: 1, total_lines: 56_001 });
     expect(found['lines']).toContain(`${NEEDLE_ROW + 2}:row ${NEEDLE_ROW}: ERROR disk quota exceeded on vol-7f3a`);
     // One line of context either side, and nothing else of the 2 MB.
     expect(String(found['lines']).split('\n')).toHaveLength(3);
+    // The figures README gives: this answer's tokens against paging to the line by 4,000 characters.
+    const text = JSON.stringify({ output: BIG });
+    const at = text.indexOf('ERROR disk quota');
+    console.log(
+      `[recall-lines] pattern answer ${tiktokenTokenizer.count(JSON.stringify(found))} o200k tokens; paging by 4,000 characters: ${Math.ceil(at / 4_000)} calls of ~${tiktokenTokenizer.count(text.slice(at - 4_000, at))} tokens to reach it`,
+    );
     expect(JSON.stringify(model.requests.at(-1)!.contents).length).toBeLessThan(25_000);
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
     expect(guard.status(stored!, 'worker').recallLineReads).toBe(1);
