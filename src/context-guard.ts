@@ -26,6 +26,8 @@ import { PolicyCache } from './adk/runtime/policy-cache.js';
 import type { SessionRef } from './adk/runtime/session-scope.js';
 import { UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
+import { StoredAnswers } from './adk/tools/stored-answers.js';
+import { isStoredAnswer } from './recall/repeat-call.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from './options.js';
@@ -64,6 +66,7 @@ export class ContextGuard extends BasePlugin {
   private agentCallbackSet: GuardAgentCallbackSet | undefined;
   private readonly agentNames: UnmatchedAgentsCheck;
   private readonly responses: ModelResponseHooks;
+  private readonly storedAnswers: StoredAnswers;
 
   /** @throws ContextGuardConfigError when an option is invalid. */
   constructor(options: ContextGuardOptions = {}) {
@@ -82,6 +85,7 @@ export class ContextGuard extends BasePlugin {
     this.sessions = new GuardSessionActions(this.parts, policies);
     this.responses = new ModelResponseHooks(this.parts, policies, options.prices, logger);
     this.agentNames = new UnmatchedAgentsCheck(options, logger);
+    this.storedAnswers = new StoredAnswers((agentName) => policies.of(agentName), logger);
   }
 
   /**
@@ -178,17 +182,21 @@ export class ContextGuard extends BasePlugin {
   /**
    * Before ADK runs an `AgentTool` child in its own Runner, without plugins: attaches the guard to
    * the child and marks the call as this app's, so that a child shared by two apps gets the
-   * calling app's guard and policy (adk/runtime/agent-tool-caller.ts).
+   * calling app's guard and policy (adk/runtime/agent-tool-caller.ts). A repeated call of a
+   * read-only tool whose earlier result was offloaded or masked is answered from that result
+   * (adk/tools/stored-answers.ts).
    */
   override async beforeToolCallback({
     tool,
+    toolArgs,
     toolContext,
   }: {
     tool: BaseTool;
+    toolArgs?: Record<string, unknown>;
     toolContext: Context;
   }): Promise<Record<string, unknown> | undefined> {
     attachToAgentToolChild(tool, toolContext, this.callbackSet(), (child) => this.attachTo(child), this.logger);
-    return undefined;
+    return this.storedAnswers.answer(tool, toolArgs, toolContext);
   }
 
   /** One set of agent-level callbacks per guard, branded so any guard recognises them. */
@@ -197,12 +205,14 @@ export class ContextGuard extends BasePlugin {
       beforeModel: (context, request) => this.beforeModel.guard(context, request),
       afterModel: (context, response) =>
         void this.afterModelCallback({ callbackContext: context, llmResponse: response }),
-      afterTool: this.truncators.agent,
-      beforeTool: (tool, toolContext) => this.beforeToolCallback({ tool, toolContext }),
+      afterTool: async (params) => (isStoredAnswer(params.response) ? undefined : this.truncators.agent(params)),
+      beforeTool: (tool, toolContext, toolArgs) => this.beforeToolCallback({ tool, toolArgs, toolContext }),
     }));
   }
 
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
+    // A stored answer was cut, if at all, when first stored; cutting it again would offload it again.
+    if (isStoredAnswer(params.result)) return undefined;
     return this.truncators.plugin(params);
   }
 

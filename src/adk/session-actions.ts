@@ -10,6 +10,7 @@ import { compactionRequestDelta } from './runtime/state-writer.js';
 import { stateKeysFor } from '../state/keys.js';
 import { sumCallRecords, type CountedEvent } from '../records/call-totals.js';
 import { withCallTotals } from '../status/counted-status.js';
+import { countRecallUse, NO_RECALL_USE } from '../status/recall-use.js';
 import { agentStatus, guardedAgents, type AgentContextStatus } from '../status/context-status.js';
 import type { GuardParts } from './hooks/guard-parts.js';
 import type { PolicyCache } from './runtime/policy-cache.js';
@@ -57,8 +58,11 @@ export class GuardSessionActions {
     const scope = 'appName' in session ? scopeOfRef(session) : undefined;
     // One pass over the events for every agent; a session without them (listSessions) sums nothing.
     const totals = sumCallRecords(session.events);
-    const of = (name: string): AgentContextStatus =>
-      withCallTotals(agentStatus(session.state, name, this.preparing(session, scope, name)), totals.get(name));
+    const recallUse = countRecallUse(session.events);
+    const of = (name: string): AgentContextStatus => ({
+      ...withCallTotals(agentStatus(session.state, name, this.preparing(session, scope, name)), totals.get(name)),
+      ...(recallUse.get(name) ?? NO_RECALL_USE),
+    });
     if (agentName !== undefined) return of(agentName);
     return [...new Set([...guardedAgents(session.state), ...totals.keys()])].sort().map(of);
   }

@@ -95,7 +95,7 @@ export function withOffloadHandle(
   recallToolName: string | undefined,
 ): Record<string, unknown> {
   const read = recallToolName
-    ? `The whole result is stored. Read any part with ${recallToolName}({"artifact": "${handle.name}", "offset": 0, "length": 4000}).`
+    ? `The whole result is stored. Read any part with ${recallToolName}({"artifact": "${handle.name}", "pattern": "text to find"}), or "lines": "1-80" instead of "pattern".`
     : 'The whole result is stored as this artifact.';
   return { ...cut, [OFFLOAD_HANDLE_KEY]: { name: handle.name, version: handle.version, chars: handle.chars, read } };
 }

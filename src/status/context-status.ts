@@ -63,6 +63,12 @@ export interface AgentContextStatus extends AgentUsageFigures {
    * `summarizerTimeoutMs` + `preparedSummaryWaitMs` is of a replica that is gone and no longer counts.
    */
   readonly preparing: boolean;
+  /**
+   * Calls of a read-only tool answered from the stored result of the same call (tool calls not run),
+   * and recall reads by pattern or line range, counted from the session's events (0 without them).
+   */
+  readonly storedAnswers: number;
+  readonly recallLineReads: number;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -126,6 +132,8 @@ export function agentStatus(
     costUsd: usage.costUsd,
     unpricedCalls: usage.unpricedCalls ?? 0,
     preparing,
+    storedAnswers: 0,
+    recallLineReads: 0,
   };
 }
 

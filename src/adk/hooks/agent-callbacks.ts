@@ -19,7 +19,11 @@ interface GuardWork {
   readonly beforeModel: (context: Context, request: LlmRequest) => Promise<void>;
   readonly afterModel: (context: Context, response: LlmResponse) => void;
   readonly afterTool: OffloadingToolOutputTruncator;
-  readonly beforeTool: (tool: BaseTool, context: Context) => Promise<Record<string, unknown> | undefined>;
+  readonly beforeTool: (
+    tool: BaseTool,
+    context: Context,
+    args: Record<string, unknown>,
+  ) => Promise<Record<string, unknown> | undefined>;
 }
 
 type AfterToolParams = Parameters<OffloadingToolOutputTruncator>[0];
@@ -50,7 +54,7 @@ export function guardCallbackSet(work: GuardWork): GuardAgentCallbackSet {
     beforeTool: brandGuardCallback(
       async (params: { tool: BaseTool; args: Record<string, unknown>; context: Context }) => {
         const caller = other();
-        return caller ? caller.beforeTool(params) : work.beforeTool(params.tool, params.context);
+        return caller ? caller.beforeTool(params) : work.beforeTool(params.tool, params.context, params.args);
       },
     ),
   };

@@ -10,8 +10,11 @@
  */
 import { FunctionTool, getLogger, type BaseTool, type Context } from '@google/adk';
 import { isVisibleTo, readEvent, searchEvents } from '../../recall/search-events.js';
+import { contentLines, storedTextLines } from '../../recall/result-lines.js';
+import { DEFAULT_LINE_LIMITS, parseLineRange, readLines, searchLines } from '../../recall/search-lines.js';
 import { isOwnOffloadArtifact, offloadText, sliceArtifactText } from '../../offload/artifact-handle.js';
 import { withinTime } from '../../offload/within-time.js';
+import { recordLineRead } from '../../telemetry/recall-metrics.js';
 import { optionDefault } from '../../config/option-table.js';
 import { MAX_TIMER_MS } from '../../config/timer-limit.js';
 import { ContextGuardConfigError } from '../../errors.js';
@@ -55,6 +58,15 @@ interface RecallInput {
   readonly artifact?: string;
   readonly version?: number;
   readonly length?: number;
+  readonly pattern?: string;
+  readonly lines?: string;
+}
+
+/** How one event or stored result is read: by lines (`pattern` or `lines`), else by characters. */
+interface ReadMode {
+  readonly pattern?: unknown;
+  readonly lines?: unknown;
+  readonly agentName: string;
 }
 
 /** Whether a tool is a recall tool made by `contextRecallTool` (any copy of the package). */
@@ -77,19 +89,29 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
     name,
     // Short: the guard declares it on every request of an agent that masks for cost.
     description:
-      "Reads back this conversation's earlier messages and tool results, also those summarized or elided. " +
-      '`query` (words or ids) finds hits with an event_id; `event_id` (and `offset`) reads one. ' +
-      'A stored tool result (`full_result_artifact.name`) is read with `artifact`, `offset` and `length`.',
+      "Reads back this conversation's earlier messages and tool results, also summarized or elided ones. " +
+      '`query` (words or ids) finds event_ids. Read one `event_id` or `artifact` (a full_result_artifact.name): ' +
+      '`pattern` gives its matching lines, numbered; `lines` ("120-180") reads lines; `offset`, `length` read characters.',
     parameters: recallParameters() as never,
     execute: (input: unknown, context?: Context) => {
-      const { query, event_id: eventId, offset, artifact, version, length } = (input ?? {}) as RecallInput;
+      const {
+        query,
+        event_id: eventId,
+        offset,
+        artifact,
+        version,
+        length,
+        pattern,
+        lines,
+      } = (input ?? {}) as RecallInput;
       if (!context) return { error: 'recall_history needs a tool context.' };
+      const mode: ReadMode = { pattern, lines, agentName: context.agentName };
       if (typeof artifact === 'string' && artifact.length > 0)
-        return readArtifact(context, artifact, { version, offset, length }, reader);
+        return readArtifact(context, artifact, { version, offset, length, mode }, reader);
       const session = context.invocationContext.session;
       const branch = context.invocationContext.branch;
       if (typeof eventId === 'string' && eventId.length > 0)
-        return readEventById(session.events, branch, eventId, offset, maxExcerptChars);
+        return readEventById(session.events, branch, eventId, { offset, mode }, maxExcerptChars);
       if (typeof query !== 'string' || query.trim().length === 0)
         return { error: 'Give a query to search, or an event_id to read.' };
       // Earlier recalls and their answers would outrank the events they quote: leave them out.
@@ -126,9 +148,11 @@ function recallParameters() {
       query: { type: 'STRING', description: 'Words or ids to find.' },
       event_id: { type: 'STRING', description: "A hit's event_id, to read it." },
       offset: { type: 'INTEGER', description: 'Character offset to read from.' },
-      artifact: { type: 'STRING', description: 'A full_result_artifact.name.' },
+      artifact: { type: 'STRING' },
       version: { type: 'INTEGER', description: 'Artifact version (default: the latest).' },
       length: { type: 'INTEGER', description: 'Characters to read.' },
+      pattern: { type: 'STRING', description: 'Literal text, any case.' },
+      lines: { type: 'STRING' },
     },
   };
 }
@@ -140,18 +164,36 @@ function readEventById(
   events: SessionEvents,
   branch: string | undefined,
   eventId: string,
-  offset: number | undefined,
+  at: { readonly offset: number | undefined; readonly mode: ReadMode },
   maxChars: number,
 ): Record<string, unknown> {
   const event = events.find((candidate) => candidate.id === eventId);
   // The same rule as search: an event another branch wrote is not this agent's to read.
   if (!event || !event.content || !isVisibleTo(event, branch))
     return { error: `No event ${eventId} in this conversation.` };
+  const content = event.content;
+  const byLines = readByLines(at.mode, () => contentLines(content));
   return {
     event_id: eventId,
     author: event.author,
-    ...readEvent(event, typeof offset === 'number' ? offset : 0, maxChars),
+    ...(byLines ?? readEvent(event, typeof at.offset === 'number' ? at.offset : 0, maxChars)),
   };
+}
+
+/**
+ * The answer of a read by `pattern` or `lines` (recall/search-lines.ts), `undefined` when the call
+ * asked for neither (then it reads characters); the lines are built only when asked for.
+ */
+function readByLines(mode: ReadMode, lines: () => string[]): Record<string, unknown> | undefined {
+  if (typeof mode.pattern === 'string' && mode.pattern.length > 0) {
+    recordLineRead(mode.agentName, 'pattern');
+    return { ...searchLines(lines(), mode.pattern) };
+  }
+  if (mode.lines === undefined || mode.lines === null || mode.lines === '') return undefined;
+  const range = parseLineRange(mode.lines);
+  if (!range) return { error: `lines must be a range like "120-180", not ${JSON.stringify(mode.lines)}.` };
+  recordLineRead(mode.agentName, 'lines');
+  return { ...readLines(lines(), range, DEFAULT_LINE_LIMITS) };
 }
 
 /** Whether one of this session's events records saving `name` (ADK's `actions.artifactDelta`). */
@@ -171,7 +213,7 @@ function recordedInSession(events: SessionEvents, name: string): boolean {
 async function readArtifact(
   context: Context,
   name: string,
-  at: { readonly version: unknown; readonly offset: unknown; readonly length: unknown },
+  at: { readonly version: unknown; readonly offset: unknown; readonly length: unknown; readonly mode: ReadMode },
   reader: ArtifactReader,
 ): Promise<Record<string, unknown>> {
   const notFound = { error: `No stored tool result ${name} in this conversation.` };
@@ -192,5 +234,6 @@ async function readArtifact(
   }
   const text = offloadText(loaded.value);
   if (text === undefined) return notFound;
-  return { artifact: name, ...sliceArtifactText(text, at.offset, at.length, reader.maxChars) };
+  const byLines = readByLines(at.mode, () => storedTextLines(text));
+  return { artifact: name, ...(byLines ?? sliceArtifactText(text, at.offset, at.length, reader.maxChars)) };
 }
