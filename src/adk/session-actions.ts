@@ -85,6 +85,7 @@ export class GuardSessionActions {
   forgetSession(session: SessionRef | string): void {
     const prefix = typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`;
     this.parts.measures.forgetPrefix(prefix);
+    this.parts.placeholders.forgetPrefix(prefix);
     this.parts.prepared.forgetPrefix(prefix);
   }
 }
