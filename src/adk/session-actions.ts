@@ -118,6 +118,7 @@ export class GuardSessionActions {
     }
     const prefix = typeof session === 'string' ? sessionIdPrefix(session) : `${scopeOfRef(session)}\u0000`;
     this.parts.measures.forgetPrefix(prefix);
+    this.parts.placeholders.forgetPrefix(prefix);
     this.parts.prepared.forgetPrefix(prefix);
   }
 }

@@ -3,14 +3,13 @@
  * model call. Not on the sliding window's schedule (which compacts for
  * structure) nor for a requested compaction (which must summarize).
  */
-import { maskContent } from './mask-observations.js';
 import { planMasking } from './plan-masking.js';
 import type { SummaryCoverage } from '../split/coverage.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import type { MaskRecord } from './mask-record.js';
 import { anchorAt } from '../state/watermark.js';
 import { viewEstimate } from '../split/coverage.js';
-import { maskedView, tokensOfView, type RequestView, type ViewSource } from './request-view.js';
+import { maskedAt, maskedView, type RequestView, type ViewSource } from './request-view.js';
 
 /** What a masking is computed from. */
 export interface MaskStepInput {
@@ -57,8 +56,7 @@ export function maskStep(input: MaskStepInput, upTo: number | undefined): MaskSt
     tokens: source.tokens,
     covered: coverage.covered,
     maskedUpTo: input.maskedUpTo,
-    maskedTokensAt: (index) =>
-      tokensOfView(source, maskContent(source.contents[index] ?? {}, source.hint, source.tokens[index] ?? 0), index),
+    maskedTokensAt: (index) => maskedAt(source, index).tokens,
     keepRecent: input.keepRecent,
     upTo,
     meetsTarget: (contentTokens) => summaryTokens + keptTokens + contentTokens <= input.target,

@@ -92,13 +92,18 @@ function placeholder(name: string, tokens: number, response: unknown, hint: Mask
   };
 }
 
+/** Whether masking may change `content` of `tokens` (measured): a tool result of at least `MIN_MASKED_TOKENS`. */
+function maskable(content: Content, tokens: number): boolean {
+  return tokens >= MIN_MASKED_TOKENS && hasFunctionResponse(content);
+}
+
 /**
  * The content with its tool results replaced by placeholders when it holds at least
  * `MIN_MASKED_TOKENS` (`tokens`, its measured count, shared by its results); the same object
  * when nothing changes.
  */
 export function maskContent(content: Content, hint: MaskHint, tokens: number): Content {
-  if (tokens < MIN_MASKED_TOKENS || !hasFunctionResponse(content)) return content;
+  if (!maskable(content, tokens)) return content;
   const parts = content.parts ?? [];
   const results = parts.filter((part) => part.functionResponse !== undefined).length;
   const share = Math.round(tokens / Math.max(1, results));

@@ -8,6 +8,7 @@ import type { SummarizeFn } from '../summary/summarizer.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { MaskRecord } from '../masking/mask-record.js';
+import type { PlaceholderMemo } from '../masking/placeholder-cache.js';
 import type { ResolvedPolicy } from '../options.js';
 import type { PreparationRequest } from '../preparation/plan.js';
 import type { PreparedHandle } from '../preparation/prepared-summary.js';
@@ -41,6 +42,8 @@ export interface GuardRequestInput {
   readonly mask?: MaskRecord | undefined;
   /** Token counts of placeholders by their text, kept across calls by the shell (content-independent figures). */
   readonly maskedTokenMemo?: TokenMemo | undefined;
+  /** This session and agent's placeholders from earlier calls (masking/placeholder-cache.ts), kept by the shell. */
+  readonly placeholders?: PlaceholderMemo | undefined;
   readonly usage: UsageRecord;
   readonly policy: ResolvedPolicy;
   readonly window: number;

@@ -48,6 +48,8 @@ export function observe(input: GuardRequestInput): Observed {
     hint: { recallToolName: input.recallToolName, isReadOnly: (name) => isReadOnlyTool(policy.tools, name) },
     memo: input.maskedTokenMemo ?? new TokenMemo(1_024),
     tokenizer,
+    fingerprints: input.fingerprints,
+    placeholders: input.placeholders,
   };
   const view = storedView(source, mask.maskedUpTo);
   const { summary, coverage } = located;

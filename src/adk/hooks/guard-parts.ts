@@ -8,6 +8,7 @@ import { cachedPriceRatio } from '../../cost/cache-terms.js';
 import { priceFor, type PriceTable } from '../../cost/price-table.js';
 import { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
 import { TokenMemo } from '../../estimate/estimate-request.js';
+import { PlaceholderCache } from '../../masking/placeholder-cache.js';
 import { recordPreparedSummary } from '../../telemetry/guard-metrics.js';
 import type { ResultAppliers } from './apply-result.js';
 import { CompactionReporter } from './compaction-reporter.js';
@@ -59,6 +60,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     measures: new ContentMeasureCache(),
     fixedMemo,
     maskedMemo: new TokenMemo(20_000),
+    placeholders: new PlaceholderCache(),
     windows: new ModelWindowResolver(options, logger),
     queue: new KeyedQueue(),
     prepared: new PreparedSummaries(logger, recordPreparedSummary),

@@ -18,6 +18,7 @@ import { encodeRecord } from '../../state/codec.js';
 import { readSummaryRecord, type SummaryRecord } from '../../summary/stored-summary.js';
 import { readUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { decodeMaskRecord, readMaskRecord } from '../../masking/mask-record.js';
+import type { PlaceholderCache } from '../../masking/placeholder-cache.js';
 import { stateKeysFor } from '../../state/keys.js';
 import { locateWatermark } from '../../state/watermark.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
@@ -41,6 +42,8 @@ export interface RequestReaders {
   readonly fixedMemo: TokenMemo;
   /** Tokens of masked tool results by fingerprint: content-independent figures, shared by every session. */
   readonly maskedMemo: TokenMemo;
+  /** Placeholders built on earlier calls, per session and agent. */
+  readonly placeholders: PlaceholderCache;
   readonly windows: ModelWindowResolver;
   readonly pins: GuardPins;
   readonly queue: KeyedQueue;
@@ -163,6 +166,7 @@ export function readRequest(
     mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
+    placeholders: readers.placeholders.for(key),
     usage: pinned.usage,
     policy,
     window,
