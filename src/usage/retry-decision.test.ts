@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_USAGE } from './stored-usage.js';
-import { retryPays, withRetriedCall } from './retry-decision.js';
+import { retryPays, withDiscardedSummaries, withRetriedCall } from './retry-decision.js';
 
 describe('retryPays', () => {
   it('should retry a request the new decision made smaller and fitting', () => {
@@ -21,5 +21,16 @@ describe('withRetriedCall', () => {
   it('should count one more retried call and change nothing else', () => {
     const usage = { ...EMPTY_USAGE, rejectedCalls: 3, retriedCalls: 2 };
     expect(withRetriedCall(usage)).toEqual({ ...usage, retriedCalls: 3 });
+  });
+});
+
+describe('withDiscardedSummaries', () => {
+  it('should count the summaries of a retry decision not taken as discarded', () => {
+    const usage = { ...EMPTY_USAGE, discardedCompactions: 1 };
+    expect(withDiscardedSummaries(usage, 2)).toEqual({ ...usage, discardedCompactions: 3 });
+  });
+
+  it('should leave the record as it is when the decision made no summary', () => {
+    expect(withDiscardedSummaries(EMPTY_USAGE, 0)).toBe(EMPTY_USAGE);
   });
 });

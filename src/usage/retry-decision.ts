@@ -27,3 +27,12 @@ export function retryPays(attempt: RetryAttempt): boolean {
 export function withRetriedCall(usage: UsageRecord): UsageRecord {
   return { ...usage, retriedCalls: usage.retriedCalls + 1 };
 }
+
+/**
+ * The usage record after a retry decision that was not taken: the summaries it made (`made`: its
+ * compactions and the summaries it discarded itself) are thrown away with it, and counted as
+ * discarded, as a summary no smaller than its history is.
+ */
+export function withDiscardedSummaries(usage: UsageRecord, made: number): UsageRecord {
+  return made > 0 ? { ...usage, discardedCompactions: usage.discardedCompactions + made } : usage;
+}

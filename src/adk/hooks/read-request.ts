@@ -132,10 +132,7 @@ export function readRequest(
 ): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
-  const fingerprintAt = (index: number): string | undefined => {
-    const content = contents[index];
-    return content ? fingerprint(content) : undefined;
-  };
+  const fingerprintAt = freshFingerprints(contents);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
   const measures = readers.measures.measure(key, contents, tokenizer);
@@ -188,6 +185,14 @@ export function readRequest(
     summarizerName: summarizer.summarizer?.name,
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
+  };
+}
+
+/** The fingerprint of one content, computed afresh, for validating a stored watermark. */
+function freshFingerprints(contents: readonly Content[]): (index: number) => string | undefined {
+  return (index) => {
+    const content = contents[index];
+    return content ? fingerprint(content) : undefined;
   };
 }
 

@@ -10,7 +10,7 @@ import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
 import { NO_COUNTS } from '../../records/call-record.js';
-import { retryPays, withRetriedCall } from '../../usage/retry-decision.js';
+import { retryPays, withDiscardedSummaries, withRetriedCall } from '../../usage/retry-decision.js';
 import { updateUsage } from '../runtime/state-writer.js';
 import { recordRetriedCall } from '../../telemetry/guard-metrics.js';
 import { isOverflowError } from '../../usage/provider-feedback.js';
@@ -47,8 +47,19 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
       learnFromRejection(context, request, message, parts);
       markLearned(error);
       request.contents = sent.built;
-      const accept = (result: GuardRequestResult): boolean =>
-        retryPays({ rejectedEstimate: sent.estimate, estimate: result.estimate, overLimit: !!result.overLimit });
+      const accept = (result: GuardRequestResult): boolean => {
+        const pays = retryPays({
+          rejectedEstimate: sent.estimate,
+          estimate: result.estimate,
+          overLimit: !!result.overLimit,
+        });
+        const { compactions, discardedCompactions } = result.counts;
+        if (!pays)
+          updateUsage(context.state, context.agentName, (usage) =>
+            withDiscardedSummaries(usage, compactions + discardedCompactions),
+          );
+        return pays;
+      };
       const retried = await guardAgain(accept);
       if (!retried) {
         request.contents = rejected;
