@@ -4,21 +4,14 @@
  * is answered from that stored result instead of running the tool again. Pure: it reads the
  * session's events (the original result event, never changed), so any replica answers alike.
  */
-import type { Content } from '@google/genai';
-import { isVisibleTo } from './search-events.js';
+import { isVisibleTo, type SearchableEvent } from './search-events.js';
 import { OFFLOAD_HANDLE_KEY } from '../offload/artifact-handle.js';
 
 /** Key of the mark a stored answer carries; a result with it is never itself a stored result to replay. */
 export const STORED_ANSWER_KEY = 'context_guard_stored_result';
 
 /** The parts of an ADK event this reads. */
-export interface RepeatEvent {
-  readonly id: string;
-  readonly author?: string | undefined;
-  readonly timestamp: number;
-  readonly invocationId?: string | undefined;
-  readonly branch?: string | undefined;
-  readonly content?: Content | undefined;
+export interface RepeatEvent extends SearchableEvent {
   readonly actions?: { readonly stateDelta?: Readonly<Record<string, unknown>> | undefined } | undefined;
 }
 
