@@ -12,7 +12,7 @@ export const SEAMS_WINDOW: readonly ScenarioSpec[] = [
     name: '8k_UnknownModel_NoContextWindow',
     group: 'extra',
     claim:
-      'A model name no registry knows and no contextWindow (the guard assumes 128k) on a real 8k window: one rejection teaches the window, none after.',
+      'A model name no registry knows and no contextWindow (the guard assumes 128k) on a real 8k window: one rejection teaches the window and is retried inside its call (no failed turn), none after.',
     window: 8 * K,
     turns: 30,
     ratio: 2.0,
