@@ -146,9 +146,9 @@ describe('masking for cost (maskStaleOutputTokens)', () => {
 
 describe('the recall tool, declared only once something names it', () => {
   /** The function names each request declared, and the requests themselves, with or without a guard. */
-  async function namesSent(withGuard: boolean) {
+  async function namesSent(withGuard: boolean, resultChars = 400) {
     const names: string[][] = [];
-    const inner = toolThenAnswerScript(400);
+    const inner = toolThenAnswerScript(resultChars);
     const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer() });
     const harness = createHarness({
       window: WINDOW,
@@ -185,26 +185,8 @@ describe('the recall tool, declared only once something names it', () => {
   });
 
   it('should declare it from the first call that masks, and on every call after', async () => {
-    const names: string[][] = [];
     // Under the 10 KiB truncation limit: a cut result would name the recall tool, and bring it in, first.
-    const inner = toolThenAnswerScript(8_000);
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer() });
-    const harness = createHarness({
-      window: WINDOW,
-      ratio: 1.2,
-      script: (call) => {
-        const tools = call.request.config?.tools ?? [];
-        names.push(
-          tools
-            .flatMap((tool) => ('functionDeclarations' in tool ? (tool.functionDeclarations ?? []) : []))
-            .map((d) => d.name ?? ''),
-        );
-        return inner(call);
-      },
-      plugins: [guard],
-    });
-    await harness.sessionAfterTurns(TURNS);
-    const requests = harness.model.requests;
+    const { names, requests } = await namesSent(true, 8_000);
     const first = requests.findIndex((request) => maskedIn(request.contents) > 0);
     expect(first).toBeGreaterThan(0);
     expect(names.slice(0, first).every((sent) => !sent.includes('recall_history'))).toBe(true);
