@@ -29,12 +29,15 @@ export interface AgentSetup {
   readonly adkSummarizerLlm?: BaseLlm | undefined;
   /** ADK compactor threshold in tokens. */
   readonly adkTokenThreshold: number;
+  /** A tool-work scenario's tools (built per run, so their run counts are the run's). */
+  readonly workTools?: FunctionTool[] | undefined;
 }
 
 /** A scenario without tool work gives its agents no tools (the seed's "none"), so no declarations ride along. */
 function usesTools(spec: ScenarioSpec): boolean {
   return (
     spec.replay !== undefined ||
+    spec.work !== undefined ||
     (spec.extraToolDeclarations ?? 0) > 0 ||
     spec.turnPattern.tools.some((turn) => turn.some((step) => step.length > 0))
   );
@@ -46,7 +49,8 @@ function instructionOf(spec: ScenarioSpec, name: string): string | (() => string
   return recorded === undefined ? systemPrompt(spec.systemPromptChars ?? 400, name) : () => recorded;
 }
 
-function toolsOf(spec: ScenarioSpec): FunctionTool[] {
+function toolsOf(spec: ScenarioSpec, setup: AgentSetup): FunctionTool[] {
+  if (setup.workTools) return setup.workTools;
   if (spec.replay) return replayTools(spec.replay);
   return [fetchDataTool(), ...declarationOnlyTools(spec.extraToolDeclarations ?? 0)];
 }
@@ -75,7 +79,7 @@ function llmAgent(
     model: setup.model,
     description: `The ${name} of the simulated operations team.`,
     instruction: instructionOf(spec, name),
-    tools: withTools && usesTools(spec) ? toolsOf(spec) : [],
+    tools: withTools && usesTools(spec) ? toolsOf(spec, setup) : [],
     ...(compactorList ? { contextCompactors: compactorList } : {}),
     ...extra,
   });

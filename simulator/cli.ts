@@ -13,6 +13,7 @@ import { GEMMA_TOKENIZER_PACKAGE } from './gemma-tokenizer.js';
 import type { GroundTruthMode } from './ground-truth.js';
 import { renderReport } from './report-html.js';
 import { renderRecallTable, runRecall } from './recall.js';
+import { renderToolWorkSaved } from './tool-work-report.js';
 import { renderRetentionTable, runRetention } from './retention.js';
 import { runAll } from './run-all.js';
 import type { SessionStore } from './run-scenario.js';
@@ -205,6 +206,8 @@ async function main(): Promise<number> {
   if (costComparison) process.stdout.write(`\n${renderCostComparison(costComparison)}\n`);
   const replayCostTable = replayCost(results);
   if (replayCostTable.length > 0) process.stdout.write(`\n${renderReplayCost(replayCostTable)}\n`);
+  const toolWorkSaved = renderToolWorkSaved(results);
+  if (toolWorkSaved) process.stdout.write(`\n${toolWorkSaved}\n`);
   const retention = options.retention ? await runRetention(options.guardOptions) : undefined;
   if (retention) process.stdout.write(`\n${renderRetentionTable(retention)}\n`);
   const recall = options.retention ? await runRecall(options.guardOptions) : undefined;

@@ -3,7 +3,8 @@
  * `ScenarioExpectations`). Each unmet claim is one violation, in words.
  */
 import type { CallRecord } from './call-record.js';
-import type { ScenarioExpectations } from './scenario-types.js';
+import type { ScenarioExpectations, ToolWorkExpectations } from './scenario-types.js';
+import type { ToolWorkFacts } from './tool-work.js';
 
 export interface RunFacts {
   /** The guard's strategy (`threshold`, `sliding-window`). */
@@ -25,6 +26,50 @@ export interface RunFacts {
   readonly rejected: number;
   /** Calls the summarizer received. */
   readonly summarizerCalls?: number;
+  /** A tool-work scenario's facts. */
+  readonly toolWork?: ToolWorkFacts | undefined;
+}
+
+function countsDiffer(
+  label: string,
+  expected: Readonly<Record<string, number>>,
+  got: Readonly<Record<string, number>>,
+): string[] {
+  return Object.entries(expected)
+    .filter(([name, count]) => (got[name] ?? 0) !== count)
+    .map(([name, count]) => `expected ${count} ${label} of ${name}, got ${got[name] ?? 0}`);
+}
+
+/** A tool-work scenario's claims: the value recovered, and the recall and tool calls it took. */
+function toolWorkViolations(expect: ToolWorkExpectations, facts: ToolWorkFacts | undefined): string[] {
+  if (!facts) return ['expected tool-work facts; the run has none'];
+  const violations: string[] = [];
+  if (!facts.answer.includes(expect.answerContains))
+    violations.push(`expected the answer to contain ${expect.answerContains}; it was "${facts.answer.slice(0, 120)}"`);
+  if (expect.lostAtQuestion && !facts.lostAtQuestion)
+    violations.push('scenario too mild: the asked value was still in the request when the question came');
+  const recalls = facts.recallResultChars.length;
+  if (expect.recallCalls !== undefined && recalls !== expect.recallCalls)
+    violations.push(`expected ${expect.recallCalls} recall call(s), got ${recalls}`);
+  const largest = Math.max(0, ...facts.recallResultChars);
+  if (expect.maxRecallResultChars !== undefined && largest > expect.maxRecallResultChars)
+    violations.push(
+      `expected every recall answer within ${expect.maxRecallResultChars} characters; the largest was ${largest}`,
+    );
+  violations.push(...countsDiffer('call(s)', expect.toolCalls ?? {}, facts.toolCalls));
+  violations.push(...countsDiffer('real run(s)', expect.toolRuns ?? {}, facts.toolRuns));
+  if (expect.storedAnswers !== undefined) {
+    const counted = facts.status?.storedAnswers ?? 0;
+    if (counted !== expect.storedAnswers || facts.storedAnswerAges.length !== expect.storedAnswers)
+      violations.push(
+        `expected ${expect.storedAnswers} call(s) answered from the stored result, with an age; status() counted ${counted}, marked answers ${facts.storedAnswerAges.length}`,
+      );
+  }
+  if (expect.recallLineReads !== undefined && (facts.status?.recallLineReads ?? 0) !== expect.recallLineReads)
+    violations.push(
+      `expected status() to count ${expect.recallLineReads} recall line read(s), got ${facts.status?.recallLineReads ?? 0}`,
+    );
+  return violations;
 }
 
 export function expectationViolations(expect: ScenarioExpectations | undefined, facts: RunFacts): string[] {
@@ -56,6 +101,7 @@ export function expectationViolations(expect: ScenarioExpectations | undefined, 
         `expected the user's message intact in every request of its turn; it was cut or missing in ${broken.length}: ${broken.slice(0, 5).join('; ')}`,
       );
   }
+  if (expect.toolWork) violations.push(...toolWorkViolations(expect.toolWork, facts.toolWork));
   if (!facts.checksSizeClaims) return violations;
   if (expect.rawOverWindow) {
     const over = facts.calls.filter((call) => call.producedTokens > facts.window).length;

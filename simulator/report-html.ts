@@ -11,6 +11,7 @@ import { renderRecallSection, type RecallResult } from './recall.js';
 import { renderRetentionSection, type RetentionResult } from './retention.js';
 import { renderReplayCostSection, replayCost } from './replay-cost.js';
 import type { ScenarioResult } from './scenario-result.js';
+import { renderToolWorkSection } from './tool-work-report.js';
 import { formatUsd } from './summary-table.js';
 import { chartScale, escapeXml, renderChart, shortTokens } from './svg-chart.js';
 
@@ -174,6 +175,7 @@ export function renderReport(results: readonly ScenarioResult[], meta: ReportMet
 <p class="legend"><span><i style="border-color:#1565c0"></i>prompt tokens sent</span><span><i style="border-color:#9aa5b4;border-top-style:dashed"></i>as ADK built it</span><span><i style="border-color:#ef8f00;border-top-style:dashed"></i>threshold (window − buffer)</span><span><i style="border-color:#c62828;border-top-style:dashed"></i>window</span><span style="color:#c62828">● rejected (overflow)</span><span style="color:#2e7d32">▲ compaction</span><span style="color:#ef6c00">■ waited for a summary</span></p>
 ${summaryMatrix(names, strategies, byKey)}
 ${renderReplayCostSection(replayCost(results), escapeXml)}
+${renderToolWorkSection(results, escapeXml)}
 ${meta.retention ? renderRetentionSection(meta.retention, escapeXml) : ''}
 ${meta.recall ? renderRecallSection(meta.recall, escapeXml) : ''}
 ${sections.join('\n')}

@@ -6,6 +6,7 @@
  */
 import {
   DatabaseSessionService,
+  InMemoryArtifactService,
   InMemorySessionService,
   isCompactedEvent,
   Runner,
@@ -30,6 +31,7 @@ import type { ScenarioResult } from './scenario-result.js';
 import { scenarioScript } from './scenario-script.js';
 import type { ScenarioSpec, UsageSpec } from './scenario-types.js';
 import { SimulationClock } from './simulation-clock.js';
+import { toolWorkFacts, workTools, type ToolWorkFacts } from './tool-work.js';
 import type { StrategySpec } from './strategies.js';
 import { planTurn, userContent } from './turn-plan.js';
 
@@ -107,7 +109,7 @@ export async function runScenario(
     model: 'scripted-simulator',
     window: spec.window,
     countTokens: truth.countRequest,
-    script: scenarioScript(topology, clock, (request) => book.get(request)),
+    script: scenarioScript(topology, clock, (request) => book.get(request), spec.work?.kind),
     reportUsage: () => usageOn(spec.usage, clock.turn),
     outputTokens: MODEL_OUTPUT_TOKENS,
     // The reference model's cache terms (src/cost/cache-terms.ts), which the bill assumes.
@@ -115,25 +117,27 @@ export async function runScenario(
   });
   const model = new ObservedModel(scripted, book, spec.window, strategy.kind === 'context-guard');
   const threshold = computeBudget({ window: spec.window, calibrated: true }).threshold;
+  const work = spec.work ? workTools(spec.work.kind) : undefined;
   const { root, agentNames } = buildAgents(spec, {
     model,
+    workTools: work?.tools,
     adkSummarizerLlm: strategy.kind === 'adk-token-based' ? new ScriptedSummarizerLlm({ summarizer }) : undefined,
     adkTokenThreshold: threshold,
   });
 
   const logger = new CapturingLogger({ limit: 200 });
   const plugins: BasePlugin[] = [new PreObserver(book)];
-  if (strategy.kind === 'context-guard') {
-    plugins.push(
-      new ContextGuard({
-        ...(spec.windowUnknown ? {} : { contextWindow: spec.window }),
-        summarizer,
-        logger,
-        ...strategy.guardOptions,
-        ...spec.guard,
-      }),
-    );
-  }
+  const guard =
+    strategy.kind === 'context-guard'
+      ? new ContextGuard({
+          ...(spec.windowUnknown ? {} : { contextWindow: spec.window }),
+          summarizer,
+          logger,
+          ...strategy.guardOptions,
+          ...spec.guard,
+        })
+      : undefined;
+  if (guard) plugins.push(guard);
   plugins.push(new PostObserver(book));
   const store = await openSessionService(options.sessionStore ?? 'memory');
   const sessionService = store.service;
@@ -144,7 +148,9 @@ export async function runScenario(
   setLogger(logger);
   let sessionId: string;
   try {
-    const runner = new Runner({ appName: APP_NAME, agent: root, sessionService, plugins });
+    // Tool work offloads cut results, as an app with an artifact service does; other scenarios keep the seed's set-up.
+    const artifactService = spec.work ? new InMemoryArtifactService() : undefined;
+    const runner = new Runner({ appName: APP_NAME, agent: root, sessionService, plugins, artifactService });
     sessionId = (await sessionService.createSession({ appName: APP_NAME, userId: USER_ID })).id;
     for (let turn = 1; turn <= spec.turns; turn++) {
       const plan = planTurn(spec, turn);
@@ -189,6 +195,17 @@ export async function runScenario(
     compactions = (stored?.events ?? []).filter((event) => isCompactedEvent(event)).length;
   }
 
+  const toolWork: ToolWorkFacts | undefined =
+    spec.work && work
+      ? toolWorkFacts(spec.work.kind, {
+          events: stored?.events ?? [],
+          runs: work.runs,
+          requests: scripted.requests,
+          countText: (text) => truth.countText(text),
+          status: guard && stored ? guard.status(stored, agentNames[0] ?? 'worker') : undefined,
+          offTwin: spec.work.offTwin,
+        })
+      : undefined;
   const calls = model.calls;
   const waits = summaryWaits(
     calls,
@@ -217,6 +234,7 @@ export async function runScenario(
           agents: agentNames,
           rejected,
           summarizerCalls: summarizer.calls.length,
+          toolWork,
         })
       : expectationViolations(
           { maxRejected: 0 },
@@ -284,5 +302,6 @@ export async function runScenario(
     durationMs: Math.round(performance.now() - started),
     calls,
     summaryWaitsMs: waits.waitMs,
+    ...(toolWork ? { toolWork } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * violations that decide `passed`.
  */
 import type { CallRecord } from './call-record.js';
+import type { ToolWorkFacts } from './tool-work.js';
 
 export interface ScenarioResult {
   readonly name: string;
@@ -67,6 +68,8 @@ export interface ScenarioResult {
   readonly calls: readonly CallRecord[];
   /** Virtual milliseconds each call waited for a summary, by call. */
   readonly summaryWaitsMs: readonly number[];
+  /** A tool-work scenario's facts: recall calls, tool runs, stored answers (simulator/tool-work.ts). */
+  readonly toolWork?: ToolWorkFacts;
 }
 
 /** The JSON form (`--json FILE`): everything but the per-call series. */

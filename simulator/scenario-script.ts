@@ -20,8 +20,9 @@ import type { Content, Part } from '@google/genai';
 import type { ModelScript } from '../src/testing/index.js';
 import { modelAnswer } from '../src/testing/index.js';
 import { FETCH_TOOL_NAME } from './scenario-tools.js';
-import type { AgentTopology } from './scenario-types.js';
+import type { AgentTopology, ToolWorkKind } from './scenario-types.js';
 import type { SimulationClock } from './simulation-clock.js';
+import { workAnswer } from './tool-work.js';
 import type { RecordedTurn } from './trajectories/recorded-run.js';
 
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
@@ -54,7 +55,13 @@ function replayedContent(turn: RecordedTurn, step: number): Content {
   };
 }
 
-export function scenarioScript(topology: AgentTopology, clock: SimulationClock, lookup: StepLookup): ModelScript {
+/** `work`: a tool-work scenario's model, which decides from the request (simulator/tool-work.ts). */
+export function scenarioScript(
+  topology: AgentTopology,
+  clock: SimulationClock,
+  lookup: StepLookup,
+  work?: ToolWorkKind,
+): ModelScript {
   return ({ request }): Partial<LlmResponse> & { content: Content } => {
     const plan = clock.plan;
     const who = lookup(request);
@@ -79,6 +86,7 @@ export function scenarioScript(topology: AgentTopology, clock: SimulationClock, 
     }
 
     if (plan.replay) return { content: replayedContent(plan.replay, step) };
+    if (work) return { content: workAnswer(work, plan.turn, request) };
     const toolStep = plan.tools[step];
     if (toolStep && toolStep.length > 0) {
       const parts: Part[] = toolStep.map((call, i) => ({

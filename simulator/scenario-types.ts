@@ -71,6 +71,29 @@ export type AgentTopology =
   /** `lead` hands every turn to `researcher`, an `AgentTool` child (ADK runs it without plugins), which does the tool work. */
   | 'agent-tool';
 
+/** Tool work whose model reads back and repeats calls (simulator/tool-work.ts). */
+export type ToolWorkKind = 'log-search' | 'repeat-read';
+
+/** Claims about a `work` scenario's run, read from its events, its tools and the guard's status. */
+export interface ToolWorkExpectations {
+  /** The final answer contains this exact value. */
+  readonly answerContains: string;
+  /** The value was not in the request the question first reached the model in: it had to be recovered. */
+  readonly lostAtQuestion?: boolean;
+  /** Exactly this many recall calls. */
+  readonly recallCalls?: number;
+  /** Each recall answer is at most this many characters of JSON. */
+  readonly maxRecallResultChars?: number;
+  /** Exactly this many function calls of each tool named. */
+  readonly toolCalls?: Readonly<Record<string, number>>;
+  /** Exactly this many real executions of each tool named. */
+  readonly toolRuns?: Readonly<Record<string, number>>;
+  /** Exactly this many calls answered from their stored result, each with its age (`status().storedAnswers`). */
+  readonly storedAnswers?: number;
+  /** Exactly this many recall calls by line or pattern (`status().recallLineReads`). */
+  readonly recallLineReads?: number;
+}
+
 /** Claims a scenario makes about the ContextGuard run; each is checked. */
 export interface ScenarioExpectations {
   /** Bounds on the guard's compactions (summed over agents); `max` applies to the threshold strategy only. */
@@ -95,6 +118,8 @@ export interface ScenarioExpectations {
   readonly currentRequestIntact?: boolean;
   /** At most this many summarizer calls (a compaction that cannot help must not be retried on every call). */
   readonly summarizerCalls?: { readonly max: number };
+  /** What a `work` scenario's model recovered, and which tool calls ran. */
+  readonly toolWork?: ToolWorkExpectations;
 }
 
 export interface ScenarioSpec {
@@ -125,6 +150,8 @@ export interface ScenarioSpec {
     readonly bufferRatio?: number;
     readonly maskKeepRecent?: number;
     readonly maskStaleOutputTokens?: number;
+    /** Per-tool declarations (`tools` option), e.g. a tool declared read-only. */
+    readonly tools?: Readonly<Record<string, { readonly readOnly?: boolean }>>;
   };
   readonly expect?: ScenarioExpectations;
   /**
@@ -133,6 +160,13 @@ export interface ScenarioSpec {
    * and each tool returns its recorded output; `turnPattern` is then unused.
    */
   readonly replay?: RecordedRun;
+  /**
+   * Tool work read back and repeated (simulator/tool-work.ts): its tools, user messages (`turns`
+   * of them) and a model that decides from what it was sent; `turnPattern` is then unused. Runs
+   * with an artifact service, so cut results are offloaded. `offTwin` names the scenario that
+   * differs only by the feature off (the report compares the two).
+   */
+  readonly work?: { readonly kind: ToolWorkKind; readonly offTwin?: string };
   /** The strategies (by name) this scenario runs under; absent: every one. */
   readonly strategies?: readonly string[];
 }

@@ -5,6 +5,7 @@
 import type { Content, Part } from '@google/genai';
 import { imageBase64, pdfBase64, userMessage } from '../src/testing/index.js';
 import type { AttachmentSpec, ScenarioSpec, TurnTools } from './scenario-types.js';
+import { workMessage } from './tool-work.js';
 import type { RecordedTurn } from './trajectories/recorded-run.js';
 
 export interface TurnPlan {
@@ -26,6 +27,8 @@ function cycled<T>(items: readonly T[] | undefined, turn: number, fallback: T): 
 export function planTurn(spec: ScenarioSpec, turn: number): TurnPlan {
   const recorded = spec.replay?.turns[turn - 1];
   if (recorded) return { turn, message: recorded.user, attachments: [], tools: [], responseChars: 0, replay: recorded };
+  if (spec.work)
+    return { turn, message: workMessage(spec.work.kind, turn), attachments: [], tools: [], responseChars: 0 };
   const pattern = spec.turnPattern;
   return {
     turn,

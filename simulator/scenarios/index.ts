@@ -8,6 +8,7 @@ import { SEAMS_AGENT_TOOL } from './seams-agent-tool.js';
 import { SEAMS_TURN } from './seams-turn.js';
 import { SEAMS_WINDOW } from './seams-window.js';
 import { REPLAYS } from './replays.js';
+import { TOOL_WORK } from './tool-work.js';
 
 export const SEED_SCENARIOS: readonly ScenarioSpec[] = [...SEED_STRESS, ...SEED_BRUTAL, ...SEED_SEQUENTIAL];
 export const ALL_SCENARIOS: readonly ScenarioSpec[] = [
@@ -16,6 +17,7 @@ export const ALL_SCENARIOS: readonly ScenarioSpec[] = [
   ...SEAMS_AGENT_TOOL,
   ...SEAMS_TURN,
   ...SEAMS_WINDOW,
+  ...TOOL_WORK,
   ...REPLAYS,
 ];
 
