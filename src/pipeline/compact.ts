@@ -39,7 +39,9 @@ export async function compact(
     coverage,
     maskedUpTo: observed.mask.maskedUpTo,
     reason,
-    manual: input.manual === true,
+    // Interactions mode: every reduction re-sends the whole chain, so it goes to the summary's target
+    // (a masking just under the threshold would start a new chain on nearly every call).
+    manual: input.manual === true || input.interactions !== undefined,
     keepRecent: input.policy.maskKeepRecent,
     fixedTokens: observed.fixedTokens,
     summaryTokens: measure.summaryTokens,

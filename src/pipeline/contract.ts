@@ -7,6 +7,7 @@ import type { Budget } from '../budget/compute-budget.js';
 import type { SummarizeFn } from '../summary/summarizer.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
+import type { InteractionsCall } from '../interactions/interactions-mode.js';
 import type { MaskRecord } from '../masking/mask-record.js';
 import type { PlaceholderMemo } from '../masking/placeholder-cache.js';
 import type { ResolvedPolicy } from '../options.js';
@@ -76,6 +77,8 @@ export interface GuardRequestInput {
   readonly prepared?: PreparedHandle | undefined;
   /** Cached over uncached price of the agent's model (masking for cost weighs the cache it breaks). @default DEFAULT_CACHED_PRICE_RATIO */
   readonly cachedPriceRatio?: number | undefined;
+  /** Set when the call goes through Gemini's Interactions API (interactions/interactions-mode.ts); absent otherwise. */
+  readonly interactions?: InteractionsCall | undefined;
 }
 
 /** What one call writes to the agent's session state: the shell writes it as it is. */
@@ -127,6 +130,8 @@ export interface GuardRequestResult {
   readonly preparation?: PreparationRequest | undefined;
   /** Why the prepared summary of the input may not be applied any more: the shell drops it. */
   readonly preparedDropped?: string | undefined;
+  /** Interactions mode: the request starts a fresh server-side chain (the shell clears `previousInteractionId`). */
+  readonly freshChain?: boolean | undefined;
 }
 
 /** The decision before its state change is assembled (pipeline/state-change.ts). */

@@ -17,7 +17,9 @@
  * 11. state-change: the summary, mask and usage record to store, turns and the window's source.
  */
 import type { CompactionReason } from '../budget/compaction-reason.js';
+import { startsFreshChain } from '../interactions/fresh-chain.js';
 import { checkPrepared, type PreparedCheck } from '../preparation/prepared-summary.js';
+import { withServerChain } from '../usage/server-chain.js';
 import { compact } from './compact.js';
 import type { Decision, GuardRequestInput, GuardRequestResult } from './contract.js';
 import { finish } from './finish.js';
@@ -37,7 +39,24 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   return withStateChange(input, {
     ...decision,
     ...(prepared?.valid === false && { preparedDropped: prepared.reason }),
+    ...chainStep(input, decision),
   });
+}
+
+/** Interactions mode: whether the request starts a fresh server-side chain, and the chain it leaves. */
+function chainStep(input: GuardRequestInput, decision: Decision): Pick<Decision, 'usage'> & { freshChain: boolean } {
+  const freshChain = startsFreshChain(input.interactions, {
+    compacted: decision.compaction !== undefined,
+    masked: decision.masking !== undefined,
+    shrunk: decision.shrunk,
+    rejectedBefore: input.usage.forceCompaction,
+  });
+  const usage = withServerChain(decision.usage, {
+    interactions: input.interactions !== undefined,
+    calibrated: decision.calibrated,
+    fresh: freshChain,
+  });
+  return { usage, freshChain };
 }
 
 async function decide(
@@ -47,7 +66,8 @@ async function decide(
   prepared: PreparedCheck | undefined,
 ): Promise<Decision & { readonly preparedDropped?: string | undefined }> {
   if (reason !== undefined) return finish(input, observed, reason, await compact(input, observed, reason, prepared));
-  const stale = staleMasking(input, observed);
+  // Every reduction re-sends the whole chain in Interactions mode: no masking for cost there.
+  const stale = input.interactions ? undefined : staleMasking(input, observed);
   // A masking for cost sends less than was measured: preparation is planned again on the next call.
   if (stale) return finish(input, observed, undefined, { masking: stale, view: stale, estimate: stale.estimate });
   const preparation = prepared?.valid ? undefined : preparationFor(input, observed);

@@ -69,6 +69,15 @@ export interface AgentContextStatus extends AgentUsageFigures {
    */
   readonly storedAnswers: number;
   readonly recallLineReads: number;
+  /** True when the agent's last call went through Gemini's Interactions API (its history held server-side). */
+  readonly interactionsApi: boolean;
+  /**
+   * Interactions API: calibrated estimate of the chain the server holds after the last call (every
+   * content since the chain began, system instruction and tools included); undefined otherwise.
+   */
+  readonly serverChainTokens?: number | undefined;
+  /** Interactions API: server-side chains the guard started afresh (at the threshold or after an overflow). */
+  readonly freshChains: number;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -134,6 +143,9 @@ export function agentStatus(
     preparing,
     storedAnswers: 0,
     recallLineReads: 0,
+    interactionsApi: usage.interactionsApi === true,
+    serverChainTokens: usage.serverChainTokens,
+    freshChains: usage.freshChains ?? 0,
   };
 }
 

@@ -18,7 +18,10 @@
  *   `gen_ai.context_guard.maskings` (counter; attribute `context_guard.cause`: `room` when a
  *   compaction was due, `cost` for stale tool output with the window far from full),
  *   `gen_ai.context_guard.retried_calls` (counter: calls the provider rejected as too long,
- *   compacted and sent again within the same model call).
+ *   compacted and sent again within the same model call),
+ *   `gen_ai.context_guard.interactions.chain_tokens` (Gemini's Interactions API: the estimate of
+ *   the server-held chain after a call), `gen_ai.context_guard.interactions.fresh_chains` (counter:
+ *   chains the guard started afresh).
  */
 import { context, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { CompactionRecord } from '../records/compaction-record.js';
@@ -75,6 +78,17 @@ const meters = lazyInstruments({
     name: 'gen_ai.context_guard.compaction.wait',
     unit: 's',
     description: 'Time a compacting model call waited for its summary',
+  },
+  serverChain: {
+    kind: 'histogram',
+    name: 'gen_ai.context_guard.interactions.chain_tokens',
+    unit: '{token}',
+    description: 'Interactions API: calibrated estimate of the server-held chain after a call',
+  },
+  freshChains: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.interactions.fresh_chains',
+    description: 'Interactions API: server-side chains started afresh (at the threshold or after an overflow)',
   },
 } as const);
 
@@ -158,4 +172,14 @@ export function recordPreparedWaitExpired(agentName: string): void {
 /** A call the provider rejected as too long was compacted and sent again, within the same model call. */
 export function recordRetriedCall(agentName: string): void {
   meters().retried.add(1, { 'gen_ai.agent.name': agentName });
+}
+
+/** Interactions API: the calibrated estimate of the chain the server holds after a call. */
+export function recordServerChain(agentName: string, tokens: number): void {
+  meters().serverChain.record(tokens, { 'gen_ai.agent.name': agentName });
+}
+
+/** Interactions API: the guard started a fresh server-side chain. */
+export function recordFreshChain(agentName: string): void {
+  meters().freshChains.add(1, { 'gen_ai.agent.name': agentName });
 }

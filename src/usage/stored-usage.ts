@@ -9,11 +9,13 @@ import { fieldReader } from '../state/field-reader.js';
 import { decodeCalibration, type UsageCalibration } from './calibration.js';
 import { decodeCounters, type UsageCounters } from './counters.js';
 import { decodeMarks, type UsageMarks } from './marks.js';
+import { decodeServerChain, type UsageServerChain } from './server-chain.js';
 import { decodeTurns, type UsageTurns } from './turns.js';
 import { decodeWindow, type UsageWindow } from './window.js';
 
-/** Calibration, counters, turns, window and marks, updated on every model call. */
-export interface UsageRecord extends UsageCalibration, UsageCounters, UsageTurns, UsageWindow, UsageMarks {
+/** Calibration, counters, turns, window, marks and the Interactions chain, updated on every model call. */
+export interface UsageRecord
+  extends UsageCalibration, UsageCounters, UsageTurns, UsageWindow, UsageMarks, UsageServerChain {
   readonly version: number;
 }
 
@@ -57,6 +59,7 @@ export function readUsageRecord(value: unknown): ReadUsage {
     ...decodeTurns(read),
     ...decodeWindow(read),
     ...decodeMarks(read, record),
+    ...decodeServerChain(read),
   };
   return { usage, unreadable: false, dropped };
 }

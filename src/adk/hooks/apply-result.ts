@@ -6,7 +6,12 @@ import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
 import type { MaskingStep } from '../../pipeline/contract.js';
 import { writeLastCompaction, writeStateChange } from '../runtime/state-writer.js';
-import { recordMasking, recordUtilization } from '../../telemetry/guard-metrics.js';
+import {
+  recordFreshChain,
+  recordMasking,
+  recordServerChain,
+  recordUtilization,
+} from '../../telemetry/guard-metrics.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { KeyedQueue } from './keyed-queue.js';
@@ -71,7 +76,9 @@ export async function applyResult(
   if (result.masking) reportMasking(agentName, result.masking, appliers.logger);
   appliers.calls.stash(context, result.counts);
   if (result.contents) request.contents = result.contents;
+  if (result.freshChain) startFreshChain(agentName, request, result.calibrated, appliers.logger);
   recordUtilization(agentName, result.calibrated, result.budget.window);
+  if (read.input.interactions) recordServerChain(agentName, result.calibrated);
   if (result.compaction)
     await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
   if (result.overLimit && result.overLimitNewCause) {
@@ -90,6 +97,18 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
   }
   // Read by calls queued behind this one; dropped when the queue empties.
   if (result.newSummary) appliers.queue.share(key, result.newSummary);
+}
+
+/**
+ * Interactions mode: without `previousInteractionId` ADK sends the whole request and the server
+ * starts a new chain from it; the response's interaction id continues it on the next call.
+ */
+function startFreshChain(agentName: string, request: LlmRequest, calibrated: number, logger: GuardLogger): void {
+  delete request.previousInteractionId;
+  recordFreshChain(agentName);
+  logger.info(
+    `${LOG_PREFIX} agent '${agentName}': starting a fresh Interactions API chain of ~${calibrated} tokens (the server-held history is replaced).`,
+  );
 }
 
 function reportMasking(agentName: string, masking: MaskingStep, logger: GuardLogger): void {

@@ -71,8 +71,8 @@ export function learnFromRejection(
   request: LlmRequest | undefined,
   message: string,
   deps: { logger: GuardLogger; windows: ModelWindowResolver; left: LeftRequests },
+  model: string | undefined = request?.model,
 ): void {
-  const model = request?.model;
   // The request rejected is the one the agent's callbacks left: its estimate is paired with the stated size.
   const added = deps.left.takeAdded(context, request);
   const stored = readUsage(context.state, context.agentName);

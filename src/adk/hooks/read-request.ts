@@ -29,6 +29,8 @@ import type { PreparedSummaries } from '../runtime/prepared-summaries.js';
 import type { PreparedLookup, ReplicaPrepared } from '../runtime/replica-prepared.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { isContextRecallTool } from '../tools/recall-tool.js';
+import { interactionsCall } from '../../interactions/interactions-mode.js';
+import { interactionsModelOf } from '../runtime/interactions-model.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
 /** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
@@ -177,6 +179,7 @@ export function readRequest(
     now: Date.now(),
     cachedPriceRatio: readers.cachedPriceRatio(request.model),
     prepared: preparedForInput(prepared.handle, hooks),
+    interactions: interactionsCall(request, interactionsModelOf(context.invocationContext.agent)),
   };
   return {
     input,

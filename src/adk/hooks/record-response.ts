@@ -7,8 +7,14 @@ import type { Context, LlmResponse } from '@google/adk';
 import { billCall, billUsage, type CallBill } from '../../cost/bill-usage.js';
 import { priceFor } from '../../cost/price-table.js';
 import { recordAccepted } from '../../usage/learned-window.js';
-import { recordReportedUsage } from '../../usage/provider-feedback.js';
-import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord } from '../../records/call-record.js';
+import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
+import {
+  addCounts,
+  buildCallRecord,
+  CALL_METADATA_KEY,
+  encodeCallRecord,
+  NO_COUNTS,
+} from '../../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
 import { updateUsage } from '../runtime/state-writer.js';
@@ -20,6 +26,9 @@ import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import type { PendingCalls } from './pending-calls.js';
 import type { LeftRequests } from './left-requests.js';
 import { recordAgentAdditions } from '../../usage/agent-additions.js';
+import type { GuardLogger } from '../../options.js';
+import { wasLearned } from './learned-rejections.js';
+import { learnFromRejection } from './model-error-event.js';
 
 /**
  * Responses already recorded. ADK runs an agent's own after-model callbacks after the plugins', so
@@ -33,6 +42,7 @@ interface ResponseRecorders {
   readonly calls: PendingCalls;
   readonly windows: ModelWindowResolver;
   readonly left: LeftRequests;
+  readonly logger: GuardLogger;
 }
 
 export function recordResponse(
@@ -48,7 +58,9 @@ export function recordResponse(
   // Partial (streamed) chunks are not stored and repeat the usage the final response reports:
   // only that one carries the records and is billed.
   const bill = response.partial ? undefined : billResponse(response, model, prices, onUnpriced);
-  if (!response.partial) attachRecords(context, response, recorders, bill);
+  // A failed interaction (Interactions API) states its overflow in an answer: learned as a rejection.
+  const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
+  if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
   // Before the count is paired with the estimate: the request the model got is the one the agent's callbacks left.
   const added = recorders.left.takeAdded(context);
   recordAnswer(context, response, model, bill, recorders.windows, added);
@@ -73,15 +85,35 @@ function attachRecords(
   response: LlmResponse,
   recorders: ResponseRecorders,
   bill: CallBill | undefined,
+  rejected: boolean,
 ): void {
   const compaction = recorders.reporter.take(context);
-  const call = buildCallRecord(randomUUID(), context.agentName, recorders.calls.take(context), bill);
+  const taken = recorders.calls.take(context);
+  const counts = rejected ? addCounts(taken ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: 1 }) : taken;
+  const call = buildCallRecord(randomUUID(), context.agentName, counts, bill);
   if (!compaction && !call) return;
   response.customMetadata = {
     ...(response.customMetadata ?? {}),
     ...(compaction ? { [COMPACTION_METADATA_KEY]: compaction } : {}),
     ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
   };
+}
+
+/**
+ * An answer with `errorCode` whose message states an overflow (a failed interaction of Gemini's
+ * Interactions API): learned as a thrown rejection is (a stated window, a forced compaction, which
+ * in Interactions mode also starts a fresh chain), unless the retry already learned from it.
+ */
+function learnFromFailedAnswer(
+  context: Context,
+  response: LlmResponse,
+  model: string | undefined,
+  recorders: ResponseRecorders,
+): boolean {
+  const message = response.errorCode ? (response.errorMessage ?? '') : '';
+  if (!isOverflowError(message)) return false;
+  if (!wasLearned(response)) learnFromRejection(context, undefined, message, recorders, model);
+  return true;
 }
 
 /**

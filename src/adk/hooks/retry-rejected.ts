@@ -40,7 +40,7 @@ const RETRY_COUNTS = { ...NO_COUNTS, rejectedCalls: 1, retriedCalls: 1 };
 export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: GuardParts): RetryRejected {
   return async (error) => {
     const { context, request } = sent;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = rejectionMessage(error);
     if (!isOverflowError(message) || context.abortSignal?.aborted) return false;
     const rejected = request.contents;
     try {
@@ -84,6 +84,18 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
       return false;
     }
   };
+}
+
+/**
+ * The provider's words: a thrown error's message, or the `errorMessage` of a failed interaction
+ * (Gemini's Interactions API answers a failure as a response with `errorCode`, not a throw).
+ */
+function rejectionMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  const response = error as { errorCode?: unknown; errorMessage?: unknown } | null;
+  if (typeof response === 'object' && response !== null && typeof response.errorMessage === 'string')
+    return response.errorMessage;
+  return String(error);
 }
 
 function countRetry(context: Context, parts: GuardParts): void {

@@ -8,7 +8,8 @@
  * replaces only `generateContentAsync`; everything ADK checks reads through to the model itself
  * (`instanceof Gemini`, the brands `isBaseLlm` and `isGemini` test, `model`, `useInteractionsApi`).
  * It retries only a request the before-model guard offered a retry for (`offerRetry`), at most
- * once, and only when the rejection came before any answer; otherwise it yields what the model
+ * once, and only when the rejection came before any answer (a thrown error, or a first answer that
+ * carries an `errorCode`, as a failed interaction of Gemini's Interactions API does); otherwise it yields what the model
  * yields and throws what it throws, untouched.
  */
 import {
@@ -56,18 +57,32 @@ async function* generateRetrying(
   abortSignal: AbortSignal | undefined,
 ): AsyncGenerator<LlmResponse, void> {
   let answered = false;
+  let failed = false;
   try {
     for await (const response of model.generateContentAsync(request, stream, abortSignal)) {
+      // A failed interaction (Gemini's Interactions API) is an answer with `errorCode`, not a throw.
+      failed = !answered && !!response.errorCode && (await retryFailed(request, response, abortSignal));
+      if (failed) break;
       answered = true;
       yield response;
     }
-    return;
+    if (!failed) return;
   } catch (error) {
     // After a response was yielded, ADK has already acted on it: the call cannot be taken back.
     const retry = answered || abortSignal?.aborted ? undefined : takeOffer(request);
     if (!retry || !(await retry(error))) throw error;
   }
   yield* model.generateContentAsync(request, stream, abortSignal);
+}
+
+/** The offered retry of a request answered with an error response, before any other answer: true when retried. */
+async function retryFailed(
+  request: LlmRequest,
+  response: LlmResponse,
+  abortSignal: AbortSignal | undefined,
+): Promise<boolean> {
+  const retry = abortSignal?.aborted ? undefined : takeOffer(request);
+  return retry !== undefined && (await retry(response));
 }
 
 /** `model`, whose `generateContentAsync` retries an offered request once; the same object in every other way. */
