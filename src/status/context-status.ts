@@ -8,6 +8,7 @@ import { decodeUsageRecord } from '../usage/stored-usage.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 import { correctionFactor } from '../estimate/calibration.js';
+import { turnsLeftAt } from '../budget/budget-line.js';
 
 /** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
 export interface AgentContextStatus extends AgentUsageFigures {
@@ -69,6 +70,8 @@ export interface AgentContextStatus extends AgentUsageFigures {
    */
   readonly storedAnswers: number;
   readonly recallLineReads: number;
+  /** Calls of the `context_status` tool (`budgetLine`), counted from the session's events (0 without them). */
+  readonly contextStatusCalls: number;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -93,10 +96,7 @@ export function agentStatus(
   const lastCompaction = decodeCompactionRecord(state[keys.lastCompaction]);
   const estimated = usage.lastCalibrated;
   const percentUsed = estimated !== undefined && usage.window ? Math.round((estimated / usage.window) * 1000) / 10 : 0;
-  const turnsLeft =
-    estimated !== undefined && usage.threshold !== undefined && usage.averageTurnTokens
-      ? Math.max(0, Math.floor((usage.threshold - estimated) / usage.averageTurnTokens))
-      : undefined;
+  const turnsLeft = turnsLeftAt(estimated, usage.threshold, usage.averageTurnTokens);
   const inForce = correctionFactor(usage);
   const correction = inForce.calibrated ? inForce.factor : undefined;
   const ratio = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : undefined;
@@ -119,6 +119,8 @@ export function agentStatus(
     rejectedCalls: usage.rejectedCalls,
     retriedCalls: usage.retriedCalls,
     overLimitCalls: usage.overLimitCalls,
+    budgetLines: usage.budgetLines,
+    budgetLineTokens: usage.budgetLineTokens,
     countsFrom: 'state',
     calibrated: correction !== undefined,
     correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
@@ -134,6 +136,7 @@ export function agentStatus(
     preparing,
     storedAnswers: 0,
     recallLineReads: 0,
+    contextStatusCalls: 0,
   };
 }
 

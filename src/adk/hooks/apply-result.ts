@@ -18,6 +18,10 @@ import { prepareSummary } from '../../preparation/prepared-summary.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import type { ReadRequest } from './read-request.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import type { BudgetLine } from '../../pipeline/budget-line-step.js';
+import { budgetLineContent } from '../../budget/budget-line.js';
+import { rememberBudgetFigures } from '../tools/context-status-tool.js';
+import { recordBudgetLine } from '../../telemetry/budget-metrics.js';
 
 /** What applying a result uses, built once per guard. */
 export interface ResultAppliers {
@@ -71,6 +75,7 @@ export async function applyResult(
   if (result.masking) reportMasking(agentName, result.masking, appliers.logger);
   appliers.calls.stash(context, result.counts);
   if (result.contents) request.contents = result.contents;
+  if (result.budgetLine) appendBudgetLine(context, request, result.budgetLine);
   recordUtilization(agentName, result.calibrated, result.budget.window);
   if (result.compaction)
     await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
@@ -79,6 +84,13 @@ export async function applyResult(
       `${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`,
     );
   }
+}
+
+/** The budget line as the request's last content, after everything else; the session's events never see it. */
+function appendBudgetLine(context: Context, request: LlmRequest, line: BudgetLine): void {
+  request.contents = [...(request.contents ?? []), budgetLineContent(line.text)];
+  rememberBudgetFigures(context, line.figures);
+  recordBudgetLine(context.agentName, line.tokens);
 }
 
 /** A stored summary not applied is warned about; a new one is offered to the calls queued behind this one. */
