@@ -138,6 +138,13 @@ export interface AgentPolicy {
    * is merged over the global one. @default `{}`
    */
   tools?: Record<string, ToolDeclaration>;
+  /**
+   * The budget the model sees: every request ends with one line (tokens used of the window, turns left at the
+   * session's pace, whether a compaction is near, how to read back masked output), never stored; the
+   * `context_status` tool gives the same figures. Not added in Interactions mode (`previousInteractionId`).
+   * @default `false`
+   */
+  budgetLine?: boolean;
   /** Sliding window (θ): compact once this many turns completed since the last compaction. @default 5 */
   invocationThreshold?: number;
   /** Sliding window (ω): completed turns kept verbatim after the summary. For continuity. @default 2 */
@@ -231,6 +238,7 @@ export interface ResolvedPolicy {
   readonly prepareTurnsAhead: number;
   readonly preparedSummaryWaitMs: number;
   readonly tools: Readonly<Record<string, Readonly<ToolDeclaration>>>;
+  readonly budgetLine: boolean;
   readonly invocationThreshold: number;
   readonly overlapSize: number;
   readonly safetyRatio: number;

@@ -64,4 +64,13 @@ export const CONTENT_OPTIONS = {
     long: "Per-tool declarations, by exact tool name (ADK's tools carry none; its fields below): `readOnly: true` says a call has no side effect, so a masked result's placeholder may suggest calling the tool again; every other tool's placeholder says to read it back with the recall tool instead, which the guard declares itself wherever masking for cost is on. An agent's entry for a tool is merged over the global one; a field other than `readOnly` is refused, naming the one it likely meant; a key that names no tool of the agents it applies to is logged once, with the name it likely meant, when the app first runs (tools a toolset lists at run time are not checked) (see [design.md](design.md#placeholders-never-invite-a-repeated-side-effect)).",
     see: 'docs/configuration.md#per-tool-declarations-tools',
   },
+  budgetLine: {
+    scope: 'policy',
+    range: BOOLEAN,
+    default: false,
+    short:
+      "The budget the model sees: every request ends with one line (tokens used of the window, turns left at the session's pace, whether a compaction is near, how to read back masked output), never stored; the `context_status` tool gives the same figures.",
+    long: "The budget the model sees: every request of the agent ends with one short user line, added on every call and never stored in the session: the calibrated tokens of the request and the window, the compaction threshold, turns left at the session's pace, whether a compaction is near and, once something was masked or offloaded, how to read it back with the recall tool by `pattern` or `lines`. It is the last content, so two calls of a turn share every byte before it (the provider's cached prefix); it is counted in the estimate (a reserve for its longest form in the fixed part), absent from every summarizer input, and not added when the request continues an interaction (`previousInteractionId`, Interactions mode). A `context_status` tool, declared from the first call, answers the same figures as JSON. Costs 36 o200k tokens a call, 60 once the recall hint is in it, plus 39 for the tool's declaration (see [README](../README.md#the-budget-the-model-sees)).",
+    see: 'README.md#the-budget-the-model-sees',
+  },
 } as const satisfies Record<string, OptionSpec>;

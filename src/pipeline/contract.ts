@@ -19,6 +19,7 @@ import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { WindowOrigin } from '../usage/agent-usage-figures.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import type { CompactionOutcome } from './compaction-outcome.js';
+import type { BudgetLine } from './budget-line-step.js';
 
 export interface GuardRequestInput {
   readonly contents: readonly Content[];
@@ -75,6 +76,11 @@ export interface GuardRequestInput {
   readonly now: number;
   /** A summary prepared in the background for this session and agent (background compaction), if any. */
   readonly prepared?: PreparedHandle | undefined;
+  /**
+   * Set when the request ends with the budget line (`budgetLine` on, not continuing an interaction): its
+   * reserve is in `fixedTokens`; `offloaded` when a tool result of the agent was cut (and stored whole).
+   */
+  readonly budgetLine?: { readonly offloaded: boolean } | undefined;
   /** Cached over uncached price of the agent's model (masking for cost weighs the cache it breaks). @default DEFAULT_CACHED_PRICE_RATIO */
   readonly cachedPriceRatio?: number | undefined;
   /** Set when the call goes through Gemini's Interactions API (interactions/interactions-mode.ts); absent otherwise. */
@@ -132,12 +138,14 @@ export interface GuardRequestResult {
   readonly preparedDropped?: string | undefined;
   /** Interactions mode: the request starts a fresh server-side chain (the shell clears `previousInteractionId`). */
   readonly freshChain?: boolean | undefined;
+  /** The line the shell appends as the request's last content (pipeline/budget-line-step.ts), when on. */
+  readonly budgetLine?: BudgetLine | undefined;
 }
 
 /** The decision before its state change is assembled (pipeline/state-change.ts). */
 export interface Decision extends Omit<
   GuardRequestResult,
-  'state' | 'counts' | 'newSummary' | 'summaryDiscarded' | 'preparedDropped'
+  'state' | 'counts' | 'newSummary' | 'summaryDiscarded' | 'preparedDropped' | 'budgetLine'
 > {
   /** The usage record after the call's counters, before turn accounting and the window's source. */
   readonly usage: UsageRecord;

@@ -14,7 +14,8 @@
  *      nothing-due otherwise: masking for cost (masking/mask-stale-output) and the background
  *      preparation (preparation/plan);
  * 9-10. finish: what is sent (fit-request), the compaction's outcome, the usage counters (next-usage);
- * 11. state-change: the summary, mask and usage record to store, turns and the window's source.
+ * 11. state-change: the summary, mask and usage record to store, turns and the window's source;
+ * 12. budget-line-step: the line the model sees at the end of the request, when `budgetLine` is on.
  */
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import { startsFreshChain } from '../interactions/fresh-chain.js';
@@ -26,6 +27,7 @@ import { finish } from './finish.js';
 import { preparationFor, sendAsIs, staleMasking } from './nothing-due.js';
 import { observe, type Observed } from './observe.js';
 import { withStateChange } from './state-change.js';
+import { withBudgetLine } from './budget-line-step.js';
 
 export type { GuardRequestInput, GuardRequestResult, StateChange } from './contract.js';
 export type { CompactionOutcome } from './compaction-outcome.js';
@@ -36,11 +38,12 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
     input.prepared &&
     checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length);
   const decision = await decide(input, observed, observed.decision.reason, prepared);
-  return withStateChange(input, {
+  const result = withStateChange(input, {
     ...decision,
     ...(prepared?.valid === false && { preparedDropped: prepared.reason }),
     ...chainStep(input, decision),
   });
+  return withBudgetLine(input, result);
 }
 
 /** Interactions mode: whether the request starts a fresh server-side chain, and the chain it leaves. */

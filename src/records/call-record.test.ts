@@ -25,6 +25,8 @@ describe('callCountsBetween', () => {
       overLimitCalls: 1,
       rejectedCalls: 0,
       retriedCalls: 0,
+      budgetLines: 0,
+      budgetLineTokens: 0,
     });
   });
 
@@ -86,6 +88,8 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       // A numeric string is a number that went through a lax store, as in the usage record.
       rejectedCalls: 2,
       retriedCalls: 0,
+      budgetLines: 0,
+      budgetLineTokens: 0,
       promptTokens: 0,
       // Never more cached tokens than prompt tokens.
       cachedPromptTokens: 0,

@@ -30,6 +30,8 @@ export const COUNT_KEYS = [
   'overLimitCalls',
   'rejectedCalls',
   'retriedCalls',
+  'budgetLines',
+  'budgetLineTokens',
 ] as const satisfies readonly (keyof UsageRecord)[];
 
 /**

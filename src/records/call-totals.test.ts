@@ -36,6 +36,8 @@ describe('sumCallRecords', () => {
       overLimitCalls: 0,
       rejectedCalls: 1,
       retriedCalls: 0,
+      budgetLines: 0,
+      budgetLineTokens: 0,
       promptTokens: 2_000,
       cachedPromptTokens: 800,
       outputTokens: 100,

@@ -8,6 +8,7 @@ import { decodeUsageRecord } from '../usage/stored-usage.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 import { correctionFactor } from '../estimate/calibration.js';
+import { turnsLeftAt } from '../budget/budget-line.js';
 
 /** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
 export interface AgentContextStatus extends AgentUsageFigures {
@@ -78,6 +79,8 @@ export interface AgentContextStatus extends AgentUsageFigures {
   readonly serverChainTokens?: number | undefined;
   /** Interactions API: server-side chains the guard started afresh (at the threshold or after an overflow). */
   readonly freshChains: number;
+  /** Calls of the `context_status` tool (`budgetLine`), counted from the session's events (0 without them). */
+  readonly contextStatusCalls: number;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -102,10 +105,7 @@ export function agentStatus(
   const lastCompaction = decodeCompactionRecord(state[keys.lastCompaction]);
   const estimated = usage.lastCalibrated;
   const percentUsed = estimated !== undefined && usage.window ? Math.round((estimated / usage.window) * 1000) / 10 : 0;
-  const turnsLeft =
-    estimated !== undefined && usage.threshold !== undefined && usage.averageTurnTokens
-      ? Math.max(0, Math.floor((usage.threshold - estimated) / usage.averageTurnTokens))
-      : undefined;
+  const turnsLeft = turnsLeftAt(estimated, usage.threshold, usage.averageTurnTokens);
   const inForce = correctionFactor(usage);
   const correction = inForce.calibrated ? inForce.factor : undefined;
   const ratio = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : undefined;
@@ -128,6 +128,8 @@ export function agentStatus(
     rejectedCalls: usage.rejectedCalls,
     retriedCalls: usage.retriedCalls,
     overLimitCalls: usage.overLimitCalls,
+    budgetLines: usage.budgetLines,
+    budgetLineTokens: usage.budgetLineTokens,
     countsFrom: 'state',
     calibrated: correction !== undefined,
     correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
@@ -146,6 +148,7 @@ export function agentStatus(
     interactionsApi: usage.interactionsApi === true,
     serverChainTokens: usage.serverChainTokens,
     freshChains: usage.freshChains ?? 0,
+    contextStatusCalls: 0,
   };
 }
 

@@ -31,6 +31,8 @@ const totals: CallTotals = {
   overLimitCalls: 1,
   rejectedCalls: 2,
   retriedCalls: 1,
+  budgetLines: 0,
+  budgetLineTokens: 0,
   promptTokens: 50_000,
   cachedPromptTokens: 12_000,
   outputTokens: 2_400,

@@ -25,6 +25,8 @@ export function withCallTotals(status: AgentContextStatus, totals: CallTotals | 
     rejectedCalls: totals.rejectedCalls,
     retriedCalls: totals.retriedCalls,
     overLimitCalls: totals.overLimitCalls,
+    budgetLines: totals.budgetLines,
+    budgetLineTokens: totals.budgetLineTokens,
     promptTokens: totals.promptTokens,
     cachedPromptTokens: totals.cachedPromptTokens,
     uncachedPromptTokens: totals.promptTokens - totals.cachedPromptTokens,

@@ -12,9 +12,14 @@ interface RecallUse {
   readonly storedAnswers: number;
   /** Recall reads of an event or a stored result by `pattern` or `lines`. */
   readonly recallLineReads: number;
+  /** Calls of the `context_status` tool (`budgetLine`): budget figures asked on demand. */
+  readonly contextStatusCalls: number;
 }
 
-export const NO_RECALL_USE: RecallUse = Object.freeze({ storedAnswers: 0, recallLineReads: 0 });
+export const NO_RECALL_USE: RecallUse = Object.freeze({ storedAnswers: 0, recallLineReads: 0, contextStatusCalls: 0 });
+
+/** The name of the guard's status tool (adk/tools/context-status-tool.ts), as its responses carry it. */
+const CONTEXT_STATUS_RESPONSE = 'context_status';
 
 /** The answer of a recall read by lines: `total_lines`, and `matches` (pattern) or `from_line` (range). */
 function isLineRead(response: Record<string, unknown>): boolean {
@@ -32,15 +37,18 @@ export function countRecallUse(events: readonly unknown[] | undefined): Map<stri
     const { author, content } = event as { author?: unknown; content?: { parts?: unknown } };
     if (typeof author !== 'string' || !Array.isArray(content?.parts)) continue;
     for (const part of content.parts as unknown[]) {
-      const response = (part as { functionResponse?: { response?: unknown } } | null)?.functionResponse?.response;
+      const call = (part as { functionResponse?: { name?: unknown; response?: unknown } } | null)?.functionResponse;
+      const response = call?.response;
       if (!isPlainObject(response)) continue;
       const stored = STORED_ANSWER_KEY in response ? 1 : 0;
       const lineRead = isLineRead(response) ? 1 : 0;
-      if (stored + lineRead === 0) continue;
+      const statusCall = call?.name === CONTEXT_STATUS_RESPONSE ? 1 : 0;
+      if (stored + lineRead + statusCall === 0) continue;
       const use = byAgent.get(author) ?? NO_RECALL_USE;
       byAgent.set(author, {
         storedAnswers: use.storedAnswers + stored,
         recallLineReads: use.recallLineReads + lineRead,
+        contextStatusCalls: use.contextStatusCalls + statusCall,
       });
     }
   }

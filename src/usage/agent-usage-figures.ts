@@ -27,6 +27,9 @@ export interface AgentUsageFigures {
   readonly retriedCalls: number;
   /** Requests sent although they were still over the hard limit after every reduction. */
   readonly overLimitCalls: number;
+  /** Requests that ended with the budget line (`budgetLine`), and the line's estimated tokens over them. */
+  readonly budgetLines: number;
+  readonly budgetLineTokens: number;
   /** Estimated USD of the agent's calls whose model has a price (summarizer calls are in the compaction records). */
   readonly costUsd?: number | undefined;
 }

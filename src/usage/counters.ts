@@ -8,7 +8,15 @@ import type { FieldReader } from '../state/field-reader.js';
 
 export interface UsageCounters extends Pick<
   AgentUsageFigures,
-  'modelCalls' | 'compactions' | 'maskings' | 'rejectedCalls' | 'retriedCalls' | 'overLimitCalls' | 'costUsd'
+  | 'modelCalls'
+  | 'compactions'
+  | 'maskings'
+  | 'rejectedCalls'
+  | 'retriedCalls'
+  | 'overLimitCalls'
+  | 'costUsd'
+  | 'budgetLines'
+  | 'budgetLineTokens'
 > {
   /** Summaries thrown away because they came out no smaller than what they would replace. */
   readonly discardedCompactions: number;
@@ -31,6 +39,8 @@ export function decodeCounters(read: FieldReader): UsageCounters {
     overLimitCalls: read.counter('overLimitCalls'),
     rejectedCalls: read.counter('rejectedCalls'),
     retriedCalls: read.counter('retriedCalls'),
+    budgetLines: read.counter('budgetLines'),
+    budgetLineTokens: read.counter('budgetLineTokens'),
     billedPromptTokens: read.number('billedPromptTokens', {}),
     billedCachedPromptTokens: read.number('billedCachedPromptTokens', {}),
     billedOutputTokens: read.number('billedOutputTokens', {}),

@@ -28,6 +28,8 @@ export const EMPTY_USAGE: UsageRecord = {
   overLimitCalls: 0,
   rejectedCalls: 0,
   retriedCalls: 0,
+  budgetLines: 0,
+  budgetLineTokens: 0,
   forceCompaction: false,
   invocations: 0,
 };

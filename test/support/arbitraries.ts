@@ -155,6 +155,8 @@ export const usageRecordArbitrary: fc.Arbitrary<UsageRecord> = fc.record({
   overLimitCalls: count,
   rejectedCalls: count,
   retriedCalls: count,
+  budgetLines: count,
+  budgetLineTokens: count,
   forceCompaction: fc.boolean(),
   window: fc.option(positiveCount, { nil: undefined }),
   threshold: fc.option(positiveCount, { nil: undefined }),

@@ -23,6 +23,10 @@ import { prepareSummary } from '../../preparation/prepared-summary.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import type { ReadRequest } from './read-request.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import type { BudgetLine } from '../../pipeline/budget-line-step.js';
+import { budgetLineContent } from '../../budget/budget-line.js';
+import { rememberBudgetFigures } from '../tools/context-status-tool.js';
+import { recordBudgetLine } from '../../telemetry/budget-metrics.js';
 
 /** What applying a result uses, built once per guard. */
 export interface ResultAppliers {
@@ -77,6 +81,7 @@ export async function applyResult(
   appliers.calls.stash(context, result.counts);
   if (result.contents) request.contents = result.contents;
   if (result.freshChain) startFreshChain(agentName, request, result.calibrated, appliers.logger);
+  if (result.budgetLine) appendBudgetLine(context, request, result.budgetLine);
   recordUtilization(agentName, result.calibrated, result.budget.window);
   if (read.input.interactions) recordServerChain(agentName, result.calibrated);
   if (result.compaction)
@@ -86,6 +91,13 @@ export async function applyResult(
       `${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`,
     );
   }
+}
+
+/** The budget line as the request's last content, after everything else; the session's events never see it. */
+function appendBudgetLine(context: Context, request: LlmRequest, line: BudgetLine): void {
+  request.contents = [...(request.contents ?? []), budgetLineContent(line.text)];
+  rememberBudgetFigures(context, line.figures);
+  recordBudgetLine(context.agentName, line.tokens);
 }
 
 /** A stored summary not applied is warned about; a new one is offered to the calls queued behind this one. */

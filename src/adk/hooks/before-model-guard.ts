@@ -9,7 +9,7 @@ import { applyResult } from './apply-result.js';
 import { CompactionHooks, compactionTrigger } from './compaction-hooks.js';
 import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
-import { readRequest, readStoredState } from './read-request.js';
+import { CONSOLIDATE_CONTEXT_FLAG, readRequest, readStoredState } from './read-request.js';
 import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -19,6 +19,12 @@ import type { RecallPending } from './read-request.js';
 import type { ResolvedPolicy } from '../../options.js';
 import { recallDue } from '../../recall/declaration.js';
 import { stateKeysFor } from '../../state/keys.js';
+
+/** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
+function clearConsolidateRequest(context: Context): void {
+  context.state.set(CONSOLIDATE_CONTEXT_FLAG, false);
+  context.state.set(`${CONSOLIDATE_CONTEXT_FLAG}_detail`, undefined);
+}
 
 export class BeforeModelGuard {
   /** Requests already handled, so the plugin and agent-callback forms never both apply. */
@@ -114,6 +120,8 @@ export class BeforeModelGuard {
       const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, context.agentName);
       // Before anything that may fail, so the declaration, once due, is the same on every call.
       const recallPending = await this.declareRecallIfDue(context, request, policy, windowChoice.window, stored);
+      // From the first call, so the tools sent are the same on every call of the session.
+      if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const state = { ...stored, windowChoice, recallPending };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts);
@@ -124,6 +132,7 @@ export class BeforeModelGuard {
       // The placeholders and the summary name the recall tool: it is sent from this call on.
       if (recallPending && compacted) await this.parts.recallTool.declare(context, request);
       await applyResult(context, request, key, read, result, this.parts);
+      if (stored.consolidate && result.state.compactionRequestServed) clearConsolidateRequest(context);
       this.parts.left.remember(context, request);
       return result;
     } catch (error) {

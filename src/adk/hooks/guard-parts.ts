@@ -13,6 +13,9 @@ import { recordPreparedSummary } from '../../telemetry/guard-metrics.js';
 import type { ResultAppliers } from './apply-result.js';
 import { CompactionReporter } from './compaction-reporter.js';
 import { RecallToolDeclarer } from '../tools/declare-recall-tool.js';
+import { ContextStatusDeclarer } from '../tools/context-status-tool.js';
+import { budgetLineContent, longestBudgetLine } from '../../budget/budget-line.js';
+import { estimateContentTokens } from '../../estimate/estimate-content.js';
 import { GuardPins } from '../runtime/session-pins.js';
 import { guardTokenizer } from '../runtime/tokenizer-in-use.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -29,6 +32,10 @@ export type GuardParts = RequestReaders &
   ResultAppliers & {
     readonly reporter: CompactionReporter;
     readonly recallTool: RecallToolDeclarer;
+    /** The `context_status` tool, declared where `budgetLine` is on. */
+    readonly statusTool: ContextStatusDeclarer;
+    /** Heuristic tokens of the longest budget line: kept in the estimate's fixed part where the line is sent. */
+    readonly budgetLineReserve: number;
     /** Each call's request as the guard left it, to measure what the agent's callbacks add. */
     readonly left: LeftRequests;
   };
@@ -70,6 +77,8 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     returns: new CallReturns(),
     pins: new GuardPins(tokenizer, logger, warnings),
     recallTool: new RecallToolDeclarer(warnings, tokenizer, fixedMemo),
+    statusTool: new ContextStatusDeclarer(),
+    budgetLineReserve: estimateContentTokens(budgetLineContent(longestBudgetLine()), tokenizer),
     left: new LeftRequests(tokenizer, fixedMemo),
     cachedPriceRatio: cachedPriceRatios(options.prices),
   };

@@ -36,6 +36,9 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 /** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
 const AGENT_NAME_LABEL = 'adk_agent_name';
 
+/** The session state flag ADK 2.0.0's `ConsolidateContextTool` sets (a `temp:` key: this invocation only). */
+export const CONSOLIDATE_CONTEXT_FLAG = 'temp:consolidate_context';
+
 /** What the reader uses, built once per guard. */
 export interface RequestReaders {
   readonly tokenizer: Tokenizer;
@@ -54,6 +57,8 @@ export interface RequestReaders {
   readonly replicas: ReplicaPrepared;
   /** The model's cached over uncached price (prices option, then the built-in table): masking for cost weighs it. */
   readonly cachedPriceRatio: (model: string | undefined) => number;
+  /** Heuristic tokens of the longest budget line (`budgetLine`), reserved in the fixed part where it is sent. */
+  readonly budgetLineReserve: number;
 }
 
 /** The agent's guard state as stored, read before the compaction hooks exist. */
@@ -67,8 +72,10 @@ export interface RecallPending {
 interface StoredGuardState {
   readonly summary: SummaryRecord | undefined;
   readonly usage: UsageRecord;
-  /** A compaction asked for with `requestCompaction`. */
+  /** A compaction asked for with `requestCompaction`, or with ADK's `consolidate_context` tool. */
   readonly requested: boolean;
+  /** The request came from ADK's `consolidate_context` tool: its flag is cleared once served. */
+  readonly consolidate: boolean;
 }
 
 /** The core's input and what applying its result needs from the reading. */
@@ -108,7 +115,12 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
       `${LOG_PREFIX} agent '${context.agentName}': ignoring out-of-range values in state (${dropped.join(', ')}); ` +
         `they are dropped and rewritten.`,
     );
-  return { summary, usage: read.usage, requested: context.state.get<unknown>(keys.compactionRequest) != null };
+  // ADK's `consolidate_context` tool (ConsolidateContextTool) asks for a compaction through this flag; with no
+  // AgentControlledContextCompactor on the agent to serve (and clear) it first, the guard serves it as its own request.
+  const consolidate = context.state.get<unknown>(CONSOLIDATE_CONTEXT_FLAG) === true;
+  const usage = consolidate ? { ...read.usage, forceCompaction: true } : read.usage;
+  const requested = consolidate || context.state.get<unknown>(keys.compactionRequest) != null;
+  return { summary, usage, requested, consolidate };
 }
 
 /** The mask record's unreadable or out-of-range values, cleared or rewritten without them. */
@@ -140,6 +152,7 @@ export function readRequest(
   const measures = readers.measures.measure(key, contents, tokenizer);
   const { systemInstruction, tools } = request.config ?? {};
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
+  const budgetLine = budgetLineFor(context, request, policy);
   const { windowChoice } = stored;
   const window = windowChoice.window;
   // The config as the agent's call sends it (ADK adds the agent's label after the plugins' callbacks):
@@ -158,7 +171,8 @@ export function readRequest(
     fingerprints: measures.fingerprints,
     fingerprintAt,
     tokens: measures.tokens,
-    fixedTokens: fixed.systemTokens + fixed.toolTokens,
+    fixedTokens: fixed.systemTokens + fixed.toolTokens + (budgetLine ? readers.budgetLineReserve : 0),
+    budgetLine,
     fixedFramingTokens: fixed.framingTokens,
     summary,
     summaryShared: summary !== undefined && summary === shared,
@@ -189,6 +203,17 @@ export function readRequest(
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
   };
+}
+
+/**
+ * The budget line's input where it is sent: `budgetLine` on, and the request not the continuation of
+ * an interaction (Interactions mode keeps the earlier turns on the provider's side, where a line
+ * sent with one call would stay). It is sent after everything else: the fixed part keeps room for its longest form.
+ */
+function budgetLineFor(context: Context, request: LlmRequest, policy: ResolvedPolicy): GuardRequestInput['budgetLine'] {
+  if (!policy.budgetLine || request.previousInteractionId) return undefined;
+  const truncations = context.state.get<{ count?: unknown }>(stateKeysFor(context.agentName).toolTruncations)?.count;
+  return { offloaded: typeof truncations === 'number' && truncations > 0 };
 }
 
 /** The fingerprint of one content, computed afresh, for validating a stored watermark. */

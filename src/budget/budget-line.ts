@@ -1,0 +1,102 @@
+/**
+ * The budget the model sees (`budgetLine`): the figures of a request as the guard sends it, and
+ * the one short line that carries them at the end of the request. The `context_status` tool
+ * answers the same figures (adk/tools/context-status-tool.ts), and `status()` computes its
+ * `turnsLeft` with the same rule, so the three never disagree.
+ */
+
+import type { Content } from '@google/genai';
+
+/** What the model is told about its budget, in tokens of the calibrated estimate. */
+export interface BudgetFigures {
+  /** Calibrated estimate of the request as sent, this line included. */
+  readonly usedTokens: number;
+  readonly window: number;
+  /** Where a compaction starts. */
+  readonly threshold: number;
+  /** usedTokens / window, in whole percent. */
+  readonly percentUsed: number;
+  /** Whole turns of the session's average size before the threshold; undefined before the first full turn. */
+  readonly turnsLeft: number | undefined;
+  /** True when the next turn (or, with no pace yet, the last tenth before the threshold) reaches the threshold. */
+  readonly compactionNear: boolean;
+  /** The recall tool to read back what was masked or offloaded, when something is. */
+  readonly recallTool: string | undefined;
+}
+
+/** Share of the threshold past which a compaction is near while the session's pace is still unknown. */
+const NEAR_SHARE_WITHOUT_PACE = 0.9;
+/** Within this many turns of the threshold a compaction is near. */
+const NEAR_TURNS = 1;
+
+/** Whole turns of `averageTurnTokens` before `threshold`, from `used`; undefined without a pace. */
+export function turnsLeftAt(
+  used: number | undefined,
+  threshold: number | undefined,
+  averageTurnTokens: number | undefined,
+): number | undefined {
+  if (used === undefined || threshold === undefined || !averageTurnTokens) return undefined;
+  return Math.max(0, Math.floor((threshold - used) / averageTurnTokens));
+}
+
+interface BudgetFigureInput {
+  readonly usedTokens: number;
+  readonly window: number;
+  readonly threshold: number;
+  readonly averageTurnTokens: number | undefined;
+  /** Old tool output is masked, summarized or offloaded: the model may need to read it back. */
+  readonly hidden: boolean;
+  readonly recallToolName: string | undefined;
+}
+
+export function budgetFigures(input: BudgetFigureInput): BudgetFigures {
+  const { usedTokens, window, threshold } = input;
+  const turnsLeft = turnsLeftAt(usedTokens, threshold, input.averageTurnTokens);
+  const compactionNear =
+    turnsLeft !== undefined ? turnsLeft <= NEAR_TURNS : usedTokens >= threshold * NEAR_SHARE_WITHOUT_PACE;
+  return {
+    usedTokens,
+    window,
+    threshold,
+    percentUsed: window > 0 ? Math.round((usedTokens / window) * 100) : 0,
+    turnsLeft,
+    compactionNear,
+    recallTool: input.hidden ? input.recallToolName : undefined,
+  };
+}
+
+const figure = (value: number): string => value.toLocaleString('en-US');
+
+/** The line itself: terse, figures first, one instruction the model can act on. */
+export function budgetLineText(figures: BudgetFigures): string {
+  const { turnsLeft } = figures;
+  const pace =
+    turnsLeft === undefined ? 'turns left: not known yet' : `~${turnsLeft} turn${turnsLeft === 1 ? '' : 's'} left`;
+  const recall = figures.recallTool
+    ? ` Masked or offloaded output: ${figures.recallTool}({event_id or artifact, pattern}) or lines:"120-180".`
+    : '';
+  return (
+    `[context budget] ${figure(figures.usedTokens)} of ${figure(figures.window)} tokens (${figures.percentUsed}%); ` +
+    `compaction at ${figure(figures.threshold)}, ${pace}${figures.compactionNear ? ', compaction near' : ''}.` +
+    `${recall} context_status for details.`
+  );
+}
+
+/** The longest line the figures can make (nine-digit figures, a 64-character tool name): what the estimate reserves. */
+export function longestBudgetLine(): string {
+  const large = 999_999_999;
+  return budgetLineText({
+    usedTokens: large,
+    window: large,
+    threshold: large,
+    percentUsed: 100,
+    turnsLeft: large,
+    compactionNear: true,
+    recallTool: 'r'.repeat(64),
+  });
+}
+
+/** The line as the request's last content: a user turn of its own, after everything ADK and the guard built. */
+export function budgetLineContent(text: string): Content {
+  return { role: 'user', parts: [{ text }] };
+}
