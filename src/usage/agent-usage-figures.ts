@@ -27,6 +27,9 @@ export interface AgentUsageFigures {
   readonly retriedCalls: number;
   /** Requests sent although they were still over the hard limit after every reduction. */
   readonly overLimitCalls: number;
-  /** Estimated USD of the agent's calls whose model has a price (summarizer calls are in the compaction records). */
+  /**
+   * Estimated USD of the calls whose model has a price: the agent's own and its summarizer's
+   * (`summarizerCostUsd` is that part). Undefined until a priced call was billed.
+   */
   readonly costUsd?: number | undefined;
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, LlmResponse } from '@google/adk';
 import { billCall, billUsage, type CallBill } from '../../cost/bill-usage.js';
+import { recordedSummarizerBill } from '../../cost/bill-summary.js';
 import { priceFor } from '../../cost/price-table.js';
 import { recordAccepted } from '../../usage/learned-window.js';
 import { recordReportedUsage } from '../../usage/provider-feedback.js';
@@ -75,7 +76,8 @@ function attachRecords(
   bill: CallBill | undefined,
 ): void {
   const compaction = recorders.reporter.take(context);
-  const call = buildCallRecord(randomUUID(), context.agentName, recorders.calls.take(context), bill);
+  const summarizer = compaction ? recordedSummarizerBill(compaction) : undefined;
+  const call = buildCallRecord(randomUUID(), context.agentName, recorders.calls.take(context), bill, summarizer);
   if (!compaction && !call) return;
   response.customMetadata = {
     ...(response.customMetadata ?? {}),
