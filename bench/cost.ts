@@ -15,10 +15,18 @@
  * not billed; a turn whose call is rejected fails. The summarizer is a scripted
  * model with a 1M window that returns a 1,500-character summary and is billed
  * like the agent's model.
+ *
+ * Billed as the simulator bills (simulator/scenario-cost.ts), at gemini-2.5-flash's list prices
+ * with the scripted model's emulated implicit cache (src/testing/cached-prefix.ts: a repeated
+ * prefix of 2,048 tokens or more at the cached price), the agent's calls and the summarizer's
+ * apart. The floor: the session's contents billed once at the full input price, never re-read
+ * (the last request of the 1M run, which holds the whole conversation, plus every call's output).
  */
 import { LlmSummarizer, TokenBasedContextCompactor, type BaseContextCompactor, type BasePlugin } from '@google/adk';
 import { ContextGuard } from '../src/index.js';
-import { ScriptedLlm, tokenizerTokenCounter } from '../src/testing/index.js';
+import { ScriptedLlm, tokenizerTokenCounter, type RecordedRequest } from '../src/testing/index.js';
+import { priceFor } from '../src/index.js';
+import { callCostParts } from '../src/internal.js';
 import { proseText } from '../src/testing/index.js';
 import { PAYLOAD_KINDS, type PayloadKind } from './lib/content.js';
 import { exactO200kTokenizer } from './lib/ground-truth.js';
@@ -35,8 +43,19 @@ export interface CostResult {
   readonly overflows: number;
   readonly modelCalls: number;
   readonly billedAgentPromptTokens: number;
+  /** Of the agent's billed prompt tokens, those the emulated cache served. */
+  readonly cachedAgentPromptTokens: number;
   readonly summarizerCalls: number;
   readonly billedSummarizerPromptTokens: number;
+  readonly cachedSummarizerPromptTokens: number;
+  /** USD at the reference price: the agent's uncached and cached prompt, its output, the summarizer's calls. */
+  readonly uncachedUsd: number;
+  readonly cachedUsd: number;
+  readonly outputUsd: number;
+  readonly summarizerUsd: number;
+  readonly costUsd: number;
+  /** The run's contents billed once at full price (set by `runCost` from the 1M run; 0 alone). */
+  readonly floorUsd: number;
   readonly billedPromptTokens: number;
   readonly maxPromptTokens: number;
   readonly compactions: number;
@@ -50,6 +69,45 @@ export const LABELS: Record<Strategy, string> = {
   adk: 'ADK TokenBasedContextCompactor',
   guard: 'ContextGuard',
 };
+/** The model every strategy is billed at, as in the simulator. */
+const REFERENCE_PRICED_MODEL = 'gemini-2.5-flash';
+const AGENT_OUTPUT_TOKENS = 120;
+const SUMMARY_OUTPUT_TOKENS = 400;
+
+function referencePrice() {
+  const price = priceFor(REFERENCE_PRICED_MODEL);
+  if (!price) throw new Error(`no price for ${REFERENCE_PRICED_MODEL}`);
+  return price;
+}
+
+type BilledRequest = Pick<RecordedRequest, 'promptTokens' | 'cachedPromptTokens' | 'rejected'>;
+
+/** Accepted requests' prompt tokens, cached ones and USD parts at the reference price. */
+function bill(requests: readonly BilledRequest[], outputTokens: number) {
+  const price = referencePrice();
+  const sum = { prompt: 0, cached: 0, uncachedUsd: 0, cachedUsd: 0, outputUsd: 0 };
+  for (const request of requests) {
+    if (request.rejected) continue;
+    const tokens = { promptTokens: request.promptTokens, cachedPromptTokens: request.cachedPromptTokens, outputTokens };
+    const parts = callCostParts(price, tokens);
+    sum.prompt += request.promptTokens;
+    sum.cached += Math.min(request.cachedPromptTokens, request.promptTokens);
+    sum.uncachedUsd += parts.uncachedUsd;
+    sum.cachedUsd += parts.cachedUsd;
+    sum.outputUsd += parts.outputUsd;
+  }
+  return sum;
+}
+
+/** The floor of a run of `modelCalls` calls whose whole conversation is `contentTokens`: each content once, uncached. */
+function floorUsd(contentTokens: number, modelCalls: number): number {
+  const parts = callCostParts(referencePrice(), {
+    promptTokens: contentTokens,
+    outputTokens: modelCalls * AGENT_OUTPUT_TOKENS,
+  });
+  return parts.uncachedUsd + parts.outputUsd;
+}
+
 const TOOL_SIZES = [4_000, 9_000, 16_000, 30_000, 6_000, 12_000, 3_000, 60_000, 8_000, 20_000];
 
 /** The plan of turn `t`: 2 or 3 tool calls with rotating payloads, then an answer. */
@@ -73,7 +131,7 @@ function summaryModel(
     script: ({ index }) => ({
       content: { role: 'model', parts: [{ text: `## Current state\n${proseText(1_500, 7_000 + index)}` }] },
     }),
-    outputTokens: 400,
+    outputTokens: SUMMARY_OUTPUT_TOKENS,
   });
 }
 
@@ -106,8 +164,8 @@ export async function runCostStrategy(strategy: Strategy, options: { turns?: num
   let failedTurns = 0;
   let overflows = 0;
   let modelCalls = 0;
-  let billed = 0;
   let maxPrompt = 0;
+  const agentRequests: BilledRequest[] = [];
   for (let turn = 1; turn <= turns; turn++) {
     const outcome = await runPlannedTurn(
       bench,
@@ -118,16 +176,14 @@ export async function runCostStrategy(strategy: Strategy, options: { turns?: num
     if (outcome.errors.length > 0 || outcome.thrown) failedTurns++;
     for (const request of outcome.requests) {
       modelCalls++;
-      if (request.rejected) {
-        overflows++;
-        continue;
-      }
-      billed += request.promptTokens;
-      maxPrompt = Math.max(maxPrompt, request.promptTokens);
+      agentRequests.push(request);
+      if (request.rejected) overflows++;
+      else maxPrompt = Math.max(maxPrompt, request.promptTokens);
     }
   }
-  const summarizerRequests = summarizer.requests.filter((request) => !request.rejected);
-  const billedSummarizer = summarizerRequests.reduce((sum, request) => sum + request.promptTokens, 0);
+  const agent = bill(agentRequests, AGENT_OUTPUT_TOKENS);
+  const summary = bill(summarizer.requests, SUMMARY_OUTPUT_TOKENS);
+  const summarizerUsd = summary.uncachedUsd + summary.cachedUsd + summary.outputUsd;
   let compactions = summarizer.requests.length;
   if (strategy === 'guard' && guard) {
     const stored = await bench.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
@@ -140,10 +196,18 @@ export async function runCostStrategy(strategy: Strategy, options: { turns?: num
     failedTurns,
     overflows,
     modelCalls,
-    billedAgentPromptTokens: billed,
+    billedAgentPromptTokens: agent.prompt,
+    cachedAgentPromptTokens: agent.cached,
     summarizerCalls: summarizer.requests.length,
-    billedSummarizerPromptTokens: billedSummarizer,
-    billedPromptTokens: billed + billedSummarizer,
+    billedSummarizerPromptTokens: summary.prompt,
+    cachedSummarizerPromptTokens: summary.cached,
+    billedPromptTokens: agent.prompt + summary.prompt,
+    uncachedUsd: agent.uncachedUsd,
+    cachedUsd: agent.cachedUsd,
+    outputUsd: agent.outputUsd,
+    summarizerUsd,
+    costUsd: agent.uncachedUsd + agent.cachedUsd + agent.outputUsd + summarizerUsd,
+    floorUsd: strategy === 'none-1m' ? floorUsd(maxPrompt, modelCalls) : 0,
     maxPromptTokens: maxPrompt,
     compactions,
     elapsedMs: performance.now() - started,
@@ -159,5 +223,7 @@ export async function runCost(options: { turns?: number; log?: (line: string) =>
     );
     results.push(result);
   }
-  return results;
+  // Every strategy runs the same conversation: the 1M run (never compacted, never rejected) holds it whole in its last request.
+  const floor = results.find((row) => row.strategy === 'none-1m')?.floorUsd ?? 0;
+  return results.map((row) => ({ ...row, floorUsd: floor }));
 }

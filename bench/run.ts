@@ -280,12 +280,15 @@ async function main(): Promise<void> {
   const cost: CostResult[] = await runCost({ turns: quick ? 20 : 60, log });
   const costOf = (strategy: CostResult['strategy']) => cost.find((row) => row.strategy === strategy);
   const guardCost = costOf('guard');
+  const usd = (value: number): string => `$${value.toFixed(4)}`;
   console.log(
     table([
       [
         'strategy',
         'billed prompt tokens',
-        'of which summarizer',
+        'agent uncached',
+        'agent cached',
+        'summarizer (cached)',
         'overflows',
         'failed turns',
         'max request',
@@ -295,12 +298,33 @@ async function main(): Promise<void> {
       ...cost.map((row) => [
         row.label,
         row.billedPromptTokens.toLocaleString('en'),
-        row.billedSummarizerPromptTokens.toLocaleString('en'),
+        (row.billedAgentPromptTokens - row.cachedAgentPromptTokens).toLocaleString('en'),
+        row.cachedAgentPromptTokens.toLocaleString('en'),
+        `${row.billedSummarizerPromptTokens.toLocaleString('en')} (${row.cachedSummarizerPromptTokens.toLocaleString('en')})`,
         String(row.overflows),
         String(row.failedTurns),
         row.maxPromptTokens.toLocaleString('en'),
         String(row.compactions),
         guardCost ? ratio(guardCost.billedPromptTokens / row.billedPromptTokens) : '-',
+      ]),
+    ]),
+  );
+  console.log(
+    'cost at gemini-2.5-flash list prices, implicit cache emulated (a repeated prefix of 2,048+ tokens at 10%); floor: each content once at full price, no re-reads',
+  );
+  console.log(
+    table([
+      ['strategy', 'uncached', 'cached', 'output', 'summarizer', 'total', 'floor', 'total / floor', 'guard / this'],
+      ...cost.map((row) => [
+        row.label,
+        usd(row.uncachedUsd),
+        usd(row.cachedUsd),
+        usd(row.outputUsd),
+        usd(row.summarizerUsd),
+        usd(row.costUsd),
+        usd(row.floorUsd),
+        row.floorUsd > 0 ? ratio(row.costUsd / row.floorUsd) : '-',
+        guardCost ? ratio(guardCost.costUsd / row.costUsd) : '-',
       ]),
     ]),
   );

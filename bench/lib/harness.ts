@@ -345,8 +345,12 @@ export interface TurnOutcome {
   readonly errors: string[];
   /** Thrown by the runner, if it threw. */
   readonly thrown?: string | undefined;
-  /** The model's requests in this turn (ground-truth size, rejected or not). */
-  readonly requests: { readonly promptTokens: number; readonly rejected: boolean }[];
+  /** The model's requests in this turn (ground-truth size, the emulated cache's part of it, rejected or not). */
+  readonly requests: {
+    readonly promptTokens: number;
+    readonly cachedPromptTokens: number;
+    readonly rejected: boolean;
+  }[];
 }
 
 /** Runs one planned user turn. */
@@ -372,6 +376,7 @@ export async function runPlannedTurn(
   }
   const requests = bench.model.requests.map((request) => ({
     promptTokens: request.promptTokens,
+    cachedPromptTokens: request.cachedPromptTokens,
     rejected: request.rejected,
   }));
   // The scripted model keeps a deep copy of every request; the benchmark does not need them.

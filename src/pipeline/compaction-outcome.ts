@@ -27,18 +27,20 @@ type SummarizerReport = Pick<
   | 'fallbackDetail'
   | 'summaryTruncated'
   | 'summarizerPromptTokens'
+  | 'summarizerCachedPromptTokens'
   | 'summarizerOutputTokens'
 >;
 
 export function summarizerReport(outcome: SummaryOutcome): SummarizerReport {
   if (outcome.ok) {
-    const { truncated, promptTokens, outputTokens } = outcome;
+    const { truncated, promptTokens, cachedPromptTokens, outputTokens } = outcome;
     return {
       fallback: false,
       fallbackReason: undefined,
       fallbackDetail: undefined,
       summaryTruncated: truncated,
       summarizerPromptTokens: promptTokens,
+      summarizerCachedPromptTokens: cachedPromptTokens,
       summarizerOutputTokens: outputTokens,
     };
   }
@@ -49,6 +51,7 @@ export function summarizerReport(outcome: SummaryOutcome): SummarizerReport {
     fallbackDetail: reason,
     summaryTruncated: false,
     summarizerPromptTokens: undefined,
+    summarizerCachedPromptTokens: undefined,
     summarizerOutputTokens: undefined,
   };
 }

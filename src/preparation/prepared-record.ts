@@ -82,6 +82,7 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
       ok: true,
       truncated: value['truncated'] === true,
       promptTokens: decodeCount(value['promptTokens'], MAX_PLAUSIBLE_TOKENS),
+      cachedPromptTokens: decodeCount(value['cachedPromptTokens'], MAX_PLAUSIBLE_TOKENS),
       outputTokens: decodeCount(value['outputTokens'], MAX_PLAUSIBLE_TOKENS),
     };
   const kind = SUMMARIZER_FAILURE_KINDS.find((each) => each === value['kind']);
@@ -120,6 +121,7 @@ export function storePrepared(claim: PreparationClaim, summary: NewSummary): Sto
           ok: true,
           truncated: outcome.truncated,
           promptTokens: outcome.promptTokens,
+          cachedPromptTokens: outcome.cachedPromptTokens,
           outputTokens: outcome.outputTokens,
         }
       : { ok: false, kind: outcome.kind },

@@ -75,6 +75,12 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       outputTokens: 1.5,
       costUsd: MAX_COST_PER_RECORD_USD * 10,
       unpricedCalls: 5,
+      summarizerCalls: 3,
+      summarizerPromptTokens: 100,
+      summarizerCachedPromptTokens: 500,
+      summarizerOutputTokens: -4,
+      summarizerCostUsd: 'dear',
+      unpricedSummarizerCalls: 2,
     });
     expect(decoded).toEqual({
       version: 1,
@@ -96,6 +102,13 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       outputTokens: 0,
       costUsd: 0,
       unpricedCalls: 0,
+      // One summarizer call per record at most (more reads as none), never more of it cached than its prompt.
+      summarizerCalls: 0,
+      summarizerPromptTokens: 100,
+      summarizerCachedPromptTokens: 100,
+      summarizerOutputTokens: 0,
+      summarizerCostUsd: 0,
+      unpricedSummarizerCalls: 0,
     });
   });
 });

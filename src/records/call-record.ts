@@ -9,6 +9,7 @@
  * anyone, so every figure is bounded and a record that does not decode is skipped.
  */
 import type { CallBill } from '../cost/bill-usage.js';
+import type { SummarizerBill } from '../cost/bill-summary.js';
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeCount } from '../state/field-reader.js';
 import { EMPTY_USAGE, type UsageRecord } from '../usage/stored-usage.js';
@@ -51,13 +52,21 @@ interface CallRecord extends CallCounts {
   /** Unique per call: a copy of an event re-appended (ADK re-yields old events in places) counts once. */
   readonly id: string | undefined;
   readonly agentName: string;
-  /** The response's reported usage and its cost; zero without usage. */
+  /** The response's reported usage; zero without usage. `costUsd` is the call's and its summarizer's. */
   readonly promptTokens: number;
   readonly cachedPromptTokens: number;
   readonly outputTokens: number;
   readonly costUsd: number;
   /** 1 when the response had usage but its model no price (`costUsd` leaves it out). */
   readonly unpricedCalls: number;
+  /** The summarizer call of the call's compaction, apart (cost/bill-summary.ts); zero without one. */
+  readonly summarizerCalls: number;
+  readonly summarizerPromptTokens: number;
+  readonly summarizerCachedPromptTokens: number;
+  readonly summarizerOutputTokens: number;
+  readonly summarizerCostUsd: number;
+  /** 1 when the summarizer's cost is unknown (no usage reported, or no price). */
+  readonly unpricedSummarizerCalls: number;
 }
 
 /** The counters one call added to the usage record: its counts, whatever other turns wrote since. */
@@ -80,9 +89,10 @@ export function buildCallRecord(
   agentName: string,
   counts: CallCounts | undefined,
   bill: CallBill | undefined,
+  summarizer?: SummarizerBill,
 ): CallRecord | undefined {
   const counted = counts !== undefined && COUNT_KEYS.some((key) => counts[key] > 0);
-  if (!counted && !bill) return undefined;
+  if (!counted && !bill && !summarizer) return undefined;
   return {
     version: RECORD_VERSION,
     id,
@@ -91,8 +101,15 @@ export function buildCallRecord(
     promptTokens: bill?.promptTokens ?? 0,
     cachedPromptTokens: bill?.cachedPromptTokens ?? 0,
     outputTokens: bill?.outputTokens ?? 0,
-    costUsd: bill?.costUsd ?? 0,
+    // The total, as the usage record's: the summarizer's part is also in `summarizerCostUsd`.
+    costUsd: (bill?.costUsd ?? 0) + (summarizer?.costUsd ?? 0),
     unpricedCalls: bill && bill.costUsd === undefined ? 1 : 0,
+    summarizerCalls: summarizer ? 1 : 0,
+    summarizerPromptTokens: summarizer?.promptTokens ?? 0,
+    summarizerCachedPromptTokens: summarizer?.cachedPromptTokens ?? 0,
+    summarizerOutputTokens: summarizer?.outputTokens ?? 0,
+    summarizerCostUsd: summarizer?.costUsd ?? 0,
+    unpricedSummarizerCalls: summarizer && summarizer.costUsd === undefined ? 1 : 0,
   };
 }
 
@@ -118,6 +135,7 @@ export function decodeCallRecord(value: unknown): CallRecord | undefined {
   for (const key of COUNT_KEYS) counts[key] = decodeBounded(value[key], MAX_COUNT_PER_RECORD, true);
   const tokens = (key: string): number => plausibleTokenCount(value[key], 0) ?? 0;
   const promptTokens = tokens('promptTokens');
+  const summarizerPromptTokens = tokens('summarizerPromptTokens');
   return {
     version: decodeBounded(value['version'], MAX_COUNT_PER_RECORD, true) || RECORD_VERSION,
     id: typeof value['id'] === 'string' ? value['id'] : undefined,
@@ -129,5 +147,12 @@ export function decodeCallRecord(value: unknown): CallRecord | undefined {
     outputTokens: tokens('outputTokens'),
     costUsd: decodeBounded(value['costUsd'], MAX_COST_PER_RECORD_USD, false),
     unpricedCalls: Math.min(1, decodeBounded(value['unpricedCalls'], 1, true)),
+    // Records written before the summarizer was billed apart have none of these: zero.
+    summarizerCalls: Math.min(1, decodeBounded(value['summarizerCalls'], 1, true)),
+    summarizerPromptTokens,
+    summarizerCachedPromptTokens: Math.min(tokens('summarizerCachedPromptTokens'), summarizerPromptTokens),
+    summarizerOutputTokens: tokens('summarizerOutputTokens'),
+    summarizerCostUsd: decodeBounded(value['summarizerCostUsd'], MAX_COST_PER_RECORD_USD, false),
+    unpricedSummarizerCalls: Math.min(1, decodeBounded(value['unpricedSummarizerCalls'], 1, true)),
   };
 }

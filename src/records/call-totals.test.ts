@@ -12,8 +12,9 @@ function callEvent(
   counts: Partial<CallCounts>,
   bill?: { promptTokens: number; cachedPromptTokens: number; outputTokens: number; costUsd: number | undefined },
   id = `call-${++ids}`,
+  summarizer?: { promptTokens: number; cachedPromptTokens: number; outputTokens: number; costUsd: number | undefined },
 ) {
-  const record = buildCallRecord(id, agentName, { ...NO_COUNTS, ...counts }, bill)!;
+  const record = buildCallRecord(id, agentName, { ...NO_COUNTS, ...counts }, bill, summarizer)!;
   return { author: agentName, invocationId, customMetadata: { [CALL_METADATA_KEY]: encodeCallRecord(record) } };
 }
 
@@ -23,7 +24,13 @@ describe('sumCallRecords', () => {
     const totals = sumCallRecords([
       { author: 'user', invocationId: 'i1', content: { role: 'user', parts: [{ text: 'hi' }] } },
       callEvent('worker', 'i1', { modelCalls: 1, maskings: 1 }, bill),
-      callEvent('worker', 'i1', { modelCalls: 1, compactions: 1 }, bill),
+      // A compaction's summarizer call rides on the record of the call it served, apart from the call's own usage.
+      callEvent('worker', 'i1', { modelCalls: 1, compactions: 1 }, bill, undefined, {
+        promptTokens: 3_000,
+        cachedPromptTokens: 2_500,
+        outputTokens: 200,
+        costUsd: 0.0005,
+      }),
       callEvent('helper', 'i1', { modelCalls: 1 }, { ...bill, costUsd: undefined }),
       callEvent('worker', 'i2', { modelCalls: 1, rejectedCalls: 1 }),
     ]);
@@ -41,8 +48,14 @@ describe('sumCallRecords', () => {
       promptTokens: 2_000,
       cachedPromptTokens: 800,
       outputTokens: 100,
-      costUsd: 0.002,
+      costUsd: 0.0025,
       unpricedCalls: 0,
+      summarizerCalls: 1,
+      summarizerPromptTokens: 3_000,
+      summarizerCachedPromptTokens: 2_500,
+      summarizerOutputTokens: 200,
+      summarizerCostUsd: 0.0005,
+      unpricedSummarizerCalls: 0,
     });
     expect(totals.get('helper')).toMatchObject({ modelCalls: 1, invocations: 1, costUsd: 0, unpricedCalls: 1 });
   });

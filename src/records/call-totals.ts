@@ -21,6 +21,12 @@ export interface CallTotals extends CallCounts {
   readonly outputTokens: number;
   readonly costUsd: number;
   readonly unpricedCalls: number;
+  readonly summarizerCalls: number;
+  readonly summarizerPromptTokens: number;
+  readonly summarizerCachedPromptTokens: number;
+  readonly summarizerOutputTokens: number;
+  readonly summarizerCostUsd: number;
+  readonly unpricedSummarizerCalls: number;
 }
 
 type Summed = { -readonly [key in keyof CallTotals]: number };
@@ -32,6 +38,12 @@ const SUMMED_KEYS = [
   'outputTokens',
   'costUsd',
   'unpricedCalls',
+  'summarizerCalls',
+  'summarizerPromptTokens',
+  'summarizerCachedPromptTokens',
+  'summarizerOutputTokens',
+  'summarizerCostUsd',
+  'unpricedSummarizerCalls',
 ] as const satisfies readonly Exclude<keyof CallTotals, 'invocations'>[];
 
 function emptyTotals(): Summed {

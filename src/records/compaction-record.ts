@@ -38,6 +38,8 @@ export interface CompactionFigures {
   /** tokensBefore / tokensAfter. */
   readonly compressionRatio: number;
   readonly summarizerPromptTokens?: number | undefined;
+  /** Of `summarizerPromptTokens`, those the provider served from its cache, when it said. */
+  readonly summarizerCachedPromptTokens?: number | undefined;
   readonly summarizerOutputTokens?: number | undefined;
   readonly summaryChars: number;
   readonly fallback: boolean;
@@ -68,6 +70,11 @@ export interface CompactionRecord extends CompactionFigures {
   readonly strategy: string;
   readonly coveredEvents: CoveredEvents;
   readonly summarizer: string;
+  /**
+   * USD of the summarizer's call at its model's price (cost/bill-summary.ts); absent when the cost is
+   * unknown (no usage reported, or no price) or no summarizer was called.
+   */
+  readonly summarizerCostUsd?: number | undefined;
   /** The plugin's own time, including the summarizer call. */
   readonly durationMs: number;
   /**

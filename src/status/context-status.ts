@@ -51,13 +51,27 @@ export interface AgentContextStatus extends AgentUsageFigures {
   readonly realToEstimateRatio?: number | undefined;
   readonly summary?: { readonly chars: number; readonly fallback: boolean; readonly covered: number } | undefined;
   readonly lastCompaction?: CompactionRecord | undefined;
-  /** Running totals of reported usage: prompt tokens (cached + uncached) and output tokens. */
+  /** Running totals of the agent's own calls' reported usage: prompt tokens (cached + uncached) and output tokens. */
   readonly promptTokens: number;
   readonly cachedPromptTokens: number;
   readonly uncachedPromptTokens: number;
   readonly outputTokens: number;
   /** Calls whose model has no price: `costUsd` leaves them out. */
   readonly unpricedCalls: number;
+  /**
+   * The summarizer's calls for compactions, apart from the agent's (not in the four token figures
+   * above): how many, their prompt tokens, the part of those the provider served from its cache (a
+   * summary over the agent's own model continues the agent's request to read its cached prefix), their
+   * output tokens and USD (also in `costUsd`; undefined until one was priced). `unpricedSummarizerCalls`:
+   * calls whose cost is unknown, because the summarizer reported no usage (a `Summarizer` of your own may
+   * not, a failed call does not) or its model has no price.
+   */
+  readonly summarizerCalls: number;
+  readonly summarizerPromptTokens: number;
+  readonly summarizerCachedPromptTokens: number;
+  readonly summarizerOutputTokens: number;
+  readonly summarizerCostUsd?: number | undefined;
+  readonly unpricedSummarizerCalls: number;
   /**
    * True while the next summary is prepared in the background (`prepareTurnsAhead`), by any replica:
    * its claim is in the session's state until the summary is written there. A claim older than
@@ -142,6 +156,12 @@ export function agentStatus(
     outputTokens: usage.billedOutputTokens ?? 0,
     costUsd: usage.costUsd,
     unpricedCalls: usage.unpricedCalls ?? 0,
+    summarizerCalls: usage.summarizerCalls ?? 0,
+    summarizerPromptTokens: usage.summarizerPromptTokens ?? 0,
+    summarizerCachedPromptTokens: usage.summarizerCachedPromptTokens ?? 0,
+    summarizerOutputTokens: usage.summarizerOutputTokens ?? 0,
+    summarizerCostUsd: usage.summarizerCostUsd,
+    unpricedSummarizerCalls: usage.unpricedSummarizerCalls ?? 0,
     preparing,
     storedAnswers: 0,
     recallLineReads: 0,

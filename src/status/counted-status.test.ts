@@ -38,6 +38,12 @@ const totals: CallTotals = {
   outputTokens: 2_400,
   costUsd: 0.03,
   unpricedCalls: 0,
+  summarizerCalls: 3,
+  summarizerPromptTokens: 9_000,
+  summarizerCachedPromptTokens: 6_000,
+  summarizerOutputTokens: 900,
+  summarizerCostUsd: 0.004,
+  unpricedSummarizerCalls: 0,
 };
 
 describe('withCallTotals', () => {
@@ -59,6 +65,12 @@ describe('withCallTotals', () => {
       outputTokens: 2_400,
       costUsd: 0.03,
       unpricedCalls: 0,
+      summarizerCalls: 3,
+      summarizerPromptTokens: 9_000,
+      summarizerCachedPromptTokens: 6_000,
+      summarizerOutputTokens: 900,
+      summarizerCostUsd: 0.004,
+      unpricedSummarizerCalls: 0,
     });
   });
 

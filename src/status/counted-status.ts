@@ -34,5 +34,12 @@ export function withCallTotals(status: AgentContextStatus, totals: CallTotals | 
     // Like the usage record's, undefined until a priced call was billed.
     costUsd: totals.costUsd > 0 || status.costUsd !== undefined ? totals.costUsd : undefined,
     unpricedCalls: totals.unpricedCalls,
+    summarizerCalls: totals.summarizerCalls,
+    summarizerPromptTokens: totals.summarizerPromptTokens,
+    summarizerCachedPromptTokens: totals.summarizerCachedPromptTokens,
+    summarizerOutputTokens: totals.summarizerOutputTokens,
+    summarizerCostUsd:
+      totals.summarizerCostUsd > 0 || status.summarizerCostUsd !== undefined ? totals.summarizerCostUsd : undefined,
+    unpricedSummarizerCalls: totals.unpricedSummarizerCalls,
   };
 }

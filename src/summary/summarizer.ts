@@ -34,6 +34,8 @@ export interface SummarizeResult {
   /** The provider's finish reason, when known (`STOP`, `MAX_TOKENS`, ...). */
   readonly finishReason?: string | undefined;
   readonly promptTokens?: number | undefined;
+  /** Of `promptTokens`, those the provider served from its cache (`usageMetadata.cachedContentTokenCount`). */
+  readonly cachedPromptTokens?: number | undefined;
   readonly outputTokens?: number | undefined;
 }
 
@@ -56,6 +58,7 @@ export type SummaryOutcome =
       /** True when the answer was cut (by the provider's MAX_TOKENS or by our cap). */
       readonly truncated: boolean;
       readonly promptTokens?: number | undefined;
+      readonly cachedPromptTokens?: number | undefined;
       readonly outputTokens?: number | undefined;
     }
   | {
@@ -133,6 +136,7 @@ export async function runSummarizer(
       truncated:
         cut || (finishReason !== undefined && finishReason !== 'STOP' && finishReason !== 'FINISH_REASON_UNSPECIFIED'),
       promptTokens: result.promptTokens,
+      cachedPromptTokens: result.cachedPromptTokens,
       outputTokens: result.outputTokens,
     };
   })();

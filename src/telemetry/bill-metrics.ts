@@ -1,10 +1,12 @@
 /**
  * OpenTelemetry for the bill: every model call's prompt tokens (split into
- * cached and uncached), output tokens and estimated cost, as counters next to
- * the compaction metrics of telemetry/guard-metrics.ts. No-ops without an SDK.
+ * cached and uncached), output tokens and estimated cost, and the summarizer's
+ * calls apart, as counters next to the compaction metrics of
+ * telemetry/guard-metrics.ts. No-ops without an SDK.
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { CallBill } from '../cost/bill-usage.js';
+import type { SummarizerBill } from '../cost/bill-summary.js';
 import { lazyInstruments } from './instruments.js';
 
 const meters = lazyInstruments({
@@ -19,6 +21,23 @@ const meters = lazyInstruments({
     name: 'gen_ai.context_guard.usage.cost',
     unit: 'USD',
     description: 'Estimated cost of model calls at the price table',
+  },
+  summarizerCalls: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.summarizer.calls',
+    description: 'Summarizer calls made for compactions, by whether their cost is known (context_guard.priced)',
+  },
+  summarizerTokens: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.summarizer.tokens',
+    unit: '{token}',
+    description: "Tokens billed by the summarizer's calls, by type (input, cached_input, output)",
+  },
+  summarizerCost: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.summarizer.cost',
+    unit: 'USD',
+    description: "Estimated cost of the summarizer's calls at the price table",
   },
 } as const);
 
@@ -36,4 +55,25 @@ export function recordUsageTelemetry(agentName: string, model: string | undefine
   tokens.add(bill.cachedPromptTokens, { ...attributes, 'gen_ai.token.type': 'cached_input' });
   tokens.add(bill.outputTokens, { ...attributes, 'gen_ai.token.type': 'output' });
   if (bill.costUsd !== undefined && bill.costUsd > 0) cost.add(bill.costUsd, attributes);
+}
+
+/**
+ * Records one summarizer call apart from the agent's calls (the `usage.*` counters leave it out):
+ * its tokens by type, its cost when known, and the call, priced or not.
+ */
+export function recordSummarizerTelemetry(
+  agentName: string,
+  summarizer: string | undefined,
+  bill: SummarizerBill,
+): void {
+  const attributes: Attributes = {
+    'gen_ai.agent.name': agentName,
+    ...(summarizer ? { 'gen_ai.request.model': summarizer } : {}),
+  };
+  const { summarizerCalls, summarizerTokens, summarizerCost } = meters();
+  summarizerCalls.add(1, { ...attributes, 'context_guard.priced': bill.costUsd !== undefined });
+  summarizerTokens.add(bill.promptTokens - bill.cachedPromptTokens, { ...attributes, 'gen_ai.token.type': 'input' });
+  summarizerTokens.add(bill.cachedPromptTokens, { ...attributes, 'gen_ai.token.type': 'cached_input' });
+  summarizerTokens.add(bill.outputTokens, { ...attributes, 'gen_ai.token.type': 'output' });
+  if (bill.costUsd !== undefined && bill.costUsd > 0) summarizerCost.add(bill.costUsd, attributes);
 }

@@ -30,6 +30,9 @@ export interface AgentUsageFigures {
   /** Requests that ended with the budget line (`budgetLine`), and the line's estimated tokens over them. */
   readonly budgetLines: number;
   readonly budgetLineTokens: number;
-  /** Estimated USD of the agent's calls whose model has a price (summarizer calls are in the compaction records). */
+  /**
+   * Estimated USD of the calls whose model has a price: the agent's own and its summarizer's
+   * (`summarizerCostUsd` is that part). Undefined until a priced call was billed.
+   */
   readonly costUsd?: number | undefined;
 }

@@ -5,7 +5,9 @@
 import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
 import type { MaskingStep } from '../../pipeline/contract.js';
-import { writeLastCompaction, writeStateChange } from '../runtime/state-writer.js';
+import { updateUsage, writeLastCompaction, writeStateChange } from '../runtime/state-writer.js';
+import { billSummarizerUsage, recordedSummarizerBill } from '../../cost/bill-summary.js';
+import { recordSummarizerTelemetry } from '../../telemetry/bill-metrics.js';
 import {
   recordFreshChain,
   recordMasking,
@@ -153,5 +155,9 @@ async function applyCompaction(
   };
   const record = reporter.record(context, seen);
   writeLastCompaction(context.state, context.agentName, record);
+  // The summarizer's call is billed once, apart from the agent's: in the usage record and in telemetry.
+  const bill = recordedSummarizerBill(record);
+  updateUsage(context.state, context.agentName, (usage) => billSummarizerUsage(usage, bill));
+  if (bill) recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
   await reporter.report(record, seen);
 }

@@ -17,6 +17,8 @@ export interface CompactionShellFacts {
   readonly durationMs: number;
   /** Store the summarizer's error text (`debugSummarizerErrorText`). */
   readonly withDetail: boolean;
+  /** The summarizer's call at its model's price, when known (cost/bill-summary.ts). */
+  readonly summarizerCostUsd?: number | undefined;
 }
 
 export function buildCompactionRecord(outcome: CompactionOutcome, shell: CompactionShellFacts): CompactionRecord {
@@ -32,6 +34,7 @@ export function buildCompactionRecord(outcome: CompactionOutcome, shell: Compact
     ...figures,
     coveredEvents: shell.coveredEvents,
     summarizer: outcome.fallback ? 'fallback' : (shell.summarizerName ?? 'unknown'),
+    ...(shell.summarizerCostUsd !== undefined ? { summarizerCostUsd: shell.summarizerCostUsd } : {}),
     ...(shell.withDetail && fallbackDetail ? { fallbackDetail } : {}),
     durationMs: shell.durationMs,
     // A call that summarized itself waited for the whole compaction.

@@ -13,6 +13,8 @@ import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../opt
 import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { billSummarizerCall } from '../../cost/bill-summary.js';
+import { priceFor, type ModelPrice } from '../../cost/price-table.js';
 
 /** Compaction records awaiting their model response, at most (see remember). */
 const MAX_PENDING_RECORDS = 1_000;
@@ -55,6 +57,7 @@ export class CompactionReporter {
       seen,
       Date.now() - seen.startedAt,
       this.options.debugSummarizerErrorText === true,
+      priceFor(seen.summarizerName, this.options.prices),
     );
     this.remember(context, record);
     return record;
@@ -120,6 +123,7 @@ function buildRecord(
   seen: CompactionSeen,
   durationMs: number,
   withDetail: boolean,
+  summarizerPrice: ModelPrice | undefined,
 ): CompactionRecord {
   const { from, to } = seen.outcome.coveredContents;
   return buildCompactionRecord(seen.outcome, {
@@ -136,6 +140,7 @@ function buildRecord(
     createdAt: seen.startedAt,
     durationMs,
     withDetail,
+    summarizerCostUsd: billSummarizerCall(seen.outcome, summarizerPrice)?.costUsd,
   });
 }
 

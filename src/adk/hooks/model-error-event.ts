@@ -14,6 +14,7 @@ import {
   NO_COUNTS,
 } from '../../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
+import { recordedSummarizerBill } from '../../cost/bill-summary.js';
 import { STATE_PREFIX } from '../../state/keys.js';
 import type { GuardLogger } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
@@ -50,7 +51,7 @@ export function modelErrorEvent(
   const record = deps.reporter.take(context);
   // The call's own record: what was decided before the model call, and the rejection.
   const counts = addCounts(deps.calls.take(context) ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: rejected ? 1 : 0 });
-  const call = buildCallRecord(randomUUID(), agentName, counts, undefined);
+  const call = buildCallRecord(randomUUID(), agentName, counts, undefined, record && recordedSummarizerBill(record));
   const metadata = {
     ...(record ? { [COMPACTION_METADATA_KEY]: record } : {}),
     ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, LlmResponse } from '@google/adk';
 import { billCall, billUsage, type CallBill } from '../../cost/bill-usage.js';
+import { recordedSummarizerBill } from '../../cost/bill-summary.js';
 import { priceFor } from '../../cost/price-table.js';
 import { recordAccepted } from '../../usage/learned-window.js';
 import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
@@ -90,7 +91,8 @@ function attachRecords(
   const compaction = recorders.reporter.take(context);
   const taken = recorders.calls.take(context);
   const counts = rejected ? addCounts(taken ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: 1 }) : taken;
-  const call = buildCallRecord(randomUUID(), context.agentName, counts, bill);
+  const summarizer = compaction ? recordedSummarizerBill(compaction) : undefined;
+  const call = buildCallRecord(randomUUID(), context.agentName, counts, bill, summarizer);
   if (!compaction && !call) return;
   response.customMetadata = {
     ...(response.customMetadata ?? {}),

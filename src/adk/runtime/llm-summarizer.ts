@@ -8,7 +8,7 @@
  * the agent's leading contents is sent as their continuation (summary/summary-from-request.ts):
  * the agent's system instruction, tools and contents first, so the provider's cache serves them.
  */
-import type { BaseLlm, LlmRequest } from '@google/adk';
+import type { BaseLlm, LlmRequest, LlmResponse } from '@google/adk';
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summary/summarizer.js';
 import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
 
@@ -29,8 +29,7 @@ function requestSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undef
       const llmRequest = summaryLlmRequest(llm, request, agentRequest);
       let text = '';
       let finishReason: string | undefined;
-      let promptTokens: number | undefined;
-      let outputTokens: number | undefined;
+      let usage: LlmResponse['usageMetadata'];
       for await (const response of llm.generateContentAsync(llmRequest, false, request.signal)) {
         if (response.errorCode && !response.content?.parts?.length) {
           throw new Error(`summarizer model error ${response.errorCode}: ${response.errorMessage ?? ''}`);
@@ -40,11 +39,26 @@ function requestSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undef
           if (typeof part.text === 'string' && part.thought !== true) text += part.text;
         }
         finishReason = response.finishReason ?? finishReason;
-        promptTokens = response.usageMetadata?.promptTokenCount ?? promptTokens;
-        outputTokens = response.usageMetadata?.candidatesTokenCount ?? outputTokens;
+        usage = response.usageMetadata ?? usage;
       }
-      return { text, finishReason, promptTokens, outputTokens };
+      return { text, finishReason, ...reportedUsage(usage) };
     },
+  };
+}
+
+/** The call's usage as the provider reported it: thinking is billed as output, and the cached part is kept for the bill. */
+function reportedUsage(
+  usage: LlmResponse['usageMetadata'],
+): Pick<SummarizeResult, 'promptTokens' | 'cachedPromptTokens' | 'outputTokens'> {
+  if (!usage) return {};
+  const output =
+    usage.candidatesTokenCount === undefined && usage.thoughtsTokenCount === undefined
+      ? undefined
+      : (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
+  return {
+    promptTokens: usage.promptTokenCount,
+    cachedPromptTokens: usage.cachedContentTokenCount,
+    outputTokens: output,
   };
 }
 
