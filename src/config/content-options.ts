@@ -51,8 +51,8 @@ export const CONTENT_OPTIONS = {
     range: integer(0),
     default: 2_048,
     short:
-      "Masking for cost: the tool results of completed turns become placeholders at a turn's first call, with no model call, even with the window far from full, once that saves at least this many tokens and pays for the provider's cached prefix it breaks; `0` turns it off, and so does `maskKeepRecent: 0`.",
-    long: "Masking for cost: the tool results of completed turns become placeholders at the agent's first call of a turn, with no model call, even with the window far from full, once masking them saves at least this many (estimated) tokens and pays for the provider's cached prefix it breaks over the calls expected before the threshold (weighed with the model's cached price); the in-flight turn is never masked; `0` turns it off, and so does `maskKeepRecent: 0` (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).",
+      "Masking for cost: old tool results (of completed turns, and a long tool loop's steps but the last `maskKeepRecent`) become placeholders in batches, with no model call, even with the window far from full, once a batch saves at least this many tokens and pays for the provider's cached prefix it breaks; `0` turns it off, and so does `maskKeepRecent: 0`.",
+    long: "Masking for cost: the tool results of completed turns, and inside a tool loop the steps the model has moved past (all but the last `maskKeepRecent` results, never the latest call), become placeholders in batches, with no model call, even with the window far from full, once a batch saves at least this many (estimated) tokens and pays for the provider's cached prefix it breaks over the calls expected before the threshold (weighed with the model's cached price; inside a loop, a third as many calls again as it has made); the user's message is never masked; `0` turns it off, and so does `maskKeepRecent: 0` (see [design.md](design.md#three-remedies-cheapest-first-and-the-providers-cache)).",
     see: 'docs/design.md#three-remedies-cheapest-first-and-the-providers-cache',
   },
   tools: {

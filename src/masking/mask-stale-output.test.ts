@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { Content } from '@google/genai';
 import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
 import { viewSource } from '../../test/support/guard-input.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
 import { MASKED_RESULT_KEY } from './mask-observations.js';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { maskStaleOutput, type StaleOutputInput } from './mask-stale-output.js';
 import { viewEstimate } from '../split/coverage.js';
@@ -97,9 +99,90 @@ describe('maskStaleOutput', () => {
     expect(maskStaleOutput(input(1, { maskedUpTo: 8 }))).toBeUndefined();
   });
 
-  it("should mask only at the agent's first call of a turn, which other agents' context may precede", () => {
-    expect(maskStaleOutput(input(1_000, { source: recallableSource(MID_TURN) }))).toBeUndefined();
+  it("should mask at the agent's first call of a turn, which other agents' context may precede", () => {
     expect(maskStaleOutput(input(1_000, { source: recallableSource(AFTER_OTHER_AGENT) }))?.upTo).toBe(8);
+  });
+
+  it('should mask, later in a turn, the completed turns and never the latest call or its result', () => {
+    const step = maskStaleOutput(input(1_000, { source: recallableSource(MID_TURN) }));
+    expect(step?.upTo).toBe(9);
+    expect(step?.view.map(masked)).toEqual([false, false, true, false, false, false, true, false, false, false, false]);
+  });
+
+  describe('inside a long tool loop (one user message, then the steps of that one turn)', () => {
+    const step = (n: number, size: number): Content[] => [
+      // The model's reasoning with each call: text sent again when it follows a new placeholder.
+      functionCall(`run_${n}`, { plan: `step ${n} `.repeat(20) }),
+      functionResponse(`run_${n}`, { output: `${n}: ${'o'.repeat(size)}` }),
+    ];
+    const loop = (steps: number, size: number): Content[] => [
+      userText('fix the failing test'),
+      ...Array.from({ length: steps }, (_, n) => step(n, size)).flat(),
+    ];
+    const loopInput = (
+      contents: Content[],
+      cache: Partial<StaleOutputInput['cache']> = {},
+      policy: StaleOutputInput['policy'] = { maskKeepRecent: 1, maskStaleOutputTokens: 2_048 },
+      fixedTokens = 100,
+    ): StaleOutputInput => {
+      const tokens = contents.map((content) => estimateContentTokens(content, characterTokenizer));
+      return input(2_048, {
+        policy,
+        fixedTokens,
+        source: recallableSource(contents, tokens),
+        estimate: viewEstimate(fixedTokens, 0, tokens, { covered: 0 }),
+        fingerprints: contents.map((_, index) => `f${index}`),
+        cache: {
+          usage: { modelCalls: (contents.length - 1) / 2, invocations: 1, averageTurnTokens: undefined },
+          threshold: 1_000_000,
+          factor: 1,
+          cachedPriceRatio: 0.1,
+          ...cache,
+        },
+      });
+    };
+
+    it("should mask the loop's completed steps, never the user's message nor the latest call and its result", () => {
+      const contents = loop(12, 3_000);
+      const masking = maskStaleOutput(loopInput(contents));
+      expect(masking?.upTo).toBe(23);
+      // Every result but the latest is a placeholder; the message and the calls are sent as they are.
+      expect(masking?.view.map(masked)).toEqual(contents.map((content, i) => i % 2 === 0 && i > 0 && i < 24));
+      expect(masking?.view[0]).toBe(contents[0]);
+      expect(masking?.view.slice(23)).toEqual(contents.slice(23));
+    });
+
+    it('should keep the last maskKeepRecent results whole', () => {
+      const contents = loop(12, 3_000);
+      const masking = maskStaleOutput(loopInput(contents, {}, { maskKeepRecent: 3, maskStaleOutputTokens: 2_048 }));
+      expect(masking?.upTo).toBe(20);
+      expect(masking?.view.slice(20)).toEqual(contents.slice(20));
+    });
+
+    it('should keep the prefix while the loop is too young to earn back what the masking sends again', () => {
+      // The recall declaration, not sent yet, would rewrite the whole request: with results of
+      // 1,200 tokens, 3 calls into the loop the saving cannot come back; 24 calls in, it can.
+      const declaration = { declaration: 300 };
+      expect(maskStaleOutput(loopInput(loop(3, 1_200), declaration))).toBeUndefined();
+      expect(maskStaleOutput(loopInput(loop(24, 1_200), declaration))?.upTo).toBe(47);
+    });
+
+    it('should not count calls past the threshold, where the masked span is elided anyway', () => {
+      const contents = loop(24, 1_200);
+      const near = { declaration: 300, threshold: viewEstimate(100, 0, [], { covered: 0 }) + 3_000 };
+      expect(maskStaleOutput(loopInput(contents, { declaration: 300 }))).toBeDefined();
+      expect(maskStaleOutput(loopInput(contents, near))).toBeUndefined();
+    });
+
+    it('should count the head the recall declaration rewrites: system instruction and tools are read anew', () => {
+      // 12 calls in, 5 more expected: the contents alone would pay; with a 5,000-token system
+      // instruction, also sent again uncached once the tools change, they do not.
+      const contents = loop(12, 1_500);
+      expect(maskStaleOutput(loopInput(contents, { declaration: 300 }))).toBeDefined();
+      const withHead = loopInput(contents, { declaration: 300 }, undefined, 5_000);
+      expect(withHead.estimate).toBeLessThan(withHead.cache.threshold);
+      expect(maskStaleOutput(withHead)).toBeUndefined();
+    });
   });
 
   it('should build no placeholder while the unmasked results hold fewer tokens than the option', () => {
@@ -238,5 +321,89 @@ describe('maskStaleOutput', () => {
       // Masking both at once would send the long reply again: too dear for 4 calls.
       expect(maskStaleOutput(discounted(twoResults, few))).toBeUndefined();
     });
+  });
+});
+
+describe('maskStaleOutput inside a tool loop, for any loop', () => {
+  const anyLoop = fc.record({
+    sizes: fc.array(fc.integer({ min: 50, max: 4_000 }), { minLength: 1, maxLength: 30 }),
+    keepRecent: fc.integer({ min: 1, max: 3 }),
+    declaration: fc.constantFrom(0, 300),
+    cachedPriceRatio: fc.constantFrom(0.1, 0.25, 1),
+  });
+  type World = typeof anyLoop extends fc.Arbitrary<infer T> ? T : never;
+  const build = ({ sizes, keepRecent, declaration, cachedPriceRatio }: World) => {
+    const contents: Content[] = [
+      userText('the task'),
+      ...sizes.flatMap((size, n) => [
+        functionCall(`run_${n}`, { plan: `step ${n}` }),
+        functionResponse(`run_${n}`, { output: 'o'.repeat(size) }),
+      ]),
+    ];
+    const tokens = contents.map((content) => estimateContentTokens(content, characterTokenizer));
+    const built: StaleOutputInput = {
+      policy: { maskKeepRecent: keepRecent, maskStaleOutputTokens: 1_024 },
+      estimate: viewEstimate(100, 0, tokens, { covered: 0 }),
+      cache: {
+        usage: { modelCalls: sizes.length, invocations: 1, averageTurnTokens: undefined },
+        threshold: 1_000_000,
+        factor: 1,
+        cachedPriceRatio,
+        ...(declaration > 0 ? { declaration } : {}),
+      },
+      source: recallableSource(contents, tokens),
+      coverage: { covered: 0 },
+      maskedUpTo: 0,
+      fixedTokens: 100,
+      summaryTokens: 0,
+      fingerprints: contents.map((_, index) => `f${index}`),
+      previous: undefined,
+      now: 7,
+    };
+    return { contents, built };
+  };
+
+  it("should never mask the user's message, the latest call or the last maskKeepRecent results", () => {
+    fc.assert(
+      fc.property(anyLoop, (world) => {
+        const { contents, built } = build(world);
+        const view = maskStaleOutput(built)?.view ?? contents;
+        expect(view[0]).toEqual(contents[0]);
+        const kept = Math.min(contents.length - 1, 2 * world.keepRecent);
+        expect(view.slice(-kept)).toEqual(contents.slice(-kept));
+      }),
+    );
+  });
+
+  it('should send the same bytes for the same input', () => {
+    fc.assert(
+      fc.property(anyLoop, (world) => {
+        const first = maskStaleOutput(build(world).built);
+        const second = maskStaleOutput(build(world).built);
+        expect(JSON.stringify(second?.view)).toBe(JSON.stringify(first?.view));
+      }),
+    );
+  });
+
+  it('should mask only when its saving over the calls the loop has ahead beats what it sends again uncached', () => {
+    fc.assert(
+      fc.property(anyLoop, (world) => {
+        const { contents, built } = build(world);
+        const masking = maskStaleOutput(built);
+        // (Under the cacheable minimum nothing is cached to break: another rule, tested above.)
+        if (!masking || masking.estimate + world.declaration < MIN_CACHED_PREFIX_TOKENS) return;
+        // The bill by the cache's own terms: every call re-reads the request before its latest
+        // call (cached at r); masking reads less, but sends once, uncached, the head when a
+        // declaration joins it and everything from the first placeholder to the latest call.
+        const r = world.cachedPriceRatio;
+        const latestCall = contents.length - 2;
+        const firstChanged = world.declaration > 0 ? 0 : masking.view.findIndex((c, i) => c !== contents[i]);
+        const head = world.declaration > 0 ? 100 + world.declaration : 0;
+        const sentAgain = head + masking.viewTokens.slice(firstChanged, latestCall).reduce((a, b) => a + b, 0);
+        const calls = 1 + world.sizes.length / 3;
+        const saved = r * (built.estimate - masking.estimate - world.declaration) * calls;
+        expect(saved).toBeGreaterThanOrEqual((1 - r) * sentAgain - 1e-6);
+      }),
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
-import { elisionLimits, expectedRereads, maskingPays, type MaskingTrade } from './pays-for-cache.js';
+import {
+  elisionLimits,
+  expectedLoopRereads,
+  expectedRereads,
+  maskingPays,
+  type MaskingTrade,
+} from './pays-for-cache.js';
 
 const trade = (overrides: Partial<MaskingTrade> = {}): MaskingTrade => ({
   before: 30_000,
@@ -61,6 +67,21 @@ describe('expectedRereads', () => {
     // 2 turns to the schedule, before the threshold's 5: 6 calls.
     expect(expectedRereads({ usage, threshold: 50_000, calibratedAfter: 40_000, turnsToSchedule: 2 })).toBe(6);
     expect(expectedRereads({ usage, threshold: 50_000, calibratedAfter: 40_000, turnsToSchedule: 0 })).toBe(1);
+  });
+});
+
+describe('expectedLoopRereads', () => {
+  const loop = { callsInTurn: 30, growthPerCall: 1_000, threshold: 1_000_000, calibratedAfter: 10_000 };
+
+  it('should count this call and a third as many again as the loop has made', () => {
+    expect(expectedLoopRereads(loop)).toBe(11);
+    expect(expectedLoopRereads({ ...loop, callsInTurn: 3 })).toBe(2);
+  });
+
+  it('should stop at the threshold, at the growth per call so far', () => {
+    expect(expectedLoopRereads({ ...loop, threshold: 15_000 })).toBe(6);
+    expect(expectedLoopRereads({ ...loop, threshold: 5_000 })).toBe(1);
+    expect(expectedLoopRereads({ ...loop, growthPerCall: 0, threshold: 5_000 })).toBe(11);
   });
 });
 

@@ -74,6 +74,42 @@ export function expectedRereads(input: RereadInput): number {
   return Math.max(1, turnsLeft * callsPerTurn);
 }
 
+/** An in-flight turn that has already called the model (a tool loop), as seen from its next call. */
+interface LoopRereadInput {
+  /** The agent's model calls so far in this turn, before this one. */
+  readonly callsInTurn: number;
+  /** Calibrated tokens the turn has added per call so far (its contents after the user's message, over the calls). */
+  readonly growthPerCall: number;
+  /** Calibrated tokens at which the agent's strategy reduces for room, and of the masked request. */
+  readonly threshold: number;
+  readonly calibratedAfter: number;
+}
+
+/**
+ * Of the calls a tool loop has made, the share it is taken to make still. How long a loop has run
+ * is the best guess of how long it goes on, but a masking made as the loop ends pays its rewrite
+ * for nothing: with that guess as a median (a loop `k` calls old makes at least `x` more with
+ * odds k / (k + x)), a third of `k` more calls come with odds of 3 to 1. (Half, odds of 2 to 1,
+ * masked the recorded coding runs of the simulator two or three calls before they ended: 1.02x
+ * no guard at 32k; docs/design.md, "Three remedies".)
+ */
+const LOOP_CALLS_AHEAD_SHARE = 1 / 3;
+
+/**
+ * Calls that will send a span masked inside a tool loop: this one, and a third
+ * as many again as the loop has made so far (LOOP_CALLS_AHEAD_SHARE), but no
+ * more than the calls until the masked request grows to the threshold at the
+ * loop's growth per call, where a reduction for room elides the span anyway.
+ * Later turns are not counted: the guess errs towards keeping the prefix.
+ */
+export function expectedLoopRereads(input: LoopRereadInput): number {
+  const callsToThreshold =
+    input.growthPerCall > 0
+      ? Math.max(0, (input.threshold - input.calibratedAfter) / input.growthPerCall)
+      : Number.POSITIVE_INFINITY;
+  return 1 + Math.max(0, Math.min(input.callsInTurn * LOOP_CALLS_AHEAD_SHARE, callsToThreshold));
+}
+
 interface ElisionInput {
   readonly policy: Pick<ResolvedPolicy, 'invocationThreshold' | 'overlapSize' | 'maxCompactions'>;
   readonly usage: Pick<UsageRecord, 'compactions'>;

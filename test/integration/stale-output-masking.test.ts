@@ -105,9 +105,11 @@ describe('masking for cost (maskStaleOutputTokens)', () => {
       const sameTurn = turnStart(previous) === turnStart(contents);
       const grew = maskedIn(contents) > maskedIn(previous);
       if (grew) batches++;
-      // Within a turn, and between two batches, each request starts with the previous one byte for byte.
-      if (sameTurn || !grew) expect(JSON.stringify(contents.slice(0, previous.length))).toBe(JSON.stringify(previous));
-      if (sameTurn) expect(grew).toBe(false);
+      // Between two batches each request starts with the previous one byte for byte. A batch may
+      // come later in a turn too (here: once the turn's fresh result lifts the masked request over
+      // the 2,048 tokens the provider caches), when it pays; the latest result is never masked.
+      if (!grew) expect(JSON.stringify(contents.slice(0, previous.length))).toBe(JSON.stringify(previous));
+      if (sameTurn) expect(maskedIn(contents.slice(-1))).toBe(0);
     }
     expect(batches).toBeGreaterThan(0);
   });
@@ -119,9 +121,19 @@ describe('masking for cost (maskStaleOutputTokens)', () => {
     const batch = { maskStaleOutputTokens: 2_000 };
     const discounted = await recallSession(true, batch, WINDOW);
     const undiscounted = await recallSession(true, { ...batch, prices: NO_CACHE_DISCOUNT }, WINDOW);
-    expect(discounted.model.requests.every((request) => maskedIn(request.contents) === 0)).toBe(true);
-    expect(discounted.lostFromContext).toBe(false);
-    expect(undiscounted.model.requests.some((request) => maskedIn(request.contents) > 0)).toBe(true);
+    const firstMasked = (requests: readonly { contents: Content[] }[]): number =>
+      requests.findIndex((request) => maskedIn(request.contents) > 0);
+    // At a turn's first call nothing is masked; later in a turn the fresh result lifts the masked
+    // request over the minimum, and from there the masking pays: it waits for that.
+    const { requests } = discounted.model;
+    const batchAtTurnStart = requests.some(
+      (request, i) =>
+        request.contents.at(-1)?.parts?.[0]?.text !== undefined &&
+        maskedIn(request.contents) > maskedIn(requests[i - 1]?.contents ?? []),
+    );
+    expect(batchAtTurnStart).toBe(false);
+    expect(firstMasked(undiscounted.model.requests)).toBeGreaterThanOrEqual(0);
+    expect(firstMasked(discounted.model.requests)).toBeGreaterThan(firstMasked(undiscounted.model.requests));
   });
 
   it('should leave a masked result recallable: the recall tool finds a detail masked for cost on a large window, the agent given it or not', async () => {
