@@ -64,7 +64,7 @@ export function deeperPays(shallow: ReductionCandidate, deep: ReductionCandidate
   return deep.after < shallow.after && costPerCall(deep, terms) < costPerCall(shallow, terms);
 }
 
-export interface GrowthInput {
+interface GrowthInput {
   /** Moving average of what one turn adds (usage record), if known. */
   readonly averageTurnTokens: number | undefined;
   readonly modelCalls: number;
