@@ -32,8 +32,8 @@ export interface MaskingTrade {
   readonly cachedPriceRatio: number;
 }
 
-/** What re-reading `tokens` costs a call, in uncached tokens. */
-function readCost(tokens: number, cachedPriceRatio: number): number {
+/** What re-reading `tokens` costs a call, in uncached tokens (also the room reduction's cost model). */
+export function readCost(tokens: number, cachedPriceRatio: number): number {
   return tokens >= MIN_CACHED_PREFIX_TOKENS ? cachedPriceRatio * tokens : tokens;
 }
 

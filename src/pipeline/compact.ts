@@ -9,10 +9,11 @@ import { maskForRoom, type MaskStep } from '../masking/mask-for-room.js';
 import type { RequestView } from '../masking/request-view.js';
 import type { PreparedCheck } from '../preparation/prepared-summary.js';
 import { inFlightRequestTokens } from '../split/coverage.js';
-import { chooseSplit } from '../split/choose-split.js';
+import { chooseSplit, type Split } from '../split/choose-split.js';
 import type { GuardRequestInput } from './contract.js';
 import { makeSummary, type MadeSummary } from './make-summary.js';
 import { leadingRequest } from './leading-request.js';
+import { summarizeNowPays } from './room-choice.js';
 import type { Observed } from './observe.js';
 
 /** Steps 4-8: the masking and the new summary, when one is made. */
@@ -52,18 +53,20 @@ export async function compact(
   });
   const view = masking ?? observed.view;
   const estimate = masking?.estimate ?? measure.estimate;
-  const split = chooseSplit({
-    contents,
-    viewTokens: view.viewTokens,
-    coverage,
-    reason,
-    heldBack: decision.heldBack,
-    masking,
-    hasSummary: summary !== undefined,
-    summaryCap: plan.summaryCap,
-    tailBudget: plan.tailBudget,
-    keepFrom: decision.sliding?.keepFrom,
-  });
+  const splitFor = (chosen: { readonly enough: boolean } | undefined) =>
+    chooseSplit({
+      contents,
+      viewTokens: view.viewTokens,
+      coverage,
+      reason,
+      heldBack: decision.heldBack,
+      masking: chosen,
+      hasSummary: summary !== undefined,
+      summaryCap: plan.summaryCap,
+      tailBudget: plan.tailBudget,
+      keepFrom: decision.sliding?.keepFrom,
+    });
+  const split = splitFor(masking) ?? deeperSplit(input, observed, plan, masking, splitFor);
   if (!split) return { masking, view, estimate };
   const made = await makeSummary({
     contents,
@@ -86,6 +89,22 @@ export async function compact(
         : undefined,
   });
   return { masking, view, estimate, made };
+}
+
+/**
+ * When the masking alone is enough: the split a summary would take now, if summarizing now costs
+ * less per call than the masking alone (pipeline/room-choice.ts), so the next reduction is further away.
+ */
+function deeperSplit(
+  input: GuardRequestInput,
+  observed: Observed,
+  plan: CompactionPlan,
+  masking: MaskStep | undefined,
+  splitFor: (masking: { readonly enough: boolean }) => Split | undefined,
+): Split | undefined {
+  if (masking?.enough !== true) return undefined;
+  const split = splitFor({ enough: false });
+  return split && summarizeNowPays({ input, observed, masking, split, plan }) ? split : undefined;
 }
 
 export function planFor(input: GuardRequestInput, observed: Observed): CompactionPlan {

@@ -1,0 +1,96 @@
+/**
+ * Step 5b: when a masking alone would reach the room, whether a summary made now costs less per
+ * call than that masking (masking/room-reduction-cost.ts): the figures of both candidates, read
+ * from the masked view and the split a summary would take.
+ */
+import type { Content } from '@google/genai';
+import type { CompactionPlan } from '../budget/compaction-plan.js';
+import { latestUserRequestIndex } from '../content/content-shape.js';
+import { DEFAULT_CACHED_PRICE_RATIO } from '../cost/cache-terms.js';
+import type { MaskStep } from '../masking/mask-for-room.js';
+import { deeperPays, growthPerCall, type ReductionCandidate } from '../masking/room-reduction-cost.js';
+import { SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
+import { viewEstimate } from '../split/coverage.js';
+import type { Split } from '../split/choose-split.js';
+import type { GuardRequestInput } from './contract.js';
+import type { Observed } from './observe.js';
+
+const sum = (tokens: readonly number[], from: number, to = tokens.length): number => {
+  let total = 0;
+  for (let i = Math.max(0, from); i < to; i++) total += tokens[i] ?? 0;
+  return total;
+};
+
+/** Model contents of the in-flight turn (its steps so far) and the tokens that turn added. */
+function inFlightGrowth(
+  contents: readonly Content[],
+  viewTokens: readonly number[],
+): { tokens: number; steps: number } {
+  const start = latestUserRequestIndex(contents);
+  if (start < 0) return { tokens: 0, steps: 0 };
+  const steps = contents.slice(start + 1).filter((content) => content.role === 'model').length;
+  return { tokens: sum(viewTokens, start + 1), steps };
+}
+
+/** The first content the masking changes (a new placeholder), from `from` on. */
+function firstChanged(before: readonly number[], after: readonly number[], from: number): number {
+  let index = Math.max(0, from);
+  while (index < after.length && before[index] === after[index]) index++;
+  return index;
+}
+
+/** The masking alone: rewritten from its first new placeholder on. */
+function shallowCandidate(masking: MaskStep, firstMasked: number, factor: number): ReductionCandidate {
+  return {
+    after: masking.estimate * factor,
+    rewritten: sum(masking.viewTokens, firstMasked) * factor,
+    summarizerInput: 0,
+    summaryOutput: 0,
+  };
+}
+
+/** The masking and a summary: everything after the fixed part is new, and the summarizer reads what it covers. */
+function deepCandidate(input: DeepInput): ReductionCandidate {
+  const { observed, masking, split, plan } = input;
+  const factor = observed.measure.factor;
+  const summaryTokens = plan.summaryCap + SUMMARY_FRAMING_TOKENS;
+  const after = viewEstimate(observed.fixedTokens, summaryTokens, masking.viewTokens, split.coverage);
+  const covered = split.toCover.reduce((total, index) => total + (masking.viewTokens[index] ?? 0), 0);
+  return {
+    after: after * factor,
+    rewritten: (after - observed.fixedTokens) * factor,
+    summarizerInput: (covered + observed.measure.summaryTokens) * factor,
+    summaryOutput: plan.summaryCap * factor,
+  };
+}
+
+interface DeepInput {
+  readonly input: GuardRequestInput;
+  readonly observed: Observed;
+  readonly masking: MaskStep;
+  /** The split a summary after this masking would take. */
+  readonly split: Split;
+  readonly plan: CompactionPlan;
+}
+
+/** Whether to summarize now although the masking alone is enough, because that costs less per call. */
+export function summarizeNowPays(deep: DeepInput): boolean {
+  const { input, observed, masking } = deep;
+  const factor = observed.measure.factor;
+  const turn = inFlightGrowth(input.contents, masking.viewTokens);
+  const growth = growthPerCall({
+    averageTurnTokens: input.usage.averageTurnTokens,
+    modelCalls: input.usage.modelCalls,
+    invocations: input.usage.invocations,
+    inFlightTokens: turn.tokens * factor,
+    inFlightSteps: turn.steps,
+  });
+  if (!(growth > 0)) return false;
+  const from = Math.max(observed.located.coverage.covered, observed.mask.maskedUpTo);
+  const firstMasked = firstChanged(observed.view.viewTokens, masking.viewTokens, from);
+  return deeperPays(shallowCandidate(masking, firstMasked, factor), deepCandidate(deep), {
+    threshold: observed.measure.budget.threshold,
+    growthPerCall: growth,
+    cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
+  });
+}
