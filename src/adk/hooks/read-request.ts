@@ -154,6 +154,7 @@ export function readRequest(
     recallDeclarationTokens: recallTool ? undefined : stored.recallPending?.tokens,
     contents,
     fingerprints: measures.fingerprints,
+    framing: measures.framing,
     fingerprintAt,
     tokens: measures.tokens,
     fixedTokens: fixed.systemTokens + fixed.toolTokens,
