@@ -15,7 +15,7 @@
  * bounded (least recently used sessions are dropped first).
  */
 import type { Content } from '@google/genai';
-import { estimateContentTokens } from './estimate-content.js';
+import { contentFramingTokens, estimateContentTokens } from './estimate-content.js';
 import { fingerprint, probeFingerprint } from './fingerprint.js';
 import type { JsonTexts } from './json-text.js';
 import type { Tokenizer } from './tokenizer.js';
@@ -23,11 +23,14 @@ import type { Tokenizer } from './tokenizer.js';
 interface ContentMeasures {
   readonly fingerprints: readonly string[];
   readonly tokens: readonly number[];
+  /** The estimator's framing of each content (part of its tokens), so a call sums it instead of walking parts. */
+  readonly framing: readonly number[];
 }
 
 interface SessionEntry {
   fingerprints: string[];
   tokens: number[];
+  framing: number[];
   /** Probes (bounded fingerprints) of the first and last contents measured, to recognise the history next time. */
   firstProbe: string;
   lastProbe: string;
@@ -73,6 +76,7 @@ export class ContentMeasureCache {
       entry = {
         fingerprints: entry?.fingerprints.slice(0, known) ?? [],
         tokens: entry?.tokens.slice(0, known) ?? [],
+        framing: entry?.framing.slice(0, known) ?? [],
         firstProbe: known > 0 ? (entry?.firstProbe ?? '') : '',
         lastProbe: '',
         firstBulky: known > 0 ? (entry?.firstBulky ?? false) : false,
@@ -86,6 +90,7 @@ export class ContentMeasureCache {
       const print = fingerprint(content, texts);
       entry.fingerprints.push(print);
       entry.tokens.push(this.tokensOf(print, content, tokenizer, texts));
+      entry.framing.push(contentFramingTokens(content));
       const bulky = isBulky(texts);
       if (i === 0) {
         entry.firstBulky = bulky;
@@ -103,7 +108,7 @@ export class ContentMeasureCache {
     }
     // A snapshot: the entry grows in place on the next call, possibly while this one is still in use
     // (the guard awaits the summarizer between measuring and using the measures).
-    return { fingerprints: entry.fingerprints.slice(), tokens: entry.tokens.slice() };
+    return { fingerprints: entry.fingerprints.slice(), tokens: entry.tokens.slice(), framing: entry.framing.slice() };
   }
 
   /** Drops what is known about one key (for example when a session is deleted). */

@@ -9,7 +9,7 @@ import type { CompactionReason } from '../budget/compaction-reason.js';
 import type { MaskRecord } from './mask-record.js';
 import { anchorAt } from '../state/watermark.js';
 import { viewEstimate } from '../split/coverage.js';
-import { maskedAt, maskedView, type RequestView, type ViewSource } from './request-view.js';
+import { maskedTokensAt, maskedView, type RequestView, type ViewSource } from './request-view.js';
 
 /** What a masking is computed from. */
 export interface MaskStepInput {
@@ -56,7 +56,7 @@ export function maskStep(input: MaskStepInput, upTo: number | undefined): MaskSt
     tokens: source.tokens,
     covered: coverage.covered,
     maskedUpTo: input.maskedUpTo,
-    maskedTokensAt: (index) => maskedAt(source, index).tokens,
+    maskedTokensAt: (index) => maskedTokensAt(source, index),
     keepRecent: input.keepRecent,
     upTo,
     meetsTarget: (contentTokens) => summaryTokens + keptTokens + contentTokens <= input.target,

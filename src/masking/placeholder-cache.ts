@@ -1,4 +1,5 @@
 import type { Content } from '@google/genai';
+import type { MaskHint } from './mask-observations.js';
 
 /**
  * Placeholders built once. The masked view is sent on every call, and every placeholder in it is
@@ -8,9 +9,12 @@ import type { Content } from '@google/genai';
  *
  * The cache keeps, per session and agent (the key is app + user + session + agent, as for the
  * measure cache), what masking made of the content at each position of the masked range, with
- * the original content's fingerprint (which hashes tool results through their whole JSON): while
- * the position holds a content of that fingerprint, a call reads neither the content nor its
- * result again. The masked content kept is the cache's own; every call gets a fresh copy of it,
+ * the original content's fingerprint (which hashes tool results through their whole JSON) and
+ * measured count: while the position holds a content of that fingerprint and count, a call reads
+ * neither the content nor its result again. The placeholders also depend on the hint (the recall
+ * tool's name, each tool's read-only verdict): a session's entries are kept with the verdicts
+ * they were built under, checked once per call for the few tool names they hold, and all dropped
+ * when one differs (a per-entry check cost a string per masked content on every call). The masked content kept is the cache's own; every call gets a fresh copy of it,
  * so a callback that edits the request in place cannot change what a later call sends. One
  * session's entries are never read for another's. Bounded: least recently used sessions are
  * dropped first, then a session's own lowest positions. A miss only costs time.
@@ -20,17 +24,51 @@ import type { Content } from '@google/genai';
 export interface MaskedEntry {
   /** The original content's fingerprint: the entry holds only while the position holds that content. */
   readonly fingerprint: string;
-  /** What the placeholders depend on besides the content: its measured count and the hint's verdicts. */
-  readonly terms: string;
+  /** The original content's measured count (the placeholders state it). */
+  readonly tokensIn: number;
   /** The masked content, the cache's own copy (never handed out); `undefined` when masking leaves it as it is. */
   readonly masked: Content | undefined;
+  /** Tokens and the estimator's framing of the masked content (of the original when it is left as it is). */
   readonly tokens: number;
+  readonly framing: number;
 }
 
-/** One session and agent's entries, by position in the history. */
+/** One session and agent's entries, by position in the history, for one hint. */
 export interface PlaceholderMemo {
-  at(index: number): MaskedEntry | undefined;
-  set(index: number, entry: MaskedEntry): void;
+  /** The entry at `index` if it was built under `hint`'s verdicts. */
+  at(index: number, hint: MaskHint): MaskedEntry | undefined;
+  set(index: number, entry: MaskedEntry, hint: MaskHint): void;
+}
+
+/** A session's entries and the hint they were built under: the recall tool and the verdicts on their tools. */
+class SessionEntries {
+  readonly entries = new Map<number, MaskedEntry>();
+  private recallToolName: string | undefined;
+  private readonly readOnly = new Map<string, boolean>();
+  /** The last hint found to agree: a call builds one hint, so the check runs once per call. */
+  private checked: MaskHint | undefined;
+
+  /** Drops every entry unless `hint` gives the verdicts they were built under; returns how many were dropped. */
+  align(hint: MaskHint): number {
+    if (hint === this.checked) return 0;
+    this.checked = hint;
+    let agrees = hint.recallToolName === this.recallToolName;
+    for (const [name, verdict] of this.readOnly) if (agrees) agrees = (hint.isReadOnly?.(name) === true) === verdict;
+    if (agrees) return 0;
+    const dropped = this.entries.size;
+    this.entries.clear();
+    this.readOnly.clear();
+    this.recallToolName = hint.recallToolName;
+    return dropped;
+  }
+
+  /** Notes the verdicts on the tools of `masked` (entries are only set after `align` with the same hint). */
+  note(masked: Content | undefined, hint: MaskHint): void {
+    for (const part of masked?.parts ?? []) {
+      const name = part.functionResponse?.name;
+      if (name !== undefined && !this.readOnly.has(name)) this.readOnly.set(name, hint.isReadOnly?.(name) === true);
+    }
+  }
 }
 
 interface CacheLimits {
@@ -41,7 +79,7 @@ interface CacheLimits {
 }
 
 export class PlaceholderCache {
-  private readonly sessions = new Map<string, Map<number, MaskedEntry>>();
+  private readonly sessions = new Map<string, SessionEntries>();
   private readonly maxSessions: number;
   private readonly maxEntries: number;
   private entries = 0;
@@ -53,19 +91,28 @@ export class PlaceholderCache {
 
   /** The memo of `key` (session + agent), made the most recently used. */
   for(key: string): PlaceholderMemo {
-    let entries = this.sessions.get(key);
-    if (entries) this.sessions.delete(key);
-    else entries = new Map();
-    this.sessions.set(key, entries);
+    let session = this.sessions.get(key);
+    if (session) this.sessions.delete(key);
+    else session = new SessionEntries();
+    this.sessions.set(key, session);
     this.evict(key);
-    const own = entries;
+    const own = session;
+    const align = (hint: MaskHint): void => {
+      const dropped = own.align(hint);
+      if (dropped > 0 && this.sessions.get(key) === own) this.entries -= dropped;
+    };
     return {
-      at: (index) => own.get(index),
-      set: (index, entry) => {
+      at: (index, hint) => {
+        align(hint);
+        return own.entries.get(index);
+      },
+      set: (index, entry, hint) => {
         // A memo handed out before its session was dropped keeps working, uncounted and unseen.
         if (this.sessions.get(key) !== own) return;
-        if (!own.has(index)) this.entries++;
-        own.set(index, entry);
+        align(hint);
+        own.note(entry.masked, hint);
+        if (!own.entries.has(index)) this.entries++;
+        own.entries.set(index, entry);
         this.evict(key);
       },
     };
@@ -92,7 +139,7 @@ export class PlaceholderCache {
         this.drop(victim);
         continue;
       }
-      const own = this.sessions.get(current);
+      const own = this.sessions.get(current)?.entries;
       const first = own?.keys().next().value;
       if (!own || first === undefined) return;
       own.delete(first);
@@ -106,7 +153,7 @@ export class PlaceholderCache {
   }
 
   private drop(key: string): void {
-    this.entries -= this.sessions.get(key)?.size ?? 0;
+    this.entries -= this.sessions.get(key)?.entries.size ?? 0;
     this.sessions.delete(key);
   }
 }

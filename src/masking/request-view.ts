@@ -3,12 +3,14 @@
  * watermark replaced by placeholders, with their token counts. Unchanged
  * contents keep their measured count; placeholders are counted once per text,
  * and, given the session's memo (masking/placeholder-cache.ts), built once per
- * masked content: a call then costs a lookup per masked content, not a walk.
+ * masked content: a call then costs a lookup and a shallow copy per masked
+ * content, not a walk. The view carries each content's framing too, so the
+ * measure sums numbers instead of walking every content's parts again.
  */
 import type { Content, Part } from '@google/genai';
 import { maskContent, type MaskHint } from './mask-observations.js';
-import type { PlaceholderMemo } from './placeholder-cache.js';
-import { estimateContentTokens } from '../estimate/estimate-content.js';
+import type { MaskedEntry, PlaceholderMemo } from './placeholder-cache.js';
+import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import { safeJson } from '../estimate/json-text.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
@@ -24,27 +26,21 @@ export interface ViewSource {
   /** Fingerprints of `contents` and this session's placeholders from earlier calls: without them each is built again. */
   readonly fingerprints?: readonly string[] | undefined;
   readonly placeholders?: PlaceholderMemo | undefined;
+  /** The estimator's framing of each of `contents`, measured with them (else worked out per call). */
+  readonly framing?: readonly number[] | undefined;
 }
 
 export interface RequestView {
   readonly view: Content[];
   readonly viewTokens: number[];
+  /** The estimator's framing of each content of `view`, when the view was built with it (the measure sums it). */
+  readonly viewFraming?: number[] | undefined;
 }
 
 /** Tokens of `content` standing at `index` of the view. */
 function tokensOfView(source: ViewSource, content: Content, index: number): number {
   if (content === source.contents[index]) return source.tokens[index] ?? 0;
   return source.memo.remember(safeJson(content.parts), () => estimateContentTokens(content, source.tokenizer));
-}
-
-/** What the placeholders of `content` depend on besides the content itself. */
-function termsOf(content: Content, tokens: number, hint: MaskHint): string {
-  let terms = `${tokens}:${hint.recallToolName ?? ''}:`;
-  for (const part of content.parts ?? []) {
-    const name = part.functionResponse?.name;
-    if (name !== undefined) terms += hint.isReadOnly?.(name) === true ? 'r' : '-';
-  }
-  return terms;
 }
 
 /** A copy of `content` down to its placeholders: what the cache keeps and what each call gets. */
@@ -56,45 +52,62 @@ function copyMasked(content: Content): Content {
   return { ...content, parts };
 }
 
-/** The content at `index` masked, and its tokens: from the session's memo while the position holds the same content. */
-export function maskedAt(source: ViewSource, index: number): { readonly content: Content; readonly tokens: number } {
+/** The estimator's framing of the content at `index`, measured with it when the shell gives it. */
+function framingAt(source: ViewSource, index: number): number {
+  return source.framing?.[index] ?? contentFramingTokens(source.contents[index] ?? {});
+}
+
+/** What masking makes of the content at `index`: from the session's memo while the position holds the same content. */
+function entryAt(source: ViewSource, index: number): MaskedEntry {
   const { placeholders: memo, hint } = source;
   const print = source.fingerprints?.[index];
   const tokens = source.tokens[index] ?? 0;
-  const known = print === undefined ? undefined : memo?.at(index);
-  if (known?.fingerprint === print && known !== undefined) {
-    if (known.masked === undefined) return { content: source.contents[index] ?? {}, tokens };
-    if (termsOf(known.masked, tokens, hint) === known.terms)
-      return { content: copyMasked(known.masked), tokens: known.tokens };
-  }
+  const known = print === undefined ? undefined : memo?.at(index, hint);
+  if (known !== undefined && known.fingerprint === print && known.tokensIn === tokens) return known;
   const content = source.contents[index] ?? {};
   const masked = maskContent(content, hint, tokens);
-  const fresh = { content: masked, tokens: masked === content ? tokens : tokensOfView(source, masked, index) };
-  if (memo && print !== undefined)
-    memo.set(index, {
-      fingerprint: print,
-      terms: termsOf(masked, tokens, hint),
-      masked: masked === content ? undefined : copyMasked(masked),
-      tokens: fresh.tokens,
-    });
-  return fresh;
+  const entry: MaskedEntry =
+    masked === content
+      ? { fingerprint: print ?? '', tokensIn: tokens, masked: undefined, tokens, framing: framingAt(source, index) }
+      : {
+          fingerprint: print ?? '',
+          tokensIn: tokens,
+          masked: copyMasked(masked),
+          tokens: tokensOfView(source, masked, index),
+          framing: contentFramingTokens(masked),
+        };
+  if (memo && print !== undefined) memo.set(index, entry, hint);
+  return entry;
+}
+
+/** Tokens of the content at `index` masked, with no copy made: what weighing a masking reads of each position. */
+export function maskedTokensAt(source: ViewSource, index: number): number {
+  return entryAt(source, index).tokens;
+}
+
+/** Per-content figures of the contents themselves, in fresh arrays (the view's own). */
+function unmaskedFigures(source: ViewSource): RequestView {
+  const { contents, tokens, framing } = source;
+  const viewTokens = tokens.length === contents.length ? tokens.slice() : contents.map((_, i) => tokens[i] ?? 0);
+  const viewFraming =
+    framing?.length === contents.length ? framing.slice() : contents.map((_, i) => framingAt(source, i));
+  return { view: contents.slice(), viewTokens, viewFraming };
 }
 
 /** The view with everything in [covered, upTo) masked. */
 export function maskedView(source: ViewSource, upTo: number): RequestView {
-  const view = source.contents.slice();
-  const viewTokens = view.map((_, index) => source.tokens[index] ?? 0);
+  const { view, viewTokens, viewFraming } = unmaskedFigures(source);
   for (let i = source.covered; i < Math.min(upTo, view.length); i++) {
-    const masked = maskedAt(source, i);
-    view[i] = masked.content;
-    viewTokens[i] = masked.tokens;
+    const entry = entryAt(source, i);
+    if (entry.masked === undefined) continue;
+    view[i] = copyMasked(entry.masked);
+    viewTokens[i] = entry.tokens;
+    if (viewFraming) viewFraming[i] = entry.framing;
   }
-  return { view, viewTokens };
+  return { view, viewTokens, viewFraming };
 }
 
 /** The view the stored mask gives: the contents themselves when it masks nothing past the summary. */
 export function storedView(source: ViewSource, maskedUpTo: number): RequestView {
-  return maskedUpTo > source.covered
-    ? maskedView(source, maskedUpTo)
-    : { view: source.contents.slice(), viewTokens: source.tokens.slice() };
+  return maskedUpTo > source.covered ? maskedView(source, maskedUpTo) : unmaskedFigures(source);
 }

@@ -25,6 +25,8 @@ export interface GuardRequestInput {
   readonly contents: readonly Content[];
   /** Fingerprints of `contents`, possibly from a cache (used for the split's new anchor). */
   readonly fingerprints: readonly string[];
+  /** The estimator's framing of each content, measured with it (estimate/content-measure-cache.ts); else worked out per call. */
+  readonly framing?: readonly number[] | undefined;
   /** Fresh fingerprint of one content, for validating a stored watermark. */
   readonly fingerprintAt: FingerprintAt;
   readonly tokens: readonly number[];

@@ -6,7 +6,7 @@
 import type { Content } from '@google/genai';
 import { computeBudget, type Budget } from '../budget/compute-budget.js';
 import { summaryContent, type SummaryContentOptions } from '../summary/inject-summary.js';
-import { uncoveredContents, viewEstimate, type SummaryCoverage } from '../split/coverage.js';
+import { uncoveredContents, uncoveredTokens, viewEstimate, type SummaryCoverage } from '../split/coverage.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import { contentsFramingTokens } from '../estimate/estimate-request.js';
@@ -20,6 +20,8 @@ export interface MeasureInput {
   readonly coverage: SummaryCoverage;
   readonly view: readonly Content[];
   readonly viewTokens: readonly number[];
+  /** The framing of each content of `view`, when known (else worked out from the contents). */
+  readonly viewFraming?: readonly number[] | undefined;
   /** Tokens of the system instruction, tools and pins. */
   readonly fixedTokens: number;
   /** Of `fixedTokens`, the estimator's own framing (calibration applies its ratio to the rest). */
@@ -52,8 +54,11 @@ export function measureRequest(input: MeasureInput): RequestMeasure {
   const injected = summary && summaryContent(summary, tail, input.viewOptions);
   const summaryTokens = injected ? estimateContentTokens(injected, input.tokenizer) : 0;
   const estimate = viewEstimate(input.fixedTokens, summaryTokens, input.viewTokens, input.coverage);
-  const framing =
-    (input.fixedFramingTokens ?? 0) + (injected ? contentFramingTokens(injected) : 0) + contentsFramingTokens(tail);
+  // Summed from the per-content figures when the view has them: walking every content's parts was O(history) a call.
+  const contentsFraming = input.viewFraming
+    ? uncoveredTokens(input.viewFraming, input.coverage)
+    : contentsFramingTokens(tail);
+  const framing = (input.fixedFramingTokens ?? 0) + (injected ? contentFramingTokens(injected) : 0) + contentsFraming;
   const current = { estimate, framing };
   const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection, current);
   const budget = computeBudget({

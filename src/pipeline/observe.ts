@@ -49,6 +49,7 @@ export function observe(input: GuardRequestInput): Observed {
     memo: input.maskedTokenMemo ?? new TokenMemo(1_024),
     tokenizer,
     fingerprints: input.fingerprints,
+    framing: input.framing,
     placeholders: input.placeholders,
   };
   const view = storedView(source, mask.maskedUpTo);

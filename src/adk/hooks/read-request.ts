@@ -169,6 +169,7 @@ export function readRequest(
     recallDeclarationTokens: recallTool ? undefined : stored.recallPending?.tokens,
     contents,
     fingerprints: measures.fingerprints,
+    framing: measures.framing,
     fingerprintAt,
     tokens: measures.tokens,
     fixedTokens: fixed.systemTokens + fixed.toolTokens + (budgetLine ? readers.budgetLineReserve : 0),

@@ -1,0 +1,127 @@
+/**
+ * The masked view kept across calls (placeholders built once, per-content framing measured once)
+ * against the view built from scratch: for random histories, edits and sessions, every call's view
+ * must be the one a fresh build gives, byte for byte, with the same counts and framing.
+ */
+import type { Content } from '@google/genai';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
+import { characterTokenizer } from '../../test/support/tokenizers.js';
+import { ContentMeasureCache } from '../estimate/content-measure-cache.js';
+import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
+import { TokenMemo } from '../estimate/estimate-request.js';
+import { fingerprint } from '../estimate/fingerprint.js';
+import type { MaskHint } from './mask-observations.js';
+import { PlaceholderCache } from './placeholder-cache.js';
+import { maskedTokensAt, storedView, type ViewSource } from './request-view.js';
+
+const TOOLS = ['fetch_logs', 'read_file'];
+
+/** One turn: the user's request, the model's call, the tool's result of `size` characters, the answer. */
+function turn(seed: number, size: number): Content[] {
+  const name = TOOLS[seed % TOOLS.length] ?? 'fetch_logs';
+  return [
+    userText(`turn ${seed}`),
+    functionCall(name, { seed }),
+    functionResponse(name, { id: `ORD-${seed}`, body: `line ${seed} `.repeat(Math.ceil(size / 8)).slice(0, size) }),
+    modelText(`answer ${seed}`),
+  ];
+}
+
+type Op =
+  | { readonly kind: 'append'; readonly seed: number; readonly size: number }
+  | { readonly kind: 'edit'; readonly at: number; readonly seed: number }
+  | { readonly kind: 'remove'; readonly at: number };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('append' as const), seed: fc.nat(50), size: fc.nat(900) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: fc.nat(), seed: fc.nat(50) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }) },
+);
+
+/** One model call: what changed in the session's history since its last call, and how it is viewed. */
+const call = fc.record({
+  session: fc.nat(1),
+  op,
+  covered: fc.nat(),
+  maskedUpTo: fc.nat(),
+  recall: fc.boolean(),
+  readOnly: fc.boolean(),
+});
+
+function applyOp(history: Content[], change: Op): void {
+  if (change.kind === 'append') history.push(...turn(change.seed, change.size));
+  else if (history.length === 0) return;
+  else if (change.kind === 'edit') history[change.at % history.length] = turn(change.seed, 400)[2] as Content;
+  else history.splice(change.at % history.length, 1);
+}
+
+const hintOf = (recall: boolean, readOnly: boolean): MaskHint => ({
+  recallToolName: recall ? 'recall_context' : undefined,
+  isReadOnly: (name) => readOnly && name === 'read_file',
+});
+
+/** The source as the shell builds it from scratch: nothing kept from earlier calls. */
+function freshSource(contents: Content[], covered: number, hint: MaskHint): ViewSource {
+  return {
+    contents,
+    tokens: contents.map((content) => estimateContentTokens(content, characterTokenizer)),
+    covered,
+    hint,
+    memo: new TokenMemo(),
+    tokenizer: characterTokenizer,
+  };
+}
+
+describe('the masked view kept across calls', () => {
+  it('should equal the view built from scratch, whatever was appended, edited or removed, in any session', () => {
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 1, maxLength: 30 }), (calls) => {
+        const histories: Content[][] = [[], []];
+        const placeholders = new PlaceholderCache({ entries: 40 });
+        const memo = new TokenMemo();
+        for (const each of calls) {
+          const history = histories[each.session] as Content[];
+          applyOp(history, each.op);
+          // ADK hands over a fresh deep copy of the history on every call.
+          const contents = structuredClone(history);
+          const covered = each.covered % (contents.length + 1);
+          const maskedUpTo = each.maskedUpTo % (contents.length + 1);
+          const hint = hintOf(each.recall, each.readOnly);
+          const scratch = freshSource(structuredClone(history), covered, hint);
+          const kept: ViewSource = {
+            ...freshSource(contents, covered, hint),
+            memo,
+            fingerprints: contents.map((content) => fingerprint(content)),
+            framing: contents.map((content) => contentFramingTokens(content)),
+            placeholders: placeholders.for(`app\u0000user\u0000s${each.session}\u0000worker`),
+          };
+          const expected = storedView(scratch, maskedUpTo);
+          const actual = storedView(kept, maskedUpTo);
+          expect(JSON.stringify(actual.view)).toBe(JSON.stringify(expected.view));
+          expect(actual.viewTokens).toEqual(expected.viewTokens);
+          expect(actual.viewFraming).toEqual(expected.view.map((content) => contentFramingTokens(content)));
+          for (let i = covered; i < maskedUpTo; i++) expect(maskedTokensAt(kept, i)).toBe(expected.viewTokens[i]);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("should measure each content's framing once, as the contents' own framing, call after call", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(50), fc.nat(900)), { minLength: 1, maxLength: 20 }), (turns) => {
+        const measures = new ContentMeasureCache();
+        const history: Content[] = [];
+        for (const [seed, size] of turns) {
+          history.push(...turn(seed, size));
+          const contents = structuredClone(history);
+          const { framing } = measures.measure('s1', contents, characterTokenizer);
+          expect(framing).toEqual(contents.map((content) => contentFramingTokens(content)));
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
