@@ -6,7 +6,9 @@ import {
   cachedPriceRatio,
   cacheTermsFor,
   DEFAULT_CACHED_PRICE_RATIO,
+  DEFAULT_OUTPUT_PRICE_RATIO,
   MIN_CACHED_PREFIX_TOKENS,
+  outputPriceRatio,
 } from './cache-terms.js';
 import { priceFor } from './price-table.js';
 
@@ -28,6 +30,19 @@ describe('cachedPriceRatio', () => {
   it('should stay within [0, 1] for a table that prices cached tokens above uncached ones', () => {
     expect(cachedPriceRatio({ input: 1, cachedInput: 3, output: 1 })).toBe(1);
     expect(cachedPriceRatio({ input: 1, cachedInput: 0, output: 1 })).toBe(0);
+  });
+});
+
+describe('outputPriceRatio', () => {
+  it("should be the model's output price over its uncached input price", () => {
+    expect(outputPriceRatio({ input: 1.25, output: 10 })).toBe(8);
+    expect(outputPriceRatio(priceFor('gemini-2.5-flash-lite'))).toBeCloseTo(4, 9);
+  });
+  it("should assume Gemini 2.5 Flash's ratio for a model with no usable price", () => {
+    const flash = priceFor('gemini-2.5-flash');
+    expect(DEFAULT_OUTPUT_PRICE_RATIO).toBeCloseTo((flash?.output ?? 0) / (flash?.input ?? 1), 9);
+    expect(outputPriceRatio(undefined)).toBe(DEFAULT_OUTPUT_PRICE_RATIO);
+    expect(outputPriceRatio({ input: 0, output: 2 })).toBe(DEFAULT_OUTPUT_PRICE_RATIO);
   });
 });
 

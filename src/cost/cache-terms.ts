@@ -6,7 +6,7 @@
  * estimate"); an application's `prices` entry overrides both per model.
  */
 import { normalizeModelName } from '../estimate/model-registry.js';
-import { priceFor, type ModelPrice, type PriceTable } from './price-table.js';
+import { DEFAULT_PRICES, priceFor, type ModelPrice, type PriceTable } from './price-table.js';
 
 /** The terms a decision or a bill needs. */
 interface CacheTerms {
@@ -57,6 +57,26 @@ export const MIN_CACHED_PREFIX_TOKENS = 2_048;
  * makes any change that breaks the cache look as dear as it can be.
  */
 export const DEFAULT_CACHED_PRICE_RATIO = 0.1;
+
+/**
+ * Output over uncached input price assumed for a model with no price: Gemini 2.5 Flash's
+ * (`DEFAULT_PRICES`), the package's home model. What a summary's output costs in a
+ * reduction's trade (masking/room-reduction-cost.ts).
+ */
+const HOME_PRICE = DEFAULT_PRICES['gemini-2.5-flash'] as ModelPrice;
+export const DEFAULT_OUTPUT_PRICE_RATIO: number = HOME_PRICE.output / HOME_PRICE.input;
+
+/** What the cache and the output cost a model's calls, relative to its uncached input. */
+export interface PriceRatios {
+  readonly cachedPriceRatio: number;
+  readonly outputPriceRatio: number;
+}
+
+/** The model's output price as a multiple of its uncached input price; the default ratio without a usable price. */
+export function outputPriceRatio(price: ModelPrice | undefined): number {
+  if (price === undefined || !(price.input > 0) || !(price.output >= 0)) return DEFAULT_OUTPUT_PRICE_RATIO;
+  return price.output / price.input;
+}
 
 /** Terms for a model no row knows: Gemini 2.5's (the package's home provider). */
 const DEFAULT_CACHE_TERMS: CacheTerms = {

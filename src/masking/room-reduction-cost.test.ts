@@ -5,7 +5,6 @@ import {
   costPerCall,
   deeperPays,
   growthPerCall,
-  SUMMARY_OUTPUT_PRICE_RATIO,
   type ReductionCandidate,
   type ReductionTerms,
 } from './room-reduction-cost.js';
@@ -14,6 +13,7 @@ const terms = (overrides: Partial<ReductionTerms> = {}): ReductionTerms => ({
   threshold: 170_000,
   growthPerCall: 5_000,
   cachedPriceRatio: 0.1,
+  outputPriceRatio: 8,
   ...overrides,
 });
 const masking = (overrides: Partial<ReductionCandidate> = {}): ReductionCandidate => ({
@@ -32,12 +32,17 @@ const summary = (overrides: Partial<ReductionCandidate> = {}): ReductionCandidat
 });
 
 describe('costPerCall', () => {
+  it("should price the summary's output at the model's output price", () => {
+    // 2,000 output tokens at 8 or at 40 times the input price, spread over the same 17 calls.
+    const dearer = costPerCall(summary(), terms({ outputPriceRatio: 40 })) - costPerCall(summary(), terms());
+    expect(dearer).toBeCloseTo((32 * 2_000) / 17, 6);
+  });
+
   it('should spread the rewrite and the summarizer call over the calls until the threshold', () => {
     // 17 calls from 85,000 to 170,000 at 5,000 a call; 0.9 × 80,000 + 100,000 + 8 × 2,000 = 188,000 once,
     // and a mean prefix of 127,500 read at 0.1.
     expect(callsUntilNext(85_000, terms())).toBe(17);
     expect(costPerCall(summary(), terms())).toBeCloseTo(188_000 / 17 + 12_750, 6);
-    expect(SUMMARY_OUTPUT_PRICE_RATIO).toBe(8);
   });
 
   it('should charge a masking that leaves less than a call of room its whole rewrite on one call', () => {

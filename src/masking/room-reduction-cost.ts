@@ -17,12 +17,6 @@
 import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 import { readCost } from './pays-for-cache.js';
 
-/**
- * Output over input price assumed for the summary the summarizer writes: Gemini 2.5 Flash's
- * ($2.50 against $0.30 per million tokens), the package's home model.
- */
-export const SUMMARY_OUTPUT_PRICE_RATIO = 8;
-
 /** One way to reduce, in calibrated (real) tokens. */
 export interface ReductionCandidate {
   /** The request after the reduction. */
@@ -41,6 +35,8 @@ export interface ReductionTerms {
   readonly growthPerCall: number;
   /** Cached over uncached price of the agent's model, in [0, 1]. */
   readonly cachedPriceRatio: number;
+  /** Output over uncached input price of the agent's model: what the summary it writes costs per token. */
+  readonly outputPriceRatio: number;
 }
 
 /** Calls until the request reaches the threshold again, at least this one. */
@@ -54,7 +50,7 @@ export function costPerCall(candidate: ReductionCandidate, terms: ReductionTerms
   const ratio = terms.cachedPriceRatio;
   // A request under the cacheable minimum has no cache to break: it is read whole on every call anyway.
   const rewrite = candidate.after >= MIN_CACHED_PREFIX_TOKENS ? (1 - ratio) * candidate.rewritten : 0;
-  const summarizer = candidate.summarizerInput + SUMMARY_OUTPUT_PRICE_RATIO * candidate.summaryOutput;
+  const summarizer = candidate.summarizerInput + terms.outputPriceRatio * candidate.summaryOutput;
   const meanPrefix = (Math.min(candidate.after, terms.threshold) + terms.threshold) / 2;
   return (rewrite + summarizer) / callsUntilNext(candidate.after, terms) + readCost(meanPrefix, ratio);
 }

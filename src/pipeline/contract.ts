@@ -85,6 +85,8 @@ export interface GuardRequestInput {
   readonly budgetLine?: { readonly offloaded: boolean } | undefined;
   /** Cached over uncached price of the agent's model (masking for cost weighs the cache it breaks). @default DEFAULT_CACHED_PRICE_RATIO */
   readonly cachedPriceRatio?: number | undefined;
+  /** Output over uncached input price of the agent's model (what a summary's output costs in a reduction's trade). @default DEFAULT_OUTPUT_PRICE_RATIO */
+  readonly outputPriceRatio?: number | undefined;
   /** Set when the call goes through Gemini's Interactions API (interactions/interactions-mode.ts); absent otherwise. */
   readonly interactions?: InteractionsCall | undefined;
 }

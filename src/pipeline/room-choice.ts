@@ -6,7 +6,7 @@
 import type { Content } from '@google/genai';
 import type { CompactionPlan } from '../budget/compaction-plan.js';
 import { latestUserRequestIndex } from '../content/content-shape.js';
-import { DEFAULT_CACHED_PRICE_RATIO } from '../cost/cache-terms.js';
+import { DEFAULT_CACHED_PRICE_RATIO, DEFAULT_OUTPUT_PRICE_RATIO } from '../cost/cache-terms.js';
 import type { MaskStep } from '../masking/mask-for-room.js';
 import { deeperPays, growthPerCall, type ReductionCandidate } from '../masking/room-reduction-cost.js';
 import { SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
@@ -92,5 +92,6 @@ export function summarizeNowPays(deep: DeepInput): boolean {
     threshold: observed.measure.budget.threshold,
     growthPerCall: growth,
     cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
+    outputPriceRatio: input.outputPriceRatio ?? DEFAULT_OUTPUT_PRICE_RATIO,
   });
 }

@@ -4,7 +4,7 @@
  * queue, prepared summaries) and the compaction reporter.
  */
 import type { ContextGuardOptions, GuardLogger } from '../../options.js';
-import { cachedPriceRatio } from '../../cost/cache-terms.js';
+import { cachedPriceRatio, outputPriceRatio, type PriceRatios } from '../../cost/cache-terms.js';
 import { priceFor, type PriceTable } from '../../cost/price-table.js';
 import { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
 import { TokenMemo } from '../../estimate/estimate-request.js';
@@ -41,19 +41,23 @@ export type GuardParts = RequestReaders &
   };
 
 /**
- * The cached discount of a model by name, looked up once per name: the price table does not change after
+ * The price ratios of a model by name, looked up once per name: the price table does not change after
  * construction, and the lookup would otherwise walk both tables on every model call.
  */
-function cachedPriceRatios(prices: PriceTable | undefined): (model: string | undefined) => number {
-  const known = new Map<string, number>();
+function priceRatios(prices: PriceTable | undefined): (model: string | undefined) => PriceRatios {
+  const known = new Map<string, PriceRatios>();
+  const of = (model: string | undefined): PriceRatios => {
+    const price = model === undefined ? undefined : priceFor(model, prices);
+    return { cachedPriceRatio: cachedPriceRatio(price), outputPriceRatio: outputPriceRatio(price) };
+  };
   return (model) => {
-    if (model === undefined) return cachedPriceRatio(undefined);
-    let ratio = known.get(model);
-    if (ratio === undefined) {
-      ratio = cachedPriceRatio(priceFor(model, prices));
-      known.set(model, ratio);
+    if (model === undefined) return of(undefined);
+    let ratios = known.get(model);
+    if (ratios === undefined) {
+      ratios = of(model);
+      known.set(model, ratios);
     }
-    return ratio;
+    return ratios;
   };
 }
 
@@ -80,6 +84,6 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     statusTool: new ContextStatusDeclarer(),
     budgetLineReserve: estimateContentTokens(budgetLineContent(longestBudgetLine()), tokenizer),
     left: new LeftRequests(tokenizer, fixedMemo),
-    cachedPriceRatio: cachedPriceRatios(options.prices),
+    priceRatios: priceRatios(options.prices),
   };
 }

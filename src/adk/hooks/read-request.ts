@@ -3,6 +3,7 @@
  * core (pipeline/guard-request.ts). State is written here only where the reading itself decides
  * it: an unreadable summary is cleared, a first request may be pinned.
  */
+import type { PriceRatios } from '../../cost/cache-terms.js';
 import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
@@ -56,7 +57,7 @@ export interface RequestReaders {
   /** Prepared summaries in session state, from whichever replica made them. */
   readonly replicas: ReplicaPrepared;
   /** The model's cached over uncached price (prices option, then the built-in table): masking for cost weighs it. */
-  readonly cachedPriceRatio: (model: string | undefined) => number;
+  readonly priceRatios: (model: string | undefined) => PriceRatios;
   /** Heuristic tokens of the longest budget line (`budgetLine`), reserved in the fixed part where it is sent. */
   readonly budgetLineReserve: number;
 }
@@ -131,6 +132,21 @@ function maskDropped(context: Context, key: string): string[] {
   return unreadable ? ['mask (unreadable)'] : dropped.map((field) => `mask.${field}`);
 }
 
+/**
+ * The summarizer of this call, given the config as the agent's call sends it (ADK adds the agent's
+ * label after the plugins' callbacks): the summary is asked with the same prefix, and billed to the same agent.
+ */
+function summarizerForCall(
+  windows: RequestReaders['windows'],
+  policy: ResolvedPolicy,
+  context: Context,
+  request: LlmRequest,
+  window: number,
+): ReturnType<RequestReaders['windows']['summarizerFor']> {
+  const labels = { [AGENT_NAME_LABEL]: context.agentName, ...request.config?.labels };
+  return windows.summarizerFor(policy, context, window, { config: { ...request.config, labels } });
+}
+
 /** `key`: the session and agent's queue key. */
 export function readRequest(
   context: Context,
@@ -155,10 +171,7 @@ export function readRequest(
   const budgetLine = budgetLineFor(context, request, policy);
   const { windowChoice } = stored;
   const window = windowChoice.window;
-  // The config as the agent's call sends it (ADK adds the agent's label after the plugins' callbacks):
-  // the summary is asked with the same prefix, and billed to the same agent.
-  const labels = { [AGENT_NAME_LABEL]: context.agentName, ...request.config?.labels };
-  const summarizer = windows.summarizerFor(policy, context, window, { config: { ...request.config, labels } });
+  const summarizer = summarizerForCall(windows, policy, context, request, window);
   const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
   const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
   const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
@@ -192,7 +205,7 @@ export function readRequest(
     tokenizer,
     summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
     now: Date.now(),
-    cachedPriceRatio: readers.cachedPriceRatio(request.model),
+    ...readers.priceRatios(request.model),
     prepared: preparedForInput(prepared.handle, hooks),
     interactions: interactionsCall(request, interactionsModelOf(context.invocationContext.agent)),
   };
