@@ -34,3 +34,18 @@ export interface CallRecord {
   readonly requestIntact: boolean;
   readonly violations: readonly string[];
 }
+
+/** One summarizer call, from whichever summarizer served it (a ScriptedSummarizer, or the agents' own model). */
+export interface SummaryCallRecord {
+  /** Index of the model call during whose preparation it started (summary-waits.ts's clock). */
+  readonly startedAt: number;
+  /** Ground-truth prompt tokens. */
+  readonly promptTokens: number;
+  /** Prompt tokens the emulated cache served (the agent's prefix a summary request continues). */
+  readonly cachedPromptTokens: number;
+  readonly outputTokens: number;
+  /** Rejected as over the summarizer's window: an overflow of its own. */
+  readonly rejected: boolean;
+  /** It gave no usable summary (rejected, failed, hung or empty). */
+  readonly failed: boolean;
+}

@@ -5,8 +5,9 @@
  * against the invariants the moment the model receives it.
  */
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
-import type { ScriptedLlm } from '../src/testing/index.js';
-import type { CallRecord } from './call-record.js';
+import { scriptedOutputTokens, type ScriptedLlm } from '../src/testing/index.js';
+import type { CallRecord, SummaryCallRecord } from './call-record.js';
+import { summaryRequestKind } from './summary-requests.js';
 import type { ObservationBook } from './call-observer.js';
 import { userContent } from './turn-plan.js';
 import {
@@ -21,6 +22,10 @@ import {
 
 export class ObservedModel extends BaseLlm {
   readonly calls: CallRecord[] = [];
+  /** Summary requests the guard sent to this model (no `summarizer` option): not agent calls, kept apart. */
+  readonly summaryCalls: SummaryCallRecord[] = [];
+  /** Indexes in `inner.requests` of those summary requests. */
+  readonly summaryRequestIndexes = new Set<number>();
   private readonly lastByAgent = new Map<string, CallRecord>();
   private adkCompactedEventsSeen = 0;
 
@@ -36,10 +41,36 @@ export class ObservedModel extends BaseLlm {
 
   override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
     const before = this.inner.requests.length;
+    if (summaryRequestKind(request)) return yield* this.summarize(request, before);
     try {
       yield* this.inner.generateContentAsync(request);
     } finally {
       this.record(request, before);
+    }
+  }
+
+  /** A summary request: answered by the same strict model (its window, its cache), recorded apart. */
+  private async *summarize(request: LlmRequest, requestIndex: number): AsyncGenerator<LlmResponse, void> {
+    const startedAt = this.calls.length;
+    let outputChars = 0;
+    try {
+      for await (const response of this.inner.generateContentAsync(request)) {
+        for (const part of response.content?.parts ?? []) outputChars += part.text?.length ?? 0;
+        yield response;
+      }
+    } finally {
+      const received = this.inner.requests[requestIndex];
+      if (received) {
+        this.summaryRequestIndexes.add(requestIndex);
+        this.summaryCalls.push({
+          startedAt,
+          promptTokens: received.promptTokens,
+          cachedPromptTokens: received.cachedPromptTokens,
+          outputTokens: received.rejected ? 0 : scriptedOutputTokens(outputChars),
+          rejected: received.rejected,
+          failed: received.rejected || outputChars === 0,
+        });
+      }
     }
   }
 

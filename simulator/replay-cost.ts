@@ -30,6 +30,8 @@ export type ReplayCostFigures = Pick<
   | 'uncachedUsd'
   | 'cachedUsd'
   | 'outputUsd'
+  | 'summarizerPromptTokens'
+  | 'summarizerCachedPromptTokens'
   | 'summarizerInputUsd'
   | 'summarizerOutputUsd'
   | 'costFloorUsd'
@@ -50,6 +52,8 @@ export interface StrategyTotals {
   readonly cachedUsd: number;
   readonly outputUsd: number;
   readonly summarizerUsd: number;
+  /** Of the summarizer's prompt tokens, the share the cache served (undefined: no summarizer input). */
+  readonly summarizerCachedShare: number | undefined;
   /** uncachedUsd / costUsd. */
   readonly uncachedShare: number;
   /** The floors of the same runs. */
@@ -83,6 +87,7 @@ function totals(
   const done = runs.filter(finished);
   const costUsd = sum(done.map((r) => r.costUsd));
   const uncachedUsd = sum(done.map((r) => r.uncachedUsd));
+  const summarizerPrompt = sum(done.map((r) => r.summarizerPromptTokens));
   return {
     strategy,
     finished: done.length,
@@ -92,6 +97,8 @@ function totals(
     cachedUsd: sum(done.map((r) => r.cachedUsd)),
     outputUsd: sum(done.map((r) => r.outputUsd)),
     summarizerUsd: sum(done.map((r) => r.summarizerInputUsd + r.summarizerOutputUsd)),
+    summarizerCachedShare:
+      summarizerPrompt > 0 ? sum(done.map((r) => r.summarizerCachedPromptTokens)) / summarizerPrompt : undefined,
     uncachedShare: costUsd > 0 ? uncachedUsd / costUsd : 0,
     floorUsd: sum(done.map((r) => floorOf(r.name))),
   };
@@ -174,6 +181,7 @@ export const REPLAY_COLUMNS = [
   'cached $',
   'output $',
   'summarizer $',
+  'summarizer cached',
   'uncached share',
   'floor $',
 ] as const;
@@ -188,6 +196,7 @@ export function replayCostCells(window: number, row: StrategyTotals): string[] {
     usd(row.cachedUsd),
     usd(row.outputUsd),
     usd(row.summarizerUsd),
+    row.summarizerCachedShare === undefined ? '-' : `${Math.round(row.summarizerCachedShare * 100)}%`,
     `${Math.round(row.uncachedShare * 100)}%`,
     usd(row.floorUsd),
   ];
@@ -210,7 +219,7 @@ export function renderReplayCost(table: readonly WindowReplayCost[]): string {
       .join('  ')
       .trimEnd();
   return [
-    'Cost on the recorded runs (cache-aware, Gemini 2.5 Flash prices; totals over the runs each strategy finishes; floor: every content once at full price):',
+    'Cost on the recorded runs (cache-aware, Gemini 2.5 Flash prices; totals over the runs each strategy finishes; summarizer cached: share of its input the cache served; floor: every content once at full price):',
     line(rows[0] ?? []),
     ...rows.slice(1).map(line),
     'Ratios (guard/ADK over the runs both finish where either reduced the context; guard/no guard over the runs no guard finishes where the guard made no summary):',
@@ -234,7 +243,7 @@ export function renderReplayCostSection(table: readonly WindowReplayCost[], esca
     .join('');
   const ratios = table.map((entry) => `<li>${escape(ratioLine(entry))}</li>`).join('');
   return `<h2 id="replay-cost">Cost on the recorded runs</h2>
-<p class="meta">Cache-aware (Gemini 2.5 Flash prices, implicit cache from 2,048 tokens at 10%); totals over the runs each strategy finishes; floor: every content once at the full price, no re-reads, no summary (docs/simulator.md).</p>
+<p class="meta">Cache-aware (Gemini 2.5 Flash prices, implicit cache from 2,048 tokens at 10%); totals over the runs each strategy finishes; summarizer cached: the share of the summarizer's input the cache served (the guard's defaults summarize with the agent's own model, continuing its request); floor: every content once at the full price, no re-reads, no summary (docs/simulator.md).</p>
 <table><thead>${head}</thead><tbody>${body}</tbody></table>
 <p class="meta">guard/ADK over the runs both finish where either reduced the context; guard/no guard over the runs no guard finishes where the guard made no summary:</p><ul>${ratios}</ul>`;
 }

@@ -18,7 +18,15 @@ import {
 } from '@google/adk';
 import { ContextGuard, type Tokenizer } from '../src/index.js';
 import { cacheTermsFor, computeBudget, decodeUsageRecord, stateKeysFor } from '../src/internal.js';
-import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ScriptedSummarizerLlm } from '../src/testing/index.js';
+import {
+  CapturingLogger,
+  ScriptedLlm,
+  ScriptedSummarizer,
+  ScriptedSummarizerLlm,
+  type SummarizerCall,
+} from '../src/testing/index.js';
+import type { SummaryCallRecord } from './call-record.js';
+import { answeringSummaries, summaryRequestKind } from './summary-requests.js';
 import { buildAgents } from './build-agents.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
 import { expectationViolations } from './expectations.js';
@@ -80,6 +88,18 @@ function isRejectionEvent(event: Event): boolean {
   return event.errorCode === '400' && /token count|too long|exceeds/i.test(event.errorMessage ?? '');
 }
 
+/** A ScriptedSummarizer's call as a summary call: nothing of its own prompt is cached. */
+function scriptedSummaryCall(call: SummarizerCall): SummaryCallRecord {
+  return {
+    startedAt: call.startedAt,
+    promptTokens: call.promptTokens,
+    cachedPromptTokens: 0,
+    outputTokens: call.outputTokens,
+    rejected: call.rejected,
+    failed: call.rejected || call.behavior === 'fail' || call.behavior === 'timeout' || call.behavior === 'empty',
+  };
+}
+
 function capViolations(violations: string[]): string[] {
   if (violations.length <= MAX_LISTED_VIOLATIONS) return violations;
   return [...violations.slice(0, MAX_LISTED_VIOLATIONS), `... and ${violations.length - MAX_LISTED_VIOLATIONS} more`];
@@ -96,24 +116,33 @@ export async function runScenario(
     ? tokenizerGroundTruth(options.tokenizer)
     : ratioGroundTruth(() => ratioAt(spec.ratio, Math.max(1, clock.turn), spec.turns));
   const book = new ObservationBook(clock, truth);
+  const defaultMaxOutputTokens = Math.min(4_096, Math.floor(spec.window * 0.1));
   const summarizer = new ScriptedSummarizer({
     behavior: spec.summarizer?.behavior ?? 'ok',
     window: spec.window,
     countText: (text) => truth.countText(text),
-    defaultMaxOutputTokens: Math.min(4_096, Math.floor(spec.window * 0.1)),
+    defaultMaxOutputTokens,
     // Which model call a summary started in: the virtual clock of summary-waits.ts.
     now: () => model.calls.length,
   });
+  // A scenario that scripts its summarizer's behaviour keeps the ScriptedSummarizer under every strategy.
+  const ownModelSummarizes =
+    strategy.kind === 'context-guard' && strategy.ownModelSummarizes === true && spec.summarizer === undefined;
   const topology = spec.agents ?? 'single';
   const scripted = new ScriptedLlm({
     model: 'scripted-simulator',
     window: spec.window,
     countTokens: truth.countRequest,
-    script: scenarioScript(topology, clock, (request) => book.get(request), spec.work?.kind),
+    script: answeringSummaries(
+      scenarioScript(topology, clock, (request) => book.get(request), spec.work?.kind),
+      defaultMaxOutputTokens,
+    ),
     reportUsage: () => usageOn(spec.usage, clock.turn),
     outputTokens: MODEL_OUTPUT_TOKENS,
     // The reference model's cache terms (src/cost/cache-terms.ts), which the bill assumes.
     minCachedTokens: cacheTermsFor(REFERENCE_PRICED_MODEL).minCachedPrefixTokens,
+    // A summary request reads the agent's cached prefix; the agent's own prefix stays cached for its next call.
+    cachesPrefix: (request) => summaryRequestKind(request) === undefined,
   });
   const model = new ObservedModel(scripted, book, spec.window, strategy.kind === 'context-guard');
   const threshold = computeBudget({ window: spec.window, calibrated: true }).threshold;
@@ -131,7 +160,7 @@ export async function runScenario(
     strategy.kind === 'context-guard'
       ? new ContextGuard({
           ...(spec.windowUnknown ? {} : { contextWindow: spec.window }),
-          summarizer,
+          ...(ownModelSummarizes ? {} : { summarizer }),
           logger,
           ...strategy.guardOptions,
           ...spec.guard,
@@ -195,12 +224,15 @@ export async function runScenario(
     compactions = (stored?.events ?? []).filter((event) => isCompactedEvent(event)).length;
   }
 
+  // The agents' requests: the summary requests the own model served are the summarizer's.
+  const agentRequests = scripted.requests.filter((request) => !model.summaryRequestIndexes.has(request.index));
+  const summaryCalls = ownModelSummarizes ? model.summaryCalls : summarizer.calls.map(scriptedSummaryCall);
   const toolWork: ToolWorkFacts | undefined =
     spec.work && work
       ? toolWorkFacts(spec.work.kind, {
           events: stored?.events ?? [],
           runs: work.runs,
-          requests: scripted.requests,
+          requests: agentRequests,
           countText: (text) => truth.countText(text),
           status: guard && stored ? guard.status(stored, agentNames[0] ?? 'worker') : undefined,
           offTwin: spec.work.offTwin,
@@ -209,11 +241,11 @@ export async function runScenario(
   const calls = model.calls;
   const waits = summaryWaits(
     calls,
-    summarizer.calls.map((call) => call.startedAt),
+    summaryCalls.map((call) => call.startedAt),
   );
-  const rejected = scripted.rejectedRequests.length;
+  const rejected = agentRequests.filter((request) => request.rejected).length;
   // The summarizer is a model too: a request over its window is an overflow of its own.
-  const summarizerOverflows = summarizer.calls.filter((call) => call.rejected);
+  const summarizerOverflows = summaryCalls.filter((call) => call.rejected);
   const violations = [
     ...calls.flatMap((call) => call.violations),
     ...turnErrors,
@@ -233,7 +265,7 @@ export async function runScenario(
           compactionsByAgent,
           agents: agentNames,
           rejected,
-          summarizerCalls: summarizer.calls.length,
+          summarizerCalls: summaryCalls.length,
           toolWork,
         })
       : expectationViolations(
@@ -255,10 +287,8 @@ export async function runScenario(
   const maxPromptTokens = Math.max(0, ...calls.map((call) => call.promptTokens));
   const meanPromptTokens =
     calls.length > 0 ? calls.reduce((sum, call) => sum + call.promptTokens, 0) / calls.length : 0;
-  const cost = scenarioCost(calls, MODEL_OUTPUT_TOKENS, summarizer.calls);
-  const summarizerFailures = summarizer.calls.filter(
-    (call) => call.rejected || call.behavior === 'fail' || call.behavior === 'timeout' || call.behavior === 'empty',
-  ).length;
+  const cost = scenarioCost(calls, MODEL_OUTPUT_TOKENS, summaryCalls);
+  const summarizerFailures = summaryCalls.filter((call) => call.failed).length;
   return {
     name: spec.name,
     group: spec.group,
@@ -276,7 +306,7 @@ export async function runScenario(
     overflows: rejected,
     compactions,
     maskings,
-    summarizerCalls: summarizer.calls.length,
+    summarizerCalls: summaryCalls.length,
     turnsWaitedForSummary: waits.turnsWaited,
     summaryWaitMs: waits.addedMs,
     summarizerFailures,
@@ -284,9 +314,10 @@ export async function runScenario(
     meanPromptTokens: Math.round(meanPromptTokens),
     peakWindowUse: maxPromptTokens / spec.window,
     meanWindowUse: meanPromptTokens / spec.window,
-    billedPromptTokens: accepted.reduce((sum, call) => sum + call.promptTokens, 0) + summarizer.billedPromptTokens,
+    billedPromptTokens: accepted.reduce((sum, call) => sum + call.promptTokens, 0) + cost.summarizerPromptTokens,
     cachedPromptTokens: cost.cachedPromptTokens,
     summarizerPromptTokens: cost.summarizerPromptTokens,
+    summarizerCachedPromptTokens: cost.summarizerCachedPromptTokens,
     uncachedPromptTokens: cost.uncachedPromptTokens,
     summarizerOutputTokens: cost.summarizerOutputTokens,
     costUsd: cost.costUsd,

@@ -7,9 +7,12 @@
  * - each accepted model call: its uncached prompt tokens at the input price,
  *   its cached ones (the implicit cache's repeated prefix) at the cached price,
  *   its reported output at the output price;
- * - each accepted summarizer call: its prompt at the full input price (it
- *   repeats none of the agent's prefix, so nothing of it is cached) and its
- *   output.
+ * - each accepted summarizer call: its cached prompt tokens at the cached
+ *   price and the rest at the full input price, and its output. A summary
+ *   asked of the agent's own model continues the agent's request, so the
+ *   emulated cache serves the prefix it shares with the agent's previous call
+ *   (src/testing/cached-prefix.ts); the guard's own prompt and a separate
+ *   summarizer's repeat nothing, so nothing of theirs is cached.
  *
  * And the run's floor: every content billed once at the full input price and
  * never read again: for each agent, its first request whole (system
@@ -21,8 +24,7 @@
  */
 import { priceFor } from '../src/index.js';
 import { callCostParts } from '../src/internal.js';
-import type { CallRecord } from './call-record.js';
-import type { SummarizerCall } from '../src/testing/index.js';
+import type { CallRecord, SummaryCallRecord } from './call-record.js';
 
 /** The model whose list prices every strategy is billed at. */
 export const REFERENCE_PRICED_MODEL = 'gemini-2.5-flash';
@@ -34,11 +36,13 @@ export interface ScenarioCost {
   /** Output tokens of the accepted model calls. */
   readonly outputTokens: number;
   readonly summarizerPromptTokens: number;
+  /** Of `summarizerPromptTokens`, those the cache served. */
+  readonly summarizerCachedPromptTokens: number;
   readonly summarizerOutputTokens: number;
   readonly uncachedUsd: number;
   readonly cachedUsd: number;
   readonly outputUsd: number;
-  /** Summarizer calls, input and output. */
+  /** Summarizer calls, input (cached and uncached) and output. */
   readonly summarizerInputUsd: number;
   readonly summarizerOutputUsd: number;
   /** The sum of the five parts above. */
@@ -50,7 +54,7 @@ type BilledCall = Pick<
   CallRecord,
   'agent' | 'promptTokens' | 'cachedPromptTokens' | 'rawTokens' | 'appendedTokens' | 'rejected'
 >;
-type BilledSummary = Pick<SummarizerCall, 'promptTokens' | 'outputTokens' | 'rejected'>;
+type BilledSummary = Pick<SummaryCallRecord, 'promptTokens' | 'cachedPromptTokens' | 'outputTokens' | 'rejected'>;
 
 export function scenarioCost(
   calls: readonly BilledCall[],
@@ -87,19 +91,26 @@ export function scenarioCost(
     totals.cachedUsd += parts.cachedUsd;
     totals.outputUsd += parts.outputUsd;
   }
-  const summarizer = { promptTokens: 0, outputTokens: 0, inputUsd: 0, outputUsd: 0 };
+  const summarizer = { promptTokens: 0, cachedPromptTokens: 0, outputTokens: 0, inputUsd: 0, outputUsd: 0 };
   for (const call of summarizerCalls) {
     if (call.rejected) continue;
-    const parts = callCostParts(price, { promptTokens: call.promptTokens, outputTokens: call.outputTokens });
+    const cached = Math.min(call.cachedPromptTokens, call.promptTokens);
+    const parts = callCostParts(price, {
+      promptTokens: call.promptTokens,
+      cachedPromptTokens: cached,
+      outputTokens: call.outputTokens,
+    });
     summarizer.promptTokens += call.promptTokens;
+    summarizer.cachedPromptTokens += cached;
     summarizer.outputTokens += call.outputTokens;
-    summarizer.inputUsd += parts.uncachedUsd;
+    summarizer.inputUsd += parts.uncachedUsd + parts.cachedUsd;
     summarizer.outputUsd += parts.outputUsd;
   }
   const floor = callCostParts(price, { promptTokens: floorTokens, outputTokens: totals.outputTokens });
   return {
     ...totals,
     summarizerPromptTokens: summarizer.promptTokens,
+    summarizerCachedPromptTokens: summarizer.cachedPromptTokens,
     summarizerOutputTokens: summarizer.outputTokens,
     summarizerInputUsd: summarizer.inputUsd,
     summarizerOutputUsd: summarizer.outputUsd,

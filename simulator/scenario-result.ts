@@ -43,10 +43,12 @@ export interface ScenarioResult {
   readonly meanWindowUse: number;
   /** Prompt tokens of accepted model calls plus accepted summarizer calls. */
   readonly billedPromptTokens: number;
-  /** Of those, the tokens the model served from its implicit cache (summarizer calls are never cached). */
+  /** Of those, the tokens the model served from its implicit cache for the agents' calls (summarizer calls apart). */
   readonly cachedPromptTokens: number;
   /** Prompt tokens of the accepted summarizer calls alone (part of `billedPromptTokens`). */
   readonly summarizerPromptTokens: number;
+  /** Of `summarizerPromptTokens`, those the cache served (a summary asked of the agent's own model reads its prefix). */
+  readonly summarizerCachedPromptTokens: number;
   /** Prompt tokens of the accepted model calls billed at the full input price (not cached). */
   readonly uncachedPromptTokens: number;
   readonly summarizerOutputTokens: number;

@@ -34,6 +34,11 @@ export interface StrategySpec {
   readonly checksCompactionClaims: boolean;
   /** A baseline never fails the run. */
   readonly baseline: boolean;
+  /**
+   * The guard is given no `summarizer`, so the agents' own model summarizes, as a user with default
+   * options runs it (a scenario that scripts its summarizer's failures still passes its own).
+   */
+  readonly ownModelSummarizes?: boolean;
 }
 
 export const GUARD_STRATEGIES: readonly CompactionStrategy[] = ['threshold', 'sliding-window'];
@@ -67,6 +72,7 @@ export const STRATEGIES: readonly StrategySpec[] = [
     guardOptions: {},
     checksCompactionClaims: false,
     baseline: false,
+    ownModelSummarizes: true,
   },
 ];
 

@@ -27,7 +27,7 @@ export {
 } from './media.js';
 export { CapturingLogger, OVER_LIMIT_WARNING } from './capturing-logger.js';
 export type { CapturingLoggerOptions, LogLevelName, LogLine } from './capturing-logger.js';
-export { ScriptedSummarizer } from './scripted-summarizer.js';
+export { ScriptedSummarizer, scriptedOutputTokens, scriptedSummaryText } from './scripted-summarizer.js';
 export type { ScriptedSummarizerOptions, SummarizerBehavior, SummarizerCall } from './scripted-summarizer.js';
 export { ScriptedSummarizerLlm, SUMMARIZER_MODES, SUMMARIZER_THOUGHT } from './scripted-summarizer-llm.js';
 export type { ScriptedSummarizerLlmOptions, SummarizerLlmCall, SummarizerMode } from './scripted-summarizer-llm.js';

@@ -64,6 +64,12 @@ export interface ScriptedLlmOptions {
   readonly minCachedTokens?: number | false;
   /** Which requests share a cache besides the agent name (say, a session id); @default one cache per agent */
   readonly cacheKey?: (request: LlmRequest) => string;
+  /**
+   * Whether an accepted request becomes the prefix the next one is compared with. A side request that
+   * reads the agent's cache (a summary continuing the agent's request) should not: a provider keeps
+   * the agent's own prefix cached too. @default every request
+   */
+  readonly cachesPrefix?: (request: LlmRequest) => boolean;
 }
 
 /** The error a Gemini backend raises for an oversized request, as `@google/genai` throws it. */
@@ -129,7 +135,8 @@ export class ScriptedLlm extends BaseLlm {
     if (rejected) throw promptTooLongError(promptTokens, this.settings.window);
     const failure = this.settings.fail?.({ request, index, promptTokens });
     if (failure) throw failure;
-    if (minCached !== false) this.lastAccepted.set(cacheKey, snapshotRequest(request));
+    if (minCached !== false && (this.settings.cachesPrefix?.(request) ?? true))
+      this.lastAccepted.set(cacheKey, snapshotRequest(request));
     const response = this.settings.script({ request, index, promptTokens });
     const report =
       typeof this.settings.reportUsage === 'function'

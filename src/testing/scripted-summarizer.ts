@@ -86,6 +86,21 @@ function scriptedSummary(prompt: string, chars: number): string {
   return text.slice(0, chars);
 }
 
+/**
+ * The summary a scripted summarizer writes for `prompt` under an output cap of `maxOutputTokens`:
+ * about 8% of the prompt, at least 240 characters, within the cap; what it holds is read from the
+ * prompt. The simulator's scripted agent model answers a summary request with it too.
+ */
+export function scriptedSummaryText(prompt: string, maxOutputTokens: number): string {
+  const target = Math.min(maxOutputTokens * CHARS_PER_OUTPUT_TOKEN, Math.max(240, Math.floor(prompt.length * 0.08)));
+  return scriptedSummary(prompt, target);
+}
+
+/** Output tokens billed for `chars` characters of a scripted summary. */
+export function scriptedOutputTokens(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_OUTPUT_TOKEN);
+}
+
 /** Resolves when `signal` aborts, or after UNABORTED_HANG_MS when nobody aborts. */
 function hangUntilAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -137,14 +152,13 @@ export class ScriptedSummarizer implements Summarizer {
     const promptTokens = this.options.countText(prompt) + this.options.countText(systemInstruction);
     const rejected = promptTokens > this.options.window;
     const maxChars = cap * CHARS_PER_OUTPUT_TOKEN;
-    const target = Math.min(maxChars, Math.max(240, Math.floor(prompt.length * 0.08)));
     const text = rejected
       ? ''
       : behavior === 'empty'
         ? ''
         : behavior === 'overlong'
           ? scriptedSummary(prompt, maxChars * 3)
-          : scriptedSummary(prompt, target);
+          : scriptedSummaryText(prompt, cap);
     const outputChars = behavior === 'ok' || behavior === 'overlong' ? text.length : 0;
     this.calls.push({
       prompt,
@@ -152,7 +166,7 @@ export class ScriptedSummarizer implements Summarizer {
       behavior,
       rejected,
       outputChars,
-      outputTokens: Math.ceil(outputChars / CHARS_PER_OUTPUT_TOKEN),
+      outputTokens: scriptedOutputTokens(outputChars),
       maxOutputTokens: cap,
       startedAt: this.options.now(),
     });

@@ -34,7 +34,7 @@ describe('scenarioCost', () => {
   });
 
   it('should count uncached, cached, output and summarizer parts apart, summing to the bill', () => {
-    const summary = { promptTokens: 4_000, outputTokens: 300, rejected: false };
+    const summary = { promptTokens: 4_000, cachedPromptTokens: 0, outputTokens: 300, rejected: false };
     const cost = scenarioCost([call(3_000, 0, 3_000), call(5_000, 3_000, 2_000)], 50, [summary]);
     expect(cost.uncachedPromptTokens).toBe(5_000);
     expect(cost.cachedPromptTokens).toBe(3_000);
@@ -48,6 +48,18 @@ describe('scenarioCost', () => {
     expect(cost.costUsd).toBeCloseTo(5_000 * INPUT + 3_000 * CACHED + 400 * OUTPUT + 4_000 * INPUT, 12);
   });
 
+  it("should bill a summary's cached prefix at the cached price and count it apart (the agent's own model reads its prefix)", () => {
+    const summary = { promptTokens: 4_000, cachedPromptTokens: 3_500, outputTokens: 300, rejected: false };
+    const rejected = { promptTokens: 9_000, cachedPromptTokens: 0, outputTokens: 0, rejected: true };
+    const cost = scenarioCost([call(1_000, 0, 1_000)], 50, [summary, rejected]);
+    expect(cost.summarizerPromptTokens).toBe(4_000);
+    expect(cost.summarizerCachedPromptTokens).toBe(3_500);
+    expect(cost.summarizerInputUsd).toBeCloseTo(500 * INPUT + 3_500 * CACHED, 12);
+    // The agents' cached figure is theirs alone.
+    expect(cost.cachedPromptTokens).toBe(0);
+    expect(cost.costUsd).toBeCloseTo(1_000 * INPUT + 50 * OUTPUT + 500 * INPUT + 3_500 * CACHED + 300 * OUTPUT, 12);
+  });
+
   it("should floor each agent's first request whole (system instruction and tools) and later ones at their new contents", () => {
     const first = { ...call(3_400, 0, 3_000, false, 3_400) };
     const other = { ...call(2_000, 0, 1_600, false, 2_000), agent: 'router' };
@@ -56,7 +68,7 @@ describe('scenarioCost', () => {
   });
 
   it('should bill summarizer calls in the cost and never in the floor', () => {
-    const summary = { promptTokens: 4_000, outputTokens: 300, rejected: false } as const;
+    const summary = { promptTokens: 4_000, cachedPromptTokens: 0, outputTokens: 300, rejected: false } as const;
     const cost = scenarioCost([call(1_000, 0, 1_000)], 50, [summary]);
     expect(cost.summarizerPromptTokens).toBe(4_000);
     expect(cost.costUsd - cost.costFloorUsd).toBeCloseTo(4_000 * INPUT + 300 * OUTPUT, 12);
