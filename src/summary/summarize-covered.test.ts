@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { modelText, userText } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { planCompaction } from '../budget/compaction-plan.js';
-import type { SummarizeFn, SummaryOutcome } from './summarizer.js';
+import type { SummarizeFn, SummarizeRequest, SummaryOutcome } from './summarizer.js';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 import { summarizeCovered, type SummarizeInput } from './summarize-covered.js';
 
 const OK: SummaryOutcome = { ok: true, text: 'The user asked about logs.', truncated: false };
@@ -53,5 +54,19 @@ describe('summarizeCovered', () => {
     expect(summary.record.text).toContain('first question');
     expect(summary.record.text).toContain('first answer');
     expect(summary.record.text.length).toBeLessThanOrEqual(plan.summaryMaxChars);
+  });
+
+  it("should continue the agent's request only when the provider can cache it, and the own prompt otherwise", async () => {
+    const asked: Omit<SummarizeRequest, 'signal'>[] = [];
+    const summarize: SummarizeFn = (request) => {
+      asked.push(request);
+      return Promise.resolve(OK);
+    };
+    const leading = (tokens: number) => ({ contents: contents.slice(0, 2), tokens, factor: 1, window: 1_000_000 });
+    await summarizeCovered({ ...input, summarize, fromRequest: leading(MIN_CACHED_PREFIX_TOKENS) });
+    await summarizeCovered({ ...input, summarize, fromRequest: leading(MIN_CACHED_PREFIX_TOKENS - 1) });
+    expect(asked[0]?.leadingContents).toEqual(contents.slice(0, 2));
+    expect(asked[1]?.leadingContents).toBeUndefined();
+    expect(asked[1]?.prompt).toContain('first question');
   });
 });

@@ -15,7 +15,12 @@ import type { SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { buildSummaryRecord } from './build-summary-record.js';
 import type { Split } from '../split/choose-split.js';
-import { leadingRequestFits, summarizingInstruction, type LeadingRequest } from './summary-from-request.js';
+import {
+  leadingRequestCacheable,
+  leadingRequestFits,
+  summarizingInstruction,
+  type LeadingRequest,
+} from './summary-from-request.js';
 
 export interface SummarizeInput {
   readonly contents: readonly Content[];
@@ -61,8 +66,9 @@ export async function summarizeCovered(input: SummarizeInput): Promise<NewSummar
 }
 
 /**
- * The agent's own request continued by the instruction when it is given and fits the summarizer's
- * window with the summary (the provider's cache serves its prefix); else the guard's own bounded prompt.
+ * The agent's own request continued by the instruction when it is given, long enough for the
+ * provider to cache and fits the summarizer's window with the summary (the cache serves its
+ * prefix); else the guard's own bounded prompt.
  */
 function summaryRequestFor(
   input: SummarizeInput,
@@ -71,7 +77,7 @@ function summaryRequestFor(
 ): { readonly request: Omit<SummarizeRequest, 'signal'>; readonly droppedContents: number } {
   const { plan, fromRequest } = input;
   const base = { systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: plan.summaryCap };
-  if (fromRequest) {
+  if (fromRequest && leadingRequestCacheable(fromRequest)) {
     const instruction = summarizingInstruction(plan.summaryCap);
     if (leadingRequestFits(fromRequest, instruction, plan.summaryCap, input.tokenizer))
       return { request: { ...base, prompt: instruction, leadingContents: fromRequest.contents }, droppedContents: 0 };

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Content, GenerateContentConfig } from '@google/genai';
-import { leadingRequestFits, summaryFromRequest, summarizingInstruction } from './summary-from-request.js';
+import {
+  leadingRequestCacheable,
+  leadingRequestFits,
+  summaryFromRequest,
+  summarizingInstruction,
+} from './summary-from-request.js';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 import { charsPerTokenTokenizer } from '../estimate/tokenizer.js';
 
 const contents: Content[] = [
@@ -75,5 +81,13 @@ describe('leadingRequestFits', () => {
         tokenizer,
       ),
     ).toBe(false);
+  });
+});
+
+describe('leadingRequestCacheable', () => {
+  it("should take the agent's request only from the provider's cacheable minimum on, calibrated", () => {
+    expect(leadingRequestCacheable({ tokens: MIN_CACHED_PREFIX_TOKENS, factor: 1 })).toBe(true);
+    expect(leadingRequestCacheable({ tokens: MIN_CACHED_PREFIX_TOKENS - 1, factor: 1 })).toBe(false);
+    expect(leadingRequestCacheable({ tokens: MIN_CACHED_PREFIX_TOKENS / 2, factor: 2 })).toBe(true);
   });
 });

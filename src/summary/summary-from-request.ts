@@ -9,6 +9,7 @@
 import type { Content, FunctionCallingConfigMode, GenerateContentConfig } from '@google/genai';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { summarySections } from './prompt.js';
+import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 
 /** Tool calls off; the declarations stay so the prefix is byte-identical. */
 const NO_TOOL_CALLS = 'NONE' as FunctionCallingConfigMode;
@@ -83,4 +84,13 @@ export function leadingRequestFits(
 ): boolean {
   const input = (leading.tokens + tokenizer.count(instruction) + 8) * leading.factor;
   return Math.ceil(input) + summaryCap <= leading.window;
+}
+
+/**
+ * Whether the provider can serve the leading request from its cache: under the shortest prefix it
+ * caches, the continuation would be billed whole, system instruction and tools included, and the
+ * guard's own prompt (the covered contents alone) is the cheaper request.
+ */
+export function leadingRequestCacheable(leading: Pick<LeadingRequest, 'tokens' | 'factor'>): boolean {
+  return leading.tokens * leading.factor >= MIN_CACHED_PREFIX_TOKENS;
 }
