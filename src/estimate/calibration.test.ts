@@ -131,9 +131,31 @@ describe('calibrate', () => {
       expect(calibrate(2_200, { realPromptTokens: 12_000, lastEstimate: 2_000 })).toBe(13_000);
     });
 
-    it('should not go below the estimate itself when the provider counts fewer tokens', () => {
-      // factor max(1,000 / 2,000, 1) = 1; scaled 2,500; from real 1,000 + 500 × 1 = 1,500
-      expect(calibrate(2_500, { realPromptTokens: 1_000, lastEstimate: 2_000 })).toBe(2_500);
+    it('should count from the real count, not the estimate, when the provider counts fewer tokens', () => {
+      // ratio 1,000 / 2,000 = 0.5, factor 1: the provider's count of what it saw, plus 500 appended × 1 (not 2,500)
+      expect(calibrate(2_500, { realPromptTokens: 1_000, lastEstimate: 2_000 })).toBe(1_500);
+      // The same request again: what the provider counted (not the estimate of 2,000)
+      expect(calibrate(2_000, { realPromptTokens: 1_000, lastEstimate: 2_000 })).toBe(1_000);
+    });
+
+    it('should credit a shrink at the ratio when the provider counts fewer tokens', () => {
+      // ratio 1,600 / 2,000 = 0.8: 500 estimated tokens removed are credited 400 (not 500, not the estimate 1,500)
+      expect(calibrate(1_500, { realPromptTokens: 1_600, lastEstimate: 2_000 })).toBe(1_200);
+    });
+
+    it('should charge appended content at the factor of this request, at least 1, below a ratio of 1', () => {
+      // ratio 950 / 1,000 = 0.95 over a last request 20% framing; this one 1% framing: factor 0.95 / 0.8 × 0.99
+      const pair = { realPromptTokens: 950, lastEstimate: 1_000, lastFraming: 200 };
+      const factor = (0.95 / 0.8) * 0.99;
+      expect(correctionFactor(pair, 1.5, { estimate: 5_000, framing: 50 }).factor).toBeCloseTo(factor, 12);
+      // 950 + 4,000 × 1.1756 = 5,652.5 (not 5,000 × 1.1756 = 5,878.1)
+      expect(calibrate(5_000, pair, 1.5, 50)).toBe(Math.ceil(950 + 4_000 * factor));
+    });
+
+    it('should keep the rule of a ratio of at least 1 when the provider counts exactly the estimate', () => {
+      // ratio 1: 2,500 × 1 = 2,500 either way; a shrink credited at 1: max(1,500, 2,000 − 500) = 1,500
+      expect(calibrate(2_500, { realPromptTokens: 2_000, lastEstimate: 2_000 })).toBe(2_500);
+      expect(calibrate(1_500, { realPromptTokens: 2_000, lastEstimate: 2_000 })).toBe(1_500);
     });
 
     it('should credit a shrink at factor 1 only', () => {
@@ -163,10 +185,23 @@ describe('calibrate', () => {
   });
 
   describe('laws', () => {
-    it('should never go below the heuristic estimate', () => {
+    it('should never go below the heuristic estimate unless the provider counted the last request below it', () => {
       fc.assert(
         fc.property(estimate, calibrationState, (value, state) => {
+          const { realPromptTokens: real, lastEstimate: last } = state;
+          fc.pre(real === undefined || last === undefined || real >= last);
           expect(calibrate(value, state)).toBeGreaterThanOrEqual(value);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should never go below the ratio of the last real count applied to the estimate', () => {
+      fc.assert(
+        fc.property(estimate, calibrationState, (value, state) => {
+          const { realPromptTokens: real, lastEstimate: last } = state;
+          const ratio = real !== undefined && last !== undefined ? Math.min(1, real / last) : 1;
+          expect(calibrate(value, state)).toBeGreaterThanOrEqual(Math.floor(value * ratio));
         }),
         PROPERTY_RUNS,
       );

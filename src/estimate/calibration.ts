@@ -6,6 +6,9 @@
  *                (1.5 before any real count)
  *   net(e)     = max(e - the estimator's framing in e, MIN_CONTENT_SHARE * e)
  *   calibrated = max(estimate * correction, realPromptTokens + (estimate - lastEstimate) * correction)
+ *                when realPromptTokens >= lastEstimate (or no real count: estimate * correction), else
+ *   calibrated = realPromptTokens + growth * (growth >= 0 ? correction : realPromptTokens / lastEstimate)
+ *                with growth = estimate - lastEstimate
  *
  * The framing is what the estimator adds for role markers and part, system and
  * tool framing. Whether a provider counts it is unknown, and its share of a
@@ -19,7 +22,14 @@
  *
  * The second term is delta accounting: the last real count plus the calibrated
  * estimate of what was appended since. It never undercounts a growing history
- * when the clamp at 5 binds. `lastEstimate` is always the estimate of the
+ * when the clamp at 5 binds. When the provider counted the last request below
+ * its estimate (dense code and JSON), the correction cannot go below 1 and the
+ * first term would hold the estimate above the provider's own count of what it
+ * already saw, so only delta accounting is used: appended content at the
+ * correction (new content is not trusted to be as cheap), a shrink credited at
+ * the ratio (a removed span may be counted cheaper than its estimate). What it
+ * can undercount is bounded by what the removed content's estimate exceeds its
+ * real count (docs/design.md, "Calibrating"; calibration.test.ts). `lastEstimate` is always the estimate of the
  * request that was actually sent, so a real count and its estimate refer to the
  * same request. After a compaction the real count is cleared (the pre-compaction
  * count would otherwise pin every estimate above the threshold and loop) but
@@ -76,6 +86,10 @@ export function calibrate(
   const { realPromptTokens, lastEstimate } = state;
   if (!isPositive(realPromptTokens) || !isPositive(lastEstimate)) return Math.ceil(scaled);
   const growth = estimate - lastEstimate;
+  const ratio = realPromptTokens / lastEstimate;
+  // The provider counts the last request below its estimate: its count of what it saw is trusted;
+  // appended content is charged at the factor (at least 1), a shrink credited at the ratio only.
+  if (ratio < 1) return Math.ceil(realPromptTokens + growth * (growth >= 0 ? factor : ratio));
   // A shrink is credited at the minimum factor only, so it can never undercount.
   const fromReal = growth >= 0 ? realPromptTokens + growth * factor : realPromptTokens + growth * MIN_CORRECTION;
   return Math.ceil(Math.max(scaled, fromReal));

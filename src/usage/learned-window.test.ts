@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { usageRecord } from '../../test/support/builders.js';
+import { rejectionOutcome } from './provider-feedback.js';
 import {
   chooseWindow,
   learnedFromState,
@@ -128,6 +129,23 @@ describe('learned windows bounded by accepted requests', () => {
     });
     expect(recordAccepted(first, 'model-y')).toMatchObject({ acceptedModel: 'model-y', acceptedEstimate: 2_000 });
     expect(recordAccepted(first, 'model-y').acceptedTokens).toBeUndefined();
+  });
+
+  it('should take a request the provider counted below its estimate at its count, keeping a stated maximum', () => {
+    // A provider that counts 0.8x the estimate accepted 9,000 estimated tokens as 7,200 under a stated 8,000.
+    const accepted = recordAccepted(usageRecord({ sentEstimate: 9_000 }), 'model-x', 7_200);
+    expect(accepted).toMatchObject({ acceptedTokens: 7_200, acceptedEstimate: 7_200 });
+    const sizes = { tokens: accepted.acceptedTokens, estimate: accepted.acceptedEstimate };
+    expect(learnedWindowFor(usageRecord(), 'model-x', 8_000, sizes)).toBe(8_000);
+    expect(
+      rejectionOutcome(
+        accepted,
+        'The input token count exceeds the maximum number of tokens allowed (8000).',
+        'model-x',
+      ).learned,
+    ).toBe(8_000);
+    // Without a count, the estimate is all there is.
+    expect(recordAccepted(usageRecord({ sentEstimate: 9_000 }), 'model-x')).toMatchObject({ acceptedEstimate: 9_000 });
   });
 
   it('should floor a window at 1,024 and at accepted sizes, an estimate at most one for one', () => {

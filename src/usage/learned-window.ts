@@ -66,12 +66,20 @@ export function acceptedIn(usage: UsageRecord, model: string | undefined): Accep
     : undefined;
 }
 
-/** The usage record after `model` accepted a request: the largest real count and estimate of the session's accepted requests. */
+/**
+ * The usage record after `model` accepted a request: the largest real count and estimate of the session's
+ * accepted requests. A request the provider counted is taken at no more than its count: calibration trusts a
+ * count below the estimate (estimate/calibration.ts), so an accepted estimate may exceed the window, and
+ * taken one for one (windowFloor) it would refuse, or drop, the provider's stated maximum.
+ */
 export function recordAccepted(usage: UsageRecord, model: string | undefined, realPromptTokens?: number): UsageRecord {
   const name = normalizeModelName(model ?? '');
   const before: Partial<UsageRecord> = usage.acceptedModel === name ? usage : {};
-  const tokens = maxOf(before.acceptedTokens, plausibleTokenCount(realPromptTokens, 1));
-  const estimate = maxOf(before.acceptedEstimate, usage.sentEstimate);
+  const real = plausibleTokenCount(realPromptTokens, 1);
+  const tokens = maxOf(before.acceptedTokens, real);
+  const sent =
+    real !== undefined && usage.sentEstimate !== undefined ? Math.min(usage.sentEstimate, real) : usage.sentEstimate;
+  const estimate = maxOf(before.acceptedEstimate, sent);
   if (usage.acceptedModel === name && tokens === usage.acceptedTokens && estimate === usage.acceptedEstimate)
     return usage;
   return { ...usage, acceptedModel: name, acceptedTokens: tokens, acceptedEstimate: estimate };
