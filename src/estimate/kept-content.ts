@@ -23,9 +23,19 @@ export const UNKEPT: unique symbol = Symbol('unkept');
 const MAX_DEPTH = 64;
 const MAX_NODES = 1_000_000;
 
+const OBJECT_PROTOTYPE: unknown = Object.prototype;
+
 function isPlainObject(value: object): value is Record<string, unknown> {
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return prototype === OBJECT_PROTOTYPE || prototype === null;
+}
+
+/** A plain object as kept: its keys in order and their values (compared without listing the new object's keys into an array). */
+class KeptObject {
+  constructor(
+    readonly keys: string[],
+    readonly values: unknown[],
+  ) {}
 }
 
 class Copier {
@@ -47,13 +57,10 @@ class Copier {
       this.failed = true;
       return undefined;
     }
-    // No prototype: a key named `__proto__` (JSON can hold one) stays an own key of the copy.
-    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value)) {
-      out[key] = this.copy(value[key], depth + 1);
-      if (this.failed) break;
-    }
-    return out;
+    const keys = Object.keys(value);
+    const values: unknown[] = new Array<unknown>(keys.length);
+    for (let i = 0; i < keys.length && !this.failed; i++) values[i] = this.copy(value[keys[i] as string], depth + 1);
+    return new KeptObject(keys, values);
   }
 }
 
@@ -64,29 +71,27 @@ export function keepCopy(value: unknown): unknown {
   return copier.failed ? UNKEPT : copy;
 }
 
-function sameObject(kept: Record<string, unknown>, value: Record<string, unknown>): boolean {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  const keptKeys = Object.keys(kept);
-  if (keys.length !== keptKeys.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    // The same keys in the same order: the JSON text a tool result is counted from depends on it.
-    if (key !== keptKeys[i] || !sameAsKept(kept[key], value[key])) return false;
+function sameObject(kept: KeptObject, value: object): boolean {
+  if (Array.isArray(value) || !isPlainObject(value)) return false;
+  const { keys, values } = kept;
+  let n = 0;
+  // The same keys in the same order: the JSON text a tool result is counted from depends on it.
+  // (`for...in` sees only own keys here: the prototype is Object.prototype or null.)
+  for (const key in value) {
+    if (n >= keys.length || key !== keys[n] || !sameAsKept(values[n], value[key])) return false;
+    n++;
   }
-  return true;
+  return n === keys.length;
 }
 
 /** Whether `value` equals `kept` (made by `keepCopy`) exactly: the same structure, keys in order and values. */
 export function sameAsKept(kept: unknown, value: unknown): boolean {
-  if (kept === UNKEPT) return false;
-  // NaN is the one primitive not equal to itself (a number a tool result may hold).
-  if (typeof kept !== 'object' || kept === null) return kept === value || (Number.isNaN(kept) && Number.isNaN(value));
+  if (typeof kept !== 'object' || kept === null)
+    // NaN is the one primitive not equal to itself (a number a tool result may hold).
+    return kept === value || (Number.isNaN(kept) && Number.isNaN(value));
   if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(kept)) {
-    if (!Array.isArray(value) || value.length !== kept.length) return false;
-    for (let i = 0; i < kept.length; i++) if (!sameAsKept(kept[i], value[i])) return false;
-    return true;
-  }
-  return !Array.isArray(value) && sameObject(kept as Record<string, unknown>, value as Record<string, unknown>);
+  if (kept instanceof KeptObject) return sameObject(kept, value);
+  if (!Array.isArray(kept) || !Array.isArray(value) || value.length !== kept.length) return false;
+  for (let i = 0; i < kept.length; i++) if (!sameAsKept(kept[i], value[i])) return false;
+  return true;
 }
