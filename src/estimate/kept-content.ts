@@ -17,7 +17,7 @@
  */
 
 /** A copy the comparison cannot trust (too deep or too large to copy: a cycle): never equal to anything. */
-export const UNKEPT: unique symbol = Symbol('unkept');
+const UNKEPT: unique symbol = Symbol('unkept');
 
 /** Deeper than this (or larger than `MAX_NODES`) is not copied: such a content is measured on every call. */
 const MAX_DEPTH = 64;

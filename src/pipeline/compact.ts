@@ -37,7 +37,6 @@ export async function compact(
   const plan = planFor(input, observed);
   const masking = maskForRoom({
     source: observed.source,
-    view: observed.view,
     coverage,
     maskedUpTo: observed.mask.maskedUpTo,
     reason,
