@@ -47,25 +47,68 @@ describe('ContentMeasureCache', () => {
       expect(cache.measuredContents).toBe(6);
     });
 
-    it('should measure everything again when the first known content changed, without tokenizing known contents again', () => {
+    it('should measure again only a content that changed, first, middle or last, without tokenizing known contents again', () => {
       const tokenizer = recordingTokenizer();
       const cache = new ContentMeasureCache();
       cache.measure(KEY, history(4), tokenizer);
       const rewritten = [userText('a different start'), ...history(4).slice(1)];
       const measures = cache.measure(KEY, rewritten, tokenizer);
-      expect(cache.measuredContents).toBe(8);
-      // Only the new first text went to the tokenizer again; the rest came from the fingerprint memo.
+      expect(cache.measuredContents).toBe(5);
+      // Only the new first text went to the tokenizer again.
       expect(tokenizer.counted.slice(4)).toEqual(['a different start']);
       // 4 + 3 + 'a different start' (17) = 24
       expect(measures.tokens).toEqual([24, 16, 16, 16]);
+      // An edit in the middle, which the first and last contents alone do not show (an agent's callback redacting one).
+      const middle = structuredClone(rewritten);
+      (middle[2]!.parts![0] as { text: string }).text = 'redacted';
+      const edited = cache.measure(KEY, middle, tokenizer);
+      expect(cache.measuredContents).toBe(6);
+      // 4 + 3 + 'redacted' (8) = 15
+      expect(edited.tokens).toEqual([24, 16, 15, 16]);
+      expect(edited.fingerprints[2]).not.toBe(measures.fingerprints[2]);
     });
 
-    it('should measure everything again when the history got shorter', () => {
+    it('should see an edit deep inside a tool result, a key added or removed, and the order of keys', () => {
+      const result = (response: Record<string, unknown>): Content[] => [
+        ...history(2),
+        functionResponse('fetch', response),
+      ];
+      const cache = new ContentMeasureCache();
+      const first = cache.measure(KEY, result({ rows: [{ id: 1, note: 'secret' }], total: 1 }), characterTokenizer);
+      const variants = [
+        { rows: [{ id: 1, note: 'secreT' }], total: 1 },
+        { rows: [{ id: 1, note: 'secret' }], total: 1, more: true },
+        { rows: [{ id: 1 }], total: 1 },
+        { total: 1, rows: [{ id: 1, note: 'secret' }] },
+      ];
+      let measured = cache.measuredContents;
+      for (const variant of variants) {
+        const measures = cache.measure(KEY, result(variant), characterTokenizer);
+        expect(cache.measuredContents).toBe(measured + 1);
+        measured = cache.measuredContents;
+        expect(measures).toEqual(new ContentMeasureCache().measure(KEY, result(variant), characterTokenizer));
+      }
+      expect(first.fingerprints[2]).not.toBe(
+        cache.measure(KEY, result(variants[0]!), characterTokenizer).fingerprints[2],
+      );
+    });
+
+    it('should keep the measures of a shorter history without measuring again', () => {
       const cache = new ContentMeasureCache();
       cache.measure(KEY, history(6), characterTokenizer);
       const measures = cache.measure(KEY, history(3), characterTokenizer);
-      expect(cache.measuredContents).toBe(9);
-      expect(measures.tokens).toHaveLength(3);
+      expect(cache.measuredContents).toBe(6);
+      expect(measures).toEqual(new ContentMeasureCache().measure(KEY, history(3), characterTokenizer));
+    });
+
+    it('should not be fooled by an edit made in place to a content it measured', () => {
+      const cache = new ContentMeasureCache();
+      const contents = history(3);
+      cache.measure(KEY, contents, characterTokenizer);
+      // A later callback edits ADK's object in place; the next call's content equals the edited one.
+      (contents[1]!.parts![0] as { text: string }).text = 'edited in place';
+      const measures = cache.measure(KEY, structuredClone(contents), characterTokenizer);
+      expect(measures).toEqual(new ContentMeasureCache().measure(KEY, contents, characterTokenizer));
     });
 
     it('should serialise a large tool result once for its fingerprint and its count', () => {
@@ -101,8 +144,8 @@ describe('ContentMeasureCache', () => {
       const other = 'session-2\u0000worker';
       cache.measure(other, [...history(3), bulky('fetch')], characterTokenizer);
       cache.measure(other, [...history(3), bulky('search'), userText('next')], characterTokenizer);
-      // 5 + 4, then all 5 again: the last known content changed.
-      expect(cache.measuredContents).toBe(14);
+      // 5 + 4, then the renamed result and the new content.
+      expect(cache.measuredContents).toBe(11);
     });
 
     it('should keep sessions and agents apart', () => {

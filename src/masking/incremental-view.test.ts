@@ -1,7 +1,8 @@
 /**
- * The masked view kept across calls (placeholders built once, per-content framing measured once)
- * against the view built from scratch: for random histories, edits and sessions, every call's view
- * must be the one a fresh build gives, byte for byte, with the same counts and framing.
+ * The masked view kept across calls (measures kept per position by the measure cache, placeholders
+ * built once, per-content framing measured once, a masking extending the observed view) against the
+ * view built from scratch: for random histories, edits and sessions, every call's view must be the
+ * one a fresh build gives, byte for byte, with the same counts and framing.
  */
 import type { Content } from '@google/genai';
 import fc from 'fast-check';
@@ -14,7 +15,8 @@ import { TokenMemo } from '../estimate/estimate-request.js';
 import { fingerprint } from '../estimate/fingerprint.js';
 import type { MaskHint } from './mask-observations.js';
 import { PlaceholderCache } from './placeholder-cache.js';
-import { maskedTokensAt, storedView, type ViewSource } from './request-view.js';
+import { planMasking, tailTokens } from './plan-masking.js';
+import { maskedTokensAt, maskedView, storedView, viewTailTokens, type ViewSource } from './request-view.js';
 
 const TOOLS = ['fetch_logs', 'read_file'];
 
@@ -46,6 +48,8 @@ const call = fc.record({
   op,
   covered: fc.nat(),
   maskedUpTo: fc.nat(),
+  /** How far a masking on this call would go past the stored mask. */
+  further: fc.nat(),
   recall: fc.boolean(),
   readOnly: fc.boolean(),
 });
@@ -80,6 +84,7 @@ describe('the masked view kept across calls', () => {
       fc.property(fc.array(call, { minLength: 1, maxLength: 30 }), (calls) => {
         const histories: Content[][] = [[], []];
         const placeholders = new PlaceholderCache({ entries: 40 });
+        const measures = new ContentMeasureCache();
         const memo = new TokenMemo();
         for (const each of calls) {
           const history = histories[each.session] as Content[];
@@ -90,11 +95,12 @@ describe('the masked view kept across calls', () => {
           const maskedUpTo = each.maskedUpTo % (contents.length + 1);
           const hint = hintOf(each.recall, each.readOnly);
           const scratch = freshSource(structuredClone(history), covered, hint);
+          const measured = measures.measure(`s${each.session}`, contents, characterTokenizer);
+          expect(measured.fingerprints).toEqual(contents.map((content) => fingerprint(content)));
           const kept: ViewSource = {
             ...freshSource(contents, covered, hint),
             memo,
-            fingerprints: contents.map((content) => fingerprint(content)),
-            framing: contents.map((content) => contentFramingTokens(content)),
+            ...measured,
             placeholders: placeholders.for(`app\u0000user\u0000s${each.session}\u0000worker`),
           };
           const expected = storedView(scratch, maskedUpTo);
@@ -103,6 +109,22 @@ describe('the masked view kept across calls', () => {
           expect(actual.viewTokens).toEqual(expected.viewTokens);
           expect(actual.viewFraming).toEqual(expected.view.map((content) => contentFramingTokens(content)));
           for (let i = covered; i < maskedUpTo; i++) expect(maskedTokensAt(kept, i)).toBe(expected.viewTokens[i]);
+          // A masking on this call extends the observed view: the same as masking from scratch.
+          const upTo = maskedUpTo + (each.further % (contents.length - maskedUpTo + 1));
+          const extended = maskedView(kept, upTo, { view: actual, maskedUpTo });
+          const fresh = maskedView(scratch, upTo);
+          expect(JSON.stringify(extended.view)).toBe(JSON.stringify(fresh.view));
+          expect(extended.viewTokens).toEqual(fresh.viewTokens);
+          expect(extended.viewFraming).toEqual(fresh.view.map((content) => contentFramingTokens(content)));
+          // ... and the observed view is left as it was.
+          expect(JSON.stringify(actual.view)).toBe(JSON.stringify(expected.view));
+          const at = (index: number): number => maskedTokensAt(scratch, index);
+          expect(viewTailTokens(actual, covered)).toBe(tailTokens(scratch.tokens, covered, maskedUpTo, at));
+          const plan = { contents, tokens: scratch.tokens, covered, maskedUpTo, keepRecent: 1, upTo };
+          const meetsTarget = (tokens: number): boolean => tokens < 5_000;
+          expect(
+            planMasking({ ...plan, maskedTokensAt: at, meetsTarget, maskedTail: viewTailTokens(actual, covered) }),
+          ).toEqual(planMasking({ ...plan, maskedTokensAt: at, meetsTarget }));
         }
       }),
       { numRuns: 150 },

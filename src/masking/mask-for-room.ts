@@ -9,7 +9,14 @@ import type { CompactionReason } from '../budget/compaction-reason.js';
 import type { MaskRecord } from './mask-record.js';
 import { anchorAt } from '../state/watermark.js';
 import { viewEstimate } from '../split/coverage.js';
-import { maskedTokensAt, maskedView, type RequestView, type ViewSource } from './request-view.js';
+import {
+  maskedTokensAt,
+  maskedView,
+  viewTailTokens,
+  type RequestView,
+  type StoredView,
+  type ViewSource,
+} from './request-view.js';
 
 /** What a masking is computed from. */
 export interface MaskStepInput {
@@ -25,6 +32,8 @@ export interface MaskStepInput {
   readonly fingerprints: readonly string[];
   readonly previous: MaskRecord | undefined;
   readonly now: number;
+  /** The view as observed (`storedView` of `source` up to `maskedUpTo`): the masking extends it instead of building it again. */
+  readonly view?: RequestView | undefined;
 }
 
 export interface MaskForRoomInput extends MaskStepInput {
@@ -47,9 +56,18 @@ export function maskForRoom(input: MaskForRoomInput): MaskStep | undefined {
   return maskStep(input, undefined);
 }
 
+/** The observed view, when it is the one of this source and mask with a count per content. */
+function storedOf(input: MaskStepInput): StoredView | undefined {
+  const { view, source } = input;
+  if (!view || view.viewTokens.length !== source.tokens.length || source.covered !== input.coverage.covered)
+    return undefined;
+  return { view, maskedUpTo: input.maskedUpTo };
+}
+
 /** Masks up to `upTo` (by default all but the `keepRecent` latest tool results of the in-flight turn). */
 export function maskStep(input: MaskStepInput, upTo: number | undefined): MaskStep | undefined {
   const { source, coverage, summaryTokens } = input;
+  const stored = storedOf(input);
   const keptTokens = coverage.keptAt === undefined ? 0 : (source.tokens[coverage.keptAt] ?? 0);
   const plan = planMasking({
     contents: source.contents,
@@ -57,12 +75,13 @@ export function maskStep(input: MaskStepInput, upTo: number | undefined): MaskSt
     covered: coverage.covered,
     maskedUpTo: input.maskedUpTo,
     maskedTokensAt: (index) => maskedTokensAt(source, index),
+    maskedTail: stored && viewTailTokens(stored.view, coverage.covered),
     keepRecent: input.keepRecent,
     upTo,
     meetsTarget: (contentTokens) => summaryTokens + keptTokens + contentTokens <= input.target,
   });
   if (!plan) return undefined;
-  const masked = maskedView(source, plan.upTo);
+  const masked = maskedView(source, plan.upTo, stored);
   const anchor = anchorAt((index) => input.fingerprints[index], plan.upTo);
   return {
     ...masked,

@@ -29,6 +29,8 @@ interface MaskingInput {
   /** Current mask watermark (0 when nothing is masked). */
   readonly maskedUpTo: number;
   readonly maskedTokensAt: (index: number) => number;
+  /** `tailTokens` under the current mask, when the caller has it (the stored view's counts): then only the newly masked range is read. */
+  readonly maskedTail?: number | undefined;
   /** Most recent tool results kept unmasked (at least the latest). */
   readonly keepRecent: number;
   /** Where the masking stops, when the caller decides it; by default `maskKeepFrom(contents, keepRecent)`. */
@@ -46,12 +48,24 @@ interface MaskingPlan {
   readonly enough: boolean;
 }
 
+/** What masking [max(covered, maskedUpTo), upTo) changes the tail by: the same sum as two `tailTokens`, over the new range only. */
+function newlyMasked(input: MaskingInput, upTo: number): number {
+  let change = 0;
+  const end = Math.min(upTo, input.tokens.length);
+  for (let i = Math.max(input.covered, input.maskedUpTo); i < end; i++)
+    change += input.maskedTokensAt(i) - (input.tokens[i] ?? 0);
+  return change;
+}
+
 /** The masking to apply now, or `undefined` when there is nothing new to mask. */
 export function planMasking(input: MaskingInput): MaskingPlan | undefined {
   const upTo = input.upTo ?? maskKeepFrom(input.contents, input.keepRecent);
   if (upTo <= Math.max(input.covered, input.maskedUpTo)) return undefined;
-  const before = tailTokens(input.tokens, input.covered, input.maskedUpTo, input.maskedTokensAt);
-  const after = tailTokens(input.tokens, input.covered, upTo, input.maskedTokensAt);
+  const before = input.maskedTail ?? tailTokens(input.tokens, input.covered, input.maskedUpTo, input.maskedTokensAt);
+  const after =
+    input.maskedTail === undefined
+      ? tailTokens(input.tokens, input.covered, upTo, input.maskedTokensAt)
+      : before + newlyMasked(input, upTo);
   // Nothing large enough to mask in the new range: moving the watermark would only churn the prefix.
   if (after >= before) return undefined;
   return { upTo, tokens: after, enough: input.meetsTarget(after) };

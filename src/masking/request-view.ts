@@ -94,17 +94,46 @@ function unmaskedFigures(source: ViewSource): RequestView {
   return { view: contents.slice(), viewTokens, viewFraming };
 }
 
-/** The view with everything in [covered, upTo) masked. */
-export function maskedView(source: ViewSource, upTo: number): RequestView {
-  const { view, viewTokens, viewFraming } = unmaskedFigures(source);
-  for (let i = source.covered; i < Math.min(upTo, view.length); i++) {
+/** The view as it is sent so far, and where its mask ends: a masking this call extends it rather than build it again. */
+export interface StoredView {
+  readonly view: RequestView;
+  readonly maskedUpTo: number;
+}
+
+/** Masks [from, upTo) of `figures` (fresh arrays, the caller's own) in place. */
+function maskRange(source: ViewSource, figures: RequestView, from: number, upTo: number): RequestView {
+  const { view, viewTokens, viewFraming } = figures;
+  for (let i = Math.max(from, source.covered); i < Math.min(upTo, view.length); i++) {
     const entry = entryAt(source, i);
     if (entry.masked === undefined) continue;
     view[i] = copyMasked(entry.masked);
     viewTokens[i] = entry.tokens;
     if (viewFraming) viewFraming[i] = entry.framing;
   }
-  return { view, viewTokens, viewFraming };
+  return figures;
+}
+
+/**
+ * The view with everything in [covered, upTo) masked. Given the stored view of the same source (masked
+ * up to no further than `upTo`), only the contents past its mask are looked at: the rest is its copy.
+ */
+export function maskedView(source: ViewSource, upTo: number, stored?: StoredView): RequestView {
+  const base = stored?.view;
+  if (!base || stored.maskedUpTo > upTo || base.view.length !== source.contents.length || !base.viewFraming)
+    return maskRange(source, unmaskedFigures(source), source.covered, upTo);
+  const figures = {
+    view: base.view.slice(),
+    viewTokens: base.viewTokens.slice(),
+    viewFraming: base.viewFraming.slice(),
+  };
+  return maskRange(source, figures, stored.maskedUpTo, upTo);
+}
+
+/** Content tokens from `covered` on of a view (what `tailTokens` of masking/plan-masking.ts sums under its mask). */
+export function viewTailTokens(view: RequestView, covered: number): number {
+  let total = 0;
+  for (let i = covered; i < view.viewTokens.length; i++) total += view.viewTokens[i] ?? 0;
+  return total;
 }
 
 /** The view the stored mask gives: the contents themselves when it masks nothing past the summary. */

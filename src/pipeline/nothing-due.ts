@@ -48,6 +48,7 @@ export function staleMasking(input: GuardRequestInput, observed: Observed): Mask
       declaration: input.recallDeclarationTokens,
     },
     source: observed.source,
+    view: observed.view,
     coverage: observed.located.coverage,
     maskedUpTo: observed.mask.maskedUpTo,
     fixedTokens: observed.fixedTokens,
