@@ -14,6 +14,7 @@ import type { GroundTruthMode } from './ground-truth.js';
 import { renderReport } from './report-html.js';
 import { renderRecallTable, runRecall } from './recall.js';
 import { renderToolWorkSaved } from './tool-work-report.js';
+import { budgetLineComparisons } from './budget-line-report.js';
 import { renderRetentionTable, runRetention } from './retention.js';
 import { runAll } from './run-all.js';
 import type { SessionStore } from './run-scenario.js';
@@ -207,6 +208,7 @@ async function main(): Promise<number> {
   const replayCostTable = replayCost(results);
   if (replayCostTable.length > 0) process.stdout.write(`\n${renderReplayCost(replayCostTable)}\n`);
   const toolWorkSaved = renderToolWorkSaved(results);
+  const budgetLineRows = budgetLineComparisons(results);
   if (toolWorkSaved) process.stdout.write(`\n${toolWorkSaved}\n`);
   const retention = options.retention ? await runRetention(options.guardOptions) : undefined;
   if (retention) process.stdout.write(`\n${renderRetentionTable(retention)}\n`);
@@ -228,7 +230,7 @@ async function main(): Promise<number> {
   if (options.json) {
     const jsonPath = writeFile(
       options.json,
-      `${JSON.stringify({ groundTruth, ...(Object.keys(options.guardOptions).length > 0 ? { guardOptions: options.guardOptions } : {}), scenarios: results.map(toJson), ...(costComparison ? { costComparison } : {}), ...(replayCostTable.length > 0 ? { replayCost: replayCostTable } : {}), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ groundTruth, ...(Object.keys(options.guardOptions).length > 0 ? { guardOptions: options.guardOptions } : {}), scenarios: results.map(toJson), ...(costComparison ? { costComparison } : {}), ...(replayCostTable.length > 0 ? { replayCost: replayCostTable } : {}), ...(budgetLineRows.length > 0 ? { budgetLine: budgetLineRows } : {}), ...(retention ? { retention } : {}), ...(recall ? { recall } : {}) }, null, 2)}\n`,
     );
     process.stdout.write(`JSON:   ${jsonPath}\n`);
   }

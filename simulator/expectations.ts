@@ -4,6 +4,7 @@
  */
 import type { CallRecord } from './call-record.js';
 import type { ScenarioExpectations, ToolWorkExpectations } from './scenario-types.js';
+import { budgetLineViolations } from './budget-line-work.js';
 import type { ToolWorkFacts } from './tool-work.js';
 
 export interface RunFacts {
@@ -69,6 +70,7 @@ function toolWorkViolations(expect: ToolWorkExpectations, facts: ToolWorkFacts |
     violations.push(
       `expected status() to count ${expect.recallLineReads} recall line read(s), got ${facts.status?.recallLineReads ?? 0}`,
     );
+  if (expect.budgetLine !== undefined) violations.push(...budgetLineViolations(expect.budgetLine, facts.budgetLine));
   return violations;
 }
 

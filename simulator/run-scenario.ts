@@ -28,6 +28,7 @@ import {
 import type { SummaryCallRecord } from './call-record.js';
 import { answeringSummaries, summaryRequestKind } from './summary-requests.js';
 import { buildAgents } from './build-agents.js';
+import { budgetLineFacts } from './budget-line-work.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
 import { expectationViolations } from './expectations.js';
 import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
@@ -227,16 +228,37 @@ export async function runScenario(
   // The agents' requests: the summary requests the own model served are the summarizer's.
   const agentRequests = scripted.requests.filter((request) => !model.summaryRequestIndexes.has(request.index));
   const summaryCalls = ownModelSummarizes ? model.summaryCalls : summarizer.calls.map(scriptedSummaryCall);
+  const status = guard && stored ? guard.status(stored, agentNames[0] ?? 'worker') : undefined;
   const toolWork: ToolWorkFacts | undefined =
     spec.work && work
-      ? toolWorkFacts(spec.work.kind, {
-          events: stored?.events ?? [],
-          runs: work.runs,
-          requests: agentRequests,
-          countText: (text) => truth.countText(text),
-          status: guard && stored ? guard.status(stored, agentNames[0] ?? 'worker') : undefined,
-          offTwin: spec.work.offTwin,
-        })
+      ? {
+          ...toolWorkFacts(spec.work.kind, {
+            events: stored?.events ?? [],
+            runs: work.runs,
+            requests: agentRequests,
+            countText: (text) => truth.countText(text),
+            status,
+            offTwin: spec.work.offTwin,
+          }),
+          ...(spec.work.kind === 'budget-line'
+            ? {
+                budgetLine: budgetLineFacts({
+                  agentRequests,
+                  // Every summary request: those the agent's own model served, and a summarizer's prompts.
+                  summaryTexts: [
+                    ...scripted.requests
+                      .filter((request) => model.summaryRequestIndexes.has(request.index))
+                      .map((request) => JSON.stringify(request.contents)),
+                    ...summarizer.calls.map((call) => call.prompt),
+                  ],
+                  events: stored?.events ?? [],
+                  state: stored?.state,
+                  reductions: compactions + maskings,
+                  status,
+                }),
+              }
+            : {}),
+        }
       : undefined;
   const calls = model.calls;
   const waits = summaryWaits(

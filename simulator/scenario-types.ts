@@ -72,7 +72,7 @@ export type AgentTopology =
   | 'agent-tool';
 
 /** Tool work whose model reads back and repeats calls (simulator/tool-work.ts). */
-export type ToolWorkKind = 'log-search' | 'repeat-read';
+export type ToolWorkKind = 'log-search' | 'repeat-read' | 'budget-line';
 
 /** Claims about a `work` scenario's run, read from its events, its tools and the guard's status. */
 export interface ToolWorkExpectations {
@@ -92,6 +92,12 @@ export interface ToolWorkExpectations {
   readonly storedAnswers?: number;
   /** Exactly this many recall calls by line or pattern (`status().recallLineReads`). */
   readonly recallLineReads?: number;
+  /**
+   * true: every agent request ends with the budget line, the model quotes each line's percentage,
+   * no stored event, state or summary request holds it, `status().budgetLines` equals the agent's
+   * calls, and the context was reduced meanwhile. false: no request holds a line.
+   */
+  readonly budgetLine?: boolean;
 }
 
 /** Claims a scenario makes about the ContextGuard run; each is checked. */
@@ -152,6 +158,8 @@ export interface ScenarioSpec {
     readonly maskStaleOutputTokens?: number;
     /** Per-tool declarations (`tools` option), e.g. a tool declared read-only. */
     readonly tools?: Readonly<Record<string, { readonly readOnly?: boolean }>>;
+    /** The budget the model sees: every request ends with one line of figures. */
+    readonly budgetLine?: boolean;
   };
   readonly expect?: ScenarioExpectations;
   /**

@@ -1,9 +1,11 @@
 /**
- * What reading back by pattern and answering a repeated read-only call saved, one line per guard
- * run of a tool-work scenario (simulator/tool-work.ts), from the runs themselves: the recall
- * answer against paging the offloaded log to the line, and a run against its twin with the
- * feature off (the tool's real runs and the billed prompt tokens of both).
+ * What reading back by pattern and answering a repeated read-only call saved, and what the budget
+ * line cost, one line per guard run of a tool-work scenario (simulator/tool-work.ts), from the
+ * runs themselves: the recall answer against paging the offloaded log to the line, and a run
+ * against its twin with the feature off (the tool's real runs and the billed prompt tokens of
+ * both; for the budget line, simulator/budget-line-report.ts).
  */
+import { budgetLineComparisons, budgetLineText } from './budget-line-report.js';
 import type { ScenarioResult } from './scenario-result.js';
 
 const number = (value: number): string => value.toLocaleString('en-US');
@@ -38,11 +40,18 @@ function storedLine(result: ScenarioResult, results: readonly ScenarioResult[]):
   );
 }
 
-/** One line per guard run of a tool-work scenario that read back or was answered from a stored result. */
+/** One line per guard run of a tool-work scenario that read back, was answered from a stored result or sent the budget line. */
 export function toolWorkSavedLines(results: readonly ScenarioResult[]): string[] {
+  const budgetLines = budgetLineComparisons(results);
+  const budgetLine = (result: ScenarioResult): string | undefined => {
+    const row = budgetLines.find(
+      (candidate) => candidate.scenario === result.name && candidate.strategy === result.strategy,
+    );
+    return row && budgetLineText(row);
+  };
   return results
     .filter((result) => !result.baseline && result.toolWork)
-    .map((result) => recallLine(result) ?? storedLine(result, results))
+    .map((result) => recallLine(result) ?? storedLine(result, results) ?? budgetLine(result))
     .filter((line): line is string => line !== undefined);
 }
 
@@ -50,7 +59,7 @@ export function renderToolWorkSaved(results: readonly ScenarioResult[]): string 
   const lines = toolWorkSavedLines(results);
   if (lines.length === 0) return '';
   return [
-    'Reading back by pattern and not fetching twice (issue 29), from these runs:',
+    'The budget line, reading back by pattern and not fetching twice (issue 29), from these runs:',
     ...lines.map((line) => `  ${line}`),
   ].join('\n');
 }
@@ -59,5 +68,5 @@ export function renderToolWorkSaved(results: readonly ScenarioResult[]): string 
 export function renderToolWorkSection(results: readonly ScenarioResult[], escape: (text: string) => string): string {
   const lines = toolWorkSavedLines(results);
   if (lines.length === 0) return '';
-  return `<section class="tool-work" id="tool-work"><h2>Reading back by pattern and not fetching twice</h2><ul>${lines.map((line) => `<li>${escape(line)}</li>`).join('')}</ul></section>`;
+  return `<section class="tool-work" id="tool-work"><h2>The budget line, reading back by pattern and not fetching twice</h2><ul>${lines.map((line) => `<li>${escape(line)}</li>`).join('')}</ul></section>`;
 }

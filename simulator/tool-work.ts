@@ -9,6 +9,9 @@
  *   of the file; when the setting is not in its request (the result was masked), it calls the tool
  *   again with the same arguments.
  *
+ * - `budget-line`: two log fetches a turn on a small window, each content quoting the budget line
+ *   the request ended with (simulator/budget-line-work.ts).
+ *
  * The model decides from what it was sent (the value, the handle, the last tool response), never
  * from the turn number, so a guard that keeps the value in view, loses the handle or runs the tool
  * again makes the claims fail.
@@ -18,6 +21,7 @@ import { Type } from '@google/genai';
 import type { Content, Part } from '@google/genai';
 import { OFFLOAD_ARTIFACT_PREFIX, RECALL_TOOL_NAME } from '../src/internal.js';
 import { contentsText, logText } from '../src/testing/index.js';
+import { budgetLineAnswer, GATEWAY_LOGS_TOOL, type BudgetLineFacts } from './budget-line-work.js';
 import type { ToolWorkKind } from './scenario-types.js';
 
 /** Key of the mark on a result answered from the stored one (README, "No repeated fetch"). */
@@ -25,7 +29,6 @@ const STORED_ANSWER_KEY = 'context_guard_stored_result';
 
 const LOG_TOOL = 'fetch_service_log';
 const CONFIG_TOOL = 'read_config';
-const LOGS_TOOL = 'fetch_logs';
 const CONFIG_PATH = '/etc/app.toml';
 
 /** Row of the 56,000-row log that holds the error; past the head and tail a cut result keeps. */
@@ -49,6 +52,7 @@ const MESSAGES: Readonly<Record<ToolWorkKind, readonly string[]>> = {
     'Fetch the gateway logs, part 3.',
     `What is request_timeout in ${CONFIG_PATH}?`,
   ],
+  'budget-line': Array.from({ length: 12 }, (_, i) => `Fetch the gateway logs, parts ${2 * i + 1} and ${2 * i + 2}.`),
 };
 
 export function workTurns(kind: ToolWorkKind): number {
@@ -102,6 +106,11 @@ export function workTools(kind: ToolWorkKind): WorkTools {
         return result((input ?? {}) as Record<string, unknown>);
       },
     });
+  const logs = (): FunctionTool =>
+    counted(GATEWAY_LOGS_TOOL, 'Returns a part of the gateway logs.', { part: { type: Type.INTEGER } }, (input) => ({
+      logs: logText(6_000, Number(input['part'] ?? 1)),
+    }));
+  if (kind === 'budget-line') return { runs, tools: [logs()] };
   if (kind === 'log-search')
     return {
       runs,
@@ -118,9 +127,7 @@ export function workTools(kind: ToolWorkKind): WorkTools {
         path: input['path'],
         body: configBody(),
       })),
-      counted(LOGS_TOOL, 'Returns a part of the gateway logs.', { part: { type: Type.INTEGER } }, (input) => ({
-        logs: logText(6_000, Number(input['part'] ?? 1)),
-      })),
+      logs(),
     ],
   };
 }
@@ -163,16 +170,18 @@ function answerConfigQuestion(request: LlmRequest): Content {
 /** What the model answers to `message` (the turn's user text), from what `request` holds. */
 export function workAnswer(kind: ToolWorkKind, turn: number, request: LlmRequest): Content {
   const messages = MESSAGES[kind];
+  if (kind === 'budget-line') return budgetLineAnswer(turn, workMessage(kind, turn), request.contents);
   const answered = lastParts(request).some((part) => part.functionResponse);
   if (turn === messages.length)
     return kind === 'log-search' ? answerLogQuestion(request) : answerConfigQuestion(request);
   if (answered) return say('Done.');
   if (kind === 'log-search') return turn === 1 ? call(LOG_TOOL, { service: 'storage' }) : say('Noted.');
-  return turn === 1 ? call(CONFIG_TOOL, { path: CONFIG_PATH }) : call(LOGS_TOOL, { part: turn - 1 });
+  return turn === 1 ? call(CONFIG_TOOL, { path: CONFIG_PATH }) : call(GATEWAY_LOGS_TOOL, { part: turn - 1 });
 }
 
 /** Whether the asked value was absent from the request the question first reached the model in. */
 export function valueLostAtQuestion(kind: ToolWorkKind, requests: readonly { contents: Content[] }[]): boolean {
+  if (kind === 'budget-line') return false;
   const question = MESSAGES[kind][MESSAGES[kind].length - 1] ?? '';
   const first = requests.find((request) =>
     request.contents.some(
@@ -209,6 +218,8 @@ export interface ToolWorkFacts {
    * line, in calls and ground-truth tokens (log-search only).
    */
   readonly pagingToLine?: { readonly calls: number; readonly tokens: number } | undefined;
+  /** The budget line sent, read and kept out of storage (budget-line only; simulator/budget-line-work.ts). */
+  readonly budgetLine?: BudgetLineFacts | undefined;
 }
 
 function functionParts(events: readonly Event[]): Part[] {

@@ -9,6 +9,7 @@ import { workTurns } from '../tool-work.js';
 const K = 1_000;
 const STRATEGIES = ['none', 'adk-token-based', 'guard-defaults'];
 const READ_ONLY_TWIN = '16k_RepeatedReadOnlyCall_NotDeclared';
+const BUDGET_LINE_TWIN = '16k_BudgetLine_Off';
 
 export const TOOL_WORK: readonly ScenarioSpec[] = [
   {
@@ -78,5 +79,34 @@ export const TOOL_WORK: readonly ScenarioSpec[] = [
         storedAnswers: 0,
       },
     },
+  },
+  {
+    name: '16k_BudgetLine_ToolWork',
+    group: 'extra',
+    claim:
+      'With budgetLine on, 8 turns of two 6k log fetches on a 16k window: every agent request ends with the budget line, the model quotes the percentage each line showed, the line is in no stored event, state or summary request, status() counts one line per call, while the guard masks and compacts without an overflow.',
+    window: 16 * K,
+    turns: workTurns('budget-line'),
+    ratio: 2.0,
+    usage: 'always',
+    turnPattern: { tools: [] },
+    work: { kind: 'budget-line', offTwin: BUDGET_LINE_TWIN },
+    guard: { budgetLine: true },
+    strategies: ['guard-defaults'],
+    expect: { toolWork: { answerContains: 'Budget line seen:', budgetLine: true } },
+  },
+  {
+    name: BUDGET_LINE_TWIN,
+    group: 'extra',
+    claim:
+      'The same work with budgetLine off (the default): no request carries a line, so the two runs show what the line costs and whether it changes the compactions.',
+    window: 16 * K,
+    turns: workTurns('budget-line'),
+    ratio: 2.0,
+    usage: 'always',
+    turnPattern: { tools: [] },
+    work: { kind: 'budget-line' },
+    strategies: ['guard-defaults'],
+    expect: { toolWork: { answerContains: 'No budget line in my request.', budgetLine: false } },
   },
 ];
