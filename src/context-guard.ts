@@ -220,7 +220,7 @@ export class ContextGuard extends BasePlugin {
     callbackContext,
     llmRequest,
   }: Parameters<BasePlugin['beforeModelCallback']>[0]): Promise<LlmResponse | undefined> {
-    await this.beforeModel.guard(callbackContext, llmRequest);
+    await this.beforeModel.guardAsPlugin(callbackContext, llmRequest, this);
     return undefined;
   }
 

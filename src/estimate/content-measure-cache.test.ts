@@ -30,6 +30,36 @@ describe('ContentMeasureCache', () => {
     });
   });
 
+  describe('with nothing before the guard that could edit (exact off)', () => {
+    it('should take a history still in place at its first and last known contents without comparing the middle', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(5), characterTokenizer, false);
+      const grown = history(7);
+      grown[2] = userText('edited in the middle, longer than before');
+      const { tokens } = cache.measure(KEY, grown, characterTokenizer, false);
+      // Only the two appended contents are measured: the middle one keeps its earlier measure (16).
+      expect(cache.measuredContents).toBe(7);
+      expect(tokens[2]).toBe(16);
+      // The exact walk on the same contents sees the edit.
+      expect(cache.measure(KEY, grown, characterTokenizer, true).tokens[2]).toBe(4 + 3 + 40);
+    });
+
+    it('should compare every content when the first or the last known content changed, or the history is shorter', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(5), characterTokenizer, false);
+      for (const at of [0, 4]) {
+        const changed = history(6);
+        changed[at] = userText('a summary now in its place');
+        changed[2] = userText('edited in the middle, longer than before');
+        expect(cache.measure(KEY, changed, characterTokenizer, false).tokens[2]).toBe(4 + 3 + 40);
+        cache.measure(KEY, history(5), characterTokenizer, true);
+      }
+      const shorter = history(4);
+      shorter[2] = userText('edited in the middle, longer than before');
+      expect(cache.measure(KEY, shorter, characterTokenizer, false).tokens[2]).toBe(4 + 3 + 40);
+    });
+  });
+
   describe('reuse across calls', () => {
     it('should measure only the contents appended since the last call', () => {
       const cache = new ContentMeasureCache();

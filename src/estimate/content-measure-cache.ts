@@ -46,6 +46,13 @@ interface MeasureCacheLimits {
   readonly contents?: number;
 }
 
+/** How many leading contents are the kept ones: all when the first and the last kept still hold, else none. */
+function keptPrefix(kept: readonly unknown[], contents: readonly Content[]): number {
+  const count = kept.length;
+  if (count === 0 || count > contents.length) return 0;
+  return sameAsKept(kept[0], contents[0]) && sameAsKept(kept[count - 1], contents[count - 1]) ? count : 0;
+}
+
 export class ContentMeasureCache {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly byFingerprint = new Map<string, number>();
@@ -59,14 +66,21 @@ export class ContentMeasureCache {
     this.maxContents = limits.contents ?? 200_000;
   }
 
-  /** Measures `contents`, reusing what is known for `key` (session id + agent name). */
-  measure(key: string, contents: readonly Content[], tokenizer: Tokenizer): ContentMeasures {
+  /**
+   * Measures `contents`, reusing what is known for `key` (session id + agent name). `exact`: something
+   * before the guard could have edited any content (adk/hooks/history-editors.ts), so every one is compared;
+   * otherwise the contents grow from ADK's append-only events, and a known history still in place at its
+   * first and last positions is taken as it was (any other change is compared content by content).
+   */
+  measure(key: string, contents: readonly Content[], tokenizer: Tokenizer, exact = true): ContentMeasures {
     const entry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
     this.sessions.delete(key); // re-inserted below: most recently used last
+    // A shorter history is not one that grew by appending (a rewind, a compaction): compared in full.
+    const whole = exact || entry.kept.length > contents.length;
     if (entry.kept.length > contents.length) {
       for (const list of [entry.fingerprints, entry.tokens, entry.framing, entry.kept]) list.length = contents.length;
     }
-    for (let i = 0; i < contents.length; i++) {
+    for (let i = whole ? 0 : keptPrefix(entry.kept, contents); i < contents.length; i++) {
       const content = contents[i] as Content;
       if (i < entry.kept.length && sameAsKept(entry.kept[i], content)) continue;
       this.measureAt(entry, i, content, tokenizer);

@@ -3,13 +3,14 @@
  * in order per agent of a session, read the request, run the core, apply its result, then let
  * other plugins' compaction hooks run. It fails open: the guard never fails the turn.
  */
-import type { Context, LlmRequest } from '@google/adk';
+import type { BasePlugin, Context, LlmRequest } from '@google/adk';
 import { guardRequest, type GuardRequestResult } from '../../pipeline/guard-request.js';
 import { applyResult } from './apply-result.js';
 import { CompactionHooks, compactionTrigger } from './compaction-hooks.js';
 import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
 import { CONSOLIDATE_CONTEXT_FLAG, readRequest, readStoredState } from './read-request.js';
+import { historyMayBeEdited } from './history-editors.js';
 import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -35,18 +36,24 @@ export class BeforeModelGuard {
     private readonly policies: PolicyCache,
   ) {}
 
+  /** Guards `request` from `plugin`'s before-model callback: exact where a plugin or processor before it could edit. */
+  guardAsPlugin(context: Context, request: LlmRequest, plugin: BasePlugin): Promise<void> {
+    return this.guard(context, request, historyMayBeEdited(context.invocationContext, plugin));
+  }
+
   /**
    * Guards `request` once, and offers the model wrapper one retry of it should the provider
-   * reject it as too long (adk/hooks/retry-rejected.ts); never throws.
+   * reject it as too long (adk/hooks/retry-rejected.ts); never throws. `exact`: something before the guard
+   * could have edited the history (adk/hooks/history-editors.ts): the measure cache compares every content.
    */
-  async guard(context: Context, request: LlmRequest): Promise<void> {
+  async guard(context: Context, request: LlmRequest, exact = true): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
     // App + user + session: the same session id may belong to another user or app.
     const key = `${scopeOfContext(context)}\u0000${context.agentName}`;
     const built = request.contents;
     let sent: GuardRequestResult | undefined;
-    await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key)));
+    await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key, exact)));
     if (!sent) return;
     const again = (accept: (result: GuardRequestResult) => boolean) => this.guardAgain(context, request, key, accept);
     try {
@@ -72,7 +79,10 @@ export class BeforeModelGuard {
     accept: (result: GuardRequestResult) => boolean,
   ): Promise<GuardRequestResult | undefined> {
     let result: GuardRequestResult | undefined;
-    await this.parts.queue.run(key, async () => void (result = await this.guardInOrder(context, request, key, accept)));
+    await this.parts.queue.run(
+      key,
+      async () => void (result = await this.guardInOrder(context, request, key, true, accept)),
+    );
     return result;
   }
 
@@ -108,6 +118,7 @@ export class BeforeModelGuard {
     context: Context,
     request: LlmRequest,
     key: string,
+    exact: boolean,
     accept: (result: GuardRequestResult) => boolean = () => true,
   ): Promise<GuardRequestResult | undefined> {
     const logger = this.parts.logger;
@@ -124,7 +135,7 @@ export class BeforeModelGuard {
       if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const state = { ...stored, windowChoice, recallPending };
-      const read = readRequest(context, request, key, policy, state, hooks, this.parts);
+      const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);
       if (!accept(result)) return undefined;
       // A masking is a compaction too, for other plugins' hooks (made without a model call).

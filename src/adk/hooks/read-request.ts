@@ -147,7 +147,7 @@ function summarizerForCall(
   return windows.summarizerFor(policy, context, window, { config: { ...request.config, labels } });
 }
 
-/** `key`: the session and agent's queue key. */
+/** `key`: the session and agent's queue key; `exact`: every content is compared with its measured copy. */
 export function readRequest(
   context: Context,
   request: LlmRequest,
@@ -159,13 +159,14 @@ export function readRequest(
   },
   hooks: CompactionHooks,
   readers: RequestReaders,
+  exact = true,
 ): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
   const fingerprintAt = freshFingerprints(contents);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
-  const measures = readers.measures.measure(key, contents, tokenizer);
+  const measures = readers.measures.measure(key, contents, tokenizer, exact);
   const { systemInstruction, tools } = request.config ?? {};
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
   const budgetLine = budgetLineFor(context, request, policy);

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BasePlugin,
+  LlmAgent,
+  PluginManager,
+  TruncatingContextCompactor,
+  type InvocationContext,
+  type LlmRequest,
+  type LlmResponse,
+} from '@google/adk';
+import { ContextGuard } from '../../index.js';
+import { historyMayBeEdited } from './history-editors.js';
+
+/** A plugin that only observes responses: it cannot edit a request. */
+class ObservingPlugin extends BasePlugin {
+  override async afterModelCallback(): Promise<LlmResponse | undefined> {
+    return undefined;
+  }
+}
+
+/** A plugin with a before-model callback: it could edit the request before a plugin after it. */
+class EditingPlugin extends BasePlugin {
+  override async beforeModelCallback({ llmRequest }: { llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+    llmRequest.contents = [];
+    return undefined;
+  }
+}
+
+/** What the decision reads of a call: the runner's plugin manager and the calling agent. */
+function callOf(plugins: BasePlugin[], agent: LlmAgent): InvocationContext {
+  return { pluginManager: new PluginManager(plugins), agent } as unknown as InvocationContext;
+}
+
+describe('historyMayBeEdited', () => {
+  const guard = new ContextGuard({ contextWindow: 100_000 });
+  const plain = () => new LlmAgent({ name: 'worker' });
+
+  it('should trust the history when the guard is the only plugin, or the plugins before it cannot edit a request', () => {
+    expect(historyMayBeEdited(callOf([guard], plain()), guard)).toBe(false);
+    expect(historyMayBeEdited(callOf([new ObservingPlugin('observer'), guard], plain()), guard)).toBe(false);
+  });
+
+  it('should not count a plugin after the guard: the guard measured the request before it ran', () => {
+    expect(historyMayBeEdited(callOf([guard, new EditingPlugin('after')], plain()), guard)).toBe(false);
+  });
+
+  it('should count a plugin before the guard that defines a before-model callback', () => {
+    expect(historyMayBeEdited(callOf([new EditingPlugin('before'), guard], plain()), guard)).toBe(true);
+  });
+
+  it('should count request processors other than ADK defaults on any agent of the tree (a context compactor)', () => {
+    const compactor = () => new TruncatingContextCompactor({ threshold: 100 });
+    const compacting = new LlmAgent({ name: 'worker', contextCompactors: [compactor()] });
+    expect(historyMayBeEdited(callOf([guard], compacting), guard)).toBe(true);
+    const child = new LlmAgent({ name: 'child', contextCompactors: [compactor()] });
+    const root = new LlmAgent({ name: 'root', subAgents: [child, new LlmAgent({ name: 'other' })] });
+    // The other agent has no compactor, but shares the session whose events the child's compactor rewrites.
+    expect(historyMayBeEdited(callOf([guard], root.subAgents[1] as LlmAgent), guard)).toBe(true);
+  });
+
+  it('should be exact when the guard is not among the plugins (it runs as an agent callback)', () => {
+    expect(historyMayBeEdited(callOf([], plain()), guard)).toBe(true);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Whether anything could have edited the contents ADK built before the guard's plugin callback sees them:
+ * decides, once per call, if the measure cache must compare every content (estimate/content-measure-cache.ts).
+ *
+ * ADK 2.0.0 builds the contents from the session's append-only events with its default request processors
+ * (deterministic), then runs the plugins' `beforeModelCallback`s in registration order, then the agent's own.
+ * So the guard, as a plugin, sees ADK's own contents unless a plugin registered before it defines a
+ * `beforeModelCallback`, or an agent of the tree has request processors other than ADK's defaults (a
+ * `contextCompactors` entry adds one: thought pruning and anchored compaction rewrite older events).
+ * What remains (a new compaction summary, function responses ADK moves next to their calls, a shorter
+ * history) changes the first content, the last one known, or the length: the cache then compares every content.
+ * As an agent callback the guard runs after other callbacks: `attached` is always exact.
+ */
+import { BasePlugin, LlmAgent, isLlmAgent, type BaseAgent, type InvocationContext } from '@google/adk';
+
+let defaults: ReadonlySet<unknown> | undefined;
+
+/** ADK's default request processors (module singletons), as a plain agent gets them. */
+function defaultProcessors(): ReadonlySet<unknown> {
+  return (defaults ??= new Set(new LlmAgent({ name: 'context_guard_probe' }).requestProcessors));
+}
+
+/** True when something before `guard` could have edited the history (or when it cannot be told). */
+export function historyMayBeEdited(invocationContext: InvocationContext, guard: BasePlugin): boolean {
+  // `plugins` is private in ADK's types; unreadable means unknown, and unknown means exact.
+  const plugins = (invocationContext.pluginManager as unknown as { plugins?: unknown }).plugins;
+  if (!(plugins instanceof Set)) return true;
+  const before: unknown[] = [];
+  for (const plugin of plugins) {
+    if (plugin === guard) break;
+    before.push(plugin);
+  }
+  if (before.length === plugins.size) return true; // the guard is not among them
+  if (before.some((plugin) => !(plugin instanceof BasePlugin) || definesBeforeModel(plugin))) return true;
+  const agent = invocationContext.agent;
+  return !agent || agentsMayEdit(agent.rootAgent);
+}
+
+/** Whether `plugin`'s class overrides BasePlugin's `beforeModelCallback` (which does nothing). */
+function definesBeforeModel(plugin: BasePlugin): boolean {
+  const own: unknown = Reflect.get(plugin, 'beforeModelCallback');
+  return own !== Reflect.get(BasePlugin.prototype, 'beforeModelCallback');
+}
+
+/**
+ * True when an agent of the tree has request processors other than ADK's defaults. The whole tree, not
+ * the calling agent alone: compaction is session-global (another agent's thought pruning rewrites this one's events).
+ */
+function agentsMayEdit(agent: BaseAgent, depth = 0): boolean {
+  if (depth > 64) return true; // a cycle, say: cannot be told
+  if (isLlmAgent(agent) && agent.requestProcessors.some((processor) => !isDefault(processor))) return true;
+  return agent.subAgents.some((child) => agentsMayEdit(child, depth + 1));
+}
+
+function isDefault(processor: unknown): boolean {
+  try {
+    return defaultProcessors().has(processor);
+  } catch {
+    return false; // the defaults could not be read: exact
+  }
+}
