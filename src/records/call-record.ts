@@ -47,11 +47,8 @@ export const NO_COUNTS: CallCounts = Object.freeze(
   Object.fromEntries(COUNT_KEYS.map((key) => [key, EMPTY_USAGE[key]])) as CallCounts,
 );
 
-interface CallRecord extends CallCounts {
-  readonly version: number;
-  /** Unique per call: a copy of an event re-appended (ADK re-yields old events in places) counts once. */
-  readonly id: string | undefined;
-  readonly agentName: string;
+/** What a call billed, and the summarizer call of its compaction apart: summed as they are by records/call-totals.ts. */
+export interface RecordedBill {
   /** The response's reported usage; zero without usage. `costUsd` is the call's and its summarizer's. */
   readonly promptTokens: number;
   readonly cachedPromptTokens: number;
@@ -67,6 +64,13 @@ interface CallRecord extends CallCounts {
   readonly summarizerCostUsd: number;
   /** 1 when the summarizer's cost is unknown (no usage reported, or no price). */
   readonly unpricedSummarizerCalls: number;
+}
+
+interface CallRecord extends CallCounts, RecordedBill {
+  readonly version: number;
+  /** Unique per call: a copy of an event re-appended (ADK re-yields old events in places) counts once. */
+  readonly id: string | undefined;
+  readonly agentName: string;
 }
 
 /** The counters one call added to the usage record: its counts, whatever other turns wrote since. */

@@ -4,7 +4,7 @@
  * only `status()` calls it, never the model-call path.
  */
 import { isPlainObject } from '../config/plain-object.js';
-import { CALL_METADATA_KEY, COUNT_KEYS, decodeCallRecord, type CallCounts } from './call-record.js';
+import { CALL_METADATA_KEY, COUNT_KEYS, decodeCallRecord, type RecordedBill, type CallCounts } from './call-record.js';
 
 /** What summing reads of an event (an ADK `Event` has these). */
 export interface CountedEvent {
@@ -13,20 +13,10 @@ export interface CountedEvent {
   readonly customMetadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
-export interface CallTotals extends CallCounts {
+/** Summed over the agent's calls (the counts and the bill of records/call-record.ts). */
+export interface CallTotals extends CallCounts, RecordedBill {
   /** Distinct invocations with a record of the agent. */
   readonly invocations: number;
-  readonly promptTokens: number;
-  readonly cachedPromptTokens: number;
-  readonly outputTokens: number;
-  readonly costUsd: number;
-  readonly unpricedCalls: number;
-  readonly summarizerCalls: number;
-  readonly summarizerPromptTokens: number;
-  readonly summarizerCachedPromptTokens: number;
-  readonly summarizerOutputTokens: number;
-  readonly summarizerCostUsd: number;
-  readonly unpricedSummarizerCalls: number;
 }
 
 type Summed = { -readonly [key in keyof CallTotals]: number };
