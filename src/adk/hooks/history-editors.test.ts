@@ -3,6 +3,7 @@ import {
   BasePlugin,
   LlmAgent,
   PluginManager,
+  TokenBasedContextCompactor,
   TruncatingContextCompactor,
   type InvocationContext,
   type LlmRequest,
@@ -60,5 +61,17 @@ describe('historyMayBeEdited', () => {
 
   it('should be exact when the guard is not among the plugins (it runs as an agent callback)', () => {
     expect(historyMayBeEdited(callOf([], plain()), guard)).toBe(true);
+  });
+
+  it('should trust the history with compactors that only append a summary event, not with one beside them that rewrites', () => {
+    const summarizer = { summarize: () => Promise.reject(new Error('unused')) } as never;
+    const tokenBased = () => new TokenBasedContextCompactor({ tokenThreshold: 100, eventRetentionSize: 2, summarizer });
+    const appending = new LlmAgent({ name: 'worker', contextCompactors: [tokenBased()] });
+    expect(historyMayBeEdited(callOf([guard], appending), guard)).toBe(false);
+    const mixed = new LlmAgent({
+      name: 'worker',
+      contextCompactors: [tokenBased(), new TruncatingContextCompactor({ threshold: 100 })],
+    });
+    expect(historyMayBeEdited(callOf([guard], mixed), guard)).toBe(true);
   });
 });

@@ -6,12 +6,22 @@
  * (deterministic), then runs the plugins' `beforeModelCallback`s in registration order, then the agent's own.
  * So the guard, as a plugin, sees ADK's own contents unless a plugin registered before it defines a
  * `beforeModelCallback`, or an agent of the tree has request processors other than ADK's defaults (a
- * `contextCompactors` entry adds one: thought pruning and anchored compaction rewrite older events).
+ * `contextCompactors` entry adds one: thought pruning, anchored and truncating compaction rewrite or remove
+ * older events; the token-based and agent-controlled compactors only append a summary event, which the
+ * contents then start with, so they count as not editing).
  * What remains (a new compaction summary, function responses ADK moves next to their calls, a shorter
  * history) changes the first content, the last one known, or the length: the cache then compares every content.
  * As an agent callback the guard runs after other callbacks: `attached` is always exact.
  */
-import { BasePlugin, LlmAgent, isLlmAgent, type BaseAgent, type InvocationContext } from '@google/adk';
+import {
+  AgentControlledContextCompactor,
+  BasePlugin,
+  LlmAgent,
+  TokenBasedContextCompactor,
+  isLlmAgent,
+  type BaseAgent,
+  type InvocationContext,
+} from '@google/adk';
 
 let defaults: ReadonlySet<unknown> | undefined;
 
@@ -54,8 +64,25 @@ function agentsMayEdit(agent: BaseAgent, depth = 0): boolean {
 
 function isDefault(processor: unknown): boolean {
   try {
-    return defaultProcessors().has(processor);
+    return defaultProcessors().has(processor) || onlyAppendsSummaries(processor);
   } catch {
     return false; // the defaults could not be read: exact
   }
+}
+
+/**
+ * ADK's compactor processor (`context_compactor_request_processor.js`, not exported) whose compactors
+ * only push a summary event (`token_based_context_compactor.js`, `agent_controlled_context_compactor.js`):
+ * the contents then begin with that summary, a change the cheap check sees (the first content differs).
+ */
+function onlyAppendsSummaries(processor: unknown): boolean {
+  const compactors: unknown = Reflect.get(Object(processor), 'compactors');
+  return (
+    Array.isArray(compactors) &&
+    compactors.length > 0 &&
+    compactors.every(
+      (compactor) =>
+        compactor instanceof TokenBasedContextCompactor || compactor instanceof AgentControlledContextCompactor,
+    )
+  );
 }
