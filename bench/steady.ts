@@ -275,14 +275,17 @@ export async function runSteadyState(
     eventRetentionSize: 10,
     summarizer: new LlmSummarizer({ llm: undefined as never }),
   });
+  // ADK's compactor is timed beside the guard on the same session, not installed on the agent: a
+  // compactor the guard does not know as append-only puts its measure on the exact comparison
+  // (adk/hooks/history-editors.ts), and this bench measures the guard as users run it, alone.
   const compactor = new TimedCompactor(adk);
   const bench: BenchAgent = createBenchAgent({
     window: 4_000_000,
     countTokens: truth.count,
     plugins: [guard],
-    compactors: [compactor],
     modelName: MODEL_NAME,
   });
+  const lastInvocation = (): InvocationContext | undefined => guard.samples.at(-1)?.context.invocationContext;
   const session = await bench.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   const results: CheckpointResult[] = [];
   let turn = 0;
@@ -306,7 +309,14 @@ export async function runSteadyState(
     compactor.samples.length = 0;
     guard.recording = true;
     compactor.recording = true;
-    for (let i = 0; i < (options.measuredTurns ?? MEASURED_TURNS); i++) await runTurn(measuredPlan(turn));
+    for (let i = 0; i < (options.measuredTurns ?? MEASURED_TURNS); i++) {
+      const before = guard.samples.length;
+      await runTurn(measuredPlan(turn));
+      // As ADK's request processor would before each of the turn's model calls, on the session as it now stands.
+      const invocation = lastInvocation();
+      if (invocation)
+        for (let call = before; call < guard.samples.length; call++) await compactor.shouldCompact(invocation);
+    }
     guard.recording = false;
     compactor.recording = false;
     const samples: CallSample[] = guard.samples.slice();
