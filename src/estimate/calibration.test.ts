@@ -9,6 +9,7 @@ import {
   DEFAULT_CORRECTION,
   learnedFactor,
   MIN_CONTENT_SHARE,
+  MIN_TRUSTED_RATIO,
   parseOverflowError,
 } from './calibration.js';
 
@@ -138,9 +139,17 @@ describe('calibrate', () => {
       expect(calibrate(2_000, { realPromptTokens: 1_000, lastEstimate: 2_000 })).toBe(1_000);
     });
 
-    it('should credit a shrink at the ratio when the provider counts fewer tokens', () => {
-      // ratio 1,600 / 2,000 = 0.8: 500 estimated tokens removed are credited 400 (not 500, not the estimate 1,500)
-      expect(calibrate(1_500, { realPromptTokens: 1_600, lastEstimate: 2_000 })).toBe(1_200);
+    it('should not trust a count below the estimate over a shrink the guard did not make', () => {
+      // ratio 0.8, but 500 estimated tokens were removed by something else: what they cost the provider is
+      // unknown (a dense span costs it less than the average), so the estimate at the factor (1) stands.
+      expect(calibrate(1_500, { realPromptTokens: 1_600, lastEstimate: 2_000 })).toBe(1_500);
+    });
+
+    it("should not trust a count far below the estimate (a provider leaving cached tokens out, another call's pair)", () => {
+      // ratio 100 / 80,000: no tokenizer difference explains it; the request is counted as before, from the estimate.
+      expect(calibrate(80_500, { realPromptTokens: 100, lastEstimate: 80_000 })).toBe(80_500);
+      const atTheLimit = { realPromptTokens: 80_000 * MIN_TRUSTED_RATIO, lastEstimate: 80_000 };
+      expect(calibrate(80_500, atTheLimit)).toBe(80_000 * MIN_TRUSTED_RATIO + 500);
     });
 
     it('should charge appended content at the factor of this request, at least 1, below a ratio of 1', () => {
