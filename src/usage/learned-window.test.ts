@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { usageRecord } from '../../test/support/builders.js';
 import { rejectionOutcome } from './provider-feedback.js';
 import {
+  acceptedIn,
   chooseWindow,
   learnedFromState,
   learnedWindowFor,
@@ -153,5 +154,13 @@ describe('learned windows bounded by accepted requests', () => {
     expect(windowFloor([{ tokens: 5_000 }, { estimate: 6_000 }])).toBe(6_000);
     expect(windowFloor([{ estimate: 6_000 }], 0.5)).toBe(3_000);
     expect(windowFloor([{ estimate: 6_000 }], 3)).toBe(6_000);
+  });
+});
+
+describe('acceptedIn', () => {
+  it('should read an accepted estimate stored above the accepted count at the count (sessions stored before counts bounded it)', () => {
+    const stored = usageRecord({ acceptedModel: 'gemini-2.5-flash', acceptedTokens: 7_200, acceptedEstimate: 9_000 });
+    expect(acceptedIn(stored, 'gemini-2.5-flash')).toEqual({ tokens: 7_200, estimate: 7_200 });
+    expect(acceptedIn({ ...stored, acceptedTokens: undefined }, 'gemini-2.5-flash')?.estimate).toBe(9_000);
   });
 });

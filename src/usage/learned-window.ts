@@ -62,8 +62,19 @@ export function windowFloor(accepted: ReadonlyArray<AcceptedSize | undefined>, r
 /** The session's accepted size, when it was accepted by `model`. */
 export function acceptedIn(usage: UsageRecord, model: string | undefined): AcceptedSize | undefined {
   return usage.acceptedModel === normalizeModelName(model ?? '')
-    ? { tokens: usage.acceptedTokens, estimate: usage.acceptedEstimate }
+    ? { tokens: usage.acceptedTokens, estimate: countedEstimate(usage) }
     : undefined;
+}
+
+/**
+ * The accepted estimate at no more than the accepted real count: a session stored before counts were
+ * taken so (recordAccepted) may hold an estimate above the window, which would refuse its stated maximum.
+ */
+function countedEstimate(usage: Pick<UsageRecord, 'acceptedTokens' | 'acceptedEstimate'>): number | undefined {
+  const { acceptedTokens, acceptedEstimate } = usage;
+  return acceptedTokens !== undefined && acceptedEstimate !== undefined
+    ? Math.min(acceptedEstimate, acceptedTokens)
+    : acceptedEstimate;
 }
 
 /**
@@ -79,7 +90,7 @@ export function recordAccepted(usage: UsageRecord, model: string | undefined, re
   const tokens = maxOf(before.acceptedTokens, real);
   const sent =
     real !== undefined && usage.sentEstimate !== undefined ? Math.min(usage.sentEstimate, real) : usage.sentEstimate;
-  const estimate = maxOf(before.acceptedEstimate, sent);
+  const estimate = maxOf(before.acceptedModel === undefined ? undefined : countedEstimate(before), sent);
   if (usage.acceptedModel === name && tokens === usage.acceptedTokens && estimate === usage.acceptedEstimate)
     return usage;
   return { ...usage, acceptedModel: name, acceptedTokens: tokens, acceptedEstimate: estimate };
