@@ -151,6 +151,16 @@ describe('the budget line', () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(JSON.stringify(seen.map((s) => s.contents))).not.toContain(LINE_START);
   });
+
+  it("is not added to the first call of an interaction chain either (the model's useInteractionsApi)", async () => {
+    // That call has no previousInteractionId yet, but its whole contents start the chain the server keeps.
+    const { seen, h } = lineHarness({ budgetLine: true });
+    Object.assign(h.model, { useInteractionsApi: true });
+    const session = await h.startSession();
+    await h.runTurns(session.id, 1);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(JSON.stringify(seen.map((s) => s.contents))).not.toContain(LINE_START);
+  });
 });
 
 describe('the context_status tool', () => {

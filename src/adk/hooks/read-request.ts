@@ -30,7 +30,7 @@ import type { PreparedSummaries } from '../runtime/prepared-summaries.js';
 import type { PreparedLookup, ReplicaPrepared } from '../runtime/replica-prepared.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { isContextRecallTool } from '../tools/recall-tool.js';
-import { interactionsCall } from '../../interactions/interactions-mode.js';
+import { interactionsCall, interactionsMode } from '../../interactions/interactions-mode.js';
 import { interactionsModelOf } from '../runtime/interactions-model.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
@@ -226,7 +226,9 @@ export function readRequest(
  * sent with one call would stay). It is sent after everything else: the fixed part keeps room for its longest form.
  */
 function budgetLineFor(context: Context, request: LlmRequest, policy: ResolvedPolicy): GuardRequestInput['budgetLine'] {
-  if (!policy.budgetLine || request.previousInteractionId) return undefined;
+  // Not in Interactions mode, the chain's first call included: that call's contents stay on the server.
+  if (!policy.budgetLine || interactionsMode(request, interactionsModelOf(context.invocationContext.agent)))
+    return undefined;
   const truncations = context.state.get<{ count?: unknown }>(stateKeysFor(context.agentName).toolTruncations)?.count;
   return { offloaded: typeof truncations === 'number' && truncations > 0 };
 }
