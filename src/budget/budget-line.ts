@@ -67,6 +67,14 @@ export function budgetFigures(input: BudgetFigureInput): BudgetFigures {
 
 const figure = (value: number): string => value.toLocaleString('en-US');
 
+/** The line a call ends with. */
+export interface BudgetLine {
+  readonly text: string;
+  /** Heuristic tokens of the line's content. */
+  readonly tokens: number;
+  readonly figures: BudgetFigures;
+}
+
 /** The line itself: terse, figures first, one instruction the model can act on. */
 export function budgetLineText(figures: BudgetFigures): string {
   const { turnsLeft } = figures;

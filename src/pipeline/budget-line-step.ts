@@ -4,17 +4,9 @@
  * session's pace after this call), and counted on the call. The contents the summarizer got and
  * the state stored are those of the steps before: the line is never in either.
  */
-import { budgetFigures, budgetLineContent, budgetLineText, type BudgetFigures } from '../budget/budget-line.js';
+import { budgetFigures, budgetLineContent, budgetLineText } from '../budget/budget-line.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { GuardRequestInput, GuardRequestResult } from './contract.js';
-
-/** The line this call ends with. */
-export interface BudgetLine {
-  readonly text: string;
-  /** Heuristic tokens of the line's content. */
-  readonly tokens: number;
-  readonly figures: BudgetFigures;
-}
 
 export function withBudgetLine(input: GuardRequestInput, result: GuardRequestResult): GuardRequestResult {
   if (!input.budgetLine) return result;

@@ -19,7 +19,7 @@ import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { WindowOrigin } from '../usage/agent-usage-figures.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import type { CompactionOutcome } from './compaction-outcome.js';
-import type { BudgetLine } from './budget-line-step.js';
+import type { BudgetLine } from '../budget/budget-line.js';
 
 export interface GuardRequestInput {
   readonly contents: readonly Content[];

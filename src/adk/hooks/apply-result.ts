@@ -25,7 +25,7 @@ import { prepareSummary } from '../../preparation/prepared-summary.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import type { ReadRequest } from './read-request.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
-import type { BudgetLine } from '../../pipeline/budget-line-step.js';
+import type { BudgetLine } from '../../budget/budget-line.js';
 import { budgetLineContent } from '../../budget/budget-line.js';
 import { rememberBudgetFigures } from '../tools/context-status-tool.js';
 import { recordBudgetLine } from '../../telemetry/budget-metrics.js';
