@@ -30,7 +30,7 @@ import type { PreparedSummaries } from '../runtime/prepared-summaries.js';
 import type { PreparedLookup, ReplicaPrepared } from '../runtime/replica-prepared.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { isContextRecallTool } from '../tools/recall-tool.js';
-import { interactionsCall, interactionsMode } from '../../interactions/interactions-mode.js';
+import { interactionsCall } from '../../interactions/interactions-mode.js';
 import { interactionsModelOf } from '../runtime/interactions-model.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
@@ -169,7 +169,8 @@ export function readRequest(
   const measures = readers.measures.measure(key, contents, tokenizer, exact);
   const { systemInstruction, tools } = request.config ?? {};
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
-  const budgetLine = budgetLineFor(context, request, policy);
+  const interactions = interactionsCall(request, interactionsModelOf(context.invocationContext.agent));
+  const budgetLine = budgetLineFor(context, policy, interactions !== undefined);
   const { windowChoice } = stored;
   const window = windowChoice.window;
   const summarizer = summarizerForCall(windows, policy, context, request, window);
@@ -208,7 +209,7 @@ export function readRequest(
     now: Date.now(),
     ...readers.priceRatios(request.model),
     prepared: preparedForInput(prepared.handle, hooks),
-    interactions: interactionsCall(request, interactionsModelOf(context.invocationContext.agent)),
+    interactions,
   };
   return {
     input,
@@ -225,10 +226,13 @@ export function readRequest(
  * an interaction (Interactions mode keeps the earlier turns on the provider's side, where a line
  * sent with one call would stay). It is sent after everything else: the fixed part keeps room for its longest form.
  */
-function budgetLineFor(context: Context, request: LlmRequest, policy: ResolvedPolicy): GuardRequestInput['budgetLine'] {
+function budgetLineFor(
+  context: Context,
+  policy: ResolvedPolicy,
+  inInteractions: boolean,
+): GuardRequestInput['budgetLine'] {
   // Not in Interactions mode, the chain's first call included: that call's contents stay on the server.
-  if (!policy.budgetLine || interactionsMode(request, interactionsModelOf(context.invocationContext.agent)))
-    return undefined;
+  if (!policy.budgetLine || inInteractions) return undefined;
   const truncations = context.state.get<{ count?: unknown }>(stateKeysFor(context.agentName).toolTruncations)?.count;
   return { offloaded: typeof truncations === 'number' && truncations > 0 };
 }
