@@ -134,6 +134,15 @@ describe('calibration over a session', () => {
     );
   });
 
+  it('should reach the bound: a span the provider counted at 0.3 removed, content it counts in full appended', () => {
+    // Last request: 1,000 counted in full and 1,000 counted at 0.3: 1,300 of 2,000 (r = 0.65).
+    // The cheap span is removed and 400 tokens counted in full appended: growth −600.
+    // Calibrated 1,300 − 600 × 0.65 = 910; true 1,400; bound (1,000 − 300) − 0.35 × 600 = 490.
+    const calibrated = calibrate(1_400, { realPromptTokens: 1_300, lastEstimate: 2_000 });
+    expect(calibrated).toBe(910);
+    expect(1_400 - calibrated).toBe(490);
+  });
+
   it('should count a request that only grew from the real count, content appended at the factor', () => {
     // Last request: 1,000 counted in full and 1,000 counted at 0.3: 1,300 of 2,000 (r = 0.65); 400 tokens
     // counted in full appended: calibrated 1,300 + 400 = 1,700, the true count, not the estimate 2,400.

@@ -139,10 +139,9 @@ describe('calibrate', () => {
       expect(calibrate(2_000, { realPromptTokens: 1_000, lastEstimate: 2_000 })).toBe(1_000);
     });
 
-    it('should not trust a count below the estimate over a shrink the guard did not make', () => {
-      // ratio 0.8, but 500 estimated tokens were removed by something else: what they cost the provider is
-      // unknown (a dense span costs it less than the average), so the estimate at the factor (1) stands.
-      expect(calibrate(1_500, { realPromptTokens: 1_600, lastEstimate: 2_000 })).toBe(1_500);
+    it('should credit a shrink at the ratio when the provider counts fewer tokens', () => {
+      // ratio 1,600 / 2,000 = 0.8: 500 estimated tokens removed are credited 400 (not 500, not the estimate 1,500)
+      expect(calibrate(1_500, { realPromptTokens: 1_600, lastEstimate: 2_000 })).toBe(1_200);
     });
 
     it("should not trust a count far below the estimate (a provider leaving cached tokens out, another call's pair)", () => {

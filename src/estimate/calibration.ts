@@ -95,10 +95,11 @@ export function calibrate(
   const ratio = realPromptTokens / lastEstimate;
   // The provider counts the last request below its estimate, within what a tokenizer difference
   // explains: its count of what it saw is trusted, appended content charged at the factor (at least
-  // 1). A count far below (a provider that leaves cached tokens out, a count paired with another
-  // call's estimate) or a shrink the guard did not make falls to the rule below, which never
-  // undercounts a request that only grew.
-  if (ratio < 1 && ratio >= MIN_TRUSTED_RATIO && growth >= 0) return Math.ceil(realPromptTokens + growth * factor);
+  // 1), a shrink credited at the ratio only (continuous at no growth: never less as the estimate
+  // grows). A count far below (a provider that leaves cached tokens out, a count paired with
+  // another call's estimate) falls to the rule below, which never counts under the estimate.
+  if (ratio < 1 && ratio >= MIN_TRUSTED_RATIO)
+    return Math.ceil(realPromptTokens + growth * (growth >= 0 ? factor : ratio));
   // A shrink is credited at the minimum factor only, so it can never undercount.
   const fromReal = growth >= 0 ? realPromptTokens + growth * factor : realPromptTokens + growth * MIN_CORRECTION;
   return Math.ceil(Math.max(scaled, fromReal));
