@@ -50,6 +50,13 @@ describe('costPerCall', () => {
     expect(costPerCall(masking(), terms())).toBeCloseTo(0.9 * 20_000 + 0.1 * 169_000, 6);
   });
 
+  it("should read a summary request's cached part at the cached price (a continuation of the agent's request)", () => {
+    // The same 100,000 input tokens, 95,000 of them served from the agent's cached prefix: 0.9 × 95,000 less, once.
+    const continued = summary({ summarizerInput: 5_000, summarizerCachedInput: 95_000 });
+    const saved = costPerCall(summary(), terms()) - costPerCall(continued, terms());
+    expect(saved).toBeCloseTo((0.9 * 95_000) / 17, 6);
+  });
+
   it('should break no cache for a request under the cacheable minimum, which is read whole', () => {
     const small = terms({ threshold: 3_000, growthPerCall: 100 });
     expect(costPerCall(masking({ after: 1_000, rewritten: 900 }), small)).toBeCloseTo(2_000, 6);

@@ -7,6 +7,7 @@
  * each re-reading its prefix from the cache. So, per call over that cycle,
  *
  *   cost(x) = ((1 − r) × rewritten(x) + summarizer(x)) / calls(x) + read((after(x) + threshold) / 2)
+ *   summarizer(x) = uncached input + r × cached input + output price ratio × summary
  *   calls(x) = max(1, (threshold − after(x)) / growth per call)
  *
  * with `read` and `r` as in pays-for-cache.ts. A masking that leaves less
@@ -23,9 +24,14 @@ export interface ReductionCandidate {
   readonly after: number;
   /** Tokens from the first changed content to the end of the request: sent once uncached instead of cached. */
   readonly rewritten: number;
-  /** The summarizer's prompt and its summary (0 for a masking alone). */
+  /** The summarizer's prompt billed at the full price, and its summary (0 for a masking alone). */
   readonly summarizerInput: number;
   readonly summaryOutput: number;
+  /**
+   * The summarizer's prompt the provider serves from its cache: the agent's own request the summary
+   * continues (summary/summary-from-request.ts), whose prefix the agent's previous call cached.
+   */
+  readonly summarizerCachedInput?: number | undefined;
 }
 
 export interface ReductionTerms {
@@ -50,7 +56,10 @@ export function costPerCall(candidate: ReductionCandidate, terms: ReductionTerms
   const ratio = terms.cachedPriceRatio;
   // A request under the cacheable minimum has no cache to break: it is read whole on every call anyway.
   const rewrite = candidate.after >= MIN_CACHED_PREFIX_TOKENS ? (1 - ratio) * candidate.rewritten : 0;
-  const summarizer = candidate.summarizerInput + terms.outputPriceRatio * candidate.summaryOutput;
+  const summarizer =
+    candidate.summarizerInput +
+    ratio * (candidate.summarizerCachedInput ?? 0) +
+    terms.outputPriceRatio * candidate.summaryOutput;
   const meanPrefix = (Math.min(candidate.after, terms.threshold) + terms.threshold) / 2;
   return (rewrite + summarizer) / callsUntilNext(candidate.after, terms) + readCost(meanPrefix, ratio);
 }

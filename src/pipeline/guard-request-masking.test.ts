@@ -53,6 +53,35 @@ describe('guardRequest: masking before a summary', () => {
   });
 });
 
+describe('guardRequest: a summary that continues the cached request costs less', () => {
+  // The masking alone is enough (above), and a summary now lands lower. Priced with the summary's
+  // output at the input price and a turn adding 500 tokens over two calls, the two cost about the
+  // same per call when the summarizer's prompt is billed whole; the agent's own model, continuing
+  // the request it cached (a window with room for it), reads that prompt at the cached price.
+  const priced = (summarizerReadsRequest: boolean) => {
+    const { input: base, calls } = input(1);
+    const usage = { ...base.usage, averageTurnTokens: 500, modelCalls: 4, invocations: 2 };
+    const guarded = { ...base, usage, summarizerReadsRequest, summarizerWindow: 20_000, outputPriceRatio: 1 };
+    return { guarded, calls };
+  };
+
+  it('should keep to the masking when the summarizer reads a prompt of its own', async () => {
+    const { guarded, calls } = priced(false);
+    const result = await guardRequest(guarded);
+    expect(result.masking?.cause).toBe('room');
+    expect(result.compaction).toBeUndefined();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("should summarize now when the summary continues the agent's cached request", async () => {
+    const { guarded, calls } = priced(true);
+    const result = await guardRequest(guarded);
+    expect(result.compaction).toBeDefined();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.leadingContents?.length).toBeGreaterThan(0);
+  });
+});
+
 describe('guardRequest: masking for cost, with nothing due', () => {
   // Two completed turns of 1,500-token results, then the first call of a third turn: ~3,900
   // heuristic tokens with the fixed part, calibrated ~5,800, under the threshold of 8,000.

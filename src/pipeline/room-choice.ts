@@ -12,7 +12,9 @@ import { deeperPays, growthPerCall, type ReductionCandidate } from '../masking/r
 import { SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
 import { viewEstimate } from '../split/coverage.js';
 import type { Split } from '../split/choose-split.js';
+import { continuationInstruction } from '../summary/summary-from-request.js';
 import type { GuardRequestInput } from './contract.js';
+import { leadingRequest } from './leading-request.js';
 import type { Observed } from './observe.js';
 
 const sum = (tokens: readonly number[], from: number, to = tokens.length): number => {
@@ -55,13 +57,31 @@ function deepCandidate(input: DeepInput): ReductionCandidate {
   const factor = observed.measure.factor;
   const summaryTokens = plan.summaryCap + SUMMARY_FRAMING_TOKENS;
   const after = viewEstimate(observed.fixedTokens, summaryTokens, masking.viewTokens, split.coverage);
-  const covered = split.toCover.reduce((total, index) => total + (masking.viewTokens[index] ?? 0), 0);
   return {
     after: after * factor,
     rewritten: (after - observed.fixedTokens) * factor,
-    summarizerInput: (covered + observed.measure.summaryTokens) * factor,
+    ...summarizerReads(input),
     summaryOutput: plan.summaryCap * factor,
   };
+}
+
+/**
+ * What the summary request reads: a continuation of the agent's request reads its leading part,
+ * which the agent's previous call cached, and the instruction; the guard's own prompt reads the
+ * covered contents and the previous summary, all at the full price.
+ */
+function summarizerReads(deep: DeepInput): Pick<ReductionCandidate, 'summarizerInput' | 'summarizerCachedInput'> {
+  const { input, observed, masking, split, plan } = deep;
+  const factor = observed.measure.factor;
+  const leading = leadingRequest(input, observed, split);
+  const instruction = continuationInstruction(leading, plan.summaryCap, input.tokenizer);
+  if (leading && instruction !== undefined)
+    return {
+      summarizerInput: input.tokenizer.count(instruction) * factor,
+      summarizerCachedInput: leading.tokens * factor,
+    };
+  const covered = split.toCover.reduce((total, index) => total + (masking.viewTokens[index] ?? 0), 0);
+  return { summarizerInput: (covered + observed.measure.summaryTokens) * factor };
 }
 
 interface DeepInput {

@@ -15,12 +15,7 @@ import type { SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { buildSummaryRecord } from './build-summary-record.js';
 import type { Split } from '../split/choose-split.js';
-import {
-  leadingRequestCacheable,
-  leadingRequestFits,
-  summarizingInstruction,
-  type LeadingRequest,
-} from './summary-from-request.js';
+import { continuationInstruction, type LeadingRequest } from './summary-from-request.js';
 
 export interface SummarizeInput {
   readonly contents: readonly Content[];
@@ -77,11 +72,9 @@ function summaryRequestFor(
 ): { readonly request: Omit<SummarizeRequest, 'signal'>; readonly droppedContents: number } {
   const { plan, fromRequest } = input;
   const base = { systemInstruction: SUMMARY_SYSTEM_INSTRUCTION, maxOutputTokens: plan.summaryCap };
-  if (fromRequest && leadingRequestCacheable(fromRequest)) {
-    const instruction = summarizingInstruction(plan.summaryCap);
-    if (leadingRequestFits(fromRequest, instruction, plan.summaryCap, input.tokenizer))
-      return { request: { ...base, prompt: instruction, leadingContents: fromRequest.contents }, droppedContents: 0 };
-  }
+  const instruction = continuationInstruction(fromRequest, plan.summaryCap, input.tokenizer);
+  if (fromRequest && instruction)
+    return { request: { ...base, prompt: instruction, leadingContents: fromRequest.contents }, droppedContents: 0 };
   const prompt = buildSummaryPrompt({
     previousSummary: input.previous?.text,
     contents: summarizedContents,

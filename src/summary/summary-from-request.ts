@@ -94,3 +94,18 @@ export function leadingRequestFits(
 export function leadingRequestCacheable(leading: Pick<LeadingRequest, 'tokens' | 'factor'>): boolean {
   return leading.tokens * leading.factor >= MIN_CACHED_PREFIX_TOKENS;
 }
+
+/**
+ * The instruction a summary continuing `leading` ends with, when that continuation is the request
+ * made (given, cacheable and fitting the summarizer's window); `undefined` when the guard's own
+ * prompt is used instead.
+ */
+export function continuationInstruction(
+  leading: LeadingRequest | undefined,
+  summaryCap: number,
+  tokenizer: Tokenizer,
+): string | undefined {
+  if (!leading || !leadingRequestCacheable(leading)) return undefined;
+  const instruction = summarizingInstruction(summaryCap);
+  return leadingRequestFits(leading, instruction, summaryCap, tokenizer) ? instruction : undefined;
+}
