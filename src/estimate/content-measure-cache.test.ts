@@ -17,7 +17,12 @@ describe('ContentMeasureCache', () => {
   describe('empty requests', () => {
     it('should measure nothing', () => {
       const cache = new ContentMeasureCache();
-      expect(cache.measure(KEY, [], characterTokenizer)).toEqual({ fingerprints: [], tokens: [], framing: [] });
+      expect(cache.measure(KEY, [], characterTokenizer)).toEqual({
+        fingerprints: [],
+        tokens: [],
+        framing: [],
+        kept: [],
+      });
       expect(cache.measuredContents).toBe(0);
     });
   });

@@ -29,6 +29,8 @@ interface ContentMeasures {
   readonly tokens: readonly number[];
   /** The estimator's framing of each content (part of its tokens), so a call sums it instead of walking parts. */
   readonly framing: readonly number[];
+  /** The cache's own copy of each content as measured (never handed to ADK; compared, never changed). */
+  readonly kept: readonly unknown[];
 }
 
 interface SessionEntry {
@@ -92,7 +94,12 @@ export class ContentMeasureCache {
     }
     // A snapshot: the entry changes in place on the next call, possibly while this one is still in use
     // (the guard awaits the summarizer between measuring and using the measures).
-    return { fingerprints: entry.fingerprints.slice(), tokens: entry.tokens.slice(), framing: entry.framing.slice() };
+    return {
+      fingerprints: entry.fingerprints.slice(),
+      tokens: entry.tokens.slice(),
+      framing: entry.framing.slice(),
+      kept: entry.kept.slice(),
+    };
   }
 
   private measureAt(entry: SessionEntry, index: number, content: Content, tokenizer: Tokenizer): void {

@@ -33,16 +33,36 @@ export interface MaskedEntry {
   readonly framing: number;
 }
 
+/**
+ * The masked range of the last view built for a session and agent: the next call takes its entries
+ * for every leading position that still holds the same fingerprint and count, without a lookup each.
+ */
+export interface KeptView {
+  readonly covered: number;
+  readonly upTo: number;
+  /** The fingerprints and counts the view was built from (the measure's snapshot arrays, never changed). */
+  readonly fingerprints: readonly string[];
+  readonly tokens: readonly number[];
+  /** The positions in [covered, upTo) masking changed, ascending, and their entries. */
+  readonly positions: readonly number[];
+  readonly entries: readonly MaskedEntry[];
+}
+
 /** One session and agent's entries, by position in the history, for one hint. */
 export interface PlaceholderMemo {
   /** The entry at `index` if it was built under `hint`'s verdicts. */
   at(index: number, hint: MaskHint): MaskedEntry | undefined;
   set(index: number, entry: MaskedEntry, hint: MaskHint): void;
+  /** The last view kept under `hint`'s verdicts, if any. */
+  lastView(hint: MaskHint): KeptView | undefined;
+  keepView(view: KeptView, hint: MaskHint): void;
 }
 
 /** A session's entries and the hint they were built under: the recall tool and the verdicts on their tools. */
 class SessionEntries {
   readonly entries = new Map<number, MaskedEntry>();
+  /** The last view's masked range, dropped with the entries (its entries are built under the same hint). */
+  view: KeptView | undefined;
   private recallToolName: string | undefined;
   private readonly readOnly = new Map<string, boolean>();
   /** The last hint found to agree: a call builds one hint, so the check runs once per call. */
@@ -57,6 +77,7 @@ class SessionEntries {
     if (agrees) return 0;
     const dropped = this.entries.size;
     this.entries.clear();
+    this.view = undefined;
     this.readOnly.clear();
     this.recallToolName = hint.recallToolName;
     return dropped;
@@ -114,6 +135,14 @@ export class PlaceholderCache {
         if (!own.entries.has(index)) this.entries++;
         own.entries.set(index, entry);
         this.evict(key);
+      },
+      lastView: (hint) => {
+        align(hint);
+        return own.view;
+      },
+      keepView: (view, hint) => {
+        align(hint);
+        own.view = view;
       },
     };
   }

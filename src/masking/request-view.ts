@@ -9,7 +9,7 @@
  */
 import type { Content, Part } from '@google/genai';
 import { maskContent, type MaskHint } from './mask-observations.js';
-import type { MaskedEntry, PlaceholderMemo } from './placeholder-cache.js';
+import type { KeptView, MaskedEntry, PlaceholderMemo } from './placeholder-cache.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import { safeJson } from '../estimate/json-text.js';
@@ -100,16 +100,63 @@ export interface StoredView {
   readonly maskedUpTo: number;
 }
 
+/** Puts the masked content of `entry` at `index` of `figures`, in objects of this call's own. */
+function putMasked(figures: RequestView, index: number, masked: Content, entry: MaskedEntry): void {
+  figures.view[index] = copyMasked(masked);
+  figures.viewTokens[index] = entry.tokens;
+  if (figures.viewFraming) figures.viewFraming[index] = entry.framing;
+}
+
 /** Masks [from, upTo) of `figures` (fresh arrays, the caller's own) in place. */
 function maskRange(source: ViewSource, figures: RequestView, from: number, upTo: number): RequestView {
-  const { view, viewTokens, viewFraming } = figures;
-  for (let i = Math.max(from, source.covered); i < Math.min(upTo, view.length); i++) {
+  for (let i = Math.max(from, source.covered); i < Math.min(upTo, figures.view.length); i++) {
+    const entry = entryAt(source, i);
+    if (entry.masked !== undefined) putMasked(figures, i, entry.masked, entry);
+  }
+  return figures;
+}
+
+/** How far from `covered` the last view's fingerprints and counts still hold: its entries stand up to there. */
+function keptReach(last: KeptView, source: ViewSource, fingerprints: readonly string[], upTo: number): number {
+  const { tokens, covered } = source;
+  const limit = Math.min(last.upTo, upTo);
+  let i = covered;
+  while (i < limit && fingerprints[i] === last.fingerprints[i] && tokens[i] === last.tokens[i]) i++;
+  return i;
+}
+
+/**
+ * Masks [covered, upTo) of `figures` in place, taking the session's last view for the leading positions
+ * whose contents are the same (compared by fingerprint and count, as each entry is), and keeps the result
+ * for the next call: a call then costs a comparison of numbers and strings already shared, and a copy, per
+ * masked content; no lookup.
+ */
+function maskAll(source: ViewSource, figures: RequestView, upTo: number): RequestView {
+  const { placeholders: memo, fingerprints, covered } = source;
+  if (!memo || !fingerprints || fingerprints.length !== figures.view.length)
+    return maskRange(source, figures, covered, upTo);
+  const end = Math.min(upTo, figures.view.length);
+  const kept = memo.lastView(source.hint);
+  // Taken only from the same watermark: its positions all lie in [covered, reach).
+  const last = kept?.covered === covered ? kept : undefined;
+  const reach = last ? keptReach(last, source, fingerprints, end) : covered;
+  const positions: number[] = [];
+  const entries: MaskedEntry[] = [];
+  for (let k = 0; last && k < last.positions.length && (last.positions[k] ?? reach) < reach; k++) {
+    const entry = last.entries[k] as MaskedEntry;
+    const index = last.positions[k] as number;
+    if (entry.masked !== undefined) putMasked(figures, index, entry.masked, entry);
+    positions.push(index);
+    entries.push(entry);
+  }
+  for (let i = reach; i < end; i++) {
     const entry = entryAt(source, i);
     if (entry.masked === undefined) continue;
-    view[i] = copyMasked(entry.masked);
-    viewTokens[i] = entry.tokens;
-    if (viewFraming) viewFraming[i] = entry.framing;
+    putMasked(figures, i, entry.masked, entry);
+    positions.push(i);
+    entries.push(entry);
   }
+  memo.keepView({ covered, upTo: end, fingerprints, tokens: source.tokens, positions, entries }, source.hint);
   return figures;
 }
 
@@ -120,7 +167,7 @@ function maskRange(source: ViewSource, figures: RequestView, from: number, upTo:
 export function maskedView(source: ViewSource, upTo: number, stored?: StoredView): RequestView {
   const base = stored?.view;
   if (!base || stored.maskedUpTo > upTo || base.view.length !== source.contents.length || !base.viewFraming)
-    return maskRange(source, unmaskedFigures(source), source.covered, upTo);
+    return maskAll(source, unmaskedFigures(source), upTo);
   const figures = {
     view: base.view.slice(),
     viewTokens: base.viewTokens.slice(),

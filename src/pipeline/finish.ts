@@ -5,7 +5,8 @@
  */
 import type { Content } from '@google/genai';
 import type { CompactionReason } from '../budget/compaction-reason.js';
-import { contentsFramingTokens } from '../estimate/estimate-request.js';
+import { contentFramingTokens } from '../estimate/estimate-content.js';
+import type { RequestView } from '../masking/request-view.js';
 import type { MaskStep } from '../masking/mask-for-room.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import { buildCompactionOutcome } from './compaction-outcome.js';
@@ -60,7 +61,7 @@ export function finish(
       masked: masking !== undefined,
       discarded: composed.discarded,
       sentEstimate: fitted.estimate,
-      sentFraming: sentFraming(input, contents),
+      sentFraming: sentFraming(input, contents, compacted.view),
       sentCalibrated,
       overLimit: overLimit !== undefined,
       overLimitCause,
@@ -75,9 +76,21 @@ export function finish(
   };
 }
 
-/** The estimator's framing of a reduced request (what is sent as measured has `measure.framing`). */
-function sentFraming(input: GuardRequestInput, contents: readonly Content[]): number {
-  return (input.fixedFramingTokens ?? 0) + contentsFramingTokens(contents);
+/**
+ * The estimator's framing of a reduced request (what is sent as measured has `measure.framing`). The sent
+ * contents mostly end with the view's own objects, whose framing the view carries: those are summed, only
+ * the others (summary, pins, shrunk contents) walked; walking all of them was O(history) a call.
+ */
+function sentFraming(input: GuardRequestInput, contents: readonly Content[], view: RequestView): number {
+  const framing = view.viewFraming;
+  let sent = contents.length;
+  let total = 0;
+  if (framing && framing.length === view.view.length) {
+    for (let at = view.view.length - 1; sent > 0 && at >= 0 && contents[sent - 1] === view.view[at]; at--, sent--)
+      total += framing[at] ?? 0;
+  }
+  for (let i = 0; i < sent; i++) total += contentFramingTokens(contents[i] as Content);
+  return (input.fixedFramingTokens ?? 0) + total;
 }
 
 /** Step 9: the request as composed (a summary that came out larger is discarded), then shrunk to fit. */

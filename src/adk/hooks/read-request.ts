@@ -12,7 +12,7 @@ import type { WindowChoice } from '../../usage/learned-window.js';
 import { runSummarizer, type SummarizeFn, type Summarizer } from '../../summary/summarizer.js';
 import type { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
 import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
-import { fingerprint } from '../../estimate/fingerprint.js';
+import { liveFingerprints } from '../../estimate/live-fingerprints.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import { pinnedContent } from '../../memory/pins.js';
 import { encodeRecord } from '../../state/codec.js';
@@ -163,10 +163,10 @@ export function readRequest(
 ): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
-  const fingerprintAt = freshFingerprints(contents);
+  const measures = readers.measures.measure(key, contents, tokenizer, exact);
+  const fingerprintAt = liveFingerprints(contents, measures);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
-  const measures = readers.measures.measure(key, contents, tokenizer, exact);
   const { systemInstruction, tools } = request.config ?? {};
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
   const interactions = interactionsCall(request, interactionsModelOf(context.invocationContext.agent));
@@ -235,14 +235,6 @@ function budgetLineFor(
   if (!policy.budgetLine || inInteractions) return undefined;
   const truncations = context.state.get<{ count?: unknown }>(stateKeysFor(context.agentName).toolTruncations)?.count;
   return { offloaded: typeof truncations === 'number' && truncations > 0 };
-}
-
-/** The fingerprint of one content, computed afresh, for validating a stored watermark. */
-function freshFingerprints(contents: readonly Content[]): (index: number) => string | undefined {
-  return (index) => {
-    const content = contents[index];
-    return content ? fingerprint(content) : undefined;
-  };
 }
 
 /** Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then. */

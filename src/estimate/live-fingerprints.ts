@@ -1,0 +1,29 @@
+/**
+ * Fingerprints of the live contents, for validating a stored watermark (state/watermark.ts). A content
+ * still equal, exactly, to the measure cache's own copy at its position (estimate/kept-content.ts) has the
+ * fingerprint measured from that copy: the check is a visit per node, where hashing a tool result again
+ * read its whole JSON text on every call (the mask's anchor sits on old results). Any other content is
+ * fingerprinted afresh, so the watermark never rests on the cache's probe of the history.
+ */
+import type { Content } from '@google/genai';
+import { fingerprint } from './fingerprint.js';
+import { sameAsKept } from './kept-content.js';
+
+/** What the measure cache saw at each position: its copy of the content and the fingerprint of it. */
+interface MeasuredCopies {
+  readonly kept: readonly unknown[];
+  readonly fingerprints: readonly string[];
+}
+
+export function liveFingerprints(
+  contents: readonly Content[],
+  measured: MeasuredCopies,
+): (index: number) => string | undefined {
+  return (index) => {
+    const content = contents[index];
+    if (!content) return undefined;
+    const kept = measured.kept[index];
+    const known = measured.fingerprints[index];
+    return kept !== undefined && known !== undefined && sameAsKept(kept, content) ? known : fingerprint(content);
+  };
+}
