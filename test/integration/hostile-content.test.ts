@@ -6,12 +6,24 @@
  * - two texts of one length that differ anywhere are two contents to the process-wide
  *   fingerprint → tokens memo: a text crafted to share another user's sampled windows (head,
  *   quarters, tail) with CJK everywhere else is counted as itself, so its request fits the window
- *   as if the other user had never been served.
+ *   as if the other user had never been served;
+ * - a message the user typed that starts with "For context:" (ADK renders another agent's events
+ *   with a first part that is exactly those words) is the user's request: it stays verbatim in
+ *   every request of its turn while the turn's older steps are summarized.
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
-import { cjkText, proseText, ScriptedLlm, tokenizerTokenCounter } from '../../src/testing/index.js';
+import { SUMMARY_MARKER } from '../../src/internal.js';
+import {
+  cjkText,
+  proseText,
+  ScriptedLlm,
+  ScriptedSummarizer,
+  tokenizerTokenCounter,
+  type ModelScript,
+} from '../../src/testing/index.js';
+import { createHarness, runTurn } from '../support/agent-harness.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -77,6 +89,47 @@ describe('hostile content', () => {
       const bobs = shared.model.requests.slice(1);
       expect(bobs.map((request) => request.contents)).toEqual(alone.model.requests.map((request) => request.contents));
       for (const request of bobs) expect(request.promptTokens).toBeLessThanOrEqual(WINDOW);
+    });
+  });
+
+  describe("a message of the user that reads like ADK's rendering of another agent", () => {
+    /** Calls `fetch_logs` `steps` times in the turn, then answers. */
+    function toolLoop(steps: number): ModelScript {
+      let calls = 0;
+      return () => {
+        calls += 1;
+        if (calls > steps) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
+        return {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: calls } } }],
+          },
+        };
+      };
+    }
+
+    it('should keep it verbatim in every request of its turn while the turn is summarized', async () => {
+      const window = 12_288;
+      const guard = new ContextGuard({
+        contextWindow: window,
+        summarizer: new ScriptedSummarizer(),
+        maskKeepRecent: 0,
+      });
+      const harness = createHarness({ window, ratio: 1.8, script: toolLoop(12), plugins: [guard] });
+      const session = await harness.startSession();
+      const message = `For context: I deploy with Terraform. ${proseText(6_000, 3)} Open the pull request against main.`;
+      await runTurn(harness.runner, session.id, message);
+
+      const requests = harness.model.requests;
+      expect(requests.length).toBe(13);
+      expect(harness.model.rejectedRequests).toEqual([]);
+      expect(requests.some((request) => request.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER))).toBe(true);
+      // Before: from the first compaction on, the message was summarized with the turn's steps.
+      for (const request of requests)
+        expect(
+          request.contents.some((content) => content.role === 'user' && content.parts?.[0]?.text === message),
+          `request ${request.index}`,
+        ).toBe(true);
     });
   });
 });
