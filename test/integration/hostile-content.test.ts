@@ -9,7 +9,10 @@
  *   as if the other user had never been served;
  * - a message the user typed that starts with "For context:" (ADK renders another agent's events
  *   with a first part that is exactly those words) is the user's request: it stays verbatim in
- *   every request of its turn while the turn's older steps are summarized.
+ *   every request of its turn while the turn's older steps are summarized;
+ * - a message whose parts are code execution (`executableCode`, `codeExecutionResult`) larger
+ *   than the window is cut head and tail to fit, like a text: no request over the window, no
+ *   error event.
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +21,7 @@ import { SUMMARY_MARKER } from '../../src/internal.js';
 import {
   cjkText,
   proseText,
+  ratioTokenCounter,
   ScriptedLlm,
   ScriptedSummarizer,
   tokenizerTokenCounter,
@@ -130,6 +134,43 @@ describe('hostile content', () => {
           request.contents.some((content) => content.role === 'user' && content.parts?.[0]?.text === message),
           `request ${request.index}`,
         ).toBe(true);
+    });
+  });
+
+  describe('a message of code execution parts larger than the window', () => {
+    it('should cut them head and tail to fit, with no request over the window and no error', async () => {
+      const window = 16_000;
+      const model = new ScriptedLlm({
+        window,
+        countTokens: ratioTokenCounter(1),
+        script: () => ({ content: { role: 'model', parts: [{ text: 'Ran it.' }] } }),
+      });
+      const agent = new LlmAgent({ name: 'worker', model, instruction: 'You run code.' });
+      const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() });
+      const runner = new Runner({
+        appName: APP,
+        agent,
+        sessionService: new InMemorySessionService(),
+        plugins: [guard],
+      });
+      const session = await runner.sessionService.createSession({ appName: APP, userId: 'carol' });
+      const code = `import csv\n${'print(row)\n'.repeat(4_000)}# end of script`;
+      const output = `header\n${'1,2,3\n'.repeat(7_000)}footer`;
+      // Before: sent whole (about 21,000 tokens), rejected, and the provider's 400 ended the turn.
+      for await (const event of runner.runAsync({
+        userId: 'carol',
+        sessionId: session.id,
+        newMessage: {
+          role: 'user',
+          parts: [{ executableCode: { code } }, { codeExecutionResult: { output } }],
+        },
+      }))
+        expect(event.errorCode).toBeUndefined();
+      expect(model.rejectedRequests).toEqual([]);
+      const sent = model.requests[0]?.contents.at(-1)?.parts ?? [];
+      expect(sent[0]?.executableCode?.code?.startsWith('import csv')).toBe(true);
+      expect(sent[1]?.codeExecutionResult?.output?.endsWith('footer')).toBe(true);
+      expect(model.requests[0]?.promptTokens).toBeLessThanOrEqual(window);
     });
   });
 });
