@@ -98,7 +98,7 @@ export class GuardSessionActions {
     if (problem !== undefined) {
       throw new TypeError(`ContextGuard: requestCompaction() expects ${SESSION_EXPECTED}; ${problem}.`);
     }
-    const delta = compactionRequestDelta(params.session.state, params.agentName, Date.now());
+    const delta = compactionRequestDelta(params.agentName, Date.now());
     await appendStateEvent(params.sessionService, params.session, 'compact', delta);
   }
 

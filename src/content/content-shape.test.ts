@@ -84,21 +84,18 @@ describe('isUserRequest', () => {
       const parts = (...texts: string[]) => ({ role: 'user', parts: texts.map((text) => ({ text })) });
       expect(isUserRequest(parts('', '  ', 'Hello'))).toBe(true);
       expect(isUserRequest(parts(' ', '\n'))).toBe(false);
-      // The prefix split across parts, which the joined text (with its newline) would not show.
+      // ADK's rendering of another agent's events: a first part that is exactly the prefix.
+      expect(isUserRequest(parts('For context:', '[planner] said: done'))).toBe(false);
       expect(isUserRequest(parts('For ', 'context: x'))).toBe(true);
-      expect(isUserRequest(parts('For context:', ' [planner] said'))).toBe(false);
       expect(
         isUserRequest({ role: 'user', parts: [{ text: 'For context:', thought: true }, { text: 'Do it.' }] }),
       ).toBe(true);
-      for (const content of [
-        parts('For', ' context:'),
-        parts('Fo', 'r context:'),
-        parts('', 'For context: x'),
-        parts('x', 'For context:'),
-      ]) {
-        const text = contentText(content);
-        expect(isUserRequest(content)).toBe(text.trim().length > 0 && !text.startsWith('For context:'));
-      }
+      for (const content of [parts('For', ' context:'), parts('', 'For context: x'), parts('x', 'For context:')])
+        expect(isUserRequest(content)).toBe(true);
+    });
+
+    it('should accept a message the user typed that starts with "For context:"', () => {
+      expect(isUserRequest(userText('For context: I use a Mac. How do I reset the router?'))).toBe(true);
     });
   });
 });

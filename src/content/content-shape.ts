@@ -3,7 +3,7 @@
  */
 import type { Content } from '@google/genai';
 
-/** ADK renders another agent's events as a user content starting with this. */
+/** ADK renders another agent's events as a user content whose first part is this text. */
 const FOREIGN_CONTEXT_PREFIX = 'For context:';
 
 export function hasFunctionCall(content: Content | undefined): boolean {
@@ -23,34 +23,21 @@ export function contentText(content: Content | undefined): string {
   return texts.join('\n');
 }
 
-/** A message the user typed: role `user`, visible text, no tool result, not another agent's events. */
+/**
+ * A message the user typed: role `user`, visible text, no tool result, not another agent's events.
+ * ADK renders those with a first part that is exactly `For context:` (`convertForeignEvent`, and
+ * the A2A client's alike); a user's own text that merely starts with those words ("For context:
+ * I use a Mac...") is still the user's request, kept verbatim through its turn's compactions.
+ */
 export function isUserRequest(content: Content | undefined): boolean {
   if (!content || content.role !== 'user' || hasFunctionResponse(content)) return false;
+  const first = content.parts?.[0];
+  if (first?.text === FOREIGN_CONTEXT_PREFIX && first.thought !== true) return false;
   // As `contentText(content)` would answer, without joining the texts of a message of 20,000 parts.
-  let first: string | undefined;
-  let visible = false;
   for (const part of content.parts ?? []) {
-    if (typeof part.text !== 'string' || part.text.length === 0 || part.thought === true) continue;
-    first ??= part.text;
-    if (part.text.trim().length > 0) {
-      visible = true;
-      break;
-    }
+    if (typeof part.text === 'string' && part.thought !== true && part.text.trim().length > 0) return true;
   }
-  return visible && first !== undefined && !startsWithPrefix(first, content);
-}
-
-/** True when the visible text of `content`, which starts with `first`, starts with the foreign-context prefix. */
-function startsWithPrefix(first: string, content: Content): boolean {
-  if (first.length >= FOREIGN_CONTEXT_PREFIX.length) return first.startsWith(FOREIGN_CONTEXT_PREFIX);
-  // The prefix may run across parts (joined by newlines, as `contentText` does): join just enough of them.
-  let head = '';
-  for (const part of content.parts ?? []) {
-    if (typeof part.text !== 'string' || part.text.length === 0 || part.thought === true) continue;
-    head = head === '' ? part.text : `${head}\n${part.text}`;
-    if (head.length >= FOREIGN_CONTEXT_PREFIX.length) break;
-  }
-  return head.startsWith(FOREIGN_CONTEXT_PREFIX);
+  return false;
 }
 
 /** Index of the latest user request in `contents`, or -1. */

@@ -64,7 +64,7 @@ describe('fingerprint', () => {
     });
   });
 
-  describe('long strings (sampled, so the cost does not grow with the length)', () => {
+  describe('long strings (hashed whole: natively past 4,096 characters)', () => {
     const long = 'x'.repeat(10_000);
 
     it('should change when the length changes', () => {
@@ -77,8 +77,19 @@ describe('fingerprint', () => {
         expect(fingerprint(withUnitChanged(long, index))).not.toBe(fingerprint(long));
     });
 
-    it('should keep the fingerprint for an edit between the sampled windows (documented trade-off)', () => {
-      expect(fingerprint(withUnitChanged(long, 1_000))).toBe(fingerprint(long));
+    it('should change for an edit anywhere, between the windows a probe samples too', () => {
+      // A probe samples 48 units at 0, 2,500, 5,000 and 9,952: the other positions went unseen before.
+      for (const index of [1_000, 4_000, 7_500])
+        expect(fingerprint(withUnitChanged(long, index))).not.toBe(fingerprint(long));
+      const short = 'x'.repeat(3_000);
+      expect(fingerprint(withUnitChanged(short, 1_000))).not.toBe(fingerprint(short));
+      expect(probeFingerprint(withUnitChanged(long, 1_000))).toBe(probeFingerprint(long));
+    });
+
+    it('should tell apart lone surrogates, which UTF-8 would turn into one replacement character', () => {
+      const one = `${long}\uD800`;
+      const other = `${long}\uD801`;
+      expect(fingerprint(`${one}${long}`)).not.toBe(fingerprint(`${other}${long}`));
     });
   });
 

@@ -3,10 +3,15 @@
  *
  * ADK deep-clones every content on every step, so object identity cannot key a
  * cache. A fingerprint walks the structure (keys, kinds, lengths) and hashes
- * strings by sampling their head, middle and tail, so its cost grows with the
- * number of nodes, not the number of bytes: a 1 MB text costs the same as a
- * 1 KB one. Two strings that collide must share their length and every
- * sampled window, so a collision can only mis-key a near-identical string.
+ * strings in full: up to 4,096 characters in this loop, longer ones through
+ * Node's native SHA-1 (2-3 ms per million characters, paid once per new content: the
+ * measure cache compares known contents without hashing them again).
+ * Sampling a long string (head, quarters, tail) made two texts of one length
+ * that differ elsewhere one content: a document edited in its middle, or the
+ * same bytes with CJK in place of Latin text, took the token count the process
+ * memo held for another (another user's) text, and a request 6x the window was
+ * sent as fitting. Probes (`probeFingerprint`) still sample: they only guard a
+ * cache.
  *
  * Tool arguments and results (`functionCall.args`, `functionResponse.response`)
  * are the exception: they are hashed through their JSON text. A tool result
@@ -32,11 +37,19 @@ class Hasher {
   /** Nodes the walk may still visit. */
   remaining: number;
 
-  constructor(maxNodes: number = Number.POSITIVE_INFINITY) {
+  constructor(
+    maxNodes: number = Number.POSITIVE_INFINITY,
+    /** Hash every character of every string (fingerprints), not samples of long ones (probes). */
+    private readonly wholeStrings = false,
+  ) {
     this.remaining = maxNodes;
   }
 
   addString(text: string): void {
+    if (this.wholeStrings) {
+      this.addWhole(text, 'utf16le');
+      return;
+    }
     const length = text.length;
     this.addLength(length);
     if (length <= SAMPLE * 4) {
@@ -65,16 +78,18 @@ class Hasher {
   }
 
   /**
-   * JSON text of a tool argument or result, every character: two polls of one tool can return
-   * results of the same length that differ in one value, and sampling would make them one content
-   * (to the token memo and to a watermark's anchor). A long text goes through Node's native SHA-1
-   * (about 1 ms per MB; this loop in JavaScript took 4-20 ms per MB).
+   * Every character of a text (a string of a fingerprint, the JSON text of a tool argument or
+   * result): two polls of one tool can return results of the same length that differ in one value,
+   * and sampling would make them one content (to the token memo and to a watermark's anchor). A long
+   * text goes through Node's native SHA-1 (about 1 ms per MB; this loop in JavaScript took 4-20 ms per MB).
+   * `utf16le` for a string that may hold lone surrogates (UTF-8 would make them all U+FFFD, one
+   * character); a JSON text is well-formed (JSON.stringify escapes them) and hashes faster as UTF-8.
    */
-  addJson(text: string): void {
+  addWhole(text: string, encoding: 'utf8' | 'utf16le' = 'utf8'): void {
     this.addLength(text.length);
     if (text.length <= NATIVE_HASH_CHARS) this.addChars(text, 0, text.length);
     else {
-      const digest = createHash('sha1').update(text).digest('base64');
+      const digest = createHash('sha1').update(text, encoding).digest('base64');
       this.addChars(digest, 0, digest.length);
     }
   }
@@ -132,7 +147,7 @@ function addBulk(hasher: Hasher, value: object, depth: number, bulk: Bulk, texts
     // A value JSON cannot serialise (a cycle, a BigInt) is walked instead, so such values still differ.
     if (text !== UNSERIALISABLE) {
       hasher.addTag('json');
-      hasher.addJson(text);
+      hasher.addWhole(text);
       return;
     }
   }
@@ -194,7 +209,7 @@ const MAX_WALK_NODES = 1_000_000;
  * JSON texts made for tool arguments and results, for the estimate to reuse.
  */
 export function fingerprint(value: unknown, texts?: JsonTexts): string {
-  const hasher = new Hasher(MAX_WALK_NODES);
+  const hasher = new Hasher(MAX_WALK_NODES, true);
   addValue(hasher, value, 0, Bulk.Json, texts);
   return hasher.digest();
 }

@@ -27,7 +27,10 @@ const MID_TURN: Content[] = [
   functionResponse('fetch_3', { logs: 'x\n'.repeat(300) }),
 ];
 // Another agent's context after the user's message (ADK's 'For context:' contents): still the agent's first call.
-const AFTER_OTHER_AGENT: Content[] = [...CONTENTS, userText('For context: [desk] said: on it.')];
+const AFTER_OTHER_AGENT: Content[] = [
+  ...CONTENTS,
+  { role: 'user', parts: [{ text: 'For context:' }, { text: '[desk] said: on it.' }] },
+];
 
 /** The agent's requests carry the recall tool (the guard declares it wherever masking for cost is on). */
 const recallableSource = (...args: Parameters<typeof viewSource>) => ({

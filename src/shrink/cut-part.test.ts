@@ -37,6 +37,28 @@ describe('partSize', () => {
 });
 
 describe('shrinkPart', () => {
+  describe('code execution parts', () => {
+    it('should cut executable code and its output head and tail to the size, keeping the other fields', () => {
+      const code = `import os\n${'print(1)\n'.repeat(5_000)}# last line`;
+      const output = `start\n${'row\n'.repeat(20_000)}end`;
+      const executable = shrinkPart({ executableCode: { code, language: 'PYTHON' as never } }, 2_000);
+      expect(jsonSize(executable)).toBeLessThanOrEqual(2_000);
+      expect(executable.executableCode?.language).toBe('PYTHON');
+      expect(executable.executableCode?.code?.startsWith('import os')).toBe(true);
+      expect(executable.executableCode?.code?.endsWith('# last line')).toBe(true);
+      const result = shrinkPart({ codeExecutionResult: { outcome: 'OUTCOME_OK' as never, output } }, 2_000);
+      expect(jsonSize(result)).toBeLessThanOrEqual(2_000);
+      expect(result.codeExecutionResult?.outcome).toBe('OUTCOME_OK');
+      expect(result.codeExecutionResult?.output?.startsWith('start')).toBe(true);
+      expect(result.codeExecutionResult?.output?.endsWith('end')).toBe(true);
+    });
+
+    it('should leave a code part that fits as it is', () => {
+      const part: Part = { executableCode: { code: 'print(1)' } };
+      expect(shrinkPart(part, 2_000)).toBe(part);
+    });
+  });
+
   describe('text whose escaping costs more than its characters', () => {
     it.each(ESCAPE_HEAVY)('should cut %s to the limit, in bytes of JSON, keeping head and tail', (_label, unit) => {
       const text = `BEGIN ${unit.repeat(4_000)} END`;

@@ -129,7 +129,37 @@ export function shrinkPart(part: Part, maxBytes: number): Part {
     // Media cannot be cut in half; replace it with a note so the request fits.
     return omittedMedia(part);
   }
+  return shrinkCodePart(part, maxBytes);
+}
+
+/**
+ * A code execution part (`executableCode.code`, `codeExecutionResult.output`) cut head and tail
+ * like a text: the model reads both, and a part left whole sent an in-flight turn's 80 KB output
+ * over the window, and the user got the provider's 400.
+ */
+function shrinkCodePart(part: Part, maxBytes: number): Part {
+  const { executableCode, codeExecutionResult } = part;
+  if (typeof executableCode?.code === 'string') {
+    const code = cutField(
+      executableCode.code,
+      maxBytes - (jsonSize({ ...part, executableCode: { ...executableCode, code: '' } }) - 2),
+    );
+    if (code !== executableCode.code) return { ...part, executableCode: { ...executableCode, code } };
+  }
+  if (typeof codeExecutionResult?.output === 'string') {
+    const output = cutField(
+      codeExecutionResult.output,
+      maxBytes - (jsonSize({ ...part, codeExecutionResult: { ...codeExecutionResult, output: '' } }) - 2),
+    );
+    if (output !== codeExecutionResult.output)
+      return { ...part, codeExecutionResult: { ...codeExecutionResult, output } };
+  }
   return part;
+}
+
+/** `text` within `budget` bytes of JSON string, head and tail kept. */
+function cutField(text: string, budget: number): string {
+  return jsonStringBytes(text) <= budget ? text : cutString(text, NO_LINE_LIMIT, Math.max(0, budget)).text;
 }
 
 /** The note that replaces a media part too large for the window. */

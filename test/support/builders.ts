@@ -22,8 +22,9 @@ export function modelThought(text: string): Content {
 }
 
 /** Another agent's events, the way ADK renders them into this agent's request. */
+/** Another agent's events as ADK renders them for this agent (`convertForeignEvent`): a first part `For context:`. */
 export function foreignContext(text: string): Content {
-  return { role: 'user', parts: [{ text: `For context: ${text}` }] };
+  return { role: 'user', parts: [{ text: 'For context:' }, { text }] };
 }
 
 export interface ToolCall {

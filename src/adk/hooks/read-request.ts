@@ -119,8 +119,10 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   // ADK's `consolidate_context` tool (ConsolidateContextTool) asks for a compaction through this flag; with no
   // AgentControlledContextCompactor on the agent to serve (and clear) it first, the guard serves it as its own request.
   const consolidate = context.state.get<unknown>(CONSOLIDATE_CONTEXT_FLAG) === true;
-  const usage = consolidate ? { ...read.usage, forceCompaction: true } : read.usage;
+  // `requestCompaction`'s mark alone forces the compaction: a flag it set in the usage record was lost
+  // whenever a call in flight wrote the record after it (the mark was then cleared with nothing compacted).
   const requested = consolidate || context.state.get<unknown>(keys.compactionRequest) != null;
+  const usage = requested ? { ...read.usage, forceCompaction: true } : read.usage;
   return { summary, usage, requested, consolidate };
 }
 

@@ -2,8 +2,7 @@
  * The one writer of the guard's records in session state: the change a call's decision carries
  * (summary, mask, usage record, the compaction request's mark), the audit record of the last
  * compaction, and every later update of the usage record (after the model's answer or
- * rejection, or a compaction the application asks for), each a pure function of the stored
- * record (src/usage/).
+ * rejection), each a pure function of the stored record (src/usage/).
  */
 import type { StateChange } from '../../pipeline/contract.js';
 import type { CompactionRecord } from '../../records/compaction-record.js';
@@ -46,15 +45,11 @@ export function updateUsage(state: StateAccess, agentName: string, update: (usag
   if (next !== stored) writeUsage(state, agentName, next);
 }
 
-/** The state delta of a compaction the application asks for (`requestCompaction`): the next call compacts, its trigger is manual. */
-export function compactionRequestDelta(
-  state: Readonly<Record<string, unknown>>,
-  agentName: string,
-  now: number,
-): Record<string, unknown> {
-  const delta: Record<string, unknown> = {};
-  const access: StateAccess = { get: (key) => state[key], set: (key, value) => (delta[key] = value) };
-  updateUsage(access, agentName, (usage) => ({ ...usage, forceCompaction: true }));
-  access.set(stateKeysFor(agentName).compactionRequest, now);
-  return delta;
+/**
+ * The state delta of a compaction the application asks for (`requestCompaction`): its mark alone,
+ * which makes the next call compact with a manual trigger. Not the usage record: written from the
+ * caller's copy of the session, it would undo what a call in flight wrote there (counts, calibration).
+ */
+export function compactionRequestDelta(agentName: string, now: number): Record<string, unknown> {
+  return { [stateKeysFor(agentName).compactionRequest]: now };
 }
