@@ -89,6 +89,12 @@ describe('a watermark after its contents were reordered', () => {
     expect(locateSummary(printsOf(live), 40, positionOf(HISTORY, 30))).toEqual({ kind: 'found', covered: 26 });
   });
 
+  it('should send a kept message left right before the covered prefix as the first content after it', () => {
+    // Kept at 28; the uncovered f30 swaps with the covered f29: the prefix ends at 29, just after the kept message.
+    const live = HISTORY.map((p, i) => (i === 29 ? 'f30' : i === 30 ? 'f29' : p));
+    expect(locateSummary(printsOf(live), 40, positionOf(HISTORY, 30, 28))).toEqual({ kind: 'found', covered: 28 });
+  });
+
   it('should behave as before for a record without its covered contents (written by an older version)', () => {
     const live = reversed(HISTORY, 24, 30);
     const { contents: _, ...older } = positionOf(HISTORY, 30);

@@ -116,7 +116,10 @@ export function locateSummary(fingerprintAt: FingerprintAt, length: number, posi
       ? nearestIndexOf(fingerprintAt, kept, match.covered)
       : match.covered - (position.covered - kept.at);
   if (keptAt >= 0 && keptAt < match.covered && fingerprintAt(keptAt) === kept.fingerprint)
-    return { kind: 'found', covered: match.covered, keptAt };
+    // Kept right before the watermark (a reorder can leave it there): it is simply the first content after it.
+    return keptAt === match.covered - 1
+      ? { kind: 'found', covered: keptAt }
+      : { kind: 'found', covered: match.covered, keptAt };
   return {
     kind: 'missing',
     reason: `the user's message kept at ${kept.at} of ${length} contents no longer matches the history`,
