@@ -43,6 +43,8 @@ describe('maskForRoom', () => {
     expect(step.record).toEqual({
       upTo: step.upTo,
       anchor: anchorAt((index) => FINGERPRINTS[index], step.upTo),
+      // Every masked content by fingerprint (fewer than the tail holds), so a reorder finds it again.
+      contents: { digest: expect.any(String) as string, tail: FINGERPRINTS.slice(0, step.upTo) },
       maskings: 3,
       createdAt: 42,
     });

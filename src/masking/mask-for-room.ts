@@ -8,6 +8,7 @@ import type { SummaryCoverage } from '../split/coverage.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import type { MaskRecord } from './mask-record.js';
 import { anchorAt } from '../state/watermark.js';
+import { coveredContentsAt } from '../state/covered-contents.js';
 import { viewEstimate } from '../split/coverage.js';
 import {
   maskedTokensAt,
@@ -87,7 +88,13 @@ export function maskStep(input: MaskStepInput, upTo: number | undefined): MaskSt
     ...masked,
     upTo: plan.upTo,
     estimate: viewEstimate(input.fixedTokens, summaryTokens, masked.viewTokens, coverage),
-    record: { upTo: plan.upTo, anchor, maskings: (input.previous?.maskings ?? 0) + 1, createdAt: input.now },
+    record: {
+      upTo: plan.upTo,
+      anchor,
+      contents: coveredContentsAt((index) => input.fingerprints[index], plan.upTo),
+      maskings: (input.previous?.maskings ?? 0) + 1,
+      createdAt: input.now,
+    },
     enough: plan.enough,
   };
 }

@@ -23,6 +23,13 @@ describe('decodeMaskRecord', () => {
     }
   });
 
+  it('should read the covered contents back, and refuse a record whose covered contents are unusable', () => {
+    const contents = { digest: 'sha', tail: ['f2', 'f3'] };
+    const record = { upTo: 4, anchor: 'a|b', contents, maskings: 1, createdAt: 0 };
+    expect(decodeMaskRecord(JSON.parse(JSON.stringify(record)))).toEqual(record);
+    expect(decodeMaskRecord({ ...record, contents: { digest: 'sha', tail: 'f2' } })).toBeUndefined();
+  });
+
   it('should default the counters of an older or partial record', () => {
     expect(decodeMaskRecord({ upTo: '4', anchor: 'a' })).toEqual({ upTo: 4, anchor: 'a', maskings: 1, createdAt: 0 });
   });

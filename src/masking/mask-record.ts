@@ -6,12 +6,15 @@
  */
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeCount, fieldReader } from '../state/field-reader.js';
+import { decodeCoveredContents, type CoveredContents } from '../state/covered-contents.js';
 
 export interface MaskRecord {
   /** Number of leading request contents whose tool results are masked. */
   readonly upTo: number;
   /** Fingerprint of the contents just before `upTo` (see watermark.ts). */
   readonly anchor: string;
+  /** The contents before `upTo`, order aside, to find the watermark after a reorder (see covered-contents.ts); absent in older records. */
+  readonly contents?: CoveredContents | undefined;
   /** How many times the watermark was moved. */
   readonly maskings: number;
   /** Epoch milliseconds of the last move. */
@@ -38,10 +41,13 @@ export function readMaskRecord(value: unknown): {
   const anchor = value['anchor'];
   if (upTo === undefined || upTo < 1 || !Number.isInteger(upTo) || typeof anchor !== 'string')
     return { mask: undefined, unreadable: true, dropped };
+  const contents = decodeCoveredContents(value['contents'], upTo);
+  if (contents === null) return { mask: undefined, unreadable: true, dropped };
   const read = fieldReader(value, dropped);
   const mask = {
     upTo,
     anchor,
+    contents,
     maskings: Math.floor(read.number('maskings', {}) ?? 1),
     createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
   };

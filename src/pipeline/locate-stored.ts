@@ -41,7 +41,7 @@ export function locateStoredMask(
   maskKeepRecent: number,
 ): LocatedMask {
   if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskUpdate: undefined };
-  const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor);
+  const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor, stored.contents);
   return match.kind === 'missing'
     ? { maskedUpTo: 0, maskUpdate: null }
     : { maskedUpTo: match.covered, maskUpdate: undefined };

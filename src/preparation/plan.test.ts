@@ -91,6 +91,7 @@ describe('planPreparation', () => {
       covered: 8,
       anchor: anchorAt((index) => FINGERPRINTS[index], 8),
       kept: undefined,
+      contents: { digest: expect.any(String) as string, tail: FINGERPRINTS.slice(0, 8) },
     });
   });
 

@@ -18,6 +18,7 @@ import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import type { MaskRecord } from '../masking/mask-record.js';
 import { anchorAt, type SummaryPosition } from '../state/watermark.js';
+import { coveredContentsAt } from '../state/covered-contents.js';
 import { chooseSplit, type Split } from '../split/choose-split.js';
 import { maskForRoom } from '../masking/mask-for-room.js';
 import type { RequestView, ViewSource } from '../masking/request-view.js';
@@ -126,5 +127,6 @@ function watermarkOf(coverage: SummaryCoverage, fingerprints: readonly string[])
       coverage.keptAt === undefined
         ? undefined
         : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
+    contents: coveredContentsAt(fingerprintAt, coverage.covered),
   };
 }

@@ -14,6 +14,7 @@ import { decodeCount } from '../state/field-reader.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import type { NewSummary } from '../summary/new-summary.js';
 import type { SummaryPosition } from '../state/watermark.js';
+import { decodeCoveredContents } from '../state/covered-contents.js';
 
 /** A preparation some replica started: what it extends and where it ends. */
 export interface PreparationClaim {
@@ -53,13 +54,15 @@ function decodePosition(value: unknown): SummaryPosition | undefined {
   const anchor = value['anchor'];
   if (covered === undefined || !Number.isInteger(covered) || covered < 1 || typeof anchor !== 'string')
     return undefined;
+  const contents = decodeCoveredContents(value['contents'], covered);
+  if (contents === null) return undefined;
   const kept = value['kept'];
-  if (kept === undefined || kept === null) return { covered, anchor };
+  if (kept === undefined || kept === null) return { covered, anchor, contents };
   if (!isPlainObject(kept)) return undefined;
   const at = decodeCount(kept['at']);
   const fingerprint = kept['fingerprint'];
   if (at === undefined || !Number.isInteger(at) || at >= covered || typeof fingerprint !== 'string') return undefined;
-  return { covered, anchor, kept: { at, fingerprint } };
+  return { covered, anchor, kept: { at, fingerprint }, contents };
 }
 
 /** Decodes a claim, or `undefined` when it is missing or unusable. */

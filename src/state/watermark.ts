@@ -10,8 +10,12 @@
  * events were interleaved, a branch filter changed), the nearest position
  * where the anchor matches is used; if there is none, the summary is not
  * applied at all and the full history is sent (and compacted afresh if needed).
- * Nothing is ever dropped on a guess.
+ * Nothing is ever dropped on a guess. A record written with the covered
+ * contents (covered-contents.ts) is first looked for as a reorder: the same
+ * contents in another order (a database reloading a parallel run by
+ * timestamp), before the anchor is searched elsewhere.
  */
+import { coveredPrefix, type CoveredContents } from './covered-contents.js';
 
 /** Fingerprint of the content at an index (computed from the live contents, never from a cache). */
 export type FingerprintAt = (index: number) => string | undefined;
@@ -23,18 +27,33 @@ export function anchorAt(fingerprintAt: FingerprintAt, covered: number): string 
 
 type WatermarkMatch =
   | { readonly kind: 'exact'; readonly covered: number }
+  /** The live contents before `covered` are all covered ones, in another order (see covered-contents.ts). */
+  | { readonly kind: 'reordered'; readonly covered: number }
   | { readonly kind: 'moved'; readonly covered: number }
   | { readonly kind: 'missing' };
 
-/** Where the watermark `covered`/`anchor` falls in contents of `length`, if anywhere. */
+/**
+ * Where the watermark `covered`/`anchor` falls in contents of `length`, if
+ * anywhere: at its place; else, given what it covers, after the longest prefix
+ * of covered contents (a reorder); else where its anchor moved.
+ */
 export function locateWatermark(
   fingerprintAt: FingerprintAt,
   length: number,
   covered: number,
   anchor: string,
+  contents?: CoveredContents,
 ): WatermarkMatch {
   if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor)
     return { kind: 'exact', covered };
+  if (contents) {
+    const end = coveredPrefix(fingerprintAt, length, covered, contents);
+    if (end !== undefined) return { kind: 'reordered', covered: end };
+  }
+  return movedWatermark(fingerprintAt, length, covered, anchor);
+}
+
+function movedWatermark(fingerprintAt: FingerprintAt, length: number, covered: number, anchor: string): WatermarkMatch {
   // Search outwards from the recorded position; the nearest match is the most likely.
   const start = Math.min(Math.max(covered, 1), length);
   if (start !== covered && start >= 1 && anchorAt(fingerprintAt, start) === anchor)
@@ -62,11 +81,13 @@ export interface KeptContent {
   readonly fingerprint: string;
 }
 
-/** The stored position of a summary: its watermark, its anchor, and the content it keeps, if any. */
+/** The stored position of a summary: its watermark, its anchor, the content it keeps, if any, and what it covers. */
 export interface SummaryPosition {
   readonly covered: number;
   readonly anchor: string;
   readonly kept?: KeptContent | undefined;
+  /** Absent in records written before it existed: those are located by their anchor alone. */
+  readonly contents?: CoveredContents | undefined;
 }
 
 type SummaryMatch =
@@ -76,12 +97,13 @@ type SummaryMatch =
 /**
  * Where a summary's covered range falls in the live contents. The kept content
  * sits at its recorded distance before the watermark (ADK rebuilds the leading
- * contents identically, and a moved watermark moves them together); if its
- * fingerprint is not there the summary is not applied: nothing is stripped on a
- * guess, and the kept message can never be stripped with the rest.
+ * contents identically, and a moved watermark moves them together), or, after
+ * a reorder, wherever its fingerprint is before the watermark (nearest its
+ * recorded index); if it is not there the summary is not applied: nothing is
+ * stripped on a guess, and the kept message can never be stripped with the rest.
  */
 export function locateSummary(fingerprintAt: FingerprintAt, length: number, position: SummaryPosition): SummaryMatch {
-  const match = locateWatermark(fingerprintAt, length, position.covered, position.anchor);
+  const match = locateWatermark(fingerprintAt, length, position.covered, position.anchor, position.contents);
   if (match.kind === 'missing')
     return {
       kind: 'missing',
@@ -89,11 +111,28 @@ export function locateSummary(fingerprintAt: FingerprintAt, length: number, posi
     };
   const { kept } = position;
   if (!kept) return { kind: 'found', covered: match.covered };
-  const keptAt = match.covered - (position.covered - kept.at);
+  const keptAt =
+    match.kind === 'reordered'
+      ? nearestIndexOf(fingerprintAt, kept, match.covered)
+      : match.covered - (position.covered - kept.at);
   if (keptAt >= 0 && keptAt < match.covered && fingerprintAt(keptAt) === kept.fingerprint)
-    return { kind: 'found', covered: match.covered, keptAt };
+    // Kept right before the watermark (a reorder can leave it there): it is simply the first content after it.
+    return keptAt === match.covered - 1
+      ? { kind: 'found', covered: keptAt }
+      : { kind: 'found', covered: match.covered, keptAt };
   return {
     kind: 'missing',
     reason: `the user's message kept at ${kept.at} of ${length} contents no longer matches the history`,
   };
+}
+
+/** The index before `end` nearest `kept.at` whose content has the kept fingerprint, or -1. */
+function nearestIndexOf(fingerprintAt: FingerprintAt, kept: KeptContent, end: number): number {
+  const start = Math.min(kept.at, end - 1);
+  for (let distance = 0; distance < end; distance++) {
+    if (start - distance >= 0 && fingerprintAt(start - distance) === kept.fingerprint) return start - distance;
+    if (distance > 0 && start + distance < end && fingerprintAt(start + distance) === kept.fingerprint)
+      return start + distance;
+  }
+  return -1;
 }

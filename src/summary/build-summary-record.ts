@@ -12,6 +12,7 @@ import { RECORD_VERSION } from '../state/codec.js';
 import { type SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { anchorAt } from '../state/watermark.js';
+import { coveredContentsAt } from '../state/covered-contents.js';
 
 export interface SummaryRecordInput {
   readonly previous: SummaryRecord | undefined;
@@ -45,6 +46,7 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
       coverage.keptAt === undefined
         ? undefined
         : { at: coverage.keptAt, fingerprint: fingerprints[coverage.keptAt] ?? '' },
+    contents: coveredContentsAt((index) => fingerprints[index], coverage.covered),
     currentRequest: input.currentRequest,
     compactions,
     fallback: !outcome.ok,

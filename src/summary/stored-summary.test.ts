@@ -34,6 +34,19 @@ describe('decodeSummaryRecord', () => {
         expect(decodeSummaryRecord({ ...STORED_SUMMARY, covered })).toBeUndefined();
     });
 
+    it('should reject a record whose covered contents are present but unusable', () => {
+      for (const contents of ['x', { digest: 'd' }, { digest: 'd', tail: [3] }])
+        expect(decodeSummaryRecord({ ...STORED_SUMMARY, contents })).toBeUndefined();
+    });
+
+    it('should read the covered contents back, and an older record without them as before', () => {
+      const contents = { digest: 'sha', tail: ['f10', 'f11'] };
+      expect(decodeSummaryRecord(JSON.parse(JSON.stringify({ ...STORED_SUMMARY, contents })))?.contents).toEqual(
+        contents,
+      );
+      expect(decodeSummaryRecord(STORED_SUMMARY)).toMatchObject({ ...STORED_SUMMARY, contents: undefined });
+    });
+
     it('should reject a record without an anchor', () => {
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, anchor: undefined })).toBeUndefined();
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, anchor: 7 })).toBeUndefined();

@@ -6,6 +6,7 @@ import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
 import { asRecord, decodeBoolean, decodeInteger, decodeString, RECORD_VERSION } from '../state/codec.js';
 import { fieldReader } from '../state/field-reader.js';
 import type { KeptContent } from '../state/watermark.js';
+import { decodeCoveredContents, type CoveredContents } from '../state/covered-contents.js';
 
 /** The current summary of an agent's history and what it covers. */
 export interface SummaryRecord {
@@ -18,6 +19,8 @@ export interface SummaryRecord {
   readonly anchor: string;
   /** The user's message before the watermark that stays verbatim (a compaction mid-turn; see watermark.ts). */
   readonly kept?: KeptContent | undefined;
+  /** What the summary covers, order aside, to find it again after a reorder (see covered-contents.ts); absent in older records. */
+  readonly contents?: CoveredContents | undefined;
   /** The user's request that was current when the summary was made. */
   readonly currentRequest?: string | undefined;
   /** How many compactions produced this summary chain. */
@@ -71,6 +74,9 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
   }
   const kept = decodeKept(record['kept'], covered);
   if (kept === null) return undefined;
+  // Unusable (not absent): drop the record rather than locate it on less than it was written with.
+  const contents = decodeCoveredContents(record['contents'], covered);
+  if (contents === null) return undefined;
   const read = fieldReader(record, dropped);
   return {
     version: decodeInteger(record['version']) ?? RECORD_VERSION,
@@ -78,6 +84,7 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
     covered,
     anchor,
     kept,
+    contents,
     currentRequest: decodeString(record['currentRequest']),
     compactions: Math.floor(read.number('compactions', { min: 1 }) ?? 1),
     fallback: decodeBoolean(record['fallback']),

@@ -21,7 +21,7 @@ import { readUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { decodeMaskRecord, readMaskRecord } from '../../masking/mask-record.js';
 import type { PlaceholderCache } from '../../masking/placeholder-cache.js';
 import { stateKeysFor } from '../../state/keys.js';
-import { locateWatermark } from '../../state/watermark.js';
+import { locateSummary } from '../../state/watermark.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { CompactionHooks } from './compaction-hooks.js';
 import type { GuardPins } from '../runtime/session-pins.js';
@@ -254,7 +254,7 @@ function summaryToApply(
   if (
     shared &&
     shared.createdAt > (stored?.createdAt ?? -1) &&
-    locateWatermark(fingerprintAt, length, shared.covered, shared.anchor).kind !== 'missing'
+    locateSummary(fingerprintAt, length, shared).kind !== 'missing'
   )
     return shared;
   return stored;

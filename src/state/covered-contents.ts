@@ -1,0 +1,100 @@
+/**
+ * Which contents a watermark covers, kept independent of their order.
+ *
+ * ADK's `DatabaseSessionService` reloads events sorted by timestamp, and ADK
+ * stamps a model response when its step starts, so the interleaved events of a
+ * `ParallelAgent`'s branches come back on the next turn in another order than
+ * they were appended (and seen by the guard) in the turn that made a summary.
+ * The watermark's anchor then sits elsewhere, although the contents it covers
+ * are all still there. This record lets a summary (or a mask) find them again:
+ * the SHA-256 of the sorted fingerprints of the covered contents before the
+ * last `tail.length`, and the fingerprints of those last ones in order. A
+ * reorder inside the covered range keeps the digest; a reorder across the
+ * watermark leaves a shorter prefix whose contents are all covered, and only
+ * that prefix is ever stripped (covered contents that moved past it are sent
+ * again verbatim: a repeat is safe, a loss is not).
+ */
+import { createHash } from 'node:crypto';
+import { isPlainObject } from '../config/plain-object.js';
+
+/** Fingerprint of the live content at an index (see watermark.ts). */
+type FingerprintAt = (index: number) => string | undefined;
+
+/** How many of the last covered contents are kept by fingerprint: more than a parallel run's interleaved events. */
+export const COVERED_TAIL = 24;
+
+/** The longest fingerprint and tail read back (the guard's are about a dozen characters and `COVERED_TAIL`). */
+const MAX_FINGERPRINT_CHARS = 64;
+const MAX_TAIL = 256;
+
+export interface CoveredContents {
+  /** SHA-256 (base64) of the sorted fingerprints of contents `[0, covered - tail.length)`. */
+  readonly digest: string;
+  /** Fingerprints of contents `[covered - tail.length, covered)`, in order. */
+  readonly tail: readonly string[];
+}
+
+function digestOf(prints: string[]): string {
+  const hash = createHash('sha256');
+  for (const print of prints.sort()) hash.update(print).update('\n');
+  return hash.digest('base64');
+}
+
+/** The record of contents `[0, covered)` as they are now. */
+export function coveredContentsAt(fingerprintAt: FingerprintAt, covered: number): CoveredContents {
+  const split = Math.max(0, covered - COVERED_TAIL);
+  const head: string[] = [];
+  const tail: string[] = [];
+  for (let index = 0; index < covered; index++) (index < split ? head : tail).push(fingerprintAt(index) ?? '');
+  return { digest: digestOf(head), tail };
+}
+
+/** Whether every content of `prints` is covered: the tail's ones set aside, the rest is exactly the head. */
+function allCovered(prints: readonly string[], covered: CoveredContents): boolean {
+  const tailLeft = new Map<string, number>();
+  for (const print of covered.tail) tailLeft.set(print, (tailLeft.get(print) ?? 0) + 1);
+  const head: string[] = [];
+  for (const print of prints) {
+    const left = tailLeft.get(print) ?? 0;
+    if (left > 0) tailLeft.set(print, left - 1);
+    else head.push(print);
+  }
+  return digestOf(head) === covered.digest;
+}
+
+/**
+ * The longest prefix of the live contents made only of covered contents, at
+ * least all of the digested head and at most `covered` long: `covered` itself
+ * when the covered contents were only reordered among themselves. `undefined`
+ * when there is none (contents were replaced, or a reorder reaches further
+ * than the tail). Costs a fingerprint per covered content and a digest per
+ * prefix tried; run only when the anchor is not at its place.
+ */
+export function coveredPrefix(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  covered: number,
+  contents: CoveredContents,
+): number | undefined {
+  const longest = Math.min(covered, length);
+  const shortest = Math.max(1, covered - contents.tail.length);
+  if (longest < shortest) return undefined;
+  const prints: string[] = [];
+  for (let index = 0; index < longest; index++) prints.push(fingerprintAt(index) ?? '');
+  for (let end = longest; end >= shortest; end--) if (allCovered(prints.slice(0, end), contents)) return end;
+  return undefined;
+}
+
+/**
+ * Decodes the record stored with a watermark: `undefined` when absent (a record
+ * written before it existed: located by its anchor alone, as then), `null` when
+ * present but unusable (the caller drops the whole record rather than guess).
+ */
+export function decodeCoveredContents(value: unknown, covered: number): CoveredContents | undefined | null {
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) return null;
+  const { digest, tail } = value;
+  if (typeof digest !== 'string' || !Array.isArray(tail) || tail.length > Math.min(covered, MAX_TAIL)) return null;
+  if (!tail.every((print) => typeof print === 'string' && print.length <= MAX_FINGERPRINT_CHARS)) return null;
+  return { digest, tail: tail as string[] };
+}

@@ -1,0 +1,211 @@
+/**
+ * A summary survives a history the database reloads in another order. A `SequentialAgent`
+ * [ParallelAgent[a, b], c] on ADK's `DatabaseSessionService` (SQLite in a file): ADK stamps a model
+ * response when its step starts, and the database returns events sorted by that stamp, so when
+ * branch a starts first and finishes last, the turn's events come back on the next turn as
+ * [a, b] although they were appended (and seen by c, which the guard compacts) as [b, a].
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BasePlugin, DatabaseSessionService, LlmAgent, ParallelAgent, Runner, SequentialAgent } from '@google/adk';
+import type { Context, LlmRequest, LlmResponse } from '@google/adk';
+import type { Content } from '@google/genai';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { SUMMARY_MARKER, decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
+import {
+  CapturingLogger,
+  ScriptedLlm,
+  ScriptedSummarizer,
+  logText,
+  ratioTokenCounter,
+  type ModelScript,
+} from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, fetchLogsTool, runTurn } from '../support/agent-harness.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'context-guard-reorder-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A scripted model that answers after `delayMs`: the branch that starts first can finish last. */
+class SlowScriptedLlm extends ScriptedLlm {
+  constructor(
+    private readonly delayMs: number,
+    script: ModelScript,
+  ) {
+    super({ window: 1_000_000, countTokens: ratioTokenCounter(1), script, minCachedTokens: false });
+  }
+
+  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    yield* super.generateContentAsync(request);
+  }
+}
+
+function turnOf(request: LlmRequest): number {
+  const text = JSON.stringify(request.contents);
+  return Math.max(0, ...[...text.matchAll(/Turn (\d+):/g)].map((match) => Number(match[1])));
+}
+
+/** A branch's answer: a marker naming the branch and turn, and a report long enough to fill c's window. */
+function branchScript(name: string): ModelScript {
+  return ({ request }) => ({
+    content: {
+      role: 'model',
+      parts: [{ text: `${name.toUpperCase()}-${turnOf(request)} ${logText(1_200, turnOf(request))}` }],
+    },
+  });
+}
+
+function textOf(contents: readonly Content[]): string {
+  return contents.map((content) => (content.parts ?? []).map((part) => part.text ?? '').join('')).join('\n');
+}
+
+/** Markers of the branches' and c's answers in `text`, in order. */
+function markers(text: string): string[] {
+  return [...text.matchAll(/\b([ABC]-\d+) /g)].map((match) => match[1] ?? '');
+}
+
+/** What c's requests held before the guard saw them (a plugin registered ahead of it). */
+class RawRequests extends BasePlugin {
+  readonly contents: Content[][] = [];
+
+  constructor() {
+    super('raw_requests');
+  }
+
+  override async beforeModelCallback({
+    callbackContext,
+    llmRequest,
+  }: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
+    if (callbackContext.agentName === 'c') this.contents.push(structuredClone(llmRequest.contents));
+    return Promise.resolve(undefined);
+  }
+}
+
+interface Run {
+  readonly sent: readonly Content[][];
+  readonly raw: readonly Content[][];
+  /** Each compaction, with the index of the request it was made on. */
+  readonly compactions: readonly { readonly record: CompactionRecord; readonly request: number }[];
+  readonly warnings: readonly string[];
+  readonly summaryCompactions: number | undefined;
+  readonly rejected: number;
+}
+
+/**
+ * Turns 1..`turns` of [ParallelAgent[a, b], c] on a SQLite file, c guarded on a small window; with
+ * `cFetches`, c fetches logs once a turn before it answers (its compactions then cut after the run).
+ */
+async function runPipeline(turns: number, cFetches: boolean): Promise<Run> {
+  const store = new DatabaseSessionService(`sqlite://${join(folder, `sessions-${String(cFetches)}.sqlite`)}`);
+  await store.init();
+  // a starts its step first and answers 120 ms later; b starts 20 ms after a and answers at once.
+  const aModel = new SlowScriptedLlm(120, branchScript('a'));
+  const bModel = new SlowScriptedLlm(0, branchScript('b'));
+  const cModel = new ScriptedLlm({
+    window: 6_000,
+    countTokens: ratioTokenCounter(1.2),
+    script: callThenAnswer({
+      call: ({ request }) =>
+        cFetches ? { name: 'fetch_logs', args: { size: 2_000, seed: turnOf(request) } } : undefined,
+      answer: ({ request }) => `C-${turnOf(request)} noted.`,
+    }),
+  });
+  const a = new LlmAgent({ name: 'a', model: aModel, instruction: 'Branch a.', includeContents: 'none' });
+  const b = new LlmAgent({
+    name: 'b',
+    model: bModel,
+    instruction: 'Branch b.',
+    includeContents: 'none',
+    beforeAgentCallback: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return undefined;
+    },
+  });
+  const c = new LlmAgent({
+    name: 'c',
+    model: cModel,
+    instruction: 'You combine the branches.',
+    tools: [fetchLogsTool()],
+  });
+  const branches = new ParallelAgent({ name: 'branches', subAgents: [a, b] });
+  const root = new SequentialAgent({ name: 'pipeline', subAgents: [branches, c] });
+  const logger = new CapturingLogger();
+  const raw = new RawRequests();
+  const compactions: { record: CompactionRecord; request: number }[] = [];
+  const guard = new ContextGuard({
+    agents: { a: { enabled: false }, b: { enabled: false }, c: { contextWindow: 6_000 } },
+    summarizer: new ScriptedSummarizer(),
+    maskKeepRecent: 0,
+    prepareTurnsAhead: 0,
+    logger,
+    onCompaction: (record) => {
+      compactions.push({ record, request: raw.contents.length - 1 });
+    },
+  });
+  const runner = new Runner({ appName: APP_NAME, agent: root, sessionService: store, plugins: [raw, guard] });
+  const session = await store.createSession({ appName: APP_NAME, userId: USER_ID });
+  for (let turn = 1; turn <= turns; turn++) await runTurn(runner, session.id, `Turn ${turn}: compare the branches.`);
+  const stored = await store.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+  return {
+    sent: cModel.requests.map((request) => request.contents),
+    raw: raw.contents,
+    compactions,
+    warnings: logger.lines.filter((line) => line.level !== 'debug').map((line) => line.message),
+    summaryCompactions: decodeSummaryRecord(stored?.state[stateKeysFor('c').summary])?.compactions,
+    rejected: cModel.rejectedRequests.length,
+  };
+}
+
+describe('a summary over a history the database reorders', () => {
+  it.each([
+    ['across the watermark (c answers at once: its compaction cuts between the two branch answers)', false],
+    ['inside the covered range (c fetches first: its compaction cuts after the run)', true],
+  ])(
+    'should keep applying the summary, and strip nothing it does not cover, when the run is reordered %s',
+    async (_, cFetches) => {
+      const run = await runPipeline(12, cFetches);
+      expect(run.rejected).toBe(0);
+      expect(run.compactions.length).toBeGreaterThan(0);
+      // The reorder happened: the compaction's turn was seen as [b, a] and comes back as [a, b] on the next turn.
+      const first = run.compactions[0]!;
+      const turn = turnOf({ contents: run.raw[first.request]! } as LlmRequest);
+      const seen = markers(textOf(run.raw[first.request]!)).filter((marker) => marker.endsWith(`-${turn}`));
+      const nextTurn = run.raw.find((contents) => turnOf({ contents } as LlmRequest) > turn)!;
+      const reloaded = markers(textOf(nextTurn)).filter((marker) => marker.endsWith(`-${turn}`));
+      expect(seen.filter((marker) => !marker.startsWith('C'))).toEqual([`B-${turn}`, `A-${turn}`]);
+      expect(reloaded.filter((marker) => !marker.startsWith('C'))).toEqual([`A-${turn}`, `B-${turn}`]);
+
+      // The watermark falls where the case says: between the turn's two branch answers, or after both.
+      const cuts = run.compactions.map(({ record, request }) => {
+        const at = turnOf({ contents: run.raw[request]! } as LlmRequest);
+        const before = markers(textOf(run.raw[request]!.slice(0, record.coveredContents.to)));
+        return [`A-${at}`, `B-${at}`].filter((marker) => before.includes(marker)).length;
+      });
+      expect(cuts).toContain(cFetches ? 2 : 1);
+
+      expect(run.warnings.filter((line) => line.includes('not applied'))).toEqual([]);
+      // One summary chain: no compaction started afresh from the first content after a summary existed.
+      expect(run.summaryCompactions).toBe(run.compactions.length);
+      expect(run.compactions.slice(1).every(({ record }) => record.coveredContents.from > 0)).toBe(true);
+      // Every request after the first compaction starts with the summary.
+      for (const contents of run.sent.slice(first.request))
+        expect(contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+      // Nothing stripped that no summary covers: each branch and c answer of the history is sent, or was covered.
+      const covered = new Set(
+        run.compactions.flatMap(({ record, request }) =>
+          markers(textOf(run.raw[request]!.slice(record.coveredContents.from, record.coveredContents.to))),
+        ),
+      );
+      run.raw.forEach((history, index) => {
+        const sent = new Set(markers(textOf(run.sent[index]!)));
+        expect(markers(textOf(history)).filter((marker) => !sent.has(marker) && !covered.has(marker))).toEqual([]);
+      });
+    },
+  );
+});
