@@ -19,6 +19,8 @@ export { COMPACTION_METADATA_KEY, decodeCompactionRecord } from './records/compa
 // Markers and names the guard writes into requests and artifacts.
 export { SUMMARY_MARKER } from './summary/inject-summary.js';
 export { PINNED_MARKER } from './memory/pins.js';
+// The pins stored in a session's state, whichever key they are under (tests read state through it).
+export { storedPins } from './memory/stored-pins.js';
 export { RECALL_TOOL_NAME } from './adk/tools/recall-tool.js';
 export { OFFLOAD_ARTIFACT_PREFIX } from './offload/artifact-handle.js';
 // The budget the simulator reports against.

@@ -7,7 +7,6 @@ import type { BaseSessionService, Session, State } from '@google/adk';
 import { ContextGuardPinError } from '../errors.js';
 import { ALL_AGENTS, type AddPinResult, type Pin, type PinSource } from '../memory/pins.js';
 import { compactionRequestDelta } from './runtime/state-writer.js';
-import { stateKeysFor } from '../state/keys.js';
 import { sumCallRecords, type CountedEvent } from '../records/call-totals.js';
 import { withCallTotals } from '../status/counted-status.js';
 import { countRecallUse, NO_RECALL_USE } from '../status/recall-use.js';
@@ -84,11 +83,10 @@ export class GuardSessionActions {
     const agentName = params.agentName ?? ALL_AGENTS;
     const state = params.session.state;
     const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state);
-    const result = this.parts.pins.addToRecord(state, agentName, params.text, cap);
+    const { result, delta } = this.parts.pins.addToRecord(state, agentName, params.text, cap);
     if (!result.ok) throw new ContextGuardPinError(agentName, result.tokens, result.cap);
-    await appendStateEvent(params.sessionService, params.session, 'pin', {
-      [stateKeysFor(agentName).pins]: result.pins,
-    });
+    // Only the new pin's own key: a pin stored since `session` was read is not rewritten from this copy.
+    if (Object.keys(delta).length > 0) await appendStateEvent(params.sessionService, params.session, 'pin', delta);
     return result.pin;
   }
 

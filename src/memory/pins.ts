@@ -26,7 +26,7 @@ export interface Pin {
 
 const SOURCES: readonly PinSource[] = ['application', 'model', 'first-request'];
 
-/** Decodes a stored pin list, dropping anything malformed. */
+/** Decodes a stored pin list (the old list key), dropping anything malformed. */
 export function decodePins(value: unknown): Pin[] {
   const list = Array.isArray(value)
     ? value
@@ -34,19 +34,20 @@ export function decodePins(value: unknown): Pin[] {
       ? (value as { pins?: unknown }).pins
       : undefined;
   if (!Array.isArray(list)) return [];
-  const pins: Pin[] = [];
-  for (const item of list) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { id, text, source, createdAt } = item as Record<string, unknown>;
-    if (typeof id !== 'string' || typeof text !== 'string' || text.trim().length === 0) continue;
-    pins.push({
-      id,
-      text,
-      source: SOURCES.includes(source as PinSource) ? (source as PinSource) : 'application',
-      createdAt: typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0,
-    });
-  }
-  return pins;
+  return list.flatMap((item) => decodePin(item) ?? []);
+}
+
+/** Decodes one stored pin, or `undefined` when it is malformed (or a removed key's `null`). */
+export function decodePin(item: unknown): Pin | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { id, text, source, createdAt } = item as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof text !== 'string' || text.trim().length === 0) return undefined;
+  return {
+    id,
+    text,
+    source: SOURCES.includes(source as PinSource) ? (source as PinSource) : 'application',
+    createdAt: typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0,
+  };
 }
 
 /** The content that carries the pins, or `undefined` when there are none. */

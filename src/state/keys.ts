@@ -16,8 +16,13 @@ interface GuardStateKeys {
   readonly usage: string;
   /** The audit record of the agent's last compaction. */
   readonly lastCompaction: string;
-  /** Pinned context (see memory/pins.ts); the agent name `*` holds pins for every agent. */
+  /**
+   * The old list of pinned context, read and never written: every pin now has its own key under
+   * `pinPrefix` (see memory/stored-pins.ts); the agent name `*` holds pins for every agent.
+   */
   readonly pins: string;
+  /** Prefix of the pins' keys, one key per pin (`<prefix><pin id>`), so no pin's write replaces another's. */
+  readonly pinPrefix: string;
   /** Count and last record of tool results truncated for the agent. */
   readonly toolTruncations: string;
   /** Set by `requestCompaction` (its time), cleared by the next call: marks that call's compaction `Manual`. */
@@ -36,6 +41,7 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     usage: `${STATE_PREFIX}:${agentName}:usage`,
     lastCompaction: `${STATE_PREFIX}:${agentName}:last_compaction`,
     pins: `${STATE_PREFIX}:${agentName}:pins`,
+    pinPrefix: `${STATE_PREFIX}:${agentName}:pin:`,
     toolTruncations: `${STATE_PREFIX}:${agentName}:tool_truncations`,
     compactionRequest: `${STATE_PREFIX}:${agentName}:compaction_request`,
     mask: `${STATE_PREFIX}:${agentName}:mask`,

@@ -8,12 +8,13 @@
 import { createEvent, createEventActions, InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
-import { PINNED_MARKER, stateKeysFor } from '../../src/internal.js';
+import { PINNED_MARKER, stateKeysFor, storedPins } from '../../src/internal.js';
 import { createHarness, runTurn, toolThenAnswerScript, startSession, storedSession } from '../support/agent-harness.js';
 import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import { logText, proseText } from '../../src/testing/index.js';
 
 const SMALL = 8_000;
+// The old list key, as versions before one key per pin wrote it: still read.
 const pinsKey = stateKeysFor('worker').pins;
 
 async function smallModelTurns(sessionService: InMemorySessionService, sessionId: string) {
@@ -68,7 +69,7 @@ describe('pins under a smaller window', () => {
       expect(pinned).toContain('PIN-END');
     }
     const stored = await storedSession(sessionService, session.id);
-    expect((stored.state[pinsKey] as { text: string }[] | undefined)?.[0]?.text).toBe(text);
+    expect(storedPins(stored.state, 'worker').map((pin) => pin.text)).toEqual([text]);
     expect(
       logger.lines.filter((line) => line.level === 'warn' && line.message.includes('pins take more than their cap')),
     ).toHaveLength(1);

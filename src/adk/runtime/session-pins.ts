@@ -7,16 +7,15 @@ import { contentText, isUserRequest } from '../../content/content-shape.js';
 import {
   addPin,
   ALL_AGENTS,
-  decodePins,
   shouldTryFirstRequestPin,
   type AddPinResult,
   type Pin,
   type PinSource,
 } from '../../memory/pins.js';
+import { addedPinDelta, storedPins } from '../../memory/stored-pins.js';
 import { fitPinsToCap } from '../../memory/fit-pins.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
-import { stateKeysFor } from '../../state/keys.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { WarnOnce } from './warn-once.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -28,30 +27,27 @@ export class GuardPins {
     private readonly warnOnce: WarnOnce,
   ) {}
 
-  /** A pin added to the pins of a stored session's state (not written: the caller appends the event). */
-  addToRecord(state: Readonly<Record<string, unknown>>, agentName: string, text: string, cap: number): AddPinResult {
-    const own = decodePins(state[stateKeysFor(agentName).pins]);
-    return addPin(
-      own,
-      newPin(text, 'application'),
-      cap,
-      this.tokenizer,
-      sharedPins(agentName, (name) => state[name]),
-    );
+  /**
+   * A pin added to the pins of a stored session's state, and the delta that stores it (not written: the caller
+   * appends the event; empty when the pin was refused or already there).
+   */
+  addToRecord(
+    state: Readonly<Record<string, unknown>>,
+    agentName: string,
+    text: string,
+    cap: number,
+  ): { result: AddPinResult; delta: Record<string, Pin> } {
+    const candidate = newPin(text, 'application');
+    const result = addPin(storedPins(state, agentName), candidate, cap, this.tokenizer, sharedPins(agentName, state));
+    return { result, delta: addedPinDelta(agentName, result, candidate) };
   }
 
-  /** Adds a pin through a callback or tool context's state. */
+  /** Adds a pin through a callback or tool context's state: only the new pin's own key is written. */
   addInState(state: State, agentName: string, text: string, source: PinSource, cap: number): AddPinResult {
-    const key = stateKeysFor(agentName).pins;
     const record = state.toRecord();
-    const result = addPin(
-      decodePins(state.get<unknown>(key)),
-      newPin(text, source),
-      cap,
-      this.tokenizer,
-      sharedPins(agentName, (name) => record[name]),
-    );
-    if (result.ok) state.set(key, result.pins);
+    const candidate = newPin(text, source);
+    const result = addPin(storedPins(record, agentName), candidate, cap, this.tokenizer, sharedPins(agentName, record));
+    for (const [key, pin] of Object.entries(addedPinDelta(agentName, result, candidate))) state.set(key, pin);
     return result;
   }
 
@@ -67,7 +63,7 @@ export class GuardPins {
     cap: number,
   ): { pins: Pin[]; usage: UsageRecord } {
     const agentName = context.agentName;
-    let own = decodePins(context.state.get<unknown>(stateKeysFor(agentName).pins));
+    let own = storedPins(context.state.toRecord(), agentName);
     let next = usage;
     if (
       policy.pinFirstRequest &&
@@ -87,7 +83,7 @@ export class GuardPins {
         }
       }
     }
-    const pins = [...sharedPins(agentName, (name) => context.state.get<unknown>(name)), ...own];
+    const pins = [...sharedPins(agentName, context.state.toRecord()), ...own];
     return { pins: this.fit(agentName, pins, cap), usage: next };
   }
 
@@ -108,15 +104,20 @@ export class GuardPins {
 }
 
 /** The `*` pins that ride in an agent's requests beside its own (none for `*` itself). */
-function sharedPins(agentName: string, read: (key: string) => unknown): Pin[] {
-  return agentName === ALL_AGENTS ? [] : decodePins(read(stateKeysFor(ALL_AGENTS).pins));
+function sharedPins(agentName: string, state: Readonly<Record<string, unknown>>): Pin[] {
+  return agentName === ALL_AGENTS ? [] : storedPins(state, ALL_AGENTS);
 }
 
+/** A fixed-width counter in the id, so that pins made in the same millisecond by this process sort in order. */
+let pinSequence = 0;
+
 function newPin(text: string, source: PinSource): Pin {
+  const now = Date.now();
+  const sequence = (pinSequence++ % 36 ** 6).toString(36).padStart(6, '0');
   return {
-    id: `pin-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    id: `pin-${now.toString(36)}-${sequence}-${Math.random().toString(36).slice(2, 8)}`,
     text,
     source,
-    createdAt: Date.now(),
+    createdAt: now,
   };
 }
