@@ -24,6 +24,8 @@ import {
   type BaseSessionService,
 } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
+import { APP_NAME, USER_ID, errorCodes, runTurn } from '../support/agent-harness.js';
+import { gate } from '../support/gate.js';
 import { ContextGuard } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { logText, ratioTokenCounter, ScriptedLlm, ScriptedSummarizer } from '../../src/testing/index.js';
@@ -31,18 +33,13 @@ import { callThenAnswer } from '../support/call-then-answer.js';
 
 setLogLevel(LogLevel.ERROR);
 
-const APP = 'guard-operations';
-const USER = 'user-o';
 const keys = stateKeysFor('worker');
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-operations-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** A tool that returns logs, and on the turn `holdTurn` waits until the test opens the gate. */
 function gatedWorld(sessionService: BaseSessionService) {
-  let entered: () => void = () => {};
-  let open: () => void = () => {};
-  const inTool = new Promise<void>((resolve) => (entered = resolve));
-  const gate = new Promise<void>((resolve) => (open = resolve));
+  const held = gate();
   const tool = new FunctionTool({
     name: 'fetch_logs',
     description: 'Returns server logs.',
@@ -50,8 +47,7 @@ function gatedWorld(sessionService: BaseSessionService) {
     execute: async (input: unknown) => {
       const { turn } = input as { turn: number };
       if (turn === 4) {
-        entered();
-        await gate;
+        await held.wait();
       }
       return { logs: logText(3_000, turn) };
     },
@@ -67,17 +63,12 @@ function gatedWorld(sessionService: BaseSessionService) {
   const summarizer = new ScriptedSummarizer();
   const guard = new ContextGuard({ contextWindow: 12_000, summarizer, prepareTurnsAhead: 0 });
   const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read logs.', tools: [tool] });
-  const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
-  return { runner, guard, summarizer, inTool, open };
+  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+  return { runner, guard, summarizer, inTool: held.reached, open: held.open };
 }
 
 async function turn(runner: Runner, sessionId: string, text: string): Promise<void> {
-  for await (const event of runner.runAsync({
-    userId: USER,
-    sessionId,
-    newMessage: { role: 'user', parts: [{ text }] },
-  }))
-    expect(event.errorCode).toBeUndefined();
+  expect(errorCodes(await runTurn(runner, sessionId, text))).toEqual([]);
 }
 
 describe('requestCompaction while a turn is running', () => {
@@ -89,12 +80,12 @@ describe('requestCompaction while a turn is running', () => {
           : new DatabaseSessionService(`sqlite://${join(folder, 'rc.sqlite')}`);
       if (sessionService instanceof DatabaseSessionService) await sessionService.init();
       const world = gatedWorld(sessionService);
-      const session = await sessionService.createSession({ appName: APP, userId: USER });
+      const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
       for (let n = 1; n <= 3; n++) await turn(world.runner, session.id, `Turn ${n}: check the logs.`);
       expect(world.summarizer.calls).toHaveLength(0);
 
       // The application's copy of the session is the one it read before the turn.
-      const before = await sessionService.getSession({ appName: APP, userId: USER, sessionId: session.id });
+      const before = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
       const running = turn(world.runner, session.id, 'Turn 4: check the logs.');
       await world.inTool;
       await world.guard.requestCompaction({ sessionService, session: before!, agentName: 'worker' });
@@ -102,7 +93,7 @@ describe('requestCompaction while a turn is running', () => {
       await running;
       await turn(world.runner, session.id, 'Turn 5: check the logs.');
 
-      const after = await sessionService.getSession({ appName: APP, userId: USER, sessionId: session.id });
+      const after = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
       const usage = decodeUsageRecord(after!.state[keys.usage]);
       expect(world.summarizer.calls).toHaveLength(1);
       expect(usage.compactions).toBe(1);

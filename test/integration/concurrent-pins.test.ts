@@ -25,18 +25,17 @@ import {
   Runner,
   setLogLevel,
   type BaseSessionService,
-  type Session,
 } from '@google/adk';
 import type { Content } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
+import { APP_NAME, USER_ID, errorCodes, runTurn, storedSession } from '../support/agent-harness.js';
+import { gate } from '../support/gate.js';
 import { ContextGuard, pinContextTool } from '../../src/index.js';
 import { PINNED_MARKER, stateKeysFor } from '../../src/internal.js';
 import { logText, ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 
 setLogLevel(LogLevel.ERROR);
 
-const APP = 'guard-pins';
-const USER = 'user-p';
 const MODEL_FACT = 'Budget cap: 4,000 EUR';
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-pins-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -54,17 +53,13 @@ async function sessionServiceFor(store: 'memory' | 'sqlite'): Promise<BaseSessio
  * one response; `fetch_logs` waits for the test's gate, so the pin is made but not yet stored.
  */
 function pinningWorld(sessionService: BaseSessionService) {
-  let entered: () => void = () => {};
-  let open: () => void = () => {};
-  const inTool = new Promise<void>((resolve) => (entered = resolve));
-  const gate = new Promise<void>((resolve) => (open = resolve));
+  const held = gate();
   const fetchLogs = new FunctionTool({
     name: 'fetch_logs',
     description: 'Returns server logs.',
     parameters: { type: 'OBJECT', properties: {} } as never,
     execute: async () => {
-      entered();
-      await gate;
+      await held.wait();
       return { logs: logText(200, 1) };
     },
   });
@@ -93,24 +88,15 @@ function pinningWorld(sessionService: BaseSessionService) {
     instruction: 'You plan the trip.',
     tools: [pinContextTool(guard), fetchLogs],
   });
-  const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
-  return { runner, guard, model, inTool, open };
+  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+  return { runner, guard, model, inTool: held.reached, open: held.open };
 }
 
 async function turn(runner: Runner, sessionId: string, text: string): Promise<void> {
-  for await (const event of runner.runAsync({
-    userId: USER,
-    sessionId,
-    newMessage: { role: 'user', parts: [{ text }] },
-  }))
-    expect(event.errorCode).toBeUndefined();
+  expect(errorCodes(await runTurn(runner, sessionId, text))).toEqual([]);
 }
 
-async function read(sessionService: BaseSessionService, sessionId: string): Promise<Session> {
-  const session = await sessionService.getSession({ appName: APP, userId: USER, sessionId });
-  if (!session) throw new Error(`session ${sessionId} is not stored`);
-  return session;
-}
+const read = storedSession;
 
 /** The pinned content of the model's last request. */
 function lastPinned(model: ScriptedLlm): string {
@@ -124,7 +110,7 @@ describe('pins written at the same time', () => {
     it(`should keep the application's pin and the model's pin made while the turn runs (${store})`, async () => {
       const sessionService = await sessionServiceFor(store);
       const world = pinningWorld(sessionService);
-      const session = await sessionService.createSession({ appName: APP, userId: USER });
+      const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
       await turn(world.runner, session.id, 'Hello.');
 
       const running = turn(world.runner, session.id, 'Please pin the budget.');
@@ -148,7 +134,7 @@ describe('pins written at the same time', () => {
     it(`should keep the model's pin when the application pins with a copy read before the turn (${store})`, async () => {
       const sessionService = await sessionServiceFor(store);
       const world = pinningWorld(sessionService);
-      const session = await sessionService.createSession({ appName: APP, userId: USER });
+      const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
       await turn(world.runner, session.id, 'Hello.');
       const before = await read(sessionService, session.id);
 
@@ -165,7 +151,7 @@ describe('pins written at the same time', () => {
     it(`should keep both of two pins for every agent made at the same time (${store})`, async () => {
       const sessionService = await sessionServiceFor(store);
       const world = pinningWorld(sessionService);
-      const session = await sessionService.createSession({ appName: APP, userId: USER });
+      const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
       await turn(world.runner, session.id, 'Hello.');
       const [first, second] = [await read(sessionService, session.id), await read(sessionService, session.id)];
 
@@ -183,7 +169,7 @@ describe('pins written at the same time', () => {
     it(`should keep the pins of a session stored with the old pin list (${store})`, async () => {
       const sessionService = await sessionServiceFor(store);
       const world = pinningWorld(sessionService);
-      const session = await sessionService.createSession({ appName: APP, userId: USER });
+      const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
       // As versions before one key per pin stored them: the whole list under one key.
       const oldList = [{ id: 'pin-old', text: 'Trip: Lisbon, 3-7 June', source: 'application', createdAt: 1 }];
       await sessionService.appendEvent({
