@@ -44,13 +44,25 @@ export function locateWatermark(
   anchor: string,
   contents?: CoveredContents,
 ): WatermarkMatch {
-  if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor)
-    return { kind: 'exact', covered };
+  if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor) {
+    // A reorder across the watermark can leave the two anchor contents in place and still swap a covered
+    // content out for an uncovered one: the anchor holds only with the covered tail in place too.
+    if (!contents || tailInPlace(fingerprintAt, covered, contents)) return { kind: 'exact', covered };
+    const end = coveredPrefix(fingerprintAt, length, covered, contents);
+    return end === undefined ? { kind: 'missing' } : { kind: 'reordered', covered: end };
+  }
   if (contents) {
     const end = coveredPrefix(fingerprintAt, length, covered, contents);
     if (end !== undefined) return { kind: 'reordered', covered: end };
   }
   return movedWatermark(fingerprintAt, length, covered, anchor);
+}
+
+/** Whether the contents before `covered` end with the recorded tail, in order (last first: the anchor's two were just read). */
+function tailInPlace(fingerprintAt: FingerprintAt, covered: number, contents: CoveredContents): boolean {
+  const { tail } = contents;
+  for (let k = tail.length - 1; k >= 0; k--) if (fingerprintAt(covered - tail.length + k) !== tail[k]) return false;
+  return true;
 }
 
 function movedWatermark(fingerprintAt: FingerprintAt, length: number, covered: number, anchor: string): WatermarkMatch {
