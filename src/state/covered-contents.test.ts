@@ -108,6 +108,12 @@ describe('a watermark after its contents were reordered', () => {
     expect(locateSummary(printsOf(live), 40, positionOf(HISTORY, 30))).toEqual({ kind: 'found', covered: 27 });
   });
 
+  it('should keep an anchor in place when a tail content changed but did not move past the watermark', () => {
+    // PostgreSQL's jsonb reorders a reloaded tool result's keys: its fingerprint changes, nothing moved.
+    const live = HISTORY.map((p, i) => (i === 27 ? 'f27-reloaded' : p));
+    expect(locateSummary(printsOf(live), 40, positionOf(HISTORY, 30))).toEqual({ kind: 'found', covered: 30 });
+  });
+
   it('should not apply it when a covered content was replaced', () => {
     const live = HISTORY.map((p, i) => (i === 3 ? 'edited' : p));
     const position = { ...positionOf(HISTORY, 30), anchor: 'gone|gone' };

@@ -46,8 +46,8 @@ export function locateWatermark(
 ): WatermarkMatch {
   if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor) {
     // A reorder across the watermark can leave the two anchor contents in place and still swap a covered
-    // content out for an uncovered one: the anchor holds only with the covered tail in place too.
-    if (!contents || tailInPlace(fingerprintAt, covered, contents)) return { kind: 'exact', covered };
+    // content out for an uncovered one: then only the prefix of covered contents is stripped, or nothing.
+    if (!contents || !movedPastWatermark(fingerprintAt, length, covered, contents)) return { kind: 'exact', covered };
     const end = coveredPrefix(fingerprintAt, length, covered, contents);
     return end === undefined ? { kind: 'missing' } : { kind: 'reordered', covered: end };
   }
@@ -58,11 +58,33 @@ export function locateWatermark(
   return movedWatermark(fingerprintAt, length, covered, anchor);
 }
 
-/** Whether the contents before `covered` end with the recorded tail, in order (last first: the anchor's two were just read). */
-function tailInPlace(fingerprintAt: FingerprintAt, covered: number, contents: CoveredContents): boolean {
+/**
+ * Whether a covered content of the recorded tail is missing before `covered` and found after it: a
+ * reorder across the watermark. Checked in order first (last first: the anchor's two were just read);
+ * a tail content that is simply gone is not one (PostgreSQL's `jsonb` reorders a tool result's keys
+ * on reload, which changes its fingerprint, and the anchor decides then, as before).
+ */
+function movedPastWatermark(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  covered: number,
+  contents: CoveredContents,
+): boolean {
   const { tail } = contents;
-  for (let k = tail.length - 1; k >= 0; k--) if (fingerprintAt(covered - tail.length + k) !== tail[k]) return false;
-  return true;
+  const from = covered - tail.length;
+  let k = tail.length - 1;
+  while (k >= 0 && fingerprintAt(from + k) === tail[k]) k--;
+  if (k < 0) return false;
+  const missing = new Map<string, number>();
+  for (const print of tail) missing.set(print, (missing.get(print) ?? 0) + 1);
+  for (let index = from; index < covered; index++) {
+    const print = fingerprintAt(index) ?? '';
+    const left = missing.get(print) ?? 0;
+    if (left > 0) missing.set(print, left - 1);
+  }
+  for (let index = covered; index < length; index++)
+    if ((missing.get(fingerprintAt(index) ?? '') ?? 0) > 0) return true;
+  return false;
 }
 
 function movedWatermark(fingerprintAt: FingerprintAt, length: number, covered: number, anchor: string): WatermarkMatch {
