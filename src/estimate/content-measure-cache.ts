@@ -103,9 +103,9 @@ export class ContentMeasureCache {
   }
 
   private measureAt(entry: SessionEntry, index: number, content: Content, tokenizer: Tokenizer): void {
-    // The JSON texts of tool data the fingerprint makes are counted from, not serialised again.
+    // The JSON texts of tool data the estimate makes, shared by the count's parts.
     const texts: JsonTexts = new Map();
-    const print = fingerprint(content, texts);
+    const print = fingerprint(content);
     entry.fingerprints[index] = print;
     entry.tokens[index] = this.tokensOf(print, content, tokenizer, texts);
     entry.framing[index] = contentFramingTokens(content);

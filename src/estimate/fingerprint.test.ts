@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { jsonObject, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionResponse, userText } from '../../test/support/builders.js';
 import { fingerprint, probeFingerprint } from './fingerprint.js';
-import type { JsonTexts } from './json-text.js';
 
 /** The same string with the unit at `index` replaced by a different one. */
 function withUnitChanged(text: string, index: number): string {
@@ -101,12 +100,25 @@ describe('fingerprint', () => {
       return out;
     }
 
-    it('should hand the JSON text it made to the estimate through the texts map', () => {
-      const response = wideResult(100);
-      const content = functionResponse('fetch', response);
-      const texts: JsonTexts = new Map();
-      fingerprint(content, texts);
-      expect(texts.get(response)).toBe(JSON.stringify(response));
+    it('should not depend on the order of keys, at any depth (a database may reorder them)', () => {
+      // PostgreSQL's jsonb gives `{ service, logs, at: { zone, second } }` back as `{ at: { zone, second }, logs, service }`.
+      const asSeen = functionResponse('fetch', { service: 'api', logs: 'ok', at: { zone: 'eu', second: 7 } });
+      const reloaded = {
+        parts: [
+          {
+            functionResponse: {
+              response: { at: { second: 7, zone: 'eu' }, logs: 'ok', service: 'api' },
+              name: asSeen.parts?.[0]?.functionResponse?.name,
+              ...(asSeen.parts?.[0]?.functionResponse?.id !== undefined && { id: asSeen.parts[0].functionResponse.id }),
+            },
+          },
+        ],
+        role: 'user',
+      };
+      expect(fingerprint(reloaded)).toBe(fingerprint(asSeen));
+      expect(
+        fingerprint(functionResponse('fetch', { service: 'api', logs: 'ok', at: { zone: 'eu', second: 8 } })),
+      ).not.toBe(fingerprint(asSeen));
     });
 
     it('should change when any one value of a large result changes, even at the same length', () => {

@@ -13,15 +13,15 @@
  * sent as fitting. Probes (`probeFingerprint`) still sample: they only guard a
  * cache.
  *
- * Tool arguments and results (`functionCall.args`, `functionResponse.response`)
- * are the exception: they are hashed through their JSON text. A tool result
- * can hold 90,000 keys, and walking them in JavaScript costs more than V8's
- * native serialiser (merely listing the keys of such an object takes as long
- * as serialising it), while the estimate needs that JSON text anyway: it is
- * made once and shared with the estimate through `JsonTexts`, and hashed whole.
+ * Every object's keys are walked in sorted order, tool arguments and results
+ * included: a database may give a stored content back with its keys in
+ * another order (PostgreSQL's jsonb stores them by length, then bytes), and a
+ * fingerprint that followed the order changed at the first reload, so a
+ * watermark anchored on a tool call or result no longer matched and its summary
+ * was dropped. Tool data was hashed through its JSON text (order-bound) before;
+ * the sorted walk measured about as fast (docs/performance.md).
  */
 import { createHash } from 'node:crypto';
-import { type JsonTexts, jsonTextOf, UNSERIALISABLE } from './json-text.js';
 
 const SAMPLE = 48;
 /** JSON texts longer than this are hashed natively (below it the call costs more than the loop). */
@@ -124,9 +124,7 @@ class Hasher {
 
 /** How a walk treats tool arguments and results. */
 const enum Bulk {
-  /** Hash their JSON text (fingerprints). */
-  Json,
-  /** Walk them like any other value (probes of ordinary contents). */
+  /** Walk them like any other value (fingerprints, and probes of ordinary contents). */
   Walk,
   /** Hash only that they are there (probes of contents whose bulk is too large to revisit on every call). */
   Skip,
@@ -137,24 +135,7 @@ function isBulkKey(key: string): boolean {
   return key === 'response' || key === 'args';
 }
 
-function addBulk(hasher: Hasher, value: object, depth: number, bulk: Bulk, texts: JsonTexts | undefined): void {
-  if (bulk === Bulk.Skip) {
-    hasher.addTag('bulk');
-    return;
-  }
-  if (bulk === Bulk.Json) {
-    const text = jsonTextOf(value, texts);
-    // A value JSON cannot serialise (a cycle, a BigInt) is walked instead, so such values still differ.
-    if (text !== UNSERIALISABLE) {
-      hasher.addTag('json');
-      hasher.addWhole(text);
-      return;
-    }
-  }
-  addValue(hasher, value, depth, Bulk.Walk, texts);
-}
-
-function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk, texts: JsonTexts | undefined): void {
+function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk): void {
   if (--hasher.remaining < 0) return;
   if (depth > 64) {
     hasher.addTag('deep');
@@ -176,20 +157,20 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk, tex
     hasher.addTag('[');
     hasher.addLength(value.length);
     // Past the budget nothing more is hashed: stop at once rather than visit the rest of a 90,000-item level.
-    for (let i = 0; i < value.length && hasher.remaining >= 0; i++) addValue(hasher, value[i], depth + 1, bulk, texts);
+    for (let i = 0; i < value.length && hasher.remaining >= 0; i++) addValue(hasher, value[i], depth + 1, bulk);
     hasher.addTag(']');
   } else if (kind === 'object') {
     hasher.addTag('{');
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record);
+    // Keys in sorted order: a database may give an object back with its keys reordered (PostgreSQL's jsonb does).
+    const keys = Object.keys(record).sort();
     for (let i = 0; i < keys.length && hasher.remaining >= 0; i++) {
       const key = keys[i] as string;
       const child = record[key];
       if (child === undefined) continue;
       hasher.addTag(key);
-      if (bulk !== Bulk.Walk && typeof child === 'object' && child !== null && isBulkKey(key))
-        addBulk(hasher, child, depth + 1, bulk, texts);
-      else addValue(hasher, child, depth + 1, bulk, texts);
+      if (bulk === Bulk.Skip && typeof child === 'object' && child !== null && isBulkKey(key)) hasher.addTag('bulk');
+      else addValue(hasher, child, depth + 1, bulk);
     }
     hasher.addTag('}');
   } else {
@@ -205,12 +186,11 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk, tex
 const MAX_WALK_NODES = 1_000_000;
 
 /**
- * Fingerprint of a `Content` (or any JSON-like value). `texts` receives the
- * JSON texts made for tool arguments and results, for the estimate to reuse.
+ * Fingerprint of a `Content` (or any JSON-like value), independent of the order of its objects' keys.
  */
-export function fingerprint(value: unknown, texts?: JsonTexts): string {
+export function fingerprint(value: unknown): string {
   const hasher = new Hasher(MAX_WALK_NODES, true);
-  addValue(hasher, value, 0, Bulk.Json, texts);
+  addValue(hasher, value, 0, Bulk.Walk);
   return hasher.digest();
 }
 
@@ -232,6 +212,6 @@ export function probeFingerprint(
   options: { readonly maxNodes?: number; readonly skipBulk?: boolean } = {},
 ): string {
   const hasher = new Hasher(options.maxNodes ?? PROBE_NODES);
-  addValue(hasher, value, 0, options.skipBulk === true ? Bulk.Skip : Bulk.Walk, undefined);
+  addValue(hasher, value, 0, options.skipBulk === true ? Bulk.Skip : Bulk.Walk);
   return hasher.digest();
 }
