@@ -2,9 +2,9 @@
  * JSON text of tool arguments and results, serialised once per measure.
  *
  * A 1 MB tool result is the one input whose cost is in walking it, not in
- * counting it: the fingerprint and the estimate both need its JSON text. A
- * `JsonTexts` map made for one synchronous measure lets the second use what
- * the first serialised; it is never kept across calls, so an object edited in
+ * counting it: the parts of one content's estimate may each need its JSON
+ * text. A `JsonTexts` map made for one synchronous measure lets them share
+ * what was serialised; it is never kept across calls, so an object edited in
  * place later cannot be counted from stale text.
  */
 
@@ -12,7 +12,7 @@
 export type JsonTexts = Map<object, string>;
 
 /** What `safeJson` returns for a value JSON cannot serialise. */
-export const UNSERIALISABLE = '[unserialisable]';
+const UNSERIALISABLE = '[unserialisable]';
 
 /** JSON text of a value, or a placeholder when it cannot be serialised (cycles, BigInt). */
 export function safeJson(value: unknown): string {
