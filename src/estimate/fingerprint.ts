@@ -30,10 +30,14 @@ const NATIVE_HASH_CHARS = 4_096;
 /** Decimal text of small integers (lengths), so hashing a length allocates nothing. */
 const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
 
+const SEED_LOW = 0x2c9277b;
+const SEED_HIGH = 0x1d8e4e2;
+
 /** 52-bit FNV-1a style hash state, kept as two 26-bit halves to stay exact in doubles. */
 class Hasher {
-  private low = 0x2c9277b;
-  private high = 0x1d8e4e2;
+  /** The two halves: read and set by `addObject`, which hashes each key-value pair from the seed on its own. */
+  low = SEED_LOW;
+  high = SEED_HIGH;
   /** Nodes the walk may still visit. */
   remaining: number;
 
@@ -160,22 +164,45 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk): vo
     for (let i = 0; i < value.length && hasher.remaining >= 0; i++) addValue(hasher, value[i], depth + 1, bulk);
     hasher.addTag(']');
   } else if (kind === 'object') {
-    hasher.addTag('{');
-    const record = value as Record<string, unknown>;
-    // Keys in sorted order: a database may give an object back with its keys reordered (PostgreSQL's jsonb does).
-    const keys = Object.keys(record).sort();
-    for (let i = 0; i < keys.length && hasher.remaining >= 0; i++) {
-      const key = keys[i] as string;
-      const child = record[key];
-      if (child === undefined) continue;
-      hasher.addTag(key);
-      if (bulk === Bulk.Skip && typeof child === 'object' && child !== null && isBulkKey(key)) hasher.addTag('bulk');
-      else addValue(hasher, child, depth + 1, bulk);
-    }
-    hasher.addTag('}');
+    addObject(hasher, value as Record<string, unknown>, depth, bulk);
   } else {
     hasher.addTag(kind);
   }
+}
+
+/**
+ * An object as the sum of its key-value pairs' hashes, each hashed on its own from the same seed: a
+ * sum does not depend on the order of the keys (a database may give an object back with its keys
+ * reordered: PostgreSQL's jsonb does), and needs no sort (a sort per object made a 1 MB result of
+ * records five times slower to fingerprint).
+ */
+function addObject(hasher: Hasher, record: Record<string, unknown>, depth: number, bulk: Bulk): void {
+  const outerLow = hasher.low;
+  const outerHigh = hasher.high;
+  let sumLow = 0;
+  let sumHigh = 0;
+  let pairs = 0;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length && hasher.remaining >= 0; i++) {
+    const key = keys[i] as string;
+    const child = record[key];
+    if (child === undefined) continue;
+    hasher.low = SEED_LOW;
+    hasher.high = SEED_HIGH;
+    hasher.addTag(key);
+    if (bulk === Bulk.Skip && typeof child === 'object' && child !== null && isBulkKey(key)) hasher.addTag('bulk');
+    else addValue(hasher, child, depth + 1, bulk);
+    sumLow = (sumLow + hasher.low) & 0x3ffffff;
+    sumHigh = (sumHigh + hasher.high) & 0x3ffffff;
+    pairs++;
+  }
+  hasher.low = outerLow;
+  hasher.high = outerHigh;
+  hasher.addTag('{');
+  hasher.addLength(pairs);
+  hasher.addNumber(sumLow);
+  hasher.addNumber(sumHigh);
+  hasher.addTag('}');
 }
 
 /**
