@@ -3,18 +3,9 @@
  * event when the step wrote guard state (ADK drops a failed step's state delta unless this
  * callback returns an event that carries it).
  */
-import { randomUUID } from 'node:crypto';
 import { createEvent, type Context, type Event, type LlmRequest } from '@google/adk';
 import { isOverflowError, rejectionOutcome, type RefusedStatement } from '../../usage/provider-feedback.js';
-import {
-  addCounts,
-  buildCallRecord,
-  CALL_METADATA_KEY,
-  encodeCallRecord,
-  NO_COUNTS,
-} from '../../records/call-record.js';
-import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
-import { recordedSummarizerBill } from '../../cost/bill-summary.js';
+import { takeCallRecords } from './call-records.js';
 import { STATE_PREFIX } from '../../state/keys.js';
 import type { GuardLogger } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
@@ -48,14 +39,8 @@ export function modelErrorEvent(
   if (!Object.keys(context.actions.stateDelta).some((key) => key.startsWith(prefix))) return undefined;
   // ADK persists a failed step's state delta only through an event it is handed back.
   const { errorCode, errorMessage } = describeModelError(message);
-  const record = deps.reporter.take(context);
   // The call's own record: what was decided before the model call, and the rejection.
-  const counts = addCounts(deps.calls.take(context) ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: rejected ? 1 : 0 });
-  const call = buildCallRecord(randomUUID(), agentName, counts, undefined, record && recordedSummarizerBill(record));
-  const metadata = {
-    ...(record ? { [COMPACTION_METADATA_KEY]: record } : {}),
-    ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
-  };
+  const metadata = takeCallRecords(context, deps, undefined, rejected);
   return createEvent({
     invocationId: context.invocationId,
     author: agentName,
@@ -63,7 +48,7 @@ export function modelErrorEvent(
     actions: context.actions,
     errorCode,
     errorMessage,
-    ...(record || call ? { customMetadata: metadata } : {}),
+    ...(metadata ? { customMetadata: metadata } : {}),
   });
 }
 

@@ -2,21 +2,12 @@
  * After a model call: the compaction record and the call's own record ride on the response event,
  * and the provider's real prompt count calibrates the agent's usage record (and bills the call).
  */
-import { randomUUID } from 'node:crypto';
 import type { Context, LlmResponse } from '@google/adk';
 import { billCall, billUsage, type CallBill } from '../../cost/bill-usage.js';
-import { recordedSummarizerBill } from '../../cost/bill-summary.js';
 import { priceFor } from '../../cost/price-table.js';
 import { recordAccepted } from '../../usage/learned-window.js';
 import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
-import {
-  addCounts,
-  buildCallRecord,
-  CALL_METADATA_KEY,
-  encodeCallRecord,
-  NO_COUNTS,
-} from '../../records/call-record.js';
-import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
+import { takeCallRecords } from './call-records.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
 import { updateUsage } from '../runtime/state-writer.js';
 import { recordUsageTelemetry } from '../../telemetry/bill-metrics.js';
@@ -88,17 +79,8 @@ function attachRecords(
   bill: CallBill | undefined,
   rejected: boolean,
 ): void {
-  const compaction = recorders.reporter.take(context);
-  const taken = recorders.calls.take(context);
-  const counts = rejected ? addCounts(taken ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: 1 }) : taken;
-  const summarizer = compaction ? recordedSummarizerBill(compaction) : undefined;
-  const call = buildCallRecord(randomUUID(), context.agentName, counts, bill, summarizer);
-  if (!compaction && !call) return;
-  response.customMetadata = {
-    ...(response.customMetadata ?? {}),
-    ...(compaction ? { [COMPACTION_METADATA_KEY]: compaction } : {}),
-    ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
-  };
+  const records = takeCallRecords(context, recorders, bill, rejected);
+  if (records) response.customMetadata = { ...(response.customMetadata ?? {}), ...records };
 }
 
 /**
