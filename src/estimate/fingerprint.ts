@@ -13,13 +13,14 @@
  * sent as fitting. Probes (`probeFingerprint`) still sample: they only guard a
  * cache.
  *
- * Every object's keys are walked in sorted order, tool arguments and results
- * included: a database may give a stored content back with its keys in
- * another order (PostgreSQL's jsonb stores them by length, then bytes), and a
- * fingerprint that followed the order changed at the first reload, so a
- * watermark anchored on a tool call or result no longer matched and its summary
- * was dropped. Tool data was hashed through its JSON text (order-bound) before;
- * the sorted walk measured about as fast (docs/performance.md).
+ * An object is hashed as the sum of its key-value pairs' hashes (`addObject`),
+ * tool arguments and results included: a database may give a stored content
+ * back with its keys in another order (PostgreSQL's jsonb stores them by
+ * length, then bytes), and a fingerprint that followed the order changed at the
+ * first reload, so a watermark anchored on a tool call or result no longer
+ * matched and its summary was dropped. Tool data was hashed through its JSON
+ * text (order-bound) before; the costs are in docs/design.md ("Keys that come
+ * back in another order").
  */
 import { createHash } from 'node:crypto';
 
@@ -206,9 +207,9 @@ function addObject(hasher: Hasher, record: Record<string, unknown>, depth: numbe
 }
 
 /**
- * Nodes a fingerprint walks at most. Contents are far smaller (tool data is hashed as text); the bound
- * is for values JSON cannot serialise, where an object referring to itself twice would otherwise make
- * the walk (cut only at depth 64) exponential.
+ * Nodes a fingerprint walks at most: an object referring to itself twice would otherwise make the walk
+ * (cut only at depth 64) exponential. A tool result of more nodes (some ten megabytes of JSON) is told
+ * apart from another only by its first million.
  */
 const MAX_WALK_NODES = 1_000_000;
 
