@@ -19,11 +19,17 @@ export function liveFingerprints(
   contents: readonly Content[],
   measured: MeasuredCopies,
 ): (index: number) => string | undefined {
+  // Within one call a position is read by each stored watermark that looks there (summary, mask, a shared summary).
+  const seen = new Map<number, string>();
   return (index) => {
     const content = contents[index];
     if (!content) return undefined;
+    const done = seen.get(index);
+    if (done !== undefined) return done;
     const kept = measured.kept[index];
     const known = measured.fingerprints[index];
-    return kept !== undefined && known !== undefined && sameAsKept(kept, content) ? known : fingerprint(content);
+    const print = kept !== undefined && known !== undefined && sameAsKept(kept, content) ? known : fingerprint(content);
+    seen.set(index, print);
+    return print;
   };
 }
