@@ -16,7 +16,14 @@ import { fingerprint } from '../estimate/fingerprint.js';
 import type { MaskHint } from './mask-observations.js';
 import { PlaceholderCache } from './placeholder-cache.js';
 import { planMasking, tailTokens } from './plan-masking.js';
-import { maskedTokensAt, maskedView, storedView, viewTailTokens, type ViewSource } from './request-view.js';
+import {
+  maskedTokensAt,
+  maskedView,
+  maskingFrom,
+  storedView,
+  viewTailTokens,
+  type ViewSource,
+} from './request-view.js';
 
 const TOOLS = ['fetch_logs', 'read_file'];
 
@@ -48,6 +55,9 @@ const call = fc.record({
   op,
   covered: fc.nat(),
   maskedUpTo: fc.nat(),
+  /** Where the stored mask starts (mask-start.ts), and how much earlier a masking on this call would start. */
+  start: fc.nat(),
+  earlier: fc.nat(),
   /** How far a masking on this call would go past the stored mask. */
   further: fc.nat(),
   recall: fc.boolean(),
@@ -103,28 +113,41 @@ describe('the masked view kept across calls', () => {
             ...measured,
             placeholders: placeholders.for(`app\u0000user\u0000s${each.session}\u0000worker`),
           };
-          const expected = storedView(scratch, maskedUpTo);
-          const actual = storedView(kept, maskedUpTo);
+          // The stored mask's start lies in [covered, maskedUpTo] (0 when there is no mask past the summary).
+          const from = maskedUpTo > covered ? covered + (each.start % (maskedUpTo - covered + 1)) : covered;
+          const expected = storedView(maskingFrom(scratch, from), maskedUpTo);
+          const actual = storedView(maskingFrom(kept, from), maskedUpTo);
+          // Contents before the start are sent as they are.
+          for (let i = 0; i < from; i++) expect(JSON.stringify(actual.view[i])).toBe(JSON.stringify(contents[i]));
           expect(JSON.stringify(actual.view)).toBe(JSON.stringify(expected.view));
           expect(actual.viewTokens).toEqual(expected.viewTokens);
           expect(actual.viewFraming).toEqual(expected.view.map((content) => contentFramingTokens(content)));
-          for (let i = covered; i < maskedUpTo; i++) expect(maskedTokensAt(kept, i)).toBe(expected.viewTokens[i]);
+          for (let i = from; i < maskedUpTo; i++) expect(maskedTokensAt(kept, i)).toBe(expected.viewTokens[i]);
           // A masking on this call extends the observed view: the same as masking from scratch.
           const upTo = maskedUpTo + (each.further % (contents.length - maskedUpTo + 1));
-          const extended = maskedView(kept, upTo, { view: actual, maskedUpTo });
-          const fresh = maskedView(scratch, upTo);
+          const extended = maskedView(maskingFrom(kept, from), upTo, { view: actual, maskedUpTo });
+          const fresh = maskedView(maskingFrom(scratch, from), upTo);
           expect(JSON.stringify(extended.view)).toBe(JSON.stringify(fresh.view));
           expect(extended.viewTokens).toEqual(fresh.viewTokens);
           expect(extended.viewFraming).toEqual(fresh.view.map((content) => contentFramingTokens(content)));
           // ... and the observed view is left as it was.
           expect(JSON.stringify(actual.view)).toBe(JSON.stringify(expected.view));
           const at = (index: number): number => maskedTokensAt(scratch, index);
-          expect(viewTailTokens(actual, covered)).toBe(tailTokens(scratch.tokens, covered, maskedUpTo, at));
-          const plan = { contents, tokens: scratch.tokens, covered, maskedUpTo, keepRecent: 1, upTo };
+          expect(viewTailTokens(actual, covered)).toBe(tailTokens(scratch.tokens, covered, maskedUpTo, at, from));
+          const plan = { contents, tokens: scratch.tokens, covered, maskedUpTo, maskedFrom: from, keepRecent: 1, upTo };
           const meetsTarget = (tokens: number): boolean => tokens < 5_000;
-          expect(
-            planMasking({ ...plan, maskedTokensAt: at, meetsTarget, maskedTail: viewTailTokens(actual, covered) }),
-          ).toEqual(planMasking({ ...plan, maskedTokensAt: at, meetsTarget }));
+          const maskedTail = viewTailTokens(actual, covered);
+          expect(planMasking({ ...plan, start: from, maskedTokensAt: at, meetsTarget, maskedTail })).toEqual(
+            planMasking({ ...plan, start: from, maskedTokensAt: at, meetsTarget }),
+          );
+          // A masking that moves the start earlier masks [start, upTo) afresh, as planned.
+          const start = from - (each.earlier % (from - covered + 1));
+          const moved = maskedView(maskingFrom(kept, start), upTo);
+          const movedFresh = maskedView(maskingFrom(scratch, start), upTo);
+          expect(JSON.stringify(moved.view)).toBe(JSON.stringify(movedFresh.view));
+          expect(moved.viewTokens).toEqual(movedFresh.viewTokens);
+          const movedPlan = planMasking({ ...plan, start, maskedTokensAt: at, meetsTarget, maskedTail });
+          if (movedPlan) expect(movedPlan.tokens).toBe(viewTailTokens(movedFresh, covered));
         }
       }),
       { numRuns: 150 },

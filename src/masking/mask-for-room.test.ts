@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { viewSource } from '../../test/support/guard-input.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
@@ -61,5 +61,47 @@ describe('maskForRoom', () => {
     expect(maskForRoom({ ...INPUT, reason: 'schedule' })).toBeUndefined();
     expect(maskForRoom({ ...INPUT, manual: true })).toBeUndefined();
     expect(maskForRoom({ ...INPUT, keepRecent: 0 })).toBeUndefined();
+  });
+});
+
+describe('maskForRoom: where the masking starts', () => {
+  // The oldest result starts under the cacheable minimum, a long answer follows it, and the second
+  // result starts well past the minimum: masking the second alone meets the target and costs less.
+  const contents = [
+    userText('u'.repeat(100)),
+    functionCall('fetch_1'),
+    functionResponse('fetch_1', { logs: 'a'.repeat(1_500) }),
+    modelText('m'.repeat(3_000)),
+    userText('u'.repeat(100)),
+    functionCall('fetch_2'),
+    functionResponse('fetch_2', { logs: 'b'.repeat(1_500) }),
+    modelText('m'.repeat(100)),
+    userText('u'.repeat(100)),
+  ];
+  const tokens = contents.map((content) => estimateContentTokens(content, characterTokenizer));
+  const fingerprints = contents.map((_, index) => `g${index}`);
+  const input: MaskForRoomInput = {
+    ...INPUT,
+    source: viewSource(contents, tokens),
+    fingerprints,
+    fixedTokens: 500,
+    target: 6_000,
+    previous: undefined,
+  };
+  const terms = { threshold: 7_500, growthPerCall: 100, cachedPriceRatio: 0.1, outputPriceRatio: 4 };
+
+  it('should keep the head before the start as it is and record the start', () => {
+    const step = maskForRoom(input, { factor: 1, terms });
+    expect(step?.start).toBe(6);
+    expect(step?.record.start).toBe(6);
+    expect(step?.view.slice(0, 6)).toEqual(contents.slice(0, 6));
+    expect(step?.view[6]).not.toEqual(contents[6]);
+  });
+
+  it("should mask from the summary's watermark without a price to weigh, as before", () => {
+    const step = maskForRoom(input);
+    expect(step?.start).toBe(0);
+    expect(step?.record.start).toBeUndefined();
+    expect(step?.view[2]).not.toEqual(contents[2]);
   });
 });

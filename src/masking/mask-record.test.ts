@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMaskRecord } from './mask-record.js';
+import { decodeMaskRecord, readMaskRecord } from './mask-record.js';
 
 describe('decodeMaskRecord', () => {
   it('should read a record back after a JSON round trip', () => {
@@ -32,5 +32,18 @@ describe('decodeMaskRecord', () => {
 
   it('should default the counters of an older or partial record', () => {
     expect(decodeMaskRecord({ upTo: '4', anchor: 'a' })).toEqual({ upTo: 4, anchor: 'a', maskings: 1, createdAt: 0 });
+  });
+
+  it("should read a mask's start back, and refuse a record whose start is not a content before its watermark", () => {
+    const record = { upTo: 12, start: 5, anchor: 'a|b', maskings: 1, createdAt: 0 };
+    expect(decodeMaskRecord(JSON.parse(JSON.stringify(record)))).toEqual(record);
+    expect(decodeMaskRecord({ ...record, start: null })).toEqual({
+      upTo: 12,
+      anchor: 'a|b',
+      maskings: 1,
+      createdAt: 0,
+    });
+    for (const start of [12, 13, -1, 2.5, 'x', {}, Number.NaN])
+      expect(readMaskRecord({ ...record, start })).toMatchObject({ mask: undefined, unreadable: true });
   });
 });

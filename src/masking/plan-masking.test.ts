@@ -18,6 +18,8 @@ describe('tailTokens', () => {
     expect(tailTokens(tokens, 0, 0, maskedTokensAt)).toBe(3 * 500 + 10 * 10);
     expect(tailTokens(tokens, 0, 8, maskedTokensAt)).toBe(2 * 40 + 500 + 10 * 10);
     expect(tailTokens(tokens, 4, 8, maskedTokensAt)).toBe(40 + 500 + 7 * 10);
+    // A mask that starts at the second turn leaves the first result whole.
+    expect(tailTokens(tokens, 0, 8, maskedTokensAt, 4)).toBe(500 + 40 + 500 + 10 * 10);
   });
 });
 
@@ -28,6 +30,17 @@ describe('planMasking', () => {
     const plan = planMasking({ ...base, meetsTarget: (t) => t <= 1_200 });
     expect(plan).toEqual({ upTo: 12, tokens: 3 * 40 + 100, enough: true });
     expect(planMasking({ ...base, meetsTarget: (t) => t <= 100 })?.enough).toBe(false);
+  });
+
+  it('should mask only from its start, and count a start moved earlier', () => {
+    expect(planMasking({ ...base, start: 4, meetsTarget: () => true })).toEqual({
+      upTo: 12,
+      tokens: 500 + 2 * 40 + 100,
+      enough: true,
+    });
+    const live = { ...base, maskedUpTo: 8, maskedFrom: 4, maskedTail: 500 + 40 + 500 + 100 };
+    expect(planMasking({ ...live, start: 4, meetsTarget: () => true })?.tokens).toBe(500 + 2 * 40 + 100);
+    expect(planMasking({ ...live, start: 0, meetsTarget: () => true })?.tokens).toBe(3 * 40 + 100);
   });
 
   it('should not move the watermark back or to where the summary already covers', () => {

@@ -9,15 +9,17 @@
 import type { Content } from '@google/genai';
 import { maskKeepFrom } from './mask-observations.js';
 
-/** Tokens of the contents from `covered` on, with those before `maskedUpTo` counted masked. */
+/** Tokens of the contents from `covered` on, with those in [maskedFrom, maskedUpTo) counted masked. */
 export function tailTokens(
   tokens: readonly number[],
   covered: number,
   maskedUpTo: number,
   maskedTokensAt: (index: number) => number,
+  maskedFrom = covered,
 ): number {
   let total = 0;
-  for (let i = covered; i < tokens.length; i++) total += i < maskedUpTo ? maskedTokensAt(i) : (tokens[i] ?? 0);
+  for (let i = covered; i < tokens.length; i++)
+    total += i >= maskedFrom && i < maskedUpTo ? maskedTokensAt(i) : (tokens[i] ?? 0);
   return total;
 }
 
@@ -28,6 +30,9 @@ interface MaskingInput {
   readonly covered: number;
   /** Current mask watermark (0 when nothing is masked). */
   readonly maskedUpTo: number;
+  /** Where the current mask starts, and where the new one does (mask-start.ts); both the summary's watermark by default. */
+  readonly maskedFrom?: number | undefined;
+  readonly start?: number | undefined;
   readonly maskedTokensAt: (index: number) => number;
   /** `tailTokens` under the current mask, when the caller has it (the stored view's counts): then only the newly masked range is read. */
   readonly maskedTail?: number | undefined;
@@ -61,11 +66,14 @@ function newlyMasked(input: MaskingInput, upTo: number): number {
 export function planMasking(input: MaskingInput): MaskingPlan | undefined {
   const upTo = input.upTo ?? maskKeepFrom(input.contents, input.keepRecent);
   if (upTo <= Math.max(input.covered, input.maskedUpTo)) return undefined;
-  const before = input.maskedTail ?? tailTokens(input.tokens, input.covered, input.maskedUpTo, input.maskedTokensAt);
+  const { covered, tokens, maskedTokensAt } = input;
+  const maskedFrom = Math.max(covered, input.maskedFrom ?? covered);
+  const start = Math.max(covered, input.start ?? covered);
+  // The stored view's tail holds while the mask keeps its start: then only the new range is read.
+  const kept = start === maskedFrom ? input.maskedTail : undefined;
+  const before = kept ?? tailTokens(tokens, covered, input.maskedUpTo, maskedTokensAt, maskedFrom);
   const after =
-    input.maskedTail === undefined
-      ? tailTokens(input.tokens, input.covered, upTo, input.maskedTokensAt)
-      : before + newlyMasked(input, upTo);
+    kept === undefined ? tailTokens(tokens, covered, upTo, maskedTokensAt, start) : kept + newlyMasked(input, upTo);
   // Nothing large enough to mask in the new range: moving the watermark would only churn the prefix.
   if (after >= before) return undefined;
   return { upTo, tokens: after, enough: input.meetsTarget(after) };

@@ -18,7 +18,7 @@ import type { Tokenizer } from '../estimate/tokenizer.js';
 export interface ViewSource {
   readonly contents: readonly Content[];
   readonly tokens: readonly number[];
-  /** The summary's watermark: masking starts there. */
+  /** Where masking starts: the summary's watermark, or a mask's start past it (`maskingFrom`). */
   readonly covered: number;
   readonly hint: MaskHint;
   readonly memo: TokenMemo;
@@ -186,4 +186,12 @@ export function viewTailTokens(view: RequestView, covered: number): number {
 /** The view the stored mask gives: the contents themselves when it masks nothing past the summary. */
 export function storedView(source: ViewSource, maskedUpTo: number): RequestView {
   return maskedUpTo > source.covered ? maskedView(source, maskedUpTo) : unmaskedFigures(source);
+}
+
+/**
+ * The source of a mask that starts at `start` (mask-start.ts): masking then begins at the later of it and
+ * the summary's watermark, and the session's kept view, keyed by where masking begins, follows it.
+ */
+export function maskingFrom(source: ViewSource, start: number): ViewSource {
+  return start > source.covered ? { ...source, covered: start } : source;
 }

@@ -13,7 +13,7 @@ import { chooseSplit, type Split } from '../split/choose-split.js';
 import type { GuardRequestInput } from './contract.js';
 import { makeSummary, type MadeSummary } from './make-summary.js';
 import { leadingRequest } from './leading-request.js';
-import { summarizeNowPays } from './room-choice.js';
+import { reductionTerms, summarizeNowPays } from './room-choice.js';
 import type { Observed } from './observe.js';
 
 /** Steps 4-8: the masking and the new summary, when one is made. */
@@ -35,22 +35,7 @@ export async function compact(
   const { located, measure, decision } = observed;
   const { summary, coverage } = located;
   const plan = planFor(input, observed);
-  const masking = maskForRoom({
-    source: observed.source,
-    coverage,
-    maskedUpTo: observed.mask.maskedUpTo,
-    reason,
-    // Interactions mode: every reduction re-sends the whole chain, so it goes to the summary's target
-    // (a masking just under the threshold would start a new chain on nearly every call).
-    manual: input.manual === true || input.interactions !== undefined,
-    keepRecent: input.policy.maskKeepRecent,
-    fixedTokens: observed.fixedTokens,
-    summaryTokens: measure.summaryTokens,
-    target: plan.maskTarget,
-    fingerprints,
-    previous: input.mask,
-    now,
-  });
+  const masking = roomMasking(input, observed, reason, plan);
   const view = masking ?? observed.view;
   const estimate = masking?.estimate ?? measure.estimate;
   const splitFor = (chosen: { readonly enough: boolean } | undefined) =>
@@ -89,6 +74,36 @@ export async function compact(
         : undefined,
   });
   return { masking, view, estimate, made };
+}
+
+/** Step 5: old tool results masked first, from the start that costs least per call (masking/mask-start.ts). */
+function roomMasking(
+  input: GuardRequestInput,
+  observed: Observed,
+  reason: CompactionReason,
+  plan: CompactionPlan,
+): MaskStep | undefined {
+  const { measure } = observed;
+  return maskForRoom(
+    {
+      source: observed.source,
+      coverage: observed.located.coverage,
+      maskedUpTo: observed.mask.maskedUpTo,
+      maskedFrom: observed.mask.maskedFrom,
+      reason,
+      // Interactions mode: every reduction re-sends the whole chain, so it goes to the summary's target
+      // (a masking just under the threshold would start a new chain on nearly every call).
+      manual: input.manual === true || input.interactions !== undefined,
+      keepRecent: input.policy.maskKeepRecent,
+      fixedTokens: observed.fixedTokens,
+      summaryTokens: measure.summaryTokens,
+      target: plan.maskTarget,
+      fingerprints: input.fingerprints,
+      previous: input.mask,
+      now: input.now,
+    },
+    { factor: measure.factor, terms: reductionTerms(input, observed, observed.view.viewTokens) },
+  );
 }
 
 /**

@@ -55,13 +55,14 @@ describe('guardRequest: masking before a summary', () => {
 
 describe('guardRequest: a summary that continues the cached request costs less', () => {
   // The masking alone is enough (above), and a summary now lands lower. Priced with the summary's
-  // output at the input price and a turn adding 500 tokens over two calls, the two cost about the
-  // same per call when the summarizer's prompt is billed whole; the agent's own model, continuing
-  // the request it cached (a window with room for it), reads that prompt at the cached price.
+  // output at 1.5x the input price and a turn adding 500 tokens over two calls, the two cost about
+  // the same per call when the summarizer's prompt is billed whole (both rewrite the whole request:
+  // the head before the first placeholder is under the cacheable minimum); the agent's own model,
+  // continuing the request it cached (a window with room for it), reads that prompt at the cached price.
   const priced = (summarizerReadsRequest: boolean) => {
     const { input: base, calls } = input(1);
     const usage = { ...base.usage, averageTurnTokens: 500, modelCalls: 4, invocations: 2 };
-    const guarded = { ...base, usage, summarizerReadsRequest, summarizerWindow: 20_000, outputPriceRatio: 1 };
+    const guarded = { ...base, usage, summarizerReadsRequest, summarizerWindow: 20_000, outputPriceRatio: 1.5 };
     return { guarded, calls };
   };
 
@@ -126,5 +127,35 @@ describe('guardRequest: masking for cost, with nothing due', () => {
     expect(result.masking).toBeUndefined();
     expect(result.contents).toBeUndefined();
     expect(result.state.usage.futileCompaction).toEqual(futile);
+  });
+});
+
+describe('guardRequest: the first masking of a cycle keeps the cached head', () => {
+  // The oldest result starts about 930 calibrated tokens in, under the cacheable minimum: masking
+  // from it rewrites the whole request. A long answer follows it, and the second result starts
+  // about 6,400 tokens in: masking it alone meets the masking's target (the room) and rewrites the
+  // few hundred tokens after the head, paid over the five calls before the threshold again.
+  const contents: Content[] = [
+    userText(pad('check the cluster', 100)),
+    functionCall('fetch_logs', { q: 'all' }),
+    functionResponse('fetch_logs', { logs: pad('line', 1_500) }),
+    modelText(pad('the logs show a disk failure on node 7', 2_000)),
+    userText(pad('now check node 7 in detail', 100)),
+    functionCall('inspect', { node: 7 }),
+    functionResponse('inspect', { status: pad('degraded', 1_500) }),
+    modelText(pad('node 7 is degraded', 100)),
+    userText(pad('and what next?', 100)),
+  ];
+  const usage = { ...guardInput({ contents }).usage, averageTurnTokens: 500, modelCalls: 4, invocations: 2 };
+
+  it('should mask only the recent result, sending every content before it byte-identical', async () => {
+    const result = await guardRequest(guardInput({ contents, usage, policy: { ...testPolicy(), maskKeepRecent: 1 } }));
+    expect(result.masking?.cause).toBe('room');
+    expect(result.compaction).toBeUndefined();
+    expect(result.calibrated).toBeLessThan(result.budget.threshold);
+    const sent = result.contents ?? [];
+    expect(JSON.stringify(sent.slice(0, 6))).toBe(JSON.stringify(contents.slice(0, 6)));
+    expect(JSON.stringify(sent[6])).not.toBe(JSON.stringify(contents[6]));
+    expect(result.state.mask).toMatchObject({ start: 6, upTo: 8 });
   });
 });

@@ -32,17 +32,33 @@ describe('locateStoredMask', () => {
   const mask = { upTo: 3, anchor: anchorAt(fingerprintAt, 3), maskings: 1, createdAt: 0 };
 
   it('should find a mask whose anchor matches', () => {
-    expect(locateStoredMask(fingerprintAt, 4, mask, 2)).toEqual({ maskedUpTo: 3, maskUpdate: undefined });
+    expect(locateStoredMask(fingerprintAt, 4, mask, 2)).toEqual({
+      maskedUpTo: 3,
+      maskedFrom: 0,
+      maskUpdate: undefined,
+    });
   });
 
   it('should clear a mask whose anchor no longer matches', () => {
     expect(locateStoredMask(fingerprintAt, 4, { ...mask, anchor: 'elsewhere' }, 2)).toEqual({
       maskedUpTo: 0,
+      maskedFrom: 0,
       maskUpdate: null,
     });
   });
 
+  it("should give a mask's start, never past where its watermark is found", () => {
+    expect(locateStoredMask(fingerprintAt, 4, { ...mask, start: 2 }, 2)).toMatchObject({
+      maskedUpTo: 3,
+      maskedFrom: 2,
+    });
+  });
+
   it('should ignore a stored mask when masking is off', () => {
-    expect(locateStoredMask(fingerprintAt, 4, mask, 0)).toEqual({ maskedUpTo: 0, maskUpdate: undefined });
+    expect(locateStoredMask(fingerprintAt, 4, mask, 0)).toEqual({
+      maskedUpTo: 0,
+      maskedFrom: 0,
+      maskUpdate: undefined,
+    });
   });
 });

@@ -30,6 +30,8 @@ export function locateStoredSummary(
 export interface LocatedMask {
   /** Contents before this index are sent masked (0: none). */
   readonly maskedUpTo: number;
+  /** Contents before this index are not masked by the stored mask (its start; 0 when it has none). */
+  readonly maskedFrom: number;
   /** `null` clears a stored mask that no longer matches the history. */
   readonly maskUpdate: null | undefined;
 }
@@ -40,9 +42,9 @@ export function locateStoredMask(
   stored: MaskRecord | undefined,
   maskKeepRecent: number,
 ): LocatedMask {
-  if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskUpdate: undefined };
+  if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: undefined };
   const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor, stored.contents);
-  return match.kind === 'missing'
-    ? { maskedUpTo: 0, maskUpdate: null }
-    : { maskedUpTo: match.covered, maskUpdate: undefined };
+  if (match.kind === 'missing') return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: null };
+  // A reorder can find the watermark earlier than stored: the start never passes it.
+  return { maskedUpTo: match.covered, maskedFrom: Math.min(stored.start ?? 0, match.covered), maskUpdate: undefined };
 }

@@ -7,7 +7,7 @@ import type { SummaryContentOptions } from '../summary/inject-summary.js';
 import { isReadOnlyTool } from '../config/read-only-tool.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import { TokenMemo } from '../estimate/estimate-request.js';
-import { storedView, type RequestView, type ViewSource } from '../masking/request-view.js';
+import { maskingFrom, storedView, type RequestView, type ViewSource } from '../masking/request-view.js';
 import { decideReason, type ReasonDecision } from '../trigger/decide-reason.js';
 import type { GuardRequestInput } from './contract.js';
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
@@ -52,7 +52,7 @@ export function observe(input: GuardRequestInput): Observed {
     framing: input.framing,
     placeholders: input.placeholders,
   };
-  const view = storedView(source, mask.maskedUpTo);
+  const view = storedView(maskingFrom(source, mask.maskedFrom), mask.maskedUpTo);
   const { summary, coverage } = located;
   const measure = measureRequest({
     summary,

@@ -8,7 +8,13 @@ import type { CompactionPlan } from '../budget/compaction-plan.js';
 import { latestUserRequestIndex } from '../content/content-shape.js';
 import { DEFAULT_CACHED_PRICE_RATIO, DEFAULT_OUTPUT_PRICE_RATIO } from '../cost/cache-terms.js';
 import type { MaskStep } from '../masking/mask-for-room.js';
-import { deeperPays, growthPerCall, type ReductionCandidate } from '../masking/room-reduction-cost.js';
+import {
+  deeperPays,
+  growthPerCall,
+  type ReductionCandidate,
+  type ReductionTerms,
+} from '../masking/room-reduction-cost.js';
+import { rewrittenTokens } from '../masking/mask-start.js';
 import { SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
 import { viewEstimate } from '../split/coverage.js';
 import type { Split } from '../split/choose-split.js';
@@ -41,11 +47,12 @@ function firstChanged(before: readonly number[], after: readonly number[], from:
   return index;
 }
 
-/** The masking alone: rewritten from its first new placeholder on. */
+/** The masking alone: rewritten from its first new placeholder on, whole when the prefix before it is too short to be cached. */
 function shallowCandidate(masking: MaskStep, firstMasked: number, factor: number): ReductionCandidate {
+  const after = masking.estimate * factor;
   return {
-    after: masking.estimate * factor,
-    rewritten: sum(masking.viewTokens, firstMasked) * factor,
+    after,
+    rewritten: rewrittenTokens(after, after - sum(masking.viewTokens, firstMasked) * factor),
     summarizerInput: 0,
     summaryOutput: 0,
   };
@@ -59,7 +66,7 @@ function deepCandidate(input: DeepInput): ReductionCandidate {
   const after = viewEstimate(observed.fixedTokens, summaryTokens, masking.viewTokens, split.coverage);
   return {
     after: after * factor,
-    rewritten: (after - observed.fixedTokens) * factor,
+    rewritten: rewrittenTokens(after * factor, observed.fixedTokens * factor),
     ...summarizerReads(input),
     summaryOutput: plan.summaryCap * factor,
   };
@@ -93,25 +100,34 @@ interface DeepInput {
   readonly plan: CompactionPlan;
 }
 
+/** The terms of a room reduction on this call (masking/room-reduction-cost.ts), the growth per call read from `viewTokens`. */
+export function reductionTerms(
+  input: GuardRequestInput,
+  observed: Observed,
+  viewTokens: readonly number[],
+): ReductionTerms {
+  const turn = inFlightGrowth(input.contents, viewTokens);
+  return {
+    threshold: observed.measure.budget.threshold,
+    growthPerCall: growthPerCall({
+      averageTurnTokens: input.usage.averageTurnTokens,
+      modelCalls: input.usage.modelCalls,
+      invocations: input.usage.invocations,
+      inFlightTokens: turn.tokens * observed.measure.factor,
+      inFlightSteps: turn.steps,
+    }),
+    cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
+    outputPriceRatio: input.outputPriceRatio ?? DEFAULT_OUTPUT_PRICE_RATIO,
+  };
+}
+
 /** Whether to summarize now although the masking alone is enough, because that costs less per call. */
 export function summarizeNowPays(deep: DeepInput): boolean {
   const { input, observed, masking } = deep;
   const factor = observed.measure.factor;
-  const turn = inFlightGrowth(input.contents, masking.viewTokens);
-  const growth = growthPerCall({
-    averageTurnTokens: input.usage.averageTurnTokens,
-    modelCalls: input.usage.modelCalls,
-    invocations: input.usage.invocations,
-    inFlightTokens: turn.tokens * factor,
-    inFlightSteps: turn.steps,
-  });
-  if (!(growth > 0)) return false;
-  const from = Math.max(observed.located.coverage.covered, observed.mask.maskedUpTo);
-  const firstMasked = firstChanged(observed.view.viewTokens, masking.viewTokens, from);
-  return deeperPays(shallowCandidate(masking, firstMasked, factor), deepCandidate(deep), {
-    threshold: observed.measure.budget.threshold,
-    growthPerCall: growth,
-    cachedPriceRatio: input.cachedPriceRatio ?? DEFAULT_CACHED_PRICE_RATIO,
-    outputPriceRatio: input.outputPriceRatio ?? DEFAULT_OUTPUT_PRICE_RATIO,
-  });
+  const terms = reductionTerms(input, observed, masking.viewTokens);
+  if (!(terms.growthPerCall > 0)) return false;
+  // From the summary's watermark: a masking that moves its start earlier changes contents before the live mask's end.
+  const firstMasked = firstChanged(observed.view.viewTokens, masking.viewTokens, observed.located.coverage.covered);
+  return deeperPays(shallowCandidate(masking, firstMasked, factor), deepCandidate(deep), terms);
 }

@@ -39,6 +39,8 @@ export interface PreparationInput {
   readonly view: RequestView;
   readonly coverage: SummaryCoverage;
   readonly maskedUpTo: number;
+  /** Where the stored mask starts (0 when it has no start). */
+  readonly maskedFrom?: number | undefined;
   readonly previous: SummaryRecord | undefined;
   readonly mask: MaskRecord | undefined;
   readonly fixedTokens: number;
@@ -81,6 +83,7 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
     source: input.source,
     coverage,
     maskedUpTo: input.maskedUpTo,
+    maskedFrom: input.maskedFrom,
     reason: 'threshold',
     manual: false,
     keepRecent: input.policy.maskKeepRecent,
