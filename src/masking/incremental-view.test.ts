@@ -13,7 +13,7 @@ import { ContentMeasureCache } from '../estimate/content-measure-cache.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import { TokenMemo } from '../estimate/estimate-request.js';
 import { fingerprint } from '../estimate/fingerprint.js';
-import type { MaskHint } from './mask-observations.js';
+import { applyMask, MASKED_RESULT_KEY, type MaskHint } from './mask-observations.js';
 import { PlaceholderCache } from './placeholder-cache.js';
 import { planMasking, tailTokens } from './plan-masking.js';
 import {
@@ -30,12 +30,43 @@ const TOOLS = ['fetch_logs', 'read_file'];
 /** One turn: the user's request, the model's call, the tool's result of `size` characters, the answer. */
 function turn(seed: number, size: number): Content[] {
   const name = TOOLS[seed % TOOLS.length] ?? 'fetch_logs';
+  const result = functionResponse(name, {
+    id: `ORD-${seed}`,
+    body: `line ${seed} `.repeat(Math.ceil(size / 8)).slice(0, size),
+  });
   return [
     userText(`turn ${seed}`),
     functionCall(name, { seed }),
-    functionResponse(name, { id: `ORD-${seed}`, body: `line ${seed} `.repeat(Math.ceil(size / 8)).slice(0, size) }),
+    inAdkShape(result, seed),
     modelText(`answer ${seed}`),
   ];
+}
+
+/**
+ * ADK's own shape for some results (`{ id, name, response }`, the id set or present but undefined: the
+ * placeholders copied from their fields), the builder's (`{ name, response }`: copied generically) for the rest.
+ */
+function inAdkShape(result: Content, seed: number): Content {
+  if (seed % 3 === 0) return result;
+  const response = result.parts?.[0]?.functionResponse;
+  const id = seed % 3 === 1 ? `call-${seed}` : undefined;
+  return { role: 'user', parts: [{ functionResponse: { id, name: response?.name, response: response?.response } }] };
+}
+
+/** Whether two views share a placeholder object (content, part, function response or response) at any position. */
+function sharePlaceholderObjects(a: readonly Content[], b: readonly Content[]): boolean {
+  return a.some((content, i) => {
+    const other = b[i];
+    const response = content.parts?.[0]?.functionResponse;
+    if (!other || !response?.response || !(MASKED_RESULT_KEY in response.response)) return false;
+    const otherResponse = other.parts?.[0]?.functionResponse;
+    return (
+      content === other ||
+      content.parts?.[0] === other.parts?.[0] ||
+      response === otherResponse ||
+      response.response === otherResponse?.response
+    );
+  });
 }
 
 type Op =
@@ -96,6 +127,7 @@ describe('the masked view kept across calls', () => {
         const placeholders = new PlaceholderCache({ entries: 40 });
         const measures = new ContentMeasureCache();
         const memo = new TokenMemo();
+        const lastViews: Content[][] = [];
         for (const each of calls) {
           const history = histories[each.session] as Content[];
           applyOp(history, each.op);
@@ -120,6 +152,10 @@ describe('the masked view kept across calls', () => {
           // Contents before the start are sent as they are.
           for (let i = 0; i < from; i++) expect(JSON.stringify(actual.view[i])).toBe(JSON.stringify(contents[i]));
           expect(JSON.stringify(actual.view)).toBe(JSON.stringify(expected.view));
+          // Key for key, undefined values included, and every placeholder in objects of this call's own.
+          expect(actual.view).toStrictEqual(applyMask(scratch.contents, scratch.tokens, covered, maskedUpTo, hint));
+          expect(sharePlaceholderObjects(actual.view, lastViews[each.session] ?? [])).toBe(false);
+          lastViews[each.session] = actual.view;
           expect(actual.viewTokens).toEqual(expected.viewTokens);
           expect(actual.viewFraming).toEqual(expected.view.map((content) => contentFramingTokens(content)));
           for (let i = from; i < maskedUpTo; i++) expect(maskedTokensAt(kept, i)).toBe(expected.viewTokens[i]);

@@ -1,5 +1,6 @@
 import type { Content } from '@google/genai';
 import type { MaskHint } from './mask-observations.js';
+import type { FlatPlaceholder } from './placeholder-copy.js';
 
 /**
  * Placeholders built once. The masked view is sent on every call, and every placeholder in it is
@@ -28,6 +29,8 @@ export interface MaskedEntry {
   readonly tokensIn: number;
   /** The masked content, the cache's own copy (never handed out); `undefined` when masking leaves it as it is. */
   readonly masked: Content | undefined;
+  /** `masked`'s fields when it has the usual placeholder shape: a call's copy is built from them (placeholder-copy.ts). */
+  readonly flat?: FlatPlaceholder | undefined;
   /** Tokens and the estimator's framing of the masked content (of the original when it is left as it is). */
   readonly tokens: number;
   readonly framing: number;

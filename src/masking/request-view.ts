@@ -10,6 +10,7 @@
 import type { Content, Part } from '@google/genai';
 import { maskContent, type MaskHint } from './mask-observations.js';
 import type { KeptView, MaskedEntry, PlaceholderMemo } from './placeholder-cache.js';
+import { copyFlat, flatPlaceholder } from './placeholder-copy.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import { safeJson } from '../estimate/json-text.js';
@@ -66,13 +67,15 @@ function entryAt(source: ViewSource, index: number): MaskedEntry {
   if (known !== undefined && known.fingerprint === print && known.tokensIn === tokens) return known;
   const content = source.contents[index] ?? {};
   const masked = maskContent(content, hint, tokens);
+  const kept = masked === content ? undefined : copyMasked(masked);
   const entry: MaskedEntry =
-    masked === content
+    kept === undefined
       ? { fingerprint: print ?? '', tokensIn: tokens, masked: undefined, tokens, framing: framingAt(source, index) }
       : {
           fingerprint: print ?? '',
           tokensIn: tokens,
-          masked: copyMasked(masked),
+          masked: kept,
+          flat: flatPlaceholder(kept),
           tokens: tokensOfView(source, masked, index),
           framing: contentFramingTokens(masked),
         };
@@ -102,7 +105,7 @@ export interface StoredView {
 
 /** Puts the masked content of `entry` at `index` of `figures`, in objects of this call's own. */
 function putMasked(figures: RequestView, index: number, masked: Content, entry: MaskedEntry): void {
-  figures.view[index] = copyMasked(masked);
+  figures.view[index] = entry.flat ? copyFlat(entry.flat) : copyMasked(masked);
   figures.viewTokens[index] = entry.tokens;
   if (figures.viewFraming) figures.viewFraming[index] = entry.framing;
 }

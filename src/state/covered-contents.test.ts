@@ -34,6 +34,15 @@ describe('coveredContentsAt', () => {
       contents.digest,
     );
   });
+
+  it('should digest exactly as records already stored were digested (SHA-256 of each sorted fingerprint and a newline)', () => {
+    // Digests written by the code of 2026-11-27 (one hash update per fingerprint): a stored record must still match.
+    const prints = ['b7Xq1', 'a01', 'zz9', 'a01', 'Q', 'm3', 'k', 'c2', ...'defghijlnopqrstuvwx'];
+    expect(coveredContentsAt(printsOf(prints), prints.length).digest).toBe(
+      'SezjnPsp2I7x1fqE5aoDe1PesMPCsiCmD9VrkaOumUk=',
+    );
+    expect(coveredContentsAt(printsOf(prints), 20).digest).toBe('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
+  });
 });
 
 describe('decodeCoveredContents', () => {

@@ -35,9 +35,12 @@ export interface CoveredContents {
 }
 
 function digestOf(prints: string[]): string {
-  const hash = createHash('sha256');
-  for (const print of prints.sort()) hash.update(print).update('\n');
-  return hash.digest('base64');
+  // One update of the joined text, the same bytes as one per fingerprint: each update crosses into C++,
+  // and a mask's record digests ~1,600 fingerprints on every call that masks.
+  const sorted = prints.sort();
+  return createHash('sha256')
+    .update(sorted.length > 0 ? `${sorted.join('\n')}\n` : '')
+    .digest('base64');
 }
 
 /** The record of contents `[0, covered)` as they are now. */

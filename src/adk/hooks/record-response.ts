@@ -94,7 +94,9 @@ function learnFromFailedAnswer(
   model: string | undefined,
   recorders: ResponseRecorders,
 ): boolean {
-  const message = response.errorCode ? (response.errorMessage ?? '') : '';
+  // An answer without an error code states nothing: not probed (the probe's patterns cost more than the call's other records).
+  if (!response.errorCode) return false;
+  const message = response.errorMessage ?? '';
   if (!isOverflowError(message)) return false;
   if (!wasLearned(response)) learnFromRejection(context, undefined, message, recorders, model);
   return true;
