@@ -153,7 +153,7 @@ describe('the masked view kept across calls', () => {
           for (let i = 0; i < from; i++) expect(JSON.stringify(actual.view[i])).toBe(JSON.stringify(contents[i]));
           expect(JSON.stringify(actual.view)).toBe(JSON.stringify(expected.view));
           // Key for key, undefined values included, and every placeholder in objects of this call's own.
-          expect(actual.view).toStrictEqual(applyMask(scratch.contents, scratch.tokens, covered, maskedUpTo, hint));
+          expect(actual.view).toStrictEqual(applyMask(scratch.contents, scratch.tokens, from, maskedUpTo, hint));
           expect(sharePlaceholderObjects(actual.view, lastViews[each.session] ?? [])).toBe(false);
           lastViews[each.session] = actual.view;
           expect(actual.viewTokens).toEqual(expected.viewTokens);
