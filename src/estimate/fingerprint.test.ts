@@ -200,6 +200,29 @@ describe('fingerprint', () => {
       );
     });
 
+    it('should tell any two different numbers of a tool result apart, however far apart their digits are', () => {
+      // Safe integers are hashed as two 26-bit halves: each half must count, and the sign.
+      const number = fc.oneof(fc.maxSafeInteger(), fc.maxSafeNat(), fc.double({ noNaN: true }));
+      fc.assert(
+        fc.property(number, number, (a, b) => {
+          fc.pre(JSON.stringify(a) !== JSON.stringify(b));
+          expect(fingerprint(functionResponse('poll', { n: a }))).not.toBe(
+            fingerprint(functionResponse('poll', { n: b })),
+          );
+        }),
+        PROPERTY_RUNS,
+      );
+      for (const [a, b] of [
+        [1, 1 + 2 ** 26],
+        [5, -5],
+        [2 ** 52, 2 ** 52 + 2 ** 26],
+        [2 ** 60, 2 ** 60 + 2 ** 10],
+      ] as const)
+        expect(fingerprint(functionResponse('poll', { n: a }))).not.toBe(
+          fingerprint(functionResponse('poll', { n: b })),
+        );
+    });
+
     it('should change when a part is appended to a content', () => {
       fc.assert(
         fc.property(mixedText({ maxLength: 50 }), mixedText({ maxLength: 50 }), (first, second) => {

@@ -31,6 +31,33 @@ const NATIVE_HASH_CHARS = 4_096;
 /** Decimal text of small integers (lengths), so hashing a length allocates nothing. */
 const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
 
+/**
+ * What a node is, mixed in as one code above the UTF-16 range (so no text can imitate it): a code is
+ * one multiply where a tag's name was a loop over its characters, and the walk of a 90,000-key result
+ * mixes several per key.
+ */
+const enum Tag {
+  String = 0x10001,
+  Integer,
+  Negative,
+  Number,
+  True,
+  False,
+  BigInt,
+  Null,
+  Undefined,
+  Deep,
+  ArrayOpen,
+  ArrayClose,
+  ObjectOpen,
+  ObjectClose,
+  Key,
+  Other,
+}
+
+/** 2^26: a hash half, and the split of a safe integer into two halves. */
+const HALF = 0x4000000;
+
 const SEED_LOW = 0x2c9277b;
 const SEED_HIGH = 0x1d8e4e2;
 
@@ -69,13 +96,7 @@ class Hasher {
     this.addChars(text, length - SAMPLE, length);
   }
 
-  addNumber(value: number): void {
-    const text = String(value);
-    this.addChars(text, 0, text.length);
-    this.mix(0x3b);
-  }
-
-  /** `addNumber` for a length (a non-negative integer), without allocating below 1,024. */
+  /** A length (a non-negative integer) through its decimal text, without allocating below 1,024. */
   addLength(length: number): void {
     const text = length < 1024 ? (SMALL_NUMBERS[length] as string) : String(length);
     this.addChars(text, 0, text.length);
@@ -104,6 +125,19 @@ class Hasher {
     this.mix(0x1f);
   }
 
+  /** A number: a safe integer as its two 26-bit halves (no text made of it), any other through its text. */
+  addNumberValue(value: number): void {
+    if (!Number.isSafeInteger(value)) {
+      this.mix(Tag.Number);
+      this.addString(String(value));
+      return;
+    }
+    const magnitude = Math.abs(value);
+    this.mix(value < 0 ? Tag.Negative : Tag.Integer);
+    this.mix(magnitude % HALF);
+    this.mix(Math.floor(magnitude / HALF));
+  }
+
   digest(): string {
     return this.high.toString(36) + '.' + this.low.toString(36);
   }
@@ -120,7 +154,8 @@ class Hasher {
     this.high = high;
   }
 
-  private mix(code: number): void {
+  /** One code (a tag, or a value of at most 26 bits: each gives its own state, the multiply being odd). */
+  mix(code: number): void {
     // Two independent multiplicative hashes; Math.imul keeps them in 32 bits.
     this.low = (Math.imul(this.low ^ code, 0x01000193) >>> 0) & 0x3ffffff;
     this.high = (Math.imul(this.high ^ (code + 0x9e), 0x0100019d) >>> 0) & 0x3ffffff;
@@ -143,30 +178,32 @@ function isBulkKey(key: string): boolean {
 function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk): void {
   if (--hasher.remaining < 0) return;
   if (depth > 64) {
-    hasher.addTag('deep');
+    hasher.mix(Tag.Deep);
     return;
   }
   if (value === null || value === undefined) {
-    hasher.addTag(value === null ? 'null' : 'undefined');
+    hasher.mix(value === null ? Tag.Null : Tag.Undefined);
     return;
   }
   const kind = typeof value;
   if (kind === 'string') {
-    hasher.addTag('s');
+    hasher.mix(Tag.String);
     hasher.addString(value as string);
-  } else if (kind === 'number' || kind === 'boolean' || kind === 'bigint') {
-    hasher.addTag(kind);
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- `kind` narrowed it to a primitive
-    hasher.addString(String(value));
+  } else if (kind === 'number') hasher.addNumberValue(value as number);
+  else if (kind === 'boolean') hasher.mix(value === true ? Tag.True : Tag.False);
+  else if (kind === 'bigint') {
+    hasher.mix(Tag.BigInt);
+    hasher.addString((value as bigint).toString());
   } else if (Array.isArray(value)) {
-    hasher.addTag('[');
+    hasher.mix(Tag.ArrayOpen);
     hasher.addLength(value.length);
     // Past the budget nothing more is hashed: stop at once rather than visit the rest of a 90,000-item level.
     for (let i = 0; i < value.length && hasher.remaining >= 0; i++) addValue(hasher, value[i], depth + 1, bulk);
-    hasher.addTag(']');
+    hasher.mix(Tag.ArrayClose);
   } else if (kind === 'object') {
     addObject(hasher, value as Record<string, unknown>, depth, bulk);
   } else {
+    hasher.mix(Tag.Other);
     hasher.addTag(kind);
   }
 }
@@ -190,6 +227,7 @@ function addObject(hasher: Hasher, record: Record<string, unknown>, depth: numbe
     if (child === undefined) continue;
     hasher.low = SEED_LOW;
     hasher.high = SEED_HIGH;
+    hasher.mix(Tag.Key);
     hasher.addTag(key);
     if (bulk === Bulk.Skip && typeof child === 'object' && child !== null && isBulkKey(key)) hasher.addTag('bulk');
     else addValue(hasher, child, depth + 1, bulk);
@@ -199,11 +237,11 @@ function addObject(hasher: Hasher, record: Record<string, unknown>, depth: numbe
   }
   hasher.low = outerLow;
   hasher.high = outerHigh;
-  hasher.addTag('{');
+  hasher.mix(Tag.ObjectOpen);
   hasher.addLength(pairs);
-  hasher.addNumber(sumLow);
-  hasher.addNumber(sumHigh);
-  hasher.addTag('}');
+  hasher.mix(sumLow);
+  hasher.mix(sumHigh);
+  hasher.mix(Tag.ObjectClose);
 }
 
 /**
