@@ -33,6 +33,7 @@ import { isContextRecallTool } from '../tools/recall-tool.js';
 import { interactionsCall } from '../../interactions/interactions-mode.js';
 import { interactionsModelOf } from '../runtime/interactions-model.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { pendingCompactionRequest } from '../../trigger/compaction-request.js';
 
 /** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
 const AGENT_NAME_LABEL = 'adk_agent_name';
@@ -77,13 +78,16 @@ interface StoredGuardState {
   readonly requested: boolean;
   /** The request came from ADK's `consolidate_context` tool: its flag is cleared once served. */
   readonly consolidate: boolean;
+  /** The id of the pending `requestCompaction` read; recorded as handled once served. */
+  readonly requestId: string | undefined;
 }
 
 /** The core's input and what applying its result needs from the reading. */
 export interface ReadRequest {
   readonly input: GuardRequestInput;
   readonly contents: readonly Content[];
-  readonly requested: boolean;
+  /** The id of the pending `requestCompaction` this call read, if any. */
+  readonly requestId: string | undefined;
   readonly summarizerName: string | undefined;
   /** The prepared summary of this session and agent, from where it is (the input's is wrapped to fire the hooks). */
   readonly prepared: PreparedLookup;
@@ -121,9 +125,14 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   const consolidate = context.state.get<unknown>(CONSOLIDATE_CONTEXT_FLAG) === true;
   // `requestCompaction`'s mark alone forces the compaction: a flag it set in the usage record was lost
   // whenever a call in flight wrote the record after it (the mark was then cleared with nothing compacted).
-  const requested = consolidate || context.state.get<unknown>(keys.compactionRequest) != null;
+  // Pending while its id is not the one handled: a request made after this read keeps its own id.
+  const requestId = pendingCompactionRequest(
+    context.state.get<unknown>(keys.compactionRequest),
+    context.state.get<unknown>(keys.compactionRequestHandled),
+  );
+  const requested = consolidate || requestId !== undefined;
   const usage = requested ? { ...read.usage, forceCompaction: true } : read.usage;
-  return { summary, usage, requested, consolidate };
+  return { summary, usage, requested, consolidate, requestId };
 }
 
 /** The mask record's unreadable or out-of-range values, cleared or rewritten without them. */
@@ -216,7 +225,7 @@ export function readRequest(
   return {
     input,
     contents,
-    requested: stored.requested,
+    requestId: stored.requestId,
     summarizerName: summarizer.summarizer?.name,
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
