@@ -4,6 +4,7 @@
  * public methods, over the guard's collaborators and resolved policies.
  */
 import type { BaseSessionService, Session, State } from '@google/adk';
+import { randomUUID } from 'node:crypto';
 import { ContextGuardPinError } from '../errors.js';
 import { ALL_AGENTS, type AddPinResult, type Pin, type PinSource } from '../memory/pins.js';
 import { compactionRequestDelta } from './runtime/state-writer.js';
@@ -96,7 +97,8 @@ export class GuardSessionActions {
     if (problem !== undefined) {
       throw new TypeError(`ContextGuard: requestCompaction() expects ${SESSION_EXPECTED}; ${problem}.`);
     }
-    const delta = compactionRequestDelta(params.agentName, Date.now());
+    // A fresh id: a call that read an earlier request marks only that one handled.
+    const delta = compactionRequestDelta(params.agentName, randomUUID());
     await appendStateEvent(params.sessionService, params.session, 'compact', delta);
   }
 

@@ -61,3 +61,30 @@ export function computeBudget(input: BudgetInput): Budget {
   );
   return { window, buffer, threshold: Math.max(1, threshold), hardLimit };
 }
+
+/** The budget options of an agent's policy (a `ResolvedPolicy` is one). */
+interface BudgetPolicy {
+  readonly bufferTokens?: number | undefined;
+  readonly bufferRatio?: number | undefined;
+  readonly reserveOutputTokens: number;
+  readonly uncalibratedThresholdRatio?: number | undefined;
+  readonly hardLimitRatio?: number | undefined;
+}
+
+/** The budget of an agent's requests under `window`, by its policy; `maxOutputTokens`: the request's own output cap. */
+export function policyBudget(
+  window: number,
+  policy: BudgetPolicy,
+  maxOutputTokens: number | undefined,
+  calibrated: boolean,
+): Budget {
+  return computeBudget({
+    window,
+    bufferTokens: policy.bufferTokens,
+    bufferRatio: policy.bufferRatio,
+    outputReserve: Math.max(policy.reserveOutputTokens, maxOutputTokens ?? 0),
+    calibrated,
+    uncalibratedThresholdRatio: policy.uncalibratedThresholdRatio,
+    hardLimitRatio: policy.hardLimitRatio,
+  });
+}

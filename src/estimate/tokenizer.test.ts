@@ -4,6 +4,7 @@ import { mixedText, PROPERTY_RUNS, rawUtf16Text } from '../../test/support/arbit
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { charsPerTokenTokenizer, tiktokenTokenizer } from './tokenizer.js';
+import { cjkText, emojiText } from '../testing/hard-text.js';
 
 const reference = new Tiktoken(o200kBase);
 const piecePattern = new RegExp(o200kBase.pat_str, 'gu');
@@ -218,6 +219,44 @@ describe('tiktokenTokenizer', () => {
       expect(count).toBeGreaterThanOrEqual(50_001);
       expect(count).toBeLessThanOrEqual(57_500);
     });
+  });
+
+  describe('dense text only between the samples', () => {
+    /**
+     * `length` characters with ASCII prose where the sampled estimate reads its windows (same rule as
+     * tokenizer.ts: max(4, min(64, ⌈length / 8,192⌉)) windows of 512, evenly spaced) and `filler` everywhere else.
+     */
+    function hostileLayout(length: number, filler: string): string {
+      const windows = Math.min(64, Math.max(4, Math.ceil(length / 8_192)));
+      const stride = (length - 512) / (windows - 1);
+      const prose = SENTENCE.repeat(Math.ceil(512 / SENTENCE.length)).slice(0, 512);
+      const parts: string[] = [];
+      let at = 0;
+      for (let i = 0; i < windows; i++) {
+        const start = Math.floor(i * stride);
+        if (start > at) parts.push(filler.slice(at, start));
+        parts.push(prose.slice(0, start + 512 - Math.max(at, start)));
+        at = start + 512;
+      }
+      return parts.join('');
+    }
+
+    // The emoji text's combining marks follow ASCII letters, each then a token of its own, which the
+    // prose at the sample points does not show: the bound documented (docs/design.md, "Measuring") is 0.9.
+    for (const [name, filler, least] of [
+      ['CJK prose', cjkText(100_000, 7), 1],
+      ['emoji', emojiText(100_000, 8), 0.9],
+    ] as const)
+      for (const length of [10_000, 100_000])
+        it(`should estimate ${length.toLocaleString('en')} characters of ${name} with ASCII prose at the sample points at ${least} to 1.3 times o200k's count`, () => {
+          // Before, every character was charged at the prose's rate: about a quarter of the count.
+          const text = hostileLayout(length, filler);
+          expect(text).toHaveLength(length);
+          const exact = reference.encode(text, [], []).length;
+          const count = tiktokenTokenizer.count(text);
+          expect(count).toBeGreaterThanOrEqual(exact * least);
+          expect(count).toBeLessThanOrEqual(exact * 1.3);
+        });
   });
 
   describe('adversarial inputs (linear work, sane results)', () => {

@@ -11,10 +11,11 @@
  * characters are of one- and two-byte scripts and its pieces at most 128 UTF-8
  * bytes; runs of CJK, Hangul or kana letters and longer pieces are approximated
  * (bounds in tokenizer.test.ts). A longer text is estimated from evenly spaced
- * samples. Why this counter and not a library, with the figures and the command
+ * samples, extrapolated per class of characters (estimate/char-classes.ts). Why this counter and not a library, with the figures and the command
  * that measures them: docs/performance.md.
  */
 import { countExact } from './o200k/count-exact.js';
+import { classesOf, countClasses, extrapolateByClass } from './char-classes.js';
 
 /** Counts the tokens of a text. Swap it through `ContextGuardOptions.tokenizer`. */
 export interface Tokenizer {
@@ -33,19 +34,22 @@ const CHARS_PER_SAMPLE = 8_192;
 /** Safety margin on the extrapolated part of a sampled estimate. */
 const SAMPLED_MARGIN = 1.05;
 
-/** Estimates a long text from evenly spaced windows, scaled to its length. */
+/**
+ * Estimates a long text from evenly spaced windows, scaled to its length class by class
+ * (estimate/char-classes.ts): dense text between the windows is charged at a dense rate.
+ */
 function countSampled(text: string): number {
   const windows = Math.min(64, Math.max(4, Math.ceil(text.length / CHARS_PER_SAMPLE)));
   const stride = (text.length - SAMPLE_CHARS) / (windows - 1);
   let sampledTokens = 0;
-  let sampledChars = 0;
+  const sampled = { ascii: 0, narrow: 0, wide: 0 };
   for (let i = 0; i < windows; i++) {
     const start = Math.floor(i * stride);
-    const window = text.slice(start, start + SAMPLE_CHARS);
-    sampledTokens += countExact(window);
-    sampledChars += window.length;
+    const end = Math.min(text.length, start + SAMPLE_CHARS);
+    sampledTokens += countExact(text.slice(start, end));
+    countClasses(text, start, end, sampled);
   }
-  return Math.ceil((sampledTokens / sampledChars) * text.length * SAMPLED_MARGIN);
+  return Math.ceil(extrapolateByClass(sampledTokens, sampled, classesOf(text)) * SAMPLED_MARGIN);
 }
 
 /** The default tokenizer: `o200k_base`, linearised and sampled as described above. */

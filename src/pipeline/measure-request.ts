@@ -4,7 +4,7 @@
  * and the budget it is held against.
  */
 import type { Content } from '@google/genai';
-import { computeBudget, type Budget } from '../budget/compute-budget.js';
+import { policyBudget, type Budget } from '../budget/compute-budget.js';
 import { summaryContent, type SummaryContentOptions } from '../summary/inject-summary.js';
 import { uncoveredContents, uncoveredTokens, viewEstimate, type SummaryCoverage } from '../split/coverage.js';
 import { calibrate, correctionFactor } from '../estimate/calibration.js';
@@ -61,15 +61,7 @@ export function measureRequest(input: MeasureInput): RequestMeasure {
   const framing = (input.fixedFramingTokens ?? 0) + (injected ? contentFramingTokens(injected) : 0) + contentsFraming;
   const current = { estimate, framing };
   const { factor, calibrated: isCalibrated } = correctionFactor(usage, policy.defaultCorrection, current);
-  const budget = computeBudget({
-    window: input.window,
-    bufferTokens: policy.bufferTokens,
-    bufferRatio: policy.bufferRatio,
-    outputReserve: Math.max(policy.reserveOutputTokens, input.maxOutputTokens ?? 0),
-    calibrated: isCalibrated,
-    uncalibratedThresholdRatio: policy.uncalibratedThresholdRatio,
-    hardLimitRatio: policy.hardLimitRatio,
-  });
+  const budget = policyBudget(input.window, policy, input.maxOutputTokens, isCalibrated);
   return {
     summaryTokens,
     estimate,

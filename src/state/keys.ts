@@ -25,8 +25,13 @@ interface GuardStateKeys {
   readonly pinPrefix: string;
   /** Count and last record of tool results truncated for the agent. */
   readonly toolTruncations: string;
-  /** Set by `requestCompaction` (its time), cleared by the next call: marks that call's compaction `Manual`. */
+  /**
+   * Set by `requestCompaction` (the request's id; the time in older versions): pending while it differs from
+   * `compactionRequestHandled`, and that call's compaction is `Manual` (trigger/compaction-request.ts).
+   */
   readonly compactionRequest: string;
+  /** The id of the last request a call served; the mark itself is never cleared, so a newer one is not lost. */
+  readonly compactionRequestHandled: string;
   /** How far old tool results are masked (see masking/mask-observations.ts). */
   readonly mask: string;
   /** The claim of the summary being prepared in the background, by whichever replica (see preparation/prepared-record.ts). */
@@ -44,6 +49,7 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     pinPrefix: `${STATE_PREFIX}:${agentName}:pin:`,
     toolTruncations: `${STATE_PREFIX}:${agentName}:tool_truncations`,
     compactionRequest: `${STATE_PREFIX}:${agentName}:compaction_request`,
+    compactionRequestHandled: `${STATE_PREFIX}:${agentName}:compaction_request_handled`,
     mask: `${STATE_PREFIX}:${agentName}:mask`,
     preparation: `${STATE_PREFIX}:${agentName}:preparation`,
     prepared: `${STATE_PREFIX}:${agentName}:prepared`,

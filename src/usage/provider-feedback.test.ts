@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS, usageRecordArbitrary } from '../../test/support/arbitraries.js';
 import { usageRecord } from '../../test/support/builders.js';
 import { recordAccepted } from './learned-window.js';
-import { isOverflowError, recordRejection, recordReportedUsage, rejectionOutcome } from './provider-feedback.js';
+import {
+  isOverflowError,
+  recordRejection,
+  recordReportedUsage,
+  rejectionOutcome,
+  summaryRejectionOutcome,
+} from './provider-feedback.js';
 
 const SENT = usageRecord({ sentEstimate: 2_000, modelCalls: 3 });
 const GEMINI_OVERFLOW = 'The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).';
@@ -213,5 +219,32 @@ describe('recordRejection', () => {
       expect(next).toMatchObject({ rejectedCalls: 1, forceCompaction: true });
       expect(next.realPromptTokens).toBeUndefined();
     });
+  });
+});
+
+describe('summaryRejectionOutcome', () => {
+  const summaryOverflow = (size: number) =>
+    `The input token count (${size}) exceeds the maximum number of tokens allowed (64000).`;
+
+  it("should learn the window and calibrate from the summary request's own estimate, keeping the agent's pair and counts", () => {
+    // The agent's last request was estimated at 50,000; the summary request at 55,000 and stated at 66,000.
+    const usage = usageRecord({ sentEstimate: 50_000, realPromptTokens: 60_000, lastEstimate: 50_000, modelCalls: 4 });
+    const outcome = summaryRejectionOutcome(usage, summaryOverflow(66_000), 55_000, 'scripted-model', undefined);
+    expect(outcome.learned).toBe(64_000);
+    expect(outcome.usage).toEqual({
+      ...usage,
+      learnedCorrection: 66_000 / 55_000,
+      learnedWindow: 64_000,
+      learnedWindowModel: 'scripted-model',
+      window: 64_000,
+      windowSource: 'learned',
+    });
+  });
+
+  it('should refuse a stated size that cannot be the summary request, as for an agent call', () => {
+    // 66,000 stated for a request estimated at 5,000: over the 8x the estimate allows.
+    const usage = usageRecord({ sentEstimate: 60_000 });
+    const outcome = summaryRejectionOutcome(usage, summaryOverflow(66_000), 5_000, 'scripted-model', undefined);
+    expect(outcome).toEqual({ usage, refused: 'size-inconsistent' });
   });
 });

@@ -114,6 +114,37 @@ function refusal(
   return undefined;
 }
 
+/**
+ * A "prompt too long" rejection of the guard's own summary request to the agent's model (same name):
+ * learned as a rejection of the agent's call is (`rejectionOutcome`: the stated maximum, earned, becomes
+ * `model`'s window; a consistent stated size calibrates), with `requestEstimate`, the summary request's
+ * heuristic tokens, as the size sent. It is not a rejected call of the agent's (`rejectedCalls`), and
+ * forces no compaction: the call it was made for compacted with the mechanical summary.
+ */
+export function summaryRejectionOutcome(
+  usage: UsageRecord,
+  message: string,
+  requestEstimate: number,
+  model: string | undefined,
+  processAccepted: AcceptedSize | undefined,
+): RejectionOutcome {
+  const sent = { ...usage, sentEstimate: requestEstimate, sentFraming: undefined };
+  const outcome = rejectionOutcome(sent, message, model, processAccepted);
+  // The calibration pair stays the agent's: only the factor (and the window) carry over from the summary request.
+  const { sentEstimate, sentFraming, realPromptTokens, lastEstimate, lastFraming, rejectedCalls, forceCompaction } =
+    usage;
+  const kept = {
+    sentEstimate,
+    sentFraming,
+    realPromptTokens,
+    lastEstimate,
+    lastFraming,
+    rejectedCalls,
+    forceCompaction,
+  };
+  return { ...outcome, usage: { ...outcome.usage, ...kept } };
+}
+
 /** `rejectionOutcome`'s usage record. */
 export function recordRejection(
   usage: UsageRecord,

@@ -54,7 +54,7 @@ export async function applyResult(
   appliers: ResultAppliers,
 ): Promise<void> {
   const agentName = context.agentName;
-  writeStateChange(context.state, agentName, result.state);
+  writeStateChange(context.state, agentName, result.state, read.requestId);
   reportSummary(context, key, result, appliers);
   // Background compaction: claimed in this call's state delta, started here, never awaited (adk/runtime/replica-prepared.ts).
   const hooks = appliers.replicas.afterDecision(

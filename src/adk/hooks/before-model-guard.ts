@@ -20,6 +20,10 @@ import type { RecallPending } from './read-request.js';
 import type { ResolvedPolicy } from '../../options.js';
 import { recallDue } from '../../recall/declaration.js';
 import { stateKeysFor } from '../../state/keys.js';
+import { learnFromSummaryRejection, type SummaryRejection } from './summary-rejection.js';
+import { restateBudgetFigures } from '../tools/context-status-tool.js';
+import { policyBudget } from '../../budget/compute-budget.js';
+import { readUsage } from '../runtime/state-writer.js';
 
 /** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
 function clearConsolidateRequest(context: Context): void {
@@ -134,7 +138,8 @@ export class BeforeModelGuard {
       // From the first call, so the tools sent are the same on every call of the session.
       if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
-      const state = { ...stored, windowChoice, recallPending };
+      const summaryRejection: SummaryRejection = {};
+      const state = { ...stored, windowChoice, recallPending, summaryRejection };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);
       if (!accept(result)) return undefined;
@@ -143,6 +148,10 @@ export class BeforeModelGuard {
       // The placeholders and the summary name the recall tool: it is sent from this call on.
       if (recallPending && compacted) await this.parts.recallTool.declare(context, request);
       await applyResult(context, request, key, read, result, this.parts);
+      // After the decision's usage record is written: the summary request's rejection teaches what it states.
+      const names = { agentModel: request.model, summarizer: read.summarizerName };
+      const learned = learnFromSummaryRejection(context, summaryRejection, names, this.parts);
+      if (learned !== undefined) restateFigures(context, learned, policy, request);
       if (stored.consolidate && result.state.compactionRequestServed) clearConsolidateRequest(context);
       this.parts.left.remember(context, request);
       return result;
@@ -160,4 +169,11 @@ export class BeforeModelGuard {
       await hooks?.settle(compacted);
     }
   }
+}
+
+/** This call's budget figures under a window its summary request's rejection taught (for `context_status`). */
+function restateFigures(context: Context, window: number, policy: ResolvedPolicy, request: LlmRequest): void {
+  const usage = readUsage(context.state, context.agentName);
+  const budget = policyBudget(window, policy, request.config?.maxOutputTokens, usage.learnedCorrection !== undefined);
+  restateBudgetFigures(context, budget, usage.averageTurnTokens);
 }

@@ -9,7 +9,6 @@ import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
 import type { WindowChoice } from '../../usage/learned-window.js';
-import { runSummarizer, type SummarizeFn, type Summarizer } from '../../summary/summarizer.js';
 import type { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
 import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
 import { liveFingerprints } from '../../estimate/live-fingerprints.js';
@@ -33,6 +32,9 @@ import { isContextRecallTool } from '../tools/recall-tool.js';
 import { interactionsCall } from '../../interactions/interactions-mode.js';
 import { interactionsModelOf } from '../runtime/interactions-model.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { pendingCompactionRequest } from '../../trigger/compaction-request.js';
+import type { SummaryRejection } from './summary-rejection.js';
+import { summarizeForCall, summarizeWith } from './call-summarizer.js';
 
 /** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
 const AGENT_NAME_LABEL = 'adk_agent_name';
@@ -77,13 +79,16 @@ interface StoredGuardState {
   readonly requested: boolean;
   /** The request came from ADK's `consolidate_context` tool: its flag is cleared once served. */
   readonly consolidate: boolean;
+  /** The id of the pending `requestCompaction` read; recorded as handled once served. */
+  readonly requestId: string | undefined;
 }
 
 /** The core's input and what applying its result needs from the reading. */
 export interface ReadRequest {
   readonly input: GuardRequestInput;
   readonly contents: readonly Content[];
-  readonly requested: boolean;
+  /** The id of the pending `requestCompaction` this call read, if any. */
+  readonly requestId: string | undefined;
   readonly summarizerName: string | undefined;
   /** The prepared summary of this session and agent, from where it is (the input's is wrapped to fire the hooks). */
   readonly prepared: PreparedLookup;
@@ -121,9 +126,14 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   const consolidate = context.state.get<unknown>(CONSOLIDATE_CONTEXT_FLAG) === true;
   // `requestCompaction`'s mark alone forces the compaction: a flag it set in the usage record was lost
   // whenever a call in flight wrote the record after it (the mark was then cleared with nothing compacted).
-  const requested = consolidate || context.state.get<unknown>(keys.compactionRequest) != null;
+  // Pending while its id is not the one handled: a request made after this read keeps its own id.
+  const requestId = pendingCompactionRequest(
+    context.state.get<unknown>(keys.compactionRequest),
+    context.state.get<unknown>(keys.compactionRequestHandled),
+  );
+  const requested = consolidate || requestId !== undefined;
   const usage = requested ? { ...read.usage, forceCompaction: true } : read.usage;
-  return { summary, usage, requested, consolidate };
+  return { summary, usage, requested, consolidate, requestId };
 }
 
 /** The mask record's unreadable or out-of-range values, cleared or rewritten without them. */
@@ -149,16 +159,21 @@ function summarizerForCall(
   return windows.summarizerFor(policy, context, window, { config: { ...request.config, labels } });
 }
 
+/** The stored state with what the call decided before reading the request. */
+type ReadState = StoredGuardState & {
+  readonly windowChoice: WindowChoice;
+  readonly recallPending?: RecallPending | undefined;
+  /** Where the summarizer's "too long" rejection is noted, for the caller to learn from (adk/hooks/summary-rejection.ts). */
+  readonly summaryRejection?: SummaryRejection | undefined;
+};
+
 /** `key`: the session and agent's queue key; `exact`: every content is compared with its measured copy. */
 export function readRequest(
   context: Context,
   request: LlmRequest,
   key: string,
   policy: ResolvedPolicy,
-  stored: StoredGuardState & {
-    readonly windowChoice: WindowChoice;
-    readonly recallPending?: RecallPending | undefined;
-  },
+  stored: ReadState,
   hooks: CompactionHooks,
   readers: RequestReaders,
   exact = true,
@@ -173,7 +188,7 @@ export function readRequest(
   const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
   const interactions = interactionsCall(request, interactionsModelOf(context.invocationContext.agent));
   const budgetLine = budgetLineFor(context, policy, interactions !== undefined);
-  const { windowChoice } = stored;
+  const { windowChoice, summaryRejection } = stored;
   const window = windowChoice.window;
   const summarizer = summarizerForCall(windows, policy, context, request, window);
   const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
@@ -207,7 +222,7 @@ export function readRequest(
     summarizerWindow: summarizer.window,
     summarizerReadsRequest: summarizer.readsRequest,
     tokenizer,
-    summarize: summarizer.summarizer ? hooks.wrap(summarizeWith(summarizer.summarizer, policy, context)) : undefined,
+    summarize: summarizeForCall(summarizer.summarizer, summaryRejection, { policy, context, hooks, fixed, tokenizer }),
     now: Date.now(),
     ...readers.priceRatios(request.model),
     prepared: preparedForInput(prepared.handle, hooks),
@@ -216,7 +231,7 @@ export function readRequest(
   return {
     input,
     contents,
-    requested: stored.requested,
+    requestId: stored.requestId,
     summarizerName: summarizer.summarizer?.name,
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
@@ -258,13 +273,4 @@ function summaryToApply(
   )
     return shared;
   return stored;
-}
-
-function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context?: Context): SummarizeFn {
-  return (request, maxChars) =>
-    runSummarizer(summarizer, request, {
-      timeoutMs: policy.summarizerTimeoutMs,
-      maxChars,
-      signal: context?.abortSignal,
-    });
 }

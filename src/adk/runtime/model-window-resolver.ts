@@ -162,10 +162,12 @@ export class ModelWindowResolver {
     };
   }
 
+  /** A summarizer model's window: a maximum it stated in a rejection of a summary request wins when smaller. */
   private windowFor(policy: ResolvedPolicy, model: string | undefined): number {
     const resolved = this.resolve(policy, model);
-    this.warnIfUnknown(resolved, model);
-    return resolved.window;
+    const learned = this.learnedWindows.get(normalizeModelName(model ?? ''));
+    if (learned === undefined) this.warnIfUnknown(resolved, model);
+    return Math.min(resolved.window, learned ?? resolved.window);
   }
 
   private resolve(policy: ResolvedPolicy, model: string | undefined): ResolvedWindow {

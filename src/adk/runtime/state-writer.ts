@@ -16,13 +16,21 @@ interface StateAccess {
   set(key: string, value: unknown): void;
 }
 
-export function writeStateChange(state: StateAccess, agentName: string, change: StateChange): void {
+/** `servedRequest`: the id of the `requestCompaction` the call read, recorded as handled once it is served. */
+export function writeStateChange(
+  state: StateAccess,
+  agentName: string,
+  change: StateChange,
+  servedRequest?: string,
+): void {
   const keys = stateKeysFor(agentName);
   if (change.summary !== undefined)
     state.set(keys.summary, change.summary === null ? null : encodeRecord(change.summary));
   if (change.mask !== undefined) state.set(keys.mask, change.mask === null ? null : encodeRecord(change.mask));
   writeUsage(state, agentName, change.usage);
-  if (change.compactionRequestServed) state.set(keys.compactionRequest, null);
+  // Only the request read is marked handled: the mark is not cleared, so a request written since stays pending.
+  if (change.compactionRequestServed && servedRequest !== undefined)
+    state.set(keys.compactionRequestHandled, servedRequest);
 }
 
 export function writeLastCompaction(state: StateAccess, agentName: string, record: CompactionRecord): void {
@@ -46,10 +54,11 @@ export function updateUsage(state: StateAccess, agentName: string, update: (usag
 }
 
 /**
- * The state delta of a compaction the application asks for (`requestCompaction`): its mark alone,
- * which makes the next call compact with a manual trigger. Not the usage record: written from the
- * caller's copy of the session, it would undo what a call in flight wrote there (counts, calibration).
+ * The state delta of a compaction the application asks for (`requestCompaction`): its mark alone, a
+ * new id, which makes the next call compact with a manual trigger (trigger/compaction-request.ts). Not
+ * the usage record: written from the caller's copy of the session, it would undo what a call in flight
+ * wrote there (counts, calibration).
  */
-export function compactionRequestDelta(agentName: string, now: number): Record<string, unknown> {
-  return { [stateKeysFor(agentName).compactionRequest]: now };
+export function compactionRequestDelta(agentName: string, id: string): Record<string, unknown> {
+  return { [stateKeysFor(agentName).compactionRequest]: id };
 }

@@ -22,6 +22,27 @@ export function rememberBudgetFigures(context: Context, figures: BudgetFigures):
   lastFigures.set(context.invocationContext, byAgent.set(context.agentName, figures));
 }
 
+/**
+ * The remembered figures of this call under a window learned after its line was sent (a summary request
+ * rejected as too long states the model's maximum): a `context_status` call its answer makes then reads
+ * the window in force, not the one assumed.
+ */
+export function restateBudgetFigures(
+  context: Context,
+  budget: { readonly window: number; readonly threshold: number },
+  averageTurnTokens: number | undefined,
+): void {
+  const figures = lastFigures.get(context.invocationContext)?.get(context.agentName);
+  if (!figures) return;
+  const { usedTokens, recallTool } = figures;
+  const { window, threshold } = budget;
+  const hidden = recallTool !== undefined;
+  rememberBudgetFigures(
+    context,
+    budgetFigures({ usedTokens, window, threshold, averageTurnTokens, hidden, recallToolName: recallTool }),
+  );
+}
+
 /** The figures as the model reads them. */
 function answer(figures: BudgetFigures): Record<string, unknown> {
   return {

@@ -1,0 +1,76 @@
+/**
+ * A summary request the provider rejected as too long teaches what a rejected call of the agent
+ * teaches (adk/hooks/model-error-event.ts): the summarizer is, by default, the agent's own model,
+ * and an unknown model assumed at 128k that really has 64k was otherwise rejected once more, on the
+ * agent's next oversized call. The rejection is caught on its way to the mechanical summary
+ * (summary/summarizer.ts), then learned after the call's decision is written: for the agent when the
+ * summarizer is the agent's model (by name), else only as the summarizer model's own window.
+ */
+import type { Context } from '@google/adk';
+import type { SummarizeFn, SummarizeRequest } from '../../summary/summarizer.js';
+import { isOverflowError, summaryRejectionOutcome } from '../../usage/provider-feedback.js';
+import { normalizeModelName } from '../../estimate/model-registry.js';
+import { EMPTY_USAGE } from '../../usage/stored-usage.js';
+import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
+import { readUsage, writeUsage } from '../runtime/state-writer.js';
+import type { GuardLogger } from '../../options.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** The rejection a call's summarizer met, if any: the provider's message and the estimate of the request sent. */
+export interface SummaryRejection {
+  value?: { readonly message: string; readonly estimate: number } | undefined;
+}
+
+/** `summarize`, noting in `slot` a "prompt too long" rejection (then thrown on, to the fallback). */
+export function noteRejections(
+  summarize: SummarizeFn,
+  slot: SummaryRejection,
+  estimate: (request: Omit<SummarizeRequest, 'signal'>) => number,
+): SummarizeFn {
+  return async (request, maxChars) => {
+    try {
+      return await summarize(request, maxChars);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (isOverflowError(message)) slot.value = { message, estimate: estimate(request) };
+      throw error;
+    }
+  };
+}
+
+/**
+ * Learns from the rejection noted in `slot` (once), after the call's state change is written. Returns the
+ * agent's window it learned, if any (the call's budget figures are restated under it).
+ */
+export function learnFromSummaryRejection(
+  context: Context,
+  slot: SummaryRejection,
+  names: { readonly agentModel: string | undefined; readonly summarizer: string | undefined },
+  deps: { readonly logger: GuardLogger; readonly windows: ModelWindowResolver },
+): number | undefined {
+  const rejection = slot.value;
+  slot.value = undefined;
+  if (!rejection || names.summarizer === undefined) return undefined;
+  const model = names.summarizer;
+  const sameModel = normalizeModelName(model) === normalizeModelName(names.agentModel ?? '');
+  // Another model's statement is not the agent's: it is bounded by that model's accepted sizes alone.
+  const stored = sameModel ? readUsage(context.state, context.agentName) : EMPTY_USAGE;
+  const outcome = summaryRejectionOutcome(
+    stored,
+    rejection.message,
+    rejection.estimate,
+    model,
+    deps.windows.acceptedBy(model),
+  );
+  if (sameModel) writeUsage(context.state, context.agentName, outcome.usage);
+  if (outcome.learned !== undefined) deps.windows.learn(normalizeModelName(model), outcome.learned);
+  const stated =
+    outcome.learned !== undefined
+      ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${normalizeModelName(model)}'.`
+      : '';
+  // Numbers and the model name only: the message itself may quote the conversation.
+  deps.logger.warn(
+    `${LOG_PREFIX} agent '${context.agentName}': the summarizer's model rejected the summary request as too long; the mechanical summary was used.${stated}`,
+  );
+  return sameModel ? outcome.learned : undefined;
+}
