@@ -12,6 +12,7 @@ import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 import { appAgentNames } from '../../src/adk/hooks/unmatched-agents-check.js';
 import { APP_NAME, createHarness, runTurns, startSession, toolThenAnswerScript } from '../support/agent-harness.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
 import { deskAgent, researcherAgent, routerAgent } from '../support/help-desk.js';
 import { agentModel } from '../support/scripted-agents.js';
 
@@ -52,6 +53,36 @@ describe('the agents option and the names of the app’s agents', () => {
     const events = await runTurns(runner, (await startSession(sessionService)).id, 1);
     expect(events.some((event) => event.author === 'router' && !event.errorCode)).toBe(true);
     expect(logger.matching(NAMES_NO_AGENT)).toEqual([]);
+  });
+
+  it("should not take an AgentTool child, when it is called, for an app without its parent's agents and models", async () => {
+    // The child runs in a Runner of its own (ADK's AgentTool), with itself as root: judged alone, the
+    // parent's entries would name nothing of it.
+    const delegate = callThenAnswer({
+      call: () => ({ name: 'researcher', args: { request: 'Look it up.' } }),
+      answer: () => 'Done.',
+      after: 'researcher',
+    });
+    const researcherModel = agentModel('researcher', 8_000, toolThenAnswerScript(0));
+    const billingModel = agentModel('billing', 64_000, delegate);
+    const billing = deskAgent('billing', billingModel, [
+      new AgentTool({ agent: researcherAgent(researcherModel, []) }),
+    ]);
+    const price = { input: 1, cachedInput: 0.1, output: 2 };
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({
+      logger,
+      agents: { billing: { contextWindow: 64_000 }, researcher: { contextWindow: 8_000 } },
+      modelWindows: { 'scripted-billing': 64_000, 'scripted-researcher': 8_000 },
+      prices: { 'scripted-billing': price, 'scripted-researcher': price },
+    });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP_NAME, agent: billing, sessionService, plugins: [guard] });
+    const events = await runTurns(runner, (await startSession(sessionService)).id, 2);
+    expect(events.filter((event) => event.errorCode)).toEqual([]);
+    // The child was called on both turns, so it was attached and run with itself as root.
+    expect(researcherModel.requests).toHaveLength(2);
+    expect(logger.matching(/names no (agent|model)|prices no model/)).toEqual([]);
   });
 
   it('should check an app attached by hand, where no plugin runs', () => {

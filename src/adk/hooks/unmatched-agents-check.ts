@@ -5,7 +5,8 @@
  * its agents' models (cost/unmatched-prices.ts, estimate/unmatched-windows.ts),
  * a `tools` or `toolOutputTruncation.tools` entry for none of the tools it
  * applies to (config/unmatched-tools.ts). The app is walked from its root once
- * per root agent: sub-agents and `AgentTool` children, any depth.
+ * per root agent: sub-agents and `AgentTool` children, any depth; a child found
+ * so is not checked again as an app of its own when ADK later runs it as a root.
  */
 import { isAgentTool, isBaseTool, isLlmAgent, type BaseAgent } from '@google/adk';
 import { unmatchedAgents } from '../../config/unmatched-agents.js';
@@ -110,6 +111,8 @@ export class UnmatchedAgentsCheck {
     const keyCount = this.agentKeys.length + this.priceKeys.length + this.windowKeys.length + this.toolScopes.length;
     if (keyCount === 0) return;
     const agents = appAgents(root);
+    // An AgentTool child runs later in a Runner of its own, as its own root: it is part of this app, not one.
+    for (const each of agents) this.checkedRoots.add(each);
     const names = [...new Set(agents.map((each) => each.name))];
     for (const { key, message } of unmatchedAgents(this.agentKeys, names)) this.warnings.warn(key, message);
     const models = [...new Set([...appModelNames(agents), ...this.otherModels])];
