@@ -49,7 +49,7 @@ export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage 
  * the history it continues (a Workflow node's LlmAgent sends only the current turn, ADK's
  * `includeContents: 'none'`: docs/design.md, "Workflow roots").
  */
-export const FRESH_START_SHARE = 0.5;
+const FRESH_START_SHARE = 0.5;
 
 /**
  * A fresh start's pair would teach the ratio of a request that is mostly instruction and tool
