@@ -69,6 +69,31 @@ describe('recordReportedUsage', () => {
       expect(recordRejection(small, rejection)).toMatchObject({ lastEstimate: 1_200, lastFraming: 200 });
     });
 
+    it('should keep the pair of the larger request when the answered one is a fresh start under half its size', () => {
+      // A Workflow node's turn starts again from its input: the small first call is mostly instruction and tools.
+      const paired = {
+        ...SENT,
+        realPromptTokens: 2_500,
+        lastEstimate: 2_000,
+        lastFraming: 30,
+        learnedCorrection: 1.25,
+      };
+      const fresh = { ...paired, sentEstimate: 999, sentFraming: 30 };
+      expect(recordReportedUsage(fresh, { promptTokenCount: 1_900, candidatesTokenCount: 40 })).toEqual({
+        ...fresh,
+        outputTokens: 40,
+      });
+      // At half the size or more it continues the history: the new pair replaces the old.
+      const half = { ...paired, sentEstimate: 1_000, sentFraming: 30 };
+      expect(recordReportedUsage(half, { promptTokenCount: 1_900 })).toMatchObject({
+        realPromptTokens: 1_900,
+        lastEstimate: 1_000,
+      });
+      // With no pair (the first call, or after a compaction cleared it) any request is paired.
+      const cleared = { ...fresh, realPromptTokens: undefined, lastEstimate: undefined };
+      expect(recordReportedUsage(cleared, { promptTokenCount: 1_900 })).toMatchObject({ lastEstimate: 999 });
+    });
+
     it('should clamp the learned correction to [1, 5]', () => {
       // 20,000 / 2,000 = 10 → 5; 1,000 / 2,000 = 0.5 → 1
       expect(recordReportedUsage(SENT, { promptTokenCount: 20_000 }).learnedCorrection).toBe(5);

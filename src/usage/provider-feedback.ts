@@ -31,7 +31,7 @@ function plausibleCount(value: unknown): number | undefined {
 export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage | undefined): UsageRecord {
   const prompt = plausibleCount(reported?.promptTokenCount);
   const output = plausibleCount(reported?.candidatesTokenCount);
-  if (prompt === undefined || usage.sentEstimate === undefined) {
+  if (prompt === undefined || usage.sentEstimate === undefined || isFreshStart(usage)) {
     return output === undefined ? usage : { ...usage, outputTokens: output };
   }
   return {
@@ -42,6 +42,25 @@ export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage 
     learnedCorrection: clampCorrection(prompt / usage.sentEstimate),
     ...(output === undefined ? {} : { outputTokens: output }),
   };
+}
+
+/**
+ * Below this share of the paired request's estimate, an answered request is a fresh start rather than
+ * the history it continues (a Workflow node's LlmAgent sends only the current turn, ADK's
+ * `includeContents: 'none'`: docs/design.md, "Workflow roots").
+ */
+const FRESH_START_SHARE = 0.5;
+
+/**
+ * A fresh start's pair would teach the ratio of a request that is mostly instruction and tool
+ * declarations, and charge the content the next call appends to it at that ratio (1.7 times the real
+ * count on the recorded trial): the pair of the larger request, whose content is like what comes next,
+ * is kept. A compaction or masking clears the pair first, so a shrink the guard made is not one.
+ */
+function isFreshStart(usage: UsageRecord): boolean {
+  const { sentEstimate, lastEstimate, realPromptTokens } = usage;
+  if (sentEstimate === undefined || lastEstimate === undefined || realPromptTokens === undefined) return false;
+  return sentEstimate < lastEstimate * FRESH_START_SHARE;
 }
 
 /** True when a model error is a "prompt too long" rejection. */
