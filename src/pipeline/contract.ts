@@ -136,6 +136,8 @@ export interface GuardRequestResult {
   readonly overLimitNewCause?: boolean | undefined;
   /** Set when parts were head+tail truncated to fit. */
   readonly shrunk: boolean;
+  /** Why a new summary was not kept (it would not make the request smaller), figures only; the shell logs it. */
+  readonly compactionDiscarded?: string | undefined;
   /** A summary to prepare in the background (nothing is due yet, the threshold is near). */
   readonly preparation?: PreparationRequest | undefined;
   /** Why the prepared summary of the input may not be applied any more: the shell drops it. */

@@ -9,6 +9,8 @@ import { contentFramingTokens } from '../estimate/estimate-content.js';
 import type { RequestView } from '../masking/request-view.js';
 import type { MaskStep } from '../masking/mask-for-room.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
+import { calibrateReduced } from '../estimate/reduced-calibration.js';
+import type { RequestMeasure } from './measure-request.js';
 import { buildCompactionOutcome } from './compaction-outcome.js';
 import type { Compacted } from './compact.js';
 import type { Decision, GuardRequestInput } from './contract.js';
@@ -28,7 +30,7 @@ export function finish(
   const { factor, budget } = measure;
   const { made, masking } = compacted;
   const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
-  const sentCalibrated = Math.ceil(fitted.estimate * factor);
+  const sentCalibrated = calibratedSent(measure, compacted, composed, fitted);
   const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
   const tokensBefore = measure.calibrated;
   const compaction =
@@ -73,7 +75,18 @@ export function finish(
     overLimit,
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     shrunk: fitted.shrunk,
+    compactionDiscarded: discardedWhy(reason, composed),
   };
+}
+
+/** The info line's reason for a summary not kept: the figures, never the summary's text. */
+function discardedWhy(reason: CompactionReason | undefined, composed: Composed): string | undefined {
+  const figures = composed.discardedFigures;
+  if (!composed.discarded || !figures) return undefined;
+  return (
+    `a new summary (${reason ?? 'cost'}) would not make the request smaller (~${figures.without} -> ~${figures.with} ` +
+    `tokens); sent without it and counted in discardedCompactions`
+  );
 }
 
 /**
@@ -91,6 +104,21 @@ function sentFraming(input: GuardRequestInput, contents: readonly Content[], vie
   }
   for (let i = 0; i < sent; i++) total += contentFramingTokens(contents[i] as Content);
   return (input.fixedFramingTokens ?? 0) + total;
+}
+
+/**
+ * Calibrated tokens of what is sent. A kept summary is measured as the request before it was, so its
+ * record never reads larger than not compacting (estimate/reduced-calibration.ts); the request sent
+ * as measured (a summary discarded, nothing masked or cut) keeps its own figure.
+ */
+function calibratedSent(measure: RequestMeasure, compacted: Compacted, composed: Composed, fitted: Shrunk): number {
+  const { factor } = measure;
+  if (composed.compacted) {
+    const added = composed.sentTokens[0] ?? 0;
+    return calibrateReduced({ measured: measure, estimate: fitted.estimate, added, factor });
+  }
+  if (!compacted.masking && !fitted.shrunk && fitted.estimate === measure.estimate) return measure.calibrated;
+  return Math.ceil(fitted.estimate * factor);
 }
 
 /** Step 9: the request as composed (a summary that came out larger is discarded), then shrunk to fit. */
@@ -111,7 +139,9 @@ function composeAndFit(
     next: made && { summary: made.summary.record, coverage: made.split.coverage },
     estimate: compacted.estimate,
     summaryTokens: measure.summaryTokens,
-    keepLarger: reason === 'schedule',
+    keepEqual: reason === 'schedule',
+    measured: measure,
+    factor,
     fixedTokens,
     tokenizer,
     viewOptions,

@@ -1,9 +1,11 @@
 /**
  * Step 9 of the decision: what is sent. The summary (new or stored) and the
- * contents it leaves; a new summary that came out no smaller than what it
- * replaced is discarded (except on the sliding window's schedule); then, if
- * the request still does not fit under the threshold, the largest parts are
- * shrunk around the user's messages and the summary.
+ * contents it leaves; a new summary that would not make the request smaller
+ * than not compacting (by the heuristic estimate and by the calibrated one,
+ * estimate/reduced-calibration.ts) is discarded, on the sliding window's
+ * schedule one that would make it larger; then, if the request still does not
+ * fit under the threshold, the largest parts are shrunk around the user's
+ * messages and the summary.
  *
  * The contents' token counts come with the view and go along with what is
  * sent: only a content made here (a new summary, a cut part) is counted, so a
@@ -17,6 +19,7 @@ import { shrinkAroundRequest } from '../shrink/around-request.js';
 import { uncoveredContents, type SummaryCoverage } from '../split/coverage.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
+import { calibrateReduced } from '../estimate/reduced-calibration.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 
 export interface ComposeInput {
@@ -30,8 +33,14 @@ export interface ComposeInput {
   readonly estimate: number;
   /** Tokens of the stored summary's content as sent with `view` (0 without one). */
   readonly summaryTokens: number;
-  /** Keep a new summary even when it does not make the request smaller (the sliding window's schedule). */
-  readonly keepLarger: boolean;
+  /**
+   * Keep a new summary that leaves the request the same size (the sliding window's schedule compacts for
+   * structure, not room); a summary that makes it larger is never kept.
+   */
+  readonly keepEqual: boolean;
+  /** The request as measured (heuristic and calibrated), and the calibration factor: a kept summary must lower both. */
+  readonly measured: { readonly estimate: number; readonly calibrated: number };
+  readonly factor: number;
   readonly fixedTokens: number;
   readonly tokenizer: Tokenizer;
   readonly viewOptions: SummaryContentOptions;
@@ -47,6 +56,8 @@ export interface Composed {
   /** Whether the new summary is kept. */
   readonly compacted: boolean;
   readonly discarded: boolean;
+  /** When a new summary was discarded: the calibrated tokens without and with it (no conversation text). */
+  readonly discardedFigures?: { readonly without: number; readonly with: number } | undefined;
 }
 
 export function composeRequest(input: ComposeInput): Composed {
@@ -76,16 +87,33 @@ export function composeRequest(input: ComposeInput): Composed {
   ];
   let estimate = input.fixedTokens;
   for (const tokens of sentTokens) estimate += tokens;
-  if (input.keepLarger || estimate < input.estimate)
+  const figures = calibratedFigures(input, estimate, sentTokens[0] ?? 0);
+  if (keeps(input, estimate, figures))
     return { sent, sentTokens, estimate, summary: next.summary, compacted: true, discarded: false };
-  // The summary came out no smaller than what it replaced: keep the previous state rather than grow the request.
+  // The summary would not make the request smaller: keep the previous state rather than grow the request.
   return {
     ...withPrevious(),
     estimate: input.estimate,
     summary: previous.summary,
     compacted: false,
     discarded: true,
+    discardedFigures: figures,
   };
+}
+
+/** Calibrated tokens of the request without the new summary (the masked view, if masked) and with it. */
+function calibratedFigures(input: ComposeInput, estimate: number, summaryTokens: number) {
+  const { measured, factor } = input;
+  return {
+    without: calibrateReduced({ measured, estimate: input.estimate, added: 0, factor }),
+    with: calibrateReduced({ measured, estimate, added: summaryTokens, factor }),
+  };
+}
+
+/** Whether the new summary makes the request smaller (or, on the schedule, no larger) by both measures. */
+function keeps(input: ComposeInput, estimate: number, figures: { without: number; with: number }): boolean {
+  if (input.keepEqual) return estimate <= input.estimate && figures.with <= figures.without;
+  return estimate < input.estimate && figures.with < figures.without;
 }
 
 interface ShrinkInput {

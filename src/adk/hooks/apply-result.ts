@@ -109,6 +109,8 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
       `${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`,
     );
   }
+  if (result.compactionDiscarded)
+    appliers.logger.info(`${LOG_PREFIX} agent '${context.agentName}': ${result.compactionDiscarded}.`);
   // Read by calls queued behind this one; dropped when the queue empties.
   if (result.newSummary) appliers.queue.share(key, result.newSummary);
 }
