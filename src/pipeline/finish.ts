@@ -161,7 +161,7 @@ function composeAndFit(
 }
 
 /** What was sent, as the usage record counts it. */
-type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction'>;
+type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction' | 'scheduleHeldAt'>;
 
 /** `viewEstimate`: heuristic tokens of the request before shrinking. */
 function usageAfter(
@@ -188,5 +188,13 @@ function usageAfter(
           viewEstimate,
           fixedTokens,
         });
-  return nextUsage({ ...sent, usage, isCalibrated: measure.isCalibrated, factor: measure.factor, futileCompaction });
+  const scheduleHeldAt = reason === 'schedule' && sent.discarded ? decision.sliding?.completedTurns : undefined;
+  return nextUsage({
+    ...sent,
+    usage,
+    isCalibrated: measure.isCalibrated,
+    factor: measure.factor,
+    futileCompaction,
+    scheduleHeldAt,
+  });
 }

@@ -1,7 +1,7 @@
 /** guardRequest and a compaction that cannot make the request fit (see trigger/futile-compaction.ts). */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { modelText, userText } from '../../test/support/builders.js';
+import { functionCall, functionResponse, modelText, testPolicy, userText } from '../../test/support/builders.js';
 import { CALIBRATED_USAGE, guardInput } from '../../test/support/guard-input.js';
 import type { SummaryOutcome } from '../summary/summarizer.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
@@ -80,5 +80,38 @@ describe('guardRequest with a fixed part over the threshold', () => {
     const fits = await run(big, other.state.usage, undefined, 500, () => undefined);
     expect(fits.compaction).toBeDefined();
     expect(fits.state.usage.futileCompaction).toBeUndefined();
+  });
+});
+
+describe('guardRequest on the sliding window, with a scheduled summary that would grow the request', () => {
+  it('should call the summarizer once for the same completed turns, and again once another turn completed', async () => {
+    const policy = testPolicy({ strategy: 'sliding-window', invocationThreshold: 1, overlapSize: 0 });
+    let calls = 0;
+    const run = (contents: Content[], usage: UsageRecord) =>
+      guardRequest(
+        guardInput({
+          contents,
+          policy,
+          usage,
+          summarize: async (): Promise<SummaryOutcome> => {
+            calls++;
+            // Longer than the turns it covers: the request would grow, so it is not kept.
+            return { ok: true, text: 'A summary longer than what it covers. '.repeat(20), truncated: false };
+          },
+        }),
+      );
+    const history: Content[] = [...turn(1, 40), ...turn(2, 40), userText('current request 3')];
+    const first = await run(history, CALIBRATED_USAGE);
+    expect(calls).toBe(1);
+    expect(first.compaction).toBeUndefined();
+    expect(first.state.usage.discardedCompactions).toBe(1);
+    // A tool step of the same turn: the same completed turns, no second summarizer call.
+    const step = [...history, functionCall('lookup', { q: 'x' }), functionResponse('lookup', { found: 'y' })];
+    const second = await run(step, first.state.usage);
+    expect(calls).toBe(1);
+    // Another turn completed: the schedule tries again.
+    const next = [...history, modelText('answer 3'), userText('current request 4')];
+    await run(next, second.state.usage);
+    expect(calls).toBe(2);
   });
 });

@@ -58,6 +58,8 @@ export interface UsageInput {
   readonly overLimit: boolean;
   readonly futileCompaction: FutileCompaction | undefined;
   readonly overLimitCause: string | undefined;
+  /** Completed turns past the watermark, when this call's scheduled summary was not kept (usage/marks.ts). */
+  readonly scheduleHeldAt?: number | undefined;
 }
 
 /** A calibrated factor becomes the prior once the real count it came from is cleared. */
@@ -89,5 +91,7 @@ export function nextUsage(input: UsageInput): UsageRecord {
     forceCompaction: false,
     futileCompaction: input.futileCompaction,
     overLimitCause: input.overLimitCause,
+    // A summary kept moves the watermark, from which the schedule counts turns anew.
+    scheduleHeldAt: compacted ? undefined : (input.scheduleHeldAt ?? usage.scheduleHeldAt),
   };
 }

@@ -72,4 +72,17 @@ describe('decideReason', () => {
       heldBack: true,
     });
   });
+
+  it('should wait for another completed turn after a scheduled summary that was not kept', () => {
+    const policy = testPolicy({ strategy: 'sliding-window', invocationThreshold: 1, overlapSize: 0 });
+    const turns = (count: number) => [
+      ...Array.from({ length: count }, (_, i) => [userText(`question ${i}`), modelText(`answer ${i}`)]).flat(),
+      userText('current'),
+    ];
+    const twoDone = { ...INPUT, contents: turns(2), policy };
+    expect(decideReason(twoDone).reason).toBe('schedule');
+    expect(decideReason({ ...twoDone, usage: usageRecord({ scheduleHeldAt: 2 }) }).reason).toBeUndefined();
+    const threeDone = { ...twoDone, contents: turns(3), usage: usageRecord({ scheduleHeldAt: 2 }) };
+    expect(decideReason(threeDone).reason).toBe('schedule');
+  });
 });

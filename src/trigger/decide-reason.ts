@@ -52,7 +52,9 @@ export function decideReason(input: ReasonInput): ReasonDecision {
     policy.strategy === 'sliding-window'
       ? planSlidingWindow({ contents, covered, invocationThreshold, overlapSize })
       : undefined;
-  const scheduleDue = sliding?.due === true && usage.compactions < policy.maxCompactions;
+  // A scheduled summary not kept for these turns is tried again once another turn has completed.
+  const scheduleHeld = sliding !== undefined && sliding.completedTurns <= (usage.scheduleHeldAt ?? -1);
+  const scheduleDue = sliding?.due === true && !scheduleHeld && usage.compactions < policy.maxCompactions;
   const safetyLine = Math.floor(policy.safetyRatio * input.window);
   const safetyDue = sliding !== undefined && calibrated >= safetyLine;
   let reason: CompactionReason | undefined;

@@ -15,6 +15,12 @@ export interface UsageMarks {
   readonly overLimitCause?: string | undefined;
   /** The pin cap at which pinning the first request was refused; retried only under a larger cap. */
   readonly firstRequestPinRefusedCap?: number | undefined;
+  /**
+   * Completed turns past the summary's watermark when the sliding window's scheduled summary was not kept
+   * (it would not have made the request smaller): the schedule waits for another turn to complete rather
+   * than call the summarizer again on every call for the same turns.
+   */
+  readonly scheduleHeldAt?: number | undefined;
 }
 
 /** What a futile compaction was tried against (plain data; the decision is in trigger/futile-compaction.ts). */
@@ -34,6 +40,7 @@ export function decodeMarks(read: FieldReader, record: Readonly<Record<string, u
     futileCompaction: decodeFutileCompaction(record['futileCompaction']) ?? read.drop('futileCompaction'),
     overLimitCause: read.string('overLimitCause'),
     firstRequestPinRefusedCap: read.number('firstRequestPinRefusedCap', { max: MAX_PLAUSIBLE_TOKENS }),
+    scheduleHeldAt: read.number('scheduleHeldAt', { max: MAX_PLAUSIBLE_TOKENS }),
   };
 }
 
