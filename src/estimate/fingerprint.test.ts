@@ -217,6 +217,12 @@ describe('fingerprint', () => {
         [5, -5],
         [2 ** 52, 2 ** 52 + 2 ** 26],
         [2 ** 60, 2 ** 60 + 2 ** 10],
+        // 2^52 apart: the high half of a safe integer has 27 bits, and a mixed code keeps 26.
+        [1, 2 ** 52 + 1],
+        [0, 2 ** 52],
+        [-7, -(2 ** 52 + 7)],
+        [2 ** 26, 2 ** 52 + 2 ** 26],
+        [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 2 ** 52],
       ] as const)
         expect(fingerprint(functionResponse('poll', { n: a }))).not.toBe(
           fingerprint(functionResponse('poll', { n: b })),

@@ -53,6 +53,9 @@ const enum Tag {
   ObjectClose,
   Key,
   Other,
+  /** A safe integer of 2^52 or more: its high part has a 27th bit, which one code of 26 bits cannot carry. */
+  IntegerWide,
+  NegativeWide,
 }
 
 /** 2^26: a hash half, and the split of a safe integer into two halves. */
@@ -133,9 +136,14 @@ class Hasher {
       return;
     }
     const magnitude = Math.abs(value);
-    this.mix(value < 0 ? Tag.Negative : Tag.Integer);
+    const high = Math.floor(magnitude / HALF);
+    // A code keeps 26 bits (mix masks the rest off): the high part's 27th bit goes into the tag, or
+    // n and n + 2^52 would be one fingerprint. Tags appended, so no other value's fingerprint changed.
+    const wide = high >= HALF;
+    if (value < 0) this.mix(wide ? Tag.NegativeWide : Tag.Negative);
+    else this.mix(wide ? Tag.IntegerWide : Tag.Integer);
     this.mix(magnitude % HALF);
-    this.mix(Math.floor(magnitude / HALF));
+    this.mix(wide ? high - HALF : high);
   }
 
   digest(): string {

@@ -11,12 +11,25 @@ export function compactionRequestId(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
-  // Anything else some writer left there still asks for a compaction, once: it is its own id.
+  // Anything else some writer left there still asks for a compaction, once: it is its own id, its keys
+  // sorted, as PostgreSQL's jsonb gives an object back with its keys reordered (by length, then bytes), and
+  // an id that followed the order never equalled the handled one: a compaction on every call.
   try {
-    return JSON.stringify(value) ?? 'unreadable';
+    return JSON.stringify(value, sortedKeys) ?? 'unreadable';
   } catch {
     return 'unreadable';
   }
+}
+
+/** A `JSON.stringify` replacer that writes every object's keys in sorted order. */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]]),
+  );
 }
 
 /** The id of the pending request: the mark's, unless the handled record already holds it. */

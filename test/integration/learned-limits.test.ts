@@ -169,6 +169,24 @@ const OUT_OF_RANGE: Array<[string, Record<string, unknown>, RegExp]> = [
     /usage\.modelCalls, usage\.compactions, usage\.rejectedCalls/,
   ],
   ['a negative mask mark', { [keys.mask]: { upTo: -3, anchor: 'x|y', maskings: 1 } }, /mask \(unreadable\)/],
+  // A mask's start (2026-11-28) out of [0, upTo), or not whole: the record is not applied.
+  ['a negative mask start', { [keys.mask]: { upTo: 2, start: -1, anchor: 'x|y', maskings: 1 } }, /mask \(unreadable\)/],
+  ['a mask start of 1e9', { [keys.mask]: { upTo: 2, start: 1e9, anchor: 'x|y', maskings: 1 } }, /mask \(unreadable\)/],
+  [
+    'a fractional mask start',
+    { [keys.mask]: { upTo: 2, start: 0.5, anchor: 'x|y', maskings: 1 } },
+    /mask \(unreadable\)/,
+  ],
+  [
+    'a mask start at its end',
+    { [keys.mask]: { upTo: 2, start: 2, anchor: 'x|y', maskings: 1 } },
+    /mask \(unreadable\)/,
+  ],
+  [
+    'a mask start as an object',
+    { [keys.mask]: { upTo: 2, start: { at: 1 }, anchor: 'x|y', maskings: 1 } },
+    /mask \(unreadable\)/,
+  ],
   [
     'a negative masking counter',
     { [keys.mask]: { upTo: 1, anchor: 'x|y', maskings: -7, createdAt: -1 } },
