@@ -1,4 +1,5 @@
 import type { Content } from '@google/genai';
+import type { ContentMeasures } from '../estimate/content-measure-cache.js';
 import type { MaskHint } from './mask-observations.js';
 import type { FlatPlaceholder } from './placeholder-copy.js';
 
@@ -46,6 +47,8 @@ export interface KeptView {
   /** The fingerprints and counts the view was built from (the measure's snapshot arrays, never changed). */
   readonly fingerprints: readonly string[];
   readonly tokens: readonly number[];
+  /** The measure cache's snapshot those arrays are (its `change.generation`), when they are one. */
+  readonly generation?: number | undefined;
   /** The positions in [covered, upTo) masking changed, ascending, and their entries. */
   readonly positions: readonly number[];
   readonly entries: readonly MaskedEntry[];
@@ -59,6 +62,8 @@ export interface PlaceholderMemo {
   /** The last view kept under `hint`'s verdicts, if any. */
   lastView(hint: MaskHint): KeptView | undefined;
   keepView(view: KeptView, hint: MaskHint): void;
+  /** This call's measures of the session and agent's contents, when the shell gave them: what changed since the last. */
+  readonly measured?: Pick<ContentMeasures, 'change' | 'fingerprints' | 'tokens'> | undefined;
 }
 
 /** A session's entries and the hint they were built under: the recall tool and the verdicts on their tools. */
@@ -113,8 +118,8 @@ export class PlaceholderCache {
     this.maxEntries = limits.entries ?? 50_000;
   }
 
-  /** The memo of `key` (session + agent), made the most recently used. */
-  for(key: string): PlaceholderMemo {
+  /** The memo of `key` (session + agent), made the most recently used; `measured`: this call's measures of the same key. */
+  for(key: string, measured?: PlaceholderMemo['measured']): PlaceholderMemo {
     let session = this.sessions.get(key);
     if (session) this.sessions.delete(key);
     else session = new SessionEntries();
@@ -126,6 +131,7 @@ export class PlaceholderCache {
       if (dropped > 0 && this.sessions.get(key) === own) this.entries -= dropped;
     };
     return {
+      measured,
       at: (index, hint) => {
         align(hint);
         return own.entries.get(index);

@@ -119,11 +119,35 @@ function maskRange(source: ViewSource, figures: RequestView, from: number, upTo:
   return figures;
 }
 
-/** How far from `covered` the last view's fingerprints and counts still hold: its entries stand up to there. */
+/** This call's measure snapshot, when `source` reads its fingerprints and counts from it. */
+function measuredOf(source: ViewSource): PlaceholderMemo['measured'] {
+  const measured = source.placeholders?.measured;
+  return measured && measured.fingerprints === source.fingerprints && measured.tokens === source.tokens
+    ? measured
+    : undefined;
+}
+
+/**
+ * How many leading positions of `source` the measure cache says hold the fingerprints and counts `last`
+ * was built from, without comparing them: all when `last` was built from this very snapshot, those
+ * before the first change when from the snapshot before it, none otherwise.
+ */
+function knownSame(last: KeptView, source: ViewSource): number {
+  const change = measuredOf(source)?.change;
+  if (!change || last.generation === undefined) return 0;
+  if (last.generation === change.generation) return Number.POSITIVE_INFINITY;
+  return last.generation === change.previous ? change.unchangedBefore : 0;
+}
+
+/**
+ * How far from `covered` the last view's fingerprints and counts still hold: its entries stand up to there.
+ * Compared from where the measure cache no longer vouches for them: on an append-only history, only the
+ * new contents.
+ */
 function keptReach(last: KeptView, source: ViewSource, fingerprints: readonly string[], upTo: number): number {
   const { tokens, covered } = source;
   const limit = Math.min(last.upTo, upTo);
-  let i = covered;
+  let i = Math.max(covered, Math.min(knownSame(last, source), limit));
   while (i < limit && fingerprints[i] === last.fingerprints[i] && tokens[i] === last.tokens[i]) i++;
   return i;
 }
@@ -159,7 +183,11 @@ function maskAll(source: ViewSource, figures: RequestView, upTo: number): Reques
     positions.push(i);
     entries.push(entry);
   }
-  memo.keepView({ covered, upTo: end, fingerprints, tokens: source.tokens, positions, entries }, source.hint);
+  const generation = measuredOf(source)?.change.generation;
+  memo.keepView(
+    { covered, upTo: end, fingerprints, tokens: source.tokens, generation, positions, entries },
+    source.hint,
+  );
   return figures;
 }
 
