@@ -1,5 +1,6 @@
 import type { Content } from '@google/genai';
 import type { ContentMeasures } from '../estimate/content-measure-cache.js';
+import { HeadDigestMemo } from '../state/head-digest-memo.js';
 import type { MaskHint } from './mask-observations.js';
 import type { FlatPlaceholder } from './placeholder-copy.js';
 
@@ -62,6 +63,8 @@ export interface PlaceholderMemo {
   /** The last view kept under `hint`'s verdicts, if any. */
   lastView(hint: MaskHint): KeptView | undefined;
   keepView(view: KeptView, hint: MaskHint): void;
+  /** The session and agent's last digested head of covered contents (a mask's record, state/head-digest-memo.ts). */
+  readonly coveredHead: HeadDigestMemo;
   /** This call's measures of the session and agent's contents, when the shell gave them: what changed since the last. */
   readonly measured?: Pick<ContentMeasures, 'change' | 'fingerprints' | 'tokens'> | undefined;
 }
@@ -71,6 +74,8 @@ class SessionEntries {
   readonly entries = new Map<number, MaskedEntry>();
   /** The last view's masked range, dropped with the entries (its entries are built under the same hint). */
   view: KeptView | undefined;
+  /** Independent of the hint: kept when the entries are dropped. */
+  readonly coveredHead = new HeadDigestMemo();
   private recallToolName: string | undefined;
   private readonly readOnly = new Map<string, boolean>();
   /** The last hint found to agree: a call builds one hint, so the check runs once per call. */
@@ -132,6 +137,7 @@ export class PlaceholderCache {
     };
     return {
       measured,
+      coveredHead: own.coveredHead,
       at: (index, hint) => {
         align(hint);
         return own.entries.get(index);
