@@ -2,6 +2,7 @@ import type { Content } from '@google/genai';
 import type { ContentMeasures } from '../estimate/content-measure-cache.js';
 import { HeadDigestMemo } from '../state/head-digest-memo.js';
 import type { MaskHint } from './mask-observations.js';
+import type { KeptPlaceholders } from './kept-placeholders.js';
 import type { FlatPlaceholder } from './placeholder-copy.js';
 
 /**
@@ -50,9 +51,8 @@ export interface KeptView {
   readonly tokens: readonly number[];
   /** The measure cache's snapshot those arrays are (its `change.generation`), when they are one. */
   readonly generation?: number | undefined;
-  /** The positions in [covered, upTo) masking changed, ascending, and their entries. */
-  readonly positions: readonly number[];
-  readonly entries: readonly MaskedEntry[];
+  /** The positions in [covered, upTo) masking changed, ascending, their entries and placeholders. */
+  readonly placeholders: KeptPlaceholders;
 }
 
 /** One session and agent's entries, by position in the history, for one hint. */

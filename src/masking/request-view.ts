@@ -7,10 +7,11 @@
  * content, not a walk. The view carries each content's framing too, so the
  * measure sums numbers instead of walking every content's parts again.
  */
-import type { Content, Part } from '@google/genai';
+import type { Content } from '@google/genai';
 import { maskContent, type MaskHint } from './mask-observations.js';
 import type { KeptView, MaskedEntry, PlaceholderMemo } from './placeholder-cache.js';
-import { copyFlat, flatPlaceholder } from './placeholder-copy.js';
+import { KeptPlaceholders } from './kept-placeholders.js';
+import { copyFlat, copyMasked, flatPlaceholder } from './placeholder-copy.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import { safeJson } from '../estimate/json-text.js';
@@ -42,15 +43,6 @@ export interface RequestView {
 function tokensOfView(source: ViewSource, content: Content, index: number): number {
   if (content === source.contents[index]) return source.tokens[index] ?? 0;
   return source.memo.remember(safeJson(content.parts), () => estimateContentTokens(content, source.tokenizer));
-}
-
-/** A copy of `content` down to its placeholders: what the cache keeps and what each call gets. */
-function copyMasked(content: Content): Content {
-  const parts = (content.parts ?? []).map((part): Part => {
-    const response = part.functionResponse;
-    return response ? { ...part, functionResponse: { ...response, response: { ...response.response } } } : { ...part };
-  });
-  return { ...content, parts };
 }
 
 /** The estimator's framing of the content at `index`, measured with it when the shell gives it. */
@@ -167,27 +159,24 @@ function maskAll(source: ViewSource, figures: RequestView, upTo: number): Reques
   // Taken only from the same watermark: its positions all lie in [covered, reach).
   const last = kept?.covered === covered ? kept : undefined;
   const reach = last ? keptReach(last, source, fingerprints, end) : covered;
-  const positions: number[] = [];
-  const entries: MaskedEntry[] = [];
-  for (let k = 0; last && k < last.positions.length && (last.positions[k] ?? reach) < reach; k++) {
-    const entry = last.entries[k] as MaskedEntry;
-    const index = last.positions[k] as number;
-    if (entry.masked !== undefined) putMasked(figures, index, entry.masked, entry);
-    positions.push(index);
-    entries.push(entry);
+  const before = last?.placeholders;
+  const { view, viewTokens, viewFraming } = figures;
+  let k = 0;
+  for (; before && k < before.length && (before.positions[k] as number) < reach; k++) {
+    const index = before.positions[k] as number;
+    view[index] = before.copyAt(k);
+    viewTokens[index] = before.tokens[k] as number;
+    if (viewFraming) viewFraming[index] = before.framing[k] as number;
   }
+  const placeholders = new KeptPlaceholders(before, k);
   for (let i = reach; i < end; i++) {
     const entry = entryAt(source, i);
     if (entry.masked === undefined) continue;
     putMasked(figures, i, entry.masked, entry);
-    positions.push(i);
-    entries.push(entry);
+    placeholders.add(i, entry, entry.masked);
   }
   const generation = measuredOf(source)?.change.generation;
-  memo.keepView(
-    { covered, upTo: end, fingerprints, tokens: source.tokens, generation, positions, entries },
-    source.hint,
-  );
+  memo.keepView({ covered, upTo: end, fingerprints, tokens: source.tokens, generation, placeholders }, source.hint);
   return figures;
 }
 
