@@ -28,7 +28,7 @@ import type { Tokenizer } from './tokenizer.js';
  * How a key's snapshot differs from the key's snapshot before it: what was built from that one (the masked
  * view kept across calls, masking/request-view.ts) still holds before `unchangedBefore`, with no comparison.
  */
-export interface MeasureChange {
+interface MeasureChange {
   /** This snapshot's number, unique among every snapshot of every cache of the process (never one session's for another's). */
   readonly generation: number;
   /** The number of the key's snapshot before this one, when the cache still held it. */
