@@ -4,9 +4,15 @@ import type { Content } from '@google/genai';
 import { conversation, HEAVY_PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
-import { ContentMeasureCache } from './content-measure-cache.js';
+import { ContentMeasureCache, type ContentMeasures } from './content-measure-cache.js';
 
 const KEY = 'session-1\u0000worker';
+
+/** The measures themselves, without the snapshot's number (a fresh cache numbers its own). */
+function withoutChange(measures: ContentMeasures): Omit<ContentMeasures, 'change'> {
+  const { fingerprints, tokens, framing, kept } = measures;
+  return { fingerprints, tokens, framing, kept };
+}
 
 /** A history of `count` distinct contents: 'message 0', 'message 1', ... */
 function history(count: number): Content[] {
@@ -18,6 +24,7 @@ describe('ContentMeasureCache', () => {
     it('should measure nothing', () => {
       const cache = new ContentMeasureCache();
       expect(cache.measure(KEY, [], characterTokenizer)).toEqual({
+        change: { generation: expect.any(Number) as number, previous: undefined, unchangedBefore: 0 },
         fingerprints: [],
         tokens: [],
         framing: [],
@@ -121,7 +128,9 @@ describe('ContentMeasureCache', () => {
         const measures = cache.measure(KEY, result(variant), characterTokenizer);
         expect(cache.measuredContents).toBe(measured + 1);
         measured = cache.measuredContents;
-        expect(measures).toEqual(new ContentMeasureCache().measure(KEY, result(variant), characterTokenizer));
+        expect(withoutChange(measures)).toEqual(
+          withoutChange(new ContentMeasureCache().measure(KEY, result(variant), characterTokenizer)),
+        );
       }
       expect(first.fingerprints[2]).not.toBe(
         cache.measure(KEY, result(variants[0]!), characterTokenizer).fingerprints[2],
@@ -133,7 +142,9 @@ describe('ContentMeasureCache', () => {
       cache.measure(KEY, history(6), characterTokenizer);
       const measures = cache.measure(KEY, history(3), characterTokenizer);
       expect(cache.measuredContents).toBe(6);
-      expect(measures).toEqual(new ContentMeasureCache().measure(KEY, history(3), characterTokenizer));
+      expect(withoutChange(measures)).toEqual(
+        withoutChange(new ContentMeasureCache().measure(KEY, history(3), characterTokenizer)),
+      );
     });
 
     it('should not be fooled by an edit made in place to a content it measured', () => {
@@ -143,7 +154,9 @@ describe('ContentMeasureCache', () => {
       // A later callback edits ADK's object in place; the next call's content equals the edited one.
       (contents[1]!.parts![0] as { text: string }).text = 'edited in place';
       const measures = cache.measure(KEY, structuredClone(contents), characterTokenizer);
-      expect(measures).toEqual(new ContentMeasureCache().measure(KEY, contents, characterTokenizer));
+      expect(withoutChange(measures)).toEqual(
+        withoutChange(new ContentMeasureCache().measure(KEY, contents, characterTokenizer)),
+      );
     });
 
     it('should serialise a large tool result once for its fingerprint and its count', () => {
@@ -231,9 +244,50 @@ describe('ContentMeasureCache', () => {
           const ends = [...cuts.map((cut) => cut % (contents.length + 1)), contents.length].sort((a, b) => a - b);
           for (const end of ends) {
             const prefix = structuredClone(contents.slice(0, end));
-            expect(cache.measure(KEY, prefix, characterTokenizer)).toEqual(
-              new ContentMeasureCache().measure(KEY, prefix, characterTokenizer),
+            expect(withoutChange(cache.measure(KEY, prefix, characterTokenizer))).toEqual(
+              withoutChange(new ContentMeasureCache().measure(KEY, prefix, characterTokenizer)),
             );
+          }
+        }),
+        HEAVY_PROPERTY_RUNS,
+      );
+    });
+
+    it('should vouch for a position only while it holds the measures of the snapshot before, in any session', () => {
+      // What the masked view kept across calls takes without comparing (masking/request-view.ts, keptReach).
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('append' as const), text: fc.string({ maxLength: 6 }) }),
+        fc.record({ kind: fc.constant('edit' as const), at: fc.nat(), text: fc.string({ maxLength: 6 }) }),
+        fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+        fc.record({ kind: fc.constant('forget' as const) }),
+      );
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.nat(1), op, fc.boolean()), { maxLength: 25 }), (calls) => {
+          const cache = new ContentMeasureCache({ sessions: 1 });
+          const histories: Content[][] = [[], []];
+          const last = new Map<string, ReturnType<ContentMeasureCache['measure']>>();
+          const seen = new Set<number>();
+          for (const [session, change, exact] of calls) {
+            const key = `s${session}\u0000worker`;
+            const history = histories[session] as Content[];
+            if (change.kind === 'forget') cache.forget(key);
+            else if (change.kind === 'append') history.push(userText(change.text));
+            else if (history.length > 0 && change.kind === 'edit')
+              history[change.at % history.length] = modelText(change.text);
+            else if (history.length > 0) history.splice(change.at % history.length, 1);
+            const measures = cache.measure(key, structuredClone(history), characterTokenizer, exact);
+            const before = last.get(key);
+            last.set(key, measures);
+            // Every snapshot has a number of its own, across sessions.
+            expect(seen.has(measures.change.generation)).toBe(false);
+            seen.add(measures.change.generation);
+            if (measures.change.previous === undefined) continue;
+            expect(measures.change.previous).toBe(before?.change.generation);
+            for (let i = 0; i < measures.change.unchangedBefore; i++) {
+              expect(measures.fingerprints[i]).toBe(before?.fingerprints[i]);
+              expect(measures.tokens[i]).toBe(before?.tokens[i]);
+              expect(measures.framing[i]).toBe(before?.framing[i]);
+            }
           }
         }),
         HEAVY_PROPERTY_RUNS,

@@ -24,7 +24,24 @@ import type { JsonTexts } from './json-text.js';
 import { keepCopy, sameAsKept } from './kept-content.js';
 import type { Tokenizer } from './tokenizer.js';
 
-interface ContentMeasures {
+/**
+ * How a key's snapshot differs from the key's snapshot before it: what was built from that one (the masked
+ * view kept across calls, masking/request-view.ts) still holds before `unchangedBefore`, with no comparison.
+ */
+interface MeasureChange {
+  /** This snapshot's number, unique among every snapshot of every cache of the process (never one session's for another's). */
+  readonly generation: number;
+  /** The number of the key's snapshot before this one, when the cache still held it. */
+  readonly previous: number | undefined;
+  /** Positions before this one have the same fingerprint, count and framing as in the `previous` snapshot. */
+  readonly unchangedBefore: number;
+}
+
+/** Snapshots handed out so far, by every cache: the next one's number. */
+let generations = 0;
+
+export interface ContentMeasures {
+  readonly change: MeasureChange;
   readonly fingerprints: readonly string[];
   readonly tokens: readonly number[];
   /** The estimator's framing of each content (part of its tokens), so a call sums it instead of walking parts. */
@@ -39,6 +56,8 @@ interface SessionEntry {
   readonly framing: number[];
   /** The cache's own copy of each content as measured (`keepCopy`). */
   readonly kept: unknown[];
+  /** The number of the last snapshot handed out for this key. */
+  generation?: number;
 }
 
 interface MeasureCacheLimits {
@@ -82,11 +101,16 @@ export class ContentMeasureCache {
     if (entry.kept.length > contents.length) {
       for (const list of [entry.fingerprints, entry.tokens, entry.framing, entry.kept]) list.length = contents.length;
     }
+    // Past the known contents everything is new; before them, the first one measured again.
+    let unchangedBefore = entry.kept.length;
     for (let i = whole ? 0 : keptPrefix(entry.kept, contents); i < contents.length; i++) {
       const content = contents[i] as Content;
       if (i < entry.kept.length && sameAsKept(entry.kept[i], content)) continue;
+      unchangedBefore = Math.min(unchangedBefore, i);
       this.measureAt(entry, i, content, tokenizer);
     }
+    const change = { generation: ++generations, previous: entry.generation, unchangedBefore };
+    entry.generation = change.generation;
     this.sessions.set(key, entry);
     if (this.sessions.size > this.maxSessions) {
       const oldest = this.sessions.keys().next().value;
@@ -95,6 +119,7 @@ export class ContentMeasureCache {
     // A snapshot: the entry changes in place on the next call, possibly while this one is still in use
     // (the guard awaits the summarizer between measuring and using the measures).
     return {
+      change,
       fingerprints: entry.fingerprints.slice(),
       tokens: entry.tokens.slice(),
       framing: entry.framing.slice(),

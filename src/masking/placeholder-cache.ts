@@ -1,5 +1,8 @@
 import type { Content } from '@google/genai';
+import type { ContentMeasures } from '../estimate/content-measure-cache.js';
+import { HeadDigestMemo } from '../state/head-digest-memo.js';
 import type { MaskHint } from './mask-observations.js';
+import type { KeptPlaceholders } from './kept-placeholders.js';
 import type { FlatPlaceholder } from './placeholder-copy.js';
 
 /**
@@ -46,9 +49,10 @@ export interface KeptView {
   /** The fingerprints and counts the view was built from (the measure's snapshot arrays, never changed). */
   readonly fingerprints: readonly string[];
   readonly tokens: readonly number[];
-  /** The positions in [covered, upTo) masking changed, ascending, and their entries. */
-  readonly positions: readonly number[];
-  readonly entries: readonly MaskedEntry[];
+  /** The measure cache's snapshot those arrays are (its `change.generation`), when they are one. */
+  readonly generation?: number | undefined;
+  /** The positions in [covered, upTo) masking changed, ascending, their entries and placeholders. */
+  readonly placeholders: KeptPlaceholders;
 }
 
 /** One session and agent's entries, by position in the history, for one hint. */
@@ -59,6 +63,10 @@ export interface PlaceholderMemo {
   /** The last view kept under `hint`'s verdicts, if any. */
   lastView(hint: MaskHint): KeptView | undefined;
   keepView(view: KeptView, hint: MaskHint): void;
+  /** The session and agent's last digested head of covered contents (a mask's record, state/head-digest-memo.ts). */
+  readonly coveredHead: HeadDigestMemo;
+  /** This call's measures of the session and agent's contents, when the shell gave them: what changed since the last. */
+  readonly measured?: Pick<ContentMeasures, 'change' | 'fingerprints' | 'tokens'> | undefined;
 }
 
 /** A session's entries and the hint they were built under: the recall tool and the verdicts on their tools. */
@@ -66,6 +74,8 @@ class SessionEntries {
   readonly entries = new Map<number, MaskedEntry>();
   /** The last view's masked range, dropped with the entries (its entries are built under the same hint). */
   view: KeptView | undefined;
+  /** Independent of the hint: kept when the entries are dropped. */
+  readonly coveredHead = new HeadDigestMemo();
   private recallToolName: string | undefined;
   private readonly readOnly = new Map<string, boolean>();
   /** The last hint found to agree: a call builds one hint, so the check runs once per call. */
@@ -113,8 +123,8 @@ export class PlaceholderCache {
     this.maxEntries = limits.entries ?? 50_000;
   }
 
-  /** The memo of `key` (session + agent), made the most recently used. */
-  for(key: string): PlaceholderMemo {
+  /** The memo of `key` (session + agent), made the most recently used; `measured`: this call's measures of the same key. */
+  for(key: string, measured?: PlaceholderMemo['measured']): PlaceholderMemo {
     let session = this.sessions.get(key);
     if (session) this.sessions.delete(key);
     else session = new SessionEntries();
@@ -126,6 +136,8 @@ export class PlaceholderCache {
       if (dropped > 0 && this.sessions.get(key) === own) this.entries -= dropped;
     };
     return {
+      measured,
+      coveredHead: own.coveredHead,
       at: (index, hint) => {
         align(hint);
         return own.entries.get(index);

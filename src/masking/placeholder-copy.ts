@@ -7,7 +7,7 @@
  * is kept as its four fields on one record and rebuilt with fixed object literals: the same keys
  * in the same order, the same values, new objects.
  */
-import type { Content } from '@google/genai';
+import type { Content, Part } from '@google/genai';
 import { MASKED_RESULT_KEY } from './mask-observations.js';
 
 /** The fields of a placeholder of the usual shape: `{ role, parts: [{ functionResponse: { id, name, response } }] }`. */
@@ -48,17 +48,36 @@ export function flatPlaceholder(masked: Content): FlatPlaceholder | undefined {
 
 /** Fresh objects for `flat`, key for key what a spread copy of the placeholder it was read from gives. */
 export function copyFlat(flat: FlatPlaceholder): Content {
+  return copyFlatFields(flat.role, flat.id, flat.name, flat.text);
+}
+
+/** `copyFlat` of the fields themselves (kept-placeholders.ts keeps them by column). */
+export function copyFlatFields(
+  role: Content['role'],
+  id: string | undefined,
+  name: string | undefined,
+  text: unknown,
+): Content {
   return {
-    role: flat.role,
+    role,
     // The key written out (a computed key builds the object at run time); `satisfies` ties it to MASKED_RESULT_KEY.
     parts: [
       {
         functionResponse: {
-          id: flat.id,
-          name: flat.name,
-          response: { context_guard_masked: flat.text } satisfies Record<typeof MASKED_RESULT_KEY, unknown>,
+          id,
+          name,
+          response: { context_guard_masked: text } satisfies Record<typeof MASKED_RESULT_KEY, unknown>,
         },
       },
     ],
   };
+}
+
+/** A copy of `content` down to its placeholders: what the cache keeps and what each call gets of another shape. */
+export function copyMasked(content: Content): Content {
+  const parts = (content.parts ?? []).map((part): Part => {
+    const response = part.functionResponse;
+    return response ? { ...part, functionResponse: { ...response, response: { ...response.response } } } : { ...part };
+  });
+  return { ...content, parts };
 }

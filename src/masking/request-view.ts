@@ -7,10 +7,11 @@
  * content, not a walk. The view carries each content's framing too, so the
  * measure sums numbers instead of walking every content's parts again.
  */
-import type { Content, Part } from '@google/genai';
+import type { Content } from '@google/genai';
 import { maskContent, type MaskHint } from './mask-observations.js';
 import type { KeptView, MaskedEntry, PlaceholderMemo } from './placeholder-cache.js';
-import { copyFlat, flatPlaceholder } from './placeholder-copy.js';
+import { KeptPlaceholders } from './kept-placeholders.js';
+import { copyFlat, copyMasked, flatPlaceholder } from './placeholder-copy.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import type { TokenMemo } from '../estimate/estimate-request.js';
 import { safeJson } from '../estimate/json-text.js';
@@ -42,15 +43,6 @@ export interface RequestView {
 function tokensOfView(source: ViewSource, content: Content, index: number): number {
   if (content === source.contents[index]) return source.tokens[index] ?? 0;
   return source.memo.remember(safeJson(content.parts), () => estimateContentTokens(content, source.tokenizer));
-}
-
-/** A copy of `content` down to its placeholders: what the cache keeps and what each call gets. */
-function copyMasked(content: Content): Content {
-  const parts = (content.parts ?? []).map((part): Part => {
-    const response = part.functionResponse;
-    return response ? { ...part, functionResponse: { ...response, response: { ...response.response } } } : { ...part };
-  });
-  return { ...content, parts };
 }
 
 /** The estimator's framing of the content at `index`, measured with it when the shell gives it. */
@@ -119,11 +111,35 @@ function maskRange(source: ViewSource, figures: RequestView, from: number, upTo:
   return figures;
 }
 
-/** How far from `covered` the last view's fingerprints and counts still hold: its entries stand up to there. */
+/** This call's measure snapshot, when `source` reads its fingerprints and counts from it. */
+function measuredOf(source: ViewSource): PlaceholderMemo['measured'] {
+  const measured = source.placeholders?.measured;
+  return measured && measured.fingerprints === source.fingerprints && measured.tokens === source.tokens
+    ? measured
+    : undefined;
+}
+
+/**
+ * How many leading positions of `source` the measure cache says hold the fingerprints and counts `last`
+ * was built from, without comparing them: all when `last` was built from this very snapshot, those
+ * before the first change when from the snapshot before it, none otherwise.
+ */
+function knownSame(last: KeptView, source: ViewSource): number {
+  const change = measuredOf(source)?.change;
+  if (!change || last.generation === undefined) return 0;
+  if (last.generation === change.generation) return Number.POSITIVE_INFINITY;
+  return last.generation === change.previous ? change.unchangedBefore : 0;
+}
+
+/**
+ * How far from `covered` the last view's fingerprints and counts still hold: its entries stand up to there.
+ * Compared from where the measure cache no longer vouches for them: on an append-only history, only the
+ * new contents.
+ */
 function keptReach(last: KeptView, source: ViewSource, fingerprints: readonly string[], upTo: number): number {
   const { tokens, covered } = source;
   const limit = Math.min(last.upTo, upTo);
-  let i = covered;
+  let i = Math.max(covered, Math.min(knownSame(last, source), limit));
   while (i < limit && fingerprints[i] === last.fingerprints[i] && tokens[i] === last.tokens[i]) i++;
   return i;
 }
@@ -143,23 +159,24 @@ function maskAll(source: ViewSource, figures: RequestView, upTo: number): Reques
   // Taken only from the same watermark: its positions all lie in [covered, reach).
   const last = kept?.covered === covered ? kept : undefined;
   const reach = last ? keptReach(last, source, fingerprints, end) : covered;
-  const positions: number[] = [];
-  const entries: MaskedEntry[] = [];
-  for (let k = 0; last && k < last.positions.length && (last.positions[k] ?? reach) < reach; k++) {
-    const entry = last.entries[k] as MaskedEntry;
-    const index = last.positions[k] as number;
-    if (entry.masked !== undefined) putMasked(figures, index, entry.masked, entry);
-    positions.push(index);
-    entries.push(entry);
+  const before = last?.placeholders;
+  const { view, viewTokens, viewFraming } = figures;
+  let k = 0;
+  for (; before && k < before.length && (before.positions[k] as number) < reach; k++) {
+    const index = before.positions[k] as number;
+    view[index] = before.copyAt(k);
+    viewTokens[index] = before.tokens[k] as number;
+    if (viewFraming) viewFraming[index] = before.framing[k] as number;
   }
+  const placeholders = new KeptPlaceholders(before, k);
   for (let i = reach; i < end; i++) {
     const entry = entryAt(source, i);
     if (entry.masked === undefined) continue;
     putMasked(figures, i, entry.masked, entry);
-    positions.push(i);
-    entries.push(entry);
+    placeholders.add(i, entry, entry.masked);
   }
-  memo.keepView({ covered, upTo: end, fingerprints, tokens: source.tokens, positions, entries }, source.hint);
+  const generation = measuredOf(source)?.change.generation;
+  memo.keepView({ covered, upTo: end, fingerprints, tokens: source.tokens, generation, placeholders }, source.hint);
   return figures;
 }
 

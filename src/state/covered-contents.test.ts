@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { COVERED_TAIL, coveredContentsAt, decodeCoveredContents } from './covered-contents.js';
+import { HeadDigestMemo } from './head-digest-memo.js';
 import { anchorAt, locateSummary, locateWatermark, type FingerprintAt, type SummaryPosition } from './watermark.js';
 
 function printsOf(prints: readonly string[]): FingerprintAt {
@@ -42,6 +43,44 @@ describe('coveredContentsAt', () => {
       'SezjnPsp2I7x1fqE5aoDe1PesMPCsiCmD9VrkaOumUk=',
     );
     expect(coveredContentsAt(printsOf(prints), 20).digest).toBe('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
+  });
+});
+
+describe("coveredContentsAt with the session's last head kept", () => {
+  it('should give the record computed afresh, whatever the history did between two calls', () => {
+    // Grown at its end (one content or many), changed, shortened, reordered, or another history altogether.
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('grow' as const), count: fc.nat(80) }),
+      fc.record({ kind: fc.constant('change' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('reverse' as const), from: fc.nat(), to: fc.nat() }),
+      fc.record({ kind: fc.constant('other' as const), count: fc.nat(60) }),
+    );
+    const print = fc.stringMatching(/^[a-z0-9+/]{0,3}$/);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(step, fc.nat(), fc.array(print, { maxLength: 80, size: 'max' })), { maxLength: 20 }),
+        (steps) => {
+          const memo = new HeadDigestMemo();
+          let history: string[] = [];
+          for (const [change, coveredSeed, fresh] of steps) {
+            if (change.kind === 'grow') history = [...history, ...fresh.slice(0, change.count)];
+            else if (change.kind === 'other') history = fresh.slice(0, change.count);
+            else if (history.length === 0) continue;
+            else if (change.kind === 'change')
+              history = history.map((p, i) => (i === change.at % history.length ? `${p}x` : p));
+            else if (change.kind === 'cut') history = history.slice(0, change.at % history.length);
+            else history = reversed(history, change.from % history.length, change.to % (history.length + 1));
+            // Mostly the whole history, as a mask at its end; sometimes less.
+            const covered = coveredSeed % 3 === 0 ? coveredSeed % (history.length + 1) : history.length;
+            expect(coveredContentsAt(printsOf(history), covered, memo)).toEqual(
+              coveredContentsAt(printsOf(history), covered),
+            );
+          }
+        },
+      ),
+      PROPERTY_RUNS,
+    );
   });
 });
 

@@ -14,8 +14,8 @@
  * that prefix is ever stripped (covered contents that moved past it are sent
  * again verbatim: a repeat is safe, a loss is not).
  */
-import { createHash } from 'node:crypto';
 import { isPlainObject } from '../config/plain-object.js';
+import { digestOfSorted, type HeadDigestMemo } from './head-digest-memo.js';
 
 /** Fingerprint of the live content at an index (see watermark.ts). */
 type FingerprintAt = (index: number) => string | undefined;
@@ -35,21 +35,23 @@ export interface CoveredContents {
 }
 
 function digestOf(prints: string[]): string {
-  // One update of the joined text, the same bytes as one per fingerprint: each update crosses into C++,
-  // and a mask's record digests ~1,600 fingerprints on every call that masks.
-  const sorted = prints.sort();
-  return createHash('sha256')
-    .update(sorted.length > 0 ? `${sorted.join('\n')}\n` : '')
-    .digest('base64');
+  return digestOfSorted(prints.sort());
 }
 
-/** The record of contents `[0, covered)` as they are now. */
-export function coveredContentsAt(fingerprintAt: FingerprintAt, covered: number): CoveredContents {
+/**
+ * The record of contents `[0, covered)` as they are now. `memo`: the session and agent's last head, when
+ * the caller keeps one (a mask's record on every call that masks): only the fingerprints added since are sorted.
+ */
+export function coveredContentsAt(
+  fingerprintAt: FingerprintAt,
+  covered: number,
+  memo?: HeadDigestMemo,
+): CoveredContents {
   const split = Math.max(0, covered - COVERED_TAIL);
   const head: string[] = [];
   const tail: string[] = [];
   for (let index = 0; index < covered; index++) (index < split ? head : tail).push(fingerprintAt(index) ?? '');
-  return { digest: digestOf(head), tail };
+  return { digest: memo ? memo.digestOf(head) : digestOf(head), tail };
 }
 
 /** Whether every content of `prints` is covered: the tail's ones set aside, the rest is exactly the head. */

@@ -212,7 +212,7 @@ export function readRequest(
     mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
-    placeholders: readers.placeholders.for(key),
+    placeholders: readers.placeholders.for(key, measures),
     usage: pinned.usage,
     policy,
     window,
