@@ -54,6 +54,17 @@ describe('locateStoredMask', () => {
     });
   });
 
+  it('should keep masking the same contents when contents before its start are gone', () => {
+    const history = ['a', 'b', 'c', 'd', 'e', 'f'].map((text) => userText(text));
+    // Masked [3, 5): d and e. The first two contents are gone: d and e are now at 1 and 2.
+    const stored = { upTo: 5, start: 3, anchor: anchorAt(fingerprintsOf(history), 5), maskings: 1, createdAt: 0 };
+    const live = history.slice(2);
+    expect(locateStoredMask(fingerprintsOf(live), live.length, stored, 2)).toMatchObject({
+      maskedUpTo: 3,
+      maskedFrom: 1,
+    });
+  });
+
   it('should ignore a stored mask when masking is off', () => {
     expect(locateStoredMask(fingerprintAt, 4, mask, 0)).toEqual({
       maskedUpTo: 0,

@@ -45,6 +45,14 @@ export function locateStoredMask(
   if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: undefined };
   const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor, stored.contents);
   if (match.kind === 'missing') return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: null };
-  // A reorder can find the watermark earlier than stored: the start never passes it.
-  return { maskedUpTo: match.covered, maskedFrom: Math.min(stored.start ?? 0, match.covered), maskUpdate: undefined };
+  // A reorder can find the watermark earlier than stored: the start never passes it. A watermark found
+  // earlier because contents before it are gone takes the start back with it (else the masked contents
+  // that moved before the start would be sent unmasked); one found later keeps it (a repeat of masking, no loss).
+  const start = stored.start ?? 0;
+  const shifted = match.kind === 'moved' ? start + Math.min(0, match.covered - stored.upTo) : start;
+  return {
+    maskedUpTo: match.covered,
+    maskedFrom: Math.max(0, Math.min(shifted, match.covered)),
+    maskUpdate: undefined,
+  };
 }
