@@ -118,6 +118,24 @@ export class BeforeModelGuard {
   }
 
   /** The result applied, or undefined when the guard is off, failed, or `accept` refused it. */
+  /**
+   * Learns from the summary request's rejection once the result is applied. Its own failure is logged as
+   * such: the request already goes out as the guard changed it, not "unchanged" as the outer catch says.
+   */
+  private learnAfterApplied(context: Context, call: AppliedCall): void {
+    try {
+      const learned = learnFromSummaryRejection(context, call.rejection, call.names, this.parts);
+      if (learned !== undefined) restateFigures(context, learned, call.policy, call.request);
+    } catch (error) {
+      logFailure(
+        this.parts.logger,
+        'warn',
+        `${LOG_PREFIX} agent '${context.agentName}': learning from the summary request's rejection failed; the request is sent as the guard changed it.`,
+        error,
+      );
+    }
+  }
+
   private async guardInOrder(
     context: Context,
     request: LlmRequest,
@@ -150,8 +168,7 @@ export class BeforeModelGuard {
       await applyResult(context, request, key, read, result, this.parts);
       // After the decision's usage record is written: the summary request's rejection teaches what it states.
       const names = { agentModel: request.model, summarizer: read.summarizerName };
-      const learned = learnFromSummaryRejection(context, summaryRejection, names, this.parts);
-      if (learned !== undefined) restateFigures(context, learned, policy, request);
+      this.learnAfterApplied(context, { rejection: summaryRejection, names, policy, request });
       if (stored.consolidate && result.state.compactionRequestServed) clearConsolidateRequest(context);
       this.parts.left.remember(context, request);
       return result;
@@ -169,6 +186,14 @@ export class BeforeModelGuard {
       await hooks?.settle(compacted);
     }
   }
+}
+
+/** What learning from this call's summary request after the result was applied reads. */
+interface AppliedCall {
+  readonly rejection: SummaryRejection;
+  readonly names: { readonly agentModel: string | undefined; readonly summarizer: string | undefined };
+  readonly policy: ResolvedPolicy;
+  readonly request: LlmRequest;
 }
 
 /** This call's budget figures under a window its summary request's rejection taught (for `context_status`). */
