@@ -229,6 +229,20 @@ describe('fingerprint', () => {
         );
     });
 
+    it('should fingerprint a value with toJSON as JSON sends it: two dates apart, a date as its text', () => {
+      const at = (time: number) => functionResponse('query', { rows: [{ id: 1, created: new Date(time) }] });
+      expect(fingerprint(at(1))).not.toBe(fingerprint(at(2)));
+      expect(fingerprint(at(1))).toBe(fingerprint(JSON.parse(JSON.stringify(at(1)))));
+      const throwing = {
+        toJSON: () => {
+          throw new Error('no');
+        },
+      };
+      expect(() => fingerprint(functionResponse('query', { value: throwing }))).not.toThrow();
+      const selfish: { toJSON(): unknown; n: number } = { n: 1, toJSON: () => selfish };
+      expect(() => fingerprint(functionResponse('query', { value: selfish }))).not.toThrow();
+    });
+
     it('should change when a part is appended to a content', () => {
       fc.assert(
         fc.property(mixedText({ maxLength: 50 }), mixedText({ maxLength: 50 }), (first, second) => {

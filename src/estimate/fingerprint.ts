@@ -209,11 +209,36 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk): vo
     for (let i = 0; i < value.length && hasher.remaining >= 0; i++) addValue(hasher, value[i], depth + 1, bulk);
     hasher.mix(Tag.ArrayClose);
   } else if (kind === 'object') {
-    addObject(hasher, value as Record<string, unknown>, depth, bulk);
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') addSerialized(hasher, value, depth, bulk);
+    else addObject(hasher, value as Record<string, unknown>, depth, bulk);
   } else {
     hasher.mix(Tag.Other);
     hasher.addTag(kind);
   }
+}
+
+/**
+ * An object with a `toJSON` method (a `Date`, a database driver's value) as what JSON.stringify sends
+ * of it, so it is one content with the text a database gives back: a `Date` has no own keys, and two
+ * dates were one fingerprint, one token count and one placeholder. A `toJSON` that throws is hashed as
+ * such: a fingerprint never throws.
+ */
+function addSerialized(hasher: Hasher, value: unknown, depth: number, bulk: Bulk): void {
+  let serialized: unknown;
+  try {
+    serialized = (value as { toJSON(): unknown }).toJSON();
+  } catch {
+    hasher.addTag('throws');
+    return;
+  }
+  // A toJSON that returns its own object (or another with one) is walked as a plain object: no loop.
+  if (
+    typeof serialized === 'object' &&
+    serialized !== null &&
+    typeof (serialized as { toJSON?: unknown }).toJSON === 'function'
+  )
+    addObject(hasher, serialized as Record<string, unknown>, depth, bulk);
+  else addValue(hasher, serialized, depth + 1, bulk);
 }
 
 /**
