@@ -30,7 +30,7 @@ export function finish(
   const { factor, budget } = measure;
   const { made, masking } = compacted;
   const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
-  const sentCalibrated = calibratedSent(measure, compacted, composed, fitted);
+  const sentCalibrated = calibratedSent(measure, { ...compacted, observedView: observed.view }, composed, fitted);
   const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
   const tokensBefore = measure.calibrated;
   const compaction =
@@ -44,7 +44,8 @@ export function finish(
         })
       : undefined;
   // The masking's own effect is reported when a summary followed it; otherwise it is what was sent.
-  const maskingAfter = (step: MaskStep): number => (compaction ? Math.ceil(step.estimate * factor) : sentCalibrated);
+  const maskingAfter = (step: MaskStep): number =>
+    compaction ? maskedCalibrated(measure, step, observed.view) : sentCalibrated;
   const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
   const contents = pinsFirst(input.pinned)(fitted.sent);
   return {
@@ -106,18 +107,41 @@ function sentFraming(input: GuardRequestInput, contents: readonly Content[], vie
   return (input.fixedFramingTokens ?? 0) + total;
 }
 
+/** Heuristic tokens of the placeholders a masking put in this call: new text the provider has not counted. */
+function newPlaceholderTokens(observed: RequestView, masking: MaskStep): number {
+  let added = 0;
+  for (let i = 0; i < masking.view.length; i++)
+    if (masking.view[i] !== observed.view[i]) added += masking.viewTokens[i] ?? 0;
+  return added;
+}
+
+/** A masking's request in the measure of the request before it: the new placeholders at the full correction. */
+function maskedCalibrated(measure: RequestMeasure, masking: MaskStep, observed: RequestView): number {
+  const added = newPlaceholderTokens(observed, masking);
+  return calibrateReduced({ measured: measure, estimate: masking.estimate, added, factor: measure.factor });
+}
+
 /**
- * Calibrated tokens of what is sent. A kept summary is measured as the request before it was, so its
- * record never reads larger than not compacting (estimate/reduced-calibration.ts); the request sent
- * as measured (a summary discarded, nothing masked or cut) keeps its own figure.
+ * Calibrated tokens of what is sent. A kept summary, or a masking alone, is measured as the request
+ * before it was, so its record never reads larger than not reducing (estimate/reduced-calibration.ts):
+ * what stays at the rate the request was measured at, the new summary or placeholders at the full
+ * correction. The request sent as measured (a summary discarded, nothing masked or cut) keeps its own figure.
  */
-function calibratedSent(measure: RequestMeasure, compacted: Compacted, composed: Composed, fitted: Shrunk): number {
+function calibratedSent(
+  measure: RequestMeasure,
+  compacted: Compacted & { readonly observedView: RequestView },
+  composed: Composed,
+  fitted: Shrunk,
+): number {
   const { factor } = measure;
+  const { masking } = compacted;
   if (composed.compacted) {
     const added = composed.sentTokens[0] ?? 0;
     return calibrateReduced({ measured: measure, estimate: fitted.estimate, added, factor });
   }
-  if (!compacted.masking && !fitted.shrunk && fitted.estimate === measure.estimate) return measure.calibrated;
+  if (masking && !fitted.shrunk && fitted.estimate === masking.estimate)
+    return maskedCalibrated(measure, masking, compacted.observedView);
+  if (!masking && !fitted.shrunk && fitted.estimate === measure.estimate) return measure.calibrated;
   return Math.ceil(fitted.estimate * factor);
 }
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
-import { functionCall, functionResponse, modelText, testPolicy, userText } from '../../test/support/builders.js';
+import {
+  functionCall,
+  functionResponse,
+  modelText,
+  testPolicy,
+  usageRecord,
+  userText,
+} from '../../test/support/builders.js';
 import { guardInput } from '../../test/support/guard-input.js';
 import type { SummarizeRequest, SummaryOutcome } from '../summary/summarizer.js';
 import { guardRequest, type GuardRequestInput } from '../pipeline/guard-request.js';
@@ -157,5 +164,27 @@ describe('guardRequest: the first masking of a cycle keeps the cached head', () 
     expect(JSON.stringify(sent.slice(0, 6))).toBe(JSON.stringify(contents.slice(0, 6)));
     expect(JSON.stringify(sent[6])).not.toBe(JSON.stringify(contents[6]));
     expect(result.state.mask).toMatchObject({ start: 6, upTo: 8 });
+  });
+});
+
+describe('guardRequest: a masking measured as the request before it', () => {
+  it('should not report a masking larger than the request it masked when the provider counts below the estimate', async () => {
+    // The provider counted the last request at 0.9 of its estimate: the correction is 1 and the
+    // request is calibrated from that count (7,200 + what was appended since), under estimate x 1.
+    const usage = usageRecord({ realPromptTokens: 7_200, lastEstimate: 8_000, sentEstimate: 8_000 });
+    const contents: Content[] = [
+      userText(pad('fetch the logs', 100)),
+      functionCall('fetch_logs', { q: 'all' }),
+      functionResponse('fetch_logs', { logs: pad('line', 1_000) }),
+      modelText(pad('the logs show a disk failure on node 7', 5_000)),
+      userText(pad('now check node 7 in detail', 2_000)),
+      functionCall('inspect', { node: 7 }),
+      functionResponse('inspect', { status: pad('degraded', 100) }),
+    ];
+    const result = await guardRequest(guardInput({ contents, usage, policy: { ...testPolicy(), maskKeepRecent: 1 } }));
+    const masking = result.masking;
+    expect(masking?.cause).toBe('room');
+    // Charged at the full correction, the masked request read ~8,108 against the ~8,028 it masked.
+    expect(masking?.tokensAfter).toBeLessThan(masking?.tokensBefore ?? 0);
   });
 });
