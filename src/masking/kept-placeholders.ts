@@ -7,7 +7,7 @@
  * arrays read in order, and a call keeps the leading ones with one slice each.
  */
 import type { Content } from '@google/genai';
-import type { MaskedEntry } from './placeholder-cache.js';
+import type { MaskedEntry } from './masked-entry.js';
 import { copyFlatFields, copyMasked } from './placeholder-copy.js';
 
 export class KeptPlaceholders {

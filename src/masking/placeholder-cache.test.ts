@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MaskHint } from './mask-observations.js';
-import { PlaceholderCache, type MaskedEntry } from './placeholder-cache.js';
+import { PlaceholderCache } from './placeholder-cache.js';
+import type { MaskedEntry } from './masked-entry.js';
 
 const entry = (fingerprint: string): MaskedEntry => ({
   fingerprint,

@@ -3,7 +3,7 @@ import type { ContentMeasures } from '../estimate/content-measure-cache.js';
 import { HeadDigestMemo } from '../state/head-digest-memo.js';
 import type { MaskHint } from './mask-observations.js';
 import type { KeptPlaceholders } from './kept-placeholders.js';
-import type { FlatPlaceholder } from './placeholder-copy.js';
+import type { MaskedEntry } from './masked-entry.js';
 
 /**
  * Placeholders built once. The masked view is sent on every call, and every placeholder in it is
@@ -23,21 +23,6 @@ import type { FlatPlaceholder } from './placeholder-copy.js';
  * session's entries are never read for another's. Bounded: least recently used sessions are
  * dropped first, then a session's own lowest positions. A miss only costs time.
  */
-
-/** What masking made of the content at one position of one session's history. */
-export interface MaskedEntry {
-  /** The original content's fingerprint: the entry holds only while the position holds that content. */
-  readonly fingerprint: string;
-  /** The original content's measured count (the placeholders state it). */
-  readonly tokensIn: number;
-  /** The masked content, the cache's own copy (never handed out); `undefined` when masking leaves it as it is. */
-  readonly masked: Content | undefined;
-  /** `masked`'s fields when it has the usual placeholder shape: a call's copy is built from them (placeholder-copy.ts). */
-  readonly flat?: FlatPlaceholder | undefined;
-  /** Tokens and the estimator's framing of the masked content (of the original when it is left as it is). */
-  readonly tokens: number;
-  readonly framing: number;
-}
 
 /**
  * The masked range of the last view built for a session and agent: the next call takes its entries

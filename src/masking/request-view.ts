@@ -9,7 +9,8 @@
  */
 import type { Content } from '@google/genai';
 import { maskContent, type MaskHint } from './mask-observations.js';
-import type { KeptView, MaskedEntry, PlaceholderMemo } from './placeholder-cache.js';
+import type { KeptView, PlaceholderMemo } from './placeholder-cache.js';
+import type { MaskedEntry } from './masked-entry.js';
 import { KeptPlaceholders } from './kept-placeholders.js';
 import { copyFlat, copyMasked, flatPlaceholder } from './placeholder-copy.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
