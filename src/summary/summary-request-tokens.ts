@@ -2,10 +2,11 @@
  * Heuristic tokens of the request a summarizer is sent, to pair with the size a provider states when
  * it rejects that request as too long (adk/hooks/summary-rejection.ts): the agent's system
  * instruction and tools with its leading contents and the instruction, for a summary that continues
- * the agent's request; else the guard's own system instruction and prompt.
+ * the agent's request; else the guard's own system instruction and prompt. Counted by the estimator's
+ * own functions, so a summary request is measured as any request is.
  */
-import { estimateContentsTokens } from '../estimate/estimate-request.js';
-import { CONTENT_OVERHEAD_TOKENS, PART_OVERHEAD_TOKENS } from '../estimate/estimate-content.js';
+import { estimateContentsTokens, estimateFixedTokens } from '../estimate/estimate-request.js';
+import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummarizeRequest } from './summarizer.js';
 
@@ -16,8 +17,8 @@ export function summaryRequestTokens(
   tokenizer: Tokenizer,
 ): number {
   // The prompt is one user content of one text part.
-  const prompt = tokenizer.count(request.prompt) + CONTENT_OVERHEAD_TOKENS + PART_OVERHEAD_TOKENS;
+  const prompt = estimateContentTokens({ role: 'user', parts: [{ text: request.prompt }] }, tokenizer);
   if (request.leadingContents)
     return agentFixedTokens + estimateContentsTokens(request.leadingContents, tokenizer) + prompt;
-  return tokenizer.count(request.systemInstruction) + CONTENT_OVERHEAD_TOKENS + prompt;
+  return estimateFixedTokens(request.systemInstruction, undefined, tokenizer).systemTokens + prompt;
 }
