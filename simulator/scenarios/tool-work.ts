@@ -23,6 +23,9 @@ function workScenario(kind: ToolWorkKind, fields: WorkFields, offTwin?: string):
   };
 }
 const READ_ONLY_TWIN = '16k_RepeatedReadOnlyCall_NotDeclared';
+/** What the repeated read and its feature-off twin share: the work, and the answer the model must give. */
+const REPEAT_READ = { window: 16 * K, ratio: 2.0, strategies: STRATEGIES };
+const REPEAT_READ_ANSWER = { answerContains: '45s', lostAtQuestion: true, toolCalls: { read_config: 2 } };
 const BUDGET_LINE_TWIN = '16k_BudgetLine_Off';
 
 export const TOOL_WORK: readonly ScenarioSpec[] = [
@@ -47,41 +50,21 @@ export const TOOL_WORK: readonly ScenarioSpec[] = [
   workScenario(
     'repeat-read',
     {
+      ...REPEAT_READ,
       name: '16k_RepeatedReadOnlyCall_Masked',
       claim:
         'A read-only config read is masked by later log work; asked for one of its settings, the model calls it again with the same arguments, and the guard answers from the stored result with its age: the tool runs once.',
-      window: 16 * K,
-      ratio: 2.0,
       guard: { tools: { read_config: { readOnly: true } } },
-      strategies: STRATEGIES,
-      expect: {
-        toolWork: {
-          answerContains: '45s',
-          lostAtQuestion: true,
-          toolCalls: { read_config: 2 },
-          toolRuns: { read_config: 1 },
-          storedAnswers: 1,
-        },
-      },
+      expect: { toolWork: { ...REPEAT_READ_ANSWER, toolRuns: { read_config: 1 }, storedAnswers: 1 } },
     },
     READ_ONLY_TWIN,
   ),
   workScenario('repeat-read', {
+    ...REPEAT_READ,
     name: READ_ONLY_TWIN,
     claim:
       'The same work with read_config not declared read-only (the feature off): the repeated call runs the tool again, so the two runs show what a stored answer saves.',
-    window: 16 * K,
-    ratio: 2.0,
-    strategies: STRATEGIES,
-    expect: {
-      toolWork: {
-        answerContains: '45s',
-        lostAtQuestion: true,
-        toolCalls: { read_config: 2 },
-        toolRuns: { read_config: 2 },
-        storedAnswers: 0,
-      },
-    },
+    expect: { toolWork: { ...REPEAT_READ_ANSWER, toolRuns: { read_config: 2 }, storedAnswers: 0 } },
   }),
   workScenario(
     'budget-line',
