@@ -63,7 +63,9 @@ export class GuardPins {
     cap: number,
   ): { pins: Pin[]; usage: UsageRecord } {
     const agentName = context.agentName;
-    let own = storedPins(context.state.toRecord(), agentName);
+    // One read of the state per call: a first-request pin below adds only the agent's own key.
+    const record = context.state.toRecord();
+    let own = storedPins(record, agentName);
     let next = usage;
     if (
       policy.pinFirstRequest &&
@@ -83,7 +85,7 @@ export class GuardPins {
         }
       }
     }
-    const pins = [...sharedPins(agentName, context.state.toRecord()), ...own];
+    const pins = [...sharedPins(agentName, record), ...own];
     return { pins: this.fit(agentName, pins, cap), usage: next };
   }
 
