@@ -136,7 +136,7 @@ function calibratedSent(
   const { factor } = measure;
   const { masking } = compacted;
   if (composed.compacted) {
-    const added = composed.sentTokens[0] ?? 0;
+    const added = composed.sentTokens[composed.summaryAt ?? 0] ?? 0;
     return calibrateReduced({ measured: measure, estimate: fitted.estimate, added, factor });
   }
   if (masking && !fitted.shrunk && fitted.estimate === masking.estimate)
@@ -170,12 +170,11 @@ function composeAndFit(
     tokenizer,
     viewOptions,
   });
-  const summarized = composed.summary !== undefined;
   const fitted = shrinkToFit({
     sent: composed.sent,
     sentTokens: composed.sentTokens,
     estimate: composed.estimate,
-    summarized,
+    summaryAt: composed.summaryAt,
     fixedTokens,
     factor,
     budget,

@@ -14,7 +14,12 @@
 import type { Content } from '@google/genai';
 import type { Budget } from '../budget/compute-budget.js';
 import { isUserRequest } from '../content/content-shape.js';
-import { injectSummary, type SummaryContentOptions } from '../summary/inject-summary.js';
+import {
+  injectSummary,
+  summaryPosition,
+  withSummaryAt,
+  type SummaryContentOptions,
+} from '../summary/inject-summary.js';
 import { shrinkAroundRequest } from '../shrink/around-request.js';
 import { uncoveredContents, type SummaryCoverage } from '../split/coverage.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
@@ -51,8 +56,9 @@ export interface Composed {
   /** Tokens of each content of `sent`. */
   readonly sentTokens: number[];
   readonly estimate: number;
-  /** The summary at the head of `sent`, if any. */
+  /** The summary sent, if any, and its index in `sent` (inject-summary.ts `summaryPosition`). */
   readonly summary: SummaryRecord | undefined;
+  readonly summaryAt?: number | undefined;
   /** Whether the new summary is kept. */
   readonly compacted: boolean;
   readonly discarded: boolean;
@@ -60,15 +66,33 @@ export interface Composed {
   readonly discardedFigures?: { readonly without: number; readonly with: number } | undefined;
 }
 
+interface Placed {
+  readonly sent: Content[];
+  readonly sentTokens: number[];
+  readonly summaryAt?: number | undefined;
+}
+
+/** The view with `summary` placed in what it leaves; `tokens`, the summary's count when known (measured before). */
+function placeSummary(
+  input: ComposeInput,
+  summary: SummaryRecord,
+  coverage: SummaryCoverage,
+  tokens: number | undefined,
+): Placed & { readonly summaryAt: number } {
+  const tail = uncoveredContents(input.view, coverage);
+  const summaryAt = summaryPosition(summary, tail);
+  const sent = injectSummary(summary, tail, input.viewOptions);
+  const summaryTokens = tokens ?? estimateContentTokens(sent[summaryAt]!, input.tokenizer);
+  const sentTokens = withSummaryAt(uncoveredContents(input.viewTokens, coverage), summaryAt, summaryTokens);
+  return { sent, sentTokens, summaryAt };
+}
+
 export function composeRequest(input: ComposeInput): Composed {
-  const { view, viewTokens, previous, next, viewOptions } = input;
+  const { view, viewTokens, previous, next } = input;
   // The stored summary and its view are what `input.estimate` measured: their counts are known.
-  const withPrevious = (): { sent: Content[]; sentTokens: number[] } =>
+  const withPrevious = (): Placed =>
     previous.summary
-      ? {
-          sent: injectSummary(previous.summary, uncoveredContents(view, previous.coverage), viewOptions),
-          sentTokens: [input.summaryTokens, ...uncoveredContents(viewTokens, previous.coverage)],
-        }
+      ? placeSummary(input, previous.summary, previous.coverage, input.summaryTokens)
       : { sent: view.slice(), sentTokens: viewTokens.slice() };
   if (!next) {
     return {
@@ -79,17 +103,13 @@ export function composeRequest(input: ComposeInput): Composed {
       discarded: false,
     };
   }
-  const sent = injectSummary(next.summary, uncoveredContents(view, next.coverage), viewOptions);
   // Only the new summary's content is counted; the contents it leaves keep their counts.
-  const sentTokens = [
-    estimateContentTokens(sent[0]!, input.tokenizer),
-    ...uncoveredContents(viewTokens, next.coverage),
-  ];
+  const { sent, sentTokens, summaryAt } = placeSummary(input, next.summary, next.coverage, undefined);
   let estimate = input.fixedTokens;
   for (const tokens of sentTokens) estimate += tokens;
-  const figures = calibratedFigures(input, estimate, sentTokens[0] ?? 0);
+  const figures = calibratedFigures(input, estimate, sentTokens[summaryAt] ?? 0);
   if (keeps(input, estimate, figures))
-    return { sent, sentTokens, estimate, summary: next.summary, compacted: true, discarded: false };
+    return { sent, sentTokens, estimate, summary: next.summary, summaryAt, compacted: true, discarded: false };
   // The summary would not make the request smaller: keep the previous state rather than grow the request.
   return {
     ...withPrevious(),
@@ -121,8 +141,8 @@ interface ShrinkInput {
   /** Tokens of each content of `sent`. */
   readonly sentTokens: readonly number[];
   readonly estimate: number;
-  /** Whether `sent` opens with a summary (cut last, like the user's messages). */
-  readonly summarized: boolean;
+  /** The index of the summary in `sent`, if any (cut last, like the user's messages). */
+  readonly summaryAt: number | undefined;
   readonly fixedTokens: number;
   readonly factor: number;
   readonly budget: Budget;
@@ -145,7 +165,7 @@ export function shrinkToFit(input: ShrinkInput): Shrunk {
     hardBudget: Math.max(0, Math.floor(budget.hardLimit / factor) - fixedTokens),
     tokenizer: input.tokenizer,
     tokens: input.sentTokens,
-    protect: (content, index) => (input.summarized && index === 0) || isUserRequest(content),
+    protect: (content, index) => index === input.summaryAt || isUserRequest(content),
   });
   if (!result.contents.some((content, i) => content !== sent[i]))
     return { sent, estimate: input.estimate, shrunk: false };

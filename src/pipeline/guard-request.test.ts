@@ -338,8 +338,10 @@ describe('guardRequest', () => {
       );
       expect(result.compaction).toMatchObject({ coveredContents: { from: 0, to: 7 }, keptAt: 2 });
       expect(result.newSummary).toMatchObject({ covered: 7, kept: { at: 2, fingerprint: fingerprint(TURN[2]!) } });
-      expect(result.contents?.slice(1)).toEqual([TURN[2], TURN[7], TURN[8]]);
-      expect(result.contents?.[0]?.parts?.[0]?.text).toContain(MID_TURN_NOTE);
+      // The kept request leads, so the prefix a provider cached (system, tools, the request) survives the compaction.
+      expect(result.contents?.[0]).toBe(TURN[2]);
+      expect(result.contents?.slice(2)).toEqual([TURN[7], TURN[8]]);
+      expect(result.contents?.[1]?.parts?.[0]?.text).toContain(MID_TURN_NOTE);
       // The summary's share comes from what the 1,500-token request leaves: floor((4,833 - 1,500) × 0.25) = 833.
       expect(fake.calls[0]?.request.maxOutputTokens).toBe(833);
       // The request is not part of what was summarized; the steps around it are.
@@ -357,7 +359,9 @@ describe('guardRequest', () => {
         summaryMechanics({ contents: next, summary: first.newSummary, usage: first.state.usage }),
       );
       expect(second.compaction).toBeUndefined();
-      expect(second.contents?.slice(1)).toEqual([next[2], ...next.slice(7)]);
+      expect(second.contents?.[0]).toEqual(next[2]);
+      expect(second.contents?.[1]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+      expect(second.contents?.slice(2)).toEqual(next.slice(7));
     });
 
     it('should keep the same request through a second compaction of the turn, and cover only new steps', async () => {
@@ -378,7 +382,8 @@ describe('guardRequest', () => {
       expect(second.newSummary).toMatchObject({ covered: 9, kept: { at: 2 } });
       // The request and the latest call go verbatim; the latest result may be cut to fit.
       expect(second.contents).toHaveLength(4);
-      expect(second.contents?.[1]).toBe(grown[2]);
+      expect(second.contents?.[0]).toBe(grown[2]);
+      expect(second.contents?.[1]?.parts?.[0]?.text).toContain('Second summary.');
       expect(second.contents?.[2]).toBe(grown[9]);
       expect(hasFunctionResponse(second.contents?.[3])).toBe(true);
       expect(fake.calls[0]?.request.prompt).toContain(SUMMARY_TEXT);
@@ -564,9 +569,12 @@ describe('guardRequest', () => {
             }),
           );
           expect(second.compaction).toBeUndefined();
-          expect(second.contents?.[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+          // A summary that keeps the user's message goes after it; any other goes first.
           const kept = summary.kept ? [copy[summary.kept.at]] : [];
-          expect(second.contents?.slice(1)).toEqual([...kept, ...copy.slice(summary.covered)]);
+          const at = kept.length;
+          expect(second.contents?.[at]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+          expect(second.contents?.slice(0, at)).toEqual(kept);
+          expect(second.contents?.slice(at + 1)).toEqual(copy.slice(summary.covered));
         }),
         HEAVY_PROPERTY_RUNS,
       );

@@ -15,6 +15,7 @@ import {
   type ReductionTerms,
 } from '../masking/room-reduction-cost.js';
 import { rewrittenTokens } from '../masking/mask-start.js';
+import { keptLeadTokens } from '../summary/inject-summary.js';
 import { SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
 import { viewEstimate } from '../split/coverage.js';
 import type { Split } from '../split/choose-split.js';
@@ -58,7 +59,14 @@ function shallowCandidate(masking: MaskStep, firstMasked: number, factor: number
   };
 }
 
-/** The masking and a summary: everything after the fixed part is new, and the summarizer reads what it covers. */
+/** Tokens the request keeps ahead of a new summary: the fixed part, and the user's message when it stays first. */
+function unchangedHead(observed: Observed, split: Split, viewTokens: readonly number[]): number {
+  const { summary, coverage } = observed.located;
+  const previous = { summarized: summary !== undefined, keptAt: coverage.keptAt };
+  return observed.fixedTokens + keptLeadTokens(previous, split.coverage.keptAt, viewTokens);
+}
+
+/** The masking and a summary: everything after the head is new, and the summarizer reads what it covers. */
 function deepCandidate(input: DeepInput): ReductionCandidate {
   const { observed, masking, split, plan } = input;
   const factor = observed.measure.factor;
@@ -66,7 +74,7 @@ function deepCandidate(input: DeepInput): ReductionCandidate {
   const after = viewEstimate(observed.fixedTokens, summaryTokens, masking.viewTokens, split.coverage);
   return {
     after: after * factor,
-    rewritten: rewrittenTokens(after * factor, observed.fixedTokens * factor),
+    rewritten: rewrittenTokens(after * factor, unchangedHead(observed, split, masking.viewTokens) * factor),
     ...summarizerReads(input),
     summaryOutput: plan.summaryCap * factor,
   };

@@ -6,6 +6,7 @@ import { isUserRequest } from '../content/content-shape.js';
 import {
   continuationFor,
   injectSummary,
+  keptLeadTokens,
   MID_TURN_NOTE,
   SUMMARY_MARKER,
   summaryContent,
@@ -125,6 +126,19 @@ describe('injectSummary', () => {
       expect(contents[2]).toBe(tail[1]);
     });
 
+    it("should put a summary that keeps the turn's message after it, so the cached head stays the same", () => {
+      const kept = { ...SUMMARY, kept: { at: 4 } };
+      const tail = [userText('Roll back staging to v1.2.2.'), ...TOOL_CHAIN];
+      const contents = injectSummary(kept, tail);
+      expect(contents).toHaveLength(4);
+      expect(contents[0]).toBe(tail[0]);
+      expect(contents[1]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+      expect(contents[1]?.parts?.[0]?.text).toContain(MID_TURN_NOTE);
+      expect(contents.slice(2)).toEqual(TOOL_CHAIN);
+      // A tail that does not open with a user's message (a stored record out of step) gets the summary first.
+      expect(injectSummary(kept, TOOL_CHAIN)[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER)).toBe(true);
+    });
+
     it('should send the summary alone when nothing is kept', () => {
       const contents = injectSummary(SUMMARY, []);
       expect(contents).toHaveLength(1);
@@ -137,5 +151,21 @@ describe('injectSummary', () => {
       injectSummary(SUMMARY, tail);
       expect(tail).toEqual(before);
     });
+  });
+});
+
+describe('keptLeadTokens', () => {
+  const tokens = [500, 40, 60, 700, 30];
+  it('should count the kept message when it led the request before: first content, or kept by the stored summary', () => {
+    expect(keptLeadTokens({ summarized: false }, 0, tokens)).toBe(500);
+    expect(keptLeadTokens({ summarized: true, keptAt: 3 }, 3, tokens)).toBe(700);
+  });
+
+  it('should count nothing when the compaction keeps no message, or one that did not lead before', () => {
+    expect(keptLeadTokens({ summarized: false }, undefined, tokens)).toBe(0);
+    // Older contents or a summary without a kept message came before it: the compaction rewrites from the fixed part.
+    expect(keptLeadTokens({ summarized: false }, 3, tokens)).toBe(0);
+    expect(keptLeadTokens({ summarized: true }, 3, tokens)).toBe(0);
+    expect(keptLeadTokens({ summarized: true, keptAt: 0 }, 3, tokens)).toBe(0);
   });
 });

@@ -3,9 +3,13 @@
  * [summary (+ continuation)] + the kept tail, verbatim.
  *
  * The summary goes first as a `user` content, which is where ADK and Gemini
- * require contents to start. The continuation restates the user's current
- * request only when the tail no longer contains it (a compaction in the middle
- * of a tool chain), so the agent keeps working instead of asking again.
+ * require contents to start, except when it keeps the user's message of the
+ * turn in flight: then that message goes first and the summary follows it, so
+ * the prefix a provider caches (system, tools, the message) is the same on
+ * every compaction of a long tool loop instead of rewritten by each. The
+ * continuation restates the user's current request only when the tail no
+ * longer contains it (a compaction in the middle of a tool chain), so the
+ * agent keeps working instead of asking again.
  */
 import type { Content } from '@google/genai';
 import { truncateEnd, truncateMiddle } from '../text/truncate-text.js';
@@ -34,9 +38,9 @@ const CONTINUATION_START = '\n\nThe conversation was compacted into the summary 
 const REQUEST_OPEN = 'The user\'s current request is: "';
 const REQUEST_CLOSE = '". Continue working on it from where the work stands; do not ask the user to repeat it.';
 
-/** Said when the summary covers the first steps of the turn in flight, whose message follows it verbatim. */
+/** Said when the summary covers the first steps of the turn in flight, whose message goes verbatim just before it. */
 export const MID_TURN_NOTE =
-  "\n\nThe summary above also covers the first steps already taken on the user's message that follows it; continue that work from where it stands.";
+  "\n\nThe summary above also covers the first steps already taken on the user's message just before it; continue that work from where it stands.";
 
 /** The continuation sentence, or an empty string when the tail already holds the request. */
 export function continuationFor(summary: InjectableSummary, tail: readonly Content[]): string {
@@ -86,11 +90,39 @@ export function shrinkSummaryText(text: string, maxChars: number): string {
   return frame + truncateEnd(request, Math.max(16, maxChars - frame.length - close.length)) + close;
 }
 
-/** `[summary] + tail`. The tail's content objects are reused, not copied. */
+/**
+ * Where the summary goes among the tail's contents: after the user's message it keeps (the tail's
+ * first content), first otherwise.
+ */
+export function summaryPosition(summary: Pick<InjectableSummary, 'kept'>, tail: readonly Content[]): number {
+  return summary.kept !== undefined && tail[0] !== undefined && isUserRequest(tail[0]) ? 1 : 0;
+}
+
+/**
+ * Tokens of the user's message a new summary keeps when that message also led the request before it
+ * (no summary yet and it is the first content, or the stored summary kept it already): with the
+ * summary placed after it, a compaction leaves that much of the provider's cached prefix as it was.
+ */
+export function keptLeadTokens(
+  previous: { readonly summarized: boolean; readonly keptAt?: number | undefined },
+  keptAt: number | undefined,
+  tokens: readonly number[],
+): number {
+  if (keptAt === undefined) return 0;
+  const ledBefore = previous.summarized ? previous.keptAt === keptAt : keptAt === 0;
+  return ledBefore ? (tokens[keptAt] ?? 0) : 0;
+}
+
+/** `tail` with `item` at `position`: the summary's content, or its token count beside the tail's counts. */
+export function withSummaryAt<T>(tail: readonly T[], position: number, item: T): T[] {
+  return [...tail.slice(0, position), item, ...tail.slice(position)];
+}
+
+/** The summary placed in the tail (`summaryPosition`). The tail's content objects are reused, not copied. */
 export function injectSummary(
   summary: InjectableSummary,
   tail: readonly Content[],
   options: SummaryContentOptions = {},
 ): Content[] {
-  return [summaryContent(summary, tail, options), ...tail];
+  return withSummaryAt(tail, summaryPosition(summary, tail), summaryContent(summary, tail, options));
 }

@@ -18,7 +18,7 @@ const NO_TOOL_CALLS = 'NONE' as FunctionCallingConfigMode;
 export function summarizingInstruction(maxSummaryTokens: number): string {
   return [
     'Stop here: do not answer, do not call tools, do not continue the task. Your only task now is to compact ' +
-      'the conversation above (an earlier summary at its start included) so that an agent can continue without it; ' +
+      'the conversation above (an earlier summary in it included) so that an agent can continue without it; ' +
       'the messages that follow it stay verbatim and are not shown here.',
     summarySections(maxSummaryTokens),
   ].join('\n\n');

@@ -127,7 +127,7 @@ describe('the current request through a long single-turn tool loop', () => {
     expect(summary?.kept).toBeDefined();
 
     // Restart: new store, new Runner, new guard on the same file. The next turn's first request is the
-    // stored summary, the kept task, what the summary does not cover, and the new message: nothing else.
+    // kept task, the stored summary, what the summary does not cover, and the new message: nothing else.
     const secondSummarizer = new ScriptedSummarizer();
     const secondStore = new DatabaseSessionService(`sqlite://${file}`);
     await secondStore.init();
@@ -150,7 +150,8 @@ describe('the current request through a long single-turn tool loop', () => {
     await runTurn(second.runner, session.id, 'Now check the release notes.');
     const next = second.model.requests[0]!;
     expect(secondSummarizer.calls).toHaveLength(0);
-    expect(next.contents[0]?.parts?.[0]?.text).toContain(summary!.text);
+    expect(allText([next.contents[0]!])).toContain(task);
+    expect(next.contents[1]?.parts?.[0]?.text).toContain(summary!.text);
     expect(allText(next.contents).split(task).length - 1).toBe(1);
     const stepsShown = next.contents.filter((content) => content.parts?.some((part) => part.functionCall)).length;
     // The summary covered every step before its watermark: only the later ones are sent again.
