@@ -17,7 +17,6 @@
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
-import { SUMMARY_MARKER } from '../../src/internal.js';
 import {
   cjkText,
   proseText,
@@ -28,6 +27,7 @@ import {
   type ModelScript,
 } from '../../src/testing/index.js';
 import { createHarness, runTurn } from '../support/agent-harness.js';
+import { summaryText } from '../support/request-invariants.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -127,7 +127,7 @@ describe('hostile content', () => {
       const requests = harness.model.requests;
       expect(requests.length).toBe(13);
       expect(harness.model.rejectedRequests).toEqual([]);
-      expect(requests.some((request) => request.contents[0]?.parts?.[0]?.text?.startsWith(SUMMARY_MARKER))).toBe(true);
+      expect(requests.some((request) => summaryText(request.contents) !== undefined)).toBe(true);
       // Before: from the first compaction on, the message was summarized with the turn's steps.
       for (const request of requests)
         expect(

@@ -64,10 +64,18 @@ export function allText(contents: readonly Content[]): string {
     .join('\n');
 }
 
-/** The content that carries the guard's summary, if any. */
+/**
+ * Where the guard's summary is: first, or second after the user's message it keeps (a compaction
+ * inside a turn); -1 without one.
+ */
+export function summaryIndex(contents: readonly Content[]): number {
+  return contents.slice(0, 2).findIndex((content) => content.parts?.[0]?.text?.startsWith(SUMMARY_MARKER) === true);
+}
+
+/** The text of the content that carries the guard's summary, if any. */
 export function summaryText(contents: readonly Content[]): string | undefined {
-  const first = contents[0]?.parts?.[0]?.text;
-  return first?.startsWith(SUMMARY_MARKER) ? first : undefined;
+  const at = summaryIndex(contents);
+  return at < 0 ? undefined : contents[at]?.parts?.[0]?.text;
 }
 
 /** Characters of a long request that must survive any cut (head+tail shrinking keeps the head). */
