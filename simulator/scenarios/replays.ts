@@ -36,4 +36,5 @@ export function replayScenarios(runs: readonly RecordedRun[]): ScenarioSpec[] {
 export const REPLAYS: readonly ScenarioSpec[] = replayScenarios([
   ...loadTrajectories('support'),
   ...loadTrajectories('coding'),
+  ...loadTrajectories('long-coding'),
 ]);

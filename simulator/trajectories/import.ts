@@ -1,21 +1,41 @@
 /**
- * `npx tsx simulator/trajectories/import.ts --tau-bench FILE --swe-agent DIR`:
- * applies the selection rule of docs/simulator.md ("Recorded trajectories")
- * to the two public sources and writes the compact runs the simulator
- * replays to simulator/trajectories/data/. FILE is tau-bench's
- * `historical_trajectories/gpt-4o-airline.json`, DIR a checkout of
- * SWE-agent (its `trajectories/demonstrations/` is read). Run once; the
- * output is committed with its SOURCE.md.
+ * `npx tsx simulator/trajectories/import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR]`:
+ * applies the selection rules of docs/simulator.md ("Recorded trajectories")
+ * to the public sources given and writes the compact runs the simulator
+ * replays to simulator/trajectories/data/ (one file per source option).
+ * FILE is tau-bench's `historical_trajectories/gpt-4o-airline.json`, DIR a
+ * checkout of SWE-agent (its `trajectories/demonstrations/` is read),
+ * GIT_DIR a git directory of SWE-agent/mini-swe-agent holding the pinned
+ * pull-request commits of MINI_SWE_AGENT_SOURCES (read with `git`, so the
+ * runs come from exactly those commits). Run once; the output is committed
+ * with its SOURCE.md.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  convertMiniSweAgentRun,
+  miniTaskOf,
+  selectMiniSweAgentRuns,
+  type MiniSweAgentTrajectory,
+} from './convert-mini-swe-agent.js';
 import { convertSweAgentRun, selectSweAgentRuns, sweTaskOf, type SweAgentTrajectory } from './convert-swe-agent.js';
 import { convertTauBenchRun, selectTauBenchRuns, type TauBenchRun } from './convert-tau-bench.js';
 import { TRAJECTORY_FILES, type TrajectoryFile } from './load-trajectories.js';
 
 const TAU_COMMIT = '59a200c6d575d595120f1cb70fea53cef0632f6b';
 const SWE_COMMIT = '3ea751c087f32b16e039a2233dd6eefecef325d5';
+
+/**
+ * The longer coding runs' sources, in this order: pull requests of
+ * SWE-agent/mini-swe-agent (MIT, its LICENSE.md in each tree) that commit
+ * mini-swe-agent runs; each is one source of the rule (its own path order).
+ */
+const MINI_SWE_AGENT_SOURCES: readonly { readonly ref: string; readonly commit: string }[] = [
+  { ref: 'pull/816', commit: 'e5e0fbca1c60561bde25fa473b78717aa4b3f9ec' },
+  { ref: 'pull/854', commit: '9672e6b73735e63c59aa91cf830a8db857752c49' },
+];
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -30,12 +50,7 @@ function write(name: string, file: TrajectoryFile): void {
   process.stdout.write(`${name}: ${file.runs.length} runs\n`);
 }
 
-function main(): void {
-  const { values } = parseArgs({ options: { 'tau-bench': { type: 'string' }, 'swe-agent': { type: 'string' } } });
-  const tauPath = values['tau-bench'];
-  const swePath = values['swe-agent'];
-  if (!tauPath || !swePath) throw new Error('usage: import.ts --tau-bench FILE --swe-agent DIR');
-
+function importSupport(tauPath: string): void {
   const tauRuns = JSON.parse(readFileSync(tauPath, 'utf8')) as TauBenchRun[];
   const support = selectTauBenchRuns(tauRuns, { minUsers: 10, minTools: 5, count: 6 }).map((run) =>
     convertTauBenchRun(
@@ -45,7 +60,9 @@ function main(): void {
     ),
   );
   write(TRAJECTORY_FILES.support, { licence: 'MIT (Copyright (c) 2024 Sierra)', runs: support });
+}
 
+function importCoding(swePath: string): void {
   const demoDir = join(swePath, 'trajectories', 'demonstrations');
   const files = walk(demoDir).map((path) => ({
     path: relative(swePath, path),
@@ -65,6 +82,50 @@ function main(): void {
       'MIT (Copyright (c) 2024 John Yang, Carlos E. Jimenez, Alexander Wettig, Shunyu Yao, Karthik Narasimhan, Ofir Press)',
     runs: coding,
   });
+}
+
+function git(gitDir: string, ...args: string[]): string {
+  return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+function importLongCoding(gitDir: string): void {
+  const runs = MINI_SWE_AGENT_SOURCES.flatMap(({ ref, commit }) => {
+    const paths = git(gitDir, 'ls-tree', '-r', '--name-only', commit)
+      .split('\n')
+      .filter((path) => path.endsWith('.traj.json'));
+    const load = (path: string) => JSON.parse(git(gitDir, 'show', `${commit}:${path}`)) as MiniSweAgentTrajectory;
+    return selectMiniSweAgentRuns(paths, load, { minSteps: 30, maxSteps: 95, count: 6 }).map((file) =>
+      convertMiniSweAgentRun(
+        file.traj,
+        `mini-${miniTaskOf(file.path)
+          .replace(/[^A-Za-z0-9]+/g, '-')
+          .slice(0, 40)}`,
+        `SWE-agent/mini-swe-agent@${commit} (${ref}):${file.path}`,
+      ),
+    );
+  });
+  write(TRAJECTORY_FILES['long-coding'], {
+    licence: 'MIT (Copyright (c) 2025 Kilian A. Lieret and Carlos E. Jimenez)',
+    runs,
+  });
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      'tau-bench': { type: 'string' },
+      'swe-agent': { type: 'string' },
+      'mini-swe-agent': { type: 'string' },
+    },
+  });
+  const tauPath = values['tau-bench'];
+  const swePath = values['swe-agent'];
+  const miniGit = values['mini-swe-agent'];
+  if (!tauPath && !swePath && !miniGit)
+    throw new Error('usage: import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR]');
+  if (tauPath) importSupport(tauPath);
+  if (swePath) importCoding(swePath);
+  if (miniGit) importLongCoding(miniGit);
 }
 
 main();

@@ -4,17 +4,21 @@
  * field that is wrong instead of a replay that silently diverges.
  */
 import { readFileSync } from 'node:fs';
-import type { RecordedCall, RecordedRun, RecordedStep, RecordedTurn, RunKind } from './recorded-run.js';
+import type { RecordedCall, RecordedRun, RecordedStep, RecordedTurn } from './recorded-run.js';
 
 export interface TrajectoryFile {
   readonly licence: string;
   readonly runs: readonly RecordedRun[];
 }
 
-/** The data file of each kind of run. */
-export const TRAJECTORY_FILES: Readonly<Record<RunKind, string>> = {
+/** The committed sets of runs: the support dialogues, the short coding runs and the longer ones (30-95 steps). */
+export type TrajectorySet = 'support' | 'coding' | 'long-coding';
+
+/** The data file of each set. */
+export const TRAJECTORY_FILES: Readonly<Record<TrajectorySet, string>> = {
   support: 'tau-bench-airline.json',
   coding: 'swe-agent-demonstrations.json',
+  'long-coding': 'mini-swe-agent-runs.json',
 };
 
 type Json = Record<string, unknown>;
@@ -85,9 +89,9 @@ export function parseTrajectoryFile(value: unknown, name: string): TrajectoryFil
   };
 }
 
-/** Every committed run of `kind`. */
-export function loadTrajectories(kind: RunKind): readonly RecordedRun[] {
-  const name = TRAJECTORY_FILES[kind];
+/** Every committed run of `set`. */
+export function loadTrajectories(set: TrajectorySet): readonly RecordedRun[] {
+  const name = TRAJECTORY_FILES[set];
   const text = readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8');
   return parseTrajectoryFile(JSON.parse(text), name).runs;
 }

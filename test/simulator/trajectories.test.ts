@@ -1,9 +1,16 @@
 /**
- * The recorded public runs: the converters of the two sources (tau-bench's
- * chat messages, SWE-agent's steps), the selection rules of docs/simulator.md,
- * the loader's shape check, and the committed data as the rule selected it.
+ * The recorded public runs: the converters of the three sources (tau-bench's
+ * chat messages, SWE-agent's steps, mini-swe-agent's tool-calling messages),
+ * the selection rules of docs/simulator.md, the loader's shape check, and the
+ * committed data as the rule selected it.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  convertMiniSweAgentRun,
+  miniSweAgentSteps,
+  selectMiniSweAgentRuns,
+  type MiniSweAgentTrajectory,
+} from '../../simulator/trajectories/convert-mini-swe-agent.js';
 import {
   CODING_RUN_ANSWER,
   convertSweAgentRun,
@@ -145,6 +152,110 @@ describe('convertSweAgentRun and selectSweAgentRuns', () => {
   });
 });
 
+// The shape of a mini-swe-agent run (output/deepseek_chat_dev/... of SWE-agent/mini-swe-agent pull/816),
+// cut to three steps.
+const MINI_RUN: MiniSweAgentTrajectory = {
+  messages: [
+    { role: 'system', content: 'You are a helpful assistant that can interact with a computer shell.' },
+    { role: 'user', content: '<pr_description>\ntemperature.fuentes errors on tz-aware inputs\n</pr_description>' },
+    {
+      role: 'assistant',
+      content: 'Let me first check the current directory.\n',
+      tool_calls: [toolCall('call_00_a', 'bash', { command: 'pwd && ls -la' })],
+    },
+    { role: 'tool', tool_call_id: 'call_00_a', content: '<returncode>0</returncode>\n<output>\n/testbed\n</output>' },
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [toolCall('call_00_b', 'bash', { command: 'cat pvlib/temperature.py' })],
+    },
+    { role: 'tool', tool_call_id: 'call_00_b', content: 'y'.repeat(MAX_OUTPUT_CHARS + 1) },
+    {
+      role: 'assistant',
+      content: 'Now let me submit:',
+      tool_calls: [
+        toolCall('call_00_c', 'bash', { command: 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt' }),
+      ],
+    },
+    // mini-swe-agent stops on the submitting command: what it printed is the exit message.
+    { role: 'exit', content: 'diff --git a/pvlib/temperature.py b/pvlib/temperature.py' },
+  ],
+};
+
+describe('convertMiniSweAgentRun and selectMiniSweAgentRuns', () => {
+  it('should make a coding run ONE turn: the task, then every assistant step with its bash call and output', () => {
+    const run = convertMiniSweAgentRun(MINI_RUN, 'mini-x', 'src');
+    expect(run).toMatchObject({ id: 'mini-x', kind: 'coding', source: 'src' });
+    expect(run.systemPrompt).toBe('You are a helpful assistant that can interact with a computer shell.');
+    expect(run.turns).toHaveLength(1);
+    const [turn] = run.turns;
+    expect(turn?.user).toBe('<pr_description>\ntemperature.fuentes errors on tz-aware inputs\n</pr_description>');
+    expect(turn?.answer).toBe(CODING_RUN_ANSWER);
+    expect(turn?.steps[0]).toEqual({
+      text: 'Let me first check the current directory.',
+      calls: [
+        {
+          name: 'bash',
+          args: { command: 'pwd && ls -la' },
+          output: '<returncode>0</returncode>\n<output>\n/testbed\n</output>',
+        },
+      ],
+    });
+    // No text, and an output over the rule's limit cut there.
+    expect(turn?.steps[1]?.text).toBeUndefined();
+    expect(turn?.steps[1]?.calls[0]?.output).toHaveLength(MAX_OUTPUT_CHARS);
+    // The submitting call's output is the submission mini-swe-agent recorded as the exit message.
+    expect(turn?.steps[2]?.calls[0]?.output).toBe('diff --git a/pvlib/temperature.py b/pvlib/temperature.py');
+    expect(toolCallCount(run)).toBe(3);
+    expect(miniSweAgentSteps(MINI_RUN)).toBe(3);
+  });
+
+  it('should refuse a run it would have to change: a call with no recorded output, a second user message', () => {
+    const messages = MINI_RUN.messages ?? [];
+    const noOutput = messages.filter((message) => message.tool_call_id !== 'call_00_a');
+    expect(() => convertMiniSweAgentRun({ messages: noOutput }, 'broken', 'src')).toThrow(/call_00_a/);
+    const twoUsers = [
+      ...messages.slice(0, 4),
+      { role: 'user', content: 'Please use one bash block.' },
+      ...messages.slice(4),
+    ];
+    expect(() => convertMiniSweAgentRun({ messages: twoUsers }, 'broken', 'src')).toThrow(/2 user messages/);
+  });
+
+  it('should take, in path order, one run per task with 30 to 95 tool steps, the first `count`, reading no further', () => {
+    const steps = (n: number): MiniSweAgentTrajectory => ({
+      messages: Array.from({ length: n }, (_, i) => ({
+        role: 'assistant',
+        tool_calls: [toolCall(`c${i}`, 'bash', { command: 'ls' })],
+      })),
+    });
+    const files: Record<string, MiniSweAgentTrajectory> = {
+      'output/dev/a-1/a-1.traj.json': steps(104),
+      'output/dev/b-2/b-2.traj.json': steps(30),
+      'output/dev_rerun/a-1/a-1.traj.json': steps(50),
+      'output/dev/c-3/c-3.traj.json': steps(95),
+      'output/dev/d-4/d-4.traj.json': steps(29),
+      'output/test/e-5/e-5.traj.json': steps(60),
+    };
+    const read: string[] = [];
+    const load = (path: string): MiniSweAgentTrajectory => {
+      read.push(path);
+      const traj = files[path];
+      if (!traj) throw new Error(path);
+      return traj;
+    };
+    const paths = [...Object.keys(files), 'output/zz/unreadable.traj.json'];
+    // a-1's first path has 104 steps: the task is spent, its rerun is not taken.
+    expect(selectMiniSweAgentRuns(paths, load, { minSteps: 30, maxSteps: 95, count: 3 }).map((f) => f.path)).toEqual([
+      'output/dev/b-2/b-2.traj.json',
+      'output/dev/c-3/c-3.traj.json',
+      'output/test/e-5/e-5.traj.json',
+    ]);
+    expect(read).not.toContain('output/zz/unreadable.traj.json');
+    expect(read).not.toContain('output/dev_rerun/a-1/a-1.traj.json');
+  });
+});
+
 describe('loadTrajectories', () => {
   it('should name the wrong field of a hand-edited file', () => {
     const run = {
@@ -185,6 +296,27 @@ describe('loadTrajectories', () => {
       expect(run.turns).toHaveLength(1);
       expect(run.turns[0]?.steps.length).toBeGreaterThanOrEqual(12);
       expect(run.source).toMatch(/^SWE-agent\/SWE-agent@3ea751c0/);
+    }
+  });
+
+  it('should hold the longer coding runs the rule picked: the first 6 of pull/816, the one of pull/854, 30-95 steps each', () => {
+    const long = loadTrajectories('long-coding');
+    expect(long.map((run) => run.id)).toEqual([
+      'mini-marshmallow-code-marshmallow-1359',
+      'mini-pvlib-pvlib-python-1072',
+      'mini-pvlib-pvlib-python-1154',
+      'mini-pvlib-pvlib-python-1606',
+      'mini-pvlib-pvlib-python-1707',
+      'mini-pvlib-pvlib-python-1854',
+      'mini-astropy-astropy-12907',
+    ]);
+    for (const run of long) {
+      expect(run.kind).toBe('coding');
+      expect(run.turns).toHaveLength(1);
+      expect(run.turns[0]?.steps.length).toBeGreaterThanOrEqual(30);
+      expect(run.turns[0]?.steps.length).toBeLessThanOrEqual(95);
+      expect(toolCallCount(run)).toBe(run.turns[0]?.steps.length);
+      expect(run.source).toMatch(/^SWE-agent\/mini-swe-agent@(e5e0fbca|9672e6b7)[0-9a-f]{32} \(pull\/(816|854)\):/);
     }
   });
 });
