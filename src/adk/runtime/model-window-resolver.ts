@@ -185,7 +185,13 @@ export class ModelWindowResolver {
     if (option && isBaseLlm(option))
       return {
         summarizer: llmSummarizer(option),
-        window: () => this.windowFor({ ...policy, contextWindow: undefined }, option.model, context),
+        window: () =>
+          this.windowFor(
+            { ...policy, contextWindow: undefined },
+            option.model,
+            context,
+            this.inSession(context, option),
+          ),
       };
     const agent = context.invocationContext.agent;
     if (!isLlmAgent(agent)) return undefined;
@@ -193,6 +199,7 @@ export class ModelWindowResolver {
     // The agent's own model reads its own request: the provider's cache holds that prefix.
     return {
       summarizer: agentModelSummarizer(model, agentRequest),
+      // The session's learned window of the agent's model bounds it through the agent's window (summarizerWindowFor).
       window: () => this.windowFor(policy, model.model, context),
       readsRequest: true,
     };
@@ -202,17 +209,23 @@ export class ModelWindowResolver {
    * A summarizer model's window: a maximum it stated in a rejection of a summary request wins when smaller, one
    * stated in this session (kept in the agent's usage record), in a session of this user, or confirmed.
    */
-  private windowFor(policy: ResolvedPolicy, model: string | undefined, context: Context): number {
+  private windowFor(policy: ResolvedPolicy, model: string | undefined, context: Context, inSession?: number): number {
     const resolved = this.resolve(policy, model);
     const name = normalizeModelName(model ?? '');
-    const usage = decodeUsageRecord(context.state.get<unknown>(stateKeysFor(context.agentName).usage));
-    // Held to the bounds of a statement, as the agent's learned window in state is (usage/learned-window.ts).
-    const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
-    const inSession =
-      stored !== undefined && stored >= windowFloor([this.acceptedSizes.get(name)]) ? stored : undefined;
     const learned = [this.learnedFor(name, userOfContext(context)), inSession].filter((value) => value !== undefined);
     if (learned.length === 0) this.warnIfUnknown(resolved, model);
     return Math.min(resolved.window, ...learned);
+  }
+
+  /**
+   * The window a separate summarizer model stated in this session (the agent's usage record), held to the bounds of
+   * a statement as the agent's learned window in state is (usage/learned-window.ts). Read only for such a model.
+   */
+  private inSession(context: Context, summarizer: { readonly model?: string }): number | undefined {
+    const name = normalizeModelName(summarizer.model ?? '');
+    const usage = decodeUsageRecord(context.state.get<unknown>(stateKeysFor(context.agentName).usage));
+    const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
+    return stored !== undefined && stored >= windowFloor([this.acceptedSizes.get(name)]) ? stored : undefined;
   }
 
   private resolve(policy: ResolvedPolicy, model: string | undefined): ResolvedWindow {
