@@ -186,6 +186,13 @@ describe('calibrate', () => {
       expect(parseOverflowError(message)).toEqual({ promptTokens: 9_500, limit: 8_000 });
     });
 
+    it('should read no number from an error body that follows text other than a client prefix', () => {
+      // A proxy that puts the request's text first: the body it ends with may be the user's.
+      const body = JSON.stringify({ error: { code: 400, message: HOSTILE } });
+      expect(parseOverflowError(`Upstream rejected the request "see ${body}`)).toEqual({});
+      expect(parseOverflowError(`Request: ${body}`)).toEqual({});
+    });
+
     it("should not read OpenAI's prompt size from quoted text far after the statement", () => {
       const message = `This model's maximum context length is 8192 tokens. ${'x'.repeat(60)} you requested 3 tokens`;
       expect(parseOverflowError(message)).toEqual({ limit: 8_192 });
@@ -355,6 +362,38 @@ describe('parseOverflowError', () => {
           "This model's maximum context length is 8192 tokens, however you requested 10000 tokens (5000 in your prompt; 5000 for the completion). " +
           'Please reduce your prompt; or completion length.',
         says: { promptTokens: 5_000, limit: 8_192 },
+      },
+      {
+        should: 'read the statement after the four error classes LiteLLM nests',
+        message:
+          'litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: OpenAIException - ' +
+          "This model's maximum context length is 13500 tokens. However, you requested 14032 tokens " +
+          '(9936 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.',
+        says: { promptTokens: 9_936, limit: 13_500 },
+      },
+      {
+        should: 'read the input tokens of the newer wording',
+        message:
+          "OpenAIException - This model's maximum context length is 16384 tokens. However, your request has 19427 input tokens. " +
+          'Please reduce the length of the input messages.',
+        says: { promptTokens: 19_427, limit: 16_384 },
+      },
+      {
+        should: "read the statement after openai-node's status and OpenRouter's wording",
+        message:
+          "400 This endpoint's maximum context length is 32768 tokens. However, you requested about 42832 tokens (42832 of text input).",
+        says: { promptTokens: 42_832, limit: 32_768 },
+      },
+      {
+        should: 'read the body openai-python prefixes with its status code',
+        message: `openai.BadRequestError: Error code: 400 - ${JSON.stringify({
+          error: {
+            message:
+              "This model's maximum context length is 8192 tokens. However, your messages resulted in 8227 tokens.",
+            code: 'context_length_exceeded',
+          },
+        })}`,
+        says: { promptTokens: 8_227, limit: 8_192 },
       },
       {
         should: 'read the maximum from a message that states only the maximum context length',

@@ -183,10 +183,21 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
 
 /**
  * What may precede a statement in a provider's own words: error class names a client or proxy prefixes
- * ("litellm.BadRequestError: "), Vertex AI's "Unable to submit request because", OpenAI's "This model's".
- * None of them can hold text of the request.
+ * ("litellm.BadRequestError: "), the HTTP status openai-node puts first ("400 "), Vertex AI's "Unable to
+ * submit request because", OpenAI's "This model's" (OpenRouter's "This endpoint's"). None of them can hold
+ * text of the request.
  */
-const LEAD_IN = String.raw`^\s*(?:[\w.]{1,80}(?:Error|Exception)\s*[:-]\s*){0,3}(?:unable to submit request because\s+)?(?:the\s+|this model's\s+)?`;
+const CLASS_NAMES = String.raw`(?:[\w.]{1,80}(?:Error|Exception)\s*[:-]\s*){0,4}`;
+const LEAD_IN = String.raw`^\s*${CLASS_NAMES}(?:\d{3}\s+)?(?:unable to submit request because\s+)?(?:the\s+|this (?:model|endpoint)'s\s+)?`;
+/**
+ * What a client puts before a provider's JSON error body: error class names (LiteLLM nests four), then
+ * @google/genai's "got status: INVALID_ARGUMENT. ", openai-python's "Error code: 400 - " or a bare status.
+ * A body after any other text may be the request's, quoted by a proxy: it is not read as the provider's.
+ */
+const BODY_PREFIX = new RegExp(
+  String.raw`^\s*${CLASS_NAMES}(?:got status: [\w ]{1,40}\.\s*|error code: \d{3}\s*-\s*|\d{3}\s+)?$`,
+  'i',
+);
 const GEMINI = new RegExp(
   `${LEAD_IN}input token count(?: \\(| is |: )(\\d+)\\)? exceeds the maximum number of tokens allowed(?: \\(| is |: )?(\\d+)?`,
   'i',
@@ -199,7 +210,8 @@ const VERTEX = new RegExp(`${LEAD_IN}input token count is (\\d+) but (?:the )?mo
 const ANTHROPIC = new RegExp(`${LEAD_IN}prompt is too long:\\s*(\\d+) tokens\\s*>\\s*(\\d+)`, 'i');
 const OPENAI = new RegExp(`${LEAD_IN}maximum context length is (\\d+) tokens`, 'i');
 /** OpenAI's own next sentence: "However, your messages resulted in N tokens", "however you requested N tokens (P in your prompt; ...". */
-const OPENAI_SIZE = /^[^\d]{0,40}?(?:resulted in|requested) (\d+) tokens(?: \((\d+) in (?:your prompt|the messages))?/i;
+const OPENAI_SIZE =
+  /^[^\d]{0,40}?(?:resulted in|requested(?: about)?|request has) (\d+) (?:input )?tokens(?: \((\d+) in (?:your prompt|the messages))?/i;
 
 function statementAtStart(text: string): { promptTokens?: number; limit?: number } | undefined {
   const gemini = GEMINI.exec(text);
@@ -216,14 +228,22 @@ function statementAtStart(text: string): { promptTokens?: number; limit?: number
   return { ...(prompt ? { promptTokens: Number(prompt) } : {}), limit: Number(openai[1]) };
 }
 
-/** The provider's own message: `error.message` of a JSON error body (also after a "got status: 400." prefix or JSON-encoded twice), else the text. */
+/**
+ * The provider's own message: `error.message` of a JSON error body (also after a client's prefix, BODY_PREFIX, or
+ * JSON-encoded twice), else the text.
+ */
 function providerMessage(message: string, depth = 0): string {
-  const body =
-    depth < 2 ? (parseJson(message) ?? parseJson(message.slice(Math.max(message.indexOf('{'), 0)))) : undefined;
+  const body = depth < 2 ? (parseJson(message) ?? prefixedBody(message)) : undefined;
   if (typeof body === 'string') return providerMessage(body, depth + 1);
   const error = isObject(body) ? body['error'] : undefined;
   const inner = isObject(error) ? error['message'] : undefined;
   return typeof inner === 'string' ? providerMessage(inner, depth + 1) : message;
+}
+
+/** A JSON body after a client's prefix; none after other text (it may be the request's, quoted). */
+function prefixedBody(message: string): unknown {
+  const start = message.indexOf('{');
+  return start > 0 && BODY_PREFIX.test(message.slice(0, start)) ? parseJson(message.slice(start)) : undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -19,6 +19,12 @@ export interface UsageWindow extends Pick<AgentUsageFigures, 'window' | 'windowS
   readonly acceptedTokens?: number | undefined;
   readonly acceptedEstimate?: number | undefined;
   readonly acceptedModel?: string | undefined;
+  /**
+   * The maximum a separate summarizer model (`summarizerWindowModel`) stated in a rejection of this session's
+   * summary request: that model's window for this session's summaries, whatever other sessions learned.
+   */
+  readonly summarizerWindow?: number | undefined;
+  readonly summarizerWindowModel?: string | undefined;
 }
 
 /** The smallest window a provider's statement or a record may name: the smallest an option may name. */
@@ -40,7 +46,23 @@ export function decodeWindow(read: FieldReader): UsageWindow {
     hardLimit: read.tokens('hardLimit', MAX_PLAUSIBLE_TOKENS),
     windowSource: read.oneOf('windowSource', WINDOW_ORIGINS),
     ...decodeLearnedWindow(read),
+    ...decodeSummarizerWindow(read),
   };
+}
+
+/** The summarizer model's learned window: a whole count of at least 1,024, with the model it is for. */
+function decodeSummarizerWindow(read: FieldReader): Pick<UsageWindow, 'summarizerWindow' | 'summarizerWindowModel'> {
+  const model = read.string('summarizerWindowModel');
+  const window = read.number('summarizerWindow', {
+    min: MIN_PLAUSIBLE_WINDOW,
+    max: MAX_PLAUSIBLE_TOKENS - 1,
+    integer: true,
+  });
+  if (window === undefined || model === undefined) {
+    if (window !== undefined) read.drop('summarizerWindow');
+    return {};
+  }
+  return { summarizerWindow: window, summarizerWindowModel: model };
 }
 
 /** The budget a call was measured against, and where its window came from. */

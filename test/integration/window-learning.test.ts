@@ -2,8 +2,10 @@
  * A model the registry does not know, with no `contextWindow`: the guard
  * assumes the default window until the provider rejects a request, then reads
  * the maximum the rejection states and uses it as that model's window, in the
- * agent's usage state (survives a restart) and for every session the guard
- * instance serves. At most one call per model name is ever rejected.
+ * agent's usage state (survives a restart) and for every session of the same
+ * user the guard instance serves (another user's sessions wait for a second
+ * user's statement: learned-window-users.test.ts). At most one call per model
+ * name and user is rejected.
  */
 import { InMemorySessionService } from '@google/adk';
 import { describe, expect, it } from 'vitest';
@@ -63,7 +65,7 @@ describe('a window learned from the provider', () => {
     expect(unknown[0]?.message).not.toMatch(/silence/);
     expect(unknown[0]?.message).toMatch(/contextWindow/);
 
-    // Another session of the same guard starts from the learned window: no second rejection.
+    // Another session of the same user on the same guard starts from the learned window: no second rejection.
     const second = await startSession(sessionService);
     await harness.runTurns(second.id, 15);
     expect(model.rejectedRequests).toHaveLength(1);

@@ -24,6 +24,7 @@ import { learnFromSummaryRejection, type SummaryRejection } from './summary-reje
 import { restateBudgetFigures } from '../tools/context-status-tool.js';
 import { policyBudget } from '../../budget/compute-budget.js';
 import { readUsage } from '../runtime/state-writer.js';
+import { userOfContext } from '../runtime/session-scope.js';
 
 /** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
 function clearConsolidateRequest(context: Context): void {
@@ -150,7 +151,10 @@ export class BeforeModelGuard {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return undefined;
       const stored = readStoredState(context, logger);
-      const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, context.agentName);
+      const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, {
+        name: context.agentName,
+        user: userOfContext(context),
+      });
       // Before anything that may fail, so the declaration, once due, is the same on every call.
       const recallPending = await this.declareRecallIfDue(context, request, policy, windowChoice.window, stored);
       // From the first call, so the tools sent are the same on every call of the session.

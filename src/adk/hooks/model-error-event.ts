@@ -16,6 +16,7 @@ import type { LeftRequests } from './left-requests.js';
 import { recordAgentAdditions } from '../../usage/agent-additions.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { wasLearned } from './learned-rejections.js';
+import { userOfContext } from '../runtime/session-scope.js';
 
 /** The event to hand back to ADK for a failed model call, if the step wrote guard state. */
 export function modelErrorEvent(
@@ -70,11 +71,14 @@ export function learnFromRejection(
   );
   const next = outcome.usage;
   writeUsage(context.state, context.agentName, next);
-  // Only an earned statement spreads to the other sessions of this model (see usage/learned-window.ts).
-  if (outcome.learned !== undefined) deps.windows.learn(next.learnedWindowModel ?? '', outcome.learned);
+  // Only an earned statement spreads: to this user's sessions, to every session once another user's states it too.
+  const reach =
+    outcome.learned === undefined
+      ? undefined
+      : deps.windows.learn(next.learnedWindowModel ?? '', outcome.learned, userOfContext(context));
   const stated =
     outcome.learned !== undefined
-      ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${next.learnedWindowModel}'.`
+      ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${next.learnedWindowModel}' ${REACH[reach ?? 'session']}.`
       : outcome.refused
         ? ` The maximum it states is not taken as the window: ${REFUSALS[outcome.refused]}.`
         : '';
@@ -83,6 +87,13 @@ export function learnFromRejection(
     `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}`,
   );
 }
+
+/** Where a learned window holds, for the warning (usage/window-statements.ts). */
+export const REACH: Record<'session' | 'user' | 'process', string> = {
+  session: 'for this session',
+  user: "for this user's sessions (for every session once another user's rejection states it too)",
+  process: "for every session (another user's rejection stated it too)",
+};
 
 const REFUSALS: Record<RefusedStatement, string> = {
   'not-over': 'the size it states for the request is not over it',

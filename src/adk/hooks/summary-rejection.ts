@@ -4,7 +4,9 @@
  * and an unknown model assumed at 128k that really has 64k was otherwise rejected once more, on the
  * agent's next oversized call. The rejection is caught on its way to the mechanical summary
  * (summary/summarizer.ts), then learned after the call's decision is written: for the agent when the
- * summarizer is the agent's model (by name), else only as the summarizer model's own window.
+ * summarizer is the agent's model (by name), else only as the summarizer model's own window. Either holds
+ * for this session (its state) and this user's; for every session once another user's rejection states it
+ * too (usage/window-statements.ts).
  */
 import type { Context } from '@google/adk';
 import type { SummarizeFn, SummarizeRequest } from '../../summary/summarizer.js';
@@ -15,6 +17,8 @@ import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { readUsage, writeUsage } from '../runtime/state-writer.js';
 import type { GuardLogger } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { userOfContext } from '../runtime/session-scope.js';
+import { REACH } from './model-error-event.js';
 
 /** The rejection a call's summarizer met, if any: the provider's message and the estimate of the request sent. */
 export interface SummaryRejection {
@@ -62,11 +66,20 @@ export function learnFromSummaryRejection(
     model,
     deps.windows.acceptedBy(model),
   );
+  const name = normalizeModelName(model);
   if (sameModel) writeUsage(context.state, context.agentName, outcome.usage);
-  if (outcome.learned !== undefined) deps.windows.learn(normalizeModelName(model), outcome.learned);
+  // Another model's window holds for this session from its state, like the agent's (replicas read it there).
+  else if (outcome.learned !== undefined)
+    writeUsage(context.state, context.agentName, {
+      ...readUsage(context.state, context.agentName),
+      summarizerWindow: outcome.learned,
+      summarizerWindowModel: name,
+    });
+  const reach =
+    outcome.learned === undefined ? undefined : deps.windows.learn(name, outcome.learned, userOfContext(context));
   const stated =
     outcome.learned !== undefined
-      ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${normalizeModelName(model)}'.`
+      ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${name}' ${REACH[reach ?? 'session']}.`
       : '';
   // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(

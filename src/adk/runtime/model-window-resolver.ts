@@ -1,7 +1,8 @@
 /**
  * The windows in force: the request's (registry, options, or a maximum a provider stated), the
  * pin cap's and the summarizer's, each from one rule (see budget/summarizer-window.ts and
- * memory/pin-cap.ts). Holds the windows learned from rejections, shared by every session.
+ * memory/pin-cap.ts). Holds the windows learned from rejections: a user's statements, for that
+ * user's sessions, and the confirmed ones, for every session (usage/window-statements.ts).
  */
 import { isBaseLlm, isLlmAgent, type Context } from '@google/adk';
 import { agentModelSummarizer, llmSummarizer } from './llm-summarizer.js';
@@ -18,6 +19,8 @@ import {
 import { decideWindow, windowFloor, type AcceptedSize, type WindowChoice } from '../../usage/learned-window.js';
 import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { stateKeysFor } from '../../state/keys.js';
+import { confirmedBy, MAX_STATED_MODELS, withStatement, type ModelStatements } from '../../usage/window-statements.js';
+import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
@@ -32,10 +35,13 @@ interface SummarizerChoice {
 export class ModelWindowResolver {
   private readonly warnedModels = new Set<string>();
   /**
-   * Windows providers stated in rejections, by normalised model name: every session this guard serves benefits.
-   * Only earned statements reach it (usage/provider-feedback.ts), never a value read from a session's state.
+   * Windows providers stated in rejections of two users' sessions, by normalised model name: every session this
+   * guard serves benefits. Only earned statements reach it (usage/provider-feedback.ts), never a value read from a
+   * session's state.
    */
   private readonly learnedWindows = new Map<string, number>();
+  /** Earned statements by normalised model name, then user (app + user): each user's sessions use their own. */
+  private readonly statements = new Map<string, ModelStatements>();
   /** The largest request each model accepted in this process (normalised name): no window below it is believed. */
   private readonly acceptedSizes = new Map<string, AcceptedSize>();
   /** Agent, model and value of a learned window in state that a request accepted in this process contradicts (warned once). */
@@ -48,9 +54,33 @@ export class ModelWindowResolver {
     private readonly logger: GuardLogger,
   ) {}
 
-  /** Remembers a maximum a provider stated for `model` (normalised name), unless `model` accepted a larger request here. */
-  learn(model: string, window: number): void {
-    if (window >= windowFloor([this.acceptedSizes.get(model)])) this.learnedWindows.set(model, window);
+  /**
+   * Remembers a maximum a provider stated for `model` (normalised name) in a session of `user`, unless `model`
+   * accepted a larger request here: for that user's sessions, and for every session once another user's rejection
+   * stated the same maximum. Returns where it now holds.
+   */
+  learn(model: string, window: number, user: string): 'user' | 'process' | undefined {
+    if (window < windowFloor([this.acceptedSizes.get(model)])) return undefined;
+    const before = this.statements.get(model);
+    const confirmed = confirmedBy(before, user, window);
+    // Re-inserted, so the model stated least recently is the first dropped.
+    this.statements.delete(model);
+    this.statements.set(model, withStatement(before, user, window));
+    for (const oldest of this.statements.keys()) {
+      if (this.statements.size <= MAX_STATED_MODELS) break;
+      this.statements.delete(oldest);
+    }
+    if (!confirmed) return 'user';
+    this.learnedWindows.set(model, window);
+    return 'process';
+  }
+
+  /** The maximum learned for `model` (normalised name) that applies to `user`'s sessions: its own, or a confirmed one. */
+  private learnedFor(model: string, user: string): number | undefined {
+    const process = this.learnedWindows.get(model);
+    const own = this.statements.get(model)?.get(user);
+    if (own === undefined || process === undefined) return own ?? process;
+    return Math.min(own, process);
   }
 
   /** Remembers that `model` accepted a request of this size (either figure may be missing). */
@@ -69,14 +99,20 @@ export class ModelWindowResolver {
   }
 
   /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see usage/learned-window.ts). */
-  agentWindow(policy: ResolvedPolicy, model: string | undefined, usage: UsageRecord, agentName: string): WindowChoice {
+  agentWindow(
+    policy: ResolvedPolicy,
+    model: string | undefined,
+    usage: UsageRecord,
+    agent: { readonly name: string; readonly user: string },
+  ): WindowChoice {
+    const agentName = agent.name;
     const name = normalizeModelName(model ?? '');
     const resolved = this.resolve(policy, model);
-    // Only rejections seen by this process feed the per-model map; a session's state informs that session alone.
+    // Only rejections seen by this process feed the per-model maps; a session's state informs that session alone.
     const decision = decideWindow(usage, {
       model: name,
       resolved,
-      processWindow: this.learnedWindows.get(name),
+      processWindow: this.learnedFor(name, agent.user),
       processAccepted: this.acceptedSizes.get(name),
     });
     if (decision.contradicted) this.warnContradicted(usage, name, agentName);
@@ -149,7 +185,13 @@ export class ModelWindowResolver {
     if (option && isBaseLlm(option))
       return {
         summarizer: llmSummarizer(option),
-        window: () => this.windowFor({ ...policy, contextWindow: undefined }, option.model),
+        window: () =>
+          this.windowFor(
+            { ...policy, contextWindow: undefined },
+            option.model,
+            context,
+            this.inSession(context, option),
+          ),
       };
     const agent = context.invocationContext.agent;
     if (!isLlmAgent(agent)) return undefined;
@@ -157,17 +199,33 @@ export class ModelWindowResolver {
     // The agent's own model reads its own request: the provider's cache holds that prefix.
     return {
       summarizer: agentModelSummarizer(model, agentRequest),
-      window: () => this.windowFor(policy, model.model),
+      // The session's learned window of the agent's model bounds it through the agent's window (summarizerWindowFor).
+      window: () => this.windowFor(policy, model.model, context),
       readsRequest: true,
     };
   }
 
-  /** A summarizer model's window: a maximum it stated in a rejection of a summary request wins when smaller. */
-  private windowFor(policy: ResolvedPolicy, model: string | undefined): number {
+  /**
+   * A summarizer model's window: a maximum it stated in a rejection of a summary request wins when smaller, one
+   * stated in this session (kept in the agent's usage record), in a session of this user, or confirmed.
+   */
+  private windowFor(policy: ResolvedPolicy, model: string | undefined, context: Context, inSession?: number): number {
     const resolved = this.resolve(policy, model);
-    const learned = this.learnedWindows.get(normalizeModelName(model ?? ''));
-    if (learned === undefined) this.warnIfUnknown(resolved, model);
-    return Math.min(resolved.window, learned ?? resolved.window);
+    const name = normalizeModelName(model ?? '');
+    const learned = [this.learnedFor(name, userOfContext(context)), inSession].filter((value) => value !== undefined);
+    if (learned.length === 0) this.warnIfUnknown(resolved, model);
+    return Math.min(resolved.window, ...learned);
+  }
+
+  /**
+   * The window a separate summarizer model stated in this session (the agent's usage record), held to the bounds of
+   * a statement as the agent's learned window in state is (usage/learned-window.ts). Read only for such a model.
+   */
+  private inSession(context: Context, summarizer: { readonly model?: string }): number | undefined {
+    const name = normalizeModelName(summarizer.model ?? '');
+    const usage = decodeUsageRecord(context.state.get<unknown>(stateKeysFor(context.agentName).usage));
+    const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
+    return stored !== undefined && stored >= windowFloor([this.acceptedSizes.get(name)]) ? stored : undefined;
   }
 
   private resolve(policy: ResolvedPolicy, model: string | undefined): ResolvedWindow {

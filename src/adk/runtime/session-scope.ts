@@ -41,3 +41,13 @@ export function scopeOfContext(context: Context): string {
   const callers = currentCaller()?.appPath;
   return sessionScopeKey(callers ? [...callers, appName] : appName, context.userId, context.sessionId);
 }
+
+/**
+ * The user a guarded call acts for: its app (the outermost calling app inside an `AgentTool` call, whose
+ * user the child's session carries) and user id. What one session's content teaches the process is held
+ * for this user until another user confirms it (usage/window-statements.ts).
+ */
+export function userOfContext(context: Context): string {
+  const appName = currentCaller()?.appPath[0] ?? context.invocationContext.appName;
+  return JSON.stringify([appName, context.userId]);
+}
