@@ -90,6 +90,51 @@ describe('guardRequest: a summary that continues the cached request costs less',
   });
 });
 
+describe('guardRequest: a summary continuing a request the provider counts below its estimate', () => {
+  // Code and JSON: the provider counted the last request at 0.76 of the estimate. The leading part a
+  // summary covers (~9,600 heuristic tokens) does not fit a 10,000-token window with the instruction and
+  // the summary at 1 token per heuristic token, but does at the rate the provider counts the request.
+  const heavy: Content[] = [
+    userText(pad('fetch the logs', 100)),
+    functionCall('fetch_logs', { q: 'all' }),
+    functionResponse('fetch_logs', { logs: pad('line', 6_000) }),
+    modelText(pad('the logs show a disk failure on node 7', 3_000)),
+    userText(pad('now check node 7 in detail', 1_000)),
+    functionCall('inspect', { node: 7 }),
+    functionResponse('inspect', { status: pad('degraded', 100) }),
+  ];
+
+  it("should continue the agent's request, measured as the provider counts it", async () => {
+    const calls: SummarizeRequest[] = [];
+    const summarize = (request: Omit<SummarizeRequest, 'signal'>): Promise<SummaryOutcome> => {
+      calls.push({ ...request, signal: new AbortController().signal });
+      return Promise.resolve({ ok: true, text: 'summary', truncated: false });
+    };
+    const probe = guardInput({ contents: heavy });
+    const estimate = probe.tokens.reduce((sum, tokens) => sum + tokens, probe.fixedTokens);
+    const usage = usageRecord({
+      realPromptTokens: Math.round(estimate * 0.76),
+      lastEstimate: estimate,
+      learnedCorrection: 1,
+    });
+    const result = await guardRequest(
+      guardInput({
+        contents: heavy,
+        usage,
+        policy: { ...testPolicy(), maskKeepRecent: 0 },
+        summarize,
+        summarizerReadsRequest: true,
+      }),
+    );
+    expect(result.compaction).toBeDefined();
+    expect(calls).toHaveLength(1);
+    // The heuristic leading part alone would not leave room for the summary in the window.
+    const leadingHeuristic = estimate - probe.tokens.slice(4).reduce((sum, tokens) => sum + tokens, 0);
+    expect(leadingHeuristic + (calls[0]?.maxOutputTokens ?? 0)).toBeGreaterThan(10_000);
+    expect(calls[0]?.leadingContents?.length).toBeGreaterThan(0);
+  });
+});
+
 describe('guardRequest: masking for cost, with nothing due', () => {
   // Two completed turns of 1,500-token results, then the first call of a third turn: ~3,900
   // heuristic tokens with the fixed part, calibrated ~5,800, under the threshold of 8,000.

@@ -39,7 +39,17 @@ export function leadingRequest(input: GuardRequestInput, observed: Observed, spl
   return {
     contents: sent.slice(0, head + (to - from)),
     tokens: Math.max(0, observed.measure.estimate - tail),
-    factor: observed.measure.factor,
+    factor: effectiveRatio(observed.measure),
     window: input.summarizerWindow,
   };
+}
+
+/**
+ * Calibrated over heuristic tokens of the request as measured: the leading part was sent before and is
+ * measured at the same rate. Not `factor`, which is at least 1: where the provider counts below the
+ * estimate (code, JSON) the calibrated request is below its estimate, and a leading request measured at
+ * 1 would seem not to fit the summarizer's window, sending the summary to the uncached prompt.
+ */
+function effectiveRatio(measure: Observed['measure']): number {
+  return measure.estimate > 0 && measure.calibrated > 0 ? measure.calibrated / measure.estimate : measure.factor;
 }

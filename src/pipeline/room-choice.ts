@@ -93,7 +93,7 @@ function summarizerReads(deep: DeepInput): Pick<ReductionCandidate, 'summarizerI
   if (leading && instruction !== undefined)
     return {
       summarizerInput: input.tokenizer.count(instruction) * factor,
-      summarizerCachedInput: leading.tokens * factor,
+      summarizerCachedInput: leading.tokens * leading.factor,
     };
   const covered = split.toCover.reduce((total, index) => total + (masking.viewTokens[index] ?? 0), 0);
   return { summarizerInput: (covered + observed.measure.summaryTokens) * factor };
