@@ -36,6 +36,24 @@ describe('addedTokens', () => {
     expect(addedTokens(before, requestShape('', undefined, []), defaultTokenizer, memo)).toBe(0);
   });
 
+  it('should count a tool added as another object, and nothing for the very same tool objects', () => {
+    const tool = { functionDeclarations: [{ name: 'lookup', description: 'Looks a record up.' }] };
+    const before = requestShape('system', [tool], history);
+    expect(addedTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo)).toBe(0);
+    const declaration = { name: 'runbook', description: BLOCK };
+    const replaced = { functionDeclarations: [...tool.functionDeclarations, declaration] };
+    expect(addedTokens(before, requestShape('system', [replaced], history), defaultTokenizer, memo)).toBeGreaterThan(
+      400,
+    );
+    const more = addedTokens(
+      before,
+      requestShape('system', [tool, { functionDeclarations: [declaration] }], history),
+      defaultTokenizer,
+      memo,
+    );
+    expect(more).toBeGreaterThan(400);
+  });
+
   it('should keep its own copy of the lists', () => {
     const contents = [...history];
     const before = requestShape('system', undefined, contents);

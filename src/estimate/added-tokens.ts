@@ -32,10 +32,17 @@ export function requestShape(
 
 /** Heuristic tokens `after` holds beyond `before` (never negative: a removal is not carried). */
 export function addedTokens(before: RequestShape, after: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
-  const fixedBefore = fixedOf(before, tokenizer, memo);
-  const fixedAfter = fixedOf(after, tokenizer, memo);
+  // The same text and tool objects estimate the same (both are read now): no serialisation of the tools twice a call.
+  const fixed = sameFixed(before, after) ? 0 : fixedOf(after, tokenizer, memo) - fixedOf(before, tokenizer, memo);
   const contents = netContents(before.contents, after.contents, tokenizer);
-  return Math.max(0, fixedAfter - fixedBefore + contents);
+  return Math.max(0, fixed + contents);
+}
+
+/** Whether both shapes hold the same system text and the very same tool objects, in order. */
+function sameFixed(before: RequestShape, after: RequestShape): boolean {
+  if (before.systemText !== after.systemText || before.tools.length !== after.tools.length) return false;
+  for (let i = 0; i < before.tools.length; i++) if (before.tools[i] !== after.tools[i]) return false;
+  return true;
 }
 
 function fixedOf(shape: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
@@ -43,9 +50,15 @@ function fixedOf(shape: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): nu
   return fixed.systemTokens + fixed.toolTokens;
 }
 
+function sameItems(before: readonly Content[], after: readonly Content[]): boolean {
+  if (before.length !== after.length) return false;
+  for (let i = 0; i < before.length; i++) if (before[i] !== after[i]) return false;
+  return true;
+}
+
 /** Tokens of contents only `after` has, less those only `before` had (a rewritten copy nets out). */
 function netContents(before: readonly Content[], after: readonly Content[], tokenizer: Tokenizer): number {
-  if (before.length === after.length && before.every((content, index) => content === after[index])) return 0;
+  if (sameItems(before, after)) return 0;
   const kept = new Set(before);
   const still = new Set(after);
   let tokens = 0;

@@ -38,6 +38,8 @@ export interface RequestView {
   readonly viewTokens: number[];
   /** The estimator's framing of each content of `view`, when the view was built with it (the measure sums it). */
   readonly viewFraming?: number[] | undefined;
+  /** Set when this view copies `of` and masks more from `from` on: it holds `of`'s very objects everywhere else. */
+  readonly extended?: { readonly of: RequestView; readonly from: number } | undefined;
 }
 
 /** Tokens of `content` standing at `index` of the view. */
@@ -193,6 +195,7 @@ export function maskedView(source: ViewSource, upTo: number, stored?: StoredView
     view: base.view.slice(),
     viewTokens: base.viewTokens.slice(),
     viewFraming: base.viewFraming.slice(),
+    extended: { of: base, from: stored.maskedUpTo },
   };
   return maskRange(source, figures, stored.maskedUpTo, upTo);
 }

@@ -107,11 +107,16 @@ function sentFraming(input: GuardRequestInput, contents: readonly Content[], vie
   return (input.fixedFramingTokens ?? 0) + total;
 }
 
-/** Heuristic tokens of the placeholders a masking put in this call: new text the provider has not counted. */
+/**
+ * Heuristic tokens of the placeholders a masking put in this call: new text the provider has not counted. A
+ * masking that extended the observed view differs from it only in the range it masked further (`extended`).
+ */
 function newPlaceholderTokens(observed: RequestView, masking: MaskStep): number {
+  const extended = masking.extended?.of === observed;
+  const from = extended ? (masking.extended?.from ?? 0) : 0;
+  const to = extended ? Math.min(masking.upTo, masking.view.length) : masking.view.length;
   let added = 0;
-  for (let i = 0; i < masking.view.length; i++)
-    if (masking.view[i] !== observed.view[i]) added += masking.viewTokens[i] ?? 0;
+  for (let i = from; i < to; i++) if (masking.view[i] !== observed.view[i]) added += masking.viewTokens[i] ?? 0;
   return added;
 }
 

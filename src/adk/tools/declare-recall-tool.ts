@@ -33,6 +33,8 @@ export function declaredRecallToolName(context: Context): string | undefined {
 export class RecallToolDeclarer {
   /** One tool for every agent: it holds no state, each call reads its own session through its context. */
   private readonly tool: FunctionTool = contextRecallTool();
+  /** Its declaration's tokens: the tool and its declaration never change, so they are estimated once. */
+  private ownTokens: number | undefined;
 
   constructor(
     private readonly warnings: WarnOnce,
@@ -42,6 +44,11 @@ export class RecallToolDeclarer {
 
   /** Heuristic tokens of the recall tool's declaration, as it is sent. */
   declarationTokens(): number {
+    this.ownTokens ??= this.estimateDeclaration();
+    return this.ownTokens;
+  }
+
+  private estimateDeclaration(): number {
     const declaration = this.tool._getDeclaration();
     const fixed = estimateFixedTokens(
       undefined,
