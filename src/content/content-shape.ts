@@ -24,7 +24,8 @@ export function contentText(content: Content | undefined): string {
 }
 
 /**
- * A message the user typed: role `user`, visible text, no tool result, not another agent's events.
+ * A message the user typed: role `user`, visible text or media (an image, a file), no tool result, not another
+ * agent's events.
  * ADK renders those with a first part that is exactly `For context:` (`convertForeignEvent`, and
  * the A2A client's alike); a user's own text that merely starts with those words ("For context:
  * I use a Mac...") is still the user's request, kept verbatim through its turn's compactions.
@@ -36,6 +37,8 @@ export function isUserRequest(content: Content | undefined): boolean {
   // As `contentText(content)` would answer, without joining the texts of a message of 20,000 parts.
   for (const part of content.parts ?? []) {
     if (typeof part.text === 'string' && part.thought !== true && part.text.trim().length > 0) return true;
+    // An image or file sent alone (a screenshot as the whole task) is the message too: else it was summarized away.
+    if (part.inlineData !== undefined || part.fileData !== undefined) return true;
   }
   return false;
 }

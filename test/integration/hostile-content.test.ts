@@ -10,6 +10,7 @@
  * - a message the user typed that starts with "For context:" (ADK renders another agent's events
  *   with a first part that is exactly those words) is the user's request: it stays verbatim in
  *   every request of its turn while the turn's older steps are summarized;
+ * - an image sent alone as the user's message is the user's request too: kept verbatim like a text;
  * - a message whose parts are code execution (`executableCode`, `codeExecutionResult`) larger
  *   than the window is cut head and tail to fit, like a text: no request over the window, no
  *   error event.
@@ -19,14 +20,16 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
 import {
   cjkText,
+  pngBytes,
   proseText,
   ratioTokenCounter,
   ScriptedLlm,
   ScriptedSummarizer,
+  toBase64,
   tokenizerTokenCounter,
   type ModelScript,
 } from '../../src/testing/index.js';
-import { createHarness, runTurn } from '../support/agent-harness.js';
+import { createHarness, runTurn, USER_ID } from '../support/agent-harness.js';
 import { summaryText } from '../support/request-invariants.js';
 
 setLogLevel(LogLevel.ERROR);
@@ -71,6 +74,21 @@ async function send(runner: Runner, userId: string, text: string): Promise<void>
     expect(event.errorCode).toBeUndefined();
 }
 
+/** Calls `fetch_logs` `steps` times in the turn, then answers. */
+function toolLoop(steps: number): ModelScript {
+  let calls = 0;
+  return () => {
+    calls += 1;
+    if (calls > steps) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
+    return {
+      content: {
+        role: 'model',
+        parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: calls } } }],
+      },
+    };
+  };
+}
+
 describe('hostile content', () => {
   describe("a text crafted to share another user's fingerprint samples", () => {
     it('should count it as itself: its request fits the window as if the other user had never been served', async () => {
@@ -97,21 +115,6 @@ describe('hostile content', () => {
   });
 
   describe("a message of the user that reads like ADK's rendering of another agent", () => {
-    /** Calls `fetch_logs` `steps` times in the turn, then answers. */
-    function toolLoop(steps: number): ModelScript {
-      let calls = 0;
-      return () => {
-        calls += 1;
-        if (calls > steps) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
-        return {
-          content: {
-            role: 'model',
-            parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: calls } } }],
-          },
-        };
-      };
-    }
-
     it('should keep it verbatim in every request of its turn while the turn is summarized', async () => {
       const window = 12_288;
       const guard = new ContextGuard({
@@ -132,6 +135,37 @@ describe('hostile content', () => {
       for (const request of requests)
         expect(
           request.contents.some((content) => content.role === 'user' && content.parts?.[0]?.text === message),
+          `request ${request.index}`,
+        ).toBe(true);
+    });
+  });
+
+  describe('an image sent alone as the message', () => {
+    it('should keep an image sent without text verbatim in every request of its turn', async () => {
+      const window = 12_288;
+      const guard = new ContextGuard({
+        contextWindow: window,
+        summarizer: new ScriptedSummarizer(),
+        maskKeepRecent: 0,
+      });
+      const harness = createHarness({ window, ratio: 1.8, script: toolLoop(12), plugins: [guard] });
+      const session = await harness.startSession();
+      const image = { inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(640, 480)) } };
+      for await (const event of harness.runner.runAsync({
+        userId: USER_ID,
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [image] },
+      }))
+        expect(event.errorCode).toBeUndefined();
+
+      const requests = harness.model.requests;
+      expect(requests.length).toBe(13);
+      expect(harness.model.rejectedRequests).toEqual([]);
+      expect(requests.some((request) => summaryText(request.contents) !== undefined)).toBe(true);
+      // Before: a message without text was no request of the user's; the first compaction summarized it away.
+      for (const request of requests)
+        expect(
+          request.contents.some((content) => content.parts?.[0]?.inlineData?.data === image.inlineData.data),
           `request ${request.index}`,
         ).toBe(true);
     });

@@ -72,7 +72,8 @@ export class GuardPins {
       !own.some((pin) => pin.source === 'first-request') &&
       shouldTryFirstRequestPin(usage.firstRequestPinRefusedCap, cap)
     ) {
-      const first = contents.find((content) => isUserRequest(content));
+      // The first request with text: an image or file alone has none to pin.
+      const first = contents.find((content) => isUserRequest(content) && contentText(content).length > 0);
       if (first) {
         const result = this.addInState(context.state, agentName, contentText(first), 'first-request', cap);
         if (result.ok) {
