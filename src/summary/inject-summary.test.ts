@@ -30,6 +30,8 @@ describe('continuationFor', () => {
       const kept = { text: 'x', currentRequest: 'Roll back staging.', compactions: 1, kept: { at: 0 } };
       expect(continuationFor(kept, [userText('Roll back staging.'), ...TOOL_CHAIN])).toBe(MID_TURN_NOTE);
       expect(continuationFor({ ...kept, kept: undefined }, [userText('Roll back staging.'), ...TOOL_CHAIN])).toBe('');
+      // A record out of step whose kept message is not the tail's first content: the summary goes first, so no note.
+      expect(continuationFor(kept, [...TOOL_CHAIN, userText('Roll back staging.')])).toBe('');
     });
   });
 

@@ -44,7 +44,8 @@ export const MID_TURN_NOTE =
 
 /** The continuation sentence, or an empty string when the tail already holds the request. */
 export function continuationFor(summary: InjectableSummary, tail: readonly Content[]): string {
-  if (tail.some((content) => isUserRequest(content))) return summary.kept ? MID_TURN_NOTE : '';
+  // The note says the message is just before the summary: only where it is (summaryPosition).
+  if (tail.some((content) => isUserRequest(content))) return summaryPosition(summary, tail) === 1 ? MID_TURN_NOTE : '';
   if (!summary.currentRequest) return '';
   return `${CONTINUATION_START}${REQUEST_OPEN}${truncateEnd(summary.currentRequest, 4_000)}${REQUEST_CLOSE}`;
 }
