@@ -1,6 +1,6 @@
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { modelText, summaryRecord, userText } from '../../test/support/builders.js';
+import { functionCall, functionResponse, modelText, summaryRecord, userText } from '../../test/support/builders.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { computeBudget } from '../budget/compute-budget.js';
 import { SUMMARY_MARKER } from '../summary/inject-summary.js';
@@ -131,6 +131,38 @@ describe('shrinkToFit', () => {
     expect(fitted.shrunk).toBe(true);
     expect(fitted.sent[0]).toBe(sent[0]);
     expect(fitted.estimate).toBeLessThanOrEqual(budget.threshold);
+  });
+
+  it("should keep the turn's message whole ahead of the summary that follows it, when the request fits the hard limit", () => {
+    // A mid-turn compaction sends [message, summary, steps]: the summary is a user content too, and
+    // later, but the message is what stays whole under the hard limit; the summary and the steps are cut first.
+    const wide = computeBudget({ window: 10_000, calibrated: true });
+    const message = userText(`Task: ${'t'.repeat(wide.threshold - 1_000)} Submit with submit_patch.`);
+    const composed = composeRequest({
+      ...INPUT,
+      view: [message, modelText('m'.repeat(2_000)), userText('x')],
+      viewTokens: tokensOf([message, modelText('m'.repeat(2_000)), userText('x')]),
+      next: { summary: { ...LONG, kept: { at: 0, fingerprint: 'f' } }, coverage: { covered: 2, keptAt: 0 } },
+      estimate: 1_000_000,
+      measured: { estimate: 1_000_000, calibrated: 1_000_000 },
+    });
+    expect(composed.summaryAt).toBe(1);
+    const steps = [functionCall('fetch', { q: 1 }), functionResponse('fetch', { logs: 'l'.repeat(3_000) })];
+    const sent = [...composed.sent.slice(0, 2), ...steps];
+    const tokens = tokensOf(sent);
+    const fitted = shrinkToFit({
+      sent,
+      sentTokens: tokens,
+      estimate: tokens.reduce((sum, count) => sum + count, 0),
+      summaryAt: 1,
+      fixedTokens: 0,
+      factor: 1,
+      budget: wide,
+      tokenizer: characterTokenizer,
+    });
+    expect(fitted.shrunk).toBe(true);
+    expect(fitted.sent[0]).toBe(message);
+    expect(fitted.estimate).toBeLessThanOrEqual(wide.hardLimit);
   });
 });
 

@@ -13,7 +13,7 @@
  */
 import type { Content } from '@google/genai';
 import type { Budget } from '../budget/compute-budget.js';
-import { isUserRequest } from '../content/content-shape.js';
+import { isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
 import {
   injectSummary,
   summaryPosition,
@@ -166,10 +166,20 @@ export function shrinkToFit(input: ShrinkInput): Shrunk {
     tokenizer: input.tokenizer,
     tokens: input.sentTokens,
     protect: (content, index) => index === input.summaryAt || isUserRequest(content),
+    requestAt: requestIndex(sent, input.summaryAt),
   });
   if (!result.contents.some((content, i) => content !== sent[i]))
     return { sent, estimate: input.estimate, shrunk: false };
   return { sent: result.contents, estimate: fixedTokens + result.tokens, shrunk: true };
+}
+
+/**
+ * The user's current message in `sent`: the latest user content that is not the summary (placed after the
+ * message it keeps, it is a later user content), else the summary, which then restates the request.
+ */
+function requestIndex(sent: readonly Content[], summaryAt: number | undefined): number {
+  for (let i = sent.length - 1; i >= 0; i--) if (i !== summaryAt && isUserRequest(sent[i])) return i;
+  return latestUserRequestIndex(sent);
 }
 
 /** Why the request goes out over the hard limit, or `undefined` when it does not. */

@@ -23,11 +23,16 @@ interface ShrinkAroundRequestInput {
   readonly tokens?: readonly number[] | undefined;
   /** Contents cut only after the others (the summary, the user's messages). */
   readonly protect: (content: Content, index: number) => boolean;
+  /**
+   * Index of the user's current message when the caller knows it: a summary placed after the message it
+   * keeps is a later user content. The latest user content otherwise.
+   */
+  readonly requestAt?: number | undefined;
 }
 
 export function shrinkAroundRequest(input: ShrinkAroundRequestInput): { contents: Content[]; tokens: number } {
   const { contents, budget, tokenizer, protect, tokens } = input;
-  const at = latestUserRequestIndex(contents);
+  const at = input.requestAt ?? latestUserRequestIndex(contents);
   const request = contents[at];
   if (!request) return shrinkContentsToBudget(contents, budget, tokenizer, { protect, tokens });
   const requestTokens = tokens?.[at] ?? estimateContentTokens(request, tokenizer);
