@@ -2,8 +2,9 @@
  * What a summary covers, as content indexes: the contents before its
  * watermark `covered`, except the one at `keptAt` (the user's message of a
  * turn whose older tool steps were summarized while it was in flight). The
- * model is sent `[summary] + the kept message + contents from the watermark
- * on`, so the message it is answering is never summarized away mid-turn.
+ * model is sent `the kept message + [summary] + contents from the watermark
+ * on` (summary/inject-summary.ts `summaryPosition`), so the message it is
+ * answering is never summarized away mid-turn.
  */
 import type { Content } from '@google/genai';
 import { latestUserRequestIndex } from '../content/content-shape.js';
