@@ -4,6 +4,7 @@
  * events each of its summaries replaced. The events themselves are never
  * altered; this only reads them and the agent's state.
  */
+import { fingerprint } from '../estimate/fingerprint.js';
 import { renderContent } from '../summary/render-content.js';
 import { decodeSummaryRecord } from '../summary/stored-summary.js';
 import { stateKeysFor } from '../state/keys.js';
@@ -25,9 +26,12 @@ export interface CompactionView {
   readonly records: readonly CompactionRecord[];
   /** Stored events (with content) that the current summary chain replaced. */
   readonly replacedEventIds: readonly string[];
-  /** Stored events (with content) after them, still sent verbatim. */
+  /**
+   * Stored events (with content) still sent verbatim: the user's message a summary made inside its
+   * turn keeps (sent before the summary), then the events after the replaced ones.
+   */
   readonly visibleEventIds: readonly string[];
-  /** A plain-text rendering of what the model sees: the summary, then the visible events. */
+  /** A plain-text rendering of what the model sees: the kept message if any, the summary, then the events after it. */
   readonly modelView: string;
 }
 
@@ -55,14 +59,18 @@ export function compactionView(
       if (index > boundary) boundary = index;
     }
   }
-  const replaced = withContent.slice(0, boundary + 1);
-  const visible = withContent.slice(boundary + 1);
-  const lines: string[] = [];
+  const covered = withContent.slice(0, boundary + 1);
+  // A summary made inside a turn keeps that turn's message: the last covered event with its fingerprint.
+  const keptIndex = summary?.kept ? lastWithFingerprint(covered, summary.kept.fingerprint) : -1;
+  const kept = keptIndex >= 0 ? [covered[keptIndex]!] : [];
+  const replaced = covered.filter((_, index) => index !== keptIndex);
+  const visible = [...kept, ...withContent.slice(boundary + 1)];
+  const lines: string[] = kept.map((event) => (event.content ? renderContent(event.content) : ''));
   if (summary)
     lines.push(
       `[summary, ${summary.compactions} compaction(s)${summary.fallback ? ', mechanical' : ''}]\n${summary.text}`,
     );
-  for (const event of visible) if (event.content) lines.push(renderContent(event.content));
+  for (const event of visible.slice(kept.length)) if (event.content) lines.push(renderContent(event.content));
   return {
     agentName,
     summary: summary ? { text: summary.text, fallback: summary.fallback, compactions: summary.compactions } : undefined,
@@ -71,4 +79,13 @@ export function compactionView(
     visibleEventIds: visible.map((event) => event.id),
     modelView: lines.filter((line) => line.length > 0).join('\n'),
   };
+}
+
+/** The index of the last event whose content has `wanted` as its fingerprint, or -1. */
+function lastWithFingerprint(events: readonly StoredEventLike[], wanted: string): number {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const content = events[i]?.content;
+    if (content && fingerprint(content) === wanted) return i;
+  }
+  return -1;
 }

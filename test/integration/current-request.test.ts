@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DatabaseSessionService, type Event, type Runner } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
+import { ContextGuard, compactionView, tiktokenTokenizer } from '../../src/index.js';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import type { ModelScript, RecordedRequest } from '../../src/testing/index.js';
 import { USER_ID, createHarness, runTurn, startSession, storedSession } from '../support/agent-harness.js';
@@ -125,6 +125,14 @@ describe('the current request through a long single-turn tool loop', () => {
     const stored = await storedSession(firstStore, session.id);
     const summary = decodeSummaryRecord(stored.state[keys.summary]);
     expect(summary?.kept).toBeDefined();
+    // The compaction-aware view shows it as sent: the task kept verbatim before the summary, not replaced.
+    const view = compactionView(stored, 'worker');
+    const taskEvent = stored.events.find((event) => event.author === 'user' && allText([event.content!]) === task)!;
+    expect(view.visibleEventIds[0]).toBe(taskEvent.id);
+    expect(view.replacedEventIds).not.toContain(taskEvent.id);
+    const taskAt = view.modelView.indexOf(task.slice(0, 200));
+    expect(taskAt).toBeGreaterThanOrEqual(0);
+    expect(taskAt).toBeLessThan(view.modelView.indexOf('[summary'));
 
     // Restart: new store, new Runner, new guard on the same file. The next turn's first request is the
     // kept task, the stored summary, what the summary does not cover, and the new message: nothing else.
