@@ -30,7 +30,13 @@ export function finish(
   const { factor, budget } = measure;
   const { made, masking } = compacted;
   const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
-  const sentCalibrated = calibratedSent(measure, { ...compacted, observedView: observed.view }, composed, fitted);
+  const measured = { ...compacted, observedView: observed.view };
+  const sentCalibrated = calibratedSent(measure, measured, composed, fitted);
+  // A reduction that reached its target only by shrinking (a kept message over the window) did not help:
+  // judged before the shrink, it is remembered as futile, and the next step is not summarized again for it.
+  const reducedCalibrated = fitted.shrunk
+    ? calibratedSent(measure, measured, composed, { sent: composed.sent, estimate: composed.estimate, shrunk: false })
+    : sentCalibrated;
   const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
   const tokensBefore = measure.calibrated;
   const compaction =
@@ -59,16 +65,22 @@ export function finish(
       tokensAfter: maskingAfter(masking),
       cause: reason ? 'room' : 'cost',
     },
-    usage: usageAfter(input, observed, reason, composed.estimate, {
-      compacted: compaction !== undefined,
-      masked: masking !== undefined,
-      discarded: composed.discarded,
-      sentEstimate: fitted.estimate,
-      sentFraming: sentFraming(input, contents, compacted.view),
-      sentCalibrated,
-      overLimit: overLimit !== undefined,
-      overLimitCause,
-    }),
+    usage: usageAfter(
+      input,
+      observed,
+      reason,
+      { viewEstimate: composed.estimate, reducedCalibrated },
+      {
+        compacted: compaction !== undefined,
+        masked: masking !== undefined,
+        discarded: composed.discarded,
+        sentEstimate: fitted.estimate,
+        sentFraming: sentFraming(input, contents, compacted.view),
+        sentCalibrated,
+        overLimit: overLimit !== undefined,
+        overLimitCause,
+      },
+    ),
     compaction,
     budget,
     estimate: fitted.estimate,
@@ -191,12 +203,12 @@ function composeAndFit(
 /** What was sent, as the usage record counts it. */
 type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction' | 'scheduleHeldAt'>;
 
-/** `viewEstimate`: heuristic tokens of the request before shrinking. */
+/** `viewEstimate` and `reducedCalibrated`: heuristic and calibrated tokens of the request before shrinking. */
 function usageAfter(
   input: GuardRequestInput,
   observed: Observed,
   reason: CompactionReason | undefined,
-  viewEstimate: number,
+  reduced: { readonly viewEstimate: number; readonly reducedCalibrated: number },
   sent: SentFigures,
 ): UsageRecord {
   const { usage } = input;
@@ -212,8 +224,8 @@ function usageAfter(
           conditions: decision.conditions,
           threshold: measure.budget.threshold,
           safetyLine: decision.safetyLine,
-          sentCalibrated: sent.sentCalibrated,
-          viewEstimate,
+          reducedCalibrated: reduced.reducedCalibrated,
+          viewEstimate: reduced.viewEstimate,
           fixedTokens,
         });
   const scheduleHeldAt = reason === 'schedule' && sent.discarded ? decision.sliding?.completedTurns : undefined;

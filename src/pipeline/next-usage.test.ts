@@ -10,7 +10,7 @@ const FUTILE: FutileInput = {
   conditions: CONDITIONS,
   threshold: 8_000,
   safetyLine: 7_000,
-  sentCalibrated: 8_100,
+  reducedCalibrated: 8_100,
   viewEstimate: 5_400,
   fixedTokens: 500,
 };
@@ -21,16 +21,16 @@ describe('futileAfter', () => {
   });
 
   it('should clear the record once an attempt reaches its target', () => {
-    expect(futileAfter({ ...FUTILE, previous: CONDITIONS, sentCalibrated: 8_000 })).toBeUndefined();
+    expect(futileAfter({ ...FUTILE, previous: CONDITIONS, reducedCalibrated: 8_000 })).toBeUndefined();
   });
 
   it('should hold the safety ratio to just under its line', () => {
-    expect(futileAfter({ ...FUTILE, reason: 'safety-ratio', sentCalibrated: 7_000 })).toBeDefined();
-    expect(futileAfter({ ...FUTILE, reason: 'safety-ratio', sentCalibrated: 6_999 })).toBeUndefined();
+    expect(futileAfter({ ...FUTILE, reason: 'safety-ratio', reducedCalibrated: 7_000 })).toBeDefined();
+    expect(futileAfter({ ...FUTILE, reason: 'safety-ratio', reducedCalibrated: 6_999 })).toBeUndefined();
   });
 
   it('should leave the record alone when held back or on schedule', () => {
-    expect(futileAfter({ ...FUTILE, previous: CONDITIONS, heldBack: true, sentCalibrated: 0 })).toBe(CONDITIONS);
+    expect(futileAfter({ ...FUTILE, previous: CONDITIONS, heldBack: true, reducedCalibrated: 0 })).toBe(CONDITIONS);
     expect(futileAfter({ ...FUTILE, reason: 'schedule' })).toBeUndefined();
   });
 });

@@ -17,7 +17,8 @@ export interface FutileInput {
   /** Calibrated size the attempt had to get under: the threshold, or the safety line for the safety ratio. */
   readonly threshold: number;
   readonly safetyLine: number;
-  readonly sentCalibrated: number;
+  /** Calibrated size the reduction reached, before any shrinking: one that reached its target only by shrinking did not help. */
+  readonly reducedCalibrated: number;
   /** Heuristic tokens of the request before shrinking, and of its fixed part. */
   readonly viewEstimate: number;
   readonly fixedTokens: number;
@@ -27,7 +28,7 @@ export function futileAfter(input: FutileInput): FutileCompaction | undefined {
   const { reason } = input;
   if (input.heldBack || reason === 'schedule') return input.previous;
   const target = reason === 'safety-ratio' ? input.safetyLine - 1 : input.threshold;
-  return input.sentCalibrated > target
+  return input.reducedCalibrated > target
     ? { ...input.conditions, contentTokens: input.viewEstimate - input.fixedTokens }
     : undefined;
 }

@@ -9,6 +9,7 @@ import { contentFramingTokens, estimateContentTokens } from '../estimate/estimat
 import { TokenMemo } from '../estimate/estimate-request.js';
 import { maskingFrom, storedView, type RequestView, type ViewSource } from '../masking/request-view.js';
 import { decideReason, type ReasonDecision } from '../trigger/decide-reason.js';
+import { inFlightRequestTokens } from '../split/coverage.js';
 import type { GuardRequestInput } from './contract.js';
 import { locateStoredMask, locateStoredSummary, type LocatedMask, type LocatedSummary } from './locate-stored.js';
 import { measureRequest, type RequestMeasure } from './measure-request.js';
@@ -76,6 +77,7 @@ export function observe(input: GuardRequestInput): Observed {
     window,
     budget,
     fixedTokens,
+    requestTokens: inFlightRequestTokens(contents, input.tokens, located.coverage),
     estimate,
     calibrated,
     factor,

@@ -24,6 +24,8 @@ export interface ReasonInput {
   readonly budget: Budget;
   /** Heuristic tokens of the fixed part and of the whole request; the calibrated request and the factor. */
   readonly fixedTokens: number;
+  /** Heuristic tokens of the in-flight turn's user message: a compaction keeps it whole, so it cannot take it out. */
+  readonly requestTokens?: number | undefined;
   readonly estimate: number;
   readonly calibrated: number;
   readonly factor: number;
@@ -70,7 +72,8 @@ export function decideReason(input: ReasonInput): ReasonDecision {
   };
   const pressure = {
     calibrated,
-    fixedCalibrated: Math.ceil(fixedTokens * factor),
+    // What no compaction takes out: the fixed part and the message the turn answers.
+    fixedCalibrated: Math.ceil((fixedTokens + (input.requestTokens ?? 0)) * factor),
     hardLimit: budget.hardLimit,
     window: budget.window,
     target: reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold,

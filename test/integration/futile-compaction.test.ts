@@ -6,7 +6,22 @@
  * the window, the fixed part, the calibration), and warns once per cause.
  */
 import { describe, expect, it } from 'vitest';
+import { ContextGuard } from '../../src/index.js';
+import { ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
+import { createHarness, errorCodes, runTurn } from '../support/agent-harness.js';
 import { faultHarness } from '../support/fault-harness.js';
+
+/** `steps` calls of `fetch_logs` with 2 KB results, counted by calls (compactions remove steps), then the answer. */
+function loopOf(steps: number): ModelScript {
+  let step = 0;
+  return () => {
+    if (step >= steps) return { content: { role: 'model', parts: [{ text: 'Done.' }] } };
+    step++;
+    return {
+      content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { size: 2_000, seed: step } } }] },
+    };
+  };
+}
 
 // ~5,150 o200k tokens, ~6,700 real at the harness's ratio of 1.3: about 84% of the 8,000 window, above the 80% threshold.
 const LARGE_INSTRUCTION = 'Follow the operating procedures exactly. '.repeat(800);
@@ -81,5 +96,24 @@ describe('futile compaction', () => {
     );
     for (let turn = 2; turn <= 6; turn++) await h.turn(`Turn ${turn}: carry on.`);
     expect(h.logger.matching('the first request was not pinned')).toHaveLength(1);
+  });
+
+  it('should not summarize every step of a turn whose message alone is over the window', async () => {
+    // ~24,000 real tokens of task on a 16,000 window: the message is cut to fit on every call, and no
+    // summary of the steps brings the request under the threshold without that cut.
+    const summarizer = new ScriptedSummarizer();
+    const h = createHarness({
+      window: 16_000,
+      ratio: 1.2,
+      script: loopOf(40),
+      plugins: [new ContextGuard({ contextWindow: 16_000, summarizer })],
+    });
+    const session = await h.startSession();
+    const task = `Fix the parser. ${'The parser fails on nested quotes in the config files of every service. '.repeat(1_100)}`;
+    expect(errorCodes(await runTurn(h.runner, session.id, task))).toEqual([]);
+    expect(h.model.requests.filter((request) => !request.rejected)).toHaveLength(41);
+    expect(h.model.rejectedRequests).toEqual([]);
+    // Before: a summary on 39 of the 41 calls. Now one when the steps alone near the hard limit.
+    expect(summarizer.calls.length).toBeLessThanOrEqual(10);
   });
 });
