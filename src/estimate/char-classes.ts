@@ -120,9 +120,11 @@ export function classesOf(text: string): TextClasses {
  * samples saw at half its share of the text or more is charged scale × its prior, which is the plain
  * extrapolation (tokens × text length / sampled length) when the samples mirror the text; a class they
  * saw less, or not at all, is charged at least its `UNSEEN_RATES` (a dense unit its own cost), whatever
- * the samples' scale. The ASCII is charged at least its floor, wherever it lies.
+ * the samples' scale. Each charge takes the sampled estimate's safety `margin`; the ASCII is then
+ * charged at least its floor, wherever it lies (without the margin: the floor of uniform base64 is
+ * already 1.1 times its count).
  */
-export function extrapolateByClass(tokens: number, sampled: CharClasses, text: TextClasses): number {
+export function extrapolateByClass(tokens: number, sampled: CharClasses, text: TextClasses, margin: number): number {
   const sampledTotal = sampled.ascii + sampled.narrow + sampled.wide + sampled.dense;
   const textTotal = text.ascii + text.narrow + text.wide + text.dense;
   let expected = 0;
@@ -135,7 +137,7 @@ export function extrapolateByClass(tokens: number, sampled: CharClasses, text: T
     const charge = text[name] * scale * CLASS_RATES[name];
     const unseen = name === 'dense' ? text.denseCost : text[name] * UNSEEN_RATES[name];
     const least = name === 'ascii' ? text.asciiFloor : 0;
-    estimate += Math.max(represented ? charge : Math.max(charge, unseen), least);
+    estimate += Math.max((represented ? charge : Math.max(charge, unseen)) * margin, least);
   }
   return estimate;
 }

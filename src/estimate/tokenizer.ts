@@ -49,7 +49,7 @@ function countSampled(text: string): number {
     sampledTokens += countExact(text.slice(start, end));
     countClasses(text, start, end, sampled);
   }
-  return Math.ceil(extrapolateByClass(sampledTokens, sampled, classesOf(text)) * SAMPLED_MARGIN);
+  return Math.ceil(extrapolateByClass(sampledTokens, sampled, classesOf(text), SAMPLED_MARGIN));
 }
 
 /** The default tokenizer: `o200k_base`, linearised and sampled as described above. */
