@@ -8,7 +8,7 @@
 import { loadEncoding, type Encoding } from './rank-tables.js';
 
 /** A letter pair held by fewer o200k tokens than this is taken for a token boundary (see docs/design.md, "Measuring"). */
-const RARE_PAIR_TOKENS = 80;
+const RARE_PAIR_TOKENS = 30;
 /** Stands for a non-ASCII character as the previous one: it may join a letter's piece (`naïve`). */
 const NON_ASCII = 0x7f;
 /** Stands for a non-ASCII character that is two tokens or more alone (o200k/unit-costs.ts): no token joins it to a letter. */
@@ -34,7 +34,7 @@ function kindOf(code: number): Kind {
  * never joins count: a word after a space, digit or newline; lowercase to uppercase; a rare letter pair;
  * punctuation after anything but punctuation; a newline after a word or digit; a digit after anything
  * but a digit two thirds (a run of n digits is ⌈n/3⌉ pieces, counted (n + 1)/3). A word after
- * punctuation or a non-ASCII letter counts nothing (`.bar` is one piece, `naïve` may be one token),
+ * punctuation or a non-ASCII letter, or a repeated letter, counts nothing (`.bar` is one piece, `naïve` may be one token),
  * after a character that is two tokens alone (a combining mark, a jamo) a token.
  */
 function weight(previous: number, current: number, encoding: Encoding): number {
@@ -45,6 +45,8 @@ function weight(previous: number, current: number, encoding: Encoding): number {
     if (before === 'other' || before === 'nonAscii') return 0;
     if (before !== 'upper' && before !== 'lower') return THIRDS;
     if (before === 'lower' && kind === 'upper') return THIRDS;
+    // A repeated letter (`vvvv`) merges into long tokens however rare its pair.
+    if (previous === current) return 0;
     return (encoding.asciiPairs[(previous << 7) | current] as number) < RARE_PAIR_TOKENS ? THIRDS : 0;
   }
   if (kind === 'digit') return before === 'digit' ? 1 : 2;
