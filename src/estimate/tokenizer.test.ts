@@ -4,7 +4,8 @@ import { mixedText, PROPERTY_RUNS, rawUtf16Text } from '../../test/support/arbit
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { charsPerTokenTokenizer, tiktokenTokenizer } from './tokenizer.js';
-import { cjkText, emojiText } from '../testing/hard-text.js';
+import { base64Text, cjkText, emojiText, hexText } from '../testing/hard-text.js';
+import { SeededRandom } from '../testing/seeded-random.js';
 
 const reference = new Tiktoken(o200kBase);
 const piecePattern = new RegExp(o200kBase.pat_str, 'gu');
@@ -257,6 +258,99 @@ describe('tiktokenTokenizer', () => {
           expect(count).toBeGreaterThanOrEqual(exact * least);
           expect(count).toBeLessThanOrEqual(exact * 1.3);
         });
+  });
+
+  describe('dense text of any kind only between the samples (hostile tool output)', () => {
+    /** `length` characters: `atSamples` exactly where the sampled estimate reads its windows, `between` everywhere else. */
+    function layout(length: number, atSamples: string, between: (chars: number, seed: number) => string): string {
+      const windows = Math.min(64, Math.max(4, Math.ceil(length / 8_192)));
+      const stride = (length - 512) / (windows - 1);
+      const parts: string[] = [];
+      let at = 0;
+      for (let i = 0; i < windows; i++) {
+        const start = Math.floor(i * stride);
+        if (start > at) parts.push(between(start - at, i));
+        parts.push(atSamples.slice(0, start + 512 - Math.max(at, start)));
+        at = start + 512;
+      }
+      return parts.join('');
+    }
+    /** `chars` characters made by `unit(random)` repeated, cut to length. */
+    function repeated(unit: (random: SeededRandom) => string): (chars: number, seed: number) => string {
+      return (chars, seed) => {
+        const random = new SeededRandom(seed + 1);
+        const out: string[] = [];
+        for (let length = 0; length < chars;) {
+          const piece = unit(random);
+          out.push(piece);
+          length += piece.length;
+        }
+        return out.join('').slice(0, chars);
+      };
+    }
+    /** A word of 1 to 12 letters made by `letter` and a space (one unbroken run of letters is one piece: quadratic for js-tiktoken). */
+    function word(random: SeededRandom, letter: () => string): string {
+      return Array.from({ length: 1 + random.int(12) }, letter).join('') + ' ';
+    }
+    const prose = SENTENCE.repeat(12).slice(0, 512);
+    // Korean, Russian, Chinese and English words: every script of the samples' classes but the dense ones.
+    const mixedScripts =
+      '사용자 요청을 처리합니다. Запрос пользователя обработан. 上下文压缩完成。 The request is done. '
+        .repeat(8)
+        .slice(0, 512);
+    const fillers: [string, (chars: number, seed: number) => string][] = [
+      ['base64', base64Text],
+      ['hex', hexText],
+      ['a digit run', repeated((random) => String(random.int(10)))],
+      ['minified JSON of numbers', repeated((random) => `{"id":${random.int(1e6)},"v":${random.unit()}},`)],
+      [
+        'UUIDs',
+        repeated(
+          (random) =>
+            `"${random.next().toString(16).padStart(8, '0')}-4e2f-9a1b-${random.next().toString(16).padStart(8, '0')}c0de",`,
+        ),
+      ],
+      ['Hangul jamo', repeated((random) => word(random, () => String.fromCharCode(0x1100 + random.int(0x100))))],
+      ['compatibility jamo', repeated((random) => word(random, () => String.fromCharCode(0x3131 + random.int(0x5e))))],
+      [
+        'letters with combining marks',
+        repeated((random) =>
+          word(random, () => 'aeiou'[random.int(5)] + String.fromCharCode(0x300 + random.int(0x70))),
+        ),
+      ],
+      [
+        'base64, jamo and CJK mixed',
+        repeated(
+          (random) =>
+            [
+              base64Text(40, random.int(1e6)),
+              String.fromCharCode(0x1100 + random.int(0x100)),
+              cjkText(20, random.int(1e6)),
+            ][random.int(3)] as string,
+        ),
+      ],
+    ];
+    function expectWithinBounds(text: string, length: number): void {
+      expect(text).toHaveLength(length);
+      const ratio = tiktokenTokenizer.count(text) / reference.encode(text, [], []).length;
+      // Before: 0.19-0.96 (base64 0.36, UUIDs 0.34, jamo 0.35, combining marks 0.19 to 0.46).
+      expect(ratio, `${length} characters`).toBeGreaterThanOrEqual(0.85);
+      expect(ratio, `${length} characters`).toBeLessThanOrEqual(1.5);
+    }
+    // 0.85: the provider rejects a request over the window, and the guard keeps a request a margin under it
+    // (reserved output, the calibration's headroom); an estimate 15% low on the dense part eats that margin,
+    // one at half the count sends the request over. The other bound keeps the floor from over-charging.
+    for (const [name, between] of fillers)
+      for (const [samples, atSamples] of [
+        ['English', prose],
+        ['mixed scripts', mixedScripts],
+      ] as const)
+        it(`should estimate ${name} between ${samples} samples at 0.85 to 1.5 times o200k's count`, () => {
+          for (const length of [50_000, 400_000]) expectWithinBounds(layout(length, atSamples, between), length);
+        }, 60_000);
+    it("should estimate 5 MB of base64 between English samples at 0.85 to 1.5 times o200k's count", () => {
+      expectWithinBounds(layout(5_000_000, prose, base64Text), 5_000_000);
+    }, 120_000);
   });
 
   describe('adversarial inputs (linear work, sane results)', () => {

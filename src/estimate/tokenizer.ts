@@ -42,14 +42,14 @@ function countSampled(text: string): number {
   const windows = Math.min(64, Math.max(4, Math.ceil(text.length / CHARS_PER_SAMPLE)));
   const stride = (text.length - SAMPLE_CHARS) / (windows - 1);
   let sampledTokens = 0;
-  const sampled = { ascii: 0, narrow: 0, wide: 0 };
+  const sampled = { ascii: 0, narrow: 0, wide: 0, dense: 0 };
   for (let i = 0; i < windows; i++) {
     const start = Math.floor(i * stride);
     const end = Math.min(text.length, start + SAMPLE_CHARS);
     sampledTokens += countExact(text.slice(start, end));
     countClasses(text, start, end, sampled);
   }
-  return Math.ceil(extrapolateByClass(sampledTokens, sampled, classesOf(text)) * SAMPLED_MARGIN);
+  return Math.ceil(extrapolateByClass(sampledTokens, sampled, classesOf(text), SAMPLED_MARGIN));
 }
 
 /** The default tokenizer: `o200k_base`, linearised and sampled as described above. */

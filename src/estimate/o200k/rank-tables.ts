@@ -21,6 +21,8 @@ export interface Encoding {
   readonly maxTokenBytes: number;
   /** o200k's pre-tokenizer, sticky (it matches at every position), without capture groups. */
   readonly pattern: RegExp;
+  /** How many tokens hold each pair of adjacent ASCII bytes, at `first << 7 | second` (at most 65,535): rare pairs mark random letters. */
+  readonly asciiPairs: Uint16Array;
 }
 
 let shared: Encoding | undefined;
@@ -42,6 +44,7 @@ export function loadEncoding(): Encoding {
   const ranks = new Map<string, number>();
   const pairs = new Int32Array(65_536).fill(-1);
   const packed = createPackedTable();
+  const asciiPairs = new Uint16Array(128 * 128);
   const bytes: number[] = [];
   let maxTokenBytes = 1;
   let position = 0;
@@ -76,14 +79,26 @@ export function loadEncoding(): Encoding {
         if (bytes.length <= PACKED_BYTES) packedInsert(packed, bytes, rank++);
         else ranks.set(String.fromCharCode.apply(null, bytes), rank++);
         if (bytes.length > maxTokenBytes) maxTokenBytes = bytes.length;
+        countAsciiPairs(bytes, asciiPairs);
       }
     }
     position = end + 1;
   }
   // Capture groups are not needed for splitting; non-capturing ones make each match cheaper.
   const pattern = new RegExp(o200kBase.pat_str.replace(/(^|[^\\])\((?!\?)/g, '$1(?:'), 'uy');
-  shared = { ranks, pairs, packed, maxTokenBytes, pattern };
+  shared = { ranks, pairs, packed, maxTokenBytes, pattern, asciiPairs };
   return shared;
+}
+
+/** Adds the adjacent ASCII byte pairs of one token to `into`. */
+function countAsciiPairs(bytes: readonly number[], into: Uint16Array): void {
+  for (let i = 1; i < bytes.length; i++) {
+    const first = bytes[i - 1] as number;
+    const second = bytes[i] as number;
+    const index = (first << 7) | second;
+    const count = into[index] as number;
+    if (first < 0x80 && second < 0x80 && count < 0xffff) into[index] = count + 1;
+  }
 }
 
 export function rankOf(bytes: string, from: number, to: number, encoding: Encoding): number {
