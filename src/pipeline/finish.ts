@@ -31,12 +31,8 @@ export function finish(
   const { made, masking } = compacted;
   const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
   const measured = { ...compacted, observedView: observed.view };
-  const sentCalibrated = calibratedSent(measure, measured, composed, fitted);
-  // A reduction that reached its target only by shrinking (a kept message over the window) did not help:
-  // judged before the shrink, it is remembered as futile, and the next step is not summarized again for it.
-  const reducedCalibrated = fitted.shrunk
-    ? calibratedSent(measure, measured, composed, { sent: composed.sent, estimate: composed.estimate, shrunk: false })
-    : sentCalibrated;
+  const { sentCalibrated, reducedCalibrated } = sentAndReduced(measure, measured, composed, fitted);
+  const reduced = { viewEstimate: composed.estimate, reducedCalibrated };
   const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
   const tokensBefore = measure.calibrated;
   const compaction =
@@ -65,22 +61,16 @@ export function finish(
       tokensAfter: maskingAfter(masking),
       cause: reason ? 'room' : 'cost',
     },
-    usage: usageAfter(
-      input,
-      observed,
-      reason,
-      { viewEstimate: composed.estimate, reducedCalibrated },
-      {
-        compacted: compaction !== undefined,
-        masked: masking !== undefined,
-        discarded: composed.discarded,
-        sentEstimate: fitted.estimate,
-        sentFraming: sentFraming(input, contents, compacted.view),
-        sentCalibrated,
-        overLimit: overLimit !== undefined,
-        overLimitCause,
-      },
-    ),
+    usage: usageAfter(input, observed, reason, reduced, {
+      compacted: compaction !== undefined,
+      masked: masking !== undefined,
+      discarded: composed.discarded,
+      sentEstimate: fitted.estimate,
+      sentFraming: sentFraming(input, contents, compacted.view),
+      sentCalibrated,
+      overLimit: overLimit !== undefined,
+      overLimitCause,
+    }),
     compaction,
     budget,
     estimate: fitted.estimate,
@@ -160,6 +150,23 @@ function calibratedSent(
     return maskedCalibrated(measure, masking, compacted.observedView);
   if (!masking && !fitted.shrunk && fitted.estimate === measure.estimate) return measure.calibrated;
   return Math.ceil(fitted.estimate * factor);
+}
+
+/**
+ * Calibrated tokens of what is sent, and of the request as reduced before any shrinking: a reduction
+ * that reached its target only by shrinking (a kept message over the window) did not help, so it is
+ * remembered as futile on that figure and the next step is not summarized again for it.
+ */
+function sentAndReduced(
+  measure: RequestMeasure,
+  measured: Compacted & { readonly observedView: RequestView },
+  composed: Composed,
+  fitted: Shrunk,
+): { sentCalibrated: number; reducedCalibrated: number } {
+  const sentCalibrated = calibratedSent(measure, measured, composed, fitted);
+  if (!fitted.shrunk) return { sentCalibrated, reducedCalibrated: sentCalibrated };
+  const unshrunk = { sent: composed.sent, estimate: composed.estimate, shrunk: false };
+  return { sentCalibrated, reducedCalibrated: calibratedSent(measure, measured, composed, unshrunk) };
 }
 
 /** Step 9: the request as composed (a summary that came out larger is discarded), then shrunk to fit. */
