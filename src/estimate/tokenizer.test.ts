@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mixedText, PROPERTY_RUNS, rawUtf16Text } from '../../test/support/arbitraries.js';
+import { DENSE_FILLERS, repeated, SAMPLE_PROSE, sampledLayout, type Filler } from '../../test/support/dense-layouts.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { charsPerTokenTokenizer, tiktokenTokenizer } from './tokenizer.js';
-import { base64Text, cjkText, emojiText, hexText } from '../testing/hard-text.js';
-import { SeededRandom } from '../testing/seeded-random.js';
+import { base64Text, cjkText, emojiText } from '../testing/hard-text.js';
 
 const reference = new Tiktoken(o200kBase);
 const piecePattern = new RegExp(o200kBase.pat_str, 'gu');
@@ -261,63 +261,9 @@ describe('tiktokenTokenizer', () => {
   });
 
   describe('dense text of any kind only between the samples (hostile tool output)', () => {
-    /** `length` characters: `atSamples` exactly where the sampled estimate reads its windows, `between` everywhere else. */
-    function layout(length: number, atSamples: string, between: (chars: number, seed: number) => string): string {
-      const windows = Math.min(64, Math.max(4, Math.ceil(length / 8_192)));
-      const stride = (length - 512) / (windows - 1);
-      const parts: string[] = [];
-      let at = 0;
-      for (let i = 0; i < windows; i++) {
-        const start = Math.floor(i * stride);
-        if (start > at) parts.push(between(start - at, i));
-        parts.push(atSamples.slice(0, start + 512 - Math.max(at, start)));
-        at = start + 512;
-      }
-      return parts.join('');
-    }
-    /** `chars` characters made by `unit(random)` repeated, cut to length. */
-    function repeated(unit: (random: SeededRandom) => string): (chars: number, seed: number) => string {
-      return (chars, seed) => {
-        const random = new SeededRandom(seed + 1);
-        const out: string[] = [];
-        for (let length = 0; length < chars;) {
-          const piece = unit(random);
-          out.push(piece);
-          length += piece.length;
-        }
-        return out.join('').slice(0, chars);
-      };
-    }
-    /** A word of 1 to 12 letters made by `letter` and a space (one unbroken run of letters is one piece: quadratic for js-tiktoken). */
-    function word(random: SeededRandom, letter: () => string): string {
-      return Array.from({ length: 1 + random.int(12) }, letter).join('') + ' ';
-    }
-    const prose = SENTENCE.repeat(12).slice(0, 512);
-    // Korean, Russian, Chinese and English words: every script of the samples' classes but the dense ones.
-    const mixedScripts =
-      '사용자 요청을 처리합니다. Запрос пользователя обработан. 上下文压缩完成。 The request is done. '
-        .repeat(8)
-        .slice(0, 512);
-    const fillers: [string, (chars: number, seed: number) => string][] = [
-      ['base64', base64Text],
-      ['hex', hexText],
-      ['a digit run', repeated((random) => String(random.int(10)))],
-      ['minified JSON of numbers', repeated((random) => `{"id":${random.int(1e6)},"v":${random.unit()}},`)],
-      [
-        'UUIDs',
-        repeated(
-          (random) =>
-            `"${random.next().toString(16).padStart(8, '0')}-4e2f-9a1b-${random.next().toString(16).padStart(8, '0')}c0de",`,
-        ),
-      ],
-      ['Hangul jamo', repeated((random) => word(random, () => String.fromCharCode(0x1100 + random.int(0x100))))],
-      ['compatibility jamo', repeated((random) => word(random, () => String.fromCharCode(0x3131 + random.int(0x5e))))],
-      [
-        'letters with combining marks',
-        repeated((random) =>
-          word(random, () => 'aeiou'[random.int(5)] + String.fromCharCode(0x300 + random.int(0x70))),
-        ),
-      ],
+    const prose = SAMPLE_PROSE[0]![1];
+    const fillers: (readonly [string, Filler])[] = [
+      ...DENSE_FILLERS,
       [
         'base64, jamo and CJK mixed',
         repeated(
@@ -341,15 +287,12 @@ describe('tiktokenTokenizer', () => {
     // (reserved output, the calibration's headroom); an estimate 15% low on the dense part eats that margin,
     // one at half the count sends the request over. The other bound keeps the floor from over-charging.
     for (const [name, between] of fillers)
-      for (const [samples, atSamples] of [
-        ['English', prose],
-        ['mixed scripts', mixedScripts],
-      ] as const)
+      for (const [samples, atSamples] of SAMPLE_PROSE)
         it(`should estimate ${name} between ${samples} samples at 0.85 to 1.5 times o200k's count`, () => {
-          for (const length of [50_000, 400_000]) expectWithinBounds(layout(length, atSamples, between), length);
+          for (const length of [50_000, 400_000]) expectWithinBounds(sampledLayout(length, atSamples, between), length);
         }, 60_000);
     it("should estimate 5 MB of base64 between English samples at 0.85 to 1.5 times o200k's count", () => {
-      expectWithinBounds(layout(5_000_000, prose, base64Text), 5_000_000);
+      expectWithinBounds(sampledLayout(5_000_000, prose, base64Text), 5_000_000);
     }, 120_000);
   });
 
