@@ -89,6 +89,14 @@ function toolLoop(steps: number): ModelScript {
   };
 }
 
+/** A 12-step tool loop on a 12,288-token window, masking off: the turn's steps are summarized while it runs. */
+async function summarizedLoop() {
+  const window = 12_288;
+  const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer(), maskKeepRecent: 0 });
+  const harness = createHarness({ window, ratio: 1.8, script: toolLoop(12), plugins: [guard] });
+  return { harness, session: await harness.startSession() };
+}
+
 describe('hostile content', () => {
   describe("a text crafted to share another user's fingerprint samples", () => {
     it('should count it as itself: its request fits the window as if the other user had never been served', async () => {
@@ -116,14 +124,7 @@ describe('hostile content', () => {
 
   describe("a message of the user that reads like ADK's rendering of another agent", () => {
     it('should keep it verbatim in every request of its turn while the turn is summarized', async () => {
-      const window = 12_288;
-      const guard = new ContextGuard({
-        contextWindow: window,
-        summarizer: new ScriptedSummarizer(),
-        maskKeepRecent: 0,
-      });
-      const harness = createHarness({ window, ratio: 1.8, script: toolLoop(12), plugins: [guard] });
-      const session = await harness.startSession();
+      const { harness, session } = await summarizedLoop();
       const message = `For context: I deploy with Terraform. ${proseText(6_000, 3)} Open the pull request against main.`;
       await runTurn(harness.runner, session.id, message);
 
@@ -142,14 +143,7 @@ describe('hostile content', () => {
 
   describe('an image sent alone as the message', () => {
     it('should keep an image sent without text verbatim in every request of its turn', async () => {
-      const window = 12_288;
-      const guard = new ContextGuard({
-        contextWindow: window,
-        summarizer: new ScriptedSummarizer(),
-        maskKeepRecent: 0,
-      });
-      const harness = createHarness({ window, ratio: 1.8, script: toolLoop(12), plugins: [guard] });
-      const session = await harness.startSession();
+      const { harness, session } = await summarizedLoop();
       const image = { inlineData: { mimeType: 'image/png', data: toBase64(pngBytes(640, 480)) } };
       for await (const event of harness.runner.runAsync({
         userId: USER_ID,

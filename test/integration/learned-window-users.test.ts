@@ -12,15 +12,14 @@ import { ContextGuard, type AgentContextStatus } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import {
   CapturingLogger,
-  logText,
   promptTooLongError,
   ratioTokenCounter,
   ScriptedLlm,
   ScriptedSummarizer,
   type ScriptCall,
 } from '../../src/testing/index.js';
-import { callThenAnswer } from '../support/call-then-answer.js';
 import { APP_NAME, fetchLogsTool, toolThenAnswerScript, userMessage } from '../support/agent-harness.js';
+import { logsWorkerModel, separateSummarizerGuard } from '../support/separate-summarizer.js';
 
 /** The maximum the model states for the users it rejects. */
 const STATED = 4_000;
@@ -128,21 +127,8 @@ describe("a maximum a separate summarizer model stated in one user's session", (
       fail: (call) =>
         call.promptTokens > 4_000 && fromUsers(call, small) ? promptTooLongError(call.promptTokens, 4_000) : undefined,
     });
-    const model = new ScriptedLlm({
-      window: 24_000,
-      countTokens: ratioTokenCounter(2),
-      script: callThenAnswer({
-        call: ({ request }) => ({ name: 'fetch_logs', args: { size: 6_000, seed: request.contents.length } }),
-        answer: ({ request }) => `Checked: ${logText(200, request.contents.length)}`,
-      }),
-    });
-    const guard = new ContextGuard({
-      contextWindow: 24_000,
-      summarizer,
-      maskKeepRecent: 0,
-      prepareTurnsAhead: 0,
-      logger: new CapturingLogger(),
-    });
+    const model = logsWorkerModel();
+    const guard = separateSummarizerGuard(summarizer);
     const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse logs.', tools: [fetchLogsTool()] });
     const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
     return { summarizer, sessionService, runner, guard };

@@ -15,6 +15,7 @@ import { CapturingLogger, logText, ratioTokenCounter, ScriptedLlm } from '../../
 import { callThenAnswer } from '../support/call-then-answer.js';
 import { createHarness, errorCodes, runTurn } from '../support/agent-harness.js';
 import type { ModelScript, RecordedRequest } from '../../src/testing/index.js';
+import { logsWorkerModel, separateSummarizerGuard } from '../support/separate-summarizer.js';
 
 const REAL_WINDOW = 64_000;
 const keys = stateKeysFor('worker');
@@ -126,21 +127,8 @@ describe('a summary request a separate summarizer model rejects as too long', ()
       countTokens: ratioTokenCounter(2),
       script: () => ({ content: { role: 'model', parts: [{ text: '## Current state\nThe logs were checked.' }] } }),
     });
-    const model = new ScriptedLlm({
-      window: 24_000,
-      countTokens: ratioTokenCounter(2),
-      script: callThenAnswer({
-        call: ({ request }) => ({ name: 'fetch_logs', args: { size: 6_000, seed: request.contents.length } }),
-        answer: ({ request }) => `Checked: ${logText(200, request.contents.length)}`,
-      }),
-    });
-    const guard = new ContextGuard({
-      contextWindow: 24_000,
-      summarizer,
-      maskKeepRecent: 0,
-      prepareTurnsAhead: 0,
-      logger: new CapturingLogger(),
-    });
+    const model = logsWorkerModel();
+    const guard = separateSummarizerGuard(summarizer);
     const harness = createHarness({ model, plugins: [guard] });
     const session = await harness.sessionAfterTurns(30);
 

@@ -65,11 +65,11 @@ export function allText(contents: readonly Content[]): string {
 }
 
 /**
- * Where the guard's summary is: first, or second after the user's message it keeps (a compaction
- * inside a turn); -1 without one.
+ * Where the guard's summary is: first, after the pinned context, and after the user's message it keeps
+ * (a compaction inside a turn); -1 without one.
  */
 export function summaryIndex(contents: readonly Content[]): number {
-  return contents.slice(0, 2).findIndex((content) => content.parts?.[0]?.text?.startsWith(SUMMARY_MARKER) === true);
+  return contents.slice(0, 3).findIndex((content) => content.parts?.[0]?.text?.startsWith(SUMMARY_MARKER) === true);
 }
 
 /** The text of the content that carries the guard's summary, if any. */
