@@ -37,9 +37,14 @@ export function withStatement(
   const next = new Map(statements ?? []);
   next.delete(user);
   next.set(user, window);
-  for (const oldest of next.keys()) {
-    if (next.size <= cap) break;
-    next.delete(oldest);
-  }
+  dropOldest(next, cap);
   return next;
+}
+
+/** Deletes `map`'s first-inserted keys until it holds at most `cap` (a map kept in least-recent-first order). */
+export function dropOldest(map: Map<string, unknown>, cap: number): void {
+  for (const oldest of map.keys()) {
+    if (map.size <= cap) break;
+    map.delete(oldest);
+  }
 }

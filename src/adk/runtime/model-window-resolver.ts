@@ -19,7 +19,13 @@ import {
 import { decideWindow, windowFloor, type AcceptedSize, type WindowChoice } from '../../usage/learned-window.js';
 import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { stateKeysFor } from '../../state/keys.js';
-import { confirmedBy, MAX_STATED_MODELS, withStatement, type ModelStatements } from '../../usage/window-statements.js';
+import {
+  confirmedBy,
+  dropOldest,
+  MAX_STATED_MODELS,
+  withStatement,
+  type ModelStatements,
+} from '../../usage/window-statements.js';
 import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -66,10 +72,7 @@ export class ModelWindowResolver {
     // Re-inserted, so the model stated least recently is the first dropped.
     this.statements.delete(model);
     this.statements.set(model, withStatement(before, user, window));
-    for (const oldest of this.statements.keys()) {
-      if (this.statements.size <= MAX_STATED_MODELS) break;
-      this.statements.delete(oldest);
-    }
+    dropOldest(this.statements, MAX_STATED_MODELS);
     if (!confirmed) return 'user';
     this.learnedWindows.set(model, window);
     return 'process';
