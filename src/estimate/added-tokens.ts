@@ -40,9 +40,7 @@ export function addedTokens(before: RequestShape, after: RequestShape, tokenizer
 
 /** Whether both shapes hold the same system text and the very same tool objects, in order. */
 function sameFixed(before: RequestShape, after: RequestShape): boolean {
-  if (before.systemText !== after.systemText || before.tools.length !== after.tools.length) return false;
-  for (let i = 0; i < before.tools.length; i++) if (before.tools[i] !== after.tools[i]) return false;
-  return true;
+  return before.systemText === after.systemText && sameItems(before.tools, after.tools);
 }
 
 function fixedOf(shape: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
@@ -50,7 +48,8 @@ function fixedOf(shape: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): nu
   return fixed.systemTokens + fixed.toolTokens;
 }
 
-function sameItems(before: readonly Content[], after: readonly Content[]): boolean {
+/** Whether both lists hold the very same objects, in order. */
+function sameItems<T>(before: readonly T[], after: readonly T[]): boolean {
   if (before.length !== after.length) return false;
   for (let i = 0; i < before.length; i++) if (before[i] !== after[i]) return false;
   return true;
