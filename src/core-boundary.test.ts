@@ -31,6 +31,7 @@ const CORE_DIRECTORIES = [
   'cost',
   'offload',
   'logging',
+  'collections',
   'interactions',
 ];
 const CORE_FILES = ['options.ts', 'errors.ts'];

@@ -7,6 +7,7 @@ import type { Content, ContentUnion, Tool, ToolListUnion } from '@google/genai';
 import { contentFramingTokens, estimateContentTokens } from './estimate-content.js';
 import { safeJson } from './json-text.js';
 import type { Tokenizer } from './tokenizer.js';
+import { BoundedMap } from '../collections/bounded-map.js';
 
 /** The system instruction as ADK may set it (a string, a part, parts or a content). */
 export function systemInstructionText(instruction: ContentUnion | undefined): string {
@@ -22,8 +23,10 @@ export function systemInstructionText(instruction: ContentUnion | undefined): st
 
 /** A small bounded memo of text → token count. */
 export class TokenMemo {
-  private readonly entries = new Map<string, number>();
-  constructor(private readonly capacity: number = 256) {}
+  private readonly entries: BoundedMap<string, number>;
+  constructor(capacity: number = 256) {
+    this.entries = new BoundedMap(capacity);
+  }
 
   count(text: string, tokenizer: Tokenizer): number {
     return this.remember(text, () => tokenizer.count(text));
@@ -34,10 +37,6 @@ export class TokenMemo {
     const known = this.entries.get(key);
     if (known !== undefined) return known;
     const tokens = compute();
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(key, tokens);
     return tokens;
   }

@@ -12,6 +12,7 @@ import type { LlmRequest } from '@google/adk';
 import { safeJson } from '../estimate/json-text.js';
 import { systemInstructionText } from '../estimate/estimate-request.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
+import { BoundedMap } from '../collections/bounded-map.js';
 
 /** Counts the real prompt tokens of a request. */
 export type RequestTokenCounter = (request: LlmRequest) => number;
@@ -82,17 +83,13 @@ export function tokenizerTokenCounter(tokenizer: Tokenizer): RequestTokenCounter
  * slow, and ADK rebuilds the same contents on every step, so almost every text repeats.
  */
 export function memoizedTokenizer(inner: Tokenizer, limit = 50_000): Tokenizer {
-  const memo = new Map<string, number>();
+  const memo = new BoundedMap<string, number>(limit);
   return {
     name: inner.name,
     count(text: string): number {
       const known = memo.get(text);
       if (known !== undefined) return known;
       const tokens = inner.count(text);
-      if (memo.size >= limit) {
-        const oldest = memo.keys().next().value;
-        if (oldest !== undefined) memo.delete(oldest);
-      }
       memo.set(text, tokens);
       return tokens;
     },

@@ -11,6 +11,7 @@
  * cannot write another user's error. Pure functions over plain data; the shell holds the maps
  * (adk/runtime/model-window-resolver.ts).
  */
+import { dropOldest } from '../collections/bounded-map.js';
 
 /** Users whose statements are kept per model; past it the oldest is dropped (its sessions keep the window in state). */
 export const MAX_STATING_USERS = 1_024;
@@ -39,12 +40,4 @@ export function withStatement(
   next.set(user, window);
   dropOldest(next, cap);
   return next;
-}
-
-/** Deletes `map`'s first-inserted keys until it holds at most `cap` (a map kept in least-recent-first order). */
-export function dropOldest(map: Map<string, unknown>, cap: number): void {
-  for (const oldest of map.keys()) {
-    if (map.size <= cap) break;
-    map.delete(oldest);
-  }
 }

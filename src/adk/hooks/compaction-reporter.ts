@@ -10,7 +10,8 @@ import { mapContentsToEvents } from '../../records/map-contents-to-events.js';
 import { buildCompactionRecord } from './build-compaction-record.js';
 import { recordCompactionTelemetry } from '../../telemetry/guard-metrics.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
-import { scopeOfContext } from '../runtime/session-scope.js';
+import { callScopeOfContext } from '../runtime/session-scope.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { billSummarizerCall } from '../../cost/bill-summary.js';
@@ -36,7 +37,7 @@ interface CompactionSeen {
 export class CompactionReporter {
   private readonly listeners = new Set<CompactionListener>();
   /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
-  private readonly pending = new Map<string, CompactionRecord>();
+  private readonly pending = new BoundedMap<string, CompactionRecord>(MAX_PENDING_RECORDS);
 
   constructor(
     private readonly options: ContextGuardOptions,
@@ -72,10 +73,7 @@ export class CompactionReporter {
 
   /** The record of the compaction made for this call, once. */
   take(context: Context): CompactionRecord | undefined {
-    const key = pendingKey(context);
-    const record = this.pending.get(key);
-    if (record) this.pending.delete(key);
-    return record;
+    return this.pending.take(callScopeOfContext(context));
   }
 
   /**
@@ -84,12 +82,7 @@ export class CompactionReporter {
    * (their records are in state as `last_compaction` anyway).
    */
   private remember(context: Context, record: CompactionRecord): void {
-    this.pending.set(pendingKey(context), record);
-    while (this.pending.size > MAX_PENDING_RECORDS) {
-      const oldest = this.pending.keys().next().value;
-      if (oldest === undefined) break;
-      this.pending.delete(oldest);
-    }
+    this.pending.set(callScopeOfContext(context), record);
   }
 
   private log(record: CompactionRecord, detail: string | undefined): void {
@@ -142,8 +135,4 @@ function buildRecord(
     withDetail,
     summarizerCostUsd: billSummarizerCall(seen.outcome, summarizerPrice)?.costUsd,
   });
-}
-
-function pendingKey(context: Context): string {
-  return `${scopeOfContext(context)}\u0000${context.invocationId}\u0000${context.agentName}`;
 }

@@ -6,39 +6,27 @@
  */
 import type { Context } from '@google/adk';
 import { addCounts, type CallCounts } from '../../records/call-record.js';
-import { scopeOfContext } from '../runtime/session-scope.js';
+import { callScopeOfContext } from '../runtime/session-scope.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
 
 /** Calls awaiting their model response, at most: an aborted call gets no callback after the model. */
 const MAX_PENDING_CALLS = 1_000;
 
 export class PendingCalls {
-  private readonly pending = new Map<string, CallCounts>();
+  private readonly pending = new BoundedMap<string, CallCounts>(MAX_PENDING_CALLS);
 
   /**
    * Keeps a call's counts for its response. Counts still waiting (a call another plugin answered
    * itself, so the after-model callback never ran) go with them, on the next call's event.
    */
   stash(context: Context, counts: CallCounts): void {
-    const key = pendingKey(context);
+    const key = callScopeOfContext(context);
     const waiting = this.pending.get(key);
-    this.pending.delete(key);
     this.pending.set(key, waiting ? addCounts(waiting, counts) : counts);
-    while (this.pending.size > MAX_PENDING_CALLS) {
-      const oldest = this.pending.keys().next().value;
-      if (oldest === undefined) break;
-      this.pending.delete(oldest);
-    }
   }
 
   /** The counts of this call, once. */
   take(context: Context): CallCounts | undefined {
-    const key = pendingKey(context);
-    const counts = this.pending.get(key);
-    if (counts) this.pending.delete(key);
-    return counts;
+    return this.pending.take(callScopeOfContext(context));
   }
-}
-
-function pendingKey(context: Context): string {
-  return `${scopeOfContext(context)}\u0000${context.invocationId}\u0000${context.agentName}`;
 }

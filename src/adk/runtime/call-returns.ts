@@ -5,7 +5,8 @@
  * aborted) releases its waiter on the same key's next call, or after `MAX_WAIT_MS`.
  */
 import type { Context } from '@google/adk';
-import { scopeOfContext } from './session-scope.js';
+import { callScopeOfContext } from './session-scope.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
 
 /** Longest a preparation waits for its call: a model call longer than this has likely failed unseen. */
 const MAX_WAIT_MS = 120_000;
@@ -13,11 +14,12 @@ const MAX_WAIT_MS = 120_000;
 const MAX_WAITING = 1_000;
 
 export class CallReturns {
-  private readonly waiting = new Map<string, () => void>();
+  /** A waiter dropped past the cap is released: its preparation starts without waiting longer. */
+  private readonly waiting = new BoundedMap<string, () => void>(MAX_WAITING, (_key, resolve) => resolve());
 
   /** Resolves once the model call this context is making has returned (or is given up on). */
   after(context: Context): Promise<void> {
-    const key = callKey(context);
+    const key = callScopeOfContext(context);
     this.release(key);
     return new Promise<void>((resolve) => {
       const timer = setTimeout(() => this.release(key), MAX_WAIT_MS);
@@ -26,26 +28,15 @@ export class CallReturns {
         clearTimeout(timer);
         resolve();
       });
-      while (this.waiting.size > MAX_WAITING) {
-        const oldest = this.waiting.keys().next().value;
-        if (oldest === undefined) break;
-        this.release(oldest);
-      }
     });
   }
 
   /** The call of this context returned: an answer or an error. */
   returned(context: Context): void {
-    this.release(callKey(context));
+    this.release(callScopeOfContext(context));
   }
 
   private release(key: string): void {
-    const resolve = this.waiting.get(key);
-    this.waiting.delete(key);
-    resolve?.();
+    this.waiting.take(key)?.();
   }
-}
-
-function callKey(context: Context): string {
-  return `${scopeOfContext(context)}\u0000${context.invocationId}\u0000${context.agentName}`;
 }

@@ -19,13 +19,8 @@ import {
 import { decideWindow, windowFloor, type AcceptedSize, type WindowChoice } from '../../usage/learned-window.js';
 import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { stateKeysFor } from '../../state/keys.js';
-import {
-  confirmedBy,
-  dropOldest,
-  MAX_STATED_MODELS,
-  withStatement,
-  type ModelStatements,
-} from '../../usage/window-statements.js';
+import { confirmedBy, MAX_STATED_MODELS, withStatement, type ModelStatements } from '../../usage/window-statements.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
 import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -47,7 +42,7 @@ export class ModelWindowResolver {
    */
   private readonly learnedWindows = new Map<string, number>();
   /** Earned statements by normalised model name, then user (app + user): each user's sessions use their own. */
-  private readonly statements = new Map<string, ModelStatements>();
+  private readonly statements = new BoundedMap<string, ModelStatements>(MAX_STATED_MODELS);
   /** The largest request each model accepted in this process (normalised name): no window below it is believed. */
   private readonly acceptedSizes = new Map<string, AcceptedSize>();
   /** Agent, model and value of a learned window in state that a request accepted in this process contradicts (warned once). */
@@ -69,10 +64,7 @@ export class ModelWindowResolver {
     if (window < windowFloor([this.acceptedSizes.get(model)])) return undefined;
     const before = this.statements.get(model);
     const confirmed = confirmedBy(before, user, window);
-    // Re-inserted, so the model stated least recently is the first dropped.
-    this.statements.delete(model);
     this.statements.set(model, withStatement(before, user, window));
-    dropOldest(this.statements, MAX_STATED_MODELS);
     if (!confirmed) return 'user';
     this.learnedWindows.set(model, window);
     return 'process';

@@ -18,6 +18,7 @@ import type { NewSummary } from '../../summary/new-summary.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { summaryIdentity } from '../../preparation/prepared-record.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
 
 /** Sessions with a summary in preparation, at most. */
 const MAX_PREPARED_SUMMARIES = 1_000;
@@ -48,13 +49,15 @@ export interface PreparationHooks {
 type PreparedListener = (agentName: string, summarizerMs: number, fallback: boolean) => void;
 
 export class PreparedSummaries {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedMap<string, Entry>;
 
   constructor(
     private readonly logger: GuardLogger,
     private readonly onSettled: PreparedListener = () => undefined,
-    private readonly max = MAX_PREPARED_SUMMARIES,
-  ) {}
+    max = MAX_PREPARED_SUMMARIES,
+  ) {
+    this.entries = new BoundedMap(max);
+  }
 
   /** The summary prepared for `key`, if any. */
   get(key: string): LocalPrepared | undefined {
@@ -113,13 +116,7 @@ export class PreparedSummaries {
         return { prepared, waitedMs: wasSettled ? 0 : Date.now() - waitFrom };
       },
     };
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    while (this.entries.size > this.max) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
   }
 
   /**

@@ -51,3 +51,8 @@ export function userOfContext(context: Context): string {
   const appName = currentCaller()?.appPath[0] ?? context.invocationContext.appName;
   return JSON.stringify([appName, context.userId]);
 }
+
+/** One model call of a session: its scope, invocation and agent (an agent's calls within an invocation follow each other). */
+export function callScopeOfContext(context: Context): string {
+  return `${scopeOfContext(context)}\u0000${context.invocationId}\u0000${context.agentName}`;
+}
