@@ -26,7 +26,7 @@ import {
   type SummarizerCall,
 } from '../src/testing/index.js';
 import type { SummaryCallRecord } from './call-record.js';
-import { answeringSummaries, summaryRequestKind } from './summary-requests.js';
+import { answeringSummaries, summaryOutputTokens, summaryRequestKind } from './summary-requests.js';
 import { buildAgents } from './build-agents.js';
 import { budgetLineFacts } from './budget-line-work.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
@@ -139,7 +139,9 @@ export async function runScenario(
       defaultMaxOutputTokens,
     ),
     reportUsage: () => usageOn(spec.usage, clock.turn),
-    outputTokens: MODEL_OUTPUT_TOKENS,
+    // A summary's usage states its length, as the bill counts it (summary-requests.ts): what the guard learns from.
+    outputTokens: (call, content) =>
+      summaryRequestKind(call.request) === undefined ? MODEL_OUTPUT_TOKENS : summaryOutputTokens(content),
     // The reference model's cache terms (src/cost/cache-terms.ts), which the bill assumes.
     minCachedTokens: cacheTermsFor(REFERENCE_PRICED_MODEL).minCachedPrefixTokens,
     // A summary request reads the agent's cached prefix; the agent's own prefix stays cached for its next call.

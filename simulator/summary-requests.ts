@@ -10,7 +10,7 @@
 import type { LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import { renderContent, summarizingInstruction, SUMMARY_SYSTEM_INSTRUCTION } from '../src/internal.js';
-import { scriptedSummaryText, type ModelScript } from '../src/testing/index.js';
+import { scriptedOutputTokens, scriptedSummaryText, type ModelScript } from '../src/testing/index.js';
 
 /** `from-request`: the agent's request continued by the instruction; `prompt`: the guard's own prompt. */
 export type SummaryRequestKind = 'from-request' | 'prompt';
@@ -56,4 +56,9 @@ export function answeringSummaries(script: ModelScript, defaultMaxOutputTokens: 
     const text = scriptedSummaryText(summarySource(call.request, kind), cap);
     return { content: { role: 'model', parts: [{ text }] } };
   };
+}
+
+/** Output tokens of a summary the scripted model wrote, as the simulator bills them (observed-model.ts). */
+export function summaryOutputTokens(content: Content): number {
+  return scriptedOutputTokens((content.parts ?? []).reduce((chars, part) => chars + (part.text?.length ?? 0), 0));
 }

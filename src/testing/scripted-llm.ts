@@ -52,8 +52,11 @@ export interface ScriptedLlmOptions {
   readonly script: ModelScript;
   /** Report `usageMetadata.promptTokenCount` (a function can switch it per call). @default true */
   readonly reportUsage?: boolean | ((index: number) => boolean);
-  /** Output tokens to report. @default 50 */
-  readonly outputTokens?: number;
+  /**
+   * Output tokens to report: a number, or worked out from the call and the content it answers
+   * (a summary's length, so the usage reported is the output billed). @default 50
+   */
+  readonly outputTokens?: number | ((call: ScriptCall, content: Content) => number);
   /** An error to throw for a call instead of answering (a 503, a timeout...), checked after the size check. */
   readonly fail?: (call: ScriptCall) => Error | undefined;
   /**
@@ -138,6 +141,7 @@ export class ScriptedLlm extends BaseLlm {
     if (minCached !== false && (this.settings.cachesPrefix?.(request) ?? true))
       this.lastAccepted.set(cacheKey, snapshotRequest(request));
     const response = this.settings.script({ request, index, promptTokens });
+    const outputTokens = this.outputTokensOf({ request, index, promptTokens }, response.content);
     const report =
       typeof this.settings.reportUsage === 'function'
         ? this.settings.reportUsage(index)
@@ -150,13 +154,18 @@ export class ScriptedLlm extends BaseLlm {
         ? {
             usageMetadata: {
               promptTokenCount: promptTokens,
-              candidatesTokenCount: this.settings.outputTokens ?? 50,
-              totalTokenCount: promptTokens + (this.settings.outputTokens ?? 50),
+              candidatesTokenCount: outputTokens,
+              totalTokenCount: promptTokens + outputTokens,
               ...(cachedPromptTokens > 0 ? { cachedContentTokenCount: cachedPromptTokens } : {}),
             },
           }
         : {}),
     };
+  }
+
+  private outputTokensOf(call: ScriptCall, content: Content): number {
+    const setting = this.settings.outputTokens ?? 50;
+    return typeof setting === 'number' ? setting : setting(call, content);
   }
 
   override async connect(): Promise<BaseLlmConnection> {

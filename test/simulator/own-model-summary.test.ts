@@ -6,7 +6,7 @@
  */
 import type { Session } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
+import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { runScenario } from '../../simulator/run-scenario.js';
 import { ALL_SCENARIOS } from '../../simulator/scenarios/index.js';
 import { STRATEGIES, type StrategySpec } from '../../simulator/strategies.js';
@@ -43,6 +43,9 @@ describe("the simulator's guard defaults summarize with the agent's own model", 
     const summary = decodeSummaryRecord(stored?.state[stateKeysFor('worker').summary]);
     expect(summary?.fallback).toBe(false);
     expect(summary?.text).toContain('## Key facts');
+    // The usage the model reported for its summaries is what the simulator bills: what the guard learns from.
+    const usage = decodeUsageRecord(stored?.state[stateKeysFor('worker').usage]);
+    expect(usage.summarizerOutputTokens).toBe(result.summarizerOutputTokens);
   });
 
   it('should keep billing a separate scripted summarizer uncached (the guard strategies that are given one)', async () => {
