@@ -47,7 +47,38 @@ interface OffloadInput {
 
 /** Whether a tool call can offload: its invocation has an artifact service, and the tool is not the recall tool itself. */
 function canOffload(context: Context, tool: BaseTool): boolean {
-  return context.invocationContext?.artifactService !== undefined && !isContextRecallTool(tool);
+  return reachesStore(context.invocationContext?.artifactService) && !isContextRecallTool(tool);
+}
+
+/** Wrappers followed at most to reach a store (nested `AgentTool`s add two each). */
+const MAX_WRAPPERS = 32;
+
+/**
+ * Whether `service` stores artifacts. ADK 2.0.0 gives an `AgentTool` child a `ForwardingArtifactService`
+ * over the calling tool's context (wrapped, like every Runner's service, in a `ScopedArtifactService`
+ * holding it as `delegate`) even when the caller's invocation has no service: each save then throws
+ * "Artifact service is not initialized." So a scoped service stores if its delegate does, and a
+ * forwarding one (holding the caller's `invocationContext`) if the caller's service does.
+ */
+function reachesStore(service: unknown): boolean {
+  for (let hops = 0; hops < MAX_WRAPPERS; hops++) {
+    if (service === undefined || service === null) return false;
+    if (typeof service !== 'object') return true;
+    const next = wrapped(service);
+    if (next === NOT_WRAPPED) return true;
+    service = next;
+  }
+  return true;
+}
+
+const NOT_WRAPPED = Symbol('not wrapped');
+
+/** The service `service` passes its calls to, when it is ADK's scoped or forwarding wrapper. */
+function wrapped(service: object): unknown {
+  if ('delegate' in service) return service.delegate;
+  const caller: unknown = (service as { invocationContext?: unknown }).invocationContext;
+  if (typeof caller === 'object' && caller !== null && 'artifactService' in caller) return caller.artifactService;
+  return NOT_WRAPPED;
 }
 
 /**
