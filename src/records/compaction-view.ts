@@ -6,6 +6,7 @@
  */
 import { fingerprint } from '../estimate/fingerprint.js';
 import { renderContent } from '../summary/render-content.js';
+import { renderFacts } from '../memory/durable-facts.js';
 import { decodeSummaryRecord } from '../summary/stored-summary.js';
 import { stateKeysFor } from '../state/keys.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord, type CompactionRecord } from './compaction-record.js';
@@ -20,8 +21,18 @@ export interface StoredEventLike extends EventLike {
 /** What `compactionView` returns: an agent's summary, its compactions, and which events they replaced. */
 export interface CompactionView {
   readonly agentName: string;
-  /** The summary the agent's requests start with now, if any. */
-  readonly summary?: { readonly text: string; readonly fallback: boolean; readonly compactions: number } | undefined;
+  /**
+   * The summary the agent's requests carry now, if any: the summarizer's `text`, and the durable `facts` sent
+   * verbatim after it (their block is part of `modelView`).
+   */
+  readonly summary?:
+    | {
+        readonly text: string;
+        readonly facts: readonly string[];
+        readonly fallback: boolean;
+        readonly compactions: number;
+      }
+    | undefined;
   /** Every compaction of this agent found on stored events, oldest first. */
   readonly records: readonly CompactionRecord[];
   /** Stored events (with content) that the current summary chain replaced. */
@@ -68,12 +79,19 @@ export function compactionView(
   const lines: string[] = kept.map((event) => (event.content ? renderContent(event.content) : ''));
   if (summary)
     lines.push(
-      `[summary, ${summary.compactions} compaction(s)${summary.fallback ? ', mechanical' : ''}]\n${summary.text}`,
+      `[summary, ${summary.compactions} compaction(s)${summary.fallback ? ', mechanical' : ''}]\n${summary.text}${renderFacts(summary.facts ?? [])}`,
     );
   for (const event of visible.slice(kept.length)) if (event.content) lines.push(renderContent(event.content));
   return {
     agentName,
-    summary: summary ? { text: summary.text, fallback: summary.fallback, compactions: summary.compactions } : undefined,
+    summary: summary
+      ? {
+          text: summary.text,
+          facts: (summary.facts ?? []).map((fact) => fact.text),
+          fallback: summary.fallback,
+          compactions: summary.compactions,
+        }
+      : undefined,
     records,
     replacedEventIds: replaced.map((event) => event.id),
     visibleEventIds: visible.map((event) => event.id),

@@ -3,7 +3,8 @@
  * data), read from session state only, so it works on any stored session.
  */
 import type { AgentUsageFigures } from '../usage/agent-usage-figures.js';
-import { decodeSummaryRecord } from '../summary/stored-summary.js';
+import { decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
+import { renderFacts } from '../memory/durable-facts.js';
 import { decodeUsageRecord } from '../usage/stored-usage.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
@@ -49,7 +50,13 @@ export interface AgentContextStatus extends AgentUsageFigures {
    * there is no such pair (no count reported yet, or the count was cleared by a compaction).
    */
   readonly realToEstimateRatio?: number | undefined;
-  readonly summary?: { readonly chars: number; readonly fallback: boolean; readonly covered: number } | undefined;
+  /**
+   * The summary sent now: `chars` of its text and of the durable facts' block sent verbatim after it (not the
+   * header or the continuation around them), `facts` how many such facts it carries.
+   */
+  readonly summary?:
+    | { readonly chars: number; readonly facts: number; readonly fallback: boolean; readonly covered: number }
+    | undefined;
   readonly lastCompaction?: CompactionRecord | undefined;
   /** Running totals of the agent's own calls' reported usage: prompt tokens (cached + uncached) and output tokens. */
   readonly promptTokens: number;
@@ -148,7 +155,7 @@ export function agentStatus(
     calibrated: correction !== undefined,
     correction: correction === undefined ? undefined : Math.round(correction * 100) / 100,
     realToEstimateRatio: ratio === undefined ? undefined : Math.round(ratio * 100) / 100,
-    summary: summary ? { chars: summary.text.length, fallback: summary.fallback, covered: summary.covered } : undefined,
+    summary: summary ? summaryFigures(summary) : undefined,
     lastCompaction,
     promptTokens: usage.billedPromptTokens ?? 0,
     cachedPromptTokens: usage.billedCachedPromptTokens ?? 0,
@@ -200,4 +207,15 @@ export function formatContextMeter(status: AgentContextStatus): string {
   const compactions = status.compactions > 0 ? `, ${counted(status.compactions, 'compaction')}` : '';
   const preparing = status.preparing ? ', preparing a summary' : '';
   return `${used}/${window} (${status.percentUsed}%)${turns}${compactions}${preparing}`;
+}
+
+/** What `status()` says of the stored summary: the characters sent as its body (text and facts' block). */
+function summaryFigures(summary: SummaryRecord): NonNullable<AgentContextStatus['summary']> {
+  const facts = summary.facts ?? [];
+  return {
+    chars: summary.text.length + renderFacts(facts).length,
+    facts: facts.length,
+    fallback: summary.fallback,
+    covered: summary.covered,
+  };
 }
