@@ -5,6 +5,7 @@
  * instead of masking the wrong contents.
  */
 import { isPlainObject } from '../config/plain-object.js';
+import { DecodedMemo } from '../state/decoded-memo.js';
 import { decodeCount, fieldReader } from '../state/field-reader.js';
 import { decodeCoveredContents, type CoveredContents } from '../state/covered-contents.js';
 
@@ -32,15 +33,25 @@ export function decodeMaskRecord(value: unknown): MaskRecord | undefined {
   return readMaskRecord(value).mask;
 }
 
+/** A mask record read from state: the record, whether it was unusable, its counters out of range. */
+interface ReadMask {
+  readonly mask: MaskRecord | undefined;
+  readonly unreadable: boolean;
+  readonly dropped: readonly string[];
+}
+
+const decoded = new DecodedMemo<ReadMask>((value) => decodeAfresh(value));
+
 /**
  * A stored mask record, whether it was present but unusable (then it is not applied), and its counters that
- * were out of range (dropped to their defaults).
+ * were out of range (dropped to their defaults). A call reads the record twice (the stored state's check,
+ * the core's input): the same stored object, unchanged, is decoded once (state/decoded-memo.ts).
  */
-export function readMaskRecord(value: unknown): {
-  mask: MaskRecord | undefined;
-  unreadable: boolean;
-  dropped: readonly string[];
-} {
+export function readMaskRecord(value: unknown): ReadMask {
+  return decoded.decode(value);
+}
+
+function decodeAfresh(value: unknown): ReadMask {
   const dropped: string[] = [];
   if (!isPlainObject(value)) return { mask: undefined, unreadable: value !== undefined && value !== null, dropped };
   const upTo = decodeCount(value['upTo']);
