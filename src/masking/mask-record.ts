@@ -5,7 +5,6 @@
  * instead of masking the wrong contents.
  */
 import { isPlainObject } from '../config/plain-object.js';
-import { DecodedMemo } from '../state/decoded-memo.js';
 import { decodeCount, fieldReader } from '../state/field-reader.js';
 import { decodeCoveredContents, type CoveredContents } from '../state/covered-contents.js';
 
@@ -33,25 +32,15 @@ export function decodeMaskRecord(value: unknown): MaskRecord | undefined {
   return readMaskRecord(value).mask;
 }
 
-/** A mask record read from state: the record, whether it was unusable, its counters out of range. */
-interface ReadMask {
-  readonly mask: MaskRecord | undefined;
-  readonly unreadable: boolean;
-  readonly dropped: readonly string[];
-}
-
-const decoded = new DecodedMemo<ReadMask>((value) => decodeAfresh(value));
-
 /**
  * A stored mask record, whether it was present but unusable (then it is not applied), and its counters that
- * were out of range (dropped to their defaults). A call reads the record twice (the stored state's check,
- * the core's input): the same stored object, unchanged, is decoded once (state/decoded-memo.ts).
+ * were out of range (dropped to their defaults).
  */
-export function readMaskRecord(value: unknown): ReadMask {
-  return decoded.decode(value);
-}
-
-function decodeAfresh(value: unknown): ReadMask {
+export function readMaskRecord(value: unknown): {
+  mask: MaskRecord | undefined;
+  unreadable: boolean;
+  dropped: readonly string[];
+} {
   const dropped: string[] = [];
   if (!isPlainObject(value)) return { mask: undefined, unreadable: value !== undefined && value !== null, dropped };
   const upTo = decodeCount(value['upTo']);
