@@ -152,7 +152,7 @@ export function maskStep(
       // Only a start past the summary's watermark is kept: one at it is today's mask (and moot once a summary passes it).
       ...(start > coverage.covered && { start }),
       anchor,
-      contents: coveredContentsAt((index) => input.fingerprints[index], plan.upTo, source.placeholders?.coveredHead),
+      contents: coveredContentsAt(input.fingerprints, plan.upTo, source.placeholders?.coveredHead),
       maskings: (input.previous?.maskings ?? 0) + 1,
       createdAt: input.now,
     },

@@ -55,6 +55,10 @@ export function plausibleTokenCount(value: unknown, min: number): number | undef
 /** Plain JSON for state: undefined fields dropped so the record round-trips exactly. */
 export function encodeRecord<T extends object>(record: T): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
+  // Keys, not entries: no pair array per field (the usage record, some 40 fields, is encoded twice a call).
+  for (const key of Object.keys(record)) {
+    const value = (record as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
   return out;
 }

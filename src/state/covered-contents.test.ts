@@ -46,6 +46,14 @@ describe('coveredContentsAt', () => {
   });
 });
 
+describe('coveredContentsAt over a list of fingerprints', () => {
+  it('should read a position without one, or past the list, as the function form does', () => {
+    const prints = HISTORY.map((print, index) => (index % 7 === 3 ? undefined : print));
+    for (const covered of [0, 5, 24, 25, 30, 40, 45])
+      expect(coveredContentsAt(prints, covered)).toEqual(coveredContentsAt((index) => prints[index], covered));
+  });
+});
+
 describe("coveredContentsAt with the session's last head kept", () => {
   it('should give the record computed afresh, whatever the history did between two calls', () => {
     // Grown at its end (one content or many), changed, shortened, reordered, or another history altogether.
@@ -62,6 +70,8 @@ describe("coveredContentsAt with the session's last head kept", () => {
         fc.array(fc.tuple(step, fc.nat(), fc.array(print, { maxLength: 80, size: 'max' })), { maxLength: 20 }),
         (steps) => {
           const memo = new HeadDigestMemo();
+          // The same, given the list of fingerprints itself (a mask's record reads the measured ones).
+          const listMemo = new HeadDigestMemo();
           let history: string[] = [];
           for (const [change, coveredSeed, fresh] of steps) {
             if (change.kind === 'grow') history = [...history, ...fresh.slice(0, change.count)];
@@ -73,9 +83,10 @@ describe("coveredContentsAt with the session's last head kept", () => {
             else history = reversed(history, change.from % history.length, change.to % (history.length + 1));
             // Mostly the whole history, as a mask at its end; sometimes less.
             const covered = coveredSeed % 3 === 0 ? coveredSeed % (history.length + 1) : history.length;
-            expect(coveredContentsAt(printsOf(history), covered, memo)).toEqual(
-              coveredContentsAt(printsOf(history), covered),
-            );
+            const record = coveredContentsAt(printsOf(history), covered);
+            expect(coveredContentsAt(printsOf(history), covered, memo)).toEqual(record);
+            expect(coveredContentsAt(history, covered, listMemo)).toEqual(record);
+            expect(coveredContentsAt(history, covered)).toEqual(record);
           }
         },
       ),

@@ -39,18 +39,33 @@ function digestOf(prints: string[]): string {
 }
 
 /**
- * The record of contents `[0, covered)` as they are now. `memo`: the session and agent's last head, when
- * the caller keeps one (a mask's record on every call that masks): only the fingerprints added since are sorted.
+ * The fingerprints of positions `[from, to)`, `''` where there is none: read one by one through `prints`, or
+ * sliced from the list itself (a mask's record reads the measured fingerprints: one copy, not a call and a push each).
+ */
+function printsIn(prints: FingerprintAt | readonly (string | undefined)[], from: number, to: number): string[] {
+  if (typeof prints === 'function') {
+    const out: string[] = [];
+    for (let index = from; index < to; index++) out.push(prints(index) ?? '');
+    return out;
+  }
+  const out = prints.slice(from, to);
+  for (let i = 0; i < to - from; i++) out[i] ??= '';
+  return out as string[];
+}
+
+/**
+ * The record of contents `[0, covered)` as they are now, from their fingerprints (a function, or the list of
+ * them). `memo`: the session and agent's last head, when the caller keeps one (a mask's record on every call
+ * that masks): only the fingerprints added since are sorted.
  */
 export function coveredContentsAt(
-  fingerprintAt: FingerprintAt,
+  prints: FingerprintAt | readonly (string | undefined)[],
   covered: number,
   memo?: HeadDigestMemo,
 ): CoveredContents {
   const split = Math.max(0, covered - COVERED_TAIL);
-  const head: string[] = [];
-  const tail: string[] = [];
-  for (let index = 0; index < covered; index++) (index < split ? head : tail).push(fingerprintAt(index) ?? '');
+  const head = printsIn(prints, 0, split);
+  const tail = printsIn(prints, split, covered);
   return { digest: memo ? memo.digestOf(head) : digestOf(head), tail };
 }
 

@@ -19,24 +19,26 @@ interface Snapshot {
 
 type Copied = Snapshot | readonly unknown[] | string | number | boolean | null | undefined;
 
-/** Undefined when `value` holds something not copied (a function, a class instance, too deep). */
-function copyOf(value: unknown, depth: number): { readonly copy: Copied } | undefined {
-  if (value === null || value === undefined) return { copy: value };
+/** What `copyOf` returns for a value it does not copy (a function, a class instance, nesting too deep). */
+const UNCOPIED = Symbol('uncopied');
+
+/** A copy of `value` as decoded, or `UNCOPIED` (no wrapper object per value: a record is copied on every decode). */
+function copyOf(value: unknown, depth: number): Copied | typeof UNCOPIED {
+  if (value === null || value === undefined) return value;
   const kind = typeof value;
-  if (kind === 'string' || kind === 'number' || kind === 'boolean') return { copy: value as string | number | boolean };
-  if (depth >= MAX_DEPTH || kind !== 'object') return undefined;
+  if (kind === 'string' || kind === 'number' || kind === 'boolean') return value as string | number | boolean;
+  if (depth >= MAX_DEPTH || kind !== 'object') return UNCOPIED;
   if (Array.isArray(value)) {
     const items: Copied[] = [];
     for (const item of value) {
       const copied = copyOf(item, depth + 1);
-      if (!copied) return undefined;
-      items.push(copied.copy);
+      if (copied === UNCOPIED) return UNCOPIED;
+      items.push(copied);
     }
-    return { copy: items };
+    return items;
   }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const snapshot = snapshotOf(value as Record<string, unknown>, depth);
-  return snapshot && { copy: snapshot };
+  if (Object.getPrototypeOf(value) !== Object.prototype) return UNCOPIED;
+  return snapshotOf(value as Record<string, unknown>, depth) ?? UNCOPIED;
 }
 
 function snapshotOf(record: Record<string, unknown>, depth: number): Snapshot | undefined {
@@ -44,8 +46,8 @@ function snapshotOf(record: Record<string, unknown>, depth: number): Snapshot | 
   const values: Copied[] = [];
   for (const key of keys) {
     const copied = copyOf(record[key], depth + 1);
-    if (!copied) return undefined;
-    values.push(copied.copy);
+    if (copied === UNCOPIED) return undefined;
+    values.push(copied);
   }
   return { keys, values };
 }

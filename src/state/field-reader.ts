@@ -28,37 +28,62 @@ export interface FieldReader {
   drop(key: string): undefined;
 }
 
-export function fieldReader(record: Readonly<Record<string, unknown>>, dropped: string[]): FieldReader {
-  const present = (key: string): boolean => record[key] !== undefined && record[key] !== null;
-  const noted = <T>(key: string, value: T | undefined): T | undefined => {
-    if (value === undefined && present(key)) dropped.push(key);
+/**
+ * The reader as a class: its methods live on the prototype. A reader is made on every decode (twice a model
+ * call for the usage record), and one of eight closures cost more than the fields it read.
+ */
+class RecordFieldReader implements FieldReader {
+  constructor(
+    private readonly record: Readonly<Record<string, unknown>>,
+    private readonly dropped: string[],
+  ) {}
+
+  private noted<T>(key: string, value: T | undefined): T | undefined {
+    if (value === undefined && this.record[key] !== undefined && this.record[key] !== null) this.dropped.push(key);
     return value;
-  };
-  const reader: FieldReader = {
-    number(key, { min = 0, max = Number.MAX_SAFE_INTEGER, integer = false }) {
-      const number = decodeCount(record[key], Number.MAX_VALUE);
-      const ok = number !== undefined && number >= min && number <= max && (!integer || Number.isInteger(number));
-      return noted(key, ok ? number : undefined);
-    },
-    tokens(key, max) {
-      const number = decodeCount(record[key], max);
-      return number === 0 ? undefined : noted(key, number);
-    },
-    // A fraction is floored, as a JSON round trip through a float column may leave one; a negative count is dropped.
-    counter: (key) => Math.floor(reader.number(key, {}) ?? 0),
-    string: (key) => noted(key, typeof record[key] === 'string' ? record[key] : undefined),
-    boolean(key) {
-      const value = record[key];
-      if (value === true || value === 'true') return true;
-      noted(key, value === false || value === 'false' ? false : undefined);
-      return false;
-    },
-    oneOf: (key, values) =>
-      noted(
-        key,
-        values.find((value) => value === record[key]),
-      ),
-    drop: (key) => noted(key, undefined),
-  };
-  return reader;
+  }
+
+  number(key: string, range: { min?: number; max?: number; integer?: boolean }): number | undefined {
+    const { min = 0, max = Number.MAX_SAFE_INTEGER, integer = false } = range;
+    const number = decodeCount(this.record[key], Number.MAX_VALUE);
+    const ok = number !== undefined && number >= min && number <= max && (!integer || Number.isInteger(number));
+    return this.noted(key, ok ? number : undefined);
+  }
+
+  tokens(key: string, max: number): number | undefined {
+    const number = decodeCount(this.record[key], max);
+    return number === 0 ? undefined : this.noted(key, number);
+  }
+
+  // A fraction is floored, as a JSON round trip through a float column may leave one; a negative count is dropped.
+  counter(key: string): number {
+    return Math.floor(this.number(key, {}) ?? 0);
+  }
+
+  string(key: string): string | undefined {
+    const value = this.record[key];
+    return this.noted(key, typeof value === 'string' ? value : undefined);
+  }
+
+  boolean(key: string): boolean {
+    const value = this.record[key];
+    if (value === true || value === 'true') return true;
+    this.noted(key, value === false || value === 'false' ? false : undefined);
+    return false;
+  }
+
+  oneOf<T>(key: string, values: readonly T[]): T | undefined {
+    return this.noted(
+      key,
+      values.find((value) => value === this.record[key]),
+    );
+  }
+
+  drop(key: string): undefined {
+    return this.noted(key, undefined);
+  }
+}
+
+export function fieldReader(record: Readonly<Record<string, unknown>>, dropped: string[]): FieldReader {
+  return new RecordFieldReader(record, dropped);
 }

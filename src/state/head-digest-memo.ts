@@ -37,15 +37,18 @@ export class HeadDigestMemo {
   private sorted: string[] = [];
   private digest = digestOfSorted([]);
 
-  /** The digest of `head`'s fingerprints sorted: what `digestOfSorted(head.slice().sort())` gives. */
-  digestOf(head: readonly string[]): string {
+  /**
+   * The digest of `head`'s fingerprints sorted: what `digestOfSorted(head.slice().sort())` gives. The memo
+   * keeps `head` itself (the caller's fresh list, never changed after): no copy of the whole head.
+   */
+  digestOf(head: string[]): string {
     const known = this.prints;
     let same = known.length <= head.length;
     for (let i = 0; same && i < known.length; i++) same = known[i] === head[i];
     if (same && known.length === head.length) return this.digest;
     if (!same || head.length - known.length > MAX_INSERTS) this.sorted = head.slice().sort();
     else for (let i = known.length; i < head.length; i++) insertSorted(this.sorted, head[i] as string);
-    this.prints = head.slice();
+    this.prints = head;
     this.digest = digestOfSorted(this.sorted);
     return this.digest;
   }

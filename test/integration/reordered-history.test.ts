@@ -14,6 +14,7 @@ import type { Content } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
 import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
+import { historyMayBeEdited } from '../../src/adk/hooks/history-editors.js';
 import {
   CapturingLogger,
   ScriptedLlm,
@@ -88,6 +89,26 @@ class RawRequests extends BasePlugin {
   }
 }
 
+/**
+ * The guard with c's requests kept as they reach it: no plugin before it, so it takes the history as ADK's
+ * own (adk/hooks/history-editors.ts), and `trusted` says it did on every call of c.
+ */
+class CapturingGuard extends ContextGuard {
+  readonly contents: Content[][] = [];
+  trusted = true;
+
+  override async beforeModelCallback(args: {
+    callbackContext: Context;
+    llmRequest: LlmRequest;
+  }): Promise<LlmResponse | undefined> {
+    if (args.callbackContext.agentName === 'c') {
+      this.contents.push(structuredClone(args.llmRequest.contents));
+      this.trusted &&= !historyMayBeEdited(args.callbackContext.invocationContext, this);
+    }
+    return super.beforeModelCallback(args);
+  }
+}
+
 interface Run {
   readonly sent: readonly Content[][];
   readonly raw: readonly Content[][];
@@ -96,14 +117,19 @@ interface Run {
   readonly warnings: readonly string[];
   readonly summaryCompactions: number | undefined;
   readonly rejected: number;
+  /** The guard took every request of c as ADK built it (no plugin before it). */
+  readonly trusted: boolean;
 }
 
 /**
  * Turns 1..`turns` of [ParallelAgent[a, b], c] on a SQLite file, c guarded on a small window; with
  * `cFetches`, c fetches logs once a turn before it answers (its compactions then cut after the run).
+ * `trusted`: no plugin before the guard (c's requests are kept by the guard itself), so it takes the
+ * history as ADK built it; otherwise a plugin before it keeps them and the guard compares every content.
  */
-async function runPipeline(turns: number, cFetches: boolean): Promise<Run> {
-  const store = new DatabaseSessionService(`sqlite://${join(folder, `sessions-${String(cFetches)}.sqlite`)}`);
+async function runPipeline(turns: number, cFetches: boolean, trusted = false): Promise<Run> {
+  const file = `sessions-${String(cFetches)}-${String(trusted)}.sqlite`;
+  const store = new DatabaseSessionService(`sqlite://${join(folder, file)}`);
   await store.init();
   // a starts its step first and answers 120 ms later; b starts 20 ms after a and answers at once.
   const aModel = new SlowScriptedLlm(120, branchScript('a'));
@@ -139,38 +165,45 @@ async function runPipeline(turns: number, cFetches: boolean): Promise<Run> {
   const logger = new CapturingLogger();
   const raw = new RawRequests();
   const compactions: { record: CompactionRecord; request: number }[] = [];
-  const guard = new ContextGuard({
+  const guard = new CapturingGuard({
     agents: { a: { enabled: false }, b: { enabled: false }, c: { contextWindow: 6_000 } },
     summarizer: new ScriptedSummarizer(),
     maskKeepRecent: 0,
     prepareTurnsAhead: 0,
     logger,
     onCompaction: (record) => {
-      compactions.push({ record, request: raw.contents.length - 1 });
+      compactions.push({ record, request: guard.contents.length - 1 });
     },
   });
-  const runner = new Runner({ appName: APP_NAME, agent: root, sessionService: store, plugins: [raw, guard] });
+  const plugins = trusted ? [guard] : [raw, guard];
+  const runner = new Runner({ appName: APP_NAME, agent: root, sessionService: store, plugins });
   const session = await store.createSession({ appName: APP_NAME, userId: USER_ID });
   for (let turn = 1; turn <= turns; turn++) await runTurn(runner, session.id, `Turn ${turn}: compare the branches.`);
   const stored = await store.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
   return {
     sent: cModel.requests.map((request) => request.contents),
-    raw: raw.contents,
+    raw: guard.contents,
     compactions,
     warnings: logger.lines.filter((line) => line.level !== 'debug').map((line) => line.message),
     summaryCompactions: decodeSummaryRecord(stored?.state[stateKeysFor('c').summary])?.compactions,
     rejected: cModel.rejectedRequests.length,
+    trusted: guard.trusted,
   };
 }
 
 describe('a summary over a history the database reorders', () => {
+  // Trusted: the guard takes the known history as it was while its first and last contents are in place, and
+  // the reorder keeps them there; the watermarks are still checked content by content (estimate/live-fingerprints.ts).
   it.each([
-    ['across the watermark (c answers at once: its compaction cuts between the two branch answers)', false],
-    ['inside the covered range (c fetches first: its compaction cuts after the run)', true],
+    ['across the watermark (c answers at once: its compaction cuts between the two branch answers)', false, false],
+    ['inside the covered range (c fetches first: its compaction cuts after the run)', true, false],
+    ['across the watermark, with no plugin before the guard (a trusted history)', false, true],
+    ['inside the covered range, with no plugin before the guard (a trusted history)', true, true],
   ])(
     'should keep applying the summary, and strip nothing it does not cover, when the run is reordered %s',
-    async (_, cFetches) => {
-      const run = await runPipeline(12, cFetches);
+    async (_, cFetches, trusted) => {
+      const run = await runPipeline(12, cFetches, trusted);
+      expect(run.trusted).toBe(trusted);
       expect(run.rejected).toBe(0);
       expect(run.compactions.length).toBeGreaterThan(0);
       // The reorder happened: the compaction's turn was seen as [b, a] and comes back as [a, b] on the next turn.
