@@ -232,3 +232,23 @@ describe('a rejected call whose request the agent or a later plugin added to', (
     expect(w.logger.matching(/changed the contents the guard sent/)).toHaveLength(1);
   });
 });
+
+describe("the over-limit warning of a request the agent's callbacks add to", () => {
+  it("should name the callbacks' additions apart, not count them as the system instruction", async () => {
+    // Memory notes the agent's callback puts first in every request, too large to leave room for any history.
+    const notes = `Retrieved memory notes:\n${proseText(34_000, 5)}`;
+    const addNotes: Addition = (request) => void request.contents.unshift({ role: 'user', parts: [{ text: notes }] });
+    const w = await world(addNotes, 'agent', { contextWindow: WINDOW });
+    for (let turn = 1; turn <= 3; turn++) await w.turn(`Turn ${turn}: check the logs.`);
+    expect(w.model.rejectedRequests).toEqual([]);
+    const warnings = w.logger.matching(/over the hard limit/).map((line) => line.message);
+    expect(warnings).toHaveLength(1);
+    // Before: "system instruction, tools and pins alone are ~7571", the notes counted as the instruction.
+    const figures =
+      /system instruction, tools and pins alone are ~(\d+), and what the agent's own before-model callbacks or plugins registered after the guard added to the last request ~(\d+)/.exec(
+        warnings[0]!,
+      );
+    expect(Number(figures?.[1])).toBeLessThan(500);
+    expect(Number(figures?.[2])).toBeGreaterThan(6_000);
+  });
+});
