@@ -33,7 +33,7 @@ export function finish(
   const measured = { ...compacted, observedView: observed.view };
   const { sentCalibrated, reducedCalibrated } = sentAndReduced(measure, measured, composed, fitted);
   const reduced = { viewEstimate: composed.estimate, reducedCalibrated };
-  const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor);
+  const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor, usage.agentAddedTokens);
   const tokensBefore = measure.calibrated;
   const compaction =
     made && composed.compacted && reason

@@ -179,4 +179,10 @@ describe('overLimitMessage', () => {
         '(window 1000); system instruction, tools and pins alone are ~150',
     );
   });
+
+  it("should name apart what the agent's callbacks or later plugins added, not count it as the system instruction", () => {
+    expect(overLimitMessage(budget.hardLimit + 1, budget, 700, 1.5, 600)).toMatch(
+      /system instruction, tools and pins alone are ~150, and what the agent's own before-model callbacks or plugins registered after the guard added to the last request ~900$/,
+    );
+  });
 });

@@ -182,16 +182,25 @@ function requestIndex(sent: readonly Content[], summaryAt: number | undefined): 
   return latestUserRequestIndex(sent);
 }
 
-/** Why the request goes out over the hard limit, or `undefined` when it does not. */
+/**
+ * Why the request goes out over the hard limit, or `undefined` when it does not. `added`: of `fixedTokens`, what the
+ * agent's callbacks or plugins after the guard added to the last request (usage/agent-additions.ts), named apart.
+ */
 export function overLimitMessage(
   sentCalibrated: number,
   budget: Budget,
   fixedTokens: number,
   factor: number,
+  added = 0,
 ): string | undefined {
   if (sentCalibrated <= budget.hardLimit) return undefined;
+  const own = `system instruction, tools and pins alone are ~${Math.ceil((fixedTokens - added) * factor)}`;
+  const others =
+    added > 0
+      ? `, and what the agent's own before-model callbacks or plugins registered after the guard added to the last request ~${Math.ceil(added * factor)}`
+      : '';
   return (
     `request is ~${sentCalibrated} tokens after compaction and shrinking, over the hard limit of ${budget.hardLimit} ` +
-    `(window ${budget.window}); system instruction, tools and pins alone are ~${Math.ceil(fixedTokens * factor)}`
+    `(window ${budget.window}); ${own}${others}`
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { usageRecord } from '../../test/support/builders.js';
-import { recordAgentAdditions } from './agent-additions.js';
+import { carryAgentAdditions, recordAgentAdditions } from './agent-additions.js';
 
 describe('recordAgentAdditions', () => {
   it('should carry the measured addition and pair the real count with the request actually sent', () => {
@@ -21,5 +21,19 @@ describe('recordAgentAdditions', () => {
     const usage = usageRecord({ sentEstimate: 1_000 });
     expect(recordAgentAdditions(usage, -50)).toBe(usage);
     expect(recordAgentAdditions(usage, Number.NaN)).toBe(usage);
+  });
+});
+
+describe('carryAgentAdditions', () => {
+  it('should carry what a rejected request measured and leave the estimate of the retry as it was decided', () => {
+    const next = carryAgentAdditions(usageRecord({ sentEstimate: 4_000, agentAddedTokens: 300 }), 2_500);
+    expect(next).toMatchObject({ agentAddedTokens: 2_500, sentEstimate: 4_000 });
+  });
+
+  it('should clear it for nothing added, and keep the record when nothing changes', () => {
+    expect(carryAgentAdditions(usageRecord({ agentAddedTokens: 300 }), 0).agentAddedTokens).toBeUndefined();
+    const usage = usageRecord({ agentAddedTokens: 300 });
+    expect(carryAgentAdditions(usage, 300)).toBe(usage);
+    expect(carryAgentAdditions(usageRecord({}), Number.NaN).agentAddedTokens).toBeUndefined();
   });
 });

@@ -20,3 +20,12 @@ export function recordAgentAdditions(usage: UsageRecord, added: number): UsageRe
     ...(usage.sentEstimate === undefined ? {} : { sentEstimate: Math.max(1, usage.sentEstimate - carried + measured) }),
   };
 }
+
+/**
+ * `added` carried to the next requests as it was measured on a rejected request, the estimate left as it
+ * is: the retried request's estimate (adk/hooks/retry-rejected.ts) already counts the additions it re-applied.
+ */
+export function carryAgentAdditions(usage: UsageRecord, added: number): UsageRecord {
+  const measured = Number.isFinite(added) && added > 0 ? Math.round(added) : undefined;
+  return measured === usage.agentAddedTokens ? usage : { ...usage, agentAddedTokens: measured };
+}

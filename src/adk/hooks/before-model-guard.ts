@@ -15,7 +15,7 @@ import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
-import { retryRejected } from './retry-rejected.js';
+import { retryRejected, type RetryDecision } from './retry-rejected.js';
 import type { RecallPending } from './read-request.js';
 import type { ResolvedPolicy } from '../../options.js';
 import { recallDue } from '../../recall/declaration.js';
@@ -25,6 +25,7 @@ import { restateBudgetFigures } from '../tools/context-status-tool.js';
 import { policyBudget } from '../../budget/compute-budget.js';
 import { readUsage } from '../runtime/state-writer.js';
 import { userOfContext } from '../runtime/session-scope.js';
+import { carryAgentAdditions } from '../../usage/agent-additions.js';
 
 /** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
 function clearConsolidateRequest(context: Context): void {
@@ -60,11 +61,16 @@ export class BeforeModelGuard {
     let sent: GuardRequestResult | undefined;
     await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key, exact)));
     if (!sent) return;
-    const again = (accept: (result: GuardRequestResult) => boolean) => this.guardAgain(context, request, key, accept);
+    const again = (retry: RetryDecision) => this.guardAgain(context, request, key, retry);
+    // What the estimate counted of what the callbacks added to the last request (usage/agent-additions.ts).
+    const carried = sent.state.usage.agentAddedTokens ?? 0;
     try {
       // Before ADK reads the agent's model for this call (after the before-model callbacks).
       installRetryingModel(context.invocationContext.agent);
-      offerRetry(request, retryRejected({ context, request, built, estimate: sent.estimate }, again, this.parts));
+      offerRetry(
+        request,
+        retryRejected({ context, request, built, estimate: sent.estimate, carried }, again, this.parts),
+      );
     } catch (error) {
       // A model ADK cannot resolve fails ADK's own read of it next; the guard does not fail the turn first.
       logFailure(
@@ -76,17 +82,17 @@ export class BeforeModelGuard {
     }
   }
 
-  /** The decision made again on a rejected request, applied only if `accept` takes it. */
+  /** The decision made again on a rejected request, applied only if `retry.accept` takes it. */
   private async guardAgain(
     context: Context,
     request: LlmRequest,
     key: string,
-    accept: (result: GuardRequestResult) => boolean,
+    retry: RetryDecision,
   ): Promise<GuardRequestResult | undefined> {
     let result: GuardRequestResult | undefined;
     await this.parts.queue.run(
       key,
-      async () => void (result = await this.guardInOrder(context, request, key, true, accept)),
+      async () => void (result = await this.guardInOrder(context, request, key, true, retry)),
     );
     return result;
   }
@@ -142,7 +148,7 @@ export class BeforeModelGuard {
     request: LlmRequest,
     key: string,
     exact: boolean,
-    accept: (result: GuardRequestResult) => boolean = () => true,
+    retry?: RetryDecision,
   ): Promise<GuardRequestResult | undefined> {
     const logger = this.parts.logger;
     let hooks: CompactionHooks | undefined;
@@ -161,10 +167,12 @@ export class BeforeModelGuard {
       if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};
-      const state = { ...stored, windowChoice, recallPending, summaryRejection };
+      // A retry's contents come without what was added after the guard: those tokens are carried instead.
+      const usage = retry ? carryAgentAdditions(stored.usage, retry.carried) : stored.usage;
+      const state = { ...stored, usage, windowChoice, recallPending, summaryRejection };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);
-      if (!accept(result)) return undefined;
+      if (retry && !retry.accept(result)) return undefined;
       // A masking is a compaction too, for other plugins' hooks (made without a model call).
       compacted = result.masking !== undefined || result.compaction !== undefined;
       // The placeholders and the summary name the recall tool: it is sent from this call on.

@@ -35,6 +35,22 @@ export class LeftRequests {
     const left = this.left.get(context.actions);
     if (!left || (request !== undefined && request !== left.request)) return undefined;
     this.left.delete(context.actions);
+    return this.addedSince(left);
+  }
+
+  /** `request` as the guard left it and the tokens it gained since, left in place (a retry reads them before learning). */
+  peek(context: Context, request: LlmRequest): { readonly shape: RequestShape; readonly added: number } | undefined {
+    const left = this.left.get(context.actions);
+    if (!left || request !== left.request) return undefined;
+    return { shape: left.shape, added: this.addedSince(left) };
+  }
+
+  /** Nothing to measure after this call's answer: a retry already recorded what was added (adk/hooks/retry-rejected.ts). */
+  forget(context: Context): void {
+    this.left.delete(context.actions);
+  }
+
+  private addedSince(left: LeftRequest): number {
     const { systemInstruction, tools } = left.request.config ?? {};
     const now = requestShape(systemInstruction, tools, left.request.contents);
     return addedTokens(left.shape, now, this.tokenizer, this.memo);
