@@ -80,6 +80,7 @@ const INVALID: ReadonlyArray<readonly [string, unknown]> = [
   ['onCompaction', { onCompaction: 'log it' }],
   ['agents', { agents: 'worker' }],
   ['agents', { agents: null }],
+  ['agents', { agents: [{ bufferTokens: 4_000 }] }],
   ['agents.worker', { agents: { worker: null } }],
   ['agents.worker', { agents: { worker: 8_000 } }],
   ['agents.worker.contextWindow', { agents: { worker: { contextWindow: -5 } } }],
