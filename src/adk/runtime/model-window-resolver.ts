@@ -120,9 +120,11 @@ export class ModelWindowResolver {
     const overrideKey = `${agentName}\u0000${resolved.model}`;
     if (decision.overriddenOption !== undefined && !this.warnedOverrides.has(overrideKey)) {
       this.warnedOverrides.add(overrideKey);
+      const evidence = decision.bounded
+        ? `a request it rejected as too long in this session (~${decision.window} by the guard's measure)`
+        : `the maximum the provider stated (${decision.window})`;
       this.logger.warn(
-        `${LOG_PREFIX} agent '${agentName}': contextWindow ${decision.overriddenOption} for model '${resolved.model}' is larger than the maximum the provider ` +
-          `stated (${decision.window}); using ${decision.window}.`,
+        `${LOG_PREFIX} agent '${agentName}': contextWindow ${decision.overriddenOption} for model '${resolved.model}' is larger than ${evidence}; using ${decision.window}.`,
       );
     }
     const { window, origin, overriddenOption } = decision;
