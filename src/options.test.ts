@@ -35,6 +35,15 @@ const INVALID: ReadonlyArray<readonly [string, unknown]> = [
   ['strategy', { strategy: 'drop-everything' }],
   ['bufferTokens', { bufferTokens: -1 }],
   ['bufferTokens', { contextWindow: 8_000, bufferTokens: 8_000 }],
+  // More than half the window: written for a larger window (the budget would use the default buffer).
+  ['bufferTokens', { contextWindow: 8_000, bufferTokens: 4_001 }],
+  ['agents.worker.bufferTokens', { contextWindow: 32_000, agents: { worker: { bufferTokens: 50_000 } } }],
+  // A hard limit below the threshold the buffer sets: one of the two is not meant.
+  ['hardLimitRatio', { contextWindow: 8_000, bufferTokens: 100, hardLimitRatio: 0.6 }],
+  [
+    'agents.worker.hardLimitRatio',
+    { hardLimitRatio: 0.6, agents: { worker: { contextWindow: 8_000, bufferTokens: 100 } } },
+  ],
   ['bufferRatio', { bufferRatio: 0 }],
   ['bufferRatio', { bufferRatio: 0.95 }],
   ['bufferRatio', { bufferRatio: Number.NaN }],
@@ -80,6 +89,7 @@ const INVALID: ReadonlyArray<readonly [string, unknown]> = [
   ['onCompaction', { onCompaction: 'log it' }],
   ['agents', { agents: 'worker' }],
   ['agents', { agents: null }],
+  ['agents', { agents: [{ bufferTokens: 4_000 }] }],
   ['agents.worker', { agents: { worker: null } }],
   ['agents.worker', { agents: { worker: 8_000 } }],
   ['agents.worker.contextWindow', { agents: { worker: { contextWindow: -5 } } }],
@@ -107,6 +117,19 @@ describe('validateOptions', () => {
         "ContextGuard option 'bufferRatio' must be a number in (0, 0.9]; received 2.",
       );
       expect(rejection({ strategy: 'drop-everything' })?.message).toMatch(/must be one of 'threshold'/);
+    });
+
+    it('should say how far a buffer or a hard limit is from fitting the window', () => {
+      expect(rejection({ contextWindow: 32_000, bufferTokens: 50_000 })?.message).toBe(
+        "ContextGuard option 'bufferTokens' must be at most 50% of the context window (32000); a smaller threshold on purpose is a smaller contextWindow; received 50000.",
+      );
+      expect(rejection({ contextWindow: 8_000, bufferTokens: 100, hardLimitRatio: 0.6 })?.message).toBe(
+        "ContextGuard option 'hardLimitRatio' caps requests at 4800 tokens of the context window (8000), below the threshold bufferTokens 100 sets (7900): raise hardLimitRatio to 0.988 or more, or raise bufferTokens; received 0.6.",
+      );
+      // Half the window is a buffer; a hard limit alone caps the default threshold.
+      expect(rejection({ contextWindow: 8_000, bufferTokens: 4_000 })).toBeUndefined();
+      expect(rejection({ contextWindow: 8_000, hardLimitRatio: 0.6 })).toBeUndefined();
+      expect(rejection({ contextWindow: 8_000, bufferTokens: 3_200, hardLimitRatio: 0.6 })).toBeUndefined();
     });
 
     it('should name the closest valid key of a misspelt one, and say when none is close', () => {

@@ -72,7 +72,10 @@ export interface AgentPolicy {
   uncalibratedThresholdRatio?: number;
   /** Correction applied to the heuristic before any real count exists. @default 1.5 */
   defaultCorrection?: number;
-  /** A request is never knowingly sent above this fraction of the window. @default 0.95 */
+  /**
+   * A request is never knowingly sent above this fraction of the window.
+   * @default 0.95, raised to the threshold when that is higher
+   */
   hardLimitRatio?: number;
   /** After a compaction the request uses at most this fraction of the room below the threshold. @default 0.5 */
   compactTargetRatio?: number;
@@ -224,7 +227,7 @@ export interface ResolvedPolicy {
   readonly reserveOutputTokens: number;
   readonly uncalibratedThresholdRatio: number;
   readonly defaultCorrection: number;
-  readonly hardLimitRatio: number;
+  readonly hardLimitRatio: number | undefined;
   readonly compactTargetRatio: number;
   readonly summarizer: SummarizerOption | undefined;
   readonly summarizerContextWindow: number | undefined;

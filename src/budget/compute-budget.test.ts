@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { computeBudget, defaultBuffer } from './compute-budget.js';
+import { bufferTooLarge, computeBudget, defaultBuffer } from './compute-budget.js';
 
 const budgetInput = fc.record({
   window: fc.integer({ min: 1_024, max: 2_000_000 }),
@@ -35,17 +35,35 @@ describe('defaultBuffer', () => {
 });
 
 describe('computeBudget', () => {
-  describe('inputs outside the validated range', () => {
-    it('should keep the threshold at 1 or more when the buffer is not smaller than the window', () => {
-      // threshold = max(1, 8,000 - 9,000); hard limit = min(95% of 8,000 = 7,600, 8,000 - 0) = 7,600
-      expect(computeBudget({ window: 8_000, bufferTokens: 9_000, calibrated: true })).toEqual({
-        window: 8_000,
-        buffer: 9_000,
-        threshold: 1,
-        hardLimit: 7_600,
+  describe('a bufferTokens written for a larger window', () => {
+    it('should use the default buffer of the window when bufferTokens is more than half of it', () => {
+      // The README's old 50,000 on a 32,000 window: threshold was max(1, -18,000) = 1, every call compacted.
+      // buffer = 20% of 32,000 = 6,400; threshold = 25,600; hard limit = 95% = 30,400
+      expect(computeBudget({ window: 32_000, bufferTokens: 50_000, calibrated: true })).toEqual({
+        window: 32_000,
+        buffer: 6_400,
+        threshold: 25_600,
+        hardLimit: 30_400,
       });
+      // 9,000 of 8,000: buffer 1,600, threshold 6,400
+      expect(computeBudget({ window: 8_000, bufferTokens: 9_000, calibrated: true }).threshold).toBe(6_400);
     });
 
+    it('should keep a bufferTokens of exactly half the window', () => {
+      // 32,000 - 16,000 = 16,000
+      expect(computeBudget({ window: 32_000, bufferTokens: 16_000, calibrated: true }).threshold).toBe(16_000);
+      // 16,001 is over half: the default 6,400
+      expect(computeBudget({ window: 32_000, bufferTokens: 16_001, calibrated: true }).buffer).toBe(6_400);
+    });
+
+    it('should say which bufferTokens were written for a larger window', () => {
+      expect(bufferTooLarge(50_000, 32_000)).toBe(true);
+      expect(bufferTooLarge(16_000, 32_000)).toBe(false);
+      expect(bufferTooLarge(undefined, 32_000)).toBe(false);
+    });
+  });
+
+  describe('inputs outside the validated range', () => {
     it('should ignore a negative output reserve', () => {
       // 128,000 - 20% (25,600) = 102,400
       expect(computeBudget({ window: 128_000, outputReserve: -5_000, calibrated: true }).threshold).toBe(102_400);
@@ -74,13 +92,35 @@ describe('computeBudget', () => {
     });
 
     it('should use an explicit buffer', () => {
-      // 8,000 - 5,000 = 3,000
-      expect(computeBudget({ window: 8_000, bufferTokens: 5_000, calibrated: true }).threshold).toBe(3_000);
+      // 8,000 - 3,000 = 5,000
+      expect(computeBudget({ window: 8_000, bufferTokens: 3_000, calibrated: true }).threshold).toBe(5_000);
     });
 
     it('should use a configured hard-limit ratio', () => {
       // min(90% of 128,000 = 115,200, 128,000) = 115,200
       expect(computeBudget({ window: 128_000, hardLimitRatio: 0.9, calibrated: true }).hardLimit).toBe(115_200);
+    });
+  });
+
+  describe('a hard-limit ratio below the threshold', () => {
+    it('should cap the threshold at a configured hard limit', () => {
+      // threshold would be 8,000 - 100 = 7,900; hard limit = 60% of 8,000 = 4,800: no request knowingly above it
+      expect(computeBudget({ window: 8_000, bufferTokens: 100, hardLimitRatio: 0.6, calibrated: true })).toEqual({
+        window: 8_000,
+        buffer: 100,
+        threshold: 4_800,
+        hardLimit: 4_800,
+      });
+      // The default buffer's threshold (80%) too
+      expect(computeBudget({ window: 128_000, hardLimitRatio: 0.6, calibrated: true }).threshold).toBe(76_800);
+    });
+
+    it('should raise the default hard limit to the threshold instead', () => {
+      // window 600,000: threshold 580,000 (20,000 buffer) over 95% (570,000)
+      expect(computeBudget({ window: 600_000, calibrated: true })).toMatchObject({
+        threshold: 580_000,
+        hardLimit: 580_000,
+      });
     });
   });
 
@@ -128,6 +168,31 @@ describe('computeBudget', () => {
           const budget = computeBudget(input);
           expect(budget.threshold).toBeLessThanOrEqual(budget.hardLimit);
           expect(budget.hardLimit).toBeLessThanOrEqual(budget.window);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should never send a request knowingly above a configured hard-limit ratio', () => {
+      fc.assert(
+        fc.property(budgetInput, (input) => {
+          if (input.hardLimitRatio === undefined) return;
+          const budget = computeBudget(input);
+          expect(budget.hardLimit).toBeLessThanOrEqual(Math.floor(input.window * input.hardLimitRatio));
+          expect(budget.threshold).toBeLessThanOrEqual(budget.hardLimit);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should keep a threshold of at least half the window before the uncalibrated cap, whatever the buffer', () => {
+      fc.assert(
+        fc.property(budgetInput, fc.nat(3_000_000), (input, bufferTokens) => {
+          const { window } = input;
+          const calibrated = computeBudget({ ...input, bufferTokens, outputReserve: undefined, calibrated: true });
+          expect(calibrated.threshold).toBeGreaterThanOrEqual(
+            Math.min(Math.floor(window / 2), window - defaultBuffer(window, input.bufferRatio)),
+          );
         }),
         PROPERTY_RUNS,
       );

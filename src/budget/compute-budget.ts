@@ -1,9 +1,16 @@
 /**
  * The token budget of one agent's requests.
  *
- *   buffer    = bufferTokens ?? (window > 200k ? 20,000 : 20% of the window)
- *   threshold = window - max(buffer, output reserve)
- *   hardLimit = min(95% of the window, window - output reserve)
+ *   buffer    = bufferTokens when at most half the window, else the default:
+ *               window > 200k ? 20,000 : bufferRatio × window
+ *   hardCap   = min(hardLimitRatio × window, window - output reserve)
+ *   threshold = window - max(buffer, output reserve), at most hardCap when hardLimitRatio is set
+ *   hardLimit = max(threshold, hardCap)     (hardLimitRatio unset: 95%)
+ *
+ * A `bufferTokens` over half the window was written for a larger window than the one in use (the
+ * README's 50,000 for a 1M model, on a 32k one): as written it would leave a threshold of a few
+ * hundred tokens, and every call would compact. A set `hardLimitRatio` is a promise that no request
+ * is knowingly sent above it, so it caps the threshold; unset, the hard limit yields to the threshold.
  *
  * While no real count has been seen (calibrated = false) the threshold is also
  * capped at `uncalibratedThresholdRatio` of the window: the default correction
@@ -11,12 +18,16 @@
  * threshold is the only protection they get (the adaptive buffer).
  */
 
-import { LARGE_WINDOW, LARGE_WINDOW_BUFFER } from '../config/budget-options.js';
+import {
+  DEFAULT_HARD_LIMIT_RATIO,
+  LARGE_WINDOW,
+  LARGE_WINDOW_BUFFER,
+  MAX_BUFFER_SHARE,
+} from '../config/budget-options.js';
 import { OPTION_TABLE } from '../config/option-table.js';
 
 // The option defaults live in the option table; these names keep the budget readable on its own.
 const DEFAULT_BUFFER_RATIO: number = OPTION_TABLE.bufferRatio.default;
-const DEFAULT_HARD_LIMIT_RATIO: number = OPTION_TABLE.hardLimitRatio.default;
 const DEFAULT_UNCALIBRATED_THRESHOLD_RATIO: number = OPTION_TABLE.uncalibratedThresholdRatio.default;
 
 interface BudgetInput {
@@ -43,23 +54,54 @@ export function defaultBuffer(window: number, bufferRatio: number = DEFAULT_BUFF
   return window > LARGE_WINDOW ? LARGE_WINDOW_BUFFER : Math.round(window * bufferRatio);
 }
 
+/** Whether `bufferTokens` was written for a larger window than `window` (more than half of it). */
+export function bufferTooLarge(bufferTokens: number | undefined, window: number): bufferTokens is number {
+  return bufferTokens !== undefined && bufferTokens > window * MAX_BUFFER_SHARE;
+}
+
+/** The buffer kept free below `window`: `bufferTokens` unless written for a larger window, else the default. */
+export function effectiveBuffer(window: number, bufferTokens?: number, bufferRatio?: number): number {
+  return bufferTokens !== undefined && !bufferTooLarge(bufferTokens, window)
+    ? bufferTokens
+    : defaultBuffer(window, bufferRatio);
+}
+
+/** No request is knowingly sent above this: the hard limit's share of the window, less the output reserve. */
+function hardCap(window: number, hardLimitRatio: number | undefined, outputReserve = 0): number {
+  return Math.min(Math.floor(window * (hardLimitRatio ?? DEFAULT_HARD_LIMIT_RATIO)), window - outputReserve);
+}
+
+/**
+ * When a set `bufferTokens` and a set `hardLimitRatio` disagree under `window`: the threshold the buffer asks for
+ * is above the hard limit, which caps it (the buffer then has no effect). Undefined when they agree.
+ */
+export function bufferAboveHardLimit(
+  window: number,
+  bufferTokens: number | undefined,
+  hardLimitRatio: number | undefined,
+): { readonly threshold: number; readonly hardLimit: number } | undefined {
+  if (bufferTokens === undefined || hardLimitRatio === undefined || bufferTooLarge(bufferTokens, window))
+    return undefined;
+  const threshold = window - bufferTokens;
+  const hardLimit = hardCap(window, hardLimitRatio);
+  return threshold > hardLimit ? { threshold, hardLimit } : undefined;
+}
+
 export function computeBudget(input: BudgetInput): Budget {
   const { window } = input;
-  const buffer = input.bufferTokens ?? defaultBuffer(window, input.bufferRatio);
+  const buffer = effectiveBuffer(window, input.bufferTokens, input.bufferRatio);
   // An output reserve larger than half the window is a misconfiguration; cap it.
   const outputReserve = Math.min(Math.max(0, input.outputReserve ?? 0), Math.floor(window / 2));
+  const cap = hardCap(window, input.hardLimitRatio, outputReserve);
   let threshold = window - Math.max(buffer, outputReserve);
+  if (input.hardLimitRatio !== undefined) threshold = Math.min(threshold, cap);
   if (!input.calibrated) {
     threshold = Math.min(
       threshold,
       Math.floor(window * (input.uncalibratedThresholdRatio ?? DEFAULT_UNCALIBRATED_THRESHOLD_RATIO)),
     );
   }
-  const hardLimit = Math.max(
-    threshold,
-    Math.min(Math.floor(window * (input.hardLimitRatio ?? DEFAULT_HARD_LIMIT_RATIO)), window - outputReserve),
-  );
-  return { window, buffer, threshold: Math.max(1, threshold), hardLimit };
+  return { window, buffer, threshold: Math.max(1, threshold), hardLimit: Math.max(threshold, cap) };
 }
 
 /** The budget options of an agent's policy (a `ResolvedPolicy` is one). */

@@ -3,7 +3,7 @@
  * buffer below it, the hard limit, the correction before the first real
  * count, and how far a compaction goes. Part of the option table.
  */
-import { BOOLEAN, between, figure, integer, type OptionSpec } from './option-spec.js';
+import { BOOLEAN, between, figure, integer, percent, type OptionSpec } from './option-spec.js';
 
 export const STRATEGY_VALUES = ['threshold', 'sliding-window'] as const;
 
@@ -12,6 +12,14 @@ export const STRATEGY_VALUES = ['threshold', 'sliding-window'] as const;
 export const LARGE_WINDOW = 200_000;
 /** The buffer of a window above `LARGE_WINDOW` when `bufferTokens` is unset. */
 export const LARGE_WINDOW_BUFFER = 20_000;
+/**
+ * The largest share of the window a `bufferTokens` may keep free. A larger one was written for a larger
+ * window (the model's real or learned window is smaller than assumed): the window's default buffer is used
+ * instead, with one warning. A smaller threshold on purpose is `contextWindow`'s job.
+ */
+export const MAX_BUFFER_SHARE = 0.5;
+/** The hard limit's share of the window when `hardLimitRatio` is unset. */
+export const DEFAULT_HARD_LIMIT_RATIO = 0.95;
 
 export const BUDGET_OPTIONS = {
   enabled: {
@@ -40,10 +48,10 @@ export const BUDGET_OPTIONS = {
     scope: 'policy',
     unit: 'tokens',
     range: integer(0),
-    rangeNote: '< window',
+    rangeNote: `≤ ${percent(MAX_BUFFER_SHARE)} of window`,
     defaultText: `${figure(LARGE_WINDOW_BUFFER)} (window > ${LARGE_WINDOW / 1_000}k), else \`bufferRatio\` × window`,
     short: 'Tokens kept free below the window; threshold = window − buffer.',
-    long: 'Kept free below the window: threshold = window − buffer.',
+    long: `Kept free below the window: threshold = window − buffer. At most ${percent(MAX_BUFFER_SHARE)} of \`contextWindow\` (a config error); above ${percent(MAX_BUFFER_SHARE)} of a window from the registry, \`modelWindows\` or a provider's rejection it was written for a larger window: the default buffer for that window is used, with one warning per agent and model.`,
   },
   bufferRatio: {
     scope: 'policy',
@@ -83,9 +91,9 @@ export const BUDGET_OPTIONS = {
     scope: 'policy',
     unit: 'fraction',
     range: between(0.5, 1),
-    default: 0.95,
+    defaultText: `${DEFAULT_HARD_LIMIT_RATIO}, raised to the threshold when that is higher`,
     short: 'A request is never knowingly sent above this fraction of the window.',
-    long: 'A request is never knowingly sent above this share of the window.',
+    long: `A request is never knowingly sent above this share of the window: set, it also caps the threshold (compaction starts at the hard limit at the latest; with \`contextWindow\` and a \`bufferTokens\` whose threshold is above it, a config error; otherwise one warning per agent and model). Unset, the hard limit is ${percent(DEFAULT_HARD_LIMIT_RATIO)} of the window, or the threshold when that is higher (windows over ${Math.round(LARGE_WINDOW_BUFFER / (1 - DEFAULT_HARD_LIMIT_RATIO) / 1_000)}k with the ${figure(LARGE_WINDOW_BUFFER)}-token buffer).`,
   },
   compactTargetRatio: {
     scope: 'policy',

@@ -16,7 +16,7 @@ export const GLOBAL_OPTIONS = {
     defaultText: '`{}`',
     short:
       'Per-agent policies by exact agent name, merged over the global values; an agent not listed gets the global values.',
-    long: 'Per-agent policies, by exact agent name; only own enumerable entries are read. An entry that names no agent of the app is logged once, with the name it likely meant, when the app first runs.',
+    long: 'Per-agent policies, by exact agent name, in an object (an array is refused); only own enumerable entries are read. An entry that names no agent of the app is logged once, with the name it likely meant, when the app first runs.',
   },
   modelWindows: {
     scope: 'global',

@@ -332,6 +332,26 @@ describe('parseOverflowError', () => {
         says: { promptTokens: 25_270, limit: 4_000 },
       },
       {
+        should: 'read counts grouped by thousands with commas',
+        message: JSON.stringify({
+          error: {
+            code: 400,
+            message: 'The input token count (9,321) exceeds the maximum number of tokens allowed (1,048,576).',
+          },
+        }),
+        says: { promptTokens: 9_321, limit: 1_048_576 },
+      },
+      {
+        should: 'read the statement after an HTTP status in brackets',
+        message: '[400 Bad Request] The input token count (9321) exceeds the maximum number of tokens allowed (8000).',
+        says: { promptTokens: 9_321, limit: 8_000 },
+      },
+      {
+        should: 'read no count from digits whose commas do not group thousands',
+        message: 'The input token count (93,21) exceeds the maximum number of tokens allowed (8000).',
+        says: {},
+      },
+      {
         should: 'read the Vertex AI wording',
         message:
           'Unable to submit request because the input token count is 131335 but model only supports up to 131072. ' +
@@ -354,6 +374,12 @@ describe('parseOverflowError', () => {
         should: 'read the chat completions wording',
         message:
           "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.",
+        says: { promptTokens: 130_532, limit: 128_000 },
+      },
+      {
+        should: 'read counts grouped by thousands with commas',
+        message:
+          "This model's maximum context length is 128,000 tokens. However, your messages resulted in 130,532 tokens.",
         says: { promptTokens: 130_532, limit: 128_000 },
       },
       {

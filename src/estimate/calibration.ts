@@ -183,12 +183,17 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
 
 /**
  * What may precede a statement in a provider's own words: error class names a client or proxy prefixes
- * ("litellm.BadRequestError: "), the HTTP status openai-node puts first ("400 "), Vertex AI's "Unable to
+ * ("litellm.BadRequestError: "), the HTTP status openai-node puts first ("400 ", or "[400 Bad Request] "
+ * as Google's older JavaScript SDK writes it), Vertex AI's "Unable to
  * submit request because", OpenAI's "This model's" (OpenRouter's "This endpoint's"). None of them can hold
  * text of the request.
  */
 const CLASS_NAMES = String.raw`(?:[\w.]{1,80}(?:Error|Exception)\s*[:-]\s*){0,4}`;
-const LEAD_IN = String.raw`^\s*${CLASS_NAMES}(?:\d{3}\s+)?(?:unable to submit request because\s+)?(?:the\s+|this (?:model|endpoint)'s\s+)?`;
+/** An HTTP status as clients write it before the provider's words: "400 ", "[400 Bad Request] ". */
+const STATUS = String.raw`(?:\d{3}\s+|\[\d{3}(?: [A-Za-z ]{1,40})?\]\s*)?`;
+const LEAD_IN = String.raw`^\s*${CLASS_NAMES}${STATUS}(?:unable to submit request because\s+)?(?:the\s+|this (?:model|endpoint)'s\s+)?`;
+/** A count as providers write it: digits, or digits grouped by thousands with commas ("9,321"). */
+const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d+)`;
 /**
  * What a client puts before a provider's JSON error body: error class names (LiteLLM nests four), then
  * @google/genai's "got status: INVALID_ARGUMENT. ", openai-python's "Error code: 400 - " or a bare status.
@@ -199,33 +204,43 @@ const BODY_PREFIX = new RegExp(
   'i',
 );
 const GEMINI = new RegExp(
-  `${LEAD_IN}input token count(?: \\(| is |: )(\\d+)\\)? exceeds the maximum number of tokens allowed(?: \\(| is |: )?(\\d+)?`,
+  `${LEAD_IN}input token count(?: \\(| is |: )${COUNT}\\)? exceeds the maximum number of tokens allowed(?: \\(| is |: )?${COUNT}?`,
   'i',
 );
 const GEMINI_MAXIMUM = new RegExp(
-  `${LEAD_IN}input token count exceeds the maximum number of tokens allowed\\s*(?:\\(|is|:)?\\s*(\\d+)`,
+  `${LEAD_IN}input token count exceeds the maximum number of tokens allowed\\s*(?:\\(|is|:)?\\s*${COUNT}`,
   'i',
 );
-const VERTEX = new RegExp(`${LEAD_IN}input token count is (\\d+) but (?:the )?model only supports up to (\\d+)`, 'i');
-const ANTHROPIC = new RegExp(`${LEAD_IN}prompt is too long:\\s*(\\d+) tokens\\s*>\\s*(\\d+)`, 'i');
-const OPENAI = new RegExp(`${LEAD_IN}maximum context length is (\\d+) tokens`, 'i');
+const VERTEX = new RegExp(
+  `${LEAD_IN}input token count is ${COUNT} but (?:the )?model only supports up to ${COUNT}`,
+  'i',
+);
+const ANTHROPIC = new RegExp(`${LEAD_IN}prompt is too long:\\s*${COUNT} tokens\\s*>\\s*${COUNT}`, 'i');
+const OPENAI = new RegExp(`${LEAD_IN}maximum context length is ${COUNT} tokens`, 'i');
 /** OpenAI's own next sentence: "However, your messages resulted in N tokens", "however you requested N tokens (P in your prompt; ...". */
-const OPENAI_SIZE =
-  /^[^\d]{0,40}?(?:resulted in|requested(?: about)?|request has) (\d+) (?:input )?tokens(?: \((\d+) in (?:your prompt|the messages))?/i;
+const OPENAI_SIZE = new RegExp(
+  String.raw`^[^\d]{0,40}?(?:resulted in|requested(?: about)?|request has) ${COUNT} (?:input )?tokens(?: \(${COUNT} in (?:your prompt|the messages))?`,
+  'i',
+);
 
 function statementAtStart(text: string): { promptTokens?: number; limit?: number } | undefined {
   const gemini = GEMINI.exec(text);
-  if (gemini) return { promptTokens: Number(gemini[1]), ...(gemini[2] ? { limit: Number(gemini[2]) } : {}) };
+  if (gemini) return { promptTokens: count(gemini[1]), ...(gemini[2] ? { limit: count(gemini[2]) } : {}) };
   const maximum = GEMINI_MAXIMUM.exec(text);
-  if (maximum) return { limit: Number(maximum[1]) };
+  if (maximum) return { limit: count(maximum[1]) };
   const vertex = VERTEX.exec(text) ?? ANTHROPIC.exec(text);
-  if (vertex) return { promptTokens: Number(vertex[1]), limit: Number(vertex[2]) };
+  if (vertex) return { promptTokens: count(vertex[1]), limit: count(vertex[2]) };
   const openai = OPENAI.exec(text);
   if (!openai) return undefined;
   // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
   const size = OPENAI_SIZE.exec(text.slice(openai[0].length));
   const prompt = size?.[2] ?? size?.[1];
-  return { ...(prompt ? { promptTokens: Number(prompt) } : {}), limit: Number(openai[1]) };
+  return { ...(prompt ? { promptTokens: count(prompt) } : {}), limit: count(openai[1]) };
+}
+
+/** A count matched by COUNT, without its thousands separators. */
+function count(digits: string | undefined): number {
+  return Number((digits ?? '').replace(/,/g, ''));
 }
 
 /**

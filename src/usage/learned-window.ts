@@ -19,6 +19,7 @@
 import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
 import { MIN_PLAUSIBLE_WINDOW, STATED_SIZE_RATIO } from './window.js';
+import { rejectedBound } from './rejected-bound.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { type UsageRecord } from './stored-usage.js';
 import { type WindowOrigin } from './agent-usage-figures.js';
@@ -170,14 +171,34 @@ interface WindowDecision extends WindowChoice {
   readonly learned: boolean;
   /** Set when the session's state holds a learned window that a request accepted in this process contradicts. */
   readonly contradicted: boolean;
+  /** Set when the window is the session's rejected size (usage/rejected-bound.ts), not a stated maximum. */
+  readonly bounded: boolean;
 }
 
-/** The window an agent's request is measured against, decided once from the session's usage record and `evidence`. */
+/**
+ * The window an agent's request is measured against, decided once from the session's usage record and `evidence`:
+ * a stated maximum as `chooseWindow` says, then below a request of this session the model rejected as too long.
+ */
 export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): WindowDecision {
   const { model, resolved, processWindow, processAccepted } = evidence;
   const fromState = stateWindowOf(usage, model, processAccepted);
   const learned = learnedOf(fromState.window, processWindow, processAccepted);
-  return { ...chooseWindow(resolved, learned), learned: learned !== undefined, contradicted: fromState.contradicted };
+  const bound = rejectedBound(usage, model, windowFloor([acceptedIn(usage, model), processAccepted]));
+  const stated = chooseWindow(resolved, learned);
+  const choice = boundedChoice(stated, bound, resolved.window);
+  return {
+    ...choice,
+    learned: learned !== undefined || choice !== stated,
+    contradicted: fromState.contradicted,
+    bounded: choice !== stated,
+  };
+}
+
+/** `choice`, or the session's rejected size when smaller (an option it overrides named, as a stated maximum's). */
+function boundedChoice(choice: WindowChoice, bound: number | undefined, resolved: number): WindowChoice {
+  if (bound === undefined || bound >= choice.window) return choice;
+  const overridden = choice.overriddenOption ?? (choice.origin === 'option' ? resolved : undefined);
+  return { window: bound, origin: 'learned', ...(overridden === undefined ? {} : { overriddenOption: overridden }) };
 }
 
 /** The window to use, given the registry's (or options') answer and a learned maximum. */

@@ -6,6 +6,7 @@
 import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { type UsageRecord } from './stored-usage.js';
+import { recordRejectedSize } from './rejected-bound.js';
 import {
   acceptedIn,
   plausibleWindow,
@@ -77,6 +78,8 @@ interface RejectionOutcome {
   readonly learned?: number | undefined;
   /** Set when the message stated a maximum that was not believed. */
   readonly refused?: RefusedStatement | undefined;
+  /** The session's bound on `model`'s window from the rejected request's measure, when it lowered it. */
+  readonly bounded?: number | undefined;
 }
 
 /**
@@ -93,9 +96,25 @@ export function rejectionOutcome(
   message: string,
   model?: string,
   processAccepted?: AcceptedSize,
+  measure?: number,
 ): RejectionOutcome {
   const parsed = parseOverflowError(message);
   if (!parsed) return { usage };
+  const outcome = statedOutcome(usage, parsed, model, processAccepted);
+  // The request was larger than the window, whatever the message says of it (usage/rejected-bound.ts).
+  const floor = windowFloor([acceptedIn(usage, model), processAccepted]);
+  const next = recordRejectedSize(outcome.usage, model, measure, floor);
+  const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
+  return { ...outcome, usage: next, ...(bounded === undefined ? {} : { bounded }) };
+}
+
+/** What the message states: its size calibrates, its maximum may become the window (see `rejectionOutcome`). */
+function statedOutcome(
+  usage: UsageRecord,
+  parsed: { promptTokens?: number; limit?: number },
+  model: string | undefined,
+  processAccepted: AcceptedSize | undefined,
+): RejectionOutcome {
   const stated = plausibleCount(parsed.promptTokens);
   const consistent = stated === undefined || statedSizeConsistent(stated, usage.sentEstimate);
   const real = consistent ? stated : undefined;

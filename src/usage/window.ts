@@ -25,6 +25,12 @@ export interface UsageWindow extends Pick<AgentUsageFigures, 'window' | 'windowS
    */
   readonly summarizerWindow?: number | undefined;
   readonly summarizerWindowModel?: string | undefined;
+  /**
+   * The smallest request `rejectedModel` rejected as too long in this session, by the guard's calibrated measure:
+   * that model's window in this session is below it (usage/rejected-bound.ts).
+   */
+  readonly rejectedTokens?: number | undefined;
+  readonly rejectedModel?: string | undefined;
 }
 
 /** The smallest window a provider's statement or a record may name: the smallest an option may name. */
@@ -47,7 +53,23 @@ export function decodeWindow(read: FieldReader): UsageWindow {
     windowSource: read.oneOf('windowSource', WINDOW_ORIGINS),
     ...decodeLearnedWindow(read),
     ...decodeSummarizerWindow(read),
+    ...decodeRejectedSize(read),
   };
+}
+
+/** The rejected size: a whole count of at least 1,024, with the model it is for (bounded further when used). */
+function decodeRejectedSize(read: FieldReader): Pick<UsageWindow, 'rejectedTokens' | 'rejectedModel'> {
+  const model = read.string('rejectedModel');
+  const tokens = read.number('rejectedTokens', {
+    min: MIN_PLAUSIBLE_WINDOW,
+    max: MAX_PLAUSIBLE_TOKENS - 1,
+    integer: true,
+  });
+  if (tokens === undefined || model === undefined) {
+    if (tokens !== undefined) read.drop('rejectedTokens');
+    return {};
+  }
+  return { rejectedTokens: tokens, rejectedModel: model };
 }
 
 /** The summarizer model's learned window: a whole count of at least 1,024, with the model it is for. */

@@ -24,8 +24,13 @@ export const OTHER_CHECKS: Record<OtherOptionName, Check> = {
       throw new ContextGuardConfigError(path, value, 'must be a non-empty string');
   },
   agents: (path, value) => {
-    if (typeof value !== 'object' || value === null)
-      throw new ContextGuardConfigError(path, value, 'must be an object keyed by agent name');
+    // An array would pass as an object and its entries be read as agents named '0', '1', ...
+    if (!isPlainObject(value))
+      throw new ContextGuardConfigError(
+        path,
+        value,
+        `must be an object keyed by agent name${Array.isArray(value) ? ', not an array' : ''}`,
+      );
   },
   modelWindows: (path, value) => {
     if (!isPlainObject(value))

@@ -19,6 +19,9 @@ import {
 import type { OptionScope, OptionSpec } from '../config/option-spec.js';
 import { unknownField } from '../config/unknown-field.js';
 import { ContextGuardConfigError } from '../errors.js';
+import { bufferAboveHardLimit, bufferTooLarge } from '../budget/compute-budget.js';
+import { MAX_BUFFER_SHARE } from '../config/budget-options.js';
+import { percent } from '../config/option-spec.js';
 import type { AgentPolicy, ContextGuardOptions } from '../options.js';
 import { agentEntries } from '../policy/agent-entries.js';
 import { checkRange } from './check-range.js';
@@ -57,19 +60,32 @@ function validatePolicy(policy: AgentPolicy, prefix: string): void {
   checkFitsWindow(prefix, policy, policy.contextWindow);
 }
 
-/** Buffer and output reserve must each leave room in the window (the agent's own, or the global one). */
+/**
+ * Buffer and output reserve must each leave room in the window (the agent's own, or the global one), by the
+ * rules the budget applies at run time to a window it learns (budget/compute-budget.ts).
+ */
 function checkFitsWindow(prefix: string, policy: AgentPolicy, window: number | undefined): void {
   if (window === undefined) return;
-  for (const field of ['bufferTokens', 'reserveOutputTokens'] as const) {
-    const value = policy[field];
-    if (value !== undefined && value >= window) {
-      throw new ContextGuardConfigError(
-        `${prefix}${field}`,
-        value,
-        `must be smaller than the context window (${window})`,
-      );
-    }
-  }
+  const { bufferTokens, reserveOutputTokens, hardLimitRatio } = policy;
+  if (reserveOutputTokens !== undefined && reserveOutputTokens >= window)
+    throw new ContextGuardConfigError(
+      `${prefix}reserveOutputTokens`,
+      reserveOutputTokens,
+      `must be smaller than the context window (${window})`,
+    );
+  if (bufferTooLarge(bufferTokens, window))
+    throw new ContextGuardConfigError(
+      `${prefix}bufferTokens`,
+      bufferTokens,
+      `must be at most ${percent(MAX_BUFFER_SHARE)} of the context window (${window}); a smaller threshold on purpose is a smaller contextWindow`,
+    );
+  const conflict = bufferAboveHardLimit(window, bufferTokens, hardLimitRatio);
+  if (conflict)
+    throw new ContextGuardConfigError(
+      `${prefix}hardLimitRatio`,
+      hardLimitRatio,
+      `caps requests at ${conflict.hardLimit} tokens of the context window (${window}), below the threshold bufferTokens ${bufferTokens ?? 0} sets (${conflict.threshold}): raise hardLimitRatio to ${Math.ceil((conflict.threshold / window) * 1_000) / 1_000} or more, or raise bufferTokens`,
+    );
 }
 /** Validates all options; throws `ContextGuardConfigError` on the first invalid field or unknown key. */
 export function validateOptions(options: ContextGuardOptions): void {
@@ -84,6 +100,7 @@ export function validateOptions(options: ContextGuardOptions): void {
     const effective: AgentPolicy = {
       bufferTokens: policy.bufferTokens ?? options.bufferTokens,
       reserveOutputTokens: policy.reserveOutputTokens ?? options.reserveOutputTokens,
+      hardLimitRatio: policy.hardLimitRatio ?? options.hardLimitRatio,
     };
     checkFitsWindow(`agents.${agentName}.`, effective, policy.contextWindow ?? options.contextWindow);
   }

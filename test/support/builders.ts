@@ -104,6 +104,7 @@ export function testPolicy(fields: Partial<ResolvedPolicy> = {}): ResolvedPolicy
     ...POLICY_DEFAULTS,
     contextWindow: undefined,
     bufferTokens: undefined,
+    hardLimitRatio: undefined,
     maxPinnedTokens: undefined,
     toolOutputTruncation: undefined,
     summarizer: undefined,

@@ -14,6 +14,7 @@ import { readUsage, writeUsage } from '../runtime/state-writer.js';
 import type { PendingCalls } from './pending-calls.js';
 import type { LeftRequests } from './left-requests.js';
 import { recordAgentAdditions } from '../../usage/agent-additions.js';
+import { rejectedMeasure } from '../../usage/rejected-bound.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { wasLearned } from './learned-rejections.js';
 import { userOfContext } from '../runtime/session-scope.js';
@@ -63,12 +64,9 @@ export function learnFromRejection(
   // The request rejected is the one the agent's callbacks left: its estimate is paired with the stated size.
   const added = deps.left.takeAdded(context, request);
   const stored = readUsage(context.state, context.agentName);
-  const outcome = rejectionOutcome(
-    added === undefined ? stored : recordAgentAdditions(stored, added),
-    message,
-    model,
-    deps.windows.acceptedBy(model),
-  );
+  const sent = added === undefined ? stored : recordAgentAdditions(stored, added);
+  const measure = rejectedMeasure(stored, sent);
+  const outcome = rejectionOutcome(sent, message, model, deps.windows.acceptedBy(model), measure);
   const next = outcome.usage;
   writeUsage(context.state, context.agentName, next);
   // Only an earned statement spreads: to this user's sessions, to every session once another user's states it too.
@@ -82,9 +80,13 @@ export function learnFromRejection(
       : outcome.refused
         ? ` The maximum it states is not taken as the window: ${REFUSALS[outcome.refused]}.`
         : '';
+  const bounded =
+    outcome.learned === undefined && outcome.bounded !== undefined
+      ? ` Its window is taken as below the rejected request, ~${outcome.bounded} tokens by the guard's measure, for this session.`
+      : '';
   // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(
-    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}`,
+    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}${bounded}`,
   );
 }
 

@@ -24,6 +24,7 @@ import { BoundedMap } from '../../collections/bounded-map.js';
 import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { BudgetWarnings } from './budget-warnings.js';
 
 /** The summarizer of a request and the window it is given. */
 interface SummarizerChoice {
@@ -49,11 +50,14 @@ export class ModelWindowResolver {
   private readonly warnedContradicted = new Set<string>();
   /** Agent and model pairs whose larger `contextWindow` a stated maximum overrode (logged once). */
   private readonly warnedOverrides = new Set<string>();
+  private readonly budgetWarnings: BudgetWarnings;
 
   constructor(
     private readonly options: ContextGuardOptions,
     private readonly logger: GuardLogger,
-  ) {}
+  ) {
+    this.budgetWarnings = new BudgetWarnings(logger);
+  }
 
   /**
    * Remembers a maximum a provider stated for `model` (normalised name) in a session of `user`, unless `model`
@@ -116,12 +120,15 @@ export class ModelWindowResolver {
     const overrideKey = `${agentName}\u0000${resolved.model}`;
     if (decision.overriddenOption !== undefined && !this.warnedOverrides.has(overrideKey)) {
       this.warnedOverrides.add(overrideKey);
+      const evidence = decision.bounded
+        ? `a request it rejected as too long in this session (~${decision.window} by the guard's measure)`
+        : `the maximum the provider stated (${decision.window})`;
       this.logger.warn(
-        `${LOG_PREFIX} agent '${agentName}': contextWindow ${decision.overriddenOption} for model '${resolved.model}' is larger than the maximum the provider ` +
-          `stated (${decision.window}); using ${decision.window}.`,
+        `${LOG_PREFIX} agent '${agentName}': contextWindow ${decision.overriddenOption} for model '${resolved.model}' is larger than ${evidence}; using ${decision.window}.`,
       );
     }
     const { window, origin, overriddenOption } = decision;
+    this.budgetWarnings.check(policy, agentName, resolved.model, window, origin);
     return { window, origin, overriddenOption };
   }
 

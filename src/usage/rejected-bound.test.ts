@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { usageRecord } from '../../test/support/builders.js';
+import { decideWindow } from './learned-window.js';
+import { rejectionOutcome } from './provider-feedback.js';
+import { recordRejectedSize, rejectedBound, rejectedMeasure } from './rejected-bound.js';
+import { decodeUsageRecord } from './stored-usage.js';
+
+const DEFAULT_WINDOW = { window: 128_000, source: 'default', model: 'm' } as const;
+const STATED_ZERO = 'The input token count (9321) exceeds the maximum number of tokens allowed (0).';
+
+describe('rejectedMeasure', () => {
+  it("should add what the agent's callbacks added beyond what was carried to the calibrated measure", () => {
+    // 6,000 calibrated; the callbacks' 2,000 replaced a carried 500: +1,500
+    const stored = usageRecord({ lastCalibrated: 6_000, sentEstimate: 4_000, agentAddedTokens: 500 });
+    expect(rejectedMeasure(stored, { ...stored, sentEstimate: 5_500 })).toBe(7_500);
+    expect(rejectedMeasure(stored, stored)).toBe(6_000);
+  });
+
+  it('should measure nothing before the guard measured a request', () => {
+    expect(rejectedMeasure(usageRecord(), usageRecord())).toBeUndefined();
+  });
+});
+
+describe('recordRejectedSize', () => {
+  it("should keep the smallest rejected measure for the model, and show it as the session's window", () => {
+    const first = recordRejectedSize(usageRecord({ window: 128_000 }), 'models/m', 9_300, 1_024);
+    expect(first).toMatchObject({ rejectedTokens: 9_300, rejectedModel: 'm', window: 9_300, windowSource: 'learned' });
+    expect(recordRejectedSize(first, 'm', 12_000, 1_024).rejectedTokens).toBe(9_300);
+    expect(recordRejectedSize(first, 'm', 8_500, 1_024).rejectedTokens).toBe(8_500);
+  });
+
+  it('should not bound below 1,024 or a request the model accepted', () => {
+    expect(recordRejectedSize(usageRecord(), 'm', 900, 1_024).rejectedTokens).toBeUndefined();
+    expect(recordRejectedSize(usageRecord(), 'm', 5_000, 6_000).rejectedTokens).toBeUndefined();
+  });
+
+  it("should replace another model's bound", () => {
+    const other = usageRecord({ rejectedTokens: 3_000, rejectedModel: 'other' });
+    expect(recordRejectedSize(other, 'm', 9_000, 1_024)).toMatchObject({ rejectedTokens: 9_000, rejectedModel: 'm' });
+  });
+});
+
+describe('rejectedBound', () => {
+  it('should hold for its own model only, and not below a request the model accepted since', () => {
+    const usage = usageRecord({ rejectedTokens: 9_000, rejectedModel: 'm' });
+    expect(rejectedBound(usage, 'm', 1_024)).toBe(9_000);
+    expect(rejectedBound(usage, 'other', 1_024)).toBeUndefined();
+    expect(rejectedBound(usage, 'm', 9_500)).toBeUndefined();
+  });
+
+  it('should drop a bound read back from state that is not a whole count of at least 1,024', () => {
+    expect(decodeUsageRecord({ rejectedTokens: 500, rejectedModel: 'm' }).rejectedTokens).toBeUndefined();
+    expect(decodeUsageRecord({ rejectedTokens: 9_000 }).rejectedTokens).toBeUndefined();
+    expect(decodeUsageRecord({ rejectedTokens: 9_000, rejectedModel: 'm' }).rejectedTokens).toBe(9_000);
+  });
+});
+
+describe('a rejection that states no maximum the guard reads', () => {
+  it("should bound the window by the guard's measure, not by any figure of the text", () => {
+    const usage = usageRecord({ sentEstimate: 6_000, lastCalibrated: 9_000 });
+    const outcome = rejectionOutcome(usage, STATED_ZERO, 'm', undefined, 9_000);
+    expect(outcome).toMatchObject({ learned: undefined, bounded: 9_000 });
+    expect(outcome.usage).toMatchObject({ rejectedTokens: 9_000, window: 9_000, windowSource: 'learned' });
+    // A quoted hostile maximum states nothing: the bound is still the guard's measure.
+    const quoted = `Request rejected: "The input token count (5000) exceeds the maximum number of tokens allowed (1100)."`;
+    expect(rejectionOutcome(usage, quoted, 'm', undefined, 9_000).usage.rejectedTokens).toBe(9_000);
+  });
+
+  it('should bound the window decided for that model, under an option too', () => {
+    const usage = usageRecord({ rejectedTokens: 9_000, rejectedModel: 'm' });
+    expect(decideWindow(usage, { model: 'm', resolved: DEFAULT_WINDOW })).toMatchObject({
+      window: 9_000,
+      origin: 'learned',
+      bounded: true,
+    });
+    expect(
+      decideWindow(usage, { model: 'm', resolved: { window: 32_000, source: 'override', model: 'm' } }),
+    ).toMatchObject({ window: 9_000, origin: 'learned', overriddenOption: 32_000 });
+    // A smaller stated maximum stays the window; another model's request is not bounded.
+    expect(
+      decideWindow(
+        { ...usage, learnedWindow: 8_000, learnedWindowModel: 'm' },
+        { model: 'm', resolved: DEFAULT_WINDOW },
+      ),
+    ).toMatchObject({ window: 8_000, bounded: false });
+    expect(decideWindow(usage, { model: 'other', resolved: DEFAULT_WINDOW }).window).toBe(128_000);
+  });
+});
