@@ -180,7 +180,9 @@ export function readRequest(
 ): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
-  const measures = readers.measures.measure(key, contents, tokenizer, exact);
+  // The session's events: a history taken on the cache's probe must still have the events it was measured on, in order.
+  const events = context.invocationContext.session.events;
+  const measures = readers.measures.measure(key, contents, tokenizer, exact, events);
   const fingerprintAt = liveFingerprints(contents, measures);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
