@@ -67,7 +67,7 @@ interface SessionEntry {
 }
 
 /** The session's events as the call reads them (ADK's `session.events`): only their ids and order are read. */
-export type SessionEventIds = readonly { readonly id?: unknown }[];
+type SessionEventIds = readonly { readonly id?: unknown }[];
 
 interface MeasureCacheLimits {
   /** Sessions (x agents) whose measures are kept. @default 1,000 */
