@@ -14,6 +14,12 @@ function withoutChange(measures: ContentMeasures): Omit<ContentMeasures, 'change
   return { fingerprints, tokens, framing, kept };
 }
 
+/** The session's events behind a history: ids in the order the session lists them. */
+function events(count: number, order: readonly number[] = []): { id: string }[] {
+  const ids = Array.from({ length: count }, (_, i) => ({ id: `event-${i}` }));
+  return order.length > 0 ? order.map((i) => ids[i]!) : ids;
+}
+
 /** A history of `count` distinct contents: 'message 0', 'message 1', ... */
 function history(count: number): Content[] {
   return Array.from({ length: count }, (_, i) => (i % 2 === 0 ? userText(`message ${i}`) : modelText(`message ${i}`)));
@@ -45,10 +51,10 @@ describe('ContentMeasureCache', () => {
   describe('with nothing before the guard that could edit (exact off)', () => {
     it('should take a history still in place at its first and last known contents without comparing the middle', () => {
       const cache = new ContentMeasureCache();
-      cache.measure(KEY, history(5), characterTokenizer, false);
+      cache.measure(KEY, history(5), characterTokenizer, false, events(5));
       const grown = history(7);
       grown[2] = userText('edited in the middle, longer than before');
-      const { tokens } = cache.measure(KEY, grown, characterTokenizer, false);
+      const { tokens } = cache.measure(KEY, grown, characterTokenizer, false, events(7));
       // Only the two appended contents are measured: the middle one keeps its earlier measure (16).
       expect(cache.measuredContents).toBe(7);
       expect(tokens[2]).toBe(16);
@@ -58,17 +64,44 @@ describe('ContentMeasureCache', () => {
 
     it('should compare every content when the first or the last known content changed, or the history is shorter', () => {
       const cache = new ContentMeasureCache();
-      cache.measure(KEY, history(5), characterTokenizer, false);
+      cache.measure(KEY, history(5), characterTokenizer, false, events(5));
       for (const at of [0, 4]) {
         const changed = history(6);
         changed[at] = userText('a summary now in its place');
         changed[2] = userText('edited in the middle, longer than before');
-        expect(cache.measure(KEY, changed, characterTokenizer, false).tokens[2]).toBe(4 + 3 + 40);
-        cache.measure(KEY, history(5), characterTokenizer, true);
+        expect(cache.measure(KEY, changed, characterTokenizer, false, events(6)).tokens[2]).toBe(4 + 3 + 40);
+        cache.measure(KEY, history(5), characterTokenizer, true, events(6));
       }
       const shorter = history(4);
       shorter[2] = userText('edited in the middle, longer than before');
-      expect(cache.measure(KEY, shorter, characterTokenizer, false).tokens[2]).toBe(4 + 3 + 40);
+      expect(cache.measure(KEY, shorter, characterTokenizer, false, events(6)).tokens[2]).toBe(4 + 3 + 40);
+    });
+
+    it('should compare every content when the session lists its events in another order, first and last in place', () => {
+      // A database reloading a parallel run by timestamp: two middle contents swapped, the last one known in place.
+      const cache = new ContentMeasureCache();
+      const before = [userText('question'), modelText('short'), modelText('a much longer answer'), userText('next')];
+      cache.measure(KEY, before, characterTokenizer, false, events(4));
+      const reloaded = [before[0]!, before[2]!, before[1]!, before[3]!, modelText('appended')].map((c) =>
+        structuredClone(c),
+      );
+      const measures = cache.measure(KEY, reloaded, characterTokenizer, false, events(5, [0, 2, 1, 3, 4]));
+      expect(withoutChange(measures)).toEqual(
+        withoutChange(new ContentMeasureCache().measure(KEY, reloaded, characterTokenizer)),
+      );
+      // What was built from the snapshot before (the masked view's placeholders) holds only before the swap.
+      expect(measures.change.unchangedBefore).toBe(1);
+    });
+
+    it('should compare every content when the events are not given, or one has no id', () => {
+      for (const listed of [undefined, [...events(4), {}]]) {
+        const cache = new ContentMeasureCache();
+        cache.measure(KEY, history(4), characterTokenizer, false, events(4));
+        cache.measure(KEY, history(5), characterTokenizer, false, listed);
+        const grown = history(6);
+        grown[2] = userText('edited in the middle, longer than before');
+        expect(cache.measure(KEY, grown, characterTokenizer, false, events(6)).tokens[2]).toBe(4 + 3 + 40);
+      }
     });
   });
 

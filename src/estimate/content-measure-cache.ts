@@ -12,7 +12,11 @@
  * a probe of the first and last contents alone let a middle edit keep stale
  * counts and placeholders) and costs a visit per node, not per byte: a deep
  * copy shares its strings. A global fingerprint → tokens memo makes even a
- * full re-measure cheap.
+ * full re-measure cheap. Where nothing before the guard could edit, the known
+ * history is taken on a probe only while the session's events it was built
+ * from still lead the session's events, in order: a database reloading a
+ * parallel run by timestamp swaps two contents in the middle and keeps the
+ * first and last in place.
  *
  * Correctness never depends on this cache: a miss only costs time. It is
  * bounded (least recently used sessions are dropped first).
@@ -58,7 +62,12 @@ interface SessionEntry {
   readonly kept: unknown[];
   /** The number of the last snapshot handed out for this key. */
   generation?: number;
+  /** The ids of the session's events when the contents were last measured; unknown after an exact measure without them. */
+  eventIds?: string[] | undefined;
 }
+
+/** The session's events as the call reads them (ADK's `session.events`): only their ids and order are read. */
+type SessionEventIds = readonly { readonly id?: unknown }[];
 
 interface MeasureCacheLimits {
   /** Sessions (x agents) whose measures are kept. @default 1,000 */
@@ -72,6 +81,27 @@ function keptPrefix(kept: readonly unknown[], contents: readonly Content[]): num
   const count = kept.length;
   if (count === 0 || count > contents.length) return 0;
   return sameAsKept(kept[0], contents[0]) && sameAsKept(kept[count - 1], contents[count - 1]) ? count : 0;
+}
+
+/**
+ * Whether `events` begin with the events of `known`, in the same order: the session only grew by appending.
+ * A compare per event, by a string the same object shares within a turn (one reloaded per turn).
+ */
+function appendedTo(known: readonly string[] | undefined, events: SessionEventIds): boolean {
+  if (known === undefined || known.length > events.length) return false;
+  for (let i = 0; i < known.length; i++) if (events[i]?.id !== known[i]) return false;
+  return true;
+}
+
+/** `known` grown to the ids of `events` (which it leads), or rebuilt; undefined when an event has no id. */
+function idsOf(known: string[] | undefined, events: SessionEventIds, extend: boolean): string[] | undefined {
+  const ids = extend && known ? known : [];
+  for (let i = ids.length; i < events.length; i++) {
+    const id = events[i]?.id;
+    if (typeof id !== 'string') return undefined;
+    ids.push(id);
+  }
+  return ids;
 }
 
 export class ContentMeasureCache {
@@ -90,14 +120,24 @@ export class ContentMeasureCache {
   /**
    * Measures `contents`, reusing what is known for `key` (session id + agent name). `exact`: something
    * before the guard could have edited any content (adk/hooks/history-editors.ts), so every one is compared;
-   * otherwise the contents grow from ADK's append-only events, and a known history still in place at its
-   * first and last positions is taken as it was (any other change is compared content by content).
+   * otherwise the contents grow from ADK's append-only `events`, and a known history still in place at its
+   * first and last positions is taken as it was (any other change is compared content by content) while
+   * the events it was measured on still lead `events` in their order. Without `events`, always exact.
    */
-  measure(key: string, contents: readonly Content[], tokenizer: Tokenizer, exact = true): ContentMeasures {
-    const entry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
+  measure(
+    key: string,
+    contents: readonly Content[],
+    tokenizer: Tokenizer,
+    exact = true,
+    events?: SessionEventIds,
+  ): ContentMeasures {
+    const entry: SessionEntry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
     this.sessions.delete(key); // re-inserted below: most recently used last
-    // A shorter history is not one that grew by appending (a rewind, a compaction): compared in full.
-    const whole = exact || entry.kept.length > contents.length;
+    const appended = events !== undefined && appendedTo(entry.eventIds, events);
+    entry.eventIds = events && idsOf(entry.eventIds, events, appended);
+    // A shorter history is not one that grew by appending (a rewind, a compaction), nor one whose events
+    // came back in another order (a reload sorted by timestamp): compared in full.
+    const whole = exact || !appended || entry.kept.length > contents.length;
     if (entry.kept.length > contents.length) {
       for (const list of [entry.fingerprints, entry.tokens, entry.framing, entry.kept]) list.length = contents.length;
     }

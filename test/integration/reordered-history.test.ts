@@ -192,8 +192,9 @@ async function runPipeline(turns: number, cFetches: boolean, trusted = false): P
 }
 
 describe('a summary over a history the database reorders', () => {
-  // Trusted: the guard takes the known history as it was while its first and last contents are in place, and
-  // the reorder keeps them there; the watermarks are still checked content by content (estimate/live-fingerprints.ts).
+  // Trusted: the reorder keeps the first and last contents in place, so the measure cache sees it by the order of
+  // the session's events (reorder-differential.test.ts); the watermarks are checked content by content anyway
+  // (estimate/live-fingerprints.ts).
   it.each([
     ['across the watermark (c answers at once: its compaction cuts between the two branch answers)', false, false],
     ['inside the covered range (c fetches first: its compaction cuts after the run)', true, false],

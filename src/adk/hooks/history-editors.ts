@@ -10,7 +10,8 @@
  * older events; the token-based and agent-controlled compactors only append a summary event, which the
  * contents then start with, so they count as not editing).
  * What remains (a new compaction summary, function responses ADK moves next to their calls, a shorter
- * history) changes the first content, the last one known, or the length: the cache then compares every content.
+ * history) changes the first content, the last one known, or the length, and a database reloading events in
+ * another order changes the order of the session's events: the cache then compares every content.
  * As an agent callback the guard runs after other callbacks: `attached` is always exact.
  */
 import {

@@ -167,7 +167,10 @@ type ReadState = StoredGuardState & {
   readonly summaryRejection?: SummaryRejection | undefined;
 };
 
-/** `key`: the session and agent's queue key; `exact`: every content is compared with its measured copy. */
+/**
+ * `key`: the session and agent's queue key; `exact`: every content is compared with its measured copy (else only
+ * while the session's events the cache measured on still lead the session's, in order).
+ */
 export function readRequest(
   context: Context,
   request: LlmRequest,
@@ -180,7 +183,7 @@ export function readRequest(
 ): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
-  const measures = readers.measures.measure(key, contents, tokenizer, exact);
+  const measures = readers.measures.measure(key, contents, tokenizer, exact, context.invocationContext.session.events);
   const fingerprintAt = liveFingerprints(contents, measures);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
