@@ -182,6 +182,24 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
 }
 
 /**
+ * Whether `message` says the request was too long in the provider's own words: a statement the guard reads, or
+ * the overflow's words in the provider's message before any quotation mark and near its start ("the prompt is
+ * too long for this model"). A text that only mentions a too-long prompt after a quote, or far into it, may be
+ * quoting the request or a user's words, and "image too large" is not about tokens: `parseOverflowError` still
+ * takes those as overflows stating nothing, but only this kind may bound a session's window by the size sent.
+ */
+export function overflowInOwnWords(message: string): boolean {
+  const own = providerMessage(message);
+  if (statementAtStart(own) !== undefined) return true;
+  const unquoted = own.slice(0, OWN_WORDS_REACH).split(/["'`“‘]/, 1)[0] ?? '';
+  return OWN_OVERFLOW_WORDS.test(unquoted);
+}
+
+/** How far into a provider's message its own words about an overflow are looked for. */
+const OWN_WORDS_REACH = 200;
+const OWN_OVERFLOW_WORDS = /\b(?:context|prompt|input)\b[^.]{0,40}\b(?:too long|exceeds?)\b/i;
+
+/**
  * What may precede a statement in a provider's own words: error class names a client or proxy prefixes
  * ("litellm.BadRequestError: "), the HTTP status openai-node puts first ("400 ", or "[400 Bad Request] "
  * as Google's older JavaScript SDK writes it), Vertex AI's "Unable to

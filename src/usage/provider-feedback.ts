@@ -3,7 +3,7 @@
  * response's `usageMetadata`, and the size stated in a "prompt too long"
  * rejection. Pure functions; the plugin persists the result.
  */
-import { clampCorrection, parseOverflowError } from '../estimate/calibration.js';
+import { clampCorrection, overflowInOwnWords, parseOverflowError } from '../estimate/calibration.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { type UsageRecord } from './stored-usage.js';
 import { recordRejectedSize } from './rejected-bound.js';
@@ -101,9 +101,10 @@ export function rejectionOutcome(
   const parsed = parseOverflowError(message);
   if (!parsed) return { usage };
   const outcome = statedOutcome(usage, parsed, model, processAccepted);
-  // The request was larger than the window, whatever the message says of it (usage/rejected-bound.ts).
+  // The request was larger than the window, whatever figures the message gives (usage/rejected-bound.ts); only
+  // when the provider's own words say so: a text that merely mentions a too-long prompt may quote a user.
   const floor = windowFloor([acceptedIn(usage, model), processAccepted]);
-  const next = recordRejectedSize(outcome.usage, model, measure, floor);
+  const next = overflowInOwnWords(message) ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
   return { ...outcome, usage: next, ...(bounded === undefined ? {} : { bounded }) };
 }

@@ -61,9 +61,21 @@ describe('a rejection that states no maximum the guard reads', () => {
     const outcome = rejectionOutcome(usage, STATED_ZERO, 'm', undefined, 9_000);
     expect(outcome).toMatchObject({ learned: undefined, bounded: 9_000 });
     expect(outcome.usage).toMatchObject({ rejectedTokens: 9_000, window: 9_000, windowSource: 'learned' });
-    // A quoted hostile maximum states nothing: the bound is still the guard's measure.
-    const quoted = `Request rejected: "The input token count (5000) exceeds the maximum number of tokens allowed (1100)."`;
-    expect(rejectionOutcome(usage, quoted, 'm', undefined, 9_000).usage.rejectedTokens).toBe(9_000);
+  });
+
+  it("should not bound the window when only a text that may quote the request or a user says 'too long'", () => {
+    const usage = usageRecord({ sentEstimate: 2_000, lastCalibrated: 3_000, acceptedTokens: 2_800 });
+    for (const message of [
+      `Request rejected: "The input token count (5000) exceeds the maximum number of tokens allowed (1100)."`,
+      'Invalid input: image too large, max 20 MB',
+      'Request contains an invalid argument. The user said: "my prompt is too long, can you help"',
+    ]) {
+      const outcome = rejectionOutcome(usage, message, 'm', undefined, 3_000);
+      // Still an overflow: the next call compacts; but the window stays what it was.
+      expect(outcome.usage.forceCompaction).toBe(true);
+      expect(outcome.usage.rejectedTokens).toBeUndefined();
+      expect(outcome.bounded).toBeUndefined();
+    }
   });
 
   it('should bound the window decided for that model, under an option too', () => {

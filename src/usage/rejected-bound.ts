@@ -3,8 +3,10 @@
  * no maximum the guard can read (no number, a maximum of 0, one not over the stated size, a wording it
  * does not know). A request rejected as too long was larger than the window: the guard's own calibrated
  * measure of it (never a figure of the error's text, which another user's content may write) bounds the
- * window of that model for this session. Kept in the session's usage record, so replicas agree; never
- * spread to other sessions (usage/window-statements.ts keeps that for the provider's statements).
+ * window of that model for this session, when the provider's own words say the request was too long
+ * (estimate/calibration.ts `overflowInOwnWords`). Kept in the session's usage record, so replicas read it
+ * (each applies it above the largest request the model accepted in its own process); never spread to
+ * other sessions (usage/window-statements.ts keeps that for the provider's statements).
  * Like a stated maximum, it is not believed below 1,024 or a request the model accepted.
  */
 import { normalizeModelName } from '../estimate/model-registry.js';
