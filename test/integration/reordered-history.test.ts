@@ -25,30 +25,11 @@ import {
 } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, fetchLogsTool, runTurn } from '../support/agent-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
+import { SlowScriptedLlm, turnOf } from '../support/slow-scripted-llm.js';
 import { summaryText } from '../support/request-invariants.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-reorder-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-/** A scripted model that answers after `delayMs`: the branch that starts first can finish last. */
-class SlowScriptedLlm extends ScriptedLlm {
-  constructor(
-    private readonly delayMs: number,
-    script: ModelScript,
-  ) {
-    super({ window: 1_000_000, countTokens: ratioTokenCounter(1), script, minCachedTokens: false });
-  }
-
-  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
-    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
-    yield* super.generateContentAsync(request);
-  }
-}
-
-function turnOf(request: LlmRequest): number {
-  const text = JSON.stringify(request.contents);
-  return Math.max(0, ...[...text.matchAll(/Turn (\d+):/g)].map((match) => Number(match[1])));
-}
 
 /** A branch's answer: a marker naming the branch and turn, and a report long enough to fill c's window. */
 function branchScript(name: string): ModelScript {
@@ -209,16 +190,16 @@ describe('a summary over a history the database reorders', () => {
       expect(run.compactions.length).toBeGreaterThan(0);
       // The reorder happened: the compaction's turn was seen as [b, a] and comes back as [a, b] on the next turn.
       const first = run.compactions[0]!;
-      const turn = turnOf({ contents: run.raw[first.request]! } as LlmRequest);
+      const turn = turnOf({ contents: run.raw[first.request]! });
       const seen = markers(textOf(run.raw[first.request]!)).filter((marker) => marker.endsWith(`-${turn}`));
-      const nextTurn = run.raw.find((contents) => turnOf({ contents } as LlmRequest) > turn)!;
+      const nextTurn = run.raw.find((contents) => turnOf({ contents }) > turn)!;
       const reloaded = markers(textOf(nextTurn)).filter((marker) => marker.endsWith(`-${turn}`));
       expect(seen.filter((marker) => !marker.startsWith('C'))).toEqual([`B-${turn}`, `A-${turn}`]);
       expect(reloaded.filter((marker) => !marker.startsWith('C'))).toEqual([`A-${turn}`, `B-${turn}`]);
 
       // The watermark falls where the case says: between the turn's two branch answers, or after both.
       const cuts = run.compactions.map(({ record, request }) => {
-        const at = turnOf({ contents: run.raw[request]! } as LlmRequest);
+        const at = turnOf({ contents: run.raw[request]! });
         const before = markers(textOf(run.raw[request]!.slice(0, record.coveredContents.to)));
         return [`A-${at}`, `B-${at}`].filter((marker) => before.includes(marker)).length;
       });

@@ -75,10 +75,19 @@ const NOT_WRAPPED = Symbol('not wrapped');
 
 /** The service `service` passes its calls to, when it is ADK's scoped or forwarding wrapper. */
 function wrapped(service: object): unknown {
-  if ('delegate' in service) return service.delegate;
+  if ('delegate' in service && isArtifactService(service.delegate)) return service.delegate;
   const caller: unknown = (service as { invocationContext?: unknown }).invocationContext;
   if (typeof caller === 'object' && caller !== null && 'artifactService' in caller) return caller.artifactService;
   return NOT_WRAPPED;
+}
+
+/** Whether `value` looks like an artifact service: a service of the user's own with some other `delegate` stores itself. */
+function isArtifactService(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { saveArtifact?: unknown }).saveArtifact === 'function'
+  );
 }
 
 /**
