@@ -59,32 +59,29 @@ export function decodeWindow(read: FieldReader): UsageWindow {
 
 /** The rejected size: a whole count of at least 1,024, with the model it is for (bounded further when used). */
 function decodeRejectedSize(read: FieldReader): Pick<UsageWindow, 'rejectedTokens' | 'rejectedModel'> {
-  const model = read.string('rejectedModel');
-  const tokens = read.number('rejectedTokens', {
-    min: MIN_PLAUSIBLE_WINDOW,
-    max: MAX_PLAUSIBLE_TOKENS - 1,
-    integer: true,
-  });
-  if (tokens === undefined || model === undefined) {
-    if (tokens !== undefined) read.drop('rejectedTokens');
-    return {};
-  }
-  return { rejectedTokens: tokens, rejectedModel: model };
+  const pair = modelCount(read, 'rejectedTokens', 'rejectedModel');
+  return pair ? { rejectedTokens: pair.count, rejectedModel: pair.model } : {};
 }
 
 /** The summarizer model's learned window: a whole count of at least 1,024, with the model it is for. */
 function decodeSummarizerWindow(read: FieldReader): Pick<UsageWindow, 'summarizerWindow' | 'summarizerWindowModel'> {
-  const model = read.string('summarizerWindowModel');
-  const window = read.number('summarizerWindow', {
-    min: MIN_PLAUSIBLE_WINDOW,
-    max: MAX_PLAUSIBLE_TOKENS - 1,
-    integer: true,
-  });
-  if (window === undefined || model === undefined) {
-    if (window !== undefined) read.drop('summarizerWindow');
-    return {};
+  const pair = modelCount(read, 'summarizerWindow', 'summarizerWindowModel');
+  return pair ? { summarizerWindow: pair.count, summarizerWindowModel: pair.model } : {};
+}
+
+/** A window-sized count stored with the model it is for: both or neither (a count without its model is dropped). */
+function modelCount(
+  read: FieldReader,
+  countKey: string,
+  modelKey: string,
+): { count: number; model: string } | undefined {
+  const model = read.string(modelKey);
+  const count = read.number(countKey, { min: MIN_PLAUSIBLE_WINDOW, max: MAX_PLAUSIBLE_TOKENS - 1, integer: true });
+  if (count === undefined || model === undefined) {
+    if (count !== undefined) read.drop(countKey);
+    return undefined;
   }
-  return { summarizerWindow: window, summarizerWindowModel: model };
+  return { count, model };
 }
 
 /** The budget a call was measured against, and where its window came from. */
