@@ -130,6 +130,12 @@ describe('validateOptions', () => {
       expect(rejection({ contextWindow: 8_000, bufferTokens: 4_000 })).toBeUndefined();
       expect(rejection({ contextWindow: 8_000, hardLimitRatio: 0.6 })).toBeUndefined();
       expect(rejection({ contextWindow: 8_000, bufferTokens: 3_200, hardLimitRatio: 0.6 })).toBeUndefined();
+      // The output reserve sets the threshold (6,000) and the hard limit (min(7,200, 6,000)): nothing is lowered.
+      const reserved = { contextWindow: 8_000, bufferTokens: 100, reserveOutputTokens: 2_000, hardLimitRatio: 0.9 };
+      expect(rejection(reserved)).toBeUndefined();
+      expect(rejection({ ...reserved, reserveOutputTokens: 1_000, hardLimitRatio: 0.8 })?.message).toBe(
+        "ContextGuard option 'hardLimitRatio' caps requests at 6400 tokens of the context window (8000), below the threshold reserveOutputTokens 1000 sets (7000): raise hardLimitRatio to 0.875 or more, or raise bufferTokens; received 0.8.",
+      );
     });
 
     it('should name the closest valid key of a misspelt one, and say when none is close', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { bufferTooLarge, computeBudget, defaultBuffer } from './compute-budget.js';
+import { bufferAboveHardLimit, bufferTooLarge, computeBudget, defaultBuffer } from './compute-budget.js';
 
 const budgetInput = fc.record({
   window: fc.integer({ min: 1_024, max: 2_000_000 }),
@@ -115,6 +115,26 @@ describe('computeBudget', () => {
       expect(computeBudget({ window: 128_000, hardLimitRatio: 0.6, calibrated: true }).threshold).toBe(76_800);
     });
 
+    it("should say a bufferTokens conflicts with it only when the cap lowered the budget's own threshold", () => {
+      const repro = { window: 8_000, bufferTokens: 100, outputReserve: 2_000, hardLimitRatio: 0.9 };
+      // The reserve sets the threshold: 8,000 - max(100, 2,000) = 6,000, at most the cap min(7,200, 6,000): nothing lowered.
+      expect(computeBudget({ ...repro, calibrated: true })).toMatchObject({ threshold: 6_000, hardLimit: 6_000 });
+      expect(bufferAboveHardLimit(repro)).toBeUndefined();
+      // 8,000 - max(100, 1,000) = 7,000 over 80% (6,400): the reserve's threshold is lowered by 600.
+      expect(bufferAboveHardLimit({ ...repro, outputReserve: 1_000, hardLimitRatio: 0.8 })).toEqual({
+        bufferTokens: 100,
+        outputReserve: 1_000,
+        threshold: 7_000,
+        hardLimit: 6_400,
+      });
+      expect(bufferAboveHardLimit({ window: 8_000, bufferTokens: 100, hardLimitRatio: 0.6 })).toEqual({
+        bufferTokens: 100,
+        outputReserve: undefined,
+        threshold: 7_900,
+        hardLimit: 4_800,
+      });
+    });
+
     it('should raise the default hard limit to the threshold instead', () => {
       // window 600,000: threshold 580,000 (20,000 buffer) over 95% (570,000)
       expect(computeBudget({ window: 600_000, calibrated: true })).toMatchObject({
@@ -180,6 +200,25 @@ describe('computeBudget', () => {
           const budget = computeBudget(input);
           expect(budget.hardLimit).toBeLessThanOrEqual(Math.floor(input.window * input.hardLimitRatio));
           expect(budget.threshold).toBeLessThanOrEqual(budget.hardLimit);
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should report a conflict exactly when a set hard-limit ratio lowers the calibrated threshold', () => {
+      fc.assert(
+        fc.property(budgetInput, fc.nat(1_000_000), (input, bufferTokens) => {
+          const withBuffer = { ...input, bufferTokens, calibrated: true };
+          const conflict = bufferAboveHardLimit(withBuffer);
+          const capped = computeBudget(withBuffer).threshold;
+          const asked = computeBudget({ ...withBuffer, hardLimitRatio: undefined }).threshold;
+          const expected = bufferTooLarge(bufferTokens, input.window) || capped >= asked;
+          expect(conflict === undefined).toBe(expected);
+          if (conflict)
+            expect({ threshold: conflict.threshold, hardLimit: conflict.hardLimit }).toEqual({
+              threshold: asked,
+              hardLimit: capped,
+            });
         }),
         PROPERTY_RUNS,
       );

@@ -55,7 +55,7 @@ export function defaultBuffer(window: number, bufferRatio: number = DEFAULT_BUFF
 }
 
 /** Whether `bufferTokens` was written for a larger window than `window` (more than half of it). */
-export function bufferTooLarge(bufferTokens: number | undefined, window: number): bufferTokens is number {
+export function bufferTooLarge(bufferTokens: number | undefined, window: number): boolean {
   return bufferTokens !== undefined && bufferTokens > window * MAX_BUFFER_SHARE;
 }
 
@@ -71,30 +71,65 @@ function hardCap(window: number, hardLimitRatio: number | undefined, outputReser
   return Math.min(Math.floor(window * (hardLimitRatio ?? DEFAULT_HARD_LIMIT_RATIO)), window - outputReserve);
 }
 
-/**
- * When a set `bufferTokens` and a set `hardLimitRatio` disagree under `window`: the threshold the buffer asks for
- * is above the hard limit, which caps it (the buffer then has no effect). Undefined when they agree.
- */
-export function bufferAboveHardLimit(
-  window: number,
-  bufferTokens: number | undefined,
-  hardLimitRatio: number | undefined,
-): { readonly threshold: number; readonly hardLimit: number } | undefined {
-  if (bufferTokens === undefined || hardLimitRatio === undefined || bufferTooLarge(bufferTokens, window))
-    return undefined;
-  const threshold = window - bufferTokens;
-  const hardLimit = hardCap(window, hardLimitRatio);
-  return threshold > hardLimit ? { threshold, hardLimit } : undefined;
+/** The options that set the threshold before the uncalibrated cap. */
+type ThresholdInput = Pick<BudgetInput, 'window' | 'bufferTokens' | 'bufferRatio' | 'outputReserve' | 'hardLimitRatio'>;
+
+interface CappedThreshold {
+  readonly buffer: number;
+  readonly outputReserve: number;
+  /** window - max(buffer, output reserve): the threshold the buffer and the output reserve ask for. */
+  readonly asked: number;
+  readonly cap: number;
+  /** `asked`, lowered to `cap` when `hardLimitRatio` is set. */
+  readonly threshold: number;
 }
 
-export function computeBudget(input: BudgetInput): Budget {
+function cappedThreshold(input: ThresholdInput): CappedThreshold {
   const { window } = input;
   const buffer = effectiveBuffer(window, input.bufferTokens, input.bufferRatio);
   // An output reserve larger than half the window is a misconfiguration; cap it.
   const outputReserve = Math.min(Math.max(0, input.outputReserve ?? 0), Math.floor(window / 2));
   const cap = hardCap(window, input.hardLimitRatio, outputReserve);
-  let threshold = window - Math.max(buffer, outputReserve);
-  if (input.hardLimitRatio !== undefined) threshold = Math.min(threshold, cap);
+  const asked = window - Math.max(buffer, outputReserve);
+  const threshold = input.hardLimitRatio === undefined ? asked : Math.min(asked, cap);
+  return { buffer, outputReserve, asked, cap, threshold };
+}
+
+interface HardLimitConflict {
+  readonly bufferTokens: number;
+  /** The output reserve when it, not `bufferTokens`, sets the threshold asked for; else undefined. */
+  readonly outputReserve: number | undefined;
+  /** The threshold the buffer and the output reserve ask for. */
+  readonly threshold: number;
+  /** The hard limit, which caps it: the threshold the budget uses. */
+  readonly hardLimit: number;
+}
+
+/**
+ * When a set `bufferTokens` and a set `hardLimitRatio` disagree: the budget's own threshold before the hard
+ * limit capped it (computeBudget's rule, output reserve included) is above the hard limit, so the buffer has
+ * no effect. Undefined when the cap did not lower the threshold.
+ */
+export function bufferAboveHardLimit(input: ThresholdInput): HardLimitConflict | undefined {
+  const { bufferTokens, window } = input;
+  if (bufferTokens === undefined || bufferTooLarge(bufferTokens, window)) return undefined;
+  const { outputReserve, asked, threshold } = cappedThreshold(input);
+  if (threshold >= asked) return undefined;
+  const reserveSets = outputReserve > bufferTokens ? outputReserve : undefined;
+  return { bufferTokens, outputReserve: reserveSets, threshold: asked, hardLimit: threshold };
+}
+
+/** The option that sets a conflict's threshold, for its message: `bufferTokens 100`, or `reserveOutputTokens 2000`. */
+export function thresholdSetBy(conflict: HardLimitConflict): string {
+  return conflict.outputReserve === undefined
+    ? `bufferTokens ${conflict.bufferTokens}`
+    : `reserveOutputTokens ${conflict.outputReserve}`;
+}
+
+export function computeBudget(input: BudgetInput): Budget {
+  const { window } = input;
+  const { buffer, cap, threshold: capped } = cappedThreshold(input);
+  let threshold = capped;
   if (!input.calibrated) {
     threshold = Math.min(
       threshold,

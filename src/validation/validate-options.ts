@@ -19,7 +19,7 @@ import {
 import type { OptionScope, OptionSpec } from '../config/option-spec.js';
 import { unknownField } from '../config/unknown-field.js';
 import { ContextGuardConfigError } from '../errors.js';
-import { bufferAboveHardLimit, bufferTooLarge } from '../budget/compute-budget.js';
+import { bufferAboveHardLimit, bufferTooLarge, thresholdSetBy } from '../budget/compute-budget.js';
 import { MAX_BUFFER_SHARE } from '../config/budget-options.js';
 import { percent } from '../config/option-spec.js';
 import type { AgentPolicy, ContextGuardOptions } from '../options.js';
@@ -79,12 +79,12 @@ function checkFitsWindow(prefix: string, policy: AgentPolicy, window: number | u
       bufferTokens,
       `must be at most ${percent(MAX_BUFFER_SHARE)} of the context window (${window}); a smaller threshold on purpose is a smaller contextWindow`,
     );
-  const conflict = bufferAboveHardLimit(window, bufferTokens, hardLimitRatio);
+  const conflict = bufferAboveHardLimit({ window, bufferTokens, outputReserve: reserveOutputTokens, hardLimitRatio });
   if (conflict)
     throw new ContextGuardConfigError(
       `${prefix}hardLimitRatio`,
       hardLimitRatio,
-      `caps requests at ${conflict.hardLimit} tokens of the context window (${window}), below the threshold bufferTokens ${bufferTokens ?? 0} sets (${conflict.threshold}): raise hardLimitRatio to ${Math.ceil((conflict.threshold / window) * 1_000) / 1_000} or more, or raise bufferTokens`,
+      `caps requests at ${conflict.hardLimit} tokens of the context window (${window}), below the threshold ${thresholdSetBy(conflict)} sets (${conflict.threshold}): raise hardLimitRatio to ${Math.ceil((conflict.threshold / window) * 1_000) / 1_000} or more, or raise bufferTokens`,
     );
 }
 /** Validates all options; throws `ContextGuardConfigError` on the first invalid field or unknown key. */

@@ -5,7 +5,7 @@
  * `contextWindow` both are config errors; the window from the registry, `modelWindows` or a provider's
  * rejection is known only at run time.
  */
-import { bufferAboveHardLimit, bufferTooLarge, effectiveBuffer } from '../../budget/compute-budget.js';
+import { bufferAboveHardLimit, bufferTooLarge, effectiveBuffer, thresholdSetBy } from '../../budget/compute-budget.js';
 import { MAX_BUFFER_SHARE } from '../../config/budget-options.js';
 import { percent } from '../../config/option-spec.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -41,12 +41,14 @@ export class BudgetWarnings {
           `Set contextWindow for a smaller threshold on purpose.`,
       );
     }
-    const conflict = bufferAboveHardLimit(window, bufferTokens, hardLimitRatio);
+    // The policy's reserve: a request's larger maxOutputTokens only lowers the threshold it asks for.
+    const outputReserve = policy.reserveOutputTokens;
+    const conflict = bufferAboveHardLimit({ window, bufferTokens, bufferRatio, outputReserve, hardLimitRatio });
     if (conflict)
       this.once.warn(
         `hard-limit\u0000${agent}\u0000${model}`,
         `${LOG_PREFIX} agent '${agent}': hardLimitRatio ${hardLimitRatio} caps requests at ${conflict.hardLimit} tokens of ${where()}, ` +
-          `below the threshold bufferTokens ${bufferTokens} sets (${conflict.threshold}): compaction starts at ${conflict.hardLimit}.`,
+          `below the threshold ${thresholdSetBy(conflict)} sets (${conflict.threshold}): compaction starts at ${conflict.hardLimit}.`,
       );
   }
 }
