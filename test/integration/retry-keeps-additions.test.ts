@@ -233,6 +233,25 @@ describe('a rejected call whose request the agent or a later plugin added to', (
   });
 });
 
+describe('a rejected call whose request a later plugin edited in place', () => {
+  it("should not retry, and say why, when a plugin pushed a part into the guard's budget line", async () => {
+    // Marked as added: the script reads the content it is in (the budget line) as context, not as the user's turn.
+    const NOTE = `${ADDED_MARK} note: NOTE-IN-PLACE-3.`;
+    // The last content is the guard's budget line: the plugin edits that object, adding no content.
+    const addNote: Addition = (request) => void request.contents.at(-1)!.parts!.push({ text: NOTE });
+    const w = await world(addNote, 'plugin', { budgetLine: true });
+    const events = await turnsUntilRejected(w, 40);
+    expect(w.model.rejectedRequests).toHaveLength(1);
+    // Before: retried from a fresh budget line, the retried request (only it) without the note, silently.
+    const notOnce = w.model.requests.filter((request) => sentText(request).split(NOTE).length - 1 !== 1);
+    expect(notOnce.map((request) => request.index)).toEqual([]);
+    expect(errorCodes(events)).toEqual(['400']);
+    expect((await w.status()).retriedCalls).toBe(0);
+    const warnings = w.logger.matching(/changed the contents the guard sent/);
+    expect(warnings.map((line) => line.level)).toEqual(['warn']);
+  });
+});
+
 describe("the over-limit warning of a request the agent's callbacks add to", () => {
   it("should name the callbacks' additions apart, not count them as the system instruction", async () => {
     // Memory notes the agent's callback puts first in every request, too large to leave room for any history.

@@ -8,11 +8,21 @@
 import type { Context, LlmRequest } from '@google/adk';
 import { addedTokens, requestShape, type RequestShape } from '../../estimate/added-tokens.js';
 import type { TokenMemo } from '../../estimate/estimate-request.js';
+import { editedInPlace, sentContents, type SentContents } from '../../estimate/sent-contents.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 
 interface LeftRequest {
   readonly request: LlmRequest;
   readonly shape: RequestShape;
+  /** The shape's contents as they were sent: a later edit in place cannot be kept by a retry. */
+  readonly sent: SentContents;
+}
+
+/** What a retry reads of the request the guard left. */
+export interface LeftSince {
+  readonly shape: RequestShape;
+  readonly added: number;
+  readonly edited: boolean;
 }
 
 export class LeftRequests {
@@ -27,7 +37,8 @@ export class LeftRequests {
   /** Keeps `request` as the guard leaves it for the model. */
   remember(context: Context, request: LlmRequest): void {
     const { systemInstruction, tools } = request.config ?? {};
-    this.left.set(context.actions, { request, shape: requestShape(systemInstruction, tools, request.contents) });
+    const shape = requestShape(systemInstruction, tools, request.contents);
+    this.left.set(context.actions, { request, shape, sent: sentContents(shape.contents) });
   }
 
   /** Tokens this call's request gained after the guard left it, once; undefined when the guard did not see the call. */
@@ -38,11 +49,14 @@ export class LeftRequests {
     return this.addedSince(left);
   }
 
-  /** `request` as the guard left it and the tokens it gained since, left in place (a retry reads them before learning). */
-  peek(context: Context, request: LlmRequest): { readonly shape: RequestShape; readonly added: number } | undefined {
+  /**
+   * `request` as the guard left it, the tokens it gained since and whether a content the guard left was
+   * edited in place since, left in place (a retry reads them before learning).
+   */
+  peek(context: Context, request: LlmRequest): LeftSince | undefined {
     const left = this.left.get(context.actions);
     if (!left || request !== left.request) return undefined;
-    return { shape: left.shape, added: this.addedSince(left) };
+    return { shape: left.shape, added: this.addedSince(left), edited: editedInPlace(left.sent) };
   }
 
   /** Nothing to measure after this call's answer: a retry already recorded what was added (adk/hooks/retry-rejected.ts). */

@@ -6,8 +6,9 @@
  * guard believes it fits. What the agent's own before-model callbacks and the plugins registered
  * after the guard added to the rejected request (they ran after the guard, and do not run again)
  * is kept: the decision counts it as a part it cannot reduce, and it is put back around the
- * decision's contents as it was; contents they changed rather than added to cannot be kept, so
- * such a request is not retried. Counted in the usage record, on the call's record and in telemetry.
+ * decision's contents as it was; contents they changed rather than added to (replaced, removed,
+ * moved, or edited in place: a part pushed into the guard's budget line) cannot be kept, so such a
+ * request is not retried. Counted in the usage record, on the call's record and in telemetry.
  * Never throws: a failure of the guard leaves the rejection to ADK's error path, as before.
  */
 import type { Context, LlmRequest } from '@google/adk';
@@ -16,7 +17,6 @@ import type { GuardRequestResult } from '../../pipeline/guard-request.js';
 import { NO_COUNTS } from '../../records/call-record.js';
 import { retryPays, withDiscardedSummaries, withRetriedCall } from '../../usage/retry-decision.js';
 import { addedContents, addedContentTokens, aroundAdded, type AddedContents } from '../../estimate/added-contents.js';
-import type { RequestShape } from '../../estimate/added-tokens.js';
 import { carryAgentAdditions } from '../../usage/agent-additions.js';
 import { updateUsage } from '../runtime/state-writer.js';
 import { recordRetriedCall } from '../../telemetry/guard-metrics.js';
@@ -24,6 +24,7 @@ import { isOverflowError } from '../../usage/provider-feedback.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import type { GuardParts } from './guard-parts.js';
+import type { LeftSince } from './left-requests.js';
 import { markLearned } from './learned-rejections.js';
 import { learnFromRejection } from './model-error-event.js';
 import type { RetryRejected } from '../runtime/retrying-model.js';
@@ -72,7 +73,7 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
       const left = parts.left.peek(context, request);
       learnFromRejection(context, request, message, parts);
       markLearned(error);
-      const added = left && additionsOf(left, rejected, parts);
+      const added = left && !left.edited && additionsOf(left, rejected, parts);
       if (!left || !added) return notRetried(context, parts, 'changed');
       // What was rejected: what the guard sent, with what was added after it instead of what it carried for that.
       const rejectedEstimate = sent.estimate - sent.carried + added.tokens;
@@ -114,11 +115,7 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
 }
 
 /** What the callbacks added after the guard left `left`; undefined when they changed the guard's contents. */
-function additionsOf(
-  left: { readonly shape: RequestShape; readonly added: number },
-  rejected: readonly Content[],
-  parts: GuardParts,
-): Additions | undefined {
+function additionsOf(left: LeftSince, rejected: readonly Content[], parts: GuardParts): Additions | undefined {
   const contents = addedContents(left.shape.contents, rejected);
   if (!contents) return undefined;
   return { contents, tokens: left.added, contentTokens: addedContentTokens(contents, parts.tokenizer) };
