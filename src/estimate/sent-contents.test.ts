@@ -36,3 +36,21 @@ describe('editedInPlace', () => {
     expect(editedInPlace(sentContents([]))).toBe(false);
   });
 });
+
+describe('sentContents on a long request', () => {
+  const long = (): Content[] =>
+    Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'model' : 'user', parts: [{ text: `content ${i}` }] }));
+
+  it('should look at the first and last contents, where the guard and plugins put what they add', () => {
+    for (const at of [0, 2, 36, 39]) {
+      const now = long();
+      const sent = sentContents(now);
+      now[at]!.parts!.push({ text: 'NOTE' });
+      expect(editedInPlace(sent)).toBe(true);
+    }
+  });
+
+  it('should look at a fixed number of contents, however long the request', () => {
+    expect(sentContents(long()).looked.length).toBe(sentContents([...long(), ...long()]).looked.length);
+  });
+});
