@@ -168,7 +168,7 @@ export class BeforeModelGuard {
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};
       // A retry's contents come without what was added after the guard: those tokens are carried instead.
-      const usage = retry ? carryAgentAdditions(stored.usage, retry.carried) : stored.usage;
+      const usage = retry ? carryAgentAdditions(stored.usage, retry.addedContentTokens) : stored.usage;
       const state = { ...stored, usage, windowChoice, recallPending, summaryRejection };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);

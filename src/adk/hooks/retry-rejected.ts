@@ -46,7 +46,7 @@ export interface RetryDecision {
   /** Applies the new decision (returns true) or leaves the request and the state as they are. */
   readonly accept: (result: GuardRequestResult) => boolean;
   /** Heuristic tokens of the contents added after the guard, kept out of the decision and put back after it. */
-  readonly carried: number;
+  readonly addedContentTokens: number;
 }
 
 /** Runs the guard's decision again on the request; returns it when applied. */
@@ -89,7 +89,7 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
         if (!pays) refused = discard(context, result);
         return pays;
       };
-      const retried = await guardAgain({ accept, carried: added.contentTokens });
+      const retried = await guardAgain({ accept, addedContentTokens: added.contentTokens });
       if (!retried) {
         request.contents = rejected;
         return notRetried(context, parts, refused?.overLimit && added.tokens > 0 ? { refused, added } : 'smaller');
