@@ -9,7 +9,7 @@ import { ContentMeasureCache, type ContentMeasures } from './content-measure-cac
 const KEY = 'session-1\u0000worker';
 
 /** The measures themselves, without the snapshot's number (a fresh cache numbers its own). */
-function withoutChange(measures: ContentMeasures): Omit<ContentMeasures, 'change'> {
+function withoutChange(measures: ContentMeasures): Omit<ContentMeasures, 'change' | 'probedBefore'> {
   const { fingerprints, tokens, framing, kept } = measures;
   return { fingerprints, tokens, framing, kept };
 }
@@ -35,6 +35,7 @@ describe('ContentMeasureCache', () => {
         tokens: [],
         framing: [],
         kept: [],
+        probedBefore: 0,
       });
       expect(cache.measuredContents).toBe(0);
     });
@@ -91,6 +92,41 @@ describe('ContentMeasureCache', () => {
       );
       // What was built from the snapshot before (the masked view's placeholders) holds only before the swap.
       expect(measures.change.unchangedBefore).toBe(1);
+    });
+
+    it('should read only the ids past the known ones on the very events list it read last time', () => {
+      // ADK appends a turn's events to one list (a new list per turn): reading every id again is a cache miss each.
+      let reads = 0;
+      const counted = (id: string) => ({
+        get id() {
+          reads++;
+          return id;
+        },
+      });
+      const listed = Array.from({ length: 4 }, (_, i) => counted(`event-${i}`));
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(4), characterTokenizer, false, listed);
+      listed.push(counted('event-4'), counted('event-5'));
+      reads = 0;
+      cache.measure(KEY, history(6), characterTokenizer, false, listed);
+      // The last known id (a check that the list still leads with it) and the two new ones.
+      expect(reads).toBe(3);
+      // Another list (the next turn's, read back from the session service) is read in full.
+      reads = 0;
+      const nextTurn = [...listed];
+      cache.measure(KEY, history(6), characterTokenizer, false, nextTurn);
+      expect(reads).toBe(6);
+    });
+
+    it('should say how many leading positions it took on its probe, none where it compared every content', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(4), characterTokenizer, false, events(4));
+      expect(cache.measure(KEY, history(6), characterTokenizer, false, events(6)).probedBefore).toBe(4);
+      expect(cache.measure(KEY, history(7), characterTokenizer, true, events(7)).probedBefore).toBe(0);
+      expect(
+        cache.measure(KEY, history(8), characterTokenizer, false, events(8, [0, 2, 1, 3, 4, 5, 6, 7])).probedBefore,
+      ).toBe(0);
+      expect(cache.measure(KEY, history(9), characterTokenizer, false).probedBefore).toBe(0);
     });
 
     it('should compare every content when the events are not given, or one has no id', () => {

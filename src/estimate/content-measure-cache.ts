@@ -52,6 +52,12 @@ export interface ContentMeasures {
   readonly framing: readonly number[];
   /** The cache's own copy of each content as measured (never handed to ADK; compared, never changed). */
   readonly kept: readonly unknown[];
+  /**
+   * Leading positions taken as they were on the last call without comparing them (the known history held
+   * at its first and last positions and the session's events only grew, in order); 0 when every content
+   * was compared.
+   */
+  readonly probedBefore: number;
 }
 
 interface SessionEntry {
@@ -64,6 +70,12 @@ interface SessionEntry {
   generation?: number;
   /** The ids of the session's events when the contents were last measured; unknown after an exact measure without them. */
   eventIds?: string[] | undefined;
+  /**
+   * The events list whose ids `eventIds` were read from, while it is alive: ADK appends a turn's events to one
+   * list (a new one per turn, read back from the session service), so on that same list only the ids past
+   * the known ones are read.
+   */
+  eventsRead?: WeakRef<SessionEventIds> | undefined;
 }
 
 /** The session's events as the call reads them (ADK's `session.events`): only their ids and order are read. */
@@ -85,11 +97,18 @@ function keptPrefix(kept: readonly unknown[], contents: readonly Content[]): num
 
 /**
  * Whether `events` begin with the events of `known`, in the same order: the session only grew by appending.
- * A compare per event, by a string the same object shares within a turn (one reloaded per turn).
+ * A compare per event, by a string the same object shares within a turn (one reloaded per turn); on the
+ * very list read last time (`read`), only its last known id: ADK only appends to it (reading every
+ * event of a history just copied by ADK costs a cache miss each).
  */
-function appendedTo(known: readonly string[] | undefined, events: SessionEventIds): boolean {
+function appendedTo(
+  known: readonly string[] | undefined,
+  events: SessionEventIds,
+  read: SessionEventIds | undefined,
+): boolean {
   if (known === undefined || known.length > events.length) return false;
-  for (let i = 0; i < known.length; i++) if (events[i]?.id !== known[i]) return false;
+  const from = read === events ? Math.max(0, known.length - 1) : 0;
+  for (let i = from; i < known.length; i++) if (events[i]?.id !== known[i]) return false;
   return true;
 }
 
@@ -133,8 +152,9 @@ export class ContentMeasureCache {
   ): ContentMeasures {
     const entry: SessionEntry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
     this.sessions.delete(key); // re-inserted below: most recently used last
-    const appended = events !== undefined && appendedTo(entry.eventIds, events);
+    const appended = events !== undefined && appendedTo(entry.eventIds, events, entry.eventsRead?.deref());
     entry.eventIds = events && idsOf(entry.eventIds, events, appended);
+    entry.eventsRead = entry.eventIds && events ? new WeakRef(events) : undefined;
     // A shorter history is not one that grew by appending (a rewind, a compaction), nor one whose events
     // came back in another order (a reload sorted by timestamp): compared in full.
     const whole = exact || !appended || entry.kept.length > contents.length;
@@ -143,7 +163,8 @@ export class ContentMeasureCache {
     }
     // Past the known contents everything is new; before them, the first one measured again.
     let unchangedBefore = entry.kept.length;
-    for (let i = whole ? 0 : keptPrefix(entry.kept, contents); i < contents.length; i++) {
+    const probedBefore = whole ? 0 : keptPrefix(entry.kept, contents);
+    for (let i = probedBefore; i < contents.length; i++) {
       const content = contents[i] as Content;
       if (i < entry.kept.length && sameAsKept(entry.kept[i], content)) continue;
       unchangedBefore = Math.min(unchangedBefore, i);
@@ -164,6 +185,7 @@ export class ContentMeasureCache {
       tokens: entry.tokens.slice(),
       framing: entry.framing.slice(),
       kept: entry.kept.slice(),
+      probedBefore,
     };
   }
 

@@ -34,4 +34,22 @@ describe('liveFingerprints', () => {
     expect(liveFingerprints(live, measured)(1)).toBe(fingerprint(live[1] as Content));
     expect(liveFingerprints(live, measured)(1)).not.toBe(measured.fingerprints[1]);
   });
+
+  it('should take the measured fingerprint where the cache took the history on its probe, and compare past it', () => {
+    // Nothing before the guard edits and the session's events only grew: ADK built each position from the same event.
+    const cache = new ContentMeasureCache();
+    const ids = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `event-${i}` }));
+    cache.measure('s', history(), characterTokenizer, false, ids(3));
+    const live = [...history(), userText('appended')];
+    const measured = cache.measure('s', live, characterTokenizer, false, ids(4));
+    expect(measured.probedBefore).toBe(3);
+    // Edited after the measure (no real request is): the probed position keeps the cache's print, the new one does not.
+    const response = live[1]?.parts?.[0]?.functionResponse?.response;
+    if (response) response['body'] = 'redacted';
+    live[3] = userText('edited too');
+    const at = liveFingerprints(live, measured);
+    expect(at(1)).toBe(measured.fingerprints[1]);
+    expect(at(3)).toBe(fingerprint(live[3] as Content));
+    expect(at(3)).not.toBe(measured.fingerprints[3]);
+  });
 });

@@ -3,7 +3,9 @@
  * still equal, exactly, to the measure cache's own copy at its position (estimate/kept-content.ts) has the
  * fingerprint measured from that copy: the check is a visit per node, where hashing a tool result again
  * read its whole JSON text on every call (the mask's anchor sits on old results). Any other content is
- * fingerprinted afresh, so the watermark never rests on the cache's probe of the history.
+ * fingerprinted afresh. A position the measure cache took on its probe this call (`probedBefore`: nothing
+ * before the guard could edit, and the session's events only grew, in order) has the fingerprint it had:
+ * ADK built it from the same event, and a reordered reload is seen by the events' order, not by contents.
  */
 import type { Content } from '@google/genai';
 import { fingerprint } from './fingerprint.js';
@@ -13,6 +15,7 @@ import { sameAsKept } from './kept-content.js';
 interface MeasuredCopies {
   readonly kept: readonly unknown[];
   readonly fingerprints: readonly string[];
+  readonly probedBefore?: number | undefined;
 }
 
 export function liveFingerprints(
@@ -28,7 +31,9 @@ export function liveFingerprints(
     if (done !== undefined) return done;
     const kept = measured.kept[index];
     const known = measured.fingerprints[index];
-    const print = kept !== undefined && known !== undefined && sameAsKept(kept, content) ? known : fingerprint(content);
+    const taken = known !== undefined && index < (measured.probedBefore ?? 0);
+    const print =
+      taken || (kept !== undefined && known !== undefined && sameAsKept(kept, content)) ? known : fingerprint(content);
     seen.set(index, print);
     return print;
   };
