@@ -49,7 +49,7 @@ describe('liveFingerprints', () => {
     live[3] = userText('edited too');
     const at = liveFingerprints(live, measured);
     expect(at(1)).toBe(measured.fingerprints[1]);
-    expect(at(3)).toBe(fingerprint(live[3] as Content));
+    expect(at(3)).toBe(fingerprint(live[3]));
     expect(at(3)).not.toBe(measured.fingerprints[3]);
   });
 });
