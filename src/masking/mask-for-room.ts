@@ -112,6 +112,12 @@ function storedOf(input: MaskStepInput): StoredView | undefined {
   return { view, maskedUpTo: input.maskedUpTo };
 }
 
+/** The measure cache's snapshot `input.fingerprints` is, when it is this call's. */
+function snapshotOf(input: MaskStepInput): number | undefined {
+  const measured = input.source.placeholders?.measured;
+  return measured?.fingerprints === input.fingerprints ? measured.change.generation : undefined;
+}
+
 /** Masks up to `upTo` (by default all but the `keepRecent` latest tool results of the in-flight turn). */
 export function maskStep(
   input: MaskStepInput,
@@ -152,7 +158,7 @@ export function maskStep(
       // Only a start past the summary's watermark is kept: one at it is today's mask (and moot once a summary passes it).
       ...(start > coverage.covered && { start }),
       anchor,
-      contents: coveredContentsAt(input.fingerprints, plan.upTo, source.placeholders?.coveredHead),
+      contents: coveredContentsAt(input.fingerprints, plan.upTo, source.placeholders?.coveredHead, snapshotOf(input)),
       maskings: (input.previous?.maskings ?? 0) + 1,
       createdAt: input.now,
     },

@@ -116,6 +116,7 @@ export class PlaceholderCache {
     this.sessions.set(key, session);
     this.evict(key);
     const own = session;
+    own.coveredHead.follow(measured?.change);
     const align = (hint: MaskHint): void => {
       const dropped = own.align(hint);
       if (dropped > 0 && this.sessions.get(key) === own) this.entries -= dropped;

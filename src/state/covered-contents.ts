@@ -56,17 +56,19 @@ function printsIn(prints: FingerprintAt | readonly (string | undefined)[], from:
 /**
  * The record of contents `[0, covered)` as they are now, from their fingerprints (a function, or the list of
  * them). `memo`: the session and agent's last head, when the caller keeps one (a mask's record on every call
- * that masks): only the fingerprints added since are sorted.
+ * that masks): only the fingerprints added since are sorted. `generation`: the measure cache's snapshot the
+ * list is (head-digest-memo.ts: `follow`).
  */
 export function coveredContentsAt(
   prints: FingerprintAt | readonly (string | undefined)[],
   covered: number,
   memo?: HeadDigestMemo,
+  generation?: number,
 ): CoveredContents {
   const split = Math.max(0, covered - COVERED_TAIL);
   const head = printsIn(prints, 0, split);
   const tail = printsIn(prints, split, covered);
-  return { digest: memo ? memo.digestOf(head) : digestOf(head), tail };
+  return { digest: memo ? memo.digestOf(head, generation) : digestOf(head), tail };
 }
 
 /** Whether every content of `prints` is covered: the tail's ones set aside, the rest is exactly the head. */
