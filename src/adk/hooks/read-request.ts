@@ -194,7 +194,7 @@ export function readRequest(
   const { windowChoice, summaryRejection } = stored;
   const window = windowChoice.window;
   const summarizer = summarizerForCall(windows, policy, context, request, window);
-  const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
+  const cap = windows.pinCap(policy, context.agentName, (key) => context.state.get<unknown>(key), window);
   const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
   const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
   const summary = summaryToApply(stored.summary, shared, fingerprintAt, contents.length);
