@@ -10,7 +10,7 @@ import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
 import type { WindowChoice } from '../../usage/learned-window.js';
 import type { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
-import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
+import type { TokenMemo } from '../../estimate/estimate-request.js';
 import { liveFingerprints } from '../../estimate/live-fingerprints.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import { pinnedContent } from '../../memory/pins.js';
@@ -35,6 +35,7 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { pendingCompactionRequest } from '../../trigger/compaction-request.js';
 import type { SummaryRejection } from './summary-rejection.js';
 import { summarizeForCall, summarizeWith } from './call-summarizer.js';
+import type { CallFixedPart } from './call-fixed-part.js';
 
 /** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
 const AGENT_NAME_LABEL = 'adk_agent_name';
@@ -165,6 +166,8 @@ type ReadState = StoredGuardState & {
   readonly recallPending?: RecallPending | undefined;
   /** Where the summarizer's "too long" rejection is noted, for the caller to learn from (adk/hooks/summary-rejection.ts). */
   readonly summaryRejection?: SummaryRejection | undefined;
+  /** This call's fixed part, as the recall check estimated it (estimated again only if it changed since). */
+  readonly fixedPart: CallFixedPart;
 };
 
 /**
@@ -187,8 +190,7 @@ export function readRequest(
   const fingerprintAt = liveFingerprints(contents, measures);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
-  const { systemInstruction, tools } = request.config ?? {};
-  const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
+  const fixed = stored.fixedPart.now();
   const interactions = interactionsCall(request, interactionsModelOf(context.invocationContext.agent));
   const budgetLine = budgetLineFor(context, policy, interactions !== undefined);
   const { windowChoice, summaryRejection } = stored;
