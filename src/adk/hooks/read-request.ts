@@ -17,7 +17,7 @@ import { pinnedContent } from '../../memory/pins.js';
 import { encodeRecord } from '../../state/codec.js';
 import { readSummaryRecord, type SummaryRecord } from '../../summary/stored-summary.js';
 import { readUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
-import { decodeMaskRecord, readMaskRecord } from '../../masking/mask-record.js';
+import { readMaskRecord, type MaskRecord } from '../../masking/mask-record.js';
 import type { PlaceholderCache } from '../../masking/placeholder-cache.js';
 import { stateKeysFor } from '../../state/keys.js';
 import { locateSummary } from '../../state/watermark.js';
@@ -75,6 +75,8 @@ export interface RecallPending {
 
 interface StoredGuardState {
   readonly summary: SummaryRecord | undefined;
+  /** The mask record, decoded once a call. */
+  readonly mask: MaskRecord | undefined;
   readonly usage: UsageRecord;
   /** A compaction asked for with `requestCompaction`, or with ADK's `consolidate_context` tool. */
   readonly requested: boolean;
@@ -111,11 +113,12 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   // Rewritten without them, so the warning is not repeated.
   if (summary && summaryDropped.length > 0) context.state.set(keys.summary, encodeRecord(summary));
   const read = readUsageRecord(context.state.get<unknown>(keys.usage));
+  const masked = readStoredMask(context, keys.mask);
   // The usage record is rewritten on this call (adk/hooks/apply-result.ts), so what was dropped is warned about once.
   const dropped = [
     ...(read.unreadable ? ['usage (unreadable)'] : read.dropped.map((field) => `usage.${field}`)),
     ...summaryDropped.map((field) => `summary.${field}`),
-    ...maskDropped(context, keys.mask),
+    ...masked.dropped,
   ];
   if (dropped.length > 0)
     logger.warn(
@@ -134,15 +137,18 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   );
   const requested = consolidate || requestId !== undefined;
   const usage = requested ? { ...read.usage, forceCompaction: true } : read.usage;
-  return { summary, usage, requested, consolidate, requestId };
+  return { summary, mask: masked.mask, usage, requested, consolidate, requestId };
 }
 
-/** The mask record's unreadable or out-of-range values, cleared or rewritten without them. */
-function maskDropped(context: Context, key: string): string[] {
+/**
+ * The stored mask record, and its unreadable or out-of-range values, cleared or rewritten without them (the
+ * rewritten record reads back as `mask`: nothing else writes it before the request is read).
+ */
+function readStoredMask(context: Context, key: string): { mask: MaskRecord | undefined; dropped: string[] } {
   const { mask, unreadable, dropped } = readMaskRecord(context.state.get<unknown>(key));
   if (unreadable) context.state.set(key, null);
   else if (mask && dropped.length > 0) context.state.set(key, encodeRecord(mask));
-  return unreadable ? ['mask (unreadable)'] : dropped.map((field) => `mask.${field}`);
+  return { mask, dropped: unreadable ? ['mask (unreadable)'] : dropped.map((field) => `mask.${field}`) };
 }
 
 /**
@@ -214,7 +220,7 @@ export function readRequest(
     fixedFramingTokens: fixed.framingTokens,
     summary,
     summaryShared: summary !== undefined && summary === shared,
-    mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
+    mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
     placeholders: readers.placeholders.for(key, measures),
