@@ -193,7 +193,8 @@ export class BeforeModelGuard {
       const names = { agentModel: request.model, summarizer: read.summarizerName };
       this.learnAfterApplied(context, { rejection: summaryRejection, names, policy, request });
       if (stored.consolidate && result.state.compactionRequestServed) clearConsolidateRequest(context);
-      this.parts.left.remember(context, request);
+      const fixed = fixedPart.now();
+      this.parts.left.remember(context, request, fixed.systemTokens + fixed.toolTokens);
       return result;
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
