@@ -83,7 +83,7 @@ export class GuardSessionActions {
     if (problem !== undefined) throw new TypeError(`ContextGuard: pin() expects ${SESSION_EXPECTED}; ${problem}.`);
     const agentName = params.agentName ?? ALL_AGENTS;
     const state = params.session.state;
-    const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state);
+    const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, (key) => state[key]);
     const { result, delta } = this.parts.pins.addToRecord(state, agentName, params.text, cap);
     if (!result.ok) throw new ContextGuardPinError(agentName, result.tokens, result.cap);
     // Only the new pin's own key: a pin stored since `session` was read is not rewritten from this copy.
@@ -103,7 +103,12 @@ export class GuardSessionActions {
   }
 
   pinInState(state: State, agentName: string, text: string, source: PinSource, window?: number): AddPinResult {
-    const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, state.toRecord(), window);
+    const cap = this.parts.windows.pinCap(
+      this.policies.of(agentName),
+      agentName,
+      (key) => state.get<unknown>(key),
+      window,
+    );
     return this.parts.pins.addInState(state, agentName, text, source, cap);
   }
 

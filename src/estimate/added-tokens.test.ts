@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { addedTokens, requestShape } from './added-tokens.js';
-import { TokenMemo } from './estimate-request.js';
+import { estimateFixedTokens, TokenMemo } from './estimate-request.js';
 import { tiktokenTokenizer as defaultTokenizer } from './tokenizer.js';
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
@@ -52,6 +52,19 @@ describe('addedTokens', () => {
       memo,
     );
     expect(more).toBeGreaterThan(400);
+  });
+
+  it('should count a declaration pushed in place into a listed tool (as ADK adds one), from the estimate the shape was taken with', () => {
+    const declarations = [{ name: 'lookup', description: 'Looks a record up.' }];
+    const tool = { functionDeclarations: declarations };
+    const fixed = estimateFixedTokens('system', [tool], defaultTokenizer, memo);
+    const before = requestShape('system', [tool], history, fixed.systemTokens + fixed.toolTokens);
+    expect(addedTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo)).toBe(0);
+    declarations.push({ name: 'runbook', description: BLOCK });
+    const added = addedTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo);
+    expect(added).toBeGreaterThan(400);
+    const now = estimateFixedTokens('system', [tool], defaultTokenizer, memo);
+    expect(added).toBe(now.toolTokens - fixed.toolTokens);
   });
 
   it('should keep its own copy of the lists', () => {

@@ -8,39 +8,53 @@ import type { Content, ContentUnion, Tool, ToolListUnion } from '@google/genai';
 import { estimateContentTokens } from './estimate-content.js';
 import { estimateFixedTokens, systemInstructionText, type TokenMemo } from './estimate-request.js';
 import type { Tokenizer } from './tokenizer.js';
+import { fixedPartKey, sameFixedPartKey } from './fixed-part-key.js';
 
 /** A request at one moment: copies of its lists (a callback may push to the request's own). */
 export interface RequestShape {
   readonly systemText: string;
   readonly tools: readonly Tool[];
   readonly contents: readonly Content[];
+  /** What the fixed part's estimate depends on (fixed-part-key.ts), as it was then. */
+  readonly fixedKey: readonly unknown[];
+  /** Heuristic tokens of the system instruction and tools then, when the caller had them. */
+  readonly fixedTokens?: number | undefined;
 }
 
-/** The shape of a request now, its lists copied so later edits in place do not reach it. */
+/**
+ * The shape of a request now, its lists copied so later edits in place do not reach it. `fixedTokens`: the
+ * fixed part's estimate now; without it, a declaration pushed in place into a listed tool later (as ADK's
+ * `processLlmRequest` adds one) reaches the shape's tools too, and is not counted as added.
+ */
 export function requestShape(
   systemInstruction: ContentUnion | undefined,
   tools: ToolListUnion | Tool[] | undefined,
   contents: readonly Content[] | undefined,
+  fixedTokens?: number,
 ): RequestShape {
   const toolList = Array.isArray(tools) ? tools : tools === undefined ? [] : [tools];
   return {
     systemText: systemInstructionText(systemInstruction),
     tools: [...(toolList as Tool[])],
     contents: [...(contents ?? [])],
+    fixedKey: fixedPartKey(systemInstruction, tools),
+    fixedTokens,
   };
 }
 
 /** Heuristic tokens `after` holds beyond `before` (never negative: a removal is not carried). */
 export function addedTokens(before: RequestShape, after: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
-  // The same text and tool objects estimate the same (both are read now): no serialisation of the tools twice a call.
-  const fixed = sameFixed(before, after) ? 0 : fixedOf(after, tokenizer, memo) - fixedOf(before, tokenizer, memo);
+  // The same text, tool and declaration objects estimate the same: no serialisation of the tools twice a call.
+  const fixed = sameFixed(before, after)
+    ? 0
+    : fixedOf(after, tokenizer, memo) - (before.fixedTokens ?? fixedOf(before, tokenizer, memo));
   const contents = netContents(before.contents, after.contents, tokenizer);
   return Math.max(0, fixed + contents);
 }
 
-/** Whether both shapes hold the same system text and the very same tool objects, in order. */
+/** Whether both shapes hold the same system text and the very same tool and declaration objects, in order. */
 function sameFixed(before: RequestShape, after: RequestShape): boolean {
-  return before.systemText === after.systemText && sameItems(before.tools, after.tools);
+  return before.systemText === after.systemText && sameFixedPartKey(before.fixedKey, after.fixedKey);
 }
 
 function fixedOf(shape: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {

@@ -46,7 +46,7 @@ export class TokenMemo {
 const FIXED_PART_OVERHEAD_TOKENS = 4;
 
 /** Estimated tokens of the fixed part of a request, and the estimator's own framing within them. */
-interface FixedTokens {
+export interface FixedTokens {
   readonly systemTokens: number;
   readonly toolTokens: number;
   /** Of `systemTokens + toolTokens`, the estimator's framing (see calibration.ts). */

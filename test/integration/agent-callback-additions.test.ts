@@ -5,10 +5,11 @@
  * tokenizer's, and a block the guard cannot remove does not make it compact on every turn.
  */
 import { describe, expect, it } from 'vitest';
-import type { SingleBeforeModelCallback } from '@google/adk';
+import { FunctionTool, type SingleBeforeModelCallback } from '@google/adk';
 import { faultHarness } from '../support/fault-harness.js';
 
 const TURNS = 30;
+const BLOCK_TEXT = 'Every answer cites the runbook section it relies on. '.repeat(80);
 
 /** Appends `repeats` sentences to the system instruction on every call, as a newcomer's app did. */
 function appendingCallback(repeats: number): SingleBeforeModelCallback {
@@ -22,7 +23,23 @@ function appendingCallback(repeats: number): SingleBeforeModelCallback {
   };
 }
 
+/** Declares a tool on every call as ADK's own step does: into the declarations already listed, in place. */
+function declaringCallback(description: string): SingleBeforeModelCallback {
+  const tool = new FunctionTool({ name: 'runbook', description, execute: () => 'unused' });
+  return async ({ request }) => {
+    await tool.processLlmRequest({ toolContext: undefined as never, llmRequest: request });
+    return undefined;
+  };
+}
+
 describe("content an agent's own beforeModelCallback adds", () => {
+  it('should measure a tool the callback declares into the listed tool in place, as ADK declares one', async () => {
+    const h = await faultHarness({ toolChars: 300, beforeModelCallback: declaringCallback(BLOCK_TEXT) });
+    for (let turn = 1; turn <= 3; turn++) expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+    // The declaration's description alone is ~1,000 heuristic tokens; before, the same tool objects counted as nothing added.
+    expect((await h.usage()).agentAddedTokens).toBeGreaterThan(800);
+  });
+
   it('should not compact on every turn when the callback adds a large block after the guard measured', async () => {
     // ~6,000 real tokens of 8,000 added on each call: with the history, every request is near the threshold.
     const h = await faultHarness({ toolChars: 300, beforeModelCallback: appendingCallback(300) });

@@ -26,6 +26,7 @@ import { policyBudget } from '../../budget/compute-budget.js';
 import { readUsage } from '../runtime/state-writer.js';
 import { userOfContext } from '../runtime/session-scope.js';
 import { carryAgentAdditions } from '../../usage/agent-additions.js';
+import { CallFixedPart } from './call-fixed-part.js';
 
 /** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
 function clearConsolidateRequest(context: Context): void {
@@ -107,8 +108,9 @@ export class BeforeModelGuard {
     policy: ResolvedPolicy,
     window: number,
     stored: { readonly summary: unknown },
+    fixedPart: CallFixedPart,
   ): Promise<RecallPending | undefined> {
-    const permitted = this.parts.recallTool.permitted(context, request, policy, window);
+    const permitted = this.parts.recallTool.permitted(context, request, policy, window, fixedPart.now());
     if (permitted === undefined) return undefined;
     const keys = stateKeysFor(context.agentName);
     const truncations = context.state.get<{ count?: unknown }>(keys.toolTruncations)?.count;
@@ -161,15 +163,24 @@ export class BeforeModelGuard {
         name: context.agentName,
         user: userOfContext(context),
       });
+      // Estimated once for the recall check and the reading, again only if a declaration changed it in between.
+      const fixedPart = new CallFixedPart(request, this.parts.tokenizer, this.parts.fixedMemo);
       // Before anything that may fail, so the declaration, once due, is the same on every call.
-      const recallPending = await this.declareRecallIfDue(context, request, policy, windowChoice.window, stored);
+      const recallPending = await this.declareRecallIfDue(
+        context,
+        request,
+        policy,
+        windowChoice.window,
+        stored,
+        fixedPart,
+      );
       // From the first call, so the tools sent are the same on every call of the session.
       if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};
       // A retry's contents come without what was added after the guard: those tokens are carried instead.
       const usage = retry ? carryAgentAdditions(stored.usage, retry.addedContentTokens) : stored.usage;
-      const state = { ...stored, usage, windowChoice, recallPending, summaryRejection };
+      const state = { ...stored, usage, windowChoice, recallPending, summaryRejection, fixedPart };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);
       if (retry && !retry.accept(result)) return undefined;
@@ -182,7 +193,8 @@ export class BeforeModelGuard {
       const names = { agentModel: request.model, summarizer: read.summarizerName };
       this.learnAfterApplied(context, { rejection: summaryRejection, names, policy, request });
       if (stored.consolidate && result.state.compactionRequestServed) clearConsolidateRequest(context);
-      this.parts.left.remember(context, request);
+      const fixed = fixedPart.now();
+      this.parts.left.remember(context, request, fixed.systemTokens + fixed.toolTokens);
       return result;
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.

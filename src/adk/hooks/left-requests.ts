@@ -34,10 +34,10 @@ export class LeftRequests {
     private readonly memo: TokenMemo,
   ) {}
 
-  /** Keeps `request` as the guard leaves it for the model. */
-  remember(context: Context, request: LlmRequest): void {
+  /** Keeps `request` as the guard leaves it for the model; `fixedTokens`: its fixed part's estimate now. */
+  remember(context: Context, request: LlmRequest, fixedTokens?: number): void {
     const { systemInstruction, tools } = request.config ?? {};
-    const shape = requestShape(systemInstruction, tools, request.contents);
+    const shape = requestShape(systemInstruction, tools, request.contents, fixedTokens);
     this.left.set(context.actions, { request, shape, sent: sentContents(shape.contents) });
   }
 

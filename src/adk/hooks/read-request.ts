@@ -10,14 +10,14 @@ import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
 import type { WindowChoice } from '../../usage/learned-window.js';
 import type { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
-import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
+import type { TokenMemo } from '../../estimate/estimate-request.js';
 import { liveFingerprints } from '../../estimate/live-fingerprints.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import { pinnedContent } from '../../memory/pins.js';
 import { encodeRecord } from '../../state/codec.js';
 import { readSummaryRecord, type SummaryRecord } from '../../summary/stored-summary.js';
 import { readUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
-import { decodeMaskRecord, readMaskRecord } from '../../masking/mask-record.js';
+import { readMaskRecord, type MaskRecord } from '../../masking/mask-record.js';
 import type { PlaceholderCache } from '../../masking/placeholder-cache.js';
 import { stateKeysFor } from '../../state/keys.js';
 import { locateSummary } from '../../state/watermark.js';
@@ -35,6 +35,7 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { pendingCompactionRequest } from '../../trigger/compaction-request.js';
 import type { SummaryRejection } from './summary-rejection.js';
 import { summarizeForCall, summarizeWith } from './call-summarizer.js';
+import type { CallFixedPart } from './call-fixed-part.js';
 
 /** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
 const AGENT_NAME_LABEL = 'adk_agent_name';
@@ -74,6 +75,8 @@ export interface RecallPending {
 
 interface StoredGuardState {
   readonly summary: SummaryRecord | undefined;
+  /** The mask record, decoded once a call. */
+  readonly mask: MaskRecord | undefined;
   readonly usage: UsageRecord;
   /** A compaction asked for with `requestCompaction`, or with ADK's `consolidate_context` tool. */
   readonly requested: boolean;
@@ -110,11 +113,12 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   // Rewritten without them, so the warning is not repeated.
   if (summary && summaryDropped.length > 0) context.state.set(keys.summary, encodeRecord(summary));
   const read = readUsageRecord(context.state.get<unknown>(keys.usage));
+  const masked = readStoredMask(context, keys.mask);
   // The usage record is rewritten on this call (adk/hooks/apply-result.ts), so what was dropped is warned about once.
   const dropped = [
     ...(read.unreadable ? ['usage (unreadable)'] : read.dropped.map((field) => `usage.${field}`)),
     ...summaryDropped.map((field) => `summary.${field}`),
-    ...maskDropped(context, keys.mask),
+    ...masked.dropped,
   ];
   if (dropped.length > 0)
     logger.warn(
@@ -133,15 +137,18 @@ export function readStoredState(context: Context, logger: GuardLogger): StoredGu
   );
   const requested = consolidate || requestId !== undefined;
   const usage = requested ? { ...read.usage, forceCompaction: true } : read.usage;
-  return { summary, usage, requested, consolidate, requestId };
+  return { summary, mask: masked.mask, usage, requested, consolidate, requestId };
 }
 
-/** The mask record's unreadable or out-of-range values, cleared or rewritten without them. */
-function maskDropped(context: Context, key: string): string[] {
+/**
+ * The stored mask record, and its unreadable or out-of-range values, cleared or rewritten without them (the
+ * rewritten record reads back as `mask`: nothing else writes it before the request is read).
+ */
+function readStoredMask(context: Context, key: string): { mask: MaskRecord | undefined; dropped: string[] } {
   const { mask, unreadable, dropped } = readMaskRecord(context.state.get<unknown>(key));
   if (unreadable) context.state.set(key, null);
   else if (mask && dropped.length > 0) context.state.set(key, encodeRecord(mask));
-  return unreadable ? ['mask (unreadable)'] : dropped.map((field) => `mask.${field}`);
+  return { mask, dropped: unreadable ? ['mask (unreadable)'] : dropped.map((field) => `mask.${field}`) };
 }
 
 /**
@@ -165,6 +172,8 @@ type ReadState = StoredGuardState & {
   readonly recallPending?: RecallPending | undefined;
   /** Where the summarizer's "too long" rejection is noted, for the caller to learn from (adk/hooks/summary-rejection.ts). */
   readonly summaryRejection?: SummaryRejection | undefined;
+  /** This call's fixed part, as the recall check estimated it (estimated again only if it changed since). */
+  readonly fixedPart: CallFixedPart;
 };
 
 /**
@@ -187,14 +196,13 @@ export function readRequest(
   const fingerprintAt = liveFingerprints(contents, measures);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
-  const { systemInstruction, tools } = request.config ?? {};
-  const fixed = estimateFixedTokens(systemInstruction, tools, tokenizer, readers.fixedMemo);
+  const fixed = stored.fixedPart.now();
   const interactions = interactionsCall(request, interactionsModelOf(context.invocationContext.agent));
   const budgetLine = budgetLineFor(context, policy, interactions !== undefined);
   const { windowChoice, summaryRejection } = stored;
   const window = windowChoice.window;
   const summarizer = summarizerForCall(windows, policy, context, request, window);
-  const cap = windows.pinCap(policy, context.agentName, context.state.toRecord(), window);
+  const cap = windows.pinCap(policy, context.agentName, (key) => context.state.get<unknown>(key), window);
   const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
   const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
   const summary = summaryToApply(stored.summary, shared, fingerprintAt, contents.length);
@@ -212,7 +220,7 @@ export function readRequest(
     fixedFramingTokens: fixed.framingTokens,
     summary,
     summaryShared: summary !== undefined && summary === shared,
-    mask: decodeMaskRecord(context.state.get<unknown>(stateKeysFor(context.agentName).mask)),
+    mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
     placeholders: readers.placeholders.for(key, measures),

@@ -165,11 +165,14 @@ export class ModelWindowResolver {
     };
   }
 
-  /** Token cap of an agent's pins under `window`, else under its window last seen, configured or assumed. */
-  pinCap(policy: ResolvedPolicy, agentName: string, state: Readonly<Record<string, unknown>>, window?: number): number {
+  /**
+   * Token cap of an agent's pins under `window`, else under its window last seen, configured or assumed. `read`: one
+   * key of session state; the usage record is read only without a `window` (no copy of the whole state per call).
+   */
+  pinCap(policy: ResolvedPolicy, agentName: string, read: (key: string) => unknown, window?: number): number {
     const windows = {
       request: window,
-      lastSeen: decodeUsageRecord(state[stateKeysFor(agentName).usage]).window,
+      lastSeen: window === undefined ? decodeUsageRecord(read(stateKeysFor(agentName).usage)).window : undefined,
       configured: policy.contextWindow ?? this.options.defaultContextWindow,
       fallback: DEFAULT_CONTEXT_WINDOW,
     };

@@ -14,7 +14,7 @@
  * called like one of the agent's own, in the plugin and the agent-callback forms alike.
  */
 import type { Context, FunctionTool, LlmRequest } from '@google/adk';
-import { estimateFixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
+import { estimateFixedTokens, type FixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import { shouldDeclareRecall } from '../../recall/declaration.js';
 import type { ResolvedPolicy } from '../../options.js';
@@ -64,16 +64,15 @@ export class RecallToolDeclarer {
    * the agent, it has none, and the declaration fits a `window` not already mostly fixed text
    * (recall/declaration.ts). A tool of the agent's own with the same name is left alone (one
    * warning): masking for cost then stays off for the agent, since nothing could read a masked
-   * result back.
+   * result back. `fixed`: the estimate of `request`'s system instruction and tools as they are now.
    */
   permitted(
     context: Context,
     request: LlmRequest,
     policy: ResolvedPolicy,
     window: number,
+    fixed: Pick<FixedTokens, 'systemTokens' | 'toolTokens'>,
   ): { readonly name: string; readonly fixedTokens: number } | undefined {
-    const { systemInstruction, tools: declared } = request.config ?? {};
-    const fixed = estimateFixedTokens(systemInstruction, declared, this.tokenizer, this.memo);
     const fixedTokens = fixed.systemTokens + fixed.toolTokens;
     if (!shouldDeclareRecall({ policy, fixedTokens, declarationTokens: this.declarationTokens(), window })) return;
     const tools = Object.values(request.toolsDict ?? {});
