@@ -68,6 +68,9 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
     const { context, request } = sent;
     const message = rejectionMessage(error);
     if (!isOverflowError(message) || context.abortSignal?.aborted) return false;
+    // The rejection is the call's return: a summary prepared from its request starts now, and the retry
+    // below may wait for it (it waited for the call, the call for the retry: the turn never ended).
+    parts.returns.returned(context);
     const rejected = request.contents;
     try {
       const left = parts.left.peek(context, request);
