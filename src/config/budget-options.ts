@@ -68,8 +68,8 @@ export const BUDGET_OPTIONS = {
     rangeNote: '< window',
     default: 0,
     short:
-      "Room kept for the answer (the request's `maxOutputTokens` when larger); the effective buffer is the larger of the two.",
-    long: "Room for the answer; the request's `maxOutputTokens` is used when larger. The effective buffer is the larger of the two.",
+      "Room kept for the answer (the request's `maxOutputTokens` when larger, at most half the window); the effective buffer is the larger of the two.",
+    long: "Room for the answer; the request's `maxOutputTokens` is used when larger. At most half the window counts (a larger reserve leaves room for nothing else). The effective buffer is the larger of the two.",
   },
   uncalibratedThresholdRatio: {
     scope: 'policy',

@@ -40,7 +40,7 @@ describe('budget options under a window known at run time', () => {
       hardLimit: 30_400,
     });
     expect(logger.matching(BUFFER_WARNING)).toHaveLength(1);
-    expect(logger.matching(BUFFER_WARNING)[0]?.message).toMatch(/\(6400, threshold 25600\)/);
+    expect(logger.matching(BUFFER_WARNING)[0]?.message).toMatch(/\(6400; threshold 25600\)/);
     // ~1.9K a turn, old results masked for cost: requests grow to ~14K with no compaction (it was one a call, ~400-1,200 sent).
     expect(status.compactions).toBeLessThanOrEqual(1);
     expect(Math.max(...answered.map((request) => request.promptTokens))).toBeGreaterThan(8_000);

@@ -25,4 +25,13 @@ describe('BudgetWarnings', () => {
       /caps requests at 4800 tokens .* below the threshold bufferTokens 100 sets \(7900\)/,
     );
   });
+
+  it('should name the threshold the budget applies when a too large buffer falls back to the default', () => {
+    const logger = new CapturingLogger();
+    const policy = resolvePolicy({ bufferTokens: 5_000, hardLimitRatio: 0.6 }, 'worker');
+    new BudgetWarnings(logger).check(policy, 'worker', 'm', 8_000, 'learned');
+    const [message] = logger.matching(/bufferTokens 5000 is more than/).map((line) => line.message);
+    // The default buffer (1,600) would leave 6,400; the hard limit of 0.6 caps it at 4,800 (an outside trial).
+    expect(message).toMatch(/default buffer is used \(1600; threshold 4800\)/);
+  });
 });

@@ -5,7 +5,13 @@
  * `contextWindow` both are config errors; the window from the registry, `modelWindows` or a provider's
  * rejection is known only at run time.
  */
-import { bufferAboveHardLimit, bufferTooLarge, effectiveBuffer, thresholdSetBy } from '../../budget/compute-budget.js';
+import {
+  bufferAboveHardLimit,
+  bufferTooLarge,
+  effectiveBuffer,
+  policyBudget,
+  thresholdSetBy,
+} from '../../budget/compute-budget.js';
 import { MAX_BUFFER_SHARE } from '../../config/budget-options.js';
 import { percent } from '../../config/option-spec.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -34,10 +40,12 @@ export class BudgetWarnings {
     const where = (): string => `model '${model}''s ${window}-token window (${ORIGINS[origin]})`;
     if (bufferTooLarge(bufferTokens, window)) {
       const buffer = effectiveBuffer(window, undefined, bufferRatio);
+      // The threshold the budget applies: a set hardLimitRatio or the output reserve can bring it lower still.
+      const { threshold } = policyBudget(window, policy, undefined, true);
       this.once.warn(
         `buffer\u0000${agent}\u0000${model}`,
         `${LOG_PREFIX} agent '${agent}': bufferTokens ${bufferTokens} is more than ${percent(MAX_BUFFER_SHARE)} of ${where()}: ` +
-          `taken as written for a larger window, this window's default buffer is used (${buffer}, threshold ${window - buffer}). ` +
+          `taken as written for a larger window, this window's default buffer is used (${buffer}; threshold ${threshold}). ` +
           `Set contextWindow for a smaller threshold on purpose.`,
       );
     }
