@@ -61,8 +61,8 @@ export interface AgentPolicy {
   /** Buffer as a fraction of the window when `bufferTokens` is unset (windows up to 200k). @default 0.2 */
   bufferRatio?: number;
   /**
-   * Room kept for the answer (the request's `maxOutputTokens` when larger); the effective buffer is the larger of the
-   * two. @default 0
+   * Room kept for the answer (the request's `maxOutputTokens` when larger, at most half the window); the effective
+   * buffer is the larger of the two. @default 0
    */
   reserveOutputTokens?: number;
   /**
