@@ -347,6 +347,16 @@ describe('parseOverflowError', () => {
         says: { promptTokens: 9_321, limit: 8_000 },
       },
       {
+        should: 'read counts grouped by thousands with dots, as a localised message writes them',
+        message: 'The input token count (8.589) exceeds the maximum number of tokens allowed (8.000).',
+        says: { promptTokens: 8_589, limit: 8_000 },
+      },
+      {
+        should: 'read no count from digits whose dots do not group thousands',
+        message: 'The input token count (8.58) exceeds the maximum number of tokens allowed (8000).',
+        says: {},
+      },
+      {
         should: 'read no count from digits whose commas do not group thousands',
         message: 'The input token count (93,21) exceeds the maximum number of tokens allowed (8000).',
         says: {},

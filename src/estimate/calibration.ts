@@ -210,8 +210,11 @@ const CLASS_NAMES = String.raw`(?:[\w.]{1,80}(?:Error|Exception)\s*[:-]\s*){0,4}
 /** An HTTP status as clients write it before the provider's words: "400 ", "[400 Bad Request] ". */
 const STATUS = String.raw`(?:\d{3}\s+|\[\d{3}(?: [A-Za-z ]{1,40})?\]\s*)?`;
 const LEAD_IN = String.raw`^\s*${CLASS_NAMES}${STATUS}(?:unable to submit request because\s+)?(?:the\s+|this (?:model|endpoint)'s\s+)?`;
-/** A count as providers write it: digits, or digits grouped by thousands with commas ("9,321"). */
-const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d+)`;
+/**
+ * A count as providers write it: digits, or digits grouped by thousands with commas ("9,321") or, as localised
+ * messages write them, with dots ("9.321": a token count is never a fraction).
+ */
+const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:\.\d{3})+(?![\d.])|\d+)`;
 /**
  * What a client puts before a provider's JSON error body: error class names (LiteLLM nests four), then
  * @google/genai's "got status: INVALID_ARGUMENT. ", openai-python's "Error code: 400 - " or a bare status.
@@ -258,7 +261,7 @@ function statementAtStart(text: string): { promptTokens?: number; limit?: number
 
 /** A count matched by COUNT, without its thousands separators. */
 function count(digits: string | undefined): number {
-  return Number((digits ?? '').replace(/,/g, ''));
+  return Number((digits ?? '').replace(/[,.]/g, ''));
 }
 
 /**
