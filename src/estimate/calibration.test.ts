@@ -352,6 +352,13 @@ describe('parseOverflowError', () => {
         says: { promptTokens: 8_589, limit: 8_000 },
       },
       {
+        should: 'read dot-grouped counts that end a sentence (Vertex AI writes ". Reduce ..." after the limit)',
+        message:
+          'Unable to submit request because the input token count is 50.000 but model only supports up to 32.768. ' +
+          'Reduce the input token count and try again.',
+        says: { promptTokens: 50_000, limit: 32_768 },
+      },
+      {
         should: 'read no count from digits whose dots do not group thousands',
         message: 'The input token count (8.58) exceeds the maximum number of tokens allowed (8000).',
         says: {},

@@ -214,7 +214,7 @@ const LEAD_IN = String.raw`^\s*${CLASS_NAMES}${STATUS}(?:unable to submit reques
  * A count as providers write it: digits, or digits grouped by thousands with commas ("9,321") or, as localised
  * messages write them, with dots ("9.321": a token count is never a fraction).
  */
-const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:\.\d{3})+(?![\d.])|\d+)`;
+const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:\.\d{3})+(?!\d|\.\d)|\d+)`;
 /**
  * What a client puts before a provider's JSON error body: error class names (LiteLLM nests four), then
  * @google/genai's "got status: INVALID_ARGUMENT. ", openai-python's "Error code: 400 - " or a bare status.

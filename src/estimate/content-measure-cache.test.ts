@@ -129,6 +129,25 @@ describe('ContentMeasureCache', () => {
       expect(cache.measure(KEY, history(9), characterTokenizer, false).probedBefore).toBe(0);
     });
 
+    it('should compare every content when the contents are built from another branch or isolation scope', () => {
+      // One agent run per item of a fan-out, each in its own branch: the shared first and a like last content
+      // are in place, the item between them is the other branch's.
+      const cache = new ContentMeasureCache();
+      const item = (text: string) => [userText('the task'), userText(text), modelText('done')];
+      cache.measure(KEY, item('item zero'), characterTokenizer, false, events(3), 'run.worker_0\u0000');
+      const other = item('item one, a longer one than the first');
+      const measures = cache.measure(KEY, other, characterTokenizer, false, events(4), 'run.worker_1\u0000');
+      expect(measures.probedBefore).toBe(0);
+      expect(withoutChange(measures)).toEqual(
+        withoutChange(new ContentMeasureCache().measure(KEY, other, characterTokenizer)),
+      );
+      // The same branch again, grown: the probe is taken.
+      const grown = [...other, userText('next')];
+      expect(cache.measure(KEY, grown, characterTokenizer, false, events(5), 'run.worker_1\u0000').probedBefore).toBe(
+        3,
+      );
+    });
+
     it('should compare every content when the events are not given, or one has no id', () => {
       for (const listed of [undefined, [...events(4), {}]]) {
         const cache = new ContentMeasureCache();

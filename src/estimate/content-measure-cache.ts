@@ -76,6 +76,8 @@ interface SessionEntry {
    * the known ones are read.
    */
   eventsRead?: WeakRef<SessionEventIds> | undefined;
+  /** The part of the session the contents were last built from (`measure`'s `builtFrom`). */
+  builtFrom?: string | undefined;
 }
 
 /** The session's events as the call reads them (ADK's `session.events`): only their ids and order are read. */
@@ -141,7 +143,9 @@ export class ContentMeasureCache {
    * before the guard could have edited any content (adk/hooks/history-editors.ts), so every one is compared;
    * otherwise the contents grow from ADK's append-only `events`, and a known history still in place at its
    * first and last positions is taken as it was (any other change is compared content by content) while
-   * the events it was measured on still lead `events` in their order. Without `events`, always exact.
+   * the events it was measured on still lead `events` in their order, and the contents are built from the same part
+   * of the session (`builtFrom`: ADK's branch and isolation scope, which filter the events one agent sees: the same
+   * agent run per item of a fan-out sees another history in each branch). Without `events`, always exact.
    */
   measure(
     key: string,
@@ -149,6 +153,7 @@ export class ContentMeasureCache {
     tokenizer: Tokenizer,
     exact = true,
     events?: SessionEventIds,
+    builtFrom?: string,
   ): ContentMeasures {
     const entry: SessionEntry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
     this.sessions.delete(key); // re-inserted below: most recently used last
@@ -157,7 +162,9 @@ export class ContentMeasureCache {
     entry.eventsRead = entry.eventIds && events ? new WeakRef(events) : undefined;
     // A shorter history is not one that grew by appending (a rewind, a compaction), nor one whose events
     // came back in another order (a reload sorted by timestamp): compared in full.
-    const whole = exact || !appended || entry.kept.length > contents.length;
+    const sameView = entry.builtFrom === builtFrom;
+    entry.builtFrom = builtFrom;
+    const whole = exact || !appended || !sameView || entry.kept.length > contents.length;
     if (entry.kept.length > contents.length) {
       for (const list of [entry.fingerprints, entry.tokens, entry.framing, entry.kept]) list.length = contents.length;
     }

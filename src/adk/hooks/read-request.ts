@@ -192,7 +192,10 @@ export function readRequest(
 ): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
-  const measures = readers.measures.measure(key, contents, tokenizer, exact, context.invocationContext.session.events);
+  const { session, branch, isolationScope } = context.invocationContext;
+  // The events an agent's contents come from depend on its branch and isolation scope (ADK's getContents).
+  const builtFrom = `${branch ?? ''}\u0000${isolationScope ?? ''}`;
+  const measures = readers.measures.measure(key, contents, tokenizer, exact, session.events, builtFrom);
   const fingerprintAt = liveFingerprints(contents, measures);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
