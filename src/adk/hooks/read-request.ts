@@ -10,6 +10,7 @@ import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
 import type { WindowChoice } from '../../usage/learned-window.js';
 import type { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
+import { measureContents } from './measure-contents.js';
 import type { TokenMemo } from '../../estimate/estimate-request.js';
 import { liveFingerprints } from '../../estimate/live-fingerprints.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
@@ -192,10 +193,7 @@ export function readRequest(
 ): ReadRequest {
   const { tokenizer, windows } = readers;
   const contents = request.contents ?? [];
-  const { session, branch, isolationScope } = context.invocationContext;
-  // The events an agent's contents come from depend on its branch and isolation scope (ADK's getContents).
-  const builtFrom = `${branch ?? ''}\u0000${isolationScope ?? ''}`;
-  const measures = readers.measures.measure(key, contents, tokenizer, exact, session.events, builtFrom);
+  const measures = measureContents(context, key, contents, readers.measures, readers.tokenizer, exact);
   const fingerprintAt = liveFingerprints(contents, measures);
   const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
