@@ -17,6 +17,7 @@ import {
   maskedTokensAt,
   maskedView,
   maskingFrom,
+  measuredOf,
   viewTailTokens,
   type RequestView,
   type StoredView,
@@ -112,10 +113,9 @@ function storedOf(input: MaskStepInput): StoredView | undefined {
   return { view, maskedUpTo: input.maskedUpTo };
 }
 
-/** The measure cache's snapshot `input.fingerprints` is, when it is this call's. */
+/** The measure cache's snapshot `input.fingerprints` is, when it is this call's (request-view.ts: `measuredOf`). */
 function snapshotOf(input: MaskStepInput): number | undefined {
-  const measured = input.source.placeholders?.measured;
-  return measured?.fingerprints === input.fingerprints ? measured.change.generation : undefined;
+  return input.fingerprints === input.source.fingerprints ? measuredOf(input.source)?.change.generation : undefined;
 }
 
 /** Masks up to `upTo` (by default all but the `keepRecent` latest tool results of the in-flight turn). */

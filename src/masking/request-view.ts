@@ -115,7 +115,7 @@ function maskRange(source: ViewSource, figures: RequestView, from: number, upTo:
 }
 
 /** This call's measure snapshot, when `source` reads its fingerprints and counts from it. */
-function measuredOf(source: ViewSource): PlaceholderMemo['measured'] {
+export function measuredOf(source: ViewSource): PlaceholderMemo['measured'] {
   const measured = source.placeholders?.measured;
   return measured && measured.fingerprints === source.fingerprints && measured.tokens === source.tokens
     ? measured
