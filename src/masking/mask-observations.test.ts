@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { isValidSplit } from '../content/content-shape.js';
 import { applyMask, maskContent, maskKeepFrom, MASKED_RESULT_KEY } from './mask-observations.js';
@@ -40,13 +42,13 @@ describe('maskContent', () => {
     const masked = maskContent(functionResponse('fetch_logs', big), { recallToolName: 'recall_history' }, 700);
     const text = String(masked.parts?.[0]?.functionResponse?.response?.[MASKED_RESULT_KEY]);
     expect(text).toContain("tool 'fetch_logs'");
-    expect(text).toContain('~700 tokens');
+    expect(text).toContain(`(${JSON.stringify(big).length} characters)`);
     expect(text).toContain('recall_history');
     expect(text).toContain('GET /api/v1/orders');
     expect(masked.parts?.[0]?.functionResponse?.name).toBe('fetch_logs');
   });
 
-  const orderResult = { order_id: 'ORD-7731', status: 'created', receipt: 'Receipt '.repeat(200) };
+  const orderResult = { order_id: 'ORD-7731', status: 'created', receipt: 'Receipt '.repeat(200), id: 'ORD-7731' };
   const placeholderOf = (name: string, hint: Parameters<typeof maskContent>[1]): string =>
     String(
       maskContent(functionResponse(name, orderResult), hint, 700).parts?.[0]?.functionResponse?.response?.[
@@ -59,7 +61,7 @@ describe('maskContent', () => {
     const withRecall = placeholderOf('create_order', { recallToolName: 'recall_history', isReadOnly: readOnly });
     // The id is where the result begins: the preview keeps it, no list repeats it.
     expect(withRecall).toBe(
-      "Result of tool 'create_order' (~700 tokens) elided to save context; call recall_history with words from it " +
+      `Result of tool 'create_order' (${JSON.stringify(orderResult).length} characters) elided to save context; call recall_history with words from it ` +
         'to read it again. It began: ORD-7731',
     );
     expect(placeholderOf('create_order', { isReadOnly: readOnly })).toContain(
@@ -68,12 +70,67 @@ describe('maskContent', () => {
     // Undeclared is not read-only.
     expect(placeholderOf('create_order', {})).not.toMatch(/call create_order again/);
     // An id the preview does not show is listed.
-    const late = { receipt: 'Receipt '.repeat(200), order_id: 'ORD-7731' };
+    const late = { receipt: 'Receipt '.repeat(200), tracking_id: 'TRK-7731' };
     const text = String(
       maskContent(functionResponse('create_order', late), { recallToolName: 'recall_history' }, 700).parts?.[0]
         ?.functionResponse?.response?.[MASKED_RESULT_KEY],
     );
-    expect(text).toContain(' Ids: order_id="ORD-7731". It began: Receipt');
+    expect(text).toContain(' Ids: tracking_id="TRK-7731". It began: Receipt');
+  });
+
+  it('should make the same placeholder of a result whose keys a database gives back in another order', () => {
+    // PostgreSQL's jsonb stores keys by length, then bytes: what ADK reloads is this object reordered.
+    const stored = { service: 'checkout', logs: 'GET /api/v1/orders 200 OK '.repeat(80), at: '2026-12-05', code: 17 };
+    const reloaded = { at: stored.at, code: stored.code, logs: stored.logs, service: stored.service };
+    const placeholder = (result: Record<string, unknown>): unknown =>
+      maskContent(functionResponse('fetch_logs', result), { recallToolName: 'recall_history' }, 600).parts?.[0]
+        ?.functionResponse?.response?.[MASKED_RESULT_KEY];
+    expect(placeholder(reloaded)).toBe(placeholder(stored));
+    // The same for nested objects, and whatever count each replica measured.
+    const nested = { order: { status: 'shipped', id: 'ORD-1', notes: 'n '.repeat(300) } };
+    const nestedBack = { order: { id: 'ORD-1', notes: nested.order.notes, status: 'shipped' } };
+    const at = (result: Record<string, unknown>, tokens: number): unknown =>
+      maskContent(functionResponse('get_order', result), {}, tokens).parts?.[0]?.functionResponse?.response?.[
+        MASKED_RESULT_KEY
+      ];
+    expect(at(nestedBack, 322)).toBe(at(nested, 300));
+  });
+
+  it('should begin with the text of the first key in sorted order, passing over base64', () => {
+    const began = (result: Record<string, unknown>): string =>
+      String(
+        maskContent(functionResponse('read', result), {}, 400).parts?.[0]?.functionResponse?.response?.[
+          MASKED_RESULT_KEY
+        ],
+      ).replace(/^.* It began: /, '');
+    expect(began({ path: 'src/main.ts', code: 'export function main() {}\n'.repeat(40) })).toMatch(
+      /^export function main/,
+    );
+    expect(began({ data: 'iVBORw0KGgo'.repeat(40), mimeType: 'image/png' })).toBe('image/png');
+    // A text that begins like base64 but has words is read.
+    expect(began({ data: `${'A'.repeat(99)} and then words` })).toMatch(/^A+ and then words$/);
+  });
+
+  it('should make the same placeholder of any result whatever the order of its keys, at any depth', () => {
+    /** `value` with every object's keys in reverse order, as a store that reorders them may give it back. */
+    const reversed = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(reversed);
+      if (typeof value !== 'object' || value === null) return value;
+      return Object.fromEntries(
+        Object.entries(value)
+          .reverse()
+          .map(([key, child]) => [key, reversed(child)]),
+      );
+    };
+    const placeholder = (result: unknown): unknown =>
+      maskContent(functionResponse('query', result as Record<string, unknown>), {}, 400).parts?.[0]?.functionResponse
+        ?.response?.[MASKED_RESULT_KEY];
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), (result) => {
+        expect(placeholder(reversed(result))).toBe(placeholder(result));
+      }),
+      PROPERTY_RUNS,
+    );
   });
 
   it('should suggest calling again, with the same arguments, only a tool declared read-only', () => {
@@ -85,15 +142,17 @@ describe('maskContent', () => {
     );
   });
 
-  it('should share the count among parallel results and mask each', () => {
+  it('should mask each of parallel results and state the size of each', () => {
+    const small = { logs: 'GET /health 200 OK '.repeat(20) };
     const parallel = {
       role: 'user',
-      parts: [...(functionResponse('a', big).parts ?? []), ...(functionResponse('b', big).parts ?? [])],
+      parts: [...(functionResponse('a', big).parts ?? []), ...(functionResponse('b', small).parts ?? [])],
     };
     const masked = maskContent(parallel, {}, 1_000);
-    expect(
-      masked.parts?.map((part) => String(part.functionResponse?.response?.[MASKED_RESULT_KEY]).includes('~500 tokens')),
-    ).toEqual([true, true]);
+    expect(masked.parts?.map((part) => String(part.functionResponse?.response?.[MASKED_RESULT_KEY]))).toEqual([
+      expect.stringContaining(`(${JSON.stringify(big).length} characters)`),
+      expect.stringContaining(`(${JSON.stringify(small).length} characters)`),
+    ]);
   });
 
   it('should leave small results, text and already masked results as they are', () => {

@@ -12,12 +12,14 @@
  * (`upTo`), so the same history is masked the same way on every later call,
  * byte for byte: the request prefix stays stable between maskings (which keeps
  * a provider's prompt cache warm), exactly like the summary's watermark. It
- * costs the same however large the result: the size comes from the measured
- * token count and the preview from a bounded walk, never from serialising it.
+ * is built once per result and process (masking/placeholder-cache.ts): its size is
+ * the result's JSON text's length, its preview and identifiers come from bounded walks.
  */
 import type { Content, Part } from '@google/genai';
 import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
+import { safeJson } from '../estimate/json-text.js';
 import { safeHead, truncateEnd } from '../text/truncate-text.js';
+import { boundedSortedKeys } from './bounded-keys.js';
 import { resultIdentifiers } from './result-identifiers.js';
 
 /** The key of a masked function response, so a masked result is recognisable (and never masked twice). */
@@ -53,14 +55,23 @@ export function maskKeepFrom(contents: readonly Content[], keepRecent: number): 
   return turnStart;
 }
 
-/** The first string met in a bounded depth-first walk of `value`, or ''. */
+/** A string whose head is one run of base64 characters (an image or file sent as text): no words to preview. */
+const OPAQUE_HEAD = /^[A-Za-z0-9+/=_-]{100}/;
+
+/**
+ * The first readable string met in a bounded depth-first walk of `value`, or ''. An object's keys are
+ * visited sorted (`boundedSortedKeys`), so a result a database gives back with its keys reordered
+ * begins the same; base64 is passed over (an image's `data`: its `mimeType` says more).
+ */
 function firstText(value: unknown): string {
   const stack: unknown[] = [value];
   for (let visited = 0; stack.length > 0 && visited < PREVIEW_NODES; visited++) {
     const next = stack.pop();
-    if (typeof next === 'string' && next.trim().length > 0) return next;
+    if (typeof next === 'string' && next.trim().length > 0 && !OPAQUE_HEAD.test(next)) return next;
     if (typeof next !== 'object' || next === null) continue;
-    const children = Array.isArray(next) ? next.slice(0, PREVIEW_NODES) : Object.values(next).slice(0, PREVIEW_NODES);
+    const children = Array.isArray(next)
+      ? next.slice(0, PREVIEW_NODES)
+      : boundedSortedKeys(next, PREVIEW_NODES).map((key) => (next as Record<string, unknown>)[key]);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return '';
@@ -80,15 +91,22 @@ function recoveryText(name: string, hint: MaskHint): string {
     : `not recoverable; calling ${name} again could repeat its effect`;
 }
 
-function placeholder(name: string, tokens: number, response: unknown, hint: MaskHint): Record<string, unknown> {
+/**
+ * The placeholder of one result. Its size is the characters of the result's JSON text, which do not
+ * depend on the order of its keys: a token count of that text does (a tokenizer's merges cross the
+ * keys' boundaries), so a replica that measured the result after a reload from PostgreSQL stated
+ * another figure, and the request's prefix changed at each switch of replica.
+ */
+function placeholder(name: string, response: Record<string, unknown>, hint: MaskHint): Record<string, unknown> {
   // Only the head is read: the first string can be the whole result (a 1 MB log).
   const preview = truncateEnd(safeHead(firstText(response), PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
   const identifiers = resultIdentifiers(response).filter(
     (each) => !preview.includes(each.replace(/^.*?=/, '').replace(/^"|"$/g, '')),
   );
   const kept = identifiers.length > 0 ? ` Ids: ${identifiers.join(', ')}.` : '';
+  const size = safeJson(response).length;
   return {
-    [MASKED_RESULT_KEY]: `Result of tool '${name}' (~${tokens} tokens) elided to save context; ${recoveryText(name, hint)}.${kept} It began: ${preview}`,
+    [MASKED_RESULT_KEY]: `Result of tool '${name}' (${size} characters) elided to save context; ${recoveryText(name, hint)}.${kept} It began: ${preview}`,
   };
 }
 
@@ -105,8 +123,6 @@ function maskable(content: Content, tokens: number): boolean {
 export function maskContent(content: Content, hint: MaskHint, tokens: number): Content {
   if (!maskable(content, tokens)) return content;
   const parts = content.parts ?? [];
-  const results = parts.filter((part) => part.functionResponse !== undefined).length;
-  const share = Math.round(tokens / Math.max(1, results));
   const masked = parts.map((part): Part => {
     const response = part.functionResponse;
     if (!response?.response || MASKED_RESULT_KEY in response.response) return part;
@@ -114,7 +130,7 @@ export function maskContent(content: Content, hint: MaskHint, tokens: number): C
       ...part,
       functionResponse: {
         ...response,
-        response: placeholder(response.name ?? 'unknown', share, response.response, hint),
+        response: placeholder(response.name ?? 'unknown', response.response, hint),
       },
     };
   });

@@ -10,6 +10,7 @@
  * most `MAX_IDENTIFIERS` items of `MAX_VALUE_CHARS` characters each. The same
  * result gives the same bytes on every call, as the provider's cache needs.
  */
+import { boundedSortedKeys } from './bounded-keys.js';
 
 /** Items a placeholder keeps at most. */
 export const MAX_IDENTIFIERS = 4;
@@ -73,23 +74,12 @@ interface Node {
   readonly key: string | undefined;
 }
 
-/** The own keys of `object`, at most `MAX_CHILDREN`, sorted (a bounded read: a result may have 90,000 keys). */
-function boundedKeys(object: object): string[] {
-  const keys: string[] = [];
-  for (const key in object) {
-    if (!Object.prototype.hasOwnProperty.call(object, key)) continue;
-    keys.push(key);
-    if (keys.length >= MAX_CHILDREN) break;
-  }
-  return keys.sort();
-}
-
 function children(node: Node): Node[] {
   const { value } = node;
   if (Array.isArray(value))
     return value.slice(0, MAX_CHILDREN).map((item: unknown) => ({ value: item, key: node.key }));
   if (typeof value !== 'object' || value === null) return [];
-  return boundedKeys(value).map((key) => ({ value: (value as Record<string, unknown>)[key], key }));
+  return boundedSortedKeys(value, MAX_CHILDREN).map((key) => ({ value: (value as Record<string, unknown>)[key], key }));
 }
 
 /** `key=value`, the key left out when it is too long to be a name. */

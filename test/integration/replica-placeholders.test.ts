@@ -1,0 +1,110 @@
+/**
+ * Placeholders across replicas: a masked tool result must be the same bytes whichever replica masks it.
+ * PostgreSQL's jsonb gives a tool result back with its keys in an order of its own (by length, then
+ * bytes), so the replica that masks a result after a reload reads `{ at, logs, status, service }` where
+ * the replica that ran the tool held `{ service, logs, at, status }`. A placeholder whose size or
+ * preview followed the order (a token count of the JSON text; the first string met) changed the
+ * request's prefix at each switch of replica, and the provider's cache was lost there.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSessionService, FunctionTool, LlmAgent, Runner } from '@google/adk';
+import type { Content } from '@google/genai';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ContextGuard } from '../../src/index.js';
+import { logText, ratioTokenCounter, ScriptedLlm, ScriptedSummarizer } from '../../src/testing/index.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
+import { APP_NAME, USER_ID, runTurn } from '../support/agent-harness.js';
+
+/** The key a placeholder stands under: what the model reads, so written out here. */
+const WINDOW = 16_000;
+const MASKED_RESULT_KEY = 'context_guard_masked';
+const folder = mkdtempSync(join(tmpdir(), 'context-guard-replica-placeholders-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A report tool whose result has several keys, none in the order jsonb stores them. */
+function reportTool(): FunctionTool {
+  return new FunctionTool({
+    name: 'fetch_report',
+    description: 'Returns the report of a service.',
+    parameters: { type: 'OBJECT', properties: { seed: { type: 'INTEGER' } }, required: ['seed'] } as never,
+    execute: (input: unknown) => {
+      const { seed } = input as { seed: number };
+      return { service: `checkout-${seed}`, logs: logText(4_000, seed), at: `2026-12-0${seed % 9}`, status: 'ok' };
+    },
+  });
+}
+
+function replica(store: DatabaseSessionService): { runner: Runner; model: ScriptedLlm } {
+  const model = new ScriptedLlm({
+    window: WINDOW,
+    countTokens: ratioTokenCounter(1.8),
+    script: callThenAnswer({
+      call: ({ request }) => ({ name: 'fetch_report', args: { seed: request.contents.length + 1 } }),
+      answer: ({ request }) => `Report ${request.contents.length} read: nothing unusual.`,
+    }),
+  });
+  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read reports.', tools: [reportTool()] });
+  const guard = new ContextGuard({
+    contextWindow: WINDOW,
+    summarizer: new ScriptedSummarizer(),
+    prepareTurnsAhead: 0,
+  });
+  return { runner: new Runner({ appName: APP_NAME, agent, sessionService: store, plugins: [guard] }), model };
+}
+
+/** Every placeholder of every request, in the order the requests were sent. */
+function placeholdersOf(requests: readonly { contents: Content[]; timestamp: number; index: number }[]): string[] {
+  return [...requests]
+    .sort((a, b) => a.timestamp - b.timestamp || a.index - b.index)
+    .flatMap((request) =>
+      request.contents.flatMap((content) =>
+        (content.parts ?? []).flatMap((part) => {
+          const masked = part.functionResponse?.response?.[MASKED_RESULT_KEY];
+          return typeof masked === 'string' ? [masked] : [];
+        }),
+      ),
+    );
+}
+
+/** `turns` turns of one session, turn n on replica n % `replicas`, each replica with its own guard and store. */
+async function placeholders(world: World, url: string, replicas: number, turns: number): Promise<string[]> {
+  const made: ReturnType<typeof replica>[] = [];
+  let store: DatabaseSessionService | undefined;
+  for (let i = 0; i < replicas; i++) {
+    // One after the other: ADK's init creates the schema, and two inits racing on an empty database collide.
+    // On SQLite the replicas share one instance: two on one file collide (docs/reliability.md).
+    if (!world.shared || store === undefined) {
+      store = new DatabaseSessionService(url);
+      await store.init();
+    }
+    made.push(replica(store));
+  }
+  const first = made[0]!;
+  const session = await first.runner.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+  for (let turn = 1; turn <= turns; turn++)
+    await runTurn(made[turn % replicas]!.runner, session.id, `Turn ${turn}: read the next report.`);
+  for (const { model } of made) expect(model.rejectedRequests).toEqual([]);
+  return placeholdersOf(made.flatMap(({ model }) => model.requests));
+}
+
+interface World {
+  readonly name: string;
+  url(run: number): string;
+  readonly shared: boolean;
+}
+const worlds: World[] = [
+  { name: 'SQLite', url: (run) => `sqlite://${join(folder, `db-${run}.sqlite`)}`, shared: true },
+];
+const postgres = process.env['POSTGRES_URL'];
+if (postgres) worlds.push({ name: 'PostgreSQL', url: () => postgres, shared: false });
+
+describe.each(worlds)('placeholders across replicas on $name', (world) => {
+  it('should send the placeholders of one Runner when two replicas take alternate turns', async () => {
+    const single = await placeholders(world, world.url(1), 1, 14);
+    const pair = await placeholders(world, world.url(2), 2, 14);
+    expect(single.length).toBeGreaterThan(10);
+    expect(pair).toEqual(single);
+  });
+});
