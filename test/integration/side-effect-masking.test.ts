@@ -160,7 +160,7 @@ describe('masking never invites a repeated side effect', () => {
     expect(model.rejectedRequests).toEqual([]);
     // Its placeholder never says to call create_order again, and carries the id.
     expect(receipt!.text).not.toMatch(/call the tool again|call create_order again/);
-    expect(receipt!.text).toContain('order_id="ORD-7731"');
+    expect(receipt!.text).toContain('ORD-7731');
     expect(receipt!.text).toContain('recall_history');
     // The read-only tool's placeholders may suggest calling it again.
     const catalog = placeholders(asked.contents).filter((p) => p.name === 'get_catalog');
