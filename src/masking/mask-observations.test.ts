@@ -38,7 +38,7 @@ describe('maskKeepFrom', () => {
 });
 
 describe('maskContent', () => {
-  it('should replace a large tool result with a placeholder that names the tool, its size and how it began', () => {
+  it('should replace a large tool result with a placeholder that names the tool, its size and an excerpt', () => {
     const masked = maskContent(functionResponse('fetch_logs', big), { recallToolName: 'recall_history' }, 700);
     const text = String(masked.parts?.[0]?.functionResponse?.response?.[MASKED_RESULT_KEY]);
     expect(text).toContain("tool 'fetch_logs'");
@@ -62,7 +62,7 @@ describe('maskContent', () => {
     // The id is where the result begins: the preview keeps it, no list repeats it.
     expect(withRecall).toBe(
       `Result of tool 'create_order' (${JSON.stringify(orderResult).length} characters) elided to save context; call recall_history with words from it ` +
-        'to read it again. It began: ORD-7731',
+        'to read it again. Excerpt: ORD-7731',
     );
     expect(placeholderOf('create_order', { isReadOnly: readOnly })).toContain(
       'not recoverable; calling create_order again could repeat its effect.',
@@ -75,7 +75,7 @@ describe('maskContent', () => {
       maskContent(functionResponse('create_order', late), { recallToolName: 'recall_history' }, 700).parts?.[0]
         ?.functionResponse?.response?.[MASKED_RESULT_KEY],
     );
-    expect(text).toContain(' Ids: tracking_id="TRK-7731". It began: Receipt');
+    expect(text).toContain(' Ids: tracking_id="TRK-7731". Excerpt: Receipt');
   });
 
   it('should make the same placeholder of a result whose keys a database gives back in another order', () => {
@@ -102,13 +102,42 @@ describe('maskContent', () => {
         maskContent(functionResponse('read', result), {}, 400).parts?.[0]?.functionResponse?.response?.[
           MASKED_RESULT_KEY
         ],
-      ).replace(/^.* It began: /, '');
+      ).replace(/^.* Excerpt: /, '');
     expect(began({ path: 'src/main.ts', code: 'export function main() {}\n'.repeat(40) })).toMatch(
       /^export function main/,
     );
     expect(began({ data: 'iVBORw0KGgo'.repeat(40), mimeType: 'image/png' })).toBe('image/png');
     // A text that begins like base64 but has words is read.
     expect(began({ data: `${'A'.repeat(99)} and then words` })).toMatch(/^A+ and then words$/);
+  });
+
+  it('should state no excerpt when the result has no readable text', () => {
+    const placeholder = (result: Record<string, unknown>): string =>
+      String(
+        maskContent(functionResponse('read', result), {}, 400).parts?.[0]?.functionResponse?.response?.[
+          MASKED_RESULT_KEY
+        ],
+      );
+    expect(placeholder({ data: 'iVBORw0KGgo'.repeat(40) })).toMatch(/could repeat its effect\.$/);
+    expect(placeholder({ rows: Array.from({ length: 200 }, (_, i) => i) })).not.toContain('Excerpt');
+  });
+
+  it('should take the same identifiers and excerpt from a result of more keys than it reads, in any key order', () => {
+    // 40 identifier keys, more than the walks read of one object: the smallest are read, whatever the stored order.
+    const fields = Array.from(
+      { length: 40 },
+      (_, i) => [`field_${String(i).padStart(3, '0')}_id`, `ID20x${i}`] as const,
+    );
+    const stored = Object.fromEntries([...fields].reverse());
+    const reloaded = Object.fromEntries(fields);
+    const placeholder = (result: Record<string, unknown>): string =>
+      String(
+        maskContent(functionResponse('rows', result), {}, 800).parts?.[0]?.functionResponse?.response?.[
+          MASKED_RESULT_KEY
+        ],
+      );
+    expect(placeholder(stored)).toBe(placeholder(reloaded));
+    expect(placeholder(stored)).toContain('Excerpt: ID20x0');
   });
 
   it('should make the same placeholder of any result whatever the order of its keys, at any depth', () => {

@@ -1,7 +1,7 @@
 /**
  * Observation masking: the cheapest remedy for a full window. Tool results
  * older than the last few are replaced by a short placeholder that says what
- * was elided (tool, size, its identifiers, how it began) and how to get it
+ * was elided (tool, size, its identifiers, an excerpt) and how to get it
  * back; no model call is made. A placeholder suggests calling the tool again
  * only for a tool declared read-only: calling any other again could repeat a
  * side effect (a second order). The call and response parts stay where they are, so no pair is
@@ -26,7 +26,7 @@ import { resultIdentifiers } from './result-identifiers.js';
 export const MASKED_RESULT_KEY = 'context_guard_masked';
 /** Contents of fewer tokens are left alone: the placeholder would save nothing. */
 const MIN_MASKED_TOKENS = 150;
-/** Characters of the result's first text quoted in the placeholder, so the model knows what it was. */
+/** Characters of the result's excerpt quoted in the placeholder, so the model knows what it was. */
 const PREVIEW_CHARS = 120;
 /** Nodes a preview walk visits at most. */
 const PREVIEW_NODES = 64;
@@ -61,7 +61,8 @@ const OPAQUE_HEAD = /^[A-Za-z0-9+/=_-]{100}/;
 /**
  * The first readable string met in a bounded depth-first walk of `value`, or ''. An object's keys are
  * visited sorted (`boundedSortedKeys`), so a result a database gives back with its keys reordered
- * begins the same; base64 is passed over (an image's `data`: its `mimeType` says more).
+ * gives the same excerpt; base64 is passed over (an image's `data`: its `mimeType` says more). Not
+ * "how it began": the first key in sorted order need not be the first the tool wrote.
  */
 function firstText(value: unknown): string {
   const stack: unknown[] = [value];
@@ -104,9 +105,10 @@ function placeholder(name: string, response: Record<string, unknown>, hint: Mask
     (each) => !preview.includes(each.replace(/^.*?=/, '').replace(/^"|"$/g, '')),
   );
   const kept = identifiers.length > 0 ? ` Ids: ${identifiers.join(', ')}.` : '';
+  const excerpt = preview.length > 0 ? ` Excerpt: ${preview}` : '';
   const size = safeJson(response).length;
   return {
-    [MASKED_RESULT_KEY]: `Result of tool '${name}' (${size} characters) elided to save context; ${recoveryText(name, hint)}.${kept} It began: ${preview}`,
+    [MASKED_RESULT_KEY]: `Result of tool '${name}' (${size} characters) elided to save context; ${recoveryText(name, hint)}.${kept}${excerpt}`,
   };
 }
 

@@ -14,7 +14,6 @@ import type { Content } from '@google/genai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { logText, ratioTokenCounter, ScriptedLlm, ScriptedSummarizer } from '../../src/testing/index.js';
-import { callThenAnswer } from '../support/call-then-answer.js';
 import { APP_NAME, USER_ID, runTurn } from '../support/agent-harness.js';
 
 /** The key a placeholder stands under: what the model reads, so written out here. */
@@ -23,29 +22,53 @@ const MASKED_RESULT_KEY = 'context_guard_masked';
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-replica-placeholders-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** A report tool whose result has several keys, none in the order jsonb stores them. */
-function reportTool(): FunctionTool {
+/** What a tool returns: a few keys, or a wide row of more keys than a placeholder's walks read. */
+type Shape = 'report' | 'wide row';
+
+/** A result whose keys are in no order jsonb keeps: a report, or a row of 40 id fields written last to first. */
+function resultOf(shape: Shape, seed: number): Record<string, unknown> {
+  if (shape === 'report')
+    return { service: `checkout-${seed}`, logs: logText(4_000, seed), at: `2026-12-0${seed % 9}`, status: 'ok' };
+  const fields = Array.from({ length: 40 }, (_, i): [string, string] => [
+    `field_${String(39 - i).padStart(3, '0')}_id`,
+    `ID${seed}x${39 - i}`,
+  ]);
+  return { ...Object.fromEntries(fields), notes: logText(3_000, seed) };
+}
+
+function reportTool(shape: Shape): FunctionTool {
   return new FunctionTool({
     name: 'fetch_report',
     description: 'Returns the report of a service.',
     parameters: { type: 'OBJECT', properties: { seed: { type: 'INTEGER' } }, required: ['seed'] } as never,
-    execute: (input: unknown) => {
-      const { seed } = input as { seed: number };
-      return { service: `checkout-${seed}`, logs: logText(4_000, seed), at: `2026-12-0${seed % 9}`, status: 'ok' };
-    },
+    execute: (input: unknown) => resultOf(shape, (input as { seed: number }).seed),
   });
 }
 
-function replica(store: DatabaseSessionService): { runner: Runner; model: ScriptedLlm } {
+/** Results in the turn so far (after its user message). */
+function resultsThisTurn(contents: readonly Content[]): number {
+  let results = 0;
+  for (let i = contents.length - 1; i >= 0 && contents[i]?.parts?.some((part) => part.text === undefined); i--)
+    if (contents[i]?.parts?.some((part) => part.functionResponse)) results++;
+  return results;
+}
+
+function replica(store: DatabaseSessionService, shape: Shape): { runner: Runner; model: ScriptedLlm } {
+  // Three calls a turn: a result can be masked in the turn that made it, on the replica that ran the tool.
   const model = new ScriptedLlm({
     window: WINDOW,
     countTokens: ratioTokenCounter(1.8),
-    script: callThenAnswer({
-      call: ({ request }) => ({ name: 'fetch_report', args: { seed: request.contents.length + 1 } }),
-      answer: ({ request }) => `Report ${request.contents.length} read: nothing unusual.`,
-    }),
+    script: ({ request }) =>
+      resultsThisTurn(request.contents) < 3
+        ? {
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { name: 'fetch_report', args: { seed: request.contents.length + 1 } } }],
+            },
+          }
+        : { content: { role: 'model', parts: [{ text: `Report ${request.contents.length} read: nothing unusual.` }] } },
   });
-  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read reports.', tools: [reportTool()] });
+  const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read reports.', tools: [reportTool(shape)] });
   const guard = new ContextGuard({
     contextWindow: WINDOW,
     summarizer: new ScriptedSummarizer(),
@@ -69,7 +92,13 @@ function placeholdersOf(requests: readonly { contents: Content[]; timestamp: num
 }
 
 /** `turns` turns of one session, turn n on replica n % `replicas`, each replica with its own guard and store. */
-async function placeholders(world: World, url: string, replicas: number, turns: number): Promise<string[]> {
+async function placeholders(
+  world: World,
+  shape: Shape,
+  url: string,
+  replicas: number,
+  turns: number,
+): Promise<string[]> {
   const made: ReturnType<typeof replica>[] = [];
   let store: DatabaseSessionService | undefined;
   for (let i = 0; i < replicas; i++) {
@@ -79,7 +108,7 @@ async function placeholders(world: World, url: string, replicas: number, turns: 
       store = new DatabaseSessionService(url);
       await store.init();
     }
-    made.push(replica(store));
+    made.push(replica(store, shape));
   }
   const first = made[0]!;
   const session = await first.runner.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
@@ -100,11 +129,15 @@ const worlds: World[] = [
 const postgres = process.env['POSTGRES_URL'];
 if (postgres) worlds.push({ name: 'PostgreSQL', url: () => postgres, shared: false });
 
+let runs = 0;
 describe.each(worlds)('placeholders across replicas on $name', (world) => {
-  it('should send the placeholders of one Runner when two replicas take alternate turns', async () => {
-    const single = await placeholders(world, world.url(1), 1, 14);
-    const pair = await placeholders(world, world.url(2), 2, 14);
-    expect(single.length).toBeGreaterThan(10);
-    expect(pair).toEqual(single);
-  });
+  it.each<Shape>(['report', 'wide row'])(
+    'should send the placeholders of one Runner when two replicas take alternate turns (%s)',
+    async (shape) => {
+      const single = await placeholders(world, shape, world.url(++runs), 1, 8);
+      const pair = await placeholders(world, shape, world.url(++runs), 2, 8);
+      expect(single.length).toBeGreaterThan(10);
+      expect(pair).toEqual(single);
+    },
+  );
 });
