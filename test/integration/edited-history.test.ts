@@ -104,7 +104,7 @@ describe('an edit of an earlier content between calls', () => {
       // After it every request carries the redacted result's own placeholder, and nothing of the text before.
       const after = sent.slice(before);
       expect(after.length).toBeGreaterThan(0);
-      for (const text of after) expect(text).toContain('It began: REDACTED BY POLICY');
+      for (const text of after) expect(text).toContain('Excerpt: REDACTED BY POLICY');
       expect(model.requests.slice(before).filter((request) => JSON.stringify(request.contents).includes(head))).toEqual(
         [],
       );

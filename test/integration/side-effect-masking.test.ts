@@ -104,7 +104,7 @@ async function orderSession(options: Partial<ContextGuardOptions> = {}, idKey = 
     execute: () => {
       const id = `ORD-${7731 + orders.length}`;
       orders.push(id);
-      // The id comes after a long header: the placeholder's preview ("It began: …") does not reach it.
+      // The id comes after a long header: the placeholder's excerpt ("Excerpt: …") does not reach it.
       const receipt = { receipt: `${logText(3_000, 1)} order ${id} created`, status: 'created' };
       return idKey ? { ...receipt, order_id: id } : receipt;
     },
