@@ -116,6 +116,19 @@ describe('ContentMeasureCache', () => {
       const nextTurn = [...listed];
       cache.measure(KEY, history(6), characterTokenizer, false, nextTurn);
       expect(reads).toBe(6);
+      // A store that keeps events in the order appended (ADK's in-memory one): a new list, its last known id.
+      reads = 0;
+      const inMemory = [...listed, counted('event-6')];
+      expect(cache.measure(KEY, history(7), characterTokenizer, false, inMemory, undefined, true).probedBefore).toBe(6);
+      expect(reads).toBe(2);
+    });
+
+    it('should compare every content when a list of an in-order store is cut to its latest events', () => {
+      const cache = new ContentMeasureCache();
+      cache.measure(KEY, history(4), characterTokenizer, false, events(4), undefined, true);
+      // `numRecentEvents`: the list starts later, so the last known id is not where it was.
+      const latest = events(7).slice(2);
+      expect(cache.measure(KEY, history(5), characterTokenizer, false, latest, undefined, true).probedBefore).toBe(0);
     });
 
     it('should say how many leading positions it took on its probe, none where it compared every content', () => {

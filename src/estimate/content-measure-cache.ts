@@ -100,16 +100,18 @@ function keptPrefix(kept: readonly unknown[], contents: readonly Content[]): num
 /**
  * Whether `events` begin with the events of `known`, in the same order: the session only grew by appending.
  * A compare per event, by a string the same object shares within a turn (one reloaded per turn); on the
- * very list read last time (`read`), only its last known id: ADK only appends to it (reading every
- * event of a history just copied by ADK costs a cache miss each).
+ * very list read last time (`read`), or on any list of a store that keeps its events in the order
+ * appended (`appendOnly`), only its last known id: ADK only appends to it (reading every event of a
+ * history just copied by ADK costs a cache miss each). A list cut to its latest events moves that id.
  */
 function appendedTo(
   known: readonly string[] | undefined,
   events: SessionEventIds,
   read: SessionEventIds | undefined,
+  appendOnly: boolean,
 ): boolean {
   if (known === undefined || known.length > events.length) return false;
-  const from = read === events ? Math.max(0, known.length - 1) : 0;
+  const from = read === events || appendOnly ? Math.max(0, known.length - 1) : 0;
   for (let i = from; i < known.length; i++) if (events[i]?.id !== known[i]) return false;
   return true;
 }
@@ -146,6 +148,8 @@ export class ContentMeasureCache {
    * the events it was measured on still lead `events` in their order, and the contents are built from the same part
    * of the session (`builtFrom`: ADK's branch and isolation scope, which filter the events one agent sees: the same
    * agent run per item of a fan-out sees another history in each branch). Without `events`, always exact.
+   * `appendOnly`: the session's store never reorders or removes events (ADK's `InMemorySessionService`), so a
+   * new list of them is checked at its last known id alone.
    */
   measure(
     key: string,
@@ -154,10 +158,11 @@ export class ContentMeasureCache {
     exact = true,
     events?: SessionEventIds,
     builtFrom?: string,
+    appendOnly = false,
   ): ContentMeasures {
     const entry: SessionEntry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
     this.sessions.delete(key); // re-inserted below: most recently used last
-    const appended = events !== undefined && appendedTo(entry.eventIds, events, entry.eventsRead?.deref());
+    const appended = events !== undefined && appendedTo(entry.eventIds, events, entry.eventsRead?.deref(), appendOnly);
     entry.eventIds = events && idsOf(entry.eventIds, events, appended);
     entry.eventsRead = entry.eventIds && events ? new WeakRef(events) : undefined;
     // A shorter history is not one that grew by appending (a rewind, a compaction), nor one whose events

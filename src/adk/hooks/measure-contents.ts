@@ -4,7 +4,7 @@
  * the invocation's branch and isolation scope, so one agent run per item of a fan-out sees another history in
  * each branch, under one session and agent key.
  */
-import type { Context } from '@google/adk';
+import { InMemorySessionService, type BaseSessionService, type Context } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { ContentMeasureCache, ContentMeasures } from '../../estimate/content-measure-cache.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
@@ -17,7 +17,16 @@ export function measureContents(
   tokenizer: Tokenizer,
   exact: boolean,
 ): ContentMeasures {
-  const { session, branch, isolationScope } = context.invocationContext;
+  const { session, branch, isolationScope, sessionService } = context.invocationContext;
   const builtFrom = `${branch ?? ''}\u0000${isolationScope ?? ''}`;
-  return cache.measure(key, contents, tokenizer, exact, session.events, builtFrom);
+  return cache.measure(key, contents, tokenizer, exact, session.events, builtFrom, appendsInOrder(sessionService));
+}
+
+/**
+ * Whether the store keeps a session's events in the order they were appended and never removes one: ADK's
+ * `InMemorySessionService` itself (it pushes, or replaces an event of the same id where it stands; checked in
+ * its 2.0 source). A subclass, or any other store, may reorder (`DatabaseSessionService` reloads by timestamp).
+ */
+export function appendsInOrder(store: BaseSessionService | undefined): boolean {
+  return store !== undefined && Object.getPrototypeOf(store) === InMemorySessionService.prototype;
 }
