@@ -1,0 +1,93 @@
+/**
+ * A copy of a plain value (records and lists of strings, numbers, booleans and null), taken to tell later
+ * whether the value still holds what it held then: the same keys in the same order, the same values, at every
+ * depth. A memo keyed by what a value holds (state/decoded-memo.ts, estimate/fixed-part-memo.ts) compares the
+ * value with its copy instead of decoding or serialising it again: no allocation, no hash. Only what JSON text
+ * reads the same way is copied: a record whose prototype is `Object`'s, a list whose prototype is `Array`'s.
+ * Anything else (a class instance, a function, a symbol, a bigint, nesting past the depth or the size given) is
+ * not copied, and the caller does without its memo.
+ */
+
+/** A record's keys in order and its values' copies. */
+export interface RecordCopy {
+  readonly keys: readonly string[];
+  readonly values: readonly PlainCopy[];
+}
+
+export type PlainCopy = RecordCopy | readonly PlainCopy[] | string | number | boolean | null | undefined;
+
+/** What `plainCopyOf` returns for a value it does not copy. */
+export const UNCOPIED = Symbol('uncopied');
+
+/** How deep and how large a copy may be (`nodes`: records and lists, counted down as they are copied). */
+export interface CopyBounds {
+  readonly maxDepth: number;
+  nodes: number;
+}
+
+/** A copy of `value` at `depth`, or `UNCOPIED` (no wrapper object per value: a record may be copied on every call). */
+export function plainCopyOf(value: unknown, depth: number, bounds: CopyBounds): PlainCopy | typeof UNCOPIED {
+  if (value === null || value === undefined) return value;
+  const kind = typeof value;
+  if (kind === 'string' || kind === 'number' || kind === 'boolean') return value as string | number | boolean;
+  if (depth >= bounds.maxDepth || kind !== 'object' || --bounds.nodes < 0) return UNCOPIED;
+  if (Array.isArray(value))
+    return Object.getPrototypeOf(value) === Array.prototype ? listCopyOf(value, depth, bounds) : UNCOPIED;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return UNCOPIED;
+  return recordCopyOf(value as Record<string, unknown>, depth, bounds) ?? UNCOPIED;
+}
+
+function listCopyOf(list: readonly unknown[], depth: number, bounds: CopyBounds): PlainCopy[] | typeof UNCOPIED {
+  const items: PlainCopy[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const copied = plainCopyOf(list[i], depth + 1, bounds);
+    if (copied === UNCOPIED) return UNCOPIED;
+    items.push(copied);
+  }
+  return items;
+}
+
+/** A copy of `record`'s own enumerable keys and values, or `undefined` when one of its values is not copied. */
+export function recordCopyOf(
+  record: Record<string, unknown>,
+  depth: number,
+  bounds: CopyBounds,
+): RecordCopy | undefined {
+  const keys = Object.keys(record);
+  const values: PlainCopy[] = [];
+  for (const key of keys) {
+    const copied = plainCopyOf(record[key], depth + 1, bounds);
+    if (copied === UNCOPIED) return undefined;
+    values.push(copied);
+  }
+  return { keys, values };
+}
+
+/** Whether `value` still holds what `copy` was taken from. */
+export function holdsCopy(value: unknown, copy: PlainCopy): boolean {
+  if (copy === null || copy === undefined || typeof copy !== 'object') return value === copy;
+  if (Array.isArray(copy)) {
+    if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) return false;
+    const list = value as readonly unknown[];
+    if (list.length !== copy.length) return false;
+    for (let i = 0; i < copy.length; i++) if (!holdsCopy(list[i], copy[i] as PlainCopy)) return false;
+    return true;
+  }
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    holdsRecordCopy(value as Record<string, unknown>, copy as RecordCopy)
+  );
+}
+
+/** Whether `record` (a plain record) still has `copy`'s keys, in order, and values. */
+export function holdsRecordCopy(record: Record<string, unknown>, copy: RecordCopy): boolean {
+  const keys = Object.keys(record);
+  if (keys.length !== copy.keys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== copy.keys[i] || !holdsCopy(record[key], copy.values[i])) return false;
+  }
+  return true;
+}
