@@ -4,7 +4,7 @@
  * Decoded tolerantly (see state/codec.ts): out-of-range fields fall back to their defaults and
  * are named so the caller warns once.
  */
-import { asRecord, decodeInteger, encodeRecord, RECORD_VERSION } from '../state/codec.js';
+import { asRecord, decodeInteger, RECORD_VERSION } from '../state/codec.js';
 import { DecodedMemo } from '../state/decoded-memo.js';
 import { fieldReader } from '../state/field-reader.js';
 import { decodeCalibration, type UsageCalibration } from './calibration.js';
@@ -57,19 +57,6 @@ const decoded = new DecodedMemo<ReadUsage>((value) => decodeAfresh(value));
  */
 export function readUsageRecord(value: unknown): ReadUsage {
   return decoded.decode(value);
-}
-
-/**
- * The record as written to state, its decode kept in the memo: each callback reads the object the other one just
- * wrote, so decoding it here, while it is fresh in memory, spares the read a decode after ADK's deep copy of the
- * history has evicted it. It is the decode a read would make (the write is not taken as its own decode: a count
- * of 0 reads back as missing), and the read still checks the object holds what was decoded (edited in place, it
- * is decoded again; another replica's write is another object).
- */
-export function encodeUsageRecord(usage: UsageRecord): Record<string, unknown> {
-  const encoded = encodeRecord(usage);
-  decoded.decode(encoded);
-  return encoded;
 }
 
 function decodeAfresh(value: unknown): ReadUsage {

@@ -8,7 +8,7 @@ import type { StateChange } from '../../pipeline/contract.js';
 import type { CompactionRecord } from '../../records/compaction-record.js';
 import { encodeRecord } from '../../state/codec.js';
 import { stateKeysFor } from '../../state/keys.js';
-import { decodeUsageRecord, encodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
+import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 
 /** Session state as ADK's `Context.state` offers it, or a delta being built. */
 interface StateAccess {
@@ -43,7 +43,7 @@ export function readUsage(state: StateAccess, agentName: string): UsageRecord {
 }
 
 export function writeUsage(state: StateAccess, agentName: string, usage: UsageRecord): void {
-  state.set(stateKeysFor(agentName).usage, encodeUsageRecord(usage));
+  state.set(stateKeysFor(agentName).usage, encodeRecord(usage));
 }
 
 /** Applies `update` to the stored usage record; writes only when it changed something. */
