@@ -81,13 +81,17 @@ export function holdsCopy(value: unknown, copy: PlainCopy): boolean {
   );
 }
 
-/** Whether `record` (a plain record) still has `copy`'s keys, in order, and values. */
+/**
+ * Whether `record` (a plain record, its prototype `Object`'s) still has `copy`'s keys, in order, and values. Keys
+ * are walked with `for...in`, which on such a record lists its own keys in `Object.keys`' order without making
+ * a list of them: one compare per node, no allocation (an enumerable key added to `Object.prototype` makes it
+ * differ, which only costs a miss).
+ */
 export function holdsRecordCopy(record: Record<string, unknown>, copy: RecordCopy): boolean {
-  const keys = Object.keys(record);
-  if (keys.length !== copy.keys.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (key !== copy.keys[i] || !holdsCopy(record[key], copy.values[i])) return false;
+  let index = 0;
+  for (const key in record) {
+    if (key !== copy.keys[index] || !holdsCopy(record[key], copy.values[index])) return false;
+    index++;
   }
-  return true;
+  return index === copy.keys.length;
 }
