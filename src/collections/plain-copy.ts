@@ -20,7 +20,7 @@ export type PlainCopy = RecordCopy | readonly PlainCopy[] | string | number | bo
 export const UNCOPIED = Symbol('uncopied');
 
 /** How deep and how large a copy may be (`nodes`: records and lists, counted down as they are copied). */
-export interface CopyBounds {
+interface CopyBounds {
   readonly maxDepth: number;
   nodes: number;
 }
