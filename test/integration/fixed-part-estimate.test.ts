@@ -5,6 +5,7 @@
  * the first masking on, the recall tool is declared before the reading, and its declaration must be counted.
  */
 import { BasePlugin, type Context, type LlmRequest, type LlmResponse } from '@google/adk';
+import type { Tool } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { stateKeysFor } from '../../src/internal.js';
@@ -57,6 +58,25 @@ class AfterGuard extends BasePlugin {
   }
 }
 
+/** A plugin before the guard that edits the request's declarations on some calls, as an application's plugin may. */
+class DeclarationEditor extends BasePlugin {
+  private calls = 0;
+
+  constructor() {
+    super('declaration_editor');
+  }
+
+  override async beforeModelCallback({ llmRequest }: { llmRequest: LlmRequest }): Promise<LlmResponse | undefined> {
+    const call = this.calls++;
+    const declarations = (llmRequest.config?.tools?.[0] as Tool | undefined)?.functionDeclarations;
+    if (!declarations?.[0]) return undefined;
+    // Edited in place on every third call, a tool added on every fourth: the values change, not only the objects.
+    if (call % 3 === 1) declarations[0].description = `Edited on call ${call}.`;
+    if (call % 4 === 2) declarations.push({ name: `added_${call}`, description: 'A tool added between calls.' });
+    return undefined;
+  }
+}
+
 describe('the fixed part counted on each call', () => {
   it('should count the recall tool the guard declared before reading the request, on every call after the first masking', async () => {
     const guard = new ContextGuard({
@@ -76,6 +96,24 @@ describe('the fixed part counted on each call', () => {
     // The recall tool is sent from the call that first masks, and declared at the start of every call after it.
     expect(after.seen.some((call) => call.masked)).toBe(true);
     expect(declared.length).toBeGreaterThan(2);
+    for (const call of after.seen) expect(call.guardEstimate).toBe(call.sentEstimate);
+  });
+
+  it('should count the declarations as sent when a plugin before the guard edits or adds one between calls', async () => {
+    const guard = new ContextGuard({
+      contextWindow: WINDOW,
+      tokenizer: characterTokenizer,
+      maskStaleOutputTokens: 2_000,
+    });
+    const after = new AfterGuard();
+    const harness = createHarness({
+      window: WINDOW,
+      ratio: 1.2,
+      script: toolThenAnswerScript(12_000),
+      plugins: [new DeclarationEditor(), guard, after],
+    });
+    await harness.sessionAfterTurns(8);
+    expect(after.seen.length).toBeGreaterThan(8);
     for (const call of after.seen) expect(call.guardEstimate).toBe(call.sentEstimate);
   });
 });

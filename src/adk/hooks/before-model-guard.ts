@@ -164,7 +164,8 @@ export class BeforeModelGuard {
         user: userOfContext(context),
       });
       // Estimated once for the recall check and the reading, again only if a declaration changed it in between.
-      const fixedPart = new CallFixedPart(request, this.parts.tokenizer, this.parts.fixedMemo);
+      const kept = { memo: this.parts.fixedParts, scope: key };
+      const fixedPart = new CallFixedPart(request, this.parts.tokenizer, this.parts.fixedMemo, kept);
       // Before anything that may fail, so the declaration, once due, is the same on every call.
       const recallPending = await this.declareRecallIfDue(
         context,

@@ -8,6 +8,7 @@ import { cachedPriceRatio, outputPriceRatio, type PriceRatios } from '../../cost
 import { priceFor, type PriceTable } from '../../cost/price-table.js';
 import { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
 import { TokenMemo } from '../../estimate/estimate-request.js';
+import { FixedPartMemo } from '../../estimate/fixed-part-memo.js';
 import { PlaceholderCache } from '../../masking/placeholder-cache.js';
 import { recordPreparedSummary } from '../../telemetry/guard-metrics.js';
 import type { ResultAppliers } from './apply-result.js';
@@ -38,6 +39,8 @@ export type GuardParts = RequestReaders &
     readonly budgetLineReserve: number;
     /** Each call's request as the guard left it, to measure what the agent's callbacks add. */
     readonly left: LeftRequests;
+    /** The fixed part's estimates of each session and agent's earlier calls. */
+    readonly fixedParts: FixedPartMemo;
   };
 
 /**
@@ -84,6 +87,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     statusTool: new ContextStatusDeclarer(),
     budgetLineReserve: estimateContentTokens(budgetLineContent(longestBudgetLine()), tokenizer),
     left: new LeftRequests(tokenizer, fixedMemo),
+    fixedParts: new FixedPartMemo(),
     priceRatios: priceRatios(options.prices),
   };
 }

@@ -13,30 +13,36 @@ import { modelErrorEvent } from './model-error-event.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
 import { recordResponse } from './record-response.js';
 import { WarnOnce } from '../runtime/warn-once.js';
+import { priceLookup } from '../../cost/price-lookup.js';
+import type { ModelPrice } from '../../cost/price-table.js';
 
 export class ModelResponseHooks {
   private readonly notices: WarnOnce;
+  private readonly priceOf: (model: string | undefined) => ModelPrice | undefined;
 
   constructor(
     private readonly parts: GuardParts,
     private readonly policies: PolicyCache,
-    private readonly prices: ContextGuardOptions['prices'],
+    prices: ContextGuardOptions['prices'],
     private readonly logger: GuardLogger,
   ) {
     this.notices = new WarnOnce(logger);
+    this.priceOf = priceLookup(prices);
   }
+
+  /** Said once per model: a call of a model without a price is counted, not costed. */
+  private readonly onUnpriced = (model: string): void =>
+    this.notices.inform(
+      `unpriced:${model}`,
+      `${LOG_PREFIX} no price is known for model '${model}': its calls are counted (status().unpricedCalls) but not costed; the prices option can add it (docs/observability.md).`,
+    );
 
   /** After an answer: the records onto its event, its count and bill into usage; never throws. */
   afterModel(context: Context, response: LlmResponse): void {
     if (!response.partial) this.parts.returns.returned(context);
     try {
       if (!this.policies.of(context.agentName).enabled) return;
-      recordResponse(context, response, this.prices, this.parts, (model) =>
-        this.notices.inform(
-          `unpriced:${model}`,
-          `${LOG_PREFIX} no price is known for model '${model}': its calls are counted (status().unpricedCalls) but not costed; the prices option can add it (docs/observability.md).`,
-        ),
-      );
+      recordResponse(context, response, this.priceOf, this.parts, this.onUnpriced);
     } catch (error) {
       logFailure(
         this.logger,

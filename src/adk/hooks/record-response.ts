@@ -4,14 +4,13 @@
  */
 import type { Context, LlmResponse } from '@google/adk';
 import { billCall, billUsage, type CallBill } from '../../cost/bill-usage.js';
-import { priceFor } from '../../cost/price-table.js';
+import type { ModelPrice } from '../../cost/price-table.js';
 import { recordAccepted } from '../../usage/learned-window.js';
 import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
 import { takeCallRecords } from './call-records.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
 import { updateUsage } from '../runtime/state-writer.js';
 import { recordUsageTelemetry } from '../../telemetry/bill-metrics.js';
-import type { ContextGuardOptions } from '../../options.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import { modelNameOf } from './model-name.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
@@ -40,7 +39,7 @@ interface ResponseRecorders {
 export function recordResponse(
   context: Context,
   response: LlmResponse,
-  prices: ContextGuardOptions['prices'],
+  priceOf: (model: string | undefined) => ModelPrice | undefined,
   recorders: ResponseRecorders,
   onUnpriced: (model: string) => void = () => undefined,
 ): void {
@@ -49,7 +48,7 @@ export function recordResponse(
   const model = modelNameOf(context, response);
   // Partial (streamed) chunks are not stored and repeat the usage the final response reports:
   // only that one carries the records and is billed.
-  const bill = response.partial ? undefined : billResponse(response, model, prices, onUnpriced);
+  const bill = response.partial ? undefined : billResponse(response, model, priceOf, onUnpriced);
   // A failed interaction (Interactions API) states its overflow in an answer: learned as a rejection.
   const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
@@ -62,11 +61,11 @@ export function recordResponse(
 function billResponse(
   response: LlmResponse,
   model: string | undefined,
-  prices: ContextGuardOptions['prices'],
+  priceOf: (model: string | undefined) => ModelPrice | undefined,
   onUnpriced: (model: string) => void,
 ): CallBill | undefined {
   if (!response.usageMetadata) return undefined;
-  const price = priceFor(model, prices);
+  const price = priceOf(model);
   if (price === undefined) onUnpriced(model ?? 'unknown');
   return billCall(response.usageMetadata, price);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ratioTokenCounter, ScriptedLlm } from '../../testing/index.js';
 import { currentCaller, markToolCall, wrapAgentToolRun, type AgentToolCaller } from './agent-tool-caller.js';
 import type { GuardAgentCallbackSet } from './attach-to-agent.js';
-import { scopeOfContext, sessionScopeKey } from './session-scope.js';
+import { scopeOfContext, sessionScopeKey, userOfContext } from './session-scope.js';
 
 /** A real context, as ADK builds it for a call in `appName`'s session `chat-1` of `user-1`. */
 function contextIn(appName: string): Context {
@@ -93,5 +93,29 @@ describe('the caller of an AgentTool call', () => {
     expect(one.scope).toBe(sessionScopeKey(['app-1', 'researcher'], 'user-1', 'chat-1'));
     // No app name, however spelt, gives a child's scope.
     expect(one.scope).not.toBe(sessionScopeKey('["app-1","researcher"]', 'user-1', 'chat-1'));
+  });
+
+  it("should make one invocation's keys again under another caller, and for its session's user or id changed", async () => {
+    const child = contextIn('researcher');
+    const tool = new FunctionTool({
+      name: 'researcher',
+      description: 'Probe.',
+      execute: () => ({ scope: scopeOfContext(child), user: userOfContext(child) }),
+    });
+    wrapAgentToolRun(tool);
+    expect(scopeOfContext(child)).toBe(sessionScopeKey('researcher', 'user-1', 'chat-1'));
+    const caller = contextIn('app-1');
+    markToolCall(caller, callbackSet());
+    const inside = (await tool.runAsync({ args: {}, toolContext: caller })) as { scope: string; user: string };
+    expect(inside.scope).toBe(sessionScopeKey(['app-1', 'researcher'], 'user-1', 'chat-1'));
+    expect(inside.user).toBe(JSON.stringify(['app-1', 'user-1']));
+    expect(scopeOfContext(child)).toBe(sessionScopeKey('researcher', 'user-1', 'chat-1'));
+    expect(userOfContext(child)).toBe(JSON.stringify(['researcher', 'user-1']));
+    const session = child.invocationContext.session as { userId: string; id: string };
+    session.userId = 'user-2';
+    expect(scopeOfContext(child)).toBe(sessionScopeKey('researcher', 'user-2', 'chat-1'));
+    expect(userOfContext(child)).toBe(JSON.stringify(['researcher', 'user-2']));
+    session.id = 'chat-2';
+    expect(scopeOfContext(child)).toBe(sessionScopeKey('researcher', 'user-2', 'chat-2'));
   });
 });

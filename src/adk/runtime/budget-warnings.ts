@@ -26,6 +26,11 @@ const ORIGINS: Record<WindowOrigin, string> = {
   default: 'assumed for an unknown model',
 };
 
+/** The window a warning speaks of; worded only when there is something to say (no closure made on every call). */
+function where(model: string, window: number, origin: WindowOrigin): string {
+  return `model '${model}''s ${window}-token window (${ORIGINS[origin]})`;
+}
+
 export class BudgetWarnings {
   private readonly once: WarnOnce;
 
@@ -36,15 +41,13 @@ export class BudgetWarnings {
   /** Warns (once per agent, model and cause) about `policy`'s budget under `window`. */
   check(policy: ResolvedPolicy, agent: string, model: string, window: number, origin: WindowOrigin): void {
     const { bufferTokens, bufferRatio, hardLimitRatio } = policy;
-    // Worded only when there is something to say: this runs on every model call.
-    const where = (): string => `model '${model}''s ${window}-token window (${ORIGINS[origin]})`;
     if (bufferTooLarge(bufferTokens, window)) {
       const buffer = effectiveBuffer(window, undefined, bufferRatio);
       // The threshold the budget applies: a set hardLimitRatio or the output reserve can bring it lower still.
       const { threshold } = policyBudget(window, policy, undefined, true);
       this.once.warn(
         `buffer\u0000${agent}\u0000${model}`,
-        `${LOG_PREFIX} agent '${agent}': bufferTokens ${bufferTokens} is more than ${percent(MAX_BUFFER_SHARE)} of ${where()}: ` +
+        `${LOG_PREFIX} agent '${agent}': bufferTokens ${bufferTokens} is more than ${percent(MAX_BUFFER_SHARE)} of ${where(model, window, origin)}: ` +
           `taken as written for a larger window, this window's default buffer is used (${buffer}; threshold ${threshold}). ` +
           `Set contextWindow for a smaller threshold on purpose.`,
       );
@@ -55,7 +58,7 @@ export class BudgetWarnings {
     if (conflict)
       this.once.warn(
         `hard-limit\u0000${agent}\u0000${model}`,
-        `${LOG_PREFIX} agent '${agent}': hardLimitRatio ${hardLimitRatio} caps requests at ${conflict.hardLimit} tokens of ${where()}, ` +
+        `${LOG_PREFIX} agent '${agent}': hardLimitRatio ${hardLimitRatio} caps requests at ${conflict.hardLimit} tokens of ${where(model, window, origin)}, ` +
           `below the threshold ${thresholdSetBy(conflict)} sets (${conflict.threshold}): compaction starts at ${conflict.hardLimit}.`,
       );
   }

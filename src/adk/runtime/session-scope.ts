@@ -5,7 +5,7 @@
  * user's queued summary or measures reach another's request.
  */
 import type { Context } from '@google/adk';
-import { currentCaller } from './agent-tool-caller.js';
+import { currentCaller, type AgentToolCaller } from './agent-tool-caller.js';
 
 /** A session as ADK names it: a `Session` (`id`) or the `{ appName, userId, sessionId }` of `getSession`. */
 export type SessionRef =
@@ -31,15 +31,57 @@ export function scopeOfRef(session: SessionRef): string {
   return sessionScopeKey(session.appName, session.userId, 'id' in session ? session.id : session.sessionId);
 }
 
+/** An invocation's keys, with what they were made of: its app, user and session, and the `AgentTool` caller. */
+interface InvocationKeys {
+  readonly caller: AgentToolCaller | undefined;
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly scope: string;
+  readonly user: string;
+}
+
+/**
+ * By invocation, weakly: a call reads its scope several times (its queue, its pending records, its user's
+ * windows), each a JSON text. Made again whenever what they are made of is not the same as then.
+ */
+const invocationKeys = new WeakMap<object, InvocationKeys>();
+
+function keysOf(context: Context): InvocationKeys {
+  const invocation = context.invocationContext;
+  const caller = currentCaller();
+  const appName = invocation.appName;
+  const userId = context.userId;
+  const sessionId = context.sessionId;
+  const known = invocationKeys.get(invocation);
+  if (
+    known !== undefined &&
+    known.caller === caller &&
+    known.appName === appName &&
+    known.userId === userId &&
+    known.sessionId === sessionId
+  )
+    return known;
+  const callers = caller?.appPath;
+  const keys = {
+    caller,
+    appName,
+    userId,
+    sessionId,
+    scope: sessionScopeKey(callers ? [...callers, appName] : appName, userId, sessionId),
+    user: JSON.stringify([callers?.[0] ?? appName, userId]),
+  };
+  invocationKeys.set(invocation, keys);
+  return keys;
+}
+
 /**
  * The scope of a guarded call. ADK names an `AgentTool` child's session after the child, with
  * the caller's user and session id, so two apps calling one child would share a scope: inside
  * an app's `AgentTool` call the calling apps are part of it.
  */
 export function scopeOfContext(context: Context): string {
-  const appName = context.invocationContext.appName;
-  const callers = currentCaller()?.appPath;
-  return sessionScopeKey(callers ? [...callers, appName] : appName, context.userId, context.sessionId);
+  return keysOf(context).scope;
 }
 
 /**
@@ -48,8 +90,7 @@ export function scopeOfContext(context: Context): string {
  * for this user until another user confirms it (usage/window-statements.ts).
  */
 export function userOfContext(context: Context): string {
-  const appName = currentCaller()?.appPath[0] ?? context.invocationContext.appName;
-  return JSON.stringify([appName, context.userId]);
+  return keysOf(context).user;
 }
 
 /** One model call of a session: its scope, invocation and agent (an agent's calls within an invocation follow each other). */
