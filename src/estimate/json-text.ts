@@ -32,3 +32,26 @@ export function jsonTextOf(value: unknown, texts?: JsonTexts): string {
   texts.set(value, text);
   return text;
 }
+
+/** A value as a JSON store keeps it: its JSON text, and that text read back. */
+export interface StoredForm {
+  readonly text: string;
+  readonly value: unknown;
+}
+
+/**
+ * `value` as a database gives it back after storing its JSON text: a `Date` or anything with `toJSON` as
+ * what that returns, keys whose value is `undefined` or a function gone, a `Buffer` as `{ type, data }`.
+ * What is built from the stored form is the same in the process that holds the live object and in one
+ * that read it back. `undefined` when the value cannot be serialised (cycles, BigInt).
+ */
+export function storedForm(value: unknown): StoredForm | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  return { text, value: JSON.parse(text) as unknown };
+}

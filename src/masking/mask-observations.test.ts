@@ -140,6 +140,37 @@ describe('maskContent', () => {
     expect(placeholder(stored)).toContain('Excerpt: ID20x0');
   });
 
+  it('should make the placeholder of the live result that the one read back from a database makes', () => {
+    // The process that ran the tool holds the object; every other one reads its JSON text back.
+    class Money {
+      constructor(readonly cents: number) {}
+      toJSON(): string {
+        return `${this.cents / 100} EUR`;
+      }
+    }
+    const live = {
+      at: new Date('2026-12-05T10:00:00Z'),
+      amount: new Money(1200),
+      order_id: 'ORD-1',
+      log: 'GET /api/v1/orders 200 OK '.repeat(40),
+      ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`address_line_${i}`, undefined])),
+      customer_id: 'CUS-4411',
+    };
+    const reloaded = JSON.parse(JSON.stringify(live)) as Record<string, unknown>;
+    const placeholder = (result: Record<string, unknown>): string =>
+      String(
+        maskContent(functionResponse('get_order', result), {}, 600).parts?.[0]?.functionResponse?.response?.[
+          MASKED_RESULT_KEY
+        ],
+      );
+    expect(placeholder(live)).toBe(placeholder(reloaded));
+    expect(placeholder(live)).toContain('customer_id="CUS-4411"');
+    // What cannot be stored as JSON says so rather than stating a size.
+    const cyclic: Record<string, unknown> = { log: 'x'.repeat(2_000) };
+    cyclic['self'] = cyclic;
+    expect(placeholder(cyclic)).toContain('(not serialisable)');
+  });
+
   it('should make the same placeholder of any result whatever the order of its keys, at any depth', () => {
     /** `value` with every object's keys in reverse order, as a store that reorders them may give it back. */
     const reversed = (value: unknown): unknown => {

@@ -12,12 +12,13 @@
  * (`upTo`), so the same history is masked the same way on every later call,
  * byte for byte: the request prefix stays stable between maskings (which keeps
  * a provider's prompt cache warm), exactly like the summary's watermark. It
- * is built once per result and process (masking/placeholder-cache.ts): its size is
- * the result's JSON text's length, its preview and identifiers come from bounded walks.
+ * is built once per result and process (masking/placeholder-cache.ts), from the result as
+ * a database stores it: its size is the result's JSON text's length, its excerpt and
+ * identifiers come from walks of bounded nodes over the text read back.
  */
 import type { Content, Part } from '@google/genai';
 import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
-import { safeJson } from '../estimate/json-text.js';
+import { storedForm } from '../estimate/json-text.js';
 import { safeHead, truncateEnd } from '../text/truncate-text.js';
 import { boundedSortedKeys } from './bounded-keys.js';
 import { resultIdentifiers } from './result-identifiers.js';
@@ -93,22 +94,26 @@ function recoveryText(name: string, hint: MaskHint): string {
 }
 
 /**
- * The placeholder of one result. Its size is the characters of the result's JSON text, which do not
- * depend on the order of its keys: a token count of that text does (a tokenizer's merges cross the
- * keys' boundaries), so a replica that measured the result after a reload from PostgreSQL stated
- * another figure, and the request's prefix changed at each switch of replica.
+ * The placeholder of one result, built from the result as a database stores it (`storedForm`): the
+ * process that ran the tool holds the live object (a `Date`, a value with `toJSON`, keys whose value is
+ * `undefined`), every other one reads its JSON back, and both must write the same bytes. Its size is the
+ * characters of that JSON text, which do not depend on the order of its keys: a token count of the text
+ * does (a tokenizer's merges cross the keys' boundaries), so a replica that measured the result after a
+ * reload from PostgreSQL stated another figure, and the request's prefix changed at each switch of replica.
  */
 function placeholder(name: string, response: Record<string, unknown>, hint: MaskHint): Record<string, unknown> {
+  const stored = storedForm(response);
   // Only the head is read: the first string can be the whole result (a 1 MB log).
-  const preview = truncateEnd(safeHead(firstText(response), PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
-  const identifiers = resultIdentifiers(response).filter(
+  const text = stored === undefined ? '' : firstText(stored.value);
+  const preview = truncateEnd(safeHead(text, PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
+  const identifiers = (stored === undefined ? [] : resultIdentifiers(stored.value)).filter(
     (each) => !preview.includes(each.replace(/^.*?=/, '').replace(/^"|"$/g, '')),
   );
   const kept = identifiers.length > 0 ? ` Ids: ${identifiers.join(', ')}.` : '';
   const excerpt = preview.length > 0 ? ` Excerpt: ${preview}` : '';
-  const size = safeJson(response).length;
+  const size = stored === undefined ? 'not serialisable' : `${stored.text.length} characters`;
   return {
-    [MASKED_RESULT_KEY]: `Result of tool '${name}' (${size} characters) elided to save context; ${recoveryText(name, hint)}.${kept}${excerpt}`,
+    [MASKED_RESULT_KEY]: `Result of tool '${name}' (${size}) elided to save context; ${recoveryText(name, hint)}.${kept}${excerpt}`,
   };
 }
 
@@ -119,8 +124,7 @@ function maskable(content: Content, tokens: number): boolean {
 
 /**
  * The content with its tool results replaced by placeholders when it holds at least
- * `MIN_MASKED_TOKENS` (`tokens`, its measured count, shared by its results); the same object
- * when nothing changes.
+ * `MIN_MASKED_TOKENS` (`tokens`, its measured count); the same object when nothing changes.
  */
 export function maskContent(content: Content, hint: MaskHint, tokens: number): Content {
   if (!maskable(content, tokens)) return content;

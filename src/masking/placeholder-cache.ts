@@ -7,8 +7,9 @@ import type { MaskedEntry } from './masked-entry.js';
 
 /**
  * Placeholders built once. The masked view is sent on every call, and every placeholder in it is
- * the same text on every call (a pure function of the content, its measured count and the hint),
- * but building one walks the result for its preview and identifiers: with hundreds of masked
+ * the same text on every call (a pure function of the content and the hint; its measured count only
+ * decides whether it is masked), but building one serialises the result and walks it for its excerpt
+ * and identifiers: with hundreds of masked
  * results, rebuilding them all made every call O(history) (4.8 ms at 900k tokens; issue 27).
  *
  * The cache keeps, per session and agent (the key is app + user + session + agent, as for the

@@ -5,8 +5,9 @@
  * that look like ids in text (`ORD-7731`, UUIDs), then other numbers.
  *
  * Bounded and deterministic: a walk of at most `MAX_NODES` nodes, the first
- * `MAX_CHILDREN` keys or items of each object or array, keys visited in sorted
- * order (a store may reorder an object's keys, PostgreSQL's jsonb does), and at
+ * `MAX_CHILDREN` items of each array and the `MAX_CHILDREN` smallest keys of each
+ * object, visited in sorted order (a store may reorder an object's keys,
+ * PostgreSQL's jsonb does; bounded-keys.ts), and at
  * most `MAX_IDENTIFIERS` items of `MAX_VALUE_CHARS` characters each. The same
  * result gives the same bytes on every call, as the provider's cache needs.
  */

@@ -27,8 +27,16 @@ type Shape = 'report' | 'wide row';
 
 /** A result whose keys are in no order jsonb keeps: a report, or a row of 40 id fields written last to first. */
 function resultOf(shape: Shape, seed: number): Record<string, unknown> {
+  // A `Date` and keys whose value is `undefined`: a store keeps the one as a string and drops the others.
   if (shape === 'report')
-    return { service: `checkout-${seed}`, logs: logText(4_000, seed), at: `2026-12-0${seed % 9}`, status: 'ok' };
+    return {
+      service: `checkout-${seed}`,
+      logs: logText(4_000, seed),
+      at: new Date(Date.UTC(2026, 11, 1 + (seed % 9))),
+      status: 'ok',
+      ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`a_${i}`, undefined])),
+      zone_id: `ZONE-${seed}`,
+    };
   const fields = Array.from({ length: 40 }, (_, i): [string, string] => [
     `field_${String(39 - i).padStart(3, '0')}_id`,
     `ID${seed}x${39 - i}`,

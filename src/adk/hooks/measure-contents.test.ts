@@ -11,5 +11,16 @@ describe('appendsInOrder', () => {
     // ADK's database store reads a session back ordered by timestamp.
     expect(appendsInOrder(new DatabaseSessionService('sqlite://:memory:'))).toBe(false);
     expect(appendsInOrder(undefined)).toBe(false);
+    // An instance whose reads or appends are replaced is another store.
+    const wrapped = new InMemorySessionService();
+    const read = wrapped.getSession.bind(wrapped);
+    wrapped.getSession = async (request) => read(request);
+    expect(appendsInOrder(wrapped)).toBe(false);
+  });
+
+  it('should trust it only in the ADK release whose source was read', () => {
+    expect(appendsInOrder(new InMemorySessionService(), '2.0.3')).toBe(true);
+    expect(appendsInOrder(new InMemorySessionService(), '2.1.0')).toBe(false);
+    expect(appendsInOrder(new InMemorySessionService(), '3.0.0')).toBe(false);
   });
 });

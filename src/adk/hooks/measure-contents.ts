@@ -4,7 +4,7 @@
  * the invocation's branch and isolation scope, so one agent run per item of a fan-out sees another history in
  * each branch, under one session and agent key.
  */
-import { InMemorySessionService, type BaseSessionService, type Context } from '@google/adk';
+import { InMemorySessionService, version, type BaseSessionService, type Context } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { ContentMeasureCache, ContentMeasures } from '../../estimate/content-measure-cache.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
@@ -24,9 +24,15 @@ export function measureContents(
 
 /**
  * Whether the store keeps a session's events in the order they were appended and never removes one: ADK's
- * `InMemorySessionService` itself (it pushes, or replaces an event of the same id where it stands; checked in
- * its 2.0 source). A subclass, or any other store, may reorder (`DatabaseSessionService` reloads by timestamp).
+ * `InMemorySessionService` itself, with its own `getSession` and `appendEvent` (it pushes, or replaces an
+ * event of the same id where it stands; checked in its 2.0 source, so only for ADK 2.0.x: a later release
+ * may add a rewind). A subclass, an instance with its methods replaced, or any other store may reorder
+ * (`DatabaseSessionService` reloads by timestamp).
  */
-export function appendsInOrder(store: BaseSessionService | undefined): boolean {
-  return store !== undefined && Object.getPrototypeOf(store) === InMemorySessionService.prototype;
+export function appendsInOrder(store: BaseSessionService | undefined, adkVersion: string = version): boolean {
+  if (store === undefined || !adkVersion.startsWith('2.0.')) return false;
+  const own = InMemorySessionService.prototype;
+  return (
+    Object.getPrototypeOf(store) === own && store.getSession === own.getSession && store.appendEvent === own.appendEvent
+  );
 }
