@@ -48,7 +48,7 @@ describe('maskContent', () => {
     expect(masked.parts?.[0]?.functionResponse?.name).toBe('fetch_logs');
   });
 
-  const orderResult = { order_id: 'ORD-7731', status: 'created', receipt: 'Receipt '.repeat(200), id: 'ORD-7731' };
+  const orderResult = { receipt: 'Receipt '.repeat(200), order_id: 'ORD-7731' };
   const placeholderOf = (name: string, hint: Parameters<typeof maskContent>[1]): string =>
     String(
       maskContent(functionResponse(name, orderResult), hint, 700).parts?.[0]?.functionResponse?.response?.[
@@ -70,12 +70,12 @@ describe('maskContent', () => {
     // Undeclared is not read-only.
     expect(placeholderOf('create_order', {})).not.toMatch(/call create_order again/);
     // An id the preview does not show is listed.
-    const late = { receipt: 'Receipt '.repeat(200), tracking_id: 'TRK-7731' };
+    const late = { receipt: 'Receipt '.repeat(200), summary: 'Order placed', shipment: { tracking_id: 'TRK-7731' } };
     const text = String(
       maskContent(functionResponse('create_order', late), { recallToolName: 'recall_history' }, 700).parts?.[0]
         ?.functionResponse?.response?.[MASKED_RESULT_KEY],
     );
-    expect(text).toContain(' Ids: tracking_id="TRK-7731". Excerpt: Receipt');
+    expect(text).toContain(' Ids: tracking_id="TRK-7731". Excerpt: Order placed');
   });
 
   it('should make the same placeholder of a result whose keys a database gives back in another order', () => {
@@ -96,19 +96,20 @@ describe('maskContent', () => {
     expect(at(nestedBack, 322)).toBe(at(nested, 300));
   });
 
-  it('should begin with the text of the first key in sorted order, passing over base64', () => {
-    const began = (result: Record<string, unknown>): string =>
+  it("should quote an object's shortest field whole, else the first readable text, passing over base64", () => {
+    const excerpt = (result: Record<string, unknown>): string =>
       String(
         maskContent(functionResponse('read', result), {}, 400).parts?.[0]?.functionResponse?.response?.[
           MASKED_RESULT_KEY
         ],
       ).replace(/^.* Excerpt: /, '');
-    expect(began({ path: 'src/main.ts', code: 'export function main() {}\n'.repeat(40) })).toMatch(
-      /^export function main/,
-    );
-    expect(began({ data: 'iVBORw0KGgo'.repeat(40), mimeType: 'image/png' })).toBe('image/png');
-    // A text that begins like base64 but has words is read.
-    expect(began({ data: `${'A'.repeat(99)} and then words` })).toMatch(/^A+ and then words$/);
+    // What a tool names its result by, whole, rather than the start of a long body.
+    expect(excerpt({ code: 'export function main() {}\n'.repeat(40), path: 'src/main.ts' })).toBe('src/main.ts');
+    expect(excerpt({ body: 'Design notes. '.repeat(40), lang: 'en', title: 'Document 5' })).toBe('Document 5');
+    expect(excerpt({ data: 'iVBORw0KGgo'.repeat(40), mimeType: 'image/png' })).toBe('image/png');
+    // With no field of its own, the first readable text nested; a text that begins like base64 but has words.
+    expect(excerpt({ rows: [{ line: 'GET /api/v1/orders 200 OK '.repeat(10) }] })).toMatch(/^GET \/api\/v1\/orders/);
+    expect(excerpt({ data: `${'A'.repeat(99)} and then words`, n: 1 })).toMatch(/^A+ and then words$/);
   });
 
   it('should state no excerpt when the result has no readable text', () => {

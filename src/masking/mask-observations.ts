@@ -59,24 +59,54 @@ export function maskKeepFrom(contents: readonly Content[], keepRecent: number): 
 /** A string whose head is one run of base64 characters (an image or file sent as text): no words to preview. */
 const OPAQUE_HEAD = /^[A-Za-z0-9+/=_-]{100}/;
 
+/** Shortest field that can stand for a result: `en`, `ok` say nothing. */
+const MIN_FIELD_CHARS = 3;
+
+function readable(value: unknown): value is string {
+  return typeof value === 'string' && value.trim().length > 0 && !OPAQUE_HEAD.test(value);
+}
+
+/** A string the excerpt can quote whole, met at `depth`. */
+interface Field {
+  readonly text: string;
+  readonly depth: number;
+}
+
+/** Whether `a` stands before `b`: shallower, then shorter, then by its text (never by where its key stood). */
+function before(a: Field, b: Field | undefined): boolean {
+  if (b === undefined) return true;
+  if (a.depth !== b.depth) return a.depth < b.depth;
+  if (a.text.length !== b.text.length) return a.text.length < b.text.length;
+  return a.text < b.text;
+}
+
 /**
- * The first readable string met in a bounded depth-first walk of `value`, or ''. An object's keys are
- * visited sorted (`boundedSortedKeys`), so a result a database gives back with its keys reordered
- * gives the same excerpt; base64 is passed over (an image's `data`: its `mimeType` says more). Not
- * "how it began": the first key in sorted order need not be the first the tool wrote.
+ * The excerpt's text: among the strings of a bounded walk of `value` that it can quote whole, the
+ * shallowest and shortest (a title, a path, a service, a status: what a tool names its result by,
+ * where a long body would be cut), else the first readable string met, cut later; '' when there is
+ * none. An object's keys are visited sorted (`boundedSortedKeys`) and the choice does not depend on
+ * their order, so a result a database gives back with its keys reordered gives the same excerpt;
+ * base64 is passed over (an image's `data`).
  */
-function firstText(value: unknown): string {
-  const stack: unknown[] = [value];
+function excerptText(value: unknown): string {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  let first: string | undefined;
+  let best: Field | undefined;
   for (let visited = 0; stack.length > 0 && visited < PREVIEW_NODES; visited++) {
-    const next = stack.pop();
-    if (typeof next === 'string' && next.trim().length > 0 && !OPAQUE_HEAD.test(next)) return next;
+    const { value: next, depth } = stack.pop() as { value: unknown; depth: number };
+    if (readable(next)) {
+      first ??= next;
+      const length = next.trim().length;
+      const field = { text: next, depth };
+      if (length >= MIN_FIELD_CHARS && length <= PREVIEW_CHARS && before(field, best)) best = field;
+    }
     if (typeof next !== 'object' || next === null) continue;
     const children = Array.isArray(next)
       ? next.slice(0, PREVIEW_NODES)
       : boundedSortedKeys(next, PREVIEW_NODES).map((key) => (next as Record<string, unknown>)[key]);
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], depth: depth + 1 });
   }
-  return '';
+  return best?.text ?? first ?? '';
 }
 
 /**
@@ -104,7 +134,7 @@ function recoveryText(name: string, hint: MaskHint): string {
 function placeholder(name: string, response: Record<string, unknown>, hint: MaskHint): Record<string, unknown> {
   const stored = storedForm(response);
   // Only the head is read: the first string can be the whole result (a 1 MB log).
-  const text = stored === undefined ? '' : firstText(stored.value);
+  const text = stored === undefined ? '' : excerptText(stored.value);
   const preview = truncateEnd(safeHead(text, PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
   const identifiers = (stored === undefined ? [] : resultIdentifiers(stored.value)).filter(
     (each) => !preview.includes(each.replace(/^.*?=/, '').replace(/^"|"$/g, '')),
