@@ -34,7 +34,7 @@ export function jsonTextOf(value: unknown, texts?: JsonTexts): string {
 }
 
 /** A value as a JSON store keeps it: its JSON text, and that text read back. */
-export interface StoredForm {
+interface StoredForm {
   readonly text: string;
   readonly value: unknown;
 }
