@@ -86,4 +86,16 @@ describe('FixedPartMemo', () => {
     estimateIn(memo, 'c', odd);
     expect(estimateIn(memo, 'c', odd).estimated).toBe(true);
   });
+  it("should keep one copy of an agent's tools for all its sessions, and another for other values", async () => {
+    const memo = new FixedPartMemo();
+    for (let session = 0; session < 10; session++)
+      expect(estimateIn(memo, `session-${session}`, await built()).estimated).toBe(true);
+    expect(memo.toolListsCopied).toBe(1);
+    // Another session's tools of other values (the same count of tokens or not) are copied apart, and compared.
+    const other = await built(['search', 'fetcx']);
+    expect(estimateIn(memo, 'session-other', other).estimated).toBe(true);
+    expect(memo.toolListsCopied).toBe(2);
+    expect(estimateIn(memo, 'session-other', await built(['search', 'fetcx'])).estimated).toBe(false);
+    expect(estimateIn(memo, 'session-0', await built()).estimated).toBe(false);
+  });
 });

@@ -25,6 +25,15 @@ const KEPT_PER_SCOPE = 3;
 const MAX_DEPTH = 32;
 const MAX_NODES = 20_000;
 
+/**
+ * Tool lists whose copies are shared by every scope that declares the same values, by their tokens: one process
+ * serving many sessions of an agent keeps one copy of its tools, not one per session (a toolset of a few
+ * hundred declarations copied for each of 1,000 sessions would hold hundreds of megabytes).
+ */
+const SHARED_TOOLSETS = 256;
+/** Different tool lists of the same tokens kept at most. */
+const PER_TOKENS = 4;
+
 interface KeptFixedPart {
   readonly instruction: PlainCopy;
   readonly tools: PlainCopy;
@@ -33,6 +42,9 @@ interface KeptFixedPart {
 
 export class FixedPartMemo {
   private readonly scopes = new BoundedMap<string, KeptFixedPart[]>(MAX_SCOPES);
+  private readonly toolCopies = new BoundedMap<number, PlainCopy[]>(SHARED_TOOLSETS);
+  /** Tool lists copied since creation; for tests. */
+  toolListsCopied = 0;
 
   /** `estimate()` of `scope`'s request, or the one kept for an instruction and tools that hold the same values. */
   estimate(scope: string, instruction: unknown, tools: unknown, estimate: () => FixedTokens): FixedTokens {
@@ -41,12 +53,22 @@ export class FixedPartMemo {
       for (const entry of kept)
         if (holdsCopy(tools, entry.tools) && holdsCopy(instruction, entry.instruction)) return entry.fixed;
     const fixed = estimate();
-    const bounds = { maxDepth: MAX_DEPTH, nodes: MAX_NODES };
-    const instructionCopy = plainCopyOf(instruction, 0, bounds);
-    const toolsCopy = plainCopyOf(tools, 0, bounds);
+    const instructionCopy = plainCopyOf(instruction, 0, { maxDepth: MAX_DEPTH, nodes: MAX_NODES });
+    const toolsCopy = this.toolsCopy(tools, fixed.toolTokens);
     if (instructionCopy === UNCOPIED || toolsCopy === UNCOPIED) return fixed;
     const entry = { instruction: instructionCopy, tools: toolsCopy, fixed };
     this.scopes.set(scope, [entry, ...(kept ?? [])].slice(0, KEPT_PER_SCOPE));
     return fixed;
+  }
+
+  /** A copy of `tools`: one another scope keeps of the same values, or a new one, shared from now on. */
+  private toolsCopy(tools: unknown, tokens: number): PlainCopy | typeof UNCOPIED {
+    const known = this.toolCopies.get(tokens) ?? [];
+    for (const copy of known) if (holdsCopy(tools, copy)) return copy;
+    const copy = plainCopyOf(tools, 0, { maxDepth: MAX_DEPTH, nodes: MAX_NODES });
+    if (copy === UNCOPIED) return copy;
+    this.toolListsCopied++;
+    this.toolCopies.set(tokens, [copy, ...known].slice(0, PER_TOKENS));
+    return copy;
   }
 }

@@ -14,13 +14,19 @@ export type JsonTexts = Map<object, string>;
 /** What `safeJson` returns for a value JSON cannot serialise. */
 const UNSERIALISABLE = '[unserialisable]';
 
+/** `JSON.stringify`'s text: `undefined` for a value it leaves out, `null` for one it cannot serialise (cycles, BigInt). */
+function jsonOrNull(value: unknown): string | undefined | null {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return null;
+  }
+}
+
 /** JSON text of a value, or a placeholder when it cannot be serialised (cycles, BigInt). */
 export function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return UNSERIALISABLE;
-  }
+  const text = jsonOrNull(value);
+  return text === null ? UNSERIALISABLE : (text ?? '');
 }
 
 /** `safeJson(value)`, made once per object within one measure when `texts` is given. */
@@ -46,12 +52,6 @@ interface StoredForm {
  * that read it back. `undefined` when the value cannot be serialised (cycles, BigInt).
  */
 export function storedForm(value: unknown): StoredForm | undefined {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
-  if (text === undefined) return undefined;
-  return { text, value: JSON.parse(text) as unknown };
+  const text = jsonOrNull(value);
+  return typeof text === 'string' ? { text, value: JSON.parse(text) as unknown } : undefined;
 }
