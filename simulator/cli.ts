@@ -21,6 +21,7 @@ import type { SessionStore } from './run-scenario.js';
 import { toJson, type ScenarioResult } from './scenario-result.js';
 import type { ScenarioSpec } from './scenario-types.js';
 import { selectScenarios } from './scenarios/index.js';
+import { heldOutReplays } from './scenarios/replays.js';
 import { ContextGuard } from '../src/index.js';
 import {
   selectStrategies,
@@ -40,6 +41,7 @@ const COMPARED_BASELINE = 'adk-token-based';
 const USAGE = `Usage: npm run simulate -- [options]
 
   --filter REGEX        only scenarios whose name matches REGEX
+  --held-out            replay only the held-out public runs (docs/simulator.md, "Held-out runs"), not the scenarios
   --strategy NAME       only one strategy: ${STRATEGIES.map((strategy) => strategy.name).join(', ')} (or threshold, sliding-window)
   --ground-truth MODE   ratio (chars/4 x the scenario's ratio, default) or tokenizer (${GEMMA_TOKENIZER_PACKAGE})
   --session-store KIND  memory (InMemorySessionService, default) or sqlite (DatabaseSessionService on in-memory SQLite)
@@ -50,12 +52,13 @@ const USAGE = `Usage: npm run simulate -- [options]
   --json FILE           also write machine-readable results to FILE
   --report FILE         HTML report path (default reports/simulation.html)
   --jobs N              worker threads (default: one per core, at most 4)
-  --retention / --no-retention  run the retention and recall experiments (default: on unless --filter or --strategy is given)
+  --retention / --no-retention  run the retention and recall experiments (default: on unless --filter, --strategy or --held-out is given)
   --help                this text
 `;
 
 interface CliOptions {
   readonly filter: string | undefined;
+  readonly heldOut: boolean;
   readonly strategy: string | undefined;
   readonly groundTruth: GroundTruthMode;
   readonly sessionStore: SessionStore;
@@ -105,6 +108,7 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
     args: [...argv],
     options: {
       filter: { type: 'string' },
+      'held-out': { type: 'boolean', default: false },
       strategy: { type: 'string' },
       'ground-truth': { type: 'string', default: 'ratio' },
       'session-store': { type: 'string', default: 'memory' },
@@ -130,9 +134,10 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, not '${values.jobs}'`);
   const retention = values['no-retention']
     ? false
-    : (values.retention ?? (values.filter === undefined && values.strategy === undefined));
+    : (values.retention ?? (values.filter === undefined && values.strategy === undefined && !values['held-out']));
   return {
     filter: values.filter,
+    heldOut: values['held-out'] ?? false,
     strategy: values.strategy,
     groundTruth,
     sessionStore,
@@ -176,7 +181,7 @@ async function main(): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    scenarios = selectScenarios(options.filter);
+    scenarios = selectScenarios(options.filter, options.heldOut ? heldOutReplays() : undefined);
     strategies = withGuardOptions(selectStrategies(options.strategy), options.guardOptions);
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);

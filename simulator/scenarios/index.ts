@@ -21,9 +21,12 @@ export const ALL_SCENARIOS: readonly ScenarioSpec[] = [
   ...REPLAYS,
 ];
 
-/** Scenarios whose name matches `pattern` (all when absent). */
-export function selectScenarios(pattern: string | undefined): ScenarioSpec[] {
-  if (!pattern) return [...ALL_SCENARIOS];
+/** Scenarios of `from` (every scenario by default) whose name matches `pattern` (all when absent). */
+export function selectScenarios(
+  pattern: string | undefined,
+  from: readonly ScenarioSpec[] = ALL_SCENARIOS,
+): ScenarioSpec[] {
+  if (!pattern) return [...from];
   const regex = new RegExp(pattern);
-  return ALL_SCENARIOS.filter((scenario) => regex.test(scenario.name));
+  return from.filter((scenario) => regex.test(scenario.name));
 }

@@ -13,10 +13,10 @@ export const REPLAY_WINDOWS: readonly number[] = [8_192, 16_384, 32_768, 131_072
 /** The strategies of the cost measure: the baselines and the plugin as a user gets it. */
 export const REPLAY_STRATEGIES: readonly string[] = ['none', 'adk-token-based', 'guard-defaults'];
 
-function replayScenario(run: RecordedRun, window: number): ScenarioSpec {
+function replayScenario(run: RecordedRun, window: number, kind: string): ScenarioSpec {
   const label = run.kind === 'support' ? 'support dialogue' : 'coding run';
   return {
-    name: `${window / 1_024}k_Replay_${run.id}`,
+    name: `${window / 1_024}k_${kind}_${run.id}`,
     group: 'replay',
     claim: `Replays a recorded ${label} whole (${run.turns.length} user turns, ${toolCallCount(run)} tool calls) from ${run.source}.`,
     window,
@@ -29,8 +29,9 @@ function replayScenario(run: RecordedRun, window: number): ScenarioSpec {
   };
 }
 
-export function replayScenarios(runs: readonly RecordedRun[]): ScenarioSpec[] {
-  return REPLAY_WINDOWS.flatMap((window) => runs.map((run) => replayScenario(run, window)));
+/** Each run at each window; `kind` names them (`8k_Replay_<run>`). */
+export function replayScenarios(runs: readonly RecordedRun[], kind = 'Replay'): ScenarioSpec[] {
+  return REPLAY_WINDOWS.flatMap((window) => runs.map((run) => replayScenario(run, window, kind)));
 }
 
 export const REPLAYS: readonly ScenarioSpec[] = replayScenarios([
@@ -38,3 +39,12 @@ export const REPLAYS: readonly ScenarioSpec[] = replayScenarios([
   ...loadTrajectories('coding'),
   ...loadTrajectories('long-coding'),
 ]);
+
+/**
+ * The held-out runs (docs/simulator.md, "Held-out runs"), named `8k_HeldOut_<run>`: read only when asked
+ * (`npm run simulate -- --held-out`), so the default run's figures stay those of the committed runs.
+ */
+export function heldOutReplays(): ScenarioSpec[] {
+  const runs = [...loadTrajectories('support', 'held-out'), ...loadTrajectories('long-coding', 'held-out')];
+  return replayScenarios(runs, 'HeldOut');
+}

@@ -114,16 +114,34 @@ export function convertTauBenchRun(run: TauBenchRun, id: string, source: string)
   return { id, kind: 'support', source, systemPrompt: system, turns };
 }
 
+/** Messages of `role` in a run. */
+const messagesOf = (run: TauBenchRun, role: string): number =>
+  (run.traj ?? []).filter((message) => message.role === role).length;
+
 /** The selection rule: trial 0, in task order, at least `minUsers` user messages and `minTools` tool calls, the first `count`. */
 export function selectTauBenchRuns(
   runs: readonly TauBenchRun[],
   rule: { readonly minUsers: number; readonly minTools: number; readonly count: number },
 ): TauBenchRun[] {
-  const count = (run: TauBenchRun, role: string): number =>
-    (run.traj ?? []).filter((message) => message.role === role).length;
   return runs
     .filter((run) => run.trial === 0)
     .sort((a, b) => (a.task_id ?? 0) - (b.task_id ?? 0))
-    .filter((run) => count(run, 'user') >= rule.minUsers && count(run, 'tool') >= rule.minTools)
+    .filter((run) => messagesOf(run, 'user') >= rule.minUsers && messagesOf(run, 'tool') >= rule.minTools)
+    .slice(0, rule.count);
+}
+
+/**
+ * The held-out rule (docs/simulator.md, "Held-out runs"): runs of trials 1 and later whose task is none of
+ * `taken`, in (trial, task) order, with the same least numbers of user messages and tool calls, the first `count`.
+ */
+export function selectHeldOutTauBenchRuns(
+  runs: readonly TauBenchRun[],
+  taken: ReadonlySet<number>,
+  rule: { readonly minUsers: number; readonly minTools: number; readonly count: number },
+): TauBenchRun[] {
+  return runs
+    .filter((run) => (run.trial ?? 0) >= 1 && !taken.has(run.task_id ?? 0))
+    .sort((a, b) => (a.trial ?? 0) - (b.trial ?? 0) || (a.task_id ?? 0) - (b.task_id ?? 0))
+    .filter((run) => messagesOf(run, 'user') >= rule.minUsers && messagesOf(run, 'tool') >= rule.minTools)
     .slice(0, rule.count);
 }

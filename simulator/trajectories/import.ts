@@ -1,8 +1,10 @@
 /**
- * `npx tsx simulator/trajectories/import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR]`:
+ * `npx tsx simulator/trajectories/import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR] [--held-out]`:
  * applies the selection rules of docs/simulator.md ("Recorded trajectories")
  * to the public sources given and writes the compact runs the simulator
- * replays to simulator/trajectories/data/ (one file per source option).
+ * replays to simulator/trajectories/data/ (one file per source option); with
+ * `--held-out`, the held-out rule's runs ("Held-out runs") of the support and
+ * longer coding sources to simulator/trajectories/held-out/.
  * FILE is tau-bench's `historical_trajectories/gpt-4o-airline.json`, DIR a
  * checkout of SWE-agent (its `trajectories/demonstrations/` is read),
  * GIT_DIR a git directory of SWE-agent/mini-swe-agent holding the pinned
@@ -21,8 +23,13 @@ import {
   type MiniSweAgentTrajectory,
 } from './convert-mini-swe-agent.js';
 import { convertSweAgentRun, selectSweAgentRuns, sweTaskOf, type SweAgentTrajectory } from './convert-swe-agent.js';
-import { convertTauBenchRun, selectTauBenchRuns, type TauBenchRun } from './convert-tau-bench.js';
-import { TRAJECTORY_FILES, type TrajectoryFile } from './load-trajectories.js';
+import {
+  convertTauBenchRun,
+  selectHeldOutTauBenchRuns,
+  selectTauBenchRuns,
+  type TauBenchRun,
+} from './convert-tau-bench.js';
+import { TRAJECTORY_FILES, type TrajectoryFile, type TrajectoryFolder } from './load-trajectories.js';
 
 const TAU_COMMIT = '59a200c6d575d595120f1cb70fea53cef0632f6b';
 const SWE_COMMIT = '3ea751c087f32b16e039a2233dd6eefecef325d5';
@@ -44,22 +51,27 @@ function walk(dir: string): string[] {
   });
 }
 
-function write(name: string, file: TrajectoryFile): void {
-  const path = new URL(`./data/${name}`, import.meta.url);
+function write(name: string, file: TrajectoryFile, folder: TrajectoryFolder): void {
+  const path = new URL(`./${folder}/${name}`, import.meta.url);
   writeFileSync(path, `${JSON.stringify(file)}\n`);
   process.stdout.write(`${name}: ${file.runs.length} runs\n`);
 }
 
-function importSupport(tauPath: string): void {
+const TAU_RULE = { minUsers: 10, minTools: 5, count: 6 } as const;
+
+function importSupport(tauPath: string, folder: TrajectoryFolder): void {
   const tauRuns = JSON.parse(readFileSync(tauPath, 'utf8')) as TauBenchRun[];
-  const support = selectTauBenchRuns(tauRuns, { minUsers: 10, minTools: 5, count: 6 }).map((run) =>
-    convertTauBenchRun(
-      run,
-      `airline-task${run.task_id ?? 0}`,
-      `sierra-research/tau-bench@${TAU_COMMIT}:historical_trajectories/gpt-4o-airline.json (task_id ${run.task_id ?? 0}, trial 0)`,
-    ),
-  );
-  write(TRAJECTORY_FILES.support, { licence: 'MIT (Copyright (c) 2024 Sierra)', runs: support });
+  const committed = selectTauBenchRuns(tauRuns, TAU_RULE);
+  const taken = new Set(committed.map((run) => run.task_id ?? 0));
+  const chosen = folder === 'data' ? committed : selectHeldOutTauBenchRuns(tauRuns, taken, TAU_RULE);
+  const support = chosen.map((run) => {
+    const trial = run.trial ?? 0;
+    // A held-out run's task may come back in a later trial: its id names the trial too.
+    const id = `airline-task${run.task_id ?? 0}${folder === 'data' ? '' : `-trial${trial}`}`;
+    const where = `historical_trajectories/gpt-4o-airline.json (task_id ${run.task_id ?? 0}, trial ${trial})`;
+    return convertTauBenchRun(run, id, `sierra-research/tau-bench@${TAU_COMMIT}:${where}`);
+  });
+  write(TRAJECTORY_FILES.support, { licence: 'MIT (Copyright (c) 2024 Sierra)', runs: support }, folder);
 }
 
 function importCoding(swePath: string): void {
@@ -77,24 +89,34 @@ function importCoding(swePath: string): void {
       `SWE-agent/SWE-agent@${SWE_COMMIT}:${file.path}`,
     ),
   );
-  write(TRAJECTORY_FILES.coding, {
-    licence:
-      'MIT (Copyright (c) 2024 John Yang, Carlos E. Jimenez, Alexander Wettig, Shunyu Yao, Karthik Narasimhan, Ofir Press)',
-    runs: coding,
-  });
+  write(
+    TRAJECTORY_FILES.coding,
+    {
+      licence:
+        'MIT (Copyright (c) 2024 John Yang, Carlos E. Jimenez, Alexander Wettig, Shunyu Yao, Karthik Narasimhan, Ofir Press)',
+      runs: coding,
+    },
+    'data',
+  );
 }
 
 function git(gitDir: string, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-function importLongCoding(gitDir: string): void {
-  const runs = MINI_SWE_AGENT_SOURCES.flatMap(({ ref, commit }) => {
+/** The longer coding runs' rule: 30 to 95 steps, the first 6 per source; the held-out set is the next 6 of the first source. */
+const MINI_RULE = { minSteps: 30, maxSteps: 95, count: 6 } as const;
+
+function importLongCoding(gitDir: string, folder: TrajectoryFolder): void {
+  const sources = folder === 'data' ? MINI_SWE_AGENT_SOURCES : MINI_SWE_AGENT_SOURCES.slice(0, 1);
+  const runs = sources.flatMap(({ ref, commit }) => {
     const paths = git(gitDir, 'ls-tree', '-r', '--name-only', commit)
       .split('\n')
       .filter((path) => path.endsWith('.traj.json'));
     const load = (path: string) => JSON.parse(git(gitDir, 'show', `${commit}:${path}`)) as MiniSweAgentTrajectory;
-    return selectMiniSweAgentRuns(paths, load, { minSteps: 30, maxSteps: 95, count: 6 }).map((file) =>
+    const rule = folder === 'data' ? MINI_RULE : { ...MINI_RULE, count: MINI_RULE.count * 2 };
+    const chosen = selectMiniSweAgentRuns(paths, load, rule).slice(folder === 'data' ? 0 : MINI_RULE.count);
+    return chosen.map((file) =>
       convertMiniSweAgentRun(
         file.traj,
         `mini-${miniTaskOf(file.path)
@@ -104,10 +126,14 @@ function importLongCoding(gitDir: string): void {
       ),
     );
   });
-  write(TRAJECTORY_FILES['long-coding'], {
-    licence: 'MIT (Copyright (c) 2025 Kilian A. Lieret and Carlos E. Jimenez)',
-    runs,
-  });
+  write(
+    TRAJECTORY_FILES['long-coding'],
+    {
+      licence: 'MIT (Copyright (c) 2025 Kilian A. Lieret and Carlos E. Jimenez)',
+      runs,
+    },
+    folder,
+  );
 }
 
 function main(): void {
@@ -116,16 +142,19 @@ function main(): void {
       'tau-bench': { type: 'string' },
       'swe-agent': { type: 'string' },
       'mini-swe-agent': { type: 'string' },
+      'held-out': { type: 'boolean', default: false },
     },
   });
   const tauPath = values['tau-bench'];
   const swePath = values['swe-agent'];
   const miniGit = values['mini-swe-agent'];
+  const folder: TrajectoryFolder = values['held-out'] ? 'held-out' : 'data';
   if (!tauPath && !swePath && !miniGit)
-    throw new Error('usage: import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR]');
-  if (tauPath) importSupport(tauPath);
+    throw new Error('usage: import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR] [--held-out]');
+  if (swePath && folder === 'held-out') throw new Error('--held-out takes no --swe-agent: every such task is taken');
+  if (tauPath) importSupport(tauPath, folder);
   if (swePath) importCoding(swePath);
-  if (miniGit) importLongCoding(miniGit);
+  if (miniGit) importLongCoding(miniGit, folder);
 }
 
 main();

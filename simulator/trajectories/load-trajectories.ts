@@ -89,9 +89,12 @@ export function parseTrajectoryFile(value: unknown, name: string): TrajectoryFil
   };
 }
 
-/** Every committed run of `set`. */
-export function loadTrajectories(set: TrajectorySet): readonly RecordedRun[] {
+/** Where a set's file lies: the committed workloads (`data`) or the held-out check (docs/simulator.md, "Held-out runs"). */
+export type TrajectoryFolder = 'data' | 'held-out';
+
+/** Every committed run of `set`, from `folder`. */
+export function loadTrajectories(set: TrajectorySet, folder: TrajectoryFolder = 'data'): readonly RecordedRun[] {
   const name = TRAJECTORY_FILES[set];
-  const text = readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8');
+  const text = readFileSync(new URL(`./${folder}/${name}`, import.meta.url), 'utf8');
   return parseTrajectoryFile(JSON.parse(text), name).runs;
 }
