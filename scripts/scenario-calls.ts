@@ -3,13 +3,17 @@
  * scenario under the given strategies (all by default), one line each: turn, step, prompt tokens, of
  * them cached and uncached, the request as ADK built it, M when the guard masked, C when it
  * compacted, the watermark after. What the cost figures of docs/design.md are read from, call by call.
+ * The held-out runs (`8k_HeldOut_<run>`, docs/simulator.md) are found by name too.
  */
 import { runScenario } from '../simulator/run-scenario.js';
 import { ALL_SCENARIOS } from '../simulator/scenarios/index.js';
+import { heldOutReplays } from '../simulator/scenarios/replays.js';
 import { STRATEGIES } from '../simulator/strategies.js';
 
 const [name, ...wanted] = process.argv.slice(2);
-const spec = ALL_SCENARIOS.find((scenario) => scenario.name === name);
+const spec = [...ALL_SCENARIOS, ...(name?.includes('_HeldOut_') ? heldOutReplays() : [])].find(
+  (scenario) => scenario.name === name,
+);
 if (!spec) {
   console.error(
     `usage: npx tsx scripts/scenario-calls.ts <scenario> [strategy ...]; no scenario named ${String(name)}`,

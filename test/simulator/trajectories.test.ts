@@ -19,9 +19,11 @@ import {
 } from '../../simulator/trajectories/convert-swe-agent.js';
 import {
   convertTauBenchRun,
+  selectHeldOutTauBenchRuns,
   selectTauBenchRuns,
   type TauBenchRun,
 } from '../../simulator/trajectories/convert-tau-bench.js';
+import { heldOutReplays } from '../../simulator/scenarios/replays.js';
 import { loadTrajectories, parseTrajectoryFile } from '../../simulator/trajectories/load-trajectories.js';
 import { MAX_OUTPUT_CHARS, toolCallCount } from '../../simulator/trajectories/recorded-run.js';
 
@@ -96,6 +98,22 @@ describe('selectTauBenchRuns', () => {
     ];
     const chosen = selectTauBenchRuns(runs, { minUsers: 10, minTools: 5, count: 2 });
     expect(chosen.map((run) => run.task_id)).toEqual([2, 9]);
+  });
+
+  it('should take for the held-out set later trials in (trial, task) order, never a task already taken', () => {
+    const users = (n: number) => Array.from({ length: n }, () => ({ role: 'user', content: 'hi' }));
+    const tools = (n: number) => Array.from({ length: n }, () => ({ role: 'tool', content: 'ok' }));
+    const enough = [...users(10), ...tools(5)];
+    const runs: TauBenchRun[] = [
+      { task_id: 4, trial: 2, traj: enough },
+      { task_id: 2, trial: 1, traj: enough },
+      { task_id: 7, trial: 0, traj: enough },
+      { task_id: 9, trial: 1, traj: enough },
+      { task_id: 8, trial: 1, traj: [...users(10), ...tools(4)] },
+      { task_id: 1, trial: 3, traj: enough },
+    ];
+    const chosen = selectHeldOutTauBenchRuns(runs, new Set([2]), { minUsers: 10, minTools: 5, count: 3 });
+    expect(chosen.map((run) => `${run.trial}:${run.task_id}`)).toEqual(['1:9', '2:4', '3:1']);
   });
 });
 
@@ -318,5 +336,30 @@ describe('loadTrajectories', () => {
       expect(toolCallCount(run)).toBe(run.turns[0]?.steps.length);
       expect(run.source).toMatch(/^SWE-agent\/mini-swe-agent@(e5e0fbca|9672e6b7)[0-9a-f]{32} \(pull\/(816|854)\):/);
     }
+  });
+
+  it('should hold the held-out runs the written rule picked, none of them a committed run or task', () => {
+    const committed = [...loadTrajectories('support'), ...loadTrajectories('long-coding')];
+    const support = loadTrajectories('support', 'held-out');
+    const long = loadTrajectories('long-coding', 'held-out');
+    expect(support.map((run) => run.id)).toEqual([
+      'airline-task17-trial1',
+      'airline-task20-trial1',
+      'airline-task22-trial1',
+      'airline-task23-trial1',
+      'airline-task26-trial1',
+      'airline-task4-trial2',
+    ]);
+    expect(long).toHaveLength(6);
+    const taskOf = (source: string): string => source.replace(/.*[(:]/, '').replace(/, trial \d+\)$/, '');
+    const committedTasks = new Set(committed.map((run) => taskOf(run.source)));
+    for (const run of [...support, ...long]) expect(committedTasks.has(taskOf(run.source))).toBe(false);
+    for (const run of long) {
+      expect(run.turns[0]?.steps.length).toBeGreaterThanOrEqual(30);
+      expect(run.turns[0]?.steps.length).toBeLessThanOrEqual(95);
+    }
+    const names = heldOutReplays().map((scenario) => scenario.name);
+    expect(names).toHaveLength(4 * 12);
+    expect(names.every((name) => /^\d+k_HeldOut_/.test(name))).toBe(true);
   });
 });
