@@ -8,11 +8,12 @@
  */
 import type { LlmRequest } from '@google/adk';
 import { tiktokenTokenizer } from '../src/index.js';
-import { tokenizerTokenCounter } from '../src/testing/index.js';
+import { tokenizerTokenCounter, type RequestTokenCounter } from '../src/testing/index.js';
 import type { PayloadKind } from './lib/content.js';
 import {
   APP_NAME,
   createBenchAgent,
+  type BenchAgent,
   quietLogger,
   runPlannedTurn,
   TimedGuard,
@@ -36,6 +37,40 @@ export interface MaskedHistoryResult {
   /** The guard's own time per call, before + after callback (ms, wall clock). */
   readonly guardMs: Summary;
   readonly guardCpuMs: Summary;
+  /**
+   * The guard's own time on the first call of one more turn served by a second replica (a new guard and
+   * Runner on the same store, nothing of the session in its memory): every placeholder and count built
+   * again. Once per session and process; no target (docs/performance.md, "A replica's first call").
+   */
+  readonly coldReplicaMs: number;
+  /** Contents that call sent as placeholders (those of the warm replica's last call, and any new ones). */
+  readonly coldReplicaMasked: number;
+}
+
+/** Contents of `request` sent as placeholders. */
+const maskedIn = (request: LlmRequest | undefined): number =>
+  request?.contents.filter((content) => JSON.stringify(content).includes('context_guard_masked')).length ?? 0;
+
+/** One more turn served by a second replica: a new guard and Runner on the first one's store; its first call timed. */
+async function coldReplicaCall(
+  warm: BenchAgent,
+  sessionId: string,
+  turnPlan: TurnPlan,
+  counter: RequestTokenCounter,
+): Promise<{ ms: number; masked: number }> {
+  const guard = new TimedGuard({ modelWindows: { [MODEL_NAME]: 2_000_000 }, logger: quietLogger() }, () => undefined);
+  const replica = createBenchAgent({
+    window: 4_000_000,
+    countTokens: counter,
+    plugins: [guard],
+    modelName: MODEL_NAME,
+    sessionService: warm.sessionService,
+  });
+  guard.recording = true;
+  const outcome = await runPlannedTurn(replica, sessionId, 'One more turn, on another replica.', turnPlan);
+  const first = guard.samples[0];
+  if (outcome.errors.length > 0 || outcome.thrown || !first) throw new Error("the second replica's turn failed");
+  return { ms: first.beforeMs + first.afterMs, masked: maskedIn(first.request) };
 }
 
 function plan(turn: number, toolChars: number): TurnPlan {
@@ -76,12 +111,12 @@ export async function runMaskedHistory(
   for (let turn = turns - measuredTurns; turn < turns; turn++) await runTurn(turn);
   guard.recording = false;
   await options.aroundMeasured?.after();
+  const cold = await coldReplicaCall(bench, session.id, plan(turns, toolChars), counter);
   const stored = await bench.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
   const history = (stored?.events ?? []).flatMap((event) => (event.content ? [event.content] : []));
   const historyTokens = counter({ contents: history, config: {} } as unknown as LlmRequest);
   const last = guard.samples[guard.samples.length - 1];
-  const maskedContents =
-    last?.request.contents.filter((content) => JSON.stringify(content).includes('context_guard_masked')).length ?? 0;
+  const maskedContents = maskedIn(last?.request);
   const result: MaskedHistoryResult = {
     turns,
     toolChars,
@@ -91,10 +126,13 @@ export async function runMaskedHistory(
     calls: guard.samples.length,
     guardMs: summarize(guard.samples.map((s) => s.beforeMs + s.afterMs)),
     guardCpuMs: summarize(guard.samples.map((s) => s.cpuMs)),
+    coldReplicaMs: cold.ms,
+    coldReplicaMasked: cold.masked,
   };
   options.log?.(
     `  ${turns} turns of ${toolChars} characters: ${historyTokens} tokens of history, ${result.contents} contents, ` +
-      `${maskedContents} masked; guard median ${result.guardMs.median.toFixed(3)} ms, p95 ${result.guardMs.p95.toFixed(3)} ms`,
+      `${maskedContents} masked; guard median ${result.guardMs.median.toFixed(3)} ms, p95 ${result.guardMs.p95.toFixed(3)} ms; ` +
+      `a second replica's first call ${result.coldReplicaMs.toFixed(1)} ms (${cold.masked} masked)`,
   );
   return result;
 }

@@ -231,6 +231,11 @@ async function main(): Promise<void> {
       ],
     ]),
   );
+  // No target: once per session and process (docs/performance.md, "A replica's first call").
+  console.log(
+    `  one more turn on a second replica (a new guard on the same store): its first call ${ms(masked.coldReplicaMs)}, ` +
+      `${masked.coldReplicaMasked} placeholders built again`,
+  );
 
   section('worst case: one estimate of 1 MB');
   const worst: WorstCaseRow[] = await runWorstCase();

@@ -34,7 +34,7 @@ if (section === 'masked-history') {
   )) as typeof import('../bench/masked-history.js');
   const around = await profiler();
   const result = await runMaskedHistory(around ? { aroundMeasured: around } : {});
-  const { guardMs, guardCpuMs, maskedContents, calls } = result;
+  const { guardMs, guardCpuMs, maskedContents, calls, coldReplicaMs } = result;
   console.log(
     JSON.stringify({
       root,
@@ -44,6 +44,7 @@ if (section === 'masked-history') {
       cpu: guardCpuMs.median,
       maskedContents,
       calls,
+      coldReplicaMs,
       load: load(),
     }),
   );

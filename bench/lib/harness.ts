@@ -319,6 +319,8 @@ export function createBenchAgent(options: {
   plugins?: BasePlugin[];
   compactors?: BaseContextCompactor[];
   modelName?: string;
+  /** Another agent's store, for a second replica of its sessions (a new process with cold caches). */
+  sessionService?: InMemorySessionService;
 }): BenchAgent {
   const driver = new TurnDriver();
   const model = new ScriptedLlm({
@@ -335,7 +337,7 @@ export function createBenchAgent(options: {
     tools: benchTools(),
     ...(options.compactors ? { contextCompactors: options.compactors } : {}),
   });
-  const sessionService = new InMemorySessionService();
+  const sessionService = options.sessionService ?? new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: options.plugins ?? [] });
   return { runner, model, agent, sessionService, driver };
 }
