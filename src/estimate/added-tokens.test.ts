@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
-import { addedTokens, requestShape } from './added-tokens.js';
+import { netTokens, requestShape } from './added-tokens.js';
 import { estimateFixedTokens, TokenMemo } from './estimate-request.js';
 import { tiktokenTokenizer as defaultTokenizer } from './tokenizer.js';
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const BLOCK = 'Every answer cites the runbook. '.repeat(100);
 
-describe('addedTokens', () => {
+describe('netTokens', () => {
   const memo = new TokenMemo();
   const history = [user('first'), user('second')];
 
   it('should be 0 when nothing changed', () => {
     const shape = requestShape('system', undefined, history);
-    expect(addedTokens(shape, requestShape('system', undefined, history), defaultTokenizer, memo)).toBe(0);
+    expect(netTokens(shape, requestShape('system', undefined, history), defaultTokenizer, memo)).toBe(0);
   });
 
   it('should count a block appended to the system instruction or to the contents', () => {
     const before = requestShape('system', undefined, history);
-    const system = addedTokens(before, requestShape(`system\n${BLOCK}`, undefined, history), defaultTokenizer, memo);
+    const system = netTokens(before, requestShape(`system\n${BLOCK}`, undefined, history), defaultTokenizer, memo);
     expect(system).toBeGreaterThan(400);
-    const contents = addedTokens(
+    const contents = netTokens(
       before,
       requestShape('system', undefined, [...history, user(BLOCK)]),
       defaultTokenizer,
@@ -29,23 +29,25 @@ describe('addedTokens', () => {
     expect(contents).toBeGreaterThan(400);
   });
 
-  it('should net out contents rewritten as copies, and never carry a removal', () => {
+  it('should net out contents rewritten as copies, and count a removal as a negative change', () => {
     const before = requestShape('system', undefined, history);
     const copies = history.map((content) => structuredClone(content));
-    expect(addedTokens(before, requestShape('system', undefined, copies), defaultTokenizer, memo)).toBe(0);
-    expect(addedTokens(before, requestShape('', undefined, []), defaultTokenizer, memo)).toBe(0);
+    expect(netTokens(before, requestShape('system', undefined, copies), defaultTokenizer, memo)).toBe(0);
+    const removed = netTokens(before, requestShape('system', undefined, history.slice(-1)), defaultTokenizer, memo);
+    expect(removed).toBeLessThan(0);
+    expect(netTokens(before, requestShape('', undefined, []), defaultTokenizer, memo)).toBeLessThan(removed);
   });
 
   it('should count a tool added as another object, and nothing for the very same tool objects', () => {
     const tool = { functionDeclarations: [{ name: 'lookup', description: 'Looks a record up.' }] };
     const before = requestShape('system', [tool], history);
-    expect(addedTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo)).toBe(0);
+    expect(netTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo)).toBe(0);
     const declaration = { name: 'runbook', description: BLOCK };
     const replaced = { functionDeclarations: [...tool.functionDeclarations, declaration] };
-    expect(addedTokens(before, requestShape('system', [replaced], history), defaultTokenizer, memo)).toBeGreaterThan(
+    expect(netTokens(before, requestShape('system', [replaced], history), defaultTokenizer, memo)).toBeGreaterThan(
       400,
     );
-    const more = addedTokens(
+    const more = netTokens(
       before,
       requestShape('system', [tool, { functionDeclarations: [declaration] }], history),
       defaultTokenizer,
@@ -59,9 +61,9 @@ describe('addedTokens', () => {
     const tool = { functionDeclarations: declarations };
     const fixed = estimateFixedTokens('system', [tool], defaultTokenizer, memo);
     const before = requestShape('system', [tool], history, fixed.systemTokens + fixed.toolTokens);
-    expect(addedTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo)).toBe(0);
+    expect(netTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo)).toBe(0);
     declarations.push({ name: 'runbook', description: BLOCK });
-    const added = addedTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo);
+    const added = netTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo);
     expect(added).toBeGreaterThan(400);
     const now = estimateFixedTokens('system', [tool], defaultTokenizer, memo);
     expect(added).toBe(now.toolTokens - fixed.toolTokens);
@@ -71,7 +73,7 @@ describe('addedTokens', () => {
     const contents = [...history];
     const before = requestShape('system', undefined, contents);
     contents.push(user(BLOCK));
-    expect(addedTokens(before, requestShape('system', undefined, contents), defaultTokenizer, memo)).toBeGreaterThan(
+    expect(netTokens(before, requestShape('system', undefined, contents), defaultTokenizer, memo)).toBeGreaterThan(
       400,
     );
   });

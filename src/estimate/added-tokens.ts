@@ -42,14 +42,17 @@ export function requestShape(
   };
 }
 
-/** Heuristic tokens `after` holds beyond `before` (never negative: a removal is not carried). */
-export function addedTokens(before: RequestShape, after: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
+/**
+ * Heuristic tokens `after` holds beyond `before`, signed: negative when the callbacks removed more than
+ * they added. The caller carries only an addition (usage/agent-additions.ts); the signed figure is the
+ * request actually sent, which the provider's count is paired with.
+ */
+export function netTokens(before: RequestShape, after: RequestShape, tokenizer: Tokenizer, memo: TokenMemo): number {
   // The same text, tool and declaration objects estimate the same: no serialisation of the tools twice a call.
   const fixed = sameFixed(before, after)
     ? 0
     : fixedOf(after, tokenizer, memo) - (before.fixedTokens ?? fixedOf(before, tokenizer, memo));
-  const contents = netContents(before.contents, after.contents, tokenizer);
-  return Math.max(0, fixed + contents);
+  return fixed + netContents(before.contents, after.contents, tokenizer);
 }
 
 /** Whether both shapes hold the same system text and the very same tool and declaration objects, in order. */

@@ -13,14 +13,23 @@ describe('recordAgentAdditions', () => {
     expect(next).toMatchObject({ agentAddedTokens: 500, sentEstimate: 1_500 });
   });
 
-  it('should clear it when the callbacks stop adding, and ignore a negative or non-finite figure', () => {
+  it('should clear it when the callbacks stop adding, and ignore a non-finite figure', () => {
     expect(recordAgentAdditions(usageRecord({ sentEstimate: 4_000, agentAddedTokens: 3_000 }), 0)).toMatchObject({
       agentAddedTokens: undefined,
       sentEstimate: 1_000,
     });
     const usage = usageRecord({ sentEstimate: 1_000 });
-    expect(recordAgentAdditions(usage, -50)).toBe(usage);
     expect(recordAgentAdditions(usage, Number.NaN)).toBe(usage);
+  });
+
+  it('should carry no removal, and pair the real count with the request the callbacks cut', () => {
+    // A callback that sends a quarter of the request: the count is of that quarter, never of the whole.
+    const next = recordAgentAdditions(usageRecord({ sentEstimate: 4_000 }), -3_000);
+    expect(next).toMatchObject({ agentAddedTokens: undefined, sentEstimate: 1_000 });
+    // Adding a block while dropping more: still nothing carried, the net change paired.
+    const both = recordAgentAdditions(usageRecord({ sentEstimate: 4_000, agentAddedTokens: 500 }), -2_000);
+    expect(both).toMatchObject({ agentAddedTokens: undefined, sentEstimate: 1_500 });
+    expect(recordAgentAdditions(usageRecord({ sentEstimate: 100 }), -5_000).sentEstimate).toBe(1);
   });
 });
 

@@ -16,7 +16,7 @@ import { MIN_PLAUSIBLE_WINDOW } from './window.js';
 /**
  * The guard's measure of the request it sent, as the agent's callbacks left it: the calibrated estimate of
  * what the guard measured (`lastCalibrated`) with the heuristic tokens the callbacks added beyond what was
- * carried (`withAdditions.sentEstimate` over `stored.sentEstimate`, see usage/agent-additions.ts).
+ * carried, or removed (`withAdditions.sentEstimate` over `stored.sentEstimate`, see usage/agent-additions.ts).
  */
 export function rejectedMeasure(stored: UsageRecord, withAdditions: UsageRecord): number | undefined {
   if (stored.lastCalibrated === undefined) return undefined;

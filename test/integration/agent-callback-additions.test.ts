@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FunctionTool, type SingleBeforeModelCallback } from '@google/adk';
-import { faultHarness } from '../support/fault-harness.js';
+import { FAULT_APP, FAULT_USER, faultHarness } from '../support/fault-harness.js';
 
 const TURNS = 30;
 const BLOCK_TEXT = 'Every answer cites the runbook section it relies on. '.repeat(80);
@@ -64,5 +64,40 @@ describe("content an agent's own beforeModelCallback adds", () => {
     const largest = Math.max(...sent);
     expect(largest).toBeGreaterThan(threshold * 0.9);
     expect(h.records.length).toBeLessThanOrEqual(4);
+  });
+
+  it('should learn the tokenizer, not the removal, from a callback that drops history, and credit no removal', async () => {
+    let dropping = true;
+    // Keeps the last four contents while `dropping` (a newcomer's "short memory" callback), then stops.
+    const dropHistory: SingleBeforeModelCallback = ({ request }) => {
+      if (dropping && request.contents.length > 4) request.contents = request.contents.slice(-4);
+      return undefined;
+    };
+    // The scripted provider counts 1.3 times the heuristic, so the tokenizer's correction is about 1.25.
+    const h = await faultHarness({ toolChars: 1_200, beforeModelCallback: dropHistory });
+    const statusNow = async () => {
+      const session = await h.sessionService.getSession({
+        appName: FAULT_APP,
+        userId: FAULT_USER,
+        sessionId: h.sessionId,
+      });
+      return (session ? h.guard.status(session) : []).find((agent) => agent.agentName === 'worker');
+    };
+    let largestGap = 0;
+    for (let turn = 1; turn <= 8; turn++) {
+      expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+      const worker = await statusNow();
+      // Paired with the quarter the callback sent (before: with the whole, 0.68 on the 2nd turn down to 0.17 on the
+      // 8th, and the correction worn down to its floor of 1: the whole request was estimated 25% short).
+      expect(worker?.realToEstimateRatio ?? 0).toBeGreaterThan(1.1);
+      expect(worker?.correction ?? 0).toBeGreaterThan(1.1);
+      largestGap = Math.max(largestGap, (worker?.estimatedTokens ?? 0) / (worker?.lastRealPromptTokens ?? Infinity));
+    }
+    // The guard's own measure is of the whole request; the provider counted the quarter the callback sent.
+    expect(largestGap).toBeGreaterThan(3);
+    dropping = false;
+    for (let turn = 9; turn <= 16; turn++) expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+    expect(h.model.rejectedRequests).toHaveLength(0);
+    expect(h.overWindow()).toHaveLength(0);
   });
 });

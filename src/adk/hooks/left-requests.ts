@@ -6,7 +6,7 @@
  * by those, the after hook measures what the agent's callbacks added (usage/agent-additions.ts).
  */
 import type { Context, LlmRequest } from '@google/adk';
-import { addedTokens, requestShape, type RequestShape } from '../../estimate/added-tokens.js';
+import { netTokens, requestShape, type RequestShape } from '../../estimate/added-tokens.js';
 import type { TokenMemo } from '../../estimate/estimate-request.js';
 import { editedInPlace, sentContents, type SentContents } from '../../estimate/sent-contents.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
@@ -41,12 +41,15 @@ export class LeftRequests {
     this.left.set(context.actions, { request, shape, sent: sentContents(shape.contents) });
   }
 
-  /** Tokens this call's request gained after the guard left it, once; undefined when the guard did not see the call. */
-  takeAdded(context: Context, request?: LlmRequest): number | undefined {
+  /**
+   * Tokens this call's request gained after the guard left it, signed (negative when the callbacks removed
+   * more than they added), once; undefined when the guard did not see the call.
+   */
+  takeChange(context: Context, request?: LlmRequest): number | undefined {
     const left = this.left.get(context.actions);
     if (!left || (request !== undefined && request !== left.request)) return undefined;
     this.left.delete(context.actions);
-    return this.addedSince(left);
+    return this.changeSince(left);
   }
 
   /**
@@ -56,7 +59,8 @@ export class LeftRequests {
   peek(context: Context, request: LlmRequest): LeftSince | undefined {
     const left = this.left.get(context.actions);
     if (!left || request !== left.request) return undefined;
-    return { shape: left.shape, added: this.addedSince(left), edited: editedInPlace(left.sent) };
+    // A retry carries what was added, never a removal (usage/agent-additions.ts).
+    return { shape: left.shape, added: Math.max(0, this.changeSince(left)), edited: editedInPlace(left.sent) };
   }
 
   /** Nothing to measure after this call's answer: a retry already recorded what was added (adk/hooks/retry-rejected.ts). */
@@ -64,9 +68,9 @@ export class LeftRequests {
     this.left.delete(context.actions);
   }
 
-  private addedSince(left: LeftRequest): number {
+  private changeSince(left: LeftRequest): number {
     const { systemInstruction, tools } = left.request.config ?? {};
     const now = requestShape(systemInstruction, tools, left.request.contents);
-    return addedTokens(left.shape, now, this.tokenizer, this.memo);
+    return netTokens(left.shape, now, this.tokenizer, this.memo);
   }
 }

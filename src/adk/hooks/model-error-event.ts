@@ -62,9 +62,9 @@ export function learnFromRejection(
   model: string | undefined = request?.model,
 ): void {
   // The request rejected is the one the agent's callbacks left: its estimate is paired with the stated size.
-  const added = deps.left.takeAdded(context, request);
+  const change = deps.left.takeChange(context, request);
   const stored = readUsage(context.state, context.agentName);
-  const sent = added === undefined ? stored : recordAgentAdditions(stored, added);
+  const sent = change === undefined ? stored : recordAgentAdditions(stored, change);
   const measure = rejectedMeasure(stored, sent);
   const outcome = rejectionOutcome(sent, message, model, deps.windows.acceptedBy(model), measure);
   const next = outcome.usage;

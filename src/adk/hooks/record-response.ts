@@ -53,8 +53,8 @@ export function recordResponse(
   const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
   // Before the count is paired with the estimate: the request the model got is the one the agent's callbacks left.
-  const added = recorders.left.takeAdded(context);
-  recordAnswer(context, response, model, bill, recorders.windows, added);
+  const change = recorders.left.takeChange(context);
+  recordAnswer(context, response, model, bill, recorders.windows, change);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
 }
 
@@ -111,10 +111,10 @@ function recordAnswer(
   model: string | undefined,
   bill: CallBill | undefined,
   windows: ModelWindowResolver,
-  added: number | undefined,
+  change: number | undefined,
 ): void {
   updateUsage(context.state, context.agentName, (record) => {
-    const stored = added === undefined ? record : recordAgentAdditions(record, added);
+    const stored = change === undefined ? record : recordAgentAdditions(record, change);
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows);
     return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata), bill) : usage;
