@@ -44,9 +44,7 @@ describe('netTokens', () => {
     expect(netTokens(before, requestShape('system', [tool], history), defaultTokenizer, memo)).toBe(0);
     const declaration = { name: 'runbook', description: BLOCK };
     const replaced = { functionDeclarations: [...tool.functionDeclarations, declaration] };
-    expect(netTokens(before, requestShape('system', [replaced], history), defaultTokenizer, memo)).toBeGreaterThan(
-      400,
-    );
+    expect(netTokens(before, requestShape('system', [replaced], history), defaultTokenizer, memo)).toBeGreaterThan(400);
     const more = netTokens(
       before,
       requestShape('system', [tool, { functionDeclarations: [declaration] }], history),
@@ -73,8 +71,6 @@ describe('netTokens', () => {
     const contents = [...history];
     const before = requestShape('system', undefined, contents);
     contents.push(user(BLOCK));
-    expect(netTokens(before, requestShape('system', undefined, contents), defaultTokenizer, memo)).toBeGreaterThan(
-      400,
-    );
+    expect(netTokens(before, requestShape('system', undefined, contents), defaultTokenizer, memo)).toBeGreaterThan(400);
   });
 });
