@@ -319,7 +319,7 @@ export function createBenchAgent(options: {
   plugins?: BasePlugin[];
   compactors?: BaseContextCompactor[];
   modelName?: string;
-  /** Another agent's store, for a second replica of its sessions (a new process with cold caches). */
+  /** Another agent's store, for a second replica of its sessions (a new guard: nothing of them in its memory). */
   sessionService?: InMemorySessionService;
 }): BenchAgent {
   const driver = new TurnDriver();

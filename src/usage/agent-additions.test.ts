@@ -31,6 +31,12 @@ describe('recordAgentAdditions', () => {
     expect(both).toMatchObject({ agentAddedTokens: undefined, sentEstimate: 1_500 });
     expect(recordAgentAdditions(usageRecord({ sentEstimate: 100 }), -5_000).sentEstimate).toBe(1);
   });
+
+  it("should pair the whole request in Interactions mode, whose count is of the server's chain", () => {
+    const usage = usageRecord({ sentEstimate: 4_000, interactionsApi: true });
+    expect(recordAgentAdditions(usage, -3_000)).toBe(usage);
+    expect(recordAgentAdditions(usage, 500)).toMatchObject({ agentAddedTokens: 500, sentEstimate: 4_500 });
+  });
 });
 
 describe('carryAgentAdditions', () => {

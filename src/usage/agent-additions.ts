@@ -17,8 +17,12 @@ export function recordAgentAdditions(usage: UsageRecord, change: number): UsageR
   const net = Number.isFinite(change) ? Math.round(change) : 0;
   const measured = Math.max(0, net);
   const carried = usage.agentAddedTokens ?? 0;
+  // Gemini's Interactions API counts the chain its server holds, which a callback's removal from the request
+  // does not shorten: there the count is paired with the whole request, as before.
+  const paired = usage.interactionsApi === true ? measured : net;
   // This call's estimate counted the carried addition; what the callbacks changed replaces it.
-  const sentEstimate = usage.sentEstimate === undefined ? undefined : Math.max(1, usage.sentEstimate - carried + net);
+  const sentEstimate =
+    usage.sentEstimate === undefined ? undefined : Math.max(1, usage.sentEstimate - carried + paired);
   if (measured === carried && sentEstimate === usage.sentEstimate) return usage;
   return {
     ...usage,

@@ -5,7 +5,7 @@
  * without the guard the chain overflows; with it, fresh chains start at the threshold with the
  * summary first, and a failed interaction stating an overflow is retried inside its call on a fresh chain.
  */
-import { InMemorySessionService, LlmAgent, Runner, type BasePlugin } from '@google/adk';
+import { InMemorySessionService, LlmAgent, Runner, type BasePlugin, type SingleBeforeModelCallback } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
@@ -24,12 +24,13 @@ import { InteractionsServer } from '../support/interactions-server.js';
 const WINDOW = 8_000;
 const TURNS = 30;
 
-function run(server: InteractionsServer, plugins: BasePlugin[]) {
+function run(server: InteractionsServer, plugins: BasePlugin[], beforeModelCallback?: SingleBeforeModelCallback) {
   const agent = new LlmAgent({
     name: 'worker',
     model: server.model(),
     instruction: 'You analyse server logs.',
     tools: [fetchLogsTool()],
+    ...(beforeModelCallback ? { beforeModelCallback } : {}),
   });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins });
@@ -80,6 +81,28 @@ describe('Gemini Interactions API', () => {
     expect(status.freshChains).toBe(fresh.length);
     expect(status.serverChainTokens).toBeGreaterThan(0);
     expect(status.serverChainTokens).toBeLessThan(WINDOW);
+  });
+
+  it("should start no more fresh chains when the agent's callback drops history: the server still counts its chain", async () => {
+    // A callback keeping the last four contents; on a chained call the server counts its whole chain anyway.
+    const lastFour: SingleBeforeModelCallback = ({ request }) => {
+      if (request.contents.length > 4) request.contents = request.contents.slice(-4);
+      return undefined;
+    };
+    const freshChains = async (callback?: SingleBeforeModelCallback): Promise<number> => {
+      const server = new InteractionsServer(32_000, 2_400);
+      const guard = new ContextGuard({
+        contextWindow: 32_000,
+        summarizer: new ScriptedSummarizer(),
+        prepareTurnsAhead: 0,
+      });
+      const { events } = await run(server, [guard], callback).turns(TURNS);
+      expect(errorCodes(events)).toEqual([]);
+      return server.served.slice(1).filter((call) => call.previousId === undefined).length;
+    };
+    const without = await freshChains();
+    // Before: the count was paired with the four contents' estimate, and 7 chains started where 1 did without it.
+    expect(await freshChains(lastFour)).toBeLessThanOrEqual(without + 1);
   });
 
   it('should retry a failed interaction that states an overflow on a fresh chain, inside its call', async () => {
