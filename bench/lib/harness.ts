@@ -208,10 +208,9 @@ export class TimedGuard extends ContextGuard {
     args: Parameters<ContextGuard['beforeModelCallback']>[0],
   ): Promise<LlmResponse | undefined> {
     const { result, ms: beforeMs, cpuMs: beforeCpuMs } = await timed(() => super.beforeModelCallback(args));
-    // Read from a copy: the guard's decode memo (state/decoded-memo.ts) would otherwise hold this object's
-    // decode for the after-model callback, which a deployment without this harness decodes itself.
-    const stored = args.callbackContext.state.get<unknown>(stateKeysFor(args.callbackContext.agentName).usage);
-    const usage = decodeUsageRecord(stored !== null && typeof stored === 'object' ? { ...stored } : stored);
+    const usage = decodeUsageRecord(
+      args.callbackContext.state.get<unknown>(stateKeysFor(args.callbackContext.agentName).usage),
+    );
     this.pending = {
       beforeMs,
       beforeCpuMs,

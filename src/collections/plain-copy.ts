@@ -1,15 +1,15 @@
 /**
  * A copy of a plain value (records and lists of strings, numbers, booleans and null), taken to tell later
  * whether the value still holds what it held then: the same keys in the same order, the same values, at every
- * depth. A memo keyed by what a value holds (state/decoded-memo.ts, estimate/fixed-part-memo.ts) compares the
- * value with its copy instead of decoding or serialising it again: no allocation, no hash. Only what JSON text
- * reads the same way is copied: a record whose prototype is `Object`'s, a list whose prototype is `Array`'s.
+ * depth. A memo keyed by what a value holds (estimate/fixed-part-memo.ts) compares the value with its copy
+ * instead of serialising it again: no allocation, no hash. Only what JSON text reads the same way is copied: a
+ * record whose prototype is `Object`'s, a list whose prototype is `Array`'s.
  * Anything else (a class instance, a function, a symbol, a bigint, nesting past the depth or the size given) is
  * not copied, and the caller does without its memo.
  */
 
 /** A record's keys in order and its values' copies. */
-export interface RecordCopy {
+interface RecordCopy {
   readonly keys: readonly string[];
   readonly values: readonly PlainCopy[];
 }
@@ -48,11 +48,7 @@ function listCopyOf(list: readonly unknown[], depth: number, bounds: CopyBounds)
 }
 
 /** A copy of `record`'s own enumerable keys and values, or `undefined` when one of its values is not copied. */
-export function recordCopyOf(
-  record: Record<string, unknown>,
-  depth: number,
-  bounds: CopyBounds,
-): RecordCopy | undefined {
+function recordCopyOf(record: Record<string, unknown>, depth: number, bounds: CopyBounds): RecordCopy | undefined {
   const keys = Object.keys(record);
   const values: PlainCopy[] = [];
   for (const key of keys) {
@@ -87,7 +83,7 @@ export function holdsCopy(value: unknown, copy: PlainCopy): boolean {
  * a list of them: one compare per node, no allocation (an enumerable key added to `Object.prototype` makes it
  * differ, which only costs a miss).
  */
-export function holdsRecordCopy(record: Record<string, unknown>, copy: RecordCopy): boolean {
+function holdsRecordCopy(record: Record<string, unknown>, copy: RecordCopy): boolean {
   let index = 0;
   for (const key in record) {
     if (key !== copy.keys[index] || !holdsCopy(record[key], copy.values[index])) return false;

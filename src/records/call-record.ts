@@ -120,7 +120,11 @@ export function buildCallRecord(
 /** Plain JSON for `customMetadata`: zero figures are left out (they decode as zero), to keep events small. */
 export function encodeCallRecord(record: CallRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (value !== undefined && value !== 0) out[key] = value;
+  // Keys, not entries: no pair array per field (made on every answer).
+  for (const key of Object.keys(record)) {
+    const value = (record as unknown as Record<string, unknown>)[key];
+    if (value !== undefined && value !== 0) out[key] = value;
+  }
   return out;
 }
 

@@ -5,7 +5,6 @@
  * are named so the caller warns once.
  */
 import { asRecord, decodeInteger, RECORD_VERSION } from '../state/codec.js';
-import { DecodedMemo } from '../state/decoded-memo.js';
 import { fieldReader } from '../state/field-reader.js';
 import { decodeCalibration, type UsageCalibration } from './calibration.js';
 import { decodeCounters, type UsageCounters } from './counters.js';
@@ -49,17 +48,11 @@ export function decodeUsageRecord(value: unknown): UsageRecord {
   return readUsageRecord(value).usage;
 }
 
-const decoded = new DecodedMemo<ReadUsage>((value) => decodeAfresh(value));
-
 /**
- * Decodes a usage record and says which of its values were out of range. A call reads the record it or the
- * call before wrote several times (state/decoded-memo.ts): the same stored object, unchanged, is decoded once.
+ * Decodes a usage record and says which of its values were out of range. Each guarded call reads the record
+ * twice, each time an object the other callback just wrote: no decode is repeated, so none is kept.
  */
 export function readUsageRecord(value: unknown): ReadUsage {
-  return decoded.decode(value);
-}
-
-function decodeAfresh(value: unknown): ReadUsage {
   const record = asRecord(value);
   if (!record) return { usage: EMPTY_USAGE, unreadable: value !== undefined && value !== null, dropped: [] };
   const dropped: string[] = [];

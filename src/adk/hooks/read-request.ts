@@ -161,10 +161,10 @@ function summarizerForCall(
   policy: ResolvedPolicy,
   context: Context,
   request: LlmRequest,
-  window: number,
+  agent: { readonly window: number; readonly usage: UsageRecord },
 ): ReturnType<RequestReaders['windows']['summarizerFor']> {
   const labels = { [AGENT_NAME_LABEL]: context.agentName, ...request.config?.labels };
-  return windows.summarizerFor(policy, context, window, { config: { ...request.config, labels } });
+  return windows.summarizerFor(policy, context, agent, { config: { ...request.config, labels } });
 }
 
 /** The stored state with what the call decided before reading the request. */
@@ -202,7 +202,7 @@ export function readRequest(
   const budgetLine = budgetLineFor(context, policy, interactions !== undefined);
   const { windowChoice, summaryRejection } = stored;
   const window = windowChoice.window;
-  const summarizer = summarizerForCall(windows, policy, context, request, window);
+  const summarizer = summarizerForCall(windows, policy, context, request, { window, usage: stored.usage });
   const cap = windows.pinCap(policy, context.agentName, (key) => context.state.get<unknown>(key), window);
   const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
   const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));

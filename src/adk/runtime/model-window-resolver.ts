@@ -146,21 +146,23 @@ export class ModelWindowResolver {
 
   /**
    * The summarizer for a request whose window is `agentWindow`, which a `Summarizer` without its own window shares.
-   * `agentRequest`: the agent's request as read, before the guard changed it (the agent's own model summarizes from it).
+   * `usage`: the agent's usage record as this call read it (a window a separate summarizer model stated in this
+   * session is kept there). `agentRequest`: the agent's request as read, before the guard changed it (the agent's
+   * own model summarizes from it).
    */
   summarizerFor(
     policy: ResolvedPolicy,
     context: Context,
-    agentWindow: number,
+    agent: { readonly window: number; readonly usage: UsageRecord },
     agentRequest?: AgentRequestShape,
   ): SummarizerChoice {
     const declared = policy.summarizerContextWindow;
-    const own = this.ownSummarizer(policy, context, agentRequest);
+    const own = this.ownSummarizer(policy, context, agent.usage, agentRequest);
     // The summarizer model's window is resolved (and an unknown one warned about) only when none is declared.
     const ownWindow = declared === undefined && own ? own.window() : undefined;
     return {
       summarizer: own?.summarizer,
-      window: summarizerWindowFor(declared, ownWindow, agentWindow),
+      window: summarizerWindowFor(declared, ownWindow, agent.window),
       readsRequest: own?.readsRequest === true && agentRequest !== undefined,
     };
   }
@@ -182,6 +184,7 @@ export class ModelWindowResolver {
   private ownSummarizer(
     policy: ResolvedPolicy,
     context: Context,
+    usage: UsageRecord,
     agentRequest: AgentRequestShape | undefined,
   ): { summarizer: Summarizer; window: () => number | undefined; readsRequest?: boolean } | undefined {
     const option = policy.summarizer;
@@ -195,7 +198,7 @@ export class ModelWindowResolver {
             { ...policy, contextWindow: undefined },
             option.model,
             context,
-            this.inSession(context, option),
+            inSessionWindow(usage, option, this.acceptedSizes),
           ),
       };
     const agent = context.invocationContext.agent;
@@ -222,17 +225,6 @@ export class ModelWindowResolver {
     return Math.min(resolved.window, ...learned);
   }
 
-  /**
-   * The window a separate summarizer model stated in this session (the agent's usage record), held to the bounds of
-   * a statement as the agent's learned window in state is (usage/learned-window.ts). Read only for such a model.
-   */
-  private inSession(context: Context, summarizer: { readonly model?: string }): number | undefined {
-    const name = normalizeModelName(summarizer.model ?? '');
-    const usage = decodeUsageRecord(context.state.get<unknown>(stateKeysFor(context.agentName).usage));
-    const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
-    return stored !== undefined && stored >= windowFloor([this.acceptedSizes.get(name)]) ? stored : undefined;
-  }
-
   private resolve(policy: ResolvedPolicy, model: string | undefined): ResolvedWindow {
     return resolveContextWindow(model, {
       override: policy.contextWindow,
@@ -251,4 +243,18 @@ export class ModelWindowResolver {
       );
     }
   }
+}
+
+/**
+ * The window a separate summarizer model stated in this session (the agent's usage record), held to the bounds of
+ * a statement as the agent's learned window in state is (usage/learned-window.ts). Read only for such a model.
+ */
+function inSessionWindow(
+  usage: UsageRecord,
+  summarizer: { readonly model?: string },
+  acceptedSizes: ReadonlyMap<string, AcceptedSize>,
+): number | undefined {
+  const name = normalizeModelName(summarizer.model ?? '');
+  const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
+  return stored !== undefined && stored >= windowFloor([acceptedSizes.get(name)]) ? stored : undefined;
 }
