@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { isValidSplit } from '../content/content-shape.js';
-import { applyMask, maskContent, maskKeepFrom, MASKED_RESULT_KEY } from './mask-observations.js';
+import { applyMask, maskContent, maskKeepFrom, MASKED_RESULT_KEY, type MaskHint } from './mask-observations.js';
+
+/** The placeholder text `maskContent` makes of one result of tool `name`, measured at `tokens`. */
+function placeholderText(name: string, result: unknown, tokens: number, hint: MaskHint = {}): string {
+  const content = maskContent(functionResponse(name, result as Record<string, unknown>), hint, tokens);
+  return String(content.parts?.[0]?.functionResponse?.response?.[MASKED_RESULT_KEY]);
+}
 
 const big = { logs: 'GET /api/v1/orders 200 OK '.repeat(100) };
 const turn = (n: number) => [
@@ -49,12 +55,7 @@ describe('maskContent', () => {
   });
 
   const orderResult = { receipt: 'Receipt '.repeat(200), order_id: 'ORD-7731' };
-  const placeholderOf = (name: string, hint: Parameters<typeof maskContent>[1]): string =>
-    String(
-      maskContent(functionResponse(name, orderResult), hint, 700).parts?.[0]?.functionResponse?.response?.[
-        MASKED_RESULT_KEY
-      ],
-    );
+  const placeholderOf = (name: string, hint: MaskHint): string => placeholderText(name, orderResult, 700, hint);
   const readOnly = (name: string) => name === 'get_order';
 
   it("should never suggest calling again a tool not declared read-only, and keep the result's identifiers", () => {
@@ -82,27 +83,20 @@ describe('maskContent', () => {
     // PostgreSQL's jsonb stores keys by length, then bytes: what ADK reloads is this object reordered.
     const stored = { service: 'checkout', logs: 'GET /api/v1/orders 200 OK '.repeat(80), at: '2026-12-05', code: 17 };
     const reloaded = { at: stored.at, code: stored.code, logs: stored.logs, service: stored.service };
-    const placeholder = (result: Record<string, unknown>): unknown =>
-      maskContent(functionResponse('fetch_logs', result), { recallToolName: 'recall_history' }, 600).parts?.[0]
-        ?.functionResponse?.response?.[MASKED_RESULT_KEY];
+    const placeholder = (result: Record<string, unknown>): string =>
+      placeholderText('fetch_logs', result, 600, { recallToolName: 'recall_history' });
     expect(placeholder(reloaded)).toBe(placeholder(stored));
     // The same for nested objects, and whatever count each replica measured.
     const nested = { order: { status: 'shipped', id: 'ORD-1', notes: 'n '.repeat(300) } };
     const nestedBack = { order: { id: 'ORD-1', notes: nested.order.notes, status: 'shipped' } };
-    const at = (result: Record<string, unknown>, tokens: number): unknown =>
-      maskContent(functionResponse('get_order', result), {}, tokens).parts?.[0]?.functionResponse?.response?.[
-        MASKED_RESULT_KEY
-      ];
+    const at = (result: Record<string, unknown>, tokens: number): string =>
+      placeholderText('get_order', result, tokens);
     expect(at(nestedBack, 322)).toBe(at(nested, 300));
   });
 
   it("should quote an object's shortest field whole, else the first readable text, passing over base64", () => {
     const excerpt = (result: Record<string, unknown>): string =>
-      String(
-        maskContent(functionResponse('read', result), {}, 400).parts?.[0]?.functionResponse?.response?.[
-          MASKED_RESULT_KEY
-        ],
-      ).replace(/^.* Excerpt: /, '');
+      placeholderText('read', result, 400).replace(/^.* Excerpt: /, '');
     // What a tool names its result by, whole, rather than the start of a long body.
     expect(excerpt({ code: 'export function main() {}\n'.repeat(40), path: 'src/main.ts' })).toBe('src/main.ts');
     expect(excerpt({ body: 'Design notes. '.repeat(40), lang: 'en', title: 'Document 5' })).toBe('Document 5');
@@ -113,12 +107,7 @@ describe('maskContent', () => {
   });
 
   it('should state no excerpt when the result has no readable text', () => {
-    const placeholder = (result: Record<string, unknown>): string =>
-      String(
-        maskContent(functionResponse('read', result), {}, 400).parts?.[0]?.functionResponse?.response?.[
-          MASKED_RESULT_KEY
-        ],
-      );
+    const placeholder = (result: Record<string, unknown>): string => placeholderText('read', result, 400);
     expect(placeholder({ data: 'iVBORw0KGgo'.repeat(40) })).toMatch(/could repeat its effect\.$/);
     expect(placeholder({ rows: Array.from({ length: 200 }, (_, i) => i) })).not.toContain('Excerpt');
   });
@@ -131,12 +120,7 @@ describe('maskContent', () => {
     );
     const stored = Object.fromEntries([...fields].reverse());
     const reloaded = Object.fromEntries(fields);
-    const placeholder = (result: Record<string, unknown>): string =>
-      String(
-        maskContent(functionResponse('rows', result), {}, 800).parts?.[0]?.functionResponse?.response?.[
-          MASKED_RESULT_KEY
-        ],
-      );
+    const placeholder = (result: Record<string, unknown>): string => placeholderText('rows', result, 800);
     expect(placeholder(stored)).toBe(placeholder(reloaded));
     expect(placeholder(stored)).toContain('Excerpt: ID20x0');
   });
@@ -158,12 +142,7 @@ describe('maskContent', () => {
       customer_id: 'CUS-4411',
     };
     const reloaded = JSON.parse(JSON.stringify(live)) as Record<string, unknown>;
-    const placeholder = (result: Record<string, unknown>): string =>
-      String(
-        maskContent(functionResponse('get_order', result), {}, 600).parts?.[0]?.functionResponse?.response?.[
-          MASKED_RESULT_KEY
-        ],
-      );
+    const placeholder = (result: Record<string, unknown>): string => placeholderText('get_order', result, 600);
     expect(placeholder(live)).toBe(placeholder(reloaded));
     expect(placeholder(live)).toContain('customer_id="CUS-4411"');
     // What cannot be stored as JSON says so rather than stating a size.
@@ -183,9 +162,7 @@ describe('maskContent', () => {
           .map(([key, child]) => [key, reversed(child)]),
       );
     };
-    const placeholder = (result: unknown): unknown =>
-      maskContent(functionResponse('query', result as Record<string, unknown>), {}, 400).parts?.[0]?.functionResponse
-        ?.response?.[MASKED_RESULT_KEY];
+    const placeholder = (result: unknown): string => placeholderText('query', result, 400);
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), (result) => {
         expect(placeholder(reversed(result))).toBe(placeholder(result));

@@ -77,21 +77,27 @@ class DeclarationEditor extends BasePlugin {
   }
 }
 
+/** Eight turns of large tool results with masking for cost, `before` ahead of the guard; what a plugin after it saw. */
+async function callsSeenAfterGuard(before: BasePlugin[]): Promise<AfterGuard> {
+  const guard = new ContextGuard({
+    contextWindow: WINDOW,
+    tokenizer: characterTokenizer,
+    maskStaleOutputTokens: 2_000,
+  });
+  const after = new AfterGuard();
+  const harness = createHarness({
+    window: WINDOW,
+    ratio: 1.2,
+    script: toolThenAnswerScript(12_000),
+    plugins: [...before, guard, after],
+  });
+  await harness.sessionAfterTurns(8);
+  return after;
+}
+
 describe('the fixed part counted on each call', () => {
   it('should count the recall tool the guard declared before reading the request, on every call after the first masking', async () => {
-    const guard = new ContextGuard({
-      contextWindow: WINDOW,
-      tokenizer: characterTokenizer,
-      maskStaleOutputTokens: 2_000,
-    });
-    const after = new AfterGuard();
-    const harness = createHarness({
-      window: WINDOW,
-      ratio: 1.2,
-      script: toolThenAnswerScript(12_000),
-      plugins: [guard, after],
-    });
-    await harness.sessionAfterTurns(8);
+    const after = await callsSeenAfterGuard([]);
     const declared = after.seen.filter((call) => call.tools.includes(RECALL_TOOL_NAME));
     // The recall tool is sent from the call that first masks, and declared at the start of every call after it.
     expect(after.seen.some((call) => call.masked)).toBe(true);
@@ -100,19 +106,7 @@ describe('the fixed part counted on each call', () => {
   });
 
   it('should count the declarations as sent when a plugin before the guard edits or adds one between calls', async () => {
-    const guard = new ContextGuard({
-      contextWindow: WINDOW,
-      tokenizer: characterTokenizer,
-      maskStaleOutputTokens: 2_000,
-    });
-    const after = new AfterGuard();
-    const harness = createHarness({
-      window: WINDOW,
-      ratio: 1.2,
-      script: toolThenAnswerScript(12_000),
-      plugins: [new DeclarationEditor(), guard, after],
-    });
-    await harness.sessionAfterTurns(8);
+    const after = await callsSeenAfterGuard([new DeclarationEditor()]);
     expect(after.seen.length).toBeGreaterThan(8);
     for (const call of after.seen) expect(call.guardEstimate).toBe(call.sentEstimate);
   });
