@@ -55,6 +55,19 @@ describe('encodeCallRecord and decodeCallRecord', () => {
     expect(decodeCallRecord(JSON.parse(JSON.stringify(encoded)))).toEqual(record);
   });
 
+  it("should carry a background summary's preparation id with its summarizer bill, and read a hostile one as none", () => {
+    const summary = { promptTokens: 900, cachedPromptTokens: 0, outputTokens: 40, costUsd: 0.0002 };
+    const record = buildCallRecord('call-2', 'worker', undefined, undefined, summary, 'prep-1')!;
+    expect(decodeCallRecord(JSON.parse(JSON.stringify(encodeCallRecord(record))))).toEqual(record);
+    expect(record.preparationId).toBe('prep-1');
+    // Without a summarizer bill there is nothing to count once per preparation.
+    expect(
+      buildCallRecord('call-3', 'worker', { ...NO_COUNTS, modelCalls: 1 }, BILL, undefined, 'prep-1')?.preparationId,
+    ).toBeUndefined();
+    for (const preparationId of [7, '', 'x'.repeat(101), { id: 'p' }])
+      expect(decodeCallRecord({ ...encodeCallRecord(record), preparationId })?.preparationId).toBeUndefined();
+  });
+
   it('should skip what is not a record of an agent', () => {
     for (const value of [undefined, null, 'text', 42, [], {}, { agentName: '' }, { agentName: 7, modelCalls: 1 }])
       expect(decodeCallRecord(value)).toBeUndefined();

@@ -71,7 +71,16 @@ interface CallRecord extends CallCounts, RecordedBill {
   /** Unique per call: a copy of an event re-appended (ADK re-yields old events in places) counts once. */
   readonly id: string | undefined;
   readonly agentName: string;
+  /**
+   * Set when the summarizer part is a summary prepared in the background: the id of its preparation. The
+   * replica that made it records the bill when it settles, the call that applies it records it again (the
+   * first record may never have been stored): the summarizer part is counted once per id (records/call-totals.ts).
+   */
+  readonly preparationId?: string | undefined;
 }
+
+/** A preparation id longer than this is not one the guard wrote (it writes UUIDs). */
+const MAX_PREPARATION_ID_LENGTH = 100;
 
 /** The counters one call added to the usage record: its counts, whatever other turns wrote since. */
 export function callCountsBetween(before: UsageRecord, after: UsageRecord): CallCounts {
@@ -94,6 +103,7 @@ export function buildCallRecord(
   counts: CallCounts | undefined,
   bill: CallBill | undefined,
   summarizer?: SummarizerBill,
+  preparationId?: string,
 ): CallRecord | undefined {
   const counted = counts !== undefined && COUNT_KEYS.some((key) => counts[key] > 0);
   if (!counted && !bill && !summarizer) return undefined;
@@ -114,6 +124,7 @@ export function buildCallRecord(
     summarizerOutputTokens: summarizer?.outputTokens ?? 0,
     summarizerCostUsd: summarizer?.costUsd ?? 0,
     unpricedSummarizerCalls: summarizer && summarizer.costUsd === undefined ? 1 : 0,
+    ...(summarizer && preparationId !== undefined ? { preparationId } : {}),
   };
 }
 
@@ -162,5 +173,10 @@ export function decodeCallRecord(value: unknown): CallRecord | undefined {
     summarizerOutputTokens: tokens('summarizerOutputTokens'),
     summarizerCostUsd: decodeBounded(value['summarizerCostUsd'], MAX_COST_PER_RECORD_USD, false),
     unpricedSummarizerCalls: Math.min(1, decodeBounded(value['unpricedSummarizerCalls'], 1, true)),
+    preparationId: preparationIdOf(value['preparationId']),
   };
+}
+
+function preparationIdOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_PREPARATION_ID_LENGTH ? value : undefined;
 }

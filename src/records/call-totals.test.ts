@@ -67,6 +67,49 @@ describe('sumCallRecords', () => {
     expect(sumCallRecords([event, copy]).get('worker')?.modelCalls).toBe(1);
   });
 
+  it('should count a background summary once, from whichever of its records comes first', () => {
+    const summary = { promptTokens: 3_000, cachedPromptTokens: 2_000, outputTokens: 200, costUsd: 0.0004 };
+    const bill = { promptTokens: 1_000, cachedPromptTokens: 0, outputTokens: 50, costUsd: 0.001 };
+    // The replica that made it, when it settled (no model call, outside the agent's invocations).
+    const settled = {
+      author: 'user',
+      invocationId: 'context_guard-prepared-1',
+      customMetadata: {
+        [CALL_METADATA_KEY]: encodeCallRecord(buildCallRecord('s1', 'worker', undefined, undefined, summary, 'p1')!),
+      },
+    };
+    // The call that applied it, turns later, with its own bill.
+    const record = buildCallRecord(
+      'a1',
+      'worker',
+      { ...NO_COUNTS, modelCalls: 1, compactions: 1 },
+      bill,
+      summary,
+      'p1',
+    );
+    const applied = {
+      author: 'worker',
+      invocationId: 'i2',
+      customMetadata: { [CALL_METADATA_KEY]: encodeCallRecord(record!) },
+    };
+    const unused = {
+      ...settled,
+      customMetadata: {
+        [CALL_METADATA_KEY]: { ...settled.customMetadata[CALL_METADATA_KEY], id: 's2', preparationId: 'p2' },
+      },
+    };
+    for (const events of [
+      [settled, applied, unused],
+      [applied, settled, unused],
+    ]) {
+      const totals = sumCallRecords(events).get('worker');
+      expect(totals).toMatchObject({ modelCalls: 1, invocations: 1, compactions: 1, promptTokens: 1_000 });
+      expect(totals).toMatchObject({ summarizerCalls: 2, summarizerPromptTokens: 6_000, summarizerOutputTokens: 400 });
+      expect(totals?.summarizerCostUsd).toBeCloseTo(0.0008, 12);
+      expect(totals?.costUsd).toBeCloseTo(0.001 + 0.0008, 12);
+    }
+  });
+
   it('should skip partial events, garbled records, and events that are not records of the guard', () => {
     const partial = { ...callEvent('worker', 'i1', { modelCalls: 1 }), partial: true };
     const totals = sumCallRecords([

@@ -36,6 +36,36 @@ const SUMMED_KEYS = [
   'unpricedSummarizerCalls',
 ] as const satisfies readonly Exclude<keyof CallTotals, 'invocations'>[];
 
+type DecodedRecord = NonNullable<ReturnType<typeof decodeCallRecord>>;
+
+/** `record` without its summarizer part (`costUsd` is the total: its summarizer share goes too). */
+function withoutSummarizer(record: DecodedRecord): DecodedRecord {
+  return {
+    ...record,
+    costUsd: Math.max(0, record.costUsd - record.summarizerCostUsd),
+    summarizerCalls: 0,
+    summarizerPromptTokens: 0,
+    summarizerCachedPromptTokens: 0,
+    summarizerOutputTokens: 0,
+    summarizerCostUsd: 0,
+    unpricedSummarizerCalls: 0,
+  };
+}
+
+/**
+ * The record as it counts: a background summary's bill already counted from another record of the same
+ * preparation (the settling replica's, or the applying call's) leaves only the call's own part.
+ */
+function countedPart(record: DecodedRecord, preparations: Set<string>): DecodedRecord {
+  const id = record.preparationId;
+  if (id === undefined) return record;
+  if (!preparations.has(id)) {
+    preparations.add(id);
+    return record;
+  }
+  return withoutSummarizer(record);
+}
+
 function emptyTotals(): Summed {
   const totals = { invocations: 0 } as Summed;
   for (const key of SUMMED_KEYS) totals[key] = 0;
@@ -45,27 +75,32 @@ function emptyTotals(): Summed {
 /**
  * Totals per agent name of the records on `events`. Partial (streamed) events are skipped (never
  * stored, and they repeat the final response's usage), and so is a record whose id was seen
- * before (a copy of an event appended again). Anything that is not an array counts nothing.
+ * before (a copy of an event appended again); a background summary's bill counts once however
+ * many records carry it. Anything that is not an array counts nothing.
  */
 export function sumCallRecords(events: unknown): Map<string, CallTotals> {
   const totals = new Map<string, Summed>();
   const invocations = new Map<string, Set<string>>();
   const seen = new Set<string>();
+  const preparations = new Set<string>();
   if (!Array.isArray(events)) return totals;
   for (const event of events as readonly unknown[]) {
     if (!isPlainObject(event)) continue;
     const { partial, customMetadata, invocationId } = event as CountedEvent;
     if (partial === true || !isPlainObject(customMetadata)) continue;
-    const record = decodeCallRecord(customMetadata[CALL_METADATA_KEY]);
-    if (!record) continue;
-    if (record.id !== undefined) {
-      if (seen.has(record.id)) continue;
-      seen.add(record.id);
+    const decoded = decodeCallRecord(customMetadata[CALL_METADATA_KEY]);
+    if (!decoded) continue;
+    if (decoded.id !== undefined) {
+      if (seen.has(decoded.id)) continue;
+      seen.add(decoded.id);
     }
+    const record = countedPart(decoded, preparations);
     const sum = totals.get(record.agentName) ?? emptyTotals();
     totals.set(record.agentName, sum);
     for (const key of SUMMED_KEYS) sum[key] += record[key];
-    if (typeof invocationId === 'string' && invocationId !== '') {
+    // A background summary's own record (no model call) is written outside any invocation of the agent.
+    const background = record.preparationId !== undefined && record.modelCalls === 0;
+    if (!background && typeof invocationId === 'string' && invocationId !== '') {
       const ids = invocations.get(record.agentName) ?? new Set<string>();
       invocations.set(record.agentName, ids);
       ids.add(invocationId);

@@ -25,7 +25,8 @@ const meters = lazyInstruments({
   summarizerCalls: {
     kind: 'counter',
     name: 'gen_ai.context_guard.summarizer.calls',
-    description: 'Summarizer calls made for compactions, by whether their cost is known (context_guard.priced)',
+    description:
+      'Summarizer calls (in a compaction, or in the background), by whether their cost is known (context_guard.priced)',
   },
   summarizerTokens: {
     kind: 'counter',

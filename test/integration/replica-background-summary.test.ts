@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BasePlugin, DatabaseSessionService } from '@google/adk';
+import { BasePlugin, DatabaseSessionService, type Session } from '@google/adk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord, type Summarizer } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
@@ -90,14 +90,29 @@ interface Run {
   /** Compactions that applied a summary prepared by another replica, and how long each waited for it. */
   readonly fromOtherReplica: number[];
   readonly compactions: number;
+  /** The summarizer calls `status()` counts, once every summary made was stored. */
+  readonly billedSummaries: number;
+}
+
+/** The summarizer calls `status()` counts in the session, once it counts `made` (or after two seconds). */
+async function billedSummaries(guard: ContextGuard, read: () => Promise<Session>, made: number): Promise<number> {
+  let counted = 0;
+  for (let tries = 0; tries < 200; tries++) {
+    counted = guard.status(await read(), 'worker').summarizerCalls;
+    if (counted >= made) return counted;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return counted;
 }
 
 /** `turns` turns of one session, turn n on replica n % replicas; every replica has its own guard (and store, but on SQLite). */
 async function run(world: World, replicas: number, turns: number, release: Release): Promise<Run> {
   const made = summarizers(release);
   const fromOtherReplica: number[] = [];
+  const guards: ContextGuard[] = [];
   const harnesses = (await stores(world.url(), replicas, world.shared)).map((store, replica) => {
     const guard = new ContextGuard({ contextWindow: 8_000, summarizer: made.of(replica), maskKeepRecent: 0 });
+    guards.push(guard);
     guard.onCompaction((record) => {
       const preparedBy = made.prompts.at(-1)?.replica;
       if (record.prepared && preparedBy !== replica) fromOtherReplica.push(record.waitedMs ?? 0);
@@ -126,6 +141,11 @@ async function run(world: World, replicas: number, turns: number, release: Relea
     prompts: made.prompts.map((each) => each.prompt),
     fromOtherReplica,
     compactions: decodeUsageRecord(stored.state[stateKeysFor('worker').usage]).compactions,
+    billedSummaries: await billedSummaries(
+      guards[0]!,
+      () => storedSession(first.sessionService, session.id),
+      made.prompts.length,
+    ),
   };
 }
 
@@ -170,6 +190,9 @@ describe.each(worlds)('background compaction across replicas on $name', (world) 
       expect(pair.requests.map(sortedKeys)).toEqual(single.requests.map(sortedKeys));
       if (world.keysKept) expect(pair.requests).toEqual(single.requests);
       expect(pair.compactions).toBe(single.compactions);
+      // Every summarizer call counted once, whichever replica made it and whichever applied it.
+      expect(single.billedSummaries).toBe(single.prompts.length);
+      expect(pair.billedSummaries).toBe(pair.prompts.length);
       // Some compactions of the pair applied the other replica's summary; held back to the threshold, after a wait.
       expect(pair.fromOtherReplica.length).toBeGreaterThan(0);
       if (release === 'at-compaction') expect(Math.max(...pair.fromOtherReplica)).toBeGreaterThan(0);

@@ -65,7 +65,7 @@ export async function applyResult(
       dropped: result.preparedDropped !== undefined,
       preparation: result.preparation,
     },
-    read.input.policy.preparedSummaryWaitMs,
+    { waitMs: read.input.policy.preparedSummaryWaitMs, summarizerName: read.summarizerName },
   );
   appliers.prepared.afterDecision(
     key,
@@ -154,12 +154,16 @@ async function applyCompaction(
     summarizerName: read.summarizerName,
     strategy,
     model: request.model,
+    // A summary prepared in the background and applied alone: the figures are that call's, billed when it settled.
+    preparationId: outcome.prepared && outcome.waitedMs !== undefined ? read.prepared.id : undefined,
   };
   const record = reporter.record(context, seen);
   writeLastCompaction(context.state, context.agentName, record);
-  // The summarizer's call is billed once, apart from the agent's: in the usage record and in telemetry.
+  // The summarizer's call is billed once, apart from the agent's: in the usage record and in telemetry (a
+  // background one's telemetry when it settled, by the process that made it: adk/runtime/replica-prepared.ts).
   const bill = recordedSummarizerBill(record);
   updateUsage(context.state, context.agentName, (usage) => billSummarizerUsage(usage, bill));
-  if (bill) recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
+  if (bill && !(outcome.prepared && outcome.waitedMs !== undefined))
+    recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
   await reporter.report(record, seen);
 }

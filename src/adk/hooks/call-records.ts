@@ -26,11 +26,12 @@ export function takeCallRecords(
   bill: CallBill | undefined,
   rejected: boolean,
 ): Record<string, unknown> | undefined {
-  const compaction = from.reporter.take(context);
+  const pending = from.reporter.take(context);
+  const compaction = pending?.record;
   const taken = from.calls.take(context);
   const counts = rejected ? addCounts(taken ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: 1 }) : taken;
   const summarizer = compaction ? recordedSummarizerBill(compaction) : undefined;
-  const call = buildCallRecord(randomUUID(), context.agentName, counts, bill, summarizer);
+  const call = buildCallRecord(randomUUID(), context.agentName, counts, bill, summarizer, pending?.preparationId);
   if (!compaction && !call) return undefined;
   return {
     ...(compaction ? { [COMPACTION_METADATA_KEY]: compaction } : {}),

@@ -32,12 +32,20 @@ interface CompactionSeen {
   readonly summarizerName: string | undefined;
   readonly strategy: ResolvedPolicy['strategy'];
   readonly model: string | undefined;
+  /** Set when the summary was prepared in the background and applied alone: the id its bill is recorded under. */
+  readonly preparationId?: string | undefined;
+}
+
+/** A compaction's record awaiting its model response, with the preparation its summarizer bill belongs to. */
+interface PendingCompaction {
+  readonly record: CompactionRecord;
+  readonly preparationId: string | undefined;
 }
 
 export class CompactionReporter {
   private readonly listeners = new Set<CompactionListener>();
   /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
-  private readonly pending = new BoundedMap<string, CompactionRecord>(MAX_PENDING_RECORDS);
+  private readonly pending = new BoundedMap<string, PendingCompaction>(MAX_PENDING_RECORDS);
 
   constructor(
     private readonly options: ContextGuardOptions,
@@ -60,7 +68,7 @@ export class CompactionReporter {
       this.options.debugSummarizerErrorText === true,
       priceFor(seen.summarizerName, this.options.prices),
     );
-    this.remember(context, record);
+    this.remember(context, { record, preparationId: seen.preparationId });
     return record;
   }
 
@@ -72,7 +80,7 @@ export class CompactionReporter {
   }
 
   /** The record of the compaction made for this call, once. */
-  take(context: Context): CompactionRecord | undefined {
+  take(context: Context): PendingCompaction | undefined {
     return this.pending.take(callScopeOfContext(context));
   }
 
@@ -81,8 +89,8 @@ export class CompactionReporter {
    * after-model nor an error callback, so the map is bounded: the oldest entries go first
    * (their records are in state as `last_compaction` anyway).
    */
-  private remember(context: Context, record: CompactionRecord): void {
-    this.pending.set(callScopeOfContext(context), record);
+  private remember(context: Context, pending: PendingCompaction): void {
+    this.pending.set(callScopeOfContext(context), pending);
   }
 
   private log(record: CompactionRecord, detail: string | undefined): void {

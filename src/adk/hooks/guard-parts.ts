@@ -78,7 +78,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     windows: new ModelWindowResolver(options, logger),
     queue: new KeyedQueue(),
     prepared: new PreparedSummaries(logger, recordPreparedSummary),
-    replicas: new ReplicaPrepared(logger),
+    replicas: new ReplicaPrepared(logger, (model) => priceFor(model, options.prices)),
     reporter: new CompactionReporter(options, logger),
     calls: new PendingCalls(),
     returns: new CallReturns(),

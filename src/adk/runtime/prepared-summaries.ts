@@ -39,10 +39,14 @@ interface Entry extends LocalPrepared {
   readonly settled: () => boolean;
 }
 
-/** How a preparation is named, and what is done with its summary once made (written to the session). */
+/**
+ * How a preparation is named, and what is done with its summary once made: its bill recorded whatever
+ * became of it (the provider bills it), and the summary written to the session while it may still be
+ * applied (`current`).
+ */
 export interface PreparationHooks {
   readonly id?: string | undefined;
-  readonly onPrepared?: ((prepared: NewSummary) => void) | undefined;
+  readonly onPrepared?: ((prepared: NewSummary, current: boolean) => void) | undefined;
 }
 
 /** Called when a preparation settles: how long the summarizer took, for telemetry. */
@@ -89,8 +93,9 @@ export class PreparedSummaries {
         (prepared) => {
           settled = true;
           this.onSettled(agentName, Date.now() - startedAt, prepared.record.fallback);
-          // Only while it may still be applied: a summary already stored (from it or not) needs no copy.
-          if (this.entries.get(key) === entry) hooks.onPrepared?.(prepared);
+          // Only while it may still be applied does it need a copy in the session: once a summary was stored (from
+          // it or not) or it was replaced, only its bill is recorded.
+          hooks.onPrepared?.(prepared, this.entries.get(key) === entry);
           return prepared;
         },
         (error: unknown) => {

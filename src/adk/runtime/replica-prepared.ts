@@ -30,6 +30,11 @@ import { appendStateEvent } from './state-event.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { withinTime } from '../../offload/within-time.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { billSummarizerCall } from '../../cost/bill-summary.js';
+import type { ModelPrice } from '../../cost/price-table.js';
+import { summarizerReport } from '../../pipeline/compaction-outcome.js';
+import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord } from '../../records/call-record.js';
+import { recordSummarizerTelemetry } from '../../telemetry/bill-metrics.js';
 
 /** First and longest pause between two reads of the session while waiting for another replica's summary. */
 const FIRST_POLL_MS = 25;
@@ -53,6 +58,8 @@ interface PreparedInState {
 export interface PreparedLookup extends PreparedInState {
   readonly source: PreparedSource;
   readonly handle: PreparedHandle | undefined;
+  /** The id of the preparation `handle` takes (its claim's): its bill is recorded under it. */
+  readonly id?: string | undefined;
   /** This process's preparation of the session and agent, if any (dropped once used or invalid). */
   readonly local: LocalPrepared | undefined;
 }
@@ -84,8 +91,19 @@ async function readAgain(address: SessionAddress, agentName: string, ms: number)
   return read.status === 'done' && read.value ? preparedInState(read.value.state, agentName) : undefined;
 }
 
+/** What a preparation started by a call needs to bill its summarizer call when it settles. */
+interface PreparationSettings {
+  /** The bound of every call to the session service here. */
+  readonly waitMs: number;
+  /** The summarizer model's name, for its price and telemetry. */
+  readonly summarizerName: string | undefined;
+}
+
 export class ReplicaPrepared {
-  constructor(private readonly logger: GuardLogger) {}
+  constructor(
+    private readonly logger: GuardLogger,
+    private readonly priceOf: (model: string | undefined) => ModelPrice | undefined = () => undefined,
+  ) {}
 
   /** The prepared summary that applies to this call, from this process, from state, or (waited for) from another replica. */
   lookup(context: Context, policy: ResolvedPolicy, local: LocalPrepared | undefined): PreparedLookup {
@@ -94,10 +112,11 @@ export class ReplicaPrepared {
     const { claim, stored } = inState;
     const source = preparedSource(claim, stored?.id, local ? (local.id ?? null) : undefined);
     const found = { ...inState, source, local };
-    if (source === 'local') return { ...found, handle: local };
+    if (source === 'local') return { ...found, handle: local, id: local?.id ?? undefined };
     if (source === 'stored' && stored)
       return {
         ...found,
+        id: stored.id,
         handle: {
           previous: stored.previous,
           watermark: stored.watermark,
@@ -108,6 +127,7 @@ export class ReplicaPrepared {
     if (source === 'remote' && claim && address)
       return {
         ...found,
+        id: claim.id,
         handle: {
           previous: claim.previous,
           watermark: claim.watermark,
@@ -129,7 +149,7 @@ export class ReplicaPrepared {
       readonly dropped: boolean;
       readonly preparation: PreparationRequest | undefined;
     },
-    waitMs: number,
+    settings: PreparationSettings,
   ): PreparationHooks {
     const keys = stateKeysFor(context.agentName);
     const { claim, stored } = lookup;
@@ -143,8 +163,26 @@ export class ReplicaPrepared {
     const address = sessionAddressOf(context);
     return {
       id: made.id,
-      onPrepared: address && ((prepared) => void this.write(address, context.agentName, made, prepared, waitMs)),
+      onPrepared: (prepared, current) =>
+        this.settled({ address, agentName: context.agentName, claim: made, settings }, prepared, current),
     };
+  }
+
+  /**
+   * A background summary made: its summarizer call billed now, whatever becomes of the summary (the provider
+   * bills it): in telemetry here, and as a call record on the session event that stores the summary (a state
+   * event of its own once the summary can no longer be applied). The call that applies it records the same
+   * bill under the same preparation id, counted once (records/call-totals.ts).
+   */
+  private settled(preparation: SettledPreparation, prepared: NewSummary, current: boolean): void {
+    const { address, agentName, claim, settings } = preparation;
+    const bill = billSummarizerCall(summarizerReport(prepared.outcome), this.priceOf(settings.summarizerName));
+    if (bill) recordSummarizerTelemetry(agentName, settings.summarizerName, bill);
+    const record = bill && buildCallRecord(randomUUID(), agentName, undefined, undefined, bill, claim.id);
+    if (!address || (!record && !current)) return;
+    const delta = current ? { [stateKeysFor(agentName).prepared]: encodeRecord(storePrepared(claim, prepared)) } : {};
+    const metadata = record && { [CALL_METADATA_KEY]: encodeCallRecord(record) };
+    void this.write(address, agentName, { delta, metadata, summary: current }, settings.waitMs);
   }
 
   private async await(
@@ -181,15 +219,8 @@ export class ReplicaPrepared {
     return { prepared: undefined, waitedMs };
   }
 
-  private async write(
-    address: SessionAddress,
-    agentName: string,
-    claim: PreparationClaim,
-    prepared: NewSummary,
-    waitMs: number,
-  ): Promise<void> {
+  private async write(address: SessionAddress, agentName: string, event: SettledEvent, waitMs: number): Promise<void> {
     const { sessionService, appName, userId, sessionId } = address;
-    const delta = { [stateKeysFor(agentName).prepared]: encodeRecord(storePrepared(claim, prepared)) };
     const bound = Math.max(waitMs, FIRST_POLL_MS);
     const read = await withinTime(
       () => sessionService.getSession({ appName, userId, sessionId, config: { numRecentEvents: 1 } }),
@@ -197,17 +228,38 @@ export class ReplicaPrepared {
     );
     const session = read.status === 'done' ? read.value : undefined;
     const written = session
-      ? await withinTime(() => appendStateEvent(sessionService, session, 'prepared', delta), bound)
+      ? await withinTime(
+          () => appendStateEvent(sessionService, session, 'prepared', event.delta, event.metadata),
+          bound,
+        )
       : read;
     if (session && written.status === 'done') return;
     const failure = written.status === 'failed' ? written.error : undefined;
     const why =
       written.status === 'timeout' ? `not within ${bound} ms` : failure === undefined ? 'session not found' : 'failed';
-    const message = `${LOG_PREFIX} agent '${agentName}': a summary prepared in the background could not be stored in the session (${why}); this replica still applies it, another one summarizes itself.`;
+    const message = event.summary
+      ? `${LOG_PREFIX} agent '${agentName}': a summary prepared in the background could not be stored in the session (${why}); this replica still applies it, another one summarizes itself.`
+      : `${LOG_PREFIX} agent '${agentName}': the bill of a summary prepared in the background could not be stored in the session (${why}); status() leaves it out.`;
     if (failure === undefined) {
       this.logger.warn(message);
       return;
     }
     logFailure(this.logger, 'warn', message, failure);
   }
+}
+
+/** A preparation as its claiming call started it. */
+interface SettledPreparation {
+  readonly address: SessionAddress | undefined;
+  readonly agentName: string;
+  readonly claim: PreparationClaim;
+  readonly settings: PreparationSettings;
+}
+
+/** The state event a settled preparation appends: the summary while it may be applied, and its bill. */
+interface SettledEvent {
+  readonly delta: Record<string, unknown>;
+  readonly metadata: Record<string, unknown> | undefined;
+  /** Whether `delta` stores the summary. */
+  readonly summary: boolean;
 }

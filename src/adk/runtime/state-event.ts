@@ -4,12 +4,16 @@
  */
 import { createEvent, createEventActions, type BaseSessionService, type Session } from '@google/adk';
 
-/** `kind` names the write in the event's invocation id (`context_guard-<kind>-<time>`). */
+/**
+ * `kind` names the write in the event's invocation id (`context_guard-<kind>-<time>`); `customMetadata`
+ * rides on the event as on a model response's (a record ADK persists verbatim).
+ */
 export async function appendStateEvent(
   sessionService: BaseSessionService,
   session: Session,
   kind: string,
   stateDelta: Record<string, unknown>,
+  customMetadata?: Record<string, unknown>,
 ): Promise<void> {
   await sessionService.appendEvent({
     session,
@@ -17,6 +21,7 @@ export async function appendStateEvent(
       invocationId: `context_guard-${kind}-${Date.now()}`,
       author: 'user',
       actions: createEventActions({ stateDelta }),
+      ...(customMetadata ? { customMetadata } : {}),
     }),
   });
 }
