@@ -1,6 +1,8 @@
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { editedInPlace, sentContents } from './sent-contents.js';
+import { editedInPlace, inPlaceChange, sentContents } from './sent-contents.js';
+import { estimateContentTokens } from './estimate-content.js';
+import { tiktokenTokenizer as tokenizer } from './tokenizer.js';
 
 const contents = (): Content[] => [
   { role: 'user', parts: [{ text: 'question' }] },
@@ -52,5 +54,33 @@ describe('sentContents on a long request', () => {
 
   it('should look at a fixed number of contents, however long the request', () => {
     expect(sentContents(long()).looked.length).toBe(sentContents([...long(), ...long()]).looked.length);
+  });
+});
+
+describe('inPlaceChange', () => {
+  const tokensOf = (list: readonly Content[]): number =>
+    list.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
+  const BLOCK = 'Every answer cites the runbook section it relies on. '.repeat(40);
+
+  it.each<[string, (now: Content[]) => void]>([
+    ['a text appended to', (now) => void (now[0]!.parts![0]!.text += BLOCK)],
+    ['a part replaced by a shorter one', (now) => void (now[1]!.parts![1] = { text: 'x' })],
+    ['the parts list replaced', (now) => void (now[2]!.parts = [{ text: BLOCK }])],
+    ['a part removed', (now) => void now[1]!.parts!.pop()],
+  ])('should count what %s gained or lost, signed', (_edit, edit) => {
+    const now = contents();
+    const before = tokensOf(structuredClone(now));
+    const sent = sentContents([...now]);
+    edit(now);
+    const change = inPlaceChange(sent, tokenizer);
+    expect(change).not.toBe(0);
+    expect(change).toBe(tokensOf(now) - before);
+  });
+
+  it('should count nothing when nothing was edited in place, added to or not', () => {
+    const now = contents();
+    const sent = sentContents([...now]);
+    now.push({ role: 'user', parts: [{ text: BLOCK }] });
+    expect(inPlaceChange(sent, tokenizer)).toBe(0);
   });
 });

@@ -2,14 +2,16 @@
  * The contents the guard sent, as it sent them: a shallow look kept so a retry of a rejected call
  * (adk/hooks/retry-rejected.ts) can tell a content that a later plugin or the agent's own callback
  * edited in place (a part pushed into the budget line, a part replaced, a text appended) from one
- * left alone. Comparing the content objects alone misses those edits, and the retry would rebuild
- * the content without them. The look covers the first `LEAD` and the last `TAIL` contents, where the
- * guard puts what it makes for the request (the summary and what it keeps first, the budget line
- * last) and where plugins add: a fixed cost a call, however long the history (a look at every
- * content cost a sixth of the guard's time per call on a long masked history). References only,
- * never copies of text; checked once, on a rejection. Pure.
+ * left alone, and so the pair of the call's real count (adk/hooks/left-requests.ts) counts such an
+ * edit. Comparing the content objects alone misses those edits. The look covers the first `LEAD` and
+ * the last `TAIL` contents, where the guard puts what it makes for the request (the summary and what
+ * it keeps first, the budget line last) and where plugins and callbacks add and edit: a fixed cost a
+ * call, however long the history (a look at every content cost a sixth of the guard's time per call
+ * on a long masked history). References only, never copies of text. Pure.
  */
 import type { Content, Part } from '@google/genai';
+import { estimateContentTokens } from './estimate-content.js';
+import type { Tokenizer } from './tokenizer.js';
 
 /** Contents looked at from the start and from the end of the request. */
 const LEAD = 3;
@@ -42,11 +44,34 @@ export function sentContents(contents: readonly Content[]): SentContents {
   return { looked };
 }
 
-/** Whether a content `sent` looked at was edited in place since: its role, parts list, a part or a part's text. */
+/** Whether `look`'s content was edited in place since: its role, parts list, a part or a part's text. */
+function edited({ content, role, list, parts, texts }: SentContent): boolean {
+  if (content.role !== role || content.parts !== list) return true;
+  const now = content.parts ?? [];
+  return now.length !== parts.length || now.some((part, j) => part !== parts[j] || part.text !== texts[j]);
+}
+
+/** Whether a content `sent` looked at was edited in place since. */
 export function editedInPlace(sent: SentContents): boolean {
-  return sent.looked.some(({ content, role, list, parts, texts }) => {
-    if (content.role !== role || content.parts !== list) return true;
-    const now = content.parts ?? [];
-    return now.length !== parts.length || now.some((part, j) => part !== parts[j] || part.text !== texts[j]);
-  });
+  return sent.looked.some(edited);
+}
+
+/** The content as it was looked at: its role, parts list and texts then (a part's other fields as they are now). */
+function asLooked({ role, parts, texts }: SentContent): Content {
+  const then = parts.map((part, j) => (part.text === texts[j] ? part : { ...part, text: texts[j] }));
+  return role === undefined ? { parts: then } : { role, parts: then };
+}
+
+/**
+ * Heuristic tokens the contents `sent` looked at gained by edits in place since, signed (a callback that trims
+ * the newest tool result where it stands, or appends to the user's message): what comparing which content
+ * objects a request holds cannot see. Estimated only for a content edited, so nothing on most calls.
+ */
+export function inPlaceChange(sent: SentContents, tokenizer: Tokenizer): number {
+  let tokens = 0;
+  for (const look of sent.looked) {
+    if (edited(look))
+      tokens += estimateContentTokens(look.content, tokenizer) - estimateContentTokens(asLooked(look), tokenizer);
+  }
+  return tokens;
 }

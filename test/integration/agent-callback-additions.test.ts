@@ -100,4 +100,40 @@ describe("content an agent's own beforeModelCallback adds", () => {
     expect(h.model.rejectedRequests).toHaveLength(0);
     expect(h.overWindow()).toHaveLength(0);
   });
+
+  it('should learn the tokenizer, not the edit, from a callback that trims the newest tool result in place', async () => {
+    // Cuts the newest tool result to its first 300 characters where it stands (new parts in the same content object).
+    const trimNewest: SingleBeforeModelCallback = ({ request }) => {
+      const last = request.contents.at(-1);
+      const result = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
+      if (last && result) {
+        const logs = JSON.stringify(result.response).slice(0, 300);
+        last.parts = [{ functionResponse: { name: result.name, response: { logs } } }];
+      }
+      return undefined;
+    };
+    const h = await faultHarness({ toolChars: 3_000, beforeModelCallback: trimNewest });
+    for (let turn = 1; turn <= 8; turn++) {
+      expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+      // About 1.25 untrimmed on this harness; before, each pair of a trimmed request with the whole result's
+      // estimate took the correction to its floor of 1 from the first turn on.
+      if (turn > 1) expect((await h.usage()).learnedCorrection ?? 0).toBeGreaterThan(1.15);
+    }
+    expect(h.model.rejectedRequests).toHaveLength(0);
+  });
+
+  it('should carry, not learn, a block the callback appends to the first user message in place', async () => {
+    const appendToFirst: SingleBeforeModelCallback = ({ request }) => {
+      const text = request.contents[0]?.parts?.[0];
+      if (text?.text !== undefined) text.text += `\n${BLOCK_TEXT}`;
+      return undefined;
+    };
+    const h = await faultHarness({ toolChars: 300, beforeModelCallback: appendToFirst });
+    for (let turn = 1; turn <= 6; turn++) expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+    const usage = await h.usage();
+    // Measured as the callback's addition (before: folded into the correction, about 1.9 by the 6th turn).
+    expect(usage.agentAddedTokens ?? 0).toBeGreaterThan(600);
+    expect(usage.learnedCorrection ?? 0).toBeLessThan(1.5);
+    expect(h.model.rejectedRequests).toHaveLength(0);
+  });
 });

@@ -8,7 +8,7 @@
 import type { Context, LlmRequest } from '@google/adk';
 import { netTokens, requestShape, type RequestShape } from '../../estimate/added-tokens.js';
 import type { TokenMemo } from '../../estimate/estimate-request.js';
-import { editedInPlace, sentContents, type SentContents } from '../../estimate/sent-contents.js';
+import { editedInPlace, inPlaceChange, sentContents, type SentContents } from '../../estimate/sent-contents.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 
 interface LeftRequest {
@@ -68,9 +68,10 @@ export class LeftRequests {
     this.left.delete(context.actions);
   }
 
+  /** Contents added or removed, and the first and last few edited where they stand (estimate/sent-contents.ts). */
   private changeSince(left: LeftRequest): number {
     const { systemInstruction, tools } = left.request.config ?? {};
     const now = requestShape(systemInstruction, tools, left.request.contents);
-    return netTokens(left.shape, now, this.tokenizer, this.memo);
+    return netTokens(left.shape, now, this.tokenizer, this.memo) + inPlaceChange(left.sent, this.tokenizer);
   }
 }
