@@ -66,6 +66,10 @@ describe('encodeCallRecord and decodeCallRecord', () => {
     ).toBeUndefined();
     for (const preparationId of [7, '', 'x'.repeat(101), { id: 'p' }])
       expect(decodeCallRecord({ ...encodeCallRecord(record), preparationId })?.preparationId).toBeUndefined();
+    // Only a record with a summarizer part names a preparation.
+    expect(
+      decodeCallRecord({ agentName: 'worker', modelCalls: 1, preparationId: 'prep-1' })?.preparationId,
+    ).toBeUndefined();
   });
 
   it('should skip what is not a record of an agent', () => {

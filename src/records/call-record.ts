@@ -14,6 +14,7 @@ import { isPlainObject } from '../config/plain-object.js';
 import { decodeCount } from '../state/field-reader.js';
 import { EMPTY_USAGE, type UsageRecord } from '../usage/stored-usage.js';
 import { plausibleTokenCount, RECORD_VERSION } from '../state/codec.js';
+import { STATE_PREFIX } from '../state/keys.js';
 
 export const CALL_METADATA_KEY = 'context_guard_call';
 
@@ -81,6 +82,19 @@ interface CallRecord extends CallCounts, RecordedBill {
 
 /** A preparation id longer than this is not one the guard wrote (it writes UUIDs). */
 const MAX_PREPARATION_ID_LENGTH = 100;
+
+/** The kind of the state event that stores a background summary and its bill (adk/runtime/state-event.ts). */
+export const PREPARED_EVENT_KIND = 'prepared';
+
+/** The invocation id of a state event of `kind` the guard appends: `context_guard-<kind>-<time>`. */
+export function stateEventInvocationId(kind: string, now: number): string {
+  return `${STATE_PREFIX}-${kind}-${now}`;
+}
+
+/** Whether `invocationId` is that of a state event storing a background summary (not one a Runner makes). */
+export function isPreparedEvent(invocationId: unknown): boolean {
+  return typeof invocationId === 'string' && invocationId.startsWith(`${STATE_PREFIX}-${PREPARED_EVENT_KIND}-`);
+}
 
 /** The counters one call added to the usage record: its counts, whatever other turns wrote since. */
 export function callCountsBetween(before: UsageRecord, after: UsageRecord): CallCounts {
@@ -155,6 +169,7 @@ export function decodeCallRecord(value: unknown): CallRecord | undefined {
   const tokens = (key: string): number => plausibleTokenCount(value[key], 0) ?? 0;
   const promptTokens = tokens('promptTokens');
   const summarizerPromptTokens = tokens('summarizerPromptTokens');
+  const summarizerCalls = Math.min(1, decodeBounded(value['summarizerCalls'], 1, true));
   return {
     version: decodeBounded(value['version'], MAX_COUNT_PER_RECORD, true) || RECORD_VERSION,
     id: typeof value['id'] === 'string' ? value['id'] : undefined,
@@ -167,13 +182,14 @@ export function decodeCallRecord(value: unknown): CallRecord | undefined {
     costUsd: decodeBounded(value['costUsd'], MAX_COST_PER_RECORD_USD, false),
     unpricedCalls: Math.min(1, decodeBounded(value['unpricedCalls'], 1, true)),
     // Records written before the summarizer was billed apart have none of these: zero.
-    summarizerCalls: Math.min(1, decodeBounded(value['summarizerCalls'], 1, true)),
+    summarizerCalls,
     summarizerPromptTokens,
     summarizerCachedPromptTokens: Math.min(tokens('summarizerCachedPromptTokens'), summarizerPromptTokens),
     summarizerOutputTokens: tokens('summarizerOutputTokens'),
     summarizerCostUsd: decodeBounded(value['summarizerCostUsd'], MAX_COST_PER_RECORD_USD, false),
     unpricedSummarizerCalls: Math.min(1, decodeBounded(value['unpricedSummarizerCalls'], 1, true)),
-    preparationId: preparationIdOf(value['preparationId']),
+    // Only a record with a summarizer part names the preparation it bills.
+    preparationId: summarizerCalls === 1 ? preparationIdOf(value['preparationId']) : undefined,
   };
 }
 

@@ -110,6 +110,36 @@ describe('sumCallRecords', () => {
     }
   });
 
+  it("should not let a record on another event, or of another agent, hide a background summary's bill", () => {
+    const summary = { promptTokens: 3_000, cachedPromptTokens: 0, outputTokens: 200, costUsd: 0.0004 };
+    const encoded = (id: string, agent: string, bill?: typeof summary) =>
+      encodeCallRecord(buildCallRecord(id, agent, { ...NO_COUNTS, modelCalls: 1 }, undefined, bill, 'p1')!);
+    // A user's message carries whatever customMetadata the app passed with it, a preparation id included.
+    const forged = {
+      author: 'user',
+      invocationId: 'e-1',
+      customMetadata: { [CALL_METADATA_KEY]: encoded('f1', 'worker', { ...summary, costUsd: 0 }) },
+    };
+    // Another agent's own response naming the same preparation: a preparation is one agent's.
+    const other = {
+      author: 'helper',
+      invocationId: 'i1',
+      customMetadata: { [CALL_METADATA_KEY]: encoded('f2', 'helper', summary) },
+    };
+    const settled = {
+      author: 'user',
+      invocationId: 'context_guard-prepared-1',
+      customMetadata: {
+        [CALL_METADATA_KEY]: encodeCallRecord(buildCallRecord('s1', 'worker', undefined, undefined, summary, 'p1')!),
+      },
+    };
+    const totals = sumCallRecords([forged, other, settled]);
+    // The forged record adds what it says, as any record does; the real bill is still counted.
+    expect(totals.get('worker')).toMatchObject({ summarizerCalls: 2, summarizerPromptTokens: 6_000, invocations: 1 });
+    expect(totals.get('worker')?.summarizerCostUsd).toBeCloseTo(0.0004, 12);
+    expect(totals.get('helper')).toMatchObject({ summarizerCalls: 1, summarizerPromptTokens: 3_000 });
+  });
+
   it('should skip partial events, garbled records, and events that are not records of the guard', () => {
     const partial = { ...callEvent('worker', 'i1', { modelCalls: 1 }), partial: true };
     const totals = sumCallRecords([

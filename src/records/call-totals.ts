@@ -4,11 +4,19 @@
  * only `status()` calls it, never the model-call path.
  */
 import { isPlainObject } from '../config/plain-object.js';
-import { CALL_METADATA_KEY, COUNT_KEYS, decodeCallRecord, type RecordedBill, type CallCounts } from './call-record.js';
+import {
+  CALL_METADATA_KEY,
+  COUNT_KEYS,
+  decodeCallRecord,
+  isPreparedEvent,
+  type RecordedBill,
+  type CallCounts,
+} from './call-record.js';
 
 /** What summing reads of an event (an ADK `Event` has these). */
 export interface CountedEvent {
   readonly invocationId?: string | undefined;
+  readonly author?: string | undefined;
   readonly partial?: boolean | undefined;
   readonly customMetadata?: Readonly<Record<string, unknown>> | undefined;
 }
@@ -53,14 +61,25 @@ function withoutSummarizer(record: DecodedRecord): DecodedRecord {
 }
 
 /**
- * The record as it counts: a background summary's bill already counted from another record of the same
- * preparation (the settling replica's, or the applying call's) leaves only the call's own part.
+ * Whether `event` may name the preparation its record bills: the state event that stores a background summary,
+ * or the agent's own response (the call that applied it). Anywhere else (a user's message carries whatever
+ * `customMetadata` the app passed) a preparation id is ignored: it could otherwise hide a real bill.
  */
-function countedPart(record: DecodedRecord, preparations: Set<string>): DecodedRecord {
+function namesPreparation(event: CountedEvent, agentName: string): boolean {
+  return event.author === agentName || isPreparedEvent(event.invocationId);
+}
+
+/**
+ * The record as it counts: a background summary's bill already counted from another record of the same
+ * agent and preparation (the settling replica's, or the applying call's) leaves only the call's own part.
+ */
+function countedPart(record: DecodedRecord, event: CountedEvent, preparations: Set<string>): DecodedRecord {
   const id = record.preparationId;
   if (id === undefined) return record;
-  if (!preparations.has(id)) {
-    preparations.add(id);
+  if (!namesPreparation(event, record.agentName)) return { ...record, preparationId: undefined };
+  const key = `${record.agentName}\u0000${id}`;
+  if (!preparations.has(key)) {
+    preparations.add(key);
     return record;
   }
   return withoutSummarizer(record);
@@ -86,7 +105,8 @@ export function sumCallRecords(events: unknown): Map<string, CallTotals> {
   if (!Array.isArray(events)) return totals;
   for (const event of events as readonly unknown[]) {
     if (!isPlainObject(event)) continue;
-    const { partial, customMetadata, invocationId } = event as CountedEvent;
+    const counted = event as CountedEvent;
+    const { partial, customMetadata, invocationId } = counted;
     if (partial === true || !isPlainObject(customMetadata)) continue;
     const decoded = decodeCallRecord(customMetadata[CALL_METADATA_KEY]);
     if (!decoded) continue;
@@ -94,7 +114,7 @@ export function sumCallRecords(events: unknown): Map<string, CallTotals> {
       if (seen.has(decoded.id)) continue;
       seen.add(decoded.id);
     }
-    const record = countedPart(decoded, preparations);
+    const record = countedPart(decoded, counted, preparations);
     const sum = totals.get(record.agentName) ?? emptyTotals();
     totals.set(record.agentName, sum);
     for (const key of SUMMED_KEYS) sum[key] += record[key];

@@ -106,7 +106,45 @@ const stores: { name: string; make: () => Promise<BaseSessionService> }[] = [
   },
 ];
 
+/** A summarizer that reports its usage and answers only once `release()` is called. */
+function heldSummarizer(name: string): { summarizer: Summarizer & { calls: number }; release: () => void } {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const inner = billingSummarizer(name);
+  const summarizer = {
+    name,
+    get calls() {
+      return inner.calls;
+    },
+    async summarize(request: Parameters<Summarizer['summarize']>[0]) {
+      const answer = inner.summarize(request);
+      await gate;
+      return answer;
+    },
+  };
+  return { summarizer, release: () => release() };
+}
+
 describe.each(stores)("a background summary's bill, sessions $name", ({ name: storeName, make }) => {
+  it('should count a summary that can no longer be applied when it is made (its bill on an event of its own)', async () => {
+    const { summarizer, release } = heldSummarizer(`dropped-${storeName}`);
+    const { guard, harness } = guarded(summarizer, await make());
+    const session = await harness.startSession();
+    for (let turn = 1; turn <= 40 && summarizer.calls === 0; turn++)
+      await harness.runTurns(session.id, turn, { from: turn });
+    expect(summarizer.calls).toBe(1);
+    // The process lets go of the session while its summary is being made: no call of it will apply the summary.
+    guard.forgetSession(await harness.storedSession(session.id));
+    release();
+    let status = guard.status(await harness.storedSession(session.id), 'worker');
+    for (let tries = 0; tries < 200 && status.summarizerCalls === 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      status = guard.status(await harness.storedSession(session.id), 'worker');
+    }
+    expect(status).toMatchObject({ compactions: 0, summarizerCalls: 1, summarizerPromptTokens: PROMPT_TOKENS });
+    expect(await exportedFor(summarizer.name)).toEqual({ calls: 1, usd: expect.closeTo(CALL_USD, 12) });
+  });
+
   it('should count a summary that no compaction used, once it is made', async () => {
     const summarizer = billingSummarizer(`unused-${storeName}`);
     const { guard, harness, compactions } = guarded(summarizer, await make());

@@ -33,7 +33,12 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { billSummarizerCall } from '../../cost/bill-summary.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { summarizerReport } from '../../pipeline/compaction-outcome.js';
-import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord } from '../../records/call-record.js';
+import {
+  buildCallRecord,
+  CALL_METADATA_KEY,
+  encodeCallRecord,
+  PREPARED_EVENT_KIND,
+} from '../../records/call-record.js';
 import { recordSummarizerTelemetry } from '../../telemetry/bill-metrics.js';
 
 /** First and longest pause between two reads of the session while waiting for another replica's summary. */
@@ -229,22 +234,25 @@ export class ReplicaPrepared {
     const session = read.status === 'done' ? read.value : undefined;
     const written = session
       ? await withinTime(
-          () => appendStateEvent(sessionService, session, 'prepared', event.delta, event.metadata),
+          () => appendStateEvent(sessionService, session, PREPARED_EVENT_KIND, event.delta, event.metadata),
           bound,
         )
       : read;
     if (session && written.status === 'done') return;
     const failure = written.status === 'failed' ? written.error : undefined;
     const why =
-      written.status === 'timeout' ? `not within ${bound} ms` : failure === undefined ? 'session not found' : 'failed';
+      written.status === 'timeout'
+        ? `not within ${bound} ms; it may still be stored`
+        : failure === undefined
+          ? 'session not found'
+          : 'failed';
     const message = event.summary
       ? `${LOG_PREFIX} agent '${agentName}': a summary prepared in the background could not be stored in the session (${why}); this replica still applies it, another one summarizes itself.`
-      : `${LOG_PREFIX} agent '${agentName}': the bill of a summary prepared in the background could not be stored in the session (${why}); status() leaves it out.`;
-    if (failure === undefined) {
-      this.logger.warn(message);
-      return;
-    }
-    logFailure(this.logger, 'warn', message, failure);
+      : `${LOG_PREFIX} agent '${agentName}': the bill of a summary prepared in the background could not be stored in the session (${why}); status() may not count that summarizer call.`;
+    if (failure !== undefined) logFailure(this.logger, 'warn', message, failure);
+    // Only the bill of a summary no call will apply, in a session deleted meanwhile: not worth a warning.
+    else if (!event.summary && written.status !== 'timeout') this.logger.debug(message);
+    else this.logger.warn(message);
   }
 }
 

@@ -3,6 +3,7 @@
  * (ADK's own way; the session's state is never edited in place).
  */
 import { createEvent, createEventActions, type BaseSessionService, type Session } from '@google/adk';
+import { stateEventInvocationId } from '../../records/call-record.js';
 
 /**
  * `kind` names the write in the event's invocation id (`context_guard-<kind>-<time>`); `customMetadata`
@@ -18,7 +19,7 @@ export async function appendStateEvent(
   await sessionService.appendEvent({
     session,
     event: createEvent({
-      invocationId: `context_guard-${kind}-${Date.now()}`,
+      invocationId: stateEventInvocationId(kind, Date.now()),
       author: 'user',
       actions: createEventActions({ stateDelta }),
       ...(customMetadata ? { customMetadata } : {}),
