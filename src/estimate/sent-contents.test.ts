@@ -4,12 +4,16 @@ import { editedInPlace, inPlaceChange, sentContents } from './sent-contents.js';
 import { estimateContentTokens } from './estimate-content.js';
 import { tiktokenTokenizer as tokenizer } from './tokenizer.js';
 
+const LOGS = 'GET /api/v1/orders status=200 latency_ms=1878\n'.repeat(40);
+
 const contents = (): Content[] => [
   { role: 'user', parts: [{ text: 'question' }] },
   { role: 'model', parts: [{ text: 'answer' }, { functionCall: { name: 'fetch_logs', args: {} } }] },
   { role: 'user', parts: [{ text: 'Budget: 1,200 of 8,000 tokens.' }] },
   { role: 'user' },
+  { role: 'user', parts: [{ functionResponse: { name: 'fetch_logs', response: { output: LOGS, status: 'ok' } } }] },
 ];
+const result = (now: Content[]) => now[4]!.parts![0]!.functionResponse!;
 
 describe('editedInPlace', () => {
   it('should find nothing edited when the contents are as sent, added to or not', () => {
@@ -20,7 +24,7 @@ describe('editedInPlace', () => {
   });
 
   it.each<[string, (now: Content[]) => void]>([
-    ['a part pushed into the last content', (now) => void now.at(-2)!.parts!.push({ text: 'NOTE' })],
+    ['a part pushed into the budget line', (now) => void now[2]!.parts!.push({ text: 'NOTE' })],
     ['a part removed', (now) => void now[1]!.parts!.pop()],
     ['a part replaced', (now) => void (now[0]!.parts![0] = { text: 'redacted' })],
     ['a part’s text appended to', (now) => void (now[0]!.parts![0]!.text += ' NOTE')],
@@ -57,6 +61,21 @@ describe('sentContents on a long request', () => {
   });
 });
 
+describe('editedInPlace, for a retry', () => {
+  it.each<[string, (now: Content[]) => void]>([
+    ['a result field cut in place', (now) => void (result(now).response!['output'] = 'cut')],
+    [
+      'a result swapped in the same part',
+      (now) => void (now[4]!.parts![0]!.functionResponse = { name: 'x', response: {} }),
+    ],
+  ])('should not count %s, which a retry keeps with the part it sends', (_edit, edit) => {
+    const now = contents();
+    const sent = sentContents([...now]);
+    edit(now);
+    expect(editedInPlace(sent)).toBe(false);
+  });
+});
+
 describe('inPlaceChange', () => {
   const tokensOf = (list: readonly Content[]): number =>
     list.reduce((sum, content) => sum + estimateContentTokens(content, tokenizer), 0);
@@ -67,6 +86,15 @@ describe('inPlaceChange', () => {
     ['a part replaced by a shorter one', (now) => void (now[1]!.parts![1] = { text: 'x' })],
     ['the parts list replaced', (now) => void (now[2]!.parts = [{ text: BLOCK }])],
     ['a part removed', (now) => void now[1]!.parts!.pop()],
+    ['a result field cut in place', (now) => void (result(now).response!['output'] = LOGS.slice(0, 40))],
+    ['a result field added in place', (now) => void (result(now).response!['note'] = BLOCK)],
+    ['a result field deleted in place', (now) => void delete result(now).response!['output']],
+    ['a result response replaced', (now) => void (result(now).response = { output: 'short' })],
+    [
+      'a result swapped in the same part',
+      (now) => void (now[4]!.parts![0]!.functionResponse = { name: 'fetch_logs', response: {} }),
+    ],
+    ['call arguments filled in place', (now) => void (now[1]!.parts![1]!.functionCall!.args!['query'] = BLOCK)],
   ])('should count what %s gained or lost, signed', (_edit, edit) => {
     const now = contents();
     const before = tokensOf(structuredClone(now));

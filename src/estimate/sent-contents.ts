@@ -11,19 +11,19 @@
  */
 import type { Content, Part } from '@google/genai';
 import { estimateContentTokens } from './estimate-content.js';
+import { lookPart, partAsLooked, partEdited, type LookedPart } from './looked-part.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** Contents looked at from the start and from the end of the request. */
 const LEAD = 3;
 const TAIL = 4;
 
-/** One content as sent: its role, its parts list, and each part with its text. */
+/** One content as sent: its role, its parts list, and each part as looked at (estimate/looked-part.ts). */
 interface SentContent {
   readonly content: Content;
   readonly role: string | undefined;
   readonly list: Part[] | undefined;
-  readonly parts: readonly Part[];
-  readonly texts: readonly (string | undefined)[];
+  readonly parts: readonly LookedPart[];
 }
 
 /** The shallow look at the contents a request starts and ends with. */
@@ -38,27 +38,33 @@ export function sentContents(contents: readonly Content[]): SentContents {
   for (let i = 0; i < count; i++) {
     if (i === LEAD && count - TAIL > i) i = count - TAIL;
     const content = contents[i]!;
-    const parts = content.parts ? [...content.parts] : [];
-    looked.push({ content, role: content.role, list: content.parts, parts, texts: parts.map((part) => part.text) });
+    const parts = (content.parts ?? []).map(lookPart);
+    looked.push({ content, role: content.role, list: content.parts, parts });
   }
   return { looked };
 }
 
-/** Whether `look`'s content was edited in place since: its role, parts list, a part or a part's text. */
-function edited({ content, role, list, parts, texts }: SentContent): boolean {
+/**
+ * Whether `look`'s content was edited in place since: its role, parts list, a part or its text; with `deep`, a
+ * tool call's or result's object, payload or payload fields too (estimate/looked-part.ts).
+ */
+function edited({ content, role, list, parts }: SentContent, deep: boolean): boolean {
   if (content.role !== role || content.parts !== list) return true;
   const now = content.parts ?? [];
-  return now.length !== parts.length || now.some((part, j) => part !== parts[j] || part.text !== texts[j]);
+  return now.length !== parts.length || now.some((part, j) => partEdited(parts[j]!, part, deep));
 }
 
-/** Whether a content `sent` looked at was edited in place since. */
+/**
+ * Whether a content `sent` looked at was edited in a way a retry cannot keep: its role, parts list, a part or a
+ * text (a retry sends the same part objects, so an edit inside one travels with it).
+ */
 export function editedInPlace(sent: SentContents): boolean {
-  return sent.looked.some(edited);
+  return sent.looked.some((look) => edited(look, false));
 }
 
-/** The content as it was looked at: its role, parts list and texts then (a part's other fields as they are now). */
-function asLooked({ role, parts, texts }: SentContent): Content {
-  const then = parts.map((part, j) => (part.text === texts[j] ? part : { ...part, text: texts[j] }));
+/** The content as it was looked at: its role, parts list and parts then (deeper values as they are now). */
+function asLooked({ role, parts }: SentContent): Content {
+  const then = parts.map(partAsLooked);
   return role === undefined ? { parts: then } : { role, parts: then };
 }
 
@@ -70,7 +76,7 @@ function asLooked({ role, parts, texts }: SentContent): Content {
 export function inPlaceChange(sent: SentContents, tokenizer: Tokenizer): number {
   let tokens = 0;
   for (const look of sent.looked) {
-    if (edited(look))
+    if (edited(look, true))
       tokens += estimateContentTokens(look.content, tokenizer) - estimateContentTokens(asLooked(look), tokenizer);
   }
   return tokens;

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FunctionTool, type SingleBeforeModelCallback } from '@google/adk';
+import type { Content } from '@google/genai';
 import { FAULT_APP, FAULT_USER, faultHarness } from '../support/fault-harness.js';
 
 const TURNS = 30;
@@ -101,26 +102,45 @@ describe("content an agent's own beforeModelCallback adds", () => {
     expect(h.overWindow()).toHaveLength(0);
   });
 
-  it('should learn the tokenizer, not the edit, from a callback that trims the newest tool result in place', async () => {
-    // Cuts the newest tool result to its first 300 characters where it stands (new parts in the same content object).
-    const trimNewest: SingleBeforeModelCallback = ({ request }) => {
-      const last = request.contents.at(-1);
-      const result = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
-      if (last && result) {
+  it.each<[string, (result: { name?: string; response?: Record<string, unknown> }, last: Content) => void]>([
+    [
+      'replaces its parts',
+      (result, last) => {
         const logs = JSON.stringify(result.response).slice(0, 300);
         last.parts = [{ functionResponse: { name: result.name, response: { logs } } }];
+      },
+    ],
+    [
+      'cuts a field of its response',
+      (result) => void (result.response!['logs'] = String(result.response!['logs']).slice(0, 300)),
+    ],
+    [
+      'swaps its functionResponse',
+      (result, last) => {
+        const logs = String(result.response!['logs']).slice(0, 300);
+        last.parts![0]!.functionResponse = { name: result.name, response: { logs } };
+      },
+    ],
+  ])(
+    'should learn the tokenizer, not the edit, from a callback that trims the newest tool result in place: %s',
+    async (_how, trim) => {
+      // Cuts the newest tool result to 300 characters where it stands, after the guard measured it.
+      const trimNewest: SingleBeforeModelCallback = ({ request }) => {
+        const last = request.contents.at(-1);
+        const result = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
+        if (last && result?.response) trim(result, last);
+        return undefined;
+      };
+      const h = await faultHarness({ toolChars: 3_000, beforeModelCallback: trimNewest });
+      for (let turn = 1; turn <= 8; turn++) {
+        expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+        // About 1.25 untrimmed on this harness; before, each pair of a trimmed request with the whole result's
+        // estimate took the correction to its floor of 1 from the first turn on.
+        if (turn > 1) expect((await h.usage()).learnedCorrection ?? 0).toBeGreaterThan(1.15);
       }
-      return undefined;
-    };
-    const h = await faultHarness({ toolChars: 3_000, beforeModelCallback: trimNewest });
-    for (let turn = 1; turn <= 8; turn++) {
-      expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
-      // About 1.25 untrimmed on this harness; before, each pair of a trimmed request with the whole result's
-      // estimate took the correction to its floor of 1 from the first turn on.
-      if (turn > 1) expect((await h.usage()).learnedCorrection ?? 0).toBeGreaterThan(1.15);
-    }
-    expect(h.model.rejectedRequests).toHaveLength(0);
-  });
+      expect(h.model.rejectedRequests).toHaveLength(0);
+    },
+  );
 
   it('should carry, not learn, a block the callback appends to the first user message in place', async () => {
     const appendToFirst: SingleBeforeModelCallback = ({ request }) => {
