@@ -108,6 +108,21 @@ describe('the agents option and the names of the app’s agents', () => {
     expect(warnings[0]?.message).toContain("Did you mean 'scripted-model'?");
   });
 
+  it('should take the name of a Summarizer of your own as a model the app uses, as its price is found by it', async () => {
+    const PRICES_NO_MODEL = /prices\['([^']+)'\] prices no model this app uses/;
+    const logger = new CapturingLogger();
+    const price = { input: 1, cachedInput: 0.1, output: 2 };
+    const guard = new ContextGuard({
+      logger,
+      prices: { 'scripted-model': price, 'my-summarizer': price, 'my-summariser': price },
+      summarizer: { name: 'my-summarizer', summarize: async () => ({ text: 'summary' }) },
+    });
+    const harness = createHarness({ window: 100_000, script: toolThenAnswerScript(0), plugins: [guard] });
+    await harness.runTurns((await harness.startSession()).id, 2);
+    const warnings = logger.matching(PRICES_NO_MODEL);
+    expect(warnings.map((line) => PRICES_NO_MODEL.exec(line.message)?.[1])).toEqual(['my-summariser']);
+  });
+
   it("should warn once about a modelWindows entry that names no model of the app's agents or summarizers", async () => {
     const WINDOW_NO_MODEL = /modelWindows\['([^']+)'\] names no model this app uses/;
     const logger = new CapturingLogger();

@@ -57,12 +57,17 @@ function appModelNames(agents: readonly BaseAgent[]): string[] {
   return [...models];
 }
 
-/** Model names of the `BaseLlm` summarizers the options name: a price for one prices a model of the app. */
+/**
+ * Model names of the summarizers the options name: a `BaseLlm`'s model, or the name of a `Summarizer` of one's own
+ * (its calls are priced by that name). A price or a window for one is for a model of the app.
+ */
 function summarizerModels(options: ContextGuardOptions): string[] {
   const policies = [options, ...agentEntries(options.agents).map(([, policy]) => policy)];
   return policies.flatMap((policy) => {
     const summarizer = policy.summarizer;
-    return summarizer && 'model' in summarizer && typeof summarizer.model === 'string' ? [summarizer.model] : [];
+    if (summarizer && 'model' in summarizer && typeof summarizer.model === 'string') return [summarizer.model];
+    if (summarizer && 'summarize' in summarizer && typeof summarizer.name === 'string') return [summarizer.name];
+    return [];
   });
 }
 
