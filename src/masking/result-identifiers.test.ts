@@ -25,6 +25,17 @@ describe('resultIdentifiers', () => {
     ]);
   });
 
+  it('should keep an id of text whole, lower-case letters past its prefix included, never a fragment of one', () => {
+    expect(resultIdentifiers({ log: 'stored VALUE-97-7a437z in the cache' })).toEqual(['"VALUE-97-7a437z"']);
+    expect(resultIdentifiers({ log: 'ids ORD-7731-- TRK-99812-ZQ and INV_2024_17.' })).toEqual([
+      '"ORD-7731"',
+      '"TRK-99812-ZQ"',
+      '"INV_2024_17"',
+    ]);
+    // Not an id: no digit, a separator at the end, or a lower-case start.
+    expect(resultIdentifiers({ log: 'HTTP-OK then ORD- then api-24 then pod-9x' })).toEqual([]);
+  });
+
   it('should recognise snake, kebab and camel identifier keys, not words that merely end like one', () => {
     expect(resultIdentifiers({ userId: 7, 'file-name': 'a.txt', paid: 3, said: 'ok', ID: 'x1' })).toEqual([
       'ID="x1"',

@@ -54,9 +54,13 @@ function isIdentifierKey(key: string): boolean {
   return IDENTIFIER_KEYS.has(key.toLowerCase()) || SNAKE_SUFFIX.test(key) || CAMEL_SUFFIX.test(key);
 }
 
-/** Tokens that look like ids in free text: `ORD-7731`, `TRK-99812-ZQ`, `INV_2024_17`, and UUIDs. */
+/**
+ * Tokens that look like ids in free text: `ORD-7731`, `TRK-99812-ZQ`, `INV_2024_17`, `VALUE-97-7a437z`, and
+ * UUIDs. Whole: past its capital prefix an id may hold lower-case letters, and it never ends on a separator (a
+ * fragment such as `VALUE-97-` is not the id).
+ */
 const ID_TOKEN =
-  /\b(?:[A-Z][A-Z0-9]*[-_][A-Z0-9_-]*\d[A-Z0-9_-]*|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b/g;
+  /\b(?:[A-Z][A-Z0-9]*[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*(?<=[A-Za-z0-9])(?!\w)|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b/g;
 
 /** Kinds in the order they are kept: identifier keys first, then id-like tokens, then other numbers. */
 const RANK_IDENTIFIER_KEY = 0;
