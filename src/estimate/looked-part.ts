@@ -69,7 +69,7 @@ export function partEdited(look: LookedPart, now: Part, deep: boolean): boolean 
   if (!deep) return false;
   const { data } = look;
   if (!data) return holderOf(now) !== undefined;
-  const object = now[data.holder] as object | undefined;
+  const object = now[data.holder];
   if (object !== data.object) return true;
   const payload = payloadOf(data.holder, object);
   return payload !== data.payload || !sameFields(data.fields, payload);
