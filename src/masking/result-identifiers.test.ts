@@ -25,15 +25,16 @@ describe('resultIdentifiers', () => {
     ]);
   });
 
-  it('should keep an id of text whole, lower-case letters past its prefix included, never a fragment of one', () => {
-    expect(resultIdentifiers({ log: 'stored VALUE-97-7a437z in the cache' })).toEqual(['"VALUE-97-7a437z"']);
+  it('should never keep a fragment of a longer token as an id, nor phrases with a number in them', () => {
+    // The pattern takes capitals and digits after the prefix: `VALUE-97-` of this token is not the id.
+    expect(resultIdentifiers({ log: 'stored VALUE-97-7a437z in the cache' })).toEqual([]);
     expect(resultIdentifiers({ log: 'ids ORD-7731-- TRK-99812-ZQ and INV_2024_17.' })).toEqual([
       '"ORD-7731"',
       '"TRK-99812-ZQ"',
       '"INV_2024_17"',
     ]);
-    // Not an id: no digit, a separator at the end, or a lower-case start.
-    expect(resultIdentifiers({ log: 'HTTP-OK then ORD- then api-24 then pod-9x' })).toEqual([]);
+    const phrases = 'ERROR_connection_refused_after_3_retries MAX_RETRIES_v2 READ_timeout_30s A_file_2024_report.pdf';
+    expect(resultIdentifiers({ log: `${phrases} HTTP-OK then ORD- then api-24` })).toEqual([]);
   });
 
   it('should recognise snake, kebab and camel identifier keys, not words that merely end like one', () => {

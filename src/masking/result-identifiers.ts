@@ -54,13 +54,20 @@ function isIdentifierKey(key: string): boolean {
   return IDENTIFIER_KEYS.has(key.toLowerCase()) || SNAKE_SUFFIX.test(key) || CAMEL_SUFFIX.test(key);
 }
 
-/**
- * Tokens that look like ids in free text: `ORD-7731`, `TRK-99812-ZQ`, `INV_2024_17`, `VALUE-97-7a437z`, and
- * UUIDs. Whole: past its capital prefix an id may hold lower-case letters, and it never ends on a separator (a
- * fragment such as `VALUE-97-` is not the id).
- */
+/** Tokens that look like ids in free text: `ORD-7731`, `TRK-99812-ZQ`, `INV_2024_17`, and UUIDs. */
 const ID_TOKEN =
-  /\b(?:[A-Z][A-Z0-9]*[-_][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*(?<=[A-Za-z0-9])(?!\w)|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b/g;
+  /\b(?:[A-Z][A-Z0-9]*[-_][A-Z0-9_-]*\d[A-Z0-9_-]*|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b/g;
+
+/**
+ * Whether the token found at `index` of `text` is a fragment of a longer one: it ends on a separator, or letters or
+ * digits go on after it (`VALUE-97-` of `VALUE-97-7a437z`, whose lower-case tail the pattern leaves out). A fragment
+ * named as an id misleads the model; the whole token is not kept either (a pattern that took lower-case tails kept
+ * phrases such as `ERROR_connection_refused_after_3_retries`, and backtracked for seconds on hostile text).
+ */
+function isFragment(token: string, text: string, index: number): boolean {
+  const last = token.charCodeAt(token.length - 1);
+  return last === 0x2d || last === 0x5f || /[A-Za-z0-9]/.test(text.charAt(index + token.length));
+}
 
 /** Kinds in the order they are kept: identifier keys first, then id-like tokens, then other numbers. */
 const RANK_IDENTIFIER_KEY = 0;
@@ -101,8 +108,10 @@ function candidatesOf(node: Node, order: number): Candidate[] {
   const trimmed = value.trim();
   if (identifierKey && trimmed.length > 0 && trimmed.length <= MAX_VALUE_CHARS)
     return [{ rank: RANK_IDENTIFIER_KEY, order, text: render(key, trimmed) }];
-  const tokens = trimmed.slice(0, SCAN_CHARS).match(ID_TOKEN) ?? [];
+  const scanned = trimmed.slice(0, SCAN_CHARS);
+  const tokens = [...scanned.matchAll(ID_TOKEN)].filter((match) => !isFragment(match[0], scanned, match.index));
   return tokens
+    .map((match) => match[0])
     .filter((token) => token.length <= MAX_VALUE_CHARS)
     .slice(0, MAX_IDENTIFIERS)
     .map((token, i) => ({ rank: RANK_ID_TOKEN, order: order + i / MAX_IDENTIFIERS, text: JSON.stringify(token) }));
