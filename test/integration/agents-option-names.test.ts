@@ -123,6 +123,20 @@ describe('the agents option and the names of the app’s agents', () => {
     expect(warnings.map((line) => PRICES_NO_MODEL.exec(line.message)?.[1])).toEqual(['my-summariser']);
   });
 
+  it('should still warn about a modelWindows entry for a Summarizer of your own: its window is its contextWindow', async () => {
+    const WINDOW_NO_MODEL = /modelWindows\['([^']+)'\] names no model this app uses/;
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({
+      logger,
+      modelWindows: { 'my-summarizer': 50_000 },
+      summarizer: { name: 'my-summarizer', summarize: async () => ({ text: 'summary' }) },
+    });
+    const harness = createHarness({ window: 100_000, script: toolThenAnswerScript(0), plugins: [guard] });
+    await harness.runTurns((await harness.startSession()).id, 2);
+    const warnings = logger.matching(WINDOW_NO_MODEL);
+    expect(warnings.map((line) => WINDOW_NO_MODEL.exec(line.message)?.[1])).toEqual(['my-summarizer']);
+  });
+
   it("should warn once about a modelWindows entry that names no model of the app's agents or summarizers", async () => {
     const WINDOW_NO_MODEL = /modelWindows\['([^']+)'\] names no model this app uses/;
     const logger = new CapturingLogger();

@@ -57,18 +57,27 @@ function appModelNames(agents: readonly BaseAgent[]): string[] {
   return [...models];
 }
 
-/**
- * Model names of the summarizers the options name: a `BaseLlm`'s model, or the name of a `Summarizer` of one's own
- * (its calls are priced by that name). A price or a window for one is for a model of the app.
- */
-function summarizerModels(options: ContextGuardOptions): string[] {
+/** The summarizers the options name, the default one and each agent's. */
+function summarizersOf(options: ContextGuardOptions): NonNullable<ContextGuardOptions['summarizer']>[] {
   const policies = [options, ...agentEntries(options.agents).map(([, policy]) => policy)];
-  return policies.flatMap((policy) => {
-    const summarizer = policy.summarizer;
-    if (summarizer && 'model' in summarizer && typeof summarizer.model === 'string') return [summarizer.model];
-    if (summarizer && 'summarize' in summarizer && typeof summarizer.name === 'string') return [summarizer.name];
-    return [];
-  });
+  return policies.flatMap((policy) => (policy.summarizer ? [policy.summarizer] : []));
+}
+
+/** Model names of the `BaseLlm` summarizers the options name: a price or a window for one is for a model of the app. */
+function summarizerModels(options: ContextGuardOptions): string[] {
+  return summarizersOf(options).flatMap((summarizer) =>
+    'model' in summarizer && typeof summarizer.model === 'string' ? [summarizer.model] : [],
+  );
+}
+
+/**
+ * Names of the `Summarizer`s of one's own the options name: their calls are priced by that name, so a price for
+ * one prices a model of the app (their window is their own `contextWindow`, never a `modelWindows` entry).
+ */
+function ownSummarizerNames(options: ContextGuardOptions): string[] {
+  return summarizersOf(options).flatMap((summarizer) =>
+    'summarize' in summarizer && typeof summarizer.name === 'string' ? [summarizer.name] : [],
+  );
 }
 
 /**
@@ -95,6 +104,8 @@ export class UnmatchedAgentsCheck {
   private readonly windowKeys: readonly string[];
   /** Models the guard itself calls (summarizers): a price or a window may be for one. */
   private readonly otherModels: readonly string[];
+  /** Names the guard prices summarizer calls by (a `Summarizer` of one's own): a price may be for one. */
+  private readonly pricedNames: readonly string[];
   private readonly toolScopes: ReturnType<typeof toolKeyScopes>;
 
   constructor(
@@ -106,6 +117,7 @@ export class UnmatchedAgentsCheck {
     this.priceKeys = Object.keys(options.prices ?? {});
     this.windowKeys = Object.keys(options.modelWindows ?? {});
     this.otherModels = summarizerModels(options);
+    this.pricedNames = ownSummarizerNames(options);
     this.toolScopes = toolKeyScopes(options);
   }
 
@@ -121,7 +133,7 @@ export class UnmatchedAgentsCheck {
     const names = [...new Set(agents.map((each) => each.name))];
     for (const { key, message } of unmatchedAgents(this.agentKeys, names)) this.warnings.warn(key, message);
     const models = [...new Set([...appModelNames(agents), ...this.otherModels])];
-    for (const { key, message } of unmatchedPrices(this.priceKeys, models))
+    for (const { key, message } of unmatchedPrices(this.priceKeys, [...models, ...this.pricedNames]))
       this.warnings.warn(`prices:${key}`, message);
     for (const { key, message } of unmatchedWindows(this.windowKeys, models))
       this.warnings.warn(`modelWindows:${key}`, message);
