@@ -38,6 +38,16 @@ describe('netTokens', () => {
     expect(netTokens(before, requestShape('', undefined, []), defaultTokenizer, memo)).toBeLessThan(removed);
   });
 
+  it('should count a content pushed a second time, and one of two copies removed', () => {
+    const long = [user('first'), user(BLOCK)];
+    const before = requestShape('system', undefined, long);
+    const once = netTokens(before, requestShape('system', undefined, [...long, user(BLOCK)]), defaultTokenizer, memo);
+    const again = netTokens(before, requestShape('system', undefined, [...long, long[1]!]), defaultTokenizer, memo);
+    expect(again).toBe(once);
+    const twice = requestShape('system', undefined, [...long, long[1]!]);
+    expect(netTokens(twice, requestShape('system', undefined, long), defaultTokenizer, memo)).toBe(-once);
+  });
+
   it('should count a tool added as another object, and nothing for the very same tool objects', () => {
     const tool = { functionDeclarations: [{ name: 'lookup', description: 'Looks a record up.' }] };
     const before = requestShape('system', [tool], history);

@@ -72,13 +72,20 @@ function sameItems<T>(before: readonly T[], after: readonly T[]): boolean {
   return true;
 }
 
-/** Tokens of contents only `after` has, less those only `before` had (a rewritten copy nets out). */
+/**
+ * Tokens of contents only `after` has, less those only `before` had (a rewritten copy nets out), counted as often
+ * as each appears: a content a callback pushes a second time is sent twice.
+ */
 function netContents(before: readonly Content[], after: readonly Content[], tokenizer: Tokenizer): number {
   if (sameItems(before, after)) return 0;
-  const kept = new Set(before);
-  const still = new Set(after);
+  const unmatched = new Map<Content, number>();
+  for (const content of before) unmatched.set(content, (unmatched.get(content) ?? 0) + 1);
   let tokens = 0;
-  for (const content of after) if (!kept.has(content)) tokens += estimateContentTokens(content, tokenizer);
-  for (const content of before) if (!still.has(content)) tokens -= estimateContentTokens(content, tokenizer);
+  for (const content of after) {
+    const left = unmatched.get(content) ?? 0;
+    if (left > 0) unmatched.set(content, left - 1);
+    else tokens += estimateContentTokens(content, tokenizer);
+  }
+  for (const [content, left] of unmatched) if (left > 0) tokens -= left * estimateContentTokens(content, tokenizer);
   return tokens;
 }
