@@ -146,6 +146,8 @@ async function applyCompaction(
   reporter: CompactionReporter,
   strategy: ResolvedPolicy['strategy'],
 ): Promise<void> {
+  // A summary prepared in the background and applied alone: the figures are that call's, billed when it settled.
+  const preparedAlone = outcome.prepared && outcome.waitedMs !== undefined;
   const seen = {
     outcome,
     contents: read.contents,
@@ -154,8 +156,7 @@ async function applyCompaction(
     summarizerName: read.summarizerName,
     strategy,
     model: request.model,
-    // A summary prepared in the background and applied alone: the figures are that call's, billed when it settled.
-    preparationId: outcome.prepared && outcome.waitedMs !== undefined ? read.prepared.id : undefined,
+    preparationId: preparedAlone ? read.prepared.id : undefined,
   };
   const record = reporter.record(context, seen);
   writeLastCompaction(context.state, context.agentName, record);
@@ -163,7 +164,6 @@ async function applyCompaction(
   // background one's telemetry when it settled, by the process that made it: adk/runtime/replica-prepared.ts).
   const bill = recordedSummarizerBill(record);
   updateUsage(context.state, context.agentName, (usage) => billSummarizerUsage(usage, bill));
-  if (bill && !(outcome.prepared && outcome.waitedMs !== undefined))
-    recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
+  if (bill && !preparedAlone) recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
   await reporter.report(record, seen);
 }

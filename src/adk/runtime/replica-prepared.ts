@@ -117,7 +117,7 @@ export class ReplicaPrepared {
     const { claim, stored } = inState;
     const source = preparedSource(claim, stored?.id, local ? (local.id ?? null) : undefined);
     const found = { ...inState, source, local };
-    if (source === 'local') return { ...found, handle: local, id: local?.id ?? undefined };
+    if (source === 'local') return { ...found, handle: local, id: local?.id };
     if (source === 'stored' && stored)
       return {
         ...found,
