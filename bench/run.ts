@@ -258,7 +258,7 @@ async function main(): Promise<void> {
     if (row.toolResultParts) {
       const p = row.toolResultParts;
       console.log(
-        `  ${row.input} as a tool result: fingerprint ${ms(p.fingerprintMs)}, JSON.stringify ${ms(p.jsonMs)}, tokenizer ${ms(p.tokenizerMs)}`,
+        `  ${row.input} as a tool result: copy ${ms(p.copyMs)}, fingerprint of the copy ${ms(p.fingerprintMs)}, JSON.stringify ${ms(p.jsonMs)}, tokenizer ${ms(p.tokenizerMs)}`,
       );
     }
   }

@@ -27,7 +27,8 @@ export { OFFLOAD_ARTIFACT_PREFIX } from './offload/artifact-handle.js';
 export { computeBudget } from './budget/compute-budget.js';
 // Measured by the bench's micro-benchmarks (bench/steady.ts, bench/worst-case.ts).
 export { ContentMeasureCache } from './estimate/content-measure-cache.js';
-export { fingerprint } from './estimate/fingerprint.js';
+export { fingerprint, fingerprintOfKept } from './estimate/fingerprint.js';
+export { keepCopy } from './estimate/kept-content.js';
 export { safeJson } from './estimate/json-text.js';
 export { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './summary/prompt.js';
 // How the simulator's scripted model recognises a summary request built from the agent's own.

@@ -23,7 +23,7 @@
  */
 import type { Content } from '@google/genai';
 import { contentFramingTokens, estimateContentTokens } from './estimate-content.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprintOfKept } from './fingerprint.js';
 import type { JsonTexts } from './json-text.js';
 import { keepCopy, sameAsKept } from './kept-content.js';
 import type { Tokenizer } from './tokenizer.js';
@@ -204,11 +204,12 @@ export class ContentMeasureCache {
   private measureAt(entry: SessionEntry, index: number, content: Content, tokenizer: Tokenizer): void {
     // The JSON texts of tool data the estimate makes, shared by the count's parts.
     const texts: JsonTexts = new Map();
-    const print = fingerprint(content);
+    const kept = keepCopy(content);
+    const print = fingerprintOfKept(kept, content);
     entry.fingerprints[index] = print;
     entry.tokens[index] = this.tokensOf(print, content, tokenizer, texts);
     entry.framing[index] = contentFramingTokens(content);
-    entry.kept[index] = keepCopy(content);
+    entry.kept[index] = kept;
   }
 
   /** Drops what is known about one key (for example when a session is deleted). */

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonObject, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionResponse, userText } from '../../test/support/builders.js';
-import { fingerprint, probeFingerprint } from './fingerprint.js';
+import { fingerprint, fingerprintOfKept, probeFingerprint } from './fingerprint.js';
+import { keepCopy } from './kept-content.js';
 
 /** The same string with the unit at `index` replaced by a different one. */
 function withUnitChanged(text: string, index: number): string {
@@ -241,6 +242,31 @@ describe('fingerprint', () => {
       expect(() => fingerprint(functionResponse('query', { value: throwing }))).not.toThrow();
       const selfish: { toJSON(): unknown; n: number } = { n: 1, toJSON: () => selfish };
       expect(() => fingerprint(functionResponse('query', { value: selfish }))).not.toThrow();
+    });
+
+    it('should give the copy the measure cache keeps of a content the fingerprint of the content', () => {
+      const same = (value: unknown): void => {
+        expect(fingerprintOfKept(keepCopy(value), value)).toBe(fingerprint(value));
+      };
+      fc.assert(
+        fc.property(jsonObject, (value) => {
+          same(functionResponse('query', value));
+        }),
+        PROPERTY_RUNS,
+      );
+      same({ role: 'user', parts: [{ text: 'a', thought: undefined }] });
+      // eslint-disable-next-line no-sparse-arrays
+      same(functionResponse('query', { rows: [1, , 3] }));
+      same(functionResponse('query', { at: new Date(5), rows: [{ at: new Date(6) }] }));
+      let deep: Record<string, unknown> = { leaf: 1 };
+      for (let i = 0; i < 80; i++) deep = { level: i, child: deep };
+      same(functionResponse('query', deep));
+      // More values than a fingerprint walks (1,000,000): both stop at the same one.
+      const many = Array.from({ length: 1_000_100 }, (_, i) => i);
+      same(functionResponse('query', { many }));
+      expect(fingerprintOfKept(keepCopy(functionResponse('query', { many })), {})).not.toBe(
+        fingerprint(functionResponse('query', { many: [...many.slice(0, 999_000), -1] })),
+      );
     });
 
     it('should change when a part is appended to a content', () => {

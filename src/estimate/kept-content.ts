@@ -17,7 +17,7 @@
  */
 
 /** A copy the comparison cannot trust (too deep or too large to copy: a cycle): never equal to anything. */
-const UNKEPT: unique symbol = Symbol('unkept');
+export const UNKEPT: unique symbol = Symbol('unkept');
 
 /** Deeper than this (or larger than `MAX_NODES`) is not copied: such a content is measured on every call. */
 const MAX_DEPTH = 64;
@@ -30,8 +30,11 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return prototype === OBJECT_PROTOTYPE || prototype === null;
 }
 
-/** A plain object as kept: its keys in order and their values (compared without listing the new object's keys into an array). */
-class KeptObject {
+/**
+ * A plain object as kept: its keys in order and their values (compared without listing the new object's keys
+ * into an array; the fingerprint of a new content walks these arrays rather than list the content's keys again).
+ */
+export class KeptObject {
   constructor(
     readonly keys: string[],
     readonly values: unknown[],
