@@ -258,6 +258,7 @@ describe('fingerprint', () => {
       // eslint-disable-next-line no-sparse-arrays
       same(functionResponse('query', { rows: [1, , 3] }));
       same(functionResponse('query', { at: new Date(5), rows: [{ at: new Date(6) }] }));
+      same(functionResponse('query', { value: { n: 1, toJSON: () => 'one' } }));
       let deep: Record<string, unknown> = { leaf: 1 };
       for (let i = 0; i < 80; i++) deep = { level: i, child: deep };
       same(functionResponse('query', deep));

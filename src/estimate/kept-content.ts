@@ -56,7 +56,8 @@ class Copier {
       for (let i = 0; i < value.length && !this.failed; i++) out[i] = this.copy(value[i], depth + 1);
       return out;
     }
-    if (!isPlainObject(value)) {
+    // An object with a toJSON method is fingerprinted as what it serialises to: its copy cannot stand for it.
+    if (!isPlainObject(value) || typeof value['toJSON'] === 'function') {
       this.failed = true;
       return undefined;
     }
