@@ -134,6 +134,11 @@ export interface GuardRequestResult {
   readonly overLimit?: string | undefined;
   /** True when `overLimit` has a cause not warned about before (window or fixed part changed); the shell logs it then. */
   readonly overLimitNewCause?: boolean | undefined;
+  /**
+   * Set when the user's message is sent whole on the estimate alone, before any real count, though the default
+   * correction puts the request over the hard limit (fit-request.ts `messageFactor`); the shell logs it at info.
+   */
+  readonly sentWhole?: string | undefined;
   /** Set when parts were head+tail truncated to fit. */
   readonly shrunk: boolean;
   /** Why a new summary was not kept (it would not make the request smaller), figures only; the shell logs it. */

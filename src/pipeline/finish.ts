@@ -14,7 +14,14 @@ import type { RequestMeasure } from './measure-request.js';
 import { buildCompactionOutcome } from './compaction-outcome.js';
 import type { Compacted } from './compact.js';
 import type { Decision, GuardRequestInput } from './contract.js';
-import { composeRequest, overLimitMessage, shrinkToFit, type Composed, type Shrunk } from './fit-request.js';
+import {
+  composeRequest,
+  messageFactor,
+  overLimitMessage,
+  shrinkToFit,
+  type Composed,
+  type Shrunk,
+} from './fit-request.js';
 import { futileAfter, nextUsage, type UsageInput } from './next-usage.js';
 import { pinsFirst, type Observed } from './observe.js';
 
@@ -27,13 +34,13 @@ export function finish(
 ): Decision {
   const { usage } = input;
   const { fixedTokens, measure, located } = observed;
-  const { factor, budget } = measure;
+  const { budget } = measure;
   const { made, masking } = compacted;
   const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
   const measured = { ...compacted, observedView: observed.view };
   const { sentCalibrated, reducedCalibrated } = sentAndReduced(measure, measured, composed, fitted);
   const reduced = { viewEstimate: composed.estimate, reducedCalibrated };
-  const overLimit = overLimitMessage(sentCalibrated, budget, fixedTokens, factor, usage.agentAddedTokens);
+  const { overLimit, sentWhole } = limitNotes(observed, fitted, sentCalibrated, usage.agentAddedTokens);
   const tokensBefore = measure.calibrated;
   const compaction =
     made && composed.compacted && reason
@@ -77,8 +84,30 @@ export function finish(
     calibrated: sentCalibrated,
     overLimit,
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
+    sentWhole,
     shrunk: fitted.shrunk,
     compactionDiscarded: discardedWhy(reason, composed),
+  };
+}
+
+/**
+ * The warning of a request sent over the hard limit; or, for a user's message sent whole on the estimate
+ * alone before any real count (fit-request.ts `messageFactor`), the info line that says so instead.
+ */
+function limitNotes(
+  observed: Observed,
+  fitted: Shrunk,
+  sentCalibrated: number,
+  added: number | undefined,
+): Pick<Decision, 'overLimit' | 'sentWhole'> {
+  const { budget, factor } = observed.measure;
+  if (!fitted.wholeOnEstimate)
+    return { overLimit: overLimitMessage(sentCalibrated, budget, observed.fixedTokens, factor, added) };
+  return {
+    sentWhole:
+      `the user's message is sent whole: the request is ~${fitted.estimate} tokens by the estimate, under the hard ` +
+      `limit of ${budget.hardLimit} (window ${budget.window}), ~${sentCalibrated} at the default correction (x${factor}) ` +
+      `used until the provider reports a count; a rejection is retried inside the call with the message cut`,
   };
 }
 
@@ -201,6 +230,7 @@ function composeAndFit(
     summaryAt: composed.summaryAt,
     fixedTokens,
     factor,
+    messageFactor: messageFactor(input.usage, measure, input.policy.defaultCorrection),
     budget,
     tokenizer,
   });

@@ -7,7 +7,7 @@ import { SUMMARY_MARKER } from '../summary/inject-summary.js';
 import { contentText } from '../content/content-shape.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { estimateContentsTokens } from '../estimate/estimate-request.js';
-import { composeRequest, overLimitMessage, shrinkToFit, type ComposeInput } from './fit-request.js';
+import { composeRequest, messageFactor, overLimitMessage, shrinkToFit, type ComposeInput } from './fit-request.js';
 
 const VIEW = [userText('q'.repeat(400)), modelText('a'.repeat(400)), userText('current')];
 const SHORT = summaryRecord({ covered: 2, anchor: 'a', text: 'Short summary.' });
@@ -163,6 +163,55 @@ describe('shrinkToFit', () => {
     expect(fitted.shrunk).toBe(true);
     expect(fitted.sent[0]).toBe(message);
     expect(fitted.estimate).toBeLessThanOrEqual(wide.hardLimit);
+  });
+});
+
+describe('the user message held to the hard limit by the estimate', () => {
+  const budget = computeBudget({ window: 1_000, calibrated: false });
+  const message = userText(`Contract: ${'c'.repeat(700)}`);
+  const input = {
+    sent: [message],
+    sentTokens: tokensOf([message]),
+    estimate: tokensOf([message])[0] as number,
+    summaryAt: undefined,
+    fixedTokens: 0,
+    factor: 1.5,
+    budget,
+    tokenizer: characterTokenizer,
+  };
+
+  it('should keep a message that fits by the estimate whole, and say it went whole on the estimate', () => {
+    const fitted = shrinkToFit({ ...input, messageFactor: 1 });
+    expect(fitted.sent[0]).toBe(message);
+    expect(fitted.wholeOnEstimate).toBe(true);
+    // At the correction it is cut, as before.
+    const held = shrinkToFit(input);
+    expect(held.sent[0]).not.toBe(message);
+    expect(held.wholeOnEstimate).toBe(false);
+  });
+
+  it('should cut a message over the hard limit by the estimate itself', () => {
+    const huge = userText(`Contract: ${'c'.repeat(2_000)}`);
+    const fitted = shrinkToFit({
+      ...input,
+      sent: [huge],
+      sentTokens: tokensOf([huge]),
+      estimate: tokensOf([huge])[0] as number,
+      messageFactor: 1,
+    });
+    expect(fitted.sent[0]).not.toBe(huge);
+    expect(fitted.wholeOnEstimate).toBe(false);
+  });
+
+  it("should trust the estimate only on the agent's first call before any real count, and never on a retry", () => {
+    const first = { modelCalls: 0, forceCompaction: false };
+    const uncalibrated = { isCalibrated: false, factor: 1.5 };
+    expect(messageFactor(first, uncalibrated, 1.5)).toBe(1);
+    expect(messageFactor(first, { isCalibrated: true, factor: 1.2 }, 1.5)).toBe(1.2);
+    expect(messageFactor({ modelCalls: 1, forceCompaction: false }, uncalibrated, 1.5)).toBe(1.5);
+    expect(messageFactor({ modelCalls: 0, forceCompaction: true }, uncalibrated, 1.5)).toBe(1.5);
+    // A default correction the user set states their provider's ratio: the message is held to it.
+    expect(messageFactor(first, { isCalibrated: false, factor: 2 }, 2)).toBe(2);
   });
 });
 

@@ -25,6 +25,7 @@ import { uncoveredContents, type SummaryCoverage } from '../split/coverage.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { calibrateReduced } from '../estimate/reduced-calibration.js';
+import { DEFAULT_CORRECTION } from '../estimate/calibration.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 
 export interface ComposeInput {
@@ -145,6 +146,11 @@ interface ShrinkInput {
   readonly summaryAt: number | undefined;
   readonly fixedTokens: number;
   readonly factor: number;
+  /**
+   * The correction the user's current message is held to the hard limit by (`messageFactor`): at most
+   * `factor`. @default factor
+   */
+  readonly messageFactor?: number | undefined;
   readonly budget: Budget;
   readonly tokenizer: Tokenizer;
 }
@@ -153,24 +159,53 @@ export interface Shrunk {
   readonly sent: Content[];
   readonly estimate: number;
   readonly shrunk: boolean;
+  /** The user's current message went whole on `messageFactor`: under the hard limit by the estimate, over it by `factor`. */
+  readonly wholeOnEstimate?: boolean | undefined;
+}
+
+/**
+ * The correction the user's current message is held to the hard limit by: the calibrated one, except on an
+ * agent's first call of a session before any real count, with the built-in default correction (one the user
+ * set states their provider's ratio), where it is the estimate itself (1). The built-in default is a guess that
+ * errs high for a provider whose tokenizer counts near o200k's; cutting a message that fits loses text the model
+ * is asked about, and the first answer is given without it. If the provider does find it too long, the
+ * rejection is retried inside the call (usage.forceCompaction), and the retry holds the message to the
+ * correction learned from the rejection, or to the default again.
+ */
+export function messageFactor(
+  usage: { readonly modelCalls: number; readonly forceCompaction: boolean },
+  measure: { readonly isCalibrated: boolean; readonly factor: number },
+  defaultCorrection: number,
+): number {
+  const { isCalibrated, factor } = measure;
+  const first = !isCalibrated && usage.modelCalls === 0 && !usage.forceCompaction;
+  return first && defaultCorrection === DEFAULT_CORRECTION ? Math.min(1, factor) : factor;
 }
 
 export function shrinkToFit(input: ShrinkInput): Shrunk {
   const { sent, factor, budget, fixedTokens } = input;
   if (Math.ceil(input.estimate * factor) <= budget.threshold) return { sent, estimate: input.estimate, shrunk: false };
+  const heldBy = Math.min(factor, input.messageFactor ?? factor);
+  const requestAt = requestIndex(sent, input.summaryAt);
   // The summary and the user's messages are cut last; the current message only if it cannot fit at all.
   const result = shrinkAroundRequest({
     contents: sent,
     budget: Math.max(0, Math.floor(budget.threshold / factor) - fixedTokens),
-    hardBudget: Math.max(0, Math.floor(budget.hardLimit / factor) - fixedTokens),
+    hardBudget: Math.max(0, Math.floor(budget.hardLimit / heldBy) - fixedTokens),
     tokenizer: input.tokenizer,
     tokens: input.sentTokens,
     protect: (content, index) => index === input.summaryAt || isUserRequest(content),
-    requestAt: requestIndex(sent, input.summaryAt),
+    requestAt,
   });
-  if (!result.contents.some((content, i) => content !== sent[i]))
-    return { sent, estimate: input.estimate, shrunk: false };
-  return { sent: result.contents, estimate: fixedTokens + result.tokens, shrunk: true };
+  const changed = result.contents.some((content, i) => content !== sent[i]);
+  const estimate = changed ? fixedTokens + result.tokens : input.estimate;
+  const wholeOnEstimate =
+    heldBy < factor &&
+    requestAt >= 0 &&
+    result.contents[requestAt] === sent[requestAt] &&
+    estimate <= budget.hardLimit &&
+    Math.ceil(estimate * factor) > budget.hardLimit;
+  return { sent: changed ? result.contents : sent, estimate, shrunk: changed, wholeOnEstimate };
 }
 
 /**

@@ -39,6 +39,9 @@ function render(args: readonly unknown[]): string {
 /** The guard's warning when a request stays over the hard limit after every reduction. */
 export const OVER_LIMIT_WARNING = /over the hard limit/;
 
+/** The guard's info line when a session's first message is sent whole on the estimate alone (design.md, "The first call"). */
+export const SENT_WHOLE_NOTE = /the user's message is sent whole/;
+
 export class CapturingLogger implements Logger {
   readonly lines: LogLine[] = [];
   /** Lines logged at each level, kept or not. */

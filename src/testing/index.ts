@@ -25,7 +25,7 @@ export {
   webpBytes,
   zeroBytesBase64,
 } from './media.js';
-export { CapturingLogger, OVER_LIMIT_WARNING } from './capturing-logger.js';
+export { CapturingLogger, OVER_LIMIT_WARNING, SENT_WHOLE_NOTE } from './capturing-logger.js';
 export type { CapturingLoggerOptions, LogLevelName, LogLine } from './capturing-logger.js';
 export { ScriptedSummarizer, scriptedOutputTokens, scriptedSummaryText } from './scripted-summarizer.js';
 export type { ScriptedSummarizerOptions, SummarizerBehavior, SummarizerCall } from './scripted-summarizer.js';

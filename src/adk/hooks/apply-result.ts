@@ -88,6 +88,7 @@ export async function applyResult(
   if (read.input.interactions) recordServerChain(agentName, result.calibrated);
   if (result.compaction)
     await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
+  if (result.sentWhole) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${result.sentWhole}.`);
   if (result.overLimit && result.overLimitNewCause) {
     appliers.logger.warn(
       `${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`,
