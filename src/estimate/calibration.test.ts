@@ -285,6 +285,25 @@ describe('parseOverflowError', () => {
     });
   });
 
+  describe('overflows worded with the context after the verb, or not named', () => {
+    it('should read them as overflows that state nothing', () => {
+      for (const message of [
+        '400 the request exceeds the available context size, try increasing it',
+        '400 Please reduce the length of the messages or completion.',
+        'Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length',
+        'Requested tokens (5000) exceed context window of 4096',
+        'Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.',
+      ])
+        expect(parseOverflowError(message)).toEqual({});
+    });
+
+    it('should not read a rate limit as one', () => {
+      const tpm =
+        'Request too large for model llama-3.3-70b in organization org_1 service tier on tokens per minute (TPM): Limit 6000, Requested 7000, please reduce your message size and try again.';
+      expect(parseOverflowError(tpm)).toBeUndefined();
+    });
+  });
+
   // Each provider's wording and what it states: the prompt size and the limit, or only one, or neither.
   const GEMINI_BODY = JSON.stringify({
     error: {

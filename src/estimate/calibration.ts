@@ -178,8 +178,19 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
   const text = message.replace(/\\"/g, '"');
   if (/(context|prompt|input).{0,40}(too long|too large|exceed)|exceeds the maximum number of tokens/i.test(text))
     return {};
+  if (OTHER_OVERFLOW_WORDS.test(text)) return {};
   return undefined;
 }
+
+/**
+ * Overflows worded with the context after the verb, or not named: llama.cpp's server ("the request exceeds the
+ * available context size"), llama-cpp-python ("exceed context window of"), Groq ("Please reduce the length of
+ * the messages or completion"), older vLLM and Mistral ("too large for model with N maximum context length"),
+ * LM Studio ("loaded with context length of only N tokens"). Unread, such a rejection was not retried: on a
+ * session's first call, whose message the guard sends whole on the estimate, it reached the user as an error.
+ */
+const OTHER_OVERFLOW_WORDS =
+  /exceeds? (?:the )?(?:available )?context (?:size|length|window)|reduce the length of the messages|too large for model with \d+ maximum context length|context length of only \d+ tokens/i;
 
 /**
  * Whether `message` says the request was too long in the provider's own words: a statement the guard reads, or
