@@ -182,13 +182,7 @@ export function parseOverflowError(message: string): { promptTokens?: number; li
   return undefined;
 }
 
-/**
- * Overflows worded with the context after the verb, or not named: llama.cpp's server ("the request exceeds the
- * available context size"), llama-cpp-python ("exceed context window of"), Groq ("Please reduce the length of
- * the messages or completion"), older vLLM and Mistral ("too large for model with N maximum context length"),
- * LM Studio ("loaded with context length of only N tokens"). Unread, such a rejection was not retried: on a
- * session's first call, whose message the guard sends whole on the estimate, it reached the user as an error.
- */
+/** llama.cpp's, llama-cpp-python's, Groq's, older vLLM's and Mistral's, LM Studio's words (not retried before). */
 const OTHER_OVERFLOW_WORDS =
   /exceeds? (?:the )?(?:available )?context (?:size|length|window)|reduce the length of the messages|too large for model with \d+ maximum context length|context length of only \d+ tokens/i;
 
