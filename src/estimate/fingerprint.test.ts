@@ -270,6 +270,38 @@ describe('fingerprint', () => {
       );
     });
 
+    it('should give the kept copy the fingerprint of the content for values no JSON holds', () => {
+      const same = (value: unknown): void => {
+        expect(fingerprintOfKept(keepCopy(value), value)).toBe(fingerprint(value));
+      };
+      const rows: unknown[] & { extra?: string } = [1, -0, NaN, 10n];
+      rows.extra = 'not walked';
+      const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, toJSON: 5 });
+      const got = Object.defineProperty({}, 'x', { enumerable: true, get: () => 5 });
+      const listed = (): void => undefined;
+      for (const value of [
+        { rows, [Symbol('s')]: 2, toJSON: 'a key, not a method' },
+        bare,
+        got,
+        new Proxy({ a: 1, b: 'x' }, {}),
+        Object.freeze({ frozen: Object.freeze([1, 2]) }),
+        JSON.parse('{"__proto__": {"x": 1}, "a": 2}') as Record<string, unknown>,
+        { map: new Map([[1, 2]]), set: new Set([1]), at: new Date(0), instance: new (class Row {})() },
+        { fn: listed, symbol: Symbol('q'), array: Object.assign([1], { toJSON: () => 'z' }) },
+      ])
+        same(functionResponse('query', value));
+      for (const data of [Buffer.from('abc'), new Uint8Array([1, 2])])
+        same({ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data } }] });
+      // Objects and arrays exactly at and past the depth a fingerprint and a copy walk.
+      for (const depth of [63, 64, 65, 66]) {
+        let object: unknown = 'leaf';
+        let array: unknown = 'leaf';
+        for (let i = 0; i < depth; i++) [object, array] = [{ k: object }, [array]];
+        same(object);
+        same(array);
+      }
+    });
+
     it('should change when a part is appended to a content', () => {
       fc.assert(
         fc.property(mixedText({ maxLength: 50 }), mixedText({ maxLength: 50 }), (first, second) => {
