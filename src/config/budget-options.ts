@@ -85,7 +85,7 @@ export const BUDGET_OPTIONS = {
     range: between(1, 5, true),
     default: 1.5,
     short: 'Correction applied to the heuristic before any real count exists.',
-    long: "Correction applied to the heuristic before any real count. Left at the default, on an agent's first call of a session the user's current message is held to the hard limit by the estimate itself, not cut because this guess puts it over; a rejection is retried inside the call with the message cut (see [design.md](design.md#calibrating)).",
+    long: "Correction applied to the heuristic before any real count. Not given, on a Gemini agent's first call of a session (nothing after the guard editing the request) the user's current message is held to the hard limit by the estimate itself, not cut because this guess puts it over; a rejection is retried inside the call with the message cut (see [design.md](design.md#calibrating)).",
   },
   hardLimitRatio: {
     scope: 'policy',

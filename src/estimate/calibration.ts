@@ -188,8 +188,8 @@ const OTHER_OVERFLOW_WORDS =
 
 /**
  * Whether `message` says the request was too long in the provider's own words: a statement the guard reads, or
- * the overflow's words in the provider's message before any quotation mark and near its start ("the prompt is
- * too long for this model"). A text that only mentions a too-long prompt after a quote, or far into it, may be
+ * the overflow's words (or another provider's, above) in its message before any quotation mark and near its
+ * start ("the prompt is too long"). A text that only mentions a too-long prompt after a quote, or far into it, may be
  * quoting the request or a user's words, and "image too large" is not about tokens: `parseOverflowError` still
  * takes those as overflows stating nothing, but only this kind may bound a session's window by the size sent.
  */
@@ -197,7 +197,7 @@ export function overflowInOwnWords(message: string): boolean {
   const own = providerMessage(message);
   if (statementAtStart(own) !== undefined) return true;
   const unquoted = own.slice(0, OWN_WORDS_REACH).split(/["'`“‘]/, 1)[0] ?? '';
-  return OWN_OVERFLOW_WORDS.test(unquoted);
+  return OWN_OVERFLOW_WORDS.test(unquoted) || OTHER_OVERFLOW_WORDS.test(unquoted);
 }
 
 /** How far into a provider's message its own words about an overflow are looked for. */

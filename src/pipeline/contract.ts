@@ -76,6 +76,11 @@ export interface GuardRequestInput {
   /** Runs the summarizer (with timeout and cap); absent means "always use the fallback". */
   readonly summarize?: SummarizeFn | undefined;
   readonly now: number;
+  /**
+   * The shell allows a session's first message to be held to the hard limit by the estimate alone
+   * (fit-request.ts `messageFactor`): a rejection of it would be retried with it cut. @default false
+   */
+  readonly firstMessageOnEstimate?: boolean | undefined;
   /** A summary prepared in the background for this session and agent (background compaction), if any. */
   readonly prepared?: PreparedHandle | undefined;
   /**

@@ -230,7 +230,7 @@ function composeAndFit(
     summaryAt: composed.summaryAt,
     fixedTokens,
     factor,
-    messageFactor: messageFactor(input.usage, measure, input.policy.defaultCorrection),
+    messageFactor: messageFactor(input.usage, measure, input.firstMessageOnEstimate === true),
     budget,
     tokenizer,
   });

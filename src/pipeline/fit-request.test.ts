@@ -203,15 +203,14 @@ describe('the user message held to the hard limit by the estimate', () => {
     expect(fitted.wholeOnEstimate).toBe(false);
   });
 
-  it("should trust the estimate only on the agent's first call before any real count, and never on a retry", () => {
+  it("should trust the estimate only on the agent's first call before any real count, where allowed, never on a retry", () => {
     const first = { modelCalls: 0, forceCompaction: false };
     const uncalibrated = { isCalibrated: false, factor: 1.5 };
-    expect(messageFactor(first, uncalibrated, 1.5)).toBe(1);
-    expect(messageFactor(first, { isCalibrated: true, factor: 1.2 }, 1.5)).toBe(1.2);
-    expect(messageFactor({ modelCalls: 1, forceCompaction: false }, uncalibrated, 1.5)).toBe(1.5);
-    expect(messageFactor({ modelCalls: 0, forceCompaction: true }, uncalibrated, 1.5)).toBe(1.5);
-    // A default correction the user set states their provider's ratio: the message is held to it.
-    expect(messageFactor(first, { isCalibrated: false, factor: 2 }, 2)).toBe(2);
+    expect(messageFactor(first, uncalibrated, true)).toBe(1);
+    expect(messageFactor(first, uncalibrated, false)).toBe(1.5);
+    expect(messageFactor(first, { isCalibrated: true, factor: 1.2 }, true)).toBe(1.2);
+    expect(messageFactor({ modelCalls: 1, forceCompaction: false }, uncalibrated, true)).toBe(1.5);
+    expect(messageFactor({ modelCalls: 0, forceCompaction: true }, uncalibrated, true)).toBe(1.5);
   });
 });
 

@@ -25,7 +25,6 @@ import { uncoveredContents, type SummaryCoverage } from '../split/coverage.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { calibrateReduced } from '../estimate/reduced-calibration.js';
-import { DEFAULT_CORRECTION } from '../estimate/calibration.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 
 export interface ComposeInput {
@@ -165,21 +164,20 @@ export interface Shrunk {
 
 /**
  * The correction the user's current message is held to the hard limit by: the calibrated one, except on an
- * agent's first call of a session before any real count, with the built-in default correction (one the user
- * set states their provider's ratio), where it is the estimate itself (1). The built-in default is a guess that
- * errs high for a provider whose tokenizer counts near o200k's; cutting a message that fits loses text the model
- * is asked about, and the first answer is given without it. If the provider does find it too long, the
- * rejection is retried inside the call (usage.forceCompaction), and the retry holds the message to the
- * correction learned from the rejection, or to the default again.
+ * agent's first call of a session before any real count, where the shell allows it (`allowed`: a rejection is
+ * retried with the message cut; adk/hooks/before-model-guard.ts), where it is the estimate itself (1). The built-in
+ * default correction is a guess that errs high for a provider whose tokenizer counts near o200k's; cutting a message
+ * that fits loses text the model is asked about, and the first answer is given without it. The retry holds the
+ * message to the correction learned from the rejection, or to the default again (usage.forceCompaction).
  */
 export function messageFactor(
   usage: { readonly modelCalls: number; readonly forceCompaction: boolean },
   measure: { readonly isCalibrated: boolean; readonly factor: number },
-  defaultCorrection: number,
+  allowed: boolean,
 ): number {
   const { isCalibrated, factor } = measure;
   const first = !isCalibrated && usage.modelCalls === 0 && !usage.forceCompaction;
-  return first && defaultCorrection === DEFAULT_CORRECTION ? Math.min(1, factor) : factor;
+  return first && allowed ? Math.min(1, factor) : factor;
 }
 
 export function shrinkToFit(input: ShrinkInput): Shrunk {

@@ -2,11 +2,20 @@
 import { optionDefault, POLICY_OPTION_NAMES, type PolicyOptionName } from '../config/option-table.js';
 import type { AgentPolicy, ContextGuardOptions, ResolvedPolicy, ToolDeclaration } from '../options.js';
 
+/** The agent's own entry of `agents` (own properties only: an agent named `__proto__` is an agent). */
+function ownPolicy(options: ContextGuardOptions, agentName: string): AgentPolicy {
+  const agents = options.agents;
+  return agents && Object.prototype.propertyIsEnumerable.call(agents, agentName) ? (agents[agentName] ?? {}) : {};
+}
+
+/** Whether the user gave `name` for `agentName`, globally or in its own entry (a default written out counts). */
+export function optionGiven(options: ContextGuardOptions, agentName: string, name: PolicyOptionName): boolean {
+  return ownPolicy(options, agentName)[name] !== undefined || options[name] !== undefined;
+}
+
 /** The policy for `agentName`: defaults, then the global options, then the agent's own (an own enumerable `agents` entry). */
 export function resolvePolicy(options: ContextGuardOptions, agentName: string): ResolvedPolicy {
-  const agents = options.agents;
-  const own: AgentPolicy =
-    agents && Object.prototype.propertyIsEnumerable.call(agents, agentName) ? (agents[agentName] ?? {}) : {};
+  const own = ownPolicy(options, agentName);
   const resolved: Partial<Record<PolicyOptionName, unknown>> = {};
   for (const name of POLICY_OPTION_NAMES) {
     const value = own[name] !== undefined ? own[name] : options[name];

@@ -1,10 +1,10 @@
 /**
- * A session's first message sent whole on the estimate (design.md, "The first call, before any real count"), on an
- * agent whose own beforeModelCallback edits the contents in place (a redaction, as ADK's guardrail examples do),
- * through a real Runner, to a provider that counts 1.3 tokens for each estimated one. The guard does not retry a
- * rejected request whose contents a callback after it edited (a retry cannot keep the edit), so the rejection of
- * the message it chose to risk reaches the user as an error event. Before the first-call change the message was
- * cut at the default correction and the call succeeded. FAILS on 7a74d4a: not fixed in this branch (see report).
+ * A session's first message on a Gemini agent whose own beforeModelCallback edits the contents in place (a
+ * redaction, as ADK's guardrail examples do), through a real Runner, to a provider that counts 1.3 tokens for each
+ * estimated one. A rejected request whose contents a callback after the guard edited is not retried (a retry cannot
+ * keep the edit), so the guard must not send the message whole on the estimate here (design.md, "The first call,
+ * before any real count"): it is cut at the default correction, as before. Found by the review of the first-call
+ * change, whose first version sent it whole and let the 400 reach the user.
  */
 import { LogLevel, setLogLevel, type SingleBeforeModelCallback } from '@google/adk';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +33,13 @@ const redact: SingleBeforeModelCallback = ({ request }) => {
 
 describe("a session's first message sent whole, edited in place by the agent's own callback", () => {
   it('should not let the rejection of the message the guard risked reach the user as an error event', async () => {
-    const h = await faultHarness({ window: WINDOW, ratio: 1.3, toolChars: 0, beforeModelCallback: redact });
+    const h = await faultHarness({
+      model: 'gemini-2.5-flash',
+      window: WINDOW,
+      ratio: 1.3,
+      toolChars: 0,
+      beforeModelCallback: redact,
+    });
     const outcome = await h.turn(pasted(0.85));
     expect(outcome.thrown).toBeUndefined();
     expect(outcome.errorCodes).toEqual([]);

@@ -41,7 +41,7 @@ describe("a session's first call, before any real count", () => {
     // 70% of the window by the estimate, and by the provider's count (ratio 1): 105% at the default correction.
     const message = pasted(0.7);
     for (let session = 0; session < 2; session++) {
-      const h = await faultHarness({ window: WINDOW, ratio: 1, toolChars: 0 });
+      const h = await faultHarness({ model: 'gemini-2.5-flash', window: WINDOW, ratio: 1, toolChars: 0 });
       const outcome = await h.turn(message);
       expect(outcome.thrown).toBeUndefined();
       expect(outcome.errorCodes).toEqual([]);
@@ -63,7 +63,7 @@ describe("a session's first call, before any real count", () => {
   it('should cut the message inside the call when the provider finds it too long after all', async () => {
     // 80% of the window by the estimate, but the provider counts 1.3 tokens for each: 104% of the window.
     const message = pasted(0.8);
-    const h = await faultHarness({ window: WINDOW, ratio: 1.3, toolChars: 0 });
+    const h = await faultHarness({ model: 'gemini-2.5-flash', window: WINDOW, ratio: 1.3, toolChars: 0 });
     const outcome = await h.turn(message);
     expect(outcome.thrown).toBeUndefined();
     expect(outcome.errorCodes).toEqual([]);
@@ -82,10 +82,29 @@ describe("a session's first call, before any real count", () => {
     expect(usage.retriedCalls).toBe(1);
   });
 
+  it.each([
+    ['a model other than Gemini', { model: 'scripted-model' }],
+    ['a defaultCorrection given, even the default', { guard: { defaultCorrection: 1.5 } }],
+    ["the agent's own before-model callback", { beforeModelCallback: () => undefined }],
+  ] as const)('should cut it at the default correction as before with %s', async (_label, options) => {
+    const message = pasted(0.7);
+    const h = await faultHarness({ model: 'gemini-2.5-flash', window: WINDOW, ratio: 1, toolChars: 0, ...options });
+    const outcome = await h.turn(message);
+    expect(outcome.errorCodes).toEqual([]);
+    expect(sentText(h.model.requests[0]!.contents, message)!.length).toBeLessThan(message.length);
+    expect(h.logger.matching(SENT_WHOLE_NOTE)).toEqual([]);
+  });
+
   it('should hold the message to the default correction on a later call the provider never counted', async () => {
     // A provider that reports no usage: past the agent's first call the default correction is all there is.
     const message = pasted(0.7);
-    const h = await faultHarness({ window: WINDOW, ratio: 1, toolChars: 0, reportUsage: false });
+    const h = await faultHarness({
+      model: 'gemini-2.5-flash',
+      window: WINDOW,
+      ratio: 1,
+      toolChars: 0,
+      reportUsage: false,
+    });
     await h.turn('Hello.');
     const outcome = await h.turn(message);
     expect(outcome.errorCodes).toEqual([]);

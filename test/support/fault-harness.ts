@@ -43,6 +43,8 @@ export const FAULT_USER = 'user-f';
 
 export interface FaultHarnessOptions {
   readonly agentName?: string;
+  /** The scripted model's name. @default 'scripted-model' */
+  readonly model?: string;
   /** The model's window (and the guard's `contextWindow`). @default 8,000 */
   readonly window?: number;
   /** Real tokens per estimated token (see proportional-counter.ts), when `countTokens` is not given. @default 1.3 */
@@ -122,6 +124,7 @@ export async function faultHarness(options: FaultHarnessOptions = {}): Promise<F
   const records: CompactionRecord[] = [];
   const summarizer = new ScriptedSummarizerLlm();
   const model = new ScriptedLlm({
+    ...(options.model ? { model: options.model } : {}),
     window,
     countTokens: options.countTokens ?? proportionalCounter(options.ratio ?? 1.3),
     script: options.script ?? fetchThenAnswer(options.toolChars ?? 3_000),

@@ -29,7 +29,7 @@ import { decodeCompactionRecord, decodeSummaryRecord, decodeUsageRecord, stateKe
 import { encodeRecord } from '../../src/state/codec.js';
 import { ScriptedLlm, ratioTokenCounter, type RequestTokenCounter } from '../../src/testing/index.js';
 import { estimatorCounter, proportionalCounter } from './proportional-counter.js';
-import { CapturingLogger, OVER_LIMIT_WARNING, SENT_WHOLE_NOTE, type LogLine } from '../../src/testing/index.js';
+import { CapturingLogger, OVER_LIMIT_WARNING, type LogLine } from '../../src/testing/index.js';
 import { pngBytes, toBase64 } from '../../src/testing/index.js';
 import { payloadResult, type PayloadKind } from './payloads.js';
 import { pairingViolations, requestPresenceViolations, startViolations, summaryText } from './request-invariants.js';
@@ -452,10 +452,6 @@ export class GuardedWorld {
       const warnedOverLimit = logs.some(
         (line) => OVER_LIMIT_WARNING.test(line.message) && line.message.includes(`'${entry.agent}'`),
       );
-      // A session's first message sent whole on the estimate, said at info: a rejection of it is retried in its call.
-      const sentWhole = logs.some(
-        (line) => SENT_WHOLE_NOTE.test(line.message) && line.message.includes(`'${entry.agent}'`),
-      );
       if (warnedOverLimit) this.stats.overLimitCalls++;
       if (recorded.rejected) this.stats.rejectedCalls++;
       if (warnedOverLimit) this.warnedOverLimitAgents.add(entry.agent);
@@ -466,7 +462,7 @@ export class GuardedWorld {
       const unexplained = recorded.rejected && !warnedOverLimit && !aboveThreshold;
       const streak = unexplained ? (previous?.streak ?? 0) + 1 : 0;
       // Warned now, or earlier for this agent and still sent above its threshold (the same cause, warned once).
-      const explained = warnedOverLimit || sentWhole || (aboveThreshold && this.warnedOverLimitAgents.has(entry.agent));
+      const explained = warnedOverLimit || (aboveThreshold && this.warnedOverLimitAgents.has(entry.agent));
       if (recorded.rejected && !explained) {
         if (!options.allowRecoveredRejections) problems.push(`${where}: over the window without an over-limit warning`);
         // Each rejection states the real size, which recalibrates the next call; when the content mix swings

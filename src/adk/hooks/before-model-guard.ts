@@ -10,7 +10,7 @@ import { CompactionHooks, compactionTrigger } from './compaction-hooks.js';
 import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
 import { CONSOLIDATE_CONTEXT_FLAG, readRequest, readStoredState } from './read-request.js';
-import { historyMayBeEdited } from './history-editors.js';
+import { historyMayBeEdited, requestMayBeEditedAfter } from './history-editors.js';
 import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -27,6 +27,7 @@ import { readUsage } from '../runtime/state-writer.js';
 import { userOfContext } from '../runtime/session-scope.js';
 import { carryAgentAdditions } from '../../usage/agent-additions.js';
 import { CallFixedPart } from './call-fixed-part.js';
+import { normalizeModelName } from '../../estimate/model-registry.js';
 
 /** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
 function clearConsolidateRequest(context: Context): void {
@@ -45,7 +46,10 @@ export class BeforeModelGuard {
 
   /** Guards `request` from `plugin`'s before-model callback: exact where a plugin or processor before it could edit. */
   guardAsPlugin(context: Context, request: LlmRequest, plugin: BasePlugin): Promise<void> {
-    return this.guard(context, request, historyMayBeEdited(context.invocationContext, plugin));
+    const { invocationContext } = context;
+    return this.guard(context, request, historyMayBeEdited(invocationContext, plugin), {
+      editedAfter: requestMayBeEditedAfter(invocationContext, plugin),
+    });
   }
 
   /**
@@ -53,14 +57,15 @@ export class BeforeModelGuard {
    * reject it as too long (adk/hooks/retry-rejected.ts); never throws. `exact`: something before the guard
    * could have edited the history (adk/hooks/history-editors.ts): the measure cache compares every content.
    */
-  async guard(context: Context, request: LlmRequest, exact = true): Promise<void> {
+  async guard(context: Context, request: LlmRequest, exact = true, after = { editedAfter: true }): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
     // App + user + session: the same session id may belong to another user or app.
     const key = `${scopeOfContext(context)}\u0000${context.agentName}`;
     const built = request.contents;
     let sent: GuardRequestResult | undefined;
-    await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key, exact)));
+    const call = { exact, editedAfter: after.editedAfter };
+    await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key, call)));
     if (!sent) return;
     const again = (retry: RetryDecision) => this.guardAgain(context, request, key, retry);
     // What the estimate counted of what the callbacks added to the last request (usage/agent-additions.ts).
@@ -93,7 +98,8 @@ export class BeforeModelGuard {
     let result: GuardRequestResult | undefined;
     await this.parts.queue.run(
       key,
-      async () => void (result = await this.guardInOrder(context, request, key, true, retry)),
+      async () =>
+        void (result = await this.guardInOrder(context, request, key, { exact: true, editedAfter: true, retry })),
     );
     return result;
   }
@@ -126,6 +132,17 @@ export class BeforeModelGuard {
     return undefined;
   }
 
+  /**
+   * Whether a session's first message may be sent whole on the estimate alone (pipeline/fit-request.ts
+   * `messageFactor`): only where a rejection of it is retried with it cut. So not with a `defaultCorrection` the
+   * user gave (it states their provider's ratio), not where a callback after the guard could edit the request in
+   * place (a retry cannot keep that edit), and only for a Gemini model, whose rejection the guard reads.
+   */
+  private sendsFirstMessageOnEstimate(context: Context, request: LlmRequest, call: GuardCall): boolean {
+    if (call.retry || call.editedAfter || this.policies.given(context.agentName, 'defaultCorrection')) return false;
+    return normalizeModelName(request.model ?? '').startsWith('gemini');
+  }
+
   /** The result applied, or undefined when the guard is off, failed, or `accept` refused it. */
   /**
    * Learns from the summary request's rejection once the result is applied. Its own failure is logged as
@@ -149,9 +166,9 @@ export class BeforeModelGuard {
     context: Context,
     request: LlmRequest,
     key: string,
-    exact: boolean,
-    retry?: RetryDecision,
+    call: GuardCall,
   ): Promise<GuardRequestResult | undefined> {
+    const { exact, retry } = call;
     const logger = this.parts.logger;
     let hooks: CompactionHooks | undefined;
     let compacted = false;
@@ -181,7 +198,16 @@ export class BeforeModelGuard {
       const summaryRejection: SummaryRejection = {};
       // A retry's contents come without what was added after the guard: those tokens are carried instead.
       const usage = retry ? carryAgentAdditions(stored.usage, retry.addedContentTokens) : stored.usage;
-      const state = { ...stored, usage, windowChoice, recallPending, summaryRejection, fixedPart };
+      const firstMessageOnEstimate = this.sendsFirstMessageOnEstimate(context, request, call);
+      const state = {
+        ...stored,
+        usage,
+        windowChoice,
+        recallPending,
+        summaryRejection,
+        fixedPart,
+        firstMessageOnEstimate,
+      };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);
       if (retry && !retry.accept(result)) return undefined;
@@ -211,6 +237,13 @@ export class BeforeModelGuard {
       await hooks?.settle(compacted);
     }
   }
+}
+
+/** How one call is guarded: `exact` (history-editors.ts), whether a callback after the guard could edit it, a retry. */
+interface GuardCall {
+  readonly exact: boolean;
+  readonly editedAfter: boolean;
+  readonly retry?: RetryDecision | undefined;
 }
 
 /** What learning from this call's summary request after the result was applied reads. */

@@ -10,7 +10,7 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import { ContextGuard } from '../../index.js';
-import { historyMayBeEdited } from './history-editors.js';
+import { historyMayBeEdited, requestMayBeEditedAfter } from './history-editors.js';
 
 /** A plugin that only observes responses: it cannot edit a request. */
 class ObservingPlugin extends BasePlugin {
@@ -73,5 +73,30 @@ describe('historyMayBeEdited', () => {
       contextCompactors: [tokenBased(), new TruncatingContextCompactor({ threshold: 100 })],
     });
     expect(historyMayBeEdited(callOf([guard], mixed), guard)).toBe(true);
+  });
+});
+
+describe('requestMayBeEditedAfter', () => {
+  const guard = new ContextGuard({ contextWindow: 100_000 });
+  const plain = () => new LlmAgent({ name: 'worker' });
+
+  it('should say nothing can edit the request after the guard when no later plugin or agent callback edits requests', () => {
+    expect(requestMayBeEditedAfter(callOf([guard], plain()), guard)).toBe(false);
+    expect(
+      requestMayBeEditedAfter(
+        callOf([new EditingPlugin('before'), guard, new ObservingPlugin('after')], plain()),
+        guard,
+      ),
+    ).toBe(false);
+  });
+
+  it("should count a plugin after the guard with a before-model callback, and the agent's own before-model callback", () => {
+    expect(requestMayBeEditedAfter(callOf([guard, new EditingPlugin('after')], plain()), guard)).toBe(true);
+    const own = new LlmAgent({ name: 'worker', beforeModelCallback: () => undefined });
+    expect(requestMayBeEditedAfter(callOf([guard], own), guard)).toBe(true);
+  });
+
+  it('should say it may when the guard is not among the plugins', () => {
+    expect(requestMayBeEditedAfter(callOf([new ObservingPlugin('observer')], plain()), guard)).toBe(true);
   });
 });

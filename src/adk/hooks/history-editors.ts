@@ -47,6 +47,26 @@ export function historyMayBeEdited(invocationContext: InvocationContext, guard: 
   return !agent || agentsMayEdit(agent.rootAgent);
 }
 
+/**
+ * True when something after `guard` could edit the request it leaves (or when it cannot be told): a plugin
+ * registered after it with a `beforeModelCallback`, or the agent's own before-model callbacks, which ADK runs
+ * after the plugins'. A retry of a rejected request cannot keep an edit they make in place
+ * (adk/hooks/retry-rejected.ts), so a request the guard sends on a guess must not depend on one.
+ */
+export function requestMayBeEditedAfter(invocationContext: InvocationContext, guard: BasePlugin): boolean {
+  const plugins = (invocationContext.pluginManager as unknown as { plugins?: unknown }).plugins;
+  if (!(plugins instanceof Set)) return true;
+  let after = false;
+  let found = false;
+  for (const plugin of plugins) {
+    if (found && (!(plugin instanceof BasePlugin) || definesBeforeModel(plugin))) after = true;
+    if (plugin === guard) found = true;
+  }
+  const agent = invocationContext.agent;
+  if (!found || after || !agent || !isLlmAgent(agent)) return true;
+  return agent.canonicalBeforeModelCallbacks.length > 0;
+}
+
 /** Whether `plugin`'s class overrides BasePlugin's `beforeModelCallback` (which does nothing). */
 function definesBeforeModel(plugin: BasePlugin): boolean {
   const own: unknown = Reflect.get(plugin, 'beforeModelCallback');

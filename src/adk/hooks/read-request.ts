@@ -175,6 +175,8 @@ type ReadState = StoredGuardState & {
   readonly summaryRejection?: SummaryRejection | undefined;
   /** This call's fixed part, as the recall check estimated it (estimated again only if it changed since). */
   readonly fixedPart: CallFixedPart;
+  /** A session's first message may go whole on the estimate (adk/hooks/before-model-guard.ts). */
+  readonly firstMessageOnEstimate?: boolean | undefined;
 };
 
 /**
@@ -239,6 +241,7 @@ export function readRequest(
     ...readers.priceRatios(request.model),
     prepared: preparedForInput(prepared.handle, hooks),
     interactions,
+    firstMessageOnEstimate: stored.firstMessageOnEstimate,
   };
   return {
     input,

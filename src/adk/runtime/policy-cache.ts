@@ -2,7 +2,8 @@
  * Resolved policies by agent name, resolved once (defaults, then global options, then the agent's own).
  */
 import type { ContextGuardOptions, ResolvedPolicy } from '../../options.js';
-import { resolvePolicy } from '../../policy/resolve-policy.js';
+import { optionGiven, resolvePolicy } from '../../policy/resolve-policy.js';
+import type { PolicyOptionName } from '../../config/option-table.js';
 
 export class PolicyCache {
   private readonly policies = new Map<string, ResolvedPolicy>();
@@ -16,5 +17,10 @@ export class PolicyCache {
       this.policies.set(agentName, policy);
     }
     return policy;
+  }
+
+  /** Whether the user gave `name` for `agentName` (not only its default). */
+  given(agentName: string, name: PolicyOptionName): boolean {
+    return optionGiven(this.options, agentName, name);
   }
 }
