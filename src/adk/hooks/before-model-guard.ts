@@ -162,6 +162,30 @@ export class BeforeModelGuard {
     }
   }
 
+  /** The stored state, the window, the call's fixed part and the recall tool's declaration (made if due). */
+  private async callState(context: Context, request: LlmRequest, key: string, policy: ResolvedPolicy) {
+    const stored = readStoredState(context, this.parts.logger);
+    const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, {
+      name: context.agentName,
+      user: userOfContext(context),
+    });
+    // Estimated once for the recall check and the reading, again only if a declaration changed it in between.
+    const kept = { memo: this.parts.fixedParts, scope: key };
+    const fixedPart = new CallFixedPart(request, this.parts.tokenizer, this.parts.fixedMemo, kept);
+    // Before anything that may fail, so the declaration, once due, is the same on every call.
+    const recallPending = await this.declareRecallIfDue(
+      context,
+      request,
+      policy,
+      windowChoice.window,
+      stored,
+      fixedPart,
+    );
+    // From the first call, so the tools sent are the same on every call of the session.
+    if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
+    return { stored, windowChoice, fixedPart, recallPending };
+  }
+
   private async guardInOrder(
     context: Context,
     request: LlmRequest,
@@ -175,25 +199,7 @@ export class BeforeModelGuard {
     try {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return undefined;
-      const stored = readStoredState(context, logger);
-      const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, {
-        name: context.agentName,
-        user: userOfContext(context),
-      });
-      // Estimated once for the recall check and the reading, again only if a declaration changed it in between.
-      const kept = { memo: this.parts.fixedParts, scope: key };
-      const fixedPart = new CallFixedPart(request, this.parts.tokenizer, this.parts.fixedMemo, kept);
-      // Before anything that may fail, so the declaration, once due, is the same on every call.
-      const recallPending = await this.declareRecallIfDue(
-        context,
-        request,
-        policy,
-        windowChoice.window,
-        stored,
-        fixedPart,
-      );
-      // From the first call, so the tools sent are the same on every call of the session.
-      if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
+      const { stored, windowChoice, fixedPart, recallPending } = await this.callState(context, request, key, policy);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};
       // A retry's contents come without what was added after the guard: those tokens are carried instead.
