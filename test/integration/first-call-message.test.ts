@@ -5,13 +5,15 @@
  * sixth outside trial: a pasted contract at 63% of a 16k window lost its middle on every new session). If
  * the provider does find it too long, the rejection is retried inside the call with the message cut.
  */
-import { LogLevel, setLogLevel } from '@google/adk';
+import { AgentTool, InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { faultHarness } from '../support/fault-harness.js';
 import { payloadText } from '../support/payloads.js';
-import { tiktokenTokenizer } from '../../src/index.js';
-import { SENT_WHOLE_NOTE } from '../../src/testing/index.js';
+import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
+import { CapturingLogger, ScriptedLlm, SENT_WHOLE_NOTE } from '../../src/testing/index.js';
+import { callThenAnswer } from '../support/call-then-answer.js';
+import { proportionalCounter } from '../support/proportional-counter.js';
 
 setLogLevel(LogLevel.ERROR);
 
@@ -93,6 +95,40 @@ describe("a session's first call, before any real count", () => {
     expect(outcome.errorCodes).toEqual([]);
     expect(sentText(h.model.requests[0]!.contents, message)!.length).toBeLessThan(message.length);
     expect(h.logger.matching(SENT_WHOLE_NOTE)).toEqual([]);
+  });
+
+  it("should send an AgentTool child's first input whole too (the guard attached to the child, no plugin there)", async () => {
+    const message = pasted(0.7);
+    const childModel = new ScriptedLlm({
+      model: 'gemini-2.5-flash',
+      window: WINDOW,
+      countTokens: proportionalCounter(1),
+      script: ({ index }) => ({ content: { role: 'model', parts: [{ text: `Read ${index}.` }] } }),
+    });
+    const leadModel = new ScriptedLlm({
+      model: 'scripted-lead',
+      window: 200_000,
+      countTokens: proportionalCounter(1),
+      script: callThenAnswer({
+        after: 'reader',
+        call: () => ({ name: 'reader', args: { request: message } }),
+        answer: () => 'Done.',
+      }),
+    });
+    const reader = new LlmAgent({ name: 'reader', model: childModel, instruction: 'You read documents.' });
+    const lead = new LlmAgent({ name: 'lead', model: leadModel, tools: [new AgentTool({ agent: reader })] });
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({ modelWindows: { 'scripted-lead': 200_000, 'gemini-2.5-flash': WINDOW }, logger });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'child-first', agent: lead, sessionService, plugins: [guard] });
+    const session = await sessionService.createSession({ appName: 'child-first', userId: 'u' });
+    const errors: string[] = [];
+    const newMessage = { role: 'user', parts: [{ text: 'Have the reader read it.' }] };
+    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
+      if (event.errorCode) errors.push(`${event.errorCode}`);
+    expect(errors).toEqual([]);
+    expect(sentText(childModel.requests[0]!.contents, message)).toBe(message);
+    expect(logger.matching(SENT_WHOLE_NOTE).some((line) => line.message.includes("'reader'"))).toBe(true);
   });
 
   it('should hold the message to the default correction on a later call the provider never counted', async () => {

@@ -10,7 +10,7 @@ import { CompactionHooks, compactionTrigger } from './compaction-hooks.js';
 import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
 import { CONSOLIDATE_CONTEXT_FLAG, readRequest, readStoredState } from './read-request.js';
-import { historyMayBeEdited, requestMayBeEditedAfter } from './history-editors.js';
+import { historyMayBeEdited, requestMayBeEditedAfter, requestMayBeEditedAfterCallback } from './history-editors.js';
 import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -57,14 +57,16 @@ export class BeforeModelGuard {
    * reject it as too long (adk/hooks/retry-rejected.ts); never throws. `exact`: something before the guard
    * could have edited the history (adk/hooks/history-editors.ts): the measure cache compares every content.
    */
-  async guard(context: Context, request: LlmRequest, exact = true, after = { editedAfter: true }): Promise<void> {
+  async guard(context: Context, request: LlmRequest, exact = true, after?: { editedAfter: boolean }): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
     // App + user + session: the same session id may belong to another user or app.
     const key = `${scopeOfContext(context)}\u0000${context.agentName}`;
     const built = request.contents;
     let sent: GuardRequestResult | undefined;
-    const call = { exact, editedAfter: after.editedAfter };
+    // As one of the agent's own callbacks (attached, an AgentTool child's) unless the plugin said otherwise.
+    const editedAfter = after?.editedAfter ?? requestMayBeEditedAfterCallback(context.invocationContext);
+    const call = { exact, editedAfter };
     await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key, call)));
     if (!sent) return;
     const again = (retry: RetryDecision) => this.guardAgain(context, request, key, retry);

@@ -10,7 +10,7 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import { ContextGuard } from '../../index.js';
-import { historyMayBeEdited, requestMayBeEditedAfter } from './history-editors.js';
+import { historyMayBeEdited, requestMayBeEditedAfter, requestMayBeEditedAfterCallback } from './history-editors.js';
 
 /** A plugin that only observes responses: it cannot edit a request. */
 class ObservingPlugin extends BasePlugin {
@@ -98,5 +98,25 @@ describe('requestMayBeEditedAfter', () => {
 
   it('should say it may when the guard is not among the plugins', () => {
     expect(requestMayBeEditedAfter(callOf([new ObservingPlugin('observer')], plain()), guard)).toBe(true);
+  });
+});
+
+describe("a guard's own callbacks on the agent", () => {
+  const guard = new ContextGuard({ contextWindow: 100_000 });
+  const own = () => undefined;
+
+  it('should not count a guard callback as an edit after the guard, in either form', () => {
+    const attached = guard.attachTo<LlmAgent>(new LlmAgent({ name: 'child' }));
+    expect(requestMayBeEditedAfter(callOf([guard], attached), guard)).toBe(false);
+    expect(requestMayBeEditedAfterCallback(callOf([], attached))).toBe(false);
+  });
+
+  it("should count an agent's callback after the guard's, and none when no guard callback is there", () => {
+    const attached = guard.attachTo<LlmAgent>(new LlmAgent({ name: 'child', beforeModelCallback: own }));
+    // Attached after the agent's own: nothing edits after the guard's callback.
+    expect(requestMayBeEditedAfterCallback(callOf([], attached))).toBe(false);
+    attached.beforeModelCallback = [...attached.canonicalBeforeModelCallbacks, own];
+    expect(requestMayBeEditedAfterCallback(callOf([], attached))).toBe(true);
+    expect(requestMayBeEditedAfterCallback(callOf([], new LlmAgent({ name: 'bare' })))).toBe(true);
   });
 });

@@ -23,6 +23,7 @@ import {
   type BaseAgent,
   type InvocationContext,
 } from '@google/adk';
+import { isGuardCallback } from '../runtime/attach-to-agent.js';
 
 let defaults: ReadonlySet<unknown> | undefined;
 
@@ -64,7 +65,20 @@ export function requestMayBeEditedAfter(invocationContext: InvocationContext, gu
   }
   const agent = invocationContext.agent;
   if (!found || after || !agent || !isLlmAgent(agent)) return true;
-  return agent.canonicalBeforeModelCallbacks.length > 0;
+  // A guard's own callbacks on the agent (attached to an AgentTool child, say) edit nothing after it.
+  return agent.canonicalBeforeModelCallbacks.some((callback) => !isGuardCallback(callback));
+}
+
+/**
+ * The same for the guard run as one of the agent's own callbacks (attached, or an AgentTool child's): plugins ran
+ * before it, so what can edit after it is a callback of the agent's after the guard's.
+ */
+export function requestMayBeEditedAfterCallback(invocationContext: InvocationContext): boolean {
+  const agent = invocationContext.agent;
+  if (!agent || !isLlmAgent(agent)) return true;
+  const callbacks = agent.canonicalBeforeModelCallbacks;
+  const at = callbacks.findIndex(isGuardCallback);
+  return at < 0 || callbacks.slice(at + 1).some((callback) => !isGuardCallback(callback));
 }
 
 /** Whether `plugin`'s class overrides BasePlugin's `beforeModelCallback` (which does nothing). */

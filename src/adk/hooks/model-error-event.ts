@@ -86,7 +86,7 @@ export function learnFromRejection(
       : '';
   // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(
-    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; the next call compacts first.${stated}${bounded}`,
+    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; it is compacted before it is sent again (inside this call when it can be retried, else on the next call).${stated}${bounded}`,
   );
 }
 

@@ -46,7 +46,7 @@ export function brandGuardCallback<T extends object>(callback: T): T {
   return callback;
 }
 
-function isGuardCallback(value: unknown): boolean {
+export function isGuardCallback(value: unknown): boolean {
   return typeof value === 'function' && GUARD_CALLBACK_BRAND in value;
 }
 
