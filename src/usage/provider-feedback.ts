@@ -103,8 +103,12 @@ export function rejectionOutcome(
   const outcome = statedOutcome(usage, parsed, model, processAccepted);
   // The request was larger than the window, whatever figures the message gives (usage/rejected-bound.ts); only
   // when the provider's own words say so: a text that merely mentions a too-long prompt may quote a user.
+  // A maximum the message states and the guard believes is the window: the guard's measure, lower than the real
+  // size it states whenever the request was underestimated, would only bound it too low.
   const floor = windowFloor([acceptedIn(usage, model), processAccepted]);
-  const next = overflowInOwnWords(message) ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
+  const believed = outcome.refused === undefined && plausibleWindow(parsed.limit ?? 0) !== undefined;
+  const bounds = !believed && overflowInOwnWords(message);
+  const next = bounds ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
   return { ...outcome, usage: next, ...(bounded === undefined ? {} : { bounded }) };
 }

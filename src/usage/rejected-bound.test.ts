@@ -63,6 +63,17 @@ describe('a rejection that states no maximum the guard reads', () => {
     expect(outcome.usage).toMatchObject({ rejectedTokens: 9_000, window: 9_000, windowSource: 'learned' });
   });
 
+  it('should not bound the window below a maximum the provider states and the guard believes', () => {
+    // Calibrated low by a small first turn, the request was ~14,036 by the guard's measure; Gemini counted 16,476.
+    const usage = usageRecord({ sentEstimate: 13_755, lastCalibrated: 14_036 });
+    const message = 'The input token count (16476) exceeds the maximum number of tokens allowed (16000).';
+    const outcome = rejectionOutcome(usage, message, 'm', undefined, 14_036);
+    expect(outcome.bounded).toBeUndefined();
+    expect(outcome.usage.rejectedTokens).toBeUndefined();
+    const option = { window: 16_000, source: 'override', model: 'm' } as const;
+    expect(decideWindow(outcome.usage, { model: 'm', resolved: option }).window).toBe(16_000);
+  });
+
   it("should not bound the window when only a text that may quote the request or a user says 'too long'", () => {
     const usage = usageRecord({ sentEstimate: 2_000, lastCalibrated: 3_000, acceptedTokens: 2_800 });
     for (const message of [
