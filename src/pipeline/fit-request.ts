@@ -171,13 +171,20 @@ export interface Shrunk {
  * message to the correction learned from the rejection, or to the default again (usage.forceCompaction).
  */
 export function messageFactor(
-  usage: { readonly modelCalls: number; readonly forceCompaction: boolean },
+  usage: FirstCallUsage,
   measure: { readonly isCalibrated: boolean; readonly factor: number },
   allowed: boolean,
 ): number {
   const { isCalibrated, factor } = measure;
-  const first = !isCalibrated && usage.modelCalls === 0 && !usage.forceCompaction;
-  return first && allowed ? Math.min(1, factor) : factor;
+  return allowed && !isCalibrated && isFirstCall(usage) ? Math.min(1, factor) : factor;
+}
+
+/** What tells an agent's first call of a session from its usage record. */
+type FirstCallUsage = { readonly modelCalls: number; readonly forceCompaction: boolean };
+
+/** An agent's first call of a session and not a retry of it (a rejection forces a compaction): no call counted yet. */
+export function isFirstCall(usage: FirstCallUsage): boolean {
+  return usage.modelCalls === 0 && !usage.forceCompaction;
 }
 
 export function shrinkToFit(input: ShrinkInput): Shrunk {

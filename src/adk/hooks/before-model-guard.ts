@@ -28,6 +28,8 @@ import { userOfContext } from '../runtime/session-scope.js';
 import { carryAgentAdditions } from '../../usage/agent-additions.js';
 import { CallFixedPart } from './call-fixed-part.js';
 import { normalizeModelName } from '../../estimate/model-registry.js';
+import { isFirstCall } from '../../pipeline/fit-request.js';
+import type { UsageRecord } from '../../usage/stored-usage.js';
 
 /** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
 function clearConsolidateRequest(context: Context): void {
@@ -48,7 +50,7 @@ export class BeforeModelGuard {
   guardAsPlugin(context: Context, request: LlmRequest, plugin: BasePlugin): Promise<void> {
     const { invocationContext } = context;
     return this.guard(context, request, historyMayBeEdited(invocationContext, plugin), {
-      editedAfter: requestMayBeEditedAfter(invocationContext, plugin),
+      editedAfter: () => requestMayBeEditedAfter(invocationContext, plugin),
     });
   }
 
@@ -57,7 +59,12 @@ export class BeforeModelGuard {
    * reject it as too long (adk/hooks/retry-rejected.ts); never throws. `exact`: something before the guard
    * could have edited the history (adk/hooks/history-editors.ts): the measure cache compares every content.
    */
-  async guard(context: Context, request: LlmRequest, exact = true, after?: { editedAfter: boolean }): Promise<void> {
+  async guard(
+    context: Context,
+    request: LlmRequest,
+    exact = true,
+    after?: Pick<GuardCall, 'editedAfter'>,
+  ): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
     // App + user + session: the same session id may belong to another user or app.
@@ -65,7 +72,7 @@ export class BeforeModelGuard {
     const built = request.contents;
     let sent: GuardRequestResult | undefined;
     // As one of the agent's own callbacks (attached, an AgentTool child's) unless the plugin said otherwise.
-    const editedAfter = after?.editedAfter ?? requestMayBeEditedAfterCallback(context.invocationContext);
+    const editedAfter = after?.editedAfter ?? (() => requestMayBeEditedAfterCallback(context.invocationContext));
     const call = { exact, editedAfter };
     await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key, call)));
     if (!sent) return;
@@ -101,7 +108,7 @@ export class BeforeModelGuard {
     await this.parts.queue.run(
       key,
       async () =>
-        void (result = await this.guardInOrder(context, request, key, { exact: true, editedAfter: true, retry })),
+        void (result = await this.guardInOrder(context, request, key, { exact: true, editedAfter: () => true, retry })),
     );
     return result;
   }
@@ -140,9 +147,15 @@ export class BeforeModelGuard {
    * user gave (it states their provider's ratio), not where a callback after the guard could edit the request in
    * place (a retry cannot keep that edit), and only for a Gemini model, whose rejection the guard reads.
    */
-  private sendsFirstMessageOnEstimate(context: Context, request: LlmRequest, call: GuardCall): boolean {
-    if (call.retry || call.editedAfter || this.policies.given(context.agentName, 'defaultCorrection')) return false;
-    return normalizeModelName(request.model ?? '').startsWith('gemini');
+  private sendsFirstMessageOnEstimate(
+    context: Context,
+    request: LlmRequest,
+    call: GuardCall,
+    usage: UsageRecord,
+  ): boolean {
+    // Read only on an agent's first call of a session: the rest is never needed after it.
+    if (call.retry || !isFirstCall(usage) || this.policies.given(context.agentName, 'defaultCorrection')) return false;
+    return normalizeModelName(request.model ?? '').startsWith('gemini') && !call.editedAfter();
   }
 
   /** The result applied, or undefined when the guard is off, failed, or `accept` refused it. */
@@ -206,7 +219,7 @@ export class BeforeModelGuard {
       const summaryRejection: SummaryRejection = {};
       // A retry's contents come without what was added after the guard: those tokens are carried instead.
       const usage = retry ? carryAgentAdditions(stored.usage, retry.addedContentTokens) : stored.usage;
-      const firstMessageOnEstimate = this.sendsFirstMessageOnEstimate(context, request, call);
+      const firstMessageOnEstimate = this.sendsFirstMessageOnEstimate(context, request, call, usage);
       const state = {
         ...stored,
         usage,
@@ -247,10 +260,13 @@ export class BeforeModelGuard {
   }
 }
 
-/** How one call is guarded: `exact` (history-editors.ts), whether a callback after the guard could edit it, a retry. */
+/**
+ * How one call is guarded: `exact` (history-editors.ts), whether a callback after the guard could edit it (asked
+ * only on an agent's first call of a session), a retry.
+ */
 interface GuardCall {
   readonly exact: boolean;
-  readonly editedAfter: boolean;
+  readonly editedAfter: () => boolean;
   readonly retry?: RetryDecision | undefined;
 }
 

@@ -32,18 +32,30 @@ function defaultProcessors(): ReadonlySet<unknown> {
   return (defaults ??= new Set(new LlmAgent({ name: 'context_guard_probe' }).requestProcessors));
 }
 
+/**
+ * The Runner's plugins before and after `guard`, in registration order; undefined when they cannot be read
+ * (`plugins` is private in ADK's types) or the guard is not among them: unknown, so anything may edit.
+ */
+function pluginsAround(
+  invocationContext: InvocationContext,
+  guard: BasePlugin,
+): { readonly before: unknown[]; readonly after: unknown[] } | undefined {
+  const plugins = (invocationContext.pluginManager as unknown as { plugins?: unknown }).plugins;
+  if (!(plugins instanceof Set)) return undefined;
+  const all: unknown[] = [...plugins];
+  const at = all.indexOf(guard);
+  return at < 0 ? undefined : { before: all.slice(0, at), after: all.slice(at + 1) };
+}
+
+/** Whether `plugin` could edit a request: a `beforeModelCallback` of its own, or not a plugin ADK's types know. */
+function mayEditRequest(plugin: unknown): boolean {
+  return !(plugin instanceof BasePlugin) || definesBeforeModel(plugin);
+}
+
 /** True when something before `guard` could have edited the history (or when it cannot be told). */
 export function historyMayBeEdited(invocationContext: InvocationContext, guard: BasePlugin): boolean {
-  // `plugins` is private in ADK's types; unreadable means unknown, and unknown means exact.
-  const plugins = (invocationContext.pluginManager as unknown as { plugins?: unknown }).plugins;
-  if (!(plugins instanceof Set)) return true;
-  const before: unknown[] = [];
-  for (const plugin of plugins) {
-    if (plugin === guard) break;
-    before.push(plugin);
-  }
-  if (before.length === plugins.size) return true; // the guard is not among them
-  if (before.some((plugin) => !(plugin instanceof BasePlugin) || definesBeforeModel(plugin))) return true;
+  const around = pluginsAround(invocationContext, guard);
+  if (!around || around.before.some(mayEditRequest)) return true;
   const agent = invocationContext.agent;
   return !agent || agentsMayEdit(agent.rootAgent);
 }
@@ -55,16 +67,9 @@ export function historyMayBeEdited(invocationContext: InvocationContext, guard: 
  * (adk/hooks/retry-rejected.ts), so a request the guard sends on a guess must not depend on one.
  */
 export function requestMayBeEditedAfter(invocationContext: InvocationContext, guard: BasePlugin): boolean {
-  const plugins = (invocationContext.pluginManager as unknown as { plugins?: unknown }).plugins;
-  if (!(plugins instanceof Set)) return true;
-  let after = false;
-  let found = false;
-  for (const plugin of plugins) {
-    if (found && (!(plugin instanceof BasePlugin) || definesBeforeModel(plugin))) after = true;
-    if (plugin === guard) found = true;
-  }
+  const around = pluginsAround(invocationContext, guard);
   const agent = invocationContext.agent;
-  if (!found || after || !agent || !isLlmAgent(agent)) return true;
+  if (!around || around.after.some(mayEditRequest) || !agent || !isLlmAgent(agent)) return true;
   // A guard's own callbacks on the agent (attached to an AgentTool child, say) edit nothing after it.
   return agent.canonicalBeforeModelCallbacks.some((callback) => !isGuardCallback(callback));
 }
