@@ -489,7 +489,10 @@ describe('guardRequest', () => {
       }),
     );
 
-    async function run({ contents, tokens, fixedTokens, window, usage, outcome }: GuardScenario) {
+    async function run(
+      { contents, tokens, fixedTokens, window, usage, outcome }: GuardScenario,
+      firstMessageOnEstimate = false,
+    ) {
       return guardRequest(
         guardInput({
           contents,
@@ -499,6 +502,7 @@ describe('guardRequest', () => {
           usage,
           summarizerWindow: window,
           summarize: fakeSummarize(outcome).summarize,
+          firstMessageOnEstimate,
         }),
       );
     }
@@ -517,10 +521,12 @@ describe('guardRequest', () => {
 
     it('should stay under the hard limit or say that it did not (or that a first message went whole on the estimate)', async () => {
       await fc.assert(
-        fc.asyncProperty(guardScenario, async (scenario) => {
-          const result = await run(scenario);
+        fc.asyncProperty(guardScenario, fc.boolean(), async (scenario, onEstimate) => {
+          const result = await run(scenario, onEstimate);
           if (result.sentWhole !== undefined) {
-            // Only before any real count, on the agent's first call, and under the hard limit by the estimate itself.
+            // Only where the shell allows it, before any real count, on the agent's first call, and under the hard
+            // limit by the estimate itself.
+            expect(onEstimate).toBe(true);
             expect(result.overLimit).toBeUndefined();
             expect(scenario.usage.modelCalls).toBe(0);
             expect(scenario.usage.realPromptTokens).toBeUndefined();
