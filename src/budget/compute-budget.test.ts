@@ -146,13 +146,27 @@ describe('computeBudget', () => {
 
   describe('uncalibrated estimates', () => {
     it('should cap the threshold at half the window', () => {
-      // min(102,400, 50% of 128,000 = 64,000) = 64,000; the hard limit does not move
+      // min(102,400, 50% of 128,000 = 64,000) = 64,000; the hard limit does not move; 102,400 once calibrated
       expect(computeBudget({ window: 128_000, calibrated: false })).toEqual({
         window: 128_000,
         buffer: 25_600,
         threshold: 64_000,
         hardLimit: 121_600,
+        calibratedThreshold: 102_400,
       });
+    });
+
+    it('should state the calibrated threshold beside a capped one, the one a calibrated budget has', () => {
+      for (const input of [
+        { window: 16_000 },
+        { window: 128_000, bufferTokens: 90_000 },
+        { window: 8_000, hardLimitRatio: 0.6 },
+      ]) {
+        const before = computeBudget({ ...input, calibrated: false });
+        const after = computeBudget({ ...input, calibrated: true });
+        expect(after.calibratedThreshold).toBeUndefined();
+        expect(before.calibratedThreshold ?? before.threshold).toBe(after.threshold);
+      }
     });
 
     it('should use a configured cap', () => {

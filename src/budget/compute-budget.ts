@@ -48,6 +48,11 @@ export interface Budget {
   readonly threshold: number;
   /** A request is never knowingly sent above this. */
   readonly hardLimit: number;
+  /**
+   * Before any real count, the threshold once one is seen (`threshold` is then capped at
+   * `uncalibratedThresholdRatio`); set only when it differs from `threshold`.
+   */
+  readonly calibratedThreshold?: number | undefined;
 }
 
 export function defaultBuffer(window: number, bufferRatio: number = DEFAULT_BUFFER_RATIO): number {
@@ -136,7 +141,8 @@ export function computeBudget(input: BudgetInput): Budget {
       Math.floor(window * (input.uncalibratedThresholdRatio ?? DEFAULT_UNCALIBRATED_THRESHOLD_RATIO)),
     );
   }
-  return { window, buffer, threshold: Math.max(1, threshold), hardLimit: Math.max(threshold, cap) };
+  const budget = { window, buffer, threshold: Math.max(1, threshold), hardLimit: Math.max(threshold, cap) };
+  return threshold < capped ? { ...budget, calibratedThreshold: Math.max(1, capped) } : budget;
 }
 
 /** The budget options of an agent's policy (a `ResolvedPolicy` is one). */

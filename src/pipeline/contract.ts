@@ -144,6 +144,8 @@ export interface GuardRequestResult {
    * correction puts the request over the hard limit (fit-request.ts `messageFactor`); the shell logs it at info.
    */
   readonly sentWhole?: string | undefined;
+  /** Set when the user's current message itself was cut head and tail to fit (figures only); the shell logs it at info. */
+  readonly messageCut?: string | undefined;
   /** Set when parts were head+tail truncated to fit. */
   readonly shrunk: boolean;
   /** Why a new summary was not kept (it would not make the request smaller), figures only; the shell logs it. */

@@ -4,6 +4,7 @@
  * counters after the call (a futile attempt remembered).
  */
 import type { Content } from '@google/genai';
+import type { Budget } from '../budget/compute-budget.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import { contentFramingTokens } from '../estimate/estimate-content.js';
 import type { RequestView } from '../masking/request-view.js';
@@ -20,6 +21,7 @@ import {
   overLimitMessage,
   shrinkToFit,
   type Composed,
+  type MessageCut,
   type Shrunk,
 } from './fit-request.js';
 import { futileAfter, nextUsage, type UsageInput } from './next-usage.js';
@@ -40,7 +42,7 @@ export function finish(
   const measured = { ...compacted, observedView: observed.view };
   const { sentCalibrated, reducedCalibrated } = sentAndReduced(measure, measured, composed, fitted);
   const reduced = { viewEstimate: composed.estimate, reducedCalibrated };
-  const { overLimit, sentWhole } = limitNotes(observed, fitted, sentCalibrated, usage.agentAddedTokens);
+  const { overLimit, sentWhole, messageCut } = limitNotes(observed, fitted, sentCalibrated, usage.agentAddedTokens);
   const tokensBefore = measure.calibrated;
   const compaction =
     made && composed.compacted && reason
@@ -85,6 +87,7 @@ export function finish(
     overLimit,
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     sentWhole,
+    messageCut,
     shrunk: fitted.shrunk,
     compactionDiscarded: discardedWhy(reason, composed),
   };
@@ -99,16 +102,33 @@ function limitNotes(
   fitted: Shrunk,
   sentCalibrated: number,
   added: number | undefined,
-): Pick<Decision, 'overLimit' | 'sentWhole'> {
+): Pick<Decision, 'overLimit' | 'sentWhole' | 'messageCut'> {
   const { budget, factor } = observed.measure;
-  if (!fitted.wholeOnEstimate)
-    return { overLimit: overLimitMessage(sentCalibrated, budget, observed.fixedTokens, factor, added) };
+  const messageCut = fitted.messageCut && messageCutNote(fitted.messageCut, budget);
+  if (!fitted.heldOnEstimate)
+    return { overLimit: overLimitMessage(sentCalibrated, budget, observed.fixedTokens, factor, added), messageCut };
+  const atDefault = `~${sentCalibrated} at the default correction (x${factor}) used until the provider reports a count`;
+  if (messageCut)
+    return {
+      messageCut:
+        `${messageCut}; held to the hard limit by the estimate (${atDefault}), a rejection is retried inside the ` +
+        `call with the message cut deeper`,
+    };
   return {
     sentWhole:
       `the user's message is sent whole: the request is ~${fitted.estimate} tokens by the estimate, under the hard ` +
-      `limit of ${budget.hardLimit} (window ${budget.window}), ~${sentCalibrated} at the default correction (x${factor}) ` +
-      `used until the provider reports a count; a rejection is retried inside the call with the message cut`,
+      `limit of ${budget.hardLimit} (window ${budget.window}), ${atDefault}; a rejection is retried inside the call ` +
+      `with the message cut`,
   };
+}
+
+/** The info line of a user's message cut to fit: how much of it went, by the estimate. */
+function messageCutNote(cut: MessageCut, budget: Budget): string {
+  return (
+    `the user's current message (~${cut.before} tokens) does not fit beside the rest under the hard limit of ` +
+    `${budget.hardLimit} (window ${budget.window}): sent cut head and tail to ~${cut.after} tokens, with a marker ` +
+    `where its middle was; the session's events keep it whole`
+  );
 }
 
 /** The info line's reason for a summary not kept: the figures, never the summary's text. */

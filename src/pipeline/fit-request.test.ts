@@ -201,6 +201,30 @@ describe('the user message held to the hard limit by the estimate', () => {
     });
     expect(fitted.sent[0]).not.toBe(huge);
     expect(fitted.wholeOnEstimate).toBe(false);
+    // Only what is over the hard limit goes, not all above the threshold at the correction (a third of the window).
+    expect(fitted.estimate).toBeLessThanOrEqual(budget.hardLimit);
+    expect(fitted.estimate).toBeGreaterThan(budget.hardLimit * 0.85);
+    expect(fitted.messageCut?.before).toBe(tokensOf([huge])[0]);
+    expect(fitted.messageCut?.after).toBe(fitted.estimate);
+    expect(fitted.heldOnEstimate).toBe(true);
+    // Held to the correction, it is cut to what the threshold leaves, as before (a third of the window, and the floor).
+    const held = shrinkToFit({ ...input, sent: [huge], sentTokens: tokensOf([huge]), estimate: tokensOf([huge])[0]! });
+    expect(held.estimate).toBeLessThan(budget.hardLimit / 2);
+    expect(held.messageCut?.after).toBe(held.estimate);
+  });
+
+  it('should report no cut of the message when only other contents were cut', () => {
+    const result = functionResponse('fetch', { logs: 'l'.repeat(3_000) });
+    const sent = [userText('Find the error.'), functionCall('fetch', { q: 1 }), result];
+    const tokens = tokensOf(sent);
+    const fitted = shrinkToFit({
+      ...input,
+      sent,
+      sentTokens: tokens,
+      estimate: tokens.reduce((sum, count) => sum + count, 0),
+    });
+    expect(fitted.shrunk).toBe(true);
+    expect(fitted.messageCut).toBeUndefined();
   });
 
   it("should trust the estimate only on the agent's first call before any real count, where allowed, never on a retry", () => {

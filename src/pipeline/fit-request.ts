@@ -160,6 +160,19 @@ export interface Shrunk {
   readonly shrunk: boolean;
   /** The user's current message went whole on `messageFactor`: under the hard limit by the estimate, over it by `factor`. */
   readonly wholeOnEstimate?: boolean | undefined;
+  /**
+   * The request is under the hard limit by the estimate, over it by `factor`, held there on `messageFactor`: the
+   * message whole (`wholeOnEstimate`) or cut only to the hard limit (`messageCut`). Not a request over the limit.
+   */
+  readonly heldOnEstimate?: boolean | undefined;
+  /** Set when the user's current message itself was cut head and tail: its estimate before and after. */
+  readonly messageCut?: MessageCut | undefined;
+}
+
+/** Tokens, by the estimate, of the user's current message before and after it was cut to fit. */
+export interface MessageCut {
+  readonly before: number;
+  readonly after: number;
 }
 
 /**
@@ -201,16 +214,31 @@ export function shrinkToFit(input: ShrinkInput): Shrunk {
     tokens: input.sentTokens,
     protect: (content, index) => index === input.summaryAt || isUserRequest(content),
     requestAt,
+    // Held on the estimate, a rejection is retried with the message cut deeper: cut only what is over the hard limit.
+    cutToHard: heldBy < factor,
   });
   const changed = result.contents.some((content, i) => content !== sent[i]);
   const estimate = changed ? fixedTokens + result.tokens : input.estimate;
-  const wholeOnEstimate =
+  const messageKept = requestAt >= 0 && result.contents[requestAt] === sent[requestAt];
+  const heldOnEstimate =
     heldBy < factor &&
     requestAt >= 0 &&
-    result.contents[requestAt] === sent[requestAt] &&
     estimate <= budget.hardLimit &&
     Math.ceil(estimate * factor) > budget.hardLimit;
-  return { sent: changed ? result.contents : sent, estimate, shrunk: changed, wholeOnEstimate };
+  const messageCut =
+    requestAt >= 0 && requestAt !== input.summaryAt && !messageKept
+      ? cutFigures(input, result.contents[requestAt]!, requestAt)
+      : undefined;
+  const shrunk = { sent: changed ? result.contents : sent, estimate, shrunk: changed, messageCut };
+  return { ...shrunk, heldOnEstimate, wholeOnEstimate: heldOnEstimate && messageKept };
+}
+
+/** The user's current message's tokens before and after it was cut (the cut content is counted once, here). */
+function cutFigures(input: ShrinkInput, cut: Content, at: number): MessageCut {
+  return {
+    before: input.sentTokens[at] ?? estimateContentTokens(input.sent[at]!, input.tokenizer),
+    after: estimateContentTokens(cut, input.tokenizer),
+  };
 }
 
 /**

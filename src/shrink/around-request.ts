@@ -3,7 +3,9 @@
  * other part is cut first (to what the threshold leaves beside the message),
  * and the message itself, text, images and files, stays verbatim whenever the
  * request then fits under the hard limit. Only a message that cannot fit even
- * so is cut, head+tail with a marker by the same cutter, never dropped.
+ * so is cut, head+tail with a marker by the same cutter, never dropped: to what
+ * the threshold leaves beside the rest, or (`cutToHard`) to what the hard limit
+ * leaves.
  * Contents whose counts are given are not counted again.
  */
 import type { Content } from '@google/genai';
@@ -28,6 +30,12 @@ interface ShrinkAroundRequestInput {
    * keeps is a later user content. The latest user content otherwise.
    */
   readonly requestAt?: number | undefined;
+  /**
+   * Cut a message that cannot fit to what `hardBudget` leaves beside the rest, not `budget`: where a rejection of
+   * the request is retried with the message cut deeper (a first call held on the estimate, pipeline/fit-request.ts),
+   * so a message just over the hard limit loses what is over it, not two thirds of itself. @default false
+   */
+  readonly cutToHard?: boolean | undefined;
 }
 
 export function shrinkAroundRequest(input: ShrinkAroundRequestInput): { contents: Content[]; tokens: number } {
@@ -44,7 +52,8 @@ export function shrinkAroundRequest(input: ShrinkAroundRequestInput): { contents
   const around = (message: Content): Content[] => [...rest.contents.slice(0, at), message, ...rest.contents.slice(at)];
   if (rest.tokens + requestTokens <= Math.max(budget, input.hardBudget))
     return { contents: around(request), tokens: rest.tokens + requestTokens };
-  const cut = shrinkContentsToBudget([request], Math.max(0, budget - rest.tokens), tokenizer, {
+  const room = input.cutToHard === true ? Math.max(budget, input.hardBudget) : budget;
+  const cut = shrinkContentsToBudget([request], Math.max(0, room - rest.tokens), tokenizer, {
     tokens: [requestTokens],
   });
   return { contents: around(cut.contents[0] ?? request), tokens: rest.tokens + cut.tokens };

@@ -5,7 +5,7 @@
 import type { AgentUsageFigures } from '../usage/agent-usage-figures.js';
 import { decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
 import { renderFacts } from '../memory/durable-facts.js';
-import { decodeUsageRecord } from '../usage/stored-usage.js';
+import { decodeUsageRecord, type UsageRecord } from '../usage/stored-usage.js';
 import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 import { correctionFactor } from '../estimate/calibration.js';
@@ -24,9 +24,14 @@ export interface AgentContextStatus extends AgentUsageFigures {
   readonly lastRealPromptTokens?: number | undefined;
   /** Calibrated estimate of the last request sent. */
   readonly estimatedTokens?: number | undefined;
-  /** estimatedTokens / window, in percent (0 when unknown). */
+  /**
+   * The last request sent, in tokens: the provider's count of it once reported (`lastRealPromptTokens`), else
+   * `estimatedTokens`. Before any real count the estimate carries the default correction, a guess that errs high.
+   */
+  readonly usedTokens?: number | undefined;
+  /** usedTokens / window, in percent (0 when unknown). */
   readonly percentUsed: number;
-  /** Turns until the threshold at the average turn size so far, when known. */
+  /** Turns from `usedTokens` until the threshold at the average turn size so far, when known. */
   readonly turnsLeft?: number | undefined;
   readonly averageTurnTokens?: number | undefined;
   /**
@@ -125,19 +130,23 @@ export function agentStatus(
   const summary = decodeSummaryRecord(state[keys.summary]);
   const lastCompaction = decodeCompactionRecord(state[keys.lastCompaction]);
   const estimated = usage.lastCalibrated;
-  const percentUsed = estimated !== undefined && usage.window ? Math.round((estimated / usage.window) * 1000) / 10 : 0;
-  const turnsLeft = turnsLeftAt(estimated, usage.threshold, usage.averageTurnTokens);
+  const used = countedLast(usage) ?? estimated;
+  const percentUsed = used !== undefined && usage.window ? Math.round((used / usage.window) * 1000) / 10 : 0;
   const inForce = correctionFactor(usage);
   const correction = inForce.calibrated ? inForce.factor : undefined;
+  // The last call's threshold was capped for want of a count: a count has come, the next call is held to this.
+  const threshold = (inForce.calibrated ? usage.calibratedThreshold : undefined) ?? usage.threshold;
+  const turnsLeft = turnsLeftAt(used, threshold, usage.averageTurnTokens);
   const ratio = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : undefined;
   return {
     agentName,
     known: state[keys.usage] !== undefined && state[keys.usage] !== null,
     lastRealPromptTokens: usage.realPromptTokens,
     estimatedTokens: estimated,
+    usedTokens: used,
     window: usage.window,
     windowSource: usage.windowSource,
-    threshold: usage.threshold,
+    threshold,
     hardLimit: usage.hardLimit,
     percentUsed,
     turnsLeft,
@@ -179,6 +188,14 @@ export function agentStatus(
   };
 }
 
+/** The provider's count of the last request sent, when it reported one (paired with that request's estimate). */
+function countedLast(usage: UsageRecord): number | undefined {
+  const { realPromptTokens, lastEstimate, sentEstimate } = usage;
+  return realPromptTokens !== undefined && lastEstimate !== undefined && lastEstimate === sentEstimate
+    ? realPromptTokens
+    : undefined;
+}
+
 function compact(tokens: number): string {
   if (tokens >= 1_000_000) return `${Math.round(tokens / 100_000) / 10}M`.replace('.0M', 'M');
   if (tokens >= 1_000) return `${Math.round(tokens / 1_000)}K`;
@@ -198,8 +215,8 @@ function counted(count: number, noun: string): string {
  */
 export function formatContextMeter(status: AgentContextStatus): string {
   if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
-  // The figure `percentUsed` and `turnsLeft` are taken from: the last request sent, as estimated.
-  const used = compact(status.estimatedTokens ?? status.lastRealPromptTokens ?? 0);
+  // The figure `percentUsed` and `turnsLeft` are taken from: the last request sent, as counted or estimated.
+  const used = compact(status.usedTokens ?? status.estimatedTokens ?? status.lastRealPromptTokens ?? 0);
   const source =
     status.windowSource === 'learned' || status.windowSource === 'default' ? ` ${status.windowSource}` : '';
   const window = status.window ? `${compact(status.window)}${source}` : '?';

@@ -12,7 +12,11 @@ export interface AgentUsageFigures {
   readonly window?: number | undefined;
   /** Where the window came from: the model registry, an option, a provider's rejection (learned), or the default. */
   readonly windowSource?: WindowOrigin | undefined;
-  /** Compaction threshold and hard limit of the last call, in tokens. */
+  /**
+   * Compaction threshold and hard limit of the last call, in tokens. In `status()`, once the provider counted a
+   * request sent before any count (its threshold capped at `uncalibratedThresholdRatio`), the threshold the next
+   * call is held to.
+   */
   readonly threshold?: number | undefined;
   readonly hardLimit?: number | undefined;
   readonly modelCalls: number;

@@ -18,7 +18,7 @@
  */
 import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
-import { MIN_PLAUSIBLE_WINDOW, STATED_SIZE_RATIO } from './window.js';
+import { MIN_PLAUSIBLE_WINDOW, NO_BUDGET, STATED_SIZE_RATIO } from './window.js';
 import { rejectedBound } from './rejected-bound.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { type UsageRecord } from './stored-usage.js';
@@ -222,6 +222,6 @@ export function recordStatedWindow(
   const learned = { ...usage, learnedWindow: window, learnedWindowModel: normalizeModelName(model ?? '') };
   // The next call measures against it (see chooseWindow): status shows it now, not the window that was too large.
   return usage.window === undefined || window < usage.window
-    ? { ...learned, window, windowSource: 'learned', threshold: undefined, hardLimit: undefined }
+    ? { ...learned, window, windowSource: 'learned', ...NO_BUDGET }
     : learned;
 }

@@ -11,7 +11,7 @@
  */
 import { normalizeModelName } from '../estimate/model-registry.js';
 import type { UsageRecord } from './stored-usage.js';
-import { MIN_PLAUSIBLE_WINDOW } from './window.js';
+import { MIN_PLAUSIBLE_WINDOW, NO_BUDGET } from './window.js';
 
 /**
  * The guard's measure of the request it sent, as the agent's callbacks left it: the calibrated estimate of
@@ -44,6 +44,6 @@ export function recordRejectedSize(
   const recorded = { ...usage, rejectedTokens: bound, rejectedModel: name };
   // Status shows the bound from now, as it does a stated maximum (usage/learned-window.ts, recordStatedWindow).
   return usage.window === undefined || bound < usage.window
-    ? { ...recorded, window: bound, windowSource: 'learned', threshold: undefined, hardLimit: undefined }
+    ? { ...recorded, window: bound, windowSource: 'learned', ...NO_BUDGET }
     : recorded;
 }

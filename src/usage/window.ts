@@ -9,6 +9,8 @@ import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import type { FieldReader } from '../state/field-reader.js';
 
 export interface UsageWindow extends Pick<AgentUsageFigures, 'window' | 'windowSource' | 'threshold' | 'hardLimit'> {
+  /** The last call's threshold once a real count is seen, when it was capped for want of one (compute-budget.ts). */
+  readonly calibratedThreshold?: number | undefined;
   /** The maximum a provider's rejection stated for `learnedWindowModel`: that model's window from then on. */
   readonly learnedWindow?: number | undefined;
   readonly learnedWindowModel?: string | undefined;
@@ -33,6 +35,9 @@ export interface UsageWindow extends Pick<AgentUsageFigures, 'window' | 'windowS
   readonly rejectedModel?: string | undefined;
 }
 
+/** The budget figures of a window no call has used yet: the next call states them. */
+export const NO_BUDGET = { threshold: undefined, calibratedThreshold: undefined, hardLimit: undefined } as const;
+
 /** The smallest window a provider's statement or a record may name: the smallest an option may name. */
 export const MIN_PLAUSIBLE_WINDOW = 1_024;
 
@@ -49,6 +54,7 @@ export function decodeWindow(read: FieldReader): UsageWindow {
   return {
     window: read.tokens('window', MAX_PLAUSIBLE_TOKENS),
     threshold: read.tokens('threshold', MAX_PLAUSIBLE_TOKENS),
+    calibratedThreshold: read.tokens('calibratedThreshold', MAX_PLAUSIBLE_TOKENS),
     hardLimit: read.tokens('hardLimit', MAX_PLAUSIBLE_TOKENS),
     windowSource: read.oneOf('windowSource', WINDOW_ORIGINS),
     ...decodeLearnedWindow(read),
@@ -90,6 +96,7 @@ export function withBudget<T extends UsageWindow>(usage: T, budget: Budget, orig
     ...usage,
     window: budget.window,
     threshold: budget.threshold,
+    calibratedThreshold: budget.calibratedThreshold,
     hardLimit: budget.hardLimit,
     windowSource: origin,
   };

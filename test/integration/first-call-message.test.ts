@@ -84,6 +84,37 @@ describe("a session's first call, before any real count", () => {
     expect(usage.retriedCalls).toBe(1);
   });
 
+  it('should cut a message over the hard limit by the estimate only to the hard limit, and say so', async () => {
+    // 97% of the window by the estimate and by the provider: before, it was cut to what the threshold at the
+    // default correction leaves (a third of the window), and nothing was logged.
+    const message = pasted(0.97);
+    const h = await faultHarness({ model: 'gemini-2.5-flash', window: WINDOW, ratio: 1, toolChars: 0 });
+    const outcome = await h.turn(message);
+    expect(outcome.errorCodes).toEqual([]);
+    const [first] = h.model.requests;
+    expect(first?.rejected).toBe(false);
+    expect(first!.promptTokens).toBeLessThanOrEqual(WINDOW * 0.95);
+    expect(first!.promptTokens).toBeGreaterThan(WINDOW * 0.85);
+    const cut = sentText(first!.contents, message)!;
+    expect(cut.length).toBeLessThan(message.length);
+    expect(cut.endsWith('END-OF-CONTRACT')).toBe(true);
+    const notes = h.logger.matching(/the user's current message \(~\d+ tokens\) does not fit/);
+    expect(notes.map((line) => line.level)).toEqual(['info']);
+    expect(h.overLimitWarnings()).toBe(0);
+  });
+
+  it('should cut that message deeper inside the call when the provider finds it too long after all', async () => {
+    const message = pasted(0.97);
+    const h = await faultHarness({ model: 'gemini-2.5-flash', window: WINDOW, ratio: 1.3, toolChars: 0 });
+    const outcome = await h.turn(message);
+    expect(outcome.errorCodes).toEqual([]);
+    const [rejected, retried] = h.model.requests;
+    expect(rejected?.rejected).toBe(true);
+    expect(retried?.rejected).toBe(false);
+    expect(retried!.promptTokens).toBeLessThanOrEqual(WINDOW);
+    expect(sentText(retried!.contents, message)!.length).toBeLessThan(sentText(rejected!.contents, message)!.length);
+  });
+
   it.each([
     ['a model other than Gemini', { model: 'scripted-model' }],
     ['a defaultCorrection given, even the default', { guard: { defaultCorrection: 1.5 } }],
