@@ -55,3 +55,11 @@ export function stateKeysFor(agentName: string): GuardStateKeys {
     prepared: `${STATE_PREFIX}:${agentName}:prepared`,
   };
 }
+
+const USAGE_KEY = new RegExp(`^${STATE_PREFIX}:(.+):usage$`);
+
+/** The agent whose usage record `key` is (`stateKeysFor(agent).usage`), or undefined for any other key. */
+export function agentOfUsageKey(key: string): string | undefined {
+  const match = USAGE_KEY.exec(key);
+  return match?.[1] || undefined;
+}

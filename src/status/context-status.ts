@@ -6,7 +6,7 @@ import type { AgentUsageFigures } from '../usage/agent-usage-figures.js';
 import { decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
 import { renderFacts } from '../memory/durable-facts.js';
 import { decodeUsageRecord, type UsageRecord } from '../usage/stored-usage.js';
-import { STATE_PREFIX, stateKeysFor } from '../state/keys.js';
+import { agentOfUsageKey, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 import { correctionFactor } from '../estimate/calibration.js';
 import { turnsLeftAt } from '../budget/budget-line.js';
@@ -112,10 +112,9 @@ export interface AgentContextStatus extends AgentUsageFigures {
 /** Agents that have ContextGuard state in `state`. */
 export function guardedAgents(state: Readonly<Record<string, unknown>>): string[] {
   const names: string[] = [];
-  const pattern = new RegExp(`^${STATE_PREFIX}:(.+):usage$`);
   for (const key of Object.keys(state)) {
-    const match = pattern.exec(key);
-    if (match?.[1]) names.push(match[1]);
+    const name = agentOfUsageKey(key);
+    if (name) names.push(name);
   }
   return names.sort();
 }

@@ -21,6 +21,11 @@ export interface UsageCalibration {
   readonly lastCalibrated?: number | undefined;
   /** Correction learned from a real count; survives compactions. */
   readonly learnedCorrection?: number | undefined;
+  /**
+   * The model (normalised name) whose count taught `learnedCorrection`: another agent of the session starts from it
+   * on the same model (usage/sibling-correction.ts). Absent in records written before 2026-12-05.
+   */
+  readonly correctionModel?: string | undefined;
   /** Output tokens of the last response. */
   readonly outputTokens?: number | undefined;
   /**
@@ -40,6 +45,7 @@ export function decodeCalibration(read: FieldReader): UsageCalibration {
     lastCalibrated: read.tokens('lastCalibrated', MAX_PLAUSIBLE_TOKENS),
     // The guard only ever stores a clamped correction: one outside the clamp was written by something else.
     learnedCorrection: read.number('learnedCorrection', { min: MIN_CORRECTION, max: MAX_CORRECTION }),
+    correctionModel: read.string('correctionModel'),
     outputTokens: read.number('outputTokens', { max: MAX_PLAUSIBLE_TOKENS }),
     agentAddedTokens: read.tokens('agentAddedTokens', MAX_PLAUSIBLE_TOKENS),
   };

@@ -259,6 +259,7 @@ describe('summaryRejectionOutcome', () => {
     expect(outcome.usage).toEqual({
       ...usage,
       learnedCorrection: 66_000 / 55_000,
+      correctionModel: 'scripted-model',
       learnedWindow: 64_000,
       learnedWindowModel: 'scripted-model',
       window: 64_000,

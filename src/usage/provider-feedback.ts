@@ -5,6 +5,7 @@
  */
 import { clampCorrection, overflowInOwnWords, parseOverflowError } from '../estimate/calibration.js';
 import { plausibleTokenCount } from '../state/codec.js';
+import { normalizeModelName } from '../estimate/model-registry.js';
 import { type UsageRecord } from './stored-usage.js';
 import { recordRejectedSize } from './rejected-bound.js';
 import {
@@ -29,7 +30,11 @@ function plausibleCount(value: unknown): number | undefined {
  * Records a response's real prompt count against the estimate of the request
  * it answered. Missing, partial or nonsensical values leave the record as is.
  */
-export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage | undefined): UsageRecord {
+export function recordReportedUsage(
+  usage: UsageRecord,
+  reported: ReportedUsage | undefined,
+  model?: string,
+): UsageRecord {
   const prompt = plausibleCount(reported?.promptTokenCount);
   const output = plausibleCount(reported?.candidatesTokenCount);
   if (prompt === undefined || usage.sentEstimate === undefined || isFreshStart(usage)) {
@@ -41,6 +46,7 @@ export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage 
     lastEstimate: usage.sentEstimate,
     lastFraming: usage.sentFraming,
     learnedCorrection: clampCorrection(prompt / usage.sentEstimate),
+    correctionModel: correctionModelOf(model),
     ...(output === undefined ? {} : { outputTokens: output }),
   };
 }
@@ -51,6 +57,11 @@ export function recordReportedUsage(usage: UsageRecord, reported: ReportedUsage 
  * `includeContents: 'none'`: docs/design.md, "Workflow roots").
  */
 const FRESH_START_SHARE = 0.5;
+
+/** The model a correction is learned for, as another agent's model is compared with it. */
+function correctionModelOf(model: string | undefined): string | undefined {
+  return model === undefined ? undefined : normalizeModelName(model);
+}
 
 /**
  * A fresh start's pair would teach the ratio of a request that is mostly instruction and tool
@@ -130,6 +141,7 @@ function statedOutcome(
           lastEstimate: usage.sentEstimate,
           lastFraming: usage.sentFraming,
           learnedCorrection: clampCorrection(real / usage.sentEstimate),
+          correctionModel: correctionModelOf(model),
         }
       : {};
   const rejected = { ...usage, ...calibrated, rejectedCalls: usage.rejectedCalls + 1, forceCompaction: true };

@@ -27,6 +27,7 @@ import { readUsage } from '../runtime/state-writer.js';
 import { userOfContext } from '../runtime/session-scope.js';
 import { carryAgentAdditions } from '../../usage/agent-additions.js';
 import { CallFixedPart } from './call-fixed-part.js';
+import { startFromSibling } from './sibling-start.js';
 import { normalizeModelName } from '../../estimate/model-registry.js';
 import { isFirstCall } from '../../pipeline/fit-request.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
@@ -218,7 +219,9 @@ export class BeforeModelGuard {
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};
       // A retry's contents come without what was added after the guard: those tokens are carried instead.
-      const usage = retry ? carryAgentAdditions(stored.usage, retry.addedContentTokens) : stored.usage;
+      const usage = retry
+        ? carryAgentAdditions(stored.usage, retry.addedContentTokens)
+        : startFromSibling(context, request, stored.usage, logger);
       const firstMessageOnEstimate = this.sendsFirstMessageOnEstimate(context, request, call, usage);
       const state = {
         ...stored,

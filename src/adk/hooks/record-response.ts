@@ -117,7 +117,7 @@ function recordAnswer(
     const stored = change === undefined ? record : recordAgentAdditions(record, change);
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows);
-    return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata), bill) : usage;
+    return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata, model), bill) : usage;
   });
 }
 
