@@ -129,13 +129,9 @@ export function agentStatus(
   const summary = decodeSummaryRecord(state[keys.summary]);
   const lastCompaction = decodeCompactionRecord(state[keys.lastCompaction]);
   const estimated = usage.lastCalibrated;
-  const used = countedLast(usage) ?? estimated;
-  const percentUsed = used !== undefined && usage.window ? Math.round((used / usage.window) * 1000) / 10 : 0;
   const inForce = correctionFactor(usage);
   const correction = inForce.calibrated ? inForce.factor : undefined;
-  // The last call's threshold was capped for want of a count: a count has come, the next call is held to this.
-  const threshold = (inForce.calibrated ? usage.calibratedThreshold : undefined) ?? usage.threshold;
-  const turnsLeft = turnsLeftAt(used, threshold, usage.averageTurnTokens);
+  const { used, percentUsed, threshold, turnsLeft } = usedFigures(usage, inForce.calibrated);
   const ratio = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : undefined;
   return {
     agentName,
@@ -185,6 +181,15 @@ export function agentStatus(
     freshChains: usage.freshChains ?? 0,
     contextStatusCalls: 0,
   };
+}
+
+/** How much of the window the last request used, and the turns left to the threshold the next call is held to. */
+function usedFigures(usage: UsageRecord, calibrated: boolean) {
+  const used = countedLast(usage) ?? usage.lastCalibrated;
+  const percentUsed = used !== undefined && usage.window ? Math.round((used / usage.window) * 1000) / 10 : 0;
+  // The last call's threshold was capped for want of a count: a count has come, the next call is held to this.
+  const threshold = (calibrated ? usage.calibratedThreshold : undefined) ?? usage.threshold;
+  return { used, percentUsed, threshold, turnsLeft: turnsLeftAt(used, threshold, usage.averageTurnTokens) };
 }
 
 /** The provider's count of the last request sent, when it reported one (paired with that request's estimate). */

@@ -11,7 +11,7 @@ import { normalizeModelName } from '../estimate/model-registry.js';
 import type { UsageRecord } from './stored-usage.js';
 
 /** The correction another agent of the session learned for the model, and which agent learned it. */
-export interface SiblingCorrection {
+interface SiblingCorrection {
   readonly correction: number;
   readonly agentName: string;
   readonly model: string;
