@@ -16,7 +16,8 @@ export function omittedPartsMarker(omitted: number, total: number): Part {
   return { text: `[... omitted ${omitted} of ${total} parts ...]` };
 }
 
-function isPaired(part: Part): boolean {
+/** A call or a response: never dropped, since each pairs with one in another content. */
+export function isPaired(part: Part): boolean {
   return part.functionCall !== undefined || part.functionResponse !== undefined;
 }
 

@@ -327,6 +327,35 @@ describe('shrinkContentsToBudget on a content of many parts', () => {
     expect(kept.some((part) => /^\[\.\.\. omitted \d+ of 20000 parts \.\.\.\]$/.test(part.text ?? ''))).toBe(true);
   });
 
+  it('should drop middle parts of 1 KB rather than cut each, and use most of the budget', () => {
+    // A pasted document in 60 parts: before, each part was cut and then parts dropped by the same ratio again,
+    // and the content came out at a third of its budget.
+    const parts: Part[] = Array.from({ length: 60 }, (_, i) => ({ text: `${i}: ${textOfLength(1_000)}` }));
+    const list = [contentOf('user', ...parts)];
+    const tokens = estimateContentTokens(list[0]!, characterTokenizer);
+    for (const share of [0.9, 0.4]) {
+      const result = shrinkContentsToBudget(list, Math.floor(tokens * share), characterTokenizer);
+      expect(result.tokens).toBeLessThanOrEqual(tokens * share);
+      expect(result.tokens).toBeGreaterThan(tokens * share * 0.8);
+      const kept = result.contents[0]?.parts ?? [];
+      // Every part kept is whole; one marker stands for the ones left out.
+      expect(kept.filter((part) => !parts.includes(part))).toHaveLength(1);
+      expect(kept[0]).toBe(parts[0]);
+      expect(kept.at(-1)).toBe(parts[59]);
+    }
+  });
+
+  it('should still cut a part too large to be kept whole in the head or the tail', () => {
+    const parts = [
+      { text: `big: ${textOfLength(40_000)}` },
+      ...Array.from({ length: 30 }, (_, i) => ({ text: `row ${i}` })),
+    ];
+    const result = shrinkContentsToBudget([contentOf('user', ...parts)], 10_000, characterTokenizer);
+    expect(result.tokens).toBeLessThanOrEqual(10_000);
+    const first = result.contents[0]?.parts?.[0]?.text ?? '';
+    expect(first.startsWith('big: ')).toBe(true);
+  });
+
   it('should ask whether a content is protected once per content, not once per part', () => {
     const parts = Array.from({ length: 5_000 }, (_, i) =>
       i % 2 === 0 ? { text: `row ${i}` } : inlineDataPart('image/png', 'A'.repeat(64)),
