@@ -42,7 +42,7 @@ export function finish(
   const measured = { ...compacted, observedView: observed.view };
   const { sentCalibrated, reducedCalibrated } = sentAndReduced(measure, measured, composed, fitted);
   const reduced = { viewEstimate: composed.estimate, reducedCalibrated };
-  const { overLimit, sentWhole, messageCut } = limitNotes(observed, fitted, sentCalibrated, usage.agentAddedTokens);
+  const { overLimit, sentWhole, messageCut } = limitNotes(observed, fitted, sentCalibrated, usage);
   const tokensBefore = measure.calibrated;
   const compaction =
     made && composed.compacted && reason
@@ -79,6 +79,7 @@ export function finish(
       sentCalibrated,
       overLimit: overLimit !== undefined,
       overLimitCause,
+      messageCutFrom: fitted.messageCut?.before,
     }),
     compaction,
     budget,
@@ -101,18 +102,20 @@ function limitNotes(
   observed: Observed,
   fitted: Shrunk,
   sentCalibrated: number,
-  added: number | undefined,
+  usage: Pick<UsageRecord, 'agentAddedTokens' | 'messageCutFrom'>,
 ): Pick<Decision, 'overLimit' | 'sentWhole' | 'messageCut'> {
-  const { budget, factor } = observed.measure;
-  const messageCut = fitted.messageCut && messageCutNote(fitted.messageCut, budget);
-  if (!fitted.heldOnEstimate)
-    return { overLimit: overLimitMessage(sentCalibrated, budget, observed.fixedTokens, factor, added), messageCut };
+  const { budget, factor, fixedTokens } = { ...observed.measure, fixedTokens: observed.fixedTokens };
+  const note = fitted.messageCut && messageCutNote(fitted.messageCut, budget);
+  const said = fitted.messageCut?.before === usage.messageCutFrom; // cut again (a tool loop, a retry): said once
+  const over = overLimitMessage(sentCalibrated, budget, fixedTokens, factor, usage.agentAddedTokens);
+  if (!fitted.heldOnEstimate) return { overLimit: over, messageCut: said ? undefined : note };
   const atDefault = `~${sentCalibrated} at the default correction (x${factor}) used until the provider reports a count`;
-  if (messageCut)
+  if (note)
     return {
-      messageCut:
-        `${messageCut}; held to the hard limit by the estimate (${atDefault}), a rejection is retried inside the ` +
-        `call with the message cut deeper`,
+      messageCut: said
+        ? undefined
+        : `${note}; held to the hard limit by the estimate (${atDefault}), a rejection is retried inside the ` +
+          `call with the message cut deeper`,
     };
   return {
     sentWhole:

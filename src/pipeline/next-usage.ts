@@ -59,6 +59,8 @@ export interface UsageInput {
   readonly overLimit: boolean;
   readonly futileCompaction: FutileCompaction | undefined;
   readonly overLimitCause: string | undefined;
+  /** The estimate of the user's message this call cut, when it cut it (usage/marks.ts). */
+  readonly messageCutFrom?: number | undefined;
   /** Completed turns past the watermark, when this call's scheduled summary was not kept (usage/marks.ts). */
   readonly scheduleHeldAt?: number | undefined;
 }
@@ -92,6 +94,7 @@ export function nextUsage(input: UsageInput): UsageRecord {
     forceCompaction: false,
     futileCompaction: input.futileCompaction,
     overLimitCause: input.overLimitCause,
+    messageCutFrom: input.messageCutFrom,
     // A summary kept moves the watermark, from which the schedule counts turns anew.
     scheduleHeldAt: compacted ? undefined : (input.scheduleHeldAt ?? usage.scheduleHeldAt),
   };

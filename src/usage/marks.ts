@@ -13,6 +13,11 @@ export interface UsageMarks {
   readonly futileCompaction?: FutileCompaction | undefined;
   /** Window and fixed part of the last over-limit warning: the same cause is counted, not warned about again. */
   readonly overLimitCause?: string | undefined;
+  /**
+   * The estimate of the user's message the last call cut (pipeline/finish.ts): a tool loop cuts the same message on
+   * every call, and says so once.
+   */
+  readonly messageCutFrom?: number | undefined;
   /** The pin cap at which pinning the first request was refused; retried only under a larger cap. */
   readonly firstRequestPinRefusedCap?: number | undefined;
   /**
@@ -39,6 +44,7 @@ export function decodeMarks(read: FieldReader, record: Readonly<Record<string, u
     forceCompaction: read.boolean('forceCompaction'),
     futileCompaction: decodeFutileCompaction(record['futileCompaction']) ?? read.drop('futileCompaction'),
     overLimitCause: read.string('overLimitCause'),
+    messageCutFrom: read.number('messageCutFrom', { max: MAX_PLAUSIBLE_TOKENS }),
     firstRequestPinRefusedCap: read.number('firstRequestPinRefusedCap', { max: MAX_PLAUSIBLE_TOKENS }),
     scheduleHeldAt: read.number('scheduleHeldAt', { max: MAX_PLAUSIBLE_TOKENS }),
   };
