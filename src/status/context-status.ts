@@ -189,7 +189,20 @@ function usedFigures(usage: UsageRecord, calibrated: boolean) {
   const percentUsed = used !== undefined && usage.window ? Math.round((used / usage.window) * 1000) / 10 : 0;
   // The last call's threshold was capped for want of a count: a count has come, the next call is held to this.
   const threshold = (calibrated ? usage.calibratedThreshold : undefined) ?? usage.threshold;
-  return { used, percentUsed, threshold, turnsLeft: turnsLeftAt(used, threshold, usage.averageTurnTokens) };
+  return {
+    used,
+    percentUsed,
+    threshold,
+    turnsLeft: turnsLeftAt(pacedBy(usage, used), threshold, usage.averageTurnTokens),
+  };
+}
+
+/**
+ * What `turnsLeft` counts from: what the guard reduces by, its calibrated estimate (a callback after it may send
+ * less), but after a call sent before any count, whose estimate carried the default guess, the provider's count.
+ */
+function pacedBy(usage: UsageRecord, used: number | undefined): number | undefined {
+  return usage.calibratedThreshold === undefined ? (usage.lastCalibrated ?? used) : used;
 }
 
 /** The provider's count of the last request sent, when it reported one (paired with that request's estimate). */
