@@ -1,0 +1,71 @@
+/**
+ * Review 7: a transfer to a SequentialAgent whose agents inherit the root's model (ADK's `canonicalModel`).
+ * Both start from the router's correction (no rejection repeats), but the checker's first call still makes a summary
+ * and discards it (on 6959c12: two made and discarded, and the checker rejected).
+ */
+import { InMemorySessionService, LlmAgent, LogLevel, Runner, SequentialAgent, setLogLevel } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { payloadText } from '../support/payloads.js';
+import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
+import { CapturingLogger, ScriptedLlm, ScriptedSummarizerLlm } from '../../src/testing/index.js';
+import { proportionalCounter } from '../support/proportional-counter.js';
+
+setLogLevel(LogLevel.ERROR);
+
+const WINDOW = 16_000;
+
+function documentOf(share: number): string {
+  for (let chars = 20_000; ; chars += 1_000) {
+    const text = `Read this log: ${payloadText('prose', chars, 5)}`;
+    if (tiktokenTokenizer.count(text) >= WINDOW * share) return text;
+  }
+}
+
+describe('review 7: agents that inherit their model', () => {
+  it('should not make and discard a summary on the first calls of agents that inherit the model after a transfer', async () => {
+    const model = new ScriptedLlm({
+      model: 'gemini-2.5-flash',
+      window: WINDOW,
+      countTokens: proportionalCounter(1.2),
+      script: ({ index, request }) => {
+        const system = JSON.stringify(request.config?.systemInstruction ?? '');
+        if (system.includes('Route.'))
+          return {
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'pipeline' } } }],
+            },
+          };
+        return { content: { role: 'model', parts: [{ text: `Noted ${index}.` }] } };
+      },
+    });
+    // The pipeline's agents name no model: ADK gives them the root's.
+    const pipeline = new SequentialAgent({
+      name: 'pipeline',
+      description: 'Reads and checks logs.',
+      subAgents: [
+        new LlmAgent({ name: 'reader', instruction: 'Read the log.' }),
+        new LlmAgent({ name: 'checker', instruction: 'Check the log.' }),
+      ],
+    });
+    const root = new LlmAgent({ name: 'router', model, instruction: 'Route.', subAgents: [pipeline] });
+    const logger = new CapturingLogger();
+    const summarizer = new ScriptedSummarizerLlm();
+    const guard = new ContextGuard({ contextWindow: WINDOW, logger, summarizer, prepareTurnsAhead: 0 });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'inherit', agent: root, sessionService, plugins: [guard] });
+    const session = await sessionService.createSession({ appName: 'inherit', userId: 'u' });
+    const errors: string[] = [];
+    const newMessage = { role: 'user', parts: [{ text: documentOf(0.85) }] };
+    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
+      if (event.errorCode) errors.push(`${event.errorCode}`);
+    expect(errors).toEqual([]);
+    const byAgent = model.requests.map((r) => `${r.agentName}${r.rejected ? ':rejected' : ''}`);
+    expect(byAgent.filter((name) => name === 'checker:rejected')).toEqual([]);
+    // A summary made on the pipeline's first calls cannot make them smaller (the user's message is all they hold).
+    expect({
+      summarizerCalls: summarizer.calls.length,
+      discarded: logger.matching(/would not make the request smaller/).length,
+    }).toEqual({ summarizerCalls: 0, discarded: 0 });
+  });
+});
