@@ -109,7 +109,7 @@ function limitNotes(
   const said = fitted.messageCut?.before === usage.messageCutFrom; // cut again (a tool loop, a retry): said once
   const over = overLimitMessage(sentCalibrated, budget, fixedTokens, factor, usage.agentAddedTokens);
   if (!fitted.heldOnEstimate) return { overLimit: over, messageCut: said ? undefined : note };
-  const atDefault = `~${sentCalibrated} at the default correction (x${factor}) used until the provider reports a count`;
+  const atDefault = `~${sentCalibrated} at the correction in force (x${factor}) until the provider counts this agent's request`;
   if (note)
     return {
       messageCut: said
@@ -253,7 +253,7 @@ function composeAndFit(
     summaryAt: composed.summaryAt,
     fixedTokens,
     factor,
-    messageFactor: messageFactor(input.usage, measure, input.firstMessageOnEstimate === true),
+    messageFactor: messageFactor(input.usage, measure.factor, input.firstMessageOnEstimate === true),
     budget,
     tokenizer,
   });

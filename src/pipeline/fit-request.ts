@@ -177,19 +177,16 @@ export interface MessageCut {
 
 /**
  * The correction the user's current message is held to the hard limit by: the calibrated one, except on an
- * agent's first call of a session before any real count, where the shell allows it (`allowed`: a rejection is
- * retried with the message cut; adk/hooks/before-model-guard.ts), where it is the estimate itself (1). The built-in
- * default correction is a guess that errs high for a provider whose tokenizer counts near o200k's; cutting a message
- * that fits loses text the model is asked about, and the first answer is given without it. The retry holds the
- * message to the correction learned from the rejection, or to the default again (usage.forceCompaction).
+ * agent's first call of a session, where the shell allows it (`allowed`: a rejection is retried with the message
+ * cut; adk/hooks/before-model-guard.ts), where it is the estimate itself (1). Before a count of the agent's own
+ * request the correction is the built-in default, a guess that errs high for a provider whose tokenizer counts near
+ * o200k's, or another agent's of the session (usage/sibling-correction.ts), whose request may count higher than
+ * this one (JSON against prose: review 7). Cutting a message that fits loses text the model is asked about, and the
+ * first answer is given without it. The retry holds the message to the correction learned from the rejection, or
+ * to the default again (usage.forceCompaction).
  */
-export function messageFactor(
-  usage: FirstCallUsage,
-  measure: { readonly isCalibrated: boolean; readonly factor: number },
-  allowed: boolean,
-): number {
-  const { isCalibrated, factor } = measure;
-  return allowed && !isCalibrated && isFirstCall(usage) ? Math.min(1, factor) : factor;
+export function messageFactor(usage: FirstCallUsage, factor: number, allowed: boolean): number {
+  return allowed && isFirstCall(usage) ? Math.min(1, factor) : factor;
 }
 
 /** What tells an agent's first call of a session from its usage record. */

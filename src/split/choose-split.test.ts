@@ -25,8 +25,8 @@ const INPUT: ChooseSplitInput = {
 };
 
 describe('minimumGain', () => {
-  it('should ask a first summary for more than the smallest summary, a later one for a little new content', () => {
-    expect(minimumGain(false, false, 200)).toBe(MIN_SUMMARY_TOKENS);
+  it('should ask a first summary for more than the smallest summary and its framing, a later one for a little new content', () => {
+    expect(minimumGain(false, false, 200)).toBe(MIN_SUMMARY_TOKENS + SUMMARY_FRAMING_TOKENS);
     expect(minimumGain(false, true, 200)).toBe(MIN_NEWLY_COVERED_TOKENS);
   });
 

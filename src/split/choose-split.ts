@@ -39,10 +39,14 @@ export interface Split {
   readonly toCover: readonly number[];
 }
 
-/** The least gain (heuristic tokens) that pays for a summary. */
+/**
+ * The least gain (heuristic tokens) that pays for a summary. A first summary is sent with its framing: covering
+ * less than the smallest summary asked for and its framing cannot make the request smaller (review 7: the 63
+ * tokens of a transfer's call and answer summarized on a sub-agent's first call, and the summary discarded).
+ */
 export function minimumGain(masked: boolean, hasSummary: boolean, summaryCap: number): number {
   if (masked) return summaryCap + SUMMARY_FRAMING_TOKENS;
-  return hasSummary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS;
+  return hasSummary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS + SUMMARY_FRAMING_TOKENS;
 }
 
 export function chooseSplit(input: ChooseSplitInput): Split | undefined {

@@ -1,7 +1,7 @@
 /**
- * Review 7: a transfer to a SequentialAgent whose agents inherit the root's model (ADK's `canonicalModel`).
- * Both start from the router's correction (no rejection repeats), but the checker's first call still makes a summary
- * and discards it (on 6959c12: two made and discarded, and the checker rejected).
+ * A transfer to a SequentialAgent whose agents inherit the root's model (ADK's `canonicalModel`): the checker's
+ * first call made a summary of the 63 tokens of the transfer's call and answer, and discarded it (review 7; on
+ * 6959c12 two were made and discarded). A first summary must cover more than the smallest summary and its framing.
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, SequentialAgent, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ function documentOf(share: number): string {
   }
 }
 
-describe('review 7: agents that inherit their model', () => {
+describe('agents that inherit their model', () => {
   it('should not make and discard a summary on the first calls of agents that inherit the model after a transfer', async () => {
     const model = new ScriptedLlm({
       model: 'gemini-2.5-flash',
@@ -60,8 +60,6 @@ describe('review 7: agents that inherit their model', () => {
     for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
       if (event.errorCode) errors.push(`${event.errorCode}`);
     expect(errors).toEqual([]);
-    const byAgent = model.requests.map((r) => `${r.agentName}${r.rejected ? ':rejected' : ''}`);
-    expect(byAgent.filter((name) => name === 'checker:rejected')).toEqual([]);
     // A summary made on the pipeline's first calls cannot make them smaller (the user's message is all they hold).
     expect({
       summarizerCalls: summarizer.calls.length,

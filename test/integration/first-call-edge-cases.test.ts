@@ -1,6 +1,8 @@
 /**
- * Review 7: attacks on the first-call cut to the hard limit (4e5481a) and the sibling correction (9e7a505),
- * through the real Runner.
+ * Edge cases of an agent's first call, through the real Runner, from the seventh review: a first message cut to the
+ * hard limit by the estimate (a rejection without a count, a tool loop, many parts, a budget line, a pin), a
+ * correction another agent learned (a forged one, one of a request that counts higher), and `turnsLeft` beside a
+ * callback that drops history after the guard.
  */
 import { LogLevel, setLogLevel } from '@google/adk';
 import type { Content } from '@google/genai';
@@ -41,7 +43,7 @@ function toolLoop(steps: number): ModelScript {
 
 const noNumber = () => new Error('Request failed: the prompt is too long for this model.');
 
-describe('review 7: the first message cut to the hard limit', () => {
+describe('the first message cut to the hard limit', () => {
   it('should not reach the user as an error when the provider rejects the cut message without stating a count', async () => {
     const h = await faultHarness({
       model: 'gemini-2.5-flash',
@@ -80,7 +82,7 @@ describe('review 7: the first message cut to the hard limit', () => {
   });
 });
 
-describe('review 7: the first message cut beside what else the request carries', () => {
+describe('the first message cut beside what else the request carries', () => {
   const cases: Record<string, Parameters<typeof faultHarness>[0]> = {
     'the budget line': { guard: { budgetLine: true } },
     'a big system prompt': { instruction: `You analyse documents. ${payloadText('prose', 12_000, 9)}` },
@@ -120,7 +122,7 @@ describe('review 7: the first message cut beside what else the request carries',
   }
 });
 
-describe('review 7: the correction another agent learned', () => {
+describe('the correction another agent learned', () => {
   it('should not let a state key written by a tool make a first call undercount into an error', async () => {
     // A ghost agent's record, as a tool writing `context_guard:ghost:usage` would leave it.
     const ghost = {
@@ -147,7 +149,7 @@ describe('review 7: the correction another agent learned', () => {
   });
 });
 
-describe('review 7: a sibling correction above what this agent needs', () => {
+describe('a sibling correction above what this agent needs', () => {
   it("should not cut a second agent's first message that fits, because a sibling's request counted high", async () => {
     const { InMemorySessionService, LlmAgent, Runner, SequentialAgent } = await import('@google/adk');
     const { ContextGuard } = await import('../../src/index.js');
@@ -196,7 +198,7 @@ describe('review 7: a sibling correction above what this agent needs', () => {
   });
 });
 
-describe('review 7: usedTokens with a callback that drops history after the guard', () => {
+describe('usedTokens with a callback that drops history after the guard', () => {
   it('should not promise more turns than the guard gives before it compacts', async () => {
     const h = await faultHarness({
       window: 8_000,
