@@ -9,8 +9,13 @@
  *   sentence with an identifier, a path, a URL, an e-mail, a number, or a
  *   constraint word such as "must", "never", "only", "don't");
  * - taken from the summarizer's `## Key facts` bullet list.
- * The list is bounded (count and characters); when it must shrink, the facts
- * least recently seen go first, then the oldest, and every drop is reported.
+ * One message gives at most a few facts, the ones the user asks to be kept
+ * ("remember", "note that", "keep in mind"...) first, then its first and last
+ * candidates: a pasted log's lines are data, and each one holding an `id=` would
+ * otherwise push out what the user said (the eighth outside trial: an order id
+ * stated at turn 2 was gone after 30 pasted logs). The list is bounded (count and
+ * characters); when it must shrink, the facts the user asked to keep stay, then
+ * the most recently seen, then the newest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
@@ -39,6 +44,14 @@ const IDENTIFIER =
 /** Sentences longer than this are data, not facts; they are not scanned. */
 const MAX_SENTENCE_CHARS = 2_000;
 const CONSTRAINT = /\b(must|never|always|only|don't|do not|without|at most|at least|deadline|budget|required?)\b/i;
+/** A sentence the user asks to be kept: it outranks facts merely seen more recently. */
+const ASKED_TO_KEEP = /\b(remember|keep in mind|note that|don'?t forget|do not forget|for the record)\b/i;
+/** At most this many facts from one message. */
+const MAX_FACTS_PER_MESSAGE = 8;
+
+function askedToKeep(text: string): boolean {
+  return ASKED_TO_KEEP.test(text);
+}
 
 /** Normalised key used to recognise the same fact again. */
 function factKey(text: string): string {
@@ -61,12 +74,26 @@ export function extractFacts(contents: readonly Content[]): string[] {
   const facts: string[] = [];
   for (const content of contents) {
     if (!isUserRequest(content)) continue;
+    const found: string[] = [];
     for (const sentence of sentences(contentText(content))) {
       if (sentence.length > MAX_SENTENCE_CHARS) continue;
-      if (IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence)) facts.push(truncateEnd(sentence, MAX_FACT_CHARS));
+      if (IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence)) found.push(truncateEnd(sentence, MAX_FACT_CHARS));
     }
+    facts.push(...fewest(found));
   }
   return facts;
+}
+
+/** At most `MAX_FACTS_PER_MESSAGE` of one message's candidates: those asked to be kept, then its first and last. */
+function fewest(found: readonly string[]): string[] {
+  if (found.length <= MAX_FACTS_PER_MESSAGE) return [...found];
+  const asked = found.filter(askedToKeep).slice(0, MAX_FACTS_PER_MESSAGE);
+  const others = found.filter((fact) => !askedToKeep(fact));
+  const room = MAX_FACTS_PER_MESSAGE - asked.length;
+  const head = others.slice(0, Math.ceil(room / 2));
+  const tail = others.slice(Math.max(head.length, others.length - Math.floor(room / 2)));
+  const picked = new Set([...asked, ...head, ...tail]);
+  return found.filter((fact) => picked.has(fact));
 }
 
 /** The bullet lines of a `## Key facts` section in a summarizer's answer. */
@@ -88,7 +115,8 @@ export function parseKeyFacts(summary: string): string[] {
 /**
  * Merges `candidates` into `previous` at compaction number `compaction`:
  * known facts keep their exact text and are marked seen, new ones are added,
- * and the result is cut to `limits` (least recently seen, then oldest, first).
+ * and the result is cut to `limits` (what the user asked to keep last; then the least recently seen, then the
+ * oldest, first).
  */
 export function mergeFacts(
   previous: readonly DurableFact[],
@@ -108,8 +136,9 @@ export function mergeFacts(
     );
   }
   const all = [...byKey.values()];
-  // Keep the most recently seen, newest first; then restore the original order.
-  const ranked = [...all].sort((a, b) => b.lastSeen - a.lastSeen || b.addedAt - a.addedAt);
+  // Keep what the user asked to keep, then the most recently seen, newest first; then restore the original order.
+  const asked = (fact: DurableFact): number => (askedToKeep(fact.text) ? 1 : 0);
+  const ranked = [...all].sort((a, b) => asked(b) - asked(a) || b.lastSeen - a.lastSeen || b.addedAt - a.addedAt);
   const kept = new Set<DurableFact>();
   let chars = 0;
   for (const fact of ranked) {

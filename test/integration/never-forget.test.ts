@@ -130,4 +130,24 @@ describe('never forget', () => {
     expect(first).toContain('- Never deploy on Fridays.');
     expect(harness.model.rejectedRequests).toEqual([]);
   });
+
+  it('should keep a fact the user asked to remember through many pasted logs, whose lines hold identifiers too', async () => {
+    // The eighth outside trial: each pasted log line with an id became a durable fact, and the order id the user
+    // asked to be remembered at turn 2 was dropped as the least recently seen after four summaries.
+    const guard = new ContextGuard({ contextWindow: 16_000, summarizer: forgetfulSummarizer, maskKeepRecent: 0 });
+    const script = callThenAnswer({ call: () => undefined, answer: () => 'Noted.' });
+    const harness = createHarness({ window: 16_000, ratio: 1.2, script, plugins: [guard] });
+    const session = await harness.startSession();
+    await runTurn(harness.runner, session.id, 'Hello.');
+    await runTurn(harness.runner, session.id, 'Remember: my order id is ORD-7731.');
+    for (let turn = 0; turn < 30; turn++)
+      await runTurn(harness.runner, session.id, `Here is the log:\n${logText(4_000, turn + 1)}`);
+    await runTurn(harness.runner, session.id, 'What is my order id?');
+    const stored = await harness.storedSession(session.id);
+    const summary = decodeSummaryRecord(stored.state[stateKeysFor('worker').summary])!;
+    expect(summary.compactions).toBeGreaterThanOrEqual(3);
+    const last = harness.model.requests.at(-1)!;
+    expect(JSON.stringify(last.contents)).toContain('ORD-7731');
+    expect(summary.facts?.map((fact) => fact.text)).toContain('Remember: my order id is ORD-7731.');
+  });
 });
