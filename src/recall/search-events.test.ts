@@ -27,6 +27,22 @@ describe('searchEvents', () => {
       expect(searchEvents(events, 'TRK-99812-ZQ')[0]?.eventId).not.toBe('original');
     });
 
+    it('should rank an event holding the whole query above long ones holding its words many times', () => {
+      const log = (seed: number) =>
+        Array.from({ length: 40 }, (_, i) => `host-${seed} my order request id=${seed}${i} order miss`).join('\n');
+      const events = [
+        event('remember', userText('Remember: my order id is ORD-7731.')),
+        ...[1, 2, 3, 4, 5, 6].map((seed) =>
+          event(`log-${seed}`, functionResponse('fetch_logs', { output: log(seed) })),
+        ),
+      ];
+      const hits = searchEvents(events, 'my order id');
+      expect(hits[0]?.eventId).toBe('remember');
+      expect(hits[0]?.snippet).toContain('ORD-7731');
+      // Without the whole query, the logs' many words still rank them.
+      expect(searchEvents(events, 'request order')[0]?.eventId).toMatch(/^log-/);
+    });
+
     it('should not search events another branch wrote', () => {
       const events = [
         event('mine', userText('alpha beta'), { branch: 'root.worker' }),
