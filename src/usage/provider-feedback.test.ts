@@ -189,6 +189,7 @@ describe('recordRejection', () => {
       expect(next).toEqual({
         usage: { ...SENT, rejectedCalls: 1, forceCompaction: true },
         refused: 'size-inconsistent',
+        notAbout: true,
       });
     });
 
@@ -271,6 +272,6 @@ describe('summaryRejectionOutcome', () => {
     // 66,000 stated for a request estimated at 5,000: over the 8x the estimate allows.
     const usage = usageRecord({ sentEstimate: 60_000 });
     const outcome = summaryRejectionOutcome(usage, summaryOverflow(66_000), 5_000, 'scripted-model', undefined);
-    expect(outcome).toEqual({ usage, refused: 'size-inconsistent' });
+    expect(outcome).toEqual({ usage, refused: 'size-inconsistent', notAbout: true });
   });
 });

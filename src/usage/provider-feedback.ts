@@ -91,6 +91,11 @@ interface RejectionOutcome {
   readonly refused?: RefusedStatement | undefined;
   /** The session's bound on `model`'s window from the rejected request's measure, when it lowered it. */
   readonly bounded?: number | undefined;
+  /**
+   * The message states a plausible maximum beside a size that cannot be the request sent, or is not over that
+   * maximum: a statement about some other request, or none (a spurious rejection). Sent again even unchanged.
+   */
+  readonly notAbout?: boolean | undefined;
 }
 
 /**
@@ -116,12 +121,17 @@ export function rejectionOutcome(
   // when the provider's own words say so: a text that merely mentions a too-long prompt may quote a user.
   // A maximum the message states and the guard believes is the window: the guard's measure, lower than the real
   // size it states whenever the request was underestimated, would only bound it too low.
+  // A plausible maximum stated beside a size that cannot be this request (or is not over it) is a statement
+  // about some other request, or none: bounding by this one's measure would shrink the session's window for
+  // nothing (the eighth outside trial: a spurious 400 on a 2,373-token request, and a 16,000 window became 2,373).
   const floor = windowFloor([acceptedIn(usage, model), processAccepted]);
-  const believed = outcome.refused === undefined && plausibleWindow(parsed.limit ?? 0) !== undefined;
-  const bounds = !believed && overflowInOwnWords(message);
+  const stated = plausibleWindow(parsed.limit ?? 0) !== undefined;
+  const believed = outcome.refused === undefined && stated;
+  const notAbout = stated && (outcome.refused === 'size-inconsistent' || outcome.refused === 'not-over');
+  const bounds = !believed && !notAbout && overflowInOwnWords(message);
   const next = bounds ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
-  return { ...outcome, usage: next, ...(bounded === undefined ? {} : { bounded }) };
+  return { ...outcome, usage: next, ...(bounded === undefined ? {} : { bounded }), ...(notAbout ? { notAbout } : {}) };
 }
 
 /** What the message states: its size calibrates, its maximum may become the window (see `rejectionOutcome`). */

@@ -74,6 +74,21 @@ describe('a rejection that states no maximum the guard reads', () => {
     expect(decideWindow(outcome.usage, { model: 'm', resolved: option }).window).toBe(16_000);
   });
 
+  it('should not bound the window when the size it states cannot be the request, or is not over its maximum', () => {
+    // A spurious 400 (the eighth outside trial): a request of ~2,373 tokens said to be 16,298 over 16,000.
+    const usage = usageRecord({ sentEstimate: 1_980, lastCalibrated: 2_373, window: 16_000 });
+    for (const message of [
+      'The input token count (16298) exceeds the maximum number of tokens allowed (16000).',
+      'The input token count (2300) exceeds the maximum number of tokens allowed (16000).',
+    ]) {
+      const outcome = rejectionOutcome(usage, message, 'm', undefined, 2_373);
+      expect(outcome.refused).toBeDefined();
+      expect(outcome.bounded).toBeUndefined();
+      expect(outcome.usage).toMatchObject({ window: 16_000, forceCompaction: true });
+      expect(outcome.usage.rejectedTokens).toBeUndefined();
+    }
+  });
+
   it("should not bound the window when only a text that may quote the request or a user says 'too long'", () => {
     const usage = usageRecord({ sentEstimate: 2_000, lastCalibrated: 3_000, acceptedTokens: 2_800 });
     for (const message of [

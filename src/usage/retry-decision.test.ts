@@ -15,6 +15,11 @@ describe('retryPays', () => {
   it('should not retry a request still over the hard limit after every reduction', () => {
     expect(retryPays({ rejectedEstimate: 9_000, estimate: 7_900, overLimit: true })).toBe(false);
   });
+
+  it('should send again, even unchanged, a request whose rejection stated a size it cannot have', () => {
+    expect(retryPays({ rejectedEstimate: 40, estimate: 40, overLimit: false, notAbout: true })).toBe(true);
+    expect(retryPays({ rejectedEstimate: 40, estimate: 40, overLimit: true, notAbout: true })).toBe(false);
+  });
 });
 
 describe('withRetriedCall', () => {

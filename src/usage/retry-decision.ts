@@ -13,14 +13,19 @@ interface RetryAttempt {
   readonly estimate: number;
   /** The new decision is still over the hard limit after every reduction. */
   readonly overLimit: boolean;
+  /** The rejection stated a size that cannot be this request (usage/provider-feedback.ts `notAbout`). */
+  readonly notAbout?: boolean | undefined;
 }
 
 /**
  * True when the request came out smaller and the guard believes it fits: a request that cannot be
- * made smaller, or still does not fit the guard's own limit, would only be rejected again.
+ * made smaller, or still does not fit the guard's own limit, would only be rejected again. A rejection
+ * whose statement is not about this request (a spurious 400) is sent again even unchanged, once: on an
+ * agent's first call there is nothing to make smaller, and the 400 reached the user (the eighth outside trial).
  */
 export function retryPays(attempt: RetryAttempt): boolean {
-  return !attempt.overLimit && attempt.estimate < attempt.rejectedEstimate;
+  if (attempt.overLimit) return false;
+  return attempt.estimate < attempt.rejectedEstimate || attempt.notAbout === true;
 }
 
 /** The usage record with one more retried call. */

@@ -60,7 +60,7 @@ export function learnFromRejection(
   message: string,
   deps: { logger: GuardLogger; windows: ModelWindowResolver; left: LeftRequests },
   model: string | undefined = request?.model,
-): void {
+): { readonly notAbout: boolean } {
   // The request rejected is the one the agent's callbacks left: its estimate is paired with the stated size.
   const change = deps.left.takeChange(context, request);
   const stored = readUsage(context.state, context.agentName);
@@ -88,6 +88,7 @@ export function learnFromRejection(
   deps.logger.warn(
     `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; it is compacted before it is sent again (inside this call when it can be retried, else on the next call).${stated}${bounded}`,
   );
+  return { notAbout: outcome.notAbout === true };
 }
 
 /** Where a learned window holds, for the warning (usage/window-statements.ts). */

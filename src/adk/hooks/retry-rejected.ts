@@ -74,7 +74,7 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
     const rejected = request.contents;
     try {
       const left = parts.left.peek(context, request);
-      learnFromRejection(context, request, message, parts);
+      const { notAbout } = learnFromRejection(context, request, message, parts);
       markLearned(error);
       const added = left && !left.edited && additionsOf(left, rejected, parts);
       if (!left || !added) return notRetried(context, parts, 'changed');
@@ -88,6 +88,7 @@ export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: Gua
           rejectedEstimate,
           estimate: result.estimate,
           overLimit: !!result.overLimit,
+          notAbout,
         });
         if (!pays) refused = discard(context, result);
         return pays;
