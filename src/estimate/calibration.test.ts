@@ -423,7 +423,7 @@ describe('parseOverflowError', () => {
         message:
           "This model's maximum context length is 8192 tokens, however you requested 10000 tokens (5000 in your prompt; 5000 for the completion). " +
           'Please reduce your prompt; or completion length.',
-        says: { promptTokens: 5_000, limit: 8_192 },
+        says: { promptTokens: 5_000, requestedTokens: 10_000, limit: 8_192 },
       },
       {
         should: 'read the statement after the four error classes LiteLLM nests',
@@ -431,7 +431,7 @@ describe('parseOverflowError', () => {
           'litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: OpenAIException - ' +
           "This model's maximum context length is 13500 tokens. However, you requested 14032 tokens " +
           '(9936 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.',
-        says: { promptTokens: 9_936, limit: 13_500 },
+        says: { promptTokens: 9_936, requestedTokens: 14_032, limit: 13_500 },
       },
       {
         should: 'read the input tokens of the newer wording',

@@ -171,7 +171,7 @@ function isPositive(value: number | undefined): value is number {
  * A message that only mentions a too-long prompt elsewhere is still an overflow,
  * with nothing stated.
  */
-export function parseOverflowError(message: string): { promptTokens?: number; limit?: number } | undefined {
+export function parseOverflowError(message: string): OverflowStatement | undefined {
   const own = providerMessage(message);
   const stated = statementAtStart(own);
   if (stated) return stated;
@@ -249,7 +249,17 @@ const OPENAI_SIZE = new RegExp(
   'i',
 );
 
-function statementAtStart(text: string): { promptTokens?: number; limit?: number } | undefined {
+/**
+ * What a rejection states: the prompt's size, the maximum, and (OpenAI's and vLLM's "you requested N tokens (P in
+ * the messages, C in the completion)") the whole request's, completion included, which is what went over.
+ */
+export interface OverflowStatement {
+  promptTokens?: number;
+  limit?: number;
+  requestedTokens?: number;
+}
+
+function statementAtStart(text: string): OverflowStatement | undefined {
   const gemini = GEMINI.exec(text);
   if (gemini) return { promptTokens: count(gemini[1]), ...(gemini[2] ? { limit: count(gemini[2]) } : {}) };
   const maximum = GEMINI_MAXIMUM.exec(text);
@@ -261,7 +271,8 @@ function statementAtStart(text: string): { promptTokens?: number; limit?: number
   // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
   const size = OPENAI_SIZE.exec(text.slice(openai[0].length));
   const prompt = size?.[2] ?? size?.[1];
-  return { ...(prompt ? { promptTokens: count(prompt) } : {}), limit: count(openai[1]) };
+  const requested = size?.[2] ? { requestedTokens: count(size[1]) } : {};
+  return { ...(prompt ? { promptTokens: count(prompt) } : {}), ...requested, limit: count(openai[1]) };
 }
 
 /** A count matched by COUNT, without its thousands separators. */

@@ -74,6 +74,17 @@ describe('a rejection that states no maximum the guard reads', () => {
     expect(decideWindow(outcome.usage, { model: 'm', resolved: option }).window).toBe(16_000);
   });
 
+  it('should bound the window when the prompt fits but the prompt and the completion it asked for do not (review 8)', () => {
+    // vLLM's and OpenAI's words: the prompt (12,785) is under the maximum, the whole request is not.
+    const usage = usageRecord({ sentEstimate: 12_000, lastCalibrated: 12_785, window: 64_000 });
+    const message =
+      "400 This model's maximum context length is 16384 tokens. However, you requested 16785 tokens " +
+      '(12785 in the messages, 4000 in the completion). Please reduce the length of the messages or completion.';
+    const outcome = rejectionOutcome(usage, message, 'm', undefined, 12_785);
+    expect(outcome.notAbout).toBeUndefined();
+    expect(outcome.bounded).toBeDefined();
+  });
+
   it('should not bound the window when the size it states cannot be the request, or is not over its maximum', () => {
     // A spurious 400 (the eighth outside trial): a request of ~2,373 tokens said to be 16,298 over 16,000.
     const usage = usageRecord({ sentEstimate: 1_980, lastCalibrated: 2_373, window: 16_000 });

@@ -1,0 +1,56 @@
+/**
+ * Review 8 attacks through the real Runner (see the branch's report).
+ */
+import { LogLevel, setLogLevel } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { faultHarness } from '../support/fault-harness.js';
+
+setLogLevel(LogLevel.ERROR);
+
+/** vLLM's (and OpenAI's) words when the prompt fits but the prompt plus the completion asked for does not. */
+function vllmOverflow(max: number, completion: number) {
+  return ({ promptTokens }: { promptTokens: number }) =>
+    promptTokens + completion > max
+      ? new Error(
+          `400 This model's maximum context length is ${max} tokens. However, you requested ${promptTokens + completion} tokens (${promptTokens} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`,
+        )
+      : undefined;
+}
+
+describe('review 8: a genuine overflow of the prompt plus the completion (vLLM, OpenAI)', () => {
+  it('should not keep rejecting call after call: the session learns a bound', async () => {
+    const h = await faultHarness({
+      model: 'scripted-vllm',
+      window: 200_000,
+      ratio: 1.0,
+      toolChars: 3_000,
+      guard: { contextWindow: 64_000 },
+      fail: vllmOverflow(16_384, 4_000),
+    });
+    const errors: string[] = [];
+    for (let turn = 0; turn < 30; turn++) {
+      const outcome = await h.turn(`Turn ${turn}: fetch the document and tell me what changed.`);
+      errors.push(...outcome.errorCodes, ...(outcome.thrown ? [outcome.thrown] : []));
+    }
+    const usage = await h.usage();
+    expect(errors).toEqual([]);
+    // Before d0ff256 one rejection bounded the window by the request's measure; after it, three in 30 turns.
+    expect(usage.rejectedCalls).toBe(1);
+  });
+
+  it("should not send an agent's first call again unchanged: the rejection is about it", async () => {
+    const h = await faultHarness({
+      model: 'scripted-vllm',
+      window: 200_000,
+      ratio: 1.0,
+      toolChars: 0,
+      guard: { contextWindow: 64_000 },
+      fail: vllmOverflow(16_384, 4_000),
+    });
+    await h.turn(`Please read this: ${'lorem ipsum dolor sit amet '.repeat(2_400)}`);
+    const [first, second] = h.model.requests;
+    expect(first?.promptTokens).toBeGreaterThan(12_384);
+    // Sent again only if made smaller: the same request would be rejected again for the same reason.
+    if (second) expect(second.contents).not.toEqual(first?.contents);
+  });
+});
