@@ -1,0 +1,29 @@
+/**
+ * Review 8 (e5adf34): pasted documentation says "Note that ... must ..." in many sentences. Each such sentence
+ * ranks as a fact the user asked to keep, eight from each paste, and the newest of them push out the user's own
+ * "Remember: ..." stated before them (fails on main; not fixed here).
+ */
+import { describe, expect, it } from 'vitest';
+import { userText } from '../../test/support/builders.js';
+import { extractFacts, mergeFacts, type DurableFact } from './durable-facts.js';
+
+const pastedDoc = (page: number) =>
+  Array.from(
+    { length: 12 },
+    (_, i) => `Note that the setting opt_${page}_${i} must be set before the service starts.`,
+  ).join(' ');
+
+describe('review 8: pasted documentation that says "note that"', () => {
+  it("should keep the user's own fact after ten pasted pages each holding twelve 'note that' sentences", () => {
+    const own = 'Remember: my order id is ORD-7731.';
+    let facts: DurableFact[] = mergeFacts([], extractFacts([userText(own)]), 1, {
+      maxFacts: 60,
+      maxChars: 20_000,
+    }).facts;
+    for (let page = 0; page < 10; page++) {
+      const candidates = extractFacts([userText(`Here is page ${page} of the manual: ${pastedDoc(page)}`)]);
+      facts = mergeFacts(facts, candidates, page + 2, { maxFacts: 60, maxChars: 20_000 }).facts;
+    }
+    expect(facts.map((fact) => fact.text)).toContain(own);
+  });
+});
