@@ -130,8 +130,7 @@ export function rejectionOutcome(
   // A prompt under the maximum with the completion it asked for over it (OpenAI's, vLLM's words) is about it.
   const overWithCompletion = (parsed.requestedTokens ?? 0) > (parsed.limit ?? Infinity);
   const notAbout =
-    stated &&
-    (outcome.refused === 'size-inconsistent' || (outcome.refused === 'not-over' && !overWithCompletion));
+    stated && (outcome.refused === 'size-inconsistent' || (outcome.refused === 'not-over' && !overWithCompletion));
   const bounds = !believed && !notAbout && overflowInOwnWords(message);
   const next = bounds ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
