@@ -155,21 +155,16 @@ function isPositive(value: number | undefined): value is number {
 }
 
 /**
- * Reads the real prompt size out of a provider's "prompt too long" error, so
- * the next estimate can be calibrated even when no usage is ever reported.
- * Gemini: "The input token count (1234567) exceeds the maximum number of tokens
- * allowed (1048576)."; Vertex AI: "Unable to submit request because the input
- * token count is 1234567 but model only supports up to 1048576."; Anthropic and
- * OpenAI-style messages are recognised too, and so is a message that states
- * only the maximum. `limit` is the provider's maximum, which may become the
- * model's window (usage/learned-window.ts).
+ * Reads the real prompt size out of a provider's "prompt too long" error, so the next estimate can be calibrated even
+ * when no usage is ever reported. Gemini: "The input token count (1234567) exceeds the maximum number of tokens
+ * allowed (1048576)."; Vertex AI: "Unable to submit request because the input token count is 1234567 but model only
+ * supports up to 1048576."; Anthropic and OpenAI-style messages are recognised too, and so is a message that states
+ * only the maximum. `limit` is the provider's maximum, which may become the model's window (usage/learned-window.ts).
  *
- * Numbers are read only from the provider's own statement, at the start of its
- * message (the `message` of a JSON error body, else the whole text): some
- * providers and proxies quote the request after their own words, and a user's
- * message can say anything, "maximum number of tokens allowed (1100)" included.
- * A message that only mentions a too-long prompt elsewhere is still an overflow,
- * with nothing stated.
+ * Numbers are read only from the provider's own statement, at the start of its message (the `message` of a JSON error
+ * body, else the whole text): some providers and proxies quote the request after their own words, and a user's
+ * message can say anything, "maximum number of tokens allowed (1100)" included. A message that only mentions a
+ * too-long prompt elsewhere is still an overflow, with nothing stated.
  */
 export function parseOverflowError(message: string): OverflowStatement | undefined {
   const own = providerMessage(message);
@@ -249,15 +244,8 @@ const OPENAI_SIZE = new RegExp(
   'i',
 );
 
-/**
- * What a rejection states: the prompt's size, the maximum, and (OpenAI's and vLLM's "you requested N tokens (P in
- * the messages, C in the completion)") the whole request's, completion included, which is what went over.
- */
-export interface OverflowStatement {
-  promptTokens?: number;
-  limit?: number;
-  requestedTokens?: number;
-}
+/** The whole request's size (OpenAI's, vLLM's "you requested N") is what went over when the prompt did not. */
+type OverflowStatement = { promptTokens?: number; limit?: number; requestedTokens?: number };
 
 function statementAtStart(text: string): OverflowStatement | undefined {
   const gemini = GEMINI.exec(text);
