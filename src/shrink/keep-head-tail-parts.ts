@@ -22,26 +22,33 @@ export function isPaired(part: Part): boolean {
 }
 
 /**
- * Parts kept: whole parts from the head while they fit half of `maxBytes`,
- * from the tail while they fit the rest. `sizes[i]` is the size of `parts[i]`
+ * Parts kept: those `keptInPlace` names (and every call or response) where they
+ * are, counted against `maxBytes`; of the others, whole parts from the head while
+ * they fit half of what is left, from the tail while they fit the rest. `sizes[i]` is the size of `parts[i]`
  * in the unit of `maxBytes`. Returns `parts` itself when nothing is left out.
  */
-export function keepHeadTailParts(parts: readonly Part[], sizes: readonly number[], maxBytes: number): readonly Part[] {
+export function keepHeadTailParts(
+  parts: readonly Part[],
+  sizes: readonly number[],
+  maxBytes: number,
+  keptInPlace: (index: number) => boolean = () => false,
+): readonly Part[] {
+  const inPlace = (index: number): boolean => isPaired(parts[index]!) || keptInPlace(index);
   let fixed = 0;
-  for (let i = 0; i < parts.length; i++) if (isPaired(parts[i]!)) fixed += sizes[i] ?? 0;
+  for (let i = 0; i < parts.length; i++) if (inPlace(i)) fixed += sizes[i] ?? 0;
   const room = Math.max(0, maxBytes - fixed);
   const keep = new Uint8Array(parts.length);
   let used = 0;
   let head = 0;
   for (; head < parts.length; head++) {
-    if (isPaired(parts[head]!)) continue;
+    if (inPlace(head)) continue;
     const size = sizes[head] ?? 0;
     if (used + size > room / 2) break;
     used += size;
     keep[head] = 1;
   }
   for (let tail = parts.length - 1; tail > head; tail--) {
-    if (isPaired(parts[tail]!)) continue;
+    if (inPlace(tail)) continue;
     const size = sizes[tail] ?? 0;
     if (used + size > room) break;
     used += size;
@@ -51,7 +58,7 @@ export function keepHeadTailParts(parts: readonly Part[], sizes: readonly number
   let omitted = 0;
   let markerAt = -1;
   for (let i = 0; i < parts.length; i++) {
-    if (keep[i] === 1 || isPaired(parts[i]!)) {
+    if (keep[i] === 1 || inPlace(i)) {
       kept.push(parts[i]!);
     } else {
       if (markerAt < 0) markerAt = kept.length;

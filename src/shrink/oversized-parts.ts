@@ -190,20 +190,22 @@ function cutContent(content: Content, limitFor: (size: number) => number, size: 
   let whole = 0;
   for (const bytes of sizes) whole += bytes;
   const limit = Math.max(FLOOR_BYTES, limitFor(whole));
+  // Of many parts, one too large to be kept whole in the head or the tail is kept in place and cut, as a call or
+  // a response is: dropped, the document the message is about would go (review 8: a 60,000-character part second
+  // of 20 was cut to half the room, no longer fitted the head behind the first, and went whole).
+  const inPlace = parts.map((part, i) => !many || isPaired(part) || sizes[i]! > limit / 2);
   let changed = false;
   const cut = parts.map((part, i) => {
     const bytes = sizes[i]!;
-    if (bytes < SMALL_PART_BYTES || (many && !isPaired(part) && bytes <= limit / 2)) return part;
-    // Of many parts, one that is cut is cut to what the head or the tail can keep whole.
-    const target = many ? Math.min(limitFor(bytes), Math.floor(limit / 2)) : limitFor(bytes);
-    const next = shrinkPart(part, Math.max(floorFor(part, bytes), target));
+    if (bytes < SMALL_PART_BYTES || !inPlace[i]) return part;
+    const next = shrinkPart(part, Math.max(floorFor(part, bytes), limitFor(bytes)));
     if (next !== part) {
       changed = true;
       sizes[i] = size(next);
     }
     return next;
   });
-  const kept = many ? keepHeadTailParts(cut, sizes, limit) : cut;
+  const kept = many ? keepHeadTailParts(cut, sizes, limit, (i) => inPlace[i] === true) : cut;
   return changed || kept !== cut ? { ...content, parts: [...kept] } : content;
 }
 
