@@ -1,39 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import { userText } from '../../test/support/builders.js';
-import { extractFacts, mergeFacts } from './durable-facts.js';
+import { decodeFacts, extractFacts, mergeFacts } from './durable-facts.js';
 
 const logLines = (count: number) => Array.from({ length: count }, (_, i) => `GET /orders status=200 id=A${100 + i}`);
+const texts = (facts: readonly { text: string }[]) => facts.map((fact) => fact.text);
 
 describe('extractFacts', () => {
-  it('should take every candidate of a short message', () => {
-    expect(extractFacts([userText('The project id is P-4431. Never deploy on Fridays. Thanks')])).toEqual([
-      'The project id is P-4431.',
-      'Never deploy on Fridays.',
+  it("should take every candidate of a message of the user's own, marking what it asks to be kept", () => {
+    const facts = extractFacts([userText('Remember: the project id is P-4431. Never deploy on Fridays. Thanks')]);
+    expect(facts).toEqual([
+      { text: 'Remember: the project id is P-4431.', asked: true },
+      { text: 'Never deploy on Fridays.', asked: false },
     ]);
   });
 
-  it('should take at most eight of one message: those asked to be kept, then its first and last', () => {
+  it('should take only the first and last four of a paste, and mark none of them, whatever they say', () => {
     const lines = logLines(40);
     const pasted = `Here is the log:\n${lines.join('\n')}\nNote that order 7731 is the one that failed.`;
     const facts = extractFacts([userText(pasted)]);
-    expect(facts).toHaveLength(8);
-    expect(facts).toContain('Note that order 7731 is the one that failed.');
-    expect(facts.slice(0, 4)).toEqual(lines.slice(0, 4));
-    expect(facts.slice(4, 7)).toEqual(lines.slice(-3));
+    expect(texts(facts)).toEqual([
+      ...lines.slice(0, 4),
+      ...lines.slice(-3),
+      'Note that order 7731 is the one that failed.',
+    ]);
+    expect(facts.some((fact) => fact.asked)).toBe(false);
   });
 });
 
 describe('mergeFacts', () => {
   it('should keep a fact the user asked to keep ahead of facts seen more recently', () => {
-    const asked = { text: 'Remember: my order id is ORD-7731.', addedAt: 1, lastSeen: 1 };
+    const asked = { text: 'Remember: my order id is ORD-7731.', addedAt: 1, lastSeen: 1, asked: true } as const;
     const later = logLines(10).map((text, i) => ({ text, addedAt: 2 + i, lastSeen: 2 + i }));
-    const { facts, dropped } = mergeFacts([asked, ...later], logLines(12).slice(10), 12, {
-      maxFacts: 5,
-      maxChars: 10_000,
-    });
-    expect(facts.map((fact) => fact.text)).toContain(asked.text);
+    const seen = logLines(12)
+      .slice(10)
+      .map((text) => ({ text }));
+    const { facts, dropped } = mergeFacts([asked, ...later], seen, 12, { maxFacts: 5, maxChars: 10_000 });
+    expect(texts(facts)).toContain(asked.text);
     expect(facts).toHaveLength(5);
     expect(dropped).not.toContain(asked.text);
+  });
+
+  it('should mark a known fact once a message of its own asks for it, and keep its first text', () => {
+    const known = { text: 'Remember the port is 5432.', addedAt: 1, lastSeen: 1 };
+    const { facts } = mergeFacts([known], [{ text: 'remember the port is 5432', asked: true }], 2, {
+      maxFacts: 5,
+      maxChars: 1_000,
+    });
+    expect(facts).toEqual([{ ...known, lastSeen: 2, asked: true }]);
   });
 
   it('should still drop the least recently seen of the rest, then the oldest', () => {
@@ -43,5 +56,19 @@ describe('mergeFacts', () => {
       facts: [recent],
       dropped: [old.text],
     });
+  });
+});
+
+describe('decodeFacts', () => {
+  it('should read the mark back only as true', () => {
+    expect(
+      decodeFacts([
+        { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
+        { text: 'a fact A-2', addedAt: 1, lastSeen: 1, asked: 'yes' },
+      ]),
+    ).toEqual([
+      { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
+      { text: 'a fact A-2', addedAt: 1, lastSeen: 1 },
+    ]);
   });
 });

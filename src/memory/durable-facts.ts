@@ -9,13 +9,15 @@
  *   sentence with an identifier, a path, a URL, an e-mail, a number, or a
  *   constraint word such as "must", "never", "only", "don't");
  * - taken from the summarizer's `## Key facts` bullet list.
- * One message gives at most a few facts, the ones the user asks to be kept
- * ("remember", "note that", "keep in mind"...) first, then its first and last
- * candidates: a pasted log's lines are data, and each one holding an `id=` would
- * otherwise push out what the user said (the eighth outside trial: an order id
- * stated at turn 2 was gone after 30 pasted logs). The list is bounded (count and
- * characters); when it must shrink, the facts the user asked to keep stay, then
- * the most recently seen, then the newest, and every drop is reported.
+ * One message gives at most a few facts: a message with more candidates is a
+ * paste, whose lines are data (each log line holding an `id=` pushed out what the
+ * user said: the eighth outside trial's order id, stated at turn 2, was gone after
+ * 30 pasted logs), and gives its first and last. A sentence of a message that is
+ * not a paste in which the user asks for it to be kept ("remember", "note that",
+ * "keep in mind"...) is marked so. The list is bounded (count and characters);
+ * when it must shrink, the facts marked so stay, then the most recently seen, then
+ * the newest, and every drop is reported. A paste's "note that" does not mark
+ * (review 8: ten pages of documentation pushed out the user's own fact).
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
@@ -28,6 +30,14 @@ export interface DurableFact {
   readonly addedAt: number;
   /** Compaction number that last saw it (in the summarized contents or the summarizer's list). */
   readonly lastSeen: number;
+  /** The user asked for it to be kept, in a message of their own (not a paste): dropped only after the others. */
+  readonly asked?: true | undefined;
+}
+
+/** A fact as found: its text, and whether the user asked for it to be kept. */
+export interface FactCandidate {
+  readonly text: string;
+  readonly asked?: boolean | undefined;
 }
 
 interface FactLimits {
@@ -70,8 +80,8 @@ function sentences(text: string): string[] {
 }
 
 /** Fact candidates from the user's messages among `contents`, in order. */
-export function extractFacts(contents: readonly Content[]): string[] {
-  const facts: string[] = [];
+export function extractFacts(contents: readonly Content[]): FactCandidate[] {
+  const facts: FactCandidate[] = [];
   for (const content of contents) {
     if (!isUserRequest(content)) continue;
     const found: string[] = [];
@@ -84,16 +94,12 @@ export function extractFacts(contents: readonly Content[]): string[] {
   return facts;
 }
 
-/** At most `MAX_FACTS_PER_MESSAGE` of one message's candidates: those asked to be kept, then its first and last. */
-function fewest(found: readonly string[]): string[] {
-  if (found.length <= MAX_FACTS_PER_MESSAGE) return [...found];
-  const asked = found.filter(askedToKeep).slice(0, MAX_FACTS_PER_MESSAGE);
-  const others = found.filter((fact) => !askedToKeep(fact));
-  const room = MAX_FACTS_PER_MESSAGE - asked.length;
-  const head = others.slice(0, Math.ceil(room / 2));
-  const tail = others.slice(Math.max(head.length, others.length - Math.floor(room / 2)));
-  const picked = new Set([...asked, ...head, ...tail]);
-  return found.filter((fact) => picked.has(fact));
+/** One message's candidates: all, marked where asked to be kept; of a paste (more than the cap), its first and last. */
+function fewest(found: readonly string[]): FactCandidate[] {
+  if (found.length <= MAX_FACTS_PER_MESSAGE) return found.map((text) => ({ text, asked: askedToKeep(text) }));
+  const head = found.slice(0, Math.ceil(MAX_FACTS_PER_MESSAGE / 2));
+  const tail = found.slice(found.length - Math.floor(MAX_FACTS_PER_MESSAGE / 2));
+  return [...head, ...tail].map((text) => ({ text }));
 }
 
 /** The bullet lines of a `## Key facts` section in a summarizer's answer. */
@@ -120,24 +126,20 @@ export function parseKeyFacts(summary: string): string[] {
  */
 export function mergeFacts(
   previous: readonly DurableFact[],
-  candidates: readonly string[],
+  candidates: readonly FactCandidate[],
   compaction: number,
   limits: FactLimits,
 ): { facts: DurableFact[]; dropped: string[] } {
   const byKey = new Map<string, DurableFact>();
   for (const fact of previous) byKey.set(factKey(fact.text), fact);
   for (const candidate of candidates) {
-    const key = factKey(candidate);
+    const key = factKey(candidate.text);
     if (key.length === 0) continue;
-    const known = byKey.get(key);
-    byKey.set(
-      key,
-      known ? { ...known, lastSeen: compaction } : { text: candidate, addedAt: compaction, lastSeen: compaction },
-    );
+    byKey.set(key, seenAgain(byKey.get(key), candidate, compaction));
   }
   const all = [...byKey.values()];
   // Keep what the user asked to keep, then the most recently seen, newest first; then restore the original order.
-  const asked = (fact: DurableFact): number => (askedToKeep(fact.text) ? 1 : 0);
+  const asked = (fact: DurableFact): number => (fact.asked ? 1 : 0);
   const ranked = [...all].sort((a, b) => asked(b) - asked(a) || b.lastSeen - a.lastSeen || b.addedAt - a.addedAt);
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -152,6 +154,13 @@ export function mergeFacts(
   };
 }
 
+/** A fact after `candidate` is seen at `compaction`: its text kept as first recorded, asked once asked. */
+function seenAgain(known: DurableFact | undefined, candidate: FactCandidate, compaction: number): DurableFact {
+  const asked = known?.asked === true || candidate.asked === true ? { asked: true as const } : {};
+  if (known) return { ...known, lastSeen: compaction, ...asked };
+  return { text: candidate.text, addedAt: compaction, lastSeen: compaction, ...asked };
+}
+
 /** The facts as the section appended to the summary the model sees. */
 export function renderFacts(facts: readonly DurableFact[]): string {
   if (facts.length === 0) return '';
@@ -164,11 +173,16 @@ export function decodeFacts(value: unknown): DurableFact[] {
   const facts: DurableFact[] = [];
   for (const item of value) {
     if (typeof item !== 'object' || item === null) continue;
-    const { text, addedAt, lastSeen } = item as Record<string, unknown>;
+    const { text, addedAt, lastSeen, asked } = item as Record<string, unknown>;
     if (typeof text !== 'string' || text.length === 0) continue;
     const added = Number(addedAt);
     const seen = Number(lastSeen);
-    facts.push({ text, addedAt: Number.isFinite(added) ? added : 0, lastSeen: Number.isFinite(seen) ? seen : 0 });
+    facts.push({
+      text,
+      addedAt: Number.isFinite(added) ? added : 0,
+      lastSeen: Number.isFinite(seen) ? seen : 0,
+      ...(asked === true ? { asked } : {}),
+    });
   }
   return facts;
 }

@@ -32,7 +32,8 @@ export interface SummaryRecordInput {
 export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   const { previous, text, outcome, coverage, fingerprints } = input;
   const compactions = (previous?.compactions ?? 0) + 1;
-  const candidates = [...extractFacts(input.summarizedContents), ...(outcome.ok ? parseKeyFacts(text) : [])];
+  const keyFacts = outcome.ok ? parseKeyFacts(text).map((fact) => ({ text: fact })) : [];
+  const candidates = [...extractFacts(input.summarizedContents), ...keyFacts];
   const facts = mergeFacts(previous?.facts ?? [], candidates, compactions, {
     maxFacts: MAX_DURABLE_FACTS,
     maxChars: input.factChars,

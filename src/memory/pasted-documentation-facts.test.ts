@@ -1,7 +1,7 @@
 /**
- * Review 8 (e5adf34): pasted documentation says "Note that ... must ..." in many sentences. Each such sentence
- * ranks as a fact the user asked to keep, eight from each paste, and the newest of them push out the user's own
- * "Remember: ..." stated before them (fails on main; not fixed here).
+ * Pasted documentation says "Note that ... must ..." in many sentences (found by review 8 on e5adf34): each such
+ * sentence ranked as a fact the user asked to keep, eight from each paste, and the newest pushed out the user's own
+ * "Remember: ..." stated before them. A paste's sentences are not marked, whatever they say.
  */
 import { describe, expect, it } from 'vitest';
 import { userText } from '../../test/support/builders.js';
@@ -13,7 +13,7 @@ const pastedDoc = (page: number) =>
     (_, i) => `Note that the setting opt_${page}_${i} must be set before the service starts.`,
   ).join(' ');
 
-describe('review 8: pasted documentation that says "note that"', () => {
+describe('pasted documentation that says "note that"', () => {
   it("should keep the user's own fact after ten pasted pages each holding twelve 'note that' sentences", () => {
     const own = 'Remember: my order id is ORD-7731.';
     let facts: DurableFact[] = mergeFacts([], extractFacts([userText(own)]), 1, {
