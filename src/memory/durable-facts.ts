@@ -35,7 +35,7 @@ export interface DurableFact {
 }
 
 /** A fact as found: its text, and whether the user asked for it to be kept. */
-export interface FactCandidate {
+interface FactCandidate {
   readonly text: string;
   readonly asked?: boolean | undefined;
 }
