@@ -1,5 +1,7 @@
 /**
- * Review 8 attacks through the real Runner (see the branch's report).
+ * A genuine overflow worded as vLLM and OpenAI word it, through the real Runner: the prompt is under the maximum
+ * and the prompt plus the completion asked for is over it. Review 8 found d0ff256 taking it for a rejection not
+ * about the request (the prompt "not over"): 3 rejections in 30 turns where there was 1, and an identical resend.
  */
 import { LogLevel, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ function vllmOverflow(max: number, completion: number) {
       : undefined;
 }
 
-describe('review 8: a genuine overflow of the prompt plus the completion (vLLM, OpenAI)', () => {
+describe('a genuine overflow of the prompt plus the completion (vLLM, OpenAI)', () => {
   it('should not keep rejecting call after call: the session learns a bound', async () => {
     const h = await faultHarness({
       model: 'scripted-vllm',
