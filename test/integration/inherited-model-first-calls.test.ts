@@ -5,8 +5,8 @@
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, SequentialAgent, setLogLevel } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { payloadText } from '../support/payloads.js';
-import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
+import { proseOfShare } from '../support/prose-of-share.js';
+import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger, ScriptedLlm, ScriptedSummarizerLlm } from '../../src/testing/index.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
 
@@ -14,12 +14,7 @@ setLogLevel(LogLevel.ERROR);
 
 const WINDOW = 16_000;
 
-function documentOf(share: number): string {
-  for (let chars = 20_000; ; chars += 1_000) {
-    const text = `Read this log: ${payloadText('prose', chars, 5)}`;
-    if (tiktokenTokenizer.count(text) >= WINDOW * share) return text;
-  }
-}
+const documentOf = (share: number): string => proseOfShare(WINDOW * share);
 
 describe('agents that inherit their model', () => {
   it('should not make and discard a summary on the first calls of agents that inherit the model after a transfer', async () => {

@@ -8,8 +8,8 @@
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, SequentialAgent, setLogLevel } from '@google/adk';
 import type { BaseAgent } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { payloadText } from '../support/payloads.js';
-import { ContextGuard, tiktokenTokenizer } from '../../src/index.js';
+import { proseOfShare } from '../support/prose-of-share.js';
+import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger, ScriptedLlm } from '../../src/testing/index.js';
 import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
@@ -20,12 +20,7 @@ setLogLevel(LogLevel.ERROR);
 
 const WINDOW = 16_000;
 
-function documentOf(share: number): string {
-  for (let chars = 20_000; ; chars += 1_000) {
-    const text = `Read this log: ${payloadText('prose', chars, 5)}`;
-    if (tiktokenTokenizer.count(text) >= WINDOW * share) return text;
-  }
-}
+const documentOf = (share: number): string => proseOfShare(WINDOW * share);
 
 /** A model that answers at once, counting `ratio` tokens for each of the estimator's and rejecting over the window. */
 function answering(model: string, ratio: number): ScriptedLlm {
@@ -34,6 +29,17 @@ function answering(model: string, ratio: number): ScriptedLlm {
     window: WINDOW,
     countTokens: proportionalCounter(ratio),
     script: ({ index }) => ({ content: { role: 'model', parts: [{ text: `Noted ${index}.` }] } }),
+  });
+}
+
+/** A `SequentialAgent` of a reader on `first` and a checker on `second`. */
+function readerThenChecker(first: ScriptedLlm, second: ScriptedLlm): SequentialAgent {
+  return new SequentialAgent({
+    name: 'pipeline',
+    subAgents: [
+      new LlmAgent({ name: 'reader', model: first, instruction: 'Read the log.' }),
+      new LlmAgent({ name: 'checker', model: second, instruction: 'Check the log.' }),
+    ],
   });
 }
 
@@ -59,13 +65,7 @@ describe('an agent first call in a session another agent calibrated', () => {
   it('should start from the correction the first agent learned for the same model, and its threshold', async () => {
     const first = answering('gemini-2.5-flash', 1.2);
     const second = answering('gemini-2.5-flash', 1.2);
-    const root = new SequentialAgent({
-      name: 'pipeline',
-      subAgents: [
-        new LlmAgent({ name: 'reader', model: first, instruction: 'Read the log.' }),
-        new LlmAgent({ name: 'checker', model: second, instruction: 'Check the log.' }),
-      ],
-    });
+    const root = readerThenChecker(first, second);
     // 60% of the window by the estimate, 72% by the provider: over the threshold capped at 50% for want of a count
     // at the default correction (90%), under the calibrated one (80%) at the reader's (72%).
     const message = documentOf(0.6);
@@ -86,13 +86,7 @@ describe('an agent first call in a session another agent calibrated', () => {
     // the call), since another agent's correction may be of a request that counts higher than this one's.
     const first = answering('gemini-2.5-flash', 1.2);
     const second = answering('gemini-2.5-flash', 1.2);
-    const root = new SequentialAgent({
-      name: 'pipeline',
-      subAgents: [
-        new LlmAgent({ name: 'reader', model: first, instruction: 'Read the log.' }),
-        new LlmAgent({ name: 'checker', model: second, instruction: 'Check the log.' }),
-      ],
-    });
+    const root = readerThenChecker(first, second);
     const { errors, usageOf } = await runOnce(root, documentOf(0.85));
     expect(errors).toEqual([]);
     expect(second.rejectedRequests).toHaveLength(1);
@@ -138,13 +132,7 @@ describe('an agent first call in a session another agent calibrated', () => {
   it('should not start from a correction learned for another model', async () => {
     const first = answering('gemini-2.5-pro', 1.2);
     const second = answering('gemini-2.5-flash', 1.2);
-    const root = new SequentialAgent({
-      name: 'pipeline',
-      subAgents: [
-        new LlmAgent({ name: 'reader', model: first, instruction: 'Read the log.' }),
-        new LlmAgent({ name: 'checker', model: second, instruction: 'Check the log.' }),
-      ],
-    });
+    const root = readerThenChecker(first, second);
     const { errors, logger } = await runOnce(root, documentOf(0.85));
     expect(errors).toEqual([]);
     // Its own first call is held on the estimate and rejected, as the first agent's was: nothing said it differs.
