@@ -131,7 +131,11 @@ export function rejectionOutcome(
   const overWithCompletion = (parsed.requestedTokens ?? 0) > (parsed.limit ?? Infinity);
   const notAbout =
     stated && (outcome.refused === 'size-inconsistent' || (outcome.refused === 'not-over' && !overWithCompletion));
-  const bounds = !believed && !notAbout && overflowInOwnWords(message);
+  // A completion asked for that is alone over the maximum (max_tokens above the window): no prompt fits, and the
+  // size sent says nothing of the window (review 9: bounded at 3,000, 2,000, then 1,200 tokens).
+  const completion = (parsed.requestedTokens ?? 0) - (parsed.promptTokens ?? 0);
+  const completionAlone = overWithCompletion && completion >= (parsed.limit ?? Infinity);
+  const bounds = !believed && !notAbout && !completionAlone && overflowInOwnWords(message);
   const next = bounds ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
   return { ...outcome, usage: next, ...(bounded === undefined ? {} : { bounded }), ...(notAbout ? { notAbout } : {}) };
