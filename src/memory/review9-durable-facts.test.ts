@@ -34,3 +34,17 @@ describe('review 9: durable facts of a message of eight or nine rules', () => {
     expect(facts.find((fact) => fact.text.includes('CUST-4471'))?.asked).toBe(true);
   });
 });
+
+describe('review 9: a user who says "remember" in a hundred messages', () => {
+  it('should still keep the constraint stated last, not drop it at the compaction that first sees it', () => {
+    // On main the 60 marked facts outrank it: the newest constraint of the session is dropped at once, for
+    // good, while the oldest marked ones go only when newer marked ones come. Fails on main; not fixed here.
+    const limits = { maxFacts: 60, maxChars: 20_000 };
+    let facts = mergeFacts([], [], 0, limits).facts;
+    for (let i = 0; i < 100; i++)
+      facts = mergeFacts(facts, extractFacts([user(`Remember item ${i}: ticket T-${1000 + i}.`)]), i + 1, limits).facts;
+    const deadline = 'The deadline must be 2027-01-15, budget at most 900 dollars.';
+    const merged = mergeFacts(facts, extractFacts([user(deadline)]), 101, limits);
+    expect(merged.facts.map((fact) => fact.text)).toContain(deadline);
+  });
+});
