@@ -6,7 +6,7 @@ const logLines = (count: number) => Array.from({ length: count }, (_, i) => `GET
 const texts = (facts: readonly { text: string }[]) => facts.map((fact) => fact.text);
 
 describe('extractFacts', () => {
-  it("should take every candidate of a message of the user's own, marking what it asks to be kept", () => {
+  it("should take every candidate of a message of the user's own, even of nine, marking what it asks to be kept", () => {
     const facts = extractFacts([userText('Remember: the project id is P-4431. Never deploy on Fridays. Thanks')]);
     expect(facts).toEqual([
       { text: 'Remember: the project id is P-4431.', asked: true },
@@ -15,15 +15,22 @@ describe('extractFacts', () => {
   });
 
   it('should take only the first and last four of a paste, and mark none of them, whatever they say', () => {
-    const lines = logLines(40);
-    const pasted = `Here is the log:\n${lines.join('\n')}\nNote that order 7731 is the one that failed.`;
+    const lines = logLines(60);
+    const pasted = `Here is the log:\n${lines.join('\n')}\nRemember that order 7731 is the one that failed.`;
     const facts = extractFacts([userText(pasted)]);
     expect(texts(facts)).toEqual([
       ...lines.slice(0, 4),
       ...lines.slice(-3),
-      'Note that order 7731 is the one that failed.',
+      'Remember that order 7731 is the one that failed.',
     ]);
     expect(facts.some((fact) => fact.asked)).toBe(false);
+  });
+
+  it("should not mark what the user cannot remember, nor documentation's 'note that'", () => {
+    const facts = extractFacts([
+      userText("I don't remember: was it ORD-1234 or ORD-1243? Note that port 8443 must stay closed."),
+    ]);
+    expect(facts.map((fact) => fact.asked)).toEqual([false, false]);
   });
 });
 

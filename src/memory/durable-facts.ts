@@ -55,9 +55,13 @@ const IDENTIFIER =
 const MAX_SENTENCE_CHARS = 2_000;
 const CONSTRAINT = /\b(must|never|always|only|don't|do not|without|at most|at least|deadline|budget|required?)\b/i;
 /** A sentence the user asks to be kept: it outranks facts merely seen more recently. */
-const ASKED_TO_KEEP = /\b(remember|keep in mind|note that|don'?t forget|do not forget|for the record)\b/i;
-/** At most this many facts from one message. */
+const ASKED_TO_KEEP =
+  /\b(?<!(?:n't|not|never)\s)(?:remember|keep in mind)\b|\b(?:don'?t|do not|never) forget\b|\bfor the record\b/i;
+/** A paste: a message of more than this many candidates and more than `PASTE_CHARS` characters. */
 const MAX_FACTS_PER_MESSAGE = 8;
+const PASTE_CHARS = 1_500;
+/** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
+const MARKED_SHARE = 0.5;
 
 function askedToKeep(text: string): boolean {
   return ASKED_TO_KEEP.test(text);
@@ -85,18 +89,22 @@ export function extractFacts(contents: readonly Content[]): FactCandidate[] {
   for (const content of contents) {
     if (!isUserRequest(content)) continue;
     const found: string[] = [];
-    for (const sentence of sentences(contentText(content))) {
+    const text = contentText(content);
+    for (const sentence of sentences(text)) {
       if (sentence.length > MAX_SENTENCE_CHARS) continue;
       if (IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence)) found.push(truncateEnd(sentence, MAX_FACT_CHARS));
     }
-    facts.push(...fewest(found));
+    facts.push(...fewest(found, text.length > PASTE_CHARS));
   }
   return facts;
 }
 
-/** One message's candidates: all, marked where asked to be kept; of a paste (more than the cap), its first and last. */
-function fewest(found: readonly string[]): FactCandidate[] {
-  if (found.length <= MAX_FACTS_PER_MESSAGE) return found.map((text) => ({ text, asked: askedToKeep(text) }));
+/**
+ * One message's candidates: all, marked where asked to be kept; of a paste (a long message of more than the cap: a
+ * log, a manual), its first and last, none marked (review 9: a user's own nine short rules are not a paste).
+ */
+function fewest(found: readonly string[], long: boolean): FactCandidate[] {
+  if (!long || found.length <= MAX_FACTS_PER_MESSAGE) return found.map((text) => ({ text, asked: askedToKeep(text) }));
   const head = found.slice(0, Math.ceil(MAX_FACTS_PER_MESSAGE / 2));
   const tail = found.slice(found.length - Math.floor(MAX_FACTS_PER_MESSAGE / 2));
   return [...head, ...tail].map((text) => ({ text }));
@@ -138,9 +146,18 @@ export function mergeFacts(
     byKey.set(key, seenAgain(byKey.get(key), candidate, compaction));
   }
   const all = [...byKey.values()];
-  // Keep what the user asked to keep, then the most recently seen, newest first; then restore the original order.
-  const asked = (fact: DurableFact): number => (fact.asked ? 1 : 0);
-  const ranked = [...all].sort((a, b) => asked(b) - asked(a) || b.lastSeen - a.lastSeen || b.addedAt - a.addedAt);
+  // Keep the newest marked facts up to their share, then the most recently seen, newest first; then restore the
+  // original order. Without the share, a user who asks to remember in every message would have every later fact
+  // dropped at the compaction that first sees it (review 9).
+  const byRecency = (a: DurableFact, b: DurableFact): number => b.lastSeen - a.lastSeen || b.addedAt - a.addedAt;
+  const marked = new Set(
+    all
+      .filter((fact) => fact.asked)
+      .sort(byRecency)
+      .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
+  );
+  const first = (fact: DurableFact): number => (marked.has(fact) ? 1 : 0);
+  const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
   for (const fact of ranked) {

@@ -1,5 +1,6 @@
 /**
- * Review 9 attacks on 7c5aeb6 (a part over half a many-part content's limit is kept in place and cut).
+ * Parts kept in place in a content of many parts (found by review 9): a short last question stays beside the
+ * documents kept in place, and a part cut to its floor is no longer kept in place (a room of 150 tokens got 17,596).
  */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ const text = (chars: number, tag: string) =>
   `${tag} lorem ipsum dolor sit amet consectetur `.repeat(Math.ceil(chars / 40)).slice(0, chars);
 const documents = (count: number) => Array.from({ length: count }, (_, i) => ({ text: text(30_000, `DOC${i}`) }));
 
-describe('review 9: many parts, several of them large', () => {
+describe('many parts, several of them large', () => {
   it("should keep the user's short question after sixteen large documents (7c5aeb6 drops it: no room is left)", () => {
     const question = 'What does section 3 of these files say about retries?';
     const content: Content = { role: 'user', parts: [...documents(16), { text: question }] };
@@ -28,7 +29,7 @@ describe('review 9: many parts, several of them large', () => {
   });
 });
 
-describe('review 9: many large parts at a small room', () => {
+describe('many large parts at a small room', () => {
   it('should drop middle parts rather than keep two hundred cut documents when the room is small', () => {
     // 7c5aeb6: once every document is at its floor (under 512 bytes, never cut again) each is still over half
     // the content's limit, so kept in place: 17,596 tokens sent for a room of 150 (106 before 7c5aeb6).

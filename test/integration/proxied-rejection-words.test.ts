@@ -1,7 +1,7 @@
 /**
- * Review 9: a first message over the window, rejected in the words a LiteLLM proxy gives openai-node ("400 " before
- * the proxy's class names) or wraps Vertex AI's JSON in. On main neither is read: nothing learned, no bound, the
- * retry not smaller, and the rejection reaches the user as an error event. Through a real Runner, as
+ * A first message over the window, rejected in the words a LiteLLM proxy gives openai-node ("400 " before the
+ * proxy's class names) or wraps Vertex AI's JSON in (found by review 9): neither was read, nothing was learned, the
+ * retry was not smaller, and the rejection reached the user as an error event. Through a real Runner, as
  * first-call-rejection-words.test.ts.
  */
 import { InMemorySessionService, LlmAgent, LogLevel, Runner, setLogLevel } from '@google/adk';
@@ -60,7 +60,7 @@ async function firstTurn(wording: (tokens: number) => string) {
   return { errors, model };
 }
 
-describe('review 9: a first message rejected in words a LiteLLM proxy gives', () => {
+describe('a first message rejected in words a LiteLLM proxy gives', () => {
   for (const [client, wording] of Object.entries(WORDINGS)) {
     it(`should be retried inside the call with the message cut, no error reaching the user (${client})`, async () => {
       const { errors, model } = await firstTurn(wording);

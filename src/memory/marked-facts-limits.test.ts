@@ -1,7 +1,8 @@
 /**
- * Review 9 attacks on 5b9f7a4 (a message of more than eight candidates is a paste: first and last four, none
- * marked). A user's own instructions of nine short rules are not a paste: the one they ask to remember, fifth,
- * is not even a candidate, where with eight rules it is kept and marked. Fails on main; not fixed here.
+ * The limits of the facts a user asks to keep (found by review 9): a user's own nine short rules are not a paste
+ * (the one they ask to remember was not even a candidate, where among eight it was kept and marked), and marked
+ * facts take at most half the list (a user who says "remember" in every message had every later fact dropped at
+ * the compaction that first saw it).
  */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
@@ -20,8 +21,8 @@ const RULES = [
   'Do not email the vendor.',
 ];
 
-describe('review 9: durable facts of a message of eight or nine rules', () => {
-  it('should keep, marked, what a user asks to remember among eight rules (as main does)', () => {
+describe('durable facts of a message of eight or nine rules', () => {
+  it('should keep, marked, what a user asks to remember among eight rules', () => {
     const facts = mergeFacts([], extractFacts([user(RULES.slice(0, 8).join(' '))]), 1, {
       maxFacts: 60,
       maxChars: 4_000,
@@ -35,10 +36,9 @@ describe('review 9: durable facts of a message of eight or nine rules', () => {
   });
 });
 
-describe('review 9: a user who says "remember" in a hundred messages', () => {
+describe('a user who says "remember" in a hundred messages', () => {
   it('should still keep the constraint stated last, not drop it at the compaction that first sees it', () => {
-    // On main the 60 marked facts outrank it: the newest constraint of the session is dropped at once, for
-    // good, while the oldest marked ones go only when newer marked ones come. Fails on main; not fixed here.
+    // Before, the 60 marked facts outranked it and the newest constraint was dropped at once, for good.
     const limits = { maxFacts: 60, maxChars: 20_000 };
     let facts = mergeFacts([], [], 0, limits).facts;
     for (let i = 0; i < 100; i++)
