@@ -46,6 +46,8 @@ interface FactLimits {
 }
 
 const MAX_FACT_CHARS = 240;
+/** Characters a fact's line takes beside its text ("- " and the line's end). */
+const FACT_OVERHEAD_CHARS = 3;
 
 // Bounded quantifiers keep the match linear: an unbounded `[\w.-]+@` backtracks from every position
 // of a long run of word characters (quadratic; minutes on a 200 KB message).
@@ -161,9 +163,9 @@ export function mergeFacts(
   const kept = new Set<DurableFact>();
   let chars = 0;
   for (const fact of ranked) {
-    if (kept.size >= limits.maxFacts || chars + fact.text.length + 3 > limits.maxChars) continue;
+    if (kept.size >= limits.maxFacts || chars + fact.text.length + FACT_OVERHEAD_CHARS > limits.maxChars) continue;
     kept.add(fact);
-    chars += fact.text.length + 3;
+    chars += fact.text.length + FACT_OVERHEAD_CHARS;
   }
   return {
     facts: all.filter((fact) => kept.has(fact)),
@@ -176,6 +178,13 @@ function seenAgain(known: DurableFact | undefined, candidate: FactCandidate, com
   const asked = known?.asked === true || candidate.asked === true ? { asked: true as const } : {};
   if (known) return { ...known, lastSeen: compaction, ...asked };
   return { text: candidate.text, addedAt: compaction, lastSeen: compaction, ...asked };
+}
+
+/** Characters `facts` take against a limit of `mergeFacts`. */
+export function factsChars(facts: readonly DurableFact[]): number {
+  let chars = 0;
+  for (const fact of facts) chars += fact.text.length + FACT_OVERHEAD_CHARS;
+  return chars;
 }
 
 /** The facts as the section appended to the summary the model sees. */

@@ -4,6 +4,7 @@ import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
 import { RECORD_VERSION } from '../state/codec.js';
 import { anchorAt } from '../state/watermark.js';
 import { buildSummaryRecord, type SummaryRecordInput } from './build-summary-record.js';
+import { factsChars } from '../memory/durable-facts.js';
 
 const FINGERPRINTS = ['f0', 'f1', 'f2', 'f3', 'f4'];
 const SUMMARIZED = {
@@ -73,5 +74,22 @@ describe('buildSummaryRecord', () => {
     const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 100_000 });
     expect(record.facts).toHaveLength(MAX_DURABLE_FACTS);
     expect(droppedFacts).toHaveLength(4);
+  });
+
+  it('should not drop the facts it carries for a compaction with little room, only turn them over', () => {
+    // A compaction while a large message is in flight has the summary's floor of room: 72 characters of facts.
+    const carried = Array.from({ length: 20 }, (_, i) => ({
+      text: `Remember: order ${i} is ORD-${7_700 + i}, shipped from depot D-${i}.`,
+      addedAt: 1,
+      lastSeen: 1,
+      ...(i === 0 ? { asked: true as const } : {}),
+    }));
+    const previous = summaryRecord({ covered: 2, anchor: 'a', facts: carried });
+    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 72 });
+    // The new candidates take the places of the least recently seen; the marked one and the total stay.
+    expect(record.facts?.map((fact) => fact.text)).toContain(carried[0]!.text);
+    expect(record.facts!.length + droppedFacts.length).toBeGreaterThanOrEqual(carried.length);
+    expect(factsChars(record.facts!)).toBeLessThanOrEqual(factsChars(carried));
+    expect(record.facts!.length).toBeGreaterThanOrEqual(18);
   });
 });
