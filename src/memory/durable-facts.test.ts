@@ -56,6 +56,17 @@ describe('mergeFacts', () => {
     expect(facts).toEqual([{ ...known, lastSeen: 2, asked: true }]);
   });
 
+  it('should keep a marked fact though the room for facts is smaller than it, and nothing else then', () => {
+    // A first compaction made while a large message is in flight: 72 characters of facts.
+    const candidates = [
+      { text: 'TURN#2 remember: my order id is ORD-u3-s1-7731, and it ships on Monday.', asked: true },
+      { text: 'Deploy id D-1.' },
+    ];
+    const { facts, dropped } = mergeFacts([], candidates, 1, { maxFacts: 60, maxChars: 72 });
+    expect(texts(facts)).toEqual([candidates[0]!.text]);
+    expect(dropped).toEqual(['Deploy id D-1.']);
+  });
+
   it('should still drop the least recently seen of the rest, then the oldest', () => {
     const old = { text: 'Deploy id D-1.', addedAt: 1, lastSeen: 1 };
     const recent = { text: 'Deploy id D-2.', addedAt: 2, lastSeen: 3 };

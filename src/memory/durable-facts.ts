@@ -163,7 +163,10 @@ export function mergeFacts(
   const kept = new Set<DurableFact>();
   let chars = 0;
   for (const fact of ranked) {
-    if (kept.size >= limits.maxFacts || chars + fact.text.length + FACT_OVERHEAD_CHARS > limits.maxChars) continue;
+    // A marked fact in its share is kept whatever the room: a first compaction made while a large message is in
+    // flight has 72 characters of facts, and the user's "remember: my order id is ..." was gone for good.
+    const over = chars + fact.text.length + FACT_OVERHEAD_CHARS > limits.maxChars;
+    if (kept.size >= limits.maxFacts || (over && !marked.has(fact))) continue;
     kept.add(fact);
     chars += fact.text.length + FACT_OVERHEAD_CHARS;
   }
