@@ -104,10 +104,10 @@ function limitNotes(
   sentCalibrated: number,
   usage: Pick<UsageRecord, 'agentAddedTokens' | 'messageCutFrom'>,
 ): Pick<Decision, 'overLimit' | 'sentWhole' | 'messageCut'> {
-  const { budget, factor, fixedTokens } = { ...observed.measure, fixedTokens: observed.fixedTokens };
+  const { budget, factor } = observed.measure;
   const note = fitted.messageCut && messageCutNote(fitted.messageCut, budget);
   const said = fitted.messageCut?.before === usage.messageCutFrom; // cut again (a tool loop, a retry): said once
-  const over = overLimitMessage(sentCalibrated, budget, fixedTokens, factor, usage.agentAddedTokens);
+  const over = overLimitMessage(sentCalibrated, budget, observed.fixedTokens, factor, usage.agentAddedTokens);
   if (!fitted.heldOnEstimate) return { overLimit: over, messageCut: said ? undefined : note };
   const atDefault = `~${sentCalibrated} at the correction in force (x${factor}) until the provider counts this agent's request`;
   if (note)

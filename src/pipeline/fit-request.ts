@@ -25,6 +25,7 @@ import { uncoveredContents, type SummaryCoverage } from '../split/coverage.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { calibrateReduced } from '../estimate/reduced-calibration.js';
+import { isFirstCall, type FirstCallUsage } from '../usage/first-call.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 
 export interface ComposeInput {
@@ -187,14 +188,6 @@ export interface MessageCut {
  */
 export function messageFactor(usage: FirstCallUsage, factor: number, allowed: boolean): number {
   return allowed && isFirstCall(usage) ? Math.min(1, factor) : factor;
-}
-
-/** What tells an agent's first call of a session from its usage record. */
-type FirstCallUsage = { readonly modelCalls: number; readonly forceCompaction: boolean };
-
-/** An agent's first call of a session and not a retry of it (a rejection forces a compaction): no call counted yet. */
-export function isFirstCall(usage: FirstCallUsage): boolean {
-  return usage.modelCalls === 0 && !usage.forceCompaction;
 }
 
 export function shrinkToFit(input: ShrinkInput): Shrunk {

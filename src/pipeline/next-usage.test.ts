@@ -46,6 +46,10 @@ describe('idleUsage', () => {
       forceCompaction: false,
     });
   });
+
+  it('should forget the message it last cut, so that a later cut of the same size is said again', () => {
+    expect(idleUsage(usageRecord({ messageCutFrom: 9_000 }), 3_000, 40, 4_500).messageCutFrom).toBeUndefined();
+  });
 });
 
 describe('nextUsage', () => {

@@ -42,6 +42,8 @@ export function idleUsage(usage: UsageRecord, estimate: number, framing: number,
     sentFraming: framing,
     lastCalibrated: calibrated,
     forceCompaction: false,
+    // Nothing was cut: a message cut later is said again, whatever its size.
+    messageCutFrom: undefined,
   };
 }
 

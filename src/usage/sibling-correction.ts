@@ -9,6 +9,7 @@
  */
 import { normalizeModelName } from '../estimate/model-registry.js';
 import type { UsageRecord } from './stored-usage.js';
+import { isFirstCall } from './first-call.js';
 
 /** The correction another agent of the session learned for the model, and which agent learned it. */
 interface SiblingCorrection {
@@ -22,12 +23,7 @@ interface SiblingCorrection {
  * counted, not a retry (a rejection teaches its own), no learned correction and no real count.
  */
 export function startsUncalibrated(usage: UsageRecord): boolean {
-  return (
-    usage.modelCalls === 0 &&
-    !usage.forceCompaction &&
-    usage.learnedCorrection === undefined &&
-    usage.realPromptTokens === undefined
-  );
+  return isFirstCall(usage) && usage.learnedCorrection === undefined && usage.realPromptTokens === undefined;
 }
 
 /**

@@ -29,7 +29,7 @@ import { carryAgentAdditions } from '../../usage/agent-additions.js';
 import { CallFixedPart } from './call-fixed-part.js';
 import { startFromSibling } from './sibling-start.js';
 import { normalizeModelName } from '../../estimate/model-registry.js';
-import { isFirstCall } from '../../pipeline/fit-request.js';
+import { isFirstCall } from '../../usage/first-call.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
 
 /** ADK's `consolidate_context` request, served: cleared as ADK's own compactor clears it. */
