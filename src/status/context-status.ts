@@ -31,7 +31,10 @@ export interface AgentContextStatus extends AgentUsageFigures {
   readonly usedTokens?: number | undefined;
   /** usedTokens / window, in percent (0 when unknown). */
   readonly percentUsed: number;
-  /** Turns from `usedTokens` until the threshold at the average turn size so far, when known. */
+  /**
+   * Turns until the threshold at the average turn size so far, when known: from `estimatedTokens`, what the guard
+   * reduces by, except right after a call sent before any count, from the provider's count of it (`usedTokens`).
+   */
   readonly turnsLeft?: number | undefined;
   readonly averageTurnTokens?: number | undefined;
   /**
