@@ -9,15 +9,15 @@
  *   sentence with an identifier, a path, a URL, an e-mail, a number, or a
  *   constraint word such as "must", "never", "only", "don't");
  * - taken from the summarizer's `## Key facts` bullet list.
- * One message gives at most a few facts: a message with more candidates is a
- * paste, whose lines are data (each log line holding an `id=` pushed out what the
- * user said: the eighth outside trial's order id, stated at turn 2, was gone after
- * 30 pasted logs), and gives its first and last. A sentence of a message that is
- * not a paste in which the user asks for it to be kept ("remember", "note that",
- * "keep in mind"...) is marked so. The list is bounded (count and characters);
- * when it must shrink, the facts marked so stay, then the most recently seen, then
- * the newest, and every drop is reported. A paste's "note that" does not mark
- * (review 8: ten pages of documentation pushed out the user's own fact).
+ * A paste (a long message of many candidates: a log, a manual) gives only its
+ * first and last few, since its lines are data (each log line holding an `id=`
+ * pushed out what the user said: the eighth outside trial's order id, stated at
+ * turn 2, was gone after 30 pasted logs). In a message that is not a paste, a
+ * sentence in which the user asks for it to be kept ("remember", "keep in mind",
+ * "don't forget"...) is marked so; a paste marks nothing (review 8). The list is
+ * bounded (count and characters); when it must shrink, the newest marked facts,
+ * up to half the list, stay whatever the characters, then the most recently
+ * seen, then the newest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
@@ -131,8 +131,8 @@ export function parseKeyFacts(summary: string): string[] {
 /**
  * Merges `candidates` into `previous` at compaction number `compaction`:
  * known facts keep their exact text and are marked seen, new ones are added,
- * and the result is cut to `limits` (what the user asked to keep last; then the least recently seen, then the
- * oldest, first).
+ * and the result is cut to `limits` (the newest marked facts in their share last; of the others the least recently
+ * seen, then the oldest, first).
  */
 export function mergeFacts(
   previous: readonly DurableFact[],

@@ -1,9 +1,9 @@
 /**
  * An agent's first call in a session where another agent already learned the correction of the same model (a
  * sub-agent after a transfer, the next agent of a `SequentialAgent`, an `AgentTool` child whose session holds its
- * parent's state) starts from that correction, not from the default guess: the default held the same document at
- * 1.5x again, so a rejection the first agent took was taken again by each agent, and a summary was made and
- * discarded at the threshold capped for want of a count (the seventh outside trial). The correction is the
+ * parent's state) starts from that correction, not from the default guess: at the default, its history was measured
+ * at 1.5x and its threshold capped for want of a count, and a summary was made and discarded (the seventh outside
+ * trial). Its first message is still held on the estimate (pipeline/fit-request.ts `messageFactor`). The correction is the
  * provider's tokenizer against the estimator's, which the model sets, not the agent. Read from the session's own
  * state, so it holds across replicas and never crosses sessions. Pure functions over plain data.
  */
