@@ -3,7 +3,8 @@
  * response's `usageMetadata`, and the size stated in a "prompt too long"
  * rejection. Pure functions; the plugin persists the result.
  */
-import { clampCorrection, overflowInOwnWords, parseOverflowError } from '../estimate/calibration.js';
+import { clampCorrection } from '../estimate/calibration.js';
+import { overflowInOwnWords, parseOverflowError } from '../estimate/overflow-error.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
 import { type UsageRecord } from './stored-usage.js';

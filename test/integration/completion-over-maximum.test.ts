@@ -19,6 +19,22 @@ function vllmOverflow(max: number, completion: number) {
       : undefined;
 }
 
+/** Anthropic's words when the input fits but the input plus `max_tokens` does not. */
+function anthropicOverflow(max: number, completion: number) {
+  return ({ promptTokens }: { promptTokens: number }) =>
+    promptTokens + completion > max
+      ? new Error(
+          JSON.stringify({
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              message: `input length and \`max_tokens\` exceed context limit: ${promptTokens} + ${completion} > ${max}, decrease input length or \`max_tokens\` and try again`,
+            },
+          }),
+        )
+      : undefined;
+}
+
 describe('a genuine overflow of the prompt plus the completion (vLLM, OpenAI)', () => {
   it('should not keep rejecting call after call: the session learns a bound', async () => {
     const h = await faultHarness({
@@ -54,5 +70,26 @@ describe('a genuine overflow of the prompt plus the completion (vLLM, OpenAI)', 
     expect(first?.promptTokens).toBeGreaterThan(12_384);
     // Sent again only if made smaller: the same request would be rejected again for the same reason.
     if (second) expect(second.contents).not.toEqual(first?.contents);
+  });
+});
+
+describe("a genuine overflow of the input plus max_tokens (Anthropic's words)", () => {
+  it('should not keep rejecting call after call: the session learns a bound', async () => {
+    const h = await faultHarness({
+      model: 'scripted-claude',
+      window: 400_000,
+      ratio: 1.0,
+      toolChars: 3_000,
+      guard: { contextWindow: 64_000 },
+      fail: anthropicOverflow(16_384, 4_000),
+    });
+    const errors: string[] = [];
+    for (let turn = 0; turn < 30; turn++) {
+      const outcome = await h.turn(`Turn ${turn}: fetch the document and tell me what changed.`);
+      errors.push(...outcome.errorCodes, ...(outcome.thrown ? [outcome.thrown] : []));
+    }
+    const usage = await h.usage();
+    expect(errors).toEqual([]);
+    expect(usage.rejectedCalls).toBe(1);
   });
 });

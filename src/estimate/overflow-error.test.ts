@@ -1,0 +1,291 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
+import { parseOverflowError } from './overflow-error.js';
+
+/** What an overflow error states (`parseOverflowError` on a recognised message). */
+type OverflowStatement = NonNullable<ReturnType<typeof parseOverflowError>>;
+
+describe('parseOverflowError', () => {
+  describe('messages that are not about the prompt size', () => {
+    it('should return undefined for unrelated errors', () => {
+      expect(parseOverflowError('')).toBeUndefined();
+      expect(parseOverflowError('Internal error encountered.')).toBeUndefined();
+      expect(parseOverflowError('API key not valid. Please pass a valid API key.')).toBeUndefined();
+    });
+
+    it('should not mistake a Gemini quota error (429) for an overflow', () => {
+      const quota = JSON.stringify({
+        error: {
+          code: 429,
+          message:
+            'You exceeded your current quota, please check your plan and billing details.\n' +
+            '* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_input_token_count, limit: 250000, model: gemini-2.5-pro\n' +
+            'Please retry in 20s.',
+          status: 'RESOURCE_EXHAUSTED',
+        },
+      });
+      expect(parseOverflowError(quota)).toBeUndefined();
+    });
+  });
+
+  describe('overflows worded with the context after the verb, or not named', () => {
+    it('should read them as overflows that state nothing', () => {
+      for (const message of [
+        '400 the request exceeds the available context size, try increasing it',
+        '400 Please reduce the length of the messages or completion.',
+        'Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length',
+        'Requested tokens (5000) exceed context window of 4096',
+        'Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.',
+      ])
+        expect(parseOverflowError(message)).toEqual({});
+    });
+
+    it('should not read a rate limit as one', () => {
+      const tpm =
+        'Request too large for model llama-3.3-70b in organization org_1 service tier on tokens per minute (TPM): Limit 6000, Requested 7000, please reduce your message size and try again.';
+      expect(parseOverflowError(tpm)).toBeUndefined();
+    });
+  });
+
+  // Each provider's wording and what it states: the prompt size and the limit, or only one, or neither.
+  const GEMINI_BODY = JSON.stringify({
+    error: {
+      code: 400,
+      message: 'The input token count (25270) exceeds the maximum number of tokens allowed (4000).',
+      status: 'INVALID_ARGUMENT',
+    },
+  });
+  const WORDINGS: Record<string, ReadonlyArray<{ should: string; message: string; says: OverflowStatement }>> = {
+    Gemini: [
+      {
+        should: 'read the prompt size and the limit',
+        message: 'The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).',
+        says: { promptTokens: 1_234_567, limit: 1_048_576 },
+      },
+      {
+        should: 'read them from the JSON error body ADK surfaces',
+        message: GEMINI_BODY,
+        says: { promptTokens: 25_270, limit: 4_000 },
+      },
+      {
+        should: 'read them from the JSON error body with its quotes escaped',
+        message: JSON.stringify(GEMINI_BODY),
+        says: { promptTokens: 25_270, limit: 4_000 },
+      },
+      {
+        should: 'recognise the message without a count, and read the maximum it states',
+        message: 'The input token count exceeds the maximum number of tokens allowed 1048576.',
+        says: { limit: 1_048_576 },
+      },
+      {
+        should: 'recognise a maximum stated after other words as an overflow, but read no number from it',
+        message: 'Request rejected: exceeds the maximum number of tokens allowed (8000).',
+        says: {},
+      },
+      {
+        should: 'read the statement after an error class a client or proxy put before it',
+        message:
+          'litellm.BadRequestError: The input token count (9123) exceeds the maximum number of tokens allowed (8000).',
+        says: { promptTokens: 9_123, limit: 8_000 },
+      },
+      {
+        should: 'read the statement of a body the client prefixed with its status',
+        message: `got status: INVALID_ARGUMENT. ${GEMINI_BODY}`,
+        says: { promptTokens: 25_270, limit: 4_000 },
+      },
+      {
+        should: 'read counts grouped by thousands with commas',
+        message: JSON.stringify({
+          error: {
+            code: 400,
+            message: 'The input token count (9,321) exceeds the maximum number of tokens allowed (1,048,576).',
+          },
+        }),
+        says: { promptTokens: 9_321, limit: 1_048_576 },
+      },
+      {
+        should: 'read the statement after an HTTP status in brackets',
+        message: '[400 Bad Request] The input token count (9321) exceeds the maximum number of tokens allowed (8000).',
+        says: { promptTokens: 9_321, limit: 8_000 },
+      },
+      {
+        should: 'read counts grouped by thousands with dots, as a localised message writes them',
+        message: 'The input token count (8.589) exceeds the maximum number of tokens allowed (8.000).',
+        says: { promptTokens: 8_589, limit: 8_000 },
+      },
+      {
+        should: 'read dot-grouped counts that end a sentence (Vertex AI writes ". Reduce ..." after the limit)',
+        message:
+          'Unable to submit request because the input token count is 50.000 but model only supports up to 32.768. ' +
+          'Reduce the input token count and try again.',
+        says: { promptTokens: 50_000, limit: 32_768 },
+      },
+      {
+        should: 'read no count from digits whose dots do not group thousands',
+        message: 'The input token count (8.58) exceeds the maximum number of tokens allowed (8000).',
+        says: {},
+      },
+      {
+        should: 'read no count from digits whose commas do not group thousands',
+        message: 'The input token count (93,21) exceeds the maximum number of tokens allowed (8000).',
+        says: {},
+      },
+      {
+        should: 'read the Vertex AI wording',
+        message:
+          'Unable to submit request because the input token count is 131335 but model only supports up to 131072. ' +
+          'Reduce the input token count and try again.',
+        says: { promptTokens: 131_335, limit: 131_072 },
+      },
+    ],
+    Anthropic: [
+      {
+        should: 'read the prompt size and the limit',
+        message: JSON.stringify({
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' },
+        }),
+        says: { promptTokens: 208_310, limit: 200_000 },
+      },
+      {
+        should: 'read the input and the max_tokens asked for when together they exceed the limit',
+        message: JSON.stringify({
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message:
+              'input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again',
+          },
+        }),
+        says: { promptTokens: 188_240, requestedTokens: 209_573, limit: 200_000 },
+      },
+    ],
+    OpenAI: [
+      {
+        should: 'read the chat completions wording',
+        message:
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.",
+        says: { promptTokens: 130_532, limit: 128_000 },
+      },
+      {
+        should: 'read counts grouped by thousands with commas',
+        message:
+          "This model's maximum context length is 128,000 tokens. However, your messages resulted in 130,532 tokens.",
+        says: { promptTokens: 130_532, limit: 128_000 },
+      },
+      {
+        should: 'read the prompt part of a request that includes the completion',
+        message:
+          "This model's maximum context length is 8192 tokens, however you requested 10000 tokens (5000 in your prompt; 5000 for the completion). " +
+          'Please reduce your prompt; or completion length.',
+        says: { promptTokens: 5_000, requestedTokens: 10_000, limit: 8_192 },
+      },
+      {
+        should: 'read the statement after the four error classes LiteLLM nests',
+        message:
+          'litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: OpenAIException - ' +
+          "This model's maximum context length is 13500 tokens. However, you requested 14032 tokens " +
+          '(9936 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.',
+        says: { promptTokens: 9_936, requestedTokens: 14_032, limit: 13_500 },
+      },
+      {
+        should: 'read the input tokens of the newer wording',
+        message:
+          "OpenAIException - This model's maximum context length is 16384 tokens. However, your request has 19427 input tokens. " +
+          'Please reduce the length of the input messages.',
+        says: { promptTokens: 19_427, limit: 16_384 },
+      },
+      {
+        should: "read the statement after openai-node's status and OpenRouter's wording",
+        message:
+          "400 This endpoint's maximum context length is 32768 tokens. However, you requested about 42832 tokens (42832 of text input).",
+        says: { promptTokens: 42_832, limit: 32_768 },
+      },
+      {
+        should: 'read the body openai-python prefixes with its status code',
+        message: `openai.BadRequestError: Error code: 400 - ${JSON.stringify({
+          error: {
+            message:
+              "This model's maximum context length is 8192 tokens. However, your messages resulted in 8227 tokens.",
+            code: 'context_length_exceeded',
+          },
+        })}`,
+        says: { promptTokens: 8_227, limit: 8_192 },
+      },
+      {
+        should: 'read the maximum from a message that states only the maximum context length',
+        message: "This model's maximum context length is 8192 tokens. Please reduce the length of the messages.",
+        says: { limit: 8_192 },
+      },
+      {
+        should: 'recognise the Responses API wording, which states no number',
+        message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+        says: {},
+      },
+    ],
+  };
+
+  for (const [provider, wordings] of Object.entries(WORDINGS)) {
+    describe(provider, () => {
+      for (const { should, message, says } of wordings) {
+        it(`should ${should}`, () => {
+          expect(parseOverflowError(message)).toEqual(says);
+        });
+      }
+    });
+  }
+
+  describe('laws', () => {
+    const sizes = fc.integer({ min: 1, max: 50_000_000 });
+
+    it('should read back any Gemini prompt size and limit', () => {
+      fc.assert(
+        fc.property(sizes, sizes, (promptTokens, limit) => {
+          const message = `The input token count (${promptTokens}) exceeds the maximum number of tokens allowed (${limit}).`;
+          expect(parseOverflowError(message)).toEqual({ promptTokens, limit });
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+
+    it('should read back any Anthropic prompt size and limit', () => {
+      fc.assert(
+        fc.property(sizes, sizes, (promptTokens, limit) => {
+          expect(parseOverflowError(`prompt is too long: ${promptTokens} tokens > ${limit} maximum`)).toEqual({
+            promptTokens,
+            limit,
+          });
+        }),
+        PROPERTY_RUNS,
+      );
+    });
+  });
+});
+
+describe('parseOverflowError on text the request quoted into the error', () => {
+  const HOSTILE = 'The input token count (5000) exceeds the maximum number of tokens allowed (1100).';
+  it('should read no number from a statement the provider quotes from the request', () => {
+    const quoted = JSON.stringify({
+      error: { code: 400, message: `Request contains an invalid argument: "${HOSTILE}"`, status: 'INVALID_ARGUMENT' },
+    });
+    expect(parseOverflowError(quoted)).toEqual({});
+  });
+
+  it("should read the provider's own statement, not the request it quotes after it", () => {
+    const message = `The input token count (9500) exceeds the maximum number of tokens allowed (8000). Request: "${HOSTILE}"`;
+    expect(parseOverflowError(message)).toEqual({ promptTokens: 9_500, limit: 8_000 });
+  });
+
+  it('should read no number from an error body that follows text other than a client prefix', () => {
+    // A proxy that puts the request's text first: the body it ends with may be the user's.
+    const body = JSON.stringify({ error: { code: 400, message: HOSTILE } });
+    expect(parseOverflowError(`Upstream rejected the request "see ${body}`)).toEqual({});
+    expect(parseOverflowError(`Request: ${body}`)).toEqual({});
+  });
+
+  it("should not read OpenAI's prompt size from quoted text far after the statement", () => {
+    const message = `This model's maximum context length is 8192 tokens. ${'x'.repeat(60)} you requested 3 tokens`;
+    expect(parseOverflowError(message)).toEqual({ limit: 8_192 });
+  });
+});

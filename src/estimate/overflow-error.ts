@@ -1,0 +1,158 @@
+/**
+ * What a provider's "prompt too long" rejection says: whether it is an overflow at all, and the sizes it states
+ * (the request's, the maximum, the request with its completion), read only from the provider's own words.
+ */
+/**
+ * Reads the real prompt size out of a provider's "prompt too long" error, so the next estimate can be calibrated even
+ * when no usage is ever reported. Gemini: "The input token count (1234567) exceeds the maximum number of tokens
+ * allowed (1048576)."; Vertex AI: "Unable to submit request because the input token count is 1234567 but model only
+ * supports up to 1048576."; Anthropic and OpenAI-style messages are recognised too, and so is a message that states
+ * only the maximum. `limit` is the provider's maximum, which may become the model's window (usage/learned-window.ts).
+ *
+ * Numbers are read only from the provider's own statement, at the start of its message (the `message` of a JSON error
+ * body, else the whole text): some providers and proxies quote the request after their own words, and a user's
+ * message can say anything, "maximum number of tokens allowed (1100)" included. A message that only mentions a
+ * too-long prompt elsewhere is still an overflow, with nothing stated.
+ */
+export function parseOverflowError(message: string): OverflowStatement | undefined {
+  const own = providerMessage(message);
+  const stated = statementAtStart(own);
+  if (stated) return stated;
+  const text = message.replace(/\\"/g, '"');
+  if (/(context|prompt|input).{0,40}(too long|too large|exceed)|exceeds the maximum number of tokens/i.test(text))
+    return {};
+  if (OTHER_OVERFLOW_WORDS.test(text)) return {};
+  return undefined;
+}
+
+/** llama.cpp's, llama-cpp-python's, Groq's, older vLLM's and Mistral's, LM Studio's words (not retried before). */
+const OTHER_OVERFLOW_WORDS =
+  /exceeds? (?:the )?(?:available )?context (?:size|length|window)|reduce the length of the messages|too large for model with \d+ maximum context length|context length of only \d+ tokens/i;
+
+/**
+ * Whether `message` says the request was too long in the provider's own words: a statement the guard reads, or
+ * the overflow's words (or another provider's, above) in its message before any quotation mark and near its
+ * start ("the prompt is too long"). A text that only mentions a too-long prompt after a quote, or far into it, may be
+ * quoting the request or a user's words, and "image too large" is not about tokens: `parseOverflowError` still
+ * takes those as overflows stating nothing, but only this kind may bound a session's window by the size sent.
+ */
+export function overflowInOwnWords(message: string): boolean {
+  const own = providerMessage(message);
+  if (statementAtStart(own) !== undefined) return true;
+  const unquoted = own.slice(0, OWN_WORDS_REACH).split(/["'`“‘]/, 1)[0] ?? '';
+  return OWN_OVERFLOW_WORDS.test(unquoted) || OTHER_OVERFLOW_WORDS.test(unquoted);
+}
+
+/** How far into a provider's message its own words about an overflow are looked for. */
+const OWN_WORDS_REACH = 200;
+const OWN_OVERFLOW_WORDS = /\b(?:context|prompt|input)\b[^.]{0,40}\b(?:too long|exceeds?)\b/i;
+
+/**
+ * What may precede a statement in a provider's own words: error class names a client or proxy prefixes
+ * ("litellm.BadRequestError: ", LiteLLM's "VertexAIException BadRequestError - "), the HTTP status openai-node
+ * puts first ("400 ", or "[400 Bad Request] " as Google's older JavaScript SDK writes it; before a LiteLLM proxy's
+ * class names too, review 9), Vertex AI's "Unable to
+ * submit request because", OpenAI's "This model's" (OpenRouter's "This endpoint's"). None of them can hold
+ * text of the request.
+ */
+const CLASS_NAMES = String.raw`(?:[\w.]{1,80}(?:Error|Exception)(?:\s*[:-]\s*|\s+)){0,4}`;
+/** An HTTP status as clients write it before the provider's words: "400 ", "[400 Bad Request] ". */
+const STATUS = String.raw`(?:\d{3}\s+|\[\d{3}(?: [A-Za-z ]{1,40})?\]\s*)?`;
+const LEAD_IN = String.raw`^\s*${STATUS}${CLASS_NAMES}${STATUS}(?:unable to submit request because\s+)?(?:the\s+|this (?:model|endpoint)'s\s+)?`;
+/**
+ * A count as providers write it: digits, or digits grouped by thousands with commas ("9,321") or, as localised
+ * messages write them, with dots ("9.321": a token count is never a fraction).
+ */
+const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:\.\d{3})+(?!\d|\.\d)|\d+)`;
+/**
+ * What a client puts before a provider's JSON error body: error class names (LiteLLM nests four), then
+ * @google/genai's "got status: INVALID_ARGUMENT. ", openai-python's "Error code: 400 - " or a bare status.
+ * A body after any other text may be the request's, quoted by a proxy: it is not read as the provider's.
+ */
+const BODY_PREFIX = new RegExp(
+  String.raw`^\s*${CLASS_NAMES}(?:got status: [\w ]{1,40}\.\s*|error code: \d{3}\s*-\s*|\d{3}\s+)?$`,
+  'i',
+);
+const GEMINI = new RegExp(
+  `${LEAD_IN}input token count(?: \\(| is |: )${COUNT}\\)? exceeds the maximum number of tokens allowed(?: \\(| is |: )?${COUNT}?`,
+  'i',
+);
+const GEMINI_MAXIMUM = new RegExp(
+  `${LEAD_IN}input token count exceeds the maximum number of tokens allowed\\s*(?:\\(|is|:)?\\s*${COUNT}`,
+  'i',
+);
+const VERTEX = new RegExp(
+  `${LEAD_IN}input token count is ${COUNT} but (?:the )?model only supports up to ${COUNT}`,
+  'i',
+);
+const ANTHROPIC = new RegExp(`${LEAD_IN}prompt is too long:\\s*${COUNT} tokens\\s*>\\s*${COUNT}`, 'i');
+/** Anthropic's words when the input fits but the input plus `max_tokens` does not: "... limit: A + B > C". */
+const ANTHROPIC_WITH_OUTPUT = new RegExp(
+  `${LEAD_IN}input length and \`?max_tokens\`? exceed context limit:\\s*${COUNT}\\s*\\+\\s*${COUNT}\\s*>\\s*${COUNT}`,
+  'i',
+);
+const OPENAI = new RegExp(`${LEAD_IN}maximum context length is ${COUNT} tokens`, 'i');
+/** OpenAI's own next sentence: "However, your messages resulted in N tokens", "however you requested N tokens (P in your prompt; ...". */
+const OPENAI_SIZE = new RegExp(
+  String.raw`^[^\d]{0,40}?(?:resulted in|requested(?: about)?|request has) ${COUNT} (?:input )?tokens(?: \(${COUNT} in (?:your prompt|the messages))?`,
+  'i',
+);
+
+/** The whole request's size (OpenAI's, vLLM's "you requested N") is what went over when the prompt did not. */
+type OverflowStatement = { promptTokens?: number; limit?: number; requestedTokens?: number };
+
+function statementAtStart(text: string): OverflowStatement | undefined {
+  const gemini = GEMINI.exec(text);
+  if (gemini) return { promptTokens: count(gemini[1]), ...(gemini[2] ? { limit: count(gemini[2]) } : {}) };
+  const maximum = GEMINI_MAXIMUM.exec(text);
+  if (maximum) return { limit: count(maximum[1]) };
+  const vertex = VERTEX.exec(text) ?? ANTHROPIC.exec(text);
+  if (vertex) return { promptTokens: count(vertex[1]), limit: count(vertex[2]) };
+  const withOutput = ANTHROPIC_WITH_OUTPUT.exec(text);
+  if (withOutput) {
+    const promptTokens = count(withOutput[1]);
+    return { promptTokens, requestedTokens: promptTokens + count(withOutput[2]), limit: count(withOutput[3]) };
+  }
+  const openai = OPENAI.exec(text);
+  if (!openai) return undefined;
+  // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
+  const size = OPENAI_SIZE.exec(text.slice(openai[0].length));
+  const prompt = size?.[2] ?? size?.[1];
+  const requested = size?.[2] ? { requestedTokens: count(size[1]) } : {};
+  return { ...(prompt ? { promptTokens: count(prompt) } : {}), ...requested, limit: count(openai[1]) };
+}
+
+/** A count matched by COUNT, without its thousands separators. */
+function count(digits: string | undefined): number {
+  return Number((digits ?? '').replace(/[,.]/g, ''));
+}
+
+/**
+ * The provider's own message: `error.message` of a JSON error body (also after a client's prefix, BODY_PREFIX, or
+ * JSON-encoded twice), else the text.
+ */
+function providerMessage(message: string, depth = 0): string {
+  const body = depth < 2 ? (parseJson(message) ?? prefixedBody(message)) : undefined;
+  if (typeof body === 'string') return providerMessage(body, depth + 1);
+  const error = isObject(body) ? body['error'] : undefined;
+  const inner = isObject(error) ? error['message'] : undefined;
+  return typeof inner === 'string' ? providerMessage(inner, depth + 1) : message;
+}
+
+/** A JSON body after a client's prefix; none after other text (it may be the request's, quoted). */
+function prefixedBody(message: string): unknown {
+  const start = message.indexOf('{');
+  return start > 0 && BODY_PREFIX.test(message.slice(0, start)) ? parseJson(message.slice(start)) : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
