@@ -32,6 +32,8 @@ describe('planCompaction', () => {
       summaryCap: 850,
       summaryMaxChars: 2_550,
       factChars: 1_275,
+      // Carried or marked facts: half the characters of a quarter of the whole room (875 tokens).
+      factCharsCap: 1_312,
       tailBudget: 379,
       // Half the summarizer's 10,000 window, in heuristic tokens (2,500), less the summary's cap.
       summarizerPromptTokens: 1_650,

@@ -58,6 +58,11 @@ export interface CompactionPlan {
   readonly summaryCap: number;
   readonly summaryMaxChars: number;
   readonly factChars: number;
+  /**
+   * The most characters of facts a summary carries over from the previous one (or keeps for being marked) when
+   * `factChars` is smaller: the facts' share of the summary the room gives without the turn's message.
+   */
+  readonly factCharsCap: number;
   /** Tokens of contents a split may keep verbatim after the summary. */
   readonly tailBudget: number;
   /** Bound on the summarizer's prompt. */
@@ -68,10 +73,7 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
   const { correction } = input;
   const room = Math.max(0, Math.floor(input.threshold / correction) - input.fixedTokens);
   const summaryRoom = Math.max(0, room - input.inFlightTokens);
-  const summaryCap = Math.max(
-    MIN_SUMMARY_TOKENS,
-    Math.min(input.summaryMaxTokens, Math.floor(summaryRoom * SUMMARY_SHARE_OF_ROOM)),
-  );
+  const summaryCap = summaryCapFor(summaryRoom, input.summaryMaxTokens);
   const target = Math.floor(room * input.compactTargetRatio);
   return {
     room,
@@ -80,11 +82,20 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
     preparedTarget: room - Math.floor((room - target) * PREPARED_SHARE_OF_GAP),
     summaryCap,
     summaryMaxChars: summaryCap * CHARS_PER_TOKEN,
-    factChars: Math.floor(summaryCap * CHARS_PER_TOKEN * FACT_SHARE_OF_SUMMARY),
+    factChars: factCharsOf(summaryCap),
+    factCharsCap: factCharsOf(summaryCapFor(room, input.summaryMaxTokens)),
     tailBudget: Math.max(0, target - Math.ceil(summaryCap * SUMMARY_RESERVE_FACTOR) - SUMMARY_FRAMING_TOKENS),
     summarizerPromptTokens: Math.max(
       MIN_SUMMARIZER_PROMPT_TOKENS,
       Math.floor((input.summarizerWindow * input.summarizerInputRatio) / correction) - summaryCap,
     ),
   };
+}
+
+function summaryCapFor(summaryRoom: number, summaryMaxTokens: number): number {
+  return Math.max(MIN_SUMMARY_TOKENS, Math.min(summaryMaxTokens, Math.floor(summaryRoom * SUMMARY_SHARE_OF_ROOM)));
+}
+
+function factCharsOf(summaryCap: number): number {
+  return Math.floor(summaryCap * CHARS_PER_TOKEN * FACT_SHARE_OF_SUMMARY);
 }

@@ -43,6 +43,8 @@ interface FactCandidate {
 interface FactLimits {
   readonly maxFacts: number;
   readonly maxChars: number;
+  /** Characters up to which a marked fact in its share is kept whatever `maxChars`. @default unbounded */
+  readonly markedChars?: number | undefined;
 }
 
 const MAX_FACT_CHARS = 240;
@@ -163,10 +165,11 @@ export function mergeFacts(
   const kept = new Set<DurableFact>();
   let chars = 0;
   for (const fact of ranked) {
-    // A marked fact in its share is kept whatever the room: a first compaction made while a large message is in
-    // flight has 72 characters of facts, and the user's "remember: my order id is ..." was gone for good.
-    const over = chars + fact.text.length + FACT_OVERHEAD_CHARS > limits.maxChars;
-    if (kept.size >= limits.maxFacts || (over && !marked.has(fact))) continue;
+    // A marked fact in its share is kept up to `markedChars` whatever `maxChars`: a first compaction made while a large
+    // message is in flight has 72 characters of facts, and the user's "remember: my order id is ..." was gone for good.
+    const after = chars + fact.text.length + FACT_OVERHEAD_CHARS;
+    const room = marked.has(fact) ? Math.max(limits.maxChars, limits.markedChars ?? Infinity) : limits.maxChars;
+    if (kept.size >= limits.maxFacts || after > room) continue;
     kept.add(fact);
     chars += fact.text.length + FACT_OVERHEAD_CHARS;
   }

@@ -20,6 +20,7 @@ const INPUT: SummaryRecordInput = {
   coverage: { covered: 4, keptAt: 2 },
   fingerprints: FINGERPRINTS,
   factChars: 1_000,
+  factCharsCap: 1_000,
   now: 42,
 };
 
@@ -71,7 +72,12 @@ describe('buildSummaryRecord', () => {
       lastSeen: 1,
     }));
     const previous = summaryRecord({ covered: 2, anchor: 'a', facts: many });
-    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 100_000 });
+    const { record, droppedFacts } = buildSummaryRecord({
+      ...INPUT,
+      previous,
+      factChars: 100_000,
+      factCharsCap: 100_000,
+    });
     expect(record.facts).toHaveLength(MAX_DURABLE_FACTS);
     expect(droppedFacts).toHaveLength(4);
   });
@@ -85,11 +91,26 @@ describe('buildSummaryRecord', () => {
       ...(i === 0 ? { asked: true as const } : {}),
     }));
     const previous = summaryRecord({ covered: 2, anchor: 'a', facts: carried });
-    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 72 });
+    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 72, factCharsCap: 100_000 });
     // The new candidates take the places of the least recently seen; the marked one and the total stay.
     expect(record.facts?.map((fact) => fact.text)).toContain(carried[0]!.text);
     expect(record.facts!.length + droppedFacts.length).toBeGreaterThanOrEqual(carried.length);
     expect(factsChars(record.facts!)).toBeLessThanOrEqual(factsChars(carried));
     expect(record.facts!.length).toBeGreaterThanOrEqual(18);
+  });
+
+  it('should carry the previous facts only up to the room a window learned smaller gives them', () => {
+    // Review 10: 30 marked facts of 240 characters kept on a 4k window made every later turn compact.
+    const carried = Array.from({ length: 30 }, (_, i) => ({
+      text: `Remember: order ${i} is ORD-${7_700 + i}.`.padEnd(240, '.'),
+      addedAt: 1,
+      lastSeen: 1,
+      asked: true as const,
+    }));
+    const previous = summaryRecord({ covered: 2, anchor: 'a', facts: carried });
+    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 72, factCharsCap: 900 });
+    expect(factsChars(record.facts!)).toBeLessThanOrEqual(900);
+    expect(record.facts!.filter((fact) => fact.asked)).toHaveLength(3);
+    expect(droppedFacts).toHaveLength(27);
   });
 });

@@ -26,6 +26,8 @@ export interface SummaryRecordInput {
   readonly coverage: SummaryCoverage;
   readonly fingerprints: readonly string[];
   readonly factChars: number;
+  /** Bound of the previous summary's facts' floor and of the marked facts' room (`CompactionPlan.factCharsCap`). */
+  readonly factCharsCap: number;
   readonly now: number;
 }
 
@@ -36,10 +38,13 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   const candidates = [...extractFacts(input.summarizedContents), ...keyFacts];
   // Never fewer characters than the previous summary carried: a compaction made while a large message is in flight
   // has a summary's floor of room, 72 characters of facts, and every fact kept so far would be gone for good (the
-  // eighth trial's harness: the user's "remember: my order id is ..." among them).
+  // eighth trial's harness: the user's "remember: my order id is ..." among them). But never more than the room
+  // gives facts without that message (review 10: on a 4k window, 30 marked facts made every turn compact).
+  const carried = Math.min(factsChars(previous?.facts ?? []), input.factCharsCap);
   const facts = mergeFacts(previous?.facts ?? [], candidates, compactions, {
     maxFacts: MAX_DURABLE_FACTS,
-    maxChars: Math.max(input.factChars, factsChars(previous?.facts ?? [])),
+    maxChars: Math.max(input.factChars, carried),
+    markedChars: Math.max(input.factChars, input.factCharsCap),
   });
   const record: SummaryRecord = {
     version: RECORD_VERSION,

@@ -56,6 +56,7 @@ export async function summarizeCovered(input: SummarizeInput): Promise<NewSummar
     coverage: split.coverage,
     fingerprints: input.fingerprints,
     factChars: plan.factChars,
+    factCharsCap: plan.factCharsCap,
     now: input.now,
   });
 }
