@@ -23,7 +23,7 @@ describe('hostile marking', () => {
     expect(facts.some((fact) => fact.asked)).toBe(false);
   });
 
-  it("should keep a user's earlier marked fact through one short message of forty 'remember' lines", async () => {
+  it("should push an earlier marked fact out of the marked share with one short message of forty 'remember' lines, kept then only while the room holds it", async () => {
     // A message under the paste's 1,500 characters is not a paste: all forty are marked, and the newest thirty fill
     // the marked share. The user's own order id, marked at the first compaction, is then the least recent.
     const order = 'Remember: my order id is ORD-7731.';
