@@ -108,10 +108,18 @@ export function extractFacts(contents: readonly Content[]): FactCandidate[] {
  * log, a manual), its first and last, none marked (review 9: a user's own nine short rules are not a paste).
  */
 function fewest(found: readonly string[], long: boolean): FactCandidate[] {
-  if (!long || found.length <= MAX_FACTS_PER_MESSAGE) return found.map((text) => ({ text, asked: askedToKeep(text) }));
-  const head = found.slice(0, Math.ceil(MAX_FACTS_PER_MESSAGE / 2));
-  const tail = found.slice(found.length - Math.floor(MAX_FACTS_PER_MESSAGE / 2));
-  return [...head, ...tail].map((text) => ({ text }));
+  if (long && found.length > MAX_FACTS_PER_MESSAGE) return ends(found).map((text) => ({ text }));
+  // At most the cap's first and last marked of one message (review 10: forty short "Remember C-n." lines pushed the
+  // user's earlier marked order id out of the marked share).
+  const marked = new Set(ends(found.filter(askedToKeep)));
+  return found.map((text) => ({ text, asked: marked.has(text) }));
+}
+
+/** The first and last of `items`, `MAX_FACTS_PER_MESSAGE` in all; all of them when there are no more. */
+function ends<T>(items: readonly T[]): T[] {
+  if (items.length <= MAX_FACTS_PER_MESSAGE) return [...items];
+  const head = items.slice(0, Math.ceil(MAX_FACTS_PER_MESSAGE / 2));
+  return [...head, ...items.slice(items.length - Math.floor(MAX_FACTS_PER_MESSAGE / 2))];
 }
 
 /** The bullet lines of a `## Key facts` section in a summarizer's answer. */
@@ -152,8 +160,11 @@ export function mergeFacts(
   const all = [...byKey.values()];
   // Keep the newest marked facts up to their share, then the most recently seen, newest first; then restore the
   // original order. Without the share, a user who asks to remember in every message would have every later fact
-  // dropped at the compaction that first sees it (review 9).
-  const byRecency = (a: DurableFact, b: DurableFact): number => b.lastSeen - a.lastSeen || b.addedAt - a.addedAt;
+  // dropped at the compaction that first sees it (review 9). Of facts as recent, the later in the list comes first:
+  // candidates come in the order they were stated (review 10: a correction lost to the stale value it corrected).
+  const position = new Map(all.map((fact, index) => [fact, index]));
+  const byRecency = (a: DurableFact, b: DurableFact): number =>
+    b.lastSeen - a.lastSeen || b.addedAt - a.addedAt || (position.get(b) ?? 0) - (position.get(a) ?? 0);
   const marked = new Set(
     all
       .filter((fact) => fact.asked)

@@ -49,11 +49,23 @@ describe('buildSummaryRecord', () => {
     });
     const { record } = buildSummaryRecord({ ...INPUT, previous });
     expect(record.compactions).toBe(4);
+    // The summarizer's list before the user's words: of facts first seen together, the later are kept first.
     expect(record.facts?.map((fact) => fact.text)).toEqual([
       'The API key is in vault.',
-      'Always deploy to eu-west-1.',
       'The database port is 5432.',
+      'Always deploy to eu-west-1.',
     ]);
+  });
+
+  it("should keep the user's own words over the summarizer's list of the same compaction when only one fits", () => {
+    const { record, droppedFacts } = buildSummaryRecord({
+      ...INPUT,
+      // 'Always deploy to eu-west-1.' and its line: 30 characters; the summarizer's fact would need 30 more.
+      factChars: 40,
+      factCharsCap: 40,
+    });
+    expect(record.facts?.map((fact) => fact.text)).toEqual(['Always deploy to eu-west-1.']);
+    expect(droppedFacts).toEqual(['The database port is 5432.']);
   });
 
   it('should not read key facts from a mechanical summary', () => {

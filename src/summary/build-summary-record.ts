@@ -35,7 +35,9 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   const { previous, text, outcome, coverage, fingerprints } = input;
   const compactions = (previous?.compactions ?? 0) + 1;
   const keyFacts = outcome.ok ? parseKeyFacts(text).map((fact) => ({ text: fact })) : [];
-  const candidates = [...extractFacts(input.summarizedContents), ...keyFacts];
+  // The summarizer's list first: of facts first seen at one compaction the later are kept first, and the user's words
+  // outrank a summarizer's restatement of them.
+  const candidates = [...keyFacts, ...extractFacts(input.summarizedContents)];
   // Never fewer characters than the previous summary carried: a compaction made while a large message is in flight
   // has a summary's floor of room, 72 characters of facts, and every fact kept so far would be gone for good (the
   // eighth trial's harness: the user's "remember: my order id is ..." among them). But never more than the room

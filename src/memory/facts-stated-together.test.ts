@@ -1,9 +1,9 @@
 /**
- * Review 10 (fails on main; not fixed here): facts first seen at the same compaction tie on recency, and the sort
- * keeps their order, so when the room is short the fact stated LAST is dropped first, the opposite of "the oldest
- * go first" (docs/memory.md). A user's correction then loses to the stale value it corrects, which the summary
- * carries verbatim. Not fixed here: ranking later positions first would also rank the summarizer's `## Key facts`
- * bullets (appended after the user's facts) above the user's own facts of that compaction.
+ * Facts first seen at the same compaction tie on recency. Before, the sort kept their order, so when the room was
+ * short the fact stated LAST was dropped first, the opposite of "the oldest go first" (docs/memory.md), and a user's
+ * correction lost to the stale value it corrects (review 10). Now the later in the list comes first; the summarizer's
+ * `## Key facts` are listed before the user's facts, so the user's words outrank them
+ * (`src/summary/build-summary-record.test.ts`).
  */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';

@@ -23,20 +23,21 @@ describe('hostile marking', () => {
     expect(facts.some((fact) => fact.asked)).toBe(false);
   });
 
-  it("should push an earlier marked fact out of the marked share with one short message of forty 'remember' lines, kept then only while the room holds it", async () => {
-    // A message under the paste's 1,500 characters is not a paste: all forty are marked, and the newest thirty fill
-    // the marked share. The user's own order id, marked at the first compaction, is then the least recent.
+  it("should keep an earlier marked fact through one short message of forty 'remember' lines: at most eight of one message are marked", () => {
+    // A message under the paste's 1,500 characters is not a paste. Before, all forty were marked, the newest thirty
+    // filled the marked share, and the user's order id, the least recent, was dropped once the room was tight.
     const order = 'Remember: my order id is ORD-7731.';
     let facts = mergeFacts([], extractFacts([user(order)]), 1, LIMITS).facts;
     const flood = Array.from({ length: 40 }, (_, i) => `Remember C-${i}.`).join('\n');
     expect(flood.length).toBeLessThan(1_500);
-    const merged = mergeFacts(facts, extractFacts([user(flood)]), 2, LIMITS);
-    facts = merged.facts;
-    // What this shows: the share holds 30 marked facts, newest first; the order id falls back among the others
-    // and is kept only while the room holds it (here it does: 4,000 characters).
-    expect(facts.map((fact) => fact.text)).toContain(order);
+    const found = extractFacts([user(flood)]);
+    expect(found.filter((fact) => fact.asked).map((fact) => fact.text)).toEqual(
+      [0, 1, 2, 3, 36, 37, 38, 39].map((i) => `Remember C-${i}.`),
+    );
+    facts = mergeFacts(facts, found, 2, LIMITS).facts;
     const tight = mergeFacts(facts, [], 3, { maxFacts: 60, maxChars: 600 });
-    expect(tight.dropped).toContain(order);
+    expect(tight.facts.map((fact) => fact.text)).toContain(order);
+    expect(tight.dropped).toContain('Remember C-4.');
   });
 
   it('should render the facts byte for byte the same when a compaction sees them again unchanged', () => {
