@@ -20,12 +20,12 @@ function scripted(model: string, window: number): ScriptedLlm {
 const failover: LlmRouter = (_models, _request, error) =>
   error === undefined ? 'small' : error.failedKeys.has('large') ? undefined : 'large';
 
-async function routedRun(models: Record<string, BaseLlm>, modelWindows: Record<string, number>) {
+async function routedRun(models: Record<string, BaseLlm>, modelWindows: Record<string, number>, modelName?: string) {
   const logger = new CapturingLogger();
   const guard = new ContextGuard({ modelWindows, summarizer: new ScriptedSummarizer(), logger });
   const agent = new LlmAgent({
     name: 'analyst',
-    model: new RoutedLlm({ models, router: failover }),
+    model: new RoutedLlm({ models, router: failover, ...(modelName ? { modelName } : {}) }),
     instruction: 'You analyse server logs.',
     tools: [fetchLogsTool()],
   });
@@ -57,6 +57,22 @@ describe('an agent on a RoutedLlm', () => {
     // Never sent to the large model: only a rejection by the small one fails over.
     expect(large.requests).toEqual([]);
     // Both windows name a model the app uses, inside the routed one.
+    expect(logger.matching('names no model this app uses')).toEqual([]);
+  });
+
+  it('should read the models of a RoutedLlm given its own name from the model itself', async () => {
+    const small = scripted('scripted-small', 8_000);
+    const large = scripted('scripted-large', 32_000);
+    const { errors, status, logger } = await routedRun(
+      { small, large },
+      { 'scripted-small': 8_000, 'scripted-large': 32_000 },
+      'support-router',
+    );
+    expect(errors).toEqual([]);
+    expect(status.window).toBe(8_000);
+    expect(large.requests).toEqual([]);
+    // No "unknown model 'support-router'": its models are known.
+    expect(logger.matching('unknown model')).toEqual([]);
     expect(logger.matching('names no model this app uses')).toEqual([]);
   });
 

@@ -16,6 +16,7 @@ import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
 import { retryRejected, type RetryDecision } from './retry-rejected.js';
+import { listedRoutedName } from '../runtime/listed-routed-name.js';
 import type { RecallPending } from './read-request.js';
 import type { ResolvedPolicy } from '../../options.js';
 import { recallDue } from '../../recall/declaration.js';
@@ -184,6 +185,7 @@ export class BeforeModelGuard {
     const windowChoice = this.parts.windows.agentWindow(policy, request.model, stored.usage, {
       name: context.agentName,
       user: userOfContext(context),
+      routedName: listedRoutedName(context.invocationContext.agent),
     });
     // Estimated once for the recall check and the reading, again only if a declaration changed it in between.
     const kept = { memo: this.parts.fixedParts, scope: key };

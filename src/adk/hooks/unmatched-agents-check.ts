@@ -14,6 +14,7 @@ import { unmatchedTools } from '../../config/unmatched-tools.js';
 import { unmatchedPrices } from '../../cost/unmatched-prices.js';
 import { unmatchedWindows } from '../../estimate/unmatched-windows.js';
 import { routedMembers } from '../../estimate/routed-model.js';
+import { listedRoutedName } from '../runtime/listed-routed-name.js';
 import { agentToolChild } from '../runtime/attach-to-agent.js';
 import type { ContextGuardOptions, GuardLogger } from '../../options.js';
 import { agentEntries } from '../../policy/agent-entries.js';
@@ -52,8 +53,8 @@ function appModelNames(agents: readonly BaseAgent[]): string[] {
     try {
       const name = each.canonicalModel.model;
       models.add(name);
-      // A RoutedLlm's models: a window or a price may be for one of them.
-      for (const member of routedMembers(name) ?? []) models.add(member);
+      // A RoutedLlm's models, by its name or, renamed, by the model itself: a window or a price may be for one.
+      for (const member of routedMembers(listedRoutedName(each) ?? name) ?? []) models.add(member);
     } catch {
       // No model here or on any ancestor: ADK fails the run itself, with its own error.
     }

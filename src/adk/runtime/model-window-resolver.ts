@@ -25,6 +25,7 @@ import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { BudgetWarnings } from './budget-warnings.js';
+import { listedRoutedName } from './listed-routed-name.js';
 
 /** The summarizer of a request and the window it is given. */
 interface SummarizerChoice {
@@ -102,11 +103,11 @@ export class ModelWindowResolver {
     policy: ResolvedPolicy,
     model: string | undefined,
     usage: UsageRecord,
-    agent: { readonly name: string; readonly user: string },
+    agent: { readonly name: string; readonly user: string; readonly routedName?: string | undefined },
   ): WindowChoice {
     const agentName = agent.name;
     const name = normalizeModelName(model ?? '');
-    const resolved = this.resolve(policy, model);
+    const resolved = this.resolveNamed(policy, model, agent.routedName);
     // Only rejections seen by this process feed the per-model maps; a session's state informs that session alone.
     const decision = decideWindow(usage, {
       model: name,
@@ -208,7 +209,7 @@ export class ModelWindowResolver {
     return {
       summarizer: agentModelSummarizer(model, agentRequest),
       // The session's learned window of the agent's model bounds it through the agent's window (summarizerWindowFor).
-      window: () => this.windowFor(policy, model.model, context),
+      window: () => this.windowFor(policy, model.model, context, undefined, listedRoutedName(agent)),
       readsRequest: true,
     };
   }
@@ -217,12 +218,24 @@ export class ModelWindowResolver {
    * A summarizer model's window: a maximum it stated in a rejection of a summary request wins when smaller, one
    * stated in this session (kept in the agent's usage record), in a session of this user, or confirmed.
    */
-  private windowFor(policy: ResolvedPolicy, model: string | undefined, context: Context, inSession?: number): number {
-    const resolved = this.resolve(policy, model);
+  private windowFor(
+    policy: ResolvedPolicy,
+    model: string | undefined,
+    context: Context,
+    inSession?: number,
+    routedName?: string,
+  ): number {
+    const resolved = this.resolveNamed(policy, model, routedName);
     const name = normalizeModelName(model ?? '');
     const learned = [this.learnedFor(name, userOfContext(context)), inSession].filter((value) => value !== undefined);
     if (learned.length === 0) this.warnIfUnknown(resolved, model);
     return Math.min(resolved.window, ...learned);
+  }
+
+  /** A renamed `RoutedLlm` nobody gave a window: the smallest of its models' (adk/runtime/listed-routed-name.ts). */
+  private resolveNamed(policy: ResolvedPolicy, model: string | undefined, routedName: string | undefined) {
+    const resolved = this.resolve(policy, model);
+    return resolved.source === 'default' && routedName !== undefined ? this.resolve(policy, routedName) : resolved;
   }
 
   private resolve(policy: ResolvedPolicy, model: string | undefined): ResolvedWindow {

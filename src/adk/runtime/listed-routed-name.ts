@@ -1,0 +1,35 @@
+/**
+ * A `RoutedLlm` given its own `modelName` does not list its models in its name (estimate/routed-model.ts reads
+ * them from the name ADK gives one otherwise): the name it would have had, read from the model the agent calls, so
+ * that its window is still the smallest of its models' (the ninth outside trial's router, renamed).
+ */
+import { isLlmAgent, RoutedLlm, type BaseAgent } from '@google/adk';
+import { routedMembers } from '../../estimate/routed-model.js';
+
+/** By the model object: `null` when it is not a renamed `RoutedLlm`. */
+const listed = new WeakMap<object, string | null>();
+
+/** ADK's listing name of the renamed `RoutedLlm` `agent` calls (its own or an ancestor's model); else undefined. */
+export function listedRoutedName(agent: BaseAgent | undefined): string | undefined {
+  let owner = agent;
+  while (owner && !(isLlmAgent(owner) && owner.model)) owner = owner.parentAgent;
+  const model = owner && isLlmAgent(owner) ? owner.model : undefined;
+  if (typeof model !== 'object') return undefined;
+  let name = listed.get(model);
+  if (name === undefined) listed.set(model, (name = listingOf(model)));
+  return name ?? undefined;
+}
+
+function listingOf(model: object): string | null {
+  if (!(model instanceof RoutedLlm) || routedMembers(model.model)) return null;
+  // `models` is private in ADK's types; the constructor keeps the record under that name.
+  const models: unknown = (model as unknown as { models?: unknown }).models;
+  if (typeof models !== 'object' || models === null) return null;
+  const entries = Object.entries(models as Record<string, unknown>).map(([key, member]) => {
+    const name = typeof member === 'object' && member !== null ? (member as { model?: unknown }).model : undefined;
+    return typeof name === 'string' ? `${key} (${name})` : undefined;
+  });
+  if (entries.length === 0 || entries.includes(undefined)) return null;
+  const name = `RoutedLlm[${entries.join(', ')}]`;
+  return routedMembers(name) ? name : null;
+}
