@@ -195,6 +195,8 @@ export class ContextGuard extends BasePlugin {
     toolArgs?: Record<string, unknown>;
     toolContext: Context;
   }): Promise<Record<string, unknown> | undefined> {
+    // A Workflow's `ToolNode` runs its tool with no agent (reading `agentName` throws): nothing of the guard's applies.
+    if (!toolContext.invocationContext.agent) return undefined;
     attachToAgentToolChild(tool, toolContext, this.callbackSet(), (child) => this.attachTo(child), this.logger);
     return this.storedAnswers.answer(tool, toolArgs, toolContext);
   }
@@ -212,7 +214,7 @@ export class ContextGuard extends BasePlugin {
 
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
     // A stored answer was cut, if at all, when first stored; cutting it again would offload it again.
-    if (isStoredAnswer(params.result)) return undefined;
+    if (isStoredAnswer(params.result) || !params.toolContext.invocationContext.agent) return undefined;
     return this.truncators.plugin(params);
   }
 

@@ -32,6 +32,7 @@ export class StoredAnswers {
     context: Context,
   ): Record<string, unknown> | undefined {
     const toolName = tool.name;
+    const agentName = context.invocationContext.agent?.name ?? '';
     try {
       const policy = this.policyFor(context.agentName);
       if (!policy.enabled || !isReadOnlyTool(policy.tools, toolName) || isContextRecallTool(tool)) return undefined;
@@ -55,7 +56,7 @@ export class StoredAnswers {
       logFailure(
         this.logger,
         'warn',
-        `${LOG_PREFIX} agent '${context.agentName}': could not look for a stored result of tool '${toolName}'; it runs as usual.`,
+        `${LOG_PREFIX} agent '${agentName}': could not look for a stored result of tool '${toolName}'; it runs as usual.`,
         error,
       );
       return undefined;
