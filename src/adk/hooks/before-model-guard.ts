@@ -17,6 +17,7 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
 import { retryRejected, type RetryDecision } from './retry-rejected.js';
 import { listedRoutedName } from '../runtime/listed-routed-name.js';
+import { hideOwnArtifacts } from './hide-own-artifacts.js';
 import type { RecallPending } from './read-request.js';
 import type { ResolvedPolicy } from '../../options.js';
 import { recallDue } from '../../recall/declaration.js';
@@ -217,6 +218,7 @@ export class BeforeModelGuard {
     try {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return undefined;
+      hideOwnArtifacts(request, context.invocationContext.appName);
       const { stored, windowChoice, fixedPart, recallPending } = await this.callState(context, request, key, policy);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};
