@@ -10,10 +10,9 @@ import {
   type BaseTool,
   type Context,
   type InvocationContext,
-  type LlmRequest,
-  type LlmResponse,
 } from '@google/adk';
-import type { SingleAfterModelCallback, SingleAfterToolCallback, SingleBeforeModelCallback, State } from '@google/adk';
+import type { LlmRequest, LlmResponse, SingleAfterModelCallback, SingleAfterToolCallback } from '@google/adk';
+import type { SingleBeforeModelCallback, State } from '@google/adk';
 import { addGuardCallbacks, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/runtime/attach-to-agent.js';
 import { BeforeModelGuard } from './adk/hooks/before-model-guard.js';
 import type { CompactionListener } from './adk/hooks/compaction-reporter.js';
@@ -184,7 +183,7 @@ export class ContextGuard extends BasePlugin {
    * the child and marks the call as this app's, so that a child shared by two apps gets the
    * calling app's guard and policy (adk/runtime/agent-tool-caller.ts). A repeated call of a
    * read-only tool whose earlier result was offloaded or masked is answered from that result
-   * (adk/tools/stored-answers.ts).
+   * (adk/tools/stored-answers.ts). A `ToolNode`'s tool has no agent (`agentName` throws): not the guard's.
    */
   override async beforeToolCallback({
     tool,
@@ -195,7 +194,6 @@ export class ContextGuard extends BasePlugin {
     toolArgs?: Record<string, unknown>;
     toolContext: Context;
   }): Promise<Record<string, unknown> | undefined> {
-    // A Workflow's `ToolNode` runs its tool with no agent (reading `agentName` throws): nothing of the guard's applies.
     if (!toolContext.invocationContext.agent) return undefined;
     attachToAgentToolChild(tool, toolContext, this.callbackSet(), (child) => this.attachTo(child), this.logger);
     return this.storedAnswers.answer(tool, toolArgs, toolContext);
@@ -213,7 +211,7 @@ export class ContextGuard extends BasePlugin {
   }
 
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
-    // A stored answer was cut, if at all, when first stored; cutting it again would offload it again.
+    // A stored answer was cut, if at all, when first stored; cutting it again would offload it again. No agent: above.
     if (isStoredAnswer(params.result) || !params.toolContext.invocationContext.agent) return undefined;
     return this.truncators.plugin(params);
   }
