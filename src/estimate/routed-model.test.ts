@@ -13,8 +13,20 @@ describe('routedMembers', () => {
     expect(routedMembers('RoutedLlm[a, b (m1), c (m2)]')).toEqual(['m1', 'm2']);
   });
 
+  it('should read the models of a RoutedLlm inside another, flattened', () => {
+    const inner = 'RoutedLlm[small (gemini-2.0-flash), large (gemini-2.5-flash)]';
+    expect(routedMembers(`RoutedLlm[inner (${inner}), big (gemini-2.5-pro)]`)).toEqual([
+      'gemini-2.0-flash',
+      'gemini-2.5-flash',
+      'gemini-2.5-pro',
+    ]);
+    // One it cannot read stays a model of that name (an unknown one: the default window, with a warning).
+    expect(routedMembers('RoutedLlm[a (x), b (RoutedLlm[])]')).toEqual(['x', 'RoutedLlm[]']);
+  });
+
   it('should read nothing of a name that is not such a list to its end', () => {
-    for (const name of ['gemini-2.5-flash', 'RoutedLlm[]', 'RoutedLlm[x y]', 'RoutedLlm[a (m1), b]', 'my-router'])
+    const unread = ['gemini-2.5-flash', 'RoutedLlm[]', 'RoutedLlm[x y]', 'RoutedLlm[a (m1), b]', 'RoutedLlm[a (m1))]'];
+    for (const name of [...unread, 'my-router', `RoutedLlm[a (${'m'.repeat(5_000)})]`])
       expect(routedMembers(name)).toBeUndefined();
   });
 });

@@ -20,12 +20,16 @@ function scripted(model: string, window: number): ScriptedLlm {
 const failover: LlmRouter = (_models, _request, error) =>
   error === undefined ? 'small' : error.failedKeys.has('large') ? undefined : 'large';
 
-async function routedRun(models: Record<string, BaseLlm>, modelWindows: Record<string, number>, modelName?: string) {
+function routedRun(models: Record<string, BaseLlm>, modelWindows: Record<string, number>, modelName?: string) {
+  return routedRunOf(new RoutedLlm({ models, router: failover, ...(modelName ? { modelName } : {}) }), modelWindows);
+}
+
+async function routedRunOf(model: RoutedLlm, modelWindows: Record<string, number>) {
   const logger = new CapturingLogger();
   const guard = new ContextGuard({ modelWindows, summarizer: new ScriptedSummarizer(), logger });
   const agent = new LlmAgent({
     name: 'analyst',
-    model: new RoutedLlm({ models, router: failover, ...(modelName ? { modelName } : {}) }),
+    model,
     instruction: 'You analyse server logs.',
     tools: [fetchLogsTool()],
   });
@@ -74,6 +78,30 @@ describe('an agent on a RoutedLlm', () => {
     // No "unknown model 'support-router'": its models are known.
     expect(logger.matching('unknown model')).toEqual([]);
     expect(logger.matching('names no model this app uses')).toEqual([]);
+  });
+
+  it("should hold a RoutedLlm named after a known model, or inside another, to its smallest model's window", async () => {
+    for (const build of [
+      (models: Record<string, BaseLlm>) => new RoutedLlm({ models, router: failover, modelName: 'gemini-2.5-flash' }),
+      (models: Record<string, BaseLlm>) =>
+        new RoutedLlm({
+          models: {
+            small: new RoutedLlm({ models: { only: models['small']! }, router: () => 'only' }),
+            large: models['large']!,
+          },
+          router: failover,
+        }),
+    ]) {
+      const small = scripted('scripted-small', 8_000);
+      const large = scripted('scripted-large', 32_000);
+      const { errors, status } = await routedRunOf(build({ small, large }), {
+        'scripted-small': 8_000,
+        'scripted-large': 32_000,
+      });
+      expect(errors).toEqual([]);
+      expect(status.window).toBe(8_000);
+      expect(large.requests).toEqual([]);
+    }
   });
 
   it('should take the window of the whole routed name when modelWindows gives one', async () => {

@@ -232,10 +232,15 @@ export class ModelWindowResolver {
     return Math.min(resolved.window, ...learned);
   }
 
-  /** A renamed `RoutedLlm` nobody gave a window: the smallest of its models' (adk/runtime/listed-routed-name.ts). */
+  /**
+   * A renamed `RoutedLlm` the user gave no window (by `contextWindow` or `modelWindows` under its name): the smallest
+   * of its models' (adk/runtime/listed-routed-name.ts), even when its name is a known model's (the tenth trial's
+   * router named 'gemini-2.5-flash' was held to that model's window, over its 8k model's).
+   */
   private resolveNamed(policy: ResolvedPolicy, model: string | undefined, routedName: string | undefined) {
     const resolved = this.resolve(policy, model);
-    return resolved.source === 'default' && routedName !== undefined ? this.resolve(policy, routedName) : resolved;
+    const given = resolved.source === 'override' || resolved.source === 'table';
+    return routedName !== undefined && !given ? this.resolve(policy, routedName) : resolved;
   }
 
   private resolve(policy: ResolvedPolicy, model: string | undefined): ResolvedWindow {
