@@ -160,6 +160,17 @@ describe('parseOverflowError', () => {
         }),
         says: { promptTokens: 188_240, requestedTokens: 209_573, limit: 200_000 },
       },
+      {
+        should: "read the same words after Bedrock's lead-in (AWS SDK's ValidationException)",
+        message:
+          'ValidationException: The model returned the following errors: input length and `max_tokens` exceed context limit: 196395 + 64000 > 204698, decrease input length or `max_tokens` and try again',
+        says: { promptTokens: 196_395, requestedTokens: 260_395, limit: 204_698 },
+      },
+      {
+        should: "read a prompt too long after Bedrock's lead-in",
+        message: 'The model returned the following errors: prompt is too long: 204720 tokens > 200000 maximum',
+        says: { promptTokens: 204_720, limit: 200_000 },
+      },
     ],
     OpenAI: [
       {

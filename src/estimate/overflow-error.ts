@@ -52,13 +52,14 @@ const OWN_OVERFLOW_WORDS = /\b(?:context|prompt|input)\b[^.]{0,40}\b(?:too long|
  * ("litellm.BadRequestError: ", LiteLLM's "VertexAIException BadRequestError - "), the HTTP status openai-node
  * puts first ("400 ", or "[400 Bad Request] " as Google's older JavaScript SDK writes it; before a LiteLLM proxy's
  * class names too, review 9), Vertex AI's "Unable to
- * submit request because", OpenAI's "This model's" (OpenRouter's "This endpoint's"). None of them can hold
+ * submit request because", Bedrock's "The model returned the following errors:" before the model's own words,
+ * OpenAI's "This model's" (OpenRouter's "This endpoint's"). None of them can hold
  * text of the request.
  */
 const CLASS_NAMES = String.raw`(?:[\w.]{1,80}(?:Error|Exception)(?:\s*[:-]\s*|\s+)){0,4}`;
 /** An HTTP status as clients write it before the provider's words: "400 ", "[400 Bad Request] ". */
 const STATUS = String.raw`(?:\d{3}\s+|\[\d{3}(?: [A-Za-z ]{1,40})?\]\s*)?`;
-const LEAD_IN = String.raw`^\s*${STATUS}${CLASS_NAMES}${STATUS}(?:unable to submit request because\s+)?(?:the\s+|this (?:model|endpoint)'s\s+)?`;
+const LEAD_IN = String.raw`^\s*${STATUS}${CLASS_NAMES}${STATUS}(?:unable to submit request because\s+|the model returned the following errors:\s*)?(?:the\s+|this (?:model|endpoint)'s\s+)?`;
 /**
  * A count as providers write it: digits, or digits grouped by thousands with commas ("9,321") or, as localised
  * messages write them, with dots ("9.321": a token count is never a fraction).

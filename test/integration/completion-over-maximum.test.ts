@@ -65,6 +65,25 @@ describe("a genuine overflow of the input plus max_tokens (Anthropic's words)", 
   });
 });
 
+/** The same words as Bedrock's runtime client gives them (Roo-Code issue 3713): after its own lead-in. */
+function bedrockOverflow(max: number, completion: number) {
+  return ({ promptTokens }: { promptTokens: number }) =>
+    promptTokens + completion > max
+      ? Object.assign(
+          new Error(
+            `The model returned the following errors: input length and \`max_tokens\` exceed context limit: ${promptTokens} + ${completion} > ${max}, decrease input length or \`max_tokens\` and try again`,
+          ),
+          { name: 'ValidationException' },
+        )
+      : undefined;
+}
+
+describe("a genuine overflow of the input plus max_tokens (Anthropic's words through Bedrock)", () => {
+  it('should not keep rejecting call after call: the session learns a bound', async () => {
+    expect(await rejectionsOver30Turns('scripted-claude', bedrockOverflow(16_384, 4_000))).toBe(1);
+  });
+});
+
 /** The rejections of 30 tool turns on a model that fails as `fail` says; no error may reach the user. */
 async function rejectionsOver30Turns(
   model: string,
