@@ -122,6 +122,15 @@ function ends<T>(items: readonly T[]): T[] {
   return [...head, ...items.slice(items.length - Math.floor(MAX_FACTS_PER_MESSAGE / 2))];
 }
 
+/**
+ * The summarizer's facts less those that restate one of the user's (`own`) as the same fact: the user's exact words
+ * are the ones kept, an identifier's case included.
+ */
+export function notRestating<T extends { readonly text: string }>(listed: readonly T[], own: readonly T[]): T[] {
+  const keys = new Set(own.map((fact) => factKey(fact.text)));
+  return listed.filter((fact) => !keys.has(factKey(fact.text)));
+}
+
 /** The bullet lines of a `## Key facts` section in a summarizer's answer. */
 export function parseKeyFacts(summary: string): string[] {
   const lines = summary.split('\n');

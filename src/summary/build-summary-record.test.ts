@@ -68,6 +68,21 @@ describe('buildSummaryRecord', () => {
     expect(droppedFacts).toEqual(['The database port is 5432.']);
   });
 
+  it("should keep the user's exact words when the summarizer restates them with another case or ending", () => {
+    // Review 11: the same fact (same key: case, spaces and the final stop ignored) keeps the text first recorded;
+    // with the summarizer's list first, that was the summarizer's, and an identifier's case is part of it.
+    const summary = 'Summary.\n## Key facts\n- remember: my order id is ord-7731';
+    const { record } = buildSummaryRecord({
+      ...INPUT,
+      text: summary,
+      outcome: { ok: true, text: summary, truncated: false },
+      summarizedContents: [userText('Remember: my order id is ORD-7731.')],
+    });
+    expect(record.facts).toEqual([
+      { text: 'Remember: my order id is ORD-7731.', addedAt: 1, lastSeen: 1, asked: true },
+    ]);
+  });
+
   it('should not read key facts from a mechanical summary', () => {
     const { record } = buildSummaryRecord({
       ...INPUT,

@@ -7,7 +7,7 @@ import type { Content } from '@google/genai';
 import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
 import type { SummaryOutcome } from './summarizer.js';
 import type { SummaryCoverage } from '../split/coverage.js';
-import { extractFacts, factsChars, mergeFacts, parseKeyFacts } from '../memory/durable-facts.js';
+import { extractFacts, factsChars, mergeFacts, notRestating, parseKeyFacts } from '../memory/durable-facts.js';
 import { RECORD_VERSION } from '../state/codec.js';
 import { type SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
@@ -37,7 +37,9 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   const keyFacts = outcome.ok ? parseKeyFacts(text).map((fact) => ({ text: fact })) : [];
   // The summarizer's list first: of facts first seen at one compaction the later are kept first, and the user's words
   // outrank a summarizer's restatement of them.
-  const candidates = [...keyFacts, ...extractFacts(input.summarizedContents)];
+  // A restatement of the user's fact is dropped, not merged: the fact keeps the text first recorded (review 11).
+  const own = extractFacts(input.summarizedContents);
+  const candidates = [...notRestating(keyFacts, own), ...own];
   // Never fewer characters than the previous summary carried: a compaction made while a large message is in flight
   // has a summary's floor of room, 72 characters of facts, and every fact kept so far would be gone for good (the
   // eighth trial's harness: the user's "remember: my order id is ..." among them). But never more than the room
