@@ -4,6 +4,7 @@ import { rejectionOutcome } from './provider-feedback.js';
 import {
   acceptedIn,
   chooseWindow,
+  decideWindow,
   learnedFromState,
   learnedWindowFor,
   originOf,
@@ -162,5 +163,21 @@ describe('acceptedIn', () => {
     const stored = usageRecord({ acceptedModel: 'gemini-2.5-flash', acceptedTokens: 7_200, acceptedEstimate: 9_000 });
     expect(acceptedIn(stored, 'gemini-2.5-flash')).toEqual({ tokens: 7_200, estimate: 7_200 });
     expect(acceptedIn({ ...stored, acceptedTokens: undefined }, 'gemini-2.5-flash')?.estimate).toBe(9_000);
+  });
+});
+
+describe("decideWindow of a RoutedLlm's name", () => {
+  it("should never take a stated maximum above the smallest of its models' windows (review 11)", () => {
+    // Both models rejected; the error that reaches the guard is the last one's, the large model's maximum.
+    const model = 'routedllm[small (gemma-2b), large (gemini-1.0-pro)]';
+    const usage = recordStatedWindow(usageRecord(), model, 32_760);
+    const resolved = { window: 8_192, source: 'family', model: 'gemma-2b' } as const;
+    expect(decideWindow(usage, { model, resolved, processWindow: undefined, processAccepted: undefined }).window).toBe(
+      8_192,
+    );
+    const smaller = recordStatedWindow(usageRecord(), model, 6_000);
+    expect(
+      decideWindow(smaller, { model, resolved, processWindow: undefined, processAccepted: undefined }).window,
+    ).toBe(6_000);
   });
 });

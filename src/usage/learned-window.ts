@@ -18,6 +18,7 @@
  */
 import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
+import { routedMembers } from '../estimate/routed-model.js';
 import { MIN_PLAUSIBLE_WINDOW, NO_BUDGET, STATED_SIZE_RATIO } from './window.js';
 import { rejectedBound } from './rejected-bound.js';
 import { plausibleTokenCount } from '../state/codec.js';
@@ -184,7 +185,9 @@ export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): Wind
   const fromState = stateWindowOf(usage, model, processAccepted);
   const learned = learnedOf(fromState.window, processWindow, processAccepted);
   const bound = rejectedBound(usage, model, windowFloor([acceptedIn(usage, model), processAccepted]));
-  const stated = chooseWindow(resolved, learned);
+  // A RoutedLlm's maximum is stated by whichever of its models rejected last: never above the smallest's window.
+  const capped = learned !== undefined && routedMembers(model) ? Math.min(learned, resolved.window) : learned;
+  const stated = chooseWindow(resolved, capped);
   const choice = boundedChoice(stated, bound, resolved.window);
   return {
     ...choice,
