@@ -22,10 +22,18 @@ describe('routedMembers', () => {
     ]);
     // One it cannot read stays a model of that name (an unknown one: the default window, with a warning).
     expect(routedMembers('RoutedLlm[a (x), b (RoutedLlm[])]')).toEqual(['x', 'RoutedLlm[]']);
+    // Its models' windows count (review 11).
+    expect(
+      resolveContextWindow(`RoutedLlm[inner (${inner}), big (gemini-2.5-pro)]`, {
+        table: { 'gemini-2.5-flash': 9_000 },
+      }),
+    ).toEqual({ window: 9_000, source: 'table', model: 'gemini-2.5-flash' });
   });
 
   it('should read nothing of a name that is not such a list to its end', () => {
     const unread = ['gemini-2.5-flash', 'RoutedLlm[]', 'RoutedLlm[x y]', 'RoutedLlm[a (m1), b]', 'RoutedLlm[a (m1))]'];
+    // Review 11: a trailing comma, an empty model, parentheses that do not pair.
+    unread.push('RoutedLlm[a (m1), ]', 'RoutedLlm[a ()]', 'RoutedLlm[a (m(1)]');
     for (const name of [...unread, 'my-router', `RoutedLlm[a (${'m'.repeat(5_000)})]`])
       expect(routedMembers(name)).toBeUndefined();
   });

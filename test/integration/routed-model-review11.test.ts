@@ -1,0 +1,55 @@
+/**
+ * Review 11: what holds of an agent on ADK's `RoutedLlm` beyond the flat router of 0faa686, through a real Runner.
+ */
+import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, type BaseLlm, type LlmRouter } from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, type ContextGuardOptions } from '../../src/index.js';
+import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ratioTokenCounter } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+
+function scripted(model: string, window: number): ScriptedLlm {
+  return new ScriptedLlm({ model, window, countTokens: ratioTokenCounter(1.2), script: toolThenAnswerScript(3_000) });
+}
+
+/** The first key first; after its error, the next. */
+const failover: LlmRouter = (models, _request, error) =>
+  Object.keys(models).find((key) => !(error?.failedKeys.has(key) ?? false));
+
+async function routedRun(model: BaseLlm, options: ContextGuardOptions, turns = 20) {
+  const logger = new CapturingLogger();
+  const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger, ...options });
+  const agent = new LlmAgent({
+    name: 'analyst',
+    model,
+    instruction: 'You analyse server logs.',
+    tools: [fetchLogsTool()],
+  });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+  const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+  const errors: string[] = [];
+  for (let turn = 0; turn < turns; turn++)
+    for (const event of await runTurn(runner, session.id, `Turn ${turn}: fetch the logs and summarise them.`))
+      if (event.errorCode) errors.push(event.errorCode);
+  const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
+  return { logger, errors, status: guard.status(stored!, 'analyst') };
+}
+
+describe('an agent on a RoutedLlm of RoutedLlms', () => {
+  it("should hold every request to the smallest window of the inner routers' models", async () => {
+    const small = scripted('scripted-small', 8_000);
+    const medium = scripted('scripted-medium', 16_000);
+    const large = scripted('scripted-large', 32_000);
+    const inner = new RoutedLlm({ models: { small, medium }, router: failover });
+    const outer = new RoutedLlm({ models: { inner, large }, router: failover });
+    const { errors, status, logger } = await routedRun(outer, {
+      modelWindows: { 'scripted-small': 8_000, 'scripted-medium': 16_000, 'scripted-large': 32_000 },
+    });
+    expect(errors).toEqual([]);
+    expect(status.window).toBe(8_000);
+    expect(small.requests.filter((request) => request.rejected)).toEqual([]);
+    expect(large.requests).toEqual([]);
+    // Every window names a model the app uses, inside the inner router too.
+    expect(logger.matching('names no model this app uses')).toEqual([]);
+  });
+});
