@@ -6,6 +6,7 @@
  */
 import { unknownField } from '../config/unknown-field.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
+import { routedMembers } from '../estimate/routed-model.js';
 
 /** USD per million tokens. */
 export interface ModelPrice {
@@ -65,6 +66,8 @@ export function priceFor(model: string | undefined, table?: PriceTable): ModelPr
     const exact = source[model] ?? source[name];
     if (exact) return exact;
   }
+  const members = routedMembers(model);
+  if (members) return samePrice(members.map((member) => priceFor(member, table)));
   let best: { readonly key: string; readonly price: ModelPrice } | undefined;
   for (const source of sources) {
     for (const [key, price] of Object.entries(source)) {
@@ -74,6 +77,16 @@ export function priceFor(model: string | undefined, table?: PriceTable): ModelPr
     }
   }
   return best?.price;
+}
+
+/**
+ * A `RoutedLlm`'s price: its models' when they all have the same (a failover between two endpoints of one model);
+ * else unknown, as which of them answered a call is not told (review 11).
+ */
+function samePrice(prices: readonly (ModelPrice | undefined)[]): ModelPrice | undefined {
+  const [first] = prices;
+  const same = (price: ModelPrice | undefined): boolean => JSON.stringify(price) === JSON.stringify(first);
+  return first !== undefined && prices.every(same) ? first : undefined;
 }
 
 /** `name` (normalised) starts with the normalised key `prefix`; an empty key prices nothing. */

@@ -53,3 +53,23 @@ describe('an agent on a RoutedLlm of RoutedLlms', () => {
     expect(logger.matching('names no model this app uses')).toEqual([]);
   });
 });
+
+describe('an agent on a RoutedLlm of priced models', () => {
+  it('should cost its calls when its models have one price (a failover between two endpoints of one model)', async () => {
+    const primary = scripted('gemini-2.5-flash', 1_048_576);
+    const backup = scripted('gemini-2.5-flash', 1_048_576);
+    const model = new RoutedLlm({ models: { primary, backup }, router: failover });
+    const { status, logger } = await routedRun(model, {}, 3);
+    expect(status.unpricedCalls).toBe(0);
+    expect(status.costUsd).toBeGreaterThan(0);
+    expect(logger.matching('no price is known')).toEqual([]);
+  });
+
+  it('should leave its calls unpriced, said once, when its models have different prices: which answered is not told', async () => {
+    const flash = scripted('gemini-2.5-flash', 1_048_576);
+    const lite = scripted('gemini-2.5-flash-lite', 1_048_576);
+    const { status, logger } = await routedRun(new RoutedLlm({ models: { flash, lite }, router: failover }), {}, 3);
+    expect(status.unpricedCalls).toBe(6);
+    expect(logger.matching('no price is known')).toHaveLength(1);
+  });
+});
