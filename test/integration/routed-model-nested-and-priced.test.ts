@@ -1,5 +1,5 @@
 /**
- * Review 11: what holds of an agent on ADK's `RoutedLlm` beyond the flat router of 0faa686, through a real Runner.
+ * What holds of an agent on ADK's `RoutedLlm` beyond a flat router, through a real Runner: routers inside routers, and the price of a router (found by review 11).
  */
 import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, type BaseLlm, type LlmRouter } from '@google/adk';
 import { describe, expect, it } from 'vitest';
