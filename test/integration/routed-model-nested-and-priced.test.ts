@@ -1,11 +1,11 @@
 /**
  * What holds of an agent on ADK's `RoutedLlm` beyond a flat router, through a real Runner: routers inside routers, and the price of a router (found by review 11).
  */
-import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, type BaseLlm, type LlmRouter } from '@google/adk';
+import { RoutedLlm, type LlmRouter } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, type ContextGuardOptions } from '../../src/index.js';
-import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ratioTokenCounter } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { toolThenAnswerScript } from '../support/agent-harness.js';
+import { routedRun } from '../support/routed-run.js';
 
 function scripted(model: string, window: number): ScriptedLlm {
   return new ScriptedLlm({ model, window, countTokens: ratioTokenCounter(1.2), script: toolThenAnswerScript(3_000) });
@@ -14,26 +14,6 @@ function scripted(model: string, window: number): ScriptedLlm {
 /** The first key first; after its error, the next. */
 const failover: LlmRouter = (models, _request, error) =>
   Object.keys(models).find((key) => !(error?.failedKeys.has(key) ?? false));
-
-async function routedRun(model: BaseLlm, options: ContextGuardOptions, turns = 20) {
-  const logger = new CapturingLogger();
-  const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger, ...options });
-  const agent = new LlmAgent({
-    name: 'analyst',
-    model,
-    instruction: 'You analyse server logs.',
-    tools: [fetchLogsTool()],
-  });
-  const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
-  const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-  const errors: string[] = [];
-  for (let turn = 0; turn < turns; turn++)
-    for (const event of await runTurn(runner, session.id, `Turn ${turn}: fetch the logs and summarise them.`))
-      if (event.errorCode) errors.push(event.errorCode);
-  const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-  return { logger, errors, status: guard.status(stored!, 'analyst') };
-}
 
 describe('an agent on a RoutedLlm of RoutedLlms', () => {
   it("should hold every request to the smallest window of the inner routers' models", async () => {

@@ -5,11 +5,11 @@
  * was rejected by the small model, a rejection ADK's routing catches and the guard never sees, and sent again to the
  * large one (16 of 94 provider calls), with `status()` showing neither.
  */
-import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, type BaseLlm, type LlmRouter } from '@google/adk';
+import { RoutedLlm, type BaseLlm, type LlmRouter } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
-import { CapturingLogger, ScriptedLlm, ScriptedSummarizer, ratioTokenCounter } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, fetchLogsTool, runTurn, toolThenAnswerScript } from '../support/agent-harness.js';
+import { ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
+import { toolThenAnswerScript } from '../support/agent-harness.js';
+import { routedRun } from '../support/routed-run.js';
 
 /** A model of `window` tokens that counts 1.2x the guard's estimate. */
 function scripted(model: string, window: number): ScriptedLlm {
@@ -20,35 +20,15 @@ function scripted(model: string, window: number): ScriptedLlm {
 const failover: LlmRouter = (_models, _request, error) =>
   error === undefined ? 'small' : error.failedKeys.has('large') ? undefined : 'large';
 
-function routedRun(models: Record<string, BaseLlm>, modelWindows: Record<string, number>, modelName?: string) {
-  return routedRunOf(new RoutedLlm({ models, router: failover, ...(modelName ? { modelName } : {}) }), modelWindows);
-}
-
-async function routedRunOf(model: RoutedLlm, modelWindows: Record<string, number>) {
-  const logger = new CapturingLogger();
-  const guard = new ContextGuard({ modelWindows, summarizer: new ScriptedSummarizer(), logger });
-  const agent = new LlmAgent({
-    name: 'analyst',
-    model,
-    instruction: 'You analyse server logs.',
-    tools: [fetchLogsTool()],
-  });
-  const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
-  const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-  const errors: string[] = [];
-  for (let turn = 0; turn < 20; turn++)
-    for (const event of await runTurn(runner, session.id, `Turn ${turn}: fetch the logs and summarise them.`))
-      if (event.errorCode) errors.push(event.errorCode);
-  const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-  return { logger, errors, status: guard.status(stored!, 'analyst') };
+function routedRunOf(models: Record<string, BaseLlm>, modelWindows: Record<string, number>, modelName?: string) {
+  return routedRun(new RoutedLlm({ models, router: failover, ...(modelName ? { modelName } : {}) }), { modelWindows });
 }
 
 describe('an agent on a RoutedLlm', () => {
   it("should hold every request to the smallest of its models' windows, so that no call fails over for its size", async () => {
     const small = scripted('scripted-small', 8_000);
     const large = scripted('scripted-large', 32_000);
-    const { errors, status, logger } = await routedRun(
+    const { errors, status, logger } = await routedRunOf(
       { small, large },
       { 'scripted-small': 8_000, 'scripted-large': 32_000 },
     );
@@ -67,7 +47,7 @@ describe('an agent on a RoutedLlm', () => {
   it('should read the models of a RoutedLlm given its own name from the model itself', async () => {
     const small = scripted('scripted-small', 8_000);
     const large = scripted('scripted-large', 32_000);
-    const { errors, status, logger } = await routedRun(
+    const { errors, status, logger } = await routedRunOf(
       { small, large },
       { 'scripted-small': 8_000, 'scripted-large': 32_000 },
       'support-router',
@@ -94,9 +74,8 @@ describe('an agent on a RoutedLlm', () => {
     ]) {
       const small = scripted('scripted-small', 8_000);
       const large = scripted('scripted-large', 32_000);
-      const { errors, status } = await routedRunOf(build({ small, large }), {
-        'scripted-small': 8_000,
-        'scripted-large': 32_000,
+      const { errors, status } = await routedRun(build({ small, large }), {
+        modelWindows: { 'scripted-small': 8_000, 'scripted-large': 32_000 },
       });
       expect(errors).toEqual([]);
       expect(status.window).toBe(8_000);
@@ -108,7 +87,7 @@ describe('an agent on a RoutedLlm', () => {
     const small = scripted('scripted-small', 8_000);
     const large = scripted('scripted-large', 32_000);
     const name = new RoutedLlm({ models: { small, large }, router: failover }).model;
-    const { status } = await routedRun({ small, large }, { [name]: 7_000, 'scripted-small': 8_000 });
+    const { status } = await routedRunOf({ small, large }, { [name]: 7_000, 'scripted-small': 8_000 });
     expect(status.window).toBe(7_000);
   });
 });
