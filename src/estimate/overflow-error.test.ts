@@ -141,6 +141,16 @@ describe('parseOverflowError', () => {
     ],
     Anthropic: [
       {
+        should: "read Bedrock's body, whose message is at its top (review 11)",
+        message: JSON.stringify({ message: 'prompt is too long: 208310 tokens > 200000 maximum' }),
+        says: { promptTokens: 208_310, limit: 200_000 },
+      },
+      {
+        should: 'read a body after a status with its reason phrase',
+        message: `400 Bad Request ${JSON.stringify({ message: 'prompt is too long: 208310 tokens > 200000 maximum' })}`,
+        says: { promptTokens: 208_310, limit: 200_000 },
+      },
+      {
         should: 'read the prompt size and the limit',
         message: JSON.stringify({
           type: 'error',

@@ -67,11 +67,11 @@ const LEAD_IN = String.raw`^\s*${STATUS}${CLASS_NAMES}${STATUS}(?:unable to subm
 const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:\.\d{3})+(?!\d|\.\d)|\d+)`;
 /**
  * What a client puts before a provider's JSON error body: error class names (LiteLLM nests four), then
- * @google/genai's "got status: INVALID_ARGUMENT. ", openai-python's "Error code: 400 - " or a bare status.
+ * @google/genai's "got status: INVALID_ARGUMENT. ", openai-python's "Error code: 400 - " or a bare status, with its reason phrase ("400 Bad Request ").
  * A body after any other text may be the request's, quoted by a proxy: it is not read as the provider's.
  */
 const BODY_PREFIX = new RegExp(
-  String.raw`^\s*${CLASS_NAMES}(?:got status: [\w ]{1,40}\.\s*|error code: \d{3}\s*-\s*|\d{3}\s+)?$`,
+  String.raw`^\s*${CLASS_NAMES}(?:got status: [\w ]{1,40}\.\s*|error code: \d{3}\s*-\s*|\d{3}(?: bad request| payload too large| request entity too large)?\s+)?$`,
   'i',
 );
 const GEMINI = new RegExp(
@@ -136,7 +136,8 @@ function providerMessage(message: string, depth = 0): string {
   const body = depth < 2 ? (parseJson(message) ?? prefixedBody(message)) : undefined;
   if (typeof body === 'string') return providerMessage(body, depth + 1);
   const error = isObject(body) ? body['error'] : undefined;
-  const inner = isObject(error) ? error['message'] : undefined;
+  // Bedrock's body has its `message` at the top (review 11): `{"message":"prompt is too long: …"}`.
+  const inner = isObject(error) ? error['message'] : isObject(body) ? body['message'] : undefined;
   return typeof inner === 'string' ? providerMessage(inner, depth + 1) : message;
 }
 
