@@ -183,7 +183,7 @@ export class ContextGuard extends BasePlugin {
    * the child and marks the call as this app's, so that a child shared by two apps gets the
    * calling app's guard and policy (adk/runtime/agent-tool-caller.ts). A repeated call of a
    * read-only tool whose earlier result was offloaded or masked is answered from that result
-   * (adk/tools/stored-answers.ts). A `ToolNode`'s tool has no agent (`agentName` throws): not the guard's.
+   * (adk/tools/stored-answers.ts). A `ToolNode`'s tool has no agent (`agentName` throws): only its child is attached.
    */
   override async beforeToolCallback({
     tool,
@@ -194,8 +194,8 @@ export class ContextGuard extends BasePlugin {
     toolArgs?: Record<string, unknown>;
     toolContext: Context;
   }): Promise<Record<string, unknown> | undefined> {
-    if (!toolContext.invocationContext.agent) return undefined;
     attachToAgentToolChild(tool, toolContext, this.callbackSet(), (child) => this.attachTo(child), this.logger);
+    if (!toolContext.invocationContext.agent) return undefined;
     return this.storedAnswers.answer(tool, toolArgs, toolContext);
   }
 
