@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   OFFLOAD_ARTIFACT_PREFIX,
   OFFLOAD_HANDLE_KEY,
+  isAppOffloadArtifact,
   isOwnOffloadArtifact,
   offloadAppSegment,
   offloadArtifactName,
@@ -55,6 +56,15 @@ describe('isOwnOffloadArtifact', () => {
   it("should refuse any name that is not the guard's", () => {
     expect(isOwnOffloadArtifact('report.pdf', 'billing', () => true)).toBe(false);
     expect(isOwnOffloadArtifact('user:context_guard-tool_output-x.json', 'billing', () => true)).toBe(false);
+  });
+});
+
+describe('isAppOffloadArtifact', () => {
+  it("should accept any app's offloaded result and refuse an older name or a user's look-alike", () => {
+    expect(isAppOffloadArtifact(offloadArtifactName('researcher', 'fetch', 'e-1', 'c-1'))).toBe(true);
+    expect(isAppOffloadArtifact(offloadArtifactName('guard-test', 'fetch', 'e-1', 'c-1'))).toBe(true);
+    expect(isAppOffloadArtifact(`${OFFLOAD_ARTIFACT_PREFIX}fetch-e-1-c-1.json`)).toBe(false);
+    expect(isAppOffloadArtifact('context_guard-tool_output.pdf')).toBe(false);
   });
 });
 

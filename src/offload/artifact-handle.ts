@@ -76,6 +76,15 @@ export function isOwnOffloadArtifact(name: string, appName: string, recorded: (n
   return recorded(name);
 }
 
+/**
+ * Whether `name` is an offloaded result of the guard of any app (any name under the prefix and the app mark): an
+ * `AgentTool` child is an app of its own that saves into its caller's session, and apps sharing a
+ * `FileArtifactService` folder list each other's names; none of them is for `load_artifacts`.
+ */
+export function isAppOffloadArtifact(name: string): boolean {
+  return name.startsWith(`${OFFLOAD_ARTIFACT_PREFIX}${APP_MARK}`);
+}
+
 /** The artifact content: the JSON text as inline data with its media type. */
 export function offloadPart(text: string): Part {
   return { inlineData: { mimeType: OFFLOAD_MIME_TYPE, data: Buffer.from(text, 'utf8').toString('base64') } };
