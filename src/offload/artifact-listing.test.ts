@@ -28,6 +28,13 @@ describe('withoutOwnArtifacts', () => {
     expect(withoutOwnArtifacts(broken, own)).toBe(broken);
   });
 
+  it('should edit every listing, as each LoadArtifactsTool of the agent appends one', () => {
+    const twice = `You help.\n\n${listing(['a.txt', OFFLOADED])}\n\n${listing([OFFLOADED, 'a.txt'])}`;
+    expect(withoutOwnArtifacts(twice, own)).toBe(`You help.\n\n${listing(['a.txt'])}\n\n${listing(['a.txt'])}`);
+    const onlyOwn = `You help.\n\n${listing([OFFLOADED])}\n\n${listing([OFFLOADED])}`;
+    expect(withoutOwnArtifacts(onlyOwn, own)).toBe('You help.');
+  });
+
   it('should be the same when applied again (a retried request)', () => {
     const once = withoutOwnArtifacts(`You help.\n\n${listing(['a.txt', OFFLOADED])}`, own);
     expect(withoutOwnArtifacts(once, own)).toBe(once);

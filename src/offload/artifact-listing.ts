@@ -15,10 +15,23 @@ const LISTING_END =
   '  artifacts have been loaded before. Do not depend on prior answers about the\n' +
   '  artifacts.';
 
-/** `instruction` with the names `isOwn` says are the guard's taken out of ADK's artifact listing. */
+/**
+ * `instruction` with the names `isOwn` says are the guard's taken out of ADK's artifact listing, of every listing
+ * (each `LoadArtifactsTool` of the agent appends one).
+ */
 export function withoutOwnArtifacts(instruction: string, isOwn: (name: string) => boolean): string {
-  const start = instruction.indexOf(LISTING_START);
-  if (start < 0) return instruction;
+  let edited = instruction;
+  for (let from = edited.indexOf(LISTING_START); from >= 0; ) {
+    const next = withoutOwnAt(edited, from, isOwn);
+    // A block taken away leaves the next one where this one began, less its separator.
+    from = next.indexOf(LISTING_START, next.length < edited.length ? Math.max(0, from - 2) : from + 1);
+    edited = next;
+  }
+  return edited;
+}
+
+/** `instruction` with its listing at `start` edited; unchanged when that is not ADK's listing. */
+function withoutOwnAt(instruction: string, start: number, isOwn: (name: string) => boolean): string {
   const listFrom = start + LISTING_START.length;
   const end = instruction.indexOf(LISTING_END, listFrom);
   const names = end < 0 ? undefined : namesIn(instruction.slice(listFrom, end));
