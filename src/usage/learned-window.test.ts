@@ -180,4 +180,14 @@ describe("decideWindow of a RoutedLlm's name", () => {
       decideWindow(smaller, { model, resolved, processWindow: undefined, processAccepted: undefined }).window,
     ).toBe(6_000);
   });
+
+  it('should cap it the same for a RoutedLlm given its own name, whose name lists no models (review 12)', () => {
+    const model = 'log-router';
+    const usage = recordStatedWindow(usageRecord(), model, 32_760);
+    const resolved = { window: 8_192, source: 'family', model: 'gemma-2b' } as const;
+    const evidence = { model, resolved, processWindow: undefined, processAccepted: undefined };
+    expect(decideWindow(usage, { ...evidence, renamedRouter: true }).window).toBe(8_192);
+    // Any other model: the stated maximum is its own, and wins.
+    expect(decideWindow(usage, evidence).window).toBe(32_760);
+  });
 });

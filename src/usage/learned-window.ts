@@ -165,6 +165,8 @@ interface WindowEvidence {
   readonly processWindow?: number | undefined;
   /** The largest request this model accepted in this process. */
   readonly processAccepted?: AcceptedSize | undefined;
+  /** A `RoutedLlm` given its own name (its name lists no models; adk/runtime/listed-routed-name.ts). */
+  readonly renamedRouter?: boolean;
 }
 
 interface WindowDecision extends WindowChoice {
@@ -186,7 +188,8 @@ export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): Wind
   const learned = learnedOf(fromState.window, processWindow, processAccepted);
   const bound = rejectedBound(usage, model, windowFloor([acceptedIn(usage, model), processAccepted]));
   // A RoutedLlm's maximum is stated by whichever of its models rejected last: never above the smallest's window.
-  const capped = learned !== undefined && routedMembers(model) ? Math.min(learned, resolved.window) : learned;
+  const routed = evidence.renamedRouter === true || routedMembers(model) !== undefined;
+  const capped = learned !== undefined && routed ? Math.min(learned, resolved.window) : learned;
   const stated = chooseWindow(resolved, capped);
   const choice = boundedChoice(stated, bound, resolved.window);
   return {

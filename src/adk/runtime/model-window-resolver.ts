@@ -114,6 +114,7 @@ export class ModelWindowResolver {
       resolved,
       processWindow: this.learnedFor(name, agent.user),
       processAccepted: this.acceptedSizes.get(name),
+      renamedRouter: agent.routedName !== undefined,
     });
     if (decision.contradicted) this.warnContradicted(usage, name, agentName);
     // Warn about an unknown model only while nothing better is known.
