@@ -45,6 +45,16 @@ describe('an agent on a RoutedLlm of priced models', () => {
     expect(logger.matching('no price is known')).toEqual([]);
   });
 
+  it('should cost them the same when the router is given its own name, which lists no models (review 12)', async () => {
+    const primary = scripted('gemini-2.5-flash', 1_048_576);
+    const backup = scripted('gemini-2.5-flash', 1_048_576);
+    const model = new RoutedLlm({ models: { primary, backup }, router: failover, modelName: 'flash-failover' });
+    const { status, logger } = await routedRun(model, {}, 3);
+    expect(status.unpricedCalls).toBe(0);
+    expect(status.costUsd).toBeGreaterThan(0);
+    expect(logger.matching('no price is known')).toEqual([]);
+  });
+
   it('should leave its calls unpriced, said once, when its models have different prices: which answered is not told', async () => {
     const flash = scripted('gemini-2.5-flash', 1_048_576);
     const lite = scripted('gemini-2.5-flash-lite', 1_048_576);
