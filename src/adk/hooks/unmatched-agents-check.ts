@@ -14,7 +14,7 @@ import { unmatchedTools } from '../../config/unmatched-tools.js';
 import { unmatchedPrices } from '../../cost/unmatched-prices.js';
 import { unmatchedWindows } from '../../estimate/unmatched-windows.js';
 import { routedMembers } from '../../estimate/routed-model.js';
-import { listedRoutedName } from '../runtime/listed-routed-name.js';
+import { listedNameOf, listedRoutedName } from '../runtime/listed-routed-name.js';
 import { agentToolChild } from '../runtime/attach-to-agent.js';
 import type { ContextGuardOptions, GuardLogger } from '../../options.js';
 import { agentEntries } from '../../policy/agent-entries.js';
@@ -70,9 +70,11 @@ function summarizersOf(options: ContextGuardOptions): NonNullable<ContextGuardOp
 
 /** Model names of the `BaseLlm` summarizers the options name: a price or a window for one is for a model of the app. */
 function summarizerModels(options: ContextGuardOptions): string[] {
-  return summarizersOf(options).flatMap((summarizer) =>
-    'model' in summarizer && typeof summarizer.model === 'string' ? [summarizer.model] : [],
-  );
+  return summarizersOf(options).flatMap((summarizer) => {
+    if (!('model' in summarizer) || typeof summarizer.model !== 'string') return [];
+    // A RoutedLlm's models, by its name or, renamed, by the model itself, as for an agent's.
+    return [summarizer.model, ...(routedMembers(listedNameOf(summarizer) ?? summarizer.model) ?? [])];
+  });
 }
 
 /**

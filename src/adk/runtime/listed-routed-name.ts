@@ -13,8 +13,12 @@ const listed = new WeakMap<object, string | null>();
 export function listedRoutedName(agent: BaseAgent | undefined): string | undefined {
   let owner = agent;
   while (owner && !(isLlmAgent(owner) && owner.model)) owner = owner.parentAgent;
-  const model = owner && isLlmAgent(owner) ? owner.model : undefined;
-  if (typeof model !== 'object') return undefined;
+  return listedNameOf(owner && isLlmAgent(owner) ? owner.model : undefined);
+}
+
+/** ADK's listing name of `model` when it is a renamed `RoutedLlm` (an agent's or a summarizer's); else undefined. */
+export function listedNameOf(model: unknown): string | undefined {
+  if (typeof model !== 'object' || model === null) return undefined;
   let name = listed.get(model);
   if (name === undefined) listed.set(model, (name = listingOf(model)));
   return name ?? undefined;

@@ -25,7 +25,7 @@ import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { BudgetWarnings } from './budget-warnings.js';
-import { listedRoutedName } from './listed-routed-name.js';
+import { listedNameOf, listedRoutedName } from './listed-routed-name.js';
 
 /** The summarizer of a request and the window it is given. */
 interface SummarizerChoice {
@@ -201,6 +201,7 @@ export class ModelWindowResolver {
             option.model,
             context,
             inSessionWindow(usage, option, this.acceptedSizes),
+            listedNameOf(option),
           ),
       };
     const agent = context.invocationContext.agent;
