@@ -160,11 +160,11 @@ export class ContextGuard extends BasePlugin {
    * mode without plugins). Idempotent; an agent that already has a guard's
    * callbacks is left as it is. `AgentTool` children are attached when first
    * called; a child shared by two apps is guarded, on each call, by the guard
-   * of the app that called it. Returns `agent`.
+   * of the app that called it. Returns `agent`; throws a TypeError for a Workflow.
    */
   attachTo<T extends BaseAgent>(agent: T): T {
-    this.agentNames.check(agent);
     forEachLlmAgent(agent, (each) => addGuardCallbacks(each, this.callbackSet()));
+    this.agentNames.check(agent);
     return agent;
   }
 

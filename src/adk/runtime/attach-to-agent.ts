@@ -75,6 +75,14 @@ export function addGuardCallbacks(agent: LlmAgent, callbacks: GuardAgentCallback
   return true;
 }
 
+/** @throws TypeError for anything but an agent (a `Workflow` is a node): attachTo walks it first. */
+function assertAgent(value: unknown): void {
+  if (!isBaseAgent(value))
+    throw new TypeError(
+      'attachTo takes an ADK agent (a Workflow is not one): attach each LlmAgent, or use the plugin.',
+    );
+}
+
 /**
  * Visits `root` and every agent below it through `subAgents` (transfer
  * targets and workflow members). `AgentTool` children are not walked here:
@@ -82,6 +90,7 @@ export function addGuardCallbacks(agent: LlmAgent, callbacks: GuardAgentCallback
  * called (see `agentToolChild`).
  */
 export function forEachLlmAgent(root: BaseAgent, visit: (agent: LlmAgent) => void): void {
+  assertAgent(root);
   const seen = new Set<BaseAgent>();
   const stack: BaseAgent[] = [root];
   while (stack.length > 0) {
