@@ -21,7 +21,7 @@ const LISTING_END =
  */
 export function withoutOwnArtifacts(instruction: string, isOwn: (name: string) => boolean): string {
   let edited = instruction;
-  for (let from = edited.indexOf(LISTING_START); from >= 0; ) {
+  for (let from = edited.indexOf(LISTING_START); from >= 0;) {
     const next = withoutOwnAt(edited, from, isOwn);
     // A block taken away leaves the next one where this one began, less its separator.
     from = next.indexOf(LISTING_START, next.length < edited.length ? Math.max(0, from - 2) : from + 1);
