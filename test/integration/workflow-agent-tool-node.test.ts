@@ -5,22 +5,13 @@
  * ran unguarded: its oversized tool result went to its model whole, and the model's rejection reached the user as
  * an error event.
  */
-import {
-  AgentTool,
-  FunctionNode,
-  FunctionTool,
-  InMemorySessionService,
-  LlmAgent,
-  Runner,
-  ToolNode,
-  Workflow,
-  type Event,
-} from '@google/adk';
+import { AgentTool, FunctionNode, FunctionTool, LlmAgent, ToolNode, Workflow } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger, ScriptedLlm, ratioTokenCounter } from '../../src/testing/index.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
-import { APP_NAME, USER_ID, errorCodes, userMessage } from '../support/agent-harness.js';
+import { errorCodes } from '../support/agent-harness.js';
+import { workflowTurn } from '../support/workflow-run.js';
 
 const WINDOW = 8_000;
 const BIG = Array.from({ length: 1_500 }, (_, row) => `row ${row}: status=ok region=eu-${row % 7}`).join('\n');
@@ -56,16 +47,7 @@ describe('a Workflow whose ToolNode runs an AgentTool', () => {
     });
     const logger = new CapturingLogger();
     const guard = new ContextGuard({ contextWindow: WINDOW, logger });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP_NAME, agent: root, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const events: Event[] = [];
-    for await (const event of runner.runAsync({
-      userId: USER_ID,
-      sessionId: session.id,
-      newMessage: userMessage('Go.'),
-    }))
-      events.push(event);
+    const events = await workflowTurn(root, guard, 'Go.');
     expect(BIG.length).toBeGreaterThan(WINDOW * 4);
     expect(model.requests.map((request) => request.rejected ?? false)).toEqual([false, false]);
     expect(errorCodes(events)).toEqual([]);

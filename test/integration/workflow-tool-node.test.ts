@@ -5,19 +5,11 @@
  * InvocationContext.agent is not set"): reading `agentName` throws there, and the guard's own failure log read it
  * again. Nothing of the guard applies to a tool no agent called: the tool runs, and its output goes on untouched.
  */
-import {
-  FunctionNode,
-  FunctionTool,
-  InMemorySessionService,
-  Runner,
-  ToolNode,
-  Workflow,
-  type Event,
-} from '@google/adk';
+import { FunctionNode, FunctionTool, ToolNode, Workflow } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger } from '../../src/testing/index.js';
-import { APP_NAME, USER_ID, userMessage } from '../support/agent-harness.js';
+import { workflowTurn } from '../support/workflow-run.js';
 
 const REPORT = `${'quarterly figures '.repeat(2_500)}END-OF-REPORT`;
 
@@ -35,16 +27,7 @@ describe('a Workflow with a ToolNode', () => {
     });
     const logger = new CapturingLogger();
     const guard = new ContextGuard({ tools: { report: { readOnly: true } }, logger });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP_NAME, agent: root, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const events: Event[] = [];
-    for await (const event of runner.runAsync({
-      userId: USER_ID,
-      sessionId: session.id,
-      newMessage: userMessage('Run the report.'),
-    }))
-      events.push(event);
+    const events = await workflowTurn(root, guard, 'Run the report.');
     expect(events.filter((event) => event.errorCode)).toEqual([]);
     const output = JSON.stringify(events.map((event) => event.output ?? event.content ?? null));
     expect(output).toContain('END-OF-REPORT');
