@@ -218,7 +218,7 @@ export class BeforeModelGuard {
     try {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return undefined;
-      hideOwnArtifacts(request, context.invocationContext.appName);
+      hideOwnArtifacts(request);
       const { stored, windowChoice, fixedPart, recallPending } = await this.callState(context, request, key, policy);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};

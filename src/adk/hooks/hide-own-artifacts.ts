@@ -4,14 +4,14 @@
  */
 import type { LlmRequest } from '@google/adk';
 import { withoutOwnArtifacts } from '../../offload/artifact-listing.js';
-import { isAppOffloadArtifact, isOwnOffloadArtifact } from '../../offload/artifact-handle.js';
+import { isAppOffloadArtifact } from '../../offload/artifact-handle.js';
 
-export function hideOwnArtifacts(request: LlmRequest, appName: string): void {
+export function hideOwnArtifacts(request: LlmRequest): void {
   const instruction = request.config?.systemInstruction;
   // ADK appends its listing to a string instruction (`appendInstructions`); any other form holds none.
   if (typeof instruction !== 'string' || !request.config) return;
-  // Any app's: an AgentTool child's (an app of its own, saving into this session) and this app's older names.
-  const own = (name: string) => isAppOffloadArtifact(name) || isOwnOffloadArtifact(name, appName, () => false);
-  const edited = withoutOwnArtifacts(instruction, own);
+  // Any app's names: an AgentTool child's too (an app of its own, saving into this session). Names made before
+  // they carried their app stay listed: nothing in the name tells them from a user's.
+  const edited = withoutOwnArtifacts(instruction, isAppOffloadArtifact);
   if (edited !== instruction) request.config.systemInstruction = edited;
 }
