@@ -187,11 +187,11 @@ export function mergeFacts(
   for (const fact of ranked) {
     // A marked fact in its share is kept up to `markedChars` whatever `maxChars`: a first compaction made while a large
     // message is in flight has 72 characters of facts, and the user's "remember: my order id is ..." was gone for good.
-    const after = chars + fact.text.length + FACT_OVERHEAD_CHARS;
+    const after = chars + lineChars(fact);
     const room = marked.has(fact) ? Math.max(limits.maxChars, limits.markedChars ?? Infinity) : limits.maxChars;
     if (kept.size >= limits.maxFacts || after > room) continue;
     kept.add(fact);
-    chars += fact.text.length + FACT_OVERHEAD_CHARS;
+    chars += lineChars(fact);
   }
   return {
     facts: all.filter((fact) => kept.has(fact)),
@@ -209,8 +209,13 @@ function seenAgain(known: DurableFact | undefined, candidate: FactCandidate, com
 /** Characters `facts` take against a limit of `mergeFacts`. */
 export function factsChars(facts: readonly DurableFact[]): number {
   let chars = 0;
-  for (const fact of facts) chars += fact.text.length + FACT_OVERHEAD_CHARS;
+  for (const fact of facts) chars += lineChars(fact);
   return chars;
+}
+
+/** Characters one fact's line takes: its text and the line's framing. */
+function lineChars(fact: { readonly text: string }): number {
+  return fact.text.length + FACT_OVERHEAD_CHARS;
 }
 
 /** The facts as the section appended to the summary the model sees. */
