@@ -82,7 +82,7 @@ export class ContextGuard extends BasePlugin {
     );
     this.beforeModel = new BeforeModelGuard(this.parts, policies);
     this.sessions = new GuardSessionActions(this.parts, policies);
-    this.responses = new ModelResponseHooks(this.parts, policies, options.prices, logger);
+    this.responses = new ModelResponseHooks(this.parts, policies, logger);
     this.agentNames = new UnmatchedAgentsCheck(options, logger);
     this.storedAnswers = new StoredAnswers((agentName) => policies.of(agentName), logger);
   }

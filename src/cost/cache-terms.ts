@@ -67,9 +67,14 @@ const HOME_PRICE = DEFAULT_PRICES['gemini-2.5-flash'] as ModelPrice;
 export const DEFAULT_OUTPUT_PRICE_RATIO: number = HOME_PRICE.output / HOME_PRICE.input;
 
 /** What the cache and the output cost a model's calls, relative to its uncached input. */
-export interface PriceRatios {
+interface PriceRatios {
   readonly cachedPriceRatio: number;
   readonly outputPriceRatio: number;
+}
+
+/** A price's ratios (the defaults without a usable price). */
+export function priceRatiosOf(price: ModelPrice | undefined): PriceRatios {
+  return { cachedPriceRatio: cachedPriceRatio(price), outputPriceRatio: outputPriceRatio(price) };
 }
 
 /** The model's output price as a multiple of its uncached input price; the default ratio without a usable price. */

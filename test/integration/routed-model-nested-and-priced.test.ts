@@ -63,3 +63,19 @@ describe('an agent on a RoutedLlm of priced models', () => {
     expect(logger.matching('no price is known')).toHaveLength(1);
   });
 });
+
+describe('an agent on a renamed RoutedLlm of priced models', () => {
+  // No cache discount: what a masking for cost breaks costs nothing, so the trade masks where the default ratios would not.
+  const prices = { 'priced-model': { input: 1, cachedInput: 1, output: 2 } };
+
+  it("should weigh masking for cost at its models' price, as a plain agent on that model does (the price its calls are billed at)", async () => {
+    const plain = await routedRun(scripted('priced-model', 64_000), { prices });
+    const primary = scripted('priced-model', 64_000);
+    const backup = scripted('priced-model', 64_000);
+    const renamed = new RoutedLlm({ models: { primary, backup }, router: failover, modelName: 'my-router' });
+    const routed = await routedRun(renamed, { prices, modelWindows: { 'priced-model': 64_000 } });
+    expect(plain.status.maskings).toBeGreaterThan(0);
+    expect(routed.status.maskings).toBe(plain.status.maskings);
+    expect(routed.status.costUsd).toBe(plain.status.costUsd);
+  });
+});

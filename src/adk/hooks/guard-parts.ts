@@ -4,8 +4,8 @@
  * queue, prepared summaries) and the compaction reporter.
  */
 import type { ContextGuardOptions, GuardLogger } from '../../options.js';
-import { cachedPriceRatio, outputPriceRatio, type PriceRatios } from '../../cost/cache-terms.js';
-import { priceFor, type PriceTable } from '../../cost/price-table.js';
+import { priceLookup } from '../../cost/price-lookup.js';
+import { priceFor } from '../../cost/price-table.js';
 import { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
 import { TokenMemo } from '../../estimate/estimate-request.js';
 import { FixedPartMemo } from '../../estimate/fixed-part-memo.js';
@@ -43,27 +43,6 @@ export type GuardParts = RequestReaders &
     readonly fixedParts: FixedPartMemo;
   };
 
-/**
- * The price ratios of a model by name, looked up once per name: the price table does not change after
- * construction, and the lookup would otherwise walk both tables on every model call.
- */
-function priceRatios(prices: PriceTable | undefined): (model: string | undefined) => PriceRatios {
-  const known = new Map<string, PriceRatios>();
-  const of = (model: string | undefined): PriceRatios => {
-    const price = model === undefined ? undefined : priceFor(model, prices);
-    return { cachedPriceRatio: cachedPriceRatio(price), outputPriceRatio: outputPriceRatio(price) };
-  };
-  return (model) => {
-    if (model === undefined) return of(undefined);
-    let ratios = known.get(model);
-    if (ratios === undefined) {
-      ratios = of(model);
-      known.set(model, ratios);
-    }
-    return ratios;
-  };
-}
-
 export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
   const tokenizer = guardTokenizer(options.tokenizer, logger);
   const warnings = new WarnOnce(logger);
@@ -88,6 +67,6 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     budgetLineReserve: estimateContentTokens(budgetLineContent(longestBudgetLine()), tokenizer),
     left: new LeftRequests(tokenizer, fixedMemo),
     fixedParts: new FixedPartMemo(),
-    priceRatios: priceRatios(options.prices),
+    priceOf: priceLookup(options.prices),
   };
 }

@@ -7,27 +7,22 @@
 import type { Context, LlmRequest, LlmResponse } from '@google/adk';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
-import type { ContextGuardOptions, GuardLogger } from '../../options.js';
+import type { GuardLogger } from '../../options.js';
 import type { GuardParts } from './guard-parts.js';
 import { modelErrorEvent } from './model-error-event.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
 import { recordResponse } from './record-response.js';
 import { WarnOnce } from '../runtime/warn-once.js';
-import { priceLookup } from '../../cost/price-lookup.js';
-import type { ModelPrice } from '../../cost/price-table.js';
 
 export class ModelResponseHooks {
   private readonly notices: WarnOnce;
-  private readonly priceOf: (model: string | undefined) => ModelPrice | undefined;
 
   constructor(
     private readonly parts: GuardParts,
     private readonly policies: PolicyCache,
-    prices: ContextGuardOptions['prices'],
     private readonly logger: GuardLogger,
   ) {
     this.notices = new WarnOnce(logger);
-    this.priceOf = priceLookup(prices);
   }
 
   /** Said once per model: a call of a model without a price is counted, not costed. */
@@ -42,7 +37,7 @@ export class ModelResponseHooks {
     if (!response.partial) this.parts.returns.returned(context);
     try {
       if (!this.policies.of(context.agentName).enabled) return;
-      recordResponse(context, response, this.priceOf, this.parts, this.onUnpriced);
+      recordResponse(context, response, this.parts.priceOf, this.parts, this.onUnpriced);
     } catch (error) {
       logFailure(
         this.logger,

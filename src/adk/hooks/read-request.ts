@@ -3,7 +3,9 @@
  * core (pipeline/guard-request.ts). State is written here only where the reading itself decides
  * it: an unreadable summary is cleared, a first request may be pinned.
  */
-import type { PriceRatios } from '../../cost/cache-terms.js';
+import { priceRatiosOf } from '../../cost/cache-terms.js';
+import type { ModelPrice } from '../../cost/price-table.js';
+import { agentModelPrice } from '../runtime/listed-routed-name.js';
 import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
@@ -60,8 +62,8 @@ export interface RequestReaders {
   readonly prepared: PreparedSummaries;
   /** Prepared summaries in session state, from whichever replica made them. */
   readonly replicas: ReplicaPrepared;
-  /** The model's cached over uncached price (prices option, then the built-in table): masking for cost weighs it. */
-  readonly priceRatios: (model: string | undefined) => PriceRatios;
+  /** A model's price by name (prices option, then the built-in table): masking for cost weighs its ratios. */
+  readonly priceOf: (model: string | undefined) => ModelPrice | undefined;
   /** Heuristic tokens of the longest budget line (`budgetLine`), reserved in the fixed part where it is sent. */
   readonly budgetLineReserve: number;
 }
@@ -238,7 +240,7 @@ export function readRequest(
     tokenizer,
     summarize: summarizeForCall(summarizer.summarizer, summaryRejection, { policy, context, hooks, fixed, tokenizer }),
     now: Date.now(),
-    ...readers.priceRatios(request.model),
+    ...priceRatiosOf(agentModelPrice(context.invocationContext.agent, readers.priceOf)(request.model)),
     prepared: preparedForInput(prepared.handle, hooks),
     interactions,
     firstMessageOnEstimate: stored.firstMessageOnEstimate,

@@ -13,7 +13,7 @@ import { updateUsage } from '../runtime/state-writer.js';
 import { recordUsageTelemetry } from '../../telemetry/bill-metrics.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import { modelNameOf } from './model-name.js';
-import { listedRoutedName } from '../runtime/listed-routed-name.js';
+import { agentModelPrice } from '../runtime/listed-routed-name.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import type { PendingCalls } from './pending-calls.js';
 import type { LeftRequests } from './left-requests.js';
@@ -49,7 +49,9 @@ export function recordResponse(
   const model = modelNameOf(context, response);
   // Partial (streamed) chunks are not stored and repeat the usage the final response reports:
   // only that one carries the records and is billed.
-  const bill = response.partial ? undefined : billResponse(response, model, pricedBy(context, priceOf), onUnpriced);
+  const bill = response.partial
+    ? undefined
+    : billResponse(response, model, agentModelPrice(context.invocationContext.agent, priceOf), onUnpriced);
   // A failed interaction (Interactions API) states its overflow in an answer: learned as a rejection.
   const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
@@ -57,14 +59,6 @@ export function recordResponse(
   const change = recorders.left.takeChange(context);
   recordAnswer(context, response, model, bill, recorders.windows, change);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
-}
-
-/** `priceOf`, and for a `RoutedLlm` given its own name that has no price, the price of the models it lists. */
-function pricedBy(
-  context: Context,
-  priceOf: (model: string | undefined) => ModelPrice | undefined,
-): (model: string | undefined) => ModelPrice | undefined {
-  return (model) => priceOf(model) ?? priceOf(listedRoutedName(context.invocationContext.agent));
 }
 
 function billResponse(

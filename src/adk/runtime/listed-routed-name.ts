@@ -4,6 +4,7 @@
  * that its window is still the smallest of its models' (the ninth outside trial's router, renamed).
  */
 import { isLlmAgent, RoutedLlm, type BaseAgent } from '@google/adk';
+import type { ModelPrice } from '../../cost/price-table.js';
 import { routedMembers } from '../../estimate/routed-model.js';
 
 /** By the model object: `null` when it is not a renamed `RoutedLlm`. */
@@ -14,6 +15,17 @@ export function listedRoutedName(agent: BaseAgent | undefined): string | undefin
   let owner = agent;
   while (owner && !(isLlmAgent(owner) && owner.model)) owner = owner.parentAgent;
   return listedNameOf(owner && isLlmAgent(owner) ? owner.model : undefined);
+}
+
+/**
+ * A model's price by name as the agent's calls are priced: for a renamed `RoutedLlm` with no price of its own, its
+ * models' (one price for the bill and for the ratios the masking for cost weighs).
+ */
+export function agentModelPrice(
+  agent: BaseAgent | undefined,
+  priceOf: (model: string | undefined) => ModelPrice | undefined,
+): (model: string | undefined) => ModelPrice | undefined {
+  return (model) => priceOf(model) ?? priceOf(listedRoutedName(agent));
 }
 
 /** ADK's listing name of `model` when it is a renamed `RoutedLlm` (an agent's or a summarizer's); else undefined. */
