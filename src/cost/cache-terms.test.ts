@@ -77,6 +77,17 @@ describe('cacheTermsFor', () => {
     expect(cacheTermsFor('gpt-4o', { 'gpt-4o': { input: 2.5, output: 10 } }).cachedPriceRatio).toBe(0.5);
     expect(cacheTermsFor('gemini-2.5-pro', prices)).toEqual({ minCachedPrefixTokens: 2_048, cachedPriceRatio: 0.1 });
   });
+  it("should give a RoutedLlm's name the least of its models' terms: which answered is not told", () => {
+    const routed = 'RoutedLlm[fast (gemini-2.5-flash), deep (gemini-3-pro-preview), gpt (gpt-4o)]';
+    expect(cacheTermsFor(routed)).toEqual({ minCachedPrefixTokens: 4_096, cachedPriceRatio: 0.5 });
+    expect(cacheTermsFor('RoutedLlm[a (gemini-2.5-flash), b (gemini-2.5-pro)]')).toEqual({
+      minCachedPrefixTokens: 2_048,
+      cachedPriceRatio: 0.1,
+    });
+    const own = { [routed]: { input: 1, cachedInput: 0.25, output: 4, minCachedPrefixTokens: 512 } };
+    expect(cacheTermsFor(routed, own)).toEqual({ minCachedPrefixTokens: 512, cachedPriceRatio: 0.25 });
+  });
+
   it('should keep every row a real discount with a positive minimum', () => {
     for (const row of CACHE_TERMS) {
       expect(row.cachedPriceRatio).toBeGreaterThan(0);

@@ -6,6 +6,7 @@
  * estimate"); an application's `prices` entry overrides both per model.
  */
 import { normalizeModelName } from '../estimate/model-registry.js';
+import { routedMembers } from '../estimate/routed-model.js';
 import { DEFAULT_PRICES, priceFor, type ModelPrice, type PriceTable } from './price-table.js';
 
 /** The terms a decision or a bill needs. */
@@ -111,13 +112,26 @@ function familyRow(model: string | undefined): CacheTerms | undefined {
 /**
  * The cache terms of `model`: its family's row (Gemini 2.5's when none), with
  * what its price entry says over it: `minCachedPrefixTokens`, and the ratio of
- * `cachedInput` to `input` when the entry has a cached price.
+ * `cachedInput` to `input` when the entry has a cached price. A `RoutedLlm`'s
+ * name gets the least any of its models' caches gives: which answered a call is
+ * not told.
  */
 export function cacheTermsFor(model: string | undefined, prices?: PriceTable): CacheTerms {
+  const members = model === undefined ? undefined : routedMembers(model);
+  // A price given for the router's own name states its terms.
+  if (members && !(model !== undefined && (prices?.[model] ?? DEFAULT_PRICES[model])))
+    return leastOf(members.map((member) => cacheTermsFor(member, prices)));
   const row = familyRow(model) ?? DEFAULT_CACHE_TERMS;
   const price = priceFor(model, prices);
   return {
     minCachedPrefixTokens: price?.minCachedPrefixTokens ?? row.minCachedPrefixTokens,
     cachedPriceRatio: price?.cachedInput !== undefined ? cachedPriceRatio(price) : row.cachedPriceRatio,
+  };
+}
+
+function leastOf(terms: readonly CacheTerms[]): CacheTerms {
+  return {
+    minCachedPrefixTokens: Math.max(...terms.map((each) => each.minCachedPrefixTokens)),
+    cachedPriceRatio: Math.max(...terms.map((each) => each.cachedPriceRatio)),
   };
 }
