@@ -35,6 +35,13 @@ interface SummarizerChoice {
   readonly readsRequest: boolean;
 }
 
+/** A summarizer's model by name: ADK's listing when it is a renamed `RoutedLlm`, a window learned in the session. */
+interface SummarizerModel {
+  readonly model: string | undefined;
+  readonly routedName?: string | undefined;
+  readonly inSession?: number | undefined;
+}
+
 export class ModelWindowResolver {
   private readonly warnedModels = new Set<string>();
   /**
@@ -196,13 +203,11 @@ export class ModelWindowResolver {
       return {
         summarizer: llmSummarizer(option),
         window: () =>
-          this.windowFor(
-            { ...policy, contextWindow: undefined },
-            option.model,
-            context,
-            inSessionWindow(usage, option, this.acceptedSizes),
-            listedNameOf(option),
-          ),
+          this.windowFor({ ...policy, contextWindow: undefined }, context, {
+            model: option.model,
+            routedName: listedNameOf(option),
+            inSession: inSessionWindow(usage, option, this.acceptedSizes),
+          }),
       };
     const agent = context.invocationContext.agent;
     if (!isLlmAgent(agent)) return undefined;
@@ -211,22 +216,17 @@ export class ModelWindowResolver {
     return {
       summarizer: agentModelSummarizer(model, agentRequest),
       // The session's learned window of the agent's model bounds it through the agent's window (summarizerWindowFor).
-      window: () => this.windowFor(policy, model.model, context, undefined, listedRoutedName(agent)),
+      window: () => this.windowFor(policy, context, { model: model.model, routedName: listedRoutedName(agent) }),
       readsRequest: true,
     };
   }
 
   /**
    * A summarizer model's window: a maximum it stated in a rejection of a summary request wins when smaller, one
-   * stated in this session (kept in the agent's usage record), in a session of this user, or confirmed.
+   * stated in this session (kept in the agent's usage record, `inSession`), in a session of this user, or confirmed.
    */
-  private windowFor(
-    policy: ResolvedPolicy,
-    model: string | undefined,
-    context: Context,
-    inSession?: number,
-    routedName?: string,
-  ): number {
+  private windowFor(policy: ResolvedPolicy, context: Context, summarizer: SummarizerModel): number {
+    const { model, routedName, inSession } = summarizer;
     const resolved = this.resolveNamed(policy, model, routedName);
     const name = normalizeModelName(model ?? '');
     const learned = [this.learnedFor(name, userOfContext(context)), inSession].filter((value) => value !== undefined);
