@@ -65,7 +65,11 @@ export async function applyResult(
       dropped: result.preparedDropped !== undefined,
       preparation: result.preparation,
     },
-    { waitMs: read.input.policy.preparedSummaryWaitMs, summarizerName: read.summarizerName },
+    {
+      waitMs: read.input.policy.preparedSummaryWaitMs,
+      summarizerName: read.summarizerName,
+      summarizerPricedAs: read.summarizerPricedAs,
+    },
   );
   appliers.prepared.afterDecision(
     key,
@@ -156,6 +160,7 @@ async function applyCompaction(
     fingerprints: read.input.fingerprints,
     startedAt: read.input.now,
     summarizerName: read.summarizerName,
+    summarizerPricedAs: read.summarizerPricedAs,
     strategy,
     model: request.model,
     preparationId: preparedAlone ? read.prepared.id : undefined,

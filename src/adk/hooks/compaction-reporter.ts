@@ -30,6 +30,8 @@ interface CompactionSeen {
   readonly fingerprints: readonly string[];
   readonly startedAt: number;
   readonly summarizerName: string | undefined;
+  /** The name its price is looked up by (adk/hooks/read-request.ts). */
+  readonly summarizerPricedAs: string | undefined;
   readonly strategy: ResolvedPolicy['strategy'];
   readonly model: string | undefined;
   /** Set when the summary was prepared in the background and applied alone: the id its bill is recorded under. */
@@ -66,7 +68,7 @@ export class CompactionReporter {
       seen,
       Date.now() - seen.startedAt,
       this.options.debugSummarizerErrorText === true,
-      priceFor(seen.summarizerName, this.options.prices),
+      priceFor(seen.summarizerPricedAs, this.options.prices),
     );
     this.remember(context, { record, preparationId: seen.preparationId });
     return record;

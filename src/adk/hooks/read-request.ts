@@ -5,7 +5,7 @@
  */
 import { priceRatiosOf } from '../../cost/cache-terms.js';
 import type { ModelPrice } from '../../cost/price-table.js';
-import { agentModelPrice } from '../runtime/listed-routed-name.js';
+import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
 import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
@@ -96,6 +96,8 @@ export interface ReadRequest {
   /** The id of the pending `requestCompaction` this call read, if any. */
   readonly requestId: string | undefined;
   readonly summarizerName: string | undefined;
+  /** The name the summarizer's calls are priced by: its own, else (a renamed `RoutedLlm`) ADK's listing of its models. */
+  readonly summarizerPricedAs: string | undefined;
   /** The prepared summary of this session and agent, from where it is (the input's is wrapped to fire the hooks). */
   readonly prepared: PreparedLookup;
   /** The summarizer for a background preparation: no compaction hooks, not tied to this turn's abort signal. */
@@ -249,7 +251,7 @@ export function readRequest(
     input,
     contents,
     requestId: stored.requestId,
-    summarizerName: summarizer.summarizer?.name,
+    ...summarizerNames(summarizer.summarizer?.name, summarizer.routedName, readers.priceOf),
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
   };

@@ -28,6 +28,19 @@ export function agentModelPrice(
   return (model) => priceOf(model) ?? priceOf(listedRoutedName(agent));
 }
 
+/**
+ * A summarizer's name and the name its calls are priced by: its own, else (a renamed `RoutedLlm` with no price of its
+ * own: `routedName`, ADK's listing of its models) the listing.
+ */
+export function summarizerNames(
+  name: string | undefined,
+  routedName: string | undefined,
+  priceOf: (model: string | undefined) => ModelPrice | undefined,
+): { readonly summarizerName: string | undefined; readonly summarizerPricedAs: string | undefined } {
+  const pricedAs = routedName !== undefined && priceOf(name) === undefined ? routedName : name;
+  return { summarizerName: name, summarizerPricedAs: pricedAs };
+}
+
 /** ADK's listing name of `model` when it is a renamed `RoutedLlm` (an agent's or a summarizer's); else undefined. */
 export function listedNameOf(model: unknown): string | undefined {
   if (typeof model !== 'object' || model === null) return undefined;

@@ -33,6 +33,8 @@ interface SummarizerChoice {
   readonly window: number;
   /** True when it is the agent's own model, asked as a continuation of the agent's request. */
   readonly readsRequest: boolean;
+  /** ADK's listing name of its model when that is a renamed `RoutedLlm` (priced by its models when its name is not). */
+  readonly routedName?: string | undefined;
 }
 
 /** A summarizer's model by name: ADK's listing when it is a renamed `RoutedLlm`, a window learned in the session. */
@@ -173,6 +175,7 @@ export class ModelWindowResolver {
       summarizer: own?.summarizer,
       window: summarizerWindowFor(declared, ownWindow, agent.window),
       readsRequest: own?.readsRequest === true && agentRequest !== undefined,
+      routedName: own?.routedName,
     };
   }
 
@@ -195,28 +198,35 @@ export class ModelWindowResolver {
     context: Context,
     usage: UsageRecord,
     agentRequest: AgentRequestShape | undefined,
-  ): { summarizer: Summarizer; window: () => number | undefined; readsRequest?: boolean } | undefined {
+  ):
+    | (Omit<SummarizerChoice, 'window' | 'readsRequest'> & { window: () => number | undefined; readsRequest?: boolean })
+    | undefined {
     const option = policy.summarizer;
     if (option && 'summarize' in option && typeof option.summarize === 'function')
       return { summarizer: option, window: () => option.contextWindow };
-    if (option && isBaseLlm(option))
+    if (option && isBaseLlm(option)) {
+      const routedName = listedNameOf(option);
       return {
         summarizer: llmSummarizer(option),
+        routedName,
         window: () =>
           this.windowFor({ ...policy, contextWindow: undefined }, context, {
             model: option.model,
-            routedName: listedNameOf(option),
+            routedName,
             inSession: inSessionWindow(usage, option, this.acceptedSizes),
           }),
       };
+    }
     const agent = context.invocationContext.agent;
     if (!isLlmAgent(agent)) return undefined;
     const model = agent.canonicalModel;
+    const routedName = listedRoutedName(agent);
     // The agent's own model reads its own request: the provider's cache holds that prefix.
     return {
       summarizer: agentModelSummarizer(model, agentRequest),
+      routedName,
       // The session's learned window of the agent's model bounds it through the agent's window (summarizerWindowFor).
-      window: () => this.windowFor(policy, context, { model: model.model, routedName: listedRoutedName(agent) }),
+      window: () => this.windowFor(policy, context, { model: model.model, routedName }),
       readsRequest: true,
     };
   }

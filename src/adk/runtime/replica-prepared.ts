@@ -100,8 +100,9 @@ async function readAgain(address: SessionAddress, agentName: string, ms: number)
 interface PreparationSettings {
   /** The bound of every call to the session service here. */
   readonly waitMs: number;
-  /** The summarizer model's name, for its price and telemetry. */
+  /** The summarizer model's name, for telemetry, and the name it is priced by. */
   readonly summarizerName: string | undefined;
+  readonly summarizerPricedAs: string | undefined;
 }
 
 export class ReplicaPrepared {
@@ -181,7 +182,7 @@ export class ReplicaPrepared {
    */
   private settled(preparation: SettledPreparation, prepared: NewSummary, current: boolean): void {
     const { address, agentName, claim, settings } = preparation;
-    const bill = billSummarizerCall(summarizerReport(prepared.outcome), this.priceOf(settings.summarizerName));
+    const bill = billSummarizerCall(summarizerReport(prepared.outcome), this.priceOf(settings.summarizerPricedAs));
     if (bill) recordSummarizerTelemetry(agentName, settings.summarizerName, bill);
     const record = bill && buildCallRecord(randomUUID(), agentName, undefined, undefined, bill, claim.id);
     if (!address || (!record && !current)) return;
