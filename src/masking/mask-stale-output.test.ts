@@ -108,7 +108,8 @@ describe('maskStaleOutput', () => {
 
   it('should mask, later in a turn, the completed turns and never the latest call or its result', () => {
     const step = maskStaleOutput(input(1_000, { source: recallableSource(MID_TURN) }));
-    expect(step?.upTo).toBe(9);
+    // Up to the turn's message: a loop of one call keeps its own results (LONG_LOOP_CALLS).
+    expect(step?.upTo).toBe(8);
     expect(step?.view.map(masked)).toEqual([false, false, true, false, false, false, true, false, false, false, false]);
   });
 
@@ -153,6 +154,11 @@ describe('maskStaleOutput', () => {
       expect(masking?.view.map(masked)).toEqual(contents.map((content, i) => i % 2 === 0 && i > 0 && i < 24));
       expect(masking?.view[0]).toBe(contents[0]);
       expect(masking?.view.slice(23)).toEqual(contents.slice(23));
+    });
+
+    it("should keep a short loop's own results whole, which its answer may need, until it has made ten calls", () => {
+      expect(maskStaleOutput(loopInput(loop(9, 3_000)))).toBeUndefined();
+      expect(maskStaleOutput(loopInput(loop(10, 3_000)))?.upTo).toBe(19);
     });
 
     it('should keep the last maskKeepRecent results whole', () => {

@@ -32,6 +32,13 @@ export interface StaleOutputInput extends Omit<MaskStepInput, 'keepRecent' | 'ta
   };
 }
 
+/**
+ * Model calls a turn's loop has made before its own results may be masked for cost: a short loop gathers what its
+ * answer needs (three pages fetched to be compared: the thirteenth outside trial), and observation masking for coding
+ * agents kept the latest ten steps (docs/design.md, "Inside a tool loop").
+ */
+const LONG_LOOP_CALLS = 10;
+
 /** A content of the turn's own work: the model's reply or call, or a tool result. */
 const isOwnWork = (content: Content): boolean => content.role !== 'user' || hasFunctionResponse(content);
 
@@ -69,7 +76,7 @@ function reachOf(contents: readonly Content[], tokens: readonly number[], keepRe
   if (calls === 0) return turnStart > 0 ? { end: turnStart, freshFrom: turnStart } : undefined;
   // The latest call and its results are kept (maskKeepFrom keeps at least the latest result).
   return {
-    end: Math.min(maskKeepFrom(contents, keepRecent), latestCall),
+    end: calls < LONG_LOOP_CALLS ? turnStart : Math.min(maskKeepFrom(contents, keepRecent), latestCall),
     freshFrom: latestCall,
     loop: { calls, tokens: turnTokens },
   };

@@ -19,10 +19,10 @@ const STEPS = 40;
 const MASKED = 'context_guard_masked';
 
 /** One task, then `STEPS` calls of `fetch_logs`, each result `size(step)` characters, then the answer. */
-function loopScript(size: (step: number) => number): ModelScript {
+function loopScript(size: (step: number) => number, steps: number): ModelScript {
   return ({ request }) => {
     const step = request.contents.filter((content) => content.parts?.some((part) => part.functionResponse)).length;
-    if (step >= STEPS) return { content: { role: 'model', parts: [{ text: 'The failing test is fixed.' }] } };
+    if (step >= steps) return { content: { role: 'model', parts: [{ text: 'The failing test is fixed.' }] } };
     const call = { name: 'fetch_logs', args: { size: size(step), seed: step + 1 } };
     return { content: { role: 'model', parts: [{ functionCall: call }] } };
   };
@@ -33,9 +33,9 @@ const maskedIn = (contents: readonly Content[]): number =>
     .flatMap((content) => content.parts ?? [])
     .filter((part) => part.functionResponse?.response && MASKED in part.functionResponse.response).length;
 
-async function run(size: (step: number) => number, guarded: boolean) {
+async function run(size: (step: number) => number, guarded: boolean, steps = STEPS) {
   const plugins = guarded ? [new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer() })] : [];
-  const harness = createHarness({ window: WINDOW, ratio: 1.2, script: loopScript(size), plugins });
+  const harness = createHarness({ window: WINDOW, ratio: 1.2, script: loopScript(size, steps), plugins });
   await harness.sessionAfterTurns(1);
   const price = priceFor('gemini-2.5-flash')!;
   const { requests } = harness.model;
@@ -90,5 +90,17 @@ describe('masking for cost inside a long tool loop', () => {
     // placeholder, the saving its cached re-read on every later call.
     expect(batches).toBeGreaterThan(0);
     expect(guarded.cost).toBeLessThan(plain.cost * 0.9);
+  });
+
+  it("should leave a short loop's results whole for its answer: three pages of 8 KB fetched to be compared (the thirteenth outside trial)", async () => {
+    const { requests } = await run(() => 8_000, true, 3);
+    expect(requests).toHaveLength(4);
+    for (const request of requests) expect(maskedIn(request.contents)).toBe(0);
+  });
+
+  it('should still mask the completed steps of a loop once it has made ten calls', async () => {
+    const { requests } = await run(() => 8_000, true, 12);
+    expect(requests.slice(0, 10).map((request) => maskedIn(request.contents))).toEqual(Array(10).fill(0));
+    expect(maskedIn(requests.at(-1)!.contents)).toBeGreaterThan(0);
   });
 });
