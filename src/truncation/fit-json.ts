@@ -8,37 +8,48 @@ import { jsonStringBytes } from './json-text-cost.js';
 import { materialize, type JsonValue, type Node, type Run } from './json-tree.js';
 import { waterFill } from './water-fill.js';
 
+/** A cut value and the UTF-8 bytes of its JSON. */
+export interface Fitted {
+  readonly value: JsonValue;
+  readonly size: number;
+}
+
 /** The node, cut so that its JSON takes at most `budget` bytes where that is possible. */
-export function fit(node: Node, budget: number, run: Run): JsonValue {
-  if (node.size <= budget) return materialize(node, run);
+export function fit(node: Node, budget: number, run: Run): Fitted {
+  if (node.size <= budget) return { value: materialize(node, run), size: node.size };
   switch (node.kind) {
     case 'string': {
       run.cut = true;
-      return cutString(node.value, run.limits, budget).text;
+      const text = cutString(node.value, run.limits, budget).text;
+      return { value: text, size: jsonStringBytes(text) };
     }
     case 'scalar':
-      return node.value;
-    case 'array': {
-      const elements = node.items.map((item) => ({ overhead: 0, node: item }));
-      const kept = fitElements(elements, budget, run, (omitted, total) => jsonStringBytes(itemsMarker(omitted, total)));
-      const values: JsonValue[] = kept.head.map((element) => element.value);
-      if (kept.omitted > 0) values.push(itemsMarker(kept.omitted, elements.length));
-      values.push(...kept.tail.map((element) => element.value));
-      return values;
-    }
-    case 'object': {
-      const kept = fitElements(
-        node.entries,
-        budget,
-        run,
-        (omitted, total) => jsonStringBytes(keysMarker(omitted, total)) + 1 + jsonStringBytes(KEYS_MARKER_VALUE),
-      );
-      const pairs: Array<[string, JsonValue]> = kept.head.map((element) => [element.source.key, element.value]);
-      if (kept.omitted > 0) pairs.push([keysMarker(kept.omitted, node.entries.length), KEYS_MARKER_VALUE]);
-      pairs.push(...kept.tail.map((element): [string, JsonValue] => [element.source.key, element.value]));
-      return Object.fromEntries(pairs);
-    }
+      return { value: node.value, size: node.size };
+    case 'array':
+      return fitArray(node.items, budget, run);
+    case 'object':
+      return fitObject(node.entries, budget, run);
   }
+}
+
+function fitArray(items: readonly Node[], budget: number, run: Run): Fitted {
+  const elements = items.map((item) => ({ overhead: 0, node: item }));
+  const marker = (omitted: number, total: number): string => itemsMarker(omitted, total);
+  const kept = fitElements(elements, budget, run, { bytes: (o, t) => jsonStringBytes(marker(o, t)), allKeys: false });
+  const values: JsonValue[] = kept.head.map((element) => element.value);
+  if (kept.omitted > 0) values.push(marker(kept.omitted, elements.length));
+  values.push(...kept.tail.map((element) => element.value));
+  return { value: values, size: kept.size };
+}
+
+function fitObject(entries: ReadonlyArray<Element & { key: string }>, budget: number, run: Run): Fitted {
+  const markerBytes = (omitted: number, total: number): number =>
+    jsonStringBytes(keysMarker(omitted, total)) + 1 + jsonStringBytes(KEYS_MARKER_VALUE);
+  const kept = fitElements(entries, budget, run, { bytes: markerBytes, allKeys: true });
+  const pairs: Array<[string, JsonValue]> = kept.head.map((element) => [element.source.key, element.value]);
+  if (kept.omitted > 0) pairs.push([keysMarker(kept.omitted, entries.length), KEYS_MARKER_VALUE]);
+  pairs.push(...kept.tail.map((element): [string, JsonValue] => [element.source.key, element.value]));
+  return { value: Object.fromEntries(pairs), size: kept.size };
 }
 
 /** True when a cut object kept none of its keys (giant keys): the text fallback then shows more. */
@@ -65,53 +76,80 @@ interface Element {
   readonly node: Node;
 }
 
+/** How a container marks what it leaves out, and whether it keeps all its elements before dropping any. */
+interface Marking {
+  /** Bytes of the marker (with its `"...":` for objects) for `omitted` of `total` elements. */
+  readonly bytes: (omitted: number, total: number) => number;
+  /** An object keeps every key with shorter strings (down to `lowShare`) rather than drop keys: they are its shape. */
+  readonly allKeys: boolean;
+}
+
+/** A slot's value before its share is fitted. */
+const UNFITTED: Fitted = { value: null, size: 0 };
+
 interface KeptElements<E extends Element> {
   readonly head: ReadonlyArray<{ source: E; value: JsonValue }>;
   readonly tail: ReadonlyArray<{ source: E; value: JsonValue }>;
   readonly omitted: number;
+  /** JSON bytes of the container as cut: brackets, commas, marker and elements. */
+  readonly size: number;
 }
 
 /**
- * Keeps as many elements from both ends as can each get a useful share of
- * `budget` (at least `minShare`, or their whole size when smaller), then
- * shares the budget out fairly among them and cuts each to its share.
+ * Keeps as many elements from both ends as can each get a useful share of `budget` (see
+ * `keptCount`), then shares the budget out fairly among them and cuts each to its share; what an
+ * element's cut leaves unused goes to the larger ones after it.
  */
 function fitElements<E extends Element>(
   elements: readonly E[],
   budget: number,
   run: Run,
-  markerBytes: (omitted: number, total: number) => number,
+  marking: Marking,
 ): KeptElements<E> {
   const total = elements.length;
-  const floor = elements.map((element) => element.overhead + Math.min(element.node.size, run.minShare));
-  const sumFloor = floor.reduce((sum, value) => sum + value, 0);
-
-  let headCount = total;
-  let tailCount = 0;
-  let markerSize = 0;
-  if (frameBytes(total) + sumFloor > budget) {
-    const kept = mostEndsKept(floor, budget, markerBytes);
-    headCount = Math.ceil(kept / 2);
-    tailCount = Math.floor(kept / 2);
-    markerSize = markerBytes(total - kept, total);
-    run.cut = true;
-  }
+  const kept = keptCount(elements, budget, run, marking);
+  if (kept < total) run.cut = true;
+  const headCount = kept < total ? Math.ceil(kept / 2) : total;
+  const tailCount = kept < total ? Math.floor(kept / 2) : 0;
+  const markerSize = kept < total ? marking.bytes(total - kept, total) : 0;
 
   const keptElements = [...elements.slice(0, headCount), ...elements.slice(total - tailCount)];
-  const omitted = total - keptElements.length;
-  const count = keptElements.length + (omitted > 0 ? 1 : 0);
-  const remaining =
-    budget - frameBytes(count) - markerSize - keptElements.reduce((sum, element) => sum + element.overhead, 0);
-  const shares = waterFill(
-    keptElements.map((element) => element.node.size),
-    remaining,
+  const fixed =
+    frameBytes(kept + (kept < total ? 1 : 0)) + markerSize + keptElements.reduce((sum, e) => sum + e.overhead, 0);
+  const slots = keptElements.map((element): { element: E; fitted: Fitted } => ({ element, fitted: UNFITTED }));
+  waterFill(
+    slots,
+    (slot) => slot.element.node.size,
+    budget - fixed,
+    (slot, share) => {
+      slot.fitted = fit(slot.element.node, share, run);
+      return slot.fitted.size;
+    },
   );
+  const values = slots.map((slot) => ({ source: slot.element, value: slot.fitted.value }));
+  const size = fixed + slots.reduce((sum, slot) => sum + slot.fitted.size, 0);
+  return { head: values.slice(0, headCount), tail: values.slice(headCount), omitted: total - kept, size };
+}
 
-  const values = keptElements.map((element, index) => ({
-    source: element,
-    value: fit(element.node, shares[index] ?? 0, run),
-  }));
-  return { head: values.slice(0, headCount), tail: values.slice(headCount), omitted };
+/**
+ * How many elements are kept: all when each can have `minShare` (or its whole size when smaller);
+ * an object keeps all its keys when each can have at least `lowShare`; otherwise the most from both
+ * ends that fit at `minShare`, or rather than none all or the most that fit at `lowShare`.
+ */
+function keptCount(elements: readonly Element[], budget: number, run: Run, marking: Marking): number {
+  const total = elements.length;
+  const floors = (share: number): number[] =>
+    elements.map((element) => element.overhead + Math.min(element.node.size, share));
+  const fitsAll = (share: number): boolean => frameBytes(total) + sum(floors(share)) <= budget;
+  if (fitsAll(run.minShare)) return total;
+  if (marking.allKeys && fitsAll(run.lowShare)) return total;
+  const kept = mostEndsKept(floors(run.minShare), budget, marking.bytes);
+  if (kept > 0) return kept;
+  return fitsAll(run.lowShare) ? total : mostEndsKept(floors(run.lowShare), budget, marking.bytes);
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 /** Brackets, then one comma between neighbours. */

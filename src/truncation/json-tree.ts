@@ -32,6 +32,8 @@ export interface Run {
   readonly limits: LineLimits;
   /** Smallest share a big element is given before the middle elements are dropped instead. */
   readonly minShare: number;
+  /** Smallest share a big field of an object is given before its middle keys are dropped instead. */
+  readonly lowShare: number;
   cut: boolean;
 }
 

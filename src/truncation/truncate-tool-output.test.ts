@@ -29,6 +29,23 @@ function limits(overrides: Partial<ResolvedToolOutputLimits>): ResolvedToolOutpu
   return { ...TOOL_OUTPUT_DEFAULTS, ...overrides };
 }
 
+/** A `load_memory` result (ADK's LoadMemoryTool): short questions between long reports, as memory entries. */
+function memoryResult(count: number): Record<string, unknown> {
+  const report = (item: number): string =>
+    Array.from(
+      { length: 14 },
+      (_, line) => `10:${line}:00 host-${item} order ${item} shipped, invoice ${item * 100 + line}`,
+    )
+      .map((text) => `${text} ${'detail '.repeat(8)}`)
+      .join('\n');
+  const memories = Array.from({ length: count }, (_, item) => ({
+    content: { parts: [{ text: item % 2 === 0 ? `question ${item} about an order` : report(item) }], role: 'user' },
+    author: item % 2 === 0 ? 'user' : 'clerk',
+    timestamp: '2026-12-05T20:34:25.260Z',
+  }));
+  return { memories };
+}
+
 describe('truncateToolOutput', () => {
   describe('nothing to cut', () => {
     it('should return undefined for a result within both limits', () => {
@@ -179,6 +196,71 @@ describe('truncateToolOutput', () => {
       expect(text.startsWith('{\n  "kkkk')).toBe(true);
       expect(text.endsWith('"other": 2\n}')).toBe(true);
       expect(bytesOf(outcome?.result)).toBeLessThanOrEqual(MAX);
+    });
+  });
+
+  describe('filling the budget', () => {
+    it('should cut a load_memory result close to its budget, each kept memory keeping its keys and its text ends', () => {
+      const outcome = truncateToolOutput({ tool: 'load_memory', result: memoryResult(79) });
+      const text = JSON.stringify(outcome?.result);
+      // Before: 3,937 bytes, every long memory reduced to "[... omitted 3 of 3 keys ...]".
+      expect(bytesOf(outcome?.result)).toBeGreaterThan(0.95 * MAX);
+      expect(bytesOf(outcome?.result)).toBeLessThanOrEqual(MAX);
+      expect(text).not.toMatch(/omitted \d+ of \d+ keys/);
+      const memories = outcome?.result['memories'] as unknown[];
+      const kept = memories.filter(
+        (item): item is { content: { parts: Array<{ text: string }> } } => typeof item === 'object',
+      );
+      expect(memories).toContainEqual(expect.stringMatching(/^\[\.\.\. omitted \d+ of 79 items \.\.\.\]$/));
+      for (const item of kept) expect(Object.keys(item)).toEqual(['content', 'author', 'timestamp']);
+      const reports = kept.map((item) => item.content.parts[0]?.text ?? '').filter((t) => t.includes('shipped'));
+      expect(reports.length).toBeGreaterThan(10);
+      for (const report of reports)
+        expect(report).toMatch(/^10:0:00 host-\d+ order[^]*\[\.\.\. omitted [^]*invoice \d+13 /);
+    });
+
+    it("should keep a one-item array's item, cut, rather than only a marker", () => {
+      const outcome = truncateToolOutput({
+        tool: 't',
+        result: { parts: [{ text: 'x'.repeat(400) }], role: 'user' },
+        limits: limits({ maxBytes: 256 }),
+      });
+      expect(outcome?.result['parts']).toEqual([
+        { text: expect.stringMatching(/^x+\n\[\.\.\. omitted \d+ of 400 bytes/) },
+      ]);
+    });
+
+    // The line rule and long number runs are left out: they cut below the budget on purpose.
+    const text = fc.string({ unit: 'grapheme', maxLength: 3_000 });
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        tie('arr'),
+        tie('obj'),
+      ),
+      arr: fc.array(tie('tree'), { maxLength: 30 }),
+      obj: fc.dictionary(fc.string({ maxLength: 8 }), tie('tree'), { maxKeys: 8 }),
+    }));
+
+    it('should fill at least half of the budget, and never more, when a result is over it', () => {
+      fc.assert(
+        fc.property(
+          fc.dictionary(fc.string({ maxLength: 8 }), tree, { minKeys: 1, maxKeys: 6 }),
+          fc.integer({ min: 256, max: 8_192 }),
+          (result, maxBytes) => {
+            fc.pre(bytesOf(result) > maxBytes);
+            const resolved = { maxBytes, maxLines: 100_000, headLines: 50_000, tailLines: 50_000 };
+            const kept = bytesOf(truncateToolOutput({ tool: 't', result, limits: resolved })?.result);
+            expect(kept).toBeLessThanOrEqual(maxBytes);
+            expect(kept).toBeGreaterThanOrEqual(maxBytes / 2);
+          },
+        ),
+        { numRuns: 1_000 },
+      );
     });
   });
 

@@ -92,7 +92,8 @@ export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToo
   const plain = JSON.parse(text) as JsonValue;
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) return undefined;
 
-  const run: Run = { limits, minShare: Math.min(512, Math.max(96, Math.floor(limits.maxBytes / 32))), cut: false };
+  const minShare = Math.min(512, Math.max(96, Math.floor(limits.maxBytes / 32)));
+  const run: Run = { limits, minShare, lowShare: Math.max(64, Math.floor(minShare / 4)), cut: false };
   const root = buildNode(plain, limits);
   if (root.size <= limits.maxBytes && !hasLineCut(root)) return undefined;
 
@@ -101,7 +102,7 @@ export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToo
   // Fair shares are computed on sizes; a retry with the overshoot taken off covers rounding.
   for (let attempt = 0; attempt < 3 && budget > 0; attempt += 1) {
     run.cut = false;
-    const candidate = fit(root, budget, run);
+    const candidate = fit(root, budget, run).value;
     const size = jsonBytes(candidate) ?? Number.POSITIVE_INFINITY;
     if (size <= limits.maxBytes) {
       output = candidate;

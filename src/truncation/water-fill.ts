@@ -3,17 +3,23 @@
  * share what is left equally (tool-output truncation's fair shares).
  */
 
-/** Water-filling: smallest first, each takes at most an equal part of what is left; shares in input order. */
-export function waterFill(sizes: readonly number[], room: number): number[] {
+/**
+ * Water-filling, smallest first: each part is offered at most an equal part of what is left and
+ * `take` says how much it really used (a cut often ends short of its share, at a line break or
+ * because a nested item kept less), so what one part leaves goes to the larger parts after it.
+ */
+export function waterFill<T>(
+  parts: readonly T[],
+  sizeOf: (part: T) => number,
+  room: number,
+  take: (part: T, share: number) => number,
+): void {
   let remaining = room;
-  const shares = new Array<number>(sizes.length).fill(0);
-  const order = sizes.map((size, index) => ({ index, size })).sort((a, b) => a.size - b.size);
+  const order = parts.map((part) => ({ part, size: sizeOf(part) })).sort((a, b) => a.size - b.size);
   let left = order.length;
-  for (const { index, size } of order) {
+  for (const { part, size } of order) {
     const share = Math.min(size, Math.max(0, Math.floor(remaining / left)));
-    shares[index] = share;
-    remaining -= share;
+    remaining -= take(part, share);
     left -= 1;
   }
-  return shares;
 }
