@@ -5,6 +5,7 @@
  */
 import { cutString, type LineLimits } from './cut-string.js';
 import { jsonBytes, jsonStringBytes } from './json-text-cost.js';
+import { isLongNumberRun, shortenNumbers } from './numbers-marker.js';
 
 type JsonScalar = string | number | boolean | null;
 export type JsonValue = JsonScalar | JsonValue[] | { [key: string]: JsonValue };
@@ -18,7 +19,13 @@ export type Node =
       readonly size: number;
     }
   | { readonly kind: 'scalar'; readonly value: number | boolean | null; readonly size: number }
-  | { readonly kind: 'array'; readonly items: readonly Node[]; readonly size: number }
+  | {
+      readonly kind: 'array';
+      readonly items: readonly Node[];
+      readonly size: number;
+      /** A long array of numbers already cut to its first values and a count (numbers-marker.ts). */
+      readonly numbersCut?: boolean;
+    }
   | { readonly kind: 'object'; readonly entries: readonly Entry[]; readonly size: number };
 
 interface Entry {
@@ -37,25 +44,30 @@ export interface Run {
   cut: boolean;
 }
 
-/** The tree of `value`, with the line rule applied to its strings. */
-export function buildNode(value: JsonValue, limits: LineLimits): Node {
+/**
+ * The tree of `value`, with the line rule applied to its strings; with `cutNumbers`, every long
+ * array of numbers is cut to its first values and a count (for a result over its byte limit).
+ */
+export function buildNode(value: JsonValue, limits: LineLimits, cutNumbers = false): Node {
   if (typeof value === 'string') {
     const lined = cutString(value, limits, Number.POSITIVE_INFINITY);
     return { kind: 'string', value, lined: lined.text, linesCut: lined.cut, size: jsonStringBytes(lined.text) };
   }
   if (Array.isArray(value)) {
-    const items = value.map((item) => buildNode(item, limits));
+    const numbersCut = cutNumbers && isLongNumberRun(value);
+    const items = (numbersCut ? shortenNumbers(value) : value).map((item) => buildNode(item, limits, cutNumbers));
     return {
       kind: 'array',
       items,
       size: 2 + Math.max(0, items.length - 1) + items.reduce((sum, item) => sum + item.size, 0),
+      ...(numbersCut ? { numbersCut } : {}),
     };
   }
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value).map(([key, item]) => ({
       key,
       overhead: jsonStringBytes(key) + 1,
-      node: buildNode(item, limits),
+      node: buildNode(item, limits, cutNumbers),
     }));
     return {
       kind: 'object',
@@ -90,6 +102,7 @@ export function materialize(node: Node, run: Run): JsonValue {
     case 'scalar':
       return node.value;
     case 'array':
+      if (node.numbersCut === true) run.cut = true;
       return node.items.map((item) => materialize(item, run));
     case 'object':
       // fromEntries defines own properties, so a "__proto__" key stays data.

@@ -264,6 +264,33 @@ describe('truncateToolOutput', () => {
     });
   });
 
+  describe('long number arrays', () => {
+    const png = Array.from({ length: 3_000 }, (_, index) => (index * 37) % 256);
+
+    it("should cut a Buffer's bytes to its first values and a count, so the text keeps the budget", () => {
+      const readme = numberedLines(400, 40).join('\n');
+      const outcome = truncateToolOutput({
+        tool: 'load_skill',
+        result: { readme, logo: { type: 'Buffer', data: png } },
+      });
+      expect(outcome?.result['logo']).toEqual({
+        type: 'Buffer',
+        data: [...png.slice(0, 8), '[... omitted 2992 of 3000 numbers ...]'],
+      });
+      expect(bytesOf(outcome?.result)).toBeGreaterThan(0.95 * MAX);
+      // Before: the bytes took 5,110 of the 10,205 bytes kept; the readme kept 103 lines (now 204).
+      expect(String(outcome?.result['readme']).split('\n').length).toBeGreaterThan(180);
+    });
+
+    it('should leave a number array whole in a result under the limit, and short ones in a result cut', () => {
+      const embedding = png.slice(0, 1_000);
+      expect(truncateToolOutput({ tool: 't', result: { embedding } })).toBeUndefined();
+      const short = png.slice(0, 32);
+      const outcome = truncateToolOutput({ tool: 't', result: { short, text: 'y'.repeat(20_000) } });
+      expect(outcome?.result['short']).toEqual(short);
+    });
+  });
+
   describe('unicode', () => {
     const samples: Record<string, string> = {
       cjk: '日本語のログ出力です。漢字とかな。\n'.repeat(3_000),

@@ -94,8 +94,9 @@ export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToo
 
   const minShare = Math.min(512, Math.max(96, Math.floor(limits.maxBytes / 32)));
   const run: Run = { limits, minShare, lowShare: Math.max(64, Math.floor(minShare / 4)), cut: false };
-  const root = buildNode(plain, limits);
-  if (root.size <= limits.maxBytes && !hasLineCut(root)) return undefined;
+  const over = originalBytes > limits.maxBytes;
+  const root = buildNode(plain, limits, over);
+  if (!over && !hasLineCut(root)) return undefined;
 
   let output: JsonValue | undefined;
   let budget = limits.maxBytes;
