@@ -6,10 +6,13 @@
  *    `headLines` and last `tailLines` lines around `[... omitted X of Y lines ...]`.
  * 2. Byte rule: when the result's JSON is still over `maxBytes`, the budget is
  *    shared out fairly ("water-filling"): small fields stay whole, big ones
- *    are cut to head and tail, inside a line when a line alone is too big.
+ *    are cut to head and tail, inside a line when a line alone is too big;
+ *    what one cut leaves of its share goes to the larger fields after it.
+ *    Long arrays of numbers keep their first values and a count (numbers-marker.ts).
  * 3. Structure: when an array (or an object) has more elements than the
  *    budget can show, it keeps its first and last elements around a marker
- *    element `[... omitted X of Y items ...]` (a marker key for objects).
+ *    element `[... omitted X of Y items ...]` (a marker key for objects); an
+ *    object first tries all its keys with shorter strings.
  * 4. Fallback: if the result still does not fit (giant keys, say), it becomes
  *    `{ truncated_result: "<head and tail lines of its pretty-printed JSON>" }`.
  *
