@@ -9,7 +9,7 @@ import { materialize, type JsonValue, type Node, type Run } from './json-tree.js
 import { waterFill } from './water-fill.js';
 
 /** A cut value and the UTF-8 bytes of its JSON. */
-export interface Fitted {
+interface Fitted {
   readonly value: JsonValue;
   readonly size: number;
 }

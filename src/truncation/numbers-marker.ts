@@ -7,10 +7,10 @@
  */
 
 /** Arrays of more numbers than this are shortened when a result is cut. */
-export const NUMBER_RUN_LIMIT = 32;
+const NUMBER_RUN_LIMIT = 32;
 
 /** Leading numbers kept of a shortened array. */
-export const NUMBERS_KEPT = 8;
+const NUMBERS_KEPT = 8;
 
 /** Whether `values` is an array of numbers long enough to shorten. */
 export function isLongNumberRun(values: readonly unknown[]): values is readonly number[] {
