@@ -2,15 +2,20 @@
  * `ROOT=<tree> npx tsx scripts/json-cut-fill.ts`: how much of its 10 KiB budget the tool-output cut keeps on
  * the shapes of the twelfth outside trial, in the tree at ROOT (this checkout by default), one JSON line
  * per shape: a load_memory result (79 memories, long reports between short questions, as its
- * repro/r6-json-cut-underfills.ts) and a load_skill result (a 400-line text beside a PNG as a Buffer's bytes).
+ * repro/r6-json-cut-underfills.ts) and a load_skill result (a 400-line text beside a PNG as a Buffer's bytes);
+ * then a digest of the cuts of the simulator's payloads (`toolResult`), equal in two trees that cut them alike.
  * Run it in the commit before a change (a `git worktree`) and after: the figures of docs/truncation.md.
  */
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 const root = process.env['ROOT'] ?? fileURLToPath(new URL('..', import.meta.url));
 type Truncate = (input: { tool: string; result: Record<string, unknown> }) => { result: unknown } | undefined;
 const { truncateToolOutput } = (await import(`${root}/src/truncation/truncate-tool-output.ts`)) as {
   truncateToolOutput: Truncate;
+};
+const { toolResult } = (await import(`${root}/src/testing/payloads.ts`)) as {
+  toolResult: (shape: string, size: number, seed: number) => Record<string, unknown>;
 };
 
 /** A clerk's report: 14 log lines of about 110 characters. */
@@ -53,3 +58,14 @@ for (const [tool, result] of Object.entries(shapes)) {
     }),
   );
 }
+
+const digest = createHash('sha256');
+let cuts = 0;
+for (const shape of ['json', 'logs', 'code', 'prose', 'image'])
+  for (const size of [8_192, 10_240, 15_360, 20_480, 30_720, 81_920])
+    for (let seed = 0; seed < 20; seed += 1) {
+      const cut = truncateToolOutput({ tool: 't', result: toolResult(shape, size, seed) });
+      if (cut) cuts += 1;
+      digest.update(JSON.stringify(cut?.result ?? null));
+    }
+console.log(JSON.stringify({ simulatorPayloads: 600, cut: cuts, digest: digest.digest('hex').slice(0, 16) }));
