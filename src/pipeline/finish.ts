@@ -128,7 +128,8 @@ function limitNotes(
 /** The info line of a user's message cut to fit: how much of it went, by the estimate. */
 function messageCutNote(cut: MessageCut, budget: Budget): string {
   return (
-    `the user's current message (~${cut.before} tokens) does not fit beside the rest under the hard limit of ` +
+    `the turn's user content (~${cut.before} tokens: the user's message, or what a tool added as one, such as an MCP ` +
+    `resource) does not fit beside the rest under the hard limit of ` +
     `${budget.hardLimit} (window ${budget.window}): sent cut head and tail to ~${cut.after} tokens, with a marker ` +
     `where its middle was; the session's events keep it whole`
   );

@@ -16,7 +16,7 @@ import { stateKeysFor } from '../../src/state/keys.js';
 setLogLevel(LogLevel.ERROR);
 
 const WINDOW = 16_000;
-const CUT_NOTE = /the user's current message \(~\d+ tokens\) does not fit/;
+const CUT_NOTE = /the turn's user content \(~\d+ tokens: .*\) does not fit/;
 
 function pasted(share: number): string {
   for (let chars = 20_000; ; chars += 2_000) {

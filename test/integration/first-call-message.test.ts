@@ -98,7 +98,7 @@ describe("a session's first call, before any real count", () => {
     const cut = sentText(first!.contents, message)!;
     expect(cut.length).toBeLessThan(message.length);
     expect(cut.endsWith('END-OF-CONTRACT')).toBe(true);
-    const notes = h.logger.matching(/the user's current message \(~\d+ tokens\) does not fit/);
+    const notes = h.logger.matching(/the turn's user content \(~\d+ tokens: .*\) does not fit/);
     expect(notes.map((line) => line.level)).toEqual(['info']);
     expect(h.overLimitWarnings()).toBe(0);
   });
