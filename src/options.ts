@@ -118,8 +118,8 @@ export interface AgentPolicy {
    */
   maskKeepRecent?: number;
   /**
-   * Masking for cost: old tool results (of completed turns, and a long tool loop's steps but the last
-   * `maskKeepRecent`) become placeholders in batches, with no model call, even with the window far from full, once a
+   * Masking for cost: old tool results (of completed turns, and, once a tool loop has made ten calls, its steps but
+   * the last `maskKeepRecent`) become placeholders in batches, with no model call, even with the window far from full, once a
    * batch saves at least this many tokens and pays for the provider's cached prefix it breaks; `0` turns it off, and
    * so does `maskKeepRecent: 0`. The saving is weighed over the calls expected before the threshold with the model's
    * cached price; the user's message and the latest call are never masked. @default 2,048
