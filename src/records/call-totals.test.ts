@@ -159,4 +159,17 @@ describe('sumCallRecords', () => {
   it('should count nothing for a session without events', () => {
     for (const events of [undefined, null, {}, 'events', []]) expect(sumCallRecords(events).size).toBe(0);
   });
+
+  it("should leave out the records on an event ADK's A2A client made (a remote server's calls) and count a replica's", () => {
+    const remote = callEvent('analyst', 'i1', { modelCalls: 1 });
+    const totals = sumCallRecords([
+      callEvent('boss', 'i1', { modelCalls: 1 }),
+      { ...remote, customMetadata: { ...remote.customMetadata, 'a2a:task_id': 't1', 'a2a:context_id': 'c1' } },
+      // Another replica's record of the same app: written by that replica, no mark of A2A.
+      callEvent('analyst', 'i2', { modelCalls: 1 }),
+    ]);
+    expect(totals.get('boss')?.modelCalls).toBe(1);
+    expect(totals.get('analyst')?.modelCalls).toBe(1);
+    expect(totals.get('analyst')?.invocations).toBe(1);
+  });
 });

@@ -12,6 +12,7 @@ import {
   type RecordedBill,
   type CallCounts,
 } from './call-record.js';
+import { cameThroughA2a } from './remote-records.js';
 
 /** What summing reads of an event (an ADK `Event` has these). */
 export interface CountedEvent {
@@ -93,7 +94,7 @@ function emptyTotals(): Summed {
 
 /**
  * Totals per agent name of the records on `events`. Partial (streamed) events are skipped (never
- * stored, and they repeat the final response's usage), and so is a record whose id was seen
+ * stored, and they repeat the final response's usage), so are records that came through A2A, and so is a record whose id was seen
  * before (a copy of an event appended again); a background summary's bill counts once however
  * many records carry it. Anything that is not an array counts nothing.
  */
@@ -107,7 +108,8 @@ export function sumCallRecords(events: unknown): Map<string, CallTotals> {
     if (!isPlainObject(event)) continue;
     const counted = event as CountedEvent;
     const { partial, customMetadata, invocationId } = counted;
-    if (partial === true || !isPlainObject(customMetadata)) continue;
+    // A remote A2A agent's records are its server's calls, counted there (records/remote-records.ts).
+    if (partial === true || !isPlainObject(customMetadata) || cameThroughA2a(customMetadata)) continue;
     const decoded = decodeCallRecord(customMetadata[CALL_METADATA_KEY]);
     if (!decoded) continue;
     if (decoded.id !== undefined) {

@@ -10,6 +10,7 @@ import { renderFacts } from '../memory/durable-facts.js';
 import { decodeSummaryRecord } from '../summary/stored-summary.js';
 import { stateKeysFor } from '../state/keys.js';
 import { COMPACTION_METADATA_KEY, decodeCompactionRecord, type CompactionRecord } from './compaction-record.js';
+import { cameThroughA2a } from './remote-records.js';
 import type { EventLike } from './map-contents-to-events.js';
 
 /** What `compactionView` reads of a stored event (an ADK `Event` is one). */
@@ -56,6 +57,7 @@ export function compactionView(
 ): CompactionView {
   const records: CompactionRecord[] = [];
   for (const event of session.events) {
+    if (cameThroughA2a(event.customMetadata)) continue;
     const record = decodeCompactionRecord(event.customMetadata?.[COMPACTION_METADATA_KEY]);
     if (record && record.agentName === agentName) records.push(record);
   }
