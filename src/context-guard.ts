@@ -3,14 +3,8 @@
  * hands over to a collaborator in adk/ (docs/design.md, "Where it sits"): the before-model
  * pipeline, the hooks after the model call, the session actions, the tool truncators.
  */
-import {
-  BasePlugin,
-  getLogger,
-  type BaseAgent,
-  type BaseTool,
-  type Context,
-  type InvocationContext,
-} from '@google/adk';
+import { BasePlugin, getLogger, type BaseAgent, type BaseTool, type Context, type Event } from '@google/adk';
+import type { InvocationContext } from '@google/adk';
 import type { LlmRequest, LlmResponse, SingleAfterModelCallback, SingleAfterToolCallback } from '@google/adk';
 import type { SingleBeforeModelCallback, State } from '@google/adk';
 import { addGuardCallbacks, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/runtime/attach-to-agent.js';
@@ -27,6 +21,7 @@ import { UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
 import { StoredAnswers } from './adk/tools/stored-answers.js';
 import { isStoredAnswer } from './recall/repeat-call.js';
+import { mendA2aEvent } from './adk/hooks/a2a-events.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from './options.js';
@@ -233,6 +228,11 @@ export class ContextGuard extends BasePlugin {
   }): Promise<LlmResponse | undefined> {
     this.responses.afterModel(callbackContext, llmResponse);
     return undefined;
+  }
+
+  /** An event across ADK's A2A: no cycle in its metadata, and a served run's records stay home (adk/hooks/a2a-events.ts). */
+  override async onEventCallback(params: { invocationContext: InvocationContext; event: Event }): Promise<undefined> {
+    return mendA2aEvent(params.invocationContext, params.event, this.logger);
   }
 
   override async onModelErrorCallback({
