@@ -6,11 +6,23 @@
  * next turn. The guard's call records were such metadata on every response; they also reached the
  * client's session, whose `status()` then counted the server's calls.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BasePlugin, InMemorySessionService, LlmAgent, Runner, type Event, type LlmResponse } from '@google/adk';
+import {
+  BasePlugin,
+  DatabaseSessionService,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  type BaseSessionService,
+  type Event,
+  type LlmResponse,
+} from '@google/adk';
 import { RemoteA2AAgent, toA2a } from '@google/adk/a2a';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CALL_METADATA_KEY } from '../../src/records/call-record.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
@@ -36,7 +48,12 @@ interface Sides {
   /** A guard on the served agent itself (`attachTo`), where no plugin hook sees its events. */
   readonly attached?: ContextGuard;
   readonly client: ContextGuard | undefined;
+  /** The server's session service (in memory by default). */
+  readonly serverStore?: BaseSessionService;
 }
+
+const folder = mkdtempSync(join(tmpdir(), 'context-guard-a2a-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 let servers: Server[] = [];
 afterEach(async () => {
@@ -44,7 +61,8 @@ afterEach(async () => {
   servers = [];
 });
 
-async function servedAnalyst(plugins: BasePlugin[], attached: ContextGuard | undefined) {
+async function servedAnalyst(sides: Sides) {
+  const { server: plugins, attached } = sides;
   const model = new ScriptedLlm({
     window: WINDOW,
     countTokens: ratioTokenCounter(2),
@@ -52,7 +70,7 @@ async function servedAnalyst(plugins: BasePlugin[], attached: ContextGuard | und
   });
   const agent = new LlmAgent({ name: 'analyst', description: 'Analyses logs', model, tools: [fetchLogsTool()] });
   attached?.attachTo(agent);
-  const sessionService = new InMemorySessionService();
+  const sessionService = sides.serverStore ?? new InMemorySessionService();
   const runner = new Runner({ appName: 'analyst-app', agent, sessionService, plugins });
   const server = createServer();
   servers.push(server);
@@ -94,7 +112,7 @@ async function runClient(runner: Runner, sessionIds: Map<string, string>): Promi
 }
 
 async function scenario(sides: Sides) {
-  const served = await servedAnalyst(sides.server, sides.attached);
+  const served = await servedAnalyst(sides);
   const client = boss(served.url, sides.client);
   const sessionIds = new Map<string, string>();
   for (const userId of USERS)
@@ -114,23 +132,16 @@ function errorsOf(events: readonly Event[]): string[] {
   );
 }
 
-/** The server guard's status over every session the A2A executor made. */
-async function serverCalls(guard: ContextGuard, sessionService: InMemorySessionService): Promise<number> {
+/** The server guard's status summed over every session the A2A executor made. */
+async function serverCalls(guard: ContextGuard, sessionService: BaseSessionService): Promise<number> {
   let calls = 0;
-  for (const userId of await serverUsers(sessionService)) {
-    const { sessions } = await sessionService.listSessions({ appName: 'analyst-app', userId });
-    for (const listed of sessions) {
-      const session = await sessionService.getSession({ appName: 'analyst-app', userId, sessionId: listed.id });
-      if (session) calls += guard.status(session, 'analyst').modelCalls;
-    }
+  const { sessions } = await sessionService.listSessions({ appName: 'analyst-app' });
+  for (const listed of sessions) {
+    const ref = { appName: 'analyst-app', userId: listed.userId, sessionId: listed.id };
+    const session = await sessionService.getSession(ref);
+    if (session) calls += guard.status(session, 'analyst').modelCalls;
   }
   return calls;
-}
-
-/** The A2A executor's users (`A2A_USER_<context id>`), read from the server model's sessions. */
-async function serverUsers(sessionService: InMemorySessionService): Promise<string[]> {
-  const { sessions } = await sessionService.listSessions({ appName: 'analyst-app' });
-  return [...new Set(sessions.map((session) => session.userId))];
 }
 
 describe('a guarded agent behind ADK A2A', () => {
@@ -146,6 +157,16 @@ describe('a guarded agent behind ADK A2A', () => {
     );
     // The server's own records stay in its sessions: its status counts every call its model got.
     expect(await serverCalls(guard, served.sessionService)).toBe(served.model.requests.length);
+  });
+
+  it('served with the guard on a database session service: no error, the records stored on the server', async () => {
+    const store = new DatabaseSessionService(`sqlite://${join(folder, 'served.db')}`);
+    await store.init();
+    const guard = new ContextGuard({ contextWindow: WINDOW });
+    const { served, events } = await scenario({ server: [guard], client: undefined, serverStore: store });
+    expect(errorsOf(events)).toEqual([]);
+    expect(served.model.requests.length).toBe(USERS.length * TURNS * 2);
+    expect(await serverCalls(guard, store)).toBe(served.model.requests.length);
   });
 
   it('guarded on both sides: the client counts only its own calls, the server only its own', async () => {
