@@ -25,7 +25,7 @@ import { RemoteA2AAgent, toA2a } from '@google/adk/a2a';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CALL_METADATA_KEY } from '../../src/records/call-record.js';
-import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
+import { CapturingLogger, ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import { fetchLogsTool, toolThenAnswerScript, userMessage } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
@@ -217,4 +217,28 @@ describe('a guarded agent behind ADK A2A', () => {
     expect(statuses.reduce((sum, status) => sum + status.modelCalls, 0)).toBe(client.model.requests.length);
     expect(await serverCalls(serverGuard, served.sessionService)).toBe(served.model.requests.length);
   });
+
+  it('a served run whose store refuses the records event: the records stay on the answer, a warning, no error', async () => {
+    const logger = new CapturingLogger();
+    const serverGuard = new ContextGuard({ contextWindow: WINDOW, logger });
+    const clientGuard = new ContextGuard({ contextWindow: WINDOW });
+    const store = new RecordsRefusingStore();
+    const { served, events } = await scenario({ server: [serverGuard], client: clientGuard, serverStore: store });
+    expect(errorsOf(events)).toEqual([]);
+    expect(store.refused).toBe(served.model.requests.length);
+    expect(logger.matching(/could not prepare an A2A event/)).toHaveLength(served.model.requests.length);
+    expect(await serverCalls(serverGuard, store)).toBe(served.model.requests.length);
+  });
 });
+
+/** A store that refuses every event without content that carries a call record (the moved records). */
+class RecordsRefusingStore extends InMemorySessionService {
+  refused = 0;
+  override async appendEvent(params: Parameters<InMemorySessionService['appendEvent']>[0]): Promise<Event> {
+    if (!params.event.content && params.event.customMetadata?.[CALL_METADATA_KEY]) {
+      this.refused++;
+      throw new Error('store unavailable');
+    }
+    return super.appendEvent(params);
+  }
+}
