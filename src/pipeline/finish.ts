@@ -129,9 +129,8 @@ function limitNotes(
 function messageCutNote(cut: MessageCut, budget: Budget): string {
   return (
     `the turn's user content (~${cut.before} tokens: the user's message, or what a tool added as one, such as an MCP ` +
-    `resource) does not fit beside the rest under the hard limit of ` +
-    `${budget.hardLimit} (window ${budget.window}): sent cut head and tail to ~${cut.after} tokens, with a marker ` +
-    `where its middle was; the session's events keep it whole`
+    `resource) does not fit beside the rest under the hard limit of ${budget.hardLimit} (window ${budget.window}): ` +
+    `sent cut head and tail to ~${cut.after} tokens, with a marker where its middle was; the session keeps it whole`
   );
 }
 

@@ -16,6 +16,7 @@ import { createEvent, type Event, type InvocationContext } from '@google/adk';
 import { acyclicCopy, hasCycle } from '../../collections/acyclic-copy.js';
 import { cameThroughA2a, splitGuardRecords } from '../../records/remote-records.js';
 import type { GuardLogger } from '../../options.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
 /**
  * Mends `event` in place and returns nothing, so that the plugins after the guard still see it (ADK
@@ -33,7 +34,7 @@ export async function mendA2aEvent(
     if (invocationContext.runConfig?.remoteDelivered === true) await keepRecordsHome(invocationContext, event);
   } catch (error) {
     // Left as ADK made it: the turn goes on (and ADK may fail on it as it did without the guard).
-    logger.warn(`ContextGuard: could not prepare an A2A event (${String(error)}); left as it was.`);
+    logger.warn(`${LOG_PREFIX} could not prepare an A2A event (${String(error)}); left as it was.`);
   }
   return undefined;
 }
