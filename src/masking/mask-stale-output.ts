@@ -57,8 +57,24 @@ interface MaskReach {
   readonly loop?: { readonly calls: number; readonly tokens: number } | undefined;
 }
 
+/**
+ * Index of the turn's user message: a user content right after a tool result (and other such contents) was added by
+ * that tool to the request (ADK's load_artifacts, load_mcp_resource, load_skill_resource): the loop goes on past it.
+ */
+function turnStartOf(contents: readonly Content[]): number {
+  let start = latestUserRequestIndex(contents);
+  for (;;) {
+    let before = start - 1;
+    while (before >= 0 && contents[before]?.role === 'user' && !hasFunctionResponse(contents[before])) before--;
+    if (before < 0 || !hasFunctionResponse(contents[before])) return start;
+    const earlier = latestUserRequestIndex(contents.slice(0, before));
+    if (earlier < 0) return start;
+    start = earlier;
+  }
+}
+
 function reachOf(contents: readonly Content[], tokens: readonly number[], keepRecent: number): MaskReach | undefined {
-  const turnStart = latestUserRequestIndex(contents);
+  const turnStart = turnStartOf(contents);
   if (turnStart < 0) return undefined;
   let calls = 0;
   let latestCall = -1;
