@@ -127,6 +127,16 @@ describe('truncateToolOutput', () => {
       expect(bytesOf(result)).toBeLessThanOrEqual(MAX);
     });
 
+    it('should cut a result nested deeper than its tree can recurse, which JSON.stringify still serialises', () => {
+      // Review 13: 1,500-4,000 levels threw RangeError in the cut, and the shell sent the 20 KB result whole.
+      let nested: Record<string, unknown> = { page: 'x'.repeat(20_000) };
+      for (let level = 0; level < 3_000; level++) nested = { a: nested };
+      expect(bytesOf(nested)).toBeGreaterThan(MAX);
+      const result = truncateToolOutput({ tool: 'deep', result: nested })?.result;
+      expect(bytesOf(result)).toBeLessThanOrEqual(MAX);
+      expect(String(result?.[TRUNCATED_RESULT_KEY])).toMatch(/^\{\n {2}"a": \{/);
+    });
+
     it('should keep the head and tail items of a huge array around a marker element', () => {
       const items = Array.from({ length: 10_000 }, (_, index) => ({ id: index, name: `item ${index}` }));
       const outcome = truncateToolOutput({ tool: 'list', result: { items, total: 10_000 } });

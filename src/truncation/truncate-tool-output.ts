@@ -21,7 +21,7 @@
 import { cutString, countLines } from './cut-string.js';
 import { fit, keptNoKey } from './fit-json.js';
 import { jsonBytes } from './json-text-cost.js';
-import { buildNode, hasLineCut, type JsonValue, type Run } from './json-tree.js';
+import { buildNode, hasLineCut, type JsonValue, type Node, type Run } from './json-tree.js';
 import { TOOL_OUTPUT_DEFAULTS, type ResolvedToolOutputLimits } from './policy.js';
 
 /** What one truncation did, for logs and audit trails. */
@@ -63,14 +63,19 @@ export const TRUNCATED_RESULT_KEY = 'truncated_result';
  * `{ result: text }` therefore counts exactly the lines of `text`.
  */
 export function countResultLines(value: unknown): number {
-  if (typeof value === 'string') return countLines(value);
-  if (Array.isArray(value))
-    return value.length === 0 ? 1 : value.reduce<number>((sum, item) => sum + countResultLines(item), 0);
-  if (typeof value === 'object' && value !== null) {
-    const values = Object.values(value);
-    return values.length === 0 ? 1 : values.reduce<number>((sum, item) => sum + countResultLines(item), 0);
+  // A stack, not recursion: a result nested thousands of levels deep is counted too.
+  const pending: unknown[] = [value];
+  let lines = 0;
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') lines += countLines(item);
+    else if (typeof item === 'object' && item !== null) {
+      const children = Array.isArray(item) ? item : Object.values(item);
+      if (children.length === 0) lines += 1;
+      else for (const child of children) pending.push(child);
+    } else lines += 1;
   }
-  return 1;
+  return lines;
 }
 
 /**
@@ -98,21 +103,14 @@ export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToo
   const minShare = Math.min(512, Math.max(96, Math.floor(limits.maxBytes / 32)));
   const run: Run = { limits, minShare, lowShare: Math.max(64, Math.floor(minShare / 4)), cut: false };
   const over = originalBytes > limits.maxBytes;
-  const root = buildNode(plain, limits, over);
-  if (!over && !hasLineCut(root)) return undefined;
-
   let output: JsonValue | undefined;
-  let budget = limits.maxBytes;
-  // Fair shares are computed on sizes; a retry with the overshoot taken off covers rounding.
-  for (let attempt = 0; attempt < 3 && budget > 0; attempt += 1) {
-    run.cut = false;
-    const candidate = fit(root, budget, run).value;
-    const size = jsonBytes(candidate) ?? Number.POSITIVE_INFINITY;
-    if (size <= limits.maxBytes) {
-      output = candidate;
-      break;
-    }
-    budget -= size - limits.maxBytes;
+  try {
+    const root = buildNode(plain, limits, over);
+    if (!over && !hasLineCut(root)) return undefined;
+    output = fitted(root, limits, run);
+  } catch (error) {
+    // Nesting too deep for the tree's recursion (JSON.stringify goes deeper): the text fallback still cuts it.
+    if (!(error instanceof RangeError)) throw error;
   }
   if (
     output === undefined ||
@@ -121,7 +119,7 @@ export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToo
     Array.isArray(output) ||
     keptNoKey(output)
   ) {
-    output = fallback(plain, limits);
+    output = fallback(plain, text, limits);
     run.cut = true;
   }
   if (!run.cut) return undefined;
@@ -139,9 +137,28 @@ export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToo
   };
 }
 
-/** Last resort: head and tail lines of the pretty-printed JSON, as one string field. */
-function fallback(plain: JsonValue, limits: ResolvedToolOutputLimits): { [key: string]: JsonValue } {
+/** The tree cut to the budget; `undefined` when no attempt fits. */
+function fitted(root: Node, limits: ResolvedToolOutputLimits, run: Run): JsonValue | undefined {
+  let budget = limits.maxBytes;
+  // Fair shares are computed on sizes; a retry with the overshoot taken off covers rounding.
+  for (let attempt = 0; attempt < 3 && budget > 0; attempt += 1) {
+    run.cut = false;
+    const candidate = fit(root, budget, run).value;
+    const size = jsonBytes(candidate) ?? Number.POSITIVE_INFINITY;
+    if (size <= limits.maxBytes) return candidate;
+    budget -= size - limits.maxBytes;
+  }
+  return undefined;
+}
+
+/** Last resort: head and tail lines of the pretty-printed JSON (`compact` when too deep to print), as one string field. */
+function fallback(plain: JsonValue, compact: string, limits: ResolvedToolOutputLimits): { [key: string]: JsonValue } {
   const overhead = jsonBytes({ [TRUNCATED_RESULT_KEY]: '' }) ?? 0;
-  const pretty = JSON.stringify(plain, null, 2);
+  let pretty = compact;
+  try {
+    pretty = JSON.stringify(plain, null, 2);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
   return { [TRUNCATED_RESULT_KEY]: cutString(pretty, limits, limits.maxBytes - overhead + 2).text };
 }
