@@ -103,4 +103,16 @@ describe('masking for cost inside a long tool loop', () => {
     expect(requests.slice(0, 10).map((request) => maskedIn(request.contents))).toEqual(Array(10).fill(0));
     expect(maskedIn(requests.at(-1)!.contents)).toBeGreaterThan(0);
   });
+
+  it('should still mask for room inside a short loop: five pages of 8 KB on a 12k window, none rejected (review 13)', async () => {
+    const window = 12_000;
+    const guard = new ContextGuard({ contextWindow: window, summarizer: new ScriptedSummarizer() });
+    const harness = createHarness({ window, ratio: 1.2, script: loopScript(() => 8_000, 5), plugins: [guard] });
+    await harness.sessionAfterTurns(1);
+    const { requests } = harness.model;
+    expect(requests).toHaveLength(6);
+    expect(requests.filter((request) => request.rejected)).toEqual([]);
+    // Five pages (about 12k tokens) do not fit whole: the loop's first calls are under ten, yet room is made.
+    expect(Math.max(...requests.map((request) => maskedIn(request.contents)))).toBeGreaterThan(0);
+  });
 });
