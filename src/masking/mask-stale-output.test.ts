@@ -161,6 +161,19 @@ describe('maskStaleOutput', () => {
       expect(maskStaleOutput(loopInput(loop(10, 3_000)))?.upTo).toBe(19);
     });
 
+    it('should count on past a user content a tool added after its result (load_artifacts), not take it for a new turn', () => {
+      const artifact = userText('Artifact notes.txt is: pages 1 and 3 should agree.');
+      expect(maskStaleOutput(loopInput([...loop(3, 3_000), artifact]))).toBeUndefined();
+      expect(maskStaleOutput(loopInput([...loop(10, 3_000), artifact]))?.upTo).toBe(19);
+    });
+
+    it("should start a new turn at a user's message after a turn that ended on a tool result and another agent's events", () => {
+      const other = { role: 'user', parts: [{ text: 'For context:' }, { text: '[desk] said: done.' }] };
+      const next = [...loop(3, 3_000), other, userText('now the other test')];
+      // Its first call (no cache discount: any saving pays): the completed turn's results are masked, as at any first call.
+      expect(maskStaleOutput(loopInput(next, { cachedPriceRatio: 1 }))?.upTo).toBe(8);
+    });
+
     it('should keep the last maskKeepRecent results whole', () => {
       const contents = loop(12, 3_000);
       const masking = maskStaleOutput(loopInput(contents, {}, { maskKeepRecent: 3, maskStaleOutputTokens: 2_048 }));

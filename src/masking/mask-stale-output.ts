@@ -8,7 +8,7 @@
  * two batches the request grows only at its end, so the provider's cached prefix holds
  * (docs/design.md, "Three remedies"). */
 import type { Content } from '@google/genai';
-import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
+import { hasFunctionResponse, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
 import type { ResolvedPolicy } from '../options.js';
 import { maskStep, type MaskStep, type MaskStepInput } from './mask-for-room.js';
 import { maskKeepFrom } from './mask-observations.js';
@@ -65,7 +65,9 @@ function turnStartOf(contents: readonly Content[]): number {
   let start = latestUserRequestIndex(contents);
   for (;;) {
     let before = start - 1;
-    while (before >= 0 && contents[before]?.role === 'user' && !hasFunctionResponse(contents[before])) before--;
+    // Other added contents may stand between; another agent's events ("For context:") may not: a user's
+    // message after a turn that ended on a tool result and another agent's reply starts a new turn.
+    while (before >= 0 && isUserRequest(contents[before])) before--;
     if (before < 0 || !hasFunctionResponse(contents[before])) return start;
     const earlier = latestUserRequestIndex(contents.slice(0, before));
     if (earlier < 0) return start;

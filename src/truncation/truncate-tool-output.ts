@@ -151,7 +151,7 @@ function fitted(root: Node, limits: ResolvedToolOutputLimits, run: Run): JsonVal
   return undefined;
 }
 
-/** Last resort: head and tail lines of the pretty-printed JSON (`compact` when too deep to print), as one string field. */
+/** Last resort: head and tail lines of the pretty-printed JSON (`compact` when too deep), as one string field. */
 function fallback(plain: JsonValue, compact: string, limits: ResolvedToolOutputLimits): { [key: string]: JsonValue } {
   const overhead = jsonBytes({ [TRUNCATED_RESULT_KEY]: '' }) ?? 0;
   let pretty = compact;
