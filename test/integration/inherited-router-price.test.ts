@@ -4,7 +4,7 @@
  * its own requests' masking trade weighs them (the request's model is the router's name). Review 13 found them billed
  * at the router's models' default price: the bill read the agent's own `model` (none) and then its listing.
  */
-import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, type BaseLlm, type LlmRouter } from '@google/adk';
+import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, type LlmRouter } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { ratioTokenCounter, ScriptedLlm, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
@@ -39,7 +39,7 @@ async function workerCost(inherit: boolean): Promise<number | undefined> {
   const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), prices });
   const worker = new LlmAgent({
     name: 'worker',
-    ...(inherit ? {} : { model: router as BaseLlm }),
+    ...(inherit ? {} : { model: router }),
     instruction: 'You analyse server logs.',
     tools: [fetchLogsTool()],
     disallowTransferToParent: true,
