@@ -6,8 +6,12 @@
  * readable text gets the budget.
  */
 
-/** Arrays of more numbers than this are shortened when a result is cut. */
-const NUMBER_RUN_LIMIT = 32;
+/**
+ * Arrays of more numbers than this are shortened when a result is cut: an embedding has 256 or more, a Buffer of any
+ * file thousands, while a list of ids or prices a model reads is shorter (review 13: 40 order ids, cut to 8 when the
+ * limit was 32) and is cut like any array, head and tail kept.
+ */
+const NUMBER_RUN_LIMIT = 256;
 
 /** Leading numbers kept of a shortened array. */
 const NUMBERS_KEPT = 8;

@@ -292,10 +292,17 @@ describe('truncateToolOutput', () => {
       expect(String(outcome?.result['readme']).split('\n').length).toBeGreaterThan(180);
     });
 
+    it('should keep a list of ids a model reads, as any array, in a result one byte over the limit (review 13)', () => {
+      const ids = Array.from({ length: 40 }, (_, index) => 100_000 + index * 7_919);
+      const overhead = JSON.stringify({ order_ids: ids, note: '' }).length;
+      const result = { order_ids: ids, note: 'n'.repeat(MAX - overhead + 1) };
+      expect(truncateToolOutput({ tool: 't', result })?.result['order_ids']).toEqual(ids);
+    });
+
     it('should leave a number array whole in a result under the limit, and short ones in a result cut', () => {
       const embedding = png.slice(0, 1_000);
       expect(truncateToolOutput({ tool: 't', result: { embedding } })).toBeUndefined();
-      const short = png.slice(0, 32);
+      const short = png.slice(0, 256);
       const outcome = truncateToolOutput({ tool: 't', result: { short, text: 'y'.repeat(20_000) } });
       expect(outcome?.result['short']).toEqual(short);
     });
