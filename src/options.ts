@@ -185,8 +185,8 @@ export interface ContextGuardOptions extends AgentPolicy {
   artifactTimeoutMs?: number;
   /**
    * Extra `{ modelName: { input, cachedInput?, output, minCachedPrefixTokens? } }` prices (USD per million tokens)
-   * and cache terms for the cost estimate in `status()` and telemetry, the cached discount masking for cost weighs
-   * and the output price a reduction for room weighs. Consulted before the built-in tables (docs/observability.md). @default `{}`
+   * for the cost estimate in `status()` and telemetry, the cached discount masking for cost weighs and the output
+   * price a reduction for room weighs. Consulted before the built-in tables (docs/observability.md). @default `{}`
    */
   prices?: PriceTable;
   /**
