@@ -29,7 +29,8 @@ export async function mendA2aEvent(
   logger: GuardLogger,
 ): Promise<undefined> {
   try {
-    if (event.customMetadata !== undefined && hasCycle(event.customMetadata))
+    // Only an event ADK's A2A client made can hold the cycle: no walk of every event's records on every call.
+    if (cameThroughA2a(event.customMetadata) && hasCycle(event.customMetadata ?? {}))
       event.customMetadata = acyclicCopy(event.customMetadata) as Record<string, unknown>;
     if (invocationContext.runConfig?.remoteDelivered === true) await keepRecordsHome(invocationContext, event);
   } catch (error) {
