@@ -26,6 +26,7 @@ import { OFFLOAD_ARTIFACT_PREFIX } from '../../src/internal.js';
 import { ratioTokenCounter, ScriptedLlm, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, toolThenAnswerScript, userMessage } from '../support/agent-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
+import { saveUserArtifact } from '../support/user-artifact.js';
 
 /** A log of about 14 KB, over the offload limit, different on every call. */
 function fetchLogs(): FunctionTool {
@@ -55,13 +56,7 @@ describe("ADK's artifact listing beside the guard's offload", () => {
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: APP_NAME, agent, sessionService, artifactService, plugins: [guard] });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await artifactService.saveArtifact({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-      filename: 'contract.pdf',
-      artifact: { text: 'The contract.' },
-    });
+    await saveUserArtifact(artifactService, session.id, 'contract.pdf', 'The contract.');
     const { errors, stored } = await turnsAndArtifacts(runner, artifactService, session.id, 40, 'fetch the logs.');
     // The guard did offload: the listing had its names to drop.
     expect(stored.filter((name) => name.startsWith(OFFLOAD_ARTIFACT_PREFIX)).length).toBeGreaterThan(30);

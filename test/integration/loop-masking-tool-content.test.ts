@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { ratioTokenCounter, ScriptedLlm, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, fetchLogsTool, USER_ID, userMessage } from '../support/agent-harness.js';
+import { saveUserArtifact } from '../support/user-artifact.js';
 
 const WINDOW = 200_000;
 const MASKED = 'context_guard_masked';
@@ -55,13 +56,7 @@ describe('a short loop whose tool adds a user content', () => {
     const artifactService = new InMemoryArtifactService();
     const runner = new Runner({ appName: APP_NAME, agent, sessionService, artifactService, plugins: [guard] });
     const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    await artifactService.saveArtifact({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: session.id,
-      filename: 'notes.txt',
-      artifact: { text: 'Notes: pages 1 and 3 should agree.' },
-    });
+    await saveUserArtifact(artifactService, session.id, 'notes.txt', 'Notes: pages 1 and 3 should agree.');
     const newMessage = userMessage('Fetch three pages and compare them with my notes.');
     for await (const event of runner.runAsync({ userId: USER_ID, sessionId: session.id, newMessage }))
       expect(event.errorCode).toBeUndefined();
