@@ -86,7 +86,7 @@ export function learnFromRejection(
       : '';
   // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(
-    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; it is compacted before it is sent again (inside this call when it can be retried, else on the next call).${stated}${bounded}`,
+    `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; it is made smaller before it is sent again where anything can be removed (inside this call when it can be retried, else on the next call; not where the system instruction, tools and pins alone are over the window).${stated}${bounded}`,
   );
   return { notAbout: outcome.notAbout === true };
 }
