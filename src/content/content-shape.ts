@@ -43,9 +43,9 @@ export function isUserRequest(content: Content | undefined): boolean {
   return false;
 }
 
-/** Index of the latest user request in `contents`, or -1. */
-export function latestUserRequestIndex(contents: readonly Content[]): number {
-  for (let i = contents.length - 1; i >= 0; i--) if (isUserRequest(contents[i])) return i;
+/** Index of the latest user request in `contents` before `end`, or -1. */
+export function latestUserRequestIndex(contents: readonly Content[], end = contents.length): number {
+  for (let i = Math.min(end, contents.length) - 1; i >= 0; i--) if (isUserRequest(contents[i])) return i;
   return -1;
 }
 

@@ -7,7 +7,7 @@
  */
 import { normalizeModelName } from '../estimate/model-registry.js';
 import { routedMembers } from '../estimate/routed-model.js';
-import { DEFAULT_PRICES, priceFor, type ModelPrice, type PriceTable } from './price-table.js';
+import { DEFAULT_PRICES, exactPriceFor, priceFor, type ModelPrice, type PriceTable } from './price-table.js';
 
 /** The terms a decision or a bill needs. */
 interface CacheTerms {
@@ -119,7 +119,7 @@ function familyRow(model: string | undefined): CacheTerms | undefined {
 export function cacheTermsFor(model: string | undefined, prices?: PriceTable): CacheTerms {
   const members = model === undefined ? undefined : routedMembers(model);
   // A price given for the router's own name states its terms.
-  if (members && !(model !== undefined && (prices?.[model] ?? DEFAULT_PRICES[model])))
+  if (model !== undefined && members && !exactPriceFor(model, prices))
     return leastOf(members.map((member) => cacheTermsFor(member, prices)));
   const row = familyRow(model) ?? DEFAULT_CACHE_TERMS;
   const price = priceFor(model, prices);

@@ -60,12 +60,10 @@ export const DEFAULT_PRICES: PriceTable = {
  */
 export function priceFor(model: string | undefined, table?: PriceTable): ModelPrice | undefined {
   if (!model) return undefined;
+  const exact = exactPriceFor(model, table);
+  if (exact) return exact;
   const name = normalizeModelName(model);
   const sources = table ? [table, DEFAULT_PRICES] : [DEFAULT_PRICES];
-  for (const source of sources) {
-    const exact = source[model] ?? source[name];
-    if (exact) return exact;
-  }
   const members = routedMembers(model);
   if (members) return samePrice(members.map((member) => priceFor(member, table)));
   let best: { readonly key: string; readonly price: ModelPrice } | undefined;
@@ -77,6 +75,16 @@ export function priceFor(model: string | undefined, table?: PriceTable): ModelPr
     }
   }
   return best?.price;
+}
+
+/** The price an entry gives `model` by its name as written or normalised, the application's before the defaults. */
+export function exactPriceFor(model: string, table?: PriceTable): ModelPrice | undefined {
+  const name = normalizeModelName(model);
+  for (const source of table ? [table, DEFAULT_PRICES] : [DEFAULT_PRICES]) {
+    const exact = source[model] ?? source[name];
+    if (exact) return exact;
+  }
+  return undefined;
 }
 
 /**

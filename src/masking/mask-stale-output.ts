@@ -69,7 +69,7 @@ function turnStartOf(contents: readonly Content[]): number {
     // message after a turn that ended on a tool result and another agent's reply starts a new turn.
     while (before >= 0 && isUserRequest(contents[before])) before--;
     if (before < 0 || !hasFunctionResponse(contents[before])) return start;
-    const earlier = latestUserRequestIndex(contents.slice(0, before));
+    const earlier = latestUserRequestIndex(contents, before);
     if (earlier < 0) return start;
     start = earlier;
   }

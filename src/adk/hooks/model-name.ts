@@ -3,7 +3,8 @@
  * name (its nearest ancestor's when it has none: ADK's `canonicalModel`), else
  * the `modelVersion` the provider reported.
  */
-import { isLlmAgent, type BaseAgent, type Context, type LlmResponse } from '@google/adk';
+import type { Context, LlmResponse } from '@google/adk';
+import { configuredModel } from '../runtime/listed-routed-name.js';
 
 export function modelNameOf(context: Context, response: LlmResponse): string | undefined {
   const model = configuredModel(context.invocationContext.agent);
@@ -11,11 +12,4 @@ export function modelNameOf(context: Context, response: LlmResponse): string | u
   if (typeof model === 'object' && model !== null && typeof (model as { model?: unknown }).model === 'string')
     return (model as { model: string }).model;
   return typeof response.modelVersion === 'string' ? response.modelVersion : undefined;
-}
-
-/** Read `model`, not `canonicalModel`: ADK builds a new model object on every access of the latter. */
-function configuredModel(agent: BaseAgent | undefined): unknown {
-  let owner = agent;
-  while (owner && !(isLlmAgent(owner) && owner.model)) owner = owner.parentAgent;
-  return owner && isLlmAgent(owner) ? owner.model : (agent as { model?: unknown } | undefined)?.model;
 }

@@ -10,11 +10,19 @@ import { routedMembers } from '../../estimate/routed-model.js';
 /** By the model object: `null` when it is not a renamed `RoutedLlm`. */
 const listed = new WeakMap<object, string | null>();
 
-/** ADK's listing name of the renamed `RoutedLlm` `agent` calls (its own or an ancestor's model); else undefined. */
-export function listedRoutedName(agent: BaseAgent | undefined): string | undefined {
+/**
+ * The model `agent` calls as configured: its own, else its nearest ancestor's (as ADK's `canonicalModel` finds it);
+ * `model`, not `canonicalModel`, is read: ADK builds a new model object on every access of the latter.
+ */
+export function configuredModel(agent: BaseAgent | undefined): unknown {
   let owner = agent;
   while (owner && !(isLlmAgent(owner) && owner.model)) owner = owner.parentAgent;
-  return listedNameOf(owner && isLlmAgent(owner) ? owner.model : undefined);
+  return owner && isLlmAgent(owner) ? owner.model : (agent as { model?: unknown } | undefined)?.model;
+}
+
+/** ADK's listing name of the renamed `RoutedLlm` `agent` calls (its own or an ancestor's model); else undefined. */
+export function listedRoutedName(agent: BaseAgent | undefined): string | undefined {
+  return listedNameOf(configuredModel(agent));
 }
 
 /**
