@@ -35,20 +35,13 @@ describe('an agent on a RoutedLlm of RoutedLlms', () => {
 });
 
 describe('an agent on a RoutedLlm of priced models', () => {
-  it('should cost its calls when its models have one price (a failover between two endpoints of one model)', async () => {
+  it.each([
+    ['a failover between two endpoints of one model', undefined],
+    ['the same router given its own name, which lists no models (review 12)', 'flash-failover'],
+  ])('should cost its calls when its models have one price: %s', async (_, modelName) => {
     const primary = scripted('gemini-2.5-flash', 1_048_576);
     const backup = scripted('gemini-2.5-flash', 1_048_576);
-    const model = new RoutedLlm({ models: { primary, backup }, router: failover });
-    const { status, logger } = await routedRun(model, {}, 3);
-    expect(status.unpricedCalls).toBe(0);
-    expect(status.costUsd).toBeGreaterThan(0);
-    expect(logger.matching('no price is known')).toEqual([]);
-  });
-
-  it('should cost them the same when the router is given its own name, which lists no models (review 12)', async () => {
-    const primary = scripted('gemini-2.5-flash', 1_048_576);
-    const backup = scripted('gemini-2.5-flash', 1_048_576);
-    const model = new RoutedLlm({ models: { primary, backup }, router: failover, modelName: 'flash-failover' });
+    const model = new RoutedLlm({ models: { primary, backup }, router: failover, ...(modelName ? { modelName } : {}) });
     const { status, logger } = await routedRun(model, {}, 3);
     expect(status.unpricedCalls).toBe(0);
     expect(status.costUsd).toBeGreaterThan(0);
