@@ -41,6 +41,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const result = withStateChange(input, {
     ...decision,
     ...(prepared?.valid === false && { preparedDropped: prepared.reason }),
+    ...(observed.located.summaryHeld !== undefined && { summaryHeld: observed.located.summaryHeld }),
     ...chainStep(input, decision),
   });
   return withBudgetLine(input, result);

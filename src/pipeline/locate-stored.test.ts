@@ -26,6 +26,14 @@ describe('locateStoredSummary', () => {
     expect(located.coverage).toEqual({ covered: 0 });
     expect(located.summaryDiscarded).toMatch(/no longer matches/);
   });
+
+  it('should hold, not discard, a summary past the end of a partial view of the history', () => {
+    const stored = summaryRecord({ covered: 9, anchor: 'x|y' });
+    const located = locateStoredSummary(fingerprintAt, 4, stored, true);
+    expect(located).toMatchObject({ summary: undefined, coverage: { covered: 0 } });
+    expect(located.summaryDiscarded).toBeUndefined();
+    expect(located.summaryHeld).toMatch(/watermark at 9 of 4 contents/);
+  });
 });
 
 describe('locateStoredMask', () => {
@@ -44,6 +52,14 @@ describe('locateStoredMask', () => {
       maskedUpTo: 0,
       maskedFrom: 0,
       maskUpdate: null,
+    });
+  });
+
+  it('should leave a mask that a partial view of the history does not show', () => {
+    expect(locateStoredMask(fingerprintAt, 4, { ...mask, upTo: 9, anchor: 'elsewhere' }, 2, true)).toEqual({
+      maskedUpTo: 0,
+      maskedFrom: 0,
+      maskUpdate: undefined,
     });
   });
 

@@ -1,7 +1,10 @@
 /**
  * Step 1 of the decision: where the stored summary and the stored mask end in
  * the live contents. A watermark that no longer matches the history is
- * dropped (a summary with its reason; a mask by clearing it), never guessed.
+ * dropped (a summary with its reason; a mask by clearing it), never guessed;
+ * except in ADK's view of a late long-running answer (the history up to the
+ * call, adk/runtime/late-response-view.ts), where records made for the whole
+ * history are not applied and stay stored for the next request.
  */
 import type { SummaryCoverage } from '../split/coverage.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
@@ -12,19 +15,23 @@ export interface LocatedSummary {
   /** The stored summary when it still applies. */
   readonly summary: SummaryRecord | undefined;
   readonly coverage: SummaryCoverage;
-  /** Why a stored summary was not applied. */
+  /** Why a stored summary was not applied, and is cleared. */
   readonly summaryDiscarded?: string | undefined;
+  /** Why a stored summary was not applied to this partial view of the history, and stays stored. */
+  readonly summaryHeld?: string | undefined;
 }
 
 export function locateStoredSummary(
   fingerprintAt: FingerprintAt,
   length: number,
   stored: SummaryRecord | undefined,
+  partialView = false,
 ): LocatedSummary {
   if (!stored) return { summary: undefined, coverage: { covered: 0 } };
   const match = locateSummary(fingerprintAt, length, stored);
-  if (match.kind === 'missing') return { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
-  return { summary: stored, coverage: match };
+  if (match.kind === 'found') return { summary: stored, coverage: match };
+  const notApplied = partialView ? { summaryHeld: match.reason } : { summaryDiscarded: match.reason };
+  return { summary: undefined, coverage: { covered: 0 }, ...notApplied };
 }
 
 export interface LocatedMask {
@@ -32,7 +39,7 @@ export interface LocatedMask {
   readonly maskedUpTo: number;
   /** Contents before this index are not masked by the stored mask (its start; 0 when it has none). */
   readonly maskedFrom: number;
-  /** `null` clears a stored mask that no longer matches the history. */
+  /** `null` clears a stored mask that no longer matches the history (not in a partial view of it). */
   readonly maskUpdate: null | undefined;
 }
 
@@ -41,10 +48,11 @@ export function locateStoredMask(
   length: number,
   stored: MaskRecord | undefined,
   maskKeepRecent: number,
+  partialView = false,
 ): LocatedMask {
   if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: undefined };
   const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor, stored.contents);
-  if (match.kind === 'missing') return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: null };
+  if (match.kind === 'missing') return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: partialView ? undefined : null };
   // A reorder can find the watermark earlier than stored: the start never passes it. A watermark found
   // earlier because contents before it are gone takes the start back with it (else the masked contents
   // that moved before the start would be sent unmasked); one found later keeps it (a repeat of masking, no loss).

@@ -39,9 +39,10 @@ export function observe(input: GuardRequestInput): Observed {
   const added = usage.agentAddedTokens ?? 0;
   const fixedTokens = input.fixedTokens + added + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
   const fixedFramingTokens = (input.fixedFramingTokens ?? 0) + (input.pinned ? contentFramingTokens(input.pinned) : 0);
-  const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary);
+  const partial = input.lateResponseView === true;
+  const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary, partial);
   const { covered } = located.coverage;
-  const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent);
+  const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent, partial);
   const source: ViewSource = {
     contents,
     tokens: input.tokens,

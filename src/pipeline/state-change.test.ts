@@ -43,6 +43,14 @@ describe('withStateChange', () => {
       expect(withStateChange(input(), decision({ summaryDiscarded: 'watermark missing' })).state.summary).toBeNull();
     });
 
+    it("should write no summary or mask on ADK's view of a late long-running answer that the stored one does not fit", () => {
+      const mask = { upTo: 3, anchor: 'e|f', maskings: 1, createdAt: 2 };
+      const held = decision({ summaryHeld: 'watermark past the view', newSummary: NEW, mask });
+      const result = withStateChange(input({ summary: STORED, lateResponseView: true }), held);
+      expect(result.state.summary).toBeUndefined();
+      expect(result.state.mask).toBeUndefined();
+    });
+
     it('should leave a stored summary that applies as it is', () => {
       expect(withStateChange(input({ summary: STORED }), decision()).state.summary).toBeUndefined();
     });

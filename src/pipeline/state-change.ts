@@ -16,9 +16,11 @@ export function withStateChange(input: GuardRequestInput, decision: Decision): G
 
 function stateChange(input: GuardRequestInput, decision: Decision): StateChange {
   const turns = trackTurn(decision.usage, input.invocationId ?? '', decision.calibrated);
+  // Records made on ADK's view of a late long-running answer would cover part of the history only.
+  const held = decision.summaryHeld !== undefined;
   return {
-    summary: summaryToStore(input, decision),
-    mask: decision.mask,
+    summary: held ? undefined : summaryToStore(input, decision),
+    mask: held ? undefined : decision.mask,
     usage: withBudget(turns, decision.budget, input.windowOrigin),
     compactionRequestServed: input.manual === true,
   };

@@ -115,10 +115,16 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
       `${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`,
     );
   }
+  if (result.summaryHeld) {
+    appliers.logger.info(
+      `${LOG_PREFIX} agent '${context.agentName}': stored summary kept but not applied to this request: ${result.summaryHeld} ` +
+        `(ADK sends a late function response with the history up to its call only). The next request has it again.`,
+    );
+  }
   if (result.compactionDiscarded)
     appliers.logger.info(`${LOG_PREFIX} agent '${context.agentName}': ${result.compactionDiscarded}.`);
-  // Read by calls queued behind this one; dropped when the queue empties.
-  if (result.newSummary) appliers.queue.share(key, result.newSummary);
+  // Read by calls queued behind this one; dropped when the queue empties. Not one made on a part of the history.
+  if (result.newSummary && !result.summaryHeld) appliers.queue.share(key, result.newSummary);
 }
 
 /**

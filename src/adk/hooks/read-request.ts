@@ -6,6 +6,7 @@
 import { priceRatiosOf } from '../../cost/cache-terms.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
+import { summaryInput } from './summary-input.js';
 import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
@@ -23,7 +24,6 @@ import { readUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { readMaskRecord, type MaskRecord } from '../../masking/mask-record.js';
 import type { PlaceholderCache } from '../../masking/placeholder-cache.js';
 import { stateKeysFor } from '../../state/keys.js';
-import { locateSummary } from '../../state/watermark.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { CompactionHooks } from './compaction-hooks.js';
 import type { GuardPins } from '../runtime/session-pins.js';
@@ -201,7 +201,6 @@ export function readRequest(
   const contents = request.contents ?? [];
   const measures = measureContents(context, key, contents, readers.measures, readers.tokenizer, exact);
   const fingerprintAt = liveFingerprints(contents, measures);
-  const shared = readers.queue.sharedSummary(key);
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
   const fixed = stored.fixedPart.now();
   const interactions = interactionsCall(request, interactionsModelOf(context.invocationContext.agent));
@@ -212,7 +211,6 @@ export function readRequest(
   const cap = windows.pinCap(policy, context.agentName, (key) => context.state.get<unknown>(key), window);
   const pinned = readers.pins.forRequest(context, policy, contents, stored.usage, cap);
   const recallTool = Object.values(request.toolsDict ?? {}).find((tool) => isContextRecallTool(tool));
-  const summary = summaryToApply(stored.summary, shared, fingerprintAt, contents.length);
   const input: GuardRequestInput = {
     pinned: pinnedContent(pinned.pins),
     recallToolName: recallTool?.name ?? stored.recallPending?.name,
@@ -225,8 +223,7 @@ export function readRequest(
     fixedTokens: fixed.systemTokens + fixed.toolTokens + (budgetLine ? readers.budgetLineReserve : 0),
     budgetLine,
     fixedFramingTokens: fixed.framingTokens,
-    summary,
-    summaryShared: summary !== undefined && summary === shared,
+    ...summaryInput(context, stored.summary, readers.queue.sharedSummary(key), fingerprintAt, contents.length),
     mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
@@ -276,20 +273,4 @@ function budgetLineFor(
 /** Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then. */
 function preparedForInput(handle: PreparedHandle | undefined, hooks: CompactionHooks): PreparedHandle | undefined {
   return handle && { previous: handle.previous, watermark: handle.watermark, take: hooks.wrap(() => handle.take()) };
-}
-
-/** A concurrent call on this session may have just summarized this history: reuse it if it fits. */
-function summaryToApply(
-  stored: SummaryRecord | undefined,
-  shared: SummaryRecord | undefined,
-  fingerprintAt: (index: number) => string | undefined,
-  length: number,
-): SummaryRecord | undefined {
-  if (
-    shared &&
-    shared.createdAt > (stored?.createdAt ?? -1) &&
-    locateSummary(fingerprintAt, length, shared).kind !== 'missing'
-  )
-    return shared;
-  return stored;
 }
