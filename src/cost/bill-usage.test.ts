@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeUsageRecord, EMPTY_USAGE, type UsageRecord } from '../usage/stored-usage.js';
 import { encodeRecord } from '../state/codec.js';
-import { billCall, billUsage, type BilledUsage } from './bill-usage.js';
+import { billCall, billIncrease, billUsage, largestUsage, type BilledUsage } from './bill-usage.js';
 import type { ModelPrice } from './price-table.js';
 
 const FLASH = { input: 0.3, cachedInput: 0.03, output: 2.5 };
@@ -70,5 +70,52 @@ describe('billUsage', () => {
     const decoded = decodeUsageRecord(JSON.parse(JSON.stringify(encodeRecord(billed))));
     expect(decoded.billedCachedPromptTokens).toBe(2_048);
     expect(decoded.costUsd).toBeCloseTo(billed.costUsd ?? 0, 15);
+  });
+});
+
+describe("a streamed call's several reports", () => {
+  // A stream's reports of one call, as ADK's aggregator hands them over: the figures of each chunk so far.
+  const reports: BilledUsage[] = [
+    { promptTokenCount: 12_000, cachedContentTokenCount: 9_000, candidatesTokenCount: 5 },
+    { promptTokenCount: 12_000, cachedContentTokenCount: 9_000, candidatesTokenCount: 20, thoughtsTokenCount: 8 },
+    { promptTokenCount: 12_000, cachedContentTokenCount: 9_000, candidatesTokenCount: 20, thoughtsTokenCount: 8 },
+  ];
+
+  /** Each report billed as the shell bills it: whole first, then what it adds. */
+  function billAll(price: ModelPrice | undefined): UsageRecord {
+    let usage = EMPTY_USAGE;
+    let largest: BilledUsage | undefined;
+    let before: ReturnType<typeof billCall>;
+    for (const report of reports) {
+      largest = largest ? largestUsage(largest, report) : report;
+      const bill = billCall(largest, price);
+      usage = billUsage(usage, before && bill ? billIncrease(bill, before) : bill);
+      before = bill;
+    }
+    return usage;
+  }
+
+  it('should bill the call once, at its largest figures', () => {
+    const once = addCall(EMPTY_USAGE, reports[2], FLASH);
+    const streamed = billAll(FLASH);
+    expect(streamed.billedPromptTokens).toBe(12_000);
+    expect(streamed.billedCachedPromptTokens).toBe(9_000);
+    expect(streamed.billedOutputTokens).toBe(28);
+    expect(streamed.costUsd).toBeCloseTo(once.costUsd ?? Number.NaN, 12);
+  });
+
+  it('should count an unpriced streamed call once', () => {
+    expect(billAll(undefined)).toMatchObject({ billedPromptTokens: 12_000, billedOutputTokens: 28, unpricedCalls: 1 });
+  });
+
+  it('should add nothing for a report that adds nothing, and keep each figure at its largest', () => {
+    const bill = billCall(reports[1], FLASH);
+    expect(bill && billIncrease(bill, bill)).toBeUndefined();
+    expect(largestUsage({ promptTokenCount: 10, candidatesTokenCount: 7 }, { promptTokenCount: 12 })).toEqual({
+      promptTokenCount: 12,
+      cachedContentTokenCount: undefined,
+      candidatesTokenCount: 7,
+      thoughtsTokenCount: undefined,
+    });
   });
 });

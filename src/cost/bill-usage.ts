@@ -29,6 +29,8 @@ export interface CallBill {
   readonly outputTokens: number;
   /** USD at the model's price; `undefined` when it has none. */
   readonly costUsd: number | undefined;
+  /** What a later response of a call already billed adds (a streamed call): not another call, priced or not. */
+  readonly laterResponse?: boolean | undefined;
 }
 
 /**
@@ -64,6 +66,31 @@ export function billUsage(usage: UsageRecord, bill: CallBill | undefined): Usage
     lastCachedPromptTokens: bill.cachedPromptTokens,
     ...(bill.costUsd !== undefined
       ? { costUsd: (usage.costUsd ?? 0) + bill.costUsd }
-      : { unpricedCalls: (usage.unpricedCalls ?? 0) + 1 }),
+      : { unpricedCalls: (usage.unpricedCalls ?? 0) + (bill.laterResponse ? 0 : 1) }),
   };
+}
+
+/** Of two reports of one call's usage, each figure at its largest: a stream's later chunk reports at least as much. */
+export function largestUsage(before: BilledUsage, now: BilledUsage): BilledUsage {
+  const larger = (a: unknown, b: unknown): number | undefined => {
+    const x = count(a);
+    const y = count(b);
+    return x === undefined ? y : y === undefined ? x : Math.max(x, y);
+  };
+  return {
+    promptTokenCount: larger(before.promptTokenCount, now.promptTokenCount),
+    cachedContentTokenCount: larger(before.cachedContentTokenCount, now.cachedContentTokenCount),
+    candidatesTokenCount: larger(before.candidatesTokenCount, now.candidatesTokenCount),
+    thoughtsTokenCount: larger(before.thoughtsTokenCount, now.thoughtsTokenCount),
+  };
+}
+
+/** What `now`, a call's bill so far, adds to `before`, the part already billed; `undefined` when nothing. */
+export function billIncrease(now: CallBill, before: CallBill): CallBill | undefined {
+  const promptTokens = Math.max(0, now.promptTokens - before.promptTokens);
+  const cachedPromptTokens = Math.max(0, now.cachedPromptTokens - before.cachedPromptTokens);
+  const outputTokens = Math.max(0, now.outputTokens - before.outputTokens);
+  if (promptTokens === 0 && cachedPromptTokens === 0 && outputTokens === 0) return undefined;
+  const costUsd = now.costUsd === undefined ? undefined : Math.max(0, now.costUsd - (before.costUsd ?? 0));
+  return { promptTokens, cachedPromptTokens, outputTokens, costUsd, laterResponse: true };
 }

@@ -131,7 +131,7 @@ export function buildCallRecord(
     outputTokens: bill?.outputTokens ?? 0,
     // The total, as the usage record's: the summarizer's part is also in `summarizerCostUsd`.
     costUsd: (bill?.costUsd ?? 0) + (summarizer?.costUsd ?? 0),
-    unpricedCalls: bill && bill.costUsd === undefined ? 1 : 0,
+    unpricedCalls: bill && bill.costUsd === undefined && bill.laterResponse !== true ? 1 : 0,
     summarizerCalls: summarizer ? 1 : 0,
     summarizerPromptTokens: summarizer?.promptTokens ?? 0,
     summarizerCachedPromptTokens: summarizer?.cachedPromptTokens ?? 0,

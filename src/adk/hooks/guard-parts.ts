@@ -23,6 +23,7 @@ import { KeyedQueue } from './keyed-queue.js';
 import { LeftRequests } from './left-requests.js';
 import { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { PendingCalls } from './pending-calls.js';
+import { CallUsage } from './call-usage.js';
 import { CallReturns } from '../runtime/call-returns.js';
 import { PreparedSummaries } from '../runtime/prepared-summaries.js';
 import { ReplicaPrepared } from '../runtime/replica-prepared.js';
@@ -41,6 +42,8 @@ export type GuardParts = RequestReaders &
     readonly left: LeftRequests;
     /** The fixed part's estimates of each session and agent's earlier calls. */
     readonly fixedParts: FixedPartMemo;
+    /** What each model call's responses have billed: a streamed call is billed once. */
+    readonly usage: CallUsage;
   };
 
 export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
@@ -67,6 +70,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     budgetLineReserve: estimateContentTokens(budgetLineContent(longestBudgetLine()), tokenizer),
     left: new LeftRequests(tokenizer, fixedMemo),
     fixedParts: new FixedPartMemo(),
+    usage: new CallUsage(),
     priceOf: priceLookup(options.prices),
   };
 }

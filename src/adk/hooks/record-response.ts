@@ -3,7 +3,7 @@
  * and the provider's real prompt count calibrates the agent's usage record (and bills the call).
  */
 import type { Context, LlmResponse } from '@google/adk';
-import { billCall, billUsage, type CallBill } from '../../cost/bill-usage.js';
+import { billUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { recordAccepted } from '../../usage/learned-window.js';
 import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
@@ -16,6 +16,7 @@ import { modelNameOf } from './model-name.js';
 import { agentModelPrice } from '../runtime/listed-routed-name.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import type { PendingCalls } from './pending-calls.js';
+import type { CallUsage } from './call-usage.js';
 import type { LeftRequests } from './left-requests.js';
 import { recordAgentAdditions } from '../../usage/agent-additions.js';
 import type { GuardLogger } from '../../options.js';
@@ -35,6 +36,7 @@ interface ResponseRecorders {
   readonly windows: ModelWindowResolver;
   readonly left: LeftRequests;
   readonly logger: GuardLogger;
+  readonly usage: CallUsage;
 }
 
 export function recordResponse(
@@ -47,11 +49,12 @@ export function recordResponse(
   if (recorded.has(response)) return;
   recorded.add(response);
   const model = modelNameOf(context, response);
-  // Partial (streamed) chunks are not stored and repeat the usage the final response reports:
-  // only that one carries the records and is billed.
+  // Partial (streamed) chunks are not stored and repeat the usage the final response reports: only a response
+  // that is not partial carries the records and is billed (a streamed call may have several: billed once).
+  const price = agentModelPrice(context.invocationContext.agent, priceOf);
   const bill = response.partial
     ? undefined
-    : billResponse(response, model, agentModelPrice(context.invocationContext.agent, priceOf), onUnpriced);
+    : billResponse(context, response, model, price, recorders.usage, onUnpriced);
   // A failed interaction (Interactions API) states its overflow in an answer: learned as a rejection.
   const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
@@ -62,15 +65,17 @@ export function recordResponse(
 }
 
 function billResponse(
+  context: Context,
   response: LlmResponse,
   model: string | undefined,
   priceOf: (model: string | undefined) => ModelPrice | undefined,
+  usage: CallUsage,
   onUnpriced: (model: string) => void,
 ): CallBill | undefined {
   if (!response.usageMetadata) return undefined;
   const price = priceOf(model);
   if (price === undefined) onUnpriced(model ?? 'unknown');
-  return billCall(response.usageMetadata, price);
+  return usage.billOf(context, response.usageMetadata, price);
 }
 
 /** The records travel on the model response event: ADK persists `customMetadata` verbatim. */
