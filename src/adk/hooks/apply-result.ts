@@ -94,6 +94,8 @@ export async function applyResult(
     await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
   if (result.sentWhole) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${result.sentWhole}.`);
   if (result.messageCut) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${result.messageCut}.`);
+  else if (result.shrunk)
+    appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${SHRUNK_NOTE(result.calibrated)}.`);
   if (result.overLimit && result.overLimitNewCause) {
     appliers.logger.warn(
       `${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`,
@@ -138,6 +140,11 @@ function startFreshChain(agentName: string, request: LlmRequest, calibrated: num
     `${LOG_PREFIX} agent '${agentName}': starting a fresh Interactions API chain of ~${calibrated} tokens (the server-held history is replaced).`,
   );
 }
+
+/** Parts other than the user's message cut to fit (fit-request.ts): a tool result, or a model's call's arguments. */
+const SHRUNK_NOTE = (sent: number): string =>
+  `the largest parts of the request (tool results, or the arguments of the model's own calls) were sent cut head ` +
+  `and tail, with a marker where their middle was, to fit: ~${sent} tokens sent; the session keeps them whole`;
 
 function reportMasking(agentName: string, masking: MaskingStep, logger: GuardLogger): void {
   recordMasking(agentName, masking.cause);
