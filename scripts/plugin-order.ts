@@ -61,7 +61,7 @@ async function run(order: 'guard first' | 'guard last', place: 'end' | 'start') 
     }))
       if (event.errorCode) errors++;
   const stored = await sessionService.getSession({ appName: 'order', userId: 'u', sessionId: session.id });
-  const status = guard.status(stored!, 'worker');
+  const status = guard.status(stored, 'worker');
   const accepted = model.requests.filter((request) => !request.rejected);
   const row = [
     order,

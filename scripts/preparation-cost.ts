@@ -52,7 +52,7 @@ for (let turn = 1; turn <= turns; turn++) {
     if (event.errorCode) console.error(`turn ${turn}: ${event.errorCode}`);
 }
 const session = await sessionService.getSession({ appName: 'app', userId: 'user', sessionId: id });
-const status = guard.status(session!, 'worker');
+const status = guard.status(session, 'worker');
 console.log(
   JSON.stringify({
     options,

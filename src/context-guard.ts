@@ -92,12 +92,12 @@ export class ContextGuard extends BasePlugin {
 
   /**
    * Token status of every guarded agent of a session (or of one agent), from its state and events
-   * (`countsFrom`); an agent with no guard state gets `known: false`. Fields: docs/observability.md.
-   * Never throws: anything but a session gets one warning and `[]` (or `known: false`).
+   * (`countsFrom`); an agent with no guard state gets `known: false`. Fields: docs/observability.md. Never throws:
+   * anything but a session (`undefined` from a `getSession` that found none) gets a warning and `[]` (or `known: false`).
    */
-  status(session: StatusSession): AgentContextStatus[];
-  status(session: StatusSession, agentName: string): AgentContextStatus;
-  status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+  status(session: StatusSession | undefined): AgentContextStatus[];
+  status(session: StatusSession | undefined, agentName: string): AgentContextStatus;
+  status(session: StatusSession | undefined, agentName?: string): AgentContextStatus | AgentContextStatus[] {
     return this.sessions.status(session, agentName);
   }
 

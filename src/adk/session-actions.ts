@@ -48,10 +48,10 @@ export class GuardSessionActions {
     private readonly policies: PolicyCache,
   ) {}
 
-  status(session: StatusSession, agentName?: string): AgentContextStatus | AgentContextStatus[] {
+  status(session: StatusSession | undefined, agentName?: string): AgentContextStatus | AgentContextStatus[] {
     // A status call sits in monitoring paths: bad input is logged and answered with nothing known.
     const problem = sessionStateProblem(session);
-    if (problem !== undefined) {
+    if (problem !== undefined || session === undefined) {
       this.parts.logger.warn(`ContextGuard: status() expects ${SESSION_EXPECTED}; ${problem}. Returning no status.`);
       return agentName === undefined ? [] : agentStatus({}, agentName);
     }

@@ -40,3 +40,16 @@ describe('what the audit views say of a summary with durable facts', () => {
     expect(status.summary?.chars).toBeGreaterThan(body.length + FACTS.map((fact) => fact.text).join('').length);
   });
 });
+
+describe('compactionView of something that is not a stored session', () => {
+  it('should give an empty view, never throw, for a missing session or one without events', () => {
+    for (const session of [undefined, { state: undefined as never }, { state: {}, events: 'x' as never }]) {
+      const view = compactionView(session, 'worker');
+      expect(view).toMatchObject({ summary: undefined, records: [], replacedEventIds: [], visibleEventIds: [] });
+      expect(view.modelView).toBe('');
+    }
+    // listSessions returns sessions without their events: the stored summary still shows.
+    const { state } = sessionWithFacts();
+    expect(compactionView({ state }, 'worker').summary?.text).toBe('The user asked about an order.');
+  });
+});

@@ -49,20 +49,27 @@ export interface CompactionView {
 
 /**
  * The compaction-aware view of a stored session for one agent: what its model sees now and which
- * stored events its summaries replaced. Reads only; the events are never altered.
+ * stored events its summaries replaced. Reads only; the events are never altered. Anything but a
+ * session (`undefined` from a `getSession` that found none) gives an empty view, like a session
+ * without events (`listSessions`).
  */
 export function compactionView(
-  session: { readonly state: Readonly<Record<string, unknown>>; readonly events: readonly StoredEventLike[] },
+  session:
+    | { readonly state: Readonly<Record<string, unknown>>; readonly events?: readonly StoredEventLike[] | undefined }
+    | undefined,
   agentName: string,
 ): CompactionView {
+  const state: Readonly<Record<string, unknown>> = isObject(session?.state) ? session.state : {};
+  const listed = session?.events;
+  const events: readonly StoredEventLike[] = Array.isArray(listed) ? (listed as readonly StoredEventLike[]) : [];
   const records: CompactionRecord[] = [];
-  for (const event of session.events) {
+  for (const event of events) {
     if (cameThroughA2a(event.customMetadata)) continue;
     const record = decodeCompactionRecord(event.customMetadata?.[COMPACTION_METADATA_KEY]);
     if (record && record.agentName === agentName) records.push(record);
   }
-  const summary = decodeSummaryRecord(session.state[stateKeysFor(agentName).summary]);
-  const withContent = session.events.filter((event) => event.content?.role);
+  const summary = decodeSummaryRecord(state[stateKeysFor(agentName).summary]);
+  const withContent = events.filter((event) => event.content?.role);
   // The chain replaces everything up to the last event the newest compaction covered.
   let boundary = -1;
   if (summary) {
@@ -109,3 +116,6 @@ function lastWithFingerprint(events: readonly StoredEventLike[], wanted: string)
   }
   return -1;
 }
+
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === 'object' && value !== null;

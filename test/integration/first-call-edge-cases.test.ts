@@ -224,7 +224,7 @@ describe('usedTokens with a callback that drops history after the guard', () => 
           userId: 'user-f',
           sessionId: h.sessionId,
         });
-        promised.push(h.guard.status(session!, 'worker').turnsLeft);
+        promised.push(h.guard.status(session, 'worker').turnsLeft);
       }
     }
     expect(h.records.length).toBe(1);

@@ -53,7 +53,7 @@ async function workerCost(inherit: boolean): Promise<number | undefined> {
     for (const event of await runTurn(runner, session.id, `Turn ${turn}: fetch the logs.`))
       expect([event.errorCode, event.errorMessage]).toEqual([undefined, undefined]);
   const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-  const status = guard.status(stored!, 'worker');
+  const status = guard.status(stored, 'worker');
   expect(status.unpricedCalls).toBe(0);
   return status.costUsd;
 }

@@ -73,7 +73,7 @@ async function userTurns(
       events.push(event);
   const stored = await w.sessionService.getSession({ appName: APP_NAME, userId, sessionId: session.id });
   return {
-    status: w.guard.status(stored!, 'worker'),
+    status: w.guard.status(stored, 'worker'),
     sizes: w.model.requests.slice(from).map((request) => request.promptTokens),
     errors: events.flatMap((event) => (event.errorCode ? [event.errorCode] : [])),
   };

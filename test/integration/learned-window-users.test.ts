@@ -70,7 +70,7 @@ async function userTurns(
   }
   const stored = await w.sessionService.getSession({ appName: APP_NAME, userId, sessionId: session.id });
   return {
-    status: w.guard.status(stored!, 'worker'),
+    status: w.guard.status(stored, 'worker'),
     errors: events.flatMap((event) => (event.errorCode ? [event.errorCode] : [])),
     sessionId: session.id,
   };

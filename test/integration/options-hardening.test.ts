@@ -135,11 +135,11 @@ describe('status of an agent the guard does not know', () => {
       sessionId: h.sessionId,
     });
     expect(session).toBeDefined();
-    expect(h.guard.status(session!, 'worker').known).toBe(true);
-    const typo = h.guard.status(session!, 'wroker');
+    expect(h.guard.status(session, 'worker').known).toBe(true);
+    const typo = h.guard.status(session, 'wroker');
     expect(typo.known).toBe(false);
     expect(typo.agentName).toBe('wroker');
-    expect(h.guard.status(session!).map((status) => status.known)).toEqual([true]);
+    expect(h.guard.status(session).map((status) => status.known)).toEqual([true]);
   });
 });
 

@@ -157,7 +157,7 @@ describe('recall by pattern', () => {
     );
     expect(JSON.stringify(model.requests.at(-1)!.contents).length).toBeLessThan(25_000);
     const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
-    expect(guard.status(stored!, 'worker').recallLineReads).toBe(1);
+    expect(guard.status(stored, 'worker').recallLineReads).toBe(1);
   });
 });
 
@@ -182,7 +182,7 @@ describe('no repeated fetch of a read-only tool', () => {
       .flatMap((event) => event.content?.parts ?? [])
       .filter((part) => part.functionResponse?.name === 'read_config');
     expect(originals[0]?.functionResponse?.response).toEqual(original);
-    expect(guard.status(stored!, 'worker').storedAnswers).toBe(1);
+    expect(guard.status(stored, 'worker').storedAnswers).toBe(1);
   });
 
   it('should answer a repeated call whose result was masked from the session event', async () => {

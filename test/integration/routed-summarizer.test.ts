@@ -85,7 +85,7 @@ async function summarizedRun(agentModel: BaseLlm, summarizer?: BaseLlm) {
   const session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   for (let turn = 0; turn < 30; turn++) await runTurn(runner, session.id, `Turn ${turn}: fetch the logs.`);
   const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-  return guard.status(stored!, 'analyst');
+  return guard.status(stored, 'analyst');
 }
 
 describe('the summaries made on a renamed RoutedLlm of one price', () => {

@@ -89,7 +89,7 @@ describe('a streamed call', () => {
         expect(event.errorCode).toBeUndefined();
     }
     const session = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: id });
-    const status = guard.status(session!, 'streamer');
+    const status = guard.status(session, 'streamer');
     const prompt = billed.reduce((sum, call) => sum + call.prompt, 0);
     const output = billed.reduce((sum, call) => sum + call.output, 0);
     expect(billed).toHaveLength(8);

@@ -42,5 +42,5 @@ export async function firstMessageRejected(wording: (promptTokens: number) => st
   for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
     if (event.errorCode) errors.push(`${event.errorCode}`);
   const stored = await sessionService.getSession({ appName: 'words', userId: 'u', sessionId: session.id });
-  return { errors, model, status: guard.status(stored!, 'worker') };
+  return { errors, model, status: guard.status(stored, 'worker') };
 }

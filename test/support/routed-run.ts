@@ -24,5 +24,5 @@ export async function routedRun(model: BaseLlm, options: ContextGuardOptions, tu
     for (const event of await runTurn(runner, session.id, `Turn ${turn}: fetch the logs and summarise them.`))
       if (event.errorCode) errors.push(event.errorCode);
   const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: session.id });
-  return { logger, errors, status: guard.status(stored!, 'analyst') };
+  return { logger, errors, status: guard.status(stored, 'analyst') };
 }
