@@ -34,9 +34,11 @@ export type { CompactionOutcome } from './compaction-outcome.js';
 
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
   const observed = observe(input);
+  // ADK's view of a late answer is part of the history: a summary prepared for the whole of it is neither taken nor dropped.
   const prepared =
-    input.prepared &&
-    checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length);
+    input.prepared && !input.lateResponseView
+      ? checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length)
+      : undefined;
   const decision = await decide(input, observed, observed.decision.reason, prepared);
   const result = withStateChange(input, {
     ...decision,
@@ -74,6 +76,6 @@ async function decide(
   const stale = input.interactions ? undefined : staleMasking(input, observed);
   // A masking for cost sends less than was measured: preparation is planned again on the next call.
   if (stale) return finish(input, observed, undefined, { masking: stale, view: stale, estimate: stale.estimate });
-  const preparation = prepared?.valid ? undefined : preparationFor(input, observed);
+  const preparation = prepared?.valid || input.lateResponseView ? undefined : preparationFor(input, observed);
   return { ...sendAsIs(input, observed), preparation };
 }

@@ -27,12 +27,20 @@ describe('locateStoredSummary', () => {
     expect(located.summaryDiscarded).toMatch(/no longer matches/);
   });
 
-  it('should hold, not discard, a summary past the end of a partial view of the history', () => {
+  it("should apply a summary past the end of a late answer's view up to the call, and hold it", () => {
+    // The view: [user, ..., the call at 2, the response at 3]; the summary covered 9 contents of the whole history.
     const stored = summaryRecord({ covered: 9, anchor: 'x|y' });
     const located = locateStoredSummary(fingerprintAt, 4, stored, true);
-    expect(located).toMatchObject({ summary: undefined, coverage: { covered: 0 } });
+    expect(located).toMatchObject({ summary: stored, coverage: { covered: 2 } });
     expect(located.summaryDiscarded).toBeUndefined();
-    expect(located.summaryHeld).toMatch(/watermark at 9 of 4 contents/);
+    expect(located.summaryHeld).toMatch(/applied up to the function call at content 2/);
+  });
+
+  it("should hold, not apply, a summary whose kept message is not in the late answer's view", () => {
+    const stored = summaryRecord({ covered: 9, anchor: 'x|y', kept: { at: 1, fingerprint: 'another message' } });
+    const located = locateStoredSummary(fingerprintAt, 4, stored, true);
+    expect(located).toMatchObject({ summary: undefined, coverage: { covered: 0 } });
+    expect(located.summaryHeld).toMatch(/not applied \(watermark at 9 of 4 contents/);
   });
 });
 

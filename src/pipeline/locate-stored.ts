@@ -17,7 +17,10 @@ export interface LocatedSummary {
   readonly coverage: SummaryCoverage;
   /** Why a stored summary was not applied, and is cleared. */
   readonly summaryDiscarded?: string | undefined;
-  /** Why a stored summary was not applied to this partial view of the history, and stays stored. */
+  /**
+   * In ADK's view of a late long-running answer: how the stored summary was applied to it (up to the function
+   * call, or not at all) while it stays stored as it is.
+   */
   readonly summaryHeld?: string | undefined;
 }
 
@@ -30,8 +33,27 @@ export function locateStoredSummary(
   if (!stored) return { summary: undefined, coverage: { covered: 0 } };
   const match = locateSummary(fingerprintAt, length, stored);
   if (match.kind === 'found') return { summary: stored, coverage: match };
-  const notApplied = partialView ? { summaryHeld: match.reason } : { summaryDiscarded: match.reason };
-  return { summary: undefined, coverage: { covered: 0 }, ...notApplied };
+  if (!partialView) return { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
+  const notApplied = { summary: undefined, coverage: { covered: 0 }, summaryHeld: `not applied (${match.reason})` };
+  return upToTheCall(fingerprintAt, length, stored) ?? notApplied;
+}
+
+/**
+ * ADK's view of a late answer is the history up to the function call, then the response: a summary whose watermark
+ * is past the call covers everything before it (review 14: not applied there, the view was summarized afresh from the
+ * raw history, without the stored summary's facts). It is applied up to the call, which is sent with its response.
+ */
+function upToTheCall(fingerprintAt: FingerprintAt, length: number, stored: SummaryRecord): LocatedSummary | undefined {
+  const call = length - 2;
+  if (call < 1 || stored.covered <= call) return undefined;
+  const { kept } = stored;
+  const keptAt = kept && kept.at < call ? kept.at : undefined;
+  if (kept && keptAt !== undefined && fingerprintAt(keptAt) !== kept.fingerprint) return undefined;
+  return {
+    summary: stored,
+    coverage: keptAt === undefined ? { covered: call } : { covered: call, keptAt },
+    summaryHeld: `applied up to the function call at content ${call} (its watermark at ${stored.covered} is past this request's ${length} contents)`,
+  };
 }
 
 export interface LocatedMask {

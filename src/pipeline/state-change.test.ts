@@ -43,12 +43,14 @@ describe('withStateChange', () => {
       expect(withStateChange(input(), decision({ summaryDiscarded: 'watermark missing' })).state.summary).toBeNull();
     });
 
-    it("should write no summary or mask on ADK's view of a late long-running answer that the stored one does not fit", () => {
+    it("should write no summary or mask on ADK's view of a late long-running answer", () => {
       const mask = { upTo: 3, anchor: 'e|f', maskings: 1, createdAt: 2 };
-      const held = decision({ summaryHeld: 'watermark past the view', newSummary: NEW, mask });
-      const result = withStateChange(input({ summary: STORED, lateResponseView: true }), held);
-      expect(result.state.summary).toBeUndefined();
-      expect(result.state.mask).toBeUndefined();
+      for (const summaryHeld of ['applied up to the function call', undefined]) {
+        const made = decision({ summaryHeld, newSummary: NEW, mask, summaryDiscarded: 'watermark missing' });
+        const result = withStateChange(input({ summary: STORED, lateResponseView: true }), made);
+        expect(result.state.summary).toBeUndefined();
+        expect(result.state.mask).toBeUndefined();
+      }
     });
 
     it('should leave a stored summary that applies as it is', () => {

@@ -16,11 +16,12 @@ export function withStateChange(input: GuardRequestInput, decision: Decision): G
 
 function stateChange(input: GuardRequestInput, decision: Decision): StateChange {
   const turns = trackTurn(decision.usage, input.invocationId ?? '', decision.calibrated);
-  // Records made on ADK's view of a late long-running answer would cover part of the history only.
-  const held = decision.summaryHeld !== undefined;
+  // Records made on ADK's view of a late long-running answer would cover part of the history only: none is written
+  // there, and the stored ones stay for the next request, which has the whole history again.
+  const late = input.lateResponseView === true;
   return {
-    summary: held ? undefined : summaryToStore(input, decision),
-    mask: held ? undefined : decision.mask,
+    summary: late ? undefined : summaryToStore(input, decision),
+    mask: late ? undefined : decision.mask,
     usage: withBudget(turns, decision.budget, input.windowOrigin),
     compactionRequestServed: input.manual === true,
   };

@@ -61,7 +61,7 @@ export async function applyResult(
     context,
     read.prepared,
     {
-      stored: result.newSummary !== undefined,
+      stored: result.newSummary !== undefined && result.summaryHeld === undefined,
       dropped: result.preparedDropped !== undefined,
       preparation: result.preparation,
     },
@@ -119,8 +119,8 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
   }
   if (result.summaryHeld) {
     appliers.logger.info(
-      `${LOG_PREFIX} agent '${context.agentName}': stored summary kept but not applied to this request: ${result.summaryHeld} ` +
-        `(ADK sends a late function response with the history up to its call only). The next request has it again.`,
+      `${LOG_PREFIX} agent '${context.agentName}': stored summary kept as stored, ${result.summaryHeld}: ADK sends ` +
+        `a late function response with the history up to its call only; the next request has the whole history again.`,
     );
   }
   if (result.compactionDiscarded)

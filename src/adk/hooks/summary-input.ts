@@ -37,6 +37,10 @@ export function summaryInput(
   return {
     summary,
     summaryShared: summary !== undefined && summary === shared,
-    lateResponseView: isLateResponseView(context.invocationContext.session.events),
+    lateResponseView: isLateResponseView(context.invocationContext.session.events, {
+      agentName: context.agentName,
+      branch: context.invocationContext.branch,
+      isolationScope: (context.invocationContext as { isolationScope?: unknown }).isolationScope,
+    }),
   };
 }

@@ -1,26 +1,54 @@
 /**
- * ADK's view of a late long-running answer. When the session's latest event holds function responses whose call is
- * not in the event right before it (a `LongRunningFunctionTool`'s final answer sent turns later),
+ * ADK's view of a late long-running answer. When the latest event of an agent's history holds function responses
+ * whose call is not in the event right before it (a `LongRunningFunctionTool`'s final answer sent turns later),
  * `rearrangeEventsForLatestFunctionResponse` builds that one request from the events up to the call and the
  * response, and leaves out everything after the call; the next request has the whole history again. A summary
  * or mask stored for the whole history does not fit that view, and must outlive it (the fourteenth outside trial:
  * clearing them there lost five compactions' summary and 30 of 31 durable facts).
+ *
+ * The history is the one ADK builds the agent's request from (`getContents`): events with content, of the agent's
+ * branch and isolation scope; another agent's events are rendered as text there, so their calls and responses do
+ * not count (review 14: in a `ParallelAgent`, the branch before a response was another branch's event).
  */
 import type { Event } from '@google/adk';
 
-function responseIds(event: Event | undefined): Set<string> {
-  const ids = new Set<string>();
-  for (const part of event?.content?.parts ?? []) {
-    const id = part.functionResponse?.id;
-    if (id) ids.add(id);
+/** Whose request: the agent, and the branch and isolation scope of its invocation. */
+interface ViewScope {
+  readonly agentName: string;
+  readonly branch?: string | undefined;
+  readonly isolationScope?: unknown;
+}
+
+const isolationOf = (event: Event): unknown => (event as { isolationScope?: unknown }).isolationScope;
+
+/** Whether ADK's contents of `scope` include `event` (`shouldIncludeEventInContext`, but its auth and input events). */
+function inView(event: Event, scope: ViewScope): boolean {
+  if (!event.content?.role || event.content.parts?.[0]?.text === '') return false;
+  const { branch } = scope;
+  if (branch && event.branch && event.branch !== branch && !branch.startsWith(`${event.branch}.`)) return false;
+  const isolation = isolationOf(event);
+  return isolation === undefined || isolation === scope.isolationScope;
+}
+
+/** The parts of `event` as this agent's request has them: another agent's are text, without calls or responses. */
+const ownParts = (event: Event | undefined, scope: ViewScope) =>
+  event && (event.author === scope.agentName || event.author === 'user') ? (event.content?.parts ?? []) : [];
+
+/** The last two events of the agent's view of `events`, latest first. */
+function lastTwo(events: readonly Event[], scope: ViewScope): [Event | undefined, Event | undefined] {
+  const found: Event[] = [];
+  for (let i = events.length - 1; i >= 0 && found.length < 2; i--) {
+    const event = events[i];
+    if (event && inView(event, scope)) found.push(event);
   }
-  return ids;
+  return [found[0], found[1]];
 }
 
 /** Whether ADK builds this call's request from the history up to a late answer's function call (ADK's own test). */
-export function isLateResponseView(events: readonly Event[] | undefined): boolean {
-  const ids = responseIds(events?.at(-1));
+export function isLateResponseView(events: readonly Event[] | undefined, scope: ViewScope): boolean {
+  const [latest, before] = lastTwo(events ?? [], scope);
+  const ids = new Set<string>();
+  for (const part of ownParts(latest, scope)) if (part.functionResponse?.id) ids.add(part.functionResponse.id);
   if (ids.size === 0) return false;
-  const before = events?.at(-2)?.content?.parts ?? [];
-  return !before.some((part) => part.functionCall?.id !== undefined && ids.has(part.functionCall.id));
+  return !ownParts(before, scope).some((part) => part.functionCall?.id !== undefined && ids.has(part.functionCall.id));
 }
