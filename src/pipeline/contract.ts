@@ -156,6 +156,8 @@ export interface GuardRequestResult {
   readonly messageCut?: string | undefined;
   /** Set when parts were head+tail truncated to fit. */
   readonly shrunk: boolean;
+  /** Set when parts other than the user's current message were cut to fit; the shell logs it at info. */
+  readonly partsCut?: boolean | undefined;
   /** Why a new summary was not kept (it would not make the request smaller), figures only; the shell logs it. */
   readonly compactionDiscarded?: string | undefined;
   /** A summary to prepare in the background (nothing is due yet, the threshold is near). */

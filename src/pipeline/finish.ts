@@ -19,6 +19,7 @@ import {
   composeRequest,
   messageFactor,
   overLimitMessage,
+  shrinkFlags,
   shrinkToFit,
   type Composed,
   type MessageCut,
@@ -89,7 +90,7 @@ export function finish(
     overLimitNewCause: overLimit !== undefined && overLimitCause !== usage.overLimitCause,
     sentWhole,
     messageCut,
-    shrunk: fitted.shrunk,
+    ...shrinkFlags(fitted),
     compactionDiscarded: discardedWhy(reason, composed),
   };
 }
@@ -192,16 +193,15 @@ function calibratedSent(
   composed: Composed,
   fitted: Shrunk,
 ): number {
-  const { factor } = measure;
   const { masking } = compacted;
   if (composed.compacted) {
     const added = composed.sentTokens[composed.summaryAt ?? 0] ?? 0;
-    return calibrateReduced({ measured: measure, estimate: fitted.estimate, added, factor });
+    return calibrateReduced({ measured: measure, estimate: fitted.estimate, added, factor: measure.factor });
   }
   if (masking && !fitted.shrunk && fitted.estimate === masking.estimate)
     return maskedCalibrated(measure, masking, compacted.observedView);
   if (!masking && !fitted.shrunk && fitted.estimate === measure.estimate) return measure.calibrated;
-  return Math.ceil(fitted.estimate * factor);
+  return Math.ceil(fitted.estimate * measure.factor);
 }
 
 /**

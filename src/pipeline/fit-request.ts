@@ -168,6 +168,8 @@ export interface Shrunk {
   readonly heldOnEstimate?: boolean | undefined;
   /** Set when the user's current message itself was cut head and tail: its estimate before and after. */
   readonly messageCut?: MessageCut | undefined;
+  /** Set when a content other than the user's current message was cut (a tool result, a model's call's arguments). */
+  readonly partsCut?: boolean | undefined;
 }
 
 /** Tokens, by the estimate, of the user's current message before and after it was cut to fit. */
@@ -219,8 +221,14 @@ export function shrinkToFit(input: ShrinkInput): Shrunk {
     requestAt >= 0 && requestAt !== input.summaryAt && !messageKept
       ? cutFigures(input, result.contents[requestAt]!, requestAt)
       : undefined;
-  const shrunk = { sent: changed ? result.contents : sent, estimate, shrunk: changed, messageCut };
+  const partsCut = result.contents.some((content, i) => content !== sent[i] && i !== requestAt);
+  const shrunk = { sent: changed ? result.contents : sent, estimate, shrunk: changed, messageCut, partsCut };
   return { ...shrunk, heldOnEstimate, wholeOnEstimate: heldOnEstimate && messageKept };
+}
+
+/** What the decision reports of a shrink: whether anything was cut, and whether more than the user's message. */
+export function shrinkFlags(fitted: Shrunk): { shrunk: boolean; partsCut?: true } {
+  return { shrunk: fitted.shrunk, ...(fitted.partsCut === true && { partsCut: true }) };
 }
 
 /** The user's current message's tokens before and after it was cut (the cut content is counted once, here). */

@@ -51,4 +51,34 @@ describe('a request whose largest part is cut to fit', () => {
     expect(sent).toMatch(/omitted \d+ of \d+ characters/);
     expect(logger.matching('were sent cut head and tail')).not.toEqual([]);
   });
+
+  it("should not say tool results or calls were cut when only the user's message was, on any call of the turn", async () => {
+    let step = 0;
+    const model = new ScriptedLlm({
+      window: WINDOW,
+      countTokens: ratioTokenCounter(1.2),
+      script: () =>
+        (step += 1) <= 8
+          ? { content: { role: 'model', parts: [{ functionCall: { name: 'probe', args: { n: step } } }] } }
+          : { content: { role: 'model', parts: [{ text: 'Done.' }] } },
+    });
+    const probe = new FunctionTool({
+      name: 'probe',
+      description: 'Probes.',
+      parameters: { type: 'OBJECT', properties: { n: { type: 'INTEGER' } } } as never,
+      execute: (input: unknown) => ({ ok: (input as { n: number }).n }),
+    });
+    const agent = new LlmAgent({ name: 'writer', model, instruction: 'You review code.', tools: [probe] });
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer: new ScriptedSummarizer(), logger });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+    const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const newMessage = userMessage(`Please review: ${codeText(40_000, 3)}`);
+    for await (const event of runner.runAsync({ userId: USER_ID, sessionId: id, newMessage }))
+      expect(event.errorCode).toBeUndefined();
+    expect(model.requests).toHaveLength(9);
+    expect(logger.matching("the turn's user content")).toHaveLength(1);
+    expect(logger.matching('were sent cut head and tail')).toEqual([]);
+  });
 });

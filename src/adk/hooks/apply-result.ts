@@ -94,8 +94,7 @@ export async function applyResult(
     await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
   if (result.sentWhole) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${result.sentWhole}.`);
   if (result.messageCut) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${result.messageCut}.`);
-  else if (result.shrunk)
-    appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${SHRUNK_NOTE(result.calibrated)}.`);
+  if (result.partsCut) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${SHRUNK_NOTE(result.calibrated)}.`);
   if (result.overLimit && result.overLimitNewCause) {
     appliers.logger.warn(
       `${LOG_PREFIX} agent '${agentName}': ${result.overLimit}. Sending it anyway; nothing more can be removed.`,
