@@ -37,7 +37,6 @@ export function finish(
 ): Decision {
   const { usage } = input;
   const { fixedTokens, measure, located } = observed;
-  const { budget } = measure;
   const { made, masking } = compacted;
   const { composed, fitted } = composeAndFit(input, observed, reason, compacted);
   const measured = { ...compacted, observedView: observed.view };
@@ -58,7 +57,7 @@ export function finish(
   // The masking's own effect is reported when a summary followed it; otherwise it is what was sent.
   const maskingAfter = (step: MaskStep): number =>
     compaction ? maskedCalibrated(measure, step, observed.view) : sentCalibrated;
-  const overLimitCause = overLimit ? `${budget.window}:${fixedTokens}` : usage.overLimitCause;
+  const overLimitCause = overLimit ? `${measure.budget.window}:${fixedTokens}` : usage.overLimitCause;
   const contents = pinsFirst(input.pinned)(fitted.sent);
   return {
     contents,
@@ -81,9 +80,10 @@ export function finish(
       overLimit: overLimit !== undefined,
       overLimitCause,
       messageCutFrom: fitted.messageCut?.before,
+      preparedFellShort: made?.prepared !== undefined && made.prepared.waitedMs === undefined,
     }),
     compaction,
-    budget,
+    budget: measure.budget,
     estimate: fitted.estimate,
     calibrated: sentCalibrated,
     overLimit,

@@ -77,6 +77,12 @@ describe('nextUsage', () => {
     overLimitCause: undefined,
   };
 
+  it('should keep, once set, that a prepared summary fell short', () => {
+    expect(nextUsage(input).preparedFellShort).toBeUndefined();
+    const fell = nextUsage({ ...input, compacted: true, preparedFellShort: true });
+    expect(fell.preparedFellShort).toBe(true);
+    expect(nextUsage({ ...input, usage: fell }).preparedFellShort).toBe(true);
+  });
   it('should keep the calibration pair when nothing was compacted or masked', () => {
     expect(nextUsage(input)).toMatchObject({
       modelCalls: 5,

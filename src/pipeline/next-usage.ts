@@ -65,6 +65,8 @@ export interface UsageInput {
   readonly messageCutFrom?: number | undefined;
   /** Completed turns past the watermark, when this call's scheduled summary was not kept (usage/marks.ts). */
   readonly scheduleHeldAt?: number | undefined;
+  /** This call's compaction took a prepared summary that fell short and summarized again (usage/marks.ts). */
+  readonly preparedFellShort?: boolean | undefined;
 }
 
 /** A calibrated factor becomes the prior once the real count it came from is cleared. */
@@ -99,5 +101,6 @@ export function nextUsage(input: UsageInput): UsageRecord {
     messageCutFrom: input.messageCutFrom,
     // A summary kept moves the watermark, from which the schedule counts turns anew.
     scheduleHeldAt: compacted ? undefined : (input.scheduleHeldAt ?? usage.scheduleHeldAt),
+    preparedFellShort: usage.preparedFellShort === true || input.preparedFellShort === true || undefined,
   };
 }

@@ -84,6 +84,12 @@ describe('planPreparation', () => {
     expect(planPreparation({ ...INPUT, canSummarize: false })).toBeUndefined();
   });
 
+  it('should prepare nothing more once a prepared summary of the session fell short', () => {
+    expect(planPreparation(INPUT)).toBeDefined();
+    const usage = usageRecord({ averageTurnTokens: 1_000, preparedFellShort: true });
+    expect(planPreparation({ ...INPUT, usage })).toBeUndefined();
+  });
+
   it('should cover the finished turns, keeping the in-flight request verbatim', () => {
     const prepared = planPreparation(INPUT);
     expect(prepared?.split).toEqual({ coverage: { covered: 8, keptAt: undefined }, toCover: [0, 1, 2, 3, 4, 5, 6, 7] });

@@ -74,6 +74,8 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
   const { coverage, calibrated } = input;
   const mark = preparationMark(input.policy, input.usage, input.threshold);
   if (!input.canSummarize || mark === undefined || calibrated < mark || calibrated >= input.threshold) return undefined;
+  // A prepared summary fell short in this session before: the call at the threshold would summarize again.
+  if (input.usage.preparedFellShort === true) return undefined;
   // Heuristic tokens the request grows by over the lead (`prepareTurnsAhead` average turns): the
   // call that crosses the threshold overshoots it, so the gap left now would under-predict it.
   const lead = input.policy.prepareTurnsAhead * (input.usage.averageTurnTokens ?? 0);

@@ -26,6 +26,11 @@ export interface UsageMarks {
    * than call the summarizer again on every call for the same turns.
    */
   readonly scheduleHeldAt?: number | undefined;
+  /**
+   * A summary prepared in the background fell short at the threshold and the call summarized again
+   * (pipeline/make-summary.ts): it paid two summarizer calls and waited all the same. The session prepares no more.
+   */
+  readonly preparedFellShort?: boolean | undefined;
 }
 
 /** What a futile compaction was tried against (plain data; the decision is in trigger/futile-compaction.ts). */
@@ -47,6 +52,7 @@ export function decodeMarks(read: FieldReader, record: Readonly<Record<string, u
     messageCutFrom: read.number('messageCutFrom', { max: MAX_PLAUSIBLE_TOKENS }),
     firstRequestPinRefusedCap: read.number('firstRequestPinRefusedCap', { max: MAX_PLAUSIBLE_TOKENS }),
     scheduleHeldAt: read.number('scheduleHeldAt', { max: MAX_PLAUSIBLE_TOKENS }),
+    preparedFellShort: read.boolean('preparedFellShort') || undefined,
   };
 }
 
