@@ -4,38 +4,18 @@
  * compaction, and the wait all the same (the fifteenth outside trial: 38 summarizer calls for 19 compactions on
  * 8k, `scripts/preparation-cost.ts`). After the first that falls short the session prepares no more.
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { InMemorySessionService, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
-import { contentsText, logText, ratioTokenCounter, ScriptedLlm, scriptedSummaryText } from '../../src/testing/index.js';
+import { pageReaderAgent } from '../support/page-reader-agent.js';
 import { APP_NAME, USER_ID, userMessage } from '../support/agent-harness.js';
 
 const WINDOW = 8_000;
 
 describe('a prepared summary that falls short at the threshold', () => {
   it('should not be prepared again in the session: one summarizer call a compaction after the first', async () => {
-    const model = new ScriptedLlm({
-      model: 'gemini-2.5-flash',
-      window: WINDOW,
-      countTokens: ratioTokenCounter(1.3),
-      script: ({ request, index }) => {
-        if (String(request.config?.toolConfig?.functionCallingConfig?.mode ?? '') === 'NONE') {
-          const text = scriptedSummaryText(contentsText(request.contents), request.config?.maxOutputTokens ?? 1_024);
-          return { content: { role: 'model', parts: [{ text }] } };
-        }
-        if (request.contents.at(-1)?.parts?.some((part) => part.functionResponse))
-          return { content: { role: 'model', parts: [{ text: `Answer ${index}.` }] } };
-        return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { page: index } } }] } };
-      },
-    });
-    const fetchLogs = new FunctionTool({
-      name: 'fetch_logs',
-      description: 'Returns a page of logs.',
-      parameters: { type: 'OBJECT', properties: { page: { type: 'INTEGER' } } } as never,
-      execute: (input: unknown) => ({ logs: logText(4_096, (input as { page: number }).page) }),
-    });
-    const agent = new LlmAgent({ name: 'worker', model, instruction: 'You read logs.', tools: [fetchLogs] });
+    const { agent } = pageReaderAgent(WINDOW, 4);
     // The agent's own model summarizes (the default); masking off; a buffer the prepared summaries fall short of.
     const guard = new ContextGuard({ contextWindow: WINDOW, maskKeepRecent: 0, bufferTokens: 3_000 });
     const sessionService = new InMemorySessionService();
