@@ -101,6 +101,7 @@ describe("a streamed call's several reports", () => {
     expect(streamed.billedPromptTokens).toBe(12_000);
     expect(streamed.billedCachedPromptTokens).toBe(9_000);
     expect(streamed.billedOutputTokens).toBe(28);
+    expect(streamed.lastCachedPromptTokens).toBe(9_000);
     expect(streamed.costUsd).toBeCloseTo(once.costUsd ?? Number.NaN, 12);
   });
 

@@ -63,7 +63,8 @@ export function billUsage(usage: UsageRecord, bill: CallBill | undefined): Usage
     billedPromptTokens: (usage.billedPromptTokens ?? 0) + bill.promptTokens,
     billedCachedPromptTokens: (usage.billedCachedPromptTokens ?? 0) + bill.cachedPromptTokens,
     billedOutputTokens: (usage.billedOutputTokens ?? 0) + bill.outputTokens,
-    lastCachedPromptTokens: bill.cachedPromptTokens,
+    // A later response of one call adds to what that call's first one billed.
+    lastCachedPromptTokens: (bill.laterResponse ? (usage.lastCachedPromptTokens ?? 0) : 0) + bill.cachedPromptTokens,
     ...(bill.costUsd !== undefined
       ? { costUsd: (usage.costUsd ?? 0) + bill.costUsd }
       : { unpricedCalls: (usage.unpricedCalls ?? 0) + (bill.laterResponse ? 0 : 1) }),

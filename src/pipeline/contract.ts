@@ -42,8 +42,8 @@ export interface GuardRequestInput {
   readonly summaryShared?: boolean | undefined;
   /**
    * The request is ADK's view of a late long-running answer: the history up to the function call and its response
-   * only (adk/runtime/late-response-view.ts). A stored summary that does not fit it is not applied and stays stored,
-   * and this call writes no summary or mask: what it could write is made for a part of the history.
+   * only (adk/runtime/late-response-view.ts). A stored summary whose watermark is past the call is applied up to it
+   * and stays stored, and this call writes no summary or mask: what it could write is made for a part of the history.
    */
   readonly lateResponseView?: boolean | undefined;
   /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do; its mark is cleared. */
@@ -134,7 +134,7 @@ export interface GuardRequestResult {
   readonly newSummary?: SummaryRecord | undefined;
   /** Why a stored summary was not applied (watermark missing); `state.summary` clears it. */
   readonly summaryDiscarded?: string | undefined;
-  /** Why a stored summary was not applied to ADK's view of a late long-running answer; it stays stored. */
+  /** How a stored summary was applied to ADK's view of a late long-running answer (up to the call, or not); it stays stored. */
   readonly summaryHeld?: string | undefined;
   /** Set when this call moved the mask watermark. */
   readonly masking?: MaskingStep | undefined;

@@ -3,8 +3,9 @@
  * the live contents. A watermark that no longer matches the history is
  * dropped (a summary with its reason; a mask by clearing it), never guessed;
  * except in ADK's view of a late long-running answer (the history up to the
- * call, adk/runtime/late-response-view.ts), where records made for the whole
- * history are not applied and stay stored for the next request.
+ * call, adk/runtime/late-response-view.ts), where a summary made for the whole
+ * history is applied up to the call where it covers it, and both records stay
+ * stored for the next request.
  */
 import type { SummaryCoverage } from '../split/coverage.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';

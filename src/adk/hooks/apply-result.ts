@@ -4,6 +4,7 @@
  */
 import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
+import type { SummaryRecord } from '../../summary/stored-summary.js';
 import type { MaskingStep } from '../../pipeline/contract.js';
 import { updateUsage, writeLastCompaction, writeStateChange } from '../runtime/state-writer.js';
 import { billSummarizerUsage, recordedSummarizerBill } from '../../cost/bill-summary.js';
@@ -61,7 +62,7 @@ export async function applyResult(
     context,
     read.prepared,
     {
-      stored: result.newSummary !== undefined && result.summaryHeld === undefined,
+      stored: storedNew(result),
       dropped: result.preparedDropped !== undefined,
       preparation: result.preparation,
     },
@@ -124,9 +125,13 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
   }
   if (result.compactionDiscarded)
     appliers.logger.info(`${LOG_PREFIX} agent '${context.agentName}': ${result.compactionDiscarded}.`);
-  // Read by calls queued behind this one; dropped when the queue empties. Not one made on a part of the history.
-  if (result.newSummary && !result.summaryHeld) appliers.queue.share(key, result.newSummary);
+  // Read by calls queued behind this one; dropped when the queue empties.
+  if (storedNew(result)) appliers.queue.share(key, result.newSummary);
 }
+
+/** Whether this call's new summary is written (not one made on ADK's view of a late answer, which writes none). */
+const storedNew = (result: GuardRequestResult): result is GuardRequestResult & { newSummary: SummaryRecord } =>
+  result.newSummary !== undefined && result.state.summary === result.newSummary;
 
 /**
  * Interactions mode: without `previousInteractionId` ADK sends the whole request and the server

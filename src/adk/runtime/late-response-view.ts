@@ -34,21 +34,20 @@ function inView(event: Event, scope: ViewScope): boolean {
 const ownParts = (event: Event | undefined, scope: ViewScope) =>
   event && (event.author === scope.agentName || event.author === 'user') ? (event.content?.parts ?? []) : [];
 
-/** The last two events of the agent's view of `events`, latest first. */
-function lastTwo(events: readonly Event[], scope: ViewScope): [Event | undefined, Event | undefined] {
-  const found: Event[] = [];
-  for (let i = events.length - 1; i >= 0 && found.length < 2; i--) {
-    const event = events[i];
-    if (event && inView(event, scope)) found.push(event);
-  }
-  return [found[0], found[1]];
+/** Index of the latest event of the agent's view of `events` before `end`, or -1. */
+function latestInView(events: readonly Event[], end: number, scope: ViewScope): number {
+  for (let i = end - 1; i >= 0; i--) if (inView(events[i]!, scope)) return i;
+  return -1;
 }
 
 /** Whether ADK builds this call's request from the history up to a late answer's function call (ADK's own test). */
 export function isLateResponseView(events: readonly Event[] | undefined, scope: ViewScope): boolean {
-  const [latest, before] = lastTwo(events ?? [], scope);
+  const list = events ?? [];
+  const latest = latestInView(list, list.length, scope);
   const ids = new Set<string>();
-  for (const part of ownParts(latest, scope)) if (part.functionResponse?.id) ids.add(part.functionResponse.id);
+  for (const part of ownParts(list[latest], scope)) if (part.functionResponse?.id) ids.add(part.functionResponse.id);
+  // Most calls end here: the latest event holds no response of this agent's.
   if (ids.size === 0) return false;
+  const before = list[latestInView(list, latest, scope)];
   return !ownParts(before, scope).some((part) => part.functionCall?.id !== undefined && ids.has(part.functionCall.id));
 }
