@@ -63,6 +63,34 @@ describe('ContentMeasureCache', () => {
       expect(cache.measure(KEY, grown, characterTokenizer, true).tokens[2]).toBe(4 + 3 + 40);
     });
 
+    it('should compare every content when a new event answers a call of the known history (a late answer)', () => {
+      // ADK places a late answer (a long-running tool's, a confirmation's) right after its call, in place of the
+      // call's pending response: the known history keeps its first and last contents, and one in the middle changes.
+      const cache = new ContentMeasureCache();
+      const call = { id: 'event-1', content: { parts: [{ functionCall: { id: 'call-1' } }] } };
+      const pending = { id: 'event-2', content: { parts: [{ functionResponse: { id: 'call-1' } }] } };
+      const known = [events(1)[0]!, call, pending, ...events(5).slice(3)];
+      cache.measure(KEY, history(5), characterTokenizer, false, known);
+      const answered = history(7);
+      answered[2] = userText('the final answer, longer than the pending one');
+      const late = { id: 'event-5', content: { parts: [{ functionResponse: { id: 'call-1' } }] } };
+      const measures = cache.measure(KEY, answered, characterTokenizer, false, [...known, late, events(7)[6]!]);
+      expect(measures.tokens[2]).toBe(4 + 3 + 45);
+      expect(measures.probedBefore).toBe(0);
+      // A call and its response both new are the usual step: the known history is taken on its probe.
+      const step = [
+        { id: 'event-7', content: { parts: [{ functionCall: { id: 'call-2' } }] } },
+        { id: 'event-8', content: { parts: [{ functionResponse: { id: 'call-2' } }] } },
+      ];
+      const grown = cache.measure(KEY, [...answered, ...history(9).slice(7)], characterTokenizer, false, [
+        ...known,
+        late,
+        events(7)[6]!,
+        ...step,
+      ]);
+      expect(grown.probedBefore).toBe(7);
+    });
+
     it('should compare every content when the first or the last known content changed, or the history is shorter', () => {
       const cache = new ContentMeasureCache();
       cache.measure(KEY, history(5), characterTokenizer, false, events(5));

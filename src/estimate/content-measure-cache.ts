@@ -80,8 +80,16 @@ interface SessionEntry {
   builtFrom?: string | undefined;
 }
 
-/** The session's events as the call reads them (ADK's `session.events`): only their ids and order are read. */
-type SessionEventIds = readonly { readonly id?: unknown }[];
+/** The session's events as the call reads them (ADK's `session.events`): their ids and order, and the new ones' calls and responses. */
+type SessionEventIds = readonly {
+  readonly id?: unknown;
+  readonly content?: {
+    readonly parts?: readonly {
+      readonly functionCall?: { readonly id?: string | undefined } | undefined;
+      readonly functionResponse?: { readonly id?: string | undefined } | undefined;
+    }[];
+  };
+}[];
 
 interface MeasureCacheLimits {
   /** Sessions (x agents) whose measures are kept. @default 1,000 */
@@ -114,6 +122,23 @@ function appendedTo(
   const from = read === events || appendOnly ? Math.max(0, known.length - 1) : 0;
   for (let i = from; i < known.length; i++) if (events[i]?.id !== known[i]) return false;
   return true;
+}
+
+/**
+ * Whether a function response among the events from `from` on answers a call made before `from`: ADK places such a
+ * late answer (a long-running tool's, a confirmation's) right after its call, inside the history known before, in
+ * place of the call's pending response or before the contents that followed it (the sixteenth outside trial).
+ */
+function answersAnEarlierCall(events: SessionEventIds, from: number): boolean {
+  const calls = new Set<string>();
+  for (let i = from; i < events.length; i++) {
+    for (const part of events[i]?.content?.parts ?? []) {
+      if (part.functionCall?.id) calls.add(part.functionCall.id);
+      const answered = part.functionResponse?.id;
+      if (answered && !calls.has(answered)) return true;
+    }
+  }
+  return false;
 }
 
 /** `known` grown to the ids of `events` (which it leads), or rebuilt; undefined when an event has no id. */
@@ -162,7 +187,10 @@ export class ContentMeasureCache {
   ): ContentMeasures {
     const entry: SessionEntry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
     this.sessions.delete(key); // re-inserted below: most recently used last
-    const appended = events !== undefined && appendedTo(entry.eventIds, events, entry.eventsRead?.deref(), appendOnly);
+    const appended =
+      events !== undefined &&
+      appendedTo(entry.eventIds, events, entry.eventsRead?.deref(), appendOnly) &&
+      !answersAnEarlierCall(events, entry.eventIds?.length ?? 0);
     entry.eventIds = events && idsOf(entry.eventIds, events, appended);
     entry.eventsRead = entry.eventIds && events ? new WeakRef(events) : undefined;
     // A shorter history is not one that grew by appending (a rewind, a compaction), nor one whose events

@@ -181,4 +181,6 @@ export interface Decision extends Omit<
   readonly summaryDiscarded?: string | undefined;
   /** The mask watermark to store, `null` to clear, absent to leave. */
   readonly mask?: MaskRecord | null | undefined;
+  /** In ADK's view of a late answer: the stored summary and mask cut at its function call, the only records written there. */
+  readonly cutAtCall?: { readonly summary?: SummaryRecord | undefined; readonly mask?: MaskRecord | null | undefined };
 }

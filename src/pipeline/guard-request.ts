@@ -19,7 +19,7 @@
  */
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import { startsFreshChain } from '../interactions/fresh-chain.js';
-import { checkPrepared, type PreparedCheck } from '../preparation/prepared-summary.js';
+import { checkPrepared, type PreparedCheck, type PreparedHandle } from '../preparation/prepared-summary.js';
 import { withServerChain } from '../usage/server-chain.js';
 import { compact } from './compact.js';
 import type { Decision, GuardRequestInput, GuardRequestResult } from './contract.js';
@@ -34,19 +34,33 @@ export type { CompactionOutcome } from './compaction-outcome.js';
 
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
   const observed = observe(input);
-  // ADK's view of a late answer is part of the history: a summary prepared for the whole of it is neither taken nor dropped.
-  const prepared =
-    input.prepared && !input.lateResponseView
-      ? checkPrepared(input.prepared, observed.located.summary, input.fingerprintAt, input.contents.length)
-      : undefined;
+  const prepared = input.prepared && preparedCheck(input, input.prepared, observed);
   const decision = await decide(input, observed, observed.decision.reason, prepared);
   const result = withStateChange(input, {
     ...decision,
     ...(prepared?.valid === false && { preparedDropped: prepared.reason }),
     ...(observed.located.summaryHeld !== undefined && { summaryHeld: observed.located.summaryHeld }),
+    cutAtCall: { summary: observed.located.cutAtCall, mask: observed.mask.cutAtCall },
     ...chainStep(input, decision),
   });
   return withBudgetLine(input, result);
+}
+
+/**
+ * Whether the prepared summary may be applied. ADK's view of a late answer is part of the history: there it is not
+ * taken, and it is dropped when it covers the answer's call (it never saw the answer, which the next request has
+ * right after the call).
+ */
+function preparedCheck(
+  input: GuardRequestInput,
+  handle: PreparedHandle,
+  observed: Observed,
+): PreparedCheck | undefined {
+  const { length } = input.contents;
+  if (!input.lateResponseView) return checkPrepared(handle, observed.located.summary, input.fingerprintAt, length);
+  return handle.watermark.covered > length - 2
+    ? { valid: false, reason: 'a late function response arrived inside what it covers' }
+    : undefined;
 }
 
 /** Interactions mode: whether the request starts a fresh server-side chain, and the chain it leaves. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summaryRecord, userText } from '../../test/support/builders.js';
 import { fingerprintsOf } from '../../test/support/guard-input.js';
+import { coveredContentsAt } from '../state/covered-contents.js';
 import { anchorAt } from '../state/watermark.js';
 import { locateStoredMask, locateStoredSummary } from './locate-stored.js';
 
@@ -27,13 +28,33 @@ describe('locateStoredSummary', () => {
     expect(located.summaryDiscarded).toMatch(/no longer matches/);
   });
 
-  it("should apply a summary past the end of a late answer's view up to the call, and hold it", () => {
+  it("should cut a summary past the end of a late answer's view at the call, to apply and store", () => {
     // The view: [user, ..., the call at 2, the response at 3]; the summary covered 9 contents of the whole history.
     const stored = summaryRecord({ covered: 9, anchor: 'x|y' });
     const located = locateStoredSummary(fingerprintAt, 4, stored, true);
-    expect(located).toMatchObject({ summary: stored, coverage: { covered: 2 } });
+    const cut = { ...stored, covered: 2, anchor: anchorAt(fingerprintAt, 2), kept: undefined };
+    expect(located).toMatchObject({ summary: cut, coverage: { covered: 2 }, cutAtCall: cut });
+    expect(located.cutAtCall?.contents).toEqual(coveredContentsAt(fingerprintAt, 2));
     expect(located.summaryDiscarded).toBeUndefined();
-    expect(located.summaryHeld).toMatch(/applied up to the function call at content 2/);
+    expect(located.summaryHeld).toMatch(/cut at the function call at content 2 \(its watermark was at 9\)/);
+  });
+
+  it.each([3, 4])(
+    "should cut a summary found past a late answer's call (covering %i of its 4 contents) at the call",
+    (covered) => {
+      const stored = summaryRecord({ covered, anchor: anchorAt(fingerprintAt, covered) });
+      const located = locateStoredSummary(fingerprintAt, 4, stored, true);
+      expect(located.coverage).toEqual({ covered: 2 });
+      expect(located.cutAtCall).toMatchObject({ covered: 2, anchor: anchorAt(fingerprintAt, 2) });
+    },
+  );
+
+  it("should apply a summary that ends before a late answer's call as it is", () => {
+    const stored = summaryRecord({ covered: 2, anchor: anchorAt(fingerprintAt, 2) });
+    const located = locateStoredSummary(fingerprintAt, 4, stored, true);
+    expect(located).toMatchObject({ summary: stored, coverage: { covered: 2 } });
+    expect(located.cutAtCall).toBeUndefined();
+    expect(located.summaryHeld).toBeUndefined();
   });
 
   it("should hold, not apply, a summary whose kept message is not in the late answer's view", () => {
@@ -63,8 +84,31 @@ describe('locateStoredMask', () => {
     });
   });
 
-  it('should leave a mask that a partial view of the history does not show', () => {
-    expect(locateStoredMask(fingerprintAt, 4, { ...mask, upTo: 9, anchor: 'elsewhere' }, 2, true)).toEqual({
+  it("should cut a mask past the end of a late answer's view at the call, to apply and store", () => {
+    const located = locateStoredMask(fingerprintAt, 4, { ...mask, upTo: 9, anchor: 'elsewhere' }, 2, true);
+    expect(located).toMatchObject({ maskedUpTo: 2, maskedFrom: 0, maskUpdate: undefined });
+    expect(located.cutAtCall).toMatchObject({ upTo: 2, anchor: anchorAt(fingerprintAt, 2), maskings: 1 });
+    expect(located.cutAtCall?.contents).toEqual(coveredContentsAt(fingerprintAt, 2));
+  });
+
+  it("should cut a mask found past a late answer's call, and clear one that starts at or after it", () => {
+    expect(locateStoredMask(fingerprintAt, 4, mask, 2, true)).toMatchObject({ maskedUpTo: 2, cutAtCall: { upTo: 2 } });
+    expect(locateStoredMask(fingerprintAt, 4, { ...mask, start: 2 }, 2, true)).toEqual({
+      maskedUpTo: 0,
+      maskedFrom: 0,
+      maskUpdate: undefined,
+      cutAtCall: null,
+    });
+  });
+
+  it("should leave a mask that ends before a late answer's call, or is not found in its view", () => {
+    const early = { ...mask, upTo: 2, anchor: anchorAt(fingerprintAt, 2) };
+    expect(locateStoredMask(fingerprintAt, 4, early, 2, true)).toEqual({
+      maskedUpTo: 2,
+      maskedFrom: 0,
+      maskUpdate: undefined,
+    });
+    expect(locateStoredMask(fingerprintAt, 4, { ...early, anchor: 'elsewhere' }, 2, true)).toEqual({
       maskedUpTo: 0,
       maskedFrom: 0,
       maskUpdate: undefined,

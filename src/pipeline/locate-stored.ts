@@ -2,15 +2,19 @@
  * Step 1 of the decision: where the stored summary and the stored mask end in
  * the live contents. A watermark that no longer matches the history is
  * dropped (a summary with its reason; a mask by clearing it), never guessed;
- * except in ADK's view of a late long-running answer (the history up to the
- * call, adk/runtime/late-response-view.ts), where a summary made for the whole
- * history is applied up to the call where it covers it, and both records stay
- * stored for the next request.
+ * except in ADK's view of a late answer (the history up to the function call,
+ * then the response: adk/runtime/late-response-view.ts). From the next request
+ * on, ADK places that response right after its call, inside what a summary or
+ * mask made before it covers: a record that reaches past the call is cut at
+ * the call there, applied so and stored so, and the answer and everything after
+ * the call are sent whole until a later compaction covers them (the sixteenth
+ * outside trial: the response was sent without its call, or stripped unseen).
  */
 import type { SummaryCoverage } from '../split/coverage.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { MaskRecord } from '../masking/mask-record.js';
-import { locateSummary, locateWatermark, type FingerprintAt } from '../state/watermark.js';
+import { coveredContentsAt } from '../state/covered-contents.js';
+import { anchorAt, locateSummary, locateWatermark, type FingerprintAt } from '../state/watermark.js';
 
 export interface LocatedSummary {
   /** The stored summary when it still applies. */
@@ -18,11 +22,10 @@ export interface LocatedSummary {
   readonly coverage: SummaryCoverage;
   /** Why a stored summary was not applied, and is cleared. */
   readonly summaryDiscarded?: string | undefined;
-  /**
-   * In ADK's view of a late long-running answer: how the stored summary was applied to it (up to the function
-   * call, or not at all) while it stays stored as it is.
-   */
+  /** In ADK's view of a late answer: how the stored summary was applied to it (cut at the function call, or not at all). */
   readonly summaryHeld?: string | undefined;
+  /** In ADK's view of a late answer: the stored summary cut at the function call, to store in its place. */
+  readonly cutAtCall?: SummaryRecord | undefined;
 }
 
 export function locateStoredSummary(
@@ -33,27 +36,42 @@ export function locateStoredSummary(
 ): LocatedSummary {
   if (!stored) return { summary: undefined, coverage: { covered: 0 } };
   const match = locateSummary(fingerprintAt, length, stored);
-  if (match.kind === 'found') return { summary: stored, coverage: match };
-  if (!partialView) return { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
-  const notApplied = { summary: undefined, coverage: { covered: 0 }, summaryHeld: `not applied (${match.reason})` };
-  return upToTheCall(fingerprintAt, length, stored) ?? notApplied;
+  if (!partialView)
+    return match.kind === 'found'
+      ? { summary: stored, coverage: match }
+      : { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
+  // The late view is the history up to the call, then the response: `length - 2` is the call.
+  const call = length - 2;
+  const pastTheCall = stored.covered > call || (match.kind === 'found' && match.covered > call);
+  if (match.kind === 'found' && !pastTheCall) return { summary: stored, coverage: match };
+  const reason = match.kind === 'missing' ? match.reason : `its watermark at ${stored.covered} is past the call`;
+  const notApplied = { summary: undefined, coverage: { covered: 0 }, summaryHeld: `not applied (${reason})` };
+  return (pastTheCall && upToTheCall(fingerprintAt, call, stored)) || notApplied;
 }
 
 /**
- * ADK's view of a late answer is the history up to the function call, then the response: a summary whose watermark
- * is past the call covers everything before it (review 14: not applied there, the view was summarized afresh from the
- * raw history, without the stored summary's facts). It is applied up to the call, which is sent with its response.
+ * A summary that covers the function call of a late answer covers everything before it: it is applied up to the
+ * call, which is sent with its response (a summary of the whole history left out of the view summarized it afresh
+ * from the raw history: review 14), and stored so, since the next request has the response right after the call.
  */
-function upToTheCall(fingerprintAt: FingerprintAt, length: number, stored: SummaryRecord): LocatedSummary | undefined {
-  const call = length - 2;
-  if (call < 1 || stored.covered <= call) return undefined;
+function upToTheCall(fingerprintAt: FingerprintAt, call: number, stored: SummaryRecord): LocatedSummary | undefined {
+  if (call < 1) return undefined;
   const { kept } = stored;
   const keptAt = kept && kept.at < call ? kept.at : undefined;
   if (kept && keptAt !== undefined && fingerprintAt(keptAt) !== kept.fingerprint) return undefined;
+  const cutAtCall: SummaryRecord = {
+    ...stored,
+    covered: call,
+    anchor: anchorAt(fingerprintAt, call),
+    kept: keptAt === undefined ? undefined : kept,
+    contents: coveredContentsAt(fingerprintAt, call),
+    lateAnswer: true,
+  };
   return {
-    summary: stored,
+    summary: cutAtCall,
     coverage: keptAt === undefined ? { covered: call } : { covered: call, keptAt },
-    summaryHeld: `applied up to the function call at content ${call} (its watermark at ${stored.covered} is past this request's ${length} contents)`,
+    summaryHeld: `cut at the function call at content ${call} (its watermark was at ${stored.covered})`,
+    cutAtCall,
   };
 }
 
@@ -64,7 +82,11 @@ export interface LocatedMask {
   readonly maskedFrom: number;
   /** `null` clears a stored mask that no longer matches the history (not in a partial view of it). */
   readonly maskUpdate: null | undefined;
+  /** In ADK's view of a late answer: the stored mask cut at the function call (`null`: nothing left to mask), to store. */
+  readonly cutAtCall?: MaskRecord | null | undefined;
 }
+
+const NO_MASK: LocatedMask = { maskedUpTo: 0, maskedFrom: 0, maskUpdate: undefined };
 
 export function locateStoredMask(
   fingerprintAt: FingerprintAt,
@@ -73,9 +95,15 @@ export function locateStoredMask(
   maskKeepRecent: number,
   partialView = false,
 ): LocatedMask {
-  if (!stored || maskKeepRecent <= 0) return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: undefined };
+  if (!stored || maskKeepRecent <= 0) return NO_MASK;
   const match = locateWatermark(fingerprintAt, length, stored.upTo, stored.anchor, stored.contents);
-  if (match.kind === 'missing') return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: partialView ? undefined : null };
+  if (partialView) {
+    const call = length - 2;
+    if (stored.upTo > call || (match.kind !== 'missing' && match.covered > call))
+      return maskUpToTheCall(fingerprintAt, call, stored);
+    if (match.kind === 'missing') return NO_MASK;
+  }
+  if (match.kind === 'missing') return { maskedUpTo: 0, maskedFrom: 0, maskUpdate: null };
   // A reorder can find the watermark earlier than stored: the start never passes it. A watermark found
   // earlier because contents before it are gone takes the start back with it (else the masked contents
   // that moved before the start would be sent unmasked); one found later keeps it (a repeat of masking, no loss).
@@ -86,4 +114,17 @@ export function locateStoredMask(
     maskedFrom: Math.max(0, Math.min(shifted, match.covered)),
     maskUpdate: undefined,
   };
+}
+
+/** A mask reaching past a late answer's function call, cut there as the summary is (`upToTheCall`). */
+function maskUpToTheCall(fingerprintAt: FingerprintAt, call: number, stored: MaskRecord): LocatedMask {
+  const start = stored.start ?? 0;
+  if (call < 1 || start >= call) return { ...NO_MASK, cutAtCall: null };
+  const cutAtCall: MaskRecord = {
+    ...stored,
+    upTo: call,
+    anchor: anchorAt(fingerprintAt, call),
+    contents: coveredContentsAt(fingerprintAt, call),
+  };
+  return { maskedUpTo: call, maskedFrom: start, maskUpdate: undefined, cutAtCall };
 }

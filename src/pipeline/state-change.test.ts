@@ -43,14 +43,21 @@ describe('withStateChange', () => {
       expect(withStateChange(input(), decision({ summaryDiscarded: 'watermark missing' })).state.summary).toBeNull();
     });
 
-    it("should write no summary or mask on ADK's view of a late long-running answer", () => {
+    it("should write on ADK's view of a late answer only the stored records cut at its call", () => {
       const mask = { upTo: 3, anchor: 'e|f', maskings: 1, createdAt: 2 };
-      for (const summaryHeld of ['applied up to the function call', undefined]) {
+      for (const summaryHeld of ['cut at the function call', undefined]) {
         const made = decision({ summaryHeld, newSummary: NEW, mask, summaryDiscarded: 'watermark missing' });
         const result = withStateChange(input({ summary: STORED, lateResponseView: true }), made);
         expect(result.state.summary).toBeUndefined();
         expect(result.state.mask).toBeUndefined();
       }
+      const cut = { summary: { ...STORED, covered: 1, lateAnswer: true as const }, mask: null };
+      const made = decision({ newSummary: NEW, mask, cutAtCall: cut });
+      const result = withStateChange(input({ summary: STORED, lateResponseView: true }), made);
+      expect(result.state.summary).toBe(cut.summary);
+      expect(result.state.mask).toBeNull();
+      // Not on a view of the whole history: there the decision's own records are written.
+      expect(withStateChange(input({ summary: STORED }), made).state).toMatchObject({ summary: NEW, mask });
     });
 
     it('should leave a stored summary that applies as it is', () => {

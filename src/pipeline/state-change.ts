@@ -16,12 +16,12 @@ export function withStateChange(input: GuardRequestInput, decision: Decision): G
 
 function stateChange(input: GuardRequestInput, decision: Decision): StateChange {
   const turns = trackTurn(decision.usage, input.invocationId ?? '', decision.calibrated);
-  // Records made on ADK's view of a late long-running answer would cover part of the history only: none is written
-  // there, and the stored ones stay for the next request, which has the whole history again.
+  // Records made on ADK's view of a late answer would cover part of the history only: none is written there but
+  // the stored ones cut at the answer's call (locate-stored.ts), which the next request, the whole history again, needs.
   const late = input.lateResponseView === true;
   return {
-    summary: late ? undefined : summaryToStore(input, decision),
-    mask: late ? undefined : decision.mask,
+    summary: late ? decision.cutAtCall?.summary : summaryToStore(input, decision),
+    mask: late ? decision.cutAtCall?.mask : decision.mask,
     usage: withBudget(turns, decision.budget, input.windowOrigin),
     compactionRequestServed: input.manual === true,
   };

@@ -110,6 +110,40 @@ describe('buildSummaryPrompt', () => {
       expect(prompt).toContain(`[${droppedContents} older messages omitted to fit the summarizer's window]`);
     });
 
+    it('should keep the leading messages it is told to keep before the newest, omitting those between', () => {
+      // A late answer and its call lead what is newly covered: no summary has read them yet.
+      const { prompt, droppedContents } = buildSummaryPrompt({
+        contents: TEN_MESSAGES,
+        maxPromptTokens: 700,
+        maxSummaryTokens: 100,
+        tokenizer: charsPerTokenTokenizer,
+        keepFirst: 2,
+      });
+      const kept = keptMessageNumbers(prompt);
+      expect(kept.slice(0, 2)).toEqual([0, 1]);
+      expect(kept.slice(2)).toEqual(Array.from({ length: kept.length - 2 }, (_, i) => 10 - (kept.length - 2) + i));
+      expect(kept.length).toBeGreaterThan(2);
+      expect(kept.length + droppedContents).toBe(10);
+      expect(prompt).toMatch(/message 1 x+\n\[\d+ older messages omitted/);
+      expect(charsPerTokenTokenizer.count(prompt)).toBeLessThanOrEqual(700);
+      // Nothing omitted: the conversation as it is; leading messages over half the room: not kept apart.
+      expect(fitPrompt(TEN_MESSAGES, 10_000).prompt).toBe(
+        buildSummaryPrompt({
+          ...{ contents: TEN_MESSAGES, maxPromptTokens: 10_000, maxSummaryTokens: 100 },
+          tokenizer: charsPerTokenTokenizer,
+          keepFirst: 2,
+        }).prompt,
+      );
+      const wide = buildSummaryPrompt({
+        contents: TEN_MESSAGES,
+        maxPromptTokens: 700,
+        maxSummaryTokens: 100,
+        tokenizer: charsPerTokenTokenizer,
+        keepFirst: 6,
+      });
+      expect(wide).toEqual(fitPrompt(TEN_MESSAGES, 700));
+    });
+
     it('should keep the head and tail of a newest message too large on its own', () => {
       // Rendering keeps 6,000 characters of a text (about 1,500 tokens at 4 characters per token), more than the
       // room a 1,000-token prompt leaves after its instructions.

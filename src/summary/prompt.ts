@@ -31,6 +31,11 @@ interface SummaryPromptInput {
   /** Bound on the summary's size, stated to the summarizer. */
   readonly maxSummaryTokens: number;
   readonly tokenizer: Tokenizer;
+  /**
+   * Leading contents shown whatever older ones are omitted (a late answer and its call, which no summary has read:
+   * summary/stored-summary.ts `lateAnswer`), while they take at most half of the room. @default 0
+   */
+  readonly keepFirst?: number | undefined;
 }
 
 interface SummaryPrompt {
@@ -84,23 +89,54 @@ export function buildSummaryPrompt(input: SummaryPromptInput): SummaryPrompt {
   const { tokenizer, maxPromptTokens } = input;
   const prefix = promptPrefix(input);
   const budget = maxPromptTokens - tokenizer.count(prefix) - 32;
-  const wrap = (kept: string, dropped: number): SummaryPrompt => {
+  const wrap = (kept: string, dropped: number, lead = ''): SummaryPrompt => {
     const omitted = dropped > 0 ? `[${dropped} older messages omitted to fit the summarizer's window]\n` : '';
     return {
-      prompt: `${prefix}\n\n<conversation>\n${omitted}${kept}\n</conversation>`,
+      prompt: `${prefix}\n\n<conversation>\n${lead}${omitted}${kept}\n</conversation>`,
       droppedContents: dropped,
     };
   };
   const rendered = input.contents.map((content) => renderContent(content));
+  const whole = fitConversation(rendered, budget, tokenizer);
+  const first = whole.dropped > 0 ? leadingBlocks(rendered, input.keepFirst ?? 0, budget, tokenizer) : undefined;
+  if (!first) return wrap(whole.kept, whole.dropped);
+  // Older messages are omitted: the leading ones stand first, then the newest that fit after them.
+  const rest = fitConversation(rendered.slice(first.count), budget - first.tokens, tokenizer);
+  return wrap(rest.kept, rest.dropped, `${first.text}\n`);
+}
+
+/** The first `count` rendered blocks, when there are that many and they take at most half of `budget`. */
+function leadingBlocks(
+  rendered: readonly string[],
+  count: number,
+  budget: number,
+  tokenizer: Tokenizer,
+): { readonly text: string; readonly tokens: number; readonly count: number } | undefined {
+  if (count <= 0 || rendered.length <= count) return undefined;
+  const text = rendered
+    .slice(0, count)
+    .filter((block) => block.length > 0)
+    .join('\n');
+  const tokens = tokenizer.count(text) + 1;
+  return tokens <= budget / 2 ? { text, tokens, count } : undefined;
+}
+
+/** The newest rendered blocks that fit `budget`, and how many older ones were left out. */
+function fitConversation(
+  rendered: readonly string[],
+  budget: number,
+  tokenizer: Tokenizer,
+): { readonly kept: string; readonly dropped: number } {
   const layout = layOut(rendered);
   const { shown, starts, conversation } = layout;
-  if (shown.length === 0) return wrap('', 0);
+  if (shown.length === 0) return { kept: '', dropped: 0 };
   const firstKept = firstKeptBlock(layout, rendered, budget, tokenizer);
-  if (firstKept === 'all') return wrap(conversation, 0);
-  if (firstKept < shown.length) return wrap(conversation.slice(starts[firstKept]), shown[firstKept] as number);
+  if (firstKept === 'all') return { kept: conversation, dropped: 0 };
+  if (firstKept < shown.length)
+    return { kept: conversation.slice(starts[firstKept]), dropped: shown[firstKept] as number };
   const newest = shown[shown.length - 1] as number;
-  if (budget <= 64) return wrap('', newest + 1);
-  return wrap(fitNewestBlock(rendered[newest] as string, budget, tokenizer), newest);
+  if (budget <= 64) return { kept: '', dropped: newest + 1 };
+  return { kept: fitNewestBlock(rendered[newest] as string, budget, tokenizer), dropped: newest };
 }
 
 /** The instructions, then the previous summary and the current request, each bounded in tokens. */

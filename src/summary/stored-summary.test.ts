@@ -54,6 +54,13 @@ describe('decodeSummaryRecord', () => {
   });
 
   describe('tolerated variations', () => {
+    it('should read the mark of a summary cut at a late answer, and no mark where it is absent or false', () => {
+      expect(decodeSummaryRecord({ ...STORED_SUMMARY, lateAnswer: true })?.lateAnswer).toBe(true);
+      expect(decodeSummaryRecord({ ...STORED_SUMMARY, lateAnswer: 'true' })?.lateAnswer).toBe(true);
+      for (const mark of [undefined, false, 'no'])
+        expect(decodeSummaryRecord({ ...STORED_SUMMARY, lateAnswer: mark })).not.toHaveProperty('lateAnswer');
+    });
+
     it('should decode a record stored as a JSON string', () => {
       expect(decodeSummaryRecord(JSON.stringify(STORED_SUMMARY))).toMatchObject(STORED_SUMMARY);
     });

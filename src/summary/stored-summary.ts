@@ -31,6 +31,11 @@ export interface SummaryRecord {
   readonly createdAt: number;
   /** Facts carried forward verbatim from summary to summary (see memory/durable-facts.ts). */
   readonly facts?: readonly DurableFact[] | undefined;
+  /**
+   * Cut at a late answer's function call (pipeline/locate-stored.ts): the two contents after the watermark are that
+   * call and its answer, which no summary has read yet; the next compaction's prompt keeps them whatever it omits.
+   */
+  readonly lateAnswer?: true | undefined;
 }
 
 /**
@@ -90,5 +95,6 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
     fallback: decodeBoolean(record['fallback']),
     createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
     facts: decodeFacts(record['facts']),
+    ...(decodeBoolean(record['lateAnswer']) && { lateAnswer: true }),
   };
 }

@@ -83,6 +83,18 @@ function summaryRequestFor(
     maxPromptTokens: plan.summarizerPromptTokens,
     maxSummaryTokens: plan.summaryCap,
     tokenizer: input.tokenizer,
+    keepFirst: lateAnswerBlocks(input.previous, input.split.toCover),
   });
   return { request: { ...base, prompt: prompt.prompt }, droppedContents: prompt.droppedContents };
+}
+
+/**
+ * The summarized contents up to a late answer that the previous summary was cut before (stored-summary.ts
+ * `lateAnswer`): its call and answer come first in what is newly covered, and a prompt that omits older messages
+ * would omit them first, though no summary has read them.
+ */
+function lateAnswerBlocks(previous: SummaryRecord | undefined, toCover: readonly number[]): number {
+  if (!previous?.lateAnswer) return 0;
+  const answer = toCover.indexOf(previous.covered + 1);
+  return answer > 0 && toCover[answer - 1] === previous.covered ? answer + 1 : 0;
 }

@@ -1,21 +1,34 @@
 /**
- * A `LongRunningFunctionTool` answered turns later, after the guard compacted the turn that started it (the
- * fourteenth outside trial). For the request of the late answer ADK (`rearrangeEventsForLatestFunctionResponse`)
- * sends only the events up to the function call and the response: the stored summary's watermark is past that
- * view's end. The guard used to clear the summary and the mask there, so the next turn, with the whole history again,
- * had nothing to apply: a fresh summary over the raw history, the earlier summaries' facts lost. The records now stay
- * stored, and the next request has the summary again.
+ * A tool answered turns after its call, after the guard compacted the turns between: a `LongRunningFunctionTool`
+ * (its pending response is replaced by the final one) and a tool that needs the user's confirmation (the response
+ * arrives where there was none). For the request of the late answer ADK (`rearrangeEventsForLatestFunctionResponse`)
+ * sends only the events up to the call and the response; from the next request on it places the response right
+ * after its call, inside what the stored summary and mask covered. The fourteenth outside trial saw the records
+ * cleared at the late answer (a fresh summary of the raw history, the earlier summaries' facts lost); the sixteenth
+ * saw them applied past the call: the response sent without its call, or stripped by a summary that never saw it
+ * (the agent answered "I do not know"). The records are now cut at the call and stored so.
  */
-import { InMemorySessionService, LlmAgent, LongRunningFunctionTool, Runner, type Event } from '@google/adk';
+import {
+  FunctionTool,
+  LlmAgent,
+  LongRunningFunctionTool,
+  Runner,
+  type BaseSessionService,
+  type Event,
+} from '@google/adk';
+import { InMemorySessionService } from '@google/adk';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { decodeSummaryRecord, stateKeysFor, SUMMARY_MARKER } from '../../src/internal.js';
-import { CapturingLogger, contentsText, type ModelScript } from '../../src/testing/index.js';
+import { decodeMaskRecord } from '../../src/masking/mask-record.js';
+import { CapturingLogger, contentsText, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import type { ContextGuardOptions } from '../../src/index.js';
 import { APP_NAME, fetchLogsTool, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
+import { pairingViolations } from '../support/request-invariants.js';
 
 const WINDOW = 8_000;
+const RESULT = 'DEPLOYED-OK-5521';
 const keys = stateKeysFor('ops');
 
 const textOf = (content: Content | undefined): string =>
@@ -24,14 +37,11 @@ const textOf = (content: Content | undefined): string =>
 /** Each page of logs its own: a page repeated would repeat a summary's anchor elsewhere in the history. */
 let pages = 0;
 
+/** The model never repeats the job's result in its own words: the agent knows it only from the response itself. */
 const script: ModelScript = ({ request }) => {
   const last = request.contents.at(-1);
   const response = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
-  if (response?.name === 'start_job') {
-    const result = response.response as { status?: string; result?: string };
-    const text = result.status === 'done' ? `Job finished: ${result.result}.` : 'Job started, ticket JOB-77.';
-    return { content: { role: 'model', parts: [{ text }] } };
-  }
+  if (response?.name === 'start_job') return { content: { role: 'model', parts: [{ text: 'Noted.' }] } };
   if (response) return { content: { role: 'model', parts: [{ text: 'Logs read.' }] } };
   const text = textOf(last);
   if (text.startsWith('Start'))
@@ -43,9 +53,8 @@ const script: ModelScript = ({ request }) => {
         parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: (pages += 1) } } }],
       },
     };
-  return {
-    content: { role: 'model', parts: [{ text: `Seen: ${contentsText(request.contents).length} characters.` }] },
-  };
+  const known = contentsText(request.contents).includes(RESULT);
+  return { content: { role: 'model', parts: [{ text: known ? `The result was ${RESULT}.` : 'I do not know.' }] } };
 };
 
 async function runTurn(runner: Runner, sessionId: string, newMessage: Content): Promise<Event[]> {
@@ -54,96 +63,138 @@ async function runTurn(runner: Runner, sessionId: string, newMessage: Content): 
   return events;
 }
 
-/** A session: `before` turns of logs, the job started, `after` turns of logs; its runner, model, logger and store. */
-async function sessionWithJob(before: number, after: number, options: ContextGuardOptions = {}) {
+type Gate = 'long-running' | 'confirmation';
+
+/** The job's tool: long-running (a pending response now, the final one later) or gated by the user's confirmation. */
+function jobTool(gate: Gate): FunctionTool {
+  const parameters = { type: 'OBJECT', properties: { target: { type: 'STRING' } } } as never;
+  const description = 'Starts a deploy job.';
+  return gate === 'long-running'
+    ? new LongRunningFunctionTool({
+        name: 'start_job',
+        description,
+        parameters,
+        execute: () => ({ status: 'pending' }),
+      })
+    : new FunctionTool({
+        name: 'start_job',
+        description,
+        parameters,
+        requireConfirmation: true,
+        execute: () => ({ status: 'done', result: RESULT }),
+      });
+}
+
+/** A replica: its own model, guard and runner on the shared session service. */
+function replica(sessionService: BaseSessionService, gate: Gate, options: ContextGuardOptions) {
   const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.2), script });
-  const startJob = new LongRunningFunctionTool({
-    name: 'start_job',
-    description: 'Starts a deploy job; the result arrives later.',
-    parameters: { type: 'OBJECT', properties: { target: { type: 'STRING' } } } as never,
-    execute: () => ({ status: 'pending', ticket: 'JOB-77' }),
-  });
   const agent = new LlmAgent({
     name: 'ops',
     model,
     instruction: 'You run deploys.',
-    tools: [startJob, fetchLogsTool()],
+    tools: [jobTool(gate), fetchLogsTool()],
   });
   const logger = new CapturingLogger();
-  const guard = summarizingGuard({ logger, ...options });
-  const sessionService = new InMemorySessionService();
+  const summarizer = new ScriptedSummarizer();
+  const guard = summarizingGuard({ logger, summarizer, ...options });
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+  return { model, logger, summarizer, runner };
+}
+
+/** The user's late answer: the job's final result, or the confirmation of the call ADK asked about. */
+function lateAnswer(gate: Gate, events: readonly Event[]): Content {
+  const parts = events.flatMap((event) => event.content?.parts ?? []);
+  const name = gate === 'long-running' ? 'start_job' : 'adk_request_confirmation';
+  const id = parts.find((part) => part.functionCall?.name === name)?.functionCall?.id;
+  const response = gate === 'long-running' ? { status: 'done', result: RESULT } : { confirmed: true };
+  return { role: 'user', parts: [{ functionResponse: { id, name, response } }] };
+}
+
+/** A response sent without its call before it (ADK's own pending calls, sent unanswered, are not the guard's). */
+const orphans = (contents: readonly Content[]): string[] =>
+  pairingViolations(contents).filter((problem) => /^content \d+ answers/.test(problem));
+
+/** `before` turns of logs, the job started, `after` turns of logs, on replica `a`; `b` answers the job late. */
+async function sessionWithJob(gate: Gate, before: number, after: number, options: ContextGuardOptions, two: boolean) {
+  const sessionService = new InMemorySessionService();
+  const a = replica(sessionService, gate, options);
+  const b = two ? replica(sessionService, gate, options) : a;
   const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   const events: Event[] = [];
   for (let turn = 1; turn <= before; turn++)
-    events.push(...(await runTurn(runner, id, userMessage(`Check logs ${turn}.`))));
-  events.push(...(await runTurn(runner, id, userMessage('Start the deploy job.'))));
-  const call = events
-    .flatMap((event) => event.content?.parts ?? [])
-    .find((part) => part.functionCall?.name === 'start_job');
+    events.push(...(await runTurn(a.runner, id, userMessage(`Check logs ${turn}.`))));
+  const started = await runTurn(a.runner, id, userMessage('Start the deploy job.'));
+  events.push(...started);
   for (let turn = 1; turn <= after; turn++)
-    events.push(...(await runTurn(runner, id, userMessage(`Check logs ${turn + before}.`))));
+    events.push(...(await runTurn(a.runner, id, userMessage(`Check logs ${turn + before}.`))));
   const state = async () =>
     (await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: id }))?.state ?? {};
-  const late: Content = {
-    role: 'user',
-    parts: [
-      {
-        functionResponse: {
-          id: call?.functionCall?.id,
-          name: 'start_job',
-          response: { status: 'done', result: 'DEPLOYED-OK-5521' },
-        },
-      },
-    ],
-  };
-  return { model, logger, guard, runner, id, events, state, late };
+  return { a, b, id, events, state, late: lateAnswer(gate, started) };
 }
 
-describe("a long-running tool's answer sent after compactions", () => {
+describe('a tool answered late, after compactions', () => {
   it.each([
-    ['started on the first turn', 0, 13, {}],
+    ['long-running, started on the first turn', 'long-running', 0, 13, {}, false],
     [
-      'started after twelve turns, its view alone over the threshold, with summaries prepared',
+      'long-running, started after twelve turns, its view alone over the threshold, summaries prepared',
+      'long-running',
       12,
       13,
       { prepareTurnsAhead: 1 },
+      false,
     ],
-    ['started after twelve turns, with masking', 12, 30, { maskKeepRecent: 2 }],
-  ])(
-    'should keep the stored records through the late answer, %s, and apply the summary',
-    async (_, before, after, options) => {
-      const run = await sessionWithJob(before, after, options);
-      const stored = await run.state();
-      const summary = decodeSummaryRecord(stored[keys.summary]);
-      expect(summary?.compactions).toBeGreaterThanOrEqual(1);
-      if ('maskKeepRecent' in options) expect(stored[keys.mask]).toBeDefined();
-      const compactions = run.logger.matching('compacted contents').length;
+    ['long-running, started after twelve turns, with masking', 'long-running', 12, 30, { maskKeepRecent: 2 }, false],
+    ['confirmed, asked after twelve turns', 'confirmation', 12, 13, {}, false],
+    ['confirmed, with masking, on another replica', 'confirmation', 12, 30, { maskKeepRecent: 2 }, true],
+    ['long-running, with masking, on another replica', 'long-running', 12, 30, { maskKeepRecent: 2 }, true],
+  ] as const)('should send the answer with its call and keep it, %s', async (_, gate, before, after, options, two) => {
+    const run = await sessionWithJob(gate, before, after, options, two);
+    const stored = await run.state();
+    const summary = decodeSummaryRecord(stored[keys.summary]);
+    expect(summary?.compactions).toBeGreaterThanOrEqual(1);
+    if ('maskKeepRecent' in options) expect(stored[keys.mask]).toBeDefined();
+    const compactions = run.b.logger.matching('compacted contents').length;
 
-      const from = run.model.requests.length;
-      const logFrom = run.logger.lines.length;
-      run.events.push(...(await runTurn(run.runner, run.id, run.late)));
-      const lateRequest = run.model.requests[from]?.contents ?? [];
-      // ADK's view of the late answer: the history up to the call, shorter than what the summary covers.
-      expect(lateRequest.length).toBeLessThan(summary?.covered ?? 0);
-      // The stored summary, applied up to the call: the call and its answer follow it; no new summary made there.
-      expect(textOf(lateRequest[0])).toContain(summary?.text.slice(0, 200));
-      expect(lateRequest.at(-2)?.parts?.some((part) => part.functionCall?.name === 'start_job')).toBe(true);
-      expect(run.logger.matching('compacted contents')).toHaveLength(compactions);
-      const kept = await run.state();
-      expect(kept[keys.summary]).toEqual(stored[keys.summary]);
-      expect(kept[keys.mask]).toEqual(stored[keys.mask]);
-      expect(run.logger.matching('stored summary kept as stored, applied up to the function call')).toHaveLength(1);
-      expect(run.logger.matching('stored summary not applied')).toEqual([]);
-      const lateLines = run.logger.lines.slice(logFrom).map((line) => line.message);
-      expect(lateLines.filter((line) => line.includes('prepared summary dropped'))).toEqual([]);
+    const from = run.b.model.requests.length;
+    const logFrom = run.b.logger.lines.length;
+    const answered = await runTurn(run.b.runner, run.id, run.late);
+    const lateRequest = run.b.model.requests[from]?.contents ?? [];
+    // ADK's view of the late answer: the history up to the call, shorter than what the summary covers.
+    expect(lateRequest.length).toBeLessThan(summary?.covered ?? 0);
+    // The stored summary, applied up to the call: the call and its answer follow it; no new summary made there.
+    expect(textOf(lateRequest[0])).toContain(summary?.text.slice(0, 200));
+    expect(lateRequest.at(-2)?.parts?.some((part) => part.functionCall?.name === 'start_job')).toBe(true);
+    expect(JSON.stringify(lateRequest.at(-1))).toContain(RESULT);
+    expect(orphans(lateRequest)).toEqual([]);
+    expect(run.b.logger.matching('compacted contents')).toHaveLength(compactions);
+    // Stored cut at the call: the next request, the whole history again, has the answer right after the call.
+    const [line] = run.b.logger.matching('stored summary cut at the function call at content');
+    const call = Number(/at content (\d+)/.exec(line?.message ?? '')?.[1]);
+    const cut = await run.state();
+    expect(decodeSummaryRecord(cut[keys.summary])).toMatchObject({ covered: call, text: summary?.text });
+    expect(call).toBeLessThan(summary?.covered ?? 0);
+    expect(decodeMaskRecord(cut[keys.mask])?.upTo ?? 0).toBeLessThanOrEqual(call);
+    expect(run.b.logger.matching('stored summary not applied')).toEqual([]);
+    const lateLines = run.b.logger.lines.slice(logFrom).map((line) => line.message);
+    expect(lateLines.filter((line) => line.includes('prepared summary dropped'))).toEqual([]);
 
-      const next = run.model.requests.length;
-      run.events.push(...(await runTurn(run.runner, run.id, userMessage('What was the job result?'))));
-      const request = run.model.requests[next]?.contents ?? [];
-      expect(textOf(request[0])).toContain(SUMMARY_MARKER);
-      expect(contentsText(request)).toContain('Job finished: DEPLOYED-OK-5521.');
-      expect(run.events.filter((event) => event.errorCode)).toEqual([]);
-    },
-  );
+    const next = run.a.model.requests.length;
+    const asked = await runTurn(run.a.runner, run.id, userMessage('What was the job result?'));
+    const request = run.a.model.requests[next]?.contents ?? [];
+    expect(textOf(request[0])).toContain(SUMMARY_MARKER);
+    const answer = request.findIndex((content) =>
+      content.parts?.some((part) => part.functionResponse?.name === 'start_job'),
+    );
+    if (answer >= 0) {
+      expect(request[answer]?.parts?.[0]?.functionResponse?.response).toMatchObject({ result: RESULT });
+      expect(request[answer - 1]?.parts?.[0]?.functionCall?.name).toBe('start_job');
+      expect(asked.map((event) => textOf(event.content)).join(' ')).toContain(`The result was ${RESULT}.`);
+    } else {
+      // Sent whole from the call on, the history was over the threshold: a new summary covers the answer, made from it.
+      const prompts = [...run.a.summarizer.calls, ...run.b.summarizer.calls].map((made) => made.prompt);
+      expect(prompts.slice(-1).join('')).toContain(RESULT);
+    }
+    expect(orphans(request)).toEqual([]);
+    expect([...run.events, ...answered, ...asked].filter((event) => event.errorCode)).toEqual([]);
+  });
 });

@@ -119,8 +119,9 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
   }
   if (result.summaryHeld) {
     appliers.logger.info(
-      `${LOG_PREFIX} agent '${context.agentName}': stored summary kept as stored, ${result.summaryHeld}: ADK sends ` +
-        `a late function response with the history up to its call only; the next request has the whole history again.`,
+      `${LOG_PREFIX} agent '${context.agentName}': stored summary ${result.summaryHeld}: ADK sends a late function ` +
+        `response with the history up to its call, then places it right after the call; the call, the response and ` +
+        `what follows are sent whole until a compaction covers them.`,
     );
   }
   if (result.compactionDiscarded)
