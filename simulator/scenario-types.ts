@@ -157,7 +157,7 @@ export interface ScenarioSpec {
     readonly maskKeepRecent?: number;
     readonly maskStaleOutputTokens?: number;
     /** Per-tool declarations (`tools` option), e.g. a tool declared read-only. */
-    readonly tools?: Readonly<Record<string, { readonly readOnly?: boolean }>>;
+    readonly tools?: Readonly<Record<string, { readonly readOnly?: boolean; readonly reuseResult?: boolean }>>;
     /** The budget the model sees: every request ends with one line of figures. */
     readonly budgetLine?: boolean;
   };

@@ -40,6 +40,11 @@ export interface ToolDeclaration {
    * again. Otherwise it never does. @default `false`
    */
   readOnly?: boolean;
+  /**
+   * With `readOnly`: a repeated call is answered from the earlier result the model no longer sees, unless a tool not
+   * declared `readOnly` ran since. @default `false`
+   */
+  reuseResult?: boolean;
 }
 
 /** What one agent's requests are held to. Every field is optional. */

@@ -54,7 +54,7 @@ export const TOOL_WORK: readonly ScenarioSpec[] = [
       name: '16k_RepeatedReadOnlyCall_Masked',
       claim:
         'A read-only config read is masked by later log work; asked for one of its settings, the model calls it again with the same arguments, and the guard answers from the stored result with its age: the tool runs once.',
-      guard: { tools: { read_config: { readOnly: true } } },
+      guard: { tools: { read_config: { readOnly: true, reuseResult: true } } },
       expect: { toolWork: { ...REPEAT_READ_ANSWER, toolRuns: { read_config: 1 }, storedAnswers: 1 } },
     },
     READ_ONLY_TWIN,
@@ -63,7 +63,7 @@ export const TOOL_WORK: readonly ScenarioSpec[] = [
     ...REPEAT_READ,
     name: READ_ONLY_TWIN,
     claim:
-      'The same work with read_config not declared read-only (the feature off): the repeated call runs the tool again, so the two runs show what a stored answer saves.',
+      'The same work with read_config not declared to reuse its result (the feature off): the repeated call runs the tool again, so the two runs show what a stored answer saves.',
     expect: { toolWork: { ...REPEAT_READ_ANSWER, toolRuns: { read_config: 2 }, storedAnswers: 0 } },
   }),
   workScenario(

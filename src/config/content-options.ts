@@ -57,11 +57,11 @@ export const CONTENT_OPTIONS = {
   },
   tools: {
     scope: 'policy',
-    range: other('`{ [toolName]: { readOnly? } }`'),
+    range: other('`{ [toolName]: { readOnly?, reuseResult? } }`'),
     defaultText: '`{}`',
     short:
       "Per-tool declarations by exact tool name, e.g. `{ search_orders: { readOnly: true } }` for a tool whose calls change nothing: only its masked results' placeholders may suggest calling it again.",
-    long: "Per-tool declarations, by exact tool name (ADK's tools carry none; its fields below): `readOnly: true` says a call has no side effect, so a masked result's placeholder may suggest calling the tool again; every other tool's placeholder says to read it back with the recall tool instead, which the guard declares itself wherever masking for cost is on. An agent's entry for a tool is merged over the global one; a field other than `readOnly` is refused, naming the one it likely meant; a key that names no tool of the agents it applies to is logged once, with the name it likely meant, when the app first runs (tools a toolset lists at run time are not checked) (see [design.md](design.md#placeholders-never-invite-a-repeated-side-effect)).",
+    long: "Per-tool declarations, by exact tool name (ADK's tools carry none; its fields below): `readOnly: true` says a call has no side effect, so a masked result's placeholder may suggest calling the tool again; every other tool's placeholder says to read it back with the recall tool instead, which the guard declares itself wherever masking for cost is on; `reuseResult: true` with it answers a repeated call from the stored result while no other tool ran since. An agent's entry for a tool is merged over the global one; a field other than these is refused, naming the one it likely meant; a key that names no tool of the agents it applies to is logged once, with the name it likely meant, when the app first runs (tools a toolset lists at run time are not checked) (see [design.md](design.md#placeholders-never-invite-a-repeated-side-effect)).",
     see: 'docs/configuration.md#per-tool-declarations-tools',
   },
   budgetLine: {

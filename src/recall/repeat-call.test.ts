@@ -43,6 +43,7 @@ const query = {
   args: { b: 1, a: [2, { d: 1, c: 0 }] },
   invocationId: 'i3',
   hidingKeys: [MASK],
+  isReadOnly: (name: string) => name === 'read' || name === 'search',
 };
 
 describe('canonicalArgs', () => {
@@ -70,6 +71,22 @@ describe('findStoredAnswer', () => {
     expect(findStoredAnswer(offloaded, query)?.hiddenBy).toBe('offload');
     const replay = [callEvent('2', 'i3', args), resultEvent('2', 'i3', { v: 1, [STORED_ANSWER_KEY]: {} })];
     expect(findStoredAnswer(replay, query)).toBeUndefined();
+  });
+
+  it('should not answer once a tool that may change something was called since the result, by any agent', () => {
+    const call = (id: string, name: string, author = 'worker'): RepeatEvent => ({
+      id,
+      invocationId: 'i2',
+      author,
+      timestamp: 1_500,
+      content: { role: 'model', parts: [{ functionCall: { id: `call-${id}`, name, args: {} } }] },
+    });
+    const stored = [callEvent('1', 'i1', args), resultEvent('1', 'i1', { cart: ['soil'] })];
+    for (const since of [call('2', 'modify_cart'), call('2', 'modify_cart', 'checkout_agent'), call('2', 'unknown')])
+      expect(findStoredAnswer([...stored, since, maskWrite('i2')], query)).toBeUndefined();
+    // A read-only call since, or a write before the result, leaves the stored answer as it is.
+    expect(findStoredAnswer([...stored, call('2', 'search'), maskWrite('i2')], query)?.eventId).toBe('r-1');
+    expect(findStoredAnswer([call('0', 'modify_cart'), ...stored, maskWrite('i2')], query)?.eventId).toBe('r-1');
   });
 
   it("should not use another agent's call", () => {

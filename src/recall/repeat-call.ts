@@ -1,8 +1,10 @@
 /**
- * No repeated fetch: a call of a read-only tool with the same arguments as an earlier call whose
- * result the model no longer sees whole (offloaded to an artifact, or masked or summarized away)
- * is answered from that stored result instead of running the tool again. Pure: it reads the
- * session's events (the original result event, never changed), so any replica answers alike.
+ * No repeated fetch: a call of a tool declared to reuse its result, with the same arguments as an
+ * earlier call whose result the model no longer sees whole (offloaded to an artifact, or masked or
+ * summarized away), is answered from that stored result instead of running the tool again, unless
+ * a tool that may change something was called since (the seventeenth outside trial: a cart read
+ * again after an item was added was answered with the cart before). Pure: it reads the session's
+ * events (the original result event, never changed), so any replica answers alike.
  */
 import { isVisibleTo, type SearchableEvent } from './search-events.js';
 import { OFFLOAD_HANDLE_KEY } from '../offload/artifact-handle.js';
@@ -37,6 +39,8 @@ interface RepeatQuery {
   readonly invocationId: string;
   /** The agent's state keys whose writing hides earlier turns' results: its mask and its summary. */
   readonly hidingKeys: readonly string[];
+  /** Whether a call of the tool named so changes nothing: a call of any other since the result makes it stale. */
+  readonly isReadOnly: (toolName: string) => boolean;
 }
 
 interface StoredAnswer {
@@ -96,7 +100,7 @@ export function findStoredAnswer(events: readonly RepeatEvent[], query: RepeatQu
       const offloaded = OFFLOAD_HANDLE_KEY in result.response;
       const masked =
         index < hiding.index && event.invocationId !== hiding.invocation && event.invocationId !== query.invocationId;
-      if (!offloaded && !masked) return undefined;
+      if ((!offloaded && !masked) || changedSince(events, index, query.isReadOnly)) return undefined;
       return {
         response: result.response,
         eventId: event.id,
@@ -106,6 +110,20 @@ export function findStoredAnswer(events: readonly RepeatEvent[], query: RepeatQu
     }
   }
   return undefined;
+}
+
+/** Whether any agent called a tool that may change something after the event at `index` (its result may be stale). */
+function changedSince(
+  events: readonly RepeatEvent[],
+  index: number,
+  isReadOnly: (toolName: string) => boolean,
+): boolean {
+  for (let i = index + 1; i < events.length; i++)
+    for (const part of events[i]?.content?.parts ?? []) {
+      const name = part.functionCall?.name;
+      if (name !== undefined && !isReadOnly(name)) return true;
+    }
+  return false;
 }
 
 /** The stored result as the answer of the repeated call, marked with its age (the original result is not changed). */

@@ -106,7 +106,7 @@ function world(options: { artifacts?: BaseArtifactService; configChars?: number;
   const guard = new ContextGuard({
     contextWindow: 200_000,
     summarizer: new ScriptedSummarizer(),
-    tools: { read_config: { readOnly: true }, fetch_big: { readOnly: true } },
+    tools: { read_config: { readOnly: true, reuseResult: true }, fetch_big: { readOnly: true, reuseResult: true } },
     ...options.guard,
   });
   const runner = new Runner({
@@ -224,6 +224,24 @@ describe('no repeated fetch of a read-only tool', () => {
     const other = await turn(runner, 'alice', session.id, 'read_config {"path":"/etc/b.toml"}');
     expect(runs.read_config).toBe(2);
     expect(responseOf(other, 'read_config')?.[STORED]).toBeUndefined();
+  });
+
+  it('should run the tool again once a tool not declared read-only ran since, or without reuseResult', async () => {
+    // The seventeenth outside trial: a cart read again after an item was added was answered with the cart before.
+    const { runner, sessionService, runs } = world();
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    await turn(runner, 'alice', session.id, 'read_config {"path":"/etc/app.toml"}');
+    await turn(runner, 'alice', session.id, 'write_note {"path":"/etc/app.toml"}');
+    const again = await turn(runner, 'alice', session.id, 'read_config {"path":"/etc/app.toml"}');
+    expect(runs.read_config).toBe(2);
+    expect(responseOf(again, 'read_config')?.[STORED]).toBeUndefined();
+    expect(responseOf(again, 'read_config')?.['body']).toContain('v2');
+
+    const readOnly = world({ guard: { tools: { read_config: { readOnly: true } } } });
+    const other = await readOnly.sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    await turn(readOnly.runner, 'alice', other.id, 'read_config {"path":"/etc/app.toml"}');
+    await turn(readOnly.runner, 'alice', other.id, 'read_config {"path":"/etc/app.toml"}');
+    expect(readOnly.runs.read_config).toBe(2);
   });
 
   it("should never answer from another user's session", async () => {

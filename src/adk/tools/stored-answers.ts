@@ -1,8 +1,8 @@
 /**
- * No repeated fetch, the ADK side: before a tool runs, a call of a tool declared read-only (the
- * `tools` option) with the same arguments as an earlier call whose result was offloaded or masked
- * is answered from that stored result (recall/repeat-call.ts), marked with its age, and the tool
- * does not run.
+ * No repeated fetch, the ADK side: before a tool runs, a call of a tool declared `readOnly` and
+ * `reuseResult` (the `tools` option) with the same arguments as an earlier call whose result was
+ * offloaded or masked, with no call of a tool not declared `readOnly` since, is answered from that
+ * stored result (recall/repeat-call.ts), marked with its age, and the tool does not run.
  *
  * ADK 2.0.0 (`agents/functions.js`, `handleFunctionCallList`): a value a plugin's (or an agent's)
  * `beforeToolCallback` returns is used as the tool's response and the tool is not called; the
@@ -11,13 +11,13 @@
  */
 import type { BaseTool, Context } from '@google/adk';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
-import { isReadOnlyTool } from '../../config/read-only-tool.js';
+import { isReadOnlyTool, reusesResult } from '../../config/read-only-tool.js';
 import { findStoredAnswer, storedAnswerResult } from '../../recall/repeat-call.js';
 import { stateKeysFor } from '../../state/keys.js';
 import { recordStoredAnswer } from '../../telemetry/recall-metrics.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
-import { isContextRecallTool } from './recall-tool.js';
+import { isContextRecallTool, RECALL_TOOL_NAME } from './recall-tool.js';
 
 export class StoredAnswers {
   constructor(
@@ -35,7 +35,7 @@ export class StoredAnswers {
     const agentName = context.invocationContext.agent?.name ?? '';
     try {
       const policy = this.policyFor(context.agentName);
-      if (!policy.enabled || !isReadOnlyTool(policy.tools, toolName) || isContextRecallTool(tool)) return undefined;
+      if (!policy.enabled || !reusesResult(policy.tools, toolName) || isContextRecallTool(tool)) return undefined;
       const invocation = context.invocationContext;
       const keys = stateKeysFor(context.agentName);
       const found = findStoredAnswer(invocation.session.events, {
@@ -45,6 +45,8 @@ export class StoredAnswers {
         branch: invocation.branch,
         invocationId: invocation.invocationId,
         hidingKeys: [keys.mask, keys.summary],
+        // The guard's own recall tool reads the session only.
+        isReadOnly: (name) => name === RECALL_TOOL_NAME || isReadOnlyTool(policy.tools, name),
       });
       if (!found) return undefined;
       this.logger.debug(
