@@ -36,6 +36,8 @@ export const Tag = {
   /** A safe integer of 2^52 or more: its high part has a 27th bit, which one code of 26 bits cannot carry. */
   IntegerWide: 0x10011,
   NegativeWide: 0x10012,
+  /** An object or array met again inside itself: a cycle, hashed as its depth above, never walked again. */
+  Cycle: 0x10013,
 } as const;
 
 /** 2^26: a hash half, and the split of a safe integer into two halves. */
@@ -51,6 +53,14 @@ export class Hasher {
   high = SEED_HIGH;
   /** Nodes the walk may still visit. */
   remaining: number;
+  /** The objects and arrays being walked, outermost first: one met again is a cycle (fingerprint.ts). */
+  readonly path: object[] = [];
+  /**
+   * The digest of each long text hashed so far in this walk: a text met again (one value shared by many
+   * objects) is hashed once (the eighteenth outside trial: a 100 KB body referred to from a cycle was hashed
+   * again on each of a million visits, and the process stalled for 26 s on every call).
+   */
+  private readonly digests = { utf8: new Map<string, string>(), utf16le: new Map<string, string>() };
 
   constructor(
     maxNodes: number = Number.POSITIVE_INFINITY,
@@ -98,7 +108,12 @@ export class Hasher {
     this.addLength(text.length);
     if (text.length <= NATIVE_HASH_CHARS) this.addChars(text, 0, text.length);
     else {
-      const digest = createHash('sha1').update(text, encoding).digest('base64');
+      const known = this.digests[encoding];
+      let digest = known.get(text);
+      if (digest === undefined) {
+        digest = createHash('sha1').update(text, encoding).digest('base64');
+        known.set(text, digest);
+      }
       this.addChars(digest, 0, digest.length);
     }
   }

@@ -26,6 +26,32 @@ describe('fingerprint', () => {
       expect(fingerprint(cyclic)).toMatch(/^[0-9a-z]+\.[0-9a-z]+$/);
     });
 
+    it('should walk a cycle once, reading a value inside it a bounded number of times', () => {
+      // The eighteenth outside trial: an HTTP response whose request and response point at each other, with a
+      // 100 KB body, was walked to the node budget and its body hashed on every round (26 s a call).
+      let reads = 0;
+      const body = 'x'.repeat(100_000);
+      const response: Record<string, unknown> = { status: 200 };
+      const request: Record<string, unknown> = { url: '/orders', response };
+      Object.defineProperty(response, 'body', { enumerable: true, get: () => (reads++, body) });
+      response['request'] = request;
+      response['again'] = request;
+      const print = fingerprint(functionResponse('fetch', { response, request }));
+      expect(reads).toBeLessThanOrEqual(8);
+      // The same cycles give the same fingerprint; a cycle closed elsewhere gives another.
+      expect(fingerprint(functionResponse('fetch', { response, request }))).toBe(print);
+      const elsewhere: Record<string, unknown> = { url: '/orders', response: { status: 200, body } };
+      (elsewhere['response'] as Record<string, unknown>)['request'] = elsewhere;
+      expect(fingerprint(functionResponse('fetch', { response: elsewhere, request }))).not.toBe(print);
+    });
+
+    it('should hash a long text shared by many values once per walk, to the same fingerprint as copies of it', () => {
+      const text = 'y'.repeat(50_000);
+      const shared = Array.from({ length: 200 }, () => ({ text }));
+      const copies = Array.from({ length: 200 }, (_, i) => ({ text: `${'y'.repeat(49_999 + (i % 1))}y` }));
+      expect(fingerprint(shared)).toBe(fingerprint(copies));
+    });
+
     it('should fingerprint a 10,000-level nesting without overflowing the stack', () => {
       let nested: unknown = 'leaf';
       for (let i = 0; i < 10_000; i++) nested = { child: nested };

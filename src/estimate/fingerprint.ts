@@ -57,20 +57,39 @@ function addValue(hasher: Hasher, value: unknown, depth: number, bulk: Bulk): vo
   else if (kind === 'bigint') {
     hasher.mix(Tag.BigInt);
     hasher.addString((value as bigint).toString());
-  } else if (Array.isArray(value)) {
+  } else if (kind === 'object') {
+    if (isCycle(hasher, value)) return;
+    hasher.path.push(value);
+    addComposite(hasher, value, depth, bulk);
+    hasher.path.pop();
+  } else {
+    hasher.mix(Tag.Other);
+    hasher.addTag(kind);
+  }
+}
+
+/**
+ * An object or array already being walked, met again inside itself: hashed as how far up it is, not walked
+ * again (a cycle was walked until the node budget ran out, its long texts hashed on every round).
+ */
+function isCycle(hasher: Hasher, value: object): boolean {
+  const at = hasher.path.lastIndexOf(value);
+  if (at < 0) return false;
+  hasher.mix(Tag.Cycle);
+  hasher.addLength(hasher.path.length - at);
+  return true;
+}
+
+function addComposite(hasher: Hasher, value: object, depth: number, bulk: Bulk): void {
+  if (Array.isArray(value)) {
     hasher.mix(Tag.ArrayOpen);
     hasher.addLength(value.length);
     // Past the budget nothing more is hashed: stop at once rather than visit the rest of a 90,000-item level.
     for (let i = 0; i < value.length && hasher.remaining >= 0; i++) addValue(hasher, value[i], depth + 1, bulk);
     hasher.mix(Tag.ArrayClose);
-  } else if (kind === 'object') {
-    if (value instanceof KeptObject) addPairs(hasher, value.keys, value.values, undefined, depth, bulk);
-    else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') addSerialized(hasher, value, depth, bulk);
-    else addObject(hasher, value as Record<string, unknown>, depth, bulk);
-  } else {
-    hasher.mix(Tag.Other);
-    hasher.addTag(kind);
-  }
+  } else if (value instanceof KeptObject) addPairs(hasher, value.keys, value.values, undefined, depth, bulk);
+  else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') addSerialized(hasher, value, depth, bulk);
+  else addObject(hasher, value as Record<string, unknown>, depth, bulk);
 }
 
 /**

@@ -57,6 +57,14 @@ describe('isOwnOffloadArtifact', () => {
     expect(isOwnOffloadArtifact('report.pdf', 'billing', () => true)).toBe(false);
     expect(isOwnOffloadArtifact('user:context_guard-tool_output-x.json', 'billing', () => true)).toBe(false);
   });
+
+  it("should refuse a name that climbs out of the app's own names, with either separator", () => {
+    // The eighteenth outside trial: two apps on one FileArtifactService folder, `..` resolved by the service.
+    const other = offloadArtifactName('payroll', 'fetch', 'e-1', 'adk-1');
+    const mine = offloadArtifactName('billing', 'fetch', 'e-1', 'adk-1').replace(/\.json$/, '');
+    for (const climb of [`${mine}/../${other}`, `${mine}\\..\\${other}`, `${mine}/../../report.pdf`])
+      expect(isOwnOffloadArtifact(climb, 'billing', () => true)).toBe(false);
+  });
 });
 
 describe('isAppOffloadArtifact', () => {

@@ -67,10 +67,13 @@ export function offloadArtifactName(
  * Whether the recall tool of `appName` may read the artifact `name`: one of the guard's names
  * of this app; or an older name without an app segment that this session's own events record
  * as saved (`recorded`, the names in their `actions.artifactDelta`): the session belongs to one
- * app, so another app's session with the same id cannot have recorded it.
+ * app, so another app's session with the same id cannot have recorded it. Only a name of the
+ * characters the guard writes (`safeSegment`'s, the app mark's `=`): a path separator let a name
+ * that starts like one of this app's climb to another app's artifact in a shared
+ * `FileArtifactService` folder (the eighteenth outside trial: `<this app's prefix>/../<the other's>`).
  */
 export function isOwnOffloadArtifact(name: string, appName: string, recorded: (name: string) => boolean): boolean {
-  if (!name.startsWith(OFFLOAD_ARTIFACT_PREFIX)) return false;
+  if (!name.startsWith(OFFLOAD_ARTIFACT_PREFIX) || !/^[A-Za-z0-9._=-]+$/.test(name)) return false;
   const rest = name.slice(OFFLOAD_ARTIFACT_PREFIX.length);
   if (rest.startsWith(APP_MARK)) return rest.startsWith(`${offloadAppSegment(appName)}-`);
   return recorded(name);
