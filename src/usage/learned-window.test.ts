@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { usageRecord } from '../../test/support/builders.js';
 import { rejectionOutcome } from './provider-feedback.js';
 import {
+  acceptedByCall,
   acceptedIn,
   chooseWindow,
   decideWindow,
@@ -155,6 +156,24 @@ describe('learned windows bounded by accepted requests', () => {
     expect(windowFloor([{ tokens: 5_000 }, { estimate: 6_000 }])).toBe(6_000);
     expect(windowFloor([{ estimate: 6_000 }], 0.5)).toBe(3_000);
     expect(windowFloor([{ estimate: 6_000 }], 3)).toBe(6_000);
+  });
+});
+
+describe('acceptedByCall', () => {
+  it("should tell the process this call's own count and estimate, never the session's record", () => {
+    const forged = usageRecord({ sentEstimate: 9_000, acceptedTokens: 5_000_000, acceptedEstimate: 5_000_000 });
+    expect(acceptedByCall(forged, 10_000)).toEqual({ tokens: 10_000, estimate: 9_000 });
+    expect(acceptedByCall(forged, 8_000)).toEqual({ tokens: 8_000, estimate: 8_000 });
+    expect(acceptedByCall(forged, undefined)).toEqual({ tokens: undefined, estimate: 9_000 });
+  });
+
+  it('should leave out a count far from the estimate that was sent (a provider over-reporting tenfold)', () => {
+    expect(acceptedByCall(usageRecord({ sentEstimate: 1_000 }), 10_000)).toEqual({
+      tokens: undefined,
+      estimate: 1_000,
+    });
+    expect(acceptedByCall(usageRecord({ sentEstimate: 1_000 }), 5_000_000).tokens).toBeUndefined();
+    expect(acceptedByCall(usageRecord({ sentEstimate: 1_000 }), Number.NaN).tokens).toBeUndefined();
   });
 });
 

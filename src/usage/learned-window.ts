@@ -98,6 +98,23 @@ export function recordAccepted(usage: UsageRecord, model: string | undefined, re
   return { ...usage, acceptedModel: name, acceptedTokens: tokens, acceptedEstimate: estimate };
 }
 
+/**
+ * What one accepted call tells every session of the process about `model`: its own count, when it is consistent with
+ * the estimate that was sent (`statedSizeConsistent`), and that estimate, at no more than the count. Never the
+ * session's record (a tool can write a forged one) nor another call's count: the eighteenth outside trial fed the
+ * process's accepted floor from one session's state, or from a provider's count ten times the request's size, and
+ * another user's sessions then learned no window from their rejections (ten rejected calls instead of one).
+ */
+export function acceptedByCall(
+  usage: Pick<UsageRecord, 'sentEstimate'>,
+  realPromptTokens: number | undefined,
+): AcceptedSize {
+  const real = plausibleTokenCount(realPromptTokens, 1);
+  const sent = usage.sentEstimate;
+  const tokens = real !== undefined && statedSizeConsistent(real, sent) ? real : undefined;
+  return { tokens, estimate: sent !== undefined && tokens !== undefined ? Math.min(sent, tokens) : sent };
+}
+
 function maxOf(a: number | undefined, b: number | undefined): number | undefined {
   if (a === undefined) return b;
   return b === undefined ? a : Math.max(a, b);

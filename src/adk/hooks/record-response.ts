@@ -5,7 +5,7 @@
 import type { Context, LlmResponse } from '@google/adk';
 import { billUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
-import { recordAccepted } from '../../usage/learned-window.js';
+import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
 import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
 import { takeCallRecords } from './call-records.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
@@ -137,7 +137,6 @@ function acceptRequest(
   windows: ModelWindowResolver,
 ): UsageRecord {
   const real = response.usageMetadata?.promptTokenCount;
-  const next = recordAccepted(usage, model, real);
-  windows.accept(model, { tokens: next.acceptedTokens, estimate: next.acceptedEstimate });
-  return next;
+  windows.accept(model, acceptedByCall(usage, real));
+  return recordAccepted(usage, model, real);
 }
