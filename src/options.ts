@@ -201,8 +201,8 @@ export interface ContextGuardOptions extends AgentPolicy {
   tokenizer?: Tokenizer;
   /** Where log lines go; conversation text is never logged above debug level. @default ADK's `getLogger()` */
   logger?: GuardLogger;
-  /** Called with the audit record of every compaction. A listener that throws is logged and ignored. */
-  onCompaction?: (record: CompactionRecord) => void | Promise<void>;
+  /** Called with the audit record of every compaction. A promise it returns is awaited; one that throws is logged. */
+  onCompaction?: (record: CompactionRecord) => unknown;
   /** Called with the record of every tool result truncation. It holds the tool, original and kept size. */
   onToolTruncation?: (record: ToolTruncationRecord & { readonly agentName: string }) => void;
   /**

@@ -72,7 +72,7 @@ export const GLOBAL_OPTIONS = {
     range: other('function'),
     defaultText: '–',
     short: 'Called with the audit record of every compaction.',
-    long: '`(record) => void \\| Promise<void>`; also `guard.onCompaction(listener)`. A listener that throws is logged and ignored.',
+    long: '`(record) => unknown`: a promise it returns is awaited; also `guard.onCompaction(listener)`. A listener that throws is logged and ignored.',
   },
   onToolTruncation: {
     scope: 'global',

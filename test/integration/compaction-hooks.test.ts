@@ -84,7 +84,8 @@ async function setUp(plugins: BasePlugin[], maskKeepRecent = 0) {
     summarizer: new ScriptedSummarizerLlm(),
     modelWindows: { 'scripted-summarizer': 32_000 },
     logger,
-    onCompaction: (record) => void records.push(record),
+    // The one-line listener users write: its return value (push's count) is ignored.
+    onCompaction: (record) => records.push(record),
   });
   const workerModel = new ScriptedLlm({
     model: 'scripted-worker',
