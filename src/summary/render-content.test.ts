@@ -70,6 +70,22 @@ describe('renderContent', () => {
       expect(rendered).toMatch(/yyy"}$/);
     });
 
+    it("should hold another agent's calls and results, as ADK writes them into text, to a call's and a result's limit", () => {
+      const limits = { textChars: 1_000, argumentChars: 100, resultChars: 300 };
+      const result = `[researcher] tool \`fetch_report\` returned result: {"body":"${'r'.repeat(5_000)}"}`;
+      const call = `[researcher] called tool \`fetch_report\` with parameters: {"q":"${'q'.repeat(5_000)}"}`;
+      const said = `[researcher] said: ${'s'.repeat(5_000)}`;
+      const foreign = (text: string) =>
+        renderContent({ role: 'user', parts: [{ text: 'For context:' }, { text }] }, limits);
+      const heading = '[user]: For context:\n[user]: '.length;
+      expect(foreign(result).length).toBeLessThanOrEqual(heading + 300);
+      expect(foreign(call).length).toBeLessThanOrEqual(heading + 100);
+      expect(foreign(said).length).toBeGreaterThan(heading + 900);
+      // The same words in a user's own message are a text like any other.
+      const own = renderContent(userText(result), limits);
+      expect(own.length).toBeGreaterThan(900);
+    });
+
     it('should name a call or result without a name with a question mark', () => {
       expect(renderContent({ role: 'model', parts: [{ functionCall: {} }] })).toBe('[model] called tool `?` with {}');
     });

@@ -44,12 +44,33 @@ function renderPart(part: Part, speaker: string, limits: RenderLimits): string |
   return undefined;
 }
 
+/**
+ * How ADK writes another agent's calls and results into this agent's request: text parts after a first part
+ * `For context:` (`convertForeignEvent`), `[author] called tool \`name\` with parameters: …` and
+ * `[author] tool \`name\` returned result: …`.
+ */
+const FOREIGN_CALL = /^\[[^\]\n]*\] called tool `[^`\n]*` with parameters: /;
+const FOREIGN_RESULT = /^\[[^\]\n]*\] tool `[^`\n]*` returned result: /;
+
+/**
+ * The limits of one part of a content: another agent's tool call or result, as ADK writes it into text, is held to a
+ * call's or a result's (the seventeenth outside trial: held to a text's, 6,000 characters, another agent's results
+ * took three times the summarizer's room, and the oldest contents, where a writer agent's facts were, were omitted).
+ */
+function partLimits(part: Part, foreign: boolean, limits: RenderLimits): RenderLimits {
+  if (!foreign || typeof part.text !== 'string') return limits;
+  if (FOREIGN_RESULT.test(part.text)) return { ...limits, textChars: limits.resultChars };
+  return FOREIGN_CALL.test(part.text) ? { ...limits, textChars: limits.argumentChars } : limits;
+}
+
 /** One content as text lines (empty when it has nothing visible). */
 export function renderContent(content: Content, limits: RenderLimits = SUMMARY_RENDER_LIMITS): string {
   const speaker = content.role === 'model' ? 'model' : 'user';
+  const parts = content.parts ?? [];
+  const foreign = parts[0]?.text === 'For context:';
   const lines: string[] = [];
-  for (const part of content.parts ?? []) {
-    const line = renderPart(part, speaker, limits);
+  for (const part of parts) {
+    const line = renderPart(part, speaker, partLimits(part, foreign, limits));
     if (line !== undefined) lines.push(line);
   }
   return lines.join('\n');
