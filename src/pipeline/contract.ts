@@ -46,6 +46,11 @@ export interface GuardRequestInput {
    * and stays stored, and this call writes no summary or mask: what it could write is made for a part of the history.
    */
   readonly lateResponseView?: boolean | undefined;
+  /**
+   * Index of the invocation's own user message when a later one follows it: another turn of the session runs at the
+   * same time (adk/runtime/own-request.ts). Nothing from it on is summarized in this call. Absent otherwise.
+   */
+  readonly ownRequestAt?: number | undefined;
   /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do; its mark is cleared. */
   readonly manual?: boolean | undefined;
   /** The stored mask watermark (see masking/mask-observations.ts). */

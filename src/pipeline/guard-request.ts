@@ -57,6 +57,8 @@ function preparedCheck(
   observed: Observed,
 ): PreparedCheck | undefined {
   const { length } = input.contents;
+  // Another turn of the session runs at the same time: a summary prepared for one of them is left to the other.
+  if (input.ownRequestAt !== undefined) return undefined;
   if (!input.lateResponseView) return checkPrepared(handle, observed.located.summary, input.fingerprintAt, length);
   return handle.watermark.covered > length - 2
     ? { valid: false, reason: 'a late function response arrived inside what it covers' }
@@ -90,6 +92,7 @@ async function decide(
   const stale = input.interactions ? undefined : staleMasking(input, observed);
   // A masking for cost sends less than was measured: preparation is planned again on the next call.
   if (stale) return finish(input, observed, undefined, { masking: stale, view: stale, estimate: stale.estimate });
-  const preparation = prepared?.valid || input.lateResponseView ? undefined : preparationFor(input, observed);
+  const aside = input.lateResponseView === true || input.ownRequestAt !== undefined;
+  const preparation = prepared?.valid || aside ? undefined : preparationFor(input, observed);
   return { ...sendAsIs(input, observed), preparation };
 }

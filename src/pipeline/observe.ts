@@ -32,6 +32,19 @@ export const pinsFirst =
   (list: Content[]): Content[] =>
     pinned ? [pinned, ...list] : list;
 
+/**
+ * A stored summary made by another turn running at the same time may cover this turn's own message: for this call it
+ * covers only what comes before that message (the rest is sent whole, a repeat, never a loss).
+ */
+function ownRequestKept(located: LocatedSummary, ownAt: number | undefined): LocatedSummary {
+  const { covered, keptAt } = located.coverage;
+  if (ownAt === undefined || covered <= ownAt || keptAt === ownAt) return located;
+  return {
+    ...located,
+    coverage: keptAt !== undefined && keptAt < ownAt ? { covered: ownAt, keptAt } : { covered: ownAt },
+  };
+}
+
 export function observe(input: GuardRequestInput): Observed {
   const { contents, tokenizer, policy, usage, window } = input;
   const viewOptions = { recallToolName: input.recallToolName };
@@ -40,7 +53,10 @@ export function observe(input: GuardRequestInput): Observed {
   const fixedTokens = input.fixedTokens + added + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
   const fixedFramingTokens = (input.fixedFramingTokens ?? 0) + (input.pinned ? contentFramingTokens(input.pinned) : 0);
   const partial = input.lateResponseView === true;
-  const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary, partial);
+  const located = ownRequestKept(
+    locateStoredSummary(input.fingerprintAt, contents.length, input.summary, partial),
+    input.ownRequestAt,
+  );
   const { covered } = located.coverage;
   const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent, partial);
   const source: ViewSource = {

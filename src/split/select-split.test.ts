@@ -100,6 +100,19 @@ describe('selectSplit', () => {
       });
     });
 
+    it('should keep everything from an earlier turn in flight at once, splitting at its message at the latest', () => {
+      // Another turn's message (2) follows this turn's (0): nothing from 0 on may be summarized, and nothing is new.
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20, inFlightFrom: 0 })).toBe(
+        undefined,
+      );
+      // This turn's message at 2: the split is at it, whatever the budget, and keeps no message apart.
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20, inFlightFrom: 2 })).toEqual({
+        split: 2,
+        fits: false,
+        tailTokens: 130,
+      });
+    });
+
     it('should keep the request the current summary keeps, and summarize it once a later request is in flight', () => {
       // The summary covers [0, 3) but keeps 2: a later compaction in the same turn keeps it again.
       expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 3, keptAt: 2, tailBudget: 10_000 })).toEqual({

@@ -33,6 +33,11 @@ interface SelectSplitInput {
   readonly keepFrom?: number | undefined;
   /** The content the current summary keeps before its watermark, if any (see split/coverage.ts). */
   readonly keptAt?: number | undefined;
+  /**
+   * The earliest user message of turns in flight at once (another turn of the session runs while this one does):
+   * contents from it on are all kept, so the split is at it at the latest.
+   */
+  readonly inFlightFrom?: number | undefined;
 }
 
 interface SplitChoice {
@@ -59,14 +64,16 @@ function keepable(contents: readonly Content[], covered: number, keptAt: number 
 export function selectSplit(input: SelectSplitInput): SplitChoice | undefined {
   const { contents, tokens, covered, tailBudget } = input;
   const length = contents.length;
-  const request = latestUserRequestIndex(contents);
-  const lowest = Math.max(covered + 1, input.keepFrom ?? request);
+  const { inFlightFrom } = input;
+  const from = input.keepFrom ?? latestUserRequestIndex(contents);
+  const lowest = Math.max(covered + 1, inFlightFrom === undefined ? from : Math.min(from, inFlightFrom));
+  const highest = Math.min(length - 1, inFlightFrom ?? length - 1);
   const keep = keepable(contents, covered, input.keptAt);
   // suffix[i] = tokens of contents[i..]
   const suffix = new Array<number>(length + 1).fill(0);
   for (let i = length - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);
   let smallest: SplitChoice | undefined;
-  for (let split = lowest; split <= length - 1; split++) {
+  for (let split = lowest; split <= highest; split++) {
     if (!isValidSplit(contents, split)) continue;
     const keptAt = keep !== undefined && split > keep ? keep : undefined;
     // Keeping the message and splitting right after it is the split at the message, already tried.
