@@ -53,8 +53,8 @@ export const TOOL_WORK: readonly ScenarioSpec[] = [
       ...REPEAT_READ,
       name: '16k_RepeatedReadOnlyCall_Masked',
       claim:
-        'A read-only config read is masked by later log work; asked for one of its settings, the model calls it again with the same arguments, and the guard answers from the stored result with its age: the tool runs once.',
-      guard: { tools: { read_config: { readOnly: true, reuseResult: true } } },
+        'A config read declared to reuse its result is masked by later log work (a read-only tool); asked for one of its settings, the model calls it again with the same arguments, and the guard answers from the stored result with its age: the tool runs once.',
+      guard: { tools: { read_config: { readOnly: true, reuseResult: true }, fetch_logs: { readOnly: true } } },
       expect: { toolWork: { ...REPEAT_READ_ANSWER, toolRuns: { read_config: 1 }, storedAnswers: 1 } },
     },
     READ_ONLY_TWIN,
