@@ -60,7 +60,7 @@ export class Hasher {
    * objects) is hashed once (the eighteenth outside trial: a 100 KB body referred to from a cycle was hashed
    * again on each of a million visits, and the process stalled for 26 s on every call).
    */
-  private readonly digests = { utf8: new Map<string, string>(), utf16le: new Map<string, string>() };
+  private digests: { utf8?: Map<string, string>; utf16le?: Map<string, string> } | undefined;
 
   constructor(
     maxNodes: number = Number.POSITIVE_INFINITY,
@@ -108,7 +108,9 @@ export class Hasher {
     this.addLength(text.length);
     if (text.length <= NATIVE_HASH_CHARS) this.addChars(text, 0, text.length);
     else {
-      const known = this.digests[encoding];
+      // Made on the first long text only: a walk is made per content, most of them without one.
+      this.digests ??= {};
+      const known = (this.digests[encoding] ??= new Map<string, string>());
       let digest = known.get(text);
       if (digest === undefined) {
         digest = createHash('sha1').update(text, encoding).digest('base64');
