@@ -225,7 +225,10 @@ export function readRequest(
     budgetLine,
     fixedFramingTokens: fixed.framingTokens,
     ...summaryInput(context, stored.summary, readers.queue.sharedSummary(key), fingerprintAt, contents.length),
-    ownRequestAt: concurrentOwnRequestAt(contents, context.invocationContext.userContent),
+    ownRequestAt: concurrentOwnRequestAt(contents, context.invocationContext.userContent, {
+      events: context.invocationContext.session.events,
+      invocationId: context.invocationId,
+    }),
     mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,

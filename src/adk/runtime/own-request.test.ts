@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Content } from '@google/genai';
 import { functionCall, functionResponse, modelText, userText } from '../../../test/support/builders.js';
 import { concurrentOwnRequestAt } from './own-request.js';
 
@@ -11,21 +12,56 @@ const history = [
   functionResponse('fetch', { ok: true }),
 ];
 
+/** The session's events of two turns at once: turn 2's message, then turn 3's, appended after it. */
+const userEvent = (invocationId: string, content: Content) => ({ author: 'user', invocationId, content });
+const twoTurns = {
+  events: [
+    userEvent('i1', userText('Turn 1')),
+    userEvent('i2', userText('Turn 2')),
+    userEvent('i3', userText('Turn 3')),
+  ],
+  invocationId: 'i2',
+};
+
 describe('concurrentOwnRequestAt', () => {
-  it('should find the own message when a later user message follows it (another turn at once)', () => {
-    expect(concurrentOwnRequestAt(history, userText('Turn 2'))).toBe(2);
+  it('should find the own message when another turn appended its message after it', () => {
+    expect(concurrentOwnRequestAt(history, userText('Turn 2'), twoTurns)).toBe(2);
   });
 
   it('should say nothing when the own message is the latest, is not a user message, or is not there', () => {
-    expect(concurrentOwnRequestAt(history, userText('Turn 3'))).toBeUndefined();
-    expect(concurrentOwnRequestAt(history, functionResponse('fetch', { ok: true }))).toBeUndefined();
-    expect(concurrentOwnRequestAt(history, userText('Turn 9'))).toBeUndefined();
-    expect(concurrentOwnRequestAt(history, undefined)).toBeUndefined();
-    expect(concurrentOwnRequestAt([], userText('Turn 2'))).toBeUndefined();
+    expect(concurrentOwnRequestAt(history, userText('Turn 3'), { ...twoTurns, invocationId: 'i3' })).toBeUndefined();
+    expect(concurrentOwnRequestAt(history, functionResponse('fetch', { ok: true }), twoTurns)).toBeUndefined();
+    expect(concurrentOwnRequestAt(history, userText('Turn 9'), twoTurns)).toBeUndefined();
+    expect(concurrentOwnRequestAt(history, undefined, twoTurns)).toBeUndefined();
+    expect(concurrentOwnRequestAt([], userText('Turn 2'), twoTurns)).toBeUndefined();
+  });
+
+  it('should say nothing for a later user content no other turn appended (load_artifacts, a Workflow node input)', () => {
+    // Review 15: ADK's load_artifacts adds "Artifact report.txt is:" to the request; a Workflow node gets the node
+    // before it's output as a user content. Neither is an event of another invocation.
+    const loaded = [
+      ...history.slice(0, 3),
+      functionCall('fetch'),
+      functionResponse('fetch', {}),
+      userText('Artifact x'),
+    ];
+    const oneTurn = {
+      events: [userEvent('i1', userText('Turn 1')), userEvent('i2', userText('Turn 2'))],
+      invocationId: 'i2',
+    };
+    expect(concurrentOwnRequestAt(loaded, userText('Turn 2'), oneTurn)).toBeUndefined();
+    // Another invocation's late function response is not another turn's message either.
+    const late = { ...oneTurn, events: [...oneTurn.events, userEvent('i0', functionResponse('job', { done: true }))] };
+    expect(concurrentOwnRequestAt(loaded, userText('Turn 2'), late)).toBeUndefined();
   });
 
   it('should take the nearest earlier copy of a message sent twice', () => {
     const twice = [userText('yes'), modelText('ok'), userText('yes'), userText('no')];
-    expect(concurrentOwnRequestAt(twice, userText('yes'))).toBe(2);
+    const events = [
+      userEvent('i1', userText('yes')),
+      userEvent('i2', userText('yes')),
+      userEvent('i3', userText('no')),
+    ];
+    expect(concurrentOwnRequestAt(twice, userText('yes'), { events, invocationId: 'i2' })).toBe(2);
   });
 });

@@ -21,9 +21,39 @@ function sameMessage(content: Content | undefined, own: Content): boolean {
   return parts.length === ownParts.length && parts.every((part, i) => samePart(part, ownParts[i]));
 }
 
-/** Index of `own` (the invocation's `userContent`) in `contents` when a later user message follows it; else undefined. */
-export function concurrentOwnRequestAt(contents: readonly Content[], own: Content | undefined): number | undefined {
-  if (!own || !isUserRequest(own)) return undefined;
+/** The parts of a session event read here. */
+interface SessionEvent {
+  readonly author?: string | undefined;
+  readonly invocationId?: string | undefined;
+  readonly content?: Content | undefined;
+}
+
+/**
+ * Whether a user message of another invocation was appended after this invocation's own: another turn runs. A later
+ * user content in the request alone is not that: ADK's `load_artifacts` appends the artifact as one, and a `Workflow`
+ * node gets the node before it's output as one (review 15). Read from the end back to the own message: the turn's
+ * events, no more.
+ */
+function anotherTurnStarted(events: readonly SessionEvent[], invocationId: string): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event?.author !== 'user') continue;
+    if (event.invocationId === invocationId) return false;
+    if (isUserRequest(event.content)) return true;
+  }
+  return false;
+}
+
+/**
+ * Index of `own` (the invocation's `userContent`) in `contents` when a user message of another turn, appended to the
+ * session after it, follows it there; else undefined.
+ */
+export function concurrentOwnRequestAt(
+  contents: readonly Content[],
+  own: Content | undefined,
+  session: { readonly events: readonly SessionEvent[]; readonly invocationId: string },
+): number | undefined {
+  if (!own || !isUserRequest(own) || !anotherTurnStarted(session.events, session.invocationId)) return undefined;
   let at = latestUserRequestIndex(contents);
   if (at < 0 || sameMessage(contents[at], own)) return undefined;
   for (let looked = 0; looked < MAX_TURNS_IN_FLIGHT && at > 0; looked++) {
