@@ -73,7 +73,7 @@ describe('ContentMeasureCache', () => {
       cache.measure(KEY, history(5), characterTokenizer, false, known);
       const answered = history(7);
       answered[2] = userText('the final answer, longer than the pending one');
-      const late = { id: 'event-5', content: { parts: [{ functionResponse: { id: 'call-1' } }] } };
+      const late = { id: 'event-5', author: 'user', content: { parts: [{ functionResponse: { id: 'call-1' } }] } };
       const measures = cache.measure(KEY, answered, characterTokenizer, false, [...known, late, events(7)[6]!]);
       expect(measures.tokens[2]).toBe(4 + 3 + 45);
       expect(measures.probedBefore).toBe(0);
@@ -89,6 +89,19 @@ describe('ContentMeasureCache', () => {
         ...step,
       ]);
       expect(grown.probedBefore).toBe(7);
+      // Another branch's tool answering a call it made before this agent's last request is not a late answer.
+      const branch = [
+        { id: 'event-10', author: 'other_branch', content: { parts: [{ functionResponse: { id: 'call-0' } }] } },
+      ];
+      const later = [...answered, ...history(9).slice(7), ...history(10).slice(9)];
+      const next = cache.measure(KEY, later, characterTokenizer, false, [
+        ...known,
+        late,
+        events(7)[6]!,
+        ...step,
+        ...branch,
+      ]);
+      expect(next.probedBefore).toBe(9);
     });
 
     it('should compare every content when the first or the last known content changed, or the history is shorter', () => {

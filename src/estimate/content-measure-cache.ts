@@ -83,6 +83,7 @@ interface SessionEntry {
 /** The session's events as the call reads them (ADK's `session.events`): their ids and order, and the new ones' calls and responses. */
 type SessionEventIds = readonly {
   readonly id?: unknown;
+  readonly author?: unknown;
   readonly content?: {
     readonly parts?: readonly {
       readonly functionCall?: { readonly id?: string | undefined } | undefined;
@@ -127,7 +128,9 @@ function appendedTo(
 /**
  * Whether a function response among the events from `from` on answers a call made before `from`: ADK places such a
  * late answer (a long-running tool's, a confirmation's) right after its call, inside the history known before, in
- * place of the call's pending response or before the contents that followed it (the sixteenth outside trial).
+ * place of the call's pending response or before the contents that followed it (the sixteenth outside trial). The
+ * application sends such an answer as the user's message: a response an agent's own event holds is its tool's,
+ * and in a `ParallelAgent` another branch's answers a call made before this branch's last request (review 15).
  */
 function answersAnEarlierCall(events: SessionEventIds, from: number): boolean {
   const calls = new Set<string>();
@@ -135,7 +138,7 @@ function answersAnEarlierCall(events: SessionEventIds, from: number): boolean {
     for (const part of events[i]?.content?.parts ?? []) {
       if (part.functionCall?.id) calls.add(part.functionCall.id);
       const answered = part.functionResponse?.id;
-      if (answered && !calls.has(answered)) return true;
+      if (answered && events[i]?.author === 'user' && !calls.has(answered)) return true;
     }
   }
   return false;
