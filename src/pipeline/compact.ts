@@ -50,7 +50,7 @@ export async function compact(
       summaryCap: plan.summaryCap,
       tailBudget: plan.tailBudget,
       keepFrom: decision.sliding?.keepFrom,
-      inFlightFrom: input.ownRequestAt,
+      ownRequest: input.ownRequestAt,
     });
   const split = splitFor(masking) ?? deeperSplit(input, observed, plan, masking, splitFor);
   if (!split) return { masking, view, estimate };

@@ -47,8 +47,9 @@ export interface GuardRequestInput {
    */
   readonly lateResponseView?: boolean | undefined;
   /**
-   * Index of the invocation's own user message when a later one follows it: another turn of the session runs at the
-   * same time (adk/runtime/own-request.ts). Nothing from it on is summarized in this call. Absent otherwise.
+   * Index of the invocation's own user message when another turn of the session runs at the same time
+   * (adk/runtime/own-request.ts): a compaction keeps it, in place of the latest message, and a stored summary that
+   * covers it without keeping it is applied up to it on this call. Absent otherwise.
    */
   readonly ownRequestAt?: number | undefined;
   /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do; its mark is cleared. */

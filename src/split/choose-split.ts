@@ -30,8 +30,8 @@ export interface ChooseSplitInput {
   readonly tailBudget: number;
   /** Start of the sliding window's overlap, used on its schedule. */
   readonly keepFrom: number | undefined;
-  /** The invocation's own message when another turn runs at the same time: nothing from it on is summarized. */
-  readonly inFlightFrom?: number | undefined;
+  /** The invocation's own message when another turn runs at the same time: kept in place of the latest one. */
+  readonly ownRequest?: number | undefined;
 }
 
 export interface Split {
@@ -64,7 +64,7 @@ export function chooseSplit(input: ChooseSplitInput): Split | undefined {
     keptAt,
     tailBudget,
     keepFrom,
-    inFlightFrom: input.inFlightFrom,
+    ownRequest: input.ownRequest,
   });
   if (!candidate || input.heldBack || input.masking?.enough === true) return undefined;
   const next: SummaryCoverage = { covered: candidate.split, keptAt: candidate.keptAt };

@@ -100,16 +100,14 @@ describe('selectSplit', () => {
       });
     });
 
-    it('should keep everything from an earlier turn in flight at once, splitting at its message at the latest', () => {
-      // Another turn's message (2) follows this turn's (0): nothing from 0 on may be summarized, and nothing is new.
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20, inFlightFrom: 0 })).toBe(
-        undefined,
-      );
-      // This turn's message at 2: the split is at it, whatever the budget, and keeps no message apart.
-      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20, inFlightFrom: 2 })).toEqual({
-        split: 2,
-        fits: false,
-        tailTokens: 130,
+    it("should keep this turn's own message, not the latest, when another turn runs at the same time", () => {
+      // This turn's message at 0, another turn's at 2: the split may pass both, keeping 0 (review 15: keeping
+      // everything from 0 on let a long turn grow until the provider rejected it).
+      expect(selectSplit({ contents: CONTENTS, tokens: TOKENS, covered: 0, tailBudget: 20, ownRequest: 0 })).toEqual({
+        split: 5,
+        fits: true,
+        tailTokens: 20,
+        keptAt: 0,
       });
     });
 

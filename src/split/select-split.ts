@@ -34,10 +34,11 @@ interface SelectSplitInput {
   /** The content the current summary keeps before its watermark, if any (see split/coverage.ts). */
   readonly keptAt?: number | undefined;
   /**
-   * The earliest user message of turns in flight at once (another turn of the session runs while this one does):
-   * contents from it on are all kept, so the split is at it at the latest.
+   * The invocation's own user message when another turn of the session runs at the same time: the message kept in
+   * place of the latest one (which may be the other turn's), so this turn's steps can still be summarized (review 15:
+   * keeping everything from it on let a long turn grow to a rejection).
    */
-  readonly inFlightFrom?: number | undefined;
+  readonly ownRequest?: number | undefined;
 }
 
 interface SplitChoice {
@@ -55,8 +56,7 @@ interface SplitChoice {
  * when the current summary has not covered it (it is after the watermark, or
  * it is the message that summary already keeps).
  */
-function keepable(contents: readonly Content[], covered: number, keptAt: number | undefined): number | undefined {
-  const request = latestUserRequestIndex(contents);
+function keepable(request: number, covered: number, keptAt: number | undefined): number | undefined {
   return request >= 0 && (request >= covered || request === keptAt) ? request : undefined;
 }
 
@@ -64,16 +64,14 @@ function keepable(contents: readonly Content[], covered: number, keptAt: number 
 export function selectSplit(input: SelectSplitInput): SplitChoice | undefined {
   const { contents, tokens, covered, tailBudget } = input;
   const length = contents.length;
-  const { inFlightFrom } = input;
-  const from = input.keepFrom ?? latestUserRequestIndex(contents);
-  const lowest = Math.max(covered + 1, inFlightFrom === undefined ? from : Math.min(from, inFlightFrom));
-  const highest = Math.min(length - 1, inFlightFrom ?? length - 1);
-  const keep = keepable(contents, covered, input.keptAt);
+  const request = input.ownRequest ?? latestUserRequestIndex(contents);
+  const lowest = Math.max(covered + 1, input.keepFrom ?? request);
+  const keep = keepable(request, covered, input.keptAt);
   // suffix[i] = tokens of contents[i..]
   const suffix = new Array<number>(length + 1).fill(0);
   for (let i = length - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);
   let smallest: SplitChoice | undefined;
-  for (let split = lowest; split <= highest; split++) {
+  for (let split = lowest; split <= length - 1; split++) {
     if (!isValidSplit(contents, split)) continue;
     const keptAt = keep !== undefined && split > keep ? keep : undefined;
     // Keeping the message and splitting right after it is the split at the message, already tried.

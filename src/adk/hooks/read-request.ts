@@ -3,7 +3,7 @@
  * core (pipeline/guard-request.ts). State is written here only where the reading itself decides
  * it: an unreadable summary is cleared, a first request may be pinned.
  */
-import { concurrentOwnRequestAt } from '../runtime/own-request.js';
+import { ownRequestIn } from '../runtime/own-request.js';
 import { priceRatiosOf } from '../../cost/cache-terms.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
@@ -225,10 +225,7 @@ export function readRequest(
     budgetLine,
     fixedFramingTokens: fixed.framingTokens,
     ...summaryInput(context, stored.summary, readers.queue.sharedSummary(key), fingerprintAt, contents.length),
-    ownRequestAt: concurrentOwnRequestAt(contents, context.invocationContext.userContent, {
-      events: context.invocationContext.session.events,
-      invocationId: context.invocationId,
-    }),
+    ownRequestAt: ownRequestIn(contents, context.invocationContext),
     mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,

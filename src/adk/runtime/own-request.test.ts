@@ -28,7 +28,12 @@ describe('concurrentOwnRequestAt', () => {
     expect(concurrentOwnRequestAt(history, userText('Turn 2'), twoTurns)).toBe(2);
   });
 
-  it('should say nothing when the own message is the latest, is not a user message, or is not there', () => {
+  it("should find the own message when it is the latest but the other turn's events follow it", () => {
+    const events = [...twoTurns.events, { author: 'worker', invocationId: 'i2', content: functionCall('fetch') }];
+    expect(concurrentOwnRequestAt(history, userText('Turn 3'), { events, invocationId: 'i3' })).toBe(3);
+  });
+
+  it('should say nothing when no other turn wrote after the own message, or it is not a user message or not there', () => {
     expect(concurrentOwnRequestAt(history, userText('Turn 3'), { ...twoTurns, invocationId: 'i3' })).toBeUndefined();
     expect(concurrentOwnRequestAt(history, functionResponse('fetch', { ok: true }), twoTurns)).toBeUndefined();
     expect(concurrentOwnRequestAt(history, userText('Turn 9'), twoTurns)).toBeUndefined();
@@ -50,9 +55,9 @@ describe('concurrentOwnRequestAt', () => {
       invocationId: 'i2',
     };
     expect(concurrentOwnRequestAt(loaded, userText('Turn 2'), oneTurn)).toBeUndefined();
-    // Another invocation's late function response is not another turn's message either.
+    // Any event of another invocation after the own message is another turn running, a late answer's included.
     const late = { ...oneTurn, events: [...oneTurn.events, userEvent('i0', functionResponse('job', { done: true }))] };
-    expect(concurrentOwnRequestAt(loaded, userText('Turn 2'), late)).toBeUndefined();
+    expect(concurrentOwnRequestAt(loaded, userText('Turn 2'), late)).toBe(2);
   });
 
   it('should take the nearest earlier copy of a message sent twice', () => {

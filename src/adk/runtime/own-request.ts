@@ -29,37 +29,50 @@ interface SessionEvent {
 }
 
 /**
- * Whether a user message of another invocation was appended after this invocation's own: another turn runs. A later
- * user content in the request alone is not that: ADK's `load_artifacts` appends the artifact as one, and a `Workflow`
- * node gets the node before it's output as one (review 15). Read from the end back to the own message: the turn's
- * events, no more.
+ * Whether another invocation wrote to the session after this invocation's own message: another turn runs at the same
+ * time (its user message, or its model and tool events after this turn's message). A later user content in the
+ * request alone is not that: ADK's `load_artifacts` appends the artifact as one, and a `Workflow` node gets the node
+ * before it's output as one, both of this invocation (review 15). An event without content (the guard's own record of
+ * a summary prepared in the background) is not a turn. Read from the end back to the own message: the turn's events.
  */
-function anotherTurnStarted(events: readonly SessionEvent[], invocationId: string): boolean {
+function anotherTurnRuns(events: readonly SessionEvent[], invocationId: string): boolean {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
-    if (event?.author !== 'user') continue;
-    if (event.invocationId === invocationId) return false;
-    if (isUserRequest(event.content)) return true;
+    if (!event?.content) continue;
+    if (event.invocationId !== invocationId) return true;
+    if (event.author === 'user') return false;
   }
   return false;
 }
 
 /**
- * Index of `own` (the invocation's `userContent`) in `contents` when a user message of another turn, appended to the
- * session after it, follows it there; else undefined.
+ * Index of `own` (the invocation's `userContent`) in `contents` when another turn of the session runs at the same
+ * time; else undefined. Looked for from the latest user message back (the other turn's may follow it).
  */
 export function concurrentOwnRequestAt(
   contents: readonly Content[],
   own: Content | undefined,
   session: { readonly events: readonly SessionEvent[]; readonly invocationId: string },
 ): number | undefined {
-  if (!own || !isUserRequest(own) || !anotherTurnStarted(session.events, session.invocationId)) return undefined;
-  let at = latestUserRequestIndex(contents);
-  if (at < 0 || sameMessage(contents[at], own)) return undefined;
-  for (let looked = 0; looked < MAX_TURNS_IN_FLIGHT && at > 0; looked++) {
+  if (!own || !isUserRequest(own) || !anotherTurnRuns(session.events, session.invocationId)) return undefined;
+  let at = contents.length;
+  for (let looked = 0; looked <= MAX_TURNS_IN_FLIGHT && at > 0; looked++) {
     at = latestUserRequestIndex(contents, at);
     if (at < 0) return undefined;
     if (sameMessage(contents[at], own)) return at;
   }
   return undefined;
+}
+
+/** `concurrentOwnRequestAt` of an invocation's request. */
+export function ownRequestIn(
+  contents: readonly Content[],
+  invocation: {
+    readonly userContent?: Content | undefined;
+    readonly invocationId: string;
+    readonly session: { readonly events: readonly SessionEvent[] };
+  },
+): number | undefined {
+  const { userContent, invocationId, session } = invocation;
+  return concurrentOwnRequestAt(contents, userContent, { events: session.events, invocationId });
 }
