@@ -22,7 +22,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { ContextGuard, type Summarizer } from '../../src/index.js';
 import { logText, ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
-import { pairingViolations } from '../support/request-invariants.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-concurrent-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -124,12 +123,6 @@ describe('two turns of one session at once, on SQLite', () => {
     expect(missing).toEqual([]);
     // The guard compacted: the check ran on requests it reduced.
     expect(JSON.stringify(model.requests.map((request) => request.contents))).toContain('context_guard summary');
-    // No response without its call (ADK itself sends a call of one turn unanswered while the other turn's events come
-    // between it and its response: not checked here).
-    const orphans = model.requests.flatMap((request) =>
-      pairingViolations(request.contents).filter((problem) => /^content \d+ answers/.test(problem)),
-    );
-    expect(orphans).toEqual([]);
     expect(events.filter((event) => event.errorCode)).toEqual([]);
   }, 120_000);
 });
