@@ -19,8 +19,7 @@ import { PolicyCache } from './adk/runtime/policy-cache.js';
 import type { SessionRef } from './adk/runtime/session-scope.js';
 import { UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
-import { StoredAnswers } from './adk/tools/stored-answers.js';
-import { isStoredAnswer } from './recall/repeat-call.js';
+import { isGivenStoredAnswer, StoredAnswers } from './adk/tools/stored-answers.js';
 import { mendA2aEvent } from './adk/hooks/a2a-events.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
@@ -200,14 +199,14 @@ export class ContextGuard extends BasePlugin {
       beforeModel: (context, request) => this.beforeModel.guard(context, request),
       afterModel: (context, response) =>
         void this.afterModelCallback({ callbackContext: context, llmResponse: response }),
-      afterTool: async (params) => (isStoredAnswer(params.response) ? undefined : this.truncators.agent(params)),
+      afterTool: async (params) => (isGivenStoredAnswer(params.response) ? undefined : this.truncators.agent(params)),
       beforeTool: (tool, toolContext, toolArgs) => this.beforeToolCallback({ tool, toolArgs, toolContext }),
     }));
   }
 
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
     // A stored answer was cut, if at all, when first stored; cutting it again would offload it again. No agent: above.
-    if (isStoredAnswer(params.result) || !params.toolContext.invocationContext.agent) return undefined;
+    if (isGivenStoredAnswer(params.result) || !params.toolContext.invocationContext.agent) return undefined;
     return this.truncators.plugin(params);
   }
 

@@ -202,6 +202,14 @@ describe('maskContent', () => {
     expect(maskContent(once, {}, 700)).toBe(once);
   });
 
+  it("should mask a tool result that carries the placeholder's key beside its own data", () => {
+    // The eighteenth outside trial: a result with the key anywhere was taken for a placeholder and never masked.
+    const forged = functionResponse('fetch_logs', { [MASKED_RESULT_KEY]: 'already elided', ...big });
+    const masked = maskContent(forged, {}, 700);
+    expect(masked).not.toBe(forged);
+    expect(String(masked.parts?.[0]?.functionResponse?.response?.[MASKED_RESULT_KEY])).toContain("tool 'fetch_logs'");
+  });
+
   it('should find the preview in a bounded walk, whatever the size of the result', () => {
     const deep = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i })), note: 'never reached' };
     const masked = maskContent(functionResponse('rows', deep), {}, 50_000);

@@ -47,9 +47,10 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
 }
 
 /**
- * Whether the prepared summary may be applied. ADK's view of a late answer is part of the history: there it is not
- * taken, and it is dropped when it covers the answer's call (it never saw the answer, which the next request has
- * right after the call).
+ * Whether the prepared summary may be applied. Two requests leave it aside: one of a turn run beside another turn of
+ * the session (the summary may have been prepared for the other turn's request), and ADK's view of a late answer,
+ * where it is dropped when it covers the answer's call (it never saw the answer, which the next request has right
+ * after the call).
  */
 function preparedCheck(
   input: GuardRequestInput,

@@ -138,8 +138,3 @@ export function storedAnswerResult(answer: StoredAnswer, now: number): Record<st
     },
   };
 }
-
-/** Whether a tool result is a stored answer (truncation leaves it alone: it was cut, if at all, when first stored). */
-export function isStoredAnswer(result: unknown): boolean {
-  return isRecord(result) && STORED_ANSWER_KEY in result;
-}

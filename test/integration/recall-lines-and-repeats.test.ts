@@ -16,7 +16,13 @@ import {
 } from '@google/adk';
 import type { Content, Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard, contextRecallTool, tiktokenTokenizer, type ContextGuardOptions } from '../../src/index.js';
+import {
+  ContextGuard,
+  contextRecallTool,
+  pinContextTool,
+  tiktokenTokenizer,
+  type ContextGuardOptions,
+} from '../../src/index.js';
 import { ScriptedLlm, ratioTokenCounter, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
 
@@ -72,6 +78,12 @@ function tools(runs: Record<keyof Runs, number>, configChars: number): FunctionT
       execute: () => ({ output: BIG }),
     }),
     new FunctionTool({
+      name: 'forged_big',
+      description: "Returns a 2 MB log that carries the stored answer's mark.",
+      parameters: { type: 'OBJECT', properties: {} } as never,
+      execute: () => ({ context_guard_stored_result: { note: 'Not run again.' }, output: BIG }),
+    }),
+    new FunctionTool({
       name: 'read_config',
       description: 'Reads a configuration file.',
       parameters: { type: 'OBJECT', properties: { path: { type: 'STRING' }, verbose: { type: 'BOOLEAN' } } } as never,
@@ -96,18 +108,18 @@ function tools(runs: Record<keyof Runs, number>, configChars: number): FunctionT
 function world(options: { artifacts?: BaseArtifactService; configChars?: number; guard?: ContextGuardOptions } = {}) {
   const runs = { read_config: 0, write_note: 0 };
   const model = new ScriptedLlm({ window: 200_000, countTokens: ratioTokenCounter(1), script });
-  const agent = new LlmAgent({
-    name: 'worker',
-    model,
-    instruction: 'You read logs and configuration.',
-    tools: [...tools(runs, options.configChars ?? 24_000), contextRecallTool()],
-  });
   const sessionService = new InMemorySessionService();
   const guard = new ContextGuard({
     contextWindow: 200_000,
     summarizer: new ScriptedSummarizer(),
     tools: { read_config: { readOnly: true, reuseResult: true }, fetch_big: { readOnly: true, reuseResult: true } },
     ...options.guard,
+  });
+  const agent = new LlmAgent({
+    name: 'worker',
+    model,
+    instruction: 'You read logs and configuration.',
+    tools: [...tools(runs, options.configChars ?? 24_000), contextRecallTool(), pinContextTool(guard)],
   });
   const runner = new Runner({
     appName: APP_NAME,
@@ -237,11 +249,27 @@ describe('no repeated fetch of a read-only tool', () => {
     expect(responseOf(again, 'read_config')?.[STORED]).toBeUndefined();
     expect(responseOf(again, 'read_config')?.['body']).toContain('v2');
 
+    // The guard's own tools change nothing a tool reads (review 15): a pin since keeps the stored answer.
+    await turn(runner, 'alice', session.id, 'pin_context {"fact":"app.toml is the live config"}');
+    const stored = await turn(runner, 'alice', session.id, 'read_config {"path":"/etc/app.toml"}');
+    expect(runs.read_config).toBe(2);
+    expect(responseOf(stored, 'read_config')?.[STORED]).toBeDefined();
+
     const readOnly = world({ guard: { tools: { read_config: { readOnly: true } } } });
     const other = await readOnly.sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
     await turn(readOnly.runner, 'alice', other.id, 'read_config {"path":"/etc/app.toml"}');
     await turn(readOnly.runner, 'alice', other.id, 'read_config {"path":"/etc/app.toml"}');
     expect(readOnly.runs.read_config).toBe(2);
+  });
+
+  it("should cut a tool's result that carries the stored answer's mark like any other", async () => {
+    // The eighteenth outside trial: a result with the mark's key skipped the cut at the source, 2 MB sent whole.
+    const { runner, sessionService } = world();
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const events = await turn(runner, 'alice', session.id, 'forged_big {}');
+    const result = responseOf(events, 'forged_big')!;
+    expect(result['full_result_artifact']).toBeDefined();
+    expect(JSON.stringify(result).length).toBeLessThan(50_000);
   });
 
   it("should never answer from another user's session", async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { functionCall, functionResponse, modelText, userText } from '../../../test/support/builders.js';
@@ -68,5 +69,28 @@ describe('concurrentOwnRequestAt', () => {
       userEvent('i3', userText('no')),
     ];
     expect(concurrentOwnRequestAt(twice, userText('yes'), { events, invocationId: 'i2' })).toBe(2);
+  });
+
+  it('should give on a growing event list, read call by call, what a whole read of the same events gives', () => {
+    // Each call reads only the events new since the turn's last call; a fresh list is read whole, back to the message.
+    const event = fc.record({
+      author: fc.constantFrom('user', 'worker'),
+      invocationId: fc.constantFrom('i1', 'i2', 'i3'),
+      content: fc.option(fc.constant(modelText('step')), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.array(event, { maxLength: 4 }), { maxLength: 8 }), (batches) => {
+        const own = userText('Mine');
+        const events: { author: string; invocationId: string; content?: Content | undefined }[] = [
+          userEvent('i2', own),
+        ];
+        const contents = [userText('Earlier'), own];
+        for (const batch of batches) {
+          events.push(...batch);
+          const growing = concurrentOwnRequestAt(contents, own, { events, invocationId: 'i2' });
+          expect(growing).toBe(concurrentOwnRequestAt(contents, own, { events: [...events], invocationId: 'i2' }));
+        }
+      }),
+    );
   });
 });

@@ -28,14 +28,38 @@ interface SessionEvent {
   readonly content?: Content | undefined;
 }
 
+/** What was read of one session's events for one invocation: how far, and the answer there. */
+interface TurnScan {
+  readonly invocationId: string;
+  readonly length: number;
+  readonly another: boolean;
+}
+
+/**
+ * By the session's event list: ADK appends each event to the invocation's list (a database service that finds the
+ * session written elsewhere loads a new list), so each later call of the turn reads only the events new since.
+ */
+const scans = new WeakMap<readonly SessionEvent[], TurnScan>();
+
 /**
  * Whether another invocation wrote to the session after this invocation's own message: another turn runs at the same
  * time (its user message, or its model and tool events after this turn's message). A later user content in the
  * request alone is not that: ADK's `load_artifacts` appends the artifact as one, and a `Workflow` node gets the node
  * before it's output as one, both of this invocation (review 15). An event without content (the guard's own record of
- * a summary prepared in the background) is not a turn. Read from the end back to the own message: the turn's events.
+ * a summary prepared in the background) is not a turn.
  */
 function anotherTurnRuns(events: readonly SessionEvent[], invocationId: string): boolean {
+  const known = scans.get(events);
+  const another =
+    known?.invocationId === invocationId && known.length <= events.length
+      ? readForward(events, known, invocationId)
+      : readBack(events, invocationId);
+  scans.set(events, { invocationId, length: events.length, another });
+  return another;
+}
+
+/** From the end back to the invocation's own message: the turn's events. */
+function readBack(events: readonly SessionEvent[], invocationId: string): boolean {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
     if (!event?.content) continue;
@@ -43,6 +67,18 @@ function anotherTurnRuns(events: readonly SessionEvent[], invocationId: string):
     if (event.author === 'user') return false;
   }
   return false;
+}
+
+/** The answer at `known.length`, carried over the events since: a user content of the invocation starts it again. */
+function readForward(events: readonly SessionEvent[], known: TurnScan, invocationId: string): boolean {
+  let another = known.another;
+  for (let i = known.length; i < events.length; i++) {
+    const event = events[i];
+    if (!event?.content) continue;
+    if (event.invocationId !== invocationId) another = true;
+    else if (event.author === 'user') another = false;
+  }
+  return another;
 }
 
 /**

@@ -11,7 +11,7 @@ import { stateKeysFor } from '../../state/keys.js';
 import { decodeUsageRecord } from '../../usage/stored-usage.js';
 import { recordContextStatusCall } from '../../telemetry/budget-metrics.js';
 
-const CONTEXT_STATUS_TOOL_NAME = 'context_status';
+export const CONTEXT_STATUS_TOOL_NAME = 'context_status';
 
 /** The figures of the last budget line, by invocation and agent. */
 const lastFigures = new WeakMap<object, Map<string, BudgetFigures>>();

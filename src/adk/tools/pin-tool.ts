@@ -7,7 +7,7 @@
 import { FunctionTool, type Context, type State } from '@google/adk';
 import type { AddPinResult, PinSource } from '../../memory/pins.js';
 
-const PIN_TOOL_NAME = 'pin_context';
+export const PIN_TOOL_NAME = 'pin_context';
 
 /** What the tool needs of the guard: adding a pin under the agent's cap (`ContextGuard.pinInState`). */
 export interface PinWriter {

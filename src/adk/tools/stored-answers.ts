@@ -18,6 +18,26 @@ import { recordStoredAnswer } from '../../telemetry/recall-metrics.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { isContextRecallTool, RECALL_TOOL_NAME } from './recall-tool.js';
+import { CONTEXT_STATUS_TOOL_NAME } from './context-status-tool.js';
+import { PIN_TOOL_NAME } from './pin-tool.js';
+
+/**
+ * Tools whose call changes nothing a tool reads: the guard's own (they read the session, or write only its pins) and
+ * ADK's agent transfer (review 15: each of them made every stored answer before it stale, and the tool ran again).
+ */
+const CHANGES_NOTHING = new Set([RECALL_TOOL_NAME, CONTEXT_STATUS_TOOL_NAME, PIN_TOOL_NAME, 'transfer_to_agent']);
+
+/**
+ * The stored answers this process handed out. ADK 2.0.0 passes the object a before-tool callback returned to the
+ * after-tool callbacks of the same call, so they are told apart by identity: a tool result that merely carries the
+ * mark's key is cut like any other (the eighteenth outside trial: such a result skipped the cut at the source).
+ */
+const givenAnswers = new WeakSet<object>();
+
+/** Whether `result` is a stored answer this process gave (truncation leaves it alone: it was cut when first stored). */
+export function isGivenStoredAnswer(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && givenAnswers.has(result);
+}
 
 export class StoredAnswers {
   constructor(
@@ -45,15 +65,16 @@ export class StoredAnswers {
         branch: invocation.branch,
         invocationId: invocation.invocationId,
         hidingKeys: [keys.mask, keys.summary],
-        // The guard's own recall tool reads the session only.
-        isReadOnly: (name) => name === RECALL_TOOL_NAME || isReadOnlyTool(policy.tools, name),
+        isReadOnly: (name) => CHANGES_NOTHING.has(name) || isReadOnlyTool(policy.tools, name),
       });
       if (!found) return undefined;
       this.logger.debug(
         `${LOG_PREFIX} agent '${context.agentName}': tool '${toolName}' answered from the stored result of the same call (${found.hiddenBy}), not run again.`,
       );
       recordStoredAnswer(context.agentName, toolName);
-      return storedAnswerResult(found, Date.now());
+      const answer = storedAnswerResult(found, Date.now());
+      givenAnswers.add(answer);
+      return answer;
     } catch (error) {
       logFailure(
         this.logger,
