@@ -54,8 +54,11 @@ describe('guardRequest with a fixed part over the threshold', () => {
     await run(more, second.state.usage, first.newSummary, fixed, () => calls++);
     expect(calls).toBe(2);
 
-    // A smaller fixed part could make it help: tried at once.
+    // A smaller fixed part that still leaves no room under the threshold: nothing tried under the hard limit.
     await run(grown, second.state.usage, first.newSummary, fixed - 100, () => calls++);
+    expect(calls).toBe(2);
+    // One that leaves a summary's worth of room could make it help: tried at once.
+    await run(more, second.state.usage, first.newSummary, 4_800, () => calls++);
     expect(calls).toBe(3);
   });
 

@@ -14,6 +14,7 @@ import type { ResolvedPolicy } from '../options.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import { compactionMayHelp, type CompactionConditions } from './futile-compaction.js';
+import { MIN_SUMMARY_TOKENS, SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
 
 export interface ReasonInput {
   readonly contents: readonly Content[];
@@ -77,6 +78,7 @@ export function decideReason(input: ReasonInput): ReasonDecision {
     hardLimit: budget.hardLimit,
     window: budget.window,
     target: reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold,
+    summaryFloor: Math.ceil((SUMMARY_FRAMING_TOKENS + MIN_SUMMARY_TOKENS) * factor),
   };
   // After a rejection, a fixed part alone over the window leaves nothing a compaction could take out to fit.
   const hopeless = reason === 'forced' && input.manual !== true && pressure.fixedCalibrated >= input.window;

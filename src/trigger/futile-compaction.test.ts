@@ -50,4 +50,20 @@ describe('compactionMayHelp', () => {
     // Still over the hard limit with room in the window: a compaction keeps the request from being rejected.
     expect(compactionMayHelp(LAST, grown, { ...under, fixedCalibrated: 6_600, calibrated: 7_700 })).toBe(true);
   });
+
+  it('should let the request run on to the hard limit when the fixed part leaves the target less room than a summary waits for', () => {
+    // The nineteenth outside trial: a 6k-token policy prompt on an 8k window was summarized every two or three calls.
+    const worth = 8_000 * FUTILE_RETRY_GROWTH_RATIO;
+    const tight = {
+      calibrated: 6_500,
+      fixedCalibrated: 6_400 - worth + 1,
+      hardLimit: 7_600,
+      window: 8_000,
+      target: 6_400,
+    };
+    expect(compactionMayHelp(undefined, LAST, tight)).toBe(false);
+    expect(compactionMayHelp(undefined, LAST, { ...tight, calibrated: 7_601 })).toBe(true);
+    // A summary's worth of room: compacted at the target as before.
+    expect(compactionMayHelp(undefined, LAST, { ...tight, fixedCalibrated: 6_400 - worth })).toBe(true);
+  });
 });

@@ -8,7 +8,9 @@
  * the fixed part alone is under the target: above it no summary reaches the
  * target however much history there is), or a request
  * over the hard limit with new content that a compaction could take out of it
- * (when the fixed part alone is under the window). A forced
+ * (when the fixed part alone is under the window). The same holds, with no
+ * attempt made, when the fixed part leaves under the target less room than
+ * that new content: the request runs on to the hard limit. A forced
  * compaction (after a rejection, or asked for) and the sliding window's
  * schedule are never held back. Pure functions over plain data.
  */
@@ -32,6 +34,23 @@ interface HardLimitPressure {
   readonly window: number;
   /** What the compaction must get the request under: the threshold, or the safety line. */
   readonly target: number;
+  /** The least a summary adds (its framing and smallest size), when a compaction would make one. */
+  readonly summaryFloor?: number | undefined;
+}
+
+/** New content that makes another summary worth a call on this window. */
+function worthGrowth(window: number): number {
+  return Math.max(MIN_RETRY_GROWTH, Math.floor(window * FUTILE_RETRY_GROWTH_RATIO));
+}
+
+/**
+ * Whether what no compaction takes out (the fixed part, the turn's message) leaves under the target less room than
+ * the new content a summary waits for: each compaction there buys a turn or two, for a summarizer call and the cached
+ * prefix each time (the nineteenth outside trial: a 6k-token policy prompt on an 8k window, a summary every two or
+ * three calls). The fixed part at or over the target is the limit of it: no summary reaches the target at all.
+ */
+function roomTooSmall(pressure: HardLimitPressure): boolean {
+  return pressure.target - pressure.fixedCalibrated - (pressure.summaryFloor ?? 0) < worthGrowth(pressure.window);
 }
 
 /** Whether a compaction for room may help now, given the last futile attempt. */
@@ -40,17 +59,19 @@ export function compactionMayHelp(
   now: CompactionConditions,
   pressure?: HardLimitPressure,
 ): boolean {
-  if (!last) return true;
-  const grown = now.contentTokens - last.contentTokens;
+  const grown = last ? now.contentTokens - last.contentTokens : Number.POSITIVE_INFINITY;
   // Over the hard limit, with room in the window and new content to take out: only a compaction keeps the request from being rejected.
   // (guardRequest still skips a split that covers too little to pay for a summary.)
   if (pressure && pressure.calibrated > pressure.hardLimit && pressure.fixedCalibrated < pressure.window && grown > 0)
     return true;
+  // Too little room under the target for a summary to buy more than a turn or two: the request runs on to the hard
+  // limit. (A fixed part over the window is left to the attempt below: the provider's rejection may say otherwise.)
+  if (pressure && pressure.fixedCalibrated < pressure.window && roomTooSmall(pressure)) return false;
+  if (!last) return true;
   if (now.window !== last.window) return true;
   if (now.fixedTokens < last.fixedTokens) return true;
   if (now.correction < last.correction * (1 - FUTILE_RETRY_CORRECTION_DROP)) return true;
   // The fixed part alone at or over the target: no amount of new content lets a summary reach it (only the hard limit above counts).
   if (pressure && pressure.fixedCalibrated >= pressure.target) return false;
-  const worthGrowth = Math.max(MIN_RETRY_GROWTH, Math.floor(now.window * FUTILE_RETRY_GROWTH_RATIO));
-  return grown >= worthGrowth;
+  return grown >= worthGrowth(now.window);
 }

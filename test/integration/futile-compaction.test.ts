@@ -79,6 +79,25 @@ describe('futile compaction', () => {
     expect(h.model.rejectedRequests).toHaveLength(0);
   });
 
+  it('should let the request run on to the hard limit when the system prompt leaves under the threshold less room than a summary waits for', async () => {
+    // The nineteenth outside trial: a policy prompt at 75% of an 8k window was summarized every two or three calls.
+    // ~4,700 o200k tokens, ~6,100 real at 1.3: 300 under the 6,400 threshold, less than the 400 (5%) a summary waits for.
+    const h = await faultHarness({
+      instruction: 'Follow the operating procedures exactly. '.repeat(728),
+      toolChars: 200,
+    });
+    for (let turn = 1; turn <= TURNS; turn++)
+      expect((await h.turn(`Turn ${turn}: please help.`)).thrown).toBeUndefined();
+    const { hardLimit } = await h.usage();
+    expect(h.records.length).toBeGreaterThanOrEqual(1);
+    // Each summary is made where the request would otherwise cross the hard limit, none at the threshold.
+    expect(h.records.filter((record) => record.tokensBefore <= (hardLimit ?? 0)).map((r) => r.tokensBefore)).toEqual(
+      [],
+    );
+    expect(h.model.rejectedRequests).toHaveLength(0);
+    expect(h.shapeProblems()).toEqual([]);
+  });
+
   it('should warn once, not on every call, when a system prompt larger than the window cannot fit', async () => {
     const h = await faultHarness({
       instruction: 'Follow the operating procedures exactly. '.repeat(2_500),
