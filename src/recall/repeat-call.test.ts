@@ -89,6 +89,22 @@ describe('findStoredAnswer', () => {
     expect(findStoredAnswer([call('0', 'modify_cart'), ...stored, maskWrite('i2')], query)?.eventId).toBe('r-1');
   });
 
+  it("should not answer once a write called before the result was answered after it (a confirmation, a job's end)", () => {
+    // The twenty-first outside trial: a document published (confirmed) after its read was answered with the draft.
+    const answer = (name: string): RepeatEvent => ({
+      id: `a-${name}`,
+      invocationId: 'i2',
+      author: 'user',
+      timestamp: 1_500,
+      content: { role: 'user', parts: [{ functionResponse: { id: `call-0`, name, response: { done: true } } }] },
+    });
+    const stored = [callEvent('1', 'i1', args), resultEvent('1', 'i1', { doc: 'draft' })];
+    for (const name of ['publish_doc', 'adk_request_confirmation'])
+      expect(findStoredAnswer([...stored, answer(name), maskWrite('i2')], query)).toBeUndefined();
+    // A read-only tool's answer since leaves it as it is.
+    expect(findStoredAnswer([...stored, answer('search'), maskWrite('i2')], query)?.eventId).toBe('r-1');
+  });
+
   it("should not use another agent's call", () => {
     const events = [
       { ...callEvent('1', 'i1', args), author: 'critic' },

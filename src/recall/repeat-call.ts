@@ -112,7 +112,12 @@ export function findStoredAnswer(events: readonly RepeatEvent[], query: RepeatQu
   return undefined;
 }
 
-/** Whether any agent called a tool that may change something after the event at `index` (its result may be stale). */
+/**
+ * Whether a tool that may change something was called, or answered, after the event at `index` (the result may be
+ * stale). Its answer counts too: a confirmed or long-running tool's call comes before the read and its effect after
+ * it, with the user's confirmation or the job's final answer (the twenty-first outside trial: a document published
+ * after its read was answered with the draft).
+ */
 function changedSince(
   events: readonly RepeatEvent[],
   index: number,
@@ -120,7 +125,7 @@ function changedSince(
 ): boolean {
   for (let i = index + 1; i < events.length; i++)
     for (const part of events[i]?.content?.parts ?? []) {
-      const name = part.functionCall?.name;
+      const name = part.functionCall?.name ?? part.functionResponse?.name;
       if (name !== undefined && !isReadOnly(name)) return true;
     }
   return false;
