@@ -20,6 +20,7 @@ import type { SessionRef } from './adk/runtime/session-scope.js';
 import { UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
 import { isGivenStoredAnswer, StoredAnswers } from './adk/tools/stored-answers.js';
+import { cutAfterOwnCallbacks } from './adk/tools/own-after-tool.js';
 import { mendA2aEvent } from './adk/hooks/a2a-events.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
@@ -207,7 +208,7 @@ export class ContextGuard extends BasePlugin {
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
     // A stored answer was cut, if at all, when first stored; cutting it again would offload it again. No agent: above.
     if (isGivenStoredAnswer(params.result) || !params.toolContext.invocationContext.agent) return undefined;
-    return this.truncators.plugin(params);
+    return cutAfterOwnCallbacks(params, this.truncators);
   }
 
   override async beforeModelCallback({

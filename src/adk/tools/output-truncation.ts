@@ -4,14 +4,17 @@
  * agent's state (persisted with the tool's response event), logged and passed to the
  * `onToolTruncation` listener.
  */
-import type { ToolTruncationRecord } from '../../truncation/truncate-tool-output.js';
+import { truncateToolOutput, type ToolTruncationRecord } from '../../truncation/truncate-tool-output.js';
+import { resolveToolOutputLimits } from '../../truncation/policy.js';
 import { stateKeysFor } from '../../state/keys.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { withArtifactOffload, type OffloadingToolOutputTruncator } from './offload-tool-output.js';
 import {
   asPluginAfterToolCallback,
+  asToolResult,
   createToolOutputTruncator,
+  type PluginAfterToolParams,
   type PluginToolOutputTruncator,
   type ToolCallbackContext,
 } from './tool-output-callback.js';
@@ -21,6 +24,8 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 export interface GuardToolTruncators {
   readonly agent: OffloadingToolOutputTruncator;
   readonly plugin: PluginToolOutputTruncator;
+  /** Whether the plugin form would cut this result (nothing is written or logged). */
+  readonly wouldCut: (params: PluginAfterToolParams) => boolean;
 }
 
 export function guardToolTruncators(
@@ -40,6 +45,16 @@ export function guardToolTruncators(
   const plugin = asPluginAfterToolCallback(agent);
   return {
     agent,
+    wouldCut: ({ tool, toolContext, result }) => {
+      const policy = policyFor(toolContext.agentName);
+      const limits = policy.enabled ? resolveToolOutputLimits(policy.toolOutputTruncation, tool.name) : undefined;
+      const wrapped = asToolResult(result);
+      return (
+        limits !== undefined &&
+        wrapped !== undefined &&
+        truncateToolOutput({ tool: tool.name, result: wrapped, limits }) !== undefined
+      );
+    },
     plugin: async (params) => {
       try {
         return await plugin(params);
