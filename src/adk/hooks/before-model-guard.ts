@@ -70,6 +70,11 @@ export class BeforeModelGuard {
   ): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
+    if (this.parts.returns.nextCall(context))
+      this.parts.warnings.warn(
+        'unseen-response',
+        `${LOG_PREFIX} agent '${context.agentName}': a model response did not reach the guard's afterModelCallback before the agent's next call (another plugin answered afterModelCallback before the guard, the call was aborted, or another turn of the session ran at once). The guard learns real token counts from responses: register ContextGuard before plugins that return a value from afterModelCallback.`,
+      );
     // App + user + session: the same session id may belong to another user or app.
     const key = `${scopeOfContext(context)}\u0000${context.agentName}`;
     const built = request.contents;

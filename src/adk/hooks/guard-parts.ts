@@ -44,6 +44,8 @@ export type GuardParts = RequestReaders &
     readonly fixedParts: FixedPartMemo;
     /** What each model call's responses have billed: a streamed call is billed once. */
     readonly usage: CallUsage;
+    /** Warnings logged once per cause for the life of the process. */
+    readonly warnings: WarnOnce;
   };
 
 export function guardParts(options: ContextGuardOptions, logger: GuardLogger): GuardParts {
@@ -71,6 +73,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
     left: new LeftRequests(tokenizer, fixedMemo),
     fixedParts: new FixedPartMemo(),
     usage: new CallUsage(),
+    warnings,
     priceOf: priceLookup(options.prices),
   };
 }

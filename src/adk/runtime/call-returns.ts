@@ -1,11 +1,12 @@
 /**
- * When an agent's model call has returned, by session, invocation and agent: a summary prepared in
- * the background starts then, so the provider has cached the prefix it reads (the request that
- * call sent). A call whose answer never reaches the plugin (another plugin answered it, it was
- * aborted) releases its waiter on the same key's next call, or after `MAX_WAIT_MS`.
+ * When an agent's model call has returned, by session and agent: a summary prepared in the background starts then,
+ * so the provider has cached the prefix it reads (the request that call sent). A call whose answer never reaches the
+ * guard's after-model callback (another plugin answered it first, or it was aborted) releases its waiter at the
+ * session and agent's next guarded call, or after `MAX_WAIT_MS` (the twentieth outside trial: a moderation plugin
+ * registered before the guard left a turn waiting the whole two minutes at the threshold, and a script exited in it).
  */
 import type { Context } from '@google/adk';
-import { callScopeOfContext } from './session-scope.js';
+import { scopeOfContext } from './session-scope.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
 
 /** Longest a preparation waits for its call: a model call longer than this has likely failed unseen. */
@@ -13,30 +14,42 @@ const MAX_WAIT_MS = 120_000;
 /** Calls awaited at most; the oldest are released first. */
 const MAX_WAITING = 1_000;
 
+interface Waiter {
+  readonly release: () => void;
+}
+
+/** The session (app, user, id) and agent of a call: its calls follow each other, as the guard's queue runs them. */
+const keyOf = (context: Context): string => `${scopeOfContext(context)}\u0000${context.agentName}`;
+
 export class CallReturns {
   /** A waiter dropped past the cap is released: its preparation starts without waiting longer. */
-  private readonly waiting = new BoundedMap<string, () => void>(MAX_WAITING, (_key, resolve) => resolve());
+  private readonly waiting = new BoundedMap<string, Waiter>(MAX_WAITING, (_key, waiter) => waiter.release());
 
   /** Resolves once the model call this context is making has returned (or is given up on). */
   after(context: Context): Promise<void> {
-    const key = callScopeOfContext(context);
-    this.release(key);
+    const key = keyOf(context);
+    this.waiting.take(key)?.release();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => this.release(key), MAX_WAIT_MS);
+      const timer = setTimeout(() => this.waiting.take(key)?.release(), MAX_WAIT_MS);
       timer.unref?.();
-      this.waiting.set(key, () => {
-        clearTimeout(timer);
-        resolve();
+      this.waiting.set(key, {
+        release: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       });
     });
   }
 
   /** The call of this context returned: an answer or an error. */
   returned(context: Context): void {
-    this.release(callScopeOfContext(context));
+    this.waiting.take(keyOf(context))?.release();
   }
 
-  private release(key: string): void {
-    this.waiting.take(key)?.();
+  /** The session and agent call the model again: an earlier call still awaited returned unseen (`true` then). */
+  nextCall(context: Context): boolean {
+    const waiter = this.waiting.take(keyOf(context));
+    waiter?.release();
+    return waiter !== undefined;
   }
 }

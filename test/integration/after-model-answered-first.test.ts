@@ -1,0 +1,84 @@
+/**
+ * A plugin registered before the guard that answers `afterModelCallback` (a moderation rewrite): ADK 2.0.0 stops at
+ * the first plugin that returns a value, so the guard's after-model callback never runs. A summary prepared in the
+ * background from the agent's own request waits for its call's return; before, it waited the whole two minutes, the
+ * turn at the threshold with it, and a script exited mid-turn (the twentieth outside trial).
+ */
+import { BasePlugin, FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmResponse } from '@google/adk';
+import type { Content } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard } from '../../src/index.js';
+import {
+  CapturingLogger,
+  logText,
+  ratioTokenCounter,
+  scriptedSummaryText,
+  ScriptedLlm,
+  type ModelScript,
+} from '../../src/testing/index.js';
+import { APP_NAME, userMessage } from '../support/agent-harness.js';
+
+class ModerationPlugin extends BasePlugin {
+  constructor() {
+    super('moderation');
+  }
+
+  override async afterModelCallback(params: { llmResponse: LlmResponse }): Promise<LlmResponse | undefined> {
+    return { content: params.llmResponse.content };
+  }
+}
+
+/** Each turn: one `fetch_logs` of 4-13 KB, then an answer; a summary request (the agent's own model) is answered too. */
+const script: ModelScript = ({ request, index }) => {
+  const last: Content | undefined = request.contents.at(-1);
+  // A summary request: the agent's request with tool calls switched off, or the guard's own prompt.
+  const summary =
+    String(request.config?.toolConfig?.functionCallingConfig?.mode) === 'NONE' ||
+    !JSON.stringify(request.config?.systemInstruction ?? '').includes('You read logs.');
+  if (summary)
+    return {
+      content: { role: 'model', parts: [{ text: scriptedSummaryText(JSON.stringify(request.contents), 400) }] },
+    };
+  return last?.parts?.some((part) => part.functionResponse)
+    ? { content: { role: 'model', parts: [{ text: `ok ${index}` }] } }
+    : { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { n: index } } }] } };
+};
+
+describe('a plugin that answers afterModelCallback before the guard', () => {
+  it('should not hold a turn waiting for a response the guard never sees, and say once why it cannot calibrate', async () => {
+    const model = new ScriptedLlm({ window: 16_000, countTokens: ratioTokenCounter(1), script });
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({ contextWindow: 16_000, logger });
+    const agent = new LlmAgent({
+      name: 'worker',
+      model,
+      instruction: 'You read logs.',
+      tools: [
+        new FunctionTool({
+          name: 'fetch_logs',
+          description: 'Reads logs.',
+          parameters: { type: 'OBJECT', properties: { n: { type: 'INTEGER' } } } as never,
+          execute: (input: unknown) => ({ logs: logText(4_000 + (((input as { n: number }).n * 3_001) % 9_000), 2) }),
+        }),
+      ],
+    });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [new ModerationPlugin(), guard] });
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const slowest = { ms: 0, turn: -1 };
+    for (let turn = 0; turn < 30; turn++) {
+      const started = Date.now();
+      for await (const _ of runner.runAsync({
+        userId: 'alice',
+        sessionId: session.id,
+        newMessage: userMessage(`Turn ${turn}`),
+      }));
+      if (Date.now() - started > slowest.ms) Object.assign(slowest, { ms: Date.now() - started, turn });
+    }
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
+    // The guard compacted (a summary prepared in the background), and no turn waited for the two minutes.
+    expect(guard.status(stored, 'worker').compactions).toBeGreaterThan(0);
+    expect(slowest.ms).toBeLessThan(20_000);
+    expect(logger.matching(/did not reach the guard.s afterModelCallback/)).toHaveLength(1);
+  }, 120_000);
+});
