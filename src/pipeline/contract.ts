@@ -19,6 +19,7 @@ import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { WindowOrigin } from '../usage/agent-usage-figures.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import type { CompactionOutcome } from './compaction-outcome.js';
+import type { ApplicationAnswer } from './unseen-answer.js';
 import type { BudgetLine } from '../budget/budget-line.js';
 
 export interface GuardRequestInput {
@@ -52,6 +53,11 @@ export interface GuardRequestInput {
    * covers it without keeping it is applied up to it on this call. Absent otherwise.
    */
   readonly ownRequestAt?: number | undefined;
+  /**
+   * The function responses the application sent in this session (adk/runtime/application-answers.ts):
+   * a stored summary over one it never read is applied up to its call (pipeline/unseen-answer.ts).
+   */
+  readonly applicationAnswers?: readonly ApplicationAnswer[] | undefined;
   /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do; its mark is cleared. */
   readonly manual?: boolean | undefined;
   /** The stored mask watermark (see masking/mask-observations.ts). */

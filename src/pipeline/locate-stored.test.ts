@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { summaryRecord, userText } from '../../test/support/builders.js';
+import { functionCall, functionResponse, modelText, summaryRecord, userText } from '../../test/support/builders.js';
+import { answerKey } from '../content/answer-key.js';
 import { fingerprintsOf } from '../../test/support/guard-input.js';
 import { coveredContentsAt } from '../state/covered-contents.js';
 import { anchorAt } from '../state/watermark.js';
@@ -9,6 +10,42 @@ const CONTENTS = [userText('one'), userText('two'), userText('three'), userText(
 const fingerprintAt = fingerprintsOf(CONTENTS);
 
 describe('locateStoredSummary', () => {
+  it('should cut at the call a summary that covers an answer the application sent and it never read', () => {
+    // The twenty-first outside trial: a turn that loaded the session before the answer came stored a summary past the
+    // call; ADK then places the answer right after its call, inside that summary, in every request.
+    const final = { status: 'done', result: 'JOBDONE-q77' };
+    const history = [
+      userText('Start the job.'),
+      functionCall('start_job'),
+      functionResponse('start_job', final),
+      modelText('Noted.'),
+      userText('Check the logs.'),
+      modelText('Logs read.'),
+      userText('And now?'),
+    ];
+    const at = fingerprintsOf(history);
+    const answers = [{ name: 'start_job', key: answerKey('start_job', final) ?? '' }];
+    const inView = { contents: history, answers };
+    const record = (read: readonly string[] | undefined) =>
+      summaryRecord({ covered: 6, anchor: anchorAt(at, 6), contents: coveredContentsAt(at, 6), answers: read });
+    const located = locateStoredSummary(at, history.length, record([]), false, inView);
+    expect(located).toMatchObject({ coverage: { covered: 1 }, cutAtCall: { covered: 1, lateAnswer: true } });
+    expect(located.summaryHeld).toMatch(/cut at the function call at content 1 .*never read/);
+    // A summary that read it, or one of a version that did not say (applied as before), covers it.
+    for (const read of [[answers[0]!.key], undefined])
+      expect(locateStoredSummary(at, history.length, record(read), false, inView).coverage).toMatchObject({ covered: 6 });
+    // The answer after the watermark: sent whole already.
+    expect(
+      locateStoredSummary(
+        at,
+        history.length,
+        summaryRecord({ covered: 1, anchor: anchorAt(at, 1), answers: [] }),
+        false,
+        inView,
+      ).coverage,
+    ).toMatchObject({ covered: 1 });
+  });
+
   it('should cover nothing without a stored summary', () => {
     expect(locateStoredSummary(fingerprintAt, 4, undefined)).toEqual({ summary: undefined, coverage: { covered: 0 } });
   });

@@ -10,7 +10,9 @@
  * the call are sent whole until a later compaction covers them (the sixteenth
  * outside trial: the response was sent without its call, or stripped unseen).
  */
+import type { Content } from '@google/genai';
 import type { SummaryCoverage } from '../split/coverage.js';
+import { unseenAnswerCall, type ApplicationAnswer } from './unseen-answer.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { MaskRecord } from '../masking/mask-record.js';
 import { coveredContentsAt } from '../state/covered-contents.js';
@@ -28,18 +30,32 @@ export interface LocatedSummary {
   readonly cutAtCall?: SummaryRecord | undefined;
 }
 
+/** The request's contents and the answers the application sent, to find one a stored summary never read. */
+interface AnswersInView {
+  readonly contents: readonly Content[];
+  readonly answers: readonly ApplicationAnswer[];
+}
+
 export function locateStoredSummary(
   fingerprintAt: FingerprintAt,
   length: number,
   stored: SummaryRecord | undefined,
   partialView = false,
+  inView?: AnswersInView,
 ): LocatedSummary {
   if (!stored) return { summary: undefined, coverage: { covered: 0 } };
   const match = locateSummary(fingerprintAt, length, stored);
-  if (!partialView)
-    return match.kind === 'found'
-      ? { summary: stored, coverage: match }
-      : { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
+  if (!partialView) {
+    if (match.kind !== 'found') return { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
+    const call =
+      inView && stored.answers && inView.answers.length > 0
+        ? unseenAnswerCall(inView.contents, match.covered, inView.answers, stored.answers)
+        : undefined;
+    const cut = call === undefined ? undefined : upToTheCall(fingerprintAt, call, stored);
+    return cut
+      ? { ...cut, summaryHeld: `${cut.summaryHeld ?? ''}: an answer it never read lies inside it` }
+      : { summary: stored, coverage: match };
+  }
   // The late view is the history up to the call, then the response: `length - 2` is the call.
   const call = length - 2;
   const pastTheCall = stored.covered > call || (match.kind === 'found' && match.covered > call);

@@ -54,7 +54,10 @@ export function observe(input: GuardRequestInput): Observed {
   const fixedFramingTokens = (input.fixedFramingTokens ?? 0) + (input.pinned ? contentFramingTokens(input.pinned) : 0);
   const partial = input.lateResponseView === true;
   const located = ownRequestKept(
-    locateStoredSummary(input.fingerprintAt, contents.length, input.summary, partial),
+    locateStoredSummary(input.fingerprintAt, contents.length, input.summary, partial, {
+      contents,
+      answers: input.applicationAnswers ?? [],
+    }),
     input.ownRequestAt,
   );
   const { covered } = located.coverage;

@@ -5,6 +5,7 @@
  */
 import { callCountsBetween } from '../records/call-record.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
+import { answersRead } from './unseen-answer.js';
 import { trackTurn } from '../usage/turns.js';
 import { withBudget } from '../usage/window.js';
 import type { Decision, GuardRequestInput, GuardRequestResult, StateChange } from './contract.js';
@@ -29,7 +30,16 @@ function stateChange(input: GuardRequestInput, decision: Decision): StateChange 
 
 /** A new summary; else the one a queued call made, written again with this step; else a clear of one that no longer applies. */
 function summaryToStore(input: GuardRequestInput, decision: Decision): SummaryRecord | null | undefined {
-  if (decision.newSummary) return decision.newSummary;
+  if (decision.newSummary) return withAnswersRead(input, decision.newSummary);
+  // A summary cut at the call of an answer it never read (unseen-answer.ts), stored so.
+  if (decision.cutAtCall?.summary) return decision.cutAtCall.summary;
   if (input.summaryShared && input.summary) return input.summary;
   return decision.summaryDiscarded === undefined ? undefined : null;
+}
+
+/** A summary made on this call's contents has read the application's answers inside what it covers. */
+function withAnswersRead(input: GuardRequestInput, summary: SummaryRecord): SummaryRecord {
+  const answers = input.applicationAnswers ?? [];
+  const seen = summary.answers ?? input.summary?.answers ?? [];
+  return { ...summary, answers: answersRead(input.contents, summary.covered, answers, seen) };
 }

@@ -36,6 +36,11 @@ export interface SummaryRecord {
    * call and its answer, which no summary has read yet; the next compaction's prompt keeps them whatever it omits.
    */
   readonly lateAnswer?: true | undefined;
+  /**
+   * The answers the application sent (a long-running tool's final answer, a confirmation) that the summary has read,
+   * by key (content/answer-key.ts, pipeline/unseen-answer.ts); absent in older records, which are applied as before.
+   */
+  readonly answers?: readonly string[] | undefined;
 }
 
 /**
@@ -96,5 +101,16 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
     createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
     facts: decodeFacts(record['facts']),
     ...(decodeBoolean(record['lateAnswer']) && { lateAnswer: true }),
+    ...answersOf(record['answers']),
   };
+}
+
+/** Call ids read back at most, and their longest: a longer list, or another value, reads as absent. */
+const MAX_ANSWERS = 512;
+const MAX_ANSWER_ID_CHARS = 256;
+
+function answersOf(value: unknown): { answers?: readonly string[] } {
+  if (!Array.isArray(value) || value.length > MAX_ANSWERS) return {};
+  const ids = value.filter((id): id is string => typeof id === 'string' && id.length <= MAX_ANSWER_ID_CHARS);
+  return ids.length === value.length ? { answers: ids } : {};
 }

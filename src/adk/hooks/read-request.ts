@@ -4,11 +4,12 @@
  * it: an unreadable summary is cleared, a first request may be pinned.
  */
 import { ownRequestIn } from '../runtime/own-request.js';
+import { applicationAnswers } from '../runtime/application-answers.js';
 import { priceRatiosOf } from '../../cost/cache-terms.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
 import { summaryInput } from './summary-input.js';
-import type { Context, LlmRequest } from '@google/adk';
+import type { Context, InvocationContext, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
@@ -225,7 +226,7 @@ export function readRequest(
     budgetLine,
     fixedFramingTokens: fixed.framingTokens,
     ...summaryInput(context, stored.summary, readers.queue.sharedSummary(key), fingerprintAt, contents.length),
-    ownRequestAt: ownRequestIn(contents, context.invocationContext),
+    ...sessionTurns(contents, context.invocationContext),
     mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
@@ -253,6 +254,17 @@ export function readRequest(
     ...summarizerNames(summarizer.summarizer?.name, summarizer.routedName, readers.priceOf),
     prepared,
     backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
+  };
+}
+
+/** What the session's other turns and the application's answers mean for this request (own-request.ts, application-answers.ts). */
+function sessionTurns(
+  contents: readonly Content[],
+  invocation: InvocationContext,
+): Pick<GuardRequestInput, 'ownRequestAt' | 'applicationAnswers'> {
+  return {
+    ownRequestAt: ownRequestIn(contents, invocation),
+    applicationAnswers: applicationAnswers(invocation.session.events),
   };
 }
 

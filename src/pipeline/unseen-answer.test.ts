@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
+import { answerKey } from '../content/answer-key.js';
+import { answersRead, unseenAnswerCall } from './unseen-answer.js';
+
+const final = { status: 'done', result: 'JOBDONE' };
+const key = answerKey('start_job', final) ?? '';
+const answers = [{ name: 'start_job', key }];
+const history = [
+  userText('Start.'),
+  functionCall('start_job'),
+  functionResponse('start_job', final),
+  modelText('Noted.'),
+  userText('Next.'),
+];
+
+describe('unseenAnswerCall', () => {
+  it('should give the call of an answer inside the covered range that the summary did not read', () => {
+    expect(unseenAnswerCall(history, 4, answers, [])).toBe(1);
+    expect(unseenAnswerCall(history, 4, answers, [key])).toBeUndefined();
+    // The same tool's other response (the pending one a summary read) is not the answer.
+    const pending = [...history.slice(0, 2), functionResponse('start_job', { status: 'pending' }), ...history.slice(3)];
+    expect(unseenAnswerCall(pending, 4, answers, [])).toBeUndefined();
+    // After the watermark: sent whole.
+    expect(unseenAnswerCall(history, 2, answers, [])).toBeUndefined();
+  });
+});
+
+describe('answersRead', () => {
+  it('should add the answers that lie in what a summary covers, and only those', () => {
+    expect(answersRead(history, 4, answers, [])).toEqual([key]);
+    expect(answersRead(history, 2, answers, [])).toEqual([]);
+    expect(answersRead(history, 4, answers, ['older'])).toEqual(['older', key]);
+  });
+});
