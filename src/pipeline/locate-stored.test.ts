@@ -33,7 +33,9 @@ describe('locateStoredSummary', () => {
     expect(located.summaryHeld).toMatch(/cut at the function call at content 1 .*never read/);
     // A summary that read it, or one of a version that did not say (applied as before), covers it.
     for (const read of [[answers[0]!.key], undefined])
-      expect(locateStoredSummary(at, history.length, record(read), false, inView).coverage).toMatchObject({ covered: 6 });
+      expect(locateStoredSummary(at, history.length, record(read), false, inView).coverage).toMatchObject({
+        covered: 6,
+      });
     // The answer after the watermark: sent whole already.
     expect(
       locateStoredSummary(

@@ -104,6 +104,45 @@ describe('a maximum quoted from the request', () => {
     for (const line of w.logger.atOrAbove('info')) expect(line.message).not.toContain('Please note');
   });
 
+  it("should let a tenant whose account has a smaller window learn it, whatever another user's requests were accepted", async () => {
+    // The twenty-first outside trial: one process, one model name, a tenant whose provider account rejects above 6,000
+    // tokens; another user's accepted requests of ~7,700 made every statement of 6,000 'below accepted' (10
+    // rejections in 20 turns instead of 1).
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({ contextWindow: 16_000, summarizer: new ScriptedSummarizer(), logger });
+    const runnerOf = (window: number) => {
+      const model = new ScriptedLlm({ window, countTokens: ratioTokenCounter(2), script: toolThenAnswerScript(1_500) });
+      const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse logs.', tools: [fetchLogsTool()] });
+      const sessionService = new InMemorySessionService();
+      return {
+        model,
+        sessionService,
+        runner: new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] }),
+      };
+    };
+    const big = runnerOf(16_000);
+    const tenant = runnerOf(6_000);
+    const turns = async (w: ReturnType<typeof runnerOf>, userId: string, count: number) => {
+      const session = await w.sessionService.createSession({ appName: APP_NAME, userId });
+      const errors: string[] = [];
+      for (let turn = 1; turn <= count; turn++)
+        for await (const event of w.runner.runAsync({
+          userId,
+          sessionId: session.id,
+          newMessage: userMessage(`Turn ${turn}: check the logs.`),
+        }))
+          if (event.errorCode) errors.push(event.errorCode);
+      const stored = await w.sessionService.getSession({ appName: APP_NAME, userId, sessionId: session.id });
+      return { errors, status: guard.status(stored, 'worker') };
+    };
+    await turns(big, 'bob', 12);
+    expect(Math.max(...big.model.requests.map((request) => request.promptTokens))).toBeGreaterThan(6_500);
+    const run = await turns(tenant, 'tenant', 12);
+    expect(run.errors).toEqual([]);
+    expect(tenant.model.rejectedRequests.length).toBeLessThanOrEqual(1);
+    expect(run.status).toMatchObject({ window: 6_000 });
+  });
+
   it("should learn the provider's own statement, not the request it quotes after it", async () => {
     const logger = new CapturingLogger();
     // The guard is told 32k; the provider accepts 8k and quotes the request after its own words.

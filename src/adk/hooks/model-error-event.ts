@@ -66,7 +66,13 @@ export function learnFromRejection(
   const stored = readUsage(context.state, context.agentName);
   const sent = change === undefined ? stored : recordAgentAdditions(stored, change);
   const measure = rejectedMeasure(stored, sent);
-  const outcome = rejectionOutcome(sent, message, model, deps.windows.acceptedBy(model), measure);
+  const outcome = rejectionOutcome(
+    sent,
+    message,
+    model,
+    deps.windows.acceptedBy(model, userOfContext(context)),
+    measure,
+  );
   const next = outcome.usage;
   writeUsage(context.state, context.agentName, next);
   // Only an earned statement spreads: to this user's sessions, to every session once another user's states it too.

@@ -6,6 +6,7 @@ import type { Context, LlmResponse } from '@google/adk';
 import { billUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
+import { userOfContext } from '../runtime/session-scope.js';
 import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
 import { takeCallRecords } from './call-records.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
@@ -124,7 +125,7 @@ function recordAnswer(
   updateUsage(context.state, context.agentName, (record) => {
     const stored = change === undefined ? record : recordAgentAdditions(record, change);
     // An answer, not an error response: the model accepted the request.
-    const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows);
+    const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows, userOfContext(context));
     return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata, model), bill) : usage;
   });
 }
@@ -135,8 +136,9 @@ function acceptRequest(
   response: LlmResponse,
   model: string | undefined,
   windows: ModelWindowResolver,
+  user: string,
 ): UsageRecord {
   const real = response.usageMetadata?.promptTokenCount;
-  windows.accept(model, acceptedByCall(usage, real));
+  windows.accept(model, acceptedByCall(usage, real), user);
   return recordAccepted(usage, model, real);
 }

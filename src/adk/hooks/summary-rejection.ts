@@ -64,7 +64,7 @@ export function learnFromSummaryRejection(
     rejection.message,
     rejection.estimate,
     model,
-    deps.windows.acceptedBy(model),
+    deps.windows.acceptedBy(model, userOfContext(context)),
   );
   const name = normalizeModelName(model);
   if (sameModel) writeUsage(context.state, context.agentName, outcome.usage);

@@ -24,6 +24,9 @@ import { BoundedMap } from '../../collections/bounded-map.js';
 import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+
+/** Users whose accepted sizes are kept (model and user pairs); the oldest are dropped first. */
+const MAX_ACCEPTED_USERS = 10_000;
 import { BudgetWarnings } from './budget-warnings.js';
 import { listedNameOf, listedRoutedName } from './listed-routed-name.js';
 
@@ -54,8 +57,15 @@ export class ModelWindowResolver {
   private readonly learnedWindows = new Map<string, number>();
   /** Earned statements by normalised model name, then user (app + user): each user's sessions use their own. */
   private readonly statements = new BoundedMap<string, ModelStatements>(MAX_STATED_MODELS);
-  /** The largest request each model accepted in this process (normalised name): no window below it is believed. */
-  private readonly acceptedSizes = new Map<string, AcceptedSize>();
+  /**
+   * The largest request each model accepted in this process, by normalised name and user (app + user): a user's
+   * sessions believe no window below their own. Tenants may reach one model name through accounts of other limits:
+   * another user's larger requests kept a tenant's sessions from learning a smaller window (the twenty-first outside
+   * trial: 10 rejections in 20 turns instead of 1).
+   */
+  private readonly acceptedSizes = new BoundedMap<string, AcceptedSize>(MAX_ACCEPTED_USERS);
+  /** The largest over every user, by model: a maximum below it is never every user's window. */
+  private readonly acceptedAnywhere = new Map<string, AcceptedSize>();
   /** Agent, model and value of a learned window in state that a request accepted in this process contradicts (warned once). */
   private readonly warnedContradicted = new Set<string>();
   /** Agent and model pairs whose larger `contextWindow` a stated maximum overrode (logged once). */
@@ -75,11 +85,11 @@ export class ModelWindowResolver {
    * stated the same maximum. Returns where it now holds.
    */
   learn(model: string, window: number, user: string): 'user' | 'process' | undefined {
-    if (window < windowFloor([this.acceptedSizes.get(model)])) return undefined;
+    if (window < windowFloor([this.acceptedFor(model, user)])) return undefined;
     const before = this.statements.get(model);
     const confirmed = confirmedBy(before, user, window);
     this.statements.set(model, withStatement(before, user, window));
-    if (!confirmed) return 'user';
+    if (!confirmed || window < windowFloor([this.acceptedAnywhere.get(model)])) return 'user';
     this.learnedWindows.set(model, window);
     return 'process';
   }
@@ -92,19 +102,21 @@ export class ModelWindowResolver {
     return Math.min(own, process);
   }
 
-  /** Remembers that `model` accepted a request of this size (either figure may be missing). */
-  accept(model: string | undefined, size: AcceptedSize): void {
+  /** Remembers that `model` accepted a request of this size for `user` (either figure may be missing). */
+  accept(model: string | undefined, size: AcceptedSize, user: string): void {
     const name = normalizeModelName(model ?? '');
-    const before = this.acceptedSizes.get(name);
-    this.acceptedSizes.set(name, {
-      tokens: Math.max(before?.tokens ?? 0, size.tokens ?? 0) || undefined,
-      estimate: Math.max(before?.estimate ?? 0, size.estimate ?? 0) || undefined,
-    });
+    const key = `${name}\u0000${user}`;
+    this.acceptedSizes.set(key, largerOf(this.acceptedSizes.get(key), size));
+    this.acceptedAnywhere.set(name, largerOf(this.acceptedAnywhere.get(name), size));
   }
 
-  /** The largest request `model` accepted in this process. */
-  acceptedBy(model: string | undefined): AcceptedSize | undefined {
-    return this.acceptedSizes.get(normalizeModelName(model ?? ''));
+  /** The largest request `model` accepted for `user` in this process. */
+  acceptedBy(model: string | undefined, user: string): AcceptedSize | undefined {
+    return this.acceptedFor(normalizeModelName(model ?? ''), user);
+  }
+
+  private acceptedFor(name: string, user: string): AcceptedSize | undefined {
+    return this.acceptedSizes.get(`${name}\u0000${user}`);
   }
 
   /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see usage/learned-window.ts). */
@@ -122,7 +134,7 @@ export class ModelWindowResolver {
       model: name,
       resolved,
       processWindow: this.learnedFor(name, agent.user),
-      processAccepted: this.acceptedSizes.get(name),
+      processAccepted: this.acceptedFor(name, agent.user),
       renamedRouter: agent.routedName !== undefined,
     });
     if (decision.contradicted) this.warnContradicted(usage, name, agentName);
@@ -151,7 +163,7 @@ export class ModelWindowResolver {
     this.warnedContradicted.add(key);
     this.logger.warn(
       `${LOG_PREFIX} agent '${agentName}': ignoring the learned window ${usage.learnedWindow ?? 0} in state for model '${name}': ` +
-        `the model accepted a larger request in this process.`,
+        `the model accepted a larger request for this user in this process.`,
     );
   }
 
@@ -213,7 +225,7 @@ export class ModelWindowResolver {
           this.windowFor({ ...policy, contextWindow: undefined }, context, {
             model: option.model,
             routedName,
-            inSession: inSessionWindow(usage, option, this.acceptedSizes),
+            inSession: inSessionWindow(usage, option, (name) => this.acceptedFor(name, userOfContext(context))),
           }),
       };
     }
@@ -282,9 +294,17 @@ export class ModelWindowResolver {
 function inSessionWindow(
   usage: UsageRecord,
   summarizer: { readonly model?: string },
-  acceptedSizes: ReadonlyMap<string, AcceptedSize>,
+  acceptedBy: (name: string) => AcceptedSize | undefined,
 ): number | undefined {
   const name = normalizeModelName(summarizer.model ?? '');
   const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
-  return stored !== undefined && stored >= windowFloor([acceptedSizes.get(name)]) ? stored : undefined;
+  return stored !== undefined && stored >= windowFloor([acceptedBy(name)]) ? stored : undefined;
+}
+
+/** The larger of two accepted sizes, figure by figure. */
+function largerOf(before: AcceptedSize | undefined, size: AcceptedSize): AcceptedSize {
+  return {
+    tokens: Math.max(before?.tokens ?? 0, size.tokens ?? 0) || undefined,
+    estimate: Math.max(before?.estimate ?? 0, size.estimate ?? 0) || undefined,
+  };
 }
