@@ -101,6 +101,7 @@ export function observe(input: GuardRequestInput): Observed {
     estimate,
     calibrated,
     factor,
+    isCalibrated: measure.isCalibrated,
     manual: input.manual,
   });
   return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };

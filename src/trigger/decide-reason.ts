@@ -30,6 +30,8 @@ export interface ReasonInput {
   readonly estimate: number;
   readonly calibrated: number;
   readonly factor: number;
+  /** Whether the factor was learned from a real count (else the default guess, which can be wrong by 2x). */
+  readonly isCalibrated?: boolean | undefined;
   /** A compaction the application asked for (`requestCompaction`): never held back. */
   readonly manual?: boolean | undefined;
 }
@@ -79,6 +81,8 @@ export function decideReason(input: ReasonInput): ReasonDecision {
     window: budget.window,
     target: reason === 'safety-ratio' ? safetyLine - 1 : budget.threshold,
     summaryFloor: Math.ceil((SUMMARY_FRAMING_TOKENS + MIN_SUMMARY_TOKENS) * factor),
+    // Uncalibrated, the threshold is the only protection (the adaptive buffer): never run on to the hard limit then.
+    tooSmallHolds: input.isCalibrated === true,
   };
   // After a rejection, a fixed part alone over the window leaves nothing a compaction could take out to fit.
   const hopeless = reason === 'forced' && input.manual !== true && pressure.fixedCalibrated >= input.window;

@@ -60,9 +60,12 @@ describe('compactionMayHelp', () => {
       hardLimit: 7_600,
       window: 8_000,
       target: 6_400,
+      tooSmallHolds: true,
     };
     expect(compactionMayHelp(undefined, LAST, tight)).toBe(false);
     expect(compactionMayHelp(undefined, LAST, { ...tight, calibrated: 7_601 })).toBe(true);
+    // Uncalibrated (review 16): the threshold is the only protection then, and a compaction is made there.
+    expect(compactionMayHelp(undefined, LAST, { ...tight, tooSmallHolds: false })).toBe(true);
     // A summary's worth of room: compacted at the target as before.
     expect(compactionMayHelp(undefined, LAST, { ...tight, fixedCalibrated: 6_400 - worth })).toBe(true);
   });

@@ -36,6 +36,8 @@ interface HardLimitPressure {
   readonly target: number;
   /** The least a summary adds (its framing and smallest size), when a compaction would make one. */
   readonly summaryFloor?: number | undefined;
+  /** Whether too little room holds a compaction back (only on a calibrated estimate). */
+  readonly tooSmallHolds?: boolean | undefined;
 }
 
 /** New content that makes another summary worth a call on this window. */
@@ -66,7 +68,8 @@ export function compactionMayHelp(
     return true;
   // Too little room under the target for a summary to buy more than a turn or two: the request runs on to the hard
   // limit. (A fixed part over the window is left to the attempt below: the provider's rejection may say otherwise.)
-  if (pressure && pressure.fixedCalibrated < pressure.window && roomTooSmall(pressure)) return false;
+  if (pressure?.tooSmallHolds === true && pressure.fixedCalibrated < pressure.window && roomTooSmall(pressure))
+    return false;
   if (!last) return true;
   if (now.window !== last.window) return true;
   if (now.fixedTokens < last.fixedTokens) return true;
