@@ -45,6 +45,14 @@ function ownRequestKept(located: LocatedSummary, ownAt: number | undefined): Loc
   };
 }
 
+/** Where the stored summary ends in the request (locate-stored.ts), before this turn's own message when it must be. */
+function locatedSummary(input: GuardRequestInput, partial: boolean): LocatedSummary {
+  const { contents } = input;
+  const inView = { contents, answers: input.applicationAnswers ?? [] };
+  const located = locateStoredSummary(input.fingerprintAt, contents.length, input.summary, partial, inView);
+  return ownRequestKept(located, input.ownRequestAt);
+}
+
 export function observe(input: GuardRequestInput): Observed {
   const { contents, tokenizer, policy, usage, window } = input;
   const viewOptions = { recallToolName: input.recallToolName };
@@ -53,13 +61,7 @@ export function observe(input: GuardRequestInput): Observed {
   const fixedTokens = input.fixedTokens + added + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);
   const fixedFramingTokens = (input.fixedFramingTokens ?? 0) + (input.pinned ? contentFramingTokens(input.pinned) : 0);
   const partial = input.lateResponseView === true;
-  const located = ownRequestKept(
-    locateStoredSummary(input.fingerprintAt, contents.length, input.summary, partial, {
-      contents,
-      answers: input.applicationAnswers ?? [],
-    }),
-    input.ownRequestAt,
-  );
+  const located = locatedSummary(input, partial);
   const { covered } = located.coverage;
   const mask = locateStoredMask(input.fingerprintAt, contents.length, input.mask, policy.maskKeepRecent, partial);
   const source: ViewSource = {
@@ -88,7 +90,7 @@ export function observe(input: GuardRequestInput): Observed {
     window,
     maxOutputTokens: input.maxOutputTokens,
   });
-  const { budget, estimate, calibrated, factor } = measure;
+  const { budget, estimate, calibrated, factor, isCalibrated } = measure;
   const decision = decideReason({
     contents,
     covered,
@@ -101,7 +103,7 @@ export function observe(input: GuardRequestInput): Observed {
     estimate,
     calibrated,
     factor,
-    isCalibrated: measure.isCalibrated,
+    isCalibrated,
     manual: input.manual,
   });
   return { fixedTokens, viewOptions, located, mask, source, view, measure, decision };

@@ -26,6 +26,24 @@ describe('unseenAnswerCall', () => {
   });
 });
 
+describe('equal answers (review 16: two approvals)', () => {
+  const twice = [
+    ...history,
+    functionCall('start_job', { target: 'staging' }),
+    functionResponse('start_job', final),
+    modelText('Noted again.'),
+    userText('And?'),
+  ];
+  const both = [...answers, ...answers];
+
+  it('should count each copy: one read leaves the second unread', () => {
+    expect(unseenAnswerCall(twice, 8, both, [key])).toBe(5);
+    expect(unseenAnswerCall(twice, 8, both, [key, key])).toBeUndefined();
+    expect(answersRead(twice, 8, both, [key])).toEqual([key, key]);
+    expect(answersRead(twice, 4, both, [])).toEqual([key]);
+  });
+});
+
 describe('answersRead', () => {
   it('should add the answers that lie in what a summary covers, and only those', () => {
     expect(answersRead(history, 4, answers, [])).toEqual([key]);

@@ -4,38 +4,14 @@
  * summary past the answer's call; every later request has the answer right after the call, inside that summary (the
  * twenty-first outside trial: two replicas, the answer sent to one while the other ran a turn; the model saw the
  * answer once and never again, and no summary had read it). Such a summary is applied up to the call instead
- * (locate-stored.ts). Pure; linear in the contents only while an answer is unread.
+ * (locate-stored.ts). Answers are counted by key: two equal answers (two approvals) are two, the first in the
+ * history the one read first (review 16). Pure; linear in the covered contents only while an answer is unread.
  */
 import type { Content } from '@google/genai';
 import { answerKey } from '../content/answer-key.js';
 
-/** Ids read back at most in a summary record: more answers than a session is expected to wait on. */
+/** Keys read back at most in a summary record: more answers than a session is expected to wait on. */
 const MAX_READ = 512;
-
-/** The responses in `contents[from, to)` whose key is `wanted` (found ones are removed from it), where found. */
-function findIn(
-  contents: readonly Content[],
-  from: number,
-  to: number,
-  wanted: Set<string>,
-  names: ReadonlySet<string>,
-): { at: number; key: string }[] {
-  const found: { at: number; key: string }[] = [];
-  for (let i = from; i < to && wanted.size > 0; i++)
-    for (const part of contents[i]?.parts ?? []) {
-      const response = part.functionResponse;
-      // Only a response of a tool an answer came for is hashed: the others can be large.
-      if (!response || !names.has(response.name ?? '')) continue;
-      const key = answerKey(response.name, response.response);
-      if (key !== undefined && wanted.delete(key)) found.push({ at: i, key });
-    }
-  return found;
-}
-
-/** ADK places a response right after its call: the content before it, when it holds a call. */
-function callOf(contents: readonly Content[], at: number): number | undefined {
-  return contents[at - 1]?.parts?.some((part) => part.functionCall) ? at - 1 : undefined;
-}
 
 /** A response the application sent: its tool, and its key (content/answer-key.ts). */
 export interface ApplicationAnswer {
@@ -43,15 +19,51 @@ export interface ApplicationAnswer {
   readonly key: string;
 }
 
-/** The keys of `answers` not in `seen`, and their tools. */
+function countsOf(keys: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
+/** The answers some of whose copies no summary read: by key, how many were read; and their tools. */
 function unreadOf(answers: readonly ApplicationAnswer[], seen: readonly string[]) {
-  const unread = answers.filter((answer) => !seen.includes(answer.key));
-  return { keys: new Set(unread.map((answer) => answer.key)), names: new Set(unread.map((answer) => answer.name)) };
+  const read = countsOf(seen);
+  const sent = countsOf(answers.map((answer) => answer.key));
+  const unread = new Map<string, number>();
+  const names = new Set<string>();
+  for (const answer of answers)
+    if ((sent.get(answer.key) ?? 0) > (read.get(answer.key) ?? 0)) {
+      unread.set(answer.key, read.get(answer.key) ?? 0);
+      names.add(answer.name);
+    }
+  return { unread, names, sent };
+}
+
+/** Each response in `contents[0, covered)` of an unread answer's tool and key, in order. */
+function* responsesIn(
+  contents: readonly Content[],
+  covered: number,
+  names: ReadonlySet<string>,
+  keys: ReadonlyMap<string, number>,
+) {
+  for (let at = 0; at < covered; at++)
+    for (const part of contents[at]?.parts ?? []) {
+      const response = part.functionResponse;
+      // Only a response of a tool an answer came for is hashed: the others can be large.
+      if (!response || !names.has(response.name ?? '')) continue;
+      const key = answerKey(response.name, response.response);
+      if (key !== undefined && keys.has(key)) yield { at, key };
+    }
+}
+
+/** ADK places a response right after its call: the content before it, when it holds a call. */
+function callOf(contents: readonly Content[], at: number): number | undefined {
+  return contents[at - 1]?.parts?.some((part) => part.functionCall) ? at - 1 : undefined;
 }
 
 /**
- * The earliest call, before `covered`, whose application answer also lies before `covered` and is not among what the
- * summary read (`seen`); `undefined` when there is none.
+ * The call of the first answer in `contents[0, covered)` that the summary did not read (`seen`: the keys it read,
+ * one per copy); `undefined` when there is none.
  */
 export function unseenAnswerCall(
   contents: readonly Content[],
@@ -59,26 +71,34 @@ export function unseenAnswerCall(
   answers: readonly ApplicationAnswer[],
   seen: readonly string[],
 ): number | undefined {
-  const { keys, names } = unreadOf(answers, seen);
-  // An answer after the watermark is sent whole already: looked for there first, it is usually near the end.
-  findIn(contents, covered, contents.length, keys, names);
-  if (keys.size === 0) return undefined;
-  let earliest: number | undefined;
-  for (const { at } of findIn(contents, 0, covered, keys, names)) {
-    const call = callOf(contents, at);
-    if (call !== undefined && (earliest === undefined || call < earliest)) earliest = call;
+  const { unread, names } = unreadOf(answers, seen);
+  if (unread.size === 0) return undefined;
+  const met = new Map<string, number>();
+  for (const { at, key } of responsesIn(contents, covered, names, unread)) {
+    const copy = (met.get(key) ?? 0) + 1;
+    met.set(key, copy);
+    if (copy > (unread.get(key) ?? 0)) {
+      const call = callOf(contents, at);
+      if (call !== undefined) return call;
+    }
   }
-  return earliest;
+  return undefined;
 }
 
-/** The keys of `answers` whose response lies in `contents[0, covered)`, added to `seen` (the latest kept). */
+/** `seen` with the answers that lie in `contents[0, covered)` and it had not read, one key per copy (the latest kept). */
 export function answersRead(
   contents: readonly Content[],
   covered: number,
   answers: readonly ApplicationAnswer[],
   seen: readonly string[],
 ): string[] {
-  const { keys, names } = unreadOf(answers, seen);
-  const read = findIn(contents, 0, covered, keys, names).map((found) => found.key);
+  const { unread, names, sent } = unreadOf(answers, seen);
+  if (unread.size === 0) return [...seen];
+  const met = countsOf([...responsesIn(contents, covered, names, unread)].map((found) => found.key));
+  const read: string[] = [];
+  for (const [key, before] of unread) {
+    const now = Math.min(met.get(key) ?? 0, sent.get(key) ?? 0);
+    for (let copy = before; copy < now; copy++) read.push(key);
+  }
   return [...seen, ...read].slice(-MAX_READ);
 }

@@ -37,7 +37,7 @@ export interface SummaryRecord {
    */
   readonly lateAnswer?: true | undefined;
   /**
-   * The answers the application sent (a long-running tool's final answer, a confirmation) that the summary has read,
+   * The answers the application sent (a long-running tool's final answer, a user's choice) that the summary has read,
    * by key (content/answer-key.ts, pipeline/unseen-answer.ts); absent in older records, which are applied as before.
    */
   readonly answers?: readonly string[] | undefined;

@@ -73,7 +73,7 @@ export class BeforeModelGuard {
     if (this.parts.returns.nextCall(context))
       this.parts.warnings.warn(
         'unseen-response',
-        `${LOG_PREFIX} agent '${context.agentName}': a model response did not reach the guard's afterModelCallback before the agent's next call (another plugin answered afterModelCallback before the guard, the call was aborted, or another turn of the session ran at once). The guard learns real token counts from responses: register ContextGuard before plugins that return a value from afterModelCallback.`,
+        `${LOG_PREFIX} agent '${context.agentName}': no model response has reached the guard's afterModelCallback in its last guarded calls: another plugin answers afterModelCallback before the guard, or a plugin or callback answers beforeModelCallback after it. The guard learns real token counts from responses: register ContextGuard before plugins that return a value from afterModelCallback.`,
       );
     // App + user + session: the same session id may belong to another user or app.
     const key = `${scopeOfContext(context)}\u0000${context.agentName}`;

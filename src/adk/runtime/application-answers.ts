@@ -1,6 +1,6 @@
 /**
- * The function responses an application sent itself: a long-running tool's final answer, a confirmation, a user's
- * choice (user-authored events; a tool's own response is authored by its agent). ADK places each right after its
+ * The function responses an application sent itself: a long-running tool's final answer, a user's choice
+ * (user-authored events; a tool's own response is authored by its agent, a confirmed tool's included). ADK places each right after its
  * call in every later request, so it can land inside what a stored summary covers; a summary that never read it must
  * not be applied over it (pipeline/unseen-answer.ts).
  */
@@ -41,11 +41,11 @@ export function applicationAnswers(events: readonly AnswerEvent[]): readonly App
     if (event?.author !== 'user') continue;
     for (const part of event.content?.parts ?? []) {
       const response = part.functionResponse;
-      const key = response ? answerKey(response.name, response.response) : undefined;
-      if (response && key)
-        answers = [...answers.filter((known) => known.key !== key), { name: response.name ?? '', key }].slice(
-          -MAX_ANSWERS,
-        );
+      // ADK takes its own requests' answers (a confirmation, a credential) out of what it sends the model.
+      if (!response || response.name?.startsWith('adk_request') === true) continue;
+      const key = answerKey(response.name, response.response);
+      // Equal answers (two approvals) are two: a summary may have read one and not the other.
+      if (key) answers = [...answers, { name: response.name ?? '', key }].slice(-MAX_ANSWERS);
     }
   }
   scans.set(events, { length: events.length, answers });

@@ -13,6 +13,10 @@ import { BoundedMap } from '../../collections/bounded-map.js';
 const MAX_WAIT_MS = 120_000;
 /** Calls awaited at most; the oldest are released first. */
 const MAX_WAITING = 1_000;
+/** Guarded calls of an agent with no response seen after which the guard says responses do not reach it. */
+const UNSEEN_CALLS = 10;
+/** Agents whose calls and responses are tallied at most. */
+const MAX_TALLIED = 1_000;
 
 interface Waiter {
   readonly release: () => void;
@@ -41,15 +45,32 @@ export class CallReturns {
     });
   }
 
+  /** Guarded calls and responses seen, by agent name, in this process. */
+  private readonly tallies = new BoundedMap<string, { calls: number; seen: number }>(MAX_TALLIED);
+
   /** The call of this context returned: an answer or an error. */
   returned(context: Context): void {
     this.waiting.take(keyOf(context))?.release();
+    this.tallyOf(context.agentName).seen++;
   }
 
-  /** The session and agent call the model again: an earlier call still awaited returned unseen (`true` then). */
+  /**
+   * The session and agent call the model again: an earlier call still awaited has returned unseen, and is released.
+   * `true` once the agent has made `UNSEEN_CALLS` guarded calls in this process and no response reached the guard
+   * (another plugin or callback answers before it): not a turn of the session running beside this one (review 16).
+   */
   nextCall(context: Context): boolean {
-    const waiter = this.waiting.take(keyOf(context));
-    waiter?.release();
-    return waiter !== undefined;
+    this.waiting.take(keyOf(context))?.release();
+    const tally = this.tallyOf(context.agentName);
+    tally.calls++;
+    return tally.calls >= UNSEEN_CALLS && tally.seen === 0;
+  }
+
+  private tallyOf(agentName: string): { calls: number; seen: number } {
+    const known = this.tallies.get(agentName);
+    if (known) return known;
+    const tally = { calls: 0, seen: 0 };
+    this.tallies.set(agentName, tally);
+    return tally;
   }
 }

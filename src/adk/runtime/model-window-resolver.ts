@@ -24,10 +24,8 @@ import { BoundedMap } from '../../collections/bounded-map.js';
 import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
-
-/** Users whose accepted sizes are kept (model and user pairs); the oldest are dropped first. */
-const MAX_ACCEPTED_USERS = 10_000;
 import { BudgetWarnings } from './budget-warnings.js';
+import { AcceptedSizes } from './accepted-sizes.js';
 import { listedNameOf, listedRoutedName } from './listed-routed-name.js';
 
 /** The summarizer of a request and the window it is given. */
@@ -57,15 +55,8 @@ export class ModelWindowResolver {
   private readonly learnedWindows = new Map<string, number>();
   /** Earned statements by normalised model name, then user (app + user): each user's sessions use their own. */
   private readonly statements = new BoundedMap<string, ModelStatements>(MAX_STATED_MODELS);
-  /**
-   * The largest request each model accepted in this process, by normalised name and user (app + user): a user's
-   * sessions believe no window below their own. Tenants may reach one model name through accounts of other limits:
-   * another user's larger requests kept a tenant's sessions from learning a smaller window (the twenty-first outside
-   * trial: 10 rejections in 20 turns instead of 1).
-   */
-  private readonly acceptedSizes = new BoundedMap<string, AcceptedSize>(MAX_ACCEPTED_USERS);
-  /** The largest over every user, by model: a maximum below it is never every user's window. */
-  private readonly acceptedAnywhere = new Map<string, AcceptedSize>();
+  /** The largest request each model accepted in this process, by user (adk/runtime/accepted-sizes.ts). */
+  private readonly accepted = new AcceptedSizes();
   /** Agent, model and value of a learned window in state that a request accepted in this process contradicts (warned once). */
   private readonly warnedContradicted = new Set<string>();
   /** Agent and model pairs whose larger `contextWindow` a stated maximum overrode (logged once). */
@@ -85,11 +76,11 @@ export class ModelWindowResolver {
    * stated the same maximum. Returns where it now holds.
    */
   learn(model: string, window: number, user: string): 'user' | 'process' | undefined {
-    if (window < windowFloor([this.acceptedFor(model, user)])) return undefined;
+    if (window < windowFloor([this.accepted.forUser(model, user)])) return undefined;
     const before = this.statements.get(model);
     const confirmed = confirmedBy(before, user, window);
     this.statements.set(model, withStatement(before, user, window));
-    if (!confirmed || window < windowFloor([this.acceptedAnywhere.get(model)])) return 'user';
+    if (!confirmed || window < windowFloor([this.accepted.forAnyUser(model)])) return 'user';
     this.learnedWindows.set(model, window);
     return 'process';
   }
@@ -104,19 +95,12 @@ export class ModelWindowResolver {
 
   /** Remembers that `model` accepted a request of this size for `user` (either figure may be missing). */
   accept(model: string | undefined, size: AcceptedSize, user: string): void {
-    const name = normalizeModelName(model ?? '');
-    const key = `${name}\u0000${user}`;
-    this.acceptedSizes.set(key, largerOf(this.acceptedSizes.get(key), size));
-    this.acceptedAnywhere.set(name, largerOf(this.acceptedAnywhere.get(name), size));
+    this.accepted.accept(normalizeModelName(model ?? ''), size, user);
   }
 
   /** The largest request `model` accepted for `user` in this process. */
   acceptedBy(model: string | undefined, user: string): AcceptedSize | undefined {
-    return this.acceptedFor(normalizeModelName(model ?? ''), user);
-  }
-
-  private acceptedFor(name: string, user: string): AcceptedSize | undefined {
-    return this.acceptedSizes.get(`${name}\u0000${user}`);
+    return this.accepted.forUser(normalizeModelName(model ?? ''), user);
   }
 
   /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see usage/learned-window.ts). */
@@ -134,7 +118,7 @@ export class ModelWindowResolver {
       model: name,
       resolved,
       processWindow: this.learnedFor(name, agent.user),
-      processAccepted: this.acceptedFor(name, agent.user),
+      processAccepted: this.accepted.forUser(name, agent.user),
       renamedRouter: agent.routedName !== undefined,
     });
     if (decision.contradicted) this.warnContradicted(usage, name, agentName);
@@ -225,7 +209,7 @@ export class ModelWindowResolver {
           this.windowFor({ ...policy, contextWindow: undefined }, context, {
             model: option.model,
             routedName,
-            inSession: inSessionWindow(usage, option, (name) => this.acceptedFor(name, userOfContext(context))),
+            inSession: inSessionWindow(usage, option, (name) => this.accepted.forUser(name, userOfContext(context))),
           }),
       };
     }
@@ -299,12 +283,4 @@ function inSessionWindow(
   const name = normalizeModelName(summarizer.model ?? '');
   const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
   return stored !== undefined && stored >= windowFloor([acceptedBy(name)]) ? stored : undefined;
-}
-
-/** The larger of two accepted sizes, figure by figure. */
-function largerOf(before: AcceptedSize | undefined, size: AcceptedSize): AcceptedSize {
-  return {
-    tokens: Math.max(before?.tokens ?? 0, size.tokens ?? 0) || undefined,
-    estimate: Math.max(before?.estimate ?? 0, size.estimate ?? 0) || undefined,
-  };
 }
