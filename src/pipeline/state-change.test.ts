@@ -32,8 +32,10 @@ describe('withStateChange', () => {
   describe('the summary to store', () => {
     it('should store the summary this call made', () => {
       // With the application's answers it has read (none here): pipeline/unseen-answer.ts.
-      const stored = withStateChange(input({ summary: STORED }), decision({ newSummary: NEW })).state.summary;
-      expect(stored).toEqual({ ...NEW, answers: [] });
+      const result = withStateChange(input({ summary: STORED }), decision({ newSummary: NEW }));
+      expect(result.state.summary).toEqual({ ...NEW, answers: [] });
+      // The same object as the result's new summary, which the shell offers the calls queued behind this one.
+      expect(result.state.summary).toBe(result.newSummary);
     });
 
     it('should write again a summary a queued call made, so this step stores it too', () => {

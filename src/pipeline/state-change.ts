@@ -11,8 +11,12 @@ import { withBudget } from '../usage/window.js';
 import type { Decision, GuardRequestInput, GuardRequestResult, StateChange } from './contract.js';
 
 export function withStateChange(input: GuardRequestInput, decision: Decision): GuardRequestResult {
-  const { usage, mask, ...result } = decision;
-  return { ...result, state: stateChange(input, decision), counts: callCountsBetween(input.usage, usage) };
+  // The new summary as stored, the same object the shell offers the calls queued behind this one (apply-result.ts).
+  const made = decision.newSummary
+    ? { ...decision, newSummary: withAnswersRead(input, decision.newSummary) }
+    : decision;
+  const { usage, mask, ...result } = made;
+  return { ...result, state: stateChange(input, made), counts: callCountsBetween(input.usage, usage) };
 }
 
 function stateChange(input: GuardRequestInput, decision: Decision): StateChange {
@@ -30,7 +34,7 @@ function stateChange(input: GuardRequestInput, decision: Decision): StateChange 
 
 /** A new summary; else the one a queued call made, written again with this step; else a clear of one that no longer applies. */
 function summaryToStore(input: GuardRequestInput, decision: Decision): SummaryRecord | null | undefined {
-  if (decision.newSummary) return withAnswersRead(input, decision.newSummary);
+  if (decision.newSummary) return decision.newSummary;
   // A summary cut at the call of an answer it never read (unseen-answer.ts), stored so.
   if (decision.cutAtCall?.summary) return decision.cutAtCall.summary;
   if (input.summaryShared && input.summary) return input.summary;
