@@ -27,6 +27,19 @@ describe('searchEvents', () => {
       expect(searchEvents(events, 'TRK-99812-ZQ')[0]?.eventId).not.toBe('original');
     });
 
+    it('should search the text of a file the user attached (a CSV, JSON), not only its type and size', () => {
+      // The twentieth outside trial: an uploaded CSV could not be read back by pattern (0 matches, 1 line).
+      const csv = `order,status\n${'ORDER-1000,open\n'.repeat(500)}ORDER-7781,refunded\n`;
+      const upload: Content = {
+        role: 'user',
+        parts: [
+          { text: 'Here are the orders.' },
+          { inlineData: { mimeType: 'text/csv', data: Buffer.from(csv).toString('base64') } },
+        ],
+      };
+      expect(searchEvents([event('upload', upload)], 'ORDER-7781').map((hit) => hit.eventId)).toEqual(['upload']);
+    });
+
     it('should rank an event holding the whole query above long ones holding its words many times', () => {
       const log = (seed: number) =>
         Array.from({ length: 40 }, (_, i) => `host-${seed} my order request id=${seed}${i} order miss`).join('\n');

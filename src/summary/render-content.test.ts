@@ -102,6 +102,19 @@ describe('renderContent', () => {
       );
     });
 
+    it('should render an attachment that is text with its text, held to a result limit', () => {
+      // The twentieth outside trial: an uploaded CSV, rendered by its size alone, left no trace in summaries or recall.
+      const csv = `order,status\n${'ORDER-1000,open\n'.repeat(500)}ORDER-7781,refunded\n`;
+      const rendered = renderContent(
+        contentOf('user', inlineDataPart('text/csv', Buffer.from(csv).toString('base64'))),
+      );
+      expect(rendered).toMatch(/^\[user attached text\/csv \(8 KB\)\]: order,status\n/);
+      expect(rendered).toContain('ORDER-7781,refunded');
+      expect(rendered.length).toBeLessThan(2_200);
+      const json = Buffer.from(JSON.stringify({ id: 'INV-42' })).toString('base64');
+      expect(renderContent(contentOf('user', inlineDataPart('application/json', json)))).toContain('"id":"INV-42"');
+    });
+
     it('should render code and its output', () => {
       expect(
         renderContent(

@@ -31,10 +31,7 @@ function renderPart(part: Part, speaker: string, limits: RenderLimits): string |
     const result = truncateMiddle(safeJson(part.functionResponse.response ?? {}), limits.resultChars);
     return `[tool \`${part.functionResponse.name ?? '?'}\` returned]: ${result}`;
   }
-  if (part.inlineData) {
-    const kilobytes = Math.round(((part.inlineData.data?.length ?? 0) * 0.75) / 1024);
-    return `[${speaker} attached ${part.inlineData.mimeType ?? 'data'} (${kilobytes} KB)]`;
-  }
+  if (part.inlineData) return renderAttached(part.inlineData, speaker, limits);
   if (part.fileData)
     return `[${speaker} attached file ${part.fileData.fileUri ?? ''} (${part.fileData.mimeType ?? 'unknown type'})]`;
   if (part.executableCode)
@@ -42,6 +39,32 @@ function renderPart(part: Part, speaker: string, limits: RenderLimits): string |
   if (part.codeExecutionResult)
     return `[code output]: ${truncateMiddle(part.codeExecutionResult.output ?? '', limits.resultChars)}`;
   return undefined;
+}
+
+/** The text of an attachment that is text (`text/*`, JSON), decoded; `undefined` for any other data. */
+function attachedText(data: {
+  readonly mimeType?: string | undefined;
+  readonly data?: string | undefined;
+}): string | undefined {
+  const mime = (data.mimeType ?? '').toLowerCase();
+  const text = mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json');
+  return text && typeof data.data === 'string' ? Buffer.from(data.data, 'base64').toString('utf8') : undefined;
+}
+
+/**
+ * An attachment by its type and size; one that is text (a CSV, a JSON file the user uploaded) with its text too, held
+ * to a tool result's limit: its content is what the user gave the agent to work on (the twentieth outside trial: a
+ * CSV rendered by its size alone was gone from the summaries and from what the recall tool searches).
+ */
+function renderAttached(
+  data: { readonly mimeType?: string | undefined; readonly data?: string | undefined },
+  speaker: string,
+  limits: RenderLimits,
+): string {
+  const kilobytes = Math.round(((data.data?.length ?? 0) * 0.75) / 1024);
+  const head = `[${speaker} attached ${data.mimeType ?? 'data'} (${kilobytes} KB)]`;
+  const text = attachedText(data);
+  return text === undefined ? head : `${head}: ${truncateMiddle(text, limits.resultChars)}`;
 }
 
 /**
