@@ -38,6 +38,7 @@ export function guardToolTruncators(
     createToolOutputTruncator(
       (agentName) => (policyFor(agentName).enabled ? policyFor(agentName).toolOutputTruncation : false),
       (record, context) => recordTruncation(record, context, logger, listener),
+      logger,
     ),
     () => logger,
     artifactTimeoutMs === undefined ? {} : { artifactTimeoutMs },

@@ -1,7 +1,7 @@
 import { Context, createSession, FunctionTool, InvocationContext, LlmAgent, PluginManager } from '@google/adk';
 import { describe, expect, it, vi } from 'vitest';
 import { isContextGuardConfigError } from '../../errors.js';
-import { ratioTokenCounter, ScriptedLlm } from '../../testing/index.js';
+import { CapturingLogger, ratioTokenCounter, ScriptedLlm } from '../../testing/index.js';
 import type { ToolTruncationRecord } from '../../truncation/truncate-tool-output.js';
 import {
   asPluginAfterToolCallback,
@@ -118,6 +118,15 @@ describe('createToolOutputTruncator', () => {
       const truncated = createToolOutputTruncator(undefined, listener)(params({ result: bigText }));
       expect(listener).toHaveBeenCalledTimes(1);
       expect(String(truncated?.['result'])).toContain('[... omitted');
+    });
+
+    it("should log to the logger it is given, not to ADK's (the twentieth outside trial)", () => {
+      const logger = new CapturingLogger();
+      const failing = () => {
+        throw new Error('listener down');
+      };
+      createToolOutputTruncator(undefined, failing, logger)(params({ result: bigText }));
+      expect(logger.matching('onTruncation listener failed').filter((line) => line.level === 'error')).toHaveLength(1);
     });
   });
 

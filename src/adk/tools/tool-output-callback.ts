@@ -24,6 +24,7 @@ import {
   type ToolOutputTruncation,
 } from '../../truncation/policy.js';
 import { logFailure } from '../../logging/failure-log.js';
+import type { GuardLogger } from '../../options.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 
 /** Parameters ADK passes to an agent-level `afterToolCallback`. */
@@ -62,8 +63,9 @@ export type PluginToolOutputTruncator = (params: PluginAfterToolParams) => Promi
  * first and last 128 lines) and reports each cut to `onTruncation`.
  *
  * It returns `undefined` when nothing was cut, so ADK keeps the original and
- * later callbacks still run. It never throws into ADK: a failure is logged and
- * the result goes through unchanged (fail open, like the rest of the guard).
+ * later callbacks still run. It never throws into ADK: a failure is logged (to
+ * `logger`, ADK's own by default) and the result goes through unchanged (fail
+ * open, like the rest of the guard).
  *
  * @example
  * new LlmAgent({ ..., afterToolCallback: createToolOutputTruncator({ tools: { read_file: { maxBytes: 32_768 } } }) })
@@ -72,10 +74,10 @@ export type PluginToolOutputTruncator = (params: PluginAfterToolParams) => Promi
 export function createToolOutputTruncator(
   options?: ToolOutputTruncationSource,
   onTruncation?: ToolTruncationListener,
+  logger: GuardLogger = getLogger(),
 ): ToolOutputTruncator {
   if (typeof options !== 'function') validateToolOutputTruncation(options);
   const policies = new Map<string, ToolOutputTruncation | undefined | null>();
-  const logger = getLogger();
 
   /** The policy of an agent; `null` when a per-agent answer was invalid (truncation off, logged once). */
   const policyFor = (agentName: string): ToolOutputTruncation | undefined | null => {
