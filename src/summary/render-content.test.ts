@@ -111,6 +111,15 @@ describe('renderContent', () => {
       expect(rendered).toMatch(/^\[user attached text\/csv \(8 KB\)\]: order,status\n/);
       expect(rendered).toContain('ORDER-7781,refunded');
       expect(rendered.length).toBeLessThan(2_200);
+      // A large one: its head and tail only are decoded (review 17), and data that is not base64 is not rendered.
+      const big = `first,row\n${'x,1\n'.repeat(300_000)}last,row\n`;
+      const large = renderContent(contentOf('user', inlineDataPart('text/csv', Buffer.from(big).toString('base64'))));
+      expect(large).toContain('first,row');
+      expect(large).toContain('last,row');
+      expect(large.length).toBeLessThan(2_200);
+      expect(renderContent(contentOf('user', inlineDataPart('text/plain', 'not base64 at all!')))).toBe(
+        '[user attached text/plain (0 KB)]',
+      );
       const json = Buffer.from(JSON.stringify({ id: 'INV-42' })).toString('base64');
       expect(renderContent(contentOf('user', inlineDataPart('application/json', json)))).toContain('"id":"INV-42"');
     });

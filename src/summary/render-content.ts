@@ -15,6 +15,8 @@ interface RenderLimits {
   readonly argumentChars: number;
   /** Characters kept of one tool result. */
   readonly resultChars: number;
+  /** Characters kept of one attached text file: a tool result's by default; all of it where it is searched. */
+  readonly attachmentChars?: number | undefined;
 }
 
 const SUMMARY_RENDER_LIMITS: RenderLimits = { textChars: 6_000, argumentChars: 1_000, resultChars: 2_000 };
@@ -41,20 +43,38 @@ function renderPart(part: Part, speaker: string, limits: RenderLimits): string |
   return undefined;
 }
 
-/** The text of an attachment that is text (`text/*`, JSON), decoded; `undefined` for any other data. */
-function attachedText(data: {
-  readonly mimeType?: string | undefined;
-  readonly data?: string | undefined;
-}): string | undefined {
-  const mime = (data.mimeType ?? '').toLowerCase();
-  const text = mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json');
-  return text && typeof data.data === 'string' ? Buffer.from(data.data, 'base64').toString('utf8') : undefined;
+/** Whether an attachment of this type is text (`text/*`, JSON). */
+function isTextType(mimeType: string | undefined): boolean {
+  const mime = (mimeType ?? '').toLowerCase();
+  return mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json');
 }
+
+/** Base64 only (an attachment whose `data` is not, such as raw text, is not decoded). */
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/**
+ * The text of base64 `data`, of which only the head and tail are decoded when `limit` keeps only those (a 20 MB
+ * upload decoded whole for 2,000 characters blocked the event loop for 125-233 ms: review 17); `undefined` when the
+ * data is not base64.
+ */
+function decodedText(data: string, limit: number): string | undefined {
+  const reach = 4 * Math.ceil((limit * 4) / 3 / 4 + 4);
+  if (data.length <= 2 * reach || !Number.isFinite(limit)) return BASE64.test(data) ? decode(data) : undefined;
+  const head = data.slice(0, reach);
+  const from = data.length - reach;
+  const tail = data.slice(from - (from % 4));
+  if (!BASE64.test(head) || !BASE64.test(tail)) return undefined;
+  const omitted = Math.round(((data.length - head.length - tail.length) * 3) / 4);
+  return `${decode(head)}\n[... about ${omitted} bytes not read ...]\n${decode(tail)}`;
+}
+
+const decode = (base64: string): string => Buffer.from(base64, 'base64').toString('utf8');
 
 /**
  * An attachment by its type and size; one that is text (a CSV, a JSON file the user uploaded) with its text too, held
- * to a tool result's limit: its content is what the user gave the agent to work on (the twentieth outside trial: a
- * CSV rendered by its size alone was gone from the summaries and from what the recall tool searches).
+ * to `attachmentChars` (a tool result's limit by default): its content is what the user gave the agent to work on (the
+ * twentieth outside trial: a CSV rendered by its size alone was gone from the summaries and from what the recall tool
+ * searches).
  */
 function renderAttached(
   data: { readonly mimeType?: string | undefined; readonly data?: string | undefined },
@@ -63,8 +83,9 @@ function renderAttached(
 ): string {
   const kilobytes = Math.round(((data.data?.length ?? 0) * 0.75) / 1024);
   const head = `[${speaker} attached ${data.mimeType ?? 'data'} (${kilobytes} KB)]`;
-  const text = attachedText(data);
-  return text === undefined ? head : `${head}: ${truncateMiddle(text, limits.resultChars)}`;
+  const limit = limits.attachmentChars ?? limits.resultChars;
+  const text = isTextType(data.mimeType) && typeof data.data === 'string' ? decodedText(data.data, limit) : undefined;
+  return text === undefined ? head : `${head}: ${truncateMiddle(text, limit)}`;
 }
 
 /**
