@@ -70,7 +70,7 @@ export class BeforeModelGuard {
   ): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
-    if (this.parts.returns.nextCall(context))
+    if (this.parts.returns.nextCall(context, after !== undefined))
       this.parts.warnings.warn(
         'unseen-response',
         `${LOG_PREFIX} agent '${context.agentName}': no model response has reached the guard's afterModelCallback in its last guarded calls: another plugin answers afterModelCallback before the guard, or a plugin or callback answers beforeModelCallback after it. The guard learns real token counts from responses: register ContextGuard before plugins that return a value from afterModelCallback.`,

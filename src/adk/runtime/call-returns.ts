@@ -59,8 +59,11 @@ export class CallReturns {
    * `true` once the agent has made `UNSEEN_CALLS` guarded calls in this process and no response reached the guard
    * (another plugin or callback answers before it): not a turn of the session running beside this one (review 16).
    */
-  nextCall(context: Context): boolean {
+  nextCall(context: Context, asPlugin: boolean): boolean {
     this.waiting.take(keyOf(context))?.release();
+    // Attached to an agent (no plugins run), a thrown error reaches no guard callback (ADK runs onModelError for
+    // plugins only): not counted there (review 17: a failing model made the warning blame another plugin).
+    if (!asPlugin) return false;
     const tally = this.tallyOf(context.agentName);
     tally.calls++;
     return tally.calls >= UNSEEN_CALLS && tally.seen === 0;
