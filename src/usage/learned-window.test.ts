@@ -134,6 +134,13 @@ describe('learned windows bounded by accepted requests', () => {
     expect(recordAccepted(first, 'model-y').acceptedTokens).toBeUndefined();
   });
 
+  it('should not take a count far from what was sent as an accepted size (review 17)', () => {
+    // A proxy that reports 900,000 for a request estimated at 5,000: the session then refused every true maximum.
+    const sent = usageRecord({ sentEstimate: 5_000 });
+    expect(recordAccepted(sent, 'model-x', 900_000).acceptedTokens).toBeUndefined();
+    expect(recordAccepted(sent, 'model-x', 5_500).acceptedTokens).toBe(5_500);
+  });
+
   it('should take a request the provider counted below its estimate at its count, keeping a stated maximum', () => {
     // A provider that counts 0.8x the estimate accepted 9,000 estimated tokens as 7,200 under a stated 8,000.
     const accepted = recordAccepted(usageRecord({ sentEstimate: 9_000 }), 'model-x', 7_200);

@@ -88,7 +88,10 @@ function countedEstimate(usage: Pick<UsageRecord, 'acceptedTokens' | 'acceptedEs
 export function recordAccepted(usage: UsageRecord, model: string | undefined, realPromptTokens?: number): UsageRecord {
   const name = normalizeModelName(model ?? '');
   const before: Partial<UsageRecord> = usage.acceptedModel === name ? usage : {};
-  const real = plausibleTokenCount(realPromptTokens, 1);
+  const counted = plausibleTokenCount(realPromptTokens, 1);
+  // Only a count consistent with what was sent, as for the process (`acceptedByCall`): a count far above it held the
+  // session above the windows its rejections stated (review 17).
+  const real = counted !== undefined && statedSizeConsistent(counted, usage.sentEstimate) ? counted : undefined;
   const tokens = maxOf(before.acceptedTokens, real);
   const sent =
     real !== undefined && usage.sentEstimate !== undefined ? Math.min(usage.sentEstimate, real) : usage.sentEstimate;
