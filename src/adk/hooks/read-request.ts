@@ -226,7 +226,7 @@ export function readRequest(
     budgetLine,
     fixedFramingTokens: fixed.framingTokens,
     ...summaryInput(context, stored.summary, readers.queue.sharedSummary(key), fingerprintAt, contents.length),
-    ...sessionTurns(contents, context.invocationContext),
+    ...sessionTurns(contents, context.invocationContext, key),
     mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
@@ -261,10 +261,11 @@ export function readRequest(
 function sessionTurns(
   contents: readonly Content[],
   invocation: InvocationContext,
+  key: string,
 ): Pick<GuardRequestInput, 'ownRequestAt' | 'applicationAnswers'> {
   return {
     ownRequestAt: ownRequestIn(contents, invocation),
-    applicationAnswers: applicationAnswers(invocation.session.events),
+    applicationAnswers: applicationAnswers(invocation.session.events, key),
   };
 }
 

@@ -7,6 +7,7 @@
 
 import { answerKey } from '../../content/answer-key.js';
 import type { ApplicationAnswer } from '../../pipeline/unseen-answer.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
 
 /** A function response as an event holds it. */
 interface EventResponse {
@@ -16,6 +17,7 @@ interface EventResponse {
 
 /** The parts of a session event read here. */
 interface AnswerEvent {
+  readonly id?: string | undefined;
   readonly author?: string | undefined;
   readonly content?: { readonly parts?: readonly { readonly functionResponse?: EventResponse }[] } | undefined;
 }
@@ -25,16 +27,31 @@ const MAX_ANSWERS = 512;
 
 interface Scan {
   readonly length: number;
+  /** The id of the last event read: the next list of the session continues it when it holds the same event there. */
+  readonly lastId: string | undefined;
   readonly answers: readonly ApplicationAnswer[];
 }
 
-/** By the session's event list (ADK appends to it): each call reads only the events new since. */
-const scans = new WeakMap<readonly AnswerEvent[], Scan>();
+/** Sessions remembered at most; the oldest are read afresh. */
+const MAX_SESSIONS = 10_000;
+
+/**
+ * By session (app, user, id) and agent: ADK gives each invocation a new list of the session's events, which starts
+ * with the events read before, so each call reads only the events new since (a whole read per turn cost about 0.2 ms
+ * a call on the bench's 1M-token session).
+ */
+const scans = new BoundedMap<string, Scan>(MAX_SESSIONS);
+
+/** Where the events the scan of `key` read end in `events`: its length when they are still its head, else 0. */
+function resumeAt(events: readonly AnswerEvent[], known: Scan | undefined): number {
+  if (!known || known.length > events.length || known.length === 0) return 0;
+  return events[known.length - 1]?.id === known.lastId ? known.length : 0;
+}
 
 /** The keys (content/answer-key.ts) of the responses the application sent in these events, oldest first (the latest `MAX_ANSWERS`). */
-export function applicationAnswers(events: readonly AnswerEvent[]): readonly ApplicationAnswer[] {
-  const known = scans.get(events);
-  const from = known && known.length <= events.length ? known.length : 0;
+export function applicationAnswers(events: readonly AnswerEvent[], key: string): readonly ApplicationAnswer[] {
+  const known = scans.get(key);
+  const from = resumeAt(events, known);
   let answers = from > 0 && known ? known.answers : [];
   for (let i = from; i < events.length; i++) {
     const event = events[i];
@@ -43,11 +60,11 @@ export function applicationAnswers(events: readonly AnswerEvent[]): readonly App
       const response = part.functionResponse;
       // ADK takes its own requests' answers (a confirmation, a credential) out of what it sends the model.
       if (!response || response.name?.startsWith('adk_request') === true) continue;
-      const key = answerKey(response.name, response.response);
+      const answer = answerKey(response.name, response.response);
       // Equal answers (two approvals) are two: a summary may have read one and not the other.
-      if (key) answers = [...answers, { name: response.name ?? '', key }].slice(-MAX_ANSWERS);
+      if (answer) answers = [...answers, { name: response.name ?? '', key: answer }].slice(-MAX_ANSWERS);
     }
   }
-  scans.set(events, { length: events.length, answers });
+  scans.set(key, { length: events.length, lastId: events[events.length - 1]?.id, answers });
   return answers;
 }
