@@ -6,7 +6,11 @@ const answer = (id: string, result: string) => ({
   author: 'user',
   content: { parts: [{ functionResponse: { name: 'start_job', response: { result } } }] },
 });
-const step = (id: string) => ({ id, author: 'worker', content: { parts: [{ text: 'working' }] } });
+const step = (id: string) => ({
+  id,
+  author: 'worker',
+  content: { parts: [{ text: 'working', functionResponse: undefined }] },
+});
 
 describe('applicationAnswers', () => {
   it("should read a new list of a session's events from where the last one ended, and afresh when it differs", () => {
