@@ -44,10 +44,13 @@ const script: ModelScript = ({ request, index }) => {
     : { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_logs', args: { n: index } } }] } };
 };
 
-async function run(order: 'moderation first' | 'guard first') {
-  const model = new ScriptedLlm({ window: 16_000, countTokens: ratioTokenCounter(1), script });
+function newGuard() {
   const logger = new CapturingLogger();
-  const guard = new ContextGuard({ contextWindow: 16_000, logger });
+  return { guard: new ContextGuard({ contextWindow: 16_000, logger }), logger };
+}
+
+async function run(order: 'moderation first' | 'guard first', { guard, logger } = newGuard(), appName = APP_NAME) {
+  const model = new ScriptedLlm({ window: 16_000, countTokens: ratioTokenCounter(1), script });
   const agent = new LlmAgent({
     name: 'worker',
     model,
@@ -63,8 +66,8 @@ async function run(order: 'moderation first' | 'guard first') {
   });
   const sessionService = new InMemorySessionService();
   const plugins = order === 'moderation first' ? [new ModerationPlugin(), guard] : [guard, new ModerationPlugin()];
-  const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins });
-  const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+  const runner = new Runner({ appName, agent, sessionService, plugins });
+  const session = await sessionService.createSession({ appName, userId: 'alice' });
   const slowest = { ms: 0, turn: -1 };
   for (let turn = 0; turn < 30; turn++) {
     const started = Date.now();
@@ -75,7 +78,7 @@ async function run(order: 'moderation first' | 'guard first') {
     }));
     if (Date.now() - started > slowest.ms) Object.assign(slowest, { ms: Date.now() - started, turn });
   }
-  const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
+  const stored = await sessionService.getSession({ appName, userId: 'alice', sessionId: session.id });
   return { status: guard.status(stored, 'worker'), slowest, warned: logger.matching(/no model response has reached/) };
 }
 
@@ -90,5 +93,13 @@ describe('a plugin that answers afterModelCallback before the guard', () => {
     const after = await run('guard first');
     expect(after.warned).toEqual([]);
     expect(after.status.calibrated).toBe(true);
+  }, 120_000);
+
+  it('should tell two apps with an agent of the same name apart', async () => {
+    const shared = newGuard();
+    // One guard in one process: another app's agent 'worker' sees every response, this app's none.
+    await run('guard first', shared, 'other-app');
+    await run('moderation first', shared);
+    expect(shared.logger.matching(/no model response has reached/)).toHaveLength(1);
   }, 120_000);
 });

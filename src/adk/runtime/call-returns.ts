@@ -45,13 +45,13 @@ export class CallReturns {
     });
   }
 
-  /** Guarded calls and responses seen, by agent name, in this process. */
+  /** Guarded calls and responses seen, by app and agent name, in this process. */
   private readonly tallies = new BoundedMap<string, { calls: number; seen: number }>(MAX_TALLIED);
 
   /** The call of this context returned: an answer or an error. */
   returned(context: Context): void {
     this.waiting.take(keyOf(context))?.release();
-    this.tallyOf(context.agentName).seen++;
+    this.tallyOf(context).seen++;
   }
 
   /**
@@ -64,16 +64,18 @@ export class CallReturns {
     // Attached to an agent (no plugins run), a thrown error reaches no guard callback (ADK runs onModelError for
     // plugins only): not counted there (review 17: a failing model made the warning blame another plugin).
     if (!asPlugin) return false;
-    const tally = this.tallyOf(context.agentName);
+    const tally = this.tallyOf(context);
     tally.calls++;
     return tally.calls >= UNSEEN_CALLS && tally.seen === 0;
   }
 
-  private tallyOf(agentName: string): { calls: number; seen: number } {
-    const known = this.tallies.get(agentName);
+  /** Two apps in one process may each have an agent of one name, one of them behind a plugin that answers first. */
+  private tallyOf(context: Context): { calls: number; seen: number } {
+    const key = JSON.stringify([context.invocationContext.appName, context.agentName]);
+    const known = this.tallies.get(key);
     if (known) return known;
     const tally = { calls: 0, seen: 0 };
-    this.tallies.set(agentName, tally);
+    this.tallies.set(key, tally);
     return tally;
   }
 }
