@@ -19,7 +19,7 @@ const script: ModelScript = ({ request }) =>
     ? { content: { role: 'model', parts: [{ text: 'Read it.' }] } }
     : { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_doc', args: {} } }] } };
 
-async function run(chars: number, callbacks: 'redact' | 'observe') {
+async function run(chars: number, callbacks: 'redact' | 'observe' | 'throw') {
   let calls = 0;
   const model = new ScriptedLlm({ window: 200_000, countTokens: ratioTokenCounter(1), script });
   const agent = new LlmAgent({
@@ -36,6 +36,7 @@ async function run(chars: number, callbacks: 'redact' | 'observe') {
     ],
     afterToolCallback: ({ response }) => {
       calls++;
+      if (callbacks === 'throw') throw new Error('redaction service down');
       return callbacks === 'redact' ? { ...redact(response), citation: 'doc-7' } : undefined;
     },
   });
@@ -44,7 +45,13 @@ async function run(chars: number, callbacks: 'redact' | 'observe') {
   const guard = new ContextGuard({ contextWindow: 200_000 });
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, artifactService, plugins: [guard] });
   const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
-  for await (const _ of runner.runAsync({ userId: 'alice', sessionId: session.id, newMessage: userMessage('Read.') }));
+  const errors: string[] = [];
+  for await (const event of runner.runAsync({
+    userId: 'alice',
+    sessionId: session.id,
+    newMessage: userMessage('Read.'),
+  }))
+    if (event.errorMessage !== undefined && errors.push(event.errorMessage) > 0) break;
   const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
   const response = stored!.events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionResponse)
     ?.functionResponse?.response;
@@ -55,6 +62,7 @@ async function run(chars: number, callbacks: 'redact' | 'observe') {
     ),
   );
   return {
+    errors,
     calls,
     response,
     sent: JSON.stringify(model.requests.map((request) => request.contents)),
@@ -63,6 +71,13 @@ async function run(chars: number, callbacks: 'redact' | 'observe') {
 }
 
 describe("an agent's own afterToolCallback under the guard's plugin", () => {
+  it("should let what the agent's callback throws go on, named as the agent's, not the guard's", async () => {
+    // ADK turns it into an error event (the run goes on): there, the agent's own message, and whose it is.
+    const [error] = (await run(40_000, 'throw')).errors;
+    expect(error).toContain('redaction service down');
+    expect(error).toContain("agent 'worker': its own afterToolCallback threw on tool 'fetch_doc'");
+  });
+
   it('should run on a result the guard cuts, before the cut, once: the model, the session and the artifact get its work', async () => {
     const big = await run(40_000, 'redact');
     expect(big.response?.['full_result_artifact']).toBeDefined();

@@ -37,15 +37,31 @@ async function runOwnAfterTool(
   params: PluginAfterToolParams,
 ): Promise<PluginAfterToolParams['result'] | undefined> {
   for (const callback of callbacks) {
-    const altered: unknown = await callback({
+    const altered = await runOne(callback, params);
+    if (altered) return altered as PluginAfterToolParams['result'];
+  }
+  return undefined;
+}
+
+/**
+ * One callback; what it throws goes on, named as the agent's: ADK reports it as an error of the guard's plugin, the
+ * caller of the callback (review 16: the app's own failing redaction read as the guard's failure).
+ */
+async function runOne(callback: OwnAfterTool, params: PluginAfterToolParams): Promise<unknown> {
+  try {
+    return await callback({
       tool: params.tool,
       args: params.toolArgs,
       context: params.toolContext,
       response: params.result,
     });
-    if (altered) return altered as PluginAfterToolParams['result'];
+  } catch (error) {
+    const agent = params.toolContext.agentName;
+    throw new Error(
+      `agent '${agent}': its own afterToolCallback threw on tool '${params.tool.name}' (ContextGuard runs an agent's after-tool callbacks before it cuts a large result, as ADK skips them once a plugin answers): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
-  return undefined;
 }
 
 /** The plugin's after-tool work: the cut, after the agent's own callbacks when it cuts (ADK then skips them). */
