@@ -28,6 +28,7 @@ import { preparationFor, sendAsIs, staleMasking } from './nothing-due.js';
 import { observe, type Observed } from './observe.js';
 import { withStateChange } from './state-change.js';
 import { withBudgetLine } from './budget-line-step.js';
+import { unseenAnswerCall } from './unseen-answer.js';
 
 export type { GuardRequestInput, GuardRequestResult, StateChange } from './contract.js';
 export type { CompactionOutcome } from './compaction-outcome.js';
@@ -60,10 +61,29 @@ function preparedCheck(
   const { length } = input.contents;
   // Another turn of the session runs at the same time: a summary prepared for one of them is left to the other.
   if (input.ownRequestAt !== undefined) return undefined;
-  if (!input.lateResponseView) return checkPrepared(handle, observed.located.summary, input.fingerprintAt, length);
+  if (!input.lateResponseView)
+    return unreadAnswerAside(
+      input,
+      handle,
+      checkPrepared(handle, observed.located.summary, input.fingerprintAt, length),
+    );
   return handle.watermark.covered > length - 2
     ? { valid: false, reason: 'a late function response arrived inside what it covers' }
     : undefined;
+}
+
+/**
+ * A prepared summary that covers an answer the application sent after it was planned (ADK places the answer right
+ * after its call, inside what it covers) never read it: applied, the answer would be in no request (review 16).
+ */
+function unreadAnswerAside(input: GuardRequestInput, handle: PreparedHandle, check: PreparedCheck): PreparedCheck {
+  const answers = input.applicationAnswers ?? [];
+  if (!check.valid || answers.length === 0) return check;
+  // A claim of a version that kept no keys: every answer inside is taken as unread.
+  const unseen = unseenAnswerCall(input.contents, check.covered, answers, handle.answers ?? []);
+  return unseen === undefined
+    ? check
+    : { valid: false, reason: 'an answer the application sent arrived inside what it covers' };
 }
 
 /** Interactions mode: whether the request starts a fresh server-side chain, and the chain it leaves. */

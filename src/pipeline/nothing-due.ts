@@ -13,6 +13,7 @@ import { planFor } from './compact.js';
 import type { Decision, GuardRequestInput } from './contract.js';
 import type { Observed } from './observe.js';
 import { contentsAsIs, leadingRequest } from './leading-request.js';
+import { answersRead } from './unseen-answer.js';
 
 /** No compaction: the stored summary and mask, as they are. */
 export function sendAsIs(input: GuardRequestInput, observed: Observed): Decision {
@@ -83,6 +84,10 @@ export function preparationFor(input: GuardRequestInput, observed: Observed): Pr
     fingerprints: input.fingerprints,
     now: input.now,
   });
+  if (!planned) return undefined;
+  // What it reads of the application's answers: one that comes after, inside what it covers, makes it not apply.
+  const seen = located.summary?.answers ?? [];
+  const answers = answersRead(input.contents, planned.watermark.covered, input.applicationAnswers ?? [], seen);
   // Read after this call's answer (the shell starts it then): the prefix this call sends is cached by then.
-  return planned && { ...planned, fromRequest: leadingRequest(input, observed, planned.split) };
+  return { ...planned, fromRequest: leadingRequest(input, observed, planned.split), answers };
 }

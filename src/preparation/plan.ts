@@ -62,6 +62,8 @@ export interface PreparationRequest {
   readonly now: number;
   /** This call's request up to the split, when the summarizer is the agent's own model (summary/summary-from-request.ts). */
   readonly fromRequest?: LeadingRequest | undefined;
+  /** Keys of the application's answers in what it covers, which its summary reads (pipeline/unseen-answer.ts). */
+  readonly answers?: readonly string[] | undefined;
 }
 
 /** The calibrated estimate from which a summary is prepared, when the session's turn size is known. */

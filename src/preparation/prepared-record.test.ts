@@ -44,6 +44,15 @@ describe('prepared records in state', () => {
     });
   });
 
+  it("should carry the application's answers a preparation read, and read unusable keys as absent", () => {
+    const claim = { ...stored, answers: ['k1', 'k1', 'k2'] };
+    expect(decodePreparationClaim(roundTrip(claim))?.answers).toEqual(['k1', 'k1', 'k2']);
+    expect(decodeStoredPreparedSummary(roundTrip(claim))?.answers).toEqual(['k1', 'k1', 'k2']);
+    // Absent: the check takes every answer inside what it covers as unread (pipeline/guard-request.ts).
+    expect(decodePreparationClaim(roundTrip({ ...stored, answers: [7] }))?.answers).toBeUndefined();
+    expect(decodePreparationClaim(roundTrip({ ...stored, answers: 'k1' }))?.answers).toBeUndefined();
+  });
+
   it('should refuse a record it cannot trust rather than apply part of it', () => {
     const broken: unknown[] = [
       null,

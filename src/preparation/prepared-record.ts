@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { SUMMARIZER_FAILURE_KINDS, type SummaryOutcome } from '../summary/summarizer.js';
 import { isPlainObject } from '../config/plain-object.js';
-import { decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
+import { decodeAnswerKeys, decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
 import { decodeCount } from '../state/field-reader.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import type { NewSummary } from '../summary/new-summary.js';
@@ -25,6 +25,8 @@ export interface PreparationClaim {
   /** `summaryIdentity` of the summary it extends; undefined: the session's first. */
   readonly previous: string | undefined;
   readonly watermark: SummaryPosition;
+  /** Keys of the application's answers its summary reads (pipeline/unseen-answer.ts); absent in older claims. */
+  readonly answers?: readonly string[] | undefined;
 }
 
 /** A settled preparation: its new summary as state holds it (see `storePrepared`). */
@@ -75,7 +77,8 @@ export function decodePreparationClaim(value: unknown): PreparationClaim | undef
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS) return undefined;
   if (startedAt === undefined || watermark === undefined) return undefined;
   if (previous !== undefined && previous !== null && typeof previous !== 'string') return undefined;
-  return { id, startedAt, previous: previous ?? undefined, watermark };
+  const answers = decodeAnswerKeys(value['answers']);
+  return { id, startedAt, previous: previous ?? undefined, watermark, ...(answers && { answers }) };
 }
 
 function decodeOutcome(value: unknown): StoredOutcome | undefined {

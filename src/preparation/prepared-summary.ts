@@ -19,6 +19,8 @@ export interface PreparedHandle {
   /** `summaryIdentity` of the summary it extends (undefined: the first of the session). */
   readonly previous: string | undefined;
   readonly watermark: SummaryPosition;
+  /** Keys of the application's answers its summary read; `undefined` in a claim written before they were kept. */
+  readonly answers?: readonly string[] | undefined;
   /** Settles with the summary (undefined when it could not be made) and the milliseconds this call waited. */
   take(): Promise<{ readonly prepared: NewSummary | undefined; readonly waitedMs: number }>;
 }
@@ -34,7 +36,13 @@ export async function prepareSummary(
 
 /** The claim of a preparation request, for state: any replica can check and apply what it settles with. */
 export function claimOf(id: string, request: PreparationRequest): PreparationClaim {
-  return { id, startedAt: request.now, previous: summaryIdentity(request.previous), watermark: request.watermark };
+  return {
+    id,
+    startedAt: request.now,
+    previous: summaryIdentity(request.previous),
+    watermark: request.watermark,
+    ...(request.answers && { answers: request.answers }),
+  };
 }
 
 export type PreparedCheck =

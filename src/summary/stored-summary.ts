@@ -101,16 +101,22 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
     createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
     facts: decodeFacts(record['facts']),
     ...(decodeBoolean(record['lateAnswer']) && { lateAnswer: true }),
-    ...answersOf(record['answers']),
+    ...answersIn(record['answers']),
   };
+}
+
+function answersIn(value: unknown): { answers?: readonly string[] } {
+  const answers = decodeAnswerKeys(value);
+  return answers ? { answers } : {};
 }
 
 /** Call ids read back at most, and their longest: a longer list, or another value, reads as absent. */
 const MAX_ANSWERS = 512;
 const MAX_ANSWER_ID_CHARS = 256;
 
-function answersOf(value: unknown): { answers?: readonly string[] } {
-  if (!Array.isArray(value) || value.length > MAX_ANSWERS) return {};
+/** The keys of the application's answers a summary read (its record's, or a preparation claim's); `undefined` if unusable. */
+export function decodeAnswerKeys(value: unknown): readonly string[] | undefined {
+  if (!Array.isArray(value) || value.length > MAX_ANSWERS) return undefined;
   const ids = value.filter((id): id is string => typeof id === 'string' && id.length <= MAX_ANSWER_ID_CHARS);
-  return ids.length === value.length ? { answers: ids } : {};
+  return ids.length === value.length ? ids : undefined;
 }

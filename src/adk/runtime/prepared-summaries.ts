@@ -113,6 +113,7 @@ export class PreparedSummaries {
       id: hooks.id,
       previous: summaryIdentity(request.previous),
       watermark: request.watermark,
+      answers: request.answers,
       settled: () => settled,
       take: async () => {
         const waitFrom = Date.now();

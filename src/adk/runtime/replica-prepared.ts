@@ -126,6 +126,7 @@ export class ReplicaPrepared {
         handle: {
           previous: stored.previous,
           watermark: stored.watermark,
+          answers: stored.answers,
           take: async () => ({ prepared: restorePrepared(stored), waitedMs: 0 }),
         },
       };
@@ -137,6 +138,7 @@ export class ReplicaPrepared {
         handle: {
           previous: claim.previous,
           watermark: claim.watermark,
+          answers: claim.answers,
           take: () => this.await(address, context.agentName, claim, policy),
         },
       };
