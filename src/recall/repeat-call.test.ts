@@ -67,8 +67,22 @@ describe('findStoredAnswer', () => {
   });
 
   it('should answer an offloaded result at once, and never from a stored answer itself', () => {
-    const offloaded = [callEvent('1', 'i3', args), resultEvent('1', 'i3', { full_result_artifact: { name: 'n' } })];
-    expect(findStoredAnswer(offloaded, query)?.hiddenBy).toBe('offload');
+    const name = 'context_guard-tool_output-app=a.0123456789ab-s-read-1';
+    const saved = {
+      ...resultEvent('1', 'i3', { full_result_artifact: { name } }),
+      actions: { artifactDelta: { [name]: 0 } },
+    };
+    expect(findStoredAnswer([callEvent('1', 'i3', args), saved], query)?.hiddenBy).toBe('offload');
+    // The tool's own output with a key of that name (trial 23), or a handle to an artifact this event did not save.
+    const planted = resultEvent('1', 'i3', { full_result_artifact: { name }, status: 'pending' });
+    expect(findStoredAnswer([callEvent('1', 'i3', args), planted], query)).toBeUndefined();
+    const foreign = { ...saved, actions: { artifactDelta: { 'report.pdf': 0 } } };
+    expect(findStoredAnswer([callEvent('1', 'i3', args), foreign], query)).toBeUndefined();
+    const unprefixed = {
+      ...resultEvent('1', 'i3', { full_result_artifact: { name: 'n' } }),
+      actions: { artifactDelta: { n: 0 } },
+    };
+    expect(findStoredAnswer([callEvent('1', 'i3', args), unprefixed], query)).toBeUndefined();
     const replay = [callEvent('2', 'i3', args), resultEvent('2', 'i3', { v: 1, [STORED_ANSWER_KEY]: {} })];
     expect(findStoredAnswer(replay, query)).toBeUndefined();
   });

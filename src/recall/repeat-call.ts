@@ -7,14 +7,19 @@
  * events (the original result event, never changed), so any replica answers alike.
  */
 import { isVisibleTo, type SearchableEvent } from './search-events.js';
-import { OFFLOAD_HANDLE_KEY } from '../offload/artifact-handle.js';
+import { OFFLOAD_ARTIFACT_PREFIX, OFFLOAD_HANDLE_KEY } from '../offload/artifact-handle.js';
 
 /** Key of the mark a stored answer carries; a result with it is never itself a stored result to replay. */
 export const STORED_ANSWER_KEY = 'context_guard_stored_result';
 
 /** The parts of an ADK event this reads. */
 export interface RepeatEvent extends SearchableEvent {
-  readonly actions?: { readonly stateDelta?: Readonly<Record<string, unknown>> | undefined } | undefined;
+  readonly actions?:
+    | {
+        readonly stateDelta?: Readonly<Record<string, unknown>> | undefined;
+        readonly artifactDelta?: Readonly<Record<string, unknown>> | undefined;
+      }
+    | undefined;
 }
 
 /** Arguments as sorted-keys JSON: `{b:1,a:2}` and `{a:2,b:1}` are the same call. */
@@ -97,7 +102,7 @@ export function findStoredAnswer(events: readonly RepeatEvent[], query: RepeatQu
       const result = part.functionResponse;
       if (!result?.id || !ids.has(result.id) || !isRecord(result.response) || STORED_ANSWER_KEY in result.response)
         continue;
-      const offloaded = OFFLOAD_HANDLE_KEY in result.response;
+      const offloaded = offloadedIn(event, result.response);
       const masked =
         index < hiding.index && event.invocationId !== hiding.invocation && event.invocationId !== query.invocationId;
       if ((!offloaded && !masked) || changedSince(events, index, query.isReadOnly)) return undefined;
@@ -110,6 +115,21 @@ export function findStoredAnswer(events: readonly RepeatEvent[], query: RepeatQu
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the result is one the guard offloaded: its handle names an artifact of the guard's that this very event
+ * saved (ADK records the save in the result event's `artifactDelta`, on every replica). A key of the same name in a
+ * tool's own output is not one (the twenty-third outside trial: it froze a read-only tool's answer at its first).
+ */
+function offloadedIn(event: RepeatEvent, response: Record<string, unknown>): boolean {
+  const handle = response[OFFLOAD_HANDLE_KEY];
+  const name = isRecord(handle) ? handle['name'] : undefined;
+  return (
+    typeof name === 'string' &&
+    name.startsWith(OFFLOAD_ARTIFACT_PREFIX) &&
+    event.actions?.artifactDelta?.[name] !== undefined
+  );
 }
 
 /**
