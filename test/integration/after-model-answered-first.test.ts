@@ -4,7 +4,15 @@
  * background from the agent's own request waits for its call's return; before, it waited the whole two minutes, the
  * turn at the threshold with it, and a script exited mid-turn (the twentieth outside trial).
  */
-import { BasePlugin, FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmResponse } from '@google/adk';
+import {
+  BasePlugin,
+  FunctionTool,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  type LlmRequest,
+  type LlmResponse,
+} from '@google/adk';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
@@ -102,4 +110,35 @@ describe('a plugin that answers afterModelCallback before the guard', () => {
     await run('moderation first', shared);
     expect(shared.logger.matching(/no model response has reached/)).toHaveLength(1);
   }, 120_000);
+
+  it("should not take many sessions' first calls in flight at once for responses that never reach it", async () => {
+    /** A provider that answers after a while, as a real one does: twelve sessions' first calls are all in flight. */
+    class SlowLlm extends ScriptedLlm {
+      override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        yield* super.generateContentAsync(request);
+      }
+    }
+    const model = new SlowLlm({
+      window: 16_000,
+      countTokens: ratioTokenCounter(1),
+      script: () => ({ content: { role: 'model', parts: [{ text: 'ok' }] } }),
+    });
+    const { guard, logger } = newGuard();
+    const agent = new LlmAgent({ name: 'worker', model, instruction: 'You answer.' });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, user) => {
+        const session = await sessionService.createSession({ appName: APP_NAME, userId: `u${user}` });
+        for await (const _ of runner.runAsync({
+          userId: `u${user}`,
+          sessionId: session.id,
+          newMessage: userMessage('Hi'),
+        }));
+      }),
+    );
+    expect(model.requests).toHaveLength(12);
+    expect(logger.matching(/no model response has reached/)).toEqual([]);
+  });
 });

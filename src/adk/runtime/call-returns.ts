@@ -13,8 +13,10 @@ import { BoundedMap } from '../../collections/bounded-map.js';
 const MAX_WAIT_MS = 120_000;
 /** Calls awaited at most; the oldest are released first. */
 const MAX_WAITING = 1_000;
-/** Guarded calls of an agent with no response seen after which the guard says responses do not reach it. */
+/** Calls of an agent that never came back to the guard, with none that did, after which it says responses do not reach it. */
 const UNSEEN_CALLS = 10;
+/** Sessions and agents whose call in flight is remembered at most. */
+const MAX_IN_FLIGHT = 10_000;
 /** Agents whose calls and responses are tallied at most. */
 const MAX_TALLIED = 1_000;
 
@@ -45,36 +47,45 @@ export class CallReturns {
     });
   }
 
-  /** Guarded calls and responses seen, by app and agent name, in this process. */
-  private readonly tallies = new BoundedMap<string, { calls: number; seen: number }>(MAX_TALLIED);
+  /** Calls that never came back to the guard and responses seen, by app and agent name, in this process. */
+  private readonly tallies = new BoundedMap<string, { unseen: number; seen: number }>(MAX_TALLIED);
+  /** The session and agent's guarded call whose response has not reached the guard yet. */
+  private readonly inFlight = new BoundedMap<string, true>(MAX_IN_FLIGHT);
 
   /** The call of this context returned: an answer or an error. */
   returned(context: Context): void {
-    this.waiting.take(keyOf(context))?.release();
+    const key = keyOf(context);
+    this.waiting.take(key)?.release();
+    this.inFlight.take(key);
     this.tallyOf(context).seen++;
   }
 
   /**
    * The session and agent call the model again: an earlier call still awaited has returned unseen, and is released.
-   * `true` once the agent has made `UNSEEN_CALLS` guarded calls in this process and no response reached the guard
-   * (another plugin or callback answers before it): not a turn of the session running beside this one (review 16).
+   * `true` once `UNSEEN_CALLS` calls of the agent were followed by the next call of their session with no response
+   * having reached the guard, and none ever did (another plugin or callback answers before it). Only a call whose
+   * session calls again counts: many sessions' first calls in flight at once are not unseen (trial 23), nor is one
+   * turn of a session running beside another, once any response came back (review 16).
    */
   nextCall(context: Context, asPlugin: boolean): boolean {
-    this.waiting.take(keyOf(context))?.release();
+    const key = keyOf(context);
+    this.waiting.take(key)?.release();
     // Attached to an agent (no plugins run), a thrown error reaches no guard callback (ADK runs onModelError for
     // plugins only): not counted there (review 17: a failing model made the warning blame another plugin).
     if (!asPlugin) return false;
+    const unseen = this.inFlight.take(key) !== undefined;
+    this.inFlight.set(key, true);
     const tally = this.tallyOf(context);
-    tally.calls++;
-    return tally.calls >= UNSEEN_CALLS && tally.seen === 0;
+    if (unseen) tally.unseen++;
+    return tally.unseen >= UNSEEN_CALLS && tally.seen === 0;
   }
 
   /** Two apps in one process may each have an agent of one name, one of them behind a plugin that answers first. */
-  private tallyOf(context: Context): { calls: number; seen: number } {
+  private tallyOf(context: Context): { unseen: number; seen: number } {
     const key = JSON.stringify([context.invocationContext.appName, context.agentName]);
     const known = this.tallies.get(key);
     if (known) return known;
-    const tally = { calls: 0, seen: 0 };
+    const tally = { unseen: 0, seen: 0 };
     this.tallies.set(key, tally);
     return tally;
   }
