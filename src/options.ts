@@ -101,7 +101,7 @@ export interface AgentPolicy {
   summarizerTimeoutMs?: number;
   /** Upper bound of a summary (smaller windows get less). @default 4,096 */
   summaryMaxTokens?: number;
-  /** Share of the summarizer's window its input may use; oldest contents dropped first. @default 0.8 */
+  /** Share of the summarizer's window its input may use; what does not fit is summarized first. @default 0.8 */
   summarizerInputRatio?: number;
   /**
    * Head+tail cut of oversized tool results; `false` turns it off; per-tool limits under `tools`. Runs as

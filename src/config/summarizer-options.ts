@@ -40,7 +40,7 @@ export const SUMMARIZER_OPTIONS = {
     unit: 'fraction',
     range: between(0.1, 0.95),
     default: 0.8,
-    short: "Share of the summarizer's window its input may use; oldest contents dropped first.",
-    long: "Share of the summarizer's window its input may use; oldest contents dropped first.",
+    short: "Share of the summarizer's window its input may use; what does not fit is summarized first.",
+    long: "Share of the summarizer's window its input may use. The oldest contents that do not fit beside the newest are summarized in a call of their own first, and that summary carried into the next call (at most 4 calls a summary; beyond, the oldest are left out and the prompt says how many).",
   },
 } as const satisfies Record<string, OptionSpec>;

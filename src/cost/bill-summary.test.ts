@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeUsageRecord, EMPTY_USAGE } from '../usage/stored-usage.js';
 import { encodeRecord } from '../state/codec.js';
-import { billSummarizerCall, billSummarizerUsage, recordedSummarizerBill } from './bill-summary.js';
+import { billSummarizerCall, billSummarizerUsage, MAX_CALLS, recordedSummarizerBill } from './bill-summary.js';
 
 const FLASH = { input: 0.3, cachedInput: 0.03, output: 2.5 };
 
@@ -12,11 +12,21 @@ describe('billSummarizerCall', () => {
       FLASH,
     );
     expect(bill).toEqual({
+      calls: 1,
       promptTokens: 10_000,
       cachedPromptTokens: 8_000,
       outputTokens: 400,
       costUsd: (2_000 * 0.3 + 8_000 * 0.03 + 400 * 2.5) / 1e6,
     });
+  });
+
+  it('should count each call of a summary that took several (its window could not take what it covers at once)', () => {
+    const bill = billSummarizerCall(
+      { summarizerCalls: 3, summarizerPromptTokens: 9_000, summarizerOutputTokens: 600 },
+      FLASH,
+    );
+    expect(bill?.calls).toBe(3);
+    expect(billSummarizerCall({ summarizerCalls: 100, summarizerPromptTokens: 9_000 }, FLASH)?.calls).toBe(MAX_CALLS);
   });
 
   it('should count a call with no usage or no price, its cost unknown, and no call when none was made', () => {

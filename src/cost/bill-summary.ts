@@ -12,6 +12,8 @@ import type { ModelPrice } from './price-table.js';
 interface SummarizerFigures {
   /** Set when the mechanical summary was used; `'unavailable'`: no summarizer was called at all. */
   readonly fallbackReason?: string | undefined;
+  /** When the summary took more than one call. */
+  readonly summarizerCalls?: number | undefined;
   readonly summarizerPromptTokens?: number | undefined;
   readonly summarizerCachedPromptTokens?: number | undefined;
   readonly summarizerOutputTokens?: number | undefined;
@@ -22,8 +24,10 @@ interface PricedSummarizerFigures extends SummarizerFigures {
   readonly summarizerCostUsd?: number | undefined;
 }
 
-/** One summarizer call's bill. */
+/** The bill of one summary's summarizer calls (one, or several when what it covers did not fit its window at once). */
 export interface SummarizerBill {
+  /** How many calls. */
+  readonly calls: number;
   readonly promptTokens: number;
   /** Of `promptTokens`, those the provider served from its cache. */
   readonly cachedPromptTokens: number;
@@ -35,22 +39,26 @@ export interface SummarizerBill {
   readonly costUsd: number | undefined;
 }
 
-/** The bill of the summarizer call a compaction made, or `undefined` when it called none. */
+/** The most calls one summary's bill is read as: more than a summary takes (summary/summarize-covered.ts). */
+export const MAX_CALLS = 16;
+
+/** The bill of the summarizer calls a compaction made, or `undefined` when it called none. */
 export function billSummarizerCall(
   figures: SummarizerFigures,
   price: ModelPrice | undefined,
 ): SummarizerBill | undefined {
   if (figures.fallbackReason === 'unavailable') return undefined;
+  const calls = Math.min(MAX_CALLS, Math.max(1, Math.floor(plausibleTokenCount(figures.summarizerCalls, 1) ?? 1)));
   const prompt = plausibleTokenCount(figures.summarizerPromptTokens, 0);
   const output = plausibleTokenCount(figures.summarizerOutputTokens, 0) ?? 0;
   if (prompt === undefined || prompt === 0)
-    return { promptTokens: 0, cachedPromptTokens: 0, outputTokens: output, costUsd: undefined };
+    return { calls, promptTokens: 0, cachedPromptTokens: 0, outputTokens: output, costUsd: undefined };
   const cached = cachedPart({
     promptTokens: prompt,
     cachedPromptTokens: plausibleTokenCount(figures.summarizerCachedPromptTokens, 0),
   });
   const tokens = { promptTokens: prompt, cachedPromptTokens: cached, outputTokens: output };
-  return { ...tokens, costUsd: price ? callCostUsd(price, tokens) : undefined };
+  return { calls, ...tokens, costUsd: price ? callCostUsd(price, tokens) : undefined };
 }
 
 /** The bill a compaction record carries (priced when it was made), or `undefined` when it called no summarizer. */
@@ -70,7 +78,7 @@ export function billSummarizerUsage(usage: UsageRecord, bill: SummarizerBill | u
   if (!bill) return usage;
   return {
     ...usage,
-    summarizerCalls: (usage.summarizerCalls ?? 0) + 1,
+    summarizerCalls: (usage.summarizerCalls ?? 0) + bill.calls,
     summarizerPromptTokens: (usage.summarizerPromptTokens ?? 0) + bill.promptTokens,
     summarizerCachedPromptTokens: (usage.summarizerCachedPromptTokens ?? 0) + bill.cachedPromptTokens,
     summarizerOutputTokens: (usage.summarizerOutputTokens ?? 0) + bill.outputTokens,
@@ -79,6 +87,6 @@ export function billSummarizerUsage(usage: UsageRecord, bill: SummarizerBill | u
           summarizerCostUsd: (usage.summarizerCostUsd ?? 0) + bill.costUsd,
           costUsd: (usage.costUsd ?? 0) + bill.costUsd,
         }
-      : { unpricedSummarizerCalls: (usage.unpricedSummarizerCalls ?? 0) + 1 }),
+      : { unpricedSummarizerCalls: (usage.unpricedSummarizerCalls ?? 0) + bill.calls }),
   };
 }

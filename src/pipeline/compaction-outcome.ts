@@ -20,12 +20,13 @@ export interface CompactionOutcome extends CompactionFigures {
   readonly waitedMs?: number | undefined;
 }
 
-type SummarizerReport = Pick<
+export type SummarizerReport = Pick<
   CompactionOutcome,
   | 'fallback'
   | 'fallbackReason'
   | 'fallbackDetail'
   | 'summaryTruncated'
+  | 'summarizerCalls'
   | 'summarizerPromptTokens'
   | 'summarizerCachedPromptTokens'
   | 'summarizerOutputTokens'
@@ -33,12 +34,13 @@ type SummarizerReport = Pick<
 
 export function summarizerReport(outcome: SummaryOutcome): SummarizerReport {
   if (outcome.ok) {
-    const { truncated, promptTokens, cachedPromptTokens, outputTokens } = outcome;
+    const { truncated, promptTokens, cachedPromptTokens, outputTokens, calls } = outcome;
     return {
       fallback: false,
       fallbackReason: undefined,
       fallbackDetail: undefined,
       summaryTruncated: truncated,
+      summarizerCalls: calls,
       summarizerPromptTokens: promptTokens,
       summarizerCachedPromptTokens: cachedPromptTokens,
       summarizerOutputTokens: outputTokens,
@@ -50,6 +52,7 @@ export function summarizerReport(outcome: SummaryOutcome): SummarizerReport {
     fallbackReason: kind,
     fallbackDetail: reason,
     summaryTruncated: false,
+    summarizerCalls: outcome.calls,
     summarizerPromptTokens: undefined,
     summarizerCachedPromptTokens: undefined,
     summarizerOutputTokens: undefined,
@@ -92,4 +95,24 @@ export function buildCompactionOutcome(steps: CompactionSteps): CompactionOutcom
     prepared: steps.prepared !== undefined,
     waitedMs: steps.prepared?.waitedMs,
   };
+}
+
+/**
+ * A summary this call made and did not keep (it would not make the request smaller): why, in figures only, for the
+ * info line; and its summarizer's figures, since the provider billed the call. A summary prepared in the background
+ * and taken was billed when it settled.
+ */
+export function discardedReport(
+  reason: CompactionReason | undefined,
+  figures: { readonly without: number; readonly with: number } | undefined,
+  made:
+    | { readonly summary: { readonly outcome: SummaryOutcome }; readonly prepared?: CompactionSteps['prepared'] }
+    | undefined,
+): { readonly compactionDiscarded?: string; readonly discardedSummarizer?: SummarizerReport } {
+  if (!figures) return {};
+  const compactionDiscarded =
+    `a new summary (${reason ?? 'cost'}) would not make the request smaller (~${figures.without} -> ~${figures.with} ` +
+    `tokens); sent without it and counted in discardedCompactions`;
+  const billed = made !== undefined && (made.prepared === undefined || made.prepared.waitedMs === undefined);
+  return { compactionDiscarded, ...(billed && { discardedSummarizer: summarizerReport(made.summary.outcome) }) };
 }

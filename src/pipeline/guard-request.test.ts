@@ -199,7 +199,8 @@ describe('guardRequest', () => {
   describe('over the threshold', () => {
     it('should summarize the older turns, keep the in-flight turn verbatim and persist a new watermark', async () => {
       const { summarize, calls } = fakeSummarize(SUMMARY_OK);
-      const result = await guardRequest(guardInput({ contents: OVER, summarize }));
+      // A summarizer whose window takes both covered contents in one call (summarize-covered.test.ts: in several).
+      const result = await guardRequest(guardInput({ contents: OVER, summarize, summarizerWindow: 100_000 }));
       expect(result.compaction).toMatchObject({
         reason: 'threshold',
         coveredContents: { from: 0, to: 2 },

@@ -12,6 +12,7 @@ import { isPlainObject } from '../config/plain-object.js';
 import { decodeAnswerKeys, decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
 import { decodeCount } from '../state/field-reader.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
+import { MAX_CALLS } from '../cost/bill-summary.js';
 import type { NewSummary } from '../summary/new-summary.js';
 import type { SummaryPosition } from '../state/watermark.js';
 import { decodeCoveredContents } from '../state/covered-contents.js';
@@ -90,6 +91,7 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
       promptTokens: decodeCount(value['promptTokens'], MAX_PLAUSIBLE_TOKENS),
       cachedPromptTokens: decodeCount(value['cachedPromptTokens'], MAX_PLAUSIBLE_TOKENS),
       outputTokens: decodeCount(value['outputTokens'], MAX_PLAUSIBLE_TOKENS),
+      calls: decodeCount(value['calls'], MAX_CALLS),
     };
   const kind = SUMMARIZER_FAILURE_KINDS.find((each) => each === value['kind']);
   return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
@@ -129,6 +131,7 @@ export function storePrepared(claim: PreparationClaim, summary: NewSummary): Sto
           promptTokens: outcome.promptTokens,
           cachedPromptTokens: outcome.cachedPromptTokens,
           outputTokens: outcome.outputTokens,
+          calls: outcome.calls,
         }
       : { ok: false, kind: outcome.kind },
     currentRequest: record.currentRequest,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_CALLS } from '../cost/bill-summary.js';
 import { EMPTY_USAGE } from '../usage/stored-usage.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import {
@@ -56,7 +57,7 @@ describe('encodeCallRecord and decodeCallRecord', () => {
   });
 
   it("should carry a background summary's preparation id with its summarizer bill, and read a hostile one as none", () => {
-    const summary = { promptTokens: 900, cachedPromptTokens: 0, outputTokens: 40, costUsd: 0.0002 };
+    const summary = { calls: 1, promptTokens: 900, cachedPromptTokens: 0, outputTokens: 40, costUsd: 0.0002 };
     const record = buildCallRecord('call-2', 'worker', undefined, undefined, summary, 'prep-1')!;
     expect(decodeCallRecord(JSON.parse(JSON.stringify(encodeCallRecord(record))))).toEqual(record);
     expect(record.preparationId).toBe('prep-1');
@@ -92,7 +93,7 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       outputTokens: 1.5,
       costUsd: MAX_COST_PER_RECORD_USD * 10,
       unpricedCalls: 5,
-      summarizerCalls: 3,
+      summarizerCalls: MAX_CALLS + 1,
       summarizerPromptTokens: 100,
       summarizerCachedPromptTokens: 500,
       summarizerOutputTokens: -4,
@@ -119,7 +120,7 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       outputTokens: 0,
       costUsd: 0,
       unpricedCalls: 0,
-      // One summarizer call per record at most (more reads as none), never more of it cached than its prompt.
+      // At most the calls one summary takes (more reads as none), never more of it cached than its prompt.
       summarizerCalls: 0,
       summarizerPromptTokens: 100,
       summarizerCachedPromptTokens: 100,

@@ -9,7 +9,7 @@
  * anyone, so every figure is bounded and a record that does not decode is skipped.
  */
 import type { CallBill } from '../cost/bill-usage.js';
-import type { SummarizerBill } from '../cost/bill-summary.js';
+import { MAX_CALLS, type SummarizerBill } from '../cost/bill-summary.js';
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeCount } from '../state/field-reader.js';
 import { EMPTY_USAGE, type UsageRecord } from '../usage/stored-usage.js';
@@ -57,13 +57,13 @@ export interface RecordedBill {
   readonly costUsd: number;
   /** 1 when the response had usage but its model no price (`costUsd` leaves it out). */
   readonly unpricedCalls: number;
-  /** The summarizer call of the call's compaction, apart (cost/bill-summary.ts); zero without one. */
+  /** The summarizer calls of the call's compaction, apart (cost/bill-summary.ts); zero without one. */
   readonly summarizerCalls: number;
   readonly summarizerPromptTokens: number;
   readonly summarizerCachedPromptTokens: number;
   readonly summarizerOutputTokens: number;
   readonly summarizerCostUsd: number;
-  /** 1 when the summarizer's cost is unknown (no usage reported, or no price). */
+  /** Its summarizer calls when their cost is unknown (no usage reported, or no price). */
   readonly unpricedSummarizerCalls: number;
 }
 
@@ -132,12 +132,12 @@ export function buildCallRecord(
     // The total, as the usage record's: the summarizer's part is also in `summarizerCostUsd`.
     costUsd: (bill?.costUsd ?? 0) + (summarizer?.costUsd ?? 0),
     unpricedCalls: bill && bill.costUsd === undefined && bill.laterResponse !== true ? 1 : 0,
-    summarizerCalls: summarizer ? 1 : 0,
+    summarizerCalls: summarizer?.calls ?? 0,
     summarizerPromptTokens: summarizer?.promptTokens ?? 0,
     summarizerCachedPromptTokens: summarizer?.cachedPromptTokens ?? 0,
     summarizerOutputTokens: summarizer?.outputTokens ?? 0,
     summarizerCostUsd: summarizer?.costUsd ?? 0,
-    unpricedSummarizerCalls: summarizer && summarizer.costUsd === undefined ? 1 : 0,
+    unpricedSummarizerCalls: summarizer && summarizer.costUsd === undefined ? summarizer.calls : 0,
     ...(summarizer && preparationId !== undefined ? { preparationId } : {}),
   };
 }
@@ -169,7 +169,7 @@ export function decodeCallRecord(value: unknown): CallRecord | undefined {
   const tokens = (key: string): number => plausibleTokenCount(value[key], 0) ?? 0;
   const promptTokens = tokens('promptTokens');
   const summarizerPromptTokens = tokens('summarizerPromptTokens');
-  const summarizerCalls = Math.min(1, decodeBounded(value['summarizerCalls'], 1, true));
+  const summarizerCalls = decodeBounded(value['summarizerCalls'], MAX_CALLS, true);
   return {
     version: decodeBounded(value['version'], MAX_COUNT_PER_RECORD, true) || RECORD_VERSION,
     id: typeof value['id'] === 'string' ? value['id'] : undefined,
@@ -187,9 +187,12 @@ export function decodeCallRecord(value: unknown): CallRecord | undefined {
     summarizerCachedPromptTokens: Math.min(tokens('summarizerCachedPromptTokens'), summarizerPromptTokens),
     summarizerOutputTokens: tokens('summarizerOutputTokens'),
     summarizerCostUsd: decodeBounded(value['summarizerCostUsd'], MAX_COST_PER_RECORD_USD, false),
-    unpricedSummarizerCalls: Math.min(1, decodeBounded(value['unpricedSummarizerCalls'], 1, true)),
+    unpricedSummarizerCalls: Math.min(
+      summarizerCalls,
+      decodeBounded(value['unpricedSummarizerCalls'], MAX_CALLS, true),
+    ),
     // Only a record with a summarizer part names the preparation it bills.
-    preparationId: summarizerCalls === 1 ? preparationIdOf(value['preparationId']) : undefined,
+    preparationId: summarizerCalls >= 1 ? preparationIdOf(value['preparationId']) : undefined,
   };
 }
 

@@ -14,7 +14,8 @@ function callEvent(
   id = `call-${++ids}`,
   summarizer?: { promptTokens: number; cachedPromptTokens: number; outputTokens: number; costUsd: number | undefined },
 ) {
-  const record = buildCallRecord(id, agentName, { ...NO_COUNTS, ...counts }, bill, summarizer)!;
+  const summary = summarizer && { calls: 1, ...summarizer };
+  const record = buildCallRecord(id, agentName, { ...NO_COUNTS, ...counts }, bill, summary)!;
   return { author: agentName, invocationId, customMetadata: { [CALL_METADATA_KEY]: encodeCallRecord(record) } };
 }
 
@@ -68,7 +69,7 @@ describe('sumCallRecords', () => {
   });
 
   it('should count a background summary once, from whichever of its records comes first', () => {
-    const summary = { promptTokens: 3_000, cachedPromptTokens: 2_000, outputTokens: 200, costUsd: 0.0004 };
+    const summary = { calls: 1, promptTokens: 3_000, cachedPromptTokens: 2_000, outputTokens: 200, costUsd: 0.0004 };
     const bill = { promptTokens: 1_000, cachedPromptTokens: 0, outputTokens: 50, costUsd: 0.001 };
     // The replica that made it, when it settled (no model call, outside the agent's invocations).
     const settled = {
@@ -111,7 +112,7 @@ describe('sumCallRecords', () => {
   });
 
   it("should not let a record on another event, or of another agent, hide a background summary's bill", () => {
-    const summary = { promptTokens: 3_000, cachedPromptTokens: 0, outputTokens: 200, costUsd: 0.0004 };
+    const summary = { calls: 1, promptTokens: 3_000, cachedPromptTokens: 0, outputTokens: 200, costUsd: 0.0004 };
     const encoded = (id: string, agent: string, bill?: typeof summary) =>
       encodeCallRecord(buildCallRecord(id, agent, { ...NO_COUNTS, modelCalls: 1 }, undefined, bill, 'p1')!);
     // A user's message carries whatever customMetadata the app passed with it, a preparation id included.

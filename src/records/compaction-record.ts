@@ -37,6 +37,11 @@ export interface CompactionFigures {
   readonly tokensAfter: number;
   /** tokensBefore / tokensAfter. */
   readonly compressionRatio: number;
+  /**
+   * Summarizer calls the summary took, when more than one: what it covers did not fit the summarizer's window at
+   * once (docs/design.md, "Summarize"). The summarizer's token figures are those of all of them.
+   */
+  readonly summarizerCalls?: number | undefined;
   readonly summarizerPromptTokens?: number | undefined;
   /** Of `summarizerPromptTokens`, those the provider served from its cache, when it said. */
   readonly summarizerCachedPromptTokens?: number | undefined;

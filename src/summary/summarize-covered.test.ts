@@ -69,4 +69,36 @@ describe('summarizeCovered', () => {
     expect(asked[1]?.leadingContents).toBeUndefined();
     expect(asked[1]?.prompt).toContain('first question');
   });
+
+  it("should read every covered content over several calls when the summarizer's window cannot take them at once", async () => {
+    // Twelve contents of about 600 characters each against a prompt bound of 5,000 (one character a token).
+    const many = Array.from({ length: 12 }, (_, i) => (i % 2 ? modelText : userText)(`item-${i} ${'x'.repeat(600)}`));
+    const small = { ...plan, summarizerPromptTokens: 5_000 };
+    const asked: string[] = [];
+    const summarize: SummarizeFn = (request) => {
+      asked.push(request.prompt);
+      const read = [...request.prompt.matchAll(/item-\d+/g)].map((match) => match[0]).join(' ');
+      return Promise.resolve({
+        ok: true,
+        text: `Read ${read}.`,
+        truncated: false,
+        promptTokens: 100,
+        outputTokens: 10,
+      });
+    };
+    const one = { ...input, contents: many, view: many, plan: small, summarize };
+    const made = await summarizeCovered({ ...one, split: { coverage: { covered: 12 }, toCover: [...many.keys()] } });
+    expect(asked.length).toBeGreaterThan(1);
+    expect(asked.length).toBeLessThanOrEqual(4);
+    expect(made.droppedContents).toBe(0);
+    // Each content was in some call's prompt, and the last call carried what the earlier ones read.
+    for (let i = 0; i < 12; i++) expect(asked.some((prompt) => prompt.includes(`item-${i} `))).toBe(true);
+    expect(asked.at(-1)).toMatch(/<previous_summary>\nRead [^<]*item-0 /);
+    expect(made.outcome).toMatchObject({ ok: true, promptTokens: 100 * asked.length, outputTokens: 10 * asked.length });
+    // One call where the window takes everything.
+    asked.length = 0;
+    const wide = { ...plan, summarizerPromptTokens: 50_000 };
+    await summarizeCovered({ ...one, plan: wide, split: { coverage: { covered: 12 }, toCover: [...many.keys()] } });
+    expect(asked).toHaveLength(1);
+  });
 });

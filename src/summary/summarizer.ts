@@ -60,6 +60,8 @@ export type SummaryOutcome =
       readonly promptTokens?: number | undefined;
       readonly cachedPromptTokens?: number | undefined;
       readonly outputTokens?: number | undefined;
+      /** Summarizer calls the summary took, when more than one (summary/summarize-covered.ts); the tokens are theirs. */
+      readonly calls?: number | undefined;
     }
   | {
       readonly ok: false;
@@ -67,6 +69,8 @@ export type SummaryOutcome =
       readonly kind: SummarizerFailureKind;
       /** Details for debugging: a provider's error text, which can quote the conversation. */
       readonly reason: string;
+      /** Summarizer calls made, when more than one (the last failed). */
+      readonly calls?: number | undefined;
     };
 
 export const SUMMARIZER_FAILURE_KINDS = ['timeout', 'failed', 'empty', 'unavailable'] as const;

@@ -59,7 +59,7 @@ export function recordUsageTelemetry(agentName: string, model: string | undefine
 }
 
 /**
- * Records one summarizer call apart from the agent's calls (the `usage.*` counters leave it out):
+ * Records one summary's summarizer calls apart from the agent's calls (the `usage.*` counters leave it out):
  * its tokens by type, its cost when known, and the call, priced or not.
  */
 export function recordSummarizerTelemetry(
@@ -72,7 +72,7 @@ export function recordSummarizerTelemetry(
     ...(summarizer ? { 'gen_ai.request.model': summarizer } : {}),
   };
   const { summarizerCalls, summarizerTokens, summarizerCost } = meters();
-  summarizerCalls.add(1, { ...attributes, 'context_guard.priced': bill.costUsd !== undefined });
+  summarizerCalls.add(bill.calls, { ...attributes, 'context_guard.priced': bill.costUsd !== undefined });
   summarizerTokens.add(bill.promptTokens - bill.cachedPromptTokens, { ...attributes, 'gen_ai.token.type': 'input' });
   summarizerTokens.add(bill.cachedPromptTokens, { ...attributes, 'gen_ai.token.type': 'cached_input' });
   summarizerTokens.add(bill.outputTokens, { ...attributes, 'gen_ai.token.type': 'output' });

@@ -90,6 +90,8 @@ function guarded(
     onCompaction: (record) => void compactions.push(record),
     // About summaries: masking alone would make room in these sessions.
     maskKeepRecent: 0,
+    // One call a summary: its window takes all a summary covers (else two, summary/summarize-covered.ts).
+    summarizerContextWindow: 1_000_000,
     ...options,
   });
   const harness = createHarness({

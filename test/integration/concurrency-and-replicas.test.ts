@@ -69,7 +69,10 @@ describe('concurrency', () => {
     const small = createHarness({
       model,
       sessionService,
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0 })],
+      // One call a summary: its window takes all it covers (else two, summary/summarize-covered.ts).
+      plugins: [
+        new ContextGuard({ contextWindow: 8_000, summarizer, maskKeepRecent: 0, summarizerContextWindow: 1_000_000 }),
+      ],
     });
     await Promise.all([
       runTurn(small.runner, session.id, 'Turn 7: first concurrent question.'),

@@ -171,8 +171,10 @@ function expectCounts(status: AgentContextStatus, truth: ReturnType<typeof happe
   // The scenario must exercise what is counted, or the equalities below prove nothing.
   expect(truth.compactions).toBeGreaterThan(1);
   expect(truth.maskings).toBeGreaterThan(0);
-  expect(truth.summarizerCalls).toBe(truth.compactions);
+  // A summary takes two calls where what it covers does not fit the summarizer's window at once.
+  expect(truth.summarizerCalls).toBeGreaterThanOrEqual(truth.compactions);
   expect({
+    summarizerCalls: status.summarizerCalls,
     modelCalls: status.modelCalls,
     invocations: status.invocations,
     compactions: status.compactions,
@@ -182,6 +184,7 @@ function expectCounts(status: AgentContextStatus, truth: ReturnType<typeof happe
     cachedPromptTokens: status.cachedPromptTokens,
     outputTokens: status.outputTokens,
   }).toEqual({
+    summarizerCalls: truth.summarizerCalls,
     modelCalls: truth.modelCalls,
     invocations: truth.invocations,
     compactions: truth.compactions,

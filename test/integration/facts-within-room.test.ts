@@ -24,7 +24,14 @@ const marked = (i: number): string =>
 describe('review 10: facts a user asks to keep in every message, on a 4k window', () => {
   it('should not compact ever more often as the carried facts ratchet up to the marked share', async () => {
     const summarizer = new ScriptedSummarizer();
-    const guard = new ContextGuard({ contextWindow: WINDOW, summarizer, maskKeepRecent: 0, prepareTurnsAhead: 0 });
+    // One call a summary (its window takes all a summary covers): the calls count the compactions.
+    const guard = new ContextGuard({
+      contextWindow: WINDOW,
+      summarizer,
+      maskKeepRecent: 0,
+      prepareTurnsAhead: 0,
+      summarizerContextWindow: 32_000,
+    });
     const script = callThenAnswer({
       call: () => undefined,
       answer: ({ request }) => `Noted. ${logText(1_500, request.contents.length)}`,

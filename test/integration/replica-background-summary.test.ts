@@ -24,6 +24,12 @@ import {
 const folder = mkdtempSync(join(tmpdir(), 'context-guard-replica-summary-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
+/**
+ * About summaries (masking alone would make room), one summarizer call each: its window takes all a summary covers
+ * (else two, summary/summarize-covered.ts, and a summary held until a compaction starts would wait for the next).
+ */
+const ONE_CALL = { maskKeepRecent: 0, summarizerContextWindow: 1_000_000 } as const;
+
 /** When the summaries a replica starts may finish: at once, or only once some replica's call reaches a point. */
 type Release = 'at-once' | 'at-compaction' | 'at-next-model-call';
 
@@ -111,7 +117,7 @@ async function run(world: World, replicas: number, turns: number, release: Relea
   const fromOtherReplica: number[] = [];
   const guards: ContextGuard[] = [];
   const harnesses = (await stores(world.url(), replicas, world.shared)).map((store, replica) => {
-    const guard = new ContextGuard({ contextWindow: 8_000, summarizer: made.of(replica), maskKeepRecent: 0 });
+    const guard = new ContextGuard({ contextWindow: 8_000, summarizer: made.of(replica), ...ONE_CALL });
     guards.push(guard);
     guard.onCompaction((record) => {
       const preparedBy = made.prompts.at(-1)?.replica;
@@ -208,7 +214,7 @@ describe.each(worlds)('background compaction across replicas on $name', (world) 
       ratio: 1.8,
       script: toolThenAnswerScript(1_500),
       sessionService: storeA!,
-      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: hanging, maskKeepRecent: 0 })],
+      plugins: [new ContextGuard({ contextWindow: 8_000, summarizer: hanging, ...ONE_CALL })],
     });
     const summarizerB = new ScriptedSummarizer();
     const logger = new CapturingLogger();
@@ -222,7 +228,7 @@ describe.each(worlds)('background compaction across replicas on $name', (world) 
         new ContextGuard({
           contextWindow: 8_000,
           summarizer: summarizerB,
-          maskKeepRecent: 0,
+          ...ONE_CALL,
           prepareTurnsAhead: 0,
           preparedSummaryWaitMs: 300,
           logger,
