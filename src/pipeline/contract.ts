@@ -18,7 +18,7 @@ import type { FingerprintAt } from '../state/watermark.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { WindowOrigin } from '../usage/agent-usage-figures.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
-import type { CompactionOutcome } from './compaction-outcome.js';
+import type { CompactionOutcome, SummarizerReport } from './compaction-outcome.js';
 import type { ApplicationAnswer } from './unseen-answer.js';
 import type { BudgetLine } from '../budget/budget-line.js';
 
@@ -172,6 +172,8 @@ export interface GuardRequestResult {
   readonly partsCut?: boolean | undefined;
   /** Why a new summary was not kept (it would not make the request smaller), figures only; the shell logs it. */
   readonly compactionDiscarded?: string | undefined;
+  /** The summarizer's figures of a summary made in this call and not kept: the provider billed it all the same. */
+  readonly discardedSummarizer?: SummarizerReport | undefined;
   /** A summary to prepare in the background (nothing is due yet, the threshold is near). */
   readonly preparation?: PreparationRequest | undefined;
   /** Why the prepared summary of the input may not be applied any more: the shell drops it. */

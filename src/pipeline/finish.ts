@@ -12,7 +12,7 @@ import type { MaskStep } from '../masking/mask-for-room.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import { calibrateReduced } from '../estimate/reduced-calibration.js';
 import type { RequestMeasure } from './measure-request.js';
-import { buildCompactionOutcome } from './compaction-outcome.js';
+import { buildCompactionOutcome, discardedReport } from './compaction-outcome.js';
 import type { Compacted } from './compact.js';
 import type { Decision, GuardRequestInput } from './contract.js';
 import {
@@ -91,7 +91,7 @@ export function finish(
     sentWhole,
     messageCut,
     ...shrinkFlags(fitted),
-    compactionDiscarded: discardedWhy(reason, composed),
+    ...discardedReport(reason, composed.discarded ? composed.discardedFigures : undefined, made),
   };
 }
 
@@ -135,20 +135,10 @@ function messageCutNote(cut: MessageCut, budget: Budget): string {
   );
 }
 
-/** The info line's reason for a summary not kept: the figures, never the summary's text. */
-function discardedWhy(reason: CompactionReason | undefined, composed: Composed): string | undefined {
-  const figures = composed.discardedFigures;
-  if (!composed.discarded || !figures) return undefined;
-  return (
-    `a new summary (${reason ?? 'cost'}) would not make the request smaller (~${figures.without} -> ~${figures.with} ` +
-    `tokens); sent without it and counted in discardedCompactions`
-  );
-}
-
 /**
- * The estimator's framing of a reduced request (what is sent as measured has `measure.framing`). The sent
- * contents mostly end with the view's own objects, whose framing the view carries: those are summed, only
- * the others (summary, pins, shrunk contents) walked; walking all of them was O(history) a call.
+ * The estimator's framing of a reduced request (what is sent as measured has `measure.framing`). The sent contents
+ * mostly end with the view's own objects, whose framing the view carries: those are summed, only the others
+ * (summary, pins, shrunk contents) walked; walking all of them was O(history) a call.
  */
 function sentFraming(input: GuardRequestInput, contents: readonly Content[], view: RequestView): number {
   const framing = view.viewFraming;

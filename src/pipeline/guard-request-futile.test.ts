@@ -108,6 +108,8 @@ describe('guardRequest on the sliding window, with a scheduled summary that woul
     expect(calls).toBe(1);
     expect(first.compaction).toBeUndefined();
     expect(first.state.usage.discardedCompactions).toBe(1);
+    // Billed all the same: the shell counts its summarizer call (adk/hooks/apply-result.ts).
+    expect(first.discardedSummarizer).toMatchObject({ fallback: false });
     // A tool step of the same turn: the same completed turns, no second summarizer call.
     const step = [...history, functionCall('lookup', { q: 'x' }), functionResponse('lookup', { found: 'y' })];
     const second = await run(step, first.state.usage);

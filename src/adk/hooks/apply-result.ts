@@ -6,6 +6,7 @@ import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
 import type { SummaryRecord } from '../../summary/stored-summary.js';
 import type { MaskingStep } from '../../pipeline/contract.js';
+import type { SummarizerReport } from '../../pipeline/compaction-outcome.js';
 import { updateUsage, writeLastCompaction, writeStateChange } from '../runtime/state-writer.js';
 import { billSummarizerUsage, recordedSummarizerBill } from '../../cost/bill-summary.js';
 import { recordSummarizerTelemetry } from '../../telemetry/bill-metrics.js';
@@ -57,6 +58,7 @@ export async function applyResult(
   const agentName = context.agentName;
   writeStateChange(context.state, agentName, result.state, read.requestId);
   reportSummary(context, key, result, appliers);
+  if (result.discardedSummarizer) billDiscarded(context, read, result.discardedSummarizer, appliers.reporter);
   // Background compaction: claimed in this call's state delta, started here, never awaited (adk/runtime/replica-prepared.ts).
   const hooks = appliers.replicas.afterDecision(
     context,
@@ -191,4 +193,20 @@ async function applyCompaction(
   updateUsage(context.state, context.agentName, (usage) => billSummarizerUsage(usage, bill));
   if (bill && !preparedAlone) recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
   await reporter.report(record, seen);
+}
+
+/**
+ * A summary made in this call and not kept (it would not make the request smaller) was billed by the provider: its
+ * summarizer calls count in the usage record, the call's record and telemetry (the twenty-second outside trial:
+ * `status()` left out 12% of a coding session's summarizer bill).
+ */
+function billDiscarded(
+  context: Context,
+  read: ReadRequest,
+  figures: SummarizerReport,
+  reporter: CompactionReporter,
+): void {
+  const bill = reporter.discarded(context, figures, read.summarizerPricedAs);
+  updateUsage(context.state, context.agentName, (usage) => billSummarizerUsage(usage, bill));
+  if (bill) recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
 }

@@ -14,7 +14,8 @@ import { callScopeOfContext } from '../runtime/session-scope.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
-import { billSummarizerCall } from '../../cost/bill-summary.js';
+import { billSummarizerCall, type SummarizerBill } from '../../cost/bill-summary.js';
+import type { SummarizerReport } from '../../pipeline/compaction-outcome.js';
 import { priceFor, type ModelPrice } from '../../cost/price-table.js';
 
 /** Compaction records awaiting their model response, at most (see remember). */
@@ -42,10 +43,14 @@ interface CompactionSeen {
   readonly preparationId?: string | undefined;
 }
 
-/** A compaction's record awaiting its model response, with the preparation its summarizer bill belongs to. */
+/**
+ * A compaction's record awaiting its model response, with the preparation its summarizer bill belongs to; or only
+ * the summarizer's bill of a summary the call made and did not keep.
+ */
 interface PendingCompaction {
-  readonly record: CompactionRecord;
-  readonly preparationId: string | undefined;
+  readonly record?: CompactionRecord | undefined;
+  readonly preparationId?: string | undefined;
+  readonly discardedBill?: SummarizerBill | undefined;
 }
 
 export class CompactionReporter {
@@ -76,6 +81,13 @@ export class CompactionReporter {
     );
     this.remember(context, { record, preparationId: seen.preparationId });
     return record;
+  }
+
+  /** The priced bill of a summary this call made and did not keep (the provider billed it), kept for the call's record. */
+  discarded(context: Context, figures: SummarizerReport, pricedAs: string | undefined): SummarizerBill | undefined {
+    const bill = billSummarizerCall(figures, priceFor(pricedAs, this.options.prices));
+    if (bill) this.remember(context, { discardedBill: bill });
+    return bill;
   }
 
   /** Logs, counts and notifies a compaction whose record is stored. */
