@@ -117,9 +117,16 @@ describe('learned windows bounded by accepted requests', () => {
     expect(learnedFromState(learned, 'model-x', { tokens: 3_000 })).toEqual({ window: 4_000, contradicted: false });
   });
 
-  it("should ignore the process's window when the model accepted a larger request", () => {
-    expect(learnedWindowFor(usageRecord(), 'model-x', 4_000, { estimate: 5_000 })).toBeUndefined();
-    expect(learnedWindowFor(usageRecord(), 'model-x', 4_000, { estimate: 3_000 })).toBe(4_000);
+  it("should ignore the process's window when the model accepted a larger request by its own count", () => {
+    expect(learnedWindowFor(usageRecord(), 'model-x', 4_000, { tokens: 5_000 })).toBeUndefined();
+    expect(learnedWindowFor(usageRecord(), 'model-x', 4_000, { tokens: 3_000 })).toBe(4_000);
+    // An estimate is not the provider's count (trial 23: a provider counting 0.8x the estimate, no usage reported).
+    expect(learnedWindowFor(usageRecord(), 'model-x', 4_000, { estimate: 5_000 })).toBe(4_000);
+    expect(
+      learnedFromState(usageRecord({ learnedWindow: 4_000, learnedWindowModel: 'model-x' }), 'model-x', {
+        estimate: 5_000,
+      }),
+    ).toEqual({ window: 4_000, contradicted: false });
   });
 
   it('should keep the largest accepted size per model, starting afresh for another model', () => {
@@ -158,9 +165,10 @@ describe('learned windows bounded by accepted requests', () => {
     expect(recordAccepted(usageRecord({ sentEstimate: 9_000 }), 'model-x')).toMatchObject({ acceptedEstimate: 9_000 });
   });
 
-  it('should floor a window at 1,024 and at accepted sizes, an estimate at most one for one', () => {
+  it('should floor a window at 1,024 and at accepted counts, an estimate only beside a rejection, at most one for one', () => {
     expect(windowFloor([])).toBe(1_024);
-    expect(windowFloor([{ tokens: 5_000 }, { estimate: 6_000 }])).toBe(6_000);
+    expect(windowFloor([{ tokens: 5_000 }, { estimate: 6_000 }])).toBe(5_000);
+    expect(windowFloor([{ tokens: 5_000 }, { estimate: 6_000 }], 1)).toBe(6_000);
     expect(windowFloor([{ estimate: 6_000 }], 0.5)).toBe(3_000);
     expect(windowFloor([{ estimate: 6_000 }], 3)).toBe(6_000);
   });

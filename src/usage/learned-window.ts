@@ -50,14 +50,19 @@ export function plausibleWindow(limit: number | undefined): number | undefined {
 }
 
 /**
- * The smallest window a model can have: 1,024, and every request it accepted. An accepted estimate counts as
- * that many provider tokens times `ratio` (the stated size over the estimate of a rejected request), at most 1:
- * the guard's estimate is not above the provider's count (its correction is at least 1) unless a statement says so.
+ * The smallest window a model can have: 1,024, and every request it accepted by the provider's own count. Of a request
+ * whose count was never reported, only the guard's estimate is known, and it is not the provider's count: it bounds a
+ * maximum only where a rejection is being read (`ratio`: the stated size of the rejected request over its estimate,
+ * or 1 where none was stated), at that many provider tokens times `ratio`, at most 1. Taken one for one everywhere, a
+ * provider that counts fewer tokens than the estimate and reports no usage had its stated maximum refused, its window
+ * shown as the registry's and rejections repeated (the twenty-third outside trial: 10 rejections instead of 1).
  */
-export function windowFloor(accepted: ReadonlyArray<AcceptedSize | undefined>, ratio = 1): number {
+export function windowFloor(accepted: ReadonlyArray<AcceptedSize | undefined>, ratio?: number): number {
   let floor = MIN_PLAUSIBLE_WINDOW;
-  for (const size of accepted)
-    floor = Math.max(floor, size?.tokens ?? 0, Math.floor((size?.estimate ?? 0) * Math.min(1, ratio)));
+  for (const size of accepted) {
+    floor = Math.max(floor, size?.tokens ?? 0);
+    if (ratio !== undefined) floor = Math.max(floor, Math.floor((size?.estimate ?? 0) * Math.min(1, ratio)));
+  }
   return floor;
 }
 
