@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countResultLines, TRUNCATED_RESULT_KEY, truncateToolOutput } from './truncate-tool-output.js';
+import {
+  countResultLines,
+  mayCutToolOutput,
+  TRUNCATED_RESULT_KEY,
+  truncateToolOutput,
+} from './truncate-tool-output.js';
 import { TOOL_OUTPUT_DEFAULTS, type ResolvedToolOutputLimits } from './policy.js';
 
 const MAX = TOOL_OUTPUT_DEFAULTS.maxBytes;
@@ -337,6 +342,30 @@ describe('truncateToolOutput', () => {
   describe('laws', () => {
     const anyResult = fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }), {
       maxKeys: 12,
+    });
+
+    it('should never say a result may not be cut where the cut cuts it (mayCutToolOutput)', () => {
+      fc.assert(
+        fc.property(
+          anyResult,
+          fc.integer({ min: 256, max: 2_048 }),
+          fc.integer({ min: 1, max: 8 }),
+          (result, maxBytes, maxLines) => {
+            const resolved = {
+              maxBytes,
+              maxLines,
+              headLines: Math.ceil(maxLines / 2),
+              tailLines: Math.floor(maxLines / 2),
+            };
+            if (truncateToolOutput({ tool: 't', result, limits: resolved }))
+              expect(mayCutToolOutput(result, resolved)).toBe(true);
+          },
+        ),
+        { numRuns: 300 },
+      );
+      expect(mayCutToolOutput({ status: 'ok' }, TOOL_OUTPUT_DEFAULTS)).toBe(false);
+      expect(mayCutToolOutput({ log: 'line\n'.repeat(300) }, TOOL_OUTPUT_DEFAULTS)).toBe(true);
+      expect(mayCutToolOutput({ body: 'x'.repeat(20_000) }, TOOL_OUTPUT_DEFAULTS)).toBe(true);
     });
 
     it('should always return an object within maxBytes, or undefined when the result already fits', () => {

@@ -79,6 +79,30 @@ export function countResultLines(value: unknown): number {
 }
 
 /**
+ * Whether `truncateToolOutput` may cut `result`: its JSON over `maxBytes`, or a string over `maxLines` lines. Never
+ * false where it would cut (it may be true where the cut finds nothing to do); no tree is built.
+ */
+export function mayCutToolOutput(result: Record<string, unknown>, limits: ResolvedToolOutputLimits): boolean {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(result);
+  } catch {
+    return false;
+  }
+  if (text === undefined) return false;
+  if (Buffer.byteLength(text, 'utf8') > limits.maxBytes) return true;
+  const pending: unknown[] = [result];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (countLines(item) > limits.maxLines) return true;
+    } else if (typeof item === 'object' && item !== null)
+      for (const child of Object.values(item) as unknown[]) pending.push(child);
+  }
+  return false;
+}
+
+/**
  * Shrinks `result` to the limits (10 KiB of JSON or 256 lines per string by
  * default). Returns the new result and a record, or `undefined` when nothing
  * had to be cut or the result is not JSON-serialisable (circular, BigInt): it

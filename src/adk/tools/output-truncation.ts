@@ -4,7 +4,7 @@
  * agent's state (persisted with the tool's response event), logged and passed to the
  * `onToolTruncation` listener.
  */
-import { truncateToolOutput, type ToolTruncationRecord } from '../../truncation/truncate-tool-output.js';
+import { mayCutToolOutput, type ToolTruncationRecord } from '../../truncation/truncate-tool-output.js';
 import { resolveToolOutputLimits } from '../../truncation/policy.js';
 import { stateKeysFor } from '../../state/keys.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
@@ -24,7 +24,7 @@ import { LOG_PREFIX } from '../../logging/log-prefix.js';
 export interface GuardToolTruncators {
   readonly agent: OffloadingToolOutputTruncator;
   readonly plugin: PluginToolOutputTruncator;
-  /** Whether the plugin form would cut this result (nothing is written or logged). */
+  /** Whether the plugin form may cut this result (nothing is cut, written or logged; never false where it would). */
   readonly wouldCut: (params: PluginAfterToolParams) => boolean;
 }
 
@@ -50,11 +50,7 @@ export function guardToolTruncators(
       const policy = policyFor(toolContext.agentName);
       const limits = policy.enabled ? resolveToolOutputLimits(policy.toolOutputTruncation, tool.name) : undefined;
       const wrapped = asToolResult(result);
-      return (
-        limits !== undefined &&
-        wrapped !== undefined &&
-        truncateToolOutput({ tool: tool.name, result: wrapped, limits }) !== undefined
-      );
+      return limits !== undefined && wrapped !== undefined && mayCutToolOutput(wrapped, limits);
     },
     plugin: async (params) => {
       try {
