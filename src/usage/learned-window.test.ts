@@ -165,6 +165,15 @@ describe('learned windows bounded by accepted requests', () => {
     expect(recordAccepted(usageRecord({ sentEstimate: 9_000 }), 'model-x')).toMatchObject({ acceptedEstimate: 9_000 });
   });
 
+  it("should not bound the window below an accepted estimate by a rejection's measure alone (review 18)", () => {
+    // No usage reported: the model accepted a request estimated at 50,000, then one measured at 3,000 was refused
+    // with no figures (a spurious 400): the guard's measure is an estimate too, and the accepted one is larger.
+    const accepted = recordAccepted(usageRecord({ sentEstimate: 50_000 }), 'model-x');
+    const rejected = { ...accepted, sentEstimate: 3_000, lastCalibrated: 3_000 };
+    const outcome = rejectionOutcome(rejected, 'The input prompt is too long.', 'model-x', { estimate: 50_000 }, 3_000);
+    expect(outcome.bounded).toBeUndefined();
+  });
+
   it('should floor a window at 1,024 and at accepted counts, an estimate only beside a rejection, at most one for one', () => {
     expect(windowFloor([])).toBe(1_024);
     expect(windowFloor([{ tokens: 5_000 }, { estimate: 6_000 }])).toBe(5_000);

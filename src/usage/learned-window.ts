@@ -53,7 +53,8 @@ export function plausibleWindow(limit: number | undefined): number | undefined {
  * The smallest window a model can have: 1,024, and every request it accepted by the provider's own count. Of a request
  * whose count was never reported, only the guard's estimate is known, and it is not the provider's count: it bounds a
  * maximum only where a rejection is being read (`ratio`: the stated size of the rejected request over its estimate,
- * or 1 where none was stated), at that many provider tokens times `ratio`, at most 1. Taken one for one everywhere, a
+ * or 1 where none was stated), at that many provider tokens times `ratio`, at most 1; and it bounds the guard's own
+ * measure of a rejected request (`ratio` 1), which is an estimate too. Taken one for one everywhere, a
  * provider that counts fewer tokens than the estimate and reports no usage had its stated maximum refused, its window
  * shown as the registry's and rejections repeated (the twenty-third outside trial: 10 rejections instead of 1).
  */
@@ -211,7 +212,8 @@ export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): Wind
   const { model, resolved, processWindow, processAccepted } = evidence;
   const fromState = stateWindowOf(usage, model, processAccepted);
   const learned = learnedOf(fromState.window, processWindow, processAccepted);
-  const bound = rejectedBound(usage, model, windowFloor([acceptedIn(usage, model), processAccepted]));
+  // The rejected size is the guard's measure, not a provider's statement: its own estimates bound it (review 18).
+  const bound = rejectedBound(usage, model, windowFloor([acceptedIn(usage, model), processAccepted], 1));
   // A RoutedLlm's maximum is stated by whichever of its models rejected last: never above the smallest's window.
   const routed = evidence.renamedRouter === true || routedMembers(model) !== undefined;
   const capped = learned !== undefined && routed ? Math.min(learned, resolved.window) : learned;

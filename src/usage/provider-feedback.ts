@@ -125,7 +125,8 @@ export function rejectionOutcome(
   // A plausible maximum stated beside a size that cannot be this request (or is not over it) is a statement
   // about some other request, or none: bounding by this one's measure would shrink the session's window for
   // nothing (the eighth outside trial: a spurious 400 on a 2,373-token request, and a 16,000 window became 2,373).
-  const floor = windowFloor([acceptedIn(usage, model), processAccepted]);
+  // The rejected size is the guard's own measure: bounded by the guard's own estimates of what was accepted (review 18).
+  const floor = windowFloor([acceptedIn(usage, model), processAccepted], 1);
   const stated = plausibleWindow(parsed.limit ?? 0) !== undefined;
   const believed = outcome.refused === undefined && stated;
   // A prompt under the maximum with the completion it asked for over it (OpenAI's, vLLM's words) is about it.
