@@ -52,10 +52,11 @@ export function summarizerReport(outcome: SummaryOutcome): SummarizerReport {
     fallbackReason: kind,
     fallbackDetail: reason,
     summaryTruncated: false,
+    // What earlier calls of the same summary billed, when a later one failed (summary/summarize-covered.ts).
     summarizerCalls: outcome.calls,
-    summarizerPromptTokens: undefined,
-    summarizerCachedPromptTokens: undefined,
-    summarizerOutputTokens: undefined,
+    summarizerPromptTokens: outcome.promptTokens,
+    summarizerCachedPromptTokens: outcome.cachedPromptTokens,
+    summarizerOutputTokens: outcome.outputTokens,
   };
 }
 

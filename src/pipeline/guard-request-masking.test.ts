@@ -56,10 +56,12 @@ describe('guardRequest: masking before a summary', () => {
     const { input: guarded, calls } = input(0);
     const result = await guardRequest(guarded);
     expect(result.compaction).toBeDefined();
-    // Two calls: the covered contents (4,600 heuristic tokens) do not fit the summarizer's prompt (10,000 x 0.8 / 1.5
-    // less the summary's cap) at once; the oldest are summarized first (summary/summarize-covered.ts).
-    expect(calls).toHaveLength(2);
+    // Several calls: the covered contents (4,600 heuristic tokens) do not fit the summarizer's prompt (10,000 x 0.8 /
+    // 1.5 less the summary's cap) at once; the oldest are summarized first (summary/summarize-covered.ts).
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.length).toBeLessThanOrEqual(4);
     expect(calls[0]?.prompt).toContain('fetch the logs');
+    expect(calls.some((call) => call.prompt.includes('the logs show a disk failure on node 7'))).toBe(true);
   });
 });
 

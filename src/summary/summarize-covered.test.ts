@@ -101,4 +101,35 @@ describe('summarizeCovered', () => {
     await summarizeCovered({ ...one, plan: wide, split: { coverage: { covered: 12 }, toCover: [...many.keys()] } });
     expect(asked).toHaveLength(1);
   });
+
+  it('should read up to four spans of contents whole, and end in the fallback with the bill so far when a call fails', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => (i % 2 ? modelText : userText)(`item-${i} ${'x'.repeat(600)}`));
+    const small = { ...plan, summarizerPromptTokens: 5_000 };
+    const asked: string[] = [];
+    const clocks = new Set<unknown>();
+    let failAt = Number.POSITIVE_INFINITY;
+    const summarize: SummarizeFn = (request, _maxChars, clock) => {
+      asked.push(request.prompt);
+      clocks.add(clock);
+      if (asked.length >= failAt) return Promise.resolve({ ok: false, kind: 'timeout', reason: 'timed out' });
+      return Promise.resolve({ ok: true, text: `Part ${asked.length}.`, truncated: false, promptTokens: 100 });
+    };
+    const split = { coverage: { covered: 20 }, toCover: [...many.keys()] };
+    const one = { ...input, contents: many, view: many, plan: small, summarize, split };
+    const made = await summarizeCovered(one);
+    expect(made.droppedContents).toBe(0);
+    expect(asked.length).toBeGreaterThan(1);
+    expect(asked.length).toBeLessThanOrEqual(4);
+    for (let i = 0; i < 20; i++) expect(asked.some((prompt) => prompt.includes(`item-${i} `))).toBe(true);
+    // One summary's calls share one clock: they share the summarizer's timeout.
+    expect(clocks.size).toBe(1);
+    expect([...clocks][0]).toBeDefined();
+    // The second call fails: no third call, the mechanical summary of all, the first call's tokens still billed.
+    asked.length = 0;
+    failAt = 2;
+    const failed = await summarizeCovered(one);
+    expect(asked).toHaveLength(2);
+    expect(failed.outcome).toMatchObject({ ok: false, kind: 'timeout', calls: 2, promptTokens: 100 });
+    expect(failed.record.fallback).toBe(true);
+  });
 });

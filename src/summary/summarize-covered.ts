@@ -8,7 +8,13 @@
 import type { Content } from '@google/genai';
 import type { CompactionPlan } from '../budget/compaction-plan.js';
 import { contentText, latestUserRequestIndex } from '../content/content-shape.js';
-import { summarizeOrFallback, type SummarizeFn, type SummarizeRequest, type SummaryOutcome } from './summarizer.js';
+import {
+  summarizeOrFallback,
+  type SummarizeFn,
+  type SummarizeRequest,
+  type SummaryClock,
+  type SummaryOutcome,
+} from './summarizer.js';
 import { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './prompt.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from './stored-summary.js';
@@ -40,12 +46,12 @@ export async function summarizeCovered(input: SummarizeInput): Promise<NewSummar
   const currentRequest = requestIndex >= 0 ? contentText(input.contents[requestIndex]) : previous?.currentRequest;
   // Masked tool results stay masked: they are recallable, and re-reading them would make the summary cost what masking saved.
   const summarizedContents = split.toCover.flatMap((index) => input.view[index] ?? []);
-  const made = await summarizeSpan(
-    input,
-    summarizedContents,
-    { previousText: previous?.text, currentRequest, keepFirst: lateAnswerBlocks(previous, split.toCover) },
-    MAX_SUMMARIZER_CALLS,
-  );
+  const context = {
+    previousText: previous?.text,
+    currentRequest,
+    keepFirst: lateAnswerBlocks(previous, split.toCover),
+  };
+  const made = await summarizeInCalls(input, summarizedContents, context);
   return buildSummaryRecord({
     previous,
     text: made.text,
@@ -79,44 +85,78 @@ interface SpanSummary {
 }
 
 /**
- * A summary of `contents` in at most `calls` summarizer calls. When the oldest of them do not fit the summarizer's
- * window beside the newest, they are summarized first and that summary is carried into the newer ones' call, as a
- * previous summary is: a prompt that leaves them out loses them, though nothing had read them (docs/design.md,
- * "Summarize").
+ * A summary of `contents` in one summarizer call when they fit its window beside the summary carried forward; else
+ * in calls over consecutive spans, oldest first, each carrying the summary the one before it made, as a previous
+ * summary is carried: a prompt that leaves the oldest out loses them, though nothing had read them (docs/design.md,
+ * "Summarize"). Beyond `MAX_SUMMARIZER_CALLS` spans, the oldest are left out (the prompt says how many). The calls
+ * share one timeout (`SummaryClock`), and a call that fails ends the summary with the mechanical one of them all.
  */
-async function summarizeSpan(
+async function summarizeInCalls(
   input: SummarizeInput,
   contents: readonly Content[],
   context: SpanContext,
-  calls: number,
 ): Promise<SpanSummary> {
-  const { request, droppedContents } = summaryRequestFor(input, contents, context);
-  if (droppedContents > 0 && droppedContents < contents.length && calls >= 2) {
-    // Only the guard's own prompt drops: the agent's request continued is never split (it covers all or nothing).
-    const parts = { ...input, fromRequest: undefined };
-    const older = await summarizeSpan(parts, contents.slice(0, droppedContents), context, Math.floor(calls / 2));
-    // A summarizer that failed is not called again for the rest: the mechanical summary of it all.
-    if (!older.outcome.ok)
-      return { ...fallbackOf(input, contents, context), outcome: older.outcome, droppedContents: 0 };
-    const newer = await summarizeSpan(
-      parts,
-      contents.slice(droppedContents),
-      { ...context, previousText: older.text, keepFirst: 0 },
-      calls - Math.floor(calls / 2),
-    );
-    return {
-      text: newer.text,
-      outcome: withTokensOf(older.outcome, newer.outcome),
-      droppedContents: older.droppedContents + newer.droppedContents,
-    };
+  const clock: SummaryClock = {};
+  const first = summaryRequestFor(input, contents, context);
+  if (first.droppedContents === 0) return summarizeSpan(input, first, contents, context, clock);
+  // Only the guard's own prompt drops: the agent's request continued is never split (it covers all or nothing).
+  const own = { ...input, fromRequest: undefined };
+  const ends = spanEnds(own, contents, context).slice(-MAX_SUMMARIZER_CALLS);
+  let made: SpanSummary | undefined;
+  let from = 0;
+  for (const end of ends) {
+    const span = contents.slice(from, end);
+    const spanContext = made ? { ...context, previousText: made.text, keepFirst: 0 } : context;
+    const next = await summarizeSpan(own, summaryRequestFor(own, span, spanContext), span, spanContext, clock);
+    made = made ? chained(made, next) : next;
+    if (!next.outcome.ok) return { ...made, ...fallbackOf(input, contents, context) };
+    from = end;
   }
-  const { text, outcome } = await summarizeOrFallback(input.summarize, request, {
-    previousSummary: context.previousText,
-    contents,
-    currentRequest: context.currentRequest,
-    maxChars: input.plan.summaryMaxChars,
-  });
-  return { text, outcome, droppedContents };
+  return made!;
+}
+
+/** One call: the summary of `contents`, or their mechanical one when it fails. */
+async function summarizeSpan(
+  input: SummarizeInput,
+  asked: ReturnType<typeof summaryRequestFor>,
+  contents: readonly Content[],
+  context: SpanContext,
+  clock: SummaryClock,
+): Promise<SpanSummary> {
+  const fallback = { previousSummary: context.previousText, contents, currentRequest: context.currentRequest };
+  const made = await summarizeOrFallback(
+    input.summarize,
+    asked.request,
+    { ...fallback, maxChars: input.plan.summaryMaxChars },
+    clock,
+  );
+  return { ...made, droppedContents: asked.droppedContents };
+}
+
+/**
+ * Where consecutive spans of `contents` end, oldest first, each the longest that fits the summarizer's prompt beside a
+ * carried summary of the longest a summary may be (the first beside the summary it extends, if longer).
+ */
+function spanEnds(input: SummarizeInput, contents: readonly Content[], context: SpanContext): number[] {
+  const longest = 'x'.repeat(input.plan.summaryMaxChars);
+  const carried = (context.previousText ?? '').length > longest.length ? context.previousText : longest;
+  const ends: number[] = [];
+  for (let from = 0; from < contents.length;) {
+    const spanContext = { ...context, previousText: carried, keepFirst: from === 0 ? context.keepFirst : 0 };
+    const fits = (count: number) =>
+      summaryRequestFor(input, contents.slice(from, from + count), spanContext).droppedContents === 0;
+    // The longest span that fits: at least one content (a content alone too long is cut to fit by the prompt).
+    let low = 1;
+    let high = contents.length - from;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (fits(middle)) low = middle;
+      else high = middle - 1;
+    }
+    from += low;
+    ends.push(from);
+  }
+  return ends;
 }
 
 /** The mechanical summary of `contents` (summary/fallback-summary.ts), as a failed call gets. */
@@ -130,18 +170,28 @@ function fallbackOf(
   return { text: buildFallbackSummary({ previousSummary: previousText, contents, currentRequest, maxChars }) };
 }
 
-/** The newer call's verdict, billed for both calls' tokens (the older call's bill is the same summary's). */
-function withTokensOf(older: SummaryOutcome, newer: SummaryOutcome): SummaryOutcome {
-  const calls = (older.calls ?? 1) + (newer.calls ?? 1);
-  if (!older.ok || !newer.ok) return { ...newer, calls };
+/** The later call's summary and verdict, billed for both calls' tokens and counted as both (one summary's calls). */
+function chained(earlier: SpanSummary, later: SpanSummary): SpanSummary {
   const sum = (a: number | undefined, b: number | undefined) =>
     a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+  const before = earlier.outcome;
+  const after = later.outcome;
+  const billed = (outcome: SummaryOutcome) => ({
+    promptTokens: outcome.promptTokens,
+    cachedPromptTokens: outcome.cachedPromptTokens,
+    outputTokens: outcome.outputTokens,
+  });
+  const [a, b] = [billed(before), billed(after)];
   return {
-    ...newer,
-    promptTokens: sum(older.promptTokens, newer.promptTokens),
-    cachedPromptTokens: sum(older.cachedPromptTokens, newer.cachedPromptTokens),
-    outputTokens: sum(older.outputTokens, newer.outputTokens),
-    calls,
+    text: later.text,
+    droppedContents: earlier.droppedContents + later.droppedContents,
+    outcome: {
+      ...after,
+      calls: (before.calls ?? 1) + (after.calls ?? 1),
+      promptTokens: sum(a.promptTokens, b.promptTokens),
+      cachedPromptTokens: sum(a.cachedPromptTokens, b.cachedPromptTokens),
+      outputTokens: sum(a.outputTokens, b.outputTokens),
+    },
   };
 }
 

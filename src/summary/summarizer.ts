@@ -69,16 +69,31 @@ export type SummaryOutcome =
       readonly kind: SummarizerFailureKind;
       /** Details for debugging: a provider's error text, which can quote the conversation. */
       readonly reason: string;
-      /** Summarizer calls made, when more than one (the last failed). */
+      /** Summarizer calls made, when more than one (the last failed), and what the earlier ones billed. */
       readonly calls?: number | undefined;
+      readonly promptTokens?: number | undefined;
+      readonly cachedPromptTokens?: number | undefined;
+      readonly outputTokens?: number | undefined;
     };
 
 export const SUMMARIZER_FAILURE_KINDS = ['timeout', 'failed', 'empty', 'unavailable'] as const;
 /** Why the mechanical summary was used: timed out, threw or errored, returned no text, or no summarizer at all. */
 export type SummarizerFailureKind = (typeof SUMMARIZER_FAILURE_KINDS)[number];
 
+/**
+ * One summary's time, shared by its calls (several when what it covers does not fit the summarizer's window at once):
+ * the first call sets `startedAt`, and every call has what is left of the summarizer's timeout.
+ */
+export interface SummaryClock {
+  startedAt?: number;
+}
+
 /** A summarizer bound to its timeout and caller (see `runSummarizer`); it may reject. */
-export type SummarizeFn = (request: Omit<SummarizeRequest, 'signal'>, maxChars: number) => Promise<SummaryOutcome>;
+export type SummarizeFn = (
+  request: Omit<SummarizeRequest, 'signal'>,
+  maxChars: number,
+  clock?: SummaryClock,
+) => Promise<SummaryOutcome>;
 
 const UNAVAILABLE: SummaryOutcome = { ok: false, kind: 'unavailable', reason: 'no summarizer available' };
 
@@ -90,8 +105,9 @@ export async function summarizeOrFallback(
   summarize: SummarizeFn | undefined,
   request: Omit<SummarizeRequest, 'signal'>,
   fallback: FallbackSummaryInput,
+  clock?: SummaryClock,
 ): Promise<{ readonly text: string; readonly outcome: SummaryOutcome }> {
-  const outcome = await verdictOf(summarize, request, fallback.maxChars);
+  const outcome = await verdictOf(summarize, request, fallback.maxChars, clock);
   return { text: outcome.ok ? outcome.text : buildFallbackSummary(fallback), outcome };
 }
 
@@ -99,10 +115,11 @@ async function verdictOf(
   summarize: SummarizeFn | undefined,
   request: Omit<SummarizeRequest, 'signal'>,
   maxChars: number,
+  clock: SummaryClock | undefined,
 ): Promise<SummaryOutcome> {
   if (!summarize) return UNAVAILABLE;
   try {
-    return await summarize(request, maxChars);
+    return await summarize(request, maxChars, clock);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, kind: 'failed', reason: `failed: ${message.slice(0, 300)}` };

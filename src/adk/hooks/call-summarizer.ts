@@ -3,7 +3,7 @@
  * the compaction hooks around it, a "prompt too long" rejection noted for the caller to learn from.
  */
 import type { Context } from '@google/adk';
-import { runSummarizer, type SummarizeFn, type Summarizer } from '../../summary/summarizer.js';
+import { runSummarizer, type SummarizeFn, type Summarizer, type SummaryOutcome } from '../../summary/summarizer.js';
 import { summaryRequestTokens } from '../../summary/summary-request-tokens.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../../options.js';
@@ -33,11 +33,19 @@ export function summarizeForCall(
   return hooks.wrap(noteRejections(summarize, slot, (request) => summaryRequestTokens(request, agentFixed, tokenizer)));
 }
 
+/** The summarizer under the timeout, which one summary's calls share (`SummaryClock`). */
 export function summarizeWith(summarizer: Summarizer, policy: ResolvedPolicy, context?: Context): SummarizeFn {
-  return (request, maxChars) =>
-    runSummarizer(summarizer, request, {
-      timeoutMs: policy.summarizerTimeoutMs,
-      maxChars,
-      signal: context?.abortSignal,
-    });
+  return (request, maxChars, clock) => {
+    const now = Date.now();
+    const startedAt = clock ? (clock.startedAt ??= now) : now;
+    const timeoutMs = policy.summarizerTimeoutMs - (now - startedAt);
+    if (timeoutMs <= 0) return Promise.resolve(TIME_SPENT);
+    return runSummarizer(summarizer, request, { timeoutMs, maxChars, signal: context?.abortSignal });
+  };
 }
+
+const TIME_SPENT: SummaryOutcome = {
+  ok: false,
+  kind: 'timeout',
+  reason: "the summary's earlier calls took the summarizer's whole timeout",
+};

@@ -31,9 +31,9 @@ export function noteRejections(
   slot: SummaryRejection,
   estimate: (request: Omit<SummarizeRequest, 'signal'>) => number,
 ): SummarizeFn {
-  return async (request, maxChars) => {
+  return async (request, maxChars, clock) => {
     try {
-      return await summarize(request, maxChars);
+      return await summarize(request, maxChars, clock);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (isOverflowError(message)) slot.value = { message, estimate: estimate(request) };
