@@ -343,24 +343,20 @@ describe('truncateToolOutput', () => {
     const anyResult = fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }), {
       maxKeys: 12,
     });
+    /** A result, and limits of 256 B to 2 KiB and 1 to 8 lines (head and tail halves). */
+    const anyCase = fc
+      .tuple(anyResult, fc.integer({ min: 256, max: 2_048 }), fc.integer({ min: 1, max: 8 }))
+      .map(([result, maxBytes, maxLines]) => ({
+        result,
+        resolved: { maxBytes, maxLines, headLines: Math.ceil(maxLines / 2), tailLines: Math.floor(maxLines / 2) },
+      }));
 
     it('should never say a result may not be cut where the cut cuts it (mayCutToolOutput)', () => {
       fc.assert(
-        fc.property(
-          anyResult,
-          fc.integer({ min: 256, max: 2_048 }),
-          fc.integer({ min: 1, max: 8 }),
-          (result, maxBytes, maxLines) => {
-            const resolved = {
-              maxBytes,
-              maxLines,
-              headLines: Math.ceil(maxLines / 2),
-              tailLines: Math.floor(maxLines / 2),
-            };
-            if (truncateToolOutput({ tool: 't', result, limits: resolved }))
-              expect(mayCutToolOutput(result, resolved)).toBe(true);
-          },
-        ),
+        fc.property(anyCase, ({ result, resolved }) => {
+          if (truncateToolOutput({ tool: 't', result, limits: resolved }))
+            expect(mayCutToolOutput(result, resolved)).toBe(true);
+        }),
         { numRuns: 300 },
       );
       expect(mayCutToolOutput({ status: 'ok' }, TOOL_OUTPUT_DEFAULTS)).toBe(false);

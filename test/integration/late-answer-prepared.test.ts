@@ -5,46 +5,20 @@
  */
 import { LlmAgent, LongRunningFunctionTool, Runner, type BaseSessionService, type Event } from '@google/adk';
 import { InMemorySessionService } from '@google/adk';
-import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { CapturingLogger, contentsText, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
+import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import { APP_NAME, fetchLogsTool, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
+import { deployJobScript, RESULT, runContentTurn, textOf } from '../support/deploy-job-script.js';
 
 const WINDOW = 8_000;
-const RESULT = 'DEPLOYED-OK-5521';
-let pages = 0;
-
-const textOf = (content: Content | undefined): string =>
-  (content?.parts ?? []).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-
-const script: ModelScript = ({ request }) => {
-  const last = request.contents.at(-1);
-  const response = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
-  if (response?.name === 'start_job') return { content: { role: 'model', parts: [{ text: 'Noted.' }] } };
-  if (response) return { content: { role: 'model', parts: [{ text: 'Logs read.' }] } };
-  const text = textOf(last);
-  if (text.startsWith('Start'))
-    return { content: { role: 'model', parts: [{ functionCall: { name: 'start_job', args: { target: 'prod' } } }] } };
-  if (text.startsWith('Check'))
-    return {
-      content: {
-        role: 'model',
-        parts: [{ functionCall: { name: 'fetch_logs', args: { size: 1_500, seed: (pages += 1) } } }],
-      },
-    };
-  const known = contentsText(request.contents).includes(RESULT);
-  return { content: { role: 'model', parts: [{ text: known ? `The result was ${RESULT}.` : 'I do not know.' }] } };
-};
-
-async function runTurn(runner: Runner, sessionId: string, newMessage: Content): Promise<Event[]> {
-  const events: Event[] = [];
-  for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage })) events.push(event);
-  return events;
-}
 
 function replica(sessionService: BaseSessionService) {
-  const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.2), script });
+  const model = new ScriptedLlm({
+    window: WINDOW,
+    countTokens: ratioTokenCounter(1.2),
+    script: deployJobScript(1_500),
+  });
   const agent = new LlmAgent({
     name: 'ops',
     model,
@@ -73,27 +47,27 @@ describe('a late answer after a summary was prepared', () => {
     const a = replica(sessionService);
     const b = replica(sessionService);
     const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-    const started = await runTurn(a.runner, id, userMessage('Start the deploy job.'));
+    const started = await runContentTurn(a.runner, id, userMessage('Start the deploy job.'));
     // Replica a prepares a summary that covers the job's call, and has not applied it yet.
     let turn = 0;
     while (a.logger.matching('preparing a summary').length === 0 && turn < 40)
-      await runTurn(a.runner, id, userMessage(`Check logs ${(turn += 1)}.`));
+      await runContentTurn(a.runner, id, userMessage(`Check logs ${(turn += 1)}.`));
     expect(a.logger.matching('compacted contents')).toEqual([]);
     // The job's final answer reaches replica b.
     const callId = started.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionCall)
       ?.functionCall?.id;
-    const answered = await runTurn(b.runner, id, {
+    const answered = await runContentTurn(b.runner, id, {
       role: 'user',
       parts: [{ functionResponse: { id: callId, name: 'start_job', response: { status: 'done', result: RESULT } } }],
     });
     // Replica a goes on to its threshold, and is asked.
     const later: Event[] = [];
     for (let more = 0; more < 4; more++)
-      later.push(...(await runTurn(a.runner, id, userMessage(`Check logs ${(turn += 1)}.`))));
+      later.push(...(await runContentTurn(a.runner, id, userMessage(`Check logs ${(turn += 1)}.`))));
     expect(a.logger.matching('compacted contents').length).toBeGreaterThan(0);
     expect(a.logger.matching('an answer the application sent arrived inside what it covers').length).toBeGreaterThan(0);
     const next = a.model.requests.length;
-    const asked = await runTurn(a.runner, id, userMessage('What was the job result?'));
+    const asked = await runContentTurn(a.runner, id, userMessage('What was the job result?'));
     expect(JSON.stringify(a.model.requests[next]?.contents)).toContain(RESULT);
     expect(asked.map((event) => textOf(event.content)).join(' ')).toContain(`The result was ${RESULT}.`);
     expect([...answered, ...later, ...asked].filter((event) => event.errorCode)).toEqual([]);

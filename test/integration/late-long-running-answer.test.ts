@@ -21,48 +21,15 @@ import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { decodeSummaryRecord, stateKeysFor, SUMMARY_MARKER } from '../../src/internal.js';
 import { decodeMaskRecord } from '../../src/masking/mask-record.js';
-import { CapturingLogger, contentsText, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
+import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import type { ContextGuardOptions } from '../../src/index.js';
 import { APP_NAME, fetchLogsTool, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
 import { pairingViolations } from '../support/request-invariants.js';
+import { deployJobScript, RESULT, runContentTurn, textOf } from '../support/deploy-job-script.js';
 
 const WINDOW = 8_000;
-const RESULT = 'DEPLOYED-OK-5521';
 const keys = stateKeysFor('ops');
-
-const textOf = (content: Content | undefined): string =>
-  (content?.parts ?? []).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-
-/** Each page of logs its own: a page repeated would repeat a summary's anchor elsewhere in the history. */
-let pages = 0;
-
-/** The model never repeats the job's result in its own words: the agent knows it only from the response itself. */
-const script: ModelScript = ({ request }) => {
-  const last = request.contents.at(-1);
-  const response = last?.parts?.find((part) => part.functionResponse)?.functionResponse;
-  if (response?.name === 'start_job') return { content: { role: 'model', parts: [{ text: 'Noted.' }] } };
-  if (response) return { content: { role: 'model', parts: [{ text: 'Logs read.' }] } };
-  const text = textOf(last);
-  if (text.startsWith('Start'))
-    return { content: { role: 'model', parts: [{ functionCall: { name: 'start_job', args: { target: 'prod' } } }] } };
-  if (text.startsWith('Check'))
-    return {
-      content: {
-        role: 'model',
-        parts: [{ functionCall: { name: 'fetch_logs', args: { size: 3_000, seed: (pages += 1) } } }],
-      },
-    };
-  const known = contentsText(request.contents).includes(RESULT);
-  return { content: { role: 'model', parts: [{ text: known ? `The result was ${RESULT}.` : 'I do not know.' }] } };
-};
-
-async function runTurn(runner: Runner, sessionId: string, newMessage: Content): Promise<Event[]> {
-  const events: Event[] = [];
-  for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage })) events.push(event);
-  return events;
-}
-
 type Gate = 'long-running' | 'confirmation';
 
 /** The job's tool: long-running (a pending response now, the final one later) or gated by the user's confirmation. */
@@ -87,7 +54,11 @@ function jobTool(gate: Gate): FunctionTool {
 
 /** A replica: its own model, guard and runner on the shared session service. */
 function replica(sessionService: BaseSessionService, gate: Gate, options: ContextGuardOptions) {
-  const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.2), script });
+  const model = new ScriptedLlm({
+    window: WINDOW,
+    countTokens: ratioTokenCounter(1.2),
+    script: deployJobScript(3_000),
+  });
   const agent = new LlmAgent({
     name: 'ops',
     model,
@@ -122,11 +93,11 @@ async function sessionWithJob(gate: Gate, before: number, after: number, options
   const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
   const events: Event[] = [];
   for (let turn = 1; turn <= before; turn++)
-    events.push(...(await runTurn(a.runner, id, userMessage(`Check logs ${turn}.`))));
-  const started = await runTurn(a.runner, id, userMessage('Start the deploy job.'));
+    events.push(...(await runContentTurn(a.runner, id, userMessage(`Check logs ${turn}.`))));
+  const started = await runContentTurn(a.runner, id, userMessage('Start the deploy job.'));
   events.push(...started);
   for (let turn = 1; turn <= after; turn++)
-    events.push(...(await runTurn(a.runner, id, userMessage(`Check logs ${turn + before}.`))));
+    events.push(...(await runContentTurn(a.runner, id, userMessage(`Check logs ${turn + before}.`))));
   const state = async () =>
     (await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: id }))?.state ?? {};
   return { a, b, id, events, state, late: lateAnswer(gate, started) };
@@ -157,7 +128,7 @@ describe('a tool answered late, after compactions', () => {
 
     const from = run.b.model.requests.length;
     const logFrom = run.b.logger.lines.length;
-    const answered = await runTurn(run.b.runner, run.id, run.late);
+    const answered = await runContentTurn(run.b.runner, run.id, run.late);
     const lateRequest = run.b.model.requests[from]?.contents ?? [];
     // ADK's view of the late answer: the history up to the call, shorter than what the summary covers.
     expect(lateRequest.length).toBeLessThan(summary?.covered ?? 0);
@@ -180,7 +151,7 @@ describe('a tool answered late, after compactions', () => {
 
     const next = run.a.model.requests.length;
     const summariesBefore = run.a.summarizer.calls.length;
-    const asked = await runTurn(run.a.runner, run.id, userMessage('What was the job result?'));
+    const asked = await runContentTurn(run.a.runner, run.id, userMessage('What was the job result?'));
     const request = run.a.model.requests[next]?.contents ?? [];
     expect(textOf(request[0])).toContain(SUMMARY_MARKER);
     const answer = request.findIndex((content) =>
