@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeUsageRecord, EMPTY_USAGE } from '../usage/stored-usage.js';
 import { encodeRecord } from '../state/codec.js';
-import { billSummarizerCall, billSummarizerUsage, MAX_CALLS, recordedSummarizerBill } from './bill-summary.js';
+import {
+  billSummarizerCall,
+  billSummarizerUsage,
+  MAX_CALLS,
+  recordedSummarizerBill,
+  sumBills,
+} from './bill-summary.js';
 
 const FLASH = { input: 0.3, cachedInput: 0.03, output: 2.5 };
 
@@ -40,6 +46,23 @@ describe('billSummarizerCall', () => {
     const figures = { summarizerPromptTokens: 1_000, summarizerOutputTokens: 10 };
     expect(recordedSummarizerBill({ ...figures, summarizerCostUsd: 0.5 })?.costUsd).toBe(0.5);
     expect(recordedSummarizerBill({ ...figures, summarizerCostUsd: -1 })?.costUsd).toBeUndefined();
+  });
+});
+
+describe('sumBills', () => {
+  it("should add one call's summary bills (a compaction, and a retry's summary not kept), cost unknown if either's is", () => {
+    const a = { calls: 1, promptTokens: 100, cachedPromptTokens: 10, outputTokens: 5, costUsd: 0.1 };
+    const b = { calls: 2, promptTokens: 200, cachedPromptTokens: 0, outputTokens: 7, costUsd: 0.2 };
+    expect(sumBills(a, b)).toEqual({
+      calls: 3,
+      promptTokens: 300,
+      cachedPromptTokens: 10,
+      outputTokens: 12,
+      costUsd: 0.1 + 0.2,
+    });
+    expect(sumBills(a, { ...b, costUsd: undefined })?.costUsd).toBeUndefined();
+    expect(sumBills(undefined, b)).toBe(b);
+    expect(sumBills(undefined, undefined)).toBeUndefined();
   });
 });
 

@@ -61,6 +61,18 @@ export function billSummarizerCall(
   return { calls, ...tokens, costUsd: price ? callCostUsd(price, tokens) : undefined };
 }
 
+/** Two bills of one call's summaries as one (a compaction, and a retry's summary not kept); `undefined` if neither. */
+export function sumBills(a: SummarizerBill | undefined, b: SummarizerBill | undefined): SummarizerBill | undefined {
+  if (!a || !b) return a ?? b;
+  return {
+    calls: a.calls + b.calls,
+    promptTokens: a.promptTokens + b.promptTokens,
+    cachedPromptTokens: a.cachedPromptTokens + b.cachedPromptTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    costUsd: a.costUsd === undefined || b.costUsd === undefined ? undefined : a.costUsd + b.costUsd,
+  };
+}
+
 /** The bill a compaction record carries (priced when it was made), or `undefined` when it called no summarizer. */
 export function recordedSummarizerBill(record: PricedSummarizerFigures): SummarizerBill | undefined {
   const bill = billSummarizerCall(record, undefined);

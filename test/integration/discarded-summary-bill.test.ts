@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, type Summarizer } from '../../src/index.js';
-import { CapturingLogger } from '../../src/testing/index.js';
+import { CapturingLogger, ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
-import { createHarness, runTurn } from '../support/agent-harness.js';
+import { createHarness, errorCodes, runTurn, runTurns, toolThenAnswerScript } from '../support/agent-harness.js';
 
 /** A summarizer that writes a long summary whatever it reads, and reports what the provider would bill. */
 function verboseSummarizer(): Summarizer & { calls: number } {
@@ -55,5 +55,35 @@ describe('a summary made and not kept', () => {
       summarizerOutputTokens: summarizer.calls * 900,
     });
     expect(status.summarizerCostUsd).toBeCloseTo((summarizer.calls * (400 + 900 * 10)) / 1e6, 12);
+  });
+
+  it("should count the summaries of a retry's decision it did not apply (review 18)", async () => {
+    // Refused as too long early on, without figures: the retry's decision compacts, its summary no smaller than what
+    // it covers, so it is not applied and the rejection stands; the provider served its summarizer calls all the same.
+    const tooLong = () =>
+      new Error(
+        JSON.stringify({ error: { code: 400, message: 'The input prompt is too long.', status: 'INVALID_ARGUMENT' } }),
+      );
+    const model = new ScriptedLlm({
+      window: 100_000,
+      countTokens: ratioTokenCounter(2),
+      script: toolThenAnswerScript(100),
+      fail: ({ index }) => (index === 4 ? tooLong() : undefined),
+    });
+    const summarizer = verboseSummarizer();
+    const guard = new ContextGuard({ summarizer, prices: { verbose: { input: 1, cachedInput: 0.1, output: 10 } } });
+    const harness = createHarness({ model, plugins: [guard] });
+    const session = await harness.startSession();
+    const events = await runTurns(harness.runner, session.id, 4);
+    expect(errorCodes(events)).toEqual(['400']);
+    expect(summarizer.calls).toBeGreaterThan(0);
+    const status = guard.status(await harness.storedSession(session.id), 'worker');
+    expect(status).toMatchObject({
+      rejectedCalls: 1,
+      retriedCalls: 0,
+      summarizerCalls: summarizer.calls,
+      summarizerPromptTokens: summarizer.calls * 400,
+      summarizerOutputTokens: summarizer.calls * 900,
+    });
   });
 });

@@ -210,3 +210,21 @@ function billDiscarded(
   updateUsage(context.state, context.agentName, (usage) => billSummarizerUsage(usage, bill));
   if (bill) recordSummarizerTelemetry(context.agentName, read.summarizerName, bill);
 }
+
+/**
+ * A decision not applied (a retry's that would not have paid, adk/hooks/retry-rejected.ts): the summary it made was
+ * billed by the provider all the same (review 18). A summary prepared in the background and taken was billed when
+ * it settled. Returns `undefined`, the guard's answer for a decision not applied.
+ */
+export function billUnapplied(
+  context: Context,
+  read: ReadRequest,
+  result: GuardRequestResult,
+  reporter: CompactionReporter,
+): undefined {
+  const compaction = result.compaction;
+  const preparedAlone = compaction?.prepared === true && compaction.waitedMs !== undefined;
+  const made = compaction && !preparedAlone ? compaction : result.discardedSummarizer;
+  if (made) billDiscarded(context, read, made, reporter);
+  return undefined;
+}

@@ -5,7 +5,7 @@
  */
 import type { BasePlugin, Context, LlmRequest } from '@google/adk';
 import { guardRequest, type GuardRequestResult } from '../../pipeline/guard-request.js';
-import { applyResult } from './apply-result.js';
+import { applyResult, billUnapplied } from './apply-result.js';
 import { CompactionHooks, compactionTrigger } from './compaction-hooks.js';
 import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
@@ -243,7 +243,7 @@ export class BeforeModelGuard {
       };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);
-      if (retry && !retry.accept(result)) return undefined;
+      if (retry && !retry.accept(result)) return billUnapplied(context, read, result, this.parts.reporter);
       // A masking is a compaction too, for other plugins' hooks (made without a model call).
       compacted = result.masking !== undefined || result.compaction !== undefined;
       // The placeholders and the summary name the recall tool: it is sent from this call on.

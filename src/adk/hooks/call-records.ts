@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '@google/adk';
 import type { CallBill } from '../../cost/bill-usage.js';
-import { recordedSummarizerBill } from '../../cost/bill-summary.js';
+import { recordedSummarizerBill, sumBills } from '../../cost/bill-summary.js';
 import {
   addCounts,
   buildCallRecord,
@@ -30,7 +30,7 @@ export function takeCallRecords(
   const compaction = pending?.record;
   const taken = from.calls.take(context);
   const counts = rejected ? addCounts(taken ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: 1 }) : taken;
-  const summarizer = compaction ? recordedSummarizerBill(compaction) : pending?.discardedBill;
+  const summarizer = sumBills(compaction && recordedSummarizerBill(compaction), pending?.discardedBill);
   const call = buildCallRecord(randomUUID(), context.agentName, counts, bill, summarizer, pending?.preparationId);
   if (!compaction && !call) return undefined;
   return {

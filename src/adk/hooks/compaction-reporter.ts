@@ -14,7 +14,7 @@ import { callScopeOfContext } from '../runtime/session-scope.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
-import { billSummarizerCall, type SummarizerBill } from '../../cost/bill-summary.js';
+import { billSummarizerCall, sumBills, type SummarizerBill } from '../../cost/bill-summary.js';
 import type { SummarizerReport } from '../../pipeline/compaction-outcome.js';
 import { priceFor, type ModelPrice } from '../../cost/price-table.js';
 
@@ -108,7 +108,11 @@ export class CompactionReporter {
    * (their records are in state as `last_compaction` anyway).
    */
   private remember(context: Context, pending: PendingCompaction): void {
-    this.pending.set(callScopeOfContext(context), pending);
+    const key = callScopeOfContext(context);
+    const before = this.pending.get(key);
+    // One call may compact, be refused, and make a summary again it does not keep (review 18): both are its.
+    const discardedBill = sumBills(before?.discardedBill, pending.discardedBill);
+    this.pending.set(key, { ...before, ...pending, discardedBill });
   }
 
   private log(record: CompactionRecord, detail: string | undefined): void {
