@@ -149,6 +149,8 @@ async function runPipeline(turns: number, cFetches: boolean, trusted = false): P
   const guard = new CapturingGuard({
     agents: { a: { enabled: false }, b: { enabled: false }, c: { contextWindow: 6_000 } },
     summarizer: new ScriptedSummarizer(),
+    // One call a summary: its window takes all a summary covers (else several, summary/summarize-covered.ts).
+    summarizerContextWindow: 1_000_000,
     maskKeepRecent: 0,
     prepareTurnsAhead: 0,
     logger,
