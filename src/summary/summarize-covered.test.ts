@@ -132,4 +132,22 @@ describe('summarizeCovered', () => {
     expect(failed.outcome).toMatchObject({ ok: false, kind: 'timeout', calls: 2, promptTokens: 100 });
     expect(failed.record.fallback).toBe(true);
   });
+
+  it('should read the newest spans whole in four calls when more would be needed, the oldest left out and counted', async () => {
+    const many = Array.from({ length: 200 }, (_, i) => (i % 2 ? modelText : userText)(`item-${i} ${'x'.repeat(600)}`));
+    const asked: string[] = [];
+    const summarize: SummarizeFn = (request) => {
+      asked.push(request.prompt);
+      return Promise.resolve({ ok: true, text: `Part ${asked.length}.`, truncated: false });
+    };
+    const split = { coverage: { covered: 200 }, toCover: [...many.keys()] };
+    const plan4k = { ...plan, summarizerPromptTokens: 5_000 };
+    const made = await summarizeCovered({ ...input, contents: many, view: many, plan: plan4k, summarize, split });
+    expect(asked).toHaveLength(4);
+    expect(made.droppedContents).toBeGreaterThan(100);
+    expect(asked[0]).toMatch(/older messages omitted/);
+    // The newest contents, each read by some call; the latest by the last.
+    for (let i = 200 - 10; i < 200; i++) expect(asked.some((prompt) => prompt.includes(`item-${i} `))).toBe(true);
+    expect(asked[3]).toContain('item-199 ');
+  });
 });

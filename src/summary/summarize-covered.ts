@@ -101,7 +101,7 @@ async function summarizeInCalls(
   if (first.droppedContents === 0) return summarizeSpan(input, first, contents, context, clock);
   // Only the guard's own prompt drops: the agent's request continued is never split (it covers all or nothing).
   const own = { ...input, fromRequest: undefined };
-  const ends = spanEnds(own, contents, context).slice(-MAX_SUMMARIZER_CALLS);
+  const ends = spanEnds(own, contents, context);
   let made: SpanSummary | undefined;
   let from = 0;
   for (const end of ends) {
@@ -134,29 +134,44 @@ async function summarizeSpan(
 }
 
 /**
- * Where consecutive spans of `contents` end, oldest first, each the longest that fits the summarizer's prompt beside a
- * carried summary of the longest a summary may be (the first beside the summary it extends, if longer).
+ * Where the newest `MAX_SUMMARIZER_CALLS` spans of `contents` end, oldest first: planned from the newest back, each the
+ * longest that fits the summarizer's prompt beside a carried summary of the longest a summary may be (or the one it
+ * extends, if longer). Contents before the oldest span go into its call, whose prompt leaves out those that do not fit.
+ * At most that many spans are measured, each by probes of at most twice its length: a huge history costs no more.
  */
 function spanEnds(input: SummarizeInput, contents: readonly Content[], context: SpanContext): number[] {
   const longest = 'x'.repeat(input.plan.summaryMaxChars);
   const carried = (context.previousText ?? '').length > longest.length ? context.previousText : longest;
+  const spanContext = { ...context, previousText: carried, keepFirst: 0 };
   const ends: number[] = [];
-  for (let from = 0; from < contents.length;) {
-    const spanContext = { ...context, previousText: carried, keepFirst: from === 0 ? context.keepFirst : 0 };
+  for (let end = contents.length; end > 0 && ends.length < MAX_SUMMARIZER_CALLS;) {
+    const upTo = end;
+    ends.unshift(upTo);
     const fits = (count: number) =>
-      summaryRequestFor(input, contents.slice(from, from + count), spanContext).droppedContents === 0;
-    // The longest span that fits: at least one content (a content alone too long is cut to fit by the prompt).
-    let low = 1;
-    let high = contents.length - from;
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      if (fits(middle)) low = middle;
-      else high = middle - 1;
-    }
-    from += low;
-    ends.push(from);
+      summaryRequestFor(input, contents.slice(upTo - count, upTo), spanContext).droppedContents === 0;
+    end -= longestFitting(fits, upTo);
   }
   return ends;
+}
+
+/** The largest count in [1, `max`] that `fits` (one content always does: the prompt cuts it), doubling then halving. */
+function longestFitting(fits: (count: number) => boolean, max: number): number {
+  let low = 1;
+  let high = max;
+  for (let step = 1; low < high; step *= 2) {
+    const next = Math.min(high, low + step);
+    if (!fits(next)) {
+      high = next - 1;
+      break;
+    }
+    low = next;
+  }
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 /** The mechanical summary of `contents` (summary/fallback-summary.ts), as a failed call gets. */
