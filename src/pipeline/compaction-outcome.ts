@@ -114,6 +114,14 @@ export function discardedReport(
   const compactionDiscarded =
     `a new summary (${reason ?? 'cost'}) would not make the request smaller (~${figures.without} -> ~${figures.with} ` +
     `tokens); sent without it and counted in discardedCompactions`;
-  const billed = made !== undefined && (made.prepared === undefined || made.prepared.waitedMs === undefined);
+  const billed = made !== undefined && !billedWhenSettled(made.prepared?.waitedMs);
   return { compactionDiscarded, ...(billed && { discardedSummarizer: summarizerReport(made.summary.outcome) }) };
+}
+
+/**
+ * Whether a summary was prepared in the background and taken as it was (`waitedMs`: how long the call waited for it,
+ * `undefined` when it summarized itself): its bill was recorded when it settled, by the replica that made it.
+ */
+export function billedWhenSettled(waitedMs: number | undefined, prepared = true): boolean {
+  return prepared && waitedMs !== undefined;
 }

@@ -6,7 +6,7 @@ import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
 import type { SummaryRecord } from '../../summary/stored-summary.js';
 import type { MaskingStep } from '../../pipeline/contract.js';
-import type { SummarizerReport } from '../../pipeline/compaction-outcome.js';
+import { billedWhenSettled, type SummarizerReport } from '../../pipeline/compaction-outcome.js';
 import { updateUsage, writeLastCompaction, writeStateChange } from '../runtime/state-writer.js';
 import { billSummarizerUsage, recordedSummarizerBill } from '../../cost/bill-summary.js';
 import { recordSummarizerTelemetry } from '../../telemetry/bill-metrics.js';
@@ -173,7 +173,7 @@ async function applyCompaction(
   strategy: ResolvedPolicy['strategy'],
 ): Promise<void> {
   // A summary prepared in the background and applied alone: the figures are that call's, billed when it settled.
-  const preparedAlone = outcome.prepared && outcome.waitedMs !== undefined;
+  const preparedAlone = billedWhenSettled(outcome.waitedMs, outcome.prepared);
   const seen = {
     outcome,
     contents: read.contents,
@@ -223,8 +223,10 @@ export function billUnapplied(
   reporter: CompactionReporter,
 ): undefined {
   const compaction = result.compaction;
-  const preparedAlone = compaction?.prepared === true && compaction.waitedMs !== undefined;
-  const made = compaction && !preparedAlone ? compaction : result.discardedSummarizer;
+  const made =
+    compaction && !billedWhenSettled(compaction.waitedMs, compaction.prepared)
+      ? compaction
+      : result.discardedSummarizer;
   if (made) billDiscarded(context, read, made, reporter);
   return undefined;
 }
