@@ -20,7 +20,7 @@ import type { Tokenizer } from '../estimate/tokenizer.js';
 import type { SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { buildSummaryRecord } from './build-summary-record.js';
-import { buildFallbackSummary } from './fallback-summary.js';
+import { buildFallbackSummary, type FallbackSummaryInput } from './fallback-summary.js';
 import type { Split } from '../split/choose-split.js';
 import { continuationInstruction, type LeadingRequest } from './summary-from-request.js';
 
@@ -109,7 +109,7 @@ async function summarizeInCalls(
     const spanContext = made ? { ...context, previousText: made.text, keepFirst: 0 } : context;
     const next = await summarizeSpan(own, summaryRequestFor(own, span, spanContext), span, spanContext, clock);
     made = made ? chained(made, next) : next;
-    if (!next.outcome.ok) return { ...made, ...fallbackOf(input, contents, context) };
+    if (!next.outcome.ok) return { ...made, text: buildFallbackSummary(fallbackInput(input, contents, context)) };
     from = end;
   }
   return made!;
@@ -123,11 +123,10 @@ async function summarizeSpan(
   context: SpanContext,
   clock: SummaryClock,
 ): Promise<SpanSummary> {
-  const fallback = { previousSummary: context.previousText, contents, currentRequest: context.currentRequest };
   const made = await summarizeOrFallback(
     input.summarize,
     asked.request,
-    { ...fallback, maxChars: input.plan.summaryMaxChars },
+    fallbackInput(input, contents, context),
     clock,
   );
   return { ...made, droppedContents: asked.droppedContents };
@@ -174,38 +173,30 @@ function longestFitting(fits: (count: number) => boolean, max: number): number {
   return low;
 }
 
-/** The mechanical summary of `contents` (summary/fallback-summary.ts), as a failed call gets. */
-function fallbackOf(
+/** What the mechanical summary of `contents` is made of (summary/fallback-summary.ts), as a failed call gets. */
+function fallbackInput(
   input: SummarizeInput,
   contents: readonly Content[],
   context: SpanContext,
-): { readonly text: string } {
+): FallbackSummaryInput {
   const { previousText, currentRequest } = context;
-  const maxChars = input.plan.summaryMaxChars;
-  return { text: buildFallbackSummary({ previousSummary: previousText, contents, currentRequest, maxChars }) };
+  return { previousSummary: previousText, contents, currentRequest, maxChars: input.plan.summaryMaxChars };
 }
 
 /** The later call's summary and verdict, billed for both calls' tokens and counted as both (one summary's calls). */
 function chained(earlier: SpanSummary, later: SpanSummary): SpanSummary {
-  const sum = (a: number | undefined, b: number | undefined) =>
-    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
-  const before = earlier.outcome;
-  const after = later.outcome;
-  const billed = (outcome: SummaryOutcome) => ({
-    promptTokens: outcome.promptTokens,
-    cachedPromptTokens: outcome.cachedPromptTokens,
-    outputTokens: outcome.outputTokens,
-  });
-  const [a, b] = [billed(before), billed(after)];
+  const [before, after] = [earlier.outcome, later.outcome];
+  const sum = (key: 'promptTokens' | 'cachedPromptTokens' | 'outputTokens') =>
+    before[key] === undefined && after[key] === undefined ? undefined : (before[key] ?? 0) + (after[key] ?? 0);
   return {
     text: later.text,
     droppedContents: earlier.droppedContents + later.droppedContents,
     outcome: {
       ...after,
       calls: (before.calls ?? 1) + (after.calls ?? 1),
-      promptTokens: sum(a.promptTokens, b.promptTokens),
-      cachedPromptTokens: sum(a.cachedPromptTokens, b.cachedPromptTokens),
-      outputTokens: sum(a.outputTokens, b.outputTokens),
+      promptTokens: sum('promptTokens'),
+      cachedPromptTokens: sum('cachedPromptTokens'),
+      outputTokens: sum('outputTokens'),
     },
   };
 }
