@@ -41,6 +41,6 @@ export const SUMMARIZER_OPTIONS = {
     range: between(0.1, 0.95),
     default: 0.8,
     short: "Share of the summarizer's window its input may use; what does not fit is summarized first.",
-    long: "Share of the summarizer's window its input may use. The oldest contents that do not fit beside the newest are summarized in a call of their own first, and that summary carried into the next call (at most 4 calls a summary; beyond, the oldest are left out and the prompt says how many).",
+    long: "Share of the summarizer's window its input may use. What a summary covers that does not fit at once is read in spans, oldest first, each call carrying the summary the one before made (at most 4 calls a summary, sharing `summarizerTimeoutMs`; beyond, the oldest are left out and the prompt says how many).",
   },
 } as const satisfies Record<string, OptionSpec>;
