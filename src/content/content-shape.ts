@@ -6,6 +6,12 @@ import type { Content } from '@google/genai';
 /** ADK renders another agent's events as a user content whose first part is this text. */
 const FOREIGN_CONTEXT_PREFIX = 'For context:';
 
+/** Whether `content` is another agent's events as ADK renders them for this agent (role `user`, first part `For context:`). */
+export function isForeignContext(content: Content | undefined): boolean {
+  const first = content?.parts?.[0];
+  return content?.role === 'user' && first?.text === FOREIGN_CONTEXT_PREFIX && first.thought !== true;
+}
+
 export function hasFunctionCall(content: Content | undefined): boolean {
   return content?.parts?.some((part) => part.functionCall !== undefined) ?? false;
 }
@@ -31,9 +37,7 @@ export function contentText(content: Content | undefined): string {
  * I use a Mac...") is still the user's request, kept verbatim through its turn's compactions.
  */
 export function isUserRequest(content: Content | undefined): boolean {
-  if (!content || content.role !== 'user' || hasFunctionResponse(content)) return false;
-  const first = content.parts?.[0];
-  if (first?.text === FOREIGN_CONTEXT_PREFIX && first.thought !== true) return false;
+  if (!content || content.role !== 'user' || hasFunctionResponse(content) || isForeignContext(content)) return false;
   // As `contentText(content)` would answer, without joining the texts of a message of 20,000 parts.
   for (const part of content.parts ?? []) {
     if (typeof part.text === 'string' && part.thought !== true && part.text.trim().length > 0) return true;

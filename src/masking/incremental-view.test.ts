@@ -13,7 +13,8 @@ import { ContentMeasureCache } from '../estimate/content-measure-cache.js';
 import { contentFramingTokens, estimateContentTokens } from '../estimate/estimate-content.js';
 import { TokenMemo } from '../estimate/estimate-request.js';
 import { fingerprint } from '../estimate/fingerprint.js';
-import { applyMask, MASKED_RESULT_KEY, type MaskHint } from './mask-observations.js';
+import { applyMask } from './mask-observations.js';
+import { MASKED_RESULT_KEY, type MaskHint } from './placeholder-text.js';
 import { PlaceholderCache } from './placeholder-cache.js';
 import { planMasking, tailTokens } from './plan-masking.js';
 import {

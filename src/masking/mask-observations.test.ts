@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { isValidSplit } from '../content/content-shape.js';
-import { applyMask, maskContent, maskKeepFrom, MASKED_RESULT_KEY, type MaskHint } from './mask-observations.js';
+import { applyMask, maskContent, maskKeepFrom } from './mask-observations.js';
+import { MASKED_RESULT_KEY, type MaskHint } from './placeholder-text.js';
 
 /** The placeholder text `maskContent` makes of one result of tool `name`, measured at `tokens`. */
 function placeholderText(name: string, result: unknown, tokens: number, hint: MaskHint = {}): string {

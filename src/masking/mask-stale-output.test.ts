@@ -4,7 +4,7 @@ import type { Content } from '@google/genai';
 import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
 import { viewSource } from '../../test/support/guard-input.js';
 import { characterTokenizer, recordingTokenizer } from '../../test/support/tokenizers.js';
-import { MASKED_RESULT_KEY } from './mask-observations.js';
+import { MASKED_RESULT_KEY } from './placeholder-text.js';
 import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { maskStaleOutput, type StaleOutputInput } from './mask-stale-output.js';

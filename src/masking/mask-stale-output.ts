@@ -9,6 +9,7 @@
  * (docs/design.md, "Three remedies"). */
 import type { Content } from '@google/genai';
 import { hasFunctionResponse, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
+import { holdsToolResult } from '../content/foreign-result.js';
 import type { ResolvedPolicy } from '../options.js';
 import { maskStep, type MaskStep, type MaskStepInput } from './mask-for-room.js';
 import { maskKeepFrom } from './mask-observations.js';
@@ -100,12 +101,12 @@ function reachOf(contents: readonly Content[], tokens: readonly number[], keepRe
   };
 }
 
-/** Tokens of the contents with a tool result between the stored watermarks and `end`. */
+/** Tokens of the contents with a tool result (this agent's or another's) between the stored watermarks and `end`. */
 function unmaskedResultTokens(input: StaleOutputInput, end: number): number {
   const { contents, tokens } = input.source;
   let total = 0;
   for (let i = Math.max(input.coverage.covered, input.maskedUpTo); i < end; i++)
-    if (hasFunctionResponse(contents[i])) total += tokens[i] ?? 0;
+    if (holdsToolResult(contents[i])) total += tokens[i] ?? 0;
   return total;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MaskHint } from './mask-observations.js';
+import type { MaskHint } from './placeholder-text.js';
 import { PlaceholderCache } from './placeholder-cache.js';
 import type { MaskedEntry } from './masked-entry.js';
 

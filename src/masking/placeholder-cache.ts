@@ -1,7 +1,7 @@
 import type { Content } from '@google/genai';
 import type { ContentMeasures } from '../estimate/content-measure-cache.js';
 import { HeadDigestMemo } from '../state/head-digest-memo.js';
-import type { MaskHint } from './mask-observations.js';
+import type { MaskHint } from './placeholder-text.js';
 import type { KeptPlaceholders } from './kept-placeholders.js';
 import type { MaskedEntry } from './masked-entry.js';
 

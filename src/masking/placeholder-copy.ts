@@ -8,7 +8,7 @@
  * in the same order, the same values, new objects.
  */
 import type { Content, Part } from '@google/genai';
-import { MASKED_RESULT_KEY } from './mask-observations.js';
+import { MASKED_RESULT_KEY } from './placeholder-text.js';
 
 /** The fields of a placeholder of the usual shape: `{ role, parts: [{ functionResponse: { id, name, response } }] }`. */
 export interface FlatPlaceholder {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
 import { viewSource } from '../../test/support/guard-input.js';
 import { characterTokenizer } from '../../test/support/tokenizers.js';
-import { MASKED_RESULT_KEY } from './mask-observations.js';
+import { MASKED_RESULT_KEY } from './placeholder-text.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { safeJson } from '../estimate/json-text.js';
 import { maskedView, storedView, type ViewSource } from './request-view.js';

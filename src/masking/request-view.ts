@@ -8,7 +8,8 @@
  * measure sums numbers instead of walking every content's parts again.
  */
 import type { Content } from '@google/genai';
-import { maskContent, type MaskHint } from './mask-observations.js';
+import { maskContent } from './mask-observations.js';
+import type { MaskHint } from './placeholder-text.js';
 import type { KeptView, PlaceholderMemo } from './placeholder-cache.js';
 import type { MaskedEntry } from './masked-entry.js';
 import { KeptPlaceholders } from './kept-placeholders.js';

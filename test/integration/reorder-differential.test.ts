@@ -23,7 +23,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { historyMayBeEdited } from '../../src/adk/hooks/history-editors.js';
-import { MASKED_RESULT_KEY } from '../../src/masking/mask-observations.js';
+import { MASKED_RESULT_KEY } from '../../src/masking/placeholder-text.js';
 import { decodeMaskRecord } from '../../src/masking/mask-record.js';
 import {
   ScriptedLlm,

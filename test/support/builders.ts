@@ -21,10 +21,15 @@ export function modelThought(text: string): Content {
   return { role: 'model', parts: [{ text, thought: true }] };
 }
 
-/** Another agent's events, the way ADK renders them into this agent's request. */
 /** Another agent's events as ADK renders them for this agent (`convertForeignEvent`): a first part `For context:`. */
 export function foreignContext(text: string): Content {
   return { role: 'user', parts: [{ text: 'For context:' }, { text }] };
+}
+
+/** Another agent's tool result as ADK renders it for this agent (`convertForeignEvent`: its JSON as text). */
+export function foreignToolResult(author: string, tool: string, response: unknown): Content {
+  const text = typeof response === 'string' ? response : JSON.stringify(response);
+  return foreignContext(`[${author}] tool \`${tool}\` returned result: ${text}`);
 }
 
 export interface ToolCall {

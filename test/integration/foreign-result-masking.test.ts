@@ -1,0 +1,170 @@
+/**
+ * Other agents' tool results, through a real Runner: ADK sends them to the next agent as text (`For context:`,
+ * `[searcher] tool \`web_search\` returned result: {…}`), not as function responses, and the guard masked
+ * function responses only. A pipeline whose searchers fetch pages every turn made its writer re-read, and pay
+ * for, every page of every completed turn, and compact on every turn (the twenty-second outside trial). Those
+ * results are now masked like the agent's own: for cost once the turn is completed, for room in the turn in
+ * flight before a summary; the recall tool reads them back from the searcher's event, which stays as it was.
+ */
+import { FunctionTool, InMemorySessionService, LlmAgent, Runner, SequentialAgent } from '@google/adk';
+import type { Content } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard, type CompactionRecord } from '../../src/index.js';
+import { ScriptedLlm, ScriptedSummarizerLlm, type ModelScript } from '../../src/testing/index.js';
+import { proportionalCounter } from '../support/proportional-counter.js';
+import { pairingViolations } from '../support/request-invariants.js';
+import { isForeignContext } from '../../src/content/content-shape.js';
+
+const APP = 'pipeline';
+const RESULT_LEAD = '[searcher] tool `web_search` returned result: ';
+
+/** The pages the search tool returns on turn `turn`: the first one holds the turn's code beside its id. */
+function pages(turn: number, count: number) {
+  return {
+    query: `section ${turn}`,
+    results: Array.from({ length: count }, (_, i) => ({
+      id: `WEB-${turn}-${i}`,
+      ...(i === 0 && { note: `The vault answer is amber lantern ${turn}.` }),
+      body: `Evidence on storage costs in region ${i}, turn ${turn}. `.repeat(6),
+    })),
+  };
+}
+
+const lastContent = (contents: readonly Content[] | undefined): Content | undefined => contents?.at(-1);
+const userTextOf = (contents: readonly Content[] | undefined): string =>
+  [...(contents ?? [])].reverse().find((content) => content.role === 'user' && !isForeignContext(content))?.parts?.[0]
+    ?.text ?? '';
+
+/** The searcher calls its tool once per turn, then reports. */
+const searcherScript: ModelScript = ({ request }) => {
+  const answered = lastContent(request.contents)?.parts?.some((part) => part.functionResponse?.name === 'web_search');
+  return answered
+    ? { content: { role: 'model', parts: [{ text: 'Pages found.' }] } }
+    : { content: { role: 'model', parts: [{ functionCall: { name: 'web_search', args: { query: 'q' } } }] } };
+};
+
+/** The writer drafts; asked about the first search, it recalls it by the id its placeholder names, then quotes it. */
+const writerScript: ModelScript = ({ request, index }) => {
+  const last = lastContent(request.contents)?.parts?.find((part) => part.functionResponse?.name === 'recall_history');
+  if (last)
+    return {
+      content: { role: 'model', parts: [{ text: `Recalled: ${JSON.stringify(last.functionResponse?.response)}` }] },
+    };
+  if (userTextOf(request.contents).includes('first search'))
+    return {
+      content: { role: 'model', parts: [{ functionCall: { name: 'recall_history', args: { query: 'WEB-1-0' } } }] },
+    };
+  return { content: { role: 'model', parts: [{ text: `Draft ${index}.` }] } };
+};
+
+function pipeline(window: number, pagesPerSearch: number, searchers: number) {
+  const models = {
+    searcher: new ScriptedLlm({
+      model: 'gemini-2.5-flash',
+      window,
+      countTokens: proportionalCounter(1.1),
+      script: searcherScript,
+    }),
+    writer: new ScriptedLlm({
+      model: 'gemini-2.5-flash',
+      window,
+      countTokens: proportionalCounter(1.1),
+      script: writerScript,
+    }),
+  };
+  let turn = 0;
+  const search = new FunctionTool({
+    name: 'web_search',
+    description: 'Searches the web.',
+    execute: async () => pages(turn, pagesPerSearch),
+  });
+  const searcherAgents = Array.from(
+    { length: searchers },
+    (_, i) =>
+      new LlmAgent({
+        name: i === 0 ? 'searcher' : `searcher_${i}`,
+        model: models.searcher,
+        instruction: 'Search.',
+        tools: [search],
+      }),
+  );
+  const writer = new LlmAgent({ name: 'writer', model: models.writer, instruction: 'Write the report.' });
+  const root = new SequentialAgent({ name: 'research', subAgents: [...searcherAgents, writer] });
+  return { models, root, nextTurn: () => ++turn };
+}
+
+async function run(window: number, messages: readonly string[], pagesPerSearch: number, searchers = 1) {
+  const { models, root, nextTurn } = pipeline(window, pagesPerSearch, searchers);
+  const records: CompactionRecord[] = [];
+  const summarizer = new ScriptedSummarizerLlm();
+  const guard = new ContextGuard({
+    contextWindow: window,
+    summarizer,
+    modelWindows: { 'scripted-summarizer': 1_000_000 },
+    onCompaction: (record) => void records.push(record),
+  });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: APP, agent: root, sessionService, plugins: [guard] });
+  const session = await sessionService.createSession({ appName: APP, userId: 'u' });
+  const errors: string[] = [];
+  for (const text of messages) {
+    nextTurn();
+    const newMessage = { role: 'user', parts: [{ text }] };
+    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
+      if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
+  }
+  const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
+  return { models, records, errors, events: stored?.events ?? [], status: guard.status(stored, 'writer') };
+}
+
+/** The text of the searcher's result of turn `turn` in `contents`, if it is there. */
+function resultOfTurn(contents: readonly Content[], turn: number): string | undefined {
+  return contents
+    .flatMap((content) => content.parts ?? [])
+    .map((part) => part.text ?? '')
+    .find((text) => text.startsWith(RESULT_LEAD) && text.includes(`WEB-${turn}-0`));
+}
+
+describe("other agents' results", () => {
+  it('should be masked for cost once their turn is completed, and read back by the recall tool', async () => {
+    const messages = [
+      ...Array.from({ length: 7 }, (_, i) => `Section ${i + 1}.`),
+      'What code did the first search find?',
+    ];
+    const { models, errors, events, status } = await run(200_000, messages, 60);
+    expect(errors).toEqual([]);
+    const requests = models.writer.requests;
+    expect(requests.filter((request) => request.rejected)).toEqual([]);
+    expect(requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
+    expect(status.maskings).toBeGreaterThan(0);
+    const last = requests.at(-1)!.contents;
+    // The first turn's pages are a placeholder naming them, the turn in flight's whole.
+    const first = resultOfTurn(last, 1);
+    expect(first).toContain('context_guard_masked');
+    expect(first).toContain('WEB-1-0');
+    expect(first).not.toContain('amber lantern 1');
+    expect(resultOfTurn(last, 8)).toContain('amber lantern 8');
+    // Read back from the searcher's event, which still holds the whole result.
+    const answer = [...events].reverse().find((event) => event.author === 'writer')?.content?.parts?.[0]?.text ?? '';
+    expect(answer).toMatch(/^Recalled: .*amber lantern 1/);
+    const searched = events.filter((event) =>
+      event.content?.parts?.some((part) => part.functionResponse?.name === 'web_search'),
+    );
+    expect(searched).toHaveLength(8);
+    expect(JSON.stringify(searched[0]?.content)).toContain('amber lantern 1');
+  });
+
+  it('should be masked for room in the turn in flight before any summary of them', async () => {
+    // Five searches, each cut to about a sixth of the window: the writer's first call is over the threshold on them alone.
+    const { models, records, errors } = await run(16_000, ['Section 1.'], 75, 5);
+    expect(errors).toEqual([]);
+    const [request] = models.writer.requests;
+    expect(request?.rejected).toBe(false);
+    expect(records.filter((record) => record.agentName === 'writer')).toEqual([]);
+    const masked = request!.contents
+      .flatMap((content) => content.parts ?? [])
+      .filter((part) => part.text?.includes('context_guard_masked'));
+    expect(masked.length).toBeGreaterThan(0);
+    expect(request!.contents.some((content) => content.parts?.some((part) => part.text === 'Section 1.'))).toBe(true);
+  });
+});
