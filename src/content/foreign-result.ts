@@ -6,7 +6,7 @@
  * the only way to know it.
  */
 import type { Content, Part } from '@google/genai';
-import { hasFunctionResponse, isForeignContext } from './content-shape.js';
+import { isForeignContext } from './content-shape.js';
 
 interface ForeignResult {
   readonly author: string;
@@ -32,9 +32,4 @@ export function foreignResultOf(part: Part | undefined): ForeignResult | undefin
 /** Whether `content` is another agent's events holding at least one of its tool results. */
 export function hasForeignResult(content: Content | undefined): boolean {
   return isForeignContext(content) && (content?.parts?.some((part) => foreignResultOf(part) !== undefined) ?? false);
-}
-
-/** Whether `content` holds a tool result: a function response of this agent's, or another agent's result. */
-export function holdsToolResult(content: Content | undefined): boolean {
-  return hasFunctionResponse(content) || hasForeignResult(content);
 }

@@ -8,8 +8,9 @@
  * orphaned; the user's messages are never touched, and the latest tool result
  * of the in-flight turn (the one the model is answering) is never masked.
  * Another agent's results, which ADK sends as text (content/foreign-result.ts),
- * are masked alike, their words around them kept; the recall tool reads them
- * back from that agent's event.
+ * and the output of code the model ran (content/code-output.ts) are masked
+ * alike, what stands around them kept; the recall tool reads them back from
+ * their event.
  *
  * Masking is a pure function of the content, its token count and a watermark
  * (`upTo`), so the same history is masked the same way on every later call,
@@ -22,15 +23,23 @@
 import type { Content, Part } from '@google/genai';
 import { hasFunctionResponse, isForeignContext, latestUserRequestIndex } from '../content/content-shape.js';
 import { foreignResultOf, hasForeignResult } from '../content/foreign-result.js';
-import { foreignPlaceholder, MASKED_RESULT_KEY, placeholder, type MaskHint } from './placeholder-text.js';
+import { codeOutputField, hasCodeOutput } from '../content/code-output.js';
+import {
+  CODE_OUTPUT_LABEL,
+  codeOutputPlaceholder,
+  foreignPlaceholder,
+  MASKED_RESULT_KEY,
+  placeholder,
+  type MaskHint,
+} from './placeholder-text.js';
 
 /** Contents of fewer tokens are left alone: the placeholder would save nothing. */
 const MIN_MASKED_TOKENS = 150;
 
 /**
  * Where masking stops: tool results before this index are the ones to mask. The last `keepRecent` tool results
- * of the in-flight turn (after the user's latest request) are kept, the latest one always (`keepRecent` is at
- * least 1); results of completed turns are maskable, since the alternative when a compaction is due is to
+ * (or code runs' outputs) of the in-flight turn (after the user's latest request) are kept, the latest one always
+ * (`keepRecent` is at least 1); results of completed turns are maskable, since the alternative when a compaction is due is to
  * summarize them away. So are other agents' results in the in-flight turn before this agent's own (a pipeline's
  * searchers' pages, read by its writer at its first call), the request's last content aside: this agent did not
  * ask for them, and the alternative is a summary of them too.
@@ -40,7 +49,7 @@ export function maskKeepFrom(contents: readonly Content[], keepRecent: number): 
   let kept = 0;
   let firstOwn = contents.length - 1;
   for (let i = contents.length - 1; i > turnStart; i--) {
-    if (!hasFunctionResponse(contents[i])) continue;
+    if (!hasFunctionResponse(contents[i]) && !hasCodeOutput(contents[i])) continue;
     kept++;
     if (kept === Math.max(1, keepRecent)) return i;
     firstOwn = i;
@@ -93,15 +102,31 @@ function maskForeignResults(content: Content, hint: MaskHint): Content {
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
 }
 
+/** `part` with the output of its code run replaced by a placeholder where that is shorter; the same part otherwise. */
+function maskCodeOutput(part: Part, hint: MaskHint): Part {
+  const field = codeOutputField(part);
+  const output = field === 'output' ? part.codeExecutionResult?.output : field === 'text' ? part.text : undefined;
+  if (output === undefined || output.startsWith(CODE_OUTPUT_LABEL)) return part;
+  const text = codeOutputPlaceholder(output, hint);
+  if (text.length >= output.length) return part;
+  return field === 'output'
+    ? { ...part, codeExecutionResult: { ...part.codeExecutionResult, output: text } }
+    : { ...part, text };
+}
+
 /**
  * The content with its tool results replaced by placeholders when it holds at least `MIN_MASKED_TOKENS`
- * (`tokens`, its measured count): its own function responses, or the results in another agent's events
- * as ADK renders them (content/foreign-result.ts). The same object when nothing changes.
+ * (`tokens`, its measured count): its own function responses, the results in another agent's events as ADK
+ * renders them (content/foreign-result.ts), or the output of code the model ran (content/code-output.ts). The
+ * same object when nothing changes.
  */
 export function maskContent(content: Content, hint: MaskHint, tokens: number): Content {
   if (tokens < MIN_MASKED_TOKENS) return content;
   if (hasFunctionResponse(content)) return maskResponses(content, hint);
-  return isForeignContext(content) ? maskForeignResults(content, hint) : content;
+  if (isForeignContext(content)) return maskForeignResults(content, hint);
+  const parts = content.parts ?? [];
+  const masked = parts.map((part) => maskCodeOutput(part, hint));
+  return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
 }
 
 /** `contents` with the tool results in [from, upTo) masked; contents outside the range are the same objects. */

@@ -9,7 +9,7 @@
  * (docs/design.md, "Three remedies"). */
 import type { Content } from '@google/genai';
 import { hasFunctionResponse, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
-import { holdsToolResult } from '../content/foreign-result.js';
+import { holdsToolResult } from '../content/tool-result.js';
 import type { ResolvedPolicy } from '../options.js';
 import { maskStep, type MaskStep, type MaskStepInput } from './mask-for-room.js';
 import { maskKeepFrom } from './mask-observations.js';
@@ -101,7 +101,7 @@ function reachOf(contents: readonly Content[], tokens: readonly number[], keepRe
   };
 }
 
-/** Tokens of the contents with a tool result (this agent's or another's) between the stored watermarks and `end`. */
+/** Tokens of the contents with a tool result (this agent's, another's, a code run's) between the stored watermarks and `end`. */
 function unmaskedResultTokens(input: StaleOutputInput, end: number): number {
   const { contents, tokens } = input.source;
   let total = 0;

@@ -77,7 +77,8 @@ export function copyFlatFields(
 export function copyMasked(content: Content): Content {
   const parts = (content.parts ?? []).map((part): Part => {
     const response = part.functionResponse;
-    return response ? { ...part, functionResponse: { ...response, response: { ...response.response } } } : { ...part };
+    if (response) return { ...part, functionResponse: { ...response, response: { ...response.response } } };
+    return part.codeExecutionResult ? { ...part, codeExecutionResult: { ...part.codeExecutionResult } } : { ...part };
   });
   return { ...content, parts };
 }

@@ -90,27 +90,31 @@ function recoveryText(name: string, hint: MaskHint): string {
 }
 
 /**
- * How another agent's masked result is read back: by the recall tool from that agent's event; never by calling its
- * tool, which this agent may not have.
+ * How another agent's masked result, or the output of a code run, is read back: by the recall tool from its event;
+ * never by calling the other agent's tool, which this agent may not have, or by running the code again.
  */
-function foreignRecoveryText(hint: MaskHint): string {
+function recallOnlyText(hint: MaskHint): string {
   const recall = hint.recallToolName;
   return recall ? `call ${recall} with words from it to read it again` : 'not recoverable by this agent';
 }
 
-/** A result to mask: the tool's name, the result as stored (`undefined` when it cannot be serialised) and its size. */
+/** A result to mask: what it is, the result as stored (`undefined` when it cannot be serialised) and its size. */
 interface ElidedResult {
-  readonly name: string;
+  /** What the placeholder calls it: "Result of tool 'x'", "Output of the code run". */
+  readonly label: string;
+  /**
+   * The tool this agent called for it, whose declared read-only verdict may offer a re-run; absent for another
+   * agent's result (content/foreign-result.ts) and a code run's output, read back by the recall tool only.
+   */
+  readonly tool?: string | undefined;
   readonly value: unknown;
   /** Characters of the result's stored JSON text; `undefined` when it cannot be serialised. */
   readonly chars: number | undefined;
-  /** Another agent's result (content/foreign-result.ts): read back only by the recall tool. */
-  readonly foreign?: boolean | undefined;
 }
 
 /** The placeholder's text for `result`. */
 function placeholderText(result: ElidedResult, hint: MaskHint): string {
-  const { name, value } = result;
+  const { value } = result;
   // Only the head is read: the first string can be the whole result (a 1 MB log).
   const text = value === undefined ? '' : excerptText(value);
   const preview = truncateEnd(safeHead(text, PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
@@ -120,8 +124,8 @@ function placeholderText(result: ElidedResult, hint: MaskHint): string {
   const kept = identifiers.length > 0 ? ` Ids: ${identifiers.join(', ')}.` : '';
   const excerpt = preview.length > 0 ? ` Excerpt: ${preview}` : '';
   const size = result.chars === undefined ? 'not serialisable' : `${result.chars} characters`;
-  const recovery = result.foreign ? foreignRecoveryText(hint) : recoveryText(name, hint);
-  return `Result of tool '${name}' (${size}) elided to save context; ${recovery}.${kept}${excerpt}`;
+  const recovery = result.tool === undefined ? recallOnlyText(hint) : recoveryText(result.tool, hint);
+  return `${result.label} (${size}) elided to save context; ${recovery}.${kept}${excerpt}`;
 }
 
 /**
@@ -134,7 +138,8 @@ function placeholderText(result: ElidedResult, hint: MaskHint): string {
  */
 export function placeholder(name: string, response: Record<string, unknown>, hint: MaskHint): Record<string, unknown> {
   const stored = storedForm(response);
-  return { [MASKED_RESULT_KEY]: placeholderText({ name, value: stored?.value, chars: stored?.text.length }, hint) };
+  const elided = { label: `Result of tool '${name}'`, tool: name, value: stored?.value, chars: stored?.text.length };
+  return { [MASKED_RESULT_KEY]: placeholderText(elided, hint) };
 }
 
 /**
@@ -149,7 +154,14 @@ export function foreignPlaceholder(name: string, text: string, hint: MaskHint): 
   } catch {
     // A string result, or one ADK could not serialise (`String(obj)`): quoted as text.
   }
-  return JSON.stringify({
-    [MASKED_RESULT_KEY]: placeholderText({ name, value, chars: text.length, foreign: true }, hint),
-  });
+  const elided = { label: `Result of tool '${name}'`, value, chars: text.length };
+  return JSON.stringify({ [MASKED_RESULT_KEY]: placeholderText(elided, hint) });
+}
+
+/** What a code run's masked output is called: an output already masked is known by these words. */
+export const CODE_OUTPUT_LABEL = 'Output of the code run';
+
+/** The placeholder of a code run's output (content/code-output.ts): its size, an excerpt, read back by recall only. */
+export function codeOutputPlaceholder(output: string, hint: MaskHint): string {
+  return placeholderText({ label: CODE_OUTPUT_LABEL, value: output, chars: output.length }, hint);
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { Language, Outcome, type Content } from '@google/genai';
+import { modelText, userText } from '../../test/support/builders.js';
+import { maskContent, maskKeepFrom } from './mask-observations.js';
+
+const output = `row,total\n${Array.from({ length: 300 }, (_, i) => `${i},${i * 7}`).join('\n')}\nchecksum 7fa3c9`;
+const hint = { recallToolName: 'recall_context' };
+
+/** A model content as Gemini's code execution answers: code, its output, then words. */
+const ran = (result: string): Content => ({
+  role: 'model',
+  parts: [
+    { executableCode: { language: Language.PYTHON, code: 'print(totals())' } },
+    { codeExecutionResult: { outcome: Outcome.OUTCOME_OK, output: result } },
+    { text: 'The totals are computed.' },
+  ],
+});
+
+/** What ADK's own executors write: the output as the text of a part that carries the outcome only. */
+const ranLocally = (result: string): Content => ({
+  role: 'model',
+  parts: [{ text: `Code execution result:\n${result}\n`, codeExecutionResult: { outcome: Outcome.OUTCOME_OK } }],
+});
+
+describe('masking the output of a code run', () => {
+  it("should replace Gemini's code execution output by a placeholder, keeping the code and the words", () => {
+    const content = ran(output);
+    const masked = maskContent(content, hint, 2_000);
+    expect(masked.parts?.[0]).toEqual(content.parts?.[0]);
+    expect(masked.parts?.[2]).toEqual(content.parts?.[2]);
+    const text = masked.parts?.[1]?.codeExecutionResult?.output ?? '';
+    expect(text).toContain(`Output of the code run (${output.length} characters)`);
+    expect(text).toContain('call recall_context with words from it');
+    expect(text).not.toContain('checksum 7fa3c9');
+    expect(masked.parts?.[1]?.codeExecutionResult?.outcome).toBe(Outcome.OUTCOME_OK);
+    expect(content.parts?.[1]?.codeExecutionResult?.output).toBe(output);
+  });
+
+  it('should mask the text an ADK executor wrote the output in, and never offer to run the code again', () => {
+    const masked = maskContent(ranLocally(output), {}, 2_000);
+    expect(masked.parts?.[0]?.text).toContain('Output of the code run (');
+    expect(masked.parts?.[0]?.text).toContain('not recoverable by this agent');
+    expect(masked.parts?.[0]?.codeExecutionResult).toEqual({ outcome: Outcome.OUTCOME_OK });
+  });
+
+  it('should leave a short output, a masked one and a small content as they are', () => {
+    const short = ran('42');
+    expect(maskContent(short, hint, 2_000)).toBe(short);
+    const masked = maskContent(ran(output), hint, 2_000);
+    expect(maskContent(masked, hint, 2_000)).toBe(masked);
+    const small = ran(output);
+    expect(maskContent(small, hint, 100)).toBe(small);
+  });
+
+  it("should keep the in-flight turn's latest code run as it keeps its latest tool result", () => {
+    const contents = [userText('Totals?'), ran(output), userText('And again?'), ran(output), ran(output)];
+    expect(maskKeepFrom(contents, 1)).toBe(4);
+    expect(maskKeepFrom(contents, 2)).toBe(3);
+    expect(maskKeepFrom([...contents.slice(0, 3), modelText('Sure.')], 1)).toBe(2);
+  });
+});

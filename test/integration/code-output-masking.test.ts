@@ -1,0 +1,110 @@
+/**
+ * The output of code the model ran, through a real Runner with ADK's `BuiltInCodeExecutor`: Gemini answers with
+ * `executableCode` and `codeExecutionResult` parts in the model's own content, and every later call re-sent every
+ * output of every completed turn; the guard summarized them instead of masking them (15 summaries in 30 turns of
+ * 9 KB outputs on 8k, against 1 for the same output from a function tool: the sixteenth outside trial). Those
+ * outputs are now masked like tool results, the code and the model's words kept, and read back with the recall
+ * tool from the model's event, which stays as it was.
+ */
+import { BuiltInCodeExecutor, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { Language, Outcome, type Content } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard } from '../../src/index.js';
+import { ScriptedLlm, ScriptedSummarizerLlm, type ModelScript } from '../../src/testing/index.js';
+import { proportionalCounter } from '../support/proportional-counter.js';
+import { pairingViolations } from '../support/request-invariants.js';
+
+const APP = 'analyst';
+const WINDOW = 200_000;
+
+/** What the code of turn `turn` prints: rows, and its checksum last. */
+const outputOf = (turn: number): string =>
+  `row,total\n${Array.from({ length: 400 }, (_, i) => `${i},${i * turn}`).join('\n')}\nchecksum C-${turn}-77`;
+
+const userTextOf = (contents: readonly Content[]): string =>
+  [...contents].reverse().find((content) => content.role === 'user' && content.parts?.[0]?.text)?.parts?.[0]?.text ??
+  '';
+
+/** Runs code for each question; asked for the first run's checksum, recalls it, then quotes what it read. */
+const analyst: ModelScript = ({ request }) => {
+  const contents = request.contents ?? [];
+  const recalled = contents.at(-1)?.parts?.find((part) => part.functionResponse?.name === 'recall_history');
+  if (recalled) {
+    const answer = /checksum C-1-77/.exec(JSON.stringify(recalled.functionResponse?.response))?.[0] ?? 'not found';
+    return { content: { role: 'model', parts: [{ text: `It was ${answer}.` }] } };
+  }
+  const question = userTextOf(contents);
+  if (question.includes('first checksum'))
+    return {
+      content: {
+        role: 'model',
+        parts: [{ functionCall: { name: 'recall_history', args: { query: 'checksum C-1' } } }],
+      },
+    };
+  const turn = Number(/Run (\d+)/.exec(question)?.[1] ?? 0);
+  return {
+    content: {
+      role: 'model',
+      parts: [
+        { executableCode: { language: Language.PYTHON, code: `print(totals(${turn}))` } },
+        { codeExecutionResult: { outcome: Outcome.OUTCOME_OK, output: outputOf(turn) } },
+        { text: `Run ${turn} done.` },
+      ],
+    },
+  };
+};
+
+describe('the output of code the model ran', () => {
+  it('should be masked once its turn is completed, and read back by the recall tool', async () => {
+    const model = new ScriptedLlm({
+      model: 'gemini-2.5-flash',
+      window: WINDOW,
+      countTokens: proportionalCounter(1.1),
+      script: analyst,
+    });
+    const agent = new LlmAgent({
+      name: 'analyst',
+      model,
+      instruction: 'Analyse.',
+      codeExecutor: new BuiltInCodeExecutor(),
+    });
+    const guard = new ContextGuard({
+      contextWindow: WINDOW,
+      summarizer: new ScriptedSummarizerLlm(),
+      modelWindows: { 'scripted-summarizer': 1_000_000 },
+    });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
+    const session = await sessionService.createSession({ appName: APP, userId: 'u' });
+    const errors: string[] = [];
+    const messages = [...Array.from({ length: 8 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
+    for (const text of messages)
+      for await (const event of runner.runAsync({
+        userId: 'u',
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text }] },
+      }))
+        if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
+    expect(errors).toEqual([]);
+    expect(model.requests.filter((request) => request.rejected)).toEqual([]);
+    expect(model.requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
+    const outputs = model.requests
+      .at(-1)!
+      .contents.flatMap((content) => content.parts ?? [])
+      .flatMap((part) => part.codeExecutionResult?.output ?? []);
+    expect(outputs).toHaveLength(8);
+    expect(outputs[0]).toMatch(
+      /^Output of the code run \(\d+ characters\) elided to save context; call recall_history/,
+    );
+    expect(outputs[0]).not.toContain('C-1-77');
+    expect(outputs.at(-1)).toBe(outputOf(8));
+    const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
+    const events = stored?.events ?? [];
+    expect([...events].reverse().find((event) => event.author === 'analyst')?.content?.parts?.[0]?.text).toBe(
+      'It was checksum C-1-77.',
+    );
+    const firstRun = events.find((event) => event.content?.parts?.some((part) => part.codeExecutionResult));
+    expect(firstRun?.content?.parts?.[1]?.codeExecutionResult?.output).toBe(outputOf(1));
+    expect(guard.status(stored, 'analyst').maskings).toBeGreaterThan(0);
+  });
+});
