@@ -1,9 +1,10 @@
 /**
  * Another agent's tool result as ADK renders it for this agent: inside a user content that opens with
- * `For context:`, one text part per part of the other agent's event, a result reading
- * `[author] tool \`name\` returned result: <its JSON>` (`convertForeignEvent` of @google/adk 2.0; a
- * string result stands as it is). The result is text there, not a function response: these words are
- * the only way to know it.
+ * `For context:`, one text part per part of the other agent's event (`[author] said: …`, `[author] called
+ * tool …`), a result reading `[author] tool \`name\` returned result: <its JSON>` (`convertForeignEvent` of
+ * @google/adk 2.0; a string result stands as it is), or `[author] name tool returned result: …` (what its A2A
+ * client sends a remote agent, `presentAsUserMessage`). The result is text there, not a function response:
+ * these words are the only way to know it.
  */
 import type { Content, Part } from '@google/genai';
 import { isForeignContext } from './content-shape.js';
@@ -18,18 +19,39 @@ interface ForeignResult {
 }
 
 /** Agent names are identifiers and tool names hold no backtick: the lead ends at the first `returned result: `. */
-const RESULT_LEAD = /^\[([^\]\n]{1,200})\] tool `([^`\n]{1,200})` returned result: /;
+const RESULT_LEAD = /^\[([^\]\n]{1,200})\] (?:tool `([^`\n]{1,200})`|([^\s`\n]{1,200}) tool) returned result: /;
+/** How ADK's rendering opens every text part after `For context:`: the author in brackets. */
+const RENDERED_LEAD = /^\[[^\]\n]{1,200}\] /;
 
 /** The result a part of a foreign context holds, if it is one. */
 export function foreignResultOf(part: Part | undefined): ForeignResult | undefined {
   const text = part?.text;
-  if (typeof text !== 'string' || part?.thought === true) return undefined;
-  const lead = RESULT_LEAD.exec(text);
-  if (!lead) return undefined;
-  return { author: lead[1] ?? '', tool: lead[2] ?? '', lead: lead[0], text: text.slice(lead[0].length) };
+  return typeof text === 'string' && part?.thought !== true ? foreignResultIn(text) : undefined;
 }
 
-/** Whether `content` is another agent's events holding at least one of its tool results. */
+/** The result `text` (a part's text) reads as, if it has the words of one. */
+export function foreignResultIn(text: string): ForeignResult | undefined {
+  // Every such text opens with the author in brackets: most texts are passed over by their first character.
+  if (text.charCodeAt(0) !== 0x5b) return undefined;
+  const lead = RESULT_LEAD.exec(text);
+  if (!lead) return undefined;
+  return { author: lead[1] ?? '', tool: lead[2] ?? lead[3] ?? '', lead: lead[0], text: text.slice(lead[0].length) };
+}
+
+/**
+ * Whether `content` is another agent's events as ADK renders them, every text part after the first opening with
+ * its author in brackets (a part ADK copied as it was, an image, is not text), holding at least one of its tool
+ * results. A user's own message that opens with `For context:` and quotes such words is not told apart.
+ */
 export function hasForeignResult(content: Content | undefined): boolean {
-  return isForeignContext(content) && (content?.parts?.some((part) => foreignResultOf(part) !== undefined) ?? false);
+  if (!isForeignContext(content)) return false;
+  const parts = content?.parts ?? [];
+  let results = 0;
+  for (let i = 1; i < parts.length; i++) {
+    const text = parts[i]?.text;
+    if (typeof text !== 'string' || parts[i]?.thought === true) continue;
+    if (!RENDERED_LEAD.test(text)) return false;
+    if (foreignResultOf(parts[i]) !== undefined) results++;
+  }
+  return results > 0;
 }

@@ -65,7 +65,7 @@ export class Hasher {
   constructor(
     maxNodes: number = Number.POSITIVE_INFINITY,
     /** Hash every character of every string (fingerprints), not samples of long ones (probes). */
-    private readonly wholeStrings = false,
+    readonly wholeStrings = false,
   ) {
     this.remaining = maxNodes;
   }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonObject, mixedText, PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { functionResponse, userText } from '../../test/support/builders.js';
+import { foreignContext, foreignToolResult, functionResponse, userText } from '../../test/support/builders.js';
 import { fingerprint, fingerprintOfKept, probeFingerprint } from './fingerprint.js';
 import { keepCopy } from './kept-content.js';
 
@@ -146,6 +146,36 @@ describe('fingerprint', () => {
       expect(
         fingerprint(functionResponse('fetch', { service: 'api', logs: 'ok', at: { zone: 'eu', second: 8 } })),
       ).not.toBe(fingerprint(asSeen));
+    });
+
+    it("should not depend on the order of keys of another agent's result, which ADK sends as its JSON text", () => {
+      const asSeen = foreignToolResult('searcher', 'fetch', {
+        service: 'api',
+        logs: 'ok',
+        at: { zone: 'eu', second: 7 },
+      });
+      const reloaded = foreignToolResult('searcher', 'fetch', {
+        at: { second: 7, zone: 'eu' },
+        logs: 'ok',
+        service: 'api',
+      });
+      expect(fingerprint(reloaded)).toBe(fingerprint(asSeen));
+      expect(fingerprintOfKept(keepCopy(reloaded), reloaded)).toBe(fingerprint(asSeen));
+      const changed = foreignToolResult('searcher', 'fetch', {
+        service: 'api',
+        logs: 'ok',
+        at: { zone: 'eu', second: 8 },
+      });
+      expect(fingerprint(changed)).not.toBe(fingerprint(asSeen));
+      expect(
+        fingerprint(foreignToolResult('other', 'fetch', { service: 'api', logs: 'ok', at: { zone: 'eu', second: 7 } })),
+      ).not.toBe(fingerprint(asSeen));
+      // The same words as a user's plain text, and as the JSON alone, are other contents.
+      const text = asSeen.parts?.[1]?.text ?? '';
+      expect(fingerprint(userText(text))).not.toBe(fingerprint(asSeen));
+      expect(fingerprint(foreignContext('[searcher] tool `fetch` returned result: not json'))).not.toBe(
+        fingerprint(foreignContext('[searcher] tool `fetch` returned result: not JSON')),
+      );
     });
 
     it('should change when any one value of a large result changes, even at the same length', () => {

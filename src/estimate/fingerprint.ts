@@ -22,6 +22,7 @@
  * text (order-bound) before; the costs are in docs/design.md ("Keys that come
  * back in another order").
  */
+import { foreignResultIn } from '../content/foreign-result.js';
 import { Hasher, SEED_HIGH, SEED_LOW, Tag } from './fingerprint-hasher.js';
 import { KeptObject, UNKEPT } from './kept-content.js';
 
@@ -153,6 +154,7 @@ function addPairs(
     hasher.mix(Tag.Key);
     hasher.addTag(key);
     if (bulk === Bulk.Skip && typeof child === 'object' && child !== null && isBulkKey(key)) hasher.addTag('bulk');
+    else if (key === 'text' && typeof child === 'string' && hasher.wholeStrings) addText(hasher, child, depth + 1);
     else addValue(hasher, child, depth + 1, bulk);
     sumLow = (sumLow + hasher.low) & 0x3ffffff;
     sumHigh = (sumHigh + hasher.high) & 0x3ffffff;
@@ -165,6 +167,36 @@ function addPairs(
   hasher.mix(sumLow);
   hasher.mix(sumHigh);
   hasher.mix(Tag.ObjectClose);
+}
+
+/**
+ * A part's text: another agent's tool result, which ADK writes as its JSON text (content/foreign-result.ts), as
+ * its words and the result read back, hashed like a function response's result, whatever the order of its keys
+ * (the nineteenth review: read back from PostgreSQL's jsonb, the text of the same result had its keys in another
+ * order, and a mask anchored on it was dropped and made again on every turn). Any other text as it is.
+ */
+function addText(hasher: Hasher, text: string, depth: number): void {
+  const result = foreignResultIn(text);
+  const value = result === undefined ? undefined : parsedObject(result.text);
+  if (result === undefined || value === undefined) {
+    addValue(hasher, text, depth, Bulk.Walk);
+    return;
+  }
+  hasher.addTag('foreign-result');
+  hasher.addString(result.lead);
+  addValue(hasher, value, depth + 1, Bulk.Walk);
+}
+
+/** `text` read as JSON when it is an object or an array, else `undefined`. */
+function parsedObject(text: string): object | undefined {
+  const first = text.charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -76,6 +76,28 @@ describe("masking another agent's results", () => {
     expect(maskContent(masked, hint, 1_000)).toBe(masked);
   });
 
+  it('should mask a result that merely carries the placeholder key among others, and read the A2A form', () => {
+    const carrying = foreignToolResult('s', 'web_search', { [MASKED_RESULT_KEY]: 'note', ...pages });
+    expect(texts(maskContent(carrying, hint, 3_000))[1]).toMatch(
+      /^\[s\] tool `web_search` returned result: \{"context_guard_masked":"Result of tool 'web_search'/,
+    );
+    const a2a = foreignContext(`[remote] web_search tool returned result: ${JSON.stringify(pages)}`);
+    expect(foreignResultOf(a2a.parts?.[1])).toMatchObject({ author: 'remote', tool: 'web_search' });
+    expect(texts(maskContent(a2a, hint, 3_000))[1]).toContain(MASKED_RESULT_KEY);
+  });
+
+  it('should leave a content that opens with `For context:` but is not in the words ADK writes', () => {
+    const typed = {
+      role: 'user' as const,
+      parts: [
+        { text: 'For context:' },
+        { text: 'I pasted this:' },
+        ...(foreignToolResult('bot', 'x', pages).parts ?? []).slice(1),
+      ],
+    };
+    expect(maskContent(typed, hint, 3_000)).toBe(typed);
+  });
+
   it("should leave a user's own message that quotes such words alone", () => {
     const quoted = userText(`[bot] tool \`x\` returned result: ${JSON.stringify(pages)}`);
     expect(maskContent(quoted, hint, 3_000)).toBe(quoted);
@@ -95,20 +117,15 @@ describe("maskKeepFrom with other agents' results in the in-flight turn", () => 
     foreignToolResult('searcher', 'news_search', pages),
   ];
 
-  it("should let masking reach them before this agent's own work, the request's last content aside", () => {
-    expect(maskKeepFrom(turn, 3)).toBe(3);
-    const withOwn = [...turn, functionCall('write', {}), functionResponse('write', { ok: 'yes' }), modelText('Done.')];
-    expect(maskKeepFrom(withOwn, 3)).toBe(5);
+  it('should never reach what this agent was just handed and has not acted on', () => {
+    expect(maskKeepFrom(turn, 3)).toBe(0);
+    const answered = [...turn, functionCall('write', {}), functionResponse('write', { ok: 'yes' })];
+    expect(maskKeepFrom([...answered, foreignToolResult('critic', 'review', pages)], 1)).toBe(5);
   });
 
-  it("should keep the turn's own results as before", () => {
+  it('should reach those before the results it keeps, which it has acted on since', () => {
     const own = [...turn, functionCall('write', {}), functionResponse('write', { ok: 'yes' })];
     own.push(functionCall('write', {}), functionResponse('write', { ok: 'again' }));
     expect(maskKeepFrom(own, 1)).toBe(7);
-  });
-
-  it("should stop at the turn's start when no other agent's result is in it", () => {
-    const plain = [userText('Hi'), foreignContext('[other] said: hello'), modelText('Hello.')];
-    expect(maskKeepFrom(plain, 3)).toBe(0);
   });
 });

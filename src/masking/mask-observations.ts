@@ -21,7 +21,7 @@
  * identifiers come from walks of bounded nodes over the text read back.
  */
 import type { Content, Part } from '@google/genai';
-import { hasFunctionResponse, isForeignContext, latestUserRequestIndex } from '../content/content-shape.js';
+import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
 import { foreignResultOf, hasForeignResult } from '../content/foreign-result.js';
 import { codeOutputField, hasCodeOutput } from '../content/code-output.js';
 import {
@@ -39,22 +39,19 @@ const MIN_MASKED_TOKENS = 150;
 /**
  * Where masking stops: tool results before this index are the ones to mask. The last `keepRecent` tool results
  * (or code runs' outputs) of the in-flight turn (after the user's latest request) are kept, the latest one always
- * (`keepRecent` is at least 1); results of completed turns are maskable, since the alternative when a compaction is due is to
- * summarize them away. So are other agents' results in the in-flight turn before this agent's own (a pipeline's
- * searchers' pages, read by its writer at its first call), the request's last content aside: this agent did not
- * ask for them, and the alternative is a summary of them too.
+ * (`keepRecent` is at least 1); results of completed turns are maskable, since the alternative when a compaction is
+ * due is to summarize them away. Other agents' results in the in-flight turn are maskable only before this agent's
+ * kept results, which it has acted on since: those after them, or in a turn where it has no results yet, are what it
+ * was just handed (the nineteenth review: a hand-off's data masked, unrecoverable on a small window).
  */
 export function maskKeepFrom(contents: readonly Content[], keepRecent: number): number {
   const turnStart = Math.max(0, latestUserRequestIndex(contents));
   let kept = 0;
-  let firstOwn = contents.length - 1;
   for (let i = contents.length - 1; i > turnStart; i--) {
     if (!hasFunctionResponse(contents[i]) && !hasCodeOutput(contents[i])) continue;
     kept++;
     if (kept === Math.max(1, keepRecent)) return i;
-    firstOwn = i;
   }
-  for (let i = turnStart + 1; i < firstOwn; i++) if (hasForeignResult(contents[i])) return firstOwn;
   return turnStart;
 }
 
@@ -84,8 +81,19 @@ function maskResponses(content: Content, hint: MaskHint): Content {
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
 }
 
-/** A result's text that is already a placeholder, as `foreignPlaceholder` writes one. */
-const FOREIGN_PLACEHOLDER_HEAD = `{"${MASKED_RESULT_KEY}":`;
+/** A result's text that is already a placeholder, as `foreignPlaceholder` writes one: exactly its one key. */
+function isForeignPlaceholder(text: string): boolean {
+  if (!text.startsWith(`{"${MASKED_RESULT_KEY}":`)) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && isPlaceholderResponse(value as Record<string, unknown>);
+  } catch {
+    return false;
+  }
+}
+
+/** Characters under which a result's text is left as it is: a placeholder is about that long itself. */
+const MIN_FOREIGN_RESULT_CHARS = 200;
 
 /**
  * Another agent's events (ADK's `For context:` content) with each of its tool results replaced by a placeholder
@@ -95,7 +103,7 @@ function maskForeignResults(content: Content, hint: MaskHint): Content {
   const parts = content.parts ?? [];
   const masked = parts.map((part): Part => {
     const result = foreignResultOf(part);
-    if (!result || result.text.startsWith(FOREIGN_PLACEHOLDER_HEAD)) return part;
+    if (!result || result.text.length < MIN_FOREIGN_RESULT_CHARS || isForeignPlaceholder(result.text)) return part;
     const text = `${result.lead}${foreignPlaceholder(result.tool, result.text, hint)}`;
     return text.length < (part.text ?? '').length ? { ...part, text } : part;
   });
@@ -123,7 +131,7 @@ function maskCodeOutput(part: Part, hint: MaskHint): Part {
 export function maskContent(content: Content, hint: MaskHint, tokens: number): Content {
   if (tokens < MIN_MASKED_TOKENS) return content;
   if (hasFunctionResponse(content)) return maskResponses(content, hint);
-  if (isForeignContext(content)) return maskForeignResults(content, hint);
+  if (hasForeignResult(content)) return maskForeignResults(content, hint);
   const parts = content.parts ?? [];
   const masked = parts.map((part) => maskCodeOutput(part, hint));
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;

@@ -118,6 +118,9 @@ describe('compaction lifecycle', () => {
     const sessionService = new InMemorySessionService();
     const guard = new ContextGuard({
       summarizer: new ScriptedSummarizer(),
+      // Summaries are what must stay apart: masking (each agent's own results and, since they are masked too, the
+      // other's) would make room alone.
+      maskKeepRecent: 0,
       agents: { alpha: { contextWindow: 8_000 }, beta: { contextWindow: 16_000 } },
     });
     const makeRunner = (name: string, window: number) => {

@@ -3,8 +3,9 @@
  * `[searcher] tool \`web_search\` returned result: {…}`), not as function responses, and the guard masked
  * function responses only. A pipeline whose searchers fetch pages every turn made its writer re-read, and pay
  * for, every page of every completed turn, and compact on every turn (the twenty-second outside trial). Those
- * results are now masked like the agent's own: for cost once the turn is completed, for room in the turn in
- * flight before a summary; the recall tool reads them back from the searcher's event, which stays as it was.
+ * results are now masked like the agent's own once their turn is completed, for cost and for room; the recall
+ * tool reads them back from the searcher's event, which stays as it was. What the agent was just handed in the
+ * turn in flight is never masked (the nineteenth review: a hand-off's data, unrecoverable on a small window).
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner, SequentialAgent } from '@google/adk';
 import type { Content } from '@google/genai';
@@ -154,17 +155,20 @@ describe("other agents' results", () => {
     expect(JSON.stringify(searched[0]?.content)).toContain('amber lantern 1');
   });
 
-  it('should be masked for room in the turn in flight before any summary of them', async () => {
-    // Five searches, each cut to about a sixth of the window: the writer's first call is over the threshold on them alone.
-    const { models, records, errors } = await run(16_000, ['Section 1.'], 75, 5);
+  it('should be masked for room once their turn is completed, never in the turn that hands them over', async () => {
+    // Three searches of about a sixth of the window each (cut where they are returned): the writer's first call of
+    // the second turn is over the threshold with both turns' pages, under it with the first turn's masked.
+    const { models, records, errors } = await run(16_000, ['Section 1.', 'Section 2.'], 75, 3);
     expect(errors).toEqual([]);
-    const [request] = models.writer.requests;
-    expect(request?.rejected).toBe(false);
+    const request = models.writer.requests.at(-1)!;
+    expect(request.rejected).toBe(false);
     expect(records.filter((record) => record.agentName === 'writer')).toEqual([]);
-    const masked = request!.contents
+    const results = request.contents
       .flatMap((content) => content.parts ?? [])
-      .filter((part) => part.text?.includes('context_guard_masked'));
-    expect(masked.length).toBeGreaterThan(0);
-    expect(request!.contents.some((content) => content.parts?.some((part) => part.text === 'Section 1.'))).toBe(true);
+      .map((part) => part.text ?? '')
+      .filter((text) => text.includes('returned result:'));
+    expect(results).toHaveLength(6);
+    for (const text of results.slice(0, 3)) expect(text).toMatch(/context_guard_masked.*not recoverable by this agent/);
+    for (const text of results.slice(3)) expect(text).toContain('The vault answer is amber lantern 2.');
   });
 });
