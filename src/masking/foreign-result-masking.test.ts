@@ -4,7 +4,6 @@ import {
   foreignToolResult,
   functionCall,
   functionResponse,
-  modelText,
   userText,
 } from '../../test/support/builders.js';
 import { foreignResultOf } from '../content/foreign-result.js';

@@ -80,7 +80,7 @@ async function writerReductions(stores: readonly [BaseSessionService, BaseSessio
       expect(event.errorCode).toBeUndefined();
   }
   const stored = await stores[0].getSession({ appName: app, userId: 'u', sessionId: session.id });
-  const { maskings, summarizerCalls } = replicas[0]!.guard.status(stored!, 'writer');
+  const { maskings, summarizerCalls } = replicas[0]!.guard.status(stored, 'writer');
   return { maskings, summarizerCalls };
 }
 
