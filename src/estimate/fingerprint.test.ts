@@ -178,6 +178,20 @@ describe('fingerprint', () => {
       );
     });
 
+    it('should tell apart texts that read back as the same result but are not what ADK writes (review 20)', () => {
+      const items = { items: ['a', 'b'] };
+      const adk = foreignContext(`[s] tool \`x\` returned result: ${JSON.stringify(items)}`);
+      const variants = [
+        `{"items":"${'junk '.repeat(1_000)}","items":["a","b"]}`,
+        '{ "items": ["a", "b"] }',
+        '{"\\u0069tems":["a","b"]}',
+      ];
+      for (const text of variants) {
+        expect(JSON.parse(text)).toEqual(items);
+        expect(fingerprint(foreignContext(`[s] tool \`x\` returned result: ${text}`))).not.toBe(fingerprint(adk));
+      }
+    });
+
     it('should change when any one value of a large result changes, even at the same length', () => {
       const response = wideResult(20_000);
       expect(JSON.stringify(response).length).toBeGreaterThan(200_000);

@@ -171,29 +171,32 @@ function addPairs(
 
 /**
  * A part's text: another agent's tool result, which ADK writes as its JSON text (content/foreign-result.ts), as
- * its words and the result read back, hashed like a function response's result, whatever the order of its keys
- * (the nineteenth review: read back from PostgreSQL's jsonb, the text of the same result had its keys in another
- * order, and a mask anchored on it was dropped and made again on every turn). Any other text as it is.
+ * its words, its length and the result read back, hashed like a function response's result, whatever the order of
+ * its keys (the nineteenth review: read back from PostgreSQL's jsonb, the text of the same result had its keys in
+ * another order, and a summary anchored on it was dropped and made again on every reload). Only a text that is
+ * exactly what `JSON.stringify` writes of what it reads back: review 20 made a 179 KB text (a duplicate key, spaces,
+ * escapes) one fingerprint, hence one token count, with another user's 1.4 KB result. Any other text as it is.
  */
 function addText(hasher: Hasher, text: string, depth: number): void {
   const result = foreignResultIn(text);
-  const value = result === undefined ? undefined : parsedObject(result.text);
+  const value = result === undefined ? undefined : canonicalJson(result.text);
   if (result === undefined || value === undefined) {
     addValue(hasher, text, depth, Bulk.Walk);
     return;
   }
   hasher.addTag('foreign-result');
+  hasher.addLength(text.length);
   hasher.addString(result.lead);
   addValue(hasher, value, depth + 1, Bulk.Walk);
 }
 
-/** `text` read as JSON when it is an object or an array, else `undefined`. */
-function parsedObject(text: string): object | undefined {
+/** `text` read as JSON when it is an object or an array that `JSON.stringify` writes back as `text`, else `undefined`. */
+function canonicalJson(text: string): object | undefined {
   const first = text.charCodeAt(0);
   if (first !== 0x7b && first !== 0x5b) return undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? value : undefined;
+    return typeof value === 'object' && value !== null && JSON.stringify(value) === text ? value : undefined;
   } catch {
     return undefined;
   }

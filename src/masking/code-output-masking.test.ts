@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Language, Outcome, type Content } from '@google/genai';
-import { modelText, userText } from '../../test/support/builders.js';
+import { foreignContext, modelText, userText } from '../../test/support/builders.js';
+import { contentLines } from '../recall/result-lines.js';
+import { copyMasked } from './placeholder-copy.js';
 import { maskContent, maskKeepFrom } from './mask-observations.js';
 
 const output = `row,total\n${Array.from({ length: 300 }, (_, i) => `${i},${i * 7}`).join('\n')}\nchecksum 7fa3c9`;
@@ -57,5 +59,38 @@ describe('masking the output of a code run', () => {
     expect(maskKeepFrom(contents, 1)).toBe(4);
     expect(maskKeepFrom(contents, 2)).toBe(3);
     expect(maskKeepFrom([...contents.slice(0, 3), modelText('Sure.')], 1)).toBe(2);
+  });
+
+  it("should not count another agent's code runs, copied into its `For context:` content, as this agent's", () => {
+    const handed = (result: string): Content => ({
+      ...foreignContext('[coder] said: ran it'),
+      parts: [...(foreignContext('[coder] said: ran it').parts ?? []), ...(ran(result).parts ?? [])],
+    });
+    const contents = [userText('Write it up.'), handed(output), handed(output), handed(output)];
+    expect(maskKeepFrom(contents, 1)).toBe(0);
+  });
+
+  it('should mask an output that merely starts with the placeholder words', () => {
+    const printed = ran(`Output of the code run (3 characters) follows\n${output}`);
+    expect(maskContent(printed, hint, 2_000).parts?.[1]?.codeExecutionResult?.output).toMatch(
+      /^Output of the code run \(\d+ characters\) elided/,
+    );
+  });
+
+  it('should give every call its own code objects, so an edit in place never reaches the next', () => {
+    const kept = copyMasked(maskContent(ran(output), hint, 2_000));
+    const sent = copyMasked(kept);
+    const code = sent.parts?.[0]?.executableCode;
+    if (code) code.code = `${code.code ?? ''} # reviewed`;
+    const result = sent.parts?.[1]?.codeExecutionResult;
+    if (result) result.output = 'edited';
+    expect(copyMasked(kept)).toEqual(copyMasked(maskContent(ran(output), hint, 2_000)));
+  });
+
+  it("should let the recall tool read a run's code and output by line", () => {
+    const lines = contentLines(ran(output));
+    expect(lines).toContain('print(totals())');
+    expect(lines).toContain('checksum 7fa3c9');
+    expect(lines).toContain('150,1050');
   });
 });

@@ -21,7 +21,7 @@
  * identifiers come from walks of bounded nodes over the text read back.
  */
 import type { Content, Part } from '@google/genai';
-import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
+import { hasFunctionResponse, isForeignContext, latestUserRequestIndex } from '../content/content-shape.js';
 import { foreignResultOf, hasForeignResult } from '../content/foreign-result.js';
 import { codeOutputField, hasCodeOutput } from '../content/code-output.js';
 import {
@@ -48,7 +48,8 @@ export function maskKeepFrom(contents: readonly Content[], keepRecent: number): 
   const turnStart = Math.max(0, latestUserRequestIndex(contents));
   let kept = 0;
   for (let i = contents.length - 1; i > turnStart; i--) {
-    if (!hasFunctionResponse(contents[i]) && !hasCodeOutput(contents[i])) continue;
+    // Another agent's code runs come copied into its `For context:` content: not this agent's results.
+    if (!hasFunctionResponse(contents[i]) && !(hasCodeOutput(contents[i]) && !isForeignContext(contents[i]))) continue;
     kept++;
     if (kept === Math.max(1, keepRecent)) return i;
   }
@@ -110,11 +111,20 @@ function maskForeignResults(content: Content, hint: MaskHint): Content {
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
 }
 
+/** An output that is already a placeholder, as `codeOutputPlaceholder` writes one (a program may print those words). */
+const CODE_OUTPUT_PLACEHOLDER = new RegExp(
+  `^${CODE_OUTPUT_LABEL} \\((\\d+ characters|not serialisable)\\) elided to save context; `,
+);
+
+function isCodeOutputPlaceholder(output: string): boolean {
+  return output.length < 2_000 && CODE_OUTPUT_PLACEHOLDER.test(output);
+}
+
 /** `part` with the output of its code run replaced by a placeholder where that is shorter; the same part otherwise. */
 function maskCodeOutput(part: Part, hint: MaskHint): Part {
   const field = codeOutputField(part);
   const output = field === 'output' ? part.codeExecutionResult?.output : field === 'text' ? part.text : undefined;
-  if (output === undefined || output.startsWith(CODE_OUTPUT_LABEL)) return part;
+  if (output === undefined || isCodeOutputPlaceholder(output)) return part;
   const text = codeOutputPlaceholder(output, hint);
   if (text.length >= output.length) return part;
   return field === 'output'

@@ -73,12 +73,22 @@ export function copyFlatFields(
   };
 }
 
-/** A copy of `content` down to its placeholders: what the cache keeps and what each call gets of another shape. */
+/**
+ * A copy of `content` down to its placeholders, every object a part holds copied (a code run's `executableCode`,
+ * its `codeExecutionResult`, a call's arguments): what the cache keeps and what each call gets of another shape.
+ * Review 20 found a callback appending to the code of a masked run in place: the kept copy shared that object, and
+ * the code grew by one marker on every call.
+ */
 export function copyMasked(content: Content): Content {
   const parts = (content.parts ?? []).map((part): Part => {
     const response = part.functionResponse;
     if (response) return { ...part, functionResponse: { ...response, response: { ...response.response } } };
-    return part.codeExecutionResult ? { ...part, codeExecutionResult: { ...part.codeExecutionResult } } : { ...part };
+    const copy: Record<string, unknown> = { ...part };
+    for (const [key, value] of Object.entries(copy))
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) copy[key] = { ...value };
+    const call = part.functionCall;
+    if (call?.args) copy['functionCall'] = { ...call, args: { ...call.args } };
+    return copy as Part;
   });
   return { ...content, parts };
 }

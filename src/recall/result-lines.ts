@@ -55,15 +55,23 @@ export function storedTextLines(text: string): string[] {
   }
 }
 
-/** The lines of one event's content: its texts, its calls (one line each) and its tool results. */
+/** Appends the lines of `text` to `out` (one push each: a spread of a 200,000-line output would overflow the stack). */
+function pushLines(out: string[], text: string): void {
+  for (const line of text.split(/\r?\n/)) out.push(line);
+}
+
+/** The lines of one event's content: its texts, its calls (one line each), its tool results, and code runs' code and output. */
 export function contentLines(content: Content | undefined): string[] {
   const out: string[] = [];
   for (const part of content?.parts ?? []) {
     if (part.thought === true) continue;
-    if (typeof part.text === 'string') out.push(...part.text.split(/\r?\n/));
+    if (typeof part.text === 'string') pushLines(out, part.text);
     else if (part.functionCall)
       out.push(`called ${part.functionCall.name ?? '?'} with ${safeStringify(part.functionCall.args ?? {})}`);
     else if (part.functionResponse) leafLines(part.functionResponse.response ?? {}, '', 0, out);
+    // Code the model ran and its output (Gemini's code execution): masked like a tool result, read back by line.
+    else if (typeof part.executableCode?.code === 'string') pushLines(out, part.executableCode.code);
+    if (typeof part.codeExecutionResult?.output === 'string') pushLines(out, part.codeExecutionResult.output);
   }
   return out;
 }

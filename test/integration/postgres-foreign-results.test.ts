@@ -1,9 +1,11 @@
 /**
- * Other agents' results on PostgreSQL, two replicas taking turns: ADK sends another agent's result to this one as
- * its JSON text, and jsonb gives the result back with its keys in another order than the process that ran the tool
- * saw. A fingerprint of that text followed the order, so the mask anchored on it was not found after a reload and
- * was dropped and made again on every turn (the nineteenth review). Runs when POSTGRES_URL is set (`.ci/run`
- * sets it); the same pipeline in memory, where nothing is reordered, is the reference.
+ * Other agents' results on PostgreSQL, two replicas taking turns, against the same pipeline in memory (where nothing
+ * is reordered). ADK sends another agent's result to this one as its JSON text, and jsonb gives the result back
+ * with its keys in another order than the process that ran the tool saw: a fingerprint of that text followed the
+ * order, so a summary anchored on the turn that handed a result over was not found after a reload, and was dropped
+ * and made again (the second test; the nineteenth review). The first holds the masks of completed turns to the
+ * same count as in memory (a first version masked the turn in flight, and masked again on every turn there).
+ * Runs when POSTGRES_URL is set (`.ci/run` sets it).
  */
 import {
   DatabaseSessionService,
