@@ -88,7 +88,7 @@ export function copyMasked(content: Content): Content {
       if (typeof value === 'object' && value !== null && !Array.isArray(value)) copy[key] = { ...value };
     const call = part.functionCall;
     if (call?.args) copy['functionCall'] = { ...call, args: { ...call.args } };
-    return copy as Part;
+    return copy;
   });
   return { ...content, parts };
 }
