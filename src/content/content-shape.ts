@@ -2,6 +2,7 @@
  * Questions about the shape of request contents, answered over plain data.
  */
 import type { Content } from '@google/genai';
+import { renderedCodeOutput } from './code-output.js';
 
 /** ADK renders another agent's events as a user content whose first part is this text. */
 const FOREIGN_CONTEXT_PREFIX = 'For context:';
@@ -38,6 +39,8 @@ export function contentText(content: Content | undefined): string {
  */
 export function isUserRequest(content: Content | undefined): boolean {
   if (!content || content.role !== 'user' || hasFunctionResponse(content) || isForeignContext(content)) return false;
+  // A code run's output ADK sends as a user's text ("```tool_output\n…\n```"): the model's work, not the user's.
+  if (renderedCodeOutput(content) !== undefined) return false;
   // As `contentText(content)` would answer, without joining the texts of a message of 20,000 parts.
   for (const part of content.parts ?? []) {
     if (typeof part.text === 'string' && part.thought !== true && part.text.trim().length > 0) return true;

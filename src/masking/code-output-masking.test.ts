@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Language, Outcome, type Content } from '@google/genai';
 import { foreignContext, modelText, userText } from '../../test/support/builders.js';
 import { contentLines } from '../recall/result-lines.js';
+import { isUserRequest } from '../content/content-shape.js';
 import { copyMasked } from './placeholder-copy.js';
 import { maskContent, maskKeepFrom } from './mask-observations.js';
 
@@ -92,5 +93,18 @@ describe('masking the output of a code run', () => {
     expect(lines).toContain('print(totals())');
     expect(lines).toContain('checksum 7fa3c9');
     expect(lines).toContain('150,1050');
+  });
+
+  it("should mask a run's output ADK sends as a user's text, keep its delimiters, and not take it for the user's", () => {
+    const rendered: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
+    expect(isUserRequest(rendered)).toBe(false);
+    expect(isUserRequest(userText(`Here is what I got:\n\`\`\`tool_output\n${output}\n\`\`\``))).toBe(true);
+    const masked = maskContent(rendered, hint, 2_000);
+    expect(masked.parts?.[0]?.text).toMatch(
+      /^```tool_output\nOutput of the code run \(\d+ characters\) elided[^]*\n```$/,
+    );
+    expect(maskContent(masked, hint, 2_000)).toBe(masked);
+    const contents = [userText('Totals?'), rendered, modelText('Done.'), userText('Again?'), rendered, rendered];
+    expect(maskKeepFrom(contents, 1)).toBe(5);
   });
 });

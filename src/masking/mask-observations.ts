@@ -23,7 +23,7 @@
 import type { Content, Part } from '@google/genai';
 import { hasFunctionResponse, isForeignContext, latestUserRequestIndex } from '../content/content-shape.js';
 import { foreignResultOf, hasForeignResult } from '../content/foreign-result.js';
-import { codeOutputField, hasCodeOutput } from '../content/code-output.js';
+import { codeOutputField, hasCodeOutput, renderCodeOutput, renderedCodeOutput } from '../content/code-output.js';
 import {
   CODE_OUTPUT_LABEL,
   codeOutputPlaceholder,
@@ -132,6 +132,14 @@ function maskCodeOutput(part: Part, hint: MaskHint): Part {
     : { ...part, text };
 }
 
+/** ADK's text of a code run's output (content/code-output.ts) with the output replaced where that is shorter. */
+function maskRenderedOutput(content: Content, output: string, hint: MaskHint): Content {
+  if (isCodeOutputPlaceholder(output)) return content;
+  const placeholder = codeOutputPlaceholder(output, hint);
+  if (placeholder.length >= output.length) return content;
+  return { ...content, parts: [{ ...content.parts?.[0], text: renderCodeOutput(placeholder) }] };
+}
+
 /**
  * The content with its tool results replaced by placeholders when it holds at least `MIN_MASKED_TOKENS`
  * (`tokens`, its measured count): its own function responses, the results in another agent's events as ADK
@@ -142,6 +150,8 @@ export function maskContent(content: Content, hint: MaskHint, tokens: number): C
   if (tokens < MIN_MASKED_TOKENS) return content;
   if (hasFunctionResponse(content)) return maskResponses(content, hint);
   if (hasForeignResult(content)) return maskForeignResults(content, hint);
+  const rendered = renderedCodeOutput(content);
+  if (rendered !== undefined) return maskRenderedOutput(content, rendered, hint);
   const parts = content.parts ?? [];
   const masked = parts.map((part) => maskCodeOutput(part, hint));
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;

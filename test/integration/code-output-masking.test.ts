@@ -22,8 +22,10 @@ const outputOf = (turn: number): string =>
   `row,total\n${Array.from({ length: 400 }, (_, i) => `${i},${i * turn}`).join('\n')}\nchecksum C-${turn}-77`;
 
 const userTextOf = (contents: readonly Content[]): string =>
-  [...contents].reverse().find((content) => content.role === 'user' && content.parts?.[0]?.text)?.parts?.[0]?.text ??
-  '';
+  [...contents]
+    .reverse()
+    .find((content) => content.role === 'user' && content.parts?.[0]?.text?.startsWith('```') === false)?.parts?.[0]
+    ?.text ?? '';
 
 /** Runs code for each question; asked for the first run's checksum, recalls it, then quotes what it read. */
 const analyst: ModelScript = ({ request }) => {
@@ -106,5 +108,59 @@ describe('the output of code the model ran', () => {
     const firstRun = events.find((event) => event.content?.parts?.some((part) => part.codeExecutionResult));
     expect(firstRun?.content?.parts?.[1]?.codeExecutionResult?.output).toBe(outputOf(1));
     expect(guard.status(stored, 'analyst').maskings).toBeGreaterThan(0);
+  });
+
+  it("should mask it too where ADK sends it as a user's text, and never take it for the user's message", async () => {
+    // Streamed, each chunk of other parts is an event of its own: a content of nothing but the run's result, which
+    // ADK sends as "```tool_output\n…\n```" in a user content (`convertCodeExecutionParts`).
+    const streamed: ModelScript = (call) => {
+      // A response that ends on a run's result is not final: ADK calls the model again, which then answers.
+      if (call.request.contents.at(-1)?.parts?.[0]?.text?.startsWith('```tool_output'))
+        return { content: { role: 'model', parts: [{ text: 'Ran it.' }] } };
+      const answer = analyst(call);
+      const result = answer.content.parts?.find((part) => part.codeExecutionResult);
+      return result ? { content: { role: 'model', parts: [result] } } : answer;
+    };
+    const model = new ScriptedLlm({
+      model: 'gemini-2.5-flash',
+      window: WINDOW,
+      countTokens: proportionalCounter(1.1),
+      script: streamed,
+    });
+    const agent = new LlmAgent({
+      name: 'analyst',
+      model,
+      instruction: 'Analyse.',
+      codeExecutor: new BuiltInCodeExecutor(),
+    });
+    const guard = new ContextGuard({
+      contextWindow: WINDOW,
+      summarizer: new ScriptedSummarizerLlm(),
+      modelWindows: { 'scripted-summarizer': 1_000_000 },
+    });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
+    const session = await sessionService.createSession({ appName: APP, userId: 'u' });
+    const messages = [...Array.from({ length: 8 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
+    for (const text of messages)
+      for await (const event of runner.runAsync({
+        userId: 'u',
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text }] },
+      }))
+        expect(event.errorCode ? `${event.errorCode}: ${event.errorMessage}` : undefined).toBeUndefined();
+    const last = model.requests.at(-1)!.contents;
+    const rendered = last
+      .flatMap((content) => content.parts ?? [])
+      .map((part) => part.text ?? '')
+      .filter((text) => text.startsWith('```tool_output'));
+    expect(rendered).toHaveLength(8);
+    expect(rendered[0]).toMatch(
+      /^```tool_output\nOutput of the code run \(\d+ characters\) elided to save context; call recall_history/,
+    );
+    for (const text of messages) expect(last.some((content) => content.parts?.[0]?.text === text)).toBe(true);
+    const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
+    const answer = [...(stored?.events ?? [])].reverse().find((event) => event.author === 'analyst');
+    expect(answer?.content?.parts?.[0]?.text).toBe('It was checksum C-1-77.');
   });
 });
