@@ -56,37 +56,45 @@ const analyst: ModelScript = ({ request }) => {
   };
 };
 
+const MESSAGES = [...Array.from({ length: 8 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
+
+/** Eight runs then the question, through a real Runner with `BuiltInCodeExecutor` and the guard. */
+async function runAnalyst(script: ModelScript) {
+  const model = new ScriptedLlm({
+    model: 'gemini-2.5-flash',
+    window: WINDOW,
+    countTokens: proportionalCounter(1.1),
+    script,
+  });
+  const agent = new LlmAgent({
+    name: 'analyst',
+    model,
+    instruction: 'Analyse.',
+    codeExecutor: new BuiltInCodeExecutor(),
+  });
+  const guard = new ContextGuard({
+    contextWindow: WINDOW,
+    summarizer: new ScriptedSummarizerLlm(),
+    modelWindows: { 'scripted-summarizer': 1_000_000 },
+  });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
+  const session = await sessionService.createSession({ appName: APP, userId: 'u' });
+  const errors: string[] = [];
+  for (const text of MESSAGES) {
+    const newMessage = { role: 'user', parts: [{ text }] };
+    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
+      if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
+  }
+  const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
+  const events = stored?.events ?? [];
+  const answer = [...events].reverse().find((event) => event.author === 'analyst')?.content?.parts?.[0]?.text;
+  return { model, errors, events, answer, maskings: guard.status(stored, 'analyst').maskings };
+}
+
 describe('the output of code the model ran', () => {
   it('should be masked once its turn is completed, and read back by the recall tool', async () => {
-    const model = new ScriptedLlm({
-      model: 'gemini-2.5-flash',
-      window: WINDOW,
-      countTokens: proportionalCounter(1.1),
-      script: analyst,
-    });
-    const agent = new LlmAgent({
-      name: 'analyst',
-      model,
-      instruction: 'Analyse.',
-      codeExecutor: new BuiltInCodeExecutor(),
-    });
-    const guard = new ContextGuard({
-      contextWindow: WINDOW,
-      summarizer: new ScriptedSummarizerLlm(),
-      modelWindows: { 'scripted-summarizer': 1_000_000 },
-    });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: APP, userId: 'u' });
-    const errors: string[] = [];
-    const messages = [...Array.from({ length: 8 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
-    for (const text of messages)
-      for await (const event of runner.runAsync({
-        userId: 'u',
-        sessionId: session.id,
-        newMessage: { role: 'user', parts: [{ text }] },
-      }))
-        if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
+    const { model, errors, events, answer, maskings } = await runAnalyst(analyst);
     expect(errors).toEqual([]);
     expect(model.requests.filter((request) => request.rejected)).toEqual([]);
     expect(model.requests.flatMap((request) => pairingViolations(request.contents))).toEqual([]);
@@ -100,14 +108,10 @@ describe('the output of code the model ran', () => {
     );
     expect(outputs[0]).not.toContain('C-1-77');
     expect(outputs.at(-1)).toBe(outputOf(8));
-    const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
-    const events = stored?.events ?? [];
-    expect([...events].reverse().find((event) => event.author === 'analyst')?.content?.parts?.[0]?.text).toBe(
-      'It was checksum C-1-77.',
-    );
+    expect(answer).toBe('It was checksum C-1-77.');
     const firstRun = events.find((event) => event.content?.parts?.some((part) => part.codeExecutionResult));
     expect(firstRun?.content?.parts?.[1]?.codeExecutionResult?.output).toBe(outputOf(1));
-    expect(guard.status(stored, 'analyst').maskings).toBeGreaterThan(0);
+    expect(maskings).toBeGreaterThan(0);
   });
 
   it("should mask it too where ADK sends it as a user's text, and never take it for the user's message", async () => {
@@ -121,34 +125,8 @@ describe('the output of code the model ran', () => {
       const result = answer.content.parts?.find((part) => part.codeExecutionResult);
       return result ? { content: { role: 'model', parts: [result] } } : answer;
     };
-    const model = new ScriptedLlm({
-      model: 'gemini-2.5-flash',
-      window: WINDOW,
-      countTokens: proportionalCounter(1.1),
-      script: streamed,
-    });
-    const agent = new LlmAgent({
-      name: 'analyst',
-      model,
-      instruction: 'Analyse.',
-      codeExecutor: new BuiltInCodeExecutor(),
-    });
-    const guard = new ContextGuard({
-      contextWindow: WINDOW,
-      summarizer: new ScriptedSummarizerLlm(),
-      modelWindows: { 'scripted-summarizer': 1_000_000 },
-    });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: APP, userId: 'u' });
-    const messages = [...Array.from({ length: 8 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
-    for (const text of messages)
-      for await (const event of runner.runAsync({
-        userId: 'u',
-        sessionId: session.id,
-        newMessage: { role: 'user', parts: [{ text }] },
-      }))
-        expect(event.errorCode ? `${event.errorCode}: ${event.errorMessage}` : undefined).toBeUndefined();
+    const { model, errors, answer } = await runAnalyst(streamed);
+    expect(errors).toEqual([]);
     const last = model.requests.at(-1)!.contents;
     const rendered = last
       .flatMap((content) => content.parts ?? [])
@@ -158,9 +136,7 @@ describe('the output of code the model ran', () => {
     expect(rendered[0]).toMatch(
       /^```tool_output\nOutput of the code run \(\d+ characters\) elided to save context; call recall_history/,
     );
-    for (const text of messages) expect(last.some((content) => content.parts?.[0]?.text === text)).toBe(true);
-    const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
-    const answer = [...(stored?.events ?? [])].reverse().find((event) => event.author === 'analyst');
-    expect(answer?.content?.parts?.[0]?.text).toBe('It was checksum C-1-77.');
+    for (const text of MESSAGES) expect(last.some((content) => content.parts?.[0]?.text === text)).toBe(true);
+    expect(answer).toBe('It was checksum C-1-77.');
   });
 });
