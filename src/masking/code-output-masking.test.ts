@@ -3,6 +3,7 @@ import { Language, Outcome, type Content } from '@google/genai';
 import { foreignContext, modelText, userText } from '../../test/support/builders.js';
 import { contentLines } from '../recall/result-lines.js';
 import { isUserRequest } from '../content/content-shape.js';
+import { isOwnToolResult } from '../content/tool-result.js';
 import { copyMasked } from './placeholder-copy.js';
 import { maskContent, maskKeepFrom } from './mask-observations.js';
 
@@ -106,5 +107,16 @@ describe('masking the output of a code run', () => {
     expect(maskContent(masked, hint, 2_000)).toBe(masked);
     const contents = [userText('Totals?'), rendered, modelText('Done.'), userText('Again?'), rendered, rendered];
     expect(maskKeepFrom(contents, 1)).toBe(5);
+  });
+
+  it("should count as this agent's own result its code runs in either shape, never another agent's", () => {
+    const rendered: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
+    const handed: Content = { role: 'user', parts: [{ text: 'For context:' }, ...(ran(output).parts ?? [])] };
+    expect([ran(output), rendered, handed, userText('Totals?')].map(isOwnToolResult)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

@@ -21,14 +21,16 @@
  * identifiers come from walks of bounded nodes over the text read back.
  */
 import type { Content, Part } from '@google/genai';
-import { hasFunctionResponse, isForeignContext, latestUserRequestIndex } from '../content/content-shape.js';
+import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
+import { isOwnToolResult } from '../content/tool-result.js';
 import { foreignResultOf, hasForeignResult } from '../content/foreign-result.js';
-import { codeOutputField, hasCodeOutput, renderCodeOutput, renderedCodeOutput } from '../content/code-output.js';
+import { codeOutputField, renderCodeOutput, renderedCodeOutput } from '../content/code-output.js';
 import {
-  CODE_OUTPUT_LABEL,
   codeOutputPlaceholder,
   foreignPlaceholder,
-  MASKED_RESULT_KEY,
+  isCodeOutputPlaceholder,
+  isForeignPlaceholder,
+  isPlaceholderResponse,
   placeholder,
   type MaskHint,
 } from './placeholder-text.js';
@@ -48,21 +50,11 @@ export function maskKeepFrom(contents: readonly Content[], keepRecent: number): 
   const turnStart = Math.max(0, latestUserRequestIndex(contents));
   let kept = 0;
   for (let i = contents.length - 1; i > turnStart; i--) {
-    // Another agent's code runs come copied into its `For context:` content: not this agent's results.
-    if (!hasFunctionResponse(contents[i]) && !(hasCodeOutput(contents[i]) && !isForeignContext(contents[i]))) continue;
+    if (!isOwnToolResult(contents[i])) continue;
     kept++;
     if (kept === Math.max(1, keepRecent)) return i;
   }
   return turnStart;
-}
-
-/**
- * A placeholder's response: its one key and a text. A tool result that merely carries the key among others is masked
- * like any other (the eighteenth outside trial: one with the key was never masked).
- */
-function isPlaceholderResponse(response: Record<string, unknown>): boolean {
-  const keys = Object.keys(response);
-  return keys.length === 1 && keys[0] === MASKED_RESULT_KEY && typeof response[MASKED_RESULT_KEY] === 'string';
 }
 
 /** `content`'s function responses replaced by placeholders; the same object when none changes. */
@@ -80,17 +72,6 @@ function maskResponses(content: Content, hint: MaskHint): Content {
     };
   });
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
-}
-
-/** A result's text that is already a placeholder, as `foreignPlaceholder` writes one: exactly its one key. */
-function isForeignPlaceholder(text: string): boolean {
-  if (!text.startsWith(`{"${MASKED_RESULT_KEY}":`)) return false;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && isPlaceholderResponse(value as Record<string, unknown>);
-  } catch {
-    return false;
-  }
 }
 
 /** Characters under which a result's text is left as it is: a placeholder is about that long itself. */
@@ -111,22 +92,19 @@ function maskForeignResults(content: Content, hint: MaskHint): Content {
   return masked.some((part, i) => part !== parts[i]) ? { ...content, parts: masked } : content;
 }
 
-/** An output that is already a placeholder, as `codeOutputPlaceholder` writes one (a program may print those words). */
-const CODE_OUTPUT_PLACEHOLDER = new RegExp(
-  `^${CODE_OUTPUT_LABEL} \\((\\d+ characters|not serialisable)\\) elided to save context; `,
-);
-
-function isCodeOutputPlaceholder(output: string): boolean {
-  return output.length < 2_000 && CODE_OUTPUT_PLACEHOLDER.test(output);
+/** The placeholder to send for a code run's `output`: `undefined` when it is one already or would not be shorter. */
+function elidedOutput(output: string, hint: MaskHint): string | undefined {
+  if (isCodeOutputPlaceholder(output)) return undefined;
+  const text = codeOutputPlaceholder(output, hint);
+  return text.length < output.length ? text : undefined;
 }
 
 /** `part` with the output of its code run replaced by a placeholder where that is shorter; the same part otherwise. */
 function maskCodeOutput(part: Part, hint: MaskHint): Part {
   const field = codeOutputField(part);
   const output = field === 'output' ? part.codeExecutionResult?.output : field === 'text' ? part.text : undefined;
-  if (output === undefined || isCodeOutputPlaceholder(output)) return part;
-  const text = codeOutputPlaceholder(output, hint);
-  if (text.length >= output.length) return part;
+  const text = output === undefined ? undefined : elidedOutput(output, hint);
+  if (text === undefined) return part;
   return field === 'output'
     ? { ...part, codeExecutionResult: { ...part.codeExecutionResult, output: text } }
     : { ...part, text };
@@ -134,10 +112,10 @@ function maskCodeOutput(part: Part, hint: MaskHint): Part {
 
 /** ADK's text of a code run's output (content/code-output.ts) with the output replaced where that is shorter. */
 function maskRenderedOutput(content: Content, output: string, hint: MaskHint): Content {
-  if (isCodeOutputPlaceholder(output)) return content;
-  const placeholder = codeOutputPlaceholder(output, hint);
-  if (placeholder.length >= output.length) return content;
-  return { ...content, parts: [{ ...content.parts?.[0], text: renderCodeOutput(placeholder) }] };
+  const text = elidedOutput(output, hint);
+  return text === undefined
+    ? content
+    : { ...content, parts: [{ ...content.parts?.[0], text: renderCodeOutput(text) }] };
 }
 
 /**

@@ -9,7 +9,7 @@
  * (docs/design.md, "Three remedies"). */
 import type { Content } from '@google/genai';
 import { hasFunctionResponse, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
-import { holdsToolResult } from '../content/tool-result.js';
+import { holdsToolResult, isOwnToolResult } from '../content/tool-result.js';
 import type { ResolvedPolicy } from '../options.js';
 import { maskStep, type MaskStep, type MaskStepInput } from './mask-for-room.js';
 import { maskKeepFrom } from './mask-observations.js';
@@ -40,8 +40,8 @@ export interface StaleOutputInput extends Omit<MaskStepInput, 'keepRecent' | 'ta
  */
 const LONG_LOOP_CALLS = 10;
 
-/** A content of the turn's own work: the model's reply or call, or a tool result. */
-const isOwnWork = (content: Content): boolean => content.role !== 'user' || hasFunctionResponse(content);
+/** A content of the turn's own work: the model's reply or call, or a result of its own (a code run's as ADK sends it too). */
+const isOwnWork = (content: Content): boolean => content.role !== 'user' || isOwnToolResult(content);
 
 /**
  * Where a masking for cost may stop and what it reads, on this call: at the agent's first call of a

@@ -1,7 +1,8 @@
 /**
  * The words of a masked result's placeholder: what was elided (tool, size, its identifiers, an excerpt) and how to
  * get it back. A pure function of the result as a database stores it and of the hint, so every replica and every
- * call writes the same bytes (masking/mask-observations.ts).
+ * call writes the same bytes (masking/mask-observations.ts); and how a placeholder already written is known, so
+ * none is masked twice.
  */
 import { storedForm } from '../estimate/json-text.js';
 import { safeHead, truncateEnd } from '../text/truncate-text.js';
@@ -159,9 +160,38 @@ export function foreignPlaceholder(name: string, text: string, hint: MaskHint): 
 }
 
 /** What a code run's masked output is called: an output already masked is known by these words. */
-export const CODE_OUTPUT_LABEL = 'Output of the code run';
+const CODE_OUTPUT_LABEL = 'Output of the code run';
 
 /** The placeholder of a code run's output (content/code-output.ts): its size, an excerpt, read back by recall only. */
 export function codeOutputPlaceholder(output: string, hint: MaskHint): string {
   return placeholderText({ label: CODE_OUTPUT_LABEL, value: output, chars: output.length }, hint);
+}
+
+/**
+ * A placeholder's response: its one key and a text. A tool result that merely carries the key among others is masked
+ * like any other (the eighteenth outside trial: one with the key was never masked).
+ */
+export function isPlaceholderResponse(response: Record<string, unknown>): boolean {
+  const keys = Object.keys(response);
+  return keys.length === 1 && keys[0] === MASKED_RESULT_KEY && typeof response[MASKED_RESULT_KEY] === 'string';
+}
+
+/** A result's text that is already a placeholder, as `foreignPlaceholder` writes one: exactly its one key. */
+export function isForeignPlaceholder(text: string): boolean {
+  if (!text.startsWith(`{"${MASKED_RESULT_KEY}":`)) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && isPlaceholderResponse(value as Record<string, unknown>);
+  } catch {
+    return false;
+  }
+}
+
+/** An output that is already a placeholder, as `codeOutputPlaceholder` writes one (a program may print those words). */
+const CODE_OUTPUT_PLACEHOLDER = new RegExp(
+  `^${CODE_OUTPUT_LABEL} \\((\\d+ characters|not serialisable)\\) elided to save context; `,
+);
+
+export function isCodeOutputPlaceholder(output: string): boolean {
+  return output.length < 2_000 && CODE_OUTPUT_PLACEHOLDER.test(output);
 }
