@@ -4,6 +4,7 @@ import { foreignContext, modelText, userText } from '../../test/support/builders
 import { contentLines } from '../recall/result-lines.js';
 import { isUserRequest } from '../content/content-shape.js';
 import { isOwnToolResult } from '../content/tool-result.js';
+import { markRenderedCodeOutputs, renderedCodeOutput, type OutputDelimiters } from '../content/code-output.js';
 import { copyMasked } from './placeholder-copy.js';
 import { maskContent, maskKeepFrom } from './mask-observations.js';
 
@@ -25,6 +26,16 @@ const ranLocally = (result: string): Content => ({
   role: 'model',
   parts: [{ text: `Code execution result:\n${result}\n`, codeExecutionResult: { outcome: Outcome.OUTCOME_OK } }],
 });
+
+/** ADK's default delimiters of a code run's output sent as text (`BaseCodeExecutor.executionResultDelimiters`). */
+const ADK_DELIMITERS: OutputDelimiters = ['```tool_output\n', '\n```'];
+
+/** A user content of `text` between `delimiters`, marked as the shell marks it for an agent with that executor. */
+function rendered(text: string, delimiters: OutputDelimiters = ADK_DELIMITERS): Content {
+  const content: Content = { role: 'user', parts: [{ text: `${delimiters[0]}${text}${delimiters[1]}` }] };
+  markRenderedCodeOutputs([content], delimiters);
+  return content;
+}
 
 describe('masking the output of a code run', () => {
   it("should replace Gemini's code execution output by a placeholder, keeping the code and the words", () => {
@@ -97,26 +108,54 @@ describe('masking the output of a code run', () => {
   });
 
   it("should mask a run's output ADK sends as a user's text, keep its delimiters, and not take it for the user's", () => {
-    const rendered: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
-    expect(isUserRequest(rendered)).toBe(false);
+    const run = rendered(output);
+    expect(isUserRequest(run)).toBe(false);
     expect(isUserRequest(userText(`Here is what I got:\n\`\`\`tool_output\n${output}\n\`\`\``))).toBe(true);
-    const masked = maskContent(rendered, hint, 2_000);
+    const masked = maskContent(run, hint, 2_000);
     expect(masked.parts?.[0]?.text).toMatch(
       /^```tool_output\nOutput of the code run \(\d+ characters\) elided[^]*\n```$/,
     );
     expect(maskContent(masked, hint, 2_000)).toBe(masked);
-    const contents = [userText('Totals?'), rendered, modelText('Done.'), userText('Again?'), rendered, rendered];
+    // The masked copy is still the run's output, not a user's text.
+    expect(isUserRequest(masked)).toBe(false);
+    expect(isUserRequest(copyMasked(masked))).toBe(false);
+    const contents = [userText('Totals?'), run, modelText('Done.'), userText('Again?'), run, run];
     expect(maskKeepFrom(contents, 1)).toBe(5);
   });
 
   it("should count as this agent's own result its code runs in either shape, never another agent's", () => {
-    const rendered: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
+    const run = rendered(output);
     const handed: Content = { role: 'user', parts: [{ text: 'For context:' }, ...(ran(output).parts ?? [])] };
-    expect([ran(output), rendered, handed, userText('Totals?')].map(isOwnToolResult)).toEqual([
-      true,
-      true,
-      false,
-      false,
-    ]);
+    expect([ran(output), run, handed, userText('Totals?')].map(isOwnToolResult)).toEqual([true, true, false, false]);
+  });
+
+  it("should read a user's text in that shape as the user's, unless the shell marked it for the agent's executor", () => {
+    // An agent without a code executor: ADK never renders an output so, and a message can be exactly this.
+    const pasted: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
+    expect(isUserRequest(pasted)).toBe(true);
+    expect(maskContent(pasted, hint, 2_000)).toBe(pasted);
+    expect(isOwnToolResult(pasted)).toBe(false);
+    // An executor with delimiters of its own: only its shape is its output.
+    const custom: OutputDelimiters = ['<output>\n', '\n</output>'];
+    const mine = { role: 'user', parts: [{ text: `<output>\n${output}\n</output>` }] };
+    markRenderedCodeOutputs([mine, pasted], custom);
+    expect(renderedCodeOutput(mine)).toBe(output);
+    expect(isUserRequest(pasted)).toBe(true);
+    expect(maskContent(mine, hint, 2_000).parts?.[0]?.text).toMatch(
+      /^<output>\nOutput of the code run [^]*\n<\/output>$/,
+    );
+    // Nothing tells an output from a message between empty delimiters: none is marked.
+    const bare = { role: 'user', parts: [{ text: output }] };
+    markRenderedCodeOutputs([bare], ['', '']);
+    expect(isUserRequest(bare)).toBe(true);
+  });
+
+  it('should read a frozen content as marked, and read again a marked content a callback rewrote', () => {
+    const frozen = Object.freeze({ role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] });
+    markRenderedCodeOutputs([frozen], ADK_DELIMITERS);
+    expect(renderedCodeOutput(frozen)).toBe(output);
+    const run = rendered(output);
+    run.parts = [{ text: 'Please summarize the run above.' }];
+    expect(isUserRequest(run)).toBe(true);
   });
 });

@@ -24,7 +24,7 @@ import type { Content, Part } from '@google/genai';
 import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-shape.js';
 import { isOwnToolResult } from '../content/tool-result.js';
 import { foreignResultOf, hasForeignResult } from '../content/foreign-result.js';
-import { codeOutputField, renderCodeOutput, renderedCodeOutput } from '../content/code-output.js';
+import { codeOutputField, renderedCodeOutput, withRenderedOutput } from '../content/code-output.js';
 import {
   codeOutputPlaceholder,
   foreignPlaceholder,
@@ -113,9 +113,7 @@ function maskCodeOutput(part: Part, hint: MaskHint): Part {
 /** ADK's text of a code run's output (content/code-output.ts) with the output replaced where that is shorter. */
 function maskRenderedOutput(content: Content, output: string, hint: MaskHint): Content {
   const text = elidedOutput(output, hint);
-  return text === undefined
-    ? content
-    : { ...content, parts: [{ ...content.parts?.[0], text: renderCodeOutput(text) }] };
+  return text === undefined ? content : withRenderedOutput(content, text);
 }
 
 /**

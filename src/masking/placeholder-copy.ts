@@ -9,6 +9,7 @@
  */
 import type { Content, Part } from '@google/genai';
 import { MASKED_RESULT_KEY } from './placeholder-text.js';
+import { sameOutputKind } from '../content/code-output.js';
 
 /** The fields of a placeholder of the usual shape: `{ role, parts: [{ functionResponse: { id, name, response } }] }`. */
 export interface FlatPlaceholder {
@@ -90,5 +91,5 @@ export function copyMasked(content: Content): Content {
     if (call?.args) copy['functionCall'] = { ...call, args: { ...call.args } };
     return copy;
   });
-  return { ...content, parts };
+  return sameOutputKind(content, { ...content, parts });
 }

@@ -14,6 +14,7 @@ import { characterTokenizer } from '../../test/support/tokenizers.js';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import { safeJson } from '../estimate/json-text.js';
 import { shrinkContentsToBudget, shrinkJsonObject, shrinkPart } from './oversized-parts.js';
+import { markRenderedCodeOutputs, renderedCodeOutput } from '../content/code-output.js';
 
 /** A string value of the given kind and length: prose, quotes (escaped in JSON) or non-ASCII. */
 const stringValue = fc
@@ -384,5 +385,16 @@ describe('shrinkContentsToBudget at its floor', () => {
     expect(text.length).toBeLessThan(1_000);
     // Head+tail at the floor: the head is about half of it.
     expect(text.startsWith(`Please read this: ${unit.repeat(4)}`.slice(0, 60))).toBe(true);
+  });
+});
+
+describe('shrinkContentsToBudget: a code run output ADK sent as text', () => {
+  it('should stay a code run output once cut, not become a user message', () => {
+    const run: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${textOfLength(40_000)}\n\`\`\`` }] };
+    markRenderedCodeOutputs([run], ['```tool_output\n', '\n```']);
+    const { contents } = shrinkContentsToBudget([userText('Totals?'), run], 2_000, characterTokenizer);
+    expect(contents[1]).not.toBe(run);
+    expect(contents[1]?.parts?.[0]?.text?.length).toBeLessThan(40_000);
+    expect(renderedCodeOutput(contents[1])).toBeDefined();
   });
 });

@@ -16,6 +16,7 @@ import { estimateContentTokens, estimatePartTokens } from '../estimate/estimate-
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { jsonSize, omittedMedia, partSize, shrinkPart } from './cut-part.js';
 import { isPaired, keepHeadTailParts, MANY_PARTS } from './keep-head-tail-parts.js';
+import { sameOutputKind } from '../content/code-output.js';
 
 export { shrinkJsonObject, shrinkPart } from './cut-part.js';
 
@@ -211,7 +212,7 @@ function cutContent(content: Content, limitFor: (size: number) => number, size: 
     return next;
   });
   const kept = many ? keepHeadTailParts(cut, sizes, limit, (i) => inPlace[i] === true) : cut;
-  return changed || kept !== cut ? { ...content, parts: [...kept] } : content;
+  return changed || kept !== cut ? sameOutputKind(content, { ...content, parts: [...kept] }) : content;
 }
 
 /**

@@ -6,7 +6,7 @@
  * outputs are now masked like tool results, the code and the model's words kept, and read back with the recall
  * tool from the model's event, which stays as it was.
  */
-import { BuiltInCodeExecutor, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { BuiltInCodeExecutor, InMemorySessionService, LlmAgent, Runner, type BaseCodeExecutor } from '@google/adk';
 import { Language, Outcome, type Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
@@ -58,8 +58,12 @@ const analyst: ModelScript = ({ request }) => {
 
 const MESSAGES = [...Array.from({ length: 8 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
 
-/** Eight runs then the question, through a real Runner with `BuiltInCodeExecutor` and the guard. */
-async function runAnalyst(script: ModelScript) {
+/** Eight runs then the question, through a real Runner with `BuiltInCodeExecutor` (or `executor`, none for null) and the guard. */
+async function runAnalyst(
+  script: ModelScript,
+  executor: BaseCodeExecutor | null = new BuiltInCodeExecutor(),
+  messages: readonly string[] = MESSAGES,
+) {
   const model = new ScriptedLlm({
     model: 'gemini-2.5-flash',
     window: WINDOW,
@@ -70,7 +74,7 @@ async function runAnalyst(script: ModelScript) {
     name: 'analyst',
     model,
     instruction: 'Analyse.',
-    codeExecutor: new BuiltInCodeExecutor(),
+    ...(executor && { codeExecutor: executor }),
   });
   const guard = new ContextGuard({
     contextWindow: WINDOW,
@@ -81,7 +85,7 @@ async function runAnalyst(script: ModelScript) {
   const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
   const session = await sessionService.createSession({ appName: APP, userId: 'u' });
   const errors: string[] = [];
-  for (const text of MESSAGES) {
+  for (const text of messages) {
     const newMessage = { role: 'user', parts: [{ text }] };
     for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
       if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
@@ -137,6 +141,44 @@ describe('the output of code the model ran', () => {
       /^```tool_output\nOutput of the code run \(\d+ characters\) elided to save context; call recall_history/,
     );
     for (const text of MESSAGES) expect(last.some((content) => content.parts?.[0]?.text === text)).toBe(true);
+    expect(answer).toBe('It was checksum C-1-77.');
+  });
+
+  it("should take a user's message in ADK's shape of an output for the user's own when the agent runs no code", async () => {
+    // Review 21: ADK writes an output so only for an agent with a code executor; without one, a message pasted
+    // exactly as "```tool_output\n…\n```" is the user's, never masked as a code run's output.
+    const pastes = Array.from({ length: 8 }, (_, i) => `\`\`\`tool_output\n${outputOf(i + 1)}\n\`\`\``);
+    const messages = ['I will paste the runs.', ...pastes, 'Thanks.'];
+    const reader: ModelScript = () => ({ content: { role: 'model', parts: [{ text: 'Noted.' }] } });
+    const { model, errors } = await runAnalyst(reader, null, messages);
+    expect(errors).toEqual([]);
+    expect(model.requests).toHaveLength(messages.length);
+    const texts = model.requests.map((request) =>
+      request.contents.flatMap((content) => content.parts ?? []).map((part) => part.text ?? ''),
+    );
+    texts.forEach((sent, turn) => expect(sent).toContain(messages[turn]));
+    expect(texts.flat().filter((text) => text.includes('Output of the code run'))).toEqual([]);
+  });
+
+  it('should read the outputs of an executor with delimiters of its own, and only those', async () => {
+    const executor = new BuiltInCodeExecutor();
+    executor.executionResultDelimiters = ['<output>\n', '\n</output>'];
+    const streamed: ModelScript = (call) => {
+      if (call.request.contents.at(-1)?.parts?.[0]?.text?.startsWith('<output>'))
+        return { content: { role: 'model', parts: [{ text: 'Ran it.' }] } };
+      const answer = analyst(call);
+      const result = answer.content.parts?.find((part) => part.codeExecutionResult);
+      return result ? { content: { role: 'model', parts: [result] } } : answer;
+    };
+    const { model, errors, answer } = await runAnalyst(streamed, executor);
+    expect(errors).toEqual([]);
+    const rendered = model.requests
+      .at(-1)!
+      .contents.flatMap((content) => content.parts ?? [])
+      .map((part) => part.text ?? '')
+      .filter((text) => text.startsWith('<output>'));
+    expect(rendered).toHaveLength(8);
+    expect(rendered[0]).toMatch(/^<output>\nOutput of the code run \(\d+ characters\) elided[^]*\n<\/output>$/);
     expect(answer).toBe('It was checksum C-1-77.');
   });
 });

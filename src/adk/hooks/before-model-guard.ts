@@ -18,6 +18,7 @@ import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
 import { retryRejected, type RetryDecision } from './retry-rejected.js';
 import { listedRoutedName } from '../runtime/listed-routed-name.js';
 import { hideOwnArtifacts } from './hide-own-artifacts.js';
+import { markCodeOutputs } from './code-output-marks.js';
 import type { RecallPending } from './read-request.js';
 import type { ResolvedPolicy } from '../../options.js';
 import { recallDue } from '../../recall/declaration.js';
@@ -224,6 +225,7 @@ export class BeforeModelGuard {
       const policy = this.policies.of(context.agentName);
       if (!policy.enabled) return undefined;
       hideOwnArtifacts(request);
+      markCodeOutputs(context, request);
       const { stored, windowChoice, fixedPart, recallPending } = await this.callState(context, request, key, policy);
       hooks = new CompactionHooks(context.invocationContext, compactionTrigger(stored.requested), logger, key);
       const summaryRejection: SummaryRejection = {};
