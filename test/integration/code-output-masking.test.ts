@@ -58,6 +58,21 @@ const analyst: ModelScript = ({ request }) => {
 
 const MESSAGES = [...Array.from({ length: 8 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
 
+/**
+ * The analyst streamed: each chunk of other parts is an event of its own, so a run's result comes as a content of
+ * nothing else, which ADK sends as a user's text starting with `opening` (`convertCodeExecutionParts`).
+ */
+const streamedAnalyst =
+  (opening: string): ModelScript =>
+  (call) => {
+    // A response that ends on a run's result is not final: ADK calls the model again, which then answers.
+    if (call.request.contents.at(-1)?.parts?.[0]?.text?.startsWith(opening))
+      return { content: { role: 'model', parts: [{ text: 'Ran it.' }] } };
+    const answer = analyst(call);
+    const result = answer.content.parts?.find((part) => part.codeExecutionResult);
+    return result ? { content: { role: 'model', parts: [result] } } : answer;
+  };
+
 /** Eight runs then the question, through a real Runner with `BuiltInCodeExecutor` (or `executor`, none for null) and the guard. */
 async function runAnalyst(
   script: ModelScript,
@@ -121,15 +136,7 @@ describe('the output of code the model ran', () => {
   it("should mask it too where ADK sends it as a user's text, and never take it for the user's message", async () => {
     // Streamed, each chunk of other parts is an event of its own: a content of nothing but the run's result, which
     // ADK sends as "```tool_output\n…\n```" in a user content (`convertCodeExecutionParts`).
-    const streamed: ModelScript = (call) => {
-      // A response that ends on a run's result is not final: ADK calls the model again, which then answers.
-      if (call.request.contents.at(-1)?.parts?.[0]?.text?.startsWith('```tool_output'))
-        return { content: { role: 'model', parts: [{ text: 'Ran it.' }] } };
-      const answer = analyst(call);
-      const result = answer.content.parts?.find((part) => part.codeExecutionResult);
-      return result ? { content: { role: 'model', parts: [result] } } : answer;
-    };
-    const { model, errors, answer } = await runAnalyst(streamed);
+    const { model, errors, answer } = await runAnalyst(streamedAnalyst('```tool_output'));
     expect(errors).toEqual([]);
     const last = model.requests.at(-1)!.contents;
     const rendered = last
@@ -163,14 +170,7 @@ describe('the output of code the model ran', () => {
   it('should read the outputs of an executor with delimiters of its own, and only those', async () => {
     const executor = new BuiltInCodeExecutor();
     executor.executionResultDelimiters = ['<output>\n', '\n</output>'];
-    const streamed: ModelScript = (call) => {
-      if (call.request.contents.at(-1)?.parts?.[0]?.text?.startsWith('<output>'))
-        return { content: { role: 'model', parts: [{ text: 'Ran it.' }] } };
-      const answer = analyst(call);
-      const result = answer.content.parts?.find((part) => part.codeExecutionResult);
-      return result ? { content: { role: 'model', parts: [result] } } : answer;
-    };
-    const { model, errors, answer } = await runAnalyst(streamed, executor);
+    const { model, errors, answer } = await runAnalyst(streamedAnalyst('<output>'), executor);
     expect(errors).toEqual([]);
     const rendered = model.requests
       .at(-1)!
