@@ -5,12 +5,13 @@
  * chunk, as Gemini sends usage on every chunk. The guard billed each: `status()` showed 1.5-2x the prompt tokens
  * and cost the provider billed. Here ADK's own `Gemini` class streams through a stand-in API client (no network).
  */
-import { FunctionTool, Gemini, InMemorySessionService, LlmAgent, Runner, StreamingMode } from '@google/adk';
+import { FunctionTool, InMemorySessionService, LlmAgent, Runner, StreamingMode, type Gemini } from '@google/adk';
 import type { Content, GenerateContentResponse } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { logText } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, userMessage } from '../support/agent-harness.js';
+import { streamingGemini } from '../support/streaming-gemini.js';
 
 const PRICE = { input: 0.3, cachedInput: 0.03, output: 2.5 };
 
@@ -48,19 +49,14 @@ function chunksFor(contents: Content[], prompt: number, step: number): Partial<G
   }));
 }
 
-/** ADK's Gemini class with an API client that streams scripted chunks and records what a provider would bill. */
-function streamingGemini(billed: Billed[]): Gemini {
-  const model = new Gemini({ model: 'gemini-2.5-flash', apiKey: 'offline' });
-  const generateContentStream = async (request: { contents: Content[] }) => {
+/** ADK's Gemini class streaming scripted chunks, recording what a provider would bill. */
+function billingGemini(billed: Billed[]): Gemini {
+  return streamingGemini((request) => {
     const prompt = JSON.stringify(request.contents).length >> 2;
     const chunks = chunksFor(request.contents, prompt, billed.length);
     billed.push({ prompt, output: chunks.at(-1)?.usageMetadata?.candidatesTokenCount ?? 0 });
-    return (async function* () {
-      yield* chunks;
-    })();
-  };
-  Object.assign(model, { _apiClient: { models: { generateContentStream } } });
-  return model;
+    return chunks;
+  });
 }
 
 describe('a streamed call', () => {
@@ -74,7 +70,7 @@ describe('a streamed call', () => {
     });
     const agent = new LlmAgent({
       name: 'streamer',
-      model: streamingGemini(billed),
+      model: billingGemini(billed),
       instruction: 'Read logs.',
       tools: [fetch],
     });
