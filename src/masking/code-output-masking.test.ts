@@ -6,6 +6,7 @@ import { isUserRequest } from '../content/content-shape.js';
 import { isOwnToolResult } from '../content/tool-result.js';
 import { markRenderedCodeOutputs, renderedCodeOutput, type OutputDelimiters } from '../content/code-output.js';
 import { copyMasked } from './placeholder-copy.js';
+import { EDITED_PART_SIGNATURE } from '../content/thought-signature.js';
 import { maskContent, maskKeepFrom } from './mask-observations.js';
 
 const output = `row,total\n${Array.from({ length: 300 }, (_, i) => `${i},${i * 7}`).join('\n')}\nchecksum 7fa3c9`;
@@ -157,5 +158,16 @@ describe('masking the output of a code run', () => {
     const run = rendered(output);
     run.parts = [{ text: 'Please summarize the run above.' }];
     expect(isUserRequest(run)).toBe(true);
+  });
+
+  it('should sign a masked output as an edited part when the model had signed it', () => {
+    const signed: Content = {
+      role: 'model',
+      parts: (ran(output).parts ?? []).map((part, i) => (i === 1 ? { ...part, thoughtSignature: 'c2lnbmVk' } : part)),
+    };
+    const masked = maskContent(signed, hint, 2_000);
+    expect(masked.parts?.[1]?.codeExecutionResult?.output).toMatch(/^Output of the code run/);
+    expect(masked.parts?.[1]?.thoughtSignature).toBe(EDITED_PART_SIGNATURE);
+    expect(masked.parts?.[0]).toBe(signed.parts?.[0]);
   });
 });

@@ -25,6 +25,7 @@ import { hasFunctionResponse, latestUserRequestIndex } from '../content/content-
 import { isOwnToolResult } from '../content/tool-result.js';
 import { foreignResultOf, hasForeignResult } from '../content/foreign-result.js';
 import { codeOutputField, renderedCodeOutput, withRenderedOutput } from '../content/code-output.js';
+import { withEditedSignature } from '../content/thought-signature.js';
 import {
   codeOutputPlaceholder,
   foreignPlaceholder,
@@ -105,9 +106,11 @@ function maskCodeOutput(part: Part, hint: MaskHint): Part {
   const output = field === 'output' ? part.codeExecutionResult?.output : field === 'text' ? part.text : undefined;
   const text = output === undefined ? undefined : elidedOutput(output, hint);
   if (text === undefined) return part;
-  return field === 'output'
-    ? { ...part, codeExecutionResult: { ...part.codeExecutionResult, output: text } }
-    : { ...part, text };
+  const masked =
+    field === 'output'
+      ? { ...part, codeExecutionResult: { ...part.codeExecutionResult, output: text } }
+      : { ...part, text };
+  return withEditedSignature(part, masked);
 }
 
 /** ADK's text of a code run's output (content/code-output.ts) with the output replaced where that is shorter. */

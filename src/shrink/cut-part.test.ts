@@ -5,6 +5,8 @@ import { PROPERTY_RUNS, rawUtf16Text } from '../../test/support/arbitraries.js';
 import { jsonStringBytes } from '../truncation/json-text-cost.js';
 import { cutTextToBytes, jsonSize, partSize, shrinkPart } from './cut-part.js';
 import { SUMMARY_MARKER } from '../summary/inject-summary.js';
+import { EDITED_PART_SIGNATURE } from '../content/thought-signature.js';
+import { inlineDataPart } from '../../test/support/builders.js';
 
 /** Texts whose characters cost more than one byte once escaped as JSON, as pasted text often does. */
 const ESCAPE_HEAVY: ReadonlyArray<readonly [string, string]> = [
@@ -108,5 +110,27 @@ describe('cutTextToBytes', () => {
   it('should return the very same text when it fits', () => {
     const text = 'short "text"';
     expect(cutTextToBytes(text, 100)).toBe(text);
+  });
+});
+
+describe('shrinkPart: a part the model signed (Gemini thought signatures)', () => {
+  const signed = { thoughtSignature: 'c2lnbmVk' };
+
+  it('should send a cut part with the signature of an edited part, never its own', () => {
+    const call: Part = { functionCall: { name: 'write_file', args: { content: 'x'.repeat(40_000) } }, ...signed };
+    const text: Part = { text: 'y'.repeat(40_000), ...signed };
+    const media: Part = { ...inlineDataPart('image/png', 'A'.repeat(400_000)), ...signed };
+    for (const part of [call, text, media]) {
+      const cut = shrinkPart(part, 2_000);
+      expect(partSize(cut)).toBeLessThan(partSize(part));
+      expect(cut.thoughtSignature).toBe(EDITED_PART_SIGNATURE);
+    }
+    expect(call.thoughtSignature).toBe('c2lnbmVk');
+  });
+
+  it('should leave a part it does not cut, and an unsigned one, as they are', () => {
+    const small: Part = { text: 'short', ...signed };
+    expect(shrinkPart(small, 2_000)).toBe(small);
+    expect(shrinkPart({ text: 'y'.repeat(40_000) }, 2_000).thoughtSignature).toBeUndefined();
   });
 });

@@ -18,6 +18,7 @@ import { truncateMiddle } from '../text/truncate-text.js';
 import { cutString, type LineLimits } from '../truncation/cut-string.js';
 import { jsonStringBytes, utf8Bytes } from '../truncation/json-text-cost.js';
 import { shrinkSummaryText, SUMMARY_MARKER } from '../summary/inject-summary.js';
+import { withEditedSignature } from '../content/thought-signature.js';
 
 const ARRAY_KEEP = 20;
 /** No line rule: the last resort cuts by bytes alone (whole lines first, as `cutString` does). */
@@ -106,10 +107,17 @@ export function cutTextToBytes(text: string, maxBytes: number): string {
   return cut;
 }
 
-/** One part cut to about `maxBytes` UTF-8 bytes of JSON. */
+/**
+ * One part cut to about `maxBytes` UTF-8 bytes of JSON. A signed part (a Gemini thought signature) that is cut
+ * carries the signature of an edited part instead of its own (content/thought-signature.ts).
+ */
 export function shrinkPart(part: Part, maxBytes: number): Part {
+  return withEditedSignature(part, cutPart(part, maxBytes));
+}
+
+function cutPart(part: Part, maxBytes: number): Part {
   if (typeof part.text === 'string') {
-    // What the part carries besides its text (field names, `thought`, a signature) stays; the text gets the rest.
+    // What the part carries besides its text (field names, `thought`, a signature) is counted; the text gets the rest.
     const budget = Math.max(0, maxBytes - (jsonSize({ ...part, text: '' }) - 2));
     const text = cutTextToBytes(part.text, budget);
     if (text !== part.text) return { ...part, text };

@@ -17,6 +17,7 @@ import type { Tokenizer } from '../estimate/tokenizer.js';
 import { jsonSize, omittedMedia, partSize, shrinkPart } from './cut-part.js';
 import { isPaired, keepHeadTailParts, MANY_PARTS } from './keep-head-tail-parts.js';
 import { sameOutputKind } from '../content/code-output.js';
+import { withEditedSignature } from '../content/thought-signature.js';
 
 export { shrinkJsonObject, shrinkPart } from './cut-part.js';
 
@@ -119,7 +120,8 @@ function omitCostlyMedia(
   let sum = tokens;
   for (const item of media) {
     if (sum <= budget) break;
-    const note = omittedMedia(contents[item.content]!.parts![item.part]!);
+    const media = contents[item.content]!.parts![item.part]!;
+    const note = withEditedSignature(media, omittedMedia(media));
     const notes = replaced.get(item.content) ?? new Map<number, Part>();
     notes.set(item.part, note);
     replaced.set(item.content, notes);
