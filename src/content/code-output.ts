@@ -58,12 +58,22 @@ function mark<T extends Content>(content: T, delimiters: OutputDelimiters): T {
 
 /**
  * Marks the contents of a request that are ADK's text of a code run's output: those in its shape between the
- * agent's executor's `delimiters`. The shell calls it only for an agent with a code executor, before anything
- * reads the request (adk/hooks/code-output-marks.ts); without it no user text is ever read as a code run's output.
+ * agent's executor's `delimiters` whose output is one the session's code runs gave (`ran`: the outputs of its events
+ * that hold nothing but a run's result, which ADK renders so). A user's message in that shape is not one of them
+ * unless it repeats an output word for word. The shell calls it only for an agent with a code executor, before
+ * anything reads the request (adk/hooks/code-output-marks.ts); without it no user text is ever read as an output.
  */
-export function markRenderedCodeOutputs(contents: readonly Content[], delimiters: OutputDelimiters): void {
+export function markRenderedCodeOutputs(
+  contents: readonly Content[],
+  delimiters: OutputDelimiters,
+  ran: ReadonlySet<string>,
+): void {
   const copied: OutputDelimiters = [delimiters[0], delimiters[1]];
-  for (const content of contents) if (renderedText(content, copied) !== undefined) mark(content, copied);
+  for (const content of contents) {
+    const text = renderedText(content, copied);
+    if (text !== undefined && ran.has(text.slice(copied[0].length, text.length - copied[1].length)))
+      mark(content, copied);
+  }
 }
 
 /** The output inside a content ADK wrote from a code run's result alone, if `content` is one; else `undefined`. */

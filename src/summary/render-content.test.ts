@@ -10,6 +10,8 @@ import {
   userText,
 } from '../../test/support/builders.js';
 import { renderContent } from './render-content.js';
+import { markRenderedCodeOutputs } from '../content/code-output.js';
+import type { Content } from '@google/genai';
 
 describe('renderContent', () => {
   describe('contents with nothing visible', () => {
@@ -131,5 +133,20 @@ describe('renderContent', () => {
         ),
       ).toBe('[model ran code]: print(1)\n[code output]: 1');
     });
+  });
+});
+
+describe('renderContent: a code run output ADK sent as a user text', () => {
+  it("should render it as the run's output, held to a result's limit, not as the user's words", () => {
+    const output = `row,total\n${'1,2\n'.repeat(2_000)}checksum 7fa3c9`;
+    const run: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
+    markRenderedCodeOutputs([run], ['```tool_output\n', '\n```'], new Set([output]));
+    const line = renderContent(run);
+    expect(line.startsWith('[code output]: row,total')).toBe(true);
+    expect(line).toContain('checksum 7fa3c9');
+    expect(line.length).toBeLessThan(2_100);
+    // The same text unmarked is a user's message (no executor ran it).
+    const pasted: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
+    expect(renderContent(pasted).startsWith('[user]: ```tool_output')).toBe(true);
   });
 });

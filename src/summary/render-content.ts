@@ -7,6 +7,7 @@
 import type { Content, Part } from '@google/genai';
 import { safeJson } from '../estimate/json-text.js';
 import { truncateMiddle } from '../text/truncate-text.js';
+import { renderedCodeOutput } from '../content/code-output.js';
 
 interface RenderLimits {
   /** Characters kept of one text part. */
@@ -109,6 +110,9 @@ function partLimits(part: Part, foreign: boolean, limits: RenderLimits): RenderL
 
 /** One content as text lines (empty when it has nothing visible). */
 export function renderContent(content: Content, limits: RenderLimits = SUMMARY_RENDER_LIMITS): string {
+  // A code run's output ADK sent as a user's text (content/code-output.ts) is the run's, held to a result's limit.
+  const output = renderedCodeOutput(content);
+  if (output !== undefined) return `[code output]: ${truncateMiddle(output, limits.resultChars)}`;
   const speaker = content.role === 'model' ? 'model' : 'user';
   const parts = content.parts ?? [];
   const foreign = parts[0]?.text === 'For context:';

@@ -6,15 +6,15 @@
  * outputs are now masked like tool results, the code and the model's words kept, and read back with the recall
  * tool from the model's event, which stays as it was.
  */
-import { BuiltInCodeExecutor, InMemorySessionService, LlmAgent, Runner, type BaseCodeExecutor } from '@google/adk';
+import { BuiltInCodeExecutor, LlmAgent, type BaseCodeExecutor } from '@google/adk';
 import { Language, Outcome, type Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
-import { ScriptedLlm, ScriptedSummarizerLlm, type ModelScript } from '../../src/testing/index.js';
+import { ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
+import { APP_NAME, USER_ID } from '../support/agent-harness.js';
+import { guardedRunner } from '../support/guarded-runner.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
 import { pairingViolations } from '../support/request-invariants.js';
 
-const APP = 'analyst';
 const WINDOW = 200_000;
 
 /** What the code of turn `turn` prints: rows, and its checksum last. */
@@ -91,21 +91,14 @@ async function runAnalyst(
     instruction: 'Analyse.',
     ...(executor && { codeExecutor: executor }),
   });
-  const guard = new ContextGuard({
-    contextWindow: WINDOW,
-    summarizer: new ScriptedSummarizerLlm(),
-    modelWindows: { 'scripted-summarizer': 1_000_000 },
-  });
-  const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: APP, agent, sessionService, plugins: [guard] });
-  const session = await sessionService.createSession({ appName: APP, userId: 'u' });
+  const { guard, sessionService, runner, sessionId } = await guardedRunner(agent, WINDOW);
   const errors: string[] = [];
   for (const text of messages) {
     const newMessage = { role: 'user', parts: [{ text }] };
-    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
+    for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage }))
       if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
   }
-  const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
+  const stored = await sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId });
   const events = stored?.events ?? [];
   const answer = [...events].reverse().find((event) => event.author === 'analyst')?.content?.parts?.[0]?.text;
   return { model, errors, events, answer, maskings: guard.status(stored, 'analyst').maskings };
@@ -179,6 +172,20 @@ describe('the output of code the model ran', () => {
       .filter((text) => text.startsWith('<output>'));
     expect(rendered).toHaveLength(8);
     expect(rendered[0]).toMatch(/^<output>\nOutput of the code run \(\d+ characters\) elided[^]*\n<\/output>$/);
+    expect(answer).toBe('It was checksum C-1-77.');
+  });
+
+  it("should keep a user's message in ADK's shape of an output the user's, with an executor that streams", async () => {
+    // Review 22: with the executor's own delimiters, a pasted message was read as a run's output by its shape and
+    // masked in its own turn, on the call after that turn's run. Only a session's own run gives an output now.
+    const paste = `\`\`\`tool_output\nMy notes: order ORD-5521 must never be refunded.\n${'x '.repeat(600)}\n\`\`\``;
+    const messages = [...MESSAGES.slice(0, 8), paste, ...MESSAGES.slice(8)];
+    const { model, errors, answer } = await runAnalyst(streamedAnalyst('```tool_output'), undefined, messages);
+    expect(errors).toEqual([]);
+    const from = model.requests.findIndex((request) => request.contents.at(-1)?.parts?.[0]?.text === paste);
+    expect(from).toBeGreaterThan(0);
+    for (const request of model.requests.slice(from))
+      expect(request.contents.some((content) => content.parts?.[0]?.text === paste)).toBe(true);
     expect(answer).toBe('It was checksum C-1-77.');
   });
 });

@@ -5,21 +5,13 @@
  * 30k window over 30 runs the guard masks those outputs; every request keeps each turn's message as the user's,
  * and the first run's checksum is read back with the recall tool (review 21's run, kept as a test).
  */
-import {
-  BuiltInCodeExecutor,
-  InMemorySessionService,
-  LlmAgent,
-  Runner,
-  StreamingMode,
-  type LlmRequest,
-} from '@google/adk';
+import { BuiltInCodeExecutor, LlmAgent, StreamingMode, type LlmRequest } from '@google/adk';
 import { Language, Outcome, type Content, type GenerateContentResponse } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
 import { latestUserRequestIndex } from '../../src/content/content-shape.js';
-import { ScriptedSummarizerLlm } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, userMessage } from '../support/agent-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
+import { guardedRunner } from '../support/guarded-runner.js';
 import { streamingGemini, type StreamedRequest } from '../support/streaming-gemini.js';
 
 const WINDOW = 30_000;
@@ -78,14 +70,7 @@ describe('code runs streamed through Gemini', () => {
       instruction: 'Analyse.',
       codeExecutor: new BuiltInCodeExecutor(),
     });
-    const guard = new ContextGuard({
-      contextWindow: WINDOW,
-      summarizer: new ScriptedSummarizerLlm(),
-      modelWindows: { 'scripted-summarizer': 1_000_000 },
-    });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
-    const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const { guard, sessionService, runner, sessionId: id } = await guardedRunner(agent, WINDOW);
     const messages = [...Array.from({ length: 30 }, (_, i) => `Run ${i + 1}.`), 'What was the first checksum?'];
     const errors: string[] = [];
     const runConfig = { streamingMode: StreamingMode.SSE };

@@ -5,14 +5,14 @@
  * own signature the call ended the turn on "Corrupted thought signature" (the twenty-fourth outside trial). The
  * cut part now carries the signature Google documents for a part the model did not write as sent.
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { FunctionTool, LlmAgent } from '@google/adk';
 import type { Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
 import { EDITED_PART_SIGNATURE } from '../../src/content/thought-signature.js';
-import { logText, ScriptedLlm, ScriptedSummarizerLlm, type ModelScript } from '../../src/testing/index.js';
+import { logText, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, userMessage } from '../support/agent-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
+import { guardedRunner } from '../support/guarded-runner.js';
 import { ThoughtSignatures } from '../support/thought-signatures.js';
 
 const WINDOW = 16_000;
@@ -60,14 +60,7 @@ describe("a thinking model's signed calls", () => {
       fail: ({ request }) => signatures.check(request.contents ?? []),
     });
     const agent = new LlmAgent({ name: 'coder', model, instruction: 'Fix the bug.', tools: [readFile, writeFile] });
-    const guard = new ContextGuard({
-      contextWindow: WINDOW,
-      summarizer: new ScriptedSummarizerLlm(),
-      modelWindows: { 'scripted-summarizer': 1_000_000 },
-    });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
-    const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    const { sessionService, runner, sessionId: id } = await guardedRunner(agent, WINDOW);
     const errors: string[] = [];
     const newMessage = userMessage('The checkout total is wrong: find and fix it.');
     for await (const event of runner.runAsync({ userId: USER_ID, sessionId: id, newMessage }))

@@ -1,16 +1,56 @@
 /**
  * ADK sends a code run's output as a user's text only for an agent with a code executor, between that
- * executor's `executionResultDelimiters` (`CodeExecutionRequestProcessor`, @google/adk 2.0): the request's
- * contents in that shape are marked, so the core reads them as outputs and never another user text
- * (content/code-output.ts).
+ * executor's `executionResultDelimiters`, and only from an event that holds nothing but the run's result
+ * (`CodeExecutionRequestProcessor`, `convertCodeExecutionParts`, @google/adk 2.0): the request's contents in that
+ * shape whose output is such an event's are marked, so the core reads them as outputs and never a user's message
+ * in the same shape (content/code-output.ts; review 22: one pasted to an agent with an executor was masked in
+ * its own turn).
  */
 import { isLlmAgent, type Context, type LlmRequest } from '@google/adk';
 import { markRenderedCodeOutputs, type OutputDelimiters } from '../../content/code-output.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
+import { scopeOfContext } from '../runtime/session-scope.js';
+
+/** The parts of a session event read here. */
+interface RunEvent {
+  readonly id?: string | undefined;
+  readonly content?: { readonly parts?: readonly { readonly codeExecutionResult?: { readonly output?: string } }[] };
+}
+
+interface Scan {
+  readonly length: number;
+  /** The id of the last event read: the next list of the session continues it when it holds the same event there. */
+  readonly lastId: string | undefined;
+  readonly outputs: Set<string>;
+}
+
+/** Sessions remembered at most; the oldest are read afresh. */
+const MAX_SESSIONS = 10_000;
+
+/** By session: ADK gives each invocation a new list of the session's events, which starts with those read before. */
+const scans = new BoundedMap<string, Scan>(MAX_SESSIONS);
 
 /** Marks the request's code run outputs ADK sent as text, before anything reads its contents. */
 export function markCodeOutputs(context: Context, request: LlmRequest): void {
   const delimiters = executorDelimiters(context.invocationContext.agent);
-  if (delimiters && request.contents) markRenderedCodeOutputs(request.contents, delimiters);
+  if (!delimiters || !request.contents) return;
+  const events: readonly RunEvent[] = context.invocationContext.session.events;
+  markRenderedCodeOutputs(request.contents, delimiters, outputsOf(events, scopeOfContext(context)));
+}
+
+/** The outputs ADK renders as text from `events`: those of events holding nothing but a run's result. */
+function outputsOf(events: readonly RunEvent[], key: string): ReadonlySet<string> {
+  const known = scans.get(key);
+  const resumed = known !== undefined && known.length <= events.length && events[known.length - 1]?.id === known.lastId;
+  const outputs = resumed ? known.outputs : new Set<string>();
+  for (let i = resumed ? known.length : 0; i < events.length; i++) {
+    const parts = events[i]?.content?.parts;
+    const result = parts?.length === 1 ? parts[0]?.codeExecutionResult : undefined;
+    // As ADK writes it: an absent output is the text "undefined" (`convertCodeExecutionParts`).
+    if (result) outputs.add(`${result.output}`);
+  }
+  scans.set(key, { length: events.length, lastId: events[events.length - 1]?.id, outputs });
+  return outputs;
 }
 
 /** The delimiters of the agent's code executor, read by shape (ADK converts for any `BaseCodeExecutor`). */
