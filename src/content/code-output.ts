@@ -58,21 +58,20 @@ function mark<T extends Content>(content: T, delimiters: OutputDelimiters): T {
 
 /**
  * Marks the contents of a request that are ADK's text of a code run's output: those in its shape between the
- * agent's executor's `delimiters` whose output is one the session's code runs gave (`ran`: the outputs of its events
- * that hold nothing but a run's result, which ADK renders so). A user's message in that shape is not one of them
- * unless it repeats an output word for word. The shell calls it only for an agent with a code executor, before
- * anything reads the request (adk/hooks/code-output-marks.ts); without it no user text is ever read as an output.
+ * agent's executor's `delimiters` whose output is one the session's code runs gave (`ran`: whether an output is one
+ * of its events' that hold nothing but a run's result, which ADK renders so). A user's message in that shape is not
+ * one of them unless it repeats an output word for word. The shell calls it only for an agent with a code executor,
+ * before anything reads the request (adk/hooks/code-output-marks.ts); without it no user text is read as an output.
  */
 export function markRenderedCodeOutputs(
   contents: readonly Content[],
   delimiters: OutputDelimiters,
-  ran: ReadonlySet<string>,
+  ran: (output: string) => boolean,
 ): void {
   const copied: OutputDelimiters = [delimiters[0], delimiters[1]];
   for (const content of contents) {
     const text = renderedText(content, copied);
-    if (text !== undefined && ran.has(text.slice(copied[0].length, text.length - copied[1].length)))
-      mark(content, copied);
+    if (text !== undefined && ran(text.slice(copied[0].length, text.length - copied[1].length))) mark(content, copied);
   }
 }
 

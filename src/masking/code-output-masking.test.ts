@@ -34,7 +34,7 @@ const ADK_DELIMITERS: OutputDelimiters = ['```tool_output\n', '\n```'];
 /** A run's output `text` between `delimiters`, marked as the shell marks it for an agent with that executor. */
 function rendered(text: string, delimiters: OutputDelimiters = ADK_DELIMITERS): Content {
   const content: Content = { role: 'user', parts: [{ text: `${delimiters[0]}${text}${delimiters[1]}` }] };
-  markRenderedCodeOutputs([content], delimiters, new Set([text]));
+  markRenderedCodeOutputs([content], delimiters, (ran) => ran === text);
   return content;
 }
 
@@ -139,7 +139,7 @@ describe('masking the output of a code run', () => {
     // An executor with delimiters of its own: only its shape is its output.
     const custom: OutputDelimiters = ['<output>\n', '\n</output>'];
     const mine = { role: 'user', parts: [{ text: `<output>\n${output}\n</output>` }] };
-    markRenderedCodeOutputs([mine, pasted], custom, new Set([output]));
+    markRenderedCodeOutputs([mine, pasted], custom, (ran) => ran === output);
     expect(renderedCodeOutput(mine)).toBe(output);
     expect(isUserRequest(pasted)).toBe(true);
     expect(maskContent(mine, hint, 2_000).parts?.[0]?.text).toMatch(
@@ -147,7 +147,7 @@ describe('masking the output of a code run', () => {
     );
     // Nothing tells an output from a message between empty delimiters: none is marked.
     const bare = { role: 'user', parts: [{ text: output }] };
-    markRenderedCodeOutputs([bare], ['', ''], new Set([output]));
+    markRenderedCodeOutputs([bare], ['', ''], (ran) => ran === output);
     expect(isUserRequest(bare)).toBe(true);
   });
 
@@ -155,14 +155,14 @@ describe('masking the output of a code run', () => {
     // An agent with an executor: a message pasted in ADK's shape holds no output of the session's runs.
     const pasted: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\nmy own notes\n\`\`\`` }] };
     const run: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
-    markRenderedCodeOutputs([pasted, run], ADK_DELIMITERS, new Set([output]));
+    markRenderedCodeOutputs([pasted, run], ADK_DELIMITERS, (ran) => ran === output);
     expect(isUserRequest(pasted)).toBe(true);
     expect(renderedCodeOutput(run)).toBe(output);
   });
 
   it('should read a frozen content as marked, and read again a marked content a callback rewrote', () => {
     const frozen = Object.freeze({ role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] });
-    markRenderedCodeOutputs([frozen], ADK_DELIMITERS, new Set([output]));
+    markRenderedCodeOutputs([frozen], ADK_DELIMITERS, (ran) => ran === output);
     expect(renderedCodeOutput(frozen)).toBe(output);
     const run = rendered(output);
     run.parts = [{ text: 'Please summarize the run above.' }];

@@ -128,10 +128,9 @@ function cutPart(part: Part, maxBytes: number): Part {
       return { ...part, functionResponse: { ...part.functionResponse, response } };
   }
   if (part.functionCall?.args && jsonSize(part.functionCall.args) > maxBytes) {
-    return {
-      ...part,
-      functionCall: { ...part.functionCall, args: shrinkJsonObject(part.functionCall.args, maxBytes) },
-    };
+    const args = shrinkJsonObject(part.functionCall.args, maxBytes);
+    // Arguments that cannot be cut leave the part as it is, its signature with it.
+    if (args !== part.functionCall.args) return { ...part, functionCall: { ...part.functionCall, args } };
   }
   if (part.inlineData && (part.inlineData.data?.length ?? 0) > maxBytes * 4) {
     // Media cannot be cut in half; replace it with a note so the request fits.

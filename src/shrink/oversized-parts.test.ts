@@ -392,7 +392,7 @@ describe('shrinkContentsToBudget: a code run output ADK sent as text', () => {
   it('should stay a code run output once cut, not become a user message', () => {
     const output = textOfLength(40_000);
     const run: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
-    markRenderedCodeOutputs([run], ['```tool_output\n', '\n```'], new Set([output]));
+    markRenderedCodeOutputs([run], ['```tool_output\n', '\n```'], (ran) => ran === output);
     const { contents } = shrinkContentsToBudget([userText('Totals?'), run], 2_000, characterTokenizer);
     expect(contents[1]).not.toBe(run);
     expect(contents[1]?.parts?.[0]?.text?.length).toBeLessThan(40_000);

@@ -140,7 +140,7 @@ describe('renderContent: a code run output ADK sent as a user text', () => {
   it("should render it as the run's output, held to a result's limit, not as the user's words", () => {
     const output = `row,total\n${'1,2\n'.repeat(2_000)}checksum 7fa3c9`;
     const run: Content = { role: 'user', parts: [{ text: `\`\`\`tool_output\n${output}\n\`\`\`` }] };
-    markRenderedCodeOutputs([run], ['```tool_output\n', '\n```'], new Set([output]));
+    markRenderedCodeOutputs([run], ['```tool_output\n', '\n```'], (ran) => ran === output);
     const line = renderContent(run);
     expect(line.startsWith('[code output]: row,total')).toBe(true);
     expect(line).toContain('checksum 7fa3c9');

@@ -6,6 +6,7 @@
  * in the same shape (content/code-output.ts; review 22: one pasted to an agent with an executor was masked in
  * its own turn).
  */
+import { createHash } from 'node:crypto';
 import { isLlmAgent, type Context, type LlmRequest } from '@google/adk';
 import { markRenderedCodeOutputs, type OutputDelimiters } from '../../content/code-output.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
@@ -21,8 +22,12 @@ interface Scan {
   readonly length: number;
   /** The id of the last event read: the next list of the session continues it when it holds the same event there. */
   readonly lastId: string | undefined;
+  /** A digest of each output (`digestOf`): the outputs themselves would outlive their sessions here. */
   readonly outputs: Set<string>;
 }
+
+/** An output's digest: its length and SHA-256 (a crafted message must not pass for a run's output). */
+const digestOf = (output: string): string => `${output.length}:${createHash('sha256').update(output).digest('base64')}`;
 
 /** Sessions remembered at most; the oldest are read afresh. */
 const MAX_SESSIONS = 10_000;
@@ -35,10 +40,11 @@ export function markCodeOutputs(context: Context, request: LlmRequest): void {
   const delimiters = executorDelimiters(context.invocationContext.agent);
   if (!delimiters || !request.contents) return;
   const events: readonly RunEvent[] = context.invocationContext.session.events;
-  markRenderedCodeOutputs(request.contents, delimiters, outputsOf(events, scopeOfContext(context)));
+  const outputs = outputsOf(events, scopeOfContext(context));
+  markRenderedCodeOutputs(request.contents, delimiters, (output) => outputs.has(digestOf(output)));
 }
 
-/** The outputs ADK renders as text from `events`: those of events holding nothing but a run's result. */
+/** The digests of the outputs ADK renders as text from `events`: those of events holding nothing but a run's result. */
 function outputsOf(events: readonly RunEvent[], key: string): ReadonlySet<string> {
   const known = scans.get(key);
   const resumed = known !== undefined && known.length <= events.length && events[known.length - 1]?.id === known.lastId;
@@ -47,7 +53,7 @@ function outputsOf(events: readonly RunEvent[], key: string): ReadonlySet<string
     const parts = events[i]?.content?.parts;
     const result = parts?.length === 1 ? parts[0]?.codeExecutionResult : undefined;
     // As ADK writes it: an absent output is the text "undefined" (`convertCodeExecutionParts`).
-    if (result) outputs.add(`${result.output}`);
+    if (result) outputs.add(digestOf(`${result.output}`));
   }
   scans.set(key, { length: events.length, lastId: events[events.length - 1]?.id, outputs });
   return outputs;
