@@ -27,6 +27,13 @@ describe('keepHeadTailParts', () => {
     expect(kept).toEqual([omittedPartsMarker(100, 101), call]);
   });
 
+  it('should keep a part the model signed in place, as a call is (a Gemini thought signature)', () => {
+    const signed: Part = { text: 'I will read the config next.', thoughtSignature: 'c2lnbmVk' };
+    const parts = [...rows(50), signed, ...rows(50)];
+    const kept = keepHeadTailParts(parts, parts.map(jsonSize), 0);
+    expect(kept).toEqual([omittedPartsMarker(100, 101), signed]);
+  });
+
   it('should return the very same parts when all fit', () => {
     const parts = rows(20);
     expect(keepHeadTailParts(parts, parts.map(jsonSize), 1_000_000)).toBe(parts);

@@ -3,8 +3,9 @@
  * text parts): each part may be small, so no part-by-part cut can make the
  * content smaller. The first and last parts are kept within a byte budget and
  * one marker part stands for the ones left out. Function calls and responses
- * are never dropped (each pairs with one in another content); they stay in
- * place and count against the budget. Linear in the number of parts.
+ * are never dropped (each pairs with one in another content), nor parts the
+ * model signed; they stay in place and count against the budget. Linear in
+ * the number of parts.
  */
 import type { Part } from '@google/genai';
 
@@ -22,7 +23,15 @@ export function isPaired(part: Part): boolean {
 }
 
 /**
- * Parts kept: those `keptInPlace` names (and every call or response) where they
+ * A part never dropped: a call or a response, or a part the model signed (a Gemini thought signature, which the
+ * API reads back with the part; review 23: a signed text in the middle of a many-part step went with the middle).
+ */
+export function isKeptInPlace(part: Part): boolean {
+  return isPaired(part) || part.thoughtSignature !== undefined;
+}
+
+/**
+ * Parts kept: those `keptInPlace` names (and every call, response or signed part) where they
  * are, counted against `maxBytes`; of the others, whole parts from the head while
  * they fit half of what is left, from the tail while they fit the rest. `sizes[i]` is the size of `parts[i]`
  * in the unit of `maxBytes`. Returns `parts` itself when nothing is left out.
@@ -33,7 +42,7 @@ export function keepHeadTailParts(
   maxBytes: number,
   keptInPlace: (index: number) => boolean = () => false,
 ): readonly Part[] {
-  const inPlace = (index: number): boolean => isPaired(parts[index]!) || keptInPlace(index);
+  const inPlace = (index: number): boolean => isKeptInPlace(parts[index]!) || keptInPlace(index);
   let fixed = 0;
   for (let i = 0; i < parts.length; i++) if (inPlace(i)) fixed += sizes[i] ?? 0;
   const room = Math.max(0, maxBytes - fixed);

@@ -15,7 +15,7 @@ import type { Content, Part } from '@google/genai';
 import { estimateContentTokens, estimatePartTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
 import { jsonSize, omittedMedia, partSize, shrinkPart } from './cut-part.js';
-import { isPaired, keepHeadTailParts, MANY_PARTS } from './keep-head-tail-parts.js';
+import { isKeptInPlace, isPaired, keepHeadTailParts, MANY_PARTS } from './keep-head-tail-parts.js';
 import { sameOutputKind } from '../content/code-output.js';
 import { withEditedSignature } from '../content/thought-signature.js';
 
@@ -197,7 +197,7 @@ function cutContent(content: Content, limitFor: (size: number) => number, size: 
   // Of many parts, one too large to be kept whole in the head or the tail is kept in place and cut, as a call or
   // a response is: dropped, the document the message is about would go (review 8: a 60,000-character part second
   // of 20 was cut to half the room, no longer fitted the head behind the first, and went whole).
-  const inPlace = parts.map((part, i) => !many || isPaired(part) || keptWhere(part, sizes[i]!, limit));
+  const inPlace = parts.map((part, i) => !many || isKeptInPlace(part) || keptWhere(part, sizes[i]!, limit));
   // A short last part (the question after the documents) stays with them: cut by the round's ratio they leave
   // no room for it (review 9). Without a document kept in place, the head and the tail are kept as before.
   if (many && last > 0 && sizes[last]! < SMALL_PART_BYTES && inPlace.some((kept, i) => kept && !isPaired(parts[i]!)))
