@@ -141,6 +141,18 @@ describe('runSummarizer', () => {
       });
     });
 
+    it('should keep what an answer with no text was billed (thoughts only, a safety block)', async () => {
+      const billed = fakeSummarizer({ text: '', promptTokens: 6_164, cachedPromptTokens: 6_000, outputTokens: 12 });
+      expect(await runSummarizer(billed, REQUEST, OPTIONS)).toEqual({
+        ok: false,
+        kind: 'empty',
+        reason: 'returned no text',
+        promptTokens: 6_164,
+        cachedPromptTokens: 6_000,
+        outputTokens: 12,
+      });
+    });
+
     it('should report an answer that is not a result at all', async () => {
       const broken: Summarizer = { name: 'broken', summarize: () => Promise.resolve(JSON.parse('null')) };
       expect(await runSummarizer(broken, REQUEST, OPTIONS)).toEqual({

@@ -126,6 +126,15 @@ async function verdictOf(
   }
 }
 
+/** What a summarizer's answer reports of its bill. */
+type Billed = Pick<SummarizeResult, 'promptTokens' | 'cachedPromptTokens' | 'outputTokens'>;
+
+const usageOf = (result: Billed | undefined): Billed => ({
+  promptTokens: result?.promptTokens,
+  cachedPromptTokens: result?.cachedPromptTokens,
+  outputTokens: result?.outputTokens,
+});
+
 /**
  * Runs a summarizer under a timeout and the output cap: a timeout or an empty answer is a failed
  * verdict; a throw is left to `summarizeOrFallback`, which catches every failure.
@@ -148,7 +157,8 @@ export async function runSummarizer(
   const attempt = (async (): Promise<SummaryOutcome> => {
     const result = await summarizer.summarize({ ...request, signal: controller.signal });
     const text = typeof result?.text === 'string' ? result.text.trim() : '';
-    if (text.length === 0) return { ok: false, kind: 'empty', reason: 'returned no text' };
+    // An answer with no text (thoughts only, a safety block, an empty MAX_TOKENS) was billed all the same.
+    if (text.length === 0) return { ok: false, kind: 'empty', reason: 'returned no text', ...usageOf(result) };
     const cut = text.length > options.maxChars;
     const finishReason = result.finishReason;
     return {
