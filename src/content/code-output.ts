@@ -36,7 +36,7 @@ export type OutputDelimiters = readonly [open: string, close: string];
  * The request's own contents that ADK wrote from a code run's result alone, with the delimiters of the agent's
  * executor, as the shell marked them. The shape alone does not tell: a user's message can be exactly
  * "```tool_output\n…\n```", and ADK renders outputs so only for an agent with a code executor, between that
- * executor's delimiters. Weak and by object: nothing of a request outlives it, nothing is written on ADK's
+ * executor's delimiters. Weak and by object: a mark lives as long as its content, nothing is written on ADK's
  * objects, and a copy the core makes of such a content is marked again (`withRenderedOutput`, `sameOutputKind`).
  */
 const RENDERED_WITH = new WeakMap<Content, OutputDelimiters>();
