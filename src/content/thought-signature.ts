@@ -9,8 +9,12 @@
  */
 import type { Part } from '@google/genai';
 
-/** The signature Gemini's API accepts on a part it did not produce as sent (Google's thought-signatures guide). */
-export const EDITED_PART_SIGNATURE = 'skip_thought_signature_validator';
+/**
+ * The signature Gemini's API accepts on a part it did not produce as sent: the bytes
+ * `skip_thought_signature_validator` (Google's thought-signatures guide), base64-encoded as `Part.thoughtSignature`
+ * is (`@google/genai`: "Encoded as base64 string"; Python's SDK encodes its bytes so on the wire).
+ */
+export const EDITED_PART_SIGNATURE = 'c2tpcF90aG91Z2h0X3NpZ25hdHVyZV92YWxpZGF0b3I=';
 
 /** `edited`, made by the guard from `original`: signed as edited when `original` carried a signature. */
 export function withEditedSignature(original: Part, edited: Part): Part {
