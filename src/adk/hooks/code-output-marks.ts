@@ -11,6 +11,7 @@ import { isLlmAgent, type Context, type LlmRequest } from '@google/adk';
 import { markRenderedCodeOutputs, type OutputDelimiters } from '../../content/code-output.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
 import { scopeOfContext } from '../runtime/session-scope.js';
+import { resumeAt, scanEnd, type EventScan } from '../runtime/event-scan.js';
 
 /** The parts of a session event read here. */
 interface RunEvent {
@@ -18,10 +19,7 @@ interface RunEvent {
   readonly content?: { readonly parts?: readonly { readonly codeExecutionResult?: { readonly output?: string } }[] };
 }
 
-interface Scan {
-  readonly length: number;
-  /** The id of the last event read: the next list of the session continues it when it holds the same event there. */
-  readonly lastId: string | undefined;
+interface Scan extends EventScan {
   /** A digest of each output (`digestOf`): the outputs themselves would outlive their sessions here. */
   readonly outputs: Set<string>;
 }
@@ -43,7 +41,7 @@ const digestOf = (output: string): string => {
 /** Sessions remembered at most; the oldest are read afresh. */
 const MAX_SESSIONS = 10_000;
 
-/** By session: ADK gives each invocation a new list of the session's events, which starts with those read before. */
+/** By session, read from where the last list ended (adk/runtime/event-scan.ts). */
 const scans = new BoundedMap<string, Scan>(MAX_SESSIONS);
 
 /** Marks the request's code run outputs ADK sent as text, before anything reads its contents. */
@@ -58,15 +56,15 @@ export function markCodeOutputs(context: Context, request: LlmRequest): void {
 /** The digests of the outputs ADK renders as text from `events`: those of events holding nothing but a run's result. */
 function outputsOf(events: readonly RunEvent[], key: string): ReadonlySet<string> {
   const known = scans.get(key);
-  const resumed = known !== undefined && known.length <= events.length && events[known.length - 1]?.id === known.lastId;
-  const outputs = resumed ? known.outputs : new Set<string>();
-  for (let i = resumed ? known.length : 0; i < events.length; i++) {
+  const from = resumeAt(events, known);
+  const outputs = from > 0 && known ? known.outputs : new Set<string>();
+  for (let i = from; i < events.length; i++) {
     const parts = events[i]?.content?.parts;
     const result = parts?.length === 1 ? parts[0]?.codeExecutionResult : undefined;
     // As ADK writes it: an absent output is the text "undefined" (`convertCodeExecutionParts`).
     if (result) outputs.add(digestOf(`${result.output}`));
   }
-  scans.set(key, { length: events.length, lastId: events[events.length - 1]?.id, outputs });
+  scans.set(key, { ...scanEnd(events), outputs });
   return outputs;
 }
 

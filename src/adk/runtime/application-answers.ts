@@ -8,6 +8,7 @@
 import { answerKey } from '../../content/answer-key.js';
 import type { ApplicationAnswer } from '../../pipeline/unseen-answer.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
+import { resumeAt, scanEnd, type EventScan } from './event-scan.js';
 
 /** A function response as an event holds it. */
 interface EventResponse {
@@ -25,10 +26,7 @@ interface AnswerEvent {
 /** Answers remembered per session at most (the latest): more than a session is expected to wait on. */
 const MAX_ANSWERS = 512;
 
-interface Scan {
-  readonly length: number;
-  /** The id of the last event read: the next list of the session continues it when it holds the same event there. */
-  readonly lastId: string | undefined;
+interface Scan extends EventScan {
   readonly answers: readonly ApplicationAnswer[];
 }
 
@@ -41,12 +39,6 @@ const MAX_SESSIONS = 10_000;
  * a call on the bench's 1M-token session).
  */
 const scans = new BoundedMap<string, Scan>(MAX_SESSIONS);
-
-/** Where the events the scan of `key` read end in `events`: its length when they are still its head, else 0. */
-function resumeAt(events: readonly AnswerEvent[], known: Scan | undefined): number {
-  if (!known || known.length > events.length || known.length === 0) return 0;
-  return events[known.length - 1]?.id === known.lastId ? known.length : 0;
-}
 
 /** The keys (content/answer-key.ts) of the responses the application sent in these events, oldest first (the latest `MAX_ANSWERS`). */
 export function applicationAnswers(events: readonly AnswerEvent[], key: string): readonly ApplicationAnswer[] {
@@ -65,6 +57,6 @@ export function applicationAnswers(events: readonly AnswerEvent[], key: string):
       if (answer) answers = [...answers, { name: response.name ?? '', key: answer }].slice(-MAX_ANSWERS);
     }
   }
-  scans.set(key, { length: events.length, lastId: events[events.length - 1]?.id, answers });
+  scans.set(key, { ...scanEnd(events), answers });
   return answers;
 }
