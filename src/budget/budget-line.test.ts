@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { tiktokenTokenizer } from '../estimate/tokenizer.js';
-import { budgetFigures, budgetLineText, longestBudgetLine } from './budget-line.js';
+import { budgetFigures, budgetLineText, longestBudgetLine, turnsLeftAt } from './budget-line.js';
 
-const SESSION = { usedTokens: 41_200, window: 128_000, threshold: 102_400, averageTurnTokens: 6_000 };
+const SESSION = { usedTokens: 41_200, window: 128_000, threshold: 102_400, pace: { averageTurnTokens: 6_000 } };
 
 describe('budgetFigures', () => {
   it('should count whole turns to the threshold and call a compaction near within one', () => {
@@ -14,9 +14,34 @@ describe('budgetFigures', () => {
 
   it('should call a compaction near from the last tenth before the threshold while the pace is unknown', () => {
     const figures = (usedTokens: number) =>
-      budgetFigures({ ...SESSION, usedTokens, averageTurnTokens: undefined, hidden: false, recallToolName: undefined });
+      budgetFigures({ ...SESSION, usedTokens, pace: {}, hidden: false, recallToolName: undefined });
     expect(figures(92_159)).toMatchObject({ turnsLeft: undefined, compactionNear: false });
     expect(figures(92_160).compactionNear).toBe(true);
+  });
+});
+
+describe('turnsLeftAt', () => {
+  // A turn starts at 6,400, its tool result lifts it 3,500, and that result is masked a turn later: 250 a turn stays.
+  const pace = { averageTurnTokens: 250, averagePeakRise: 3_500, turnStartCalibrated: 6_400 };
+
+  it("should count from the turn's expected peak, not from its start", () => {
+    // From the start alone: (12,800 - 6,400) / 250 = 25 turns; every turn's peak is 3,500 above its start.
+    expect(turnsLeftAt(6_400, 12_800, pace)).toBe(11);
+    expect(turnsLeftAt(6_400, 12_800, { ...pace, averagePeakRise: undefined })).toBe(25);
+  });
+
+  it('should say the same within a turn while its result is the usual size, and less after a larger one', () => {
+    expect(turnsLeftAt(9_900, 12_800, pace)).toBe(11);
+    expect(turnsLeftAt(12_000, 12_800, pace)).toBe(3);
+  });
+
+  it('should count from the request when the guard made it smaller than the turn began', () => {
+    expect(turnsLeftAt(4_000, 12_800, pace)).toBe(21);
+  });
+
+  it('should be none at the threshold, and unknown without a pace', () => {
+    expect(turnsLeftAt(9_400, 12_800, { ...pace, turnStartCalibrated: 9_400 })).toBe(0);
+    expect(turnsLeftAt(6_400, 12_800, { averagePeakRise: 3_500 })).toBeUndefined();
   });
 });
 

@@ -16,7 +16,7 @@ export interface BudgetFigures {
   readonly threshold: number;
   /** usedTokens / window, in whole percent. */
   readonly percentUsed: number;
-  /** Whole turns of the session's average size before the threshold; undefined before the first full turn. */
+  /** Whole turns of the session's pace after this one before a turn's peak meets the threshold; undefined before the first full turn. */
   readonly turnsLeft: number | undefined;
   /** True when the next turn (or, with no pace yet, the last tenth before the threshold) reaches the threshold. */
   readonly compactionNear: boolean;
@@ -29,21 +29,38 @@ const NEAR_SHARE_WITHOUT_PACE = 0.9;
 /** Within this many turns of the threshold a compaction is near. */
 const NEAR_TURNS = 1;
 
-/** Whole turns of `averageTurnTokens` before `threshold`, from `used`; undefined without a pace. */
+/** How the session's turns grow: what pacing reads of the usage record (usage/turns.ts). */
+export interface TurnPace {
+  /** Tokens one turn adds, start to start. */
+  readonly averageTurnTokens?: number | undefined;
+  /** How far a turn's largest request rises above its first. */
+  readonly averagePeakRise?: number | undefined;
+  /** The current turn's first request. */
+  readonly turnStartCalibrated?: number | undefined;
+}
+
+/**
+ * Whole turns after the current one before a turn's largest request meets `threshold`; undefined without a pace.
+ * The current turn peaks at `used` or its start plus the usual rise, whichever is larger (a result of this turn
+ * goes stale and is masked at the next), and each later turn's peak is `averageTurnTokens` higher.
+ */
 export function turnsLeftAt(
   used: number | undefined,
   threshold: number | undefined,
-  averageTurnTokens: number | undefined,
+  pace: TurnPace,
 ): number | undefined {
+  const { averageTurnTokens } = pace;
   if (used === undefined || threshold === undefined || !averageTurnTokens) return undefined;
-  return Math.max(0, Math.floor((threshold - used) / averageTurnTokens));
+  const start = Math.min(used, pace.turnStartCalibrated ?? used);
+  const peak = Math.max(used, start + (pace.averagePeakRise ?? 0));
+  return Math.max(0, Math.floor((threshold - peak) / averageTurnTokens));
 }
 
 interface BudgetFigureInput {
   readonly usedTokens: number;
   readonly window: number;
   readonly threshold: number;
-  readonly averageTurnTokens: number | undefined;
+  readonly pace: TurnPace;
   /** Old tool output is masked, summarized or offloaded: the model may need to read it back. */
   readonly hidden: boolean;
   readonly recallToolName: string | undefined;
@@ -51,7 +68,7 @@ interface BudgetFigureInput {
 
 export function budgetFigures(input: BudgetFigureInput): BudgetFigures {
   const { usedTokens, window, threshold } = input;
-  const turnsLeft = turnsLeftAt(usedTokens, threshold, input.averageTurnTokens);
+  const turnsLeft = turnsLeftAt(usedTokens, threshold, input.pace);
   const compactionNear =
     turnsLeft !== undefined ? turnsLeft <= NEAR_TURNS : usedTokens >= threshold * NEAR_SHARE_WITHOUT_PACE;
   return {

@@ -10,6 +10,7 @@ import { agentOfUsageKey, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 import { correctionFactor } from '../estimate/calibration.js';
 import { turnsLeftAt } from '../budget/budget-line.js';
+import { countedLast } from '../usage/calibration.js';
 
 /** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
 export interface AgentContextStatus extends AgentUsageFigures {
@@ -196,7 +197,7 @@ function usedFigures(usage: UsageRecord, calibrated: boolean) {
     used,
     percentUsed,
     threshold,
-    turnsLeft: turnsLeftAt(pacedBy(usage, used), threshold, usage.averageTurnTokens),
+    turnsLeft: turnsLeftAt(pacedBy(usage, used), threshold, usage),
   };
 }
 
@@ -206,14 +207,6 @@ function usedFigures(usage: UsageRecord, calibrated: boolean) {
  */
 function pacedBy(usage: UsageRecord, used: number | undefined): number | undefined {
   return usage.calibratedThreshold === undefined ? (usage.lastCalibrated ?? used) : used;
-}
-
-/** The provider's count of the last request sent, when it reported one (paired with that request's estimate). */
-function countedLast(usage: UsageRecord): number | undefined {
-  const { realPromptTokens, lastEstimate, sentEstimate } = usage;
-  return realPromptTokens !== undefined && lastEstimate !== undefined && lastEstimate === sentEstimate
-    ? realPromptTokens
-    : undefined;
 }
 
 function compact(tokens: number): string {

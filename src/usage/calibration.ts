@@ -50,3 +50,11 @@ export function decodeCalibration(read: FieldReader): UsageCalibration {
     agentAddedTokens: read.tokens('agentAddedTokens', MAX_PLAUSIBLE_TOKENS),
   };
 }
+
+/** The provider's count of the last request sent, when it reported one (paired with that request's estimate). */
+export function countedLast(usage: UsageCalibration): number | undefined {
+  const { realPromptTokens, lastEstimate, sentEstimate } = usage;
+  return realPromptTokens !== undefined && lastEstimate !== undefined && lastEstimate === sentEstimate
+    ? realPromptTokens
+    : undefined;
+}

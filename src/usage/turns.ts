@@ -1,8 +1,9 @@
 /**
  * The turns an agent's usage record keeps, for status displays: how many invocations an agent has
- * served and how many tokens one turn adds on average (a moving average of the growth between the
+ * served, how many tokens one turn adds on average (a moving average of the growth between the
  * first calls of consecutive invocations; turns that contained a compaction are left out, their
- * growth is negative).
+ * growth is negative), and how far a turn's largest request rises above its first (a turn's tool
+ * results come and are masked again a turn later, so the peak, not the start, meets the threshold).
  */
 import type { AgentUsageFigures } from './agent-usage-figures.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
@@ -13,8 +14,12 @@ export interface UsageTurns extends Pick<AgentUsageFigures, 'invocations'> {
   readonly lastInvocationId?: string | undefined;
   /** Calibrated size at the first call of the current invocation. */
   readonly turnStartCalibrated?: number | undefined;
+  /** Calibrated size of the largest request sent in the current invocation. */
+  readonly turnPeakCalibrated?: number | undefined;
   /** Moving average of how many tokens one turn adds. */
   readonly averageTurnTokens?: number | undefined;
+  /** Moving average of how far a completed turn's largest request rose above its first. */
+  readonly averagePeakRise?: number | undefined;
 }
 
 export function decodeTurns(read: FieldReader): UsageTurns {
@@ -22,26 +27,34 @@ export function decodeTurns(read: FieldReader): UsageTurns {
     invocations: read.counter('invocations'),
     lastInvocationId: read.string('lastInvocationId'),
     turnStartCalibrated: read.tokens('turnStartCalibrated', MAX_PLAUSIBLE_TOKENS),
+    turnPeakCalibrated: read.tokens('turnPeakCalibrated', MAX_PLAUSIBLE_TOKENS),
     averageTurnTokens: read.tokens('averageTurnTokens', MAX_PLAUSIBLE_TOKENS),
+    averagePeakRise: read.tokens('averagePeakRise', MAX_PLAUSIBLE_TOKENS),
   };
 }
 
 const AVERAGE_WEIGHT = 0.3;
 
+const moved = (average: number | undefined, value: number): number =>
+  average === undefined ? value : average * (1 - AVERAGE_WEIGHT) + value * AVERAGE_WEIGHT;
+
 /** `usage` after a call of `invocationId` whose request was `calibrated` tokens. */
 export function trackTurn<T extends UsageTurns>(usage: T, invocationId: string, calibrated: number): T {
-  if (invocationId === usage.lastInvocationId) return usage;
-  let average = usage.averageTurnTokens;
-  const previousStart = usage.turnStartCalibrated;
-  if (previousStart !== undefined && calibrated > previousStart) {
-    const growth = calibrated - previousStart;
-    average = average === undefined ? growth : average * (1 - AVERAGE_WEIGHT) + growth * AVERAGE_WEIGHT;
+  if (invocationId === usage.lastInvocationId) {
+    const peak = usage.turnPeakCalibrated;
+    return peak !== undefined && peak >= calibrated ? usage : { ...usage, turnPeakCalibrated: calibrated };
   }
+  const { turnStartCalibrated: previousStart, turnPeakCalibrated: previousPeak } = usage;
+  let average = usage.averageTurnTokens;
+  if (previousStart !== undefined && calibrated > previousStart) average = moved(average, calibrated - previousStart);
+  const rise = previousStart !== undefined && previousPeak !== undefined ? previousPeak - previousStart : undefined;
   return {
     ...usage,
     invocations: usage.invocations + 1,
     lastInvocationId: invocationId,
     turnStartCalibrated: calibrated,
+    turnPeakCalibrated: calibrated,
     averageTurnTokens: average,
+    averagePeakRise: rise !== undefined && rise >= 0 ? moved(usage.averagePeakRise, rise) : usage.averagePeakRise,
   };
 }

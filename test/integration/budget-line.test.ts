@@ -187,6 +187,8 @@ describe('the context_status tool', () => {
       window: 8_000,
       compaction_threshold: threshold,
       turns_left: null,
+      // The tool runs after its call was answered: the provider's count of that request is known then.
+      provider_counted: h.model.requests[0]!.promptTokens,
     });
     expect(used).toBeGreaterThan(0);
     const status = guard.status(stored, 'worker');

@@ -296,5 +296,5 @@ interface AppliedCall {
 function restateFigures(context: Context, window: number, policy: ResolvedPolicy, request: LlmRequest): void {
   const usage = readUsage(context.state, context.agentName);
   const budget = policyBudget(window, policy, request.config?.maxOutputTokens, usage.learnedCorrection !== undefined);
-  restateBudgetFigures(context, budget, usage.averageTurnTokens);
+  restateBudgetFigures(context, budget, usage);
 }

@@ -6,9 +6,10 @@
  * that call was guarded); else those of the agent's usage record in state, without the recall hint.
  */
 import { FunctionTool, type Context, type LlmRequest } from '@google/adk';
-import { budgetFigures, type BudgetFigures } from '../../budget/budget-line.js';
+import { budgetFigures, type BudgetFigures, type TurnPace } from '../../budget/budget-line.js';
 import { stateKeysFor } from '../../state/keys.js';
-import { decodeUsageRecord } from '../../usage/stored-usage.js';
+import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
+import { countedLast } from '../../usage/calibration.js';
 import { recordContextStatusCall } from '../../telemetry/budget-metrics.js';
 
 export const CONTEXT_STATUS_TOOL_NAME = 'context_status';
@@ -30,7 +31,7 @@ export function rememberBudgetFigures(context: Context, figures: BudgetFigures):
 export function restateBudgetFigures(
   context: Context,
   budget: { readonly window: number; readonly threshold: number },
-  averageTurnTokens: number | undefined,
+  pace: TurnPace,
 ): void {
   const figures = lastFigures.get(context.invocationContext)?.get(context.agentName);
   if (!figures) return;
@@ -39,14 +40,18 @@ export function restateBudgetFigures(
   const hidden = recallTool !== undefined;
   rememberBudgetFigures(
     context,
-    budgetFigures({ usedTokens, window, threshold, averageTurnTokens, hidden, recallToolName: recallTool }),
+    budgetFigures({ usedTokens, window, threshold, pace, hidden, recallToolName: recallTool }),
   );
 }
 
-/** The figures as the model reads them. */
-function answer(figures: BudgetFigures): Record<string, unknown> {
+/**
+ * The figures as the model reads them. The tool runs after the call that asked for it was answered: the
+ * provider's count of that request is known then, beside the estimate the threshold is compared with.
+ */
+function answer(figures: BudgetFigures, counted: number | undefined): Record<string, unknown> {
   return {
     tokens_used: figures.usedTokens,
+    ...(counted !== undefined && { provider_counted: counted }),
     window: figures.window,
     compaction_threshold: figures.threshold,
     percent_used: figures.percentUsed,
@@ -59,15 +64,14 @@ function answer(figures: BudgetFigures): Record<string, unknown> {
 }
 
 /** Figures from the usage record the agent's last guarded call stored. */
-function storedFigures(context: Context): BudgetFigures | undefined {
-  const usage = decodeUsageRecord(context.state.get<unknown>(stateKeysFor(context.agentName).usage));
+function storedFigures(usage: UsageRecord): BudgetFigures | undefined {
   const { lastCalibrated, window, threshold } = usage;
   if (lastCalibrated === undefined || window === undefined || threshold === undefined) return undefined;
   return budgetFigures({
     usedTokens: lastCalibrated,
     window,
     threshold,
-    averageTurnTokens: usage.averageTurnTokens,
+    pace: usage,
     hidden: false,
     recallToolName: undefined,
   });
@@ -81,8 +85,9 @@ function contextStatusTool(): FunctionTool {
     execute: (_input: unknown, context?: Context) => {
       if (!context) return { error: 'context_status needs a tool context.' };
       recordContextStatusCall(context.agentName);
-      const figures = lastFigures.get(context.invocationContext)?.get(context.agentName) ?? storedFigures(context);
-      return figures ? answer(figures) : { error: 'No guarded model call of this agent yet.' };
+      const usage = decodeUsageRecord(context.state.get<unknown>(stateKeysFor(context.agentName).usage));
+      const figures = lastFigures.get(context.invocationContext)?.get(context.agentName) ?? storedFigures(usage);
+      return figures ? answer(figures, countedLast(usage)) : { error: 'No guarded model call of this agent yet.' };
     },
   });
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { trackTurn, type UsageTurns } from './turns.js';
+
+const calls = (sizes: ReadonlyArray<readonly [string, number]>): UsageTurns =>
+  sizes.reduce<UsageTurns>((usage, [invocation, size]) => trackTurn(usage, invocation, size), { invocations: 0 });
+
+describe('trackTurn', () => {
+  it("should keep each turn's rise from its first request to its largest, and the growth start to start", () => {
+    const usage = calls([
+      ['t1', 6_000],
+      ['t1', 9_500],
+      ['t1', 9_600],
+      ['t2', 6_250],
+      ['t2', 9_750],
+      ['t3', 6_500],
+    ]);
+    expect(usage.invocations).toBe(3);
+    expect(usage.turnStartCalibrated).toBe(6_500);
+    expect(usage.turnPeakCalibrated).toBe(6_500);
+    expect(usage.averageTurnTokens).toBe(250);
+    // 3,600 for the first turn, then 3,500 at the average's weight.
+    expect(usage.averagePeakRise).toBeCloseTo(3_600 * 0.7 + 3_500 * 0.3);
+  });
+
+  it('should take a turn that compacted by the largest request it sent before', () => {
+    const usage = calls([
+      ['t1', 9_000],
+      ['t1', 12_700],
+      ['t1', 4_000],
+      ['t2', 4_300],
+    ]);
+    expect(usage.averagePeakRise).toBe(3_700);
+    expect(usage.averageTurnTokens).toBeUndefined();
+  });
+
+  it('should return the same record for a call that is not the largest of its turn', () => {
+    const usage = calls([
+      ['t1', 6_000],
+      ['t1', 9_000],
+    ]);
+    expect(trackTurn(usage, 't1', 8_000)).toBe(usage);
+  });
+});
