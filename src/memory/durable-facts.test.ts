@@ -89,4 +89,14 @@ describe('decodeFacts', () => {
       { text: 'a fact A-2', addedAt: 1, lastSeen: 1 },
     ]);
   });
+
+  it('should read a plain string as a fact, and anything else it cannot read as unusable, not as no facts', () => {
+    expect(decodeFacts(['My order id is ORD-55821-XK.'])).toEqual([
+      { text: 'My order id is ORD-55821-XK.', addedAt: 0, lastSeen: 0 },
+    ]);
+    expect(decodeFacts(undefined)).toEqual([]);
+    expect(decodeFacts('My order id is ORD-55821-XK.')).toBeNull();
+    expect(decodeFacts([{ text: 'kept', addedAt: 1, lastSeen: 1 }, { fact: 'renamed field' }])).toBeNull();
+    expect(decodeFacts([''])).toBeNull();
+  });
 });

@@ -87,6 +87,9 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
   // Unusable (not absent): drop the record rather than locate it on less than it was written with.
   const contents = decodeCoveredContents(record['contents'], covered);
   if (contents === null) return undefined;
+  // Facts are kept nowhere else once their messages are covered: unusable ones make the record unusable.
+  const facts = decodeFacts(record['facts']);
+  if (facts === null) return undefined;
   const read = fieldReader(record, dropped);
   return {
     version: decodeInteger(record['version']) ?? RECORD_VERSION,
@@ -99,7 +102,7 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
     compactions: Math.floor(read.number('compactions', { min: 1 }) ?? 1),
     fallback: decodeBoolean(record['fallback']),
     createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
-    facts: decodeFacts(record['facts']),
+    facts,
     ...(decodeBoolean(record['lateAnswer']) && { lateAnswer: true }),
     ...answersIn(record['answers']),
   };

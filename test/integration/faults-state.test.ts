@@ -22,6 +22,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER, decodeSummaryRecord, decodeUsageRecord, stateKeysFor } from '../../src/internal.js';
 import { encodeRecord } from '../../src/state/codec.js';
+import { contentsText } from '../../src/testing/index.js';
 import { FAULT_APP, FAULT_USER, faultHarness, sentTexts, type FaultHarness } from '../support/fault-harness.js';
 import { summaryRecord } from '../support/builders.js';
 
@@ -165,6 +166,45 @@ describe('corrupted summary records', () => {
     // Three turns are six model calls; like a discarded watermark, the record should be cleared after the first warning.
     expect(h.logger.matching('unreadable summary record')).toHaveLength(1);
     expect((await h.state())[keys.summary]).toBeNull();
+  });
+});
+
+describe("a summary record's durable facts edited by hand", () => {
+  const FACT = 'My order id is ORD-55821-XK.';
+
+  /** A compaction that kept the fact, then the stored facts replaced by `edit` of them, then one more turn. */
+  async function afterEdit(edit: (facts: unknown[]) => unknown) {
+    const h = await faultHarness();
+    await h.turn(`${FACT} Fetch the document.`);
+    await h.turnsUntilCompaction();
+    const stored = (await h.state())[keys.summary] as Record<string, unknown>;
+    expect(JSON.stringify(stored['facts'])).toContain('ORD-55821-XK');
+    const session = await h.sessionService.getSession({
+      appName: FAULT_APP,
+      userId: FAULT_USER,
+      sessionId: h.sessionId,
+    });
+    const edited = { ...stored, facts: edit(stored['facts'] as unknown[]) };
+    const actions = createEventActions({ stateDelta: { [keys.summary]: edited } });
+    await h.sessionService.appendEvent({ session: session!, event: createEvent({ author: 'user', actions }) });
+    const before = h.model.requests.length;
+    const outcome = await h.turn('What is my order id?');
+    expect(outcome.errorCodes).toEqual([]);
+    return { h, next: h.model.requests.slice(before).map((request) => contentsText(request.contents)) };
+  }
+
+  it('should read facts stored as plain strings as facts', async () => {
+    const { h, next } = await afterEdit((facts) => facts.map((fact) => (fact as { text: string }).text));
+    expect(next.join('\n')).toContain('ORD-55821-XK');
+    expect(h.logger.matching('unreadable summary record')).toEqual([]);
+  });
+
+  it('should not apply a summary whose facts it cannot read, and send the message that stated them', async () => {
+    badInputs++;
+    const { h, next } = await afterEdit(() => ({ order: 'ORD-55821-XK' }));
+    expect(h.logger.matching('unreadable summary record')).toHaveLength(1);
+    // The record is cleared and the whole history sent: the user's message with the fact is in it again.
+    expect(next[0]).toContain(FACT);
   });
 });
 
