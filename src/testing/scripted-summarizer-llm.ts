@@ -65,6 +65,8 @@ export interface SummarizerLlmCall {
   readonly prompt: string;
   readonly systemInstruction: string | undefined;
   readonly maxOutputTokens: number | undefined;
+  /** The request's labels (ADK's `adk_agent_name` among them, when the guard passed the agent's). */
+  readonly labels: Readonly<Record<string, string>> | undefined;
   /** The prompt's size and whether it was over the window, as the summarizer counted them. */
   readonly promptTokens: number;
   readonly rejected: boolean;
@@ -136,6 +138,7 @@ export class ScriptedSummarizerLlm extends BaseLlm {
       prompt,
       systemInstruction: system,
       maxOutputTokens,
+      labels: request.config?.labels,
       promptTokens: counted?.promptTokens ?? 0,
       rejected: counted?.rejected ?? false,
       aborted: false,

@@ -17,16 +17,25 @@ export function llmSummarizer(llm: BaseLlm): Summarizer {
   return requestSummarizer(llm, undefined);
 }
 
+/**
+ * A summarizer model of the guard's options, for one agent's call: its requests carry the agent's request labels
+ * (ADK's `adk_agent_name`, billing labels on Vertex AI), so the provider's bill charges the summary to that agent.
+ */
+export function optionModelSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
+  const labels = agentRequest?.config?.labels;
+  return requestSummarizer(llm, labels ? { config: { labels } } : undefined, false);
+}
+
 /** The agent's own model as its summarizer, given the agent's request (`agentRequest`) a summary continues. */
 export function agentModelSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
   return requestSummarizer(llm, agentRequest);
 }
 
-function requestSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
+function requestSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined, continues = true): Summarizer {
   return {
     name: llm.model,
     async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
-      const llmRequest = summaryLlmRequest(llm, request, agentRequest);
+      const llmRequest = summaryLlmRequest(llm, request, agentRequest, continues);
       let text = '';
       let finishReason: string | undefined;
       let usage: LlmResponse['usageMetadata'];
@@ -66,9 +75,10 @@ function summaryLlmRequest(
   llm: BaseLlm,
   request: SummarizeRequest,
   agentRequest: AgentRequestShape | undefined,
+  continues: boolean,
 ): LlmRequest {
   const base = { model: llm.model, liveConnectConfig: {}, toolsDict: {} };
-  if (agentRequest && request.leadingContents) {
+  if (continues && agentRequest && request.leadingContents) {
     const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, request.maxOutputTokens);
     return { ...base, contents: built.contents, config: { ...built.config, abortSignal: request.signal } };
   }
@@ -79,6 +89,8 @@ function summaryLlmRequest(
       systemInstruction: request.systemInstruction,
       maxOutputTokens: request.maxOutputTokens,
       abortSignal: request.signal,
+      // The agent's labels (ADK's agent name): the provider bills the summary to the agent it was made for.
+      ...(agentRequest?.config?.labels && { labels: { ...agentRequest.config.labels } }),
     },
   };
 }

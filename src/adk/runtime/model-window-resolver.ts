@@ -5,7 +5,7 @@
  * user's sessions, and the confirmed ones, for every session (usage/window-statements.ts).
  */
 import { isBaseLlm, isLlmAgent, type Context } from '@google/adk';
-import { agentModelSummarizer, llmSummarizer } from './llm-summarizer.js';
+import { agentModelSummarizer, optionModelSummarizer } from './llm-summarizer.js';
 import type { Summarizer } from '../../summary/summarizer.js';
 import type { AgentRequestShape } from '../../summary/summary-from-request.js';
 import { summarizerWindowFor } from '../../budget/summarizer-window.js';
@@ -203,7 +203,7 @@ export class ModelWindowResolver {
     if (option && isBaseLlm(option)) {
       const routedName = listedNameOf(option);
       return {
-        summarizer: llmSummarizer(option),
+        summarizer: optionModelSummarizer(option, agentRequest),
         routedName,
         window: () =>
           this.windowFor({ ...policy, contextWindow: undefined }, context, {
