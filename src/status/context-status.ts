@@ -111,6 +111,19 @@ export interface AgentContextStatus extends AgentUsageFigures {
   readonly freshChains: number;
   /** Calls of the `context_status` tool (`budgetLine`), counted from the session's events (0 without them). */
   readonly contextStatusCalls: number;
+  /**
+   * Tool results the guard cut to their limits (`toolOutputTruncation`), from the agent's state: a count each cut
+   * adds to with the tool's response event (two replicas cutting at the same moment may count one).
+   */
+  readonly toolResultsCut: number;
+  /** Of those, results stored whole as an artifact the model reads back (offloaded), counted from the session's events (0 without them). */
+  readonly offloadedResults: number;
+}
+
+/** The count of the agent's tool-truncation record (adk/tools/output-truncation.ts); 0 when absent or unreadable. */
+function toolResultsCut(record: unknown): number {
+  const count = (record as { count?: unknown } | null | undefined)?.count;
+  return typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : 0;
 }
 
 /** Agents that have ContextGuard state in `state`. */
@@ -154,6 +167,8 @@ export function agentStatus(
     invocations: usage.invocations,
     compactions: usage.compactions,
     maskings: usage.maskings,
+    discardedCompactions: usage.discardedCompactions,
+    toolResultsCut: toolResultsCut(state[keys.toolTruncations]),
     rejectedCalls: usage.rejectedCalls,
     retriedCalls: usage.retriedCalls,
     overLimitCalls: usage.overLimitCalls,
@@ -171,12 +186,7 @@ export function agentStatus(
     outputTokens: usage.billedOutputTokens ?? 0,
     costUsd: usage.costUsd,
     unpricedCalls: usage.unpricedCalls ?? 0,
-    summarizerCalls: usage.summarizerCalls ?? 0,
-    summarizerPromptTokens: usage.summarizerPromptTokens ?? 0,
-    summarizerCachedPromptTokens: usage.summarizerCachedPromptTokens ?? 0,
-    summarizerOutputTokens: usage.summarizerOutputTokens ?? 0,
-    summarizerCostUsd: usage.summarizerCostUsd,
-    unpricedSummarizerCalls: usage.unpricedSummarizerCalls ?? 0,
+    ...summarizerFigures(usage),
     preparing,
     storedAnswers: 0,
     recallLineReads: 0,
@@ -184,6 +194,19 @@ export function agentStatus(
     serverChainTokens: usage.serverChainTokens,
     freshChains: usage.freshChains ?? 0,
     contextStatusCalls: 0,
+    offloadedResults: 0,
+  };
+}
+
+/** The summarizer's calls as the usage record counts them. */
+function summarizerFigures(usage: UsageRecord) {
+  return {
+    summarizerCalls: usage.summarizerCalls ?? 0,
+    summarizerPromptTokens: usage.summarizerPromptTokens ?? 0,
+    summarizerCachedPromptTokens: usage.summarizerCachedPromptTokens ?? 0,
+    summarizerOutputTokens: usage.summarizerOutputTokens ?? 0,
+    summarizerCostUsd: usage.summarizerCostUsd,
+    unpricedSummarizerCalls: usage.unpricedSummarizerCalls ?? 0,
   };
 }
 

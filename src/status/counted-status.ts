@@ -22,6 +22,7 @@ export function withCallTotals(status: AgentContextStatus, totals: CallTotals | 
     invocations: totals.invocations,
     compactions: totals.compactions,
     maskings: totals.maskings,
+    discardedCompactions: totals.discardedCompactions,
     rejectedCalls: totals.rejectedCalls,
     retriedCalls: totals.retriedCalls,
     overLimitCalls: totals.overLimitCalls,

@@ -21,11 +21,12 @@
  *   compacted and sent again within the same model call),
  *   `gen_ai.context_guard.interactions.chain_tokens` (Gemini's Interactions API: the estimate of
  *   the server-held chain after a call), `gen_ai.context_guard.interactions.fresh_chains` (counter:
- *   chains the guard started afresh).
+ *   chains the guard started afresh), `gen_ai.context_guard.tool_output.cuts` and `.offloads` (counters: tool results
+ *   cut to their limits, and those stored whole as an artifact).
  */
 import { context, trace, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { CompactionRecord } from '../records/compaction-record.js';
-import { lazyInstruments, TELEMETRY_SCOPE } from './instruments.js';
+import { lazyInstruments, SECONDS_BUCKETS, SHARE_BUCKETS, TELEMETRY_SCOPE, TOKEN_BUCKETS } from './instruments.js';
 
 const meters = lazyInstruments({
   compactions: {
@@ -38,24 +39,28 @@ const meters = lazyInstruments({
     name: 'gen_ai.context_guard.compaction.duration',
     unit: 's',
     description: 'Time of one compaction, summarizer included',
+    buckets: SECONDS_BUCKETS,
   },
   tokens: {
     kind: 'histogram',
     name: 'gen_ai.context_guard.compaction.tokens',
     unit: '{token}',
     description: 'Request tokens before and after a compaction',
+    buckets: TOKEN_BUCKETS,
   },
   utilization: {
     kind: 'histogram',
     name: 'gen_ai.context_guard.context.utilization',
     unit: '1',
     description: 'Calibrated request size over the context window',
+    buckets: SHARE_BUCKETS,
   },
   summarizer: {
     kind: 'histogram',
     name: 'gen_ai.context_guard.summarizer.duration',
     unit: 's',
     description: 'Time of a summarizer call made in the background, ahead of the threshold',
+    buckets: SECONDS_BUCKETS,
   },
   maskings: {
     kind: 'counter',
@@ -78,12 +83,24 @@ const meters = lazyInstruments({
     name: 'gen_ai.context_guard.compaction.wait',
     unit: 's',
     description: 'Time a compacting model call waited for its summary',
+    buckets: SECONDS_BUCKETS,
   },
   serverChain: {
     kind: 'histogram',
     name: 'gen_ai.context_guard.interactions.chain_tokens',
     unit: '{token}',
     description: 'Interactions API: calibrated estimate of the server-held chain after a call',
+    buckets: TOKEN_BUCKETS,
+  },
+  toolCuts: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.tool_output.cuts',
+    description: 'Tool results cut to their limits (toolOutputTruncation)',
+  },
+  offloads: {
+    kind: 'counter',
+    name: 'gen_ai.context_guard.tool_output.offloads',
+    description: 'Cut tool results stored whole as an artifact the model reads back',
   },
   freshChains: {
     kind: 'counter',
@@ -108,7 +125,8 @@ export function recordCompactionTelemetry(record: CompactionRecord, model: strin
       attributes: {
         ...attributes,
         'gen_ai.conversation.id': record.sessionId,
-        'gen_ai.usage.input_tokens': record.tokensBefore,
+        // The guard's calibrated estimates, not billed tokens (gen_ai.usage.* is what a provider billed on ADK's spans).
+        'context_guard.tokens_before': record.tokensBefore,
         'context_guard.tokens_after': record.tokensAfter,
         'context_guard.compression_ratio': record.compressionRatio,
         'context_guard.covered_events': record.coveredEvents.count,
@@ -177,6 +195,16 @@ export function recordRetriedCall(agentName: string): void {
 /** Interactions API: the calibrated estimate of the chain the server holds after a call. */
 export function recordServerChain(agentName: string, tokens: number): void {
   meters().serverChain.record(tokens, { 'gen_ai.agent.name': agentName });
+}
+
+/** A tool result was cut to its limits. */
+export function recordToolCut(agentName: string, toolName: string): void {
+  meters().toolCuts.add(1, { 'gen_ai.agent.name': agentName, 'gen_ai.tool.name': toolName });
+}
+
+/** A cut tool result was stored whole as an artifact. */
+export function recordOffload(agentName: string, toolName: string): void {
+  meters().offloads.add(1, { 'gen_ai.agent.name': agentName, 'gen_ai.tool.name': toolName });
 }
 
 /** Interactions API: the guard started a fresh server-side chain. */

@@ -1,7 +1,7 @@
 import { DataPointType } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { metricsProbe } from '../../test/support/metrics-probe.js';
-import { lazyInstruments } from './instruments.js';
+import { lazyInstruments, SHARE_BUCKETS } from './instruments.js';
 
 describe('lazyInstruments', () => {
   it('should create each instrument of the table, by its kind, unit and description, from the provider registered before the first call', async () => {
@@ -50,5 +50,18 @@ describe('lazyInstruments', () => {
     )?.dataPoints;
     expect(secondPoints?.map((point) => point.value)).toEqual([3]);
     await second.shutdown();
+  });
+
+  it("should advise the SDK of a histogram's buckets, so that shares of the window do not all land in one", async () => {
+    const meters = lazyInstruments({
+      share: { kind: 'histogram', name: 'test.share', unit: '1', description: 'Share', buckets: SHARE_BUCKETS },
+    } as const);
+    const capture = metricsProbe().register();
+    for (const share of [0.15, 0.55, 0.82, 0.97]) meters().share.record(share);
+    const metric = (await capture.exported()).find((candidate) => candidate.descriptor.name === 'test.share');
+    const buckets = (metric?.dataPoints[0]?.value as { buckets: { boundaries: number[]; counts: number[] } }).buckets;
+    expect(buckets.boundaries).toEqual(SHARE_BUCKETS);
+    expect(buckets.counts.filter((count) => count > 0)).toEqual([1, 1, 1, 1]);
+    await capture.shutdown();
   });
 });

@@ -23,8 +23,10 @@ export interface AgentUsageFigures {
   /** Invocations (user turns) seen. */
   readonly invocations: number;
   readonly compactions: number;
-  /** Maskings of old tool results (the mask watermark moved, no model call), for room or for cost. */
+  /** Maskings of old tool results (the mask watermark moved, no model call), for room or for cost: operations, each may replace several results. */
   readonly maskings: number;
+  /** Summaries thrown away because they came out no smaller than what they would replace (their summarizer calls are billed). */
+  readonly discardedCompactions: number;
   /** Requests the provider rejected as too long. */
   readonly rejectedCalls: number;
   /** Rejected requests compacted and sent again within the same model call (at most one retry per call). */

@@ -12,6 +12,7 @@ export interface UsageCounters extends Pick<
   | 'modelCalls'
   | 'compactions'
   | 'maskings'
+  | 'discardedCompactions'
   | 'rejectedCalls'
   | 'retriedCalls'
   | 'overLimitCalls'
@@ -19,8 +20,6 @@ export interface UsageCounters extends Pick<
   | 'budgetLines'
   | 'budgetLineTokens'
 > {
-  /** Summaries thrown away because they came out no smaller than what they would replace. */
-  readonly discardedCompactions: number;
   /** Running totals of reported usage (see cost/bill-usage.ts): prompt tokens, cached ones among them, output tokens. */
   readonly billedPromptTokens?: number | undefined;
   readonly billedCachedPromptTokens?: number | undefined;

@@ -115,7 +115,7 @@ function world(artifactService: BaseArtifactService | undefined, options: WorldO
     plugins: [guard],
     ...(artifactService ? { artifactService } : {}),
   });
-  return { runner, sessionService, logger, model };
+  return { runner, sessionService, logger, model, guard };
 }
 
 /** `work` if it ends within `ms`, else `'still running'` (a hung turn must fail the test, not time it out). */
@@ -208,6 +208,29 @@ describe('offloading huge tool results to the artifact service', () => {
       expect(recall['error']).toMatch(/No stored tool result/);
       expect(JSON.stringify(recall)).not.toContain(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + 40));
     }
+  });
+
+  it('should say each result it cut and stored: in status(), and in one info line naming the artifact', async () => {
+    const { runner, sessionService, logger, guard } = world(new InMemoryArtifactService());
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const first = await turn(runner, 'alice', session.id, 'Fetch the big log.');
+    await turn(runner, 'alice', session.id, 'Fetch it again.');
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
+    expect(guard.status(stored, 'worker')).toMatchObject({ toolResultsCut: 2, offloadedResults: 2 });
+    const handle = responseOf(first, 'fetch_big')!['full_result_artifact'] as { name: string };
+    const said = logger.matching('stored whole as artifact');
+    expect(said).toHaveLength(2);
+    expect(said[0]!.level).toBe('info');
+    expect(said[0]!.message).toContain(`'${handle.name}'`);
+    expect(logger.matching('result cut from')).toHaveLength(2);
+  });
+
+  it('should count a cut result it could not store as cut only', async () => {
+    const { runner, sessionService, guard } = world(undefined);
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    await turn(runner, 'alice', session.id, 'Fetch the big log.');
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
+    expect(guard.status(stored, 'worker')).toMatchObject({ toolResultsCut: 1, offloadedResults: 0 });
   });
 
   it('should behave exactly as today without an artifact service', async () => {

@@ -20,10 +20,13 @@ import { declaredRecallToolName } from './declare-recall-tool.js';
 import { isContextRecallTool } from './recall-tool.js';
 import { asToolResult, type AgentAfterToolParams, type ToolOutputTruncator } from './tool-output-callback.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { recordOffload } from '../../telemetry/guard-metrics.js';
 
 /** The logging the offloader needs. */
 export interface OffloadLogger {
   debug(...args: unknown[]): void;
+  /** Where a stored result is said (its artifact's name, never its text); without it, nothing is said. */
+  info?(...args: unknown[]): void;
   warn(...args: unknown[]): void;
 }
 
@@ -144,6 +147,11 @@ async function offloadToolOutput({
     return cut;
   }
   context.actions.artifactDelta[name] = saved.value;
+  logger.info?.(
+    `${LOG_PREFIX} agent '${context.agentName}': tool '${tool.name}' result stored whole as artifact '${name}' ` +
+      `(version ${saved.value}, ${text.length} characters); the model reads it back with the recall tool.`,
+  );
+  recordOffload(context.agentName, tool.name);
   return withOffloadHandle(cut, { name, version: saved.value, chars: text.length }, recallToolName(context));
 }
 

@@ -19,6 +19,7 @@ import {
   type ToolCallbackContext,
 } from './tool-output-callback.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { recordToolCut } from '../../telemetry/guard-metrics.js';
 
 /** The truncator in its agent-callback and plugin forms; the plugin form never throws (the result is then kept). */
 export interface GuardToolTruncators {
@@ -74,6 +75,7 @@ function recordTruncation(
   const previous = context.state.get<{ count?: unknown }>(key);
   const count = (typeof previous?.count === 'number' ? previous.count : 0) + 1;
   context.state.set(key, { count, last: record });
+  recordToolCut(agentName, record.tool);
   logger.info(
     `${LOG_PREFIX} agent '${agentName}': tool '${record.tool}' result cut from ${record.originalBytes} to ${record.keptBytes} bytes.`,
   );

@@ -111,17 +111,7 @@ export function createToolOutputTruncator(
       if (!result) return undefined;
       const truncated = truncateToolOutput({ tool: tool.name, result, limits });
       if (!truncated) return undefined;
-      logger.debug(
-        `${LOG_PREFIX} agent '${context.agentName}': tool '${tool.name}' result cut from ${truncated.record.originalBytes} to ${truncated.record.keptBytes} bytes.`,
-      );
-      if (onTruncation) {
-        try {
-          onTruncation(truncated.record, context);
-        } catch (error) {
-          // A failing listener must not undo the cut: the model still gets the short result.
-          logFailure(logger, 'error', `${LOG_PREFIX} onTruncation listener failed.`, error);
-        }
-      }
+      tellCut(truncated.record, context, onTruncation, logger);
       return truncated.result;
     } catch (error) {
       logFailure(
@@ -157,4 +147,26 @@ export function asToolResult(value: unknown): Record<string, unknown> | undefine
   if (typeof value !== 'object') return { result: value };
   if (Array.isArray(value)) return { results: value };
   return value as Record<string, unknown>;
+}
+
+/** A cut goes to the listener, which a failure of never undoes; without one it is logged at debug. */
+function tellCut(
+  record: ToolTruncationRecord,
+  context: ToolCallbackContext,
+  onTruncation: ToolTruncationListener | undefined,
+  logger: GuardLogger,
+): void {
+  if (!onTruncation) {
+    // The guard's listener logs the cut itself, at info (adk/tools/output-truncation.ts).
+    logger.debug(
+      `${LOG_PREFIX} agent '${context.agentName}': tool '${record.tool}' result cut from ${record.originalBytes} to ${record.keptBytes} bytes.`,
+    );
+    return;
+  }
+  try {
+    onTruncation(record, context);
+  } catch (error) {
+    // A failing listener must not undo the cut: the model still gets the short result.
+    logFailure(logger, 'error', `${LOG_PREFIX} onTruncation listener failed.`, error);
+  }
 }
