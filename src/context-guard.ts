@@ -26,6 +26,7 @@ import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from './options.js';
 import { validateOptions } from './validation/validate-options.js';
+import { inSessionLog, sessionLogger } from './logging/session-log.js';
 
 export type { StatusSession } from './adk/session-actions.js';
 
@@ -66,7 +67,7 @@ export class ContextGuard extends BasePlugin {
   constructor(options: ContextGuardOptions = {}) {
     validateOptions(options);
     super(options.name ?? 'context_guard');
-    const logger = (this.logger = options.logger ?? getLogger());
+    const logger = (this.logger = sessionLogger(options.logger ?? getLogger()));
     const policies = (this.policies = new PolicyCache(options));
     this.parts = guardParts(options, logger);
     this.truncators = guardToolTruncators(
@@ -189,18 +190,23 @@ export class ContextGuard extends BasePlugin {
     toolArgs?: Record<string, unknown>;
     toolContext: Context;
   }): Promise<Record<string, unknown> | undefined> {
-    attachToAgentToolChild(tool, toolContext, this.callbackSet(), (child) => this.attachTo(child), this.logger);
-    if (!toolContext.invocationContext.agent) return undefined;
-    return this.storedAnswers.answer(tool, toolArgs, toolContext);
+    return inSessionLog(toolContext, () => {
+      attachToAgentToolChild(tool, toolContext, this.callbackSet(), (child) => this.attachTo(child), this.logger);
+      if (!toolContext.invocationContext.agent) return Promise.resolve(undefined);
+      return this.storedAnswers.answer(tool, toolArgs, toolContext);
+    });
   }
 
   /** One set of agent-level callbacks per guard, branded so any guard recognises them. */
   private callbackSet(): GuardAgentCallbackSet {
     return (this.agentCallbackSet ??= guardCallbackSet({
-      beforeModel: (context, request) => this.beforeModel.guard(context, request),
+      beforeModel: (context, request) => inSessionLog(context, () => this.beforeModel.guard(context, request)),
       afterModel: (context, response) =>
         void this.afterModelCallback({ callbackContext: context, llmResponse: response }),
-      afterTool: async (params) => (isGivenStoredAnswer(params.response) ? undefined : this.truncators.agent(params)),
+      afterTool: async (params) =>
+        isGivenStoredAnswer(params.response)
+          ? undefined
+          : inSessionLog(params.context, () => this.truncators.agent(params)),
       beforeTool: (tool, toolContext, toolArgs) => this.beforeToolCallback({ tool, toolArgs, toolContext }),
     }));
   }
@@ -208,14 +214,14 @@ export class ContextGuard extends BasePlugin {
   override async afterToolCallback(params: PluginAfterToolParams): Promise<Record<string, unknown> | undefined> {
     // A stored answer was cut, if at all, when first stored; cutting it again would offload it again. No agent: above.
     if (isGivenStoredAnswer(params.result) || !params.toolContext.invocationContext.agent) return undefined;
-    return cutAfterOwnCallbacks(params, this.truncators);
+    return inSessionLog(params.toolContext, () => cutAfterOwnCallbacks(params, this.truncators));
   }
 
   override async beforeModelCallback({
     callbackContext,
     llmRequest,
   }: Parameters<BasePlugin['beforeModelCallback']>[0]): Promise<LlmResponse | undefined> {
-    await this.beforeModel.guardAsPlugin(callbackContext, llmRequest, this);
+    await inSessionLog(callbackContext, () => this.beforeModel.guardAsPlugin(callbackContext, llmRequest, this));
     return undefined;
   }
 
@@ -226,13 +232,13 @@ export class ContextGuard extends BasePlugin {
     callbackContext: Context;
     llmResponse: LlmResponse;
   }): Promise<LlmResponse | undefined> {
-    this.responses.afterModel(callbackContext, llmResponse);
+    inSessionLog(callbackContext, () => this.responses.afterModel(callbackContext, llmResponse));
     return undefined;
   }
 
   /** An event across ADK's A2A: no cycle in its metadata, and a served run's records stay home (adk/hooks/a2a-events.ts). */
   override async onEventCallback(params: { invocationContext: InvocationContext; event: Event }): Promise<undefined> {
-    return mendA2aEvent(params.invocationContext, params.event, this.logger);
+    return inSessionLog(params, () => mendA2aEvent(params.invocationContext, params.event, this.logger));
   }
 
   override async onModelErrorCallback({
@@ -244,6 +250,6 @@ export class ContextGuard extends BasePlugin {
     llmRequest: LlmRequest;
     error: Error;
   }): Promise<LlmResponse | undefined> {
-    return this.responses.onModelError(callbackContext, llmRequest, error);
+    return inSessionLog(callbackContext, () => this.responses.onModelError(callbackContext, llmRequest, error));
   }
 }

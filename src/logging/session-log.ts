@@ -1,0 +1,49 @@
+/**
+ * Which conversation a log line belongs to. On a server of many sessions a line that names only the agent
+ * ("compacted contents 0..114") cannot be traced (the twenty-seventh outside trial): the guard's callbacks run
+ * their work inside the session's scope (`inSessionLog`), and the guard's logger puts the session and
+ * invocation ids after the prefix of each line logged there, background work started there included. Ids only:
+ * never the user id or any conversation text.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { GuardLogger } from '../options.js';
+import { LOG_PREFIX } from './log-prefix.js';
+
+/** Where a callback's work belongs, as ADK's contexts give it. */
+export interface SessionScope {
+  readonly invocationContext?: {
+    readonly invocationId?: string;
+    readonly session?: { readonly id?: string } | undefined;
+  };
+}
+
+const scope = new AsyncLocalStorage<string>();
+
+/** Runs `work` with the guard's log lines tagged by the session and invocation of `context`. */
+export function inSessionLog<T>(context: SessionScope | undefined, work: () => T): T {
+  const invocation = context?.invocationContext;
+  const session = invocation?.session?.id;
+  if (typeof session !== 'string') return work();
+  const tag =
+    typeof invocation?.invocationId === 'string'
+      ? `session ${session}, invocation ${invocation.invocationId}`
+      : `session ${session}`;
+  return scope.run(tag, work);
+}
+
+function tagged(args: unknown[]): unknown[] {
+  const tag = scope.getStore();
+  const [first, ...rest] = args;
+  if (tag === undefined || typeof first !== 'string' || !first.startsWith(LOG_PREFIX)) return args;
+  return [`${LOG_PREFIX} [${tag}]${first.slice(LOG_PREFIX.length)}`, ...rest];
+}
+
+/** `logger` with the ids of the session scope it is called in after the guard's prefix. */
+export function sessionLogger(logger: GuardLogger): GuardLogger {
+  return {
+    debug: (...args) => logger.debug(...tagged(args)),
+    info: (...args) => logger.info(...tagged(args)),
+    warn: (...args) => logger.warn(...tagged(args)),
+    error: (...args) => logger.error(...tagged(args)),
+  };
+}
