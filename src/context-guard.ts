@@ -5,7 +5,7 @@
  */
 import { BasePlugin, getLogger, type BaseAgent, type BaseTool, type Context, type Event } from '@google/adk';
 import type { InvocationContext } from '@google/adk';
-import type { LlmRequest, LlmResponse, SingleAfterModelCallback, SingleAfterToolCallback } from '@google/adk';
+import type { LlmResponse, SingleAfterModelCallback, SingleAfterToolCallback } from '@google/adk';
 import type { SingleBeforeModelCallback, State } from '@google/adk';
 import { addGuardCallbacks, forEachLlmAgent, type GuardAgentCallbackSet } from './adk/runtime/attach-to-agent.js';
 import { BeforeModelGuard } from './adk/hooks/before-model-guard.js';
@@ -228,10 +228,7 @@ export class ContextGuard extends BasePlugin {
   override async afterModelCallback({
     callbackContext,
     llmResponse,
-  }: {
-    callbackContext: Context;
-    llmResponse: LlmResponse;
-  }): Promise<LlmResponse | undefined> {
+  }: Parameters<BasePlugin['afterModelCallback']>[0]): Promise<LlmResponse | undefined> {
     inSessionLog(callbackContext, () => this.responses.afterModel(callbackContext, llmResponse));
     return undefined;
   }
@@ -245,11 +242,7 @@ export class ContextGuard extends BasePlugin {
     callbackContext,
     llmRequest,
     error,
-  }: {
-    callbackContext: Context;
-    llmRequest: LlmRequest;
-    error: Error;
-  }): Promise<LlmResponse | undefined> {
+  }: Parameters<BasePlugin['onModelErrorCallback']>[0]): Promise<LlmResponse | undefined> {
     return inSessionLog(callbackContext, () => this.responses.onModelError(callbackContext, llmRequest, error));
   }
 }

@@ -10,7 +10,7 @@ import type { GuardLogger } from '../options.js';
 import { LOG_PREFIX } from './log-prefix.js';
 
 /** Where a callback's work belongs, as ADK's contexts give it. */
-export interface SessionScope {
+interface SessionScope {
   readonly invocationContext?: {
     readonly invocationId?: string;
     readonly session?: { readonly id?: string } | undefined;
