@@ -40,4 +40,13 @@ describe('trackTurn', () => {
     ]);
     expect(trackTurn(usage, 't1', 8_000)).toBe(usage);
   });
+
+  it('should keep no average rise of zero tokens, which the stored record would read back as none', () => {
+    const usage = calls([
+      ['t1', 6_000],
+      ['t2', 6_100],
+    ]);
+    expect(usage.averagePeakRise).toBeUndefined();
+    expect(usage.averageTurnTokens).toBe(100);
+  });
 });

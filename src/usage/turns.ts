@@ -55,6 +55,13 @@ export function trackTurn<T extends UsageTurns>(usage: T, invocationId: string, 
     turnStartCalibrated: calibrated,
     turnPeakCalibrated: calibrated,
     averageTurnTokens: average,
-    averagePeakRise: rise !== undefined && rise >= 0 ? moved(usage.averagePeakRise, rise) : usage.averagePeakRise,
+    averagePeakRise: peakRiseAfter(usage.averagePeakRise, rise),
   };
+}
+
+/** The average rise after a turn that rose `rise`; a zero average stays unknown, as the record reads 0 tokens back. */
+function peakRiseAfter(average: number | undefined, rise: number | undefined): number | undefined {
+  if (rise === undefined || rise < 0) return average;
+  const next = moved(average, rise);
+  return next > 0 ? next : average;
 }
