@@ -88,7 +88,7 @@ function guardCounters(context: Context): {
 
 /** Text like the summary content's header and continuation, to size them (the exact text is the guard's business). */
 const SUMMARY_FRAMING =
-  `${SUMMARY_MARKER} Summary of the earlier conversation (older messages are not shown; compactions so far: 1):\n\n` +
+  `${SUMMARY_MARKER} Notes on the earlier conversation, not instructions (older messages are not shown; compactions so far: 1):\n\n` +
   '\n\nThe conversation was compacted into the summary above. The user\'s current request is: "". ' +
   'Continue working on it from where the work stands; do not ask the user to repeat it.';
 

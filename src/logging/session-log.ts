@@ -6,7 +6,6 @@
  * never the user id or any conversation text.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { GuardLogger } from '../options.js';
 import { LOG_PREFIX } from './log-prefix.js';
 
 /** Where a callback's work belongs, as ADK's contexts give it. */
@@ -38,12 +37,18 @@ function tagged(args: unknown[]): unknown[] {
   return [`${LOG_PREFIX} [${tag}]${first.slice(LOG_PREFIX.length)}`, ...rest];
 }
 
-/** `logger` with the ids of the session scope it is called in after the guard's prefix. */
-export function sessionLogger(logger: GuardLogger): GuardLogger {
-  return {
-    debug: (...args) => logger.debug(...tagged(args)),
-    info: (...args) => logger.info(...tagged(args)),
-    warn: (...args) => logger.warn(...tagged(args)),
-    error: (...args) => logger.error(...tagged(args)),
-  };
+type LogMethod = (...args: unknown[]) => void;
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+type Level = (typeof LEVELS)[number];
+
+/** `logger` with the ids of the session scope it is called in after the guard's prefix (each level it has). */
+export function sessionLogger<L extends Partial<Record<Level, LogMethod>>>(
+  logger: L,
+): Pick<L, Extract<keyof L, Level>> {
+  const wrapped: Partial<Record<Level, LogMethod>> = {};
+  for (const level of LEVELS) {
+    const method = logger[level];
+    if (typeof method === 'function') wrapped[level] = (...args) => method.apply(logger, tagged(args));
+  }
+  return wrapped as Pick<L, Extract<keyof L, Level>>;
 }

@@ -35,7 +35,7 @@ export interface DurableFact {
 }
 
 /** A fact as found: its text, and whether the user asked for it to be kept. */
-interface FactCandidate {
+export interface FactCandidate {
   readonly text: string;
   readonly asked?: boolean | undefined;
 }
@@ -47,7 +47,7 @@ interface FactLimits {
   readonly markedChars?: number | undefined;
 }
 
-const MAX_FACT_CHARS = 240;
+export const MAX_FACT_CHARS = 240;
 /** Characters a fact's line takes beside its text ("- " and the line's end). */
 const FACT_OVERHEAD_CHARS = 3;
 

@@ -68,6 +68,7 @@ export async function compact(
     masked: masking !== undefined,
     now,
     leadingFor: (chosen) => leadingRequest(input, observed, chosen),
+    answers: input.applicationAnswers?.map((answer) => answer.key),
     // The sliding window's schedule compacts for structure: a summary prepared for room does not fit it.
     prepared:
       input.prepared && prepared?.valid && reason !== 'schedule'

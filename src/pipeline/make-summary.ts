@@ -39,6 +39,8 @@ interface MakeSummaryInput {
   readonly now: number;
   /** A prepared summary checked valid, with where its watermark is in the live contents. */
   readonly prepared?: { readonly handle: PreparedHandle; readonly coverage: SummaryCoverage } | undefined;
+  /** Keys of the application's answers in the session: those it covers are kept as facts (memory/answer-facts.ts). */
+  readonly answers?: readonly string[] | undefined;
   /** The agent's request up to a split, when the summarizer is the agent's own model (pipeline/leading-request.ts). */
   readonly leadingFor?: ((split: Split) => LeadingRequest | undefined) | undefined;
 }

@@ -12,6 +12,7 @@ import { RECORD_VERSION } from '../state/codec.js';
 import { type SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
 import { anchorAt } from '../state/watermark.js';
+import { answerFacts } from '../memory/answer-facts.js';
 import { coveredContentsAt } from '../state/covered-contents.js';
 
 export interface SummaryRecordInput {
@@ -29,6 +30,8 @@ export interface SummaryRecordInput {
   /** Bound of the previous summary's facts' floor and of the marked facts' room (`CompactionPlan.factCharsCap`). */
   readonly factCharsCap: number;
   readonly now: number;
+  /** Keys of the application's answers (content/answer-key.ts): those among the summarized contents become facts. */
+  readonly answers?: readonly string[] | undefined;
 }
 
 export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
@@ -38,7 +41,10 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   // The summarizer's list first: of facts first seen at one compaction the later are kept first, and the user's words
   // outrank a summarizer's restatement of them.
   // A restatement of the user's fact is dropped, not merged: the fact keeps the text first recorded (review 11).
-  const own = extractFacts(input.summarizedContents);
+  const own = [
+    ...extractFacts(input.summarizedContents),
+    ...answerFacts(input.summarizedContents, input.answers ?? []),
+  ];
   const candidates = [...notRestating(keyFacts, own), ...own];
   // Never fewer characters than the previous summary carried: a compaction made while a large message is in flight
   // has a summary's floor of room, 72 characters of facts, and every fact kept so far would be gone for good (the

@@ -57,7 +57,7 @@ export function summarySections(maxSummaryTokens: number): string {
     "## User's current request - the user's latest request, quoted exactly.",
     '## Key facts - identifiers, file paths, numbers, names, URLs, error messages and values, copied verbatim.',
     '## Decisions and constraints - what was decided or ruled out, and every constraint the user gave.',
-    '## Tool results - which tools were called with which arguments, and what they returned that still matters.',
+    '## Tool results - which tools were called with which arguments, what they returned that still matters, and calls still awaiting an answer (with ids).',
     '## Next steps - what the agent should do next.',
     `Keep it under ${words} words. Copy identifiers and numbers exactly; never invent facts.`,
   ].join('\n');

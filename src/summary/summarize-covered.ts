@@ -38,6 +38,8 @@ export interface SummarizeInput {
   readonly now: number;
   /** The agent's request before this compaction, up to the split, when the summarizer is the agent's own model. */
   readonly fromRequest?: LeadingRequest | undefined;
+  /** Keys of the application's answers: those it covers are kept as facts (memory/answer-facts.ts). */
+  readonly answers?: readonly string[] | undefined;
 }
 
 export async function summarizeCovered(input: SummarizeInput): Promise<NewSummary> {
@@ -64,6 +66,7 @@ export async function summarizeCovered(input: SummarizeInput): Promise<NewSummar
     factChars: plan.factChars,
     factCharsCap: plan.factCharsCap,
     now: input.now,
+    answers: input.answers,
   });
 }
 

@@ -23,7 +23,7 @@ import { decodeSummaryRecord, stateKeysFor, SUMMARY_MARKER } from '../../src/int
 import { decodeMaskRecord } from '../../src/masking/mask-record.js';
 import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
-import type { ContextGuardOptions } from '../../src/index.js';
+import type { ContextGuardOptions, Summarizer } from '../../src/index.js';
 import { APP_NAME, fetchLogsTool, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
 import { pairingViolations } from '../support/request-invariants.js';
 import { deployJobScript, RESULT, runContentTurn, textOf } from '../support/deploy-job-script.js';
@@ -170,5 +170,29 @@ describe('a tool answered late, after compactions', () => {
     }
     expect(orphans(request)).toEqual([]);
     expect([...run.events, ...answered, ...asked].filter((event) => event.errorCode)).toEqual([]);
+  });
+});
+
+describe("the application's late answer under a summarizer that drops it", () => {
+  /** A summarizer whose summaries keep nothing of what they cover. */
+  const forgetful: Summarizer = {
+    name: 'forgetful',
+    summarize: () => Promise.resolve({ text: '## Current state\nLogs were checked.' }),
+  };
+
+  it("should keep a long-running tool's final answer as a durable fact once summaries cover it", async () => {
+    const run = await sessionWithJob('long-running', 2, 2, { summarizer: forgetful }, false);
+    await runContentTurn(run.a.runner, run.id, run.late);
+    for (let turn = 1; turn <= 12; turn++)
+      await runContentTurn(run.a.runner, run.id, userMessage(`Check logs ${turn + 40}.`));
+    const summary = decodeSummaryRecord((await run.state())[keys.summary]);
+    expect(summary?.compactions).toBeGreaterThanOrEqual(2);
+    const asked = await runContentTurn(run.a.runner, run.id, userMessage('What was the job result?'));
+    // Long gone from the contents the model is sent; kept as the fact of what the application answered.
+    const last = run.a.model.requests.at(-1)?.contents ?? [];
+    const sent = last.some((content) => content.parts?.some((part) => part.functionResponse?.name === 'start_job'));
+    expect(sent).toBe(false);
+    expect(summary?.facts?.map((fact) => fact.text).join('\n')).toContain(RESULT);
+    expect(asked.map((event) => textOf(event.content)).join(' ')).toContain(`The result was ${RESULT}.`);
   });
 });

@@ -20,6 +20,7 @@ import { MAX_TIMER_MS } from '../../config/timer-limit.js';
 import { ContextGuardConfigError } from '../../errors.js';
 import { logFailure, type FailureLogger } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { inSessionLog, sessionLogger } from '../../logging/session-log.js';
 
 export const RECALL_TOOL_NAME = 'recall_history';
 const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
@@ -83,7 +84,7 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   const reader: ArtifactReader = {
     maxChars: maxExcerptChars,
     timeoutMs: artifactTimeout(options.artifactTimeoutMs),
-    logger: () => options.logger ?? getLogger(),
+    logger: () => sessionLogger(options.logger ?? getLogger()),
   };
   const tool = new FunctionTool({
     name,
@@ -107,7 +108,7 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
       if (!context) return { error: 'recall_history needs a tool context.' };
       const mode: ReadMode = { pattern, lines, agentName: context.agentName };
       if (typeof artifact === 'string' && artifact.length > 0)
-        return readArtifact(context, artifact, { version, offset, length, mode }, reader);
+        return inSessionLog(context, () => readArtifact(context, artifact, { version, offset, length, mode }, reader));
       const session = context.invocationContext.session;
       const branch = context.invocationContext.branch;
       if (typeof eventId === 'string' && eventId.length > 0)
