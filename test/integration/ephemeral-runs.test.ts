@@ -3,18 +3,12 @@
  * of many large tool steps in that one turn must finish under the guard as it does under `runAsync`, and a
  * server answering each request so must not carry one request's contents into another's.
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { FunctionTool, LlmAgent } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
-import {
-  contentsText,
-  logText,
-  ScriptedLlm,
-  ScriptedSummarizerLlm,
-  type ModelScript,
-} from '../../src/testing/index.js';
+import { contentsText, logText, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
 import { proportionalCounter } from '../support/proportional-counter.js';
+import { guardedRunner } from '../support/guarded-runner.js';
 
 const WINDOW = 16_000;
 const STEPS = 30;
@@ -53,13 +47,7 @@ describe('Runner.runEphemeral under the guard', () => {
       script: coder(),
     });
     const agent = new LlmAgent({ name: 'coder', model, instruction: 'Fix the bug.', tools: [readFile] });
-    const guard = new ContextGuard({
-      contextWindow: WINDOW,
-      summarizer: new ScriptedSummarizerLlm(),
-      modelWindows: { 'scripted-summarizer': 1_000_000 },
-    });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+    const { runner, sessionService } = await guardedRunner(agent, WINDOW);
     const run = async (userId: string, tag: string) => {
       const answers: string[] = [];
       const errors: string[] = [];
