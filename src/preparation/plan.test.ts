@@ -13,7 +13,7 @@ import { anchorAt } from '../state/watermark.js';
 import { chooseSplit } from '../split/choose-split.js';
 import { planPreparation, preparationMark, type PreparationInput } from './plan.js';
 import { summaryIdentity } from './prepared-record.js';
-import { checkPrepared, type PreparedHandle } from './prepared-summary.js';
+import { checkPrepared, PREPARED_APPLIED, type PreparedHandle } from './prepared-summary.js';
 
 // Four finished turns of 1,000 tokens each, then the current request.
 const CONTENTS = [
@@ -184,6 +184,18 @@ describe('checkPrepared', () => {
       false,
     );
     expect(checkPrepared(handle, undefined, fingerprintAt, CONTENTS.length).valid).toBe(false);
+  });
+
+  it('should say it is the stored summary already when another call applied it, and not otherwise', () => {
+    const applied = { ...previous, text: 'The prepared summary', covered: 6, anchor: anchorAt(fingerprintAt, 6) };
+    expect(checkPrepared(handle, applied, fingerprintAt, CONTENTS.length)).toEqual({
+      valid: false,
+      reason: PREPARED_APPLIED,
+    });
+    const other = { ...previous, text: 'Another summary', createdAt: previous.createdAt + 1 };
+    expect(checkPrepared(handle, other, fingerprintAt, CONTENTS.length)).not.toMatchObject({
+      reason: PREPARED_APPLIED,
+    });
   });
 
   it('should refuse it when the contents it covers changed (a rewind, an edited event)', () => {

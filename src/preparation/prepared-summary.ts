@@ -45,6 +45,9 @@ export function claimOf(id: string, request: PreparationRequest): PreparationCla
   };
 }
 
+/** Why a prepared summary is not applied when it is the stored summary already (no waste, nothing to report). */
+export const PREPARED_APPLIED = 'it is the stored summary already';
+
 export type PreparedCheck =
   | { readonly valid: true; readonly covered: number; readonly keptAt?: number | undefined }
   | { readonly valid: false; readonly reason: string };
@@ -56,8 +59,11 @@ export function checkPrepared(
   fingerprintAt: FingerprintAt,
   length: number,
 ): PreparedCheck {
-  if (handle.previous !== summaryIdentity(current))
-    return { valid: false, reason: 'the summary it extends is no longer the stored one' };
+  if (handle.previous !== summaryIdentity(current)) {
+    // The stored one may be this very summary, applied by another call: its entry goes, nothing was wasted.
+    const applied = current?.covered === handle.watermark.covered && current.anchor === handle.watermark.anchor;
+    return { valid: false, reason: applied ? PREPARED_APPLIED : 'the summary it extends is no longer the stored one' };
+  }
   const match = locateSummary(fingerprintAt, length, handle.watermark);
   if (match.kind === 'missing') return { valid: false, reason: match.reason };
   return { valid: true, covered: match.covered, keptAt: match.keptAt };

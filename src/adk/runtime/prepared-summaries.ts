@@ -13,7 +13,7 @@
  */
 import type { GuardLogger } from '../../options.js';
 import type { PreparationRequest } from '../../preparation/plan.js';
-import type { PreparedHandle } from '../../preparation/prepared-summary.js';
+import { PREPARED_APPLIED, type PreparedHandle } from '../../preparation/prepared-summary.js';
 import type { NewSummary } from '../../summary/new-summary.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { summaryIdentity } from '../../preparation/prepared-record.js';
@@ -138,7 +138,7 @@ export class PreparedSummaries {
     hooks: PreparationHooks = {},
   ): void {
     if (used && (result.preparedDropped !== undefined || result.summary !== undefined)) {
-      if (result.preparedDropped !== undefined)
+      if (result.preparedDropped !== undefined && result.preparedDropped !== PREPARED_APPLIED)
         this.logger.debug(`${LOG_PREFIX} prepared summary dropped: ${result.preparedDropped}.`);
       this.drop(key, used);
     }
