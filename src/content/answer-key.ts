@@ -7,13 +7,21 @@ import { createHash } from 'node:crypto';
 
 /** The key of a response of tool `name`; `undefined` when the response cannot be written as JSON. */
 export function answerKey(name: string | undefined, response: unknown): string | undefined {
-  let json: string | undefined;
+  const json = responseJson(response);
+  return json === undefined ? undefined : answerKeyOfJson(name, json);
+}
+
+/** The response as JSON, as its key reads it; `undefined` when it cannot be written so (a cycle, a BigInt). */
+export function responseJson(response: unknown): string | undefined {
   try {
-    json = JSON.stringify(response);
+    return JSON.stringify(response);
   } catch {
     return undefined;
   }
-  if (json === undefined) return undefined;
+}
+
+/** The key of a response of tool `name` already written as `json` (`responseJson`). */
+export function answerKeyOfJson(name: string | undefined, json: string): string {
   return createHash('sha1')
     .update(`${name ?? ''}\u0000${json}`)
     .digest('base64')

@@ -6,7 +6,7 @@
  * its key (content/answer-key.ts), is kept verbatim as a fact marked like one the user asked to be kept.
  */
 import type { Content } from '@google/genai';
-import { answerKey } from '../content/answer-key.js';
+import { answerKeyOfJson, responseJson } from '../content/answer-key.js';
 import { MAX_FACT_CHARS, type FactCandidate } from './durable-facts.js';
 
 /** An answer longer than this is data, not a fact: it is left to the summary and the recall tool. */
@@ -21,22 +21,13 @@ export function answerFacts(contents: readonly Content[], keys: readonly string[
     for (const part of content.parts ?? []) {
       const response = part.functionResponse;
       if (!response) continue;
-      const json = jsonOf(response.response);
+      const json = responseJson(response.response);
       if (json === undefined || json.length > MAX_ANSWER_JSON_CHARS) continue;
-      const key = answerKey(response.name, response.response);
-      if (key === undefined || !wanted.has(key)) continue;
+      if (!wanted.has(answerKeyOfJson(response.name, json))) continue;
       const text = factText(`The application answered ${response.name ?? 'a call'}: `, json, response.response);
       if (text !== undefined) facts.push({ text, asked: true });
     }
   return facts;
-}
-
-function jsonOf(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Scalar fields of an answer shown when the whole does not fit: a field's value is shown whole or not at all. */

@@ -22,8 +22,7 @@ export function llmSummarizer(llm: BaseLlm): Summarizer {
  * (ADK's `adk_agent_name`, billing labels on Vertex AI), so the provider's bill charges the summary to that agent.
  */
 export function optionModelSummarizer(llm: BaseLlm, agentRequest: AgentRequestShape | undefined): Summarizer {
-  const labels = agentRequest?.config?.labels;
-  return requestSummarizer(llm, labels ? { config: { labels } } : undefined, false);
+  return requestSummarizer(llm, agentRequest, false);
 }
 
 /** The agent's own model as its summarizer, given the agent's request (`agentRequest`) a summary continues. */
