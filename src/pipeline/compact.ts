@@ -69,6 +69,7 @@ export async function compact(
     now,
     leadingFor: (chosen) => leadingRequest(input, observed, chosen),
     answers: input.applicationAnswers?.map((answer) => answer.key),
+    pending: input.pendingCalls,
     // The sliding window's schedule compacts for structure: a summary prepared for room does not fit it.
     prepared:
       input.prepared && prepared?.valid && reason !== 'schedule'

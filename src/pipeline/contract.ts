@@ -20,6 +20,7 @@ import type { WindowOrigin } from '../usage/agent-usage-figures.js';
 import type { UsageRecord } from '../usage/stored-usage.js';
 import type { CompactionOutcome, SummarizerReport } from './compaction-outcome.js';
 import type { ApplicationAnswer } from './unseen-answer.js';
+import type { PendingCall } from '../summary/awaited-calls.js';
 import type { BudgetLine } from '../budget/budget-line.js';
 
 export interface GuardRequestInput {
@@ -58,6 +59,11 @@ export interface GuardRequestInput {
    * a stored summary over one it never read is applied up to its call (pipeline/unseen-answer.ts).
    */
   readonly applicationAnswers?: readonly ApplicationAnswer[] | undefined;
+  /**
+   * The calls still awaiting the application's answer (adk/runtime/pending-calls.ts): a summary lists those it covers
+   * while they are pending (summary/awaited-calls.ts). Absent: a stored summary lists every call it covered.
+   */
+  readonly pendingCalls?: readonly PendingCall[] | undefined;
   /** A compaction the application asked for (`requestCompaction`): it summarizes, masking alone would not do; its mark is cleared. */
   readonly manual?: boolean | undefined;
   /** The stored mask watermark (see masking/mask-observations.ts). */

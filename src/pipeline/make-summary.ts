@@ -21,6 +21,7 @@ import type { PreparedHandle } from '../preparation/prepared-summary.js';
 import type { RequestView } from '../masking/request-view.js';
 import { summarizeCovered } from '../summary/summarize-covered.js';
 import type { LeadingRequest } from '../summary/summary-from-request.js';
+import { awaitedIn, type PendingCall } from '../summary/awaited-calls.js';
 
 interface MakeSummaryInput {
   readonly contents: readonly Content[];
@@ -43,6 +44,8 @@ interface MakeSummaryInput {
   readonly answers?: readonly string[] | undefined;
   /** The agent's request up to a split, when the summarizer is the agent's own model (pipeline/leading-request.ts). */
   readonly leadingFor?: ((split: Split) => LeadingRequest | undefined) | undefined;
+  /** Calls still awaiting the application's answer: those the new summary covers are listed in it. */
+  readonly pending?: readonly PendingCall[] | undefined;
 }
 
 /** The compaction's summary: the split it covers and the new summary. */
@@ -55,7 +58,15 @@ export interface MadeSummary {
 
 export async function makeSummary(input: MakeSummaryInput): Promise<MadeSummary> {
   const fromPrepared = input.prepared ? await applyPrepared(input, input.prepared) : undefined;
-  return fromPrepared ?? summarizeHere(input, input.split, input.previous);
+  return withAwaited(fromPrepared ?? (await summarizeHere(input, input.split, input.previous)), input);
+}
+
+/** The made summary listing the pending calls it covers, read from the live contents (a prepared one's are older). */
+function withAwaited(made: MadeSummary, input: MakeSummaryInput): MadeSummary {
+  const awaiting = awaitedIn(input.contents, made.split.coverage.covered, input.pending ?? []);
+  const { awaiting: before, ...record } = made.summary.record;
+  if (awaiting === undefined && before === undefined) return made;
+  return { ...made, summary: { ...made.summary, record: awaiting ? { ...record, awaiting } : record } };
 }
 
 /** Summarizes `split` in this call, extending `previous`. */

@@ -15,6 +15,7 @@ import type { Content } from '@google/genai';
 import { truncateEnd, truncateMiddle } from '../text/truncate-text.js';
 import { renderFacts, type DurableFact } from '../memory/durable-facts.js';
 import { isUserRequest } from '../content/content-shape.js';
+import { renderAwaited, type AwaitedCall } from './awaited-calls.js';
 
 export const SUMMARY_MARKER = '[context_guard summary]';
 
@@ -25,6 +26,8 @@ export interface InjectableSummary {
   readonly facts?: readonly DurableFact[] | undefined;
   /** Set when the summary covers tool steps taken after the user's message it keeps verbatim. */
   readonly kept?: { readonly at: number } | undefined;
+  /** The pending calls it covers (summary/awaited-calls.ts): those still pending are listed. */
+  readonly awaiting?: readonly AwaitedCall[] | undefined;
 }
 
 /**
@@ -38,6 +41,8 @@ export const NOTES_NOT_INSTRUCTIONS = 'Notes on the earlier conversation, not in
 export interface SummaryContentOptions {
   /** Name of the recall tool when the agent has it: the summary says older turns can be searched. */
   readonly recallToolName?: string | undefined;
+  /** Ids of the calls still awaiting the application's answer (the session's events); unknown lists every one covered. */
+  readonly pendingCallIds?: readonly string[] | undefined;
 }
 
 /** The pieces of the continuation sentence (`shrinkSummaryText` finds the restated request by them). */
@@ -67,7 +72,9 @@ export function summaryContent(
   const recall = options.recallToolName
     ? `\n\nThe original messages are not lost: call \`${options.recallToolName}\` with a query (words, identifiers) to search them, then with an event_id to read one, whenever you need an exact detail that is not above.`
     : '';
-  const text = header + summary.text + renderFacts(summary.facts ?? []) + recall + continuationFor(summary, tail);
+  const awaiting = renderAwaited(summary.awaiting, options.pendingCallIds);
+  const text =
+    header + summary.text + renderFacts(summary.facts ?? []) + awaiting + recall + continuationFor(summary, tail);
   return { role: 'user', parts: [{ text }] };
 }
 

@@ -3,6 +3,7 @@
  * watermark) and its chain, with a tolerant decoder (see state/codec.ts).
  */
 import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
+import { decodeAwaited, type AwaitedCall } from './awaited-calls.js';
 import { asRecord, decodeBoolean, decodeInteger, decodeString, RECORD_VERSION } from '../state/codec.js';
 import { fieldReader } from '../state/field-reader.js';
 import type { KeptContent } from '../state/watermark.js';
@@ -41,6 +42,8 @@ export interface SummaryRecord {
    * by key (content/answer-key.ts, pipeline/unseen-answer.ts); absent in older records, which are applied as before.
    */
   readonly answers?: readonly string[] | undefined;
+  /** The calls it covers that awaited the application's answer when it was made (summary/awaited-calls.ts). */
+  readonly awaiting?: readonly AwaitedCall[] | undefined;
 }
 
 /**
@@ -105,7 +108,13 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
     facts,
     ...(decodeBoolean(record['lateAnswer']) && { lateAnswer: true }),
     ...answersIn(record['answers']),
+    ...awaitingIn(record['awaiting']),
   };
+}
+
+function awaitingIn(value: unknown): { awaiting?: readonly AwaitedCall[] } {
+  const awaiting = decodeAwaited(value);
+  return awaiting ? { awaiting } : {};
 }
 
 function answersIn(value: unknown): { answers?: readonly string[] } {

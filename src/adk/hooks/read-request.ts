@@ -5,6 +5,7 @@
  */
 import { ownRequestIn } from '../runtime/own-request.js';
 import { applicationAnswers } from '../runtime/application-answers.js';
+import { pendingCalls } from '../runtime/pending-calls.js';
 import { priceRatiosOf } from '../../cost/cache-terms.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
@@ -257,15 +258,16 @@ export function readRequest(
   };
 }
 
-/** What the session's other turns and the application's answers mean for this request (own-request.ts, application-answers.ts). */
+/** What the session's other turns and the application's answers mean for this request (own-request.ts, application-answers.ts, pending-calls.ts). */
 function sessionTurns(
   contents: readonly Content[],
   invocation: InvocationContext,
   key: string,
-): Pick<GuardRequestInput, 'ownRequestAt' | 'applicationAnswers'> {
+): Pick<GuardRequestInput, 'ownRequestAt' | 'applicationAnswers' | 'pendingCalls'> {
   return {
     ownRequestAt: ownRequestIn(contents, invocation),
     applicationAnswers: applicationAnswers(invocation.session.events, key),
+    pendingCalls: pendingCalls(invocation.session.events, key),
   };
 }
 

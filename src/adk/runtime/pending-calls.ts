@@ -1,0 +1,86 @@
+/**
+ * The calls of a session still awaiting the application's answer, read from its events: a long-running tool's call
+ * (ADK marks it in the event's `longRunningToolIds`) until a user-authored response with its id comes, and a call
+ * waiting for the user's confirmation (ADK's `adk_request_confirmation`, also long-running) until the confirmation
+ * comes. A summary that covers such a call lists it while it is pending (summary/awaited-calls.ts).
+ */
+import type { PendingCall } from '../../summary/awaited-calls.js';
+import { BoundedMap } from '../../collections/bounded-map.js';
+import { resumeAt, scanEnd, type EventScan } from './event-scan.js';
+
+interface EventPart {
+  readonly functionCall?: {
+    readonly id?: string | undefined;
+    readonly name?: string | undefined;
+    readonly args?: unknown;
+  };
+  readonly functionResponse?: { readonly id?: string | undefined; readonly response?: unknown };
+}
+
+/** The parts of a session event read here. */
+interface CallEvent {
+  readonly id?: string | undefined;
+  readonly author?: string | undefined;
+  readonly longRunningToolIds?: readonly string[] | undefined;
+  readonly content?: { readonly parts?: readonly EventPart[] } | undefined;
+}
+
+const CONFIRMATION = 'adk_request_confirmation';
+/** Pending calls remembered per session at most (the latest): more than a session is expected to wait on. */
+const MAX_PENDING = 32;
+/** Sessions remembered at most; the oldest are read afresh. */
+const MAX_SESSIONS = 10_000;
+
+interface Scan extends EventScan {
+  readonly pending: readonly PendingCall[];
+}
+
+/** By session (app, user, id) and agent; each call reads only the events new since the last (event-scan.ts). */
+const scans = new BoundedMap<string, Scan>(MAX_SESSIONS);
+
+/** The calls of `events` still awaiting the application's answer, oldest first. */
+export function pendingCalls(events: readonly CallEvent[], key: string): readonly PendingCall[] {
+  const known = scans.get(key);
+  const from = resumeAt(events, known);
+  let pending = from > 0 && known ? known.pending : [];
+  for (let i = from; i < events.length; i++) {
+    const event = events[i];
+    if (event) pending = afterEvent(pending, event);
+  }
+  scans.set(key, { ...scanEnd(events), pending });
+  return pending;
+}
+
+/** `pending` after `event`: its responses answer (from the user) or update (the tool's own) calls, its calls wait. */
+function afterEvent(pending: readonly PendingCall[], event: CallEvent): readonly PendingCall[] {
+  let next = pending;
+  for (const part of event.content?.parts ?? []) {
+    const response = part.functionResponse;
+    if (!response?.id || !next.some((call) => call.id === response.id)) continue;
+    next =
+      event.author === 'user'
+        ? next.filter((call) => call.id !== response.id)
+        : next.map((call) => (call.id === response.id ? { ...call, sofar: response.response } : call));
+  }
+  const longRunning = event.longRunningToolIds ?? [];
+  if (longRunning.length === 0) return next;
+  for (const part of event.content?.parts ?? []) {
+    const call = part.functionCall;
+    if (call?.id && longRunning.includes(call.id)) {
+      const waiting = awaitedOf(call.id, call.name ?? '', call.args);
+      if (waiting) next = [...next, waiting].slice(-MAX_PENDING);
+    }
+  }
+  return next;
+}
+
+/** A long-running call as the model made it; ADK's own requests only when they are a confirmation of the model's call. */
+function awaitedOf(id: string, name: string, args: unknown): PendingCall | undefined {
+  if (name === CONFIRMATION) {
+    const original = (args as { originalFunctionCall?: { name?: unknown; args?: unknown } } | undefined)
+      ?.originalFunctionCall;
+    if (typeof original?.name !== 'string') return undefined;
+    return { id, name: original.name, args: original.args, confirmation: true };
+  }
+  return name.startsWith('adk_request') ? undefined : { id, name, args };
+}

@@ -1,0 +1,71 @@
+import type { Content } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { awaitedIn, decodeAwaited, renderAwaited, type PendingCall } from './awaited-calls.js';
+
+const call = (name: string, args: unknown): Content => ({
+  role: 'model',
+  parts: [{ functionCall: { name, args } as never }],
+});
+const job: PendingCall = { id: 'c1', name: 'start_job', args: { target: 'prod' }, sofar: { status: 'pending' } };
+
+describe('awaitedIn', () => {
+  it('should list a pending call the covered contents hold, with its response so far', () => {
+    const contents = [call('fetch', {}), call('start_job', { target: 'prod' }), call('fetch', { n: 2 })];
+    expect(awaitedIn(contents, 2, [job])).toEqual([
+      { id: 'c1', text: 'start_job {"target":"prod"}: its response so far: {"status":"pending"}' },
+    ]);
+  });
+
+  it('should not list a pending call made after the covered contents, or one with other arguments', () => {
+    const contents = [call('start_job', { target: 'test' }), call('start_job', { target: 'prod' })];
+    expect(awaitedIn(contents, 1, [job])).toBeUndefined();
+    expect(awaitedIn(contents, 2, [])).toBeUndefined();
+  });
+
+  it('should give each of two equal calls its own pending id, and say a confirmation is awaited', () => {
+    const twice = { ...job, id: 'c2', sofar: undefined };
+    const confirm: PendingCall = { id: 'c3', name: 'delete', args: { path: '/a' }, confirmation: true };
+    const contents = [
+      call('start_job', { target: 'prod' }),
+      call('delete', { path: '/a' }),
+      call('start_job', { target: 'prod' }),
+    ];
+    expect(awaitedIn(contents, 3, [job, twice, confirm])).toEqual([
+      { id: 'c1', text: expect.stringContaining('its response so far') },
+      { id: 'c3', text: 'delete {"path":"/a"}: awaiting the user\'s confirmation' },
+      { id: 'c2', text: 'start_job {"target":"prod"}: no answer yet' },
+    ]);
+  });
+
+  it('should cut long arguments and responses in its line', () => {
+    const long = { ...job, args: { body: 'x'.repeat(5_000) }, sofar: { log: 'y'.repeat(5_000) } };
+    const [listed] = awaitedIn([call('start_job', { body: 'x'.repeat(5_000) })], 1, [long]) ?? [];
+    expect(listed?.text.length).toBeLessThan(400);
+    expect(decodeAwaited([listed])).toEqual([listed]);
+  });
+});
+
+describe('renderAwaited', () => {
+  const listed = [
+    { id: 'c1', text: 'start_job {}: no answer yet' },
+    { id: 'c2', text: 'stop_job {}: no answer yet' },
+  ];
+
+  it('should show only the calls still pending', () => {
+    const text = renderAwaited(listed, ['c2']);
+    expect(text).toContain('- stop_job {}');
+    expect(text).not.toContain('start_job');
+    expect(renderAwaited(listed, [])).toBe('');
+    expect(renderAwaited(undefined, ['c1'])).toBe('');
+  });
+});
+
+describe('decodeAwaited', () => {
+  it('should read a stored list back, and anything else as absent', () => {
+    expect(decodeAwaited([{ id: 'c1', text: 'a' }])).toEqual([{ id: 'c1', text: 'a' }]);
+    expect(decodeAwaited([{ id: 'c1' }])).toBeUndefined();
+    expect(decodeAwaited([{ id: '', text: 'a' }])).toBeUndefined();
+    expect(decodeAwaited('c1')).toBeUndefined();
+    expect(decodeAwaited([])).toBeUndefined();
+  });
+});

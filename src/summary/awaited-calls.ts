@@ -1,0 +1,100 @@
+/**
+ * Calls still awaiting the application's answer when a summary covers them: a long-running tool's call (its final
+ * answer comes turns later) or a call waiting for the user's confirmation. Left to the summarizer's prose, a pending
+ * step is gone once a summary drops it (review 24: "is a job pending?" asked after two summaries, the request held no
+ * trace of the deploy started at turn 2). A summary record lists the pending calls it covers; the summary content
+ * shows those still pending on each call (the shell reads which from the session's events), so an answer that came
+ * takes the line away at once, and no stored fact has to be retracted.
+ */
+import type { Content } from '@google/genai';
+import { responseJson } from '../content/answer-key.js';
+import { truncateEnd } from '../text/truncate-text.js';
+
+/** A call the application has not answered yet, as the shell read it from the session's events. */
+export interface PendingCall {
+  /** The id the answer will carry (a confirmation's own call id for a confirmation). */
+  readonly id: string;
+  /** The call the model made, as it appears in the request (ADK strips the ids there). */
+  readonly name: string;
+  readonly args: unknown;
+  /** The response the tool gave while the call is pending (a long-running tool's first response), if any. */
+  readonly sofar?: unknown;
+  /** The call waits for the user's confirmation, not for a long-running tool's answer. */
+  readonly confirmation?: boolean | undefined;
+}
+
+/** A pending call a summary covers: the id its answer will carry, and its line. */
+export interface AwaitedCall {
+  readonly id: string;
+  readonly text: string;
+}
+
+/** Pending calls listed at most in one summary, and a line's longest parts. */
+const MAX_AWAITED = 8;
+const MAX_ARGS_CHARS = 120;
+const MAX_SOFAR_CHARS = 160;
+const MAX_ID_CHARS = 256;
+const MAX_TEXT_CHARS = 400;
+
+/** The pending calls whose call is among `contents[0, covered)`, in the order they were made; `undefined` if none. */
+export function awaitedIn(
+  contents: readonly Content[],
+  covered: number,
+  pending: readonly PendingCall[],
+): AwaitedCall[] | undefined {
+  if (pending.length === 0) return undefined;
+  const byCall = new Map<string, PendingCall[]>();
+  for (const call of pending) {
+    const key = callKey(call.name, call.args);
+    if (key !== undefined) byCall.set(key, [...(byCall.get(key) ?? []), call]);
+  }
+  const found: AwaitedCall[] = [];
+  for (let at = 0; at < Math.min(covered, contents.length); at++)
+    for (const part of contents[at]?.parts ?? []) {
+      const call = part.functionCall;
+      const key = call && callKey(call.name ?? '', call.args);
+      const waiting = key === undefined ? undefined : byCall.get(key)?.shift();
+      if (waiting) found.push({ id: waiting.id, text: lineOf(waiting) });
+    }
+  return found.length > 0 ? found.slice(-MAX_AWAITED) : undefined;
+}
+
+function callKey(name: string, args: unknown): string | undefined {
+  const json = responseJson(args ?? {});
+  return json === undefined ? undefined : `${name}\u0000${json}`;
+}
+
+function lineOf(call: PendingCall): string {
+  const head = `${call.name} ${truncateEnd(responseJson(call.args ?? {}) ?? '{}', MAX_ARGS_CHARS)}`;
+  if (call.confirmation) return `${head}: awaiting the user's confirmation`;
+  const sofar = call.sofar === undefined ? undefined : responseJson(call.sofar);
+  return sofar === undefined
+    ? `${head}: no answer yet`
+    : `${head}: its response so far: ${truncateEnd(sofar, MAX_SOFAR_CHARS)}`;
+}
+
+/** The section of the summary content: the awaited calls whose id is still pending (all when `pendingIds` is unknown). */
+export function renderAwaited(
+  awaited: readonly AwaitedCall[] | undefined,
+  pendingIds: readonly string[] | undefined,
+): string {
+  const still = (awaited ?? []).filter((call) => pendingIds === undefined || pendingIds.includes(call.id));
+  if (still.length === 0) return '';
+  const lines = still.map((call) => `- ${call.text}`).join('\n');
+  return `\n\n## Calls made before this summary, still awaiting the application's answer\n${lines}`;
+}
+
+/** A stored list read back: each entry whole, or the list reads as absent (left to the summarizer's own words). */
+export function decodeAwaited(value: unknown): AwaitedCall[] | undefined {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_AWAITED) return undefined;
+  const calls: AwaitedCall[] = [];
+  for (const item of value) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { id, text } = item as Record<string, unknown>;
+    if (typeof id !== 'string' || typeof text !== 'string') return undefined;
+    if (id.length === 0 || id.length > MAX_ID_CHARS || text.length === 0 || text.length > MAX_TEXT_CHARS)
+      return undefined;
+    calls.push({ id, text });
+  }
+  return calls;
+}

@@ -1,0 +1,149 @@
+/**
+ * A call still awaiting the application's answer when summaries cover it: a long-running tool's call, or a call
+ * waiting for the user's confirmation. Review 24 asked "is a job pending?" after two summaries of a summarizer that
+ * kept nothing specific: the request held no trace of the deploy started at turn 2. The summary now lists the pending
+ * calls it covers while they are pending, read from the session's events, on every replica.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DatabaseSessionService,
+  FunctionTool,
+  InMemorySessionService,
+  LlmAgent,
+  LongRunningFunctionTool,
+  Runner,
+  type BaseSessionService,
+  type Event,
+} from '@google/adk';
+import type { Content } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { SUMMARY_MARKER } from '../../src/internal.js';
+import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
+import type { Summarizer } from '../../src/index.js';
+import { APP_NAME, fetchLogsTool, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
+import { deployJobScript, RESULT, runContentTurn, textOf } from '../support/deploy-job-script.js';
+
+const WINDOW = 8_000;
+const LISTED = "still awaiting the application's answer";
+type Gate = 'long-running' | 'confirmation';
+
+/** A summarizer whose summaries keep nothing of what they cover. */
+const forgetful: Summarizer = {
+  name: 'forgetful',
+  summarize: () => Promise.resolve({ text: '## Current state\nLogs were checked.' }),
+};
+
+function jobTool(gate: Gate): FunctionTool {
+  const parameters = { type: 'OBJECT', properties: { target: { type: 'STRING' } } } as never;
+  const description = 'Starts a deploy job.';
+  return gate === 'long-running'
+    ? new LongRunningFunctionTool({
+        name: 'start_job',
+        description,
+        parameters,
+        execute: () => ({ status: 'pending', ticket: 'JOB-7731' }),
+      })
+    : new FunctionTool({
+        name: 'start_job',
+        description,
+        parameters,
+        requireConfirmation: true,
+        execute: () => ({ status: 'done', result: RESULT }),
+      });
+}
+
+function replica(sessionService: BaseSessionService, gate: Gate) {
+  const model = new ScriptedLlm({
+    window: WINDOW,
+    countTokens: ratioTokenCounter(1.2),
+    script: deployJobScript(3_000),
+  });
+  const agent = new LlmAgent({
+    name: 'ops',
+    model,
+    instruction: 'You run deploys.',
+    tools: [jobTool(gate), fetchLogsTool()],
+  });
+  const runner = new Runner({
+    appName: APP_NAME,
+    agent,
+    sessionService,
+    plugins: [summarizingGuard({ summarizer: forgetful })],
+  });
+  return { model, runner };
+}
+
+/** The summary content of a request: its first content carrying the marker. */
+const summaryText = (contents: readonly Content[]): string =>
+  textOf(contents.find((content) => textOf(content).startsWith(SUMMARY_MARKER)));
+
+const holdsCall = (contents: readonly Content[]): boolean =>
+  contents.some((content) => content.parts?.some((part) => part.functionCall?.name === 'start_job'));
+
+function answerOf(gate: Gate, events: readonly Event[]): Content {
+  const name = gate === 'long-running' ? 'start_job' : 'adk_request_confirmation';
+  const id = events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === name)
+    ?.functionCall?.id;
+  const response = gate === 'long-running' ? { status: 'done', result: RESULT } : { confirmed: true };
+  return { role: 'user', parts: [{ functionResponse: { id, name, response } }] };
+}
+
+/** The job started on turn 2, then `turns` turns of logs, alternating between the replicas. */
+async function pendingJob(sessionService: BaseSessionService, gate: Gate, replicas: number, turns: number) {
+  const runners = Array.from({ length: replicas }, () => replica(sessionService, gate));
+  const at = (turn: number) => runners[turn % runners.length]!;
+  const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+  const events: Event[] = [...(await runContentTurn(at(0).runner, id, userMessage('Check logs 0.')))];
+  const started = await runContentTurn(at(1).runner, id, userMessage('Start the deploy job.'));
+  events.push(...started);
+  for (let turn = 2; turn < turns + 2; turn++)
+    events.push(...(await runContentTurn(at(turn).runner, id, userMessage(`Check logs ${turn}.`))));
+  return { id, at, events, answer: answerOf(gate, started) };
+}
+
+describe('a call awaiting the application, covered by summaries that drop it', () => {
+  it.each([
+    ['long-running', 'long-running', 1, 'its response so far: {"status":"pending","ticket":"JOB-7731"}'],
+    ['awaiting confirmation', 'confirmation', 1, "awaiting the user's confirmation"],
+    ['long-running, two replicas', 'long-running', 2, 'JOB-7731'],
+  ] as const)(
+    'should list the call while it is pending, and not once answered: %s',
+    async (_, gate, replicas, line) => {
+      const run = await pendingJob(new InMemorySessionService(), gate, replicas, 24);
+      const { model, runner } = run.at(26);
+      const from = model.requests.length;
+      await runContentTurn(runner, run.id, userMessage('Is a job pending?'));
+      const asked = model.requests[from]?.contents ?? [];
+      // The call is covered: only the summary can say the job is still running.
+      expect(holdsCall(asked)).toBe(false);
+      const summary = summaryText(asked);
+      expect(summary).toContain(LISTED);
+      expect(summary).toContain('start_job {"target":"prod"}');
+      expect(summary).toContain(line);
+
+      // From the answer's own request on (the summary applied up to the call there, the record still listing it).
+      const next = model.requests.length;
+      await runContentTurn(runner, run.id, run.answer);
+      await runContentTurn(runner, run.id, userMessage('Check logs 99.'));
+      const after = model.requests.slice(next).map((request) => summaryText(request.contents));
+      expect(after[0]).toContain(SUMMARY_MARKER);
+      for (const text of after) expect(text).not.toContain(LISTED);
+      expect(run.events.filter((event) => event.errorCode)).toEqual([]);
+    },
+  );
+
+  it('should read the pending call from events stored in a database, on a replica that never saw it made', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'context-guard-pending-')), 'sessions.sqlite');
+    const store = new DatabaseSessionService(`sqlite://${file}`);
+    await store.init();
+    const run = await pendingJob(store, 'long-running', 1, 24);
+    const fresh = replica(store, 'long-running');
+    const from = fresh.model.requests.length;
+    await runContentTurn(fresh.runner, run.id, userMessage('Is a job pending?'));
+    const asked = fresh.model.requests[from]?.contents ?? [];
+    expect(holdsCall(asked)).toBe(false);
+    expect(summaryText(asked)).toContain('start_job {"target":"prod"}: its response so far');
+  });
+});
