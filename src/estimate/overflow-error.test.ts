@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { parseOverflowError } from './overflow-error.js';
+import { overflowInOwnWords, parseOverflowError } from './overflow-error.js';
 
 /** What an overflow error states (`parseOverflowError` on a recognised message). */
 type OverflowStatement = NonNullable<ReturnType<typeof parseOverflowError>>;
@@ -308,5 +308,13 @@ describe('parseOverflowError on text the request quoted into the error', () => {
   it("should not read OpenAI's prompt size from quoted text far after the statement", () => {
     const message = `This model's maximum context length is 8192 tokens. ${'x'.repeat(60)} you requested 3 tokens`;
     expect(parseOverflowError(message)).toEqual({ limit: 8_192 });
+  });
+});
+
+describe('overflowInOwnWords on an error code', () => {
+  it("should take OpenAI's context_length_exceeded, alone or after a status, as the provider's own words", () => {
+    expect(overflowInOwnWords('context_length_exceeded')).toBe(true);
+    expect(overflowInOwnWords('400 context_length_exceeded')).toBe(true);
+    expect(overflowInOwnWords('rate_limit_exceeded')).toBe(false);
   });
 });

@@ -45,7 +45,9 @@ export function overflowInOwnWords(message: string): boolean {
 
 /** How far into a provider's message its own words about an overflow are looked for. */
 const OWN_WORDS_REACH = 200;
-const OWN_OVERFLOW_WORDS = /\b(?:context|prompt|input)\b[^.]{0,40}\b(?:too long|exceeds?)\b/i;
+// OpenAI's error code, also alone (a client's "400 context_length_exceeded"): its underscores defeat the words' `\b`.
+const OWN_OVERFLOW_WORDS =
+  /\b(?:context|prompt|input)\b[^.]{0,40}\b(?:too long|exceeds?)\b|\bcontext_length_exceeded\b/i;
 
 /**
  * What may precede a statement in a provider's own words: error class names a client or proxy prefixes

@@ -60,7 +60,7 @@ export interface GuardRequestInput {
    */
   readonly applicationAnswers?: readonly ApplicationAnswer[] | undefined;
   /**
-   * The calls still awaiting the application's answer (adk/runtime/pending-calls.ts): a summary lists those it covers
+   * The calls still awaiting the application's answer (adk/runtime/unanswered-calls.ts): a summary lists those it covers
    * while they are pending (summary/awaited-calls.ts). Absent: a stored summary lists every call it covered.
    */
   readonly pendingCalls?: readonly PendingCall[] | undefined;

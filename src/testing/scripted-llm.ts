@@ -60,6 +60,11 @@ export interface ScriptedLlmOptions {
   /** An error to throw for a call instead of answering (a 503, a timeout...), checked after the size check. */
   readonly fail?: (call: ScriptCall) => Error | undefined;
   /**
+   * What is thrown for a request over `window`, as another provider's adapter throws it (any value).
+   * @default promptTooLongError, Gemini's
+   */
+  readonly rejection?: ((promptTokens: number, window: number) => unknown) | undefined;
+  /**
    * Smallest common prefix with the previous accepted request of the same
    * agent (and `cacheKey`) that is reported as `cachedContentTokenCount`;
    * `false` turns the cache off. @default 2,048 (Gemini 2.5's minimum)
@@ -135,7 +140,7 @@ export class ScriptedLlm extends BaseLlm {
     });
     // A real provider answers in milliseconds, never the same millisecond (see ADK notes, section 6).
     await new Promise((resolve) => setTimeout(resolve, 1));
-    if (rejected) throw promptTooLongError(promptTokens, this.settings.window);
+    if (rejected) throw (this.settings.rejection ?? promptTooLongError)(promptTokens, this.settings.window);
     const failure = this.settings.fail?.({ request, index, promptTokens });
     if (failure) throw failure;
     if (minCached !== false && (this.settings.cachesPrefix?.(request) ?? true))

@@ -274,4 +274,18 @@ describe('summaryRejectionOutcome', () => {
     const outcome = summaryRejectionOutcome(usage, summaryOverflow(66_000), 5_000, 'scripted-model', undefined);
     expect(outcome).toEqual({ usage, refused: 'size-inconsistent', notAbout: true });
   });
+
+  it("should bound the window by the summary request's size when the rejection states no maximum (Bedrock's words)", () => {
+    const usage = usageRecord({ sentEstimate: 3_000 });
+    const outcome = summaryRejectionOutcome(
+      usage,
+      'ValidationException: Input is too long for requested model.',
+      8_850,
+      'claude-3-5-haiku',
+      undefined,
+    );
+    expect(outcome.learned).toBeUndefined();
+    expect(outcome.bounded).toBe(8_850);
+    expect(outcome.usage).toMatchObject({ rejectedTokens: 8_850, window: 8_850, sentEstimate: 3_000 });
+  });
 });

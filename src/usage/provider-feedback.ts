@@ -203,7 +203,8 @@ export function summaryRejectionOutcome(
   processAccepted: AcceptedSize | undefined,
 ): RejectionOutcome {
   const sent = { ...usage, sentEstimate: requestEstimate, sentFraming: undefined };
-  const outcome = rejectionOutcome(sent, message, model, processAccepted);
+  // A rejection that states no maximum bounds the window by the request's size, as an agent's call does.
+  const outcome = rejectionOutcome(sent, message, model, processAccepted, requestEstimate);
   // The calibration pair stays the agent's: only the factor (and the window) carry over from the summary request.
   const { sentEstimate, sentFraming, realPromptTokens, lastEstimate, lastFraming, rejectedCalls, forceCompaction } =
     usage;

@@ -140,4 +140,27 @@ describe('a summary request a separate summarizer model rejects as too long', ()
     const usage = decodeUsageRecord(session.state[keys.usage]);
     expect({ learned: usage.learnedWindow, window: usage.window }).toEqual({ learned: undefined, window: 24_000 });
   }, 60_000);
+
+  it("should bound that model's window by the request it refused when its words state no maximum (Bedrock's)", async () => {
+    // The twenty-eighth outside trial: every summary request of a 6k Haiku deployment was rejected, each a fallback.
+    const summarizer = new ScriptedLlm({
+      model: 'scripted-summarizer',
+      window: 4_000,
+      countTokens: ratioTokenCounter(2),
+      script: () => ({ content: { role: 'model', parts: [{ text: '## Current state\nThe logs were checked.' }] } }),
+      rejection: () => new Error('ValidationException: Input is too long for requested model.'),
+    });
+    const model = logsWorkerModel();
+    const harness = createHarness({ model, plugins: [separateSummarizerGuard(summarizer)] });
+    const session = await harness.sessionAfterTurns(30);
+
+    const rejected = summarizer.rejectedRequests.length;
+    expect(summarizer.requests.length - rejected).toBeGreaterThan(1);
+    // Each refusal lowers the bound; the bound then holds: the last summary requests all fit.
+    expect(rejected).toBeLessThanOrEqual(3);
+    expect(summarizer.requests.slice(-2).every((request) => !request.rejected)).toBe(true);
+    const usage = decodeUsageRecord(session.state[keys.usage]);
+    expect(usage.window).toBe(24_000);
+    expect(usage.summarizerWindow).toBeLessThan(8_000);
+  }, 60_000);
 });

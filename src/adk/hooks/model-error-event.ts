@@ -4,7 +4,8 @@
  * callback returns an event that carries it).
  */
 import { createEvent, type Context, type Event, type LlmRequest } from '@google/adk';
-import { isOverflowError, rejectionOutcome, type RefusedStatement } from '../../usage/provider-feedback.js';
+import { rejectionOutcome, type RefusedStatement } from '../../usage/provider-feedback.js';
+import { overflowMessageOf } from './overflow-message.js';
 import { takeCallRecords } from './call-records.js';
 import { STATE_PREFIX } from '../../state/keys.js';
 import type { GuardLogger } from '../../options.js';
@@ -34,9 +35,10 @@ export function modelErrorEvent(
 ): Event | undefined {
   const agentName = context.agentName;
   const message = error?.message ?? String(error);
-  const rejected = isOverflowError(message);
+  const overflow = overflowMessageOf(error);
+  const rejected = overflow !== undefined;
   // A rejection the retry already learned from (and did not retry) is not learned twice.
-  if (rejected && !wasLearned(error)) learnFromRejection(context, request, message, deps);
+  if (rejected && !wasLearned(error)) learnFromRejection(context, request, overflow, deps);
   const prefix = `${STATE_PREFIX}:${agentName}:`;
   if (!Object.keys(context.actions.stateDelta).some((key) => key.startsWith(prefix))) return undefined;
   // ADK persists a failed step's state delta only through an event it is handed back.

@@ -5,7 +5,7 @@
  */
 import { ownRequestIn } from '../runtime/own-request.js';
 import { applicationAnswers } from '../runtime/application-answers.js';
-import { pendingCalls } from '../runtime/pending-calls.js';
+import { unansweredCalls } from '../runtime/unanswered-calls.js';
 import { priceRatiosOf } from '../../cost/cache-terms.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
@@ -258,7 +258,7 @@ export function readRequest(
   };
 }
 
-/** What the session's other turns and the application's answers mean for this request (own-request.ts, application-answers.ts, pending-calls.ts). */
+/** What the session's other turns and the application's answers mean for this request (own-request.ts, application-answers.ts, unanswered-calls.ts). */
 function sessionTurns(
   contents: readonly Content[],
   invocation: InvocationContext,
@@ -267,7 +267,7 @@ function sessionTurns(
   return {
     ownRequestAt: ownRequestIn(contents, invocation),
     applicationAnswers: applicationAnswers(invocation.session.events, key),
-    pendingCalls: pendingCalls(invocation.session.events, key),
+    pendingCalls: unansweredCalls(invocation.session.events, key),
   };
 }
 

@@ -20,7 +20,7 @@ import { addedContents, addedContentTokens, aroundAdded, type AddedContents } fr
 import { carryAgentAdditions } from '../../usage/agent-additions.js';
 import { updateUsage } from '../runtime/state-writer.js';
 import { recordRetriedCall } from '../../telemetry/guard-metrics.js';
-import { isOverflowError } from '../../usage/provider-feedback.js';
+import { overflowMessageOf } from './overflow-message.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import type { GuardParts } from './guard-parts.js';
@@ -66,8 +66,8 @@ interface Additions {
 export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: GuardParts): RetryRejected {
   return async (error) => {
     const { context, request } = sent;
-    const message = rejectionMessage(error);
-    if (!isOverflowError(message) || context.abortSignal?.aborted) return false;
+    const message = overflowMessageOf(error);
+    if (message === undefined || context.abortSignal?.aborted) return false;
     // The rejection is the call's return: a summary prepared from its request starts now, and the retry
     // below may wait for it (it waited for the call, the call for the retry: the turn never ended).
     parts.returns.returned(context);
@@ -175,14 +175,6 @@ function cannotFit(refused: GuardRequestResult, added: number): string {
  * The provider's words: a thrown error's message, or the `errorMessage` of a failed interaction
  * (Gemini's Interactions API answers a failure as a response with `errorCode`, not a throw).
  */
-function rejectionMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  const response = error as { errorCode?: unknown; errorMessage?: unknown } | null;
-  if (typeof response === 'object' && response !== null && typeof response.errorMessage === 'string')
-    return response.errorMessage;
-  return String(error);
-}
-
 function countRetry(context: Context, parts: GuardParts): void {
   updateUsage(context.state, context.agentName, withRetriedCall);
   parts.calls.stash(context, RETRY_COUNTS);

@@ -10,7 +10,8 @@
  */
 import type { Context } from '@google/adk';
 import type { SummarizeFn, SummarizeRequest } from '../../summary/summarizer.js';
-import { isOverflowError, summaryRejectionOutcome } from '../../usage/provider-feedback.js';
+import { summaryRejectionOutcome } from '../../usage/provider-feedback.js';
+import { overflowMessageOf } from './overflow-message.js';
 import { normalizeModelName } from '../../estimate/model-registry.js';
 import { EMPTY_USAGE } from '../../usage/stored-usage.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
@@ -35,8 +36,8 @@ export function noteRejections(
     try {
       return await summarize(request, maxChars, clock);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (isOverflowError(message)) slot.value = { message, estimate: estimate(request) };
+      const message = overflowMessageOf(error);
+      if (message !== undefined) slot.value = { message, estimate: estimate(request) };
       throw error;
     }
   };
@@ -69,21 +70,32 @@ export function learnFromSummaryRejection(
   const name = normalizeModelName(model);
   if (sameModel) writeUsage(context.state, context.agentName, outcome.usage);
   // Another model's window holds for this session from its state, like the agent's (replicas read it there).
-  else if (outcome.learned !== undefined)
-    writeUsage(context.state, context.agentName, {
-      ...readUsage(context.state, context.agentName),
-      summarizerWindow: outcome.learned,
-      summarizerWindowModel: name,
-    });
+  else if (outcome.learned !== undefined || outcome.bounded !== undefined)
+    writeSummarizerWindow(context, name, outcome);
   const reach =
     outcome.learned === undefined ? undefined : deps.windows.learn(name, outcome.learned, userOfContext(context));
   const stated =
     outcome.learned !== undefined
       ? ` It states a maximum of ${outcome.learned} tokens, now the window of model '${name}' ${REACH[reach ?? 'session']}.`
-      : '';
+      : outcome.bounded !== undefined
+        ? ` It states no maximum: model '${name}' is taken to hold less than the ~${outcome.bounded} tokens sent, for this session.`
+        : '';
   // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(
     `${LOG_PREFIX} agent '${context.agentName}': the summarizer's model rejected the summary request as too long; the mechanical summary was used.${stated}`,
   );
-  return sameModel ? outcome.learned : undefined;
+  return sameModel ? (outcome.learned ?? outcome.bounded) : undefined;
+}
+
+/** Another model's window for this session's summaries: a bound only lowers the one known (a statement sets it). */
+function writeSummarizerWindow(
+  context: Context,
+  name: string,
+  outcome: { readonly learned?: number | undefined; readonly bounded?: number | undefined },
+): void {
+  const usage = readUsage(context.state, context.agentName);
+  const known = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
+  const bound = outcome.bounded ?? Infinity;
+  const window = outcome.learned ?? Math.min(known ?? bound, bound);
+  writeUsage(context.state, context.agentName, { ...usage, summarizerWindow: window, summarizerWindowModel: name });
 }

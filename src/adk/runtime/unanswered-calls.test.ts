@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pendingCalls } from './pending-calls.js';
+import { unansweredCalls } from './unanswered-calls.js';
 
 const callEvent = (id: string, name: string, args: unknown, longRunning = true) => ({
   id: `e-${id}`,
@@ -13,20 +13,20 @@ const responseEvent = (id: string, author: string, response: unknown) => ({
   content: { parts: [{ functionResponse: { id, name: 'start_job', response } }] },
 });
 
-describe('pendingCalls', () => {
+describe('unansweredCalls', () => {
   it("should keep a long-running call with the tool's own response until the user's answer comes", () => {
     const events = [
       callEvent('c1', 'start_job', { target: 'prod' }),
       responseEvent('c1', 'ops', { status: 'pending' }),
     ];
-    expect(pendingCalls(events, 'k1')).toEqual([
+    expect(unansweredCalls(events, 'k1')).toEqual([
       { id: 'c1', name: 'start_job', args: { target: 'prod' }, sofar: { status: 'pending' } },
     ]);
-    expect(pendingCalls([...events, responseEvent('c1', 'user', { status: 'done' })], 'k1')).toEqual([]);
+    expect(unansweredCalls([...events, responseEvent('c1', 'user', { status: 'done' })], 'k1')).toEqual([]);
   });
 
   it('should not keep a call that is not long-running', () => {
-    expect(pendingCalls([callEvent('c2', 'fetch', {}, false)], 'k2')).toEqual([]);
+    expect(unansweredCalls([callEvent('c2', 'fetch', {}, false)], 'k2')).toEqual([]);
   });
 
   it("should keep a confirmation as the model's call it confirms, and ADK's other requests not at all", () => {
@@ -35,13 +35,13 @@ describe('pendingCalls', () => {
       callEvent('q1', 'adk_request_confirmation', { originalFunctionCall: original, toolConfirmation: {} }),
       callEvent('q2', 'adk_request_credential', { functionCallId: 'c4' }),
     ];
-    expect(pendingCalls(events, 'k3')).toEqual([
+    expect(unansweredCalls(events, 'k3')).toEqual([
       { id: 'q1', name: 'delete', args: { path: '/a' }, confirmation: true },
     ]);
   });
 
   it('should read afresh a list whose head is not what it read before', () => {
-    pendingCalls([callEvent('c5', 'start_job', {})], 'k4');
-    expect(pendingCalls([callEvent('c6', 'start_job', {})], 'k4').map((call) => call.id)).toEqual(['c6']);
+    unansweredCalls([callEvent('c5', 'start_job', {})], 'k4');
+    expect(unansweredCalls([callEvent('c6', 'start_job', {})], 'k4').map((call) => call.id)).toEqual(['c6']);
   });
 });

@@ -39,7 +39,7 @@ interface Scan extends EventScan {
 const scans = new BoundedMap<string, Scan>(MAX_SESSIONS);
 
 /** The calls of `events` still awaiting the application's answer, oldest first. */
-export function pendingCalls(events: readonly CallEvent[], key: string): readonly PendingCall[] {
+export function unansweredCalls(events: readonly CallEvent[], key: string): readonly PendingCall[] {
   const known = scans.get(key);
   const from = resumeAt(events, known);
   let pending = from > 0 && known ? known.pending : [];

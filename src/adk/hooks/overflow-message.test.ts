@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { overflowMessageOf } from './overflow-message.js';
+
+const ANTHROPIC = 'prompt is too long: 203412 tokens > 200000 maximum';
+const body = { type: 'error', error: { type: 'invalid_request_error', message: ANTHROPIC } };
+
+/** An axios-style error: a generic message, the provider's body on `response.data`, the request on `config`. */
+function axiosError(data: unknown): Error {
+  const error = new Error('Request failed with status code 400');
+  const request: Record<string, unknown> = {};
+  request['self'] = request;
+  return Object.assign(error, {
+    config: { data: '{"prompt":"the context is too long, summarize"}' },
+    request,
+    response: { status: 400, data },
+  });
+}
+
+describe('overflowMessageOf', () => {
+  it("should read the provider's words from the body an HTTP client keeps beside a generic message", () => {
+    expect(overflowMessageOf(axiosError(body))).toBe(ANTHROPIC);
+    expect(overflowMessageOf(axiosError(JSON.stringify(body)))).toBe(JSON.stringify(body));
+    expect(overflowMessageOf(Object.assign(new Error('Bad Request'), { body: JSON.stringify(body) }))).toBeDefined();
+  });
+
+  it('should read a thrown body, an error code and a cause', () => {
+    expect(overflowMessageOf(body)).toBe(ANTHROPIC);
+    expect(
+      overflowMessageOf(Object.assign(new Error('400 status code (no body)'), { code: 'context_length_exceeded' })),
+    ).toBe('context_length_exceeded');
+    expect(overflowMessageOf(new Error('call failed', { cause: new Error(ANTHROPIC) }))).toBe(ANTHROPIC);
+    expect(overflowMessageOf({ errorCode: '400', errorMessage: ANTHROPIC })).toBe(ANTHROPIC);
+  });
+
+  it('should not read the request a client keeps, nor an error that states no overflow', () => {
+    expect(overflowMessageOf(axiosError({ error: { message: 'rate limited' } }))).toBeUndefined();
+    expect(overflowMessageOf(new Error('socket hang up'))).toBeUndefined();
+    expect(overflowMessageOf(undefined)).toBeUndefined();
+    expect(overflowMessageOf('prompt is too long')).toBe('prompt is too long');
+  });
+
+  it('should survive a cycle and a getter that throws', () => {
+    const cyclic: Record<string, unknown> = { message: 'failed' };
+    cyclic['cause'] = cyclic;
+    expect(overflowMessageOf(cyclic)).toBeUndefined();
+    const hostile = Object.defineProperty(new Error('failed'), 'response', {
+      get() {
+        throw new Error('no');
+      },
+    });
+    expect(overflowMessageOf(hostile)).toBeUndefined();
+  });
+});
