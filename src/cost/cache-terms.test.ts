@@ -9,6 +9,7 @@ import {
   DEFAULT_OUTPUT_PRICE_RATIO,
   MIN_CACHED_PREFIX_TOKENS,
   outputPriceRatio,
+  priceRatiosOf,
 } from './cache-terms.js';
 import { priceFor } from './price-table.js';
 
@@ -102,5 +103,15 @@ describe('the cache terms table in the docs', () => {
     const doc = readFileSync(new URL('../../docs/observability.md', import.meta.url), 'utf8');
     expect(doc).toContain(`Rows checked on ${CACHE_TERMS_CHECKED}`);
     for (const row of CACHE_TERMS) expect(doc).toContain(`\`${row.family}\``);
+  });
+});
+
+describe('priceRatiosOf', () => {
+  it("should take the cached ratio of the model's family when no cached price is given, the default else", () => {
+    expect(priceRatiosOf(undefined, 'gpt-4o-mini').cachedPriceRatio).toBe(0.5);
+    expect(priceRatiosOf({ input: 0.15, output: 0.6 }, 'openai/gpt-4o-mini').cachedPriceRatio).toBe(0.5);
+    expect(priceRatiosOf({ input: 1, cachedInput: 0.25, output: 4 }, 'gpt-4o-mini').cachedPriceRatio).toBe(0.25);
+    expect(priceRatiosOf(undefined, 'my-router/fast').cachedPriceRatio).toBe(DEFAULT_CACHED_PRICE_RATIO);
+    expect(priceRatiosOf(undefined).cachedPriceRatio).toBe(DEFAULT_CACHED_PRICE_RATIO);
   });
 });

@@ -73,9 +73,13 @@ interface PriceRatios {
   readonly outputPriceRatio: number;
 }
 
-/** A price's ratios (the defaults without a usable price). */
-export function priceRatiosOf(price: ModelPrice | undefined): PriceRatios {
-  return { cachedPriceRatio: cachedPriceRatio(price), outputPriceRatio: outputPriceRatio(price) };
+/**
+ * A price's ratios; without a cached price, the cached ratio of `model`'s family row (the table `cacheTermsFor`
+ * reads: an OpenAI model's cache is read at half price, not at Gemini's tenth), else the default.
+ */
+export function priceRatiosOf(price: ModelPrice | undefined, model?: string): PriceRatios {
+  const cached = price?.cachedInput !== undefined ? cachedPriceRatio(price) : familyRow(model)?.cachedPriceRatio;
+  return { cachedPriceRatio: cached ?? DEFAULT_CACHED_PRICE_RATIO, outputPriceRatio: outputPriceRatio(price) };
 }
 
 /** The model's output price as a multiple of its uncached input price; the default ratio without a usable price. */

@@ -96,3 +96,13 @@ describe('resolveContextWindow', () => {
     });
   });
 });
+
+describe('resolveContextWindow on Bedrock ids', () => {
+  it("should give a Claude model named by its Bedrock id Claude's window, not the unknown default", () => {
+    for (const id of [
+      'anthropic.claude-3-7-sonnet-20250219-v1:0',
+      'bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0',
+    ])
+      expect(resolveContextWindow(id).window).toBe(200_000);
+  });
+});

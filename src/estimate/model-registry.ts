@@ -38,7 +38,8 @@ const FAMILY_RULES: ReadonlyArray<readonly [RegExp, number]> = [
   [/^gemma-3-1b/, 32_768],
   [/^gemma-3/, 131_072],
   [/^gemma/, 8_192],
-  [/^claude-/, 200_000],
+  // Bedrock ids too: `anthropic.claude-…-v1:0`, `us.anthropic.claude-…` (the twenty-eighth outside trial).
+  [/(?:^|\.)claude-/, 200_000],
   [/^gpt-4\.1/, 1_047_576],
   [/^gpt-(4o|4-turbo)/, 128_000],
   [/^gpt-5/, 400_000],

@@ -318,3 +318,14 @@ describe('overflowInOwnWords on an error code', () => {
     expect(overflowInOwnWords('rate_limit_exceeded')).toBe(false);
   });
 });
+
+describe("parseOverflowError on OpenAI's count of the tools' declarations", () => {
+  it('should read the whole count as the prompt when the rest is in the functions, not in the completion', () => {
+    const functions =
+      "This model's maximum context length is 14000 tokens. However, your messages resulted in 14384 tokens (13984 in the messages, 400 in the functions). Please reduce the length of the messages or functions.";
+    expect(parseOverflowError(functions)).toEqual({ promptTokens: 14_384, limit: 14_000 });
+    const completion =
+      "This model's maximum context length is 14000 tokens. However, you requested 15000 tokens (13000 in the messages, 2000 in the completion).";
+    expect(parseOverflowError(completion)).toEqual({ promptTokens: 13_000, requestedTokens: 15_000, limit: 14_000 });
+  });
+});

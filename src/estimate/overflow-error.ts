@@ -101,6 +101,9 @@ const OPENAI_SIZE = new RegExp(
   'i',
 );
 
+/** What follows the messages' count when the rest of the prompt is the tools' declarations (OpenAI's Chat Completions). */
+const IN_THE_FUNCTIONS = new RegExp(String.raw`^[,;]\s*${COUNT} in the (?:functions|tools)`, 'i');
+
 /** The whole request's size (OpenAI's, vLLM's "you requested N") is what went over when the prompt did not. */
 type OverflowStatement = { promptTokens?: number; limit?: number; requestedTokens?: number };
 
@@ -118,10 +121,13 @@ function statementAtStart(text: string): OverflowStatement | undefined {
   }
   const openai = OPENAI.exec(text);
   if (!openai) return undefined;
-  // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion.
-  const size = OPENAI_SIZE.exec(text.slice(openai[0].length));
-  const prompt = size?.[2] ?? size?.[1];
-  const requested = size?.[2] ? { requestedTokens: count(size[1]) } : {};
+  // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion. "resulted in N
+  // tokens (M in the messages, F in the functions)": N is the prompt, the tools' declarations included.
+  const after = text.slice(openai[0].length);
+  const size = OPENAI_SIZE.exec(after);
+  const functions = size?.[2] !== undefined && IN_THE_FUNCTIONS.test(after.slice(size[0].length));
+  const prompt = functions ? size?.[1] : (size?.[2] ?? size?.[1]);
+  const requested = size?.[2] && !functions ? { requestedTokens: count(size[1]) } : {};
   return { ...(prompt ? { promptTokens: count(prompt) } : {}), ...requested, limit: count(openai[1]) };
 }
 

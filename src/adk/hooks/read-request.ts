@@ -243,7 +243,7 @@ export function readRequest(
     tokenizer,
     summarize: summarizeForCall(summarizer.summarizer, summaryRejection, { policy, context, hooks, fixed, tokenizer }),
     now: Date.now(),
-    ...priceRatiosOf(agentModelPrice(context.invocationContext.agent, readers.priceOf)(request.model)),
+    ...priceRatiosOf(agentModelPrice(context.invocationContext.agent, readers.priceOf)(request.model), request.model),
     prepared: preparedForInput(prepared.handle, hooks),
     interactions,
     firstMessageOnEstimate: stored.firstMessageOnEstimate,
