@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTEXT_WINDOW, normalizeModelName, resolveContextWindow } from './model-registry.js';
+import { DEFAULT_CONTEXT_WINDOW, modelKey, normalizeModelName, resolveContextWindow } from './model-registry.js';
 
 describe('normalizeModelName', () => {
   describe('names without decoration', () => {
@@ -104,5 +104,15 @@ describe('resolveContextWindow on Bedrock ids', () => {
       'bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0',
     ])
       expect(resolveContextWindow(id).window).toBe(200_000);
+  });
+});
+
+describe('modelKey', () => {
+  it("should drop Google's own paths and a version, and keep a provider's or router's prefix", () => {
+    expect(modelKey('models/gemini-2.5-flash')).toBe('gemini-2.5-flash');
+    expect(modelKey('projects/p/locations/us/publishers/google/models/gemini-2.5-pro')).toBe('gemini-2.5-pro');
+    expect(modelKey('claude-opus-4-1@20250805')).toBe('claude-opus-4-1');
+    expect(modelKey('Azure/Fast')).toBe('azure/fast');
+    expect(modelKey('my-router/fast')).not.toBe(modelKey('azure/fast'));
   });
 });

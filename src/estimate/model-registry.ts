@@ -71,6 +71,22 @@ export function normalizeModelName(model: string): string {
   return name;
 }
 
+/**
+ * The name windows are learned and accepted sizes kept under: lower case, Google's own paths (`models/…`, Vertex
+ * resource paths) and an `@version` dropped, but a provider's or router's prefix kept. Two deployments named
+ * `azure/fast` and `my-router/fast` are two models (the twenty-eighth outside trial: the 14k one learned by the
+ * first became the second's window, over the 100k the options gave it); `normalizeModelName`, which keeps only the
+ * last segment, finds a model's catalogue entry and price.
+ */
+export function modelKey(model: string): string {
+  let name = model.trim().toLowerCase();
+  if (routedMembers(name)) return name;
+  const googlePath = /(?:^|\/)models\/([^/]+)$/.exec(name);
+  if (googlePath?.[1]) name = googlePath[1];
+  const at = name.indexOf('@');
+  return at > 0 ? name.slice(0, at) : name;
+}
+
 /** Whether the `modelWindows` key `key` gives `model` its window: the lookup below reads its exact name, then its normalised one. */
 export function keyNamesModel(key: string, model: string): boolean {
   return key === model || key === normalizeModelName(model);

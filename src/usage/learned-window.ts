@@ -17,7 +17,7 @@
  * shell logs that once. Pure functions over plain data.
  */
 import type { ResolvedWindow, WindowSource } from '../estimate/model-registry.js';
-import { normalizeModelName } from '../estimate/model-registry.js';
+import { modelKey } from '../estimate/model-registry.js';
 import { routedMembers } from '../estimate/routed-model.js';
 import { MIN_PLAUSIBLE_WINDOW, NO_BUDGET, STATED_SIZE_RATIO } from './window.js';
 import { rejectedBound } from './rejected-bound.js';
@@ -69,7 +69,7 @@ export function windowFloor(accepted: ReadonlyArray<AcceptedSize | undefined>, r
 
 /** The session's accepted size, when it was accepted by `model`. */
 export function acceptedIn(usage: UsageRecord, model: string | undefined): AcceptedSize | undefined {
-  return usage.acceptedModel === normalizeModelName(model ?? '')
+  return usage.acceptedModel === modelKey(model ?? '')
     ? { tokens: usage.acceptedTokens, estimate: countedEstimate(usage) }
     : undefined;
 }
@@ -92,7 +92,7 @@ function countedEstimate(usage: Pick<UsageRecord, 'acceptedTokens' | 'acceptedEs
  * taken one for one (windowFloor) it would refuse, or drop, the provider's stated maximum.
  */
 export function recordAccepted(usage: UsageRecord, model: string | undefined, realPromptTokens?: number): UsageRecord {
-  const name = normalizeModelName(model ?? '');
+  const name = modelKey(model ?? '');
   const before: Partial<UsageRecord> = usage.acceptedModel === name ? usage : {};
   const counted = plausibleTokenCount(realPromptTokens, 1);
   // Only a count consistent with what was sent, as for the process (`acceptedByCall`): a count far above it held the
@@ -142,7 +142,7 @@ export function learnedFromState(
   model: string | undefined,
   processAccepted: AcceptedSize | undefined,
 ): { readonly window?: number | undefined; readonly contradicted: boolean } {
-  return stateWindowOf(usage, normalizeModelName(model ?? ''), processAccepted);
+  return stateWindowOf(usage, modelKey(model ?? ''), processAccepted);
 }
 
 /** `learnedFromState` for a normalised model name. */
@@ -163,11 +163,7 @@ export function learnedWindowFor(
   processWindow: number | undefined,
   processAccepted?: AcceptedSize,
 ): number | undefined {
-  return learnedOf(
-    stateWindowOf(usage, normalizeModelName(model ?? ''), processAccepted).window,
-    processWindow,
-    processAccepted,
-  );
+  return learnedOf(stateWindowOf(usage, modelKey(model ?? ''), processAccepted).window, processWindow, processAccepted);
 }
 
 function learnedOf(
@@ -252,7 +248,7 @@ export function recordStatedWindow(
 ): UsageRecord {
   const window = plausibleWindow(limit);
   if (window === undefined || window < floor) return usage;
-  const learned = { ...usage, learnedWindow: window, learnedWindowModel: normalizeModelName(model ?? '') };
+  const learned = { ...usage, learnedWindow: window, learnedWindowModel: modelKey(model ?? '') };
   // The next call measures against it (see chooseWindow): status shows it now, not the window that was too large.
   return usage.window === undefined || window < usage.window
     ? { ...learned, window, windowSource: 'learned', ...NO_BUDGET }

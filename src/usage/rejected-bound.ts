@@ -9,7 +9,7 @@
  * other sessions (usage/window-statements.ts keeps that for the provider's statements).
  * Like a stated maximum, it is not believed below 1,024 or a request the model accepted.
  */
-import { normalizeModelName } from '../estimate/model-registry.js';
+import { modelKey } from '../estimate/model-registry.js';
 import type { UsageRecord } from './stored-usage.js';
 import { MIN_PLAUSIBLE_WINDOW, NO_BUDGET } from './window.js';
 
@@ -38,7 +38,7 @@ export function recordRejectedSize(
   floor: number,
 ): UsageRecord {
   if (measure === undefined || measure < Math.max(floor, MIN_PLAUSIBLE_WINDOW)) return usage;
-  const name = normalizeModelName(model ?? '');
+  const name = modelKey(model ?? '');
   const before = rejectedBound(usage, name, floor);
   const bound = before === undefined ? measure : Math.min(before, measure);
   const recorded = { ...usage, rejectedTokens: bound, rejectedModel: name };

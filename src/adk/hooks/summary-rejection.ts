@@ -12,7 +12,7 @@ import type { Context } from '@google/adk';
 import type { SummarizeFn, SummarizeRequest } from '../../summary/summarizer.js';
 import { summaryRejectionOutcome } from '../../usage/provider-feedback.js';
 import { overflowMessageOf } from './overflow-message.js';
-import { normalizeModelName } from '../../estimate/model-registry.js';
+import { modelKey } from '../../estimate/model-registry.js';
 import { EMPTY_USAGE } from '../../usage/stored-usage.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { readUsage, writeUsage } from '../runtime/state-writer.js';
@@ -57,7 +57,7 @@ export function learnFromSummaryRejection(
   slot.value = undefined;
   if (!rejection || names.summarizer === undefined) return undefined;
   const model = names.summarizer;
-  const sameModel = normalizeModelName(model) === normalizeModelName(names.agentModel ?? '');
+  const sameModel = modelKey(model) === modelKey(names.agentModel ?? '');
   // Another model's statement is not the agent's: it is bounded by that model's accepted sizes alone.
   const stored = sameModel ? readUsage(context.state, context.agentName) : EMPTY_USAGE;
   const outcome = summaryRejectionOutcome(
@@ -67,7 +67,7 @@ export function learnFromSummaryRejection(
     model,
     deps.windows.acceptedBy(model, userOfContext(context)),
   );
-  const name = normalizeModelName(model);
+  const name = modelKey(model);
   if (sameModel) writeUsage(context.state, context.agentName, outcome.usage);
   // Another model's window holds for this session from its state, like the agent's (replicas read it there).
   else if (outcome.learned !== undefined || outcome.bounded !== undefined)

@@ -5,6 +5,7 @@ import { DEFAULT_CONTEXT_WINDOW } from '../../estimate/model-registry.js';
 import { encodeRecord } from '../../state/codec.js';
 import { stateKeysFor } from '../../state/keys.js';
 import { ModelWindowResolver } from './model-window-resolver.js';
+import { recordStatedWindow } from '../../usage/learned-window.js';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -33,5 +34,21 @@ describe('ModelWindowResolver.pinCap', () => {
     expect(resolver.pinCap(testPolicy(), 'other', (key) => state[key])).toBe(
       pinCapFor(DEFAULT_CONTEXT_WINDOW, undefined),
     );
+  });
+});
+
+describe('ModelWindowResolver.learn, by route', () => {
+  it("should keep a window learned for one route from another route's model of the same last name", () => {
+    const resolver = new ModelWindowResolver({ modelWindows: { 'my-router/fast': 100_000 } }, quiet);
+    // Two users' sessions state it (the name a rejection records, as model-error-event.ts passes it on): the maximum
+    // holds for every session of that route, and a session's own record keeps it.
+    const stated = recordStatedWindow(usageRecord({}), 'azure/fast', 14_000);
+    expect(resolver.learn(stated.learnedWindowModel ?? '', 14_000, 'u1')).toBe('user');
+    expect(resolver.learn(stated.learnedWindowModel ?? '', 14_000, 'u2')).toBe('process');
+    const agent = { name: 'worker', user: 'u3' };
+    expect(resolver.agentWindow(testPolicy(), 'azure/fast', usageRecord({}), agent).window).toBe(14_000);
+    expect(resolver.agentWindow(testPolicy(), 'my-router/fast', usageRecord({}), agent).window).toBe(100_000);
+    expect(resolver.agentWindow(testPolicy(), 'my-router/fast', stated, agent).window).toBe(100_000);
+    expect(resolver.agentWindow(testPolicy(), 'models/fast', usageRecord({}), agent).window).not.toBe(14_000);
   });
 });

@@ -12,7 +12,7 @@ import { summarizerWindowFor } from '../../budget/summarizer-window.js';
 import { pinCapIn } from '../../memory/pin-cap.js';
 import {
   DEFAULT_CONTEXT_WINDOW,
-  normalizeModelName,
+  modelKey,
   resolveContextWindow,
   type ResolvedWindow,
 } from '../../estimate/model-registry.js';
@@ -95,12 +95,12 @@ export class ModelWindowResolver {
 
   /** Remembers that `model` accepted a request of this size for `user` (either figure may be missing). */
   accept(model: string | undefined, size: AcceptedSize, user: string): void {
-    this.accepted.accept(normalizeModelName(model ?? ''), size, user);
+    this.accepted.accept(modelKey(model ?? ''), size, user);
   }
 
   /** The largest request `model` accepted for `user` in this process. */
   acceptedBy(model: string | undefined, user: string): AcceptedSize | undefined {
-    return this.accepted.forUser(normalizeModelName(model ?? ''), user);
+    return this.accepted.forUser(modelKey(model ?? ''), user);
   }
 
   /** The agent's window: the registry's or the options', unless a provider's rejection stated a maximum (see usage/learned-window.ts). */
@@ -111,7 +111,7 @@ export class ModelWindowResolver {
     agent: { readonly name: string; readonly user: string; readonly routedName?: string | undefined },
   ): WindowChoice {
     const agentName = agent.name;
-    const name = normalizeModelName(model ?? '');
+    const name = modelKey(model ?? '');
     const resolved = this.resolveNamed(policy, model, agent.routedName);
     // Only rejections seen by this process feed the per-model maps; a session's state informs that session alone.
     const decision = decideWindow(usage, {
@@ -234,7 +234,7 @@ export class ModelWindowResolver {
   private windowFor(policy: ResolvedPolicy, context: Context, summarizer: SummarizerModel): number {
     const { model, routedName, inSession } = summarizer;
     const resolved = this.resolveNamed(policy, model, routedName);
-    const name = normalizeModelName(model ?? '');
+    const name = modelKey(model ?? '');
     const learned = [this.learnedFor(name, userOfContext(context)), inSession].filter((value) => value !== undefined);
     if (learned.length === 0) this.warnIfUnknown(resolved, model);
     return Math.min(resolved.window, ...learned);
@@ -280,7 +280,7 @@ function inSessionWindow(
   summarizer: { readonly model?: string },
   acceptedBy: (name: string) => AcceptedSize | undefined,
 ): number | undefined {
-  const name = normalizeModelName(summarizer.model ?? '');
+  const name = modelKey(summarizer.model ?? '');
   const stored = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
   return stored !== undefined && stored >= windowFloor([acceptedBy(name)]) ? stored : undefined;
 }
