@@ -104,6 +104,8 @@ describe('resolveContextWindow on Bedrock ids', () => {
       'bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0',
     ])
       expect(resolveContextWindow(id).window).toBe(200_000);
+    expect(resolveContextWindow('anthropic.claude-v2').window).toBe(100_000);
+    expect(resolveContextWindow('anthropic.claude-instant-v1').window).toBe(100_000);
   });
 });
 

@@ -39,6 +39,7 @@ const FAMILY_RULES: ReadonlyArray<readonly [RegExp, number]> = [
   [/^gemma-3/, 131_072],
   [/^gemma/, 8_192],
   // Bedrock ids too: `anthropic.claude-…-v1:0`, `us.anthropic.claude-…` (the twenty-eighth outside trial).
+  [/(?:^|\.)claude-(?:v1|v2|instant|2\.0)/, 100_000],
   [/(?:^|\.)claude-/, 200_000],
   [/^gpt-4\.1/, 1_047_576],
   [/^gpt-(4o|4-turbo)/, 128_000],

@@ -327,5 +327,9 @@ describe("parseOverflowError on OpenAI's count of the tools' declarations", () =
     const completion =
       "This model's maximum context length is 14000 tokens. However, you requested 15000 tokens (13000 in the messages, 2000 in the completion).";
     expect(parseOverflowError(completion)).toEqual({ promptTokens: 13_000, requestedTokens: 15_000, limit: 14_000 });
+    // OpenAI's legacy three-part wording (review 26): the messages and the functions are the prompt.
+    const three =
+      "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens (4500 in the messages, 400 in the functions, and 4100 in the completion). Please reduce the length of the messages, functions, or completion.";
+    expect(parseOverflowError(three)).toEqual({ promptTokens: 4_900, requestedTokens: 9_000, limit: 8_192 });
   });
 });

@@ -102,7 +102,10 @@ const OPENAI_SIZE = new RegExp(
 );
 
 /** What follows the messages' count when the rest of the prompt is the tools' declarations (OpenAI's Chat Completions). */
-const IN_THE_FUNCTIONS = new RegExp(String.raw`^[,;]\s*${COUNT} in the (?:functions|tools)`, 'i');
+const IN_THE_FUNCTIONS = new RegExp(
+  String.raw`^[,;]\s*${COUNT} in the (?:functions|tools)(?:,?\s*(?:and\s+)?${COUNT} (?:in|for) the completion)?`,
+  'i',
+);
 
 /** The whole request's size (OpenAI's, vLLM's "you requested N") is what went over when the prompt did not. */
 type OverflowStatement = { promptTokens?: number; limit?: number; requestedTokens?: number };
@@ -125,10 +128,13 @@ function statementAtStart(text: string): OverflowStatement | undefined {
   // tokens (M in the messages, F in the functions)": N is the prompt, the tools' declarations included.
   const after = text.slice(openai[0].length);
   const size = OPENAI_SIZE.exec(after);
-  const functions = size?.[2] !== undefined && IN_THE_FUNCTIONS.test(after.slice(size[0].length));
-  const prompt = functions ? size?.[1] : (size?.[2] ?? size?.[1]);
-  const requested = size?.[2] && !functions ? { requestedTokens: count(size[1]) } : {};
-  return { ...(prompt ? { promptTokens: count(prompt) } : {}), ...requested, limit: count(openai[1]) };
+  const tools = size?.[2] === undefined ? undefined : IN_THE_FUNCTIONS.exec(after.slice(size[0].length));
+  // With the functions counted apart, N is the prompt unless a completion follows them (then the prompt is M + F).
+  const withCompletion = tools !== undefined && tools !== null && tools[2] !== undefined;
+  const stated = !tools ? (size?.[2] ?? size?.[1]) : size?.[1];
+  const prompt = withCompletion ? count(size?.[2]) + count(tools[1]) : stated && count(stated);
+  const requested = size?.[2] && (!tools || withCompletion) ? { requestedTokens: count(size[1]) } : {};
+  return { ...(prompt ? { promptTokens: prompt } : {}), ...requested, limit: count(openai[1]) };
 }
 
 /** A count matched by COUNT, without its thousands separators. */

@@ -37,6 +37,13 @@ describe('awaitedIn', () => {
     ]);
   });
 
+  it('should write a line and an id the record reads back, whatever the tool name', () => {
+    const named = { ...job, name: 'n'.repeat(500), id: 'i'.repeat(300) };
+    const listed = awaitedIn([call('n'.repeat(500), { target: 'prod' })], 1, [named, { ...named, id: 'c9' }]);
+    expect(listed?.map((entry) => entry.id)).toEqual(['c9']);
+    expect(decodeAwaited(listed)).toEqual(listed);
+  });
+
   it('should cut long arguments and responses in its line', () => {
     const long = { ...job, args: { body: 'x'.repeat(5_000) }, sofar: { log: 'y'.repeat(5_000) } };
     const [listed] = awaitedIn([call('start_job', { body: 'x'.repeat(5_000) })], 1, [long]) ?? [];

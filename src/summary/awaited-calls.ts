@@ -45,6 +45,8 @@ export function awaitedIn(
   if (pending.length === 0) return undefined;
   const byCall = new Map<string, PendingCall[]>();
   for (const call of pending) {
+    // Written within what the record's decoder reads back (decodeAwaited), or the whole list would read as absent.
+    if (call.id.length > MAX_ID_CHARS) continue;
     const key = callKey(call.name, call.args);
     if (key !== undefined) byCall.set(key, [...(byCall.get(key) ?? []), call]);
   }
@@ -54,7 +56,7 @@ export function awaitedIn(
       const call = part.functionCall;
       const key = call && callKey(call.name ?? '', call.args);
       const waiting = key === undefined ? undefined : byCall.get(key)?.shift();
-      if (waiting) found.push({ id: waiting.id, text: lineOf(waiting) });
+      if (waiting) found.push({ id: waiting.id, text: truncateEnd(lineOf(waiting), MAX_TEXT_CHARS) });
     }
   return found.length > 0 ? found.slice(-MAX_AWAITED) : undefined;
 }

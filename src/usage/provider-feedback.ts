@@ -201,10 +201,12 @@ export function summaryRejectionOutcome(
   requestEstimate: number,
   model: string | undefined,
   processAccepted: AcceptedSize | undefined,
+  measure: number = requestEstimate,
 ): RejectionOutcome {
   const sent = { ...usage, sentEstimate: requestEstimate, sentFraming: undefined };
-  // A rejection that states no maximum bounds the window by the request's size, as an agent's call does.
-  const outcome = rejectionOutcome(sent, message, model, processAccepted, requestEstimate);
+  // A rejection that states no maximum bounds the window by the request's size (`measure`, calibrated like the
+  // window it bounds), as an agent's call does.
+  const outcome = rejectionOutcome(sent, message, model, processAccepted, measure);
   // The calibration pair stays the agent's: only the factor (and the window) carry over from the summary request.
   const { sentEstimate, sentFraming, realPromptTokens, lastEstimate, lastFraming, rejectedCalls, forceCompaction } =
     usage;

@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  App,
   DatabaseSessionService,
   FunctionTool,
   InMemorySessionService,
@@ -145,5 +146,57 @@ describe('a call awaiting the application, covered by summaries that drop it', (
     const asked = fresh.model.requests[from]?.contents ?? [];
     expect(holdsCall(asked)).toBe(false);
     expect(summaryText(asked)).toContain('start_job {"target":"prod"}: its response so far');
+  });
+});
+
+describe("a sub-agent's call awaiting the application, in a resumable App", () => {
+  it("should be listed in the sub-agent's summary, not the lead's, and the answer resumed by the sub-agent", async () => {
+    const sessionService = new InMemorySessionService();
+    const ops = new LlmAgent({
+      name: 'ops',
+      model: new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.2), script: deployJobScript(3_000) }),
+      instruction: 'You run deploys.',
+      tools: [jobTool('long-running'), fetchLogsTool()],
+    });
+    const leadModel = new ScriptedLlm({
+      model: 'scripted-lead',
+      window: WINDOW,
+      countTokens: ratioTokenCounter(1.2),
+      script: () => ({
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'ops' } } }],
+        },
+      }),
+    });
+    const lead = new LlmAgent({ name: 'lead', model: leadModel, instruction: 'Route to ops.', subAgents: [ops] });
+    const app = new App({
+      name: APP_NAME,
+      rootAgent: lead,
+      plugins: [summarizingGuard({ summarizer: forgetful })],
+      resumabilityConfig: { isResumable: true },
+    });
+    const runner = new Runner({ app, sessionService });
+    const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    // The lead hands the session to ops; from then on ADK routes each turn to ops, which starts the job.
+    const events: Event[] = await runContentTurn(runner, id, userMessage('Hello.'));
+    const started = await runContentTurn(runner, id, userMessage('Start the deploy job.'));
+    events.push(...started);
+    expect(started.some((event) => event.author === 'ops' && event.longRunningToolIds?.length)).toBe(true);
+    for (let turn = 1; turn <= 24; turn++)
+      events.push(...(await runContentTurn(runner, id, userMessage(`Check logs ${turn}.`))));
+    const opsModel = ops.model as ScriptedLlm;
+    const from = opsModel.requests.length;
+    events.push(...(await runContentTurn(runner, id, userMessage('Is a job pending?'))));
+    const asked = opsModel.requests[from]?.contents ?? [];
+    expect(holdsCall(asked)).toBe(false);
+    expect(summaryText(asked)).toContain('start_job {"target":"prod"}: its response so far');
+    for (const request of leadModel.requests) expect(summaryText(request.contents)).not.toContain(LISTED);
+
+    const answered = await runContentTurn(runner, id, answerOf('long-running', started));
+    expect(answered.some((event) => event.author === 'ops')).toBe(true);
+    expect(JSON.stringify(opsModel.requests.at(-1)?.contents)).toContain(RESULT);
+    expect(summaryText(opsModel.requests.at(-1)?.contents ?? [])).not.toContain(LISTED);
+    expect([...events, ...answered].filter((event) => event.errorCode)).toEqual([]);
   });
 });

@@ -39,6 +39,36 @@ describe('overflowMessageOf', () => {
     expect(overflowMessageOf('prompt is too long')).toBe('prompt is too long');
   });
 
+  it('should not read an overflow into a body that quotes the request or the conversation (review 26)', () => {
+    const quoted = 'the input exceeds what I expected, please shorten the context';
+    // axios's toJSON(): the request's body on config.data, thrown as a plain object with a 503.
+    expect(
+      overflowMessageOf({ message: 'Request failed with status code 503', config: { data: quoted }, status: 503 }),
+    ).toBeUndefined();
+    // A 422 that echoes its input, on response.data.
+    const echo = { detail: [{ loc: ['body', 'messages'], msg: 'invalid', input: quoted }] };
+    expect(
+      overflowMessageOf(Object.assign(new Error('422'), { response: { status: 422, data: echo } })),
+    ).toBeUndefined();
+    // A 503 whose cause's data quotes the conversation.
+    expect(overflowMessageOf(new Error('503', { cause: { data: { note: quoted } } }))).toBeUndefined();
+  });
+
+  it('should leave a getter that throws, a revoked proxy and binary bodies alone', () => {
+    const lazy = Object.defineProperty(new Error('503 Service Unavailable'), 'code', {
+      get() {
+        throw new Error('lazy code getter failed');
+      },
+    });
+    expect(overflowMessageOf(lazy)).toBeUndefined();
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(overflowMessageOf(proxy)).toBeUndefined();
+    expect(
+      overflowMessageOf(Object.assign(new Error('400'), { response: { data: Buffer.alloc(1_000_000) } })),
+    ).toBeUndefined();
+  });
+
   it('should survive a cycle and a getter that throws', () => {
     const cyclic: Record<string, unknown> = { message: 'failed' };
     cyclic['cause'] = cyclic;

@@ -4,17 +4,19 @@
  * `Error('Request failed with status code 400')` with the provider's body on `error.response.data`, another throws
  * the parsed body itself, an OpenAI client keeps `code: 'context_length_exceeded'` beside its message. Reading
  * `message` alone, the twenty-eighth outside trial's 16k Claude deployment failed every turn from turn 38 with an
- * error event, the guard saying nothing. Each text is read on its own (the parser trusts only a statement at the
- * start of the provider's own words), the error's message first.
+ * error event, the guard saying nothing.
+ *
+ * Only the error's own message is read as loosely as before (an overflow's words anywhere in it); every other text
+ * (a body, a code, a cause) must say so in the provider's own words, at its start and before any quotation
+ * (`overflowInOwnWords`): a body may echo the request (a 422 that quotes its `input`, axios's `toJSON()` with the
+ * request's `config.data`), and a 503 whose body quotes the user's "the input exceeds" is not an overflow (review 26).
  */
+import { overflowInOwnWords } from '../../estimate/overflow-error.js';
 import { isOverflowError } from '../../usage/provider-feedback.js';
 
 /** Fields that hold a provider's response body or its message in the errors of common HTTP clients and SDKs. */
 const BODY_FIELDS = ['error', 'response', 'data', 'body', 'responseBody', 'cause', 'details'] as const;
-/**
- * Of those, the ones that hold a body itself, read whole as JSON too; not `response` (axios keeps the request it
- * sent beside the body there: the user's words could read as a rejection) nor an `Error`'s other fields.
- */
+/** Of those, the ones that hold a body itself, read whole as JSON too (the parser reads a JSON body's message). */
 const WHOLE_BODIES: ReadonlySet<string> = new Set(['error', 'data', 'body', 'responseBody', 'details']);
 /** Fields that hold a provider's own words or its error code. */
 const TEXT_FIELDS = ['message', 'errorMessage', 'code', 'errorCode'] as const;
@@ -23,30 +25,46 @@ const MAX_DEPTH = 4;
 const MAX_TEXTS = 24;
 const MAX_TEXT_CHARS = 16_384;
 
-/** The first text of `error` that states an overflow; `undefined` when none does. */
-export function overflowMessageOf(error: unknown): string | undefined {
-  let read = 0;
-  for (const text of textsOf(error, 0, new Set(), true)) {
-    if (isOverflowError(text.slice(0, MAX_TEXT_CHARS))) return text.slice(0, MAX_TEXT_CHARS);
-    if ((read += 1) >= MAX_TEXTS) return undefined;
-  }
-  return undefined;
+/** A text of the error, and whether it is the error's own message (read as loosely as before). */
+interface ErrorText {
+  readonly text: string;
+  readonly own: boolean;
 }
 
-/** The error's texts: its own words first, then its bodies' (a body as JSON too: the parser reads JSON bodies). */
-function* textsOf(value: unknown, depth: number, seen: Set<object>, whole: boolean): Generator<string> {
+/** The first text of `error` that states an overflow; `undefined` when none does (or reading it fails). */
+export function overflowMessageOf(error: unknown): string | undefined {
+  try {
+    let read = 0;
+    for (const { text, own } of textsOf(error, 0, new Set(), false)) {
+      const head = text.slice(0, MAX_TEXT_CHARS);
+      if (own ? isOverflowError(head) : overflowInOwnWords(head)) return head;
+      if ((read += 1) >= MAX_TEXTS) return undefined;
+    }
+    return undefined;
+  } catch {
+    // A revoked proxy or a getter that throws: the error is left as the provider's, not replaced by the guard's.
+    return undefined;
+  }
+}
+
+/** The error's texts: its own words first, then its bodies' (a body as JSON too). */
+function* textsOf(value: unknown, depth: number, seen: Set<object>, whole: boolean): Generator<ErrorText> {
   if (typeof value === 'string') {
-    if (value.length > 0) yield value;
+    if (value.length > 0) yield { text: value, own: depth === 0 };
     return;
   }
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value)) return;
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value) || isBinary(value)) return;
   seen.add(value);
   const record = value as Record<string, unknown>;
-  for (const field of TEXT_FIELDS) if (typeof record[field] === 'string') yield record[field];
+  for (const field of TEXT_FIELDS) {
+    const text = fieldOf(record, field);
+    const own = depth === 0 && (field === 'message' || field === 'errorMessage');
+    if (typeof text === 'string' && text.length > 0) yield { text, own };
+  }
   for (const field of BODY_FIELDS) yield* textsOf(fieldOf(record, field), depth + 1, seen, WHOLE_BODIES.has(field));
-  if (whole && !(value instanceof Error)) {
+  if (whole && isPlain(value)) {
     const json = jsonOf(value);
-    if (json !== undefined) yield json;
+    if (json !== undefined) yield { text: json, own: false };
   }
 }
 
@@ -57,6 +75,17 @@ function fieldOf(record: Record<string, unknown>, field: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A body as a parser produced it: a plain object or array (not an Error, a client's object, a stream). */
+function isPlain(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
+}
+
+/** A buffer or typed array: an `arraybuffer` response's bytes, never read (20 MB of JSON blocked 2.9 s: review 26). */
+function isBinary(value: object): boolean {
+  return ArrayBuffer.isView(value) || value instanceof ArrayBuffer;
 }
 
 function jsonOf(value: object): string | undefined {

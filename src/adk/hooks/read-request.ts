@@ -10,7 +10,7 @@ import { priceRatiosOf } from '../../cost/cache-terms.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
 import { summaryInput } from './summary-input.js';
-import type { Context, InvocationContext, LlmRequest } from '@google/adk';
+import type { Context, LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
@@ -227,7 +227,7 @@ export function readRequest(
     budgetLine,
     fixedFramingTokens: fixed.framingTokens,
     ...summaryInput(context, stored.summary, readers.queue.sharedSummary(key), fingerprintAt, contents.length),
-    ...sessionTurns(contents, context.invocationContext, key),
+    ...sessionTurns(contents, context, key),
     mask: stored.mask,
     manual: stored.requested,
     maskedTokenMemo: readers.maskedMemo,
@@ -261,13 +261,14 @@ export function readRequest(
 /** What the session's other turns and the application's answers mean for this request (own-request.ts, application-answers.ts, unanswered-calls.ts). */
 function sessionTurns(
   contents: readonly Content[],
-  invocation: InvocationContext,
+  context: Context,
   key: string,
 ): Pick<GuardRequestInput, 'ownRequestAt' | 'applicationAnswers' | 'pendingCalls'> {
+  const invocation = context.invocationContext;
   return {
     ownRequestAt: ownRequestIn(contents, invocation),
     applicationAnswers: applicationAnswers(invocation.session.events, key),
-    pendingCalls: unansweredCalls(invocation.session.events, key),
+    pendingCalls: unansweredCalls(invocation.session.events, key, context.agentName),
   };
 }
 

@@ -11,6 +11,7 @@
 import type { Context } from '@google/adk';
 import type { SummarizeFn, SummarizeRequest } from '../../summary/summarizer.js';
 import { summaryRejectionOutcome } from '../../usage/provider-feedback.js';
+import { correctionFactor } from '../../estimate/calibration.js';
 import { overflowMessageOf } from './overflow-message.js';
 import { modelKey } from '../../estimate/model-registry.js';
 import { EMPTY_USAGE } from '../../usage/stored-usage.js';
@@ -59,13 +60,18 @@ export function learnFromSummaryRejection(
   const model = names.summarizer;
   const sameModel = modelKey(model) === modelKey(names.agentModel ?? '');
   // Another model's statement is not the agent's: it is bounded by that model's accepted sizes alone.
-  const stored = sameModel ? readUsage(context.state, context.agentName) : EMPTY_USAGE;
+  const agentUsage = readUsage(context.state, context.agentName);
+  const stored = sameModel ? agentUsage : EMPTY_USAGE;
+  // The summary request's size as the plan reads a summarizer's window: the agent's correction applied
+  // (budget/compaction-plan.ts divides the window by it again), not the heuristic count (review 26).
+  const measure = Math.round(rejection.estimate * correctionFactor(agentUsage).factor);
   const outcome = summaryRejectionOutcome(
     stored,
     rejection.message,
     rejection.estimate,
     model,
     deps.windows.acceptedBy(model, userOfContext(context)),
+    measure,
   );
   const name = modelKey(model);
   if (sameModel) writeUsage(context.state, context.agentName, outcome.usage);

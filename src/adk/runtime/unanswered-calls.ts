@@ -38,21 +38,24 @@ interface Scan extends EventScan {
 /** By session (app, user, id) and agent; each call reads only the events new since the last (event-scan.ts). */
 const scans = new BoundedMap<string, Scan>(MAX_SESSIONS);
 
-/** The calls of `events` still awaiting the application's answer, oldest first. */
-export function unansweredCalls(events: readonly CallEvent[], key: string): readonly PendingCall[] {
+/**
+ * The calls `agent` made in `events` that still await the application's answer, oldest first. Another agent's calls
+ * are not its own: ADK shows them to it as text, and a call of its own with the same name and arguments is another.
+ */
+export function unansweredCalls(events: readonly CallEvent[], key: string, agent: string): readonly PendingCall[] {
   const known = scans.get(key);
   const from = resumeAt(events, known);
   let pending = from > 0 && known ? known.pending : [];
   for (let i = from; i < events.length; i++) {
     const event = events[i];
-    if (event) pending = afterEvent(pending, event);
+    if (event) pending = afterEvent(pending, event, agent);
   }
   scans.set(key, { ...scanEnd(events), pending });
   return pending;
 }
 
 /** `pending` after `event`: its responses answer (from the user) or update (the tool's own) calls, its calls wait. */
-function afterEvent(pending: readonly PendingCall[], event: CallEvent): readonly PendingCall[] {
+function afterEvent(pending: readonly PendingCall[], event: CallEvent, agent: string): readonly PendingCall[] {
   let next = pending;
   for (const part of event.content?.parts ?? []) {
     const response = part.functionResponse;
@@ -63,7 +66,7 @@ function afterEvent(pending: readonly PendingCall[], event: CallEvent): readonly
         : next.map((call) => (call.id === response.id ? { ...call, sofar: response.response } : call));
   }
   const longRunning = event.longRunningToolIds ?? [];
-  if (longRunning.length === 0) return next;
+  if (longRunning.length === 0 || event.author !== agent) return next;
   for (const part of event.content?.parts ?? []) {
     const call = part.functionCall;
     if (call?.id && longRunning.includes(call.id)) {
