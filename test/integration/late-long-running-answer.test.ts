@@ -8,14 +8,7 @@
  * saw them applied past the call: the response sent without its call, or stripped by a summary that never saw it
  * (the agent answered "I do not know"). The records are now cut at the call and stored so.
  */
-import {
-  FunctionTool,
-  LlmAgent,
-  LongRunningFunctionTool,
-  Runner,
-  type BaseSessionService,
-  type Event,
-} from '@google/adk';
+import { LlmAgent, Runner, type BaseSessionService, type Event } from '@google/adk';
 import { InMemorySessionService } from '@google/adk';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
@@ -23,34 +16,22 @@ import { decodeSummaryRecord, stateKeysFor, SUMMARY_MARKER } from '../../src/int
 import { decodeMaskRecord } from '../../src/masking/mask-record.js';
 import { CapturingLogger, ScriptedSummarizer } from '../../src/testing/index.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
-import type { ContextGuardOptions, Summarizer } from '../../src/index.js';
+import type { ContextGuardOptions } from '../../src/index.js';
 import { APP_NAME, fetchLogsTool, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
 import { pairingViolations } from '../support/request-invariants.js';
-import { deployJobScript, RESULT, runContentTurn, textOf } from '../support/deploy-job-script.js';
+import {
+  deployJobScript,
+  forgetful,
+  jobTool,
+  lateAnswer,
+  RESULT,
+  runContentTurn,
+  textOf,
+  type Gate,
+} from '../support/deploy-job-script.js';
 
 const WINDOW = 8_000;
 const keys = stateKeysFor('ops');
-type Gate = 'long-running' | 'confirmation';
-
-/** The job's tool: long-running (a pending response now, the final one later) or gated by the user's confirmation. */
-function jobTool(gate: Gate): FunctionTool {
-  const parameters = { type: 'OBJECT', properties: { target: { type: 'STRING' } } } as never;
-  const description = 'Starts a deploy job.';
-  return gate === 'long-running'
-    ? new LongRunningFunctionTool({
-        name: 'start_job',
-        description,
-        parameters,
-        execute: () => ({ status: 'pending' }),
-      })
-    : new FunctionTool({
-        name: 'start_job',
-        description,
-        parameters,
-        requireConfirmation: true,
-        execute: () => ({ status: 'done', result: RESULT }),
-      });
-}
 
 /** A replica: its own model, guard and runner on the shared session service. */
 function replica(sessionService: BaseSessionService, gate: Gate, options: ContextGuardOptions) {
@@ -70,15 +51,6 @@ function replica(sessionService: BaseSessionService, gate: Gate, options: Contex
   const guard = summarizingGuard({ logger, summarizer, ...options });
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
   return { model, logger, summarizer, runner };
-}
-
-/** The user's late answer: the job's final result, or the confirmation of the call ADK asked about. */
-function lateAnswer(gate: Gate, events: readonly Event[]): Content {
-  const parts = events.flatMap((event) => event.content?.parts ?? []);
-  const name = gate === 'long-running' ? 'start_job' : 'adk_request_confirmation';
-  const id = parts.find((part) => part.functionCall?.name === name)?.functionCall?.id;
-  const response = gate === 'long-running' ? { status: 'done', result: RESULT } : { confirmed: true };
-  return { role: 'user', parts: [{ functionResponse: { id, name, response } }] };
 }
 
 /** A response sent without its call before it (ADK's own pending calls, sent unanswered, are not the guard's). */
@@ -174,12 +146,6 @@ describe('a tool answered late, after compactions', () => {
 });
 
 describe("the application's late answer under a summarizer that drops it", () => {
-  /** A summarizer whose summaries keep nothing of what they cover. */
-  const forgetful: Summarizer = {
-    name: 'forgetful',
-    summarize: () => Promise.resolve({ text: '## Current state\nLogs were checked.' }),
-  };
-
   it("should keep a long-running tool's final answer as a durable fact once summaries cover it", async () => {
     const run = await sessionWithJob('long-running', 2, 2, { summarizer: forgetful }, false);
     await runContentTurn(run.a.runner, run.id, run.late);

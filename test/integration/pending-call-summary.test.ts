@@ -10,10 +10,8 @@ import { join } from 'node:path';
 import {
   App,
   DatabaseSessionService,
-  FunctionTool,
   InMemorySessionService,
   LlmAgent,
-  LongRunningFunctionTool,
   Runner,
   type BaseSessionService,
   type Event,
@@ -22,58 +20,26 @@ import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER } from '../../src/internal.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
-import type { Summarizer } from '../../src/index.js';
-import { APP_NAME, fetchLogsTool, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
-import { deployJobScript, RESULT, runContentTurn, textOf } from '../support/deploy-job-script.js';
+import { APP_NAME, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
+import {
+  deployAgent,
+  forgetful,
+  lateAnswer,
+  runContentTurn,
+  RESULT,
+  textOf,
+  type Gate,
+} from '../support/deploy-job-script.js';
 
 const WINDOW = 8_000;
 const LISTED = "still awaiting the application's answer";
-type Gate = 'long-running' | 'confirmation';
-
-/** A summarizer whose summaries keep nothing of what they cover. */
-const forgetful: Summarizer = {
-  name: 'forgetful',
-  summarize: () => Promise.resolve({ text: '## Current state\nLogs were checked.' }),
-};
-
-function jobTool(gate: Gate): FunctionTool {
-  const parameters = { type: 'OBJECT', properties: { target: { type: 'STRING' } } } as never;
-  const description = 'Starts a deploy job.';
-  return gate === 'long-running'
-    ? new LongRunningFunctionTool({
-        name: 'start_job',
-        description,
-        parameters,
-        execute: () => ({ status: 'pending', ticket: 'JOB-7731' }),
-      })
-    : new FunctionTool({
-        name: 'start_job',
-        description,
-        parameters,
-        requireConfirmation: true,
-        execute: () => ({ status: 'done', result: RESULT }),
-      });
-}
+/** The job's pending response, with a ticket the summary should show. */
+const PENDING = { status: 'pending', ticket: 'JOB-7731' };
 
 function replica(sessionService: BaseSessionService, gate: Gate) {
-  const model = new ScriptedLlm({
-    window: WINDOW,
-    countTokens: ratioTokenCounter(1.2),
-    script: deployJobScript(3_000),
-  });
-  const agent = new LlmAgent({
-    name: 'ops',
-    model,
-    instruction: 'You run deploys.',
-    tools: [jobTool(gate), fetchLogsTool()],
-  });
-  const runner = new Runner({
-    appName: APP_NAME,
-    agent,
-    sessionService,
-    plugins: [summarizingGuard({ summarizer: forgetful })],
-  });
-  return { model, runner };
+  const { model, agent } = deployAgent(gate, PENDING);
+  const plugins = [summarizingGuard({ summarizer: forgetful })];
+  return { model, runner: new Runner({ appName: APP_NAME, agent, sessionService, plugins }) };
 }
 
 /** The summary content of a request: its first content carrying the marker. */
@@ -82,14 +48,6 @@ const summaryText = (contents: readonly Content[]): string =>
 
 const holdsCall = (contents: readonly Content[]): boolean =>
   contents.some((content) => content.parts?.some((part) => part.functionCall?.name === 'start_job'));
-
-function answerOf(gate: Gate, events: readonly Event[]): Content {
-  const name = gate === 'long-running' ? 'start_job' : 'adk_request_confirmation';
-  const id = events.flatMap((event) => event.content?.parts ?? []).find((part) => part.functionCall?.name === name)
-    ?.functionCall?.id;
-  const response = gate === 'long-running' ? { status: 'done', result: RESULT } : { confirmed: true };
-  return { role: 'user', parts: [{ functionResponse: { id, name, response } }] };
-}
 
 /** The job started on turn 2, then `turns` turns of logs, alternating between the replicas. */
 async function pendingJob(sessionService: BaseSessionService, gate: Gate, replicas: number, turns: number) {
@@ -101,7 +59,7 @@ async function pendingJob(sessionService: BaseSessionService, gate: Gate, replic
   events.push(...started);
   for (let turn = 2; turn < turns + 2; turn++)
     events.push(...(await runContentTurn(at(turn).runner, id, userMessage(`Check logs ${turn}.`))));
-  return { id, at, events, answer: answerOf(gate, started) };
+  return { id, at, events, answer: lateAnswer(gate, started) };
 }
 
 describe('a call awaiting the application, covered by summaries that drop it', () => {
@@ -152,12 +110,7 @@ describe('a call awaiting the application, covered by summaries that drop it', (
 describe("a sub-agent's call awaiting the application, in a resumable App", () => {
   it("should be listed in the sub-agent's summary, not the lead's, and the answer resumed by the sub-agent", async () => {
     const sessionService = new InMemorySessionService();
-    const ops = new LlmAgent({
-      name: 'ops',
-      model: new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.2), script: deployJobScript(3_000) }),
-      instruction: 'You run deploys.',
-      tools: [jobTool('long-running'), fetchLogsTool()],
-    });
+    const { model: opsModel, agent: ops } = deployAgent('long-running', PENDING);
     const leadModel = new ScriptedLlm({
       model: 'scripted-lead',
       window: WINDOW,
@@ -185,7 +138,6 @@ describe("a sub-agent's call awaiting the application, in a resumable App", () =
     expect(started.some((event) => event.author === 'ops' && event.longRunningToolIds?.length)).toBe(true);
     for (let turn = 1; turn <= 24; turn++)
       events.push(...(await runContentTurn(runner, id, userMessage(`Check logs ${turn}.`))));
-    const opsModel = ops.model as ScriptedLlm;
     const from = opsModel.requests.length;
     events.push(...(await runContentTurn(runner, id, userMessage('Is a job pending?'))));
     const asked = opsModel.requests[from]?.contents ?? [];
@@ -193,7 +145,7 @@ describe("a sub-agent's call awaiting the application, in a resumable App", () =
     expect(summaryText(asked)).toContain('start_job {"target":"prod"}: its response so far');
     for (const request of leadModel.requests) expect(summaryText(request.contents)).not.toContain(LISTED);
 
-    const answered = await runContentTurn(runner, id, answerOf('long-running', started));
+    const answered = await runContentTurn(runner, id, lateAnswer('long-running', started));
     expect(answered.some((event) => event.author === 'ops')).toBe(true);
     expect(JSON.stringify(opsModel.requests.at(-1)?.contents)).toContain(RESULT);
     expect(summaryText(opsModel.requests.at(-1)?.contents ?? [])).not.toContain(LISTED);

@@ -3,10 +3,11 @@
  * (`fetch_logs`, each page its own: a page repeated would repeat a summary's anchor elsewhere), and answers the job's
  * result only from what it finds in its request: it never repeats the result in its own words.
  */
-import type { Event, Runner } from '@google/adk';
+import { FunctionTool, LlmAgent, LongRunningFunctionTool, type Event, type Runner } from '@google/adk';
 import type { Content } from '@google/genai';
-import { contentsText, type ModelScript } from '../../src/testing/index.js';
-import { USER_ID } from './agent-harness.js';
+import type { Summarizer } from '../../src/index.js';
+import { contentsText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
+import { fetchLogsTool, USER_ID } from './agent-harness.js';
 
 export const RESULT = 'DEPLOYED-OK-5521';
 
@@ -40,4 +41,47 @@ export async function runContentTurn(runner: Runner, sessionId: string, newMessa
   const events: Event[] = [];
   for await (const event of runner.runAsync({ userId: USER_ID, sessionId, newMessage })) events.push(event);
   return events;
+}
+
+/** How the job's answer comes: a long-running tool's final answer, or the user's confirmation of the call. */
+export type Gate = 'long-running' | 'confirmation';
+
+/**
+ * The job's tool: long-running (`pending` as its response now, the final one later) or gated by the user's
+ * confirmation.
+ */
+export function jobTool(gate: Gate, pending: Record<string, unknown> = { status: 'pending' }): FunctionTool {
+  const parameters = { type: 'OBJECT', properties: { target: { type: 'STRING' } } } as never;
+  const description = 'Starts a deploy job.';
+  return gate === 'long-running'
+    ? new LongRunningFunctionTool({ name: 'start_job', description, parameters, execute: () => pending })
+    : new FunctionTool({
+        name: 'start_job',
+        description,
+        parameters,
+        requireConfirmation: true,
+        execute: () => ({ status: 'done', result: RESULT }),
+      });
+}
+
+/** A summarizer whose summaries keep nothing of what they cover. */
+export const forgetful: Summarizer = {
+  name: 'forgetful',
+  summarize: () => Promise.resolve({ text: '## Current state\nLogs were checked.' }),
+};
+
+/** The deploy agent `ops` on an 8,000-token model of the deploy script, with the job's tool and a log reader. */
+export function deployAgent(gate: Gate, pending?: Record<string, unknown>): { model: ScriptedLlm; agent: LlmAgent } {
+  const model = new ScriptedLlm({ window: 8_000, countTokens: ratioTokenCounter(1.2), script: deployJobScript(3_000) });
+  const tools = [jobTool(gate, pending), fetchLogsTool()];
+  return { model, agent: new LlmAgent({ name: 'ops', model, instruction: 'You run deploys.', tools }) };
+}
+
+/** The user's late answer: the job's final result, or the confirmation of the call ADK asked about. */
+export function lateAnswer(gate: Gate, events: readonly Event[]): Content {
+  const parts = events.flatMap((event) => event.content?.parts ?? []);
+  const name = gate === 'long-running' ? 'start_job' : 'adk_request_confirmation';
+  const id = parts.find((part) => part.functionCall?.name === name)?.functionCall?.id;
+  const response = gate === 'long-running' ? { status: 'done', result: RESULT } : { confirmed: true };
+  return { role: 'user', parts: [{ functionResponse: { id, name, response } }] };
 }
