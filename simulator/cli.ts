@@ -42,6 +42,7 @@ const USAGE = `Usage: npm run simulate -- [options]
 
   --filter REGEX        only scenarios whose name matches REGEX
   --held-out            replay only the held-out public runs (docs/simulator.md, "Held-out runs"), not the scenarios
+  --held-out-2          replay only the second held-out set (the same section)
   --strategy NAME       only one strategy: ${STRATEGIES.map((strategy) => strategy.name).join(', ')} (or threshold, sliding-window)
   --ground-truth MODE   ratio (chars/4 x the scenario's ratio, default) or tokenizer (${GEMMA_TOKENIZER_PACKAGE})
   --session-store KIND  memory (InMemorySessionService, default) or sqlite (DatabaseSessionService on in-memory SQLite)
@@ -58,7 +59,8 @@ const USAGE = `Usage: npm run simulate -- [options]
 
 interface CliOptions {
   readonly filter: string | undefined;
-  readonly heldOut: boolean;
+  /** The held-out set to replay instead of the scenarios (0: none). */
+  readonly heldOut: 0 | 1 | 2;
   readonly strategy: string | undefined;
   readonly groundTruth: GroundTruthMode;
   readonly sessionStore: SessionStore;
@@ -109,6 +111,7 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
     options: {
       filter: { type: 'string' },
       'held-out': { type: 'boolean', default: false },
+      'held-out-2': { type: 'boolean', default: false },
       strategy: { type: 'string' },
       'ground-truth': { type: 'string', default: 'ratio' },
       'session-store': { type: 'string', default: 'memory' },
@@ -134,10 +137,11 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, not '${values.jobs}'`);
   const retention = values['no-retention']
     ? false
-    : (values.retention ?? (values.filter === undefined && values.strategy === undefined && !values['held-out']));
+    : (values.retention ??
+      (values.filter === undefined && values.strategy === undefined && !values['held-out'] && !values['held-out-2']));
   return {
     filter: values.filter,
-    heldOut: values['held-out'] ?? false,
+    heldOut: values['held-out-2'] ? 2 : values['held-out'] ? 1 : 0,
     strategy: values.strategy,
     groundTruth,
     sessionStore,
@@ -181,7 +185,7 @@ async function main(): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    scenarios = selectScenarios(options.filter, options.heldOut ? heldOutReplays() : undefined);
+    scenarios = selectScenarios(options.filter, options.heldOut === 0 ? undefined : heldOutReplays(options.heldOut));
     strategies = withGuardOptions(selectStrategies(options.strategy), options.guardOptions);
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);

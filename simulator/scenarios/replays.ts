@@ -41,10 +41,12 @@ export const REPLAYS: readonly ScenarioSpec[] = replayScenarios([
 ]);
 
 /**
- * The held-out runs (docs/simulator.md, "Held-out runs"), named `8k_HeldOut_<run>`: read only when asked
- * (`npm run simulate -- --held-out`), so the default run's figures stay those of the committed runs.
+ * A held-out set's runs (docs/simulator.md, "Held-out runs"), named `8k_HeldOut_<run>` (the second set
+ * `8k_HeldOut2_<run>`): read only when asked (`npm run simulate -- --held-out`, `-- --held-out-2`), so the
+ * default run's figures stay those of the committed runs.
  */
-export function heldOutReplays(): ScenarioSpec[] {
-  const runs = [...loadTrajectories('support', 'held-out'), ...loadTrajectories('long-coding', 'held-out')];
-  return replayScenarios(runs, 'HeldOut');
+export function heldOutReplays(set: 1 | 2 = 1): ScenarioSpec[] {
+  const folder = set === 1 ? 'held-out' : 'held-out-2';
+  const runs = [...loadTrajectories('support', folder), ...loadTrajectories('long-coding', folder)];
+  return replayScenarios(runs, set === 1 ? 'HeldOut' : 'HeldOut2');
 }

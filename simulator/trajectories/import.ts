@@ -1,10 +1,11 @@
 /**
- * `npx tsx simulator/trajectories/import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR] [--held-out]`:
+ * `npx tsx simulator/trajectories/import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR] [--held-out | --held-out-2]`:
  * applies the selection rules of docs/simulator.md ("Recorded trajectories")
  * to the public sources given and writes the compact runs the simulator
  * replays to simulator/trajectories/data/ (one file per source option); with
  * `--held-out`, the held-out rule's runs ("Held-out runs") of the support and
- * longer coding sources to simulator/trajectories/held-out/.
+ * longer coding sources to simulator/trajectories/held-out/; with `--held-out-2`,
+ * the second held-out set's to simulator/trajectories/held-out-2/.
  * FILE is tau-bench's `historical_trajectories/gpt-4o-airline.json`, DIR a
  * checkout of SWE-agent (its `trajectories/demonstrations/` is read),
  * GIT_DIR a git directory of SWE-agent/mini-swe-agent holding the pinned
@@ -59,11 +60,26 @@ function write(name: string, file: TrajectoryFile, folder: TrajectoryFolder): vo
 
 const TAU_RULE = { minUsers: 10, minTools: 5, count: 6 } as const;
 
-function importSupport(tauPath: string, folder: TrajectoryFolder): void {
-  const tauRuns = JSON.parse(readFileSync(tauPath, 'utf8')) as TauBenchRun[];
+/** Which held-out set a folder holds: 0 for the committed runs, then 1, 2 (docs/simulator.md, "Held-out runs"). */
+function heldOutSet(folder: TrajectoryFolder): number {
+  return folder === 'data' ? 0 : folder === 'held-out' ? 1 : 2;
+}
+
+/** The support runs of held-out set `set` (0: the committed ones): each set's tasks are none of the sets' before it. */
+function supportRunsOf(tauRuns: readonly TauBenchRun[], set: number): TauBenchRun[] {
   const committed = selectTauBenchRuns(tauRuns, TAU_RULE);
   const taken = new Set(committed.map((run) => run.task_id ?? 0));
-  const chosen = folder === 'data' ? committed : selectHeldOutTauBenchRuns(tauRuns, taken, TAU_RULE);
+  let chosen = committed;
+  for (let each = 1; each <= set; each++) {
+    chosen = selectHeldOutTauBenchRuns(tauRuns, taken, TAU_RULE);
+    for (const run of chosen) taken.add(run.task_id ?? 0);
+  }
+  return chosen;
+}
+
+function importSupport(tauPath: string, folder: TrajectoryFolder): void {
+  const tauRuns = JSON.parse(readFileSync(tauPath, 'utf8')) as TauBenchRun[];
+  const chosen = supportRunsOf(tauRuns, heldOutSet(folder));
   const support = chosen.map((run) => {
     const trial = run.trial ?? 0;
     // A held-out run's task may come back in a later trial: its id names the trial too.
@@ -104,7 +120,7 @@ function git(gitDir: string, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** The longer coding runs' rule: 30 to 95 steps, the first 6 per source; the held-out set is the next 6 of the first source. */
+/** The longer coding runs' rule: 30 to 95 steps, the first 6 per source; each held-out set the next 6 of the first source. */
 const MINI_RULE = { minSteps: 30, maxSteps: 95, count: 6 } as const;
 
 function importLongCoding(gitDir: string, folder: TrajectoryFolder): void {
@@ -114,8 +130,10 @@ function importLongCoding(gitDir: string, folder: TrajectoryFolder): void {
       .split('\n')
       .filter((path) => path.endsWith('.traj.json'));
     const load = (path: string) => JSON.parse(git(gitDir, 'show', `${commit}:${path}`)) as MiniSweAgentTrajectory;
-    const rule = folder === 'data' ? MINI_RULE : { ...MINI_RULE, count: MINI_RULE.count * 2 };
-    const chosen = selectMiniSweAgentRuns(paths, load, rule).slice(folder === 'data' ? 0 : MINI_RULE.count);
+    // Held-out set n takes the rule's next 6 runs after the n sets before it.
+    const set = heldOutSet(folder);
+    const rule = { ...MINI_RULE, count: MINI_RULE.count * (set + 1) };
+    const chosen = selectMiniSweAgentRuns(paths, load, rule).slice(MINI_RULE.count * set);
     return chosen.map((file) =>
       convertMiniSweAgentRun(
         file.traj,
@@ -143,15 +161,18 @@ function main(): void {
       'swe-agent': { type: 'string' },
       'mini-swe-agent': { type: 'string' },
       'held-out': { type: 'boolean', default: false },
+      'held-out-2': { type: 'boolean', default: false },
     },
   });
   const tauPath = values['tau-bench'];
   const swePath = values['swe-agent'];
   const miniGit = values['mini-swe-agent'];
-  const folder: TrajectoryFolder = values['held-out'] ? 'held-out' : 'data';
+  const folder: TrajectoryFolder = values['held-out-2'] ? 'held-out-2' : values['held-out'] ? 'held-out' : 'data';
   if (!tauPath && !swePath && !miniGit)
-    throw new Error('usage: import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR] [--held-out]');
-  if (swePath && folder === 'held-out') throw new Error('--held-out takes no --swe-agent: every such task is taken');
+    throw new Error(
+      'usage: import.ts [--tau-bench FILE] [--swe-agent DIR] [--mini-swe-agent GIT_DIR] [--held-out | --held-out-2]',
+    );
+  if (swePath && folder !== 'data') throw new Error('a held-out set takes no --swe-agent: every such task is taken');
   if (tauPath) importSupport(tauPath, folder);
   if (swePath) importCoding(swePath);
   if (miniGit) importLongCoding(miniGit, folder);

@@ -89,8 +89,8 @@ export function parseTrajectoryFile(value: unknown, name: string): TrajectoryFil
   };
 }
 
-/** Where a set's file lies: the committed workloads (`data`) or the held-out check (docs/simulator.md, "Held-out runs"). */
-export type TrajectoryFolder = 'data' | 'held-out';
+/** Where a set's file lies: the committed workloads (`data`) or a held-out check (docs/simulator.md, "Held-out runs"). */
+export type TrajectoryFolder = 'data' | 'held-out' | 'held-out-2';
 
 /** Every committed run of `set`, from `folder`. */
 export function loadTrajectories(set: TrajectorySet, folder: TrajectoryFolder = 'data'): readonly RecordedRun[] {
