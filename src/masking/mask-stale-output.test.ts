@@ -292,8 +292,10 @@ describe('maskStaleOutput', () => {
     it('should not leave a request under the shortest cacheable prefix while the cached one is cheaper to re-read', () => {
       // Without the long text the masked request is a few hundred tokens: not cached at all.
       expect(maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1 } }))).toBeUndefined();
+      // Four turns so far: two more expected (pays-for-cache.ts, TURNS_AHEAD_SHARE).
+      const usage = { modelCalls: 4, invocations: 4, averageTurnTokens: undefined };
       expect(
-        maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, cachedPriceRatio: 0.1, factor: 20 } })),
+        maskStaleOutput(input(1_000, { cache: { ...NO_DISCOUNT, usage, cachedPriceRatio: 0.1, factor: 20 } })),
       ).toBeDefined();
     });
 
@@ -303,13 +305,14 @@ describe('maskStaleOutput', () => {
       // cheaper than sending ~1,720 whole.
       expect(maskStaleOutput(discounted(textFirst, { factor: 0.5 }))).toBeUndefined();
       // textAfter at a factor of 3 saves ~650 a call and sends ~9,800 real tokens again (~8,850
-      // at the full price over the cached one): 16 calls earn that back, 8 do not.
+      // at the full price over the cached one): 16 calls earn that back, 8 do not (a session of 16 turns of two
+      // calls is expected to make 16 more, half as many turns again; one of 8 turns, 8).
       const calls = (modelCalls: number) => ({
         usage: { modelCalls, invocations: modelCalls / 2, averageTurnTokens: undefined },
         factor: 3,
       });
-      expect(maskStaleOutput(discounted(textAfter, calls(16)))?.upTo).toBe(6);
-      expect(maskStaleOutput(discounted(textAfter, calls(8)))).toBeUndefined();
+      expect(maskStaleOutput(discounted(textAfter, calls(32)))?.upTo).toBe(6);
+      expect(maskStaleOutput(discounted(textAfter, calls(16)))).toBeUndefined();
     });
 
     it('should count the recall declaration it would add: the whole history sent again, and its tokens on every call', () => {

@@ -46,15 +46,16 @@ describe('expectedRereads', () => {
   const usage = { modelCalls: 30, invocations: 10, averageTurnTokens: 2_000 };
 
   it('should count the calls before the threshold at the calls per turn so far', () => {
-    // (50,000 − 40,000) / 2,000 = 5 turns of 3 calls.
-    expect(expectedRereads({ usage, threshold: 50_000, calibratedAfter: 40_000 })).toBe(15);
+    // (50,000 − 40,000) / 2,000 = 3 turns of 3 calls, before the 5 half the session's turns give.
+    expect(expectedRereads({ usage, threshold: 50_000, calibratedAfter: 44_000 })).toBe(9);
   });
 
-  it('should expect no more turns than the session has had', () => {
-    expect(expectedRereads({ usage, threshold: 1_000_000, calibratedAfter: 40_000 })).toBe(30);
+  it('should expect no more than half as many turns again as the session has had', () => {
+    // 10 turns so far: 5 more, of 3 calls each.
+    expect(expectedRereads({ usage, threshold: 1_000_000, calibratedAfter: 40_000 })).toBe(15);
     expect(
       expectedRereads({ usage: { ...usage, averageTurnTokens: undefined }, threshold: 0, calibratedAfter: 0 }),
-    ).toBe(30);
+    ).toBe(15);
   });
 
   it('should count at least this call, at or over the threshold and in a new session', () => {

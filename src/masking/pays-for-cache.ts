@@ -55,12 +55,21 @@ export interface RereadInput {
 }
 
 /**
+ * Of the turns a session has had, the share it is taken to have still. How long a session has run is the best
+ * guess of how long it goes on, but as a median: half the time it ends sooner, and a masking made a call or two
+ * before the end pays its rewrite for nothing. Half as many turns again come with odds of 2 to 1 (a session `k`
+ * turns old has at least `x` more with odds k / (k + x)). All of them, the rule until 2026-12-06, masked support
+ * dialogues of the twenty-ninth outside trial's held-out runs at their last turns: 1.05x and 1.12x no guard's bill.
+ * A tool loop's share is LOOP_CALLS_AHEAD_SHARE.
+ */
+const TURNS_AHEAD_SHARE = 1 / 2;
+
+/**
  * Calls that will send the masked span: this one, and those after it until
  * the request reaches the threshold or a scheduled compaction (either elides
  * the span in any case), at the agent's calls per turn so far, and no more
- * than the agent has made so far (how long a session has run is the best
- * guess of how long it goes on; a short session must not pay for savings it
- * never reaches).
+ * than half as many turns again as the agent has had (TURNS_AHEAD_SHARE: a
+ * short session must not pay for savings it never reaches).
  */
 export function expectedRereads(input: RereadInput): number {
   const { modelCalls, invocations, averageTurnTokens } = input.usage;
@@ -70,7 +79,8 @@ export function expectedRereads(input: RereadInput): number {
     averageTurnTokens !== undefined && averageTurnTokens > 0
       ? Math.max(0, (input.threshold - input.calibratedAfter) / averageTurnTokens)
       : Number.POSITIVE_INFINITY;
-  const turnsLeft = Math.min(turnsToThreshold, input.turnsToSchedule ?? Number.POSITIVE_INFINITY, turns);
+  const turnsAhead = turns * TURNS_AHEAD_SHARE;
+  const turnsLeft = Math.min(turnsToThreshold, input.turnsToSchedule ?? Number.POSITIVE_INFINITY, turnsAhead);
   return Math.max(1, turnsLeft * callsPerTurn);
 }
 
