@@ -362,4 +362,33 @@ describe('loadTrajectories', () => {
     expect(names).toHaveLength(4 * 12);
     expect(names.every((name) => /^\d+k_HeldOut_/.test(name))).toBe(true);
   });
+
+  it('should hold the second held-out set its rule picked, no run or task of the sets before it', () => {
+    const earlier = [
+      ...loadTrajectories('support'),
+      ...loadTrajectories('long-coding'),
+      ...loadTrajectories('support', 'held-out'),
+      ...loadTrajectories('long-coding', 'held-out'),
+    ];
+    const support = loadTrajectories('support', 'held-out-2');
+    const long = loadTrajectories('long-coding', 'held-out-2');
+    expect(support.map((run) => run.id)).toEqual([
+      'airline-task33-trial2',
+      'airline-task0-trial3',
+      'airline-task15-trial3',
+      'airline-task25-trial3',
+      'airline-task27-trial3',
+      'airline-task30-trial3',
+    ]);
+    expect(long).toHaveLength(6);
+    const taskOf = (source: string): string => source.replace(/.*[(:]/, '').replace(/, trial \d+\)$/, '');
+    const airlineTask = (source: string): string => /task_id (\d+)/.exec(source)?.[1] ?? source;
+    const earlierTasks = new Set(earlier.map((run) => taskOf(run.source)));
+    const earlierAirline = new Set(earlier.map((run) => airlineTask(run.source)));
+    for (const run of long) expect(earlierTasks.has(taskOf(run.source))).toBe(false);
+    for (const run of support) expect(earlierAirline.has(airlineTask(run.source))).toBe(false);
+    const names = heldOutReplays(2).map((scenario) => scenario.name);
+    expect(names).toHaveLength(4 * 12);
+    expect(names.every((name) => /^\d+k_HeldOut2_/.test(name))).toBe(true);
+  });
 });
