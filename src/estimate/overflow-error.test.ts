@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { overflowInOwnWords, parseOverflowError } from './overflow-error.js';
+import { overflowInMessage, overflowInOwnWords, parseOverflowError } from './overflow-error.js';
 
 /** What an overflow error states (`parseOverflowError` on a recognised message). */
 type OverflowStatement = NonNullable<ReturnType<typeof parseOverflowError>>;
@@ -331,5 +331,42 @@ describe("parseOverflowError on OpenAI's count of the tools' declarations", () =
     const three =
       "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens (4500 in the messages, 400 in the functions, and 4100 in the completion). Please reduce the length of the messages, functions, or completion.";
     expect(parseOverflowError(three)).toEqual({ promptTokens: 4_900, requestedTokens: 9_000, limit: 8_192 });
+  });
+});
+
+describe('overflowInMessage', () => {
+  it('should read a message with no body in any words before a quotation, and a body in its own words only', () => {
+    expect(
+      overflowInMessage('Failed after 3 attempts. Last error: prompt is too long: 210000 tokens > 200000 maximum'),
+    ).toBe(true);
+    expect(
+      overflowInMessage('The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).'),
+    ).toBe(true);
+    expect(overflowInMessage('Resource has been exhausted (e.g. check quota).')).toBe(false);
+    // Review 27: a validation error quoting the user's text, as a value or in a body that echoes the input.
+    const user = 'my prompt is too long, the input exceeds what I can read';
+    expect(overflowInMessage(`Invalid request: messages[3].content: unsupported value "${user}"`)).toBe(false);
+    expect(overflowInMessage(`400 validation error [type=list_type, input_value='${user}', input_type=str]`)).toBe(
+      false,
+    );
+    expect(
+      overflowInMessage(`422 ${JSON.stringify({ detail: [{ msg: 'Input should be a valid string', input: user }] })}`),
+    ).toBe(false);
+  });
+
+  it("should read the provider's words in the bodies servers and proxies write (review 27)", () => {
+    expect(overflowInMessage(JSON.stringify({ error: 'prompt is too long: 210000 tokens > 200000 maximum' }))).toBe(
+      true,
+    );
+    expect(overflowInMessage(JSON.stringify({ detail: 'Input is too long for requested model.' }))).toBe(true);
+    const gemini = {
+      error: {
+        code: 400,
+        message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
+      },
+    };
+    const litellm = `400 litellm.BadRequestError: litellm.ContextWindowExceededError: ContextWindowExceededError: VertexAIException - ${JSON.stringify(gemini)}. Received Model Group=gemini-pro`;
+    expect(overflowInMessage(litellm)).toBe(true);
+    expect(parseOverflowError(litellm)).toEqual({ promptTokens: 1_200_000, limit: 1_048_576 });
   });
 });

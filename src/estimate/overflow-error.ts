@@ -46,8 +46,9 @@ export function overflowInOwnWords(message: string): boolean {
 /** How far into a provider's message its own words about an overflow are looked for. */
 const OWN_WORDS_REACH = 200;
 // OpenAI's error code, also alone (a client's "400 context_length_exceeded"): its underscores defeat the words' `\b`.
+// LiteLLM's class name `ContextWindowExceededError` says so too (review 27).
 const OWN_OVERFLOW_WORDS =
-  /\b(?:context|prompt|input)\b[^.]{0,40}\b(?:too long|exceeds?)\b|\bcontext_length_exceeded\b/i;
+  /\b(?:context|prompt|input)\b[^.]{0,40}\b(?:too long|exceed(?:s|ed)?)\b|\bcontext_length_exceeded\b|ContextWindowExceeded/i;
 
 /**
  * What may precede a statement in a provider's own words: error class names a client or proxy prefixes
@@ -73,7 +74,7 @@ const COUNT = String.raw`(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:\.\d{3})+(?!\d|\.\d
  * A body after any other text may be the request's, quoted by a proxy: it is not read as the provider's.
  */
 const BODY_PREFIX = new RegExp(
-  String.raw`^\s*${CLASS_NAMES}(?:got status: [\w ]{1,40}\.\s*|error code: \d{3}\s*-\s*|\d{3}(?: bad request| payload too large| request entity too large)?\s+)?$`,
+  String.raw`^\s*${STATUS}${CLASS_NAMES}(?:got status: [\w ]{1,40}\.\s*|error code: \d{3}\s*-\s*|\d{3}(?: bad request| payload too large| request entity too large)?\s+)?$`,
   'i',
 );
 const GEMINI = new RegExp(
@@ -147,18 +148,65 @@ function count(digits: string | undefined): number {
  * JSON-encoded twice), else the text.
  */
 function providerMessage(message: string, depth = 0): string {
-  const body = depth < 2 ? (parseJson(message) ?? prefixedBody(message)) : undefined;
+  const body = depth < 2 ? bodyOf(message) : undefined;
   if (typeof body === 'string') return providerMessage(body, depth + 1);
-  const error = isObject(body) ? body['error'] : undefined;
-  // Bedrock's body has its `message` at the top (review 11): `{"message":"prompt is too long: …"}`.
-  const inner = isObject(error) ? error['message'] : isObject(body) ? body['message'] : undefined;
+  const inner = isObject(body) ? bodyMessage(body) : undefined;
   return typeof inner === 'string' ? providerMessage(inner, depth + 1) : message;
 }
 
-/** A JSON body after a client's prefix; none after other text (it may be the request's, quoted). */
+/**
+ * A body's own words: `error.message` (Google's, OpenAI's, Anthropic's), a string `error` (Ollama-style servers),
+ * a top-level `message` (Bedrock's, review 11) or a string `detail` (FastAPI-style proxies).
+ */
+function bodyMessage(body: Record<string, unknown>): unknown {
+  const error = body['error'];
+  if (isObject(error)) return error['message'];
+  if (typeof error === 'string') return error;
+  return typeof body['message'] === 'string' ? body['message'] : body['detail'];
+}
+
+/** The JSON body `message` is, or that follows a client's prefix in it; `undefined` when there is none. */
+function bodyOf(message: string): unknown {
+  return parseJson(message) ?? prefixedBody(message);
+}
+
+/**
+ * A JSON body after a client's prefix, up to its closing brace (LiteLLM writes ". Received Model Group=…" after
+ * it); none after other text (it may be the request's, quoted).
+ */
 function prefixedBody(message: string): unknown {
   const start = message.indexOf('{');
-  return start > 0 && BODY_PREFIX.test(message.slice(0, start)) ? parseJson(message.slice(start)) : undefined;
+  if (start <= 0 || !BODY_PREFIX.test(message.slice(0, start))) return undefined;
+  return parseJson(message.slice(start)) ?? parseJson(message.slice(start, objectEnd(message, start)));
+}
+
+/** Where the JSON object starting at `start` ends (past its closing brace), strings skipped; the text's end if never. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let at = start; at < text.length; at++) {
+    const char = text[at];
+    if (inString) {
+      if (char === '\\') at++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') depth++;
+    else if (char === '}' && --depth === 0) return at + 1;
+  }
+  return text.length;
+}
+
+/**
+ * Whether an error's own message says the request was too long: in the provider's own words
+ * (`overflowInOwnWords`), or, when the message carries no JSON body, in any words before its first quotation
+ * mark. A body's other fields and quoted text may be the request's or the user's: a 422 that echoes its
+ * `input`, a validation error quoting a value (review 27: each was retried as an overflow, old results
+ * masked for nothing).
+ */
+export function overflowInMessage(message: string): boolean {
+  if (overflowInOwnWords(message)) return true;
+  if (bodyOf(message) !== undefined) return false;
+  return parseOverflowError(message.split(/["'`“‘]/, 1)[0] ?? '') !== undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -4,7 +4,6 @@ import { PROPERTY_RUNS, usageRecordArbitrary } from '../../test/support/arbitrar
 import { usageRecord } from '../../test/support/builders.js';
 import { recordAccepted } from './learned-window.js';
 import {
-  isOverflowError,
   recordRejection,
   recordReportedUsage,
   rejectionOutcome,
@@ -119,15 +118,6 @@ describe('recordReportedUsage', () => {
         ),
         PROPERTY_RUNS,
       );
-    });
-  });
-});
-
-describe('isOverflowError', () => {
-  describe('messages', () => {
-    it('should recognise a prompt-too-long rejection and nothing else', () => {
-      expect(isOverflowError(GEMINI_OVERFLOW)).toBe(true);
-      expect(isOverflowError('Resource has been exhausted (e.g. check quota).')).toBe(false);
     });
   });
 });

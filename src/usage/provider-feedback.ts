@@ -76,11 +76,6 @@ function isFreshStart(usage: UsageRecord): boolean {
   return sentEstimate < lastEstimate * FRESH_START_SHARE;
 }
 
-/** True when a model error is a "prompt too long" rejection. */
-export function isOverflowError(message: string): boolean {
-  return parseOverflowError(message) !== undefined;
-}
-
 /** Why a maximum a rejection stated was not learned. */
 export type RefusedStatement = 'not-over' | 'size-inconsistent' | 'below-accepted';
 

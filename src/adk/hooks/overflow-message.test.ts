@@ -81,3 +81,79 @@ describe('overflowMessageOf', () => {
     expect(overflowMessageOf(hostile)).toBeUndefined();
   });
 });
+
+describe('overflowMessageOf on the errors SDKs throw (review 27)', () => {
+  const oai = {
+    message:
+      "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.",
+    code: 'context_length_exceeded',
+  };
+  const ant = {
+    type: 'error',
+    error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+  };
+  const gemini = {
+    error: {
+      code: 400,
+      message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
+    },
+  };
+  const user = 'my prompt is too long, the input exceeds what I can read';
+  /** openai-node's APIError: `${status} ${error.message}`, the body on `error`. */
+  const openaiError = (status: number, body: { message?: string; code?: string } | object) =>
+    Object.assign(new Error(`${status} ${'message' in body ? body.message : JSON.stringify(body)}`), {
+      status,
+      error: body,
+    });
+  const litellm = `litellm.BadRequestError: litellm.ContextWindowExceededError: ContextWindowExceededError: VertexAIException - ${JSON.stringify(gemini)}. Received Model Group=gemini-pro`;
+
+  it.each([
+    ['openai-node', openaiError(400, oai)],
+    [
+      '@anthropic-ai/sdk (the body as JSON after the status)',
+      Object.assign(new Error(`400 ${JSON.stringify(ant)}`), { error: ant }),
+    ],
+    ['@google/genai, streamed', new Error(`got status: INVALID_ARGUMENT. ${JSON.stringify(gemini)}`)],
+    [
+      'AWS Bedrock',
+      Object.assign(new Error('Input is too long for requested model.'), { name: 'ValidationException' }),
+    ],
+    ["the AI SDK's RetryError", new Error(`Failed after 3 attempts. Last error: ${ant.error.message}`)],
+    [
+      "the AI SDK's APICallError, the body only on responseBody",
+      Object.assign(new Error('Bad Request'), { responseBody: JSON.stringify(ant) }),
+    ],
+    [
+      'LiteLLM behind openai-node, wrapped as a cause',
+      new Error('model call failed', { cause: openaiError(400, { message: litellm }) }),
+    ],
+    [
+      "a fetch adapter's body text, a string error",
+      new Error('HTTP 400', { cause: JSON.stringify({ error: ant.error.message }) }),
+    ],
+    [
+      "a FastAPI proxy's detail",
+      Object.assign(new Error('400'), { response: { data: { detail: 'Input is too long for requested model.' } } }),
+    ],
+  ])('should read an overflow from %s', (_, error) => {
+    expect(overflowMessageOf(error)).toBeDefined();
+  });
+
+  it.each([
+    ['a 422 echoing its input', openaiError(422, { detail: [{ msg: 'Input should be a valid string', input: user }] })],
+    [
+      'a validation error quoting a value',
+      new Error(`Invalid request: messages[3].content: unsupported value "${user}"`),
+    ],
+    [
+      'a LiteLLM validation repr',
+      openaiError(400, { message: `litellm.BadRequestError: input_value='${user}', input_type=str` }),
+    ],
+    [
+      'a Gemini 400 quoting content',
+      new Error(JSON.stringify({ error: { code: 400, message: `Invalid value at 'contents[2]' ("${user}")` } })),
+    ],
+  ])('should not read an overflow into %s', (_, error) => {
+    expect(overflowMessageOf(error)).toBeUndefined();
+  });
+});

@@ -6,13 +6,13 @@
  * `message` alone, the twenty-eighth outside trial's 16k Claude deployment failed every turn from turn 38 with an
  * error event, the guard saying nothing.
  *
- * Only the error's own message is read as loosely as before (an overflow's words anywhere in it); every other text
- * (a body, a code, a cause) must say so in the provider's own words, at its start and before any quotation
- * (`overflowInOwnWords`): a body may echo the request (a 422 that quotes its `input`, axios's `toJSON()` with the
- * request's `config.data`), and a 503 whose body quotes the user's "the input exceeds" is not an overflow (review 26).
+ * An error's message (the thrown one's, or a cause's) is read as a message (`overflowInMessage`: the provider's own
+ * words, or any words before a quotation when it carries no JSON body); every other text (a body, a code) must say
+ * so in the provider's own words, at its start and before any quotation (`overflowInOwnWords`): a body may echo the
+ * request (a 422 that quotes its `input`, axios's `toJSON()` with the request's `config.data`), and a 503 whose
+ * body quotes the user's "the input exceeds" is not an overflow (reviews 26 and 27).
  */
-import { overflowInOwnWords } from '../../estimate/overflow-error.js';
-import { isOverflowError } from '../../usage/provider-feedback.js';
+import { overflowInMessage, overflowInOwnWords } from '../../estimate/overflow-error.js';
 
 /** Fields that hold a provider's response body or its message in the errors of common HTTP clients and SDKs. */
 const BODY_FIELDS = ['error', 'response', 'data', 'body', 'responseBody', 'cause', 'details'] as const;
@@ -25,7 +25,7 @@ const MAX_DEPTH = 4;
 const MAX_TEXTS = 24;
 const MAX_TEXT_CHARS = 16_384;
 
-/** A text of the error, and whether it is the error's own message (read as loosely as before). */
+/** A text of the error, and whether it is an error's own message (read as a message, not as a body). */
 interface ErrorText {
   readonly text: string;
   readonly own: boolean;
@@ -37,7 +37,7 @@ export function overflowMessageOf(error: unknown): string | undefined {
     let read = 0;
     for (const { text, own } of textsOf(error, 0, new Set(), false)) {
       const head = text.slice(0, MAX_TEXT_CHARS);
-      if (own ? isOverflowError(head) : overflowInOwnWords(head)) return head;
+      if (own ? overflowInMessage(head) : overflowInOwnWords(head)) return head;
       if ((read += 1) >= MAX_TEXTS) return undefined;
     }
     return undefined;
@@ -58,7 +58,7 @@ function* textsOf(value: unknown, depth: number, seen: Set<object>, whole: boole
   const record = value as Record<string, unknown>;
   for (const field of TEXT_FIELDS) {
     const text = fieldOf(record, field);
-    const own = depth === 0 && (field === 'message' || field === 'errorMessage');
+    const own = (depth === 0 || value instanceof Error) && (field === 'message' || field === 'errorMessage');
     if (typeof text === 'string' && text.length > 0) yield { text, own };
   }
   for (const field of BODY_FIELDS) yield* textsOf(fieldOf(record, field), depth + 1, seen, WHOLE_BODIES.has(field));

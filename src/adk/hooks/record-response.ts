@@ -7,7 +7,8 @@ import { billUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
 import { userOfContext } from '../runtime/session-scope.js';
-import { isOverflowError, recordReportedUsage } from '../../usage/provider-feedback.js';
+import { recordReportedUsage } from '../../usage/provider-feedback.js';
+import { overflowInMessage } from '../../estimate/overflow-error.js';
 import { takeCallRecords } from './call-records.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
 import { updateUsage } from '../runtime/state-writer.js';
@@ -105,7 +106,7 @@ function learnFromFailedAnswer(
   // An answer without an error code states nothing: not probed (the probe's patterns cost more than the call's other records).
   if (!response.errorCode) return false;
   const message = response.errorMessage ?? '';
-  if (!isOverflowError(message)) return false;
+  if (!overflowInMessage(message)) return false;
   if (!wasLearned(response)) learnFromRejection(context, undefined, message, recorders, model);
   return true;
 }
