@@ -58,8 +58,10 @@ export interface RereadInput {
  * Of the turns a session has had, the share it is taken to have still. How long a session has run is the best
  * guess of how long it goes on, but as a median: half the time it ends sooner, and a masking made a call or two
  * before the end pays its rewrite for nothing. Half as many turns again come with odds of 2 to 1 (a session `k`
- * turns old has at least `x` more with odds k / (k + x)). All of them, the rule until 2026-12-06, masked support
- * dialogues of the twenty-ninth outside trial's held-out runs at their last turns: 1.05x and 1.12x no guard's bill.
+ * turns old has at least `x` more with odds k / (k + x)). Not the expected count (under that rule it is larger):
+ * a deliberate lean towards keeping the prefix, since a masking that does not pay back costs at once and one
+ * left undone costs a little on each call. All of them, the rule until 2026-12-06, masked support dialogues of
+ * the twenty-ninth outside trial's held-out runs at their last turns: 1.05x and 1.12x no guard's bill.
  * A tool loop's share is LOOP_CALLS_AHEAD_SHARE.
  */
 const TURNS_AHEAD_SHARE = 1 / 2;
