@@ -133,6 +133,8 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
   const sessionStore = values['session-store'];
   if (sessionStore !== 'memory' && sessionStore !== 'sqlite')
     throw new Error(`--session-store must be memory or sqlite, not '${sessionStore}'`);
+  if (values['held-out'] && values['held-out-2'])
+    throw new Error('--held-out and --held-out-2 replay one set each: give one');
   const jobs = values.jobs === undefined ? Math.max(1, Math.min(4, availableParallelism())) : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, not '${values.jobs}'`);
   const retention = values['no-retention']
