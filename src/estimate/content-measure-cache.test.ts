@@ -25,6 +25,11 @@ function history(count: number): Content[] {
   return Array.from({ length: count }, (_, i) => (i % 2 === 0 ? userText(`message ${i}`) : modelText(`message ${i}`)));
 }
 
+/** The tokens the cache counts for `contents`. */
+function measuredTokens(contents: Content[]): number {
+  return new ContentMeasureCache().measure('probe', contents, characterTokenizer).tokens.reduce((a, b) => a + b, 0);
+}
+
 describe('ContentMeasureCache', () => {
   describe('empty requests', () => {
     it('should measure nothing', () => {
@@ -368,6 +373,28 @@ describe('ContentMeasureCache', () => {
       expect(cache.measuredContents - before).toBe(0);
       cache.measure('b', history(2), characterTokenizer);
       expect(cache.measuredContents - before).toBe(2);
+    });
+
+    it('should drop the least recently used sessions while the kept contents are over the token budget', () => {
+      const budget = measuredTokens(history(4)) * 2;
+      const cache = new ContentMeasureCache({ tokens: budget });
+      cache.measure('a', history(4), characterTokenizer);
+      cache.measure('b', history(4), characterTokenizer);
+      expect(cache.sessionCount).toBe(2);
+      cache.measure('c', history(4), characterTokenizer); // over the budget: drops 'a'
+      expect(cache.sessionCount).toBe(2);
+      const before = cache.measuredContents;
+      cache.measure('b', history(4), characterTokenizer);
+      expect(cache.measuredContents - before).toBe(0);
+      cache.measure('a', history(4), characterTokenizer);
+      expect(cache.measuredContents - before).toBe(4);
+      // One session larger than the whole budget is still kept: the one just measured never goes.
+      const large = new ContentMeasureCache({ tokens: 1 });
+      large.measure('a', history(4), characterTokenizer);
+      expect(large.sessionCount).toBe(1);
+      large.forget('a');
+      large.measure('b', history(2), characterTokenizer);
+      expect(large.sessionCount).toBe(1);
     });
 
     it('should forget a key on request', () => {

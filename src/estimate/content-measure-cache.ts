@@ -78,6 +78,8 @@ interface SessionEntry {
   eventsRead?: WeakRef<SessionEventIds> | undefined;
   /** The part of the session the contents were last built from (`measure`'s `builtFrom`). */
   builtFrom?: string | undefined;
+  /** Of `tokens`, the sum: what the entry's kept copies hold, counted against the cache's token budget. */
+  total?: number;
 }
 
 /** The session's events as the call reads them (ADK's `session.events`): their ids and order, and the new ones' calls and responses. */
@@ -97,6 +99,12 @@ interface MeasureCacheLimits {
   readonly sessions?: number;
   /** Entries of the fingerprint → tokens memo. @default 200,000 */
   readonly contents?: number;
+  /**
+   * Tokens of kept contents, all sessions together: the copies share the contents' strings, which a session read
+   * back from a database each turn holds nowhere else (the thirtieth outside trial: ~700 KB a 60-turn session,
+   * gigabytes at the session cap). @default 16,000,000
+   */
+  readonly tokens?: number;
 }
 
 /** How many leading contents are the kept ones: all when the first and the last kept still hold, else none. */
@@ -160,12 +168,16 @@ export class ContentMeasureCache {
   private readonly byFingerprint = new Map<string, number>();
   private readonly maxSessions: number;
   private readonly maxContents: number;
+  private readonly maxTokens: number;
+  /** Of every entry, the `total`s summed. */
+  private keptTokens = 0;
   /** Contents measured (tokenized or found in the memo) since creation; for benchmarks and tests. */
   measuredContents = 0;
 
   constructor(limits: MeasureCacheLimits = {}) {
     this.maxSessions = limits.sessions ?? 1_000;
     this.maxContents = limits.contents ?? 200_000;
+    this.maxTokens = limits.tokens ?? 16_000_000;
   }
 
   /**
@@ -215,11 +227,7 @@ export class ContentMeasureCache {
     }
     const change = { generation: ++generations, previous: entry.generation, unchangedBefore };
     entry.generation = change.generation;
-    this.sessions.set(key, entry);
-    if (this.sessions.size > this.maxSessions) {
-      const oldest = this.sessions.keys().next().value;
-      if (oldest !== undefined) this.sessions.delete(oldest);
-    }
+    this.keep(key, entry);
     // A snapshot: the entry changes in place on the next call, possibly while this one is still in use
     // (the guard awaits the summarizer between measuring and using the measures).
     return {
@@ -243,14 +251,29 @@ export class ContentMeasureCache {
     entry.kept[index] = kept;
   }
 
+  /** Keeps `entry` as the most recently used, then drops the least recently used over the session cap or the token budget. */
+  private keep(key: string, entry: SessionEntry): void {
+    let total = 0;
+    for (const tokens of entry.tokens) total += tokens;
+    this.keptTokens += total - (entry.total ?? 0);
+    entry.total = total;
+    this.sessions.set(key, entry);
+    while (this.sessions.size > this.maxSessions || (this.keptTokens > this.maxTokens && this.sessions.size > 1)) {
+      const oldest = this.sessions.keys().next().value;
+      if (oldest === undefined || oldest === key) break;
+      this.forget(oldest);
+    }
+  }
+
   /** Drops what is known about one key (for example when a session is deleted). */
   forget(key: string): void {
+    this.keptTokens -= this.sessions.get(key)?.total ?? 0;
     this.sessions.delete(key);
   }
 
   /** Drops every key that starts with `prefix` (all agents of one session). */
   forgetPrefix(prefix: string): void {
-    for (const key of [...this.sessions.keys()]) if (key.startsWith(prefix)) this.sessions.delete(key);
+    for (const key of [...this.sessions.keys()]) if (key.startsWith(prefix)) this.forget(key);
   }
 
   get sessionCount(): number {
