@@ -8,6 +8,7 @@ import { storedForm } from '../estimate/json-text.js';
 import { safeHead, truncateEnd } from '../text/truncate-text.js';
 import { boundedSortedKeys } from './bounded-keys.js';
 import { resultIdentifiers } from './result-identifiers.js';
+import { OFFLOAD_HANDLE_KEY } from '../offload/artifact-handle.js';
 
 /** The key of a masked function response, so a masked result is recognisable (and never masked twice). */
 export const MASKED_RESULT_KEY = 'context_guard_masked';
@@ -113,9 +114,22 @@ interface ElidedResult {
   readonly chars: number | undefined;
 }
 
+/**
+ * The artifact an offloaded result is stored whole as (offload/artifact-handle.ts), named whole: it is the key to the
+ * data. As the excerpt's first string it was cut at 120 characters and a recall by that name found nothing (the
+ * thirtieth outside trial); the excerpt is then taken from the rest of the result.
+ */
+function offloaded(value: unknown): { readonly rest: unknown; readonly note: string } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { [OFFLOAD_HANDLE_KEY]: handle, ...rest } = value as Record<string, unknown>;
+  const name = typeof handle === 'object' && handle !== null ? (handle as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? { rest, note: ` Stored whole as artifact '${name}'.` } : undefined;
+}
+
 /** The placeholder's text for `result`. */
 function placeholderText(result: ElidedResult, hint: MaskHint): string {
-  const { value } = result;
+  const stored = offloaded(result.value);
+  const value = stored ? stored.rest : result.value;
   // Only the head is read: the first string can be the whole result (a 1 MB log).
   const text = value === undefined ? '' : excerptText(value);
   const preview = truncateEnd(safeHead(text, PREVIEW_CHARS * 4).replace(/\s+/g, ' '), PREVIEW_CHARS);
@@ -126,7 +140,7 @@ function placeholderText(result: ElidedResult, hint: MaskHint): string {
   const excerpt = preview.length > 0 ? ` Excerpt: ${preview}` : '';
   const size = result.chars === undefined ? 'not serialisable' : `${result.chars} characters`;
   const recovery = result.tool === undefined ? recallOnlyText(hint) : recoveryText(result.tool, hint);
-  return `${result.label} (${size}) elided to save context; ${recovery}.${kept}${excerpt}`;
+  return `${result.label} (${size}) elided to save context; ${recovery}.${stored?.note ?? ''}${kept}${excerpt}`;
 }
 
 /**
