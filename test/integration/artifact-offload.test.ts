@@ -194,6 +194,21 @@ describe('offloading huge tool results to the artifact service', () => {
     expect(recall['text']).toBe(FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + SLICE_LENGTH));
   });
 
+  it('should read the artifact by its name cut with an ellipsis, the one this session stored that begins so', async () => {
+    const artifacts = new InMemoryArtifactService();
+    const { runner, sessionService } = world(artifacts);
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    const first = await turn(runner, 'alice', session.id, 'Fetch the big log.');
+    const handle = responseOf(first, 'fetch_big')!['full_result_artifact'] as { name: string };
+    // The thirtieth outside trial: a model quoting the name as a placeholder had shown it, cut at 120 characters.
+    const cut = await turn(runner, 'alice', session.id, `READ ${handle.name.slice(0, 119)}…`);
+    expect(responseOf(cut, 'recall_history')?.['text']).toBe(
+      FULL_JSON.slice(SLICE_OFFSET, SLICE_OFFSET + SLICE_LENGTH),
+    );
+    const unknown = await turn(runner, 'alice', session.id, 'READ context_guard-tool_output-nothing…');
+    expect(String(responseOf(unknown, 'recall_history')?.['error'])).toMatch(/search for words from it with a query/);
+  });
+
   it("should never let another session's recall tool read the artifact, even for the same user", async () => {
     const artifacts = new InMemoryArtifactService();
     const { runner, sessionService } = world(artifacts);

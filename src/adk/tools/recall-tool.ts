@@ -206,6 +206,23 @@ function recordedInSession(events: SessionEvents, name: string): boolean {
 }
 
 /**
+ * A name cut with an ellipsis (a model quoting a name it saw shortened, the thirtieth outside trial) read as the one
+ * artifact this session recorded whose name begins so; the name as given otherwise.
+ */
+function wholeName(events: SessionEvents, name: string): string {
+  const cut = /(?:…|\.\.\.)$/.exec(name);
+  if (!cut) return name;
+  const head = name.slice(0, cut.index);
+  const found = new Set<string>();
+  for (const event of events) {
+    const delta: unknown = event.actions?.artifactDelta;
+    if (typeof delta !== 'object' || delta === null) continue;
+    for (const recorded of Object.keys(delta)) if (head.length > 0 && recorded.startsWith(head)) found.add(recorded);
+  }
+  return found.size === 1 ? [...found][0]! : name;
+}
+
+/**
  * A slice of an offloaded tool result. Only the guard's own artifacts of this app are readable
  * (the name carries the app: ADK's `FileArtifactService` does not key by app), through the
  * invocation's artifact service, which the Runner scopes to this user and session; the wait for
@@ -213,12 +230,15 @@ function recordedInSession(events: SessionEvents, name: string): boolean {
  */
 async function readArtifact(
   context: Context,
-  name: string,
+  asked: string,
   at: { readonly version: unknown; readonly offset: unknown; readonly length: unknown; readonly mode: ReadMode },
   reader: ArtifactReader,
 ): Promise<Record<string, unknown>> {
-  const notFound = { error: `No stored tool result ${name} in this conversation.` };
   const { appName, session, artifactService } = context.invocationContext;
+  const name = wholeName(session.events, asked);
+  const notFound = {
+    error: `No stored tool result ${name} in this conversation; search for words from it with a query instead.`,
+  };
   if (!isOwnOffloadArtifact(name, appName, (recorded) => recordedInSession(session.events, recorded))) return notFound;
   if (!artifactService) return { error: 'No artifact service is configured, so no tool result is stored.' };
   const version =
