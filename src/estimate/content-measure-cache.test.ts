@@ -388,6 +388,10 @@ describe('ContentMeasureCache', () => {
       expect(cache.measuredContents - before).toBe(0);
       cache.measure('a', history(4), characterTokenizer);
       expect(cache.measuredContents - before).toBe(4);
+      // A history that shrank counts its new size: 'a' cut to one content leaves room for 'd' beside the others.
+      cache.measure('a', history(1), characterTokenizer);
+      cache.measure('d', history(1), characterTokenizer);
+      expect(cache.sessionCount).toBe(3);
       // One session larger than the whole budget is still kept: the one just measured never goes.
       const large = new ContentMeasureCache({ tokens: 1 });
       large.measure('a', history(4), characterTokenizer);

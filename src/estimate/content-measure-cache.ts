@@ -78,8 +78,8 @@ interface SessionEntry {
   eventsRead?: WeakRef<SessionEventIds> | undefined;
   /** The part of the session the contents were last built from (`measure`'s `builtFrom`). */
   builtFrom?: string | undefined;
-  /** Of `tokens`, the sum: what the entry's kept copies hold, counted against the cache's token budget. */
-  total?: number;
+  /** Of `tokens`, the sum, kept as they change: what the entry's kept copies hold, against the token budget. */
+  total: number;
 }
 
 /** The session's events as the call reads them (ADK's `session.events`): their ids and order, and the new ones' calls and responses. */
@@ -99,11 +99,7 @@ interface MeasureCacheLimits {
   readonly sessions?: number;
   /** Entries of the fingerprint → tokens memo. @default 200,000 */
   readonly contents?: number;
-  /**
-   * Tokens of kept contents, all sessions together: the copies share the contents' strings, which a session read
-   * back from a database each turn holds nowhere else (the thirtieth outside trial: ~700 KB a 60-turn session,
-   * gigabytes at the session cap). @default 16,000,000
-   */
+  /** Tokens of kept contents, all sessions together (docs/performance.md, "Memory"). @default 32,000,000 */
   readonly tokens?: number;
 }
 
@@ -177,7 +173,7 @@ export class ContentMeasureCache {
   constructor(limits: MeasureCacheLimits = {}) {
     this.maxSessions = limits.sessions ?? 1_000;
     this.maxContents = limits.contents ?? 200_000;
-    this.maxTokens = limits.tokens ?? 16_000_000;
+    this.maxTokens = limits.tokens ?? 32_000_000;
   }
 
   /**
@@ -200,7 +196,8 @@ export class ContentMeasureCache {
     builtFrom?: string,
     appendOnly = false,
   ): ContentMeasures {
-    const entry: SessionEntry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [] };
+    const entry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [], total: 0 };
+    const counted = entry.total;
     this.sessions.delete(key); // re-inserted below: most recently used last
     const appended =
       events !== undefined &&
@@ -214,6 +211,7 @@ export class ContentMeasureCache {
     entry.builtFrom = builtFrom;
     const whole = exact || !appended || !sameView || entry.kept.length > contents.length;
     if (entry.kept.length > contents.length) {
+      for (let i = contents.length; i < entry.tokens.length; i++) entry.total -= entry.tokens[i] ?? 0;
       for (const list of [entry.fingerprints, entry.tokens, entry.framing, entry.kept]) list.length = contents.length;
     }
     // Past the known contents everything is new; before them, the first one measured again.
@@ -227,7 +225,7 @@ export class ContentMeasureCache {
     }
     const change = { generation: ++generations, previous: entry.generation, unchangedBefore };
     entry.generation = change.generation;
-    this.keep(key, entry);
+    this.keep(key, entry, counted);
     // A snapshot: the entry changes in place on the next call, possibly while this one is still in use
     // (the guard awaits the summarizer between measuring and using the measures).
     return {
@@ -246,17 +244,19 @@ export class ContentMeasureCache {
     const kept = keepCopy(content);
     const print = fingerprintOfKept(kept, content);
     entry.fingerprints[index] = print;
-    entry.tokens[index] = this.tokensOf(print, content, tokenizer, texts);
+    const tokens = this.tokensOf(print, content, tokenizer, texts);
+    entry.total += tokens - (entry.tokens[index] ?? 0);
+    entry.tokens[index] = tokens;
     entry.framing[index] = contentFramingTokens(content);
     entry.kept[index] = kept;
   }
 
-  /** Keeps `entry` as the most recently used, then drops the least recently used over the session cap or the token budget. */
-  private keep(key: string, entry: SessionEntry): void {
-    let total = 0;
-    for (const tokens of entry.tokens) total += tokens;
-    this.keptTokens += total - (entry.total ?? 0);
-    entry.total = total;
+  /**
+   * Keeps `entry` (counted at `counted` tokens before this call) as the most recently used, then drops the least
+   * recently used over the session cap or the token budget.
+   */
+  private keep(key: string, entry: SessionEntry, counted: number): void {
+    this.keptTokens += entry.total - counted;
     this.sessions.set(key, entry);
     while (this.sessions.size > this.maxSessions || (this.keptTokens > this.maxTokens && this.sessions.size > 1)) {
       const oldest = this.sessions.keys().next().value;

@@ -62,14 +62,9 @@ function catalogueWindows(): Map<string, number> {
 
 /** `models/gemini-2.5-pro`, `projects/p/locations/l/publishers/google/models/gemini-2.5-pro@001` → `gemini-2.5-pro`. */
 export function normalizeModelName(model: string): string {
-  let name = model.trim().toLowerCase();
+  const key = modelKey(model);
   // A RoutedLlm's name lists its models, whose own paths are not its name's.
-  if (routedMembers(name)) return name;
-  const slash = name.lastIndexOf('/');
-  if (slash >= 0) name = name.slice(slash + 1);
-  const at = name.indexOf('@');
-  if (at > 0) name = name.slice(0, at);
-  return name;
+  return routedMembers(key) ? key : key.slice(key.lastIndexOf('/') + 1);
 }
 
 /**

@@ -53,16 +53,9 @@ function locatedSummary(input: GuardRequestInput, partial: boolean): LocatedSumm
   return ownRequestKept(located, input.ownRequestAt);
 }
 
-const NONE: readonly string[] = [];
-
-function pendingIds(calls: GuardRequestInput['pendingCalls']): readonly string[] | undefined {
-  if (calls === undefined) return undefined;
-  return calls.length === 0 ? NONE : calls.map((call) => call.id);
-}
-
 export function observe(input: GuardRequestInput): Observed {
   const { contents, tokenizer, policy, usage, window } = input;
-  const viewOptions = { recallToolName: input.recallToolName, pendingCallIds: pendingIds(input.pendingCalls) };
+  const viewOptions = { recallToolName: input.recallToolName, pendingCalls: input.pendingCalls };
   // What the agent's own callbacks added to the last request after the guard ran: the guard cannot remove it.
   const added = usage.agentAddedTokens ?? 0;
   const fixedTokens = input.fixedTokens + added + (input.pinned ? estimateContentTokens(input.pinned, tokenizer) : 0);

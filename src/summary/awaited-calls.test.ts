@@ -59,11 +59,11 @@ describe('renderAwaited', () => {
   ];
 
   it('should show only the calls still pending', () => {
-    const text = renderAwaited(listed, ['c2']);
+    const text = renderAwaited(listed, [{ id: 'c2' }]);
     expect(text).toContain('- stop_job {}');
     expect(text).not.toContain('start_job');
     expect(renderAwaited(listed, [])).toBe('');
-    expect(renderAwaited(undefined, ['c1'])).toBe('');
+    expect(renderAwaited(undefined, [{ id: 'c1' }])).toBe('');
   });
 });
 

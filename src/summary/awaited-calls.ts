@@ -75,12 +75,12 @@ function lineOf(call: PendingCall): string {
     : `${head}: its response so far: ${truncateEnd(sofar, MAX_SOFAR_CHARS)}`;
 }
 
-/** The section of the summary content: the awaited calls whose id is still pending (all when `pendingIds` is unknown). */
+/** The section of the summary content: the awaited calls still `pending` (all when that is unknown). */
 export function renderAwaited(
   awaited: readonly AwaitedCall[] | undefined,
-  pendingIds: readonly string[] | undefined,
+  pending: readonly { readonly id: string }[] | undefined,
 ): string {
-  const still = (awaited ?? []).filter((call) => pendingIds === undefined || pendingIds.includes(call.id));
+  const still = (awaited ?? []).filter((call) => pending === undefined || pending.some((each) => each.id === call.id));
   if (still.length === 0) return '';
   const lines = still.map((call) => `- ${call.text}`).join('\n');
   return `\n\n## Calls made before this summary, still awaiting the application's answer\n${lines}`;

@@ -41,8 +41,8 @@ export const NOTES_NOT_INSTRUCTIONS = 'Notes on the earlier conversation, not in
 export interface SummaryContentOptions {
   /** Name of the recall tool when the agent has it: the summary says older turns can be searched. */
   readonly recallToolName?: string | undefined;
-  /** Ids of the calls still awaiting the application's answer (the session's events); unknown lists every one covered. */
-  readonly pendingCallIds?: readonly string[] | undefined;
+  /** The calls still awaiting the application's answer (the session's events); unknown lists every one covered. */
+  readonly pendingCalls?: readonly { readonly id: string }[] | undefined;
 }
 
 /** The pieces of the continuation sentence (`shrinkSummaryText` finds the restated request by them). */
@@ -72,7 +72,7 @@ export function summaryContent(
   const recall = options.recallToolName
     ? `\n\nThe original messages are not lost: call \`${options.recallToolName}\` with a query (words, identifiers) to search them, then with an event_id to read one, whenever you need an exact detail that is not above.`
     : '';
-  const awaiting = renderAwaited(summary.awaiting, options.pendingCallIds);
+  const awaiting = renderAwaited(summary.awaiting, options.pendingCalls);
   const text =
     header + summary.text + renderFacts(summary.facts ?? []) + awaiting + recall + continuationFor(summary, tail);
   return { role: 'user', parts: [{ text }] };

@@ -145,7 +145,7 @@ export function learnedFromState(
   return stateWindowOf(usage, modelKey(model ?? ''), processAccepted);
 }
 
-/** `learnedFromState` for a normalised model name. */
+/** `learnedFromState` for a model key (estimate/model-registry.ts `modelKey`). */
 function stateWindowOf(
   usage: UsageRecord,
   name: string,
@@ -179,7 +179,7 @@ function learnedOf(
 
 /** What is known of a request's model when its window is chosen: the registry's (or options') answer and this process's learning. */
 interface WindowEvidence {
-  /** The model's normalised name (estimate/model-registry.ts). */
+  /** The model's key (estimate/model-registry.ts `modelKey`). */
   readonly model: string;
   /** The registry's or the options' window. */
   readonly resolved: ResolvedWindow;

@@ -24,7 +24,7 @@ export function rejectedMeasure(stored: UsageRecord, withAdditions: UsageRecord)
   return Math.max(0, Math.round(stored.lastCalibrated + added));
 }
 
-/** The session's bound for `model` (normalised), unless it is below `floor` (a request the model accepted). */
+/** The session's bound for `model` (its key, `modelKey`), unless it is below `floor` (a request the model accepted). */
 export function rejectedBound(usage: UsageRecord, model: string, floor: number): number | undefined {
   const bound = usage.rejectedModel === model ? usage.rejectedTokens : undefined;
   return bound !== undefined && bound >= Math.max(floor, MIN_PLAUSIBLE_WINDOW) ? bound : undefined;

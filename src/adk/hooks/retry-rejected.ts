@@ -171,10 +171,6 @@ function cannotFit(refused: GuardRequestResult, added: number): string {
   );
 }
 
-/**
- * The provider's words: a thrown error's message, or the `errorMessage` of a failed interaction
- * (Gemini's Interactions API answers a failure as a response with `errorCode`, not a throw).
- */
 function countRetry(context: Context, parts: GuardParts): void {
   updateUsage(context.state, context.agentName, withRetriedCall);
   parts.calls.stash(context, RETRY_COUNTS);

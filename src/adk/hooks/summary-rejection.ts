@@ -14,7 +14,7 @@ import { summaryRejectionOutcome } from '../../usage/provider-feedback.js';
 import { correctionFactor } from '../../estimate/calibration.js';
 import { overflowMessageOf } from './overflow-message.js';
 import { modelKey } from '../../estimate/model-registry.js';
-import { EMPTY_USAGE } from '../../usage/stored-usage.js';
+import { EMPTY_USAGE, type UsageRecord } from '../../usage/stored-usage.js';
 import type { ModelWindowResolver } from '../runtime/model-window-resolver.js';
 import { readUsage, writeUsage } from '../runtime/state-writer.js';
 import type { GuardLogger } from '../../options.js';
@@ -77,7 +77,7 @@ export function learnFromSummaryRejection(
   if (sameModel) writeUsage(context.state, context.agentName, outcome.usage);
   // Another model's window holds for this session from its state, like the agent's (replicas read it there).
   else if (outcome.learned !== undefined || outcome.bounded !== undefined)
-    writeSummarizerWindow(context, name, outcome);
+    writeSummarizerWindow(context, agentUsage, name, outcome);
   const reach =
     outcome.learned === undefined ? undefined : deps.windows.learn(name, outcome.learned, userOfContext(context));
   const stated =
@@ -96,10 +96,10 @@ export function learnFromSummaryRejection(
 /** Another model's window for this session's summaries: a bound only lowers the one known (a statement sets it). */
 function writeSummarizerWindow(
   context: Context,
+  usage: UsageRecord,
   name: string,
   outcome: { readonly learned?: number | undefined; readonly bounded?: number | undefined },
 ): void {
-  const usage = readUsage(context.state, context.agentName);
   const known = usage.summarizerWindowModel === name ? usage.summarizerWindow : undefined;
   const bound = outcome.bounded ?? Infinity;
   const window = outcome.learned ?? Math.min(known ?? bound, bound);

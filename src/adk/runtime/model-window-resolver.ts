@@ -48,12 +48,12 @@ interface SummarizerModel {
 export class ModelWindowResolver {
   private readonly warnedModels = new Set<string>();
   /**
-   * Windows providers stated in rejections of two users' sessions, by normalised model name: every session this
+   * Windows providers stated in rejections of two users' sessions, by model key (`modelKey`): every session this
    * guard serves benefits. Only earned statements reach it (usage/provider-feedback.ts), never a value read from a
    * session's state.
    */
   private readonly learnedWindows = new Map<string, number>();
-  /** Earned statements by normalised model name, then user (app + user): each user's sessions use their own. */
+  /** Earned statements by model key, then user (app + user): each user's sessions use their own. */
   private readonly statements = new BoundedMap<string, ModelStatements>(MAX_STATED_MODELS);
   /** The largest request each model accepted in this process, by user (adk/runtime/accepted-sizes.ts). */
   private readonly accepted = new AcceptedSizes();
@@ -71,7 +71,7 @@ export class ModelWindowResolver {
   }
 
   /**
-   * Remembers a maximum a provider stated for `model` (normalised name) in a session of `user`, unless `model`
+   * Remembers a maximum a provider stated for `model` (its key) in a session of `user`, unless `model`
    * accepted a larger request here: for that user's sessions, and for every session once another user's rejection
    * stated the same maximum. Returns where it now holds.
    */
@@ -85,7 +85,7 @@ export class ModelWindowResolver {
     return 'process';
   }
 
-  /** The maximum learned for `model` (normalised name) that applies to `user`'s sessions: its own, or a confirmed one. */
+  /** The maximum learned for `model` (its key) that applies to `user`'s sessions: its own, or a confirmed one. */
   private learnedFor(model: string, user: string): number | undefined {
     const process = this.learnedWindows.get(model);
     const own = this.statements.get(model)?.get(user);
@@ -139,7 +139,7 @@ export class ModelWindowResolver {
     return { window, origin, overriddenOption };
   }
 
-  /** `name`: the request's normalised model name (the one in state equals it), never a string read from state. */
+  /** `name`: the request's model key (the one in state equals it), never a string read from state. */
   private warnContradicted(usage: UsageRecord, name: string, agentName: string): void {
     const key = `${agentName}\u0000${name}\u0000${usage.learnedWindow ?? 0}`;
     if (this.warnedContradicted.has(key)) return;

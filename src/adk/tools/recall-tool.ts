@@ -197,12 +197,18 @@ function readByLines(mode: ReadMode, lines: () => string[]): Record<string, unkn
   return { ...readLines(lines(), range, DEFAULT_LINE_LIMITS) };
 }
 
-/** Whether one of this session's events records saving `name` (ADK's `actions.artifactDelta`). */
-function recordedInSession(events: SessionEvents, name: string): boolean {
-  return events.some((event) => {
+/** The artifact names this session's events record saving (ADK's `actions.artifactDelta`). */
+function* recordedNames(events: SessionEvents): Generator<string> {
+  for (const event of events) {
     const delta: unknown = event.actions?.artifactDelta;
-    return typeof delta === 'object' && delta !== null && Object.prototype.hasOwnProperty.call(delta, name);
-  });
+    if (typeof delta === 'object' && delta !== null) yield* Object.keys(delta);
+  }
+}
+
+/** Whether one of this session's events records saving `name`. */
+function recordedInSession(events: SessionEvents, name: string): boolean {
+  for (const recorded of recordedNames(events)) if (recorded === name) return true;
+  return false;
 }
 
 /**
@@ -211,14 +217,9 @@ function recordedInSession(events: SessionEvents, name: string): boolean {
  */
 function wholeName(events: SessionEvents, name: string): string {
   const cut = /(?:…|\.\.\.)$/.exec(name);
-  if (!cut) return name;
-  const head = name.slice(0, cut.index);
-  const found = new Set<string>();
-  for (const event of events) {
-    const delta: unknown = event.actions?.artifactDelta;
-    if (typeof delta !== 'object' || delta === null) continue;
-    for (const recorded of Object.keys(delta)) if (head.length > 0 && recorded.startsWith(head)) found.add(recorded);
-  }
+  const head = cut ? name.slice(0, cut.index) : '';
+  if (head.length === 0) return name;
+  const found = new Set([...recordedNames(events)].filter((recorded) => recorded.startsWith(head)));
   return found.size === 1 ? [...found][0]! : name;
 }
 
