@@ -1,12 +1,24 @@
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { awaitedIn, decodeAwaited, renderAwaited, type PendingCall } from './awaited-calls.js';
+import {
+  awaitedIn,
+  decodeAwaited,
+  pendingCallOf,
+  renderAwaited,
+  withResponseSoFar,
+  type PendingCall,
+} from './awaited-calls.js';
 
 const call = (name: string, args: unknown): Content => ({
   role: 'model',
   parts: [{ functionCall: { name, args } as never }],
 });
-const job: PendingCall = { id: 'c1', name: 'start_job', args: { target: 'prod' }, sofar: { status: 'pending' } };
+const pending = (id: string, name: string, args: unknown, confirmation?: boolean): PendingCall => {
+  const made = pendingCallOf(id, name, args, confirmation);
+  if (!made) throw new Error('arguments not JSON');
+  return made;
+};
+const job = withResponseSoFar(pending('c1', 'start_job', { target: 'prod' }), { status: 'pending' });
 
 describe('awaitedIn', () => {
   it('should list a pending call the covered contents hold, with its response so far', () => {
@@ -23,8 +35,8 @@ describe('awaitedIn', () => {
   });
 
   it('should give each of two equal calls its own pending id, and say a confirmation is awaited', () => {
-    const twice = { ...job, id: 'c2', sofar: undefined };
-    const confirm: PendingCall = { id: 'c3', name: 'delete', args: { path: '/a' }, confirmation: true };
+    const twice = pending('c2', 'start_job', { target: 'prod' });
+    const confirm = pending('c3', 'delete', { path: '/a' }, true);
     const contents = [
       call('start_job', { target: 'prod' }),
       call('delete', { path: '/a' }),
@@ -38,17 +50,30 @@ describe('awaitedIn', () => {
   });
 
   it('should write a line and an id the record reads back, whatever the tool name', () => {
-    const named = { ...job, name: 'n'.repeat(500), id: 'i'.repeat(300) };
+    const named = pending('i'.repeat(300), 'n'.repeat(500), { target: 'prod' });
     const listed = awaitedIn([call('n'.repeat(500), { target: 'prod' })], 1, [named, { ...named, id: 'c9' }]);
     expect(listed?.map((entry) => entry.id)).toEqual(['c9']);
     expect(decodeAwaited(listed)).toEqual(listed);
   });
 
   it('should cut long arguments and responses in its line', () => {
-    const long = { ...job, args: { body: 'x'.repeat(5_000) }, sofar: { log: 'y'.repeat(5_000) } };
+    const long = withResponseSoFar(pending('c1', 'start_job', { body: 'x'.repeat(5_000) }), { log: 'y'.repeat(5_000) });
     const [listed] = awaitedIn([call('start_job', { body: 'x'.repeat(5_000) })], 1, [long]) ?? [];
     expect(listed?.text.length).toBeLessThan(400);
     expect(decodeAwaited([listed])).toEqual([listed]);
+  });
+
+  it('should keep neither the arguments nor the response so far of a pending call, only their cut text', () => {
+    const args = { body: 'x'.repeat(5_000) };
+    const kept = withResponseSoFar(pending('c1', 'start_job', args), { log: 'y'.repeat(5_000) });
+    expect(JSON.stringify(kept).length).toBeLessThan(500);
+    expect(awaitedIn([call('start_job', { body: 'x'.repeat(5_000) })], 1, [kept])).toHaveLength(1);
+  });
+
+  it('should not make a pending call of arguments that cannot be written as JSON', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(pendingCallOf('c1', 'start_job', cyclic)).toBeUndefined();
   });
 });
 

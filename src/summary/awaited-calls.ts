@@ -7,20 +7,43 @@
  * takes the line away at once, and no stored fact has to be retracted.
  */
 import type { Content } from '@google/genai';
-import { responseJson } from '../content/answer-key.js';
+import { answerKey, answerKeyOfJson, responseJson } from '../content/answer-key.js';
 import { truncateEnd } from '../text/truncate-text.js';
 
-/** A call the application has not answered yet, as the shell read it from the session's events. */
+/**
+ * A call the application has not answered yet, as the shell read it from the session's events: kept as its key and
+ * cut text (`pendingCallOf`), not the call's own arguments, so a session waiting on a call does not keep them alive.
+ */
 export interface PendingCall {
   /** The id the answer will carry (a confirmation's own call id for a confirmation). */
   readonly id: string;
-  /** The call the model made, as it appears in the request (ADK strips the ids there). */
-  readonly name: string;
-  readonly args: unknown;
-  /** The response the tool gave while the call is pending (a long-running tool's first response), if any. */
-  readonly sofar?: unknown;
+  /** The call's name and arguments hashed, to find it among the request's contents (ADK strips the ids there). */
+  readonly key: string;
+  /** The call as its line shows it: the name and the arguments cut. */
+  readonly head: string;
+  /** The response the tool gave while the call is pending (a long-running tool's first response), cut. */
+  readonly sofar?: string | undefined;
   /** The call waits for the user's confirmation, not for a long-running tool's answer. */
   readonly confirmation?: boolean | undefined;
+}
+
+/** The pending call `name(args)` with answer id `id`; `undefined` when its arguments cannot be written as JSON. */
+export function pendingCallOf(
+  id: string,
+  name: string,
+  args: unknown,
+  confirmation?: boolean,
+): PendingCall | undefined {
+  const json = responseJson(args ?? {});
+  if (json === undefined) return undefined;
+  const head = `${name} ${truncateEnd(json, MAX_ARGS_CHARS)}`;
+  return { id, key: answerKeyOfJson(name, json), head, ...(confirmation ? { confirmation } : {}) };
+}
+
+/** `call` with the response the tool gave while it is pending. */
+export function withResponseSoFar(call: PendingCall, response: unknown): PendingCall {
+  const json = responseJson(response);
+  return { ...call, sofar: json === undefined ? undefined : truncateEnd(json, MAX_SOFAR_CHARS) };
 }
 
 /** A pending call a summary covers: the id its answer will carry, and its line. */
@@ -47,32 +70,22 @@ export function awaitedIn(
   for (const call of pending) {
     // Written within what the record's decoder reads back (decodeAwaited), or the whole list would read as absent.
     if (call.id.length > MAX_ID_CHARS) continue;
-    const key = callKey(call.name, call.args);
-    if (key !== undefined) byCall.set(key, [...(byCall.get(key) ?? []), call]);
+    byCall.set(call.key, [...(byCall.get(call.key) ?? []), call]);
   }
   const found: AwaitedCall[] = [];
   for (let at = 0; at < Math.min(covered, contents.length); at++)
     for (const part of contents[at]?.parts ?? []) {
       const call = part.functionCall;
-      const key = call && callKey(call.name ?? '', call.args);
+      const key = call && answerKey(call.name ?? '', call.args ?? {});
       const waiting = key === undefined ? undefined : byCall.get(key)?.shift();
       if (waiting) found.push({ id: waiting.id, text: truncateEnd(lineOf(waiting), MAX_TEXT_CHARS) });
     }
   return found.length > 0 ? found.slice(-MAX_AWAITED) : undefined;
 }
 
-function callKey(name: string, args: unknown): string | undefined {
-  const json = responseJson(args ?? {});
-  return json === undefined ? undefined : `${name}\u0000${json}`;
-}
-
 function lineOf(call: PendingCall): string {
-  const head = `${call.name} ${truncateEnd(responseJson(call.args ?? {}) ?? '{}', MAX_ARGS_CHARS)}`;
-  if (call.confirmation) return `${head}: awaiting the user's confirmation`;
-  const sofar = call.sofar === undefined ? undefined : responseJson(call.sofar);
-  return sofar === undefined
-    ? `${head}: no answer yet`
-    : `${head}: its response so far: ${truncateEnd(sofar, MAX_SOFAR_CHARS)}`;
+  if (call.confirmation) return `${call.head}: awaiting the user's confirmation`;
+  return call.sofar === undefined ? `${call.head}: no answer yet` : `${call.head}: its response so far: ${call.sofar}`;
 }
 
 /** The section of the summary content: the awaited calls still `pending` (all when that is unknown). */

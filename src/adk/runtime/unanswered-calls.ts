@@ -4,7 +4,7 @@
  * waiting for the user's confirmation (ADK's `adk_request_confirmation`, also long-running) until the confirmation
  * comes. A summary that covers such a call lists it while it is pending (summary/awaited-calls.ts).
  */
-import type { PendingCall } from '../../summary/awaited-calls.js';
+import { pendingCallOf, withResponseSoFar, type PendingCall } from '../../summary/awaited-calls.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
 import { resumeAt, scanEnd, type EventScan } from './event-scan.js';
 
@@ -63,7 +63,7 @@ function afterEvent(pending: readonly PendingCall[], event: CallEvent, agent: st
     next =
       event.author === 'user'
         ? next.filter((call) => call.id !== response.id)
-        : next.map((call) => (call.id === response.id ? { ...call, sofar: response.response } : call));
+        : next.map((call) => (call.id === response.id ? withResponseSoFar(call, response.response) : call));
   }
   const longRunning = event.longRunningToolIds ?? [];
   if (longRunning.length === 0 || event.author !== agent) return next;
@@ -83,7 +83,7 @@ function awaitedOf(id: string, name: string, args: unknown): PendingCall | undef
     const original = (args as { originalFunctionCall?: { name?: unknown; args?: unknown } } | undefined)
       ?.originalFunctionCall;
     if (typeof original?.name !== 'string') return undefined;
-    return { id, name: original.name, args: original.args, confirmation: true };
+    return pendingCallOf(id, original.name, original.args, true);
   }
-  return name.startsWith('adk_request') ? undefined : { id, name, args };
+  return name.startsWith('adk_request') ? undefined : pendingCallOf(id, name, args);
 }
