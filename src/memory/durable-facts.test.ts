@@ -26,6 +26,17 @@ describe('extractFacts', () => {
     expect(facts.some((fact) => fact.asked)).toBe(false);
   });
 
+  it("should take a paste's inner candidates as its data, and the words around it as the user's", () => {
+    const lines = logLines(60);
+    const facts = extractFacts([userText(`My employee id is EMP-4471-QZ.\n${lines.join('\n')}\nWhy did A130 fail?`)]);
+    expect(facts.map((fact) => [fact.text, fact.pasted === true])).toEqual([
+      ['My employee id is EMP-4471-QZ.', false],
+      ...lines.slice(0, 3).map((line) => [line, true]),
+      ...lines.slice(-3).map((line) => [line, true]),
+      ['Why did A130 fail?', false],
+    ]);
+  });
+
   it("should not mark what the user cannot remember, nor documentation's 'note that'", () => {
     const facts = extractFacts([
       userText("I don't remember: was it ORD-1234 or ORD-1243? Note that port 8443 must stay closed."),
@@ -45,6 +56,36 @@ describe('mergeFacts', () => {
     expect(texts(facts)).toContain(asked.text);
     expect(facts).toHaveLength(5);
     expect(dropped).not.toContain(asked.text);
+  });
+
+  it("should keep the user's own id through many later pastes of constraint-worded notes, on a small room", () => {
+    // The thirty-first outside trial: an id stated before 8,000 characters of notes, then a paste a turn; at 16k the
+    // room holds about seventeen facts, and by recency alone the id went at the fourth compaction (here the third).
+    const notes = (turn: number) =>
+      Array.from({ length: 40 }, (_, i) => `Every release of cluster ${turn} must keep budget line ${i} open.`).join(
+        ' ',
+      );
+    let facts = mergeFacts([], extractFacts([userText(`My employee id is EMP-4471-QZ. ${notes(0)}`)]), 1, {
+      maxFacts: 60,
+      maxChars: 1_500,
+    }).facts;
+    for (let compaction = 2; compaction <= 9; compaction++) {
+      const candidates = extractFacts([userText(`Notes of turn ${compaction}: ${notes(compaction)}`)]);
+      facts = mergeFacts(facts, candidates, compaction, { maxFacts: 60, maxChars: 1_500 }).facts;
+    }
+    expect(texts(facts)).toContain('My employee id is EMP-4471-QZ.');
+    expect(facts.filter((fact) => fact.pasted).length).toBeLessThan(facts.length);
+  });
+
+  it("should rank a paste's data as the user's own once a message of their own states it", () => {
+    const data = { text: 'Order A-77 ships on Monday.', addedAt: 1, lastSeen: 1, pasted: true } as const;
+    const { facts } = mergeFacts([data], [{ text: 'order A-77 ships on monday' }], 2, { maxFacts: 5, maxChars: 1_000 });
+    expect(facts).toEqual([{ text: data.text, addedAt: 1, lastSeen: 2 }]);
+    const again = mergeFacts([data], [{ text: 'Order A-77 ships on Monday.', pasted: true }], 2, {
+      maxFacts: 5,
+      maxChars: 1_000,
+    });
+    expect(again.facts).toEqual([{ ...data, lastSeen: 2 }]);
   });
 
   it('should mark a known fact once a message of its own asks for it, and keep its first text', () => {
@@ -78,15 +119,17 @@ describe('mergeFacts', () => {
 });
 
 describe('decodeFacts', () => {
-  it('should read the mark back only as true', () => {
+  it('should read the marks back only as true', () => {
     expect(
       decodeFacts([
         { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
-        { text: 'a fact A-2', addedAt: 1, lastSeen: 1, asked: 'yes' },
+        { text: 'a fact A-2', addedAt: 1, lastSeen: 1, asked: 'yes', pasted: 1 },
+        { text: 'a fact A-3', addedAt: 1, lastSeen: 1, pasted: true },
       ]),
     ).toEqual([
       { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
       { text: 'a fact A-2', addedAt: 1, lastSeen: 1 },
+      { text: 'a fact A-3', addedAt: 1, lastSeen: 1, pasted: true },
     ]);
   });
 

@@ -16,8 +16,9 @@
  * sentence in which the user asks for it to be kept ("remember", "keep in mind",
  * "don't forget"...) is marked so; a paste marks nothing (review 8). The list is
  * bounded (count and characters); when it must shrink, the newest marked facts,
- * up to half the list, stay whatever the characters, then the most recently
- * seen, then the newest, and every drop is reported.
+ * up to half the list, stay whatever the characters, then the user's own words
+ * (a paste's first and last candidates are the words around it), then the most
+ * recently seen, then the newest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
@@ -32,12 +33,15 @@ export interface DurableFact {
   readonly lastSeen: number;
   /** The user asked for it to be kept, in a message of their own (not a paste): dropped only after the others. */
   readonly asked?: true | undefined;
+  /** Only ever seen inside a paste, not at its edges (data, not the user's words): dropped before the others. */
+  readonly pasted?: true | undefined;
 }
 
-/** A fact as found: its text, and whether the user asked for it to be kept. */
+/** A fact as found: its text, whether the user asked for it to be kept, and whether it is a paste's data. */
 export interface FactCandidate {
   readonly text: string;
   readonly asked?: boolean | undefined;
+  readonly pasted?: boolean | undefined;
 }
 
 interface FactLimits {
@@ -108,7 +112,12 @@ export function extractFacts(contents: readonly Content[]): FactCandidate[] {
  * log, a manual), its first and last, none marked (review 9: a user's own nine short rules are not a paste).
  */
 function fewest(found: readonly string[], long: boolean): FactCandidate[] {
-  if (long && found.length > MAX_FACTS_PER_MESSAGE) return ends(found).map((text) => ({ text }));
+  if (long && found.length > MAX_FACTS_PER_MESSAGE) {
+    // The words around a paste are the user's ("My id is EMP-4471. <notes>"); its inner lines are data, which pushed
+    // such an id out of a small window's facts within four compactions of pastes (the thirty-first outside trial).
+    const kept = ends(found);
+    return kept.map((text, at) => (at === 0 || at === kept.length - 1 ? { text } : { text, pasted: true }));
+  }
   // At most the cap's first and last marked of one message (review 10: forty short "Remember C-n." lines pushed the
   // user's earlier marked order id out of the marked share).
   const marked = new Set(ends(found.filter(askedToKeep)));
@@ -180,7 +189,7 @@ export function mergeFacts(
       .sort(byRecency)
       .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
   );
-  const first = (fact: DurableFact): number => (marked.has(fact) ? 1 : 0);
+  const first = (fact: DurableFact): number => (marked.has(fact) ? 2 : fact.pasted ? 0 : 1);
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -202,8 +211,13 @@ export function mergeFacts(
 /** A fact after `candidate` is seen at `compaction`: its text kept as first recorded, asked once asked. */
 function seenAgain(known: DurableFact | undefined, candidate: FactCandidate, compaction: number): DurableFact {
   const asked = known?.asked === true || candidate.asked === true ? { asked: true as const } : {};
-  if (known) return { ...known, lastSeen: compaction, ...asked };
-  return { text: candidate.text, addedAt: compaction, lastSeen: compaction, ...asked };
+  // Data until the user's own words say it: seen once outside a paste, it ranks as theirs from then on.
+  const pasted = candidate.pasted === true && (known === undefined || known.pasted === true);
+  if (known) {
+    const { pasted: _was, ...rest } = known;
+    return { ...rest, lastSeen: compaction, ...asked, ...(pasted ? { pasted } : {}) };
+  }
+  return { text: candidate.text, addedAt: compaction, lastSeen: compaction, ...asked, ...(pasted ? { pasted } : {}) };
 }
 
 /** Characters `facts` take against a limit of `mergeFacts`. */
@@ -244,7 +258,7 @@ export function decodeFacts(value: unknown): DurableFact[] | null {
 function decodeFact(item: unknown): DurableFact | undefined {
   if (typeof item === 'string') return item.length > 0 ? { text: item, addedAt: 0, lastSeen: 0 } : undefined;
   if (typeof item !== 'object' || item === null) return undefined;
-  const { text, addedAt, lastSeen, asked } = item as Record<string, unknown>;
+  const { text, addedAt, lastSeen, asked, pasted } = item as Record<string, unknown>;
   if (typeof text !== 'string' || text.length === 0) return undefined;
   const added = Number(addedAt);
   const seen = Number(lastSeen);
@@ -253,5 +267,6 @@ function decodeFact(item: unknown): DurableFact | undefined {
     addedAt: Number.isFinite(added) ? added : 0,
     lastSeen: Number.isFinite(seen) ? seen : 0,
     ...(asked === true ? { asked } : {}),
+    ...(pasted === true ? { pasted } : {}),
   };
 }
