@@ -14,6 +14,7 @@ import type { Decision, GuardRequestInput } from './contract.js';
 import type { Observed } from './observe.js';
 import { contentsAsIs, leadingRequest } from './leading-request.js';
 import { answersRead } from './unseen-answer.js';
+import { pendingCallsIn } from '../summary/awaited-calls.js';
 
 /** No compaction: the stored summary and mask, as they are. */
 export function sendAsIs(input: GuardRequestInput, observed: Observed): Decision {
@@ -84,10 +85,23 @@ export function preparationFor(input: GuardRequestInput, observed: Observed): Pr
     fingerprints: input.fingerprints,
     now: input.now,
   });
-  if (!planned) return undefined;
+  if (!planned || coversPendingCall(input, located.coverage.covered, planned.watermark.covered)) return undefined;
   // What it reads of the application's answers: one that comes after, inside what it covers, makes it not apply.
   const seen = located.summary?.answers ?? [];
   const answers = answersRead(input.contents, planned.watermark.covered, input.applicationAnswers ?? [], seen);
   // Read after this call's answer (the shell starts it then): the prefix this call sends is cached by then.
   return { ...planned, fromRequest: leadingRequest(input, observed, planned.split), answers };
+}
+
+/**
+ * Whether a summary covering up to `covered` would newly cover a call still awaiting the application's answer: the
+ * answer is placed right after its call, inside what the summary covers, and the summary is dropped unapplied (the
+ * thirty-first outside trial: four of five prepared summaries of an approval app thrown away). Left to the compaction
+ * at the threshold, which lists the call as awaited; a call already covered (never answered, say) stops nothing.
+ */
+function coversPendingCall(input: GuardRequestInput, coveredBefore: number, covered: number): boolean {
+  const pending = input.pendingCalls ?? [];
+  if (pending.length === 0) return false;
+  const count = (upTo: number): number => pendingCallsIn(input.contents, upTo, pending).length;
+  return count(covered) > count(coveredBefore);
 }

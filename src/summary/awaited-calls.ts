@@ -65,22 +65,39 @@ export function awaitedIn(
   covered: number,
   pending: readonly PendingCall[],
 ): AwaitedCall[] | undefined {
-  if (pending.length === 0) return undefined;
-  const byCall = new Map<string, PendingCall[]>();
-  for (const call of pending) {
-    // Written within what the record's decoder reads back (decodeAwaited), or the whole list would read as absent.
-    if (call.id.length > MAX_ID_CHARS) continue;
-    byCall.set(call.key, [...(byCall.get(call.key) ?? []), call]);
-  }
-  const found: AwaitedCall[] = [];
-  for (let at = 0; at < Math.min(covered, contents.length); at++)
-    for (const part of contents[at]?.parts ?? []) {
-      const call = part.functionCall;
-      const key = call && answerKey(call.name ?? '', call.args ?? {});
-      const waiting = key === undefined ? undefined : byCall.get(key)?.shift();
-      if (waiting) found.push({ id: waiting.id, text: truncateEnd(lineOf(waiting), MAX_TEXT_CHARS) });
-    }
+  // Written within what the record's decoder reads back (decodeAwaited), or the whole list would read as absent.
+  const listable = pending.filter((call) => call.id.length <= MAX_ID_CHARS);
+  const found = pendingCallsIn(contents, covered, listable).map((call) => ({
+    id: call.id,
+    text: truncateEnd(lineOf(call), MAX_TEXT_CHARS),
+  }));
   return found.length > 0 ? found.slice(-MAX_AWAITED) : undefined;
+}
+
+/**
+ * Of `pending`, the calls made among `contents[0, covered)`, in the order made. The request holds no call ids, so a
+ * call is known by its name and arguments; of equal calls the latest are the pending ones (an earlier equal call was
+ * answered before them), matched from the end.
+ */
+export function pendingCallsIn(
+  contents: readonly Content[],
+  covered: number,
+  pending: readonly PendingCall[],
+): PendingCall[] {
+  if (pending.length === 0) return [];
+  const byCall = new Map<string, PendingCall[]>();
+  for (const call of pending) byCall.set(call.key, [...(byCall.get(call.key) ?? []), call]);
+  const found: PendingCall[] = [];
+  for (let at = contents.length - 1; at >= 0; at--) {
+    const parts = contents[at]?.parts ?? [];
+    for (let index = parts.length - 1; index >= 0; index--) {
+      const call = parts[index]?.functionCall;
+      const key = call && answerKey(call.name ?? '', call.args ?? {});
+      const waiting = key === undefined ? undefined : byCall.get(key)?.pop();
+      if (waiting && at < covered) found.push(waiting);
+    }
+  }
+  return found.reverse();
 }
 
 function lineOf(call: PendingCall): string {

@@ -290,5 +290,8 @@ function budgetLineFor(
 
 /** Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then. */
 function preparedForInput(handle: PreparedHandle | undefined, hooks: CompactionHooks): PreparedHandle | undefined {
-  return handle && { previous: handle.previous, watermark: handle.watermark, take: hooks.wrap(() => handle.take()) };
+  if (!handle) return undefined;
+  // `answers` kept: without them every answer of the application's inside it reads as unread, and it is dropped.
+  const { previous, watermark, answers } = handle;
+  return { previous, watermark, answers, take: hooks.wrap(() => handle.take()) };
 }

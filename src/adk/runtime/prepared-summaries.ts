@@ -139,7 +139,7 @@ export class PreparedSummaries {
   ): void {
     if (used && (result.preparedDropped !== undefined || result.summary !== undefined)) {
       if (result.preparedDropped !== undefined && result.preparedDropped !== PREPARED_APPLIED)
-        this.logger.debug(`${LOG_PREFIX} prepared summary dropped: ${result.preparedDropped}.`);
+        this.logger.info(`${LOG_PREFIX} prepared summary dropped: ${result.preparedDropped}.`);
       this.drop(key, used);
     }
     const { preparation } = result;
