@@ -11,6 +11,7 @@ import { compactionRequestDelta } from './runtime/state-writer.js';
 import { sumCallRecords, type CountedEvent } from '../records/call-totals.js';
 import { withCallTotals } from '../status/counted-status.js';
 import { countRecallUse, NO_RECALL_USE } from '../status/recall-use.js';
+import { countCutResults } from '../status/cut-results.js';
 import { agentStatus, guardedAgents, type AgentContextStatus } from '../status/context-status.js';
 import type { GuardParts } from './hooks/guard-parts.js';
 import type { PolicyCache } from './runtime/policy-cache.js';
@@ -59,10 +60,16 @@ export class GuardSessionActions {
     // One pass over the events for every agent; a session without them (listSessions) sums nothing.
     const totals = sumCallRecords(session.events);
     const recallUse = countRecallUse(session.events);
-    const of = (name: string): AgentContextStatus => ({
-      ...withCallTotals(agentStatus(session.state, name, this.preparing(session, scope, name)), totals.get(name)),
-      ...(recallUse.get(name) ?? NO_RECALL_USE),
-    });
+    const cuts = countCutResults(session.events);
+    const of = (name: string): AgentContextStatus => {
+      const counted = withCallTotals(
+        agentStatus(session.state, name, this.preparing(session, scope, name)),
+        totals.get(name),
+      );
+      // From the events when they hold more (two turns at once lose increments of the state's count).
+      const toolResultsCut = Math.max(counted.toolResultsCut, cuts.get(name) ?? 0);
+      return { ...counted, toolResultsCut, ...(recallUse.get(name) ?? NO_RECALL_USE) };
+    };
     if (agentName !== undefined) return of(agentName);
     return [...new Set([...guardedAgents(session.state), ...totals.keys()])].sort().map(of);
   }

@@ -240,6 +240,21 @@ describe('offloading huge tool results to the artifact service', () => {
     expect(logger.matching('result cut from')).toHaveLength(2);
   });
 
+  it('should count every cut of two turns of one session run at once', async () => {
+    // The thirty-second outside trial: each turn wrote the state's count from its own copy of the session, so two turns
+    // at once counted one cut where they made two (10 of 20), below the results offloaded.
+    const { runner, sessionService, logger, guard } = world(new InMemoryArtifactService());
+    const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
+    for (let round = 0; round < 2; round++)
+      await Promise.all([
+        turn(runner, 'alice', session.id, 'Fetch the big log.'),
+        turn(runner, 'alice', session.id, 'Fetch it again.'),
+      ]);
+    const stored = await sessionService.getSession({ appName: APP_NAME, userId: 'alice', sessionId: session.id });
+    expect(logger.matching('result cut from')).toHaveLength(4);
+    expect(guard.status(stored, 'worker')).toMatchObject({ toolResultsCut: 4, offloadedResults: 4 });
+  });
+
   it('should count a cut result it could not store as cut only', async () => {
     const { runner, sessionService, guard } = world(undefined);
     const session = await sessionService.createSession({ appName: APP_NAME, userId: 'alice' });
