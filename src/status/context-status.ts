@@ -148,7 +148,7 @@ export function agentStatus(
   const estimated = usage.lastCalibrated;
   const inForce = correctionFactor(usage);
   const correction = inForce.calibrated ? inForce.factor : undefined;
-  const { used, percentUsed, threshold, turnsLeft } = usedFigures(usage, inForce.calibrated);
+  const { used, percentUsed, threshold, hardLimit, turnsLeft } = usedFigures(usage, inForce.calibrated);
   const ratio = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : undefined;
   return {
     agentName,
@@ -159,7 +159,7 @@ export function agentStatus(
     window: usage.window,
     windowSource: usage.windowSource,
     threshold,
-    hardLimit: usage.hardLimit,
+    hardLimit,
     percentUsed,
     turnsLeft,
     averageTurnTokens: usage.averageTurnTokens === undefined ? undefined : Math.round(usage.averageTurnTokens),
@@ -216,10 +216,13 @@ function usedFigures(usage: UsageRecord, calibrated: boolean) {
   const percentUsed = used !== undefined && usage.window ? Math.round((used / usage.window) * 1000) / 10 : 0;
   // The last call's threshold was capped for want of a count: a count has come, the next call is held to this.
   const threshold = (calibrated ? usage.calibratedThreshold : undefined) ?? usage.threshold;
+  // The hard limit is never below the threshold (compute-budget.ts): the next call's is raised with it.
+  const hardLimit = usage.hardLimit === undefined ? undefined : Math.max(usage.hardLimit, threshold ?? 0);
   return {
     used,
     percentUsed,
     threshold,
+    hardLimit,
     turnsLeft: turnsLeftAt(pacedBy(usage, used), threshold, usage),
   };
 }

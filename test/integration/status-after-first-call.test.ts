@@ -50,4 +50,23 @@ describe('status() after an agent first call', () => {
     expect(next.threshold).toBe(12_800);
     expect(next.usedTokens).toBe(h.model.requests.at(-1)!.promptTokens);
   });
+
+  it('should state the hard limit the next call is held to, never below its threshold, on a 1M window', async () => {
+    // The thirty-second outside trial: threshold 1,028,576 (the window less its 20,000 buffer) beside the hard limit
+    // 996,147 of the call before any count (95% of the window), which the next call raises to the threshold.
+    const h = await faultHarness({
+      model: 'gemini-2.5-flash',
+      window: 1_048_576,
+      ratio: 1,
+      toolChars: 0,
+      script: callThenAnswer({ call: () => undefined, answer: () => 'Read.' }),
+    });
+    await h.turn('Hello there.');
+    const first = h.guard.status({ state: await h.state() }, h.agentName);
+    expect(first.threshold).toBe(1_028_576);
+    await h.turn('And again.');
+    const next = h.guard.status({ state: await h.state() }, h.agentName);
+    expect(next.hardLimit).toBe(1_028_576);
+    expect(first.hardLimit).toBe(next.hardLimit);
+  });
 });
