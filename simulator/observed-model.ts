@@ -7,7 +7,7 @@
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
 import { scriptedOutputTokens, type ScriptedLlm } from '../src/testing/index.js';
 import type { CallRecord, SummaryCallRecord } from './call-record.js';
-import { summaryRequestKind } from './summary-requests.js';
+import { summaryRequestKind } from '../src/testing/index.js';
 import type { ObservationBook } from './call-observer.js';
 import { userContent } from './turn-plan.js';
 import {

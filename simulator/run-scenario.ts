@@ -26,7 +26,8 @@ import {
   type SummarizerCall,
 } from '../src/testing/index.js';
 import type { SummaryCallRecord } from './call-record.js';
-import { answeringSummaries, summaryOutputTokens, summaryRequestKind } from './summary-requests.js';
+import { summaryOutputTokens } from './summary-requests.js';
+import { answeringSummaries, summaryRequestKind } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { budgetLineFacts } from './budget-line-work.js';
 import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';

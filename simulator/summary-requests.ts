@@ -1,62 +1,9 @@
 /**
- * Summary requests the agents' own model receives when the guard summarizes with it (no
- * `summarizer` option, as a user with default options runs it): one built from the agent's request
- * (tool calls off, the summarizing instruction as the last user turn; see
- * src/summary/summary-from-request.ts), or the guard's own bounded prompt when that would not fit
- * (recognised by its summarizer system instruction). The scripted model answers both with the text
- * a `ScriptedSummarizer` writes, read from what the request holds, so retention and recall see the
- * same kind of summary as with the scripted summarizer.
+ * How the simulator bills a summary its scripted model wrote (the summary requests themselves are recognised and
+ * answered by `summaryRequestKind` and `answeringSummaries` of the testing subpath).
  */
-import type { LlmRequest } from '@google/adk';
 import type { Content } from '@google/genai';
-import { renderContent, summarizingInstruction, SUMMARY_SYSTEM_INSTRUCTION } from '../src/internal.js';
-import { scriptedOutputTokens, scriptedSummaryText, type ModelScript } from '../src/testing/index.js';
-
-/** `from-request`: the agent's request continued by the instruction; `prompt`: the guard's own prompt. */
-export type SummaryRequestKind = 'from-request' | 'prompt';
-
-/** The instruction's first paragraph, which does not depend on the summary's cap. */
-const INSTRUCTION_OPENING = summarizingInstruction(0).split('\n')[0] ?? '';
-
-function lastUserText(contents: readonly Content[]): string | undefined {
-  const last = contents.at(-1);
-  return last?.role === 'user' ? last.parts?.at(-1)?.text : undefined;
-}
-
-/** Which summary request `request` is, or undefined for an agent's own call. */
-export function summaryRequestKind(request: LlmRequest): SummaryRequestKind | undefined {
-  const config = request.config;
-  if (config?.systemInstruction === SUMMARY_SYSTEM_INSTRUCTION) return 'prompt';
-  const toolCalls = config?.toolConfig?.functionCallingConfig?.mode;
-  if (String(toolCalls) !== 'NONE' || !INSTRUCTION_OPENING) return undefined;
-  return lastUserText(request.contents ?? [])?.startsWith(INSTRUCTION_OPENING) ? 'from-request' : undefined;
-}
-
-/**
- * What the scripted summary is read from: the guard's prompt as sent, or the agent's contents the
- * request continues, rendered as the guard renders them for its own prompt, then the instruction.
- */
-function summarySource(request: LlmRequest, kind: SummaryRequestKind): string {
-  const contents = request.contents ?? [];
-  // The guard's prompt is read as the ScriptedSummarizer reads it: its text as sent.
-  if (kind === 'prompt')
-    return contents.flatMap((content) => (content.parts ?? []).map((part) => part.text ?? '')).join('\n');
-  return [...contents.slice(0, -1).map((content) => renderContent(content)), lastUserText(contents) ?? ''].join('\n');
-}
-
-/**
- * `script` for the agents' calls; a summary request gets the scripted summary under its own output
- * cap, or `defaultMaxOutputTokens` when it states none.
- */
-export function answeringSummaries(script: ModelScript, defaultMaxOutputTokens: number): ModelScript {
-  return (call) => {
-    const kind = summaryRequestKind(call.request);
-    if (!kind) return script(call);
-    const cap = call.request.config?.maxOutputTokens ?? defaultMaxOutputTokens;
-    const text = scriptedSummaryText(summarySource(call.request, kind), cap);
-    return { content: { role: 'model', parts: [{ text }] } };
-  };
-}
+import { scriptedOutputTokens } from '../src/testing/index.js';
 
 /** Output tokens of a summary the scripted model wrote, as the simulator bills them (observed-model.ts). */
 export function summaryOutputTokens(content: Content): number {

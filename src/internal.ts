@@ -30,9 +30,7 @@ export { ContentMeasureCache } from './estimate/content-measure-cache.js';
 export { fingerprint, fingerprintOfKept } from './estimate/fingerprint.js';
 export { keepCopy } from './estimate/kept-content.js';
 export { safeJson } from './estimate/json-text.js';
-export { buildSummaryPrompt, SUMMARY_SYSTEM_INSTRUCTION } from './summary/prompt.js';
-// How the simulator's scripted model recognises a summary request built from the agent's own.
-export { summarizingInstruction } from './summary/summary-from-request.js';
+export { buildSummaryPrompt } from './summary/prompt.js';
 export { renderContent } from './summary/render-content.js';
 export { mapContentsToEvents } from './records/map-contents-to-events.js';
 export { callCostParts } from './cost/call-cost.js';

@@ -32,3 +32,5 @@ export type { ScriptedSummarizerOptions, SummarizerBehavior, SummarizerCall } fr
 export { ScriptedSummarizerLlm, SUMMARIZER_MODES, SUMMARIZER_THOUGHT } from './scripted-summarizer-llm.js';
 export type { ScriptedSummarizerLlmOptions, SummarizerLlmCall, SummarizerMode } from './scripted-summarizer-llm.js';
 export { contentsText } from './contents-text.js';
+export { answeringSummaries, summaryRequestKind } from './summary-requests.js';
+export type { SummaryRequestKind } from './summary-requests.js';
