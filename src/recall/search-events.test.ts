@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
-import { functionCall, functionResponse, userText } from '../../test/support/builders.js';
+import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { readEvent, searchEvents, type SearchableEvent } from './search-events.js';
 
 function event(id: string, content: Content, extra: Partial<SearchableEvent> = {}): SearchableEvent {
@@ -63,6 +63,24 @@ describe('searchEvents', () => {
         event('theirs', userText('alpha beta'), { branch: 'root.critic' }),
       ];
       expect(searchEvents(events, 'alpha', { branch: 'root.worker' }).map((hit) => hit.eventId)).toEqual(['mine']);
+    });
+  });
+
+  describe('turns', () => {
+    it("should number a hit by the user's messages, an answer to a confirmation in the turn before it", () => {
+      const at = (id: string, invocation: string, author: string, content: Content) =>
+        event(id, content, { invocationId: invocation, author });
+      const events = [
+        at('ask-1', 'i1', 'user', userText('Check the weather in Paris.')),
+        at('call', 'i1', 'worker', functionCall('get_weather', { city: 'Paris' })),
+        at('confirm', 'i2', 'user', functionResponse('adk_request_confirmation', { confirmed: true })),
+        at('result', 'i2', 'worker', functionResponse('get_weather', { report: 'rain in Paris' })),
+        at('ask-2', 'i3', 'user', userText('And Berlin?')),
+        at('answer', 'i3', 'worker', modelText('Sunny in Berlin.')),
+      ];
+      const turnOf = (query: string) => searchEvents(events, query)[0]?.turn;
+      expect(turnOf('rain')).toBe(1);
+      expect(turnOf('Sunny')).toBe(2);
     });
   });
 

@@ -25,7 +25,12 @@ export interface SearchableEvent {
 
 interface RecallHit {
   readonly eventId: string;
-  /** 1-based turn (invocation) of the event within the session. */
+  /**
+   * 1-based turn of the event within the session: the user's messages counted up to it. An invocation that a message
+   * without text starts (the application's answer to a confirmation or a long-running call) belongs to the turn
+   * before it (the thirty-first outside trial: a user's 4th question read back as turn 11 when every confirmation
+   * counted as one).
+   */
   readonly turn: number;
   readonly author: string;
   readonly score: number;
@@ -103,12 +108,16 @@ export function searchEvents(
   const phrase = query.trim().toLowerCase();
   const turnOf = new Map<string, number>();
   const texts: { event: SearchableEvent; text: string; lower: string; turn: number }[] = [];
+  let turns = 0;
   for (const event of events) {
-    if (!event.content || !isVisibleTo(event, options.branch) || isCallOf(event, options.excludeTool)) continue;
     const invocation = event.invocationId ?? event.id;
-    if (!turnOf.has(invocation)) turnOf.set(invocation, turnOf.size + 1);
+    if (!turnOf.has(invocation)) {
+      if (startsTurn(event)) turns += 1;
+      turnOf.set(invocation, Math.max(1, turns));
+    }
+    if (!event.content || !isVisibleTo(event, options.branch) || isCallOf(event, options.excludeTool)) continue;
     const text = eventText(event);
-    if (text.length > 0) texts.push({ event, text, lower: text.toLowerCase(), turn: turnOf.get(invocation) ?? 0 });
+    if (text.length > 0) texts.push({ event, text, lower: text.toLowerCase(), turn: turnOf.get(invocation) ?? 1 });
   }
   const documentFrequency = new Map<string, number>();
   for (const term of queryTerms)
@@ -152,4 +161,9 @@ export function readEvent(
   const text = safeHead(full.slice(start), maxChars);
   const end = start + text.length;
   return { text, offset: start, totalChars: full.length, ...(end < full.length ? { nextOffset: end } : {}) };
+}
+
+/** A user's message with text of its own: the first event of an invocation the user started. */
+function startsTurn(event: SearchableEvent): boolean {
+  return event.author === 'user' && (event.content?.parts ?? []).some((part) => typeof part.text === 'string');
 }
