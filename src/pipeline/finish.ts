@@ -14,6 +14,7 @@ import { calibrateReduced } from '../estimate/reduced-calibration.js';
 import type { RequestMeasure } from './measure-request.js';
 import { buildCompactionOutcome, discardedReport } from './compaction-outcome.js';
 import type { Compacted } from './compact.js';
+import { scheduleHeldUntil } from '../trigger/sliding-window.js';
 import type { Decision, GuardRequestInput } from './contract.js';
 import {
   composeRequest,
@@ -278,7 +279,8 @@ function usageAfter(
           viewEstimate: reduced.viewEstimate,
           fixedTokens,
         });
-  const scheduleHeldAt = reason === 'schedule' && sent.discarded ? decision.sliding?.completedTurns : undefined;
+  const scheduleHeldAt =
+    reason === 'schedule' && sent.discarded ? scheduleHeldUntil(decision.sliding, input.policy.overlapSize) : undefined;
   return nextUsage({
     ...sent,
     usage,

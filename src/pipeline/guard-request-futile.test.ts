@@ -87,7 +87,7 @@ describe('guardRequest with a fixed part over the threshold', () => {
 });
 
 describe('guardRequest on the sliding window, with a scheduled summary that would grow the request', () => {
-  it('should call the summarizer once for the same completed turns, and again once another turn completed', async () => {
+  it('should call the summarizer once for the same completed turns, and again once the span it covers doubled', async () => {
     const policy = testPolicy({ strategy: 'sliding-window', invocationThreshold: 1, overlapSize: 0 });
     let calls = 0;
     const run = (contents: Content[], usage: UsageRecord) =>
@@ -114,9 +114,21 @@ describe('guardRequest on the sliding window, with a scheduled summary that woul
     const step = [...history, functionCall('lookup', { q: 'x' }), functionResponse('lookup', { found: 'y' })];
     const second = await run(step, first.state.usage);
     expect(calls).toBe(1);
-    // Another turn completed: the schedule tries again.
+    // Another turn completed: still held, the span it would cover has not doubled (the thirty-second outside trial:
+    // tried after every turn, 18 of 21 scheduled summaries of a 40-turn session were discarded).
     const next = [...history, modelText('answer 3'), userText('current request 4')];
-    await run(next, second.state.usage);
+    const third = await run(next, second.state.usage);
+    expect(calls).toBe(1);
+    // Two completed turns became four: tried again, and once more only at eight.
+    const doubled = [...next, modelText('answer 4'), userText('current request 5')];
+    const fourth = await run(doubled, third.state.usage);
     expect(calls).toBe(2);
+    let later = doubled;
+    let usage = fourth.state.usage;
+    for (let turnNumber = 5; turnNumber <= 8; turnNumber++) {
+      later = [...later, modelText(`answer ${turnNumber}`), userText(`current request ${turnNumber + 1}`)];
+      usage = (await run(later, usage)).state.usage;
+      expect(calls).toBe(turnNumber < 8 ? 2 : 3);
+    }
   });
 });

@@ -48,3 +48,15 @@ export function planSlidingWindow(input: SlidingWindowInput): SlidingWindowPlan 
   const keepFrom = starts[starts.length - 1 - input.overlapSize];
   return { completedTurns, due, keepFrom };
 }
+
+/**
+ * After a scheduled summary came out no smaller than what it would replace (masking keeps the turns small), the
+ * schedule waits until the span it summarizes has doubled: tried again after every completed turn, 18 of 21 summaries
+ * of a 40-turn session were discarded and billed (the thirty-second outside trial). Held while `completedTurns` is at
+ * most the value returned.
+ */
+export function scheduleHeldUntil(sliding: SlidingWindowPlan | undefined, overlapSize: number): number | undefined {
+  if (sliding === undefined) return undefined;
+  const span = Math.max(1, sliding.completedTurns - overlapSize);
+  return overlapSize + 2 * span - 1;
+}
