@@ -86,6 +86,8 @@ const INVALID: ReadonlyArray<readonly [string, unknown]> = [
   ['modelWindows.my-model', { modelWindows: { 'my-model': 10 } }],
   ['tokenizer', { tokenizer: {} }],
   ['tokenizer', { tokenizer: { name: 'x', count: 'not a function' } }],
+  ['tokenizer.name', { tokenizer: { count: () => 1 } }],
+  ['tokenizer.name', { tokenizer: { name: '', count: () => 1 } }],
   ['onCompaction', { onCompaction: 'log it' }],
   ['agents', { agents: 'worker' }],
   ['agents', { agents: null }],

@@ -58,7 +58,7 @@ export const GLOBAL_OPTIONS = {
     range: other('`{ name, count(text) }`'),
     defaultText: '`tiktokenTokenizer`',
     short: "Token counter `{ name, count(text) }`; the default counts o200k_base tokens (js-tiktoken's vocabulary).",
-    long: "The default counts o200k_base tokens (js-tiktoken's vocabulary), linear-time and sampled. Any `{ name, count }` serves, e.g. the classic chars/4: `{ name: 'chars4', count: (text) => Math.ceil(text.length / 4) }`. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.",
+    long: "The default counts o200k_base tokens (js-tiktoken's vocabulary), linear-time and sampled. Any `{ name, count }` serves (a missing or empty `name` is refused: logs and reports say it), e.g. the classic chars/4: `{ name: 'chars4', count: (text) => Math.ceil(text.length / 4) }`. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.",
   },
   logger: {
     scope: 'global',

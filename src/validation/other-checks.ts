@@ -49,8 +49,16 @@ export const OTHER_CHECKS: Record<OtherOptionName, Check> = {
     }
   },
   tokenizer: (path, value) => {
-    if (typeof (value as { count?: unknown } | null)?.count !== 'function')
+    const tokenizer = value as { name?: unknown; count?: unknown } | null;
+    if (typeof tokenizer?.count !== 'function')
       throw new ContextGuardConfigError(path, value, 'must have a count(text) method');
+    // Its name is what logs and reports say counted (the Tokenizer type requires it; a JS caller may leave it out).
+    if (typeof tokenizer.name !== 'string' || tokenizer.name.length === 0)
+      throw new ContextGuardConfigError(
+        `${path}.name`,
+        tokenizer.name,
+        'must be a non-empty string naming the tokenizer',
+      );
   },
   prices: (path, value) => {
     const problem = priceTableProblem(value);
