@@ -59,3 +59,39 @@ describe('fitPinsToCap', () => {
     );
   });
 });
+
+describe('fitPinsToCap over many pins', () => {
+  /** The first way it was done: drop the oldest, measure the rest again, until they fit. */
+  function oneByOne(pins: readonly Pin[], cap: number): number {
+    let from = 0;
+    while (from < pins.length - 1 && pinnedTokens(pins.slice(from), tokenizer) > cap) from++;
+    return from;
+  }
+
+  it('should leave out the same oldest pins as dropping them one at a time', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 200 }), { maxLength: 60 }),
+        fc.nat(2_000),
+        (texts, cap) => {
+          const pins = texts.map((text, i) => pin(`p${i}`, `${text}.`));
+          const fitted = fitPinsToCap(pins, cap, tokenizer);
+          // The last pin left is cut to fit, or left out too when not even its frame fits: the same in both ways.
+          const from = oneByOne(pins, cap) + (fitted.pins.length === 0 && pins.length > 0 ? 1 : 0);
+          expect(fitted.dropped).toEqual(pins.slice(0, from));
+          expect(fitted.pins.map((each) => each.id)).toEqual(pins.slice(from).map((each) => each.id));
+        },
+      ),
+    );
+  });
+
+  it('should read each pin about once, not once per pin left out (the thirty-third outside trial: seconds a call)', () => {
+    const pins = Array.from({ length: 3_000 }, (_, i) => pin(`p${i}`, `fact number ${i}: the order is on shelf ${i}`));
+    let read = 0;
+    const counting = { name: 'counting', count: (text: string) => ((read += text.length), Math.ceil(text.length / 4)) };
+    const fitted = fitPinsToCap(pins, 1_000, counting);
+    expect(fitted.dropped.length).toBe(oneByOne(pins, 1_000));
+    const all = pins.reduce((chars, each) => chars + each.text.length, 0);
+    expect(read).toBeLessThan(3 * all);
+  });
+});
