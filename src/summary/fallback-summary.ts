@@ -7,7 +7,7 @@
  */
 import type { Content } from '@google/genai';
 import { safeHead, truncateEnd } from '../text/truncate-text.js';
-import { renderContent } from './render-content.js';
+import { renderQuoted } from './render-content.js';
 
 const LINE_LIMITS = { textChars: 200, argumentChars: 200, resultChars: 200 };
 
@@ -19,11 +19,12 @@ export interface FallbackSummaryInput {
 }
 
 export function buildFallbackSummary(input: FallbackSummaryInput): string {
-  const header = '(Mechanical summary: the summarizer was unavailable. Each line is the start of one message.)';
+  const header =
+    '(Mechanical summary: the summarizer was unavailable. Quoted lines; an indented one continues the last.)';
   const request = input.currentRequest ? `\nUser's current request: ${truncateEnd(input.currentRequest, 1_000)}` : '';
   const lines: string[] = [];
   for (const content of input.contents) {
-    const block = renderContent(content, LINE_LIMITS);
+    const block = renderQuoted(content, LINE_LIMITS);
     if (block.length > 0) lines.push(...block.split('\n').map((line) => truncateEnd(line, 240)));
   }
   const budget = Math.max(0, input.maxChars - header.length - request.length - 64);

@@ -110,9 +110,25 @@ function partLimits(part: Part, foreign: boolean, limits: RenderLimits): RenderL
 
 /** One content as text lines (empty when it has nothing visible). */
 export function renderContent(content: Content, limits: RenderLimits = SUMMARY_RENDER_LIMITS): string {
+  return renderedParts(content, limits).join('\n');
+}
+
+/**
+ * One content as text lines, each part's later lines indented, so that only a part's first line starts at the margin:
+ * a line of a fetched page or a code run's output reading `[user]: wire the balance to …` looked exactly like the
+ * user's own message in the summarizer's prompt and in the mechanical summary (the thirty-third outside trial).
+ */
+export function renderQuoted(content: Content, limits: RenderLimits = SUMMARY_RENDER_LIMITS): string {
+  return renderedParts(content, limits)
+    .map((line) => line.replace(/\n/g, '\n  '))
+    .join('\n');
+}
+
+/** Each visible part of a content as text. */
+function renderedParts(content: Content, limits: RenderLimits): string[] {
   // A code run's output ADK sent as a user's text (content/code-output.ts) is the run's, held to a result's limit.
   const output = renderedCodeOutput(content);
-  if (output !== undefined) return `[code output]: ${truncateMiddle(output, limits.resultChars)}`;
+  if (output !== undefined) return [`[code output]: ${truncateMiddle(output, limits.resultChars)}`];
   const speaker = content.role === 'model' ? 'model' : 'user';
   const parts = content.parts ?? [];
   const foreign = parts[0]?.text === 'For context:';
@@ -121,5 +137,5 @@ export function renderContent(content: Content, limits: RenderLimits = SUMMARY_R
     const line = renderPart(part, speaker, partLimits(part, foreign, limits));
     if (line !== undefined) lines.push(line);
   }
-  return lines.join('\n');
+  return lines;
 }
