@@ -4,6 +4,7 @@ import { PROPERTY_RUNS, usageRecordArbitrary } from '../../test/support/arbitrar
 import { usageRecord } from '../../test/support/builders.js';
 import { recordAccepted } from './learned-window.js';
 import {
+  countBeyondWindow,
   recordRejection,
   recordReportedUsage,
   rejectionOutcome,
@@ -277,5 +278,26 @@ describe('summaryRejectionOutcome', () => {
     expect(outcome.learned).toBeUndefined();
     expect(outcome.bounded).toBe(8_850);
     expect(outcome.usage).toMatchObject({ rejectedTokens: 8_850, window: 8_850, sentEstimate: 3_000 });
+  });
+});
+
+describe('countBeyondWindow', () => {
+  const on = (windowSource: 'option' | 'registry' | 'default' | 'learned') =>
+    usageRecord({ sentEstimate: 2_000, window: 8_000, windowSource });
+
+  it('should not calibrate from an accepted request counted beyond twice a window the guard knows', () => {
+    // The thirty-third outside trial: 80,000 reported on an 8k window made the guard compact on 11 of 12 turns.
+    for (const source of ['option', 'registry'] as const) {
+      expect(countBeyondWindow(on(source), { promptTokenCount: 80_000 })).toBe(80_000);
+      expect(recordReportedUsage(on(source), { promptTokenCount: 80_000 }).learnedCorrection).toBeUndefined();
+    }
+    expect(countBeyondWindow(on('option'), { promptTokenCount: 16_000 })).toBeUndefined();
+    expect(recordReportedUsage(on('option'), { promptTokenCount: 2_400 }).learnedCorrection).toBeCloseTo(1.2);
+  });
+
+  it("should believe it on a window the guard only assumed or learned, which may be smaller than the model's", () => {
+    expect(countBeyondWindow(on('default'), { promptTokenCount: 80_000 })).toBeUndefined();
+    expect(countBeyondWindow(on('learned'), { promptTokenCount: 80_000 })).toBeUndefined();
+    expect(recordReportedUsage(on('default'), { promptTokenCount: 4_000 }).learnedCorrection).toBeCloseTo(2);
   });
 });

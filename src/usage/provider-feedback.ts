@@ -27,16 +27,34 @@ function plausibleCount(value: unknown): number | undefined {
   return plausibleTokenCount(value, 1);
 }
 
+/** Past this many times a window the guard knows (set, or from the registry), an accepted request's count is wrong. */
+const IMPLAUSIBLE_WINDOW_MULTIPLE = 2;
+
+/**
+ * The prompt count reported for an accepted request when it is beyond any window the guard knows for the model: a
+ * provider or proxy that reports 80,000 or 99,999,999 tokens on an 8k window made the guard compact on 11 of 12 turns,
+ * saying nothing (the thirty-third outside trial). A window the guard only assumed (`default`) or learned may be
+ * smaller than the model's, so counts above it are believed.
+ */
+export function countBeyondWindow(usage: UsageRecord, reported: ReportedUsage | undefined): number | undefined {
+  const prompt = plausibleCount(reported?.promptTokenCount);
+  const known = usage.windowSource === 'option' || usage.windowSource === 'registry';
+  if (prompt === undefined || !known || usage.window === undefined) return undefined;
+  return prompt > IMPLAUSIBLE_WINDOW_MULTIPLE * usage.window ? prompt : undefined;
+}
+
 /**
  * Records a response's real prompt count against the estimate of the request
- * it answered. Missing, partial or nonsensical values leave the record as is.
+ * it answered. Missing, partial or nonsensical values leave the record as is, and so does a count beyond the
+ * known window (`countBeyondWindow`: the shell warns).
  */
 export function recordReportedUsage(
   usage: UsageRecord,
   reported: ReportedUsage | undefined,
   model?: string,
 ): UsageRecord {
-  const prompt = plausibleCount(reported?.promptTokenCount);
+  const prompt =
+    countBeyondWindow(usage, reported) === undefined ? plausibleCount(reported?.promptTokenCount) : undefined;
   const output = plausibleCount(reported?.candidatesTokenCount);
   if (prompt === undefined || usage.sentEstimate === undefined || isFreshStart(usage)) {
     return output === undefined ? usage : { ...usage, outputTokens: output };

@@ -7,7 +7,9 @@ import { billUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
 import { userOfContext } from '../runtime/session-scope.js';
-import { recordReportedUsage } from '../../usage/provider-feedback.js';
+import { countBeyondWindow, recordReportedUsage } from '../../usage/provider-feedback.js';
+import { WarnOnce } from '../runtime/warn-once.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { overflowInMessage } from '../../estimate/overflow-error.js';
 import { takeCallRecords } from './call-records.js';
 import type { UsageRecord } from '../../usage/stored-usage.js';
@@ -62,7 +64,7 @@ export function recordResponse(
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
   // Before the count is paired with the estimate: the request the model got is the one the agent's callbacks left.
   const change = recorders.left.takeChange(context);
-  recordAnswer(context, response, model, bill, recorders.windows, change);
+  recordAnswer(context, response, model, bill, recorders, change);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
 }
 
@@ -120,15 +122,33 @@ function recordAnswer(
   response: LlmResponse,
   model: string | undefined,
   bill: CallBill | undefined,
-  windows: ModelWindowResolver,
+  { windows, logger }: Pick<ResponseRecorders, 'windows' | 'logger'>,
   change: number | undefined,
 ): void {
+  let beyond: { count: number; window: number | undefined } | undefined;
   updateUsage(context.state, context.agentName, (record) => {
     const stored = change === undefined ? record : recordAgentAdditions(record, change);
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows, userOfContext(context));
+    const count = countBeyondWindow(usage, response.usageMetadata);
+    if (count !== undefined) beyond = { count, window: usage.window };
     return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata, model), bill) : usage;
   });
+  if (beyond)
+    implausibleCounts(logger).warn(
+      `${model ?? ''}\u0000${context.agentName}`,
+      `${LOG_PREFIX} agent '${context.agentName}': the provider reported ${beyond.count} prompt tokens for a request it accepted on a ${beyond.window}-token window; not calibrated from (the count, or the window set for '${model ?? 'the model'}', is wrong).`,
+    );
+}
+
+/** Warned once per model and agent, per logger. */
+const warnedCounts = new WeakMap<GuardLogger, WarnOnce>();
+function implausibleCounts(logger: GuardLogger): WarnOnce {
+  const known = warnedCounts.get(logger);
+  if (known) return known;
+  const once = new WarnOnce(logger);
+  warnedCounts.set(logger, once);
+  return once;
 }
 
 /** The session's and the process's largest accepted request of `model`, with this one. */
