@@ -86,6 +86,12 @@ describe('mergeFacts', () => {
       maxChars: 1_000,
     });
     expect(again.facts).toEqual([{ ...data, lastSeen: 2 }]);
+    // The summarizer copying the durable facts it was shown into its key facts is no word of the user's (review 28).
+    const restated = mergeFacts([data], [{ text: 'Order A-77 ships on Monday.', restated: true }], 2, {
+      maxFacts: 5,
+      maxChars: 1_000,
+    });
+    expect(restated.facts).toEqual([{ ...data, lastSeen: 2 }]);
   });
 
   it('should mark a known fact once a message of its own asks for it, and keep its first text', () => {

@@ -42,6 +42,8 @@ export interface FactCandidate {
   readonly text: string;
   readonly asked?: boolean | undefined;
   readonly pasted?: boolean | undefined;
+  /** The summarizer's `## Key facts` listed it: a restatement, which leaves a known fact's rank as it was. */
+  readonly restated?: boolean | undefined;
 }
 
 interface FactLimits {
@@ -211,8 +213,12 @@ export function mergeFacts(
 /** A fact after `candidate` is seen at `compaction`: its text kept as first recorded, asked once asked. */
 function seenAgain(known: DurableFact | undefined, candidate: FactCandidate, compaction: number): DurableFact {
   const asked = known?.asked === true || candidate.asked === true ? { asked: true as const } : {};
-  // Data until the user's own words say it: seen once outside a paste, it ranks as theirs from then on.
-  const pasted = candidate.pasted === true && (known === undefined || known.pasted === true);
+  // Data until the user's own words say it: seen once outside a paste, it ranks as theirs from then on. A summarizer
+  // copies the durable facts it is shown into its key facts (review 28): its restatement is not the user's words.
+  const pasted =
+    known === undefined
+      ? candidate.pasted === true
+      : known.pasted === true && (candidate.pasted === true || candidate.restated === true);
   if (known) {
     const { pasted: _was, ...rest } = known;
     return { ...rest, lastSeen: compaction, ...asked, ...(pasted ? { pasted } : {}) };

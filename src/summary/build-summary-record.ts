@@ -7,7 +7,14 @@ import type { Content } from '@google/genai';
 import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
 import type { SummaryOutcome } from './summarizer.js';
 import type { SummaryCoverage } from '../split/coverage.js';
-import { extractFacts, factsChars, mergeFacts, notRestating, parseKeyFacts } from '../memory/durable-facts.js';
+import {
+  extractFacts,
+  factsChars,
+  mergeFacts,
+  notRestating,
+  parseKeyFacts,
+  type FactCandidate,
+} from '../memory/durable-facts.js';
 import { RECORD_VERSION } from '../state/codec.js';
 import { type SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
@@ -37,7 +44,9 @@ export interface SummaryRecordInput {
 export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   const { previous, text, outcome, coverage, fingerprints } = input;
   const compactions = (previous?.compactions ?? 0) + 1;
-  const keyFacts = outcome.ok ? parseKeyFacts(text).map((fact) => ({ text: fact })) : [];
+  const keyFacts: FactCandidate[] = outcome.ok
+    ? parseKeyFacts(text).map((fact) => ({ text: fact, restated: true }))
+    : [];
   // The summarizer's list first: of facts first seen at one compaction the later are kept first, and the user's words
   // outrank a summarizer's restatement of them.
   // A restatement of the user's fact is dropped, not merged: the fact keeps the text first recorded (review 11).
