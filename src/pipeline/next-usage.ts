@@ -63,7 +63,7 @@ export interface UsageInput {
   readonly overLimitCause: string | undefined;
   /** The estimate of the user's message this call cut, when it cut it (usage/marks.ts). */
   readonly messageCutFrom?: number | undefined;
-  /** Completed turns past the watermark, when this call's scheduled summary was not kept (usage/marks.ts). */
+  /** When this call's scheduled summary was not kept, the completed turns up to which the schedule is held (usage/marks.ts). */
   readonly scheduleHeldAt?: number | undefined;
   /** This call's compaction took a prepared summary that fell short and summarized again (usage/marks.ts). */
   readonly preparedFellShort?: boolean | undefined;

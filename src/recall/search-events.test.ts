@@ -81,6 +81,10 @@ describe('searchEvents', () => {
       const turnOf = (query: string) => searchEvents(events, query)[0]?.turn;
       expect(turnOf('rain')).toBe(1);
       expect(turnOf('Sunny')).toBe(2);
+      // A message that is only an image starts a turn too (review 28).
+      const image: Content = { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] };
+      const later = [...events, at('photo', 'i4', 'user', image), at('seen', 'i4', 'worker', modelText('A cat.'))];
+      expect(searchEvents(later, 'cat')[0]?.turn).toBe(3);
     });
   });
 

@@ -26,9 +26,8 @@ export interface SearchableEvent {
 interface RecallHit {
   readonly eventId: string;
   /**
-   * 1-based turn of the event within the session: the user's messages counted up to it. An invocation that a message
-   * without text starts (the application's answer to a confirmation or a long-running call) belongs to the turn
-   * before it (the thirty-first outside trial: a user's 4th question read back as turn 11 when every confirmation
+   * 1-based turn of the event within the session: the user's messages counted up to it. An invocation that the
+   * application's answer to a confirmation or a long-running call starts belongs to the turn before it (the thirty-first outside trial: a user's 4th question read back as turn 11 when every confirmation
    * counted as one).
    */
   readonly turn: number;
@@ -163,7 +162,8 @@ export function readEvent(
   return { text, offset: start, totalChars: full.length, ...(end < full.length ? { nextOffset: end } : {}) };
 }
 
-/** A user's message with text of its own: the first event of an invocation the user started. */
+/** A user's message (text, an image, a file), not an application's answer to a call: it starts a turn. */
 function startsTurn(event: SearchableEvent): boolean {
-  return event.author === 'user' && (event.content?.parts ?? []).some((part) => typeof part.text === 'string');
+  const parts = event.content?.parts ?? [];
+  return event.author === 'user' && parts.length > 0 && !parts.some((part) => part.functionResponse !== undefined);
 }

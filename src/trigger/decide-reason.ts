@@ -57,7 +57,7 @@ export function decideReason(input: ReasonInput): ReasonDecision {
     policy.strategy === 'sliding-window'
       ? planSlidingWindow({ contents, covered, invocationThreshold, overlapSize })
       : undefined;
-  // A scheduled summary not kept for these turns is tried again once another turn has completed.
+  // A scheduled summary not kept is tried again once the turns it would cover have doubled (sliding-window.ts).
   const scheduleHeld = sliding !== undefined && sliding.completedTurns <= (usage.scheduleHeldAt ?? -1);
   const scheduleDue = sliding?.due === true && !scheduleHeld && usage.compactions < policy.maxCompactions;
   const safetyLine = Math.floor(policy.safetyRatio * input.window);

@@ -21,9 +21,9 @@ export interface UsageMarks {
   /** The pin cap at which pinning the first request was refused; retried only under a larger cap. */
   readonly firstRequestPinRefusedCap?: number | undefined;
   /**
-   * Completed turns past the summary's watermark when the sliding window's scheduled summary was not kept
-   * (it would not have made the request smaller): the schedule waits for another turn to complete rather
-   * than call the summarizer again on every call for the same turns.
+   * After the sliding window's scheduled summary was not kept (it would not have made the request smaller), the
+   * last count of completed turns past the watermark at which the schedule is held: it waits until the span it
+   * would summarize has doubled (`scheduleHeldUntil`) rather than call the summarizer again on every call.
    */
   readonly scheduleHeldAt?: number | undefined;
   /**
