@@ -13,8 +13,8 @@ const call = (name: string, args: unknown): Content => ({
   role: 'model',
   parts: [{ functionCall: { name, args } as never }],
 });
-const pending = (id: string, name: string, args: unknown, confirmation?: boolean): PendingCall => {
-  const made = pendingCallOf(id, name, args, confirmation);
+const pending = (id: string, name: string, args: unknown, confirmation?: boolean, occurrence = 0): PendingCall => {
+  const made = pendingCallOf(id, name, args, occurrence, confirmation);
   if (!made) throw new Error('arguments not JSON');
   return made;
 };
@@ -35,7 +35,7 @@ describe('awaitedIn', () => {
   });
 
   it('should give each of two equal calls its own pending id, and say a confirmation is awaited', () => {
-    const twice = pending('c2', 'start_job', { target: 'prod' });
+    const twice = pending('c2', 'start_job', { target: 'prod' }, false, 1);
     const confirm = pending('c3', 'delete', { path: '/a' }, true);
     const contents = [
       call('start_job', { target: 'prod' }),

@@ -17,8 +17,12 @@ import { truncateEnd } from '../text/truncate-text.js';
 export interface PendingCall {
   /** The id the answer will carry (a confirmation's own call id for a confirmation). */
   readonly id: string;
+  /** The tool the model called. */
+  readonly name: string;
   /** The call's name and arguments hashed, to find it among the request's contents (ADK strips the ids there). */
   readonly key: string;
+  /** Of the agent's calls with that key, how many came before it: its place among equal calls. */
+  readonly occurrence: number;
   /** The call as its line shows it: the name and the arguments cut. */
   readonly head: string;
   /** The response the tool gave while the call is pending (a long-running tool's first response), cut. */
@@ -32,12 +36,14 @@ export function pendingCallOf(
   id: string,
   name: string,
   args: unknown,
+  occurrence = 0,
   confirmation?: boolean,
 ): PendingCall | undefined {
   const json = responseJson(args ?? {});
   if (json === undefined) return undefined;
   const head = `${name} ${truncateEnd(json, MAX_ARGS_CHARS)}`;
-  return { id, key: answerKeyOfJson(name, json), head, ...(confirmation ? { confirmation } : {}) };
+  const key = answerKeyOfJson(name, json);
+  return { id, name, key, occurrence, head, ...(confirmation ? { confirmation } : {}) };
 }
 
 /** `call` with the response the tool gave while it is pending. */
@@ -76,8 +82,7 @@ export function awaitedIn(
 
 /**
  * Of `pending`, the calls made among `contents[0, covered)`, in the order made. The request holds no call ids, so a
- * call is known by its name and arguments; of equal calls the latest are the pending ones (an earlier equal call was
- * answered before them), matched from the end.
+ * call is known by its name and arguments and, among equal calls, by its place (`occurrence`).
  */
 export function pendingCallsIn(
   contents: readonly Content[],
@@ -85,19 +90,23 @@ export function pendingCallsIn(
   pending: readonly PendingCall[],
 ): PendingCall[] {
   if (pending.length === 0) return [];
-  const byCall = new Map<string, PendingCall[]>();
-  for (const call of pending) byCall.set(call.key, [...(byCall.get(call.key) ?? []), call]);
+  const byPlace = new Map(pending.map((call) => [`${call.key}\u0000${call.occurrence}`, call]));
+  const names = new Set(pending.map((call) => call.name));
+  const seen = new Map<string, number>();
   const found: PendingCall[] = [];
-  for (let at = contents.length - 1; at >= 0; at--) {
-    const parts = contents[at]?.parts ?? [];
-    for (let index = parts.length - 1; index >= 0; index--) {
-      const call = parts[index]?.functionCall;
-      const key = call && answerKey(call.name ?? '', call.args ?? {});
-      const waiting = key === undefined ? undefined : byCall.get(key)?.pop();
-      if (waiting && at < covered) found.push(waiting);
+  for (let at = 0; at < Math.min(covered, contents.length); at++)
+    for (const part of contents[at]?.parts ?? []) {
+      const call = part.functionCall;
+      // Only a call of a pending call's tool is hashed: the others' arguments can be large.
+      if (!call || !names.has(call.name ?? '')) continue;
+      const key = answerKey(call.name ?? '', call.args ?? {});
+      if (key === undefined) continue;
+      const place = seen.get(key) ?? 0;
+      seen.set(key, place + 1);
+      const waiting = byPlace.get(`${key}\u0000${place}`);
+      if (waiting) found.push(waiting);
     }
-  }
-  return found.reverse();
+  return found;
 }
 
 function lineOf(call: PendingCall): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { awaitedIn } from '../../summary/awaited-calls.js';
 import { unansweredCalls } from './unanswered-calls.js';
 
 const callEvent = (id: string, name: string, args: unknown, longRunning = true) => ({
@@ -20,7 +21,13 @@ describe('unansweredCalls', () => {
       responseEvent('c1', 'ops', { status: 'pending' }),
     ];
     expect(unansweredCalls(events, 'k1', 'ops')).toEqual([
-      { id: 'c1', name: 'start_job', args: { target: 'prod' }, sofar: { status: 'pending' } },
+      expect.objectContaining({
+        id: 'c1',
+        name: 'start_job',
+        occurrence: 0,
+        head: 'start_job {"target":"prod"}',
+        sofar: '{"status":"pending"}',
+      }),
     ]);
     expect(unansweredCalls([...events, responseEvent('c1', 'user', { status: 'done' })], 'k1', 'ops')).toEqual([]);
   });
@@ -36,7 +43,7 @@ describe('unansweredCalls', () => {
       callEvent('q2', 'adk_request_credential', { functionCallId: 'c4' }),
     ];
     expect(unansweredCalls(events, 'k3', 'ops')).toEqual([
-      { id: 'q1', name: 'delete', args: { path: '/a' }, confirmation: true },
+      expect.objectContaining({ id: 'q1', name: 'delete', head: 'delete {"path":"/a"}', confirmation: true }),
     ]);
   });
 
@@ -47,5 +54,34 @@ describe('unansweredCalls', () => {
 
   it("should not take another agent's long-running call as this agent's", () => {
     expect(unansweredCalls([callEvent('c7', 'start_job', {})], 'k5', 'lead')).toEqual([]);
+  });
+
+  it('should find a skipped confirmation by its place among equal calls, not give it to the later one answered', () => {
+    // Review 28: the user typed instead of confirming, the model made the same call again, and that one was confirmed.
+    const call = (id: string) => ({
+      id: `e-${id}`,
+      author: 'ops',
+      content: { parts: [{ functionCall: { id, name: 'delete', args: { path: '/a' } } }] },
+    });
+    const ask = (id: string, original: string) =>
+      callEvent(id, 'adk_request_confirmation', {
+        originalFunctionCall: { id: original, name: 'delete', args: { path: '/a' } },
+      });
+    const events = [
+      call('d1'),
+      ask('q1', 'd1'),
+      call('d2'),
+      ask('q2', 'd2'),
+      responseEvent('q2', 'user', { confirmed: true }),
+    ];
+    const pending = unansweredCalls(events, 'k6', 'ops');
+    expect(pending.map((each) => [each.id, each.occurrence])).toEqual([['q1', 0]]);
+    const contents = [
+      { role: 'model', parts: [{ functionCall: { name: 'delete', args: { path: '/a' } } }] },
+      { role: 'user', parts: [{ text: 'yes, do it' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'delete', args: { path: '/a' } } }] },
+    ];
+    expect(awaitedIn(contents, 1, pending)?.map((each) => each.id)).toEqual(['q1']);
+    expect(awaitedIn(contents, 3, pending)?.map((each) => each.id)).toEqual(['q1']);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { pendingCallOf, withResponseSoFar, type PendingCall } from '../../summary/awaited-calls.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
+import { answerKey } from '../../content/answer-key.js';
 import { resumeAt, scanEnd, type EventScan } from './event-scan.js';
 
 interface EventPart {
@@ -48,14 +49,19 @@ export function unansweredCalls(events: readonly CallEvent[], key: string, agent
   let pending = from > 0 && known ? known.pending : [];
   for (let i = from; i < events.length; i++) {
     const event = events[i];
-    if (event) pending = afterEvent(pending, event, agent);
+    if (event) pending = afterEvent(pending, event, agent, (call) => occurrenceOf(events, i, agent, call));
   }
   scans.set(key, { ...scanEnd(events), pending });
   return pending;
 }
 
 /** `pending` after `event`: its responses answer (from the user) or update (the tool's own) calls, its calls wait. */
-function afterEvent(pending: readonly PendingCall[], event: CallEvent, agent: string): readonly PendingCall[] {
+function afterEvent(
+  pending: readonly PendingCall[],
+  event: CallEvent,
+  agent: string,
+  occurrence: (call: MadeCall) => number,
+): readonly PendingCall[] {
   let next = pending;
   for (const part of event.content?.parts ?? []) {
     const response = part.functionResponse;
@@ -70,20 +76,50 @@ function afterEvent(pending: readonly PendingCall[], event: CallEvent, agent: st
   for (const part of event.content?.parts ?? []) {
     const call = part.functionCall;
     if (call?.id && longRunning.includes(call.id)) {
-      const waiting = awaitedOf(call.id, call.name ?? '', call.args);
+      const made = madeCallOf(call.id, call.name ?? '', call.args);
+      const waiting = made && pendingCallOf(call.id, made.name, made.args, occurrence(made), made.confirmation);
       if (waiting) next = [...next, waiting].slice(-MAX_PENDING);
     }
   }
   return next;
 }
 
+/** The call the model made that a long-running call waits on: itself, or the call a confirmation is asked for. */
+interface MadeCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: unknown;
+  readonly confirmation: boolean;
+}
+
 /** A long-running call as the model made it; ADK's own requests only when they are a confirmation of the model's call. */
-function awaitedOf(id: string, name: string, args: unknown): PendingCall | undefined {
+function madeCallOf(id: string, name: string, args: unknown): MadeCall | undefined {
   if (name === CONFIRMATION) {
-    const original = (args as { originalFunctionCall?: { name?: unknown; args?: unknown } } | undefined)
+    const original = (args as { originalFunctionCall?: { id?: unknown; name?: unknown; args?: unknown } } | undefined)
       ?.originalFunctionCall;
     if (typeof original?.name !== 'string') return undefined;
-    return pendingCallOf(id, original.name, original.args, true);
+    const made = typeof original.id === 'string' ? original.id : id;
+    return { id: made, name: original.name, args: original.args, confirmation: true };
   }
-  return name.startsWith('adk_request') ? undefined : pendingCallOf(id, name, args);
+  return name.startsWith('adk_request') ? undefined : { id, name, args, confirmation: false };
+}
+
+/**
+ * How many equal calls (name and arguments) `agent` made before `call` in `events[0, upTo]`: the request holds no
+ * ids, so a pending call is found among equal ones by its place (review 28: a confirmation skipped, then the same
+ * call made and confirmed; matched latest first, the skipped one lost its line). Read once, when the call is made.
+ */
+function occurrenceOf(events: readonly CallEvent[], upTo: number, agent: string, call: MadeCall): number {
+  const key = answerKey(call.name, call.args ?? {});
+  let before = 0;
+  for (let i = 0; i <= upTo && i < events.length; i++) {
+    if (events[i]?.author !== agent) continue;
+    for (const part of events[i]?.content?.parts ?? []) {
+      const made = part.functionCall;
+      if (made?.name !== call.name) continue;
+      if (made.id === call.id) return before;
+      if (answerKey(call.name, made.args ?? {}) === key) before += 1;
+    }
+  }
+  return before;
 }
