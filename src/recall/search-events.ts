@@ -27,8 +27,8 @@ interface RecallHit {
   readonly eventId: string;
   /**
    * 1-based turn of the event within the session: the user's messages counted up to it. An invocation that the
-   * application's answer to a confirmation or a long-running call starts belongs to the turn before it (the thirty-first outside trial: a user's 4th question read back as turn 11 when every confirmation
-   * counted as one).
+   * application's answer to a confirmation or a long-running call starts belongs to the turn before it (the
+   * thirty-first outside trial: a user's 4th question read back as turn 11 when every confirmation counted as one).
    */
   readonly turn: number;
   readonly author: string;

@@ -3,7 +3,8 @@
  * in its tool response event's state delta, so the events hold one delta per cut. The record's own `count` is read
  * and written from each turn's copy of the session: two turns of one session at once each wrote the same next count,
  * and `status()` showed half the cuts of the results it had offloaded (the thirty-second outside trial). Parallel calls
- * of one step are merged by ADK into one event whose delta keeps one record: cut together, they count as one.
+ * of one step are merged by ADK into one event whose delta keeps one record: there the state's count is right, and
+ * `status()` takes whichever of the two counts more.
  */
 import { stateKeysFor } from '../state/keys.js';
 

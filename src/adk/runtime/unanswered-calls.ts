@@ -121,5 +121,6 @@ function occurrenceOf(events: readonly CallEvent[], upTo: number, agent: string,
       if (answerKey(call.name, made.args ?? {}) === key) before += 1;
     }
   }
-  return before;
+  // Not found by its id (a confirmation naming no original id): the latest equal call, counted above, is it.
+  return Math.max(0, before - 1);
 }
