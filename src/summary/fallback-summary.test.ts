@@ -11,7 +11,8 @@ import {
 import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { buildFallbackSummary } from './fallback-summary.js';
 
-const HEADER = '(Mechanical summary: the summarizer was unavailable. Quoted lines; an indented one continues the last.)';
+const HEADER =
+  '(Mechanical summary: the summarizer was unavailable. Quoted lines; an indented one continues the last.)';
 
 /** Thirty numbered messages 'line 00 …' to 'line 29 …'. */
 const THIRTY: Content[] = Array.from({ length: 30 }, (_, i) =>
