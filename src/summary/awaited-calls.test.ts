@@ -13,8 +13,8 @@ const call = (name: string, args: unknown): Content => ({
   role: 'model',
   parts: [{ functionCall: { name, args } as never }],
 });
-const pending = (id: string, name: string, args: unknown, confirmation?: boolean, occurrence = 0): PendingCall => {
-  const made = pendingCallOf(id, name, args, occurrence, confirmation);
+const pending = (id: string, name: string, args: unknown, confirmation?: boolean, after = 0): PendingCall => {
+  const made = pendingCallOf(id, name, args, after, confirmation);
   if (!made) throw new Error('arguments not JSON');
   return made;
 };
@@ -35,14 +35,16 @@ describe('awaitedIn', () => {
   });
 
   it('should give each of two equal calls its own pending id, and say a confirmation is awaited', () => {
-    const twice = pending('c2', 'start_job', { target: 'prod' }, false, 1);
+    // The first has one equal call after it, the second none: each is found at its own place.
+    const first = withResponseSoFar(pending('c1', 'start_job', { target: 'prod' }, false, 1), { status: 'pending' });
+    const twice = pending('c2', 'start_job', { target: 'prod' });
     const confirm = pending('c3', 'delete', { path: '/a' }, true);
     const contents = [
       call('start_job', { target: 'prod' }),
       call('delete', { path: '/a' }),
       call('start_job', { target: 'prod' }),
     ];
-    expect(awaitedIn(contents, 3, [job, twice, confirm])).toEqual([
+    expect(awaitedIn(contents, 3, [first, twice, confirm])).toEqual([
       { id: 'c1', text: expect.stringContaining('its response so far') },
       { id: 'c3', text: 'delete {"path":"/a"}: awaiting the user\'s confirmation' },
       { id: 'c2', text: 'start_job {"target":"prod"}: no answer yet' },

@@ -21,8 +21,8 @@ export interface PendingCall {
   readonly name: string;
   /** The call's name and arguments hashed, to find it among the request's contents (ADK strips the ids there). */
   readonly key: string;
-  /** Of the agent's calls with that key, how many came before it: its place among equal calls. */
-  readonly occurrence: number;
+  /** Of the agent's calls with that key, how many came after it: its place among equal calls, from the end. */
+  readonly after: number;
   /** The call as its line shows it: the name and the arguments cut. */
   readonly head: string;
   /** The response the tool gave while the call is pending (a long-running tool's first response), cut. */
@@ -36,14 +36,14 @@ export function pendingCallOf(
   id: string,
   name: string,
   args: unknown,
-  occurrence = 0,
+  after = 0,
   confirmation?: boolean,
 ): PendingCall | undefined {
   const json = responseJson(args ?? {});
   if (json === undefined) return undefined;
   const head = `${name} ${truncateEnd(json, MAX_ARGS_CHARS)}`;
   const key = answerKeyOfJson(name, json);
-  return { id, name, key, occurrence, head, ...(confirmation ? { confirmation } : {}) };
+  return { id, name, key, after, head, ...(confirmation ? { confirmation } : {}) };
 }
 
 /** `call` with the response the tool gave while it is pending. */
@@ -82,7 +82,8 @@ export function awaitedIn(
 
 /**
  * Of `pending`, the calls made among `contents[0, covered)`, in the order made. The request holds no call ids, so a
- * call is known by its name and arguments and, among equal calls, by its place (`occurrence`).
+ * call is known by its name and arguments and, among equal calls, by how many came after it (`after`), counted from
+ * the request's end (ADK may leave earlier events out, never later ones).
  */
 export function pendingCallsIn(
   contents: readonly Content[],
@@ -90,13 +91,14 @@ export function pendingCallsIn(
   pending: readonly PendingCall[],
 ): PendingCall[] {
   if (pending.length === 0) return [];
-  const byPlace = new Map(pending.map((call) => [`${call.key}\u0000${call.occurrence}`, call]));
+  const byPlace = new Map(pending.map((call) => [`${call.key}\u0000${call.after}`, call]));
   const names = new Set(pending.map((call) => call.name));
   const seen = new Map<string, number>();
   const found: PendingCall[] = [];
-  for (let at = 0; at < Math.min(covered, contents.length); at++)
-    for (const part of contents[at]?.parts ?? []) {
-      const call = part.functionCall;
+  for (let at = contents.length - 1; at >= 0; at--) {
+    const parts = contents[at]?.parts ?? [];
+    for (let index = parts.length - 1; index >= 0; index--) {
+      const call = parts[index]?.functionCall;
       // Only a call of a pending call's tool is hashed: the others' arguments can be large.
       if (!call || !names.has(call.name ?? '')) continue;
       const key = answerKey(call.name ?? '', call.args ?? {});
@@ -104,9 +106,10 @@ export function pendingCallsIn(
       const place = seen.get(key) ?? 0;
       seen.set(key, place + 1);
       const waiting = byPlace.get(`${key}\u0000${place}`);
-      if (waiting) found.push(waiting);
+      if (waiting && at < covered) found.push(waiting);
     }
-  return found;
+  }
+  return found.reverse();
 }
 
 function lineOf(call: PendingCall): string {

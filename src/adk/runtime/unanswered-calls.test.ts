@@ -24,7 +24,7 @@ describe('unansweredCalls', () => {
       expect.objectContaining({
         id: 'c1',
         name: 'start_job',
-        occurrence: 0,
+        after: 0,
         head: 'start_job {"target":"prod"}',
         sofar: '{"status":"pending"}',
       }),
@@ -75,7 +75,7 @@ describe('unansweredCalls', () => {
       responseEvent('q2', 'user', { confirmed: true }),
     ];
     const pending = unansweredCalls(events, 'k6', 'ops');
-    expect(pending.map((each) => [each.id, each.occurrence])).toEqual([['q1', 0]]);
+    expect(pending.map((each) => [each.id, each.after])).toEqual([['q1', 1]]);
     const contents = [
       { role: 'model', parts: [{ functionCall: { name: 'delete', args: { path: '/a' } } }] },
       { role: 'user', parts: [{ text: 'yes, do it' }] },
@@ -83,5 +83,27 @@ describe('unansweredCalls', () => {
     ];
     expect(awaitedIn(contents, 1, pending)?.map((each) => each.id)).toEqual(['q1']);
     expect(awaitedIn(contents, 3, pending)?.map((each) => each.id)).toEqual(['q1']);
+    // Review 29: a request without the earlier events (`includeContents: 'none'`, an isolation scope) still finds it.
+    const earlier = callEvent('c0', 'delete', { path: '/a' }, false);
+    const later = unansweredCalls([earlier, responseEvent('c0', 'ops', {}), ...events], 'k7', 'ops');
+    expect(awaitedIn(contents, 1, later)?.map((each) => each.id)).toEqual(['q1']);
+  });
+
+  it('should tell two equal long-running calls of one step apart', () => {
+    const both = {
+      id: 'e-both',
+      author: 'ops',
+      longRunningToolIds: ['a', 'b'],
+      content: {
+        parts: [
+          { functionCall: { id: 'a', name: 'start_job', args: {} } },
+          { functionCall: { id: 'b', name: 'start_job', args: {} } },
+        ],
+      },
+    };
+    expect(unansweredCalls([both], 'k8', 'ops').map((each) => [each.id, each.after])).toEqual([
+      ['a', 1],
+      ['b', 0],
+    ]);
   });
 });

@@ -49,7 +49,7 @@ export function unansweredCalls(events: readonly CallEvent[], key: string, agent
   let pending = from > 0 && known ? known.pending : [];
   for (let i = from; i < events.length; i++) {
     const event = events[i];
-    if (event) pending = afterEvent(pending, event, agent, (call) => occurrenceOf(events, i, agent, call));
+    if (event) pending = afterEvent(pending, event, agent, (call) => equalCallsAfter(events, i, agent, call));
   }
   scans.set(key, { ...scanEnd(events), pending });
   return pending;
@@ -60,7 +60,7 @@ function afterEvent(
   pending: readonly PendingCall[],
   event: CallEvent,
   agent: string,
-  occurrence: (call: MadeCall) => number,
+  laterEqual: (call: MadeCall) => number,
 ): readonly PendingCall[] {
   let next = pending;
   for (const part of event.content?.parts ?? []) {
@@ -71,17 +71,38 @@ function afterEvent(
         ? next.filter((call) => call.id !== response.id)
         : next.map((call) => (call.id === response.id ? withResponseSoFar(call, response.response) : call));
   }
+  if (event.author !== agent) return next;
   const longRunning = event.longRunningToolIds ?? [];
-  if (longRunning.length === 0 || event.author !== agent) return next;
   for (const part of event.content?.parts ?? []) {
     const call = part.functionCall;
-    if (call?.id && longRunning.includes(call.id)) {
-      const made = madeCallOf(call.id, call.name ?? '', call.args);
-      const waiting = made && pendingCallOf(call.id, made.name, made.args, occurrence(made), made.confirmation);
-      if (waiting) next = [...next, waiting].slice(-MAX_PENDING);
-    }
+    if (!call?.id) continue;
+    next = withLaterCall(next, call.id, call.name ?? '', call.args);
+    if (!longRunning.includes(call.id)) continue;
+    const made = madeCallOf(call.id, call.name ?? '', call.args);
+    const after = made?.confirmation ? laterEqual(made) : 0;
+    const waiting = made && pendingCallOf(call.id, made.name, made.args, after, made.confirmation);
+    if (waiting) next = [...next, waiting].slice(-MAX_PENDING);
   }
   return next;
+}
+
+/**
+ * `pending` after the agent made the call `id`: a pending call equal to it has one more equal call after it. The request
+ * holds no ids, so a pending call is found among equal ones by how many came after it, counted from the request's end:
+ * ADK may leave earlier events out of a request (`includeContents: 'none'`, a workflow's isolation scope), never later
+ * ones (review 28: matched latest first, a skipped confirmation lost its line to a later equal call; review 29: counted
+ * from the session's start, a call was not found in a request without the earlier events). Only a call of a pending
+ * call's tool is hashed.
+ */
+function withLaterCall(
+  pending: readonly PendingCall[],
+  id: string,
+  name: string,
+  args: unknown,
+): readonly PendingCall[] {
+  if (!pending.some((call) => call.name === name && call.id !== id)) return pending;
+  const key = answerKey(name, args ?? {});
+  return pending.map((call) => (call.key === key && call.id !== id ? { ...call, after: call.after + 1 } : call));
 }
 
 /** The call the model made that a long-running call waits on: itself, or the call a confirmation is asked for. */
@@ -105,22 +126,22 @@ function madeCallOf(id: string, name: string, args: unknown): MadeCall | undefin
 }
 
 /**
- * How many equal calls (name and arguments) `agent` made before `call` in `events[0, upTo]`: the request holds no
- * ids, so a pending call is found among equal ones by its place (review 28: a confirmation skipped, then the same
- * call made and confirmed; matched latest first, the skipped one lost its line). Read once, when the call is made.
+ * How many equal calls (name and arguments) `agent` made after the call a confirmation in `events[upTo]` asks about:
+ * read back from the confirmation to that call (ADK asks right after it is made), so a few events at most.
  */
-function occurrenceOf(events: readonly CallEvent[], upTo: number, agent: string, call: MadeCall): number {
+function equalCallsAfter(events: readonly CallEvent[], upTo: number, agent: string, call: MadeCall): number {
   const key = answerKey(call.name, call.args ?? {});
-  let before = 0;
-  for (let i = 0; i <= upTo && i < events.length; i++) {
+  let after = 0;
+  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--) {
     if (events[i]?.author !== agent) continue;
-    for (const part of events[i]?.content?.parts ?? []) {
-      const made = part.functionCall;
+    const parts = events[i]?.content?.parts ?? [];
+    for (let at = parts.length - 1; at >= 0; at--) {
+      const made = parts[at]?.functionCall;
       if (made?.name !== call.name) continue;
-      if (made.id === call.id) return before;
-      if (answerKey(call.name, made.args ?? {}) === key) before += 1;
+      if (made.id === call.id) return after;
+      if (answerKey(call.name, made.args ?? {}) === key) after += 1;
     }
   }
-  // Not found by its id (a confirmation naming no original id): the latest equal call, counted above, is it.
-  return Math.max(0, before - 1);
+  // Not found by its id (a confirmation naming no original call id): the latest equal call, counted above, is it.
+  return Math.max(0, after - 1);
 }
