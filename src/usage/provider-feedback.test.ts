@@ -292,6 +292,10 @@ describe('countBeyondWindow', () => {
       expect(recordReportedUsage(on(source), { promptTokenCount: 80_000 }).learnedCorrection).toBeUndefined();
     }
     expect(countBeyondWindow(on('option'), { promptTokenCount: 16_000 })).toBeUndefined();
+    // Over twice the window but within a correction of what was sent: a window set below the model's (review 29).
+    const capped = usageRecord({ sentEstimate: 4_200, window: 8_000, windowSource: 'option' });
+    expect(countBeyondWindow(capped, { promptTokenCount: 20_139 })).toBeUndefined();
+    expect(recordReportedUsage(capped, { promptTokenCount: 20_139 }).learnedCorrection).toBeCloseTo(4.795, 2);
     expect(recordReportedUsage(on('option'), { promptTokenCount: 2_400 }).learnedCorrection).toBeCloseTo(1.2);
   });
 

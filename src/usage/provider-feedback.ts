@@ -3,7 +3,7 @@
  * response's `usageMetadata`, and the size stated in a "prompt too long"
  * rejection. Pure functions; the plugin persists the result.
  */
-import { clampCorrection } from '../estimate/calibration.js';
+import { clampCorrection, MAX_CORRECTION } from '../estimate/calibration.js';
 import { overflowInOwnWords, parseOverflowError } from '../estimate/overflow-error.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
@@ -31,16 +31,20 @@ function plausibleCount(value: unknown): number | undefined {
 const IMPLAUSIBLE_WINDOW_MULTIPLE = 2;
 
 /**
- * The prompt count reported for an accepted request when it is beyond any window the guard knows for the model: a
- * provider or proxy that reports 80,000 or 99,999,999 tokens on an 8k window made the guard compact on 11 of 12 turns,
- * saying nothing (the thirty-third outside trial). A window the guard only assumed (`default`) or learned may be
- * smaller than the model's, so counts above it are believed.
+ * The prompt count reported for an accepted request when it is beyond any window the guard knows for the model and
+ * beyond any correction of what was sent: a provider or proxy that reports 80,000 or 99,999,999 tokens on an 8k window
+ * made the guard compact on 11 of 12 turns, saying nothing (the thirty-third outside trial). A count within the
+ * correction's range of the estimate is believed whatever the window (a `contextWindow` set below the model's, to
+ * spend less, sees counts over it when the estimate runs low: review 29), and so is any count on a window the guard
+ * only assumed (`default`) or learned, which may be smaller than the model's.
  */
 export function countBeyondWindow(usage: UsageRecord, reported: ReportedUsage | undefined): number | undefined {
   const prompt = plausibleCount(reported?.promptTokenCount);
   const known = usage.windowSource === 'option' || usage.windowSource === 'registry';
-  if (prompt === undefined || !known || usage.window === undefined) return undefined;
-  return prompt > IMPLAUSIBLE_WINDOW_MULTIPLE * usage.window ? prompt : undefined;
+  if (prompt === undefined || !known || usage.window === undefined || usage.sentEstimate === undefined)
+    return undefined;
+  const beyondWindow = prompt > IMPLAUSIBLE_WINDOW_MULTIPLE * usage.window;
+  return beyondWindow && prompt > MAX_CORRECTION * usage.sentEstimate ? prompt : undefined;
 }
 
 /**

@@ -125,19 +125,19 @@ function recordAnswer(
   { windows, logger }: Pick<ResponseRecorders, 'windows' | 'logger'>,
   change: number | undefined,
 ): void {
-  let beyond: { count: number; window: number | undefined } | undefined;
+  let beyond: { count: number; window: number | undefined; set: boolean } | undefined;
   updateUsage(context.state, context.agentName, (record) => {
     const stored = change === undefined ? record : recordAgentAdditions(record, change);
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows, userOfContext(context));
-    const count = countBeyondWindow(usage, response.usageMetadata);
-    if (count !== undefined) beyond = { count, window: usage.window };
+    const count = response.errorCode ? undefined : countBeyondWindow(usage, response.usageMetadata);
+    if (count !== undefined) beyond = { count, window: usage.window, set: usage.windowSource === 'option' };
     return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata, model), bill) : usage;
   });
   if (beyond)
     implausibleCounts(logger).warn(
       `${model ?? ''}\u0000${context.agentName}`,
-      `${LOG_PREFIX} agent '${context.agentName}': the provider reported ${beyond.count} prompt tokens for a request it accepted on a ${beyond.window}-token window; not calibrated from (the count, or the window set for '${model ?? 'the model'}', is wrong).`,
+      `${LOG_PREFIX} agent '${context.agentName}': the provider reported ${beyond.count} prompt tokens for a request it accepted, over twice the window of ${beyond.window} tokens ${beyond.set ? 'set in the options' : "the guard knows for '" + (model ?? 'the model') + "'"} and over any correction of the estimate; not calibrated from. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
     );
 }
 
