@@ -27,8 +27,12 @@ export const SUMMARY_SYSTEM_INSTRUCTION =
  * outside it (the thirty-third outside trial).
  */
 function quoted(text: string): string {
-  return text.replace(/<(\/?)(conversation|previous_summary|current_request)\b/gi, '&lt;$1$2');
+  // Spaces, a full-width bracket or a zero-width character inside the tag read as the tag to a model (review 29).
+  return text.replace(INVISIBLE, '').replace(BLOCK_TAG, '&lt;$1$2');
 }
+
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
+const BLOCK_TAG = /[<\uFF1C]\s*(\/?)\s*(conversation|previous_summary|current_request)\b/gi;
 
 interface SummaryPromptInput {
   /** The summary the new one replaces, carried forward. */

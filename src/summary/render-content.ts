@@ -120,9 +120,12 @@ export function renderContent(content: Content, limits: RenderLimits = SUMMARY_R
  */
 export function renderQuoted(content: Content, limits: RenderLimits = SUMMARY_RENDER_LIMITS): string {
   return renderedParts(content, limits)
-    .map((line) => line.replace(/\n/g, '\n  '))
+    .map((line) => line.replace(LINE_BREAKS, '\n  '))
     .join('\n');
 }
+
+/** Whatever a reader may take for a line break (review 29: `\r`, U+2028 and U+0085 put a line at the margin, and JSON keeps U+2028). */
+const LINE_BREAKS = /\r\n?|[\n\v\f\u0085\u2028\u2029]/g;
 
 /** Each visible part of a content as text. */
 function renderedParts(content: Content, limits: RenderLimits): string[] {
