@@ -141,3 +141,18 @@ describe('buildSummaryRecord', () => {
     expect(droppedFacts).toHaveLength(27);
   });
 });
+
+describe('buildSummaryRecord and a paste', () => {
+  it("should keep a paste's line ranked as data when the summarizer lists it among its key facts (review 28)", () => {
+    const data = { text: 'Order Z-9 ships from Depot 4.', addedAt: 1, lastSeen: 1, pasted: true } as const;
+    const text = `Summary.\n## Key facts\n- ${data.text}`;
+    const { record } = buildSummaryRecord({
+      ...INPUT,
+      previous: summaryRecord({ covered: 2, anchor: 'a', facts: [data] }),
+      text,
+      outcome: { ok: true, text, truncated: false },
+      summarizedContents: [userText('Thanks.')],
+    });
+    expect(record.facts?.find((fact) => fact.text === data.text)).toMatchObject({ pasted: true });
+  });
+});
