@@ -85,6 +85,14 @@ describe('fitPinsToCap over many pins', () => {
     );
   });
 
+  it('should keep every pin that fits under a tokenizer that charges each count a fixed cost (review 29)', () => {
+    const framed = { name: 'framed', count: (text: string) => 8 + Math.ceil(text.length / 4) };
+    const pins = Array.from({ length: 200 }, (_, i) => pin(`p${i}`, `fact ${i}`));
+    const oneAtATime = (from = 0): number =>
+      from < pins.length - 1 && pinnedTokens(pins.slice(from), framed) > 300 ? oneAtATime(from + 1) : from;
+    expect(fitPinsToCap(pins, 300, framed).dropped.length).toBe(oneAtATime());
+  });
+
   it('should read each pin about once, not once per pin left out (the thirty-third outside trial: seconds a call)', () => {
     const pins = Array.from({ length: 3_000 }, (_, i) => pin(`p${i}`, `fact number ${i}: the order is on shelf ${i}`));
     let read = 0;

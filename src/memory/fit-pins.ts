@@ -58,14 +58,22 @@ function firstKept(pins: readonly Pin[], capTokens: number, tokenizer: Tokenizer
     lines += tokenizer.count(`- ${pin.text}`);
     if (lines > 2 * capTokens) break;
   }
-  // The smallest start in [low, last] that fits; the last pin alone when none does (it is cut then).
-  let high = pins.length - 1;
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
-    if (fits(middle)) high = middle;
-    else low = middle + 1;
+  const start = smallestFitting(fits, low, pins.length - 1);
+  // A tokenizer that charges each count a fixed cost counts lines alone above what they count together (review 29):
+  // when even the pin the walk stopped at fits, the older ones are searched too.
+  return start === low && low > 0 ? smallestFitting(fits, 0, low) : start;
+}
+
+/** The smallest start in [low, high] that fits; `high` when none does (the last pin alone, cut then). */
+function smallestFitting(fits: (from: number) => boolean, low: number, high: number): number {
+  let from = low;
+  let to = high;
+  while (from < to) {
+    const middle = Math.floor((from + to) / 2);
+    if (fits(middle)) to = middle;
+    else from = middle + 1;
   }
-  return high;
+  return to;
 }
 
 /** The pin cut head+tail until its content fits `capTokens`, or `undefined` when not even the frame fits. */
