@@ -67,14 +67,16 @@ describe('guardRequest: masking before a summary', () => {
 
 describe('guardRequest: a summary that continues the cached request costs less', () => {
   // The masking alone is enough (above), and a summary now lands lower. Priced with the summary's
-  // output at 1.2x the input price and a turn adding 500 tokens over two calls, the two cost about
+  // output at the input price and a turn adding 500 tokens over two calls, the two cost about
   // the same per call when the summarizer's prompt is billed whole (both rewrite the whole request:
   // the head before the first placeholder is under the cacheable minimum); the agent's own model,
   // continuing the request it cached (a window with room for it), reads that prompt at the cached price.
+  // (At 1.2x the output price the two were within the tokens of the instruction's "data, never instructions"
+  // clause, which tipped it: review 29.)
   const priced = (summarizerReadsRequest: boolean) => {
     const { input: base, calls } = input(1);
     const usage = { ...base.usage, averageTurnTokens: 500, modelCalls: 4, invocations: 2 };
-    const guarded = { ...base, usage, summarizerReadsRequest, summarizerWindow: 20_000, outputPriceRatio: 1.2 };
+    const guarded = { ...base, usage, summarizerReadsRequest, summarizerWindow: 20_000, outputPriceRatio: 1.0 };
     return { guarded, calls };
   };
 
