@@ -14,7 +14,7 @@ import type { Decision, GuardRequestInput } from './contract.js';
 import type { Observed } from './observe.js';
 import { contentsAsIs, leadingRequest } from './leading-request.js';
 import { answersRead } from './unseen-answer.js';
-import { pendingCallsIn } from '../summary/awaited-calls.js';
+import { pendingCallPlaces } from '../summary/awaited-calls.js';
 
 /** No compaction: the stored summary and mask, as they are. */
 export function sendAsIs(input: GuardRequestInput, observed: Observed): Decision {
@@ -100,8 +100,7 @@ export function preparationFor(input: GuardRequestInput, observed: Observed): Pr
  * at the threshold, which lists the call as awaited; a call already covered (never answered, say) stops nothing.
  */
 function coversPendingCall(input: GuardRequestInput, coveredBefore: number, covered: number): boolean {
-  const pending = input.pendingCalls ?? [];
-  if (pending.length === 0) return false;
-  const count = (upTo: number): number => pendingCallsIn(input.contents, upTo, pending).length;
-  return count(covered) > count(coveredBefore);
+  return pendingCallPlaces(input.contents, input.pendingCalls ?? []).some(
+    ({ at }) => at >= coveredBefore && at < covered,
+  );
 }

@@ -80,21 +80,27 @@ export function awaitedIn(
   return found.length > 0 ? found.slice(-MAX_AWAITED) : undefined;
 }
 
+/** Of `pending`, the calls made among `contents[0, covered)`, in the order made. */
+function pendingCallsIn(contents: readonly Content[], covered: number, pending: readonly PendingCall[]): PendingCall[] {
+  return pendingCallPlaces(contents, pending)
+    .filter((found) => found.at < covered)
+    .map((found) => found.call);
+}
+
 /**
- * Of `pending`, the calls made among `contents[0, covered)`, in the order made. The request holds no call ids, so a
- * call is known by its name and arguments and, among equal calls, by how many came after it (`after`), counted from
- * the request's end (ADK may leave earlier events out, never later ones).
+ * Where each of `pending` is among `contents`, in the order made. The request holds no call ids, so a call is known by
+ * its name and arguments and, among equal calls, by how many came after it (`after`), counted from the request's end
+ * (ADK may leave earlier events out, never later ones).
  */
-export function pendingCallsIn(
+export function pendingCallPlaces(
   contents: readonly Content[],
-  covered: number,
   pending: readonly PendingCall[],
-): PendingCall[] {
+): { readonly call: PendingCall; readonly at: number }[] {
   if (pending.length === 0) return [];
   const byPlace = new Map(pending.map((call) => [`${call.key}\u0000${call.after}`, call]));
   const names = new Set(pending.map((call) => call.name));
   const seen = new Map<string, number>();
-  const found: PendingCall[] = [];
+  const found: { call: PendingCall; at: number }[] = [];
   for (let at = contents.length - 1; at >= 0; at--) {
     const parts = contents[at]?.parts ?? [];
     for (let index = parts.length - 1; index >= 0; index--) {
@@ -106,7 +112,7 @@ export function pendingCallsIn(
       const place = seen.get(key) ?? 0;
       seen.set(key, place + 1);
       const waiting = byPlace.get(`${key}\u0000${place}`);
-      if (waiting && at < covered) found.push(waiting);
+      if (waiting) found.push({ call: waiting, at });
     }
   }
   return found.reverse();

@@ -8,7 +8,7 @@ import type { ModelPrice } from '../../cost/price-table.js';
 import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
 import { userOfContext } from '../runtime/session-scope.js';
 import { countBeyondWindow, recordReportedUsage } from '../../usage/provider-feedback.js';
-import { WarnOnce } from '../runtime/warn-once.js';
+import type { WarnOnce } from '../runtime/warn-once.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { overflowInMessage } from '../../estimate/overflow-error.js';
 import { takeCallRecords } from './call-records.js';
@@ -41,6 +41,8 @@ interface ResponseRecorders {
   readonly left: LeftRequests;
   readonly logger: GuardLogger;
   readonly usage: CallUsage;
+  /** The guard's warnings logged once per cause. */
+  readonly warnings: WarnOnce;
 }
 
 export function recordResponse(
@@ -122,7 +124,7 @@ function recordAnswer(
   response: LlmResponse,
   model: string | undefined,
   bill: CallBill | undefined,
-  { windows, logger }: Pick<ResponseRecorders, 'windows' | 'logger'>,
+  { windows, warnings }: Pick<ResponseRecorders, 'windows' | 'warnings'>,
   change: number | undefined,
 ): void {
   let beyond: { count: number; window: number | undefined; set: boolean } | undefined;
@@ -135,20 +137,10 @@ function recordAnswer(
     return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata, model), bill) : usage;
   });
   if (beyond)
-    implausibleCounts(logger).warn(
-      `${model ?? ''}\u0000${context.agentName}`,
+    warnings.warn(
+      `count-beyond-window\u0000${model ?? ''}\u0000${context.agentName}`,
       `${LOG_PREFIX} agent '${context.agentName}': the provider reported ${beyond.count} prompt tokens for a request it accepted, over twice the window of ${beyond.window} tokens ${beyond.set ? 'set in the options' : "the guard knows for '" + (model ?? 'the model') + "'"} and over any correction of the estimate; not calibrated from. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
     );
-}
-
-/** Warned once per model and agent, per logger. */
-const warnedCounts = new WeakMap<GuardLogger, WarnOnce>();
-function implausibleCounts(logger: GuardLogger): WarnOnce {
-  const known = warnedCounts.get(logger);
-  if (known) return known;
-  const once = new WarnOnce(logger);
-  warnedCounts.set(logger, once);
-  return once;
 }
 
 /** The session's and the process's largest accepted request of `model`, with this one. */
