@@ -19,7 +19,12 @@
  */
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import { startsFreshChain } from '../interactions/fresh-chain.js';
-import { checkPrepared, type PreparedCheck, type PreparedHandle } from '../preparation/prepared-summary.js';
+import {
+  checkPrepared,
+  PREPARED_APPLIED,
+  type PreparedCheck,
+  type PreparedHandle,
+} from '../preparation/prepared-summary.js';
 import { withServerChain } from '../usage/server-chain.js';
 import { compact } from './compact.js';
 import type { Decision, GuardRequestInput, GuardRequestResult } from './contract.js';
@@ -36,10 +41,10 @@ export type { CompactionOutcome } from './compaction-outcome.js';
 export async function guardRequest(input: GuardRequestInput): Promise<GuardRequestResult> {
   const observed = observe(input);
   const prepared = input.prepared && preparedCheck(input, input.prepared, observed);
-  const decision = await decide(input, observed, observed.decision.reason, prepared);
+  const decided = await decide(input, observed, observed.decision.reason, prepared);
+  const decision = prepared?.valid === false ? withDroppedPreparation(decided, prepared.reason) : decided;
   const result = withStateChange(input, {
     ...decision,
-    ...(prepared?.valid === false && { preparedDropped: prepared.reason }),
     ...(observed.located.summaryHeld !== undefined && { summaryHeld: observed.located.summaryHeld }),
     cutAtCall: { summary: observed.located.cutAtCall, mask: observed.mask.cutAtCall },
     ...chainStep(input, decision),
@@ -84,6 +89,13 @@ function unreadAnswerAside(input: GuardRequestInput, handle: PreparedHandle, che
   return unseen === undefined
     ? check
     : { valid: false, reason: 'an answer the application sent arrived inside what it covers' };
+}
+
+/** A prepared summary the decision may not apply: counted as waste unless it is the stored summary already. */
+function withDroppedPreparation(decision: Decision, reason: string): Decision & { readonly preparedDropped: string } {
+  if (reason === PREPARED_APPLIED) return { ...decision, preparedDropped: reason };
+  const usage = { ...decision.usage, droppedPreparations: decision.usage.droppedPreparations + 1 };
+  return { ...decision, usage, preparedDropped: reason };
 }
 
 /** Interactions mode: whether the request starts a fresh server-side chain, and the chain it leaves. */

@@ -17,12 +17,20 @@ const BILL = { promptTokens: 4_000, cachedPromptTokens: 2_048, outputTokens: 80,
 describe('callCountsBetween', () => {
   it("should take a call's counts from the usage record before and after it", () => {
     const before = { ...EMPTY_USAGE, modelCalls: 7, compactions: 2, maskings: 1, overLimitCalls: 3 };
-    const after = { ...before, modelCalls: 8, compactions: 3, discardedCompactions: 1, overLimitCalls: 4 };
+    const after = {
+      ...before,
+      modelCalls: 8,
+      compactions: 3,
+      discardedCompactions: 1,
+      droppedPreparations: 1,
+      overLimitCalls: 4,
+    };
     expect(callCountsBetween(before, after)).toEqual({
       modelCalls: 1,
       compactions: 1,
       maskings: 0,
       discardedCompactions: 1,
+      droppedPreparations: 1,
       overLimitCalls: 1,
       rejectedCalls: 0,
       retriedCalls: 0,
@@ -86,6 +94,7 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       compactions: -1,
       maskings: Number.NaN,
       discardedCompactions: 'many',
+      droppedPreparations: -3,
       overLimitCalls: Infinity,
       rejectedCalls: '2',
       promptTokens: MAX_PLAUSIBLE_TOKENS,
@@ -108,6 +117,7 @@ describe('encodeCallRecord and decodeCallRecord', () => {
       compactions: 0,
       maskings: 0,
       discardedCompactions: 0,
+      droppedPreparations: 0,
       overLimitCalls: 0,
       // A numeric string is a number that went through a lax store, as in the usage record.
       rejectedCalls: 2,

@@ -29,6 +29,7 @@ export const COUNT_KEYS = [
   'compactions',
   'maskings',
   'discardedCompactions',
+  'droppedPreparations',
   'overLimitCalls',
   'rejectedCalls',
   'retriedCalls',

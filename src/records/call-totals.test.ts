@@ -41,6 +41,7 @@ describe('sumCallRecords', () => {
       compactions: 1,
       maskings: 1,
       discardedCompactions: 0,
+      droppedPreparations: 0,
       overLimitCalls: 0,
       rejectedCalls: 1,
       retriedCalls: 0,

@@ -168,6 +168,7 @@ export function agentStatus(
     compactions: usage.compactions,
     maskings: usage.maskings,
     discardedCompactions: usage.discardedCompactions,
+    droppedPreparations: usage.droppedPreparations,
     toolResultsCut: toolResultsCut(state[keys.toolTruncations]),
     rejectedCalls: usage.rejectedCalls,
     retriedCalls: usage.retriedCalls,

@@ -23,6 +23,7 @@ export function withCallTotals(status: AgentContextStatus, totals: CallTotals | 
     compactions: totals.compactions,
     maskings: totals.maskings,
     discardedCompactions: totals.discardedCompactions,
+    droppedPreparations: totals.droppedPreparations,
     rejectedCalls: totals.rejectedCalls,
     retriedCalls: totals.retriedCalls,
     overLimitCalls: totals.overLimitCalls,

@@ -27,6 +27,11 @@ export interface AgentUsageFigures {
   readonly maskings: number;
   /** Summaries thrown away because they came out no smaller than what they would replace (their summarizer calls are billed). */
   readonly discardedCompactions: number;
+  /**
+   * Summaries prepared in the background (`prepareTurnsAhead`) and then not applied, because the history they were
+   * built on changed under them (their summarizer calls are billed; an `info` line says why each one went).
+   */
+  readonly droppedPreparations: number;
   /** Requests the provider rejected as too long. */
   readonly rejectedCalls: number;
   /** Rejected requests compacted and sent again within the same model call (at most one retry per call). */

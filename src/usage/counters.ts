@@ -13,6 +13,7 @@ export interface UsageCounters extends Pick<
   | 'compactions'
   | 'maskings'
   | 'discardedCompactions'
+  | 'droppedPreparations'
   | 'rejectedCalls'
   | 'retriedCalls'
   | 'overLimitCalls'
@@ -47,6 +48,7 @@ export function decodeCounters(read: FieldReader): UsageCounters {
     compactions: read.counter('compactions'),
     maskings: read.counter('maskings'),
     discardedCompactions: read.counter('discardedCompactions'),
+    droppedPreparations: read.counter('droppedPreparations'),
     overLimitCalls: read.counter('overLimitCalls'),
     rejectedCalls: read.counter('rejectedCalls'),
     retriedCalls: read.counter('retriedCalls'),

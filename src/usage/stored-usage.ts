@@ -25,6 +25,7 @@ export const EMPTY_USAGE: UsageRecord = {
   compactions: 0,
   maskings: 0,
   discardedCompactions: 0,
+  droppedPreparations: 0,
   overLimitCalls: 0,
   rejectedCalls: 0,
   retriedCalls: 0,

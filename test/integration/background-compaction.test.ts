@@ -138,7 +138,7 @@ describe('background compaction through a real Runner', () => {
   it('should apply at the threshold a summary prepared in an earlier turn, without summarizing in that turn', async () => {
     let turn = 0;
     const summarizer = echoingSummarizer(() => turn);
-    const { harness, compactions } = guarded(summarizer);
+    const { guard, harness, compactions } = guarded(summarizer);
     await untilFirstCompaction(
       harness,
       compactions,
@@ -146,6 +146,9 @@ describe('background compaction through a real Runner', () => {
     );
     const [record] = compactions;
     expect(record?.prepared).toBe(true);
+    const [session] = (await harness.sessionService.listSessions({ appName: APP_NAME, userId: USER_ID })).sessions;
+    const stored = await storedSession(harness.sessionService, session?.id ?? '');
+    expect(guard.status(stored, 'worker').droppedPreparations).toBe(0);
     expect(record?.waitedMs).toBe(0);
     expect(record?.fallback).toBe(false);
     // One summarizer call, made in a turn before the one that compacted.
@@ -191,9 +194,12 @@ describe('background compaction through a real Runner', () => {
 
     // Back on replica A: its prepared summary extends no summary, the stored one is B's.
     await turnsUntil(a.harness, session.id, () => a.compactions.length > 0, text, prepared + 2);
-    expect(
-      a.logger.matching(/prepared summary dropped: the summary it extends is no longer the stored one/),
-    ).not.toEqual([]);
+    const drops = a.logger.matching(/prepared summary dropped: the summary it extends is no longer the stored one/);
+    expect(drops).not.toEqual([]);
+    // Counted where a dashboard reads it, from the events and from state alone, on either replica.
+    const afterDrop = await storedSession(sessionService, session.id);
+    expect(a.guard.status(afterDrop, 'worker').droppedPreparations).toBe(drops.length);
+    expect(b.guard.status({ state: afterDrop.state }, 'worker').droppedPreparations).toBe(drops.length);
     const everySent = JSON.stringify(a.harness.model.requests.map((request) => request.contents));
     expect(everySent).not.toContain('Work of alice, summary 1.');
     const final = await storedSession(sessionService, session.id);

@@ -4,7 +4,7 @@
  * kept nothing specific: the request held no trace of the deploy started at turn 2. The summary now lists the pending
  * calls it covers while they are pending, read from the session's events, on every replica.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -17,7 +17,7 @@ import {
   type Event,
 } from '@google/adk';
 import type { Content } from '@google/genai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { SUMMARY_MARKER } from '../../src/internal.js';
 import { ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import { APP_NAME, summarizingGuard, USER_ID, userMessage } from '../support/agent-harness.js';
@@ -94,8 +94,9 @@ describe('a call awaiting the application, covered by summaries that drop it', (
   );
 
   it('should read the pending call from events stored in a database, on a replica that never saw it made', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'context-guard-pending-')), 'sessions.sqlite');
-    const store = new DatabaseSessionService(`sqlite://${file}`);
+    const folder = mkdtempSync(join(tmpdir(), 'context-guard-pending-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const store = new DatabaseSessionService(`sqlite://${join(folder, 'sessions.sqlite')}`);
     await store.init();
     const run = await pendingJob(store, 'long-running', 1, 24);
     const fresh = replica(store, 'long-running');

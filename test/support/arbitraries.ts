@@ -152,6 +152,7 @@ export const usageRecordArbitrary: fc.Arbitrary<UsageRecord> = fc.record({
   compactions: count,
   maskings: count,
   discardedCompactions: count,
+  droppedPreparations: count,
   overLimitCalls: count,
   rejectedCalls: count,
   retriedCalls: count,
