@@ -94,6 +94,39 @@ describe('mergeFacts', () => {
     expect(restated.facts).toEqual([{ ...data, lastSeen: 2 }]);
   });
 
+  it("should drop a fact only the summarizer listed after a paste's data and before the user's own words", () => {
+    // Review 29: the summarizer's pick of the whole conversation (a tool's output, a hostile page) entered at the
+    // user's rank and, seen more recently, pushed out the user's own older fact.
+    const user = { text: 'My account is AC-1001.', addedAt: 1, lastSeen: 1 };
+    const data = { text: 'Row id R-2 archived.', addedAt: 2, lastSeen: 2, pasted: true } as const;
+    const listed = [{ text: 'The page says the account is AC-9999.', restated: true }];
+    const limits = { maxFacts: 2, maxChars: 1_000 };
+    const kept = mergeFacts([user, data], listed, 3, limits);
+    expect(kept.facts).toEqual([user, { text: listed[0]!.text, addedAt: 3, lastSeen: 3, listed: true }]);
+    expect(kept.dropped).toEqual([data.text]);
+    const fewer = mergeFacts(kept.facts, [], 4, { ...limits, maxFacts: 1 });
+    expect(fewer.facts).toEqual([user]);
+    // Stated by the user since, it is theirs.
+    const stated = mergeFacts(kept.facts, [{ text: 'the page says the account is AC-9999' }], 4, limits);
+    expect(stated.facts[1]).toEqual({ text: listed[0]!.text, addedAt: 3, lastSeen: 4 });
+  });
+
+  it("should give a fact seen as a paste's line and in the summarizer's list the weaker rank, in either order", () => {
+    const line = { text: 'Row id R-2 archived.', pasted: true };
+    const pick = { text: 'Row id R-2 archived.', restated: true };
+    const limits = { maxFacts: 5, maxChars: 1_000 };
+    for (const [first, then] of [
+      [line, pick],
+      [pick, line],
+    ] as const) {
+      const { facts } = mergeFacts(mergeFacts([], [first], 1, limits).facts, [then], 2, limits);
+      expect(facts).toEqual([{ text: line.text, addedAt: 1, lastSeen: 2, pasted: true }]);
+    }
+    // A summarizer listing what it listed before keeps it listed.
+    const twice = mergeFacts(mergeFacts([], [pick], 1, limits).facts, [pick], 2, limits);
+    expect(twice.facts).toEqual([{ text: pick.text, addedAt: 1, lastSeen: 2, listed: true }]);
+  });
+
   it('should mark a known fact once a message of its own asks for it, and keep its first text', () => {
     const known = { text: 'Remember the port is 5432.', addedAt: 1, lastSeen: 1 };
     const { facts } = mergeFacts([known], [{ text: 'remember the port is 5432', asked: true }], 2, {
@@ -131,11 +164,15 @@ describe('decodeFacts', () => {
         { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
         { text: 'a fact A-2', addedAt: 1, lastSeen: 1, asked: 'yes', pasted: 1 },
         { text: 'a fact A-3', addedAt: 1, lastSeen: 1, pasted: true },
+        { text: 'a fact A-4', addedAt: 1, lastSeen: 1, listed: true },
+        { text: 'a fact A-5', addedAt: 1, lastSeen: 1, listed: 'yes', pasted: true },
       ]),
     ).toEqual([
       { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
       { text: 'a fact A-2', addedAt: 1, lastSeen: 1 },
       { text: 'a fact A-3', addedAt: 1, lastSeen: 1, pasted: true },
+      { text: 'a fact A-4', addedAt: 1, lastSeen: 1, listed: true },
+      { text: 'a fact A-5', addedAt: 1, lastSeen: 1, pasted: true },
     ]);
   });
 

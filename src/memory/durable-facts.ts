@@ -17,8 +17,9 @@
  * "don't forget"...) is marked so; a paste marks nothing (review 8). The list is
  * bounded (count and characters); when it must shrink, the newest marked facts,
  * up to half the list, stay whatever the characters, then the user's own words
- * (a paste's first and last candidates are the words around it), then the most
- * recently seen, then the newest, and every drop is reported.
+ * (a paste's first and last candidates are the words around it), then what only
+ * the summarizer listed, then a paste's data; within each, the most recently
+ * seen, then the newest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
@@ -35,6 +36,11 @@ export interface DurableFact {
   readonly asked?: true | undefined;
   /** Only ever seen inside a paste, not at its edges (data, not the user's words): dropped before the others. */
   readonly pasted?: true | undefined;
+  /**
+   * Only the summarizer's `## Key facts` listed it, never the user's words: its pick of the whole conversation, tool
+   * output included. Dropped after a paste's data, before the user's own words.
+   */
+  readonly listed?: true | undefined;
 }
 
 /** A fact as found: its text, whether the user asked for it to be kept, and whether it is a paste's data. */
@@ -191,7 +197,7 @@ export function mergeFacts(
       .sort(byRecency)
       .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
   );
-  const first = (fact: DurableFact): number => (marked.has(fact) ? 2 : fact.pasted ? 0 : 1);
+  const first = (fact: DurableFact): number => (marked.has(fact) ? 3 : fact.pasted ? 0 : fact.listed ? 1 : 2);
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -210,20 +216,31 @@ export function mergeFacts(
   };
 }
 
-/** A fact after `candidate` is seen at `compaction`: its text kept as first recorded, asked once asked. */
+/** Where a fact was seen, weakest first: a paste's data, the summarizer's list only, the user's own words. */
+type FactOrigin = 'pasted' | 'listed' | 'user';
+
+function originOf(fact: { readonly pasted?: boolean | undefined }, listed: boolean | undefined): FactOrigin {
+  return fact.pasted === true ? 'pasted' : listed === true ? 'listed' : 'user';
+}
+
+/**
+ * A fact after `candidate` is seen at `compaction`: its text kept as first recorded, asked once asked. Data until the
+ * user's own words say it: seen once outside a paste and the summarizer's list, it ranks as theirs from then on. A
+ * summarizer copies the durable facts it is shown into its key facts (review 28): its restatement is not the user's
+ * words, and of a paste's line and the summarizer's pick the weaker origin holds, whichever came first.
+ */
 function seenAgain(known: DurableFact | undefined, candidate: FactCandidate, compaction: number): DurableFact {
   const asked = known?.asked === true || candidate.asked === true ? { asked: true as const } : {};
-  // Data until the user's own words say it: seen once outside a paste, it ranks as theirs from then on. A summarizer
-  // copies the durable facts it is shown into its key facts (review 28): its restatement is not the user's words.
-  const pasted =
-    known === undefined
-      ? candidate.pasted === true
-      : known.pasted === true && (candidate.pasted === true || candidate.restated === true);
+  const seen = originOf(candidate, candidate.restated);
+  const was = known === undefined ? seen : originOf(known, known.listed);
+  const origin =
+    was === 'user' || seen === 'user' ? 'user' : was === 'pasted' || seen === 'pasted' ? 'pasted' : 'listed';
+  const marks = origin === 'user' ? {} : origin === 'pasted' ? { pasted: true as const } : { listed: true as const };
   if (known) {
-    const { pasted: _was, ...rest } = known;
-    return { ...rest, lastSeen: compaction, ...asked, ...(pasted ? { pasted } : {}) };
+    const { pasted: _pasted, listed: _listed, ...rest } = known;
+    return { ...rest, lastSeen: compaction, ...asked, ...marks };
   }
-  return { text: candidate.text, addedAt: compaction, lastSeen: compaction, ...asked, ...(pasted ? { pasted } : {}) };
+  return { text: candidate.text, addedAt: compaction, lastSeen: compaction, ...asked, ...marks };
 }
 
 /** Characters `facts` take against a limit of `mergeFacts`. */
@@ -264,7 +281,7 @@ export function decodeFacts(value: unknown): DurableFact[] | null {
 function decodeFact(item: unknown): DurableFact | undefined {
   if (typeof item === 'string') return item.length > 0 ? { text: item, addedAt: 0, lastSeen: 0 } : undefined;
   if (typeof item !== 'object' || item === null) return undefined;
-  const { text, addedAt, lastSeen, asked, pasted } = item as Record<string, unknown>;
+  const { text, addedAt, lastSeen, asked, pasted, listed } = item as Record<string, unknown>;
   if (typeof text !== 'string' || text.length === 0) return undefined;
   const added = Number(addedAt);
   const seen = Number(lastSeen);
@@ -274,5 +291,6 @@ function decodeFact(item: unknown): DurableFact | undefined {
     lastSeen: Number.isFinite(seen) ? seen : 0,
     ...(asked === true ? { asked } : {}),
     ...(pasted === true ? { pasted } : {}),
+    ...(listed === true && pasted !== true ? { listed } : {}),
   };
 }
