@@ -11,7 +11,15 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger } from '../../src/testing/index.js';
 import { appAgentNames } from '../../src/adk/hooks/unmatched-agents-check.js';
-import { APP_NAME, createHarness, runTurns, startSession, toolThenAnswerScript } from '../support/agent-harness.js';
+import {
+  APP_NAME,
+  createHarness,
+  errorCodes,
+  runTurns,
+  startSession,
+  toolThenAnswerScript,
+  USER_ID,
+} from '../support/agent-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
 import { deskAgent, researcherAgent, routerAgent } from '../support/help-desk.js';
 import { agentModel } from '../support/scripted-agents.js';
@@ -156,6 +164,47 @@ describe('the agents option and the names of the app’s agents', () => {
     ]);
     expect(warnings[0]?.level).toBe('warn');
     expect(warnings[0]?.message).toContain("Did you mean 'scripted-model'?");
+  });
+
+  it('should warn about a key no app of a guard serving several has matched, and void the warning when one does', async () => {
+    // The thirty-sixth outside trial: one guard, three Runners, each app warned about the other apps' windows and prices.
+    const NAMES_NOTHING = /(modelWindows|prices)\['([^']+)'\] (names|prices) no model this app uses/;
+    const logger = new CapturingLogger();
+    const price = { input: 1, cachedInput: 0.1, output: 2 };
+    const guard = new ContextGuard({
+      logger,
+      modelWindows: { 'scripted-small': 8_000, 'scripted-large': 64_000, 'scripted-lrage': 64_000 },
+      prices: { 'scripted-small': price, 'scripted-large': price },
+    });
+    const sessionService = new InMemorySessionService();
+    const answers = toolThenAnswerScript(0);
+    const windows = new Map<string, number | undefined>();
+    for (const [name, window] of [
+      ['small', 8_000],
+      ['large', 64_000],
+      ['small', 8_000],
+    ] as const) {
+      const agent = new LlmAgent({ name: 'assistant', model: agentModel(name, window, answers), instruction: 'Help.' });
+      const runner = new Runner({ appName: `app-${name}`, agent, sessionService, plugins: [guard] });
+      const { id } = await sessionService.createSession({ appName: `app-${name}`, userId: USER_ID });
+      expect(errorCodes(await runTurns(runner, id, 1))).toEqual([]);
+      const stored = await sessionService.getSession({ appName: `app-${name}`, userId: USER_ID, sessionId: id });
+      windows.set(name, guard.status(stored, 'assistant').window);
+    }
+    expect(Object.fromEntries(windows)).toEqual({ small: 8_000, large: 64_000 });
+    const warned = logger.matching(NAMES_NOTHING).map((line) => NAMES_NOTHING.exec(line.message)?.slice(1, 3));
+    // At the first app's run, the second's keys were unknown; 'scripted-lrage' matches no app at all.
+    expect(warned).toEqual([
+      ['prices', 'scripted-large'],
+      ['modelWindows', 'scripted-large'],
+      ['modelWindows', 'scripted-lrage'],
+    ]);
+    const voided = logger.matching(/the warning that it named nothing.*is void/);
+    expect(voided.map((line) => /option (\w+)\['([^']+)'\]/.exec(line.message)?.slice(1, 3))).toEqual([
+      ['prices', 'scripted-large'],
+      ['modelWindows', 'scripted-large'],
+    ]);
+    expect(voided.every((line) => line.level === 'info')).toBe(true);
   });
 
   it('should warn once about a tools or toolOutputTruncation.tools entry that names no tool it applies to', async () => {

@@ -7,6 +7,10 @@
  * applies to (config/unmatched-tools.ts). The app is walked from its root once
  * per root agent: sub-agents and `AgentTool` children, any depth; a child found
  * so is not checked again as an app of its own when ADK later runs it as a root.
+ * One guard may serve several apps (a Runner each): a key an app checked before
+ * matched is not warned about again, and a key warned about that a later app
+ * matches is said to be void, at info (the thirty-sixth outside trial: three
+ * apps, each warned about the other two's windows and prices).
  */
 import { isAgentTool, isBaseTool, isLlmAgent, type BaseAgent } from '@google/adk';
 import { unmatchedAgents } from '../../config/unmatched-agents.js';
@@ -20,7 +24,6 @@ import type { ContextGuardOptions, GuardLogger } from '../../options.js';
 import { agentEntries } from '../../policy/agent-entries.js';
 import { toolKeyScopes } from '../../policy/tool-key-scopes.js';
 import { RECALL_TOOL_NAME } from '../tools/recall-tool.js';
-import { WarnOnce } from '../runtime/warn-once.js';
 
 /** Every agent of the app `agent` belongs to. */
 function appAgents(agent: BaseAgent): BaseAgent[] {
@@ -103,9 +106,17 @@ function toolNames(agents: readonly BaseAgent[]): string[] | undefined {
   return [...names];
 }
 
+/** An option's key that names nothing of an app, with the warning that says so. */
+interface Unmatched {
+  readonly key: string;
+  readonly message: string;
+}
+
 export class UnmatchedAgentsCheck {
   private readonly checkedRoots = new WeakSet<BaseAgent>();
-  private readonly warnings: WarnOnce;
+  /** Keys (`option` and key) some app checked so far matched, and keys warned about. Both bounded by the options. */
+  private readonly matched = new Set<string>();
+  private readonly warned = new Set<string>();
   private readonly agentKeys: readonly string[];
   private readonly priceKeys: readonly string[];
   private readonly windowKeys: readonly string[];
@@ -119,7 +130,6 @@ export class UnmatchedAgentsCheck {
     options: ContextGuardOptions,
     private readonly logger: GuardLogger,
   ) {
-    this.warnings = new WarnOnce(logger);
     this.agentKeys = agentEntries(options.agents).map(([name]) => name);
     this.priceKeys = Object.keys(options.prices ?? {});
     this.windowKeys = Object.keys(options.modelWindows ?? {});
@@ -138,17 +148,35 @@ export class UnmatchedAgentsCheck {
     // An AgentTool child runs later in a Runner of its own, as its own root: it is part of this app, not one.
     for (const each of agents) this.checkedRoots.add(each);
     const names = [...new Set(agents.map((each) => each.name))];
-    for (const { key, message } of unmatchedAgents(this.agentKeys, names)) this.warnings.warn(key, message);
+    this.report('agents', this.agentKeys, unmatchedAgents(this.agentKeys, names), root);
     const models = [...new Set([...appModelNames(agents), ...this.otherModels])];
-    for (const { key, message } of unmatchedPrices(this.priceKeys, [...models, ...this.pricedNames]))
-      this.warnings.warn(`prices:${key}`, message);
-    for (const { key, message } of unmatchedWindows(this.windowKeys, models))
-      this.warnings.warn(`modelWindows:${key}`, message);
-    this.checkTools(agents);
+    this.report('prices', this.priceKeys, unmatchedPrices(this.priceKeys, [...models, ...this.pricedNames]), root);
+    this.report('modelWindows', this.windowKeys, unmatchedWindows(this.windowKeys, models), root);
+    this.checkTools(agents, root);
+  }
+
+  /** Warns about the keys of `option` this app leaves unmatched that no app matched before; voids earlier warnings. */
+  private report(option: string, keys: readonly string[], unmatched: readonly Unmatched[], root: BaseAgent): void {
+    const missing = new Map(unmatched.map(({ key, message }) => [key, message]));
+    for (const key of keys) {
+      const id = `${option}\u0000${key}`;
+      const message = missing.get(key);
+      if (message === undefined) {
+        this.matched.add(id);
+        if (this.warned.delete(id))
+          this.logger.info(
+            `ContextGuard: the option ${option}['${key}'] applies to the app of root agent '${root.name}', which ` +
+              `this guard serves too: the warning that it named nothing, given at an earlier app's first run, is void.`,
+          );
+      } else if (!this.matched.has(id) && !this.warned.has(id)) {
+        this.warned.add(id);
+        this.logger.warn(message);
+      }
+    }
   }
 
   /** Each tool-keyed option against the tools of the agents it applies to, when they are known. */
-  private checkTools(agents: readonly BaseAgent[]): void {
+  private checkTools(agents: readonly BaseAgent[], root: BaseAgent): void {
     for (const { option, agentName, keys } of this.toolScopes) {
       const owners = agentName === undefined ? agents : agents.filter((each) => each.name === agentName);
       // An agent the app lacks is warned about above; its tools are nobody's.
@@ -161,8 +189,7 @@ export class UnmatchedAgentsCheck {
         continue;
       }
       const owner = agentName === undefined ? 'this app' : `agent '${agentName}'`;
-      for (const { key, message } of unmatchedTools(option, keys, tools, owner))
-        this.warnings.warn(`${option}:${key}`, message);
+      this.report(option, keys, unmatchedTools(option, keys, tools, owner), root);
     }
   }
 }
