@@ -43,6 +43,7 @@ describe('buildCompactionOutcome', () => {
       summaryChars: STEPS_SUMMARY_TEXT.length,
       facts: 1,
       droppedFacts: ['old fact'],
+      droppedFactCount: 1,
       prepared: false,
     });
   });

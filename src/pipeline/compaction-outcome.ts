@@ -93,6 +93,7 @@ export function buildCompactionOutcome(steps: CompactionSteps): CompactionOutcom
     summaryChars: summary.record.text.length,
     facts: summary.record.facts?.length ?? 0,
     droppedFacts: summary.droppedFacts,
+    droppedFactCount: summary.droppedFactCount,
     prepared: steps.prepared !== undefined,
     waitedMs: steps.prepared?.waitedMs,
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeRecord } from '../state/codec.js';
 import { type SummaryRecord } from '../summary/stored-summary.js';
+import { MAX_LISTED_DROPPED_FACTS } from '../summary/new-summary.js';
 import {
   decodePreparationClaim,
   decodeStoredPreparedSummary,
@@ -25,6 +26,7 @@ const stored: StoredPreparedSummary = {
   watermark: { covered: 12, anchor: 'f11|f12', kept: { at: 10, fingerprint: 'f11' } },
   record: { ...record, covered: 12, anchor: 'f11|f12' },
   droppedFacts: ['an old fact'],
+  droppedFactCount: 1,
   outcome: { ok: true, truncated: false, promptTokens: 900, outputTokens: 120 },
   currentRequest: 'Turn 7',
   droppedContents: 0,
@@ -51,6 +53,19 @@ describe('prepared records in state', () => {
     // Absent: the check takes every answer inside what it covers as unread (pipeline/guard-request.ts).
     expect(decodePreparationClaim(roundTrip({ ...stored, answers: [7] }))?.answers).toBeUndefined();
     expect(decodePreparationClaim(roundTrip({ ...stored, answers: 'k1' }))?.answers).toBeUndefined();
+  });
+
+  it('should name at most the bound of dropped facts read back, and count them all, from records of any writer', () => {
+    const facts = Array.from({ length: 50 }, (_, i) => `Fact F-${i}.`);
+    // Written before the count was kept: the list is all there is.
+    const unbounded = decodeStoredPreparedSummary(
+      roundTrip({ ...stored, droppedFacts: facts, droppedFactCount: undefined }),
+    );
+    expect(unbounded?.droppedFacts).toEqual(facts.slice(0, MAX_LISTED_DROPPED_FACTS));
+    expect(unbounded?.droppedFactCount).toBe(50);
+    const counted = decodeStoredPreparedSummary(roundTrip({ ...stored, droppedFactCount: 253 }));
+    expect(counted?.droppedFactCount).toBe(253);
+    expect(decodeStoredPreparedSummary(roundTrip({ ...stored, droppedFactCount: -4 }))?.droppedFactCount).toBe(1);
   });
 
   it('should refuse a record it cannot trust rather than apply part of it', () => {

@@ -13,7 +13,7 @@ import { decodeAnswerKeys, decodeSummaryRecord, type SummaryRecord } from '../su
 import { decodeCount } from '../state/field-reader.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import { MAX_CALLS } from '../cost/bill-summary.js';
-import type { NewSummary } from '../summary/new-summary.js';
+import { MAX_LISTED_DROPPED_FACTS, type NewSummary } from '../summary/new-summary.js';
 import type { SummaryPosition } from '../state/watermark.js';
 import { decodeCoveredContents } from '../state/covered-contents.js';
 
@@ -97,6 +97,13 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
   return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
 }
 
+/** The dropped facts as stored, bounded as the summary that wrote them bounds them, and their count. */
+function droppedFactsOf(value: unknown, count: unknown): Pick<NewSummary, 'droppedFacts' | 'droppedFactCount'> {
+  const listed = Array.isArray(value) ? value.filter((fact): fact is string => typeof fact === 'string') : [];
+  const droppedFacts = listed.slice(0, MAX_LISTED_DROPPED_FACTS);
+  return { droppedFacts, droppedFactCount: Math.max(Math.floor(decodeCount(count) ?? 0), listed.length) };
+}
+
 /** Decodes a prepared summary, or `undefined` when it is missing or unusable. */
 export function decodeStoredPreparedSummary(value: unknown): StoredPreparedSummary | undefined {
   const claim = decodePreparationClaim(value);
@@ -111,7 +118,7 @@ export function decodeStoredPreparedSummary(value: unknown): StoredPreparedSumma
     ...claim,
     record,
     outcome,
-    droppedFacts: Array.isArray(dropped) ? dropped.filter((fact): fact is string => typeof fact === 'string') : [],
+    ...droppedFactsOf(dropped, value['droppedFactCount']),
     currentRequest: currentRequest ?? undefined,
     droppedContents: Math.floor(decodeCount(value['droppedContents']) ?? 0),
   };
@@ -124,6 +131,7 @@ export function storePrepared(claim: PreparationClaim, summary: NewSummary): Sto
     ...claim,
     record,
     droppedFacts: summary.droppedFacts,
+    droppedFactCount: summary.droppedFactCount,
     outcome: outcome.ok
       ? {
           ok: true,
@@ -145,6 +153,7 @@ export function restorePrepared(stored: StoredPreparedSummary): NewSummary {
   return {
     record,
     droppedFacts: stored.droppedFacts,
+    droppedFactCount: stored.droppedFactCount,
     outcome: outcome.ok
       ? { ...outcome, text: record.text }
       : { ok: false, kind: outcome.kind, reason: `${outcome.kind} (prepared on another replica)` },

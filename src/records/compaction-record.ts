@@ -56,9 +56,13 @@ export interface CompactionFigures {
    */
   readonly fallbackDetail?: string | undefined;
   readonly summaryTruncated: boolean;
-  /** Durable facts the new summary carries, and the facts dropped to keep the list bounded. */
+  /**
+   * Durable facts the new summary carries, and the facts dropped to keep the list bounded: `droppedFacts` names at
+   * most 20 (those the previous summary carried first), `droppedFactCount` counts them all (absent in older records).
+   */
   readonly facts: number;
   readonly droppedFacts: readonly string[];
+  readonly droppedFactCount?: number | undefined;
   /** Contents left out of the summarizer's input because of its window. */
   readonly droppedFromSummarizerInput: number;
   /** True when the summary was prepared in the background before this call (`prepareTurnsAhead`). */

@@ -5,6 +5,7 @@ import { RECORD_VERSION } from '../state/codec.js';
 import { anchorAt } from '../state/watermark.js';
 import { buildSummaryRecord, type SummaryRecordInput } from './build-summary-record.js';
 import { factsChars } from '../memory/durable-facts.js';
+import { MAX_LISTED_DROPPED_FACTS } from './new-summary.js';
 
 const FINGERPRINTS = ['f0', 'f1', 'f2', 'f3', 'f4'];
 const SUMMARIZED = {
@@ -118,10 +119,15 @@ describe('buildSummaryRecord', () => {
       ...(i === 0 ? { asked: true as const } : {}),
     }));
     const previous = summaryRecord({ covered: 2, anchor: 'a', facts: carried });
-    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 72, factCharsCap: 100_000 });
+    const { record, droppedFactCount } = buildSummaryRecord({
+      ...INPUT,
+      previous,
+      factChars: 72,
+      factCharsCap: 100_000,
+    });
     // The new candidates take the places of the least recently seen; the marked one and the total stay.
     expect(record.facts?.map((fact) => fact.text)).toContain(carried[0]!.text);
-    expect(record.facts!.length + droppedFacts.length).toBeGreaterThanOrEqual(carried.length);
+    expect(record.facts!.length + droppedFactCount).toBeGreaterThanOrEqual(carried.length);
     expect(factsChars(record.facts!)).toBeLessThanOrEqual(factsChars(carried));
     expect(record.facts!.length).toBeGreaterThanOrEqual(18);
   });
@@ -135,10 +141,23 @@ describe('buildSummaryRecord', () => {
       asked: true as const,
     }));
     const previous = summaryRecord({ covered: 2, anchor: 'a', facts: carried });
-    const { record, droppedFacts } = buildSummaryRecord({ ...INPUT, previous, factChars: 72, factCharsCap: 900 });
+    const { record, droppedFacts, droppedFactCount } = buildSummaryRecord({
+      ...INPUT,
+      previous,
+      factChars: 72,
+      factCharsCap: 900,
+    });
     expect(factsChars(record.facts!)).toBeLessThanOrEqual(900);
     expect(record.facts!.filter((fact) => fact.asked)).toHaveLength(3);
-    expect(droppedFacts).toHaveLength(27);
+    // The thirty-sixth outside trial: 253 dropped facts, 28 KB written to state and the event. Named up to a bound,
+    // those carried before first; all counted.
+    expect(droppedFactCount).toBe(27);
+    expect(droppedFacts).toEqual(
+      carried
+        .filter((fact) => !record.facts!.some((kept) => kept.text === fact.text))
+        .slice(0, MAX_LISTED_DROPPED_FACTS)
+        .map((fact) => fact.text),
+    );
   });
 });
 

@@ -17,7 +17,7 @@ import {
 } from '../memory/durable-facts.js';
 import { RECORD_VERSION } from '../state/codec.js';
 import { type SummaryRecord } from './stored-summary.js';
-import type { NewSummary } from './new-summary.js';
+import { MAX_LISTED_DROPPED_FACTS, type NewSummary } from './new-summary.js';
 import { anchorAt } from '../state/watermark.js';
 import { answerFacts } from '../memory/answer-facts.js';
 import { coveredContentsAt } from '../state/covered-contents.js';
@@ -81,5 +81,11 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
     createdAt: input.now,
     facts: facts.facts,
   };
-  return { record, droppedFacts: facts.dropped, outcome, droppedContents: input.droppedContents };
+  return {
+    record,
+    droppedFacts: facts.dropped.slice(0, MAX_LISTED_DROPPED_FACTS),
+    droppedFactCount: facts.dropped.length,
+    outcome,
+    droppedContents: input.droppedContents,
+  };
 }

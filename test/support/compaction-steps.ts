@@ -26,6 +26,7 @@ export function compactionSteps(verdict: SummaryOutcome): CompactionSteps {
         facts: [{ text: 'port 8080', addedAt: 2, lastSeen: 2 }],
       },
       droppedFacts: ['old fact'],
+      droppedFactCount: 1,
       outcome: verdict,
       droppedContents: 2,
     },

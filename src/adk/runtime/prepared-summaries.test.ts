@@ -15,6 +15,7 @@ function preparedSummary(): NewSummary {
   return {
     record: { version: 1, text: 'summary', covered: 4, anchor: 'a|b', compactions: 1, fallback: false, createdAt: 1 },
     droppedFacts: [],
+    droppedFactCount: 0,
     outcome: { ok: true, text: 'summary', truncated: false },
     droppedContents: 0,
   };
