@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { userText } from '../../test/support/builders.js';
-import { decodeFacts, extractFacts, mergeFacts } from './durable-facts.js';
+import { decodeFacts, extractFacts, mergeFacts, parseKeyFacts } from './durable-facts.js';
 
 const logLines = (count: number) => Array.from({ length: count }, (_, i) => `GET /orders status=200 id=A${100 + i}`);
 const texts = (facts: readonly { text: string }[]) => facts.map((fact) => fact.text);
@@ -154,6 +154,29 @@ describe('mergeFacts', () => {
       facts: [recent],
       dropped: [old.text],
     });
+  });
+});
+
+describe('parseKeyFacts', () => {
+  it('should read the bullets of the key facts section whatever their nesting, as one fact each time', () => {
+    // The thirty-sixth outside trial: a summarizer that put '- ' before every line it kept turned each carried fact
+    // into a new one with one more dash at every compaction ('- - - - FACT'), filling the list with copies.
+    const summary = [
+      'Progress so far.',
+      '## Key facts',
+      '- - - Codename ORCA-7731.',
+      '* 2) The port is 5432.',
+      '-5 degrees is the floor.',
+      '- ',
+      '## Next steps',
+      '- Deploy.',
+    ].join('\n');
+    expect(parseKeyFacts(summary)).toEqual(['Codename ORCA-7731.', 'The port is 5432.']);
+    const known = { text: 'Codename ORCA-7731.', addedAt: 1, lastSeen: 1 };
+    const candidates = parseKeyFacts(summary).map((text) => ({ text, restated: true }));
+    const { facts } = mergeFacts([known], candidates, 2, { maxFacts: 5, maxChars: 1_000 });
+    expect(facts[0]).toEqual({ ...known, lastSeen: 2 });
+    expect(facts).toHaveLength(2);
   });
 });
 

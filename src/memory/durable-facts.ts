@@ -84,8 +84,12 @@ function askedToKeep(text: string): boolean {
 }
 
 /** Normalised key used to recognise the same fact again. */
+/** Leading list markers, any number of them: a summarizer copying the facts' block may nest its bullets. */
+const LIST_MARKERS = /^\s*(?:(?:[-*•]|\d{1,3}[.)])\s+)+/;
+
 function factKey(text: string): string {
   return text
+    .replace(LIST_MARKERS, '')
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .replace(/[.;,!]+$/, '')
@@ -158,8 +162,9 @@ export function parseKeyFacts(summary: string): string[] {
       inSection = /^#{1,6}\s*key facts/i.test(line);
       continue;
     }
-    const bullet = /^\s*(?:[-*•]|\d+[.)])\s+(.*\S)\s*$/.exec(line);
-    if (inSection && bullet?.[1]) facts.push(truncateEnd(bullet[1], MAX_FACT_CHARS));
+    if (!inSection || !LIST_MARKERS.test(line)) continue;
+    const fact = line.replace(LIST_MARKERS, '').trim();
+    if (fact.length > 0) facts.push(truncateEnd(fact, MAX_FACT_CHARS));
   }
   return facts;
 }
