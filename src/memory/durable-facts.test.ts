@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { userText } from '../../test/support/builders.js';
-import { decodeFacts, extractFacts, mergeFacts, parseKeyFacts } from './durable-facts.js';
+import { extractFacts, mergeFacts, parseKeyFacts } from './durable-facts.js';
 
 const logLines = (count: number) => Array.from({ length: count }, (_, i) => `GET /orders status=200 id=A${100 + i}`);
 const texts = (facts: readonly { text: string }[]) => facts.map((fact) => fact.text);
@@ -177,35 +177,5 @@ describe('parseKeyFacts', () => {
     const { facts } = mergeFacts([known], candidates, 2, { maxFacts: 5, maxChars: 1_000 });
     expect(facts[0]).toEqual({ ...known, lastSeen: 2 });
     expect(facts).toHaveLength(2);
-  });
-});
-
-describe('decodeFacts', () => {
-  it('should read the marks back only as true', () => {
-    expect(
-      decodeFacts([
-        { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
-        { text: 'a fact A-2', addedAt: 1, lastSeen: 1, asked: 'yes', pasted: 1 },
-        { text: 'a fact A-3', addedAt: 1, lastSeen: 1, pasted: true },
-        { text: 'a fact A-4', addedAt: 1, lastSeen: 1, listed: true },
-        { text: 'a fact A-5', addedAt: 1, lastSeen: 1, listed: 'yes', pasted: true },
-      ]),
-    ).toEqual([
-      { text: 'a fact A-1', addedAt: 1, lastSeen: 1, asked: true },
-      { text: 'a fact A-2', addedAt: 1, lastSeen: 1 },
-      { text: 'a fact A-3', addedAt: 1, lastSeen: 1, pasted: true },
-      { text: 'a fact A-4', addedAt: 1, lastSeen: 1, listed: true },
-      { text: 'a fact A-5', addedAt: 1, lastSeen: 1, pasted: true },
-    ]);
-  });
-
-  it('should read a plain string as a fact, and anything else it cannot read as unusable, not as no facts', () => {
-    expect(decodeFacts(['My order id is ORD-55821-XK.'])).toEqual([
-      { text: 'My order id is ORD-55821-XK.', addedAt: 0, lastSeen: 0 },
-    ]);
-    expect(decodeFacts(undefined)).toEqual([]);
-    expect(decodeFacts('My order id is ORD-55821-XK.')).toBeNull();
-    expect(decodeFacts([{ text: 'kept', addedAt: 1, lastSeen: 1 }, { fact: 'renamed field' }])).toBeNull();
-    expect(decodeFacts([''])).toBeNull();
   });
 });

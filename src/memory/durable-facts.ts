@@ -265,37 +265,3 @@ export function renderFacts(facts: readonly DurableFact[]): string {
   if (facts.length === 0) return '';
   return `\n\n## Durable facts (kept verbatim across summaries)\n${facts.map((fact) => `- ${fact.text}`).join('\n')}`;
 }
-
-/**
- * Decodes a stored fact list: absent reads as none, a plain string as a fact (a hand edit), and anything else
- * as `null`, unusable. A fact dropped here would be gone for good (the messages it came from are covered), so
- * the caller drops the whole record and the history is summarized afresh.
- */
-export function decodeFacts(value: unknown): DurableFact[] | null {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) return null;
-  const facts: DurableFact[] = [];
-  for (const item of value) {
-    const fact = decodeFact(item);
-    if (fact === undefined) return null;
-    facts.push(fact);
-  }
-  return facts;
-}
-
-function decodeFact(item: unknown): DurableFact | undefined {
-  if (typeof item === 'string') return item.length > 0 ? { text: item, addedAt: 0, lastSeen: 0 } : undefined;
-  if (typeof item !== 'object' || item === null) return undefined;
-  const { text, addedAt, lastSeen, asked, pasted, listed } = item as Record<string, unknown>;
-  if (typeof text !== 'string' || text.length === 0) return undefined;
-  const added = Number(addedAt);
-  const seen = Number(lastSeen);
-  return {
-    text,
-    addedAt: Number.isFinite(added) ? added : 0,
-    lastSeen: Number.isFinite(seen) ? seen : 0,
-    ...(asked === true ? { asked } : {}),
-    ...(pasted === true ? { pasted } : {}),
-    ...(listed === true && pasted !== true ? { listed } : {}),
-  };
-}

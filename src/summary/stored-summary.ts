@@ -2,7 +2,8 @@
  * The summary record an agent keeps in session state: the summary text, what it covers (the
  * watermark) and its chain, with a tolerant decoder (see state/codec.ts).
  */
-import { decodeFacts, type DurableFact } from '../memory/durable-facts.js';
+import type { DurableFact } from '../memory/durable-facts.js';
+import { decodeFacts } from '../memory/stored-facts.js';
 import { decodeAwaited, type AwaitedCall } from './awaited-calls.js';
 import { asRecord, decodeBoolean, decodeInteger, decodeString, RECORD_VERSION } from '../state/codec.js';
 import { fieldReader } from '../state/field-reader.js';
