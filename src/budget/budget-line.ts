@@ -92,8 +92,11 @@ export interface BudgetLine {
   readonly figures: BudgetFigures;
 }
 
-/** The line itself: terse, figures first, one instruction the model can act on. */
-export function budgetLineText(figures: BudgetFigures): string {
+/**
+ * The line itself: terse, figures first, one instruction the model can act on. `statusTool`: the request declares
+ * `context_status` (not where it may carry no function declaration of the guard's, adk/tools/own-tools-refusal.ts).
+ */
+export function budgetLineText(figures: BudgetFigures, statusTool = true): string {
   const { turnsLeft } = figures;
   const pace =
     turnsLeft === undefined ? 'turns left: not known yet' : `~${turnsLeft} turn${turnsLeft === 1 ? '' : 's'} left`;
@@ -103,7 +106,7 @@ export function budgetLineText(figures: BudgetFigures): string {
   return (
     `[context budget] ${figure(figures.usedTokens)} of ${figure(figures.window)} tokens (${figures.percentUsed}%); ` +
     `compaction at ${figure(figures.threshold)}, ${pace}${figures.compactionNear ? ', compaction near' : ''}.` +
-    `${recall} context_status for details.`
+    `${recall}${statusTool ? ' context_status for details.' : ''}`
   );
 }
 

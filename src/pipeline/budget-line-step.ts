@@ -21,7 +21,7 @@ export function withBudgetLine(input: GuardRequestInput, result: GuardRequestRes
     hidden: mask != null || summary != null || input.budgetLine.offloaded,
     recallToolName: input.recallToolName,
   });
-  const text = budgetLineText(figures);
+  const text = budgetLineText(figures, input.budgetLine.statusTool !== false);
   const tokens = estimateContentTokens(budgetLineContent(text), input.tokenizer);
   const usage = state.usage;
   return {

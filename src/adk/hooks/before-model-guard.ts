@@ -197,17 +197,14 @@ export class BeforeModelGuard {
     // Estimated once for the recall check and the reading, again only if a declaration changed it in between.
     const kept = { memo: this.parts.fixedParts, scope: key };
     const fixedPart = new CallFixedPart(request, this.parts.tokenizer, this.parts.fixedMemo, kept);
-    // Before anything that may fail, so the declaration, once due, is the same on every call.
-    const recallPending = await this.declareRecallIfDue(
-      context,
-      request,
-      policy,
-      windowChoice.window,
-      stored,
-      fixedPart,
-    );
+    // Before anything that may fail, so the declaration, once due, is the same on every call; none where refused.
+    const ownTools = this.parts.recallTool.ownToolsAllowed(context, request);
+    const window = windowChoice.window;
+    const recallPending = ownTools
+      ? await this.declareRecallIfDue(context, request, policy, window, stored, fixedPart)
+      : undefined;
     // From the first call, so the tools sent are the same on every call of the session.
-    if (policy.budgetLine) await this.parts.statusTool.declare(context, request);
+    if (policy.budgetLine && ownTools) await this.parts.statusTool.declare(context, request);
     return { stored, windowChoice, fixedPart, recallPending };
   }
 

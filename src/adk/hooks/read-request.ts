@@ -11,6 +11,7 @@ import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
 import { summaryInput } from './summary-input.js';
 import type { Context, LlmRequest } from '@google/adk';
+import { CONTEXT_STATUS_TOOL_NAME } from '../tools/context-status-tool.js';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
@@ -207,7 +208,7 @@ export function readRequest(
   const prepared = readers.replicas.lookup(context, policy, readers.prepared.get(key));
   const fixed = stored.fixedPart.now();
   const interactions = interactionsCall(request, interactionsModelOf(context.invocationContext.agent));
-  const budgetLine = budgetLineFor(context, policy, interactions !== undefined);
+  const budgetLine = budgetLineFor(context, policy, interactions !== undefined, request);
   const { windowChoice, summaryRejection } = stored;
   const window = windowChoice.window;
   const summarizer = summarizerForCall(windows, policy, context, request, { window, usage: stored.usage });
@@ -281,11 +282,13 @@ function budgetLineFor(
   context: Context,
   policy: ResolvedPolicy,
   inInteractions: boolean,
+  request: LlmRequest,
 ): GuardRequestInput['budgetLine'] {
   // Not in Interactions mode, the chain's first call included: that call's contents stay on the server.
   if (!policy.budgetLine || inInteractions) return undefined;
   const truncations = context.state.get<{ count?: unknown }>(stateKeysFor(context.agentName).toolTruncations)?.count;
-  return { offloaded: typeof truncations === 'number' && truncations > 0 };
+  const statusTool = request.toolsDict?.[CONTEXT_STATUS_TOOL_NAME] !== undefined;
+  return { offloaded: typeof truncations === 'number' && truncations > 0, statusTool };
 }
 
 /** Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then. */

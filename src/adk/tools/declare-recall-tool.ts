@@ -21,6 +21,7 @@ import type { ResolvedPolicy } from '../../options.js';
 import { contextRecallTool, isContextRecallTool } from './recall-tool.js';
 import type { WarnOnce } from '../runtime/warn-once.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
+import { ownToolsRefusal } from './own-tools-refusal.js';
 
 /** The recall tool the guard may declare in an invocation, by agent: a tool result cut in that step names it (and so makes it due). */
 const declaredIn = new WeakMap<object, Map<string, string>>();
@@ -87,6 +88,20 @@ export class RecallToolDeclarer {
     const byAgent = declaredIn.get(context.invocationContext) ?? new Map<string, string>();
     declaredIn.set(context.invocationContext, byAgent.set(context.agentName, this.tool.name));
     return { name: this.tool.name, fixedTokens };
+  }
+
+  /**
+   * Whether `request` may carry the guard's own tools (own-tools-refusal.ts): where it may not, none is declared,
+   * masking for cost stays off (nothing could read a masked result back) and the agent is named once, at info.
+   */
+  ownToolsAllowed(context: Context, request: LlmRequest): boolean {
+    const refusal = ownToolsRefusal(request.config);
+    if (refusal === undefined) return true;
+    this.warnings.inform(
+      `own-tools:${context.agentName}`,
+      `${LOG_PREFIX} agent '${context.agentName}': ${refusal} declaration, and Gemini refuses one beside that: the guard declares none of its tools there (no ${this.tool.name}, so masking for cost is off; no context_status).`,
+    );
+    return false;
   }
 
   /** Adds the recall tool to `request` (once `permitted` named it). */
