@@ -43,12 +43,16 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const prepared = input.prepared && preparedCheck(input, input.prepared, observed);
   const decided = await decide(input, observed, observed.decision.reason, prepared);
   const decision = prepared?.valid === false ? withDroppedPreparation(decided, prepared.reason) : decided;
-  const result = withStateChange(input, {
-    ...decision,
-    ...(observed.located.summaryHeld !== undefined && { summaryHeld: observed.located.summaryHeld }),
-    cutAtCall: { summary: observed.located.cutAtCall, mask: observed.mask.cutAtCall },
-    ...chainStep(input, decision),
-  });
+  const result = withStateChange(
+    input,
+    {
+      ...decision,
+      ...(observed.located.summaryHeld !== undefined && { summaryHeld: observed.located.summaryHeld }),
+      cutAtCall: { summary: observed.located.cutAtCall, mask: observed.mask.cutAtCall },
+      ...chainStep(input, decision),
+    },
+    observed.measure.calibrated,
+  );
   return withBudgetLine(input, result);
 }
 

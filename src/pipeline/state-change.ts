@@ -10,17 +10,20 @@ import { trackTurn } from '../usage/turns.js';
 import { withBudget } from '../usage/window.js';
 import type { Decision, GuardRequestInput, GuardRequestResult, StateChange } from './contract.js';
 
-export function withStateChange(input: GuardRequestInput, decision: Decision): GuardRequestResult {
+/** `arrived`: the calibrated size of the request as it came, before this call's reductions (usage/turns.ts). */
+export function withStateChange(input: GuardRequestInput, decision: Decision, arrived?: number): GuardRequestResult {
   // The new summary as stored, the same object the shell offers the calls queued behind this one (apply-result.ts).
   const made = decision.newSummary
     ? { ...decision, newSummary: withAnswersRead(input, decision.newSummary) }
     : decision;
   const { usage, mask, ...result } = made;
-  return { ...result, state: stateChange(input, made), counts: callCountsBetween(input.usage, usage) };
+  return { ...result, state: stateChange(input, made, arrived), counts: callCountsBetween(input.usage, usage) };
 }
 
-function stateChange(input: GuardRequestInput, decision: Decision): StateChange {
-  const turns = trackTurn(decision.usage, input.invocationId ?? '', decision.calibrated);
+function stateChange(input: GuardRequestInput, decision: Decision, arrived: number | undefined): StateChange {
+  // A reduction for room, not for cost: masking stale results is what the turns' growth is measured after.
+  const forRoom = decision.compaction !== undefined || decision.masking?.cause === 'room';
+  const turns = trackTurn(decision.usage, input.invocationId ?? '', decision.calibrated, forRoom ? arrived : undefined);
   // Records made on ADK's view of a late answer would cover part of the history only: none is written there but
   // the stored ones cut at the answer's call (locate-stored.ts), which the next request, the whole history again, needs.
   const late = input.lateResponseView === true;

@@ -33,6 +33,22 @@ describe('trackTurn', () => {
     expect(usage.averageTurnTokens).toBeUndefined();
   });
 
+  it("should grow by what arrived at a turn's first call that was reduced for room, not by what was sent", () => {
+    // The thirty-fifth outside trial: a merge agent fed ~28k tokens a turn on 16k compacted on every call, and the
+    // growth of what it sent (its summary's) told it ~94 turns were left.
+    let usage: UsageTurns = { invocations: 0 };
+    for (const [turn, sent] of [2_100, 2_200, 2_300, 2_400].entries())
+      usage = trackTurn(usage, `t${turn}`, sent, sent + 28_000);
+    expect(usage.averageTurnTokens).toBeCloseTo(28_100, -1);
+    // Where the call sent what came (nothing reduced), both are one figure, as before.
+    expect(
+      calls([
+        ['t1', 6_000],
+        ['t2', 6_250],
+      ]).averageTurnTokens,
+    ).toBe(250);
+  });
+
   it('should return the same record for a call that is not the largest of its turn', () => {
     const usage = calls([
       ['t1', 6_000],

@@ -38,15 +38,25 @@ const AVERAGE_WEIGHT = 0.3;
 const moved = (average: number | undefined, value: number): number =>
   average === undefined ? value : average * (1 - AVERAGE_WEIGHT) + value * AVERAGE_WEIGHT;
 
-/** `usage` after a call of `invocationId` whose request was `calibrated` tokens. */
-export function trackTurn<T extends UsageTurns>(usage: T, invocationId: string, calibrated: number): T {
+/**
+ * `usage` after a call of `invocationId` whose request was `calibrated` tokens. `arrived`: its size as it came, where
+ * the call reduced it for room: a turn whose input forces a compaction at its first call grew by what came, not by
+ * what was sent (the thirty-fifth outside trial: a merge agent fed ~28k tokens a turn on 16k compacted on each of
+ * its 12 calls and was told ~19 to ~94 turns left).
+ */
+export function trackTurn<T extends UsageTurns>(
+  usage: T,
+  invocationId: string,
+  calibrated: number,
+  arrived = calibrated,
+): T {
   if (invocationId === usage.lastInvocationId) {
     const peak = usage.turnPeakCalibrated;
     return peak !== undefined && peak >= calibrated ? usage : { ...usage, turnPeakCalibrated: calibrated };
   }
   const { turnStartCalibrated: previousStart, turnPeakCalibrated: previousPeak } = usage;
   let average = usage.averageTurnTokens;
-  if (previousStart !== undefined && calibrated > previousStart) average = moved(average, calibrated - previousStart);
+  if (previousStart !== undefined && arrived > previousStart) average = moved(average, arrived - previousStart);
   const rise = previousStart !== undefined && previousPeak !== undefined ? previousPeak - previousStart : undefined;
   return {
     ...usage,
