@@ -42,7 +42,10 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const observed = observe(input);
   const prepared = input.prepared && preparedCheck(input, input.prepared, observed);
   const decided = await decide(input, observed, observed.decision.reason, prepared);
-  const decision = prepared?.valid === false ? withDroppedPreparation(decided, prepared.reason) : decided;
+  const decision =
+    prepared?.valid === false
+      ? withDroppedPreparation(decided, prepared.reason, input.prepared?.madeElsewhere)
+      : decided;
   const result = withStateChange(
     input,
     {
@@ -95,9 +98,16 @@ function unreadAnswerAside(input: GuardRequestInput, handle: PreparedHandle, che
     : { valid: false, reason: 'an answer the application sent arrived inside what it covers' };
 }
 
-/** A prepared summary the decision may not apply: counted as waste unless it is the stored summary already. */
-function withDroppedPreparation(decision: Decision, reason: string): Decision & { readonly preparedDropped: string } {
-  if (reason === PREPARED_APPLIED) return { ...decision, preparedDropped: reason };
+/**
+ * A prepared summary the decision may not apply: counted as waste unless it is the stored summary already, or was
+ * made by another process, which counts it (`PreparedHandle.madeElsewhere`).
+ */
+function withDroppedPreparation(
+  decision: Decision,
+  reason: string,
+  madeElsewhere: boolean | undefined,
+): Decision & { readonly preparedDropped: string } {
+  if (reason === PREPARED_APPLIED || madeElsewhere === true) return { ...decision, preparedDropped: reason };
   const usage = { ...decision.usage, droppedPreparations: decision.usage.droppedPreparations + 1 };
   return { ...decision, usage, preparedDropped: reason };
 }

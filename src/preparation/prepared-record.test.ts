@@ -66,6 +66,9 @@ describe('prepared records in state', () => {
     const counted = decodeStoredPreparedSummary(roundTrip({ ...stored, droppedFactCount: 253 }));
     expect(counted?.droppedFactCount).toBe(253);
     expect(decodeStoredPreparedSummary(roundTrip({ ...stored, droppedFactCount: -4 }))?.droppedFactCount).toBe(1);
+    // Review 30: an edited record reporting 9e15 dropped facts to the compaction record and onCompaction.
+    const huge = decodeStoredPreparedSummary(roundTrip({ ...stored, droppedFactCount: Number.MAX_SAFE_INTEGER }));
+    expect(huge?.droppedFactCount).toBe(1_000_000);
   });
 
   it('should refuse a record it cannot trust rather than apply part of it', () => {

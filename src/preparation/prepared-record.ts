@@ -97,11 +97,15 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
   return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
 }
 
+/** More dropped facts than this in one compaction is not plausible (a stored record may have been edited). */
+const MAX_DROPPED_FACT_COUNT = 1_000_000;
+
 /** The dropped facts as stored, bounded as the summary that wrote them bounds them, and their count. */
 function droppedFactsOf(value: unknown, count: unknown): Pick<NewSummary, 'droppedFacts' | 'droppedFactCount'> {
   const listed = Array.isArray(value) ? value.filter((fact): fact is string => typeof fact === 'string') : [];
   const droppedFacts = listed.slice(0, MAX_LISTED_DROPPED_FACTS);
-  return { droppedFacts, droppedFactCount: Math.max(Math.floor(decodeCount(count) ?? 0), listed.length) };
+  const counted = Math.min(Math.floor(decodeCount(count) ?? 0), MAX_DROPPED_FACT_COUNT);
+  return { droppedFacts, droppedFactCount: Math.max(counted, listed.length) };
 }
 
 /** Decodes a prepared summary, or `undefined` when it is missing or unusable. */

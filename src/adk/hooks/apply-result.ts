@@ -86,6 +86,9 @@ export async function applyResult(
     },
     hooks,
   );
+  // Whichever replica's it was, once: where the drop is counted (pipeline/guard-request.ts).
+  if (result.counts.droppedPreparations > 0)
+    appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': prepared summary dropped: ${result.preparedDropped}.`);
   if (result.masking) reportMasking(agentName, result.masking, appliers.logger);
   appliers.calls.stash(context, result.counts);
   if (result.contents) request.contents = result.contents;
@@ -184,6 +187,7 @@ async function applyCompaction(
     strategy,
     model: request.model,
     preparationId: preparedAlone ? read.prepared.id : undefined,
+    aborted: context.invocationContext.abortSignal?.aborted === true,
   };
   const record = reporter.record(context, seen);
   writeLastCompaction(context.state, context.agentName, record);

@@ -41,6 +41,8 @@ interface CompactionSeen {
   readonly model: string | undefined;
   /** Set when the summary was prepared in the background and applied alone: the id its bill is recorded under. */
   readonly preparationId?: string | undefined;
+  /** The turn was aborted (`abortSignal`) while the call compacted: a summarizer failure then is the abort's. */
+  readonly aborted?: boolean | undefined;
 }
 
 /**
@@ -92,7 +94,7 @@ export class CompactionReporter {
 
   /** Logs, counts and notifies a compaction whose record is stored. */
   async report(record: CompactionRecord, seen: CompactionSeen): Promise<void> {
-    this.log(record, seen.outcome.fallbackDetail);
+    this.log(record, seen.outcome.fallbackDetail, seen.aborted === true);
     recordCompactionTelemetry(record, seen.model);
     await this.notify(record);
   }
@@ -115,13 +117,18 @@ export class CompactionReporter {
     this.pending.set(key, { ...before, ...pending, discardedBill });
   }
 
-  private log(record: CompactionRecord, detail: string | undefined): void {
+  private log(record: CompactionRecord, detail: string | undefined, aborted: boolean): void {
     const how = record.fallback ? 'fallback summary' : `summary by ${record.summarizer}`;
     this.logger.info(
       `${LOG_PREFIX} agent '${record.agentName}': compacted contents ${record.coveredContents.from}..${record.coveredContents.to} ` +
         `(${record.coveredEvents.count} events), ~${record.tokensBefore} -> ~${record.tokensAfter} tokens, ${how}, ${record.durationMs} ms.`,
     );
-    if (record.fallback) {
+    if (record.fallback && aborted)
+      // The thirty-fifth outside trial: an abort of the turn read as the summarizer failing, at warn.
+      this.logger.info(
+        `${LOG_PREFIX} agent '${record.agentName}': the turn was aborted while summarizing; mechanical summary.`,
+      );
+    else if (record.fallback) {
       // Only the kind of failure at warn level: a provider's error text can quote the conversation.
       this.logger.warn(
         `${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? 'failed'}); used the mechanical summary.`,

@@ -13,7 +13,7 @@
  */
 import type { GuardLogger } from '../../options.js';
 import type { PreparationRequest } from '../../preparation/plan.js';
-import { PREPARED_APPLIED, type PreparedHandle } from '../../preparation/prepared-summary.js';
+import type { PreparedHandle } from '../../preparation/prepared-summary.js';
 import type { NewSummary } from '../../summary/new-summary.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { summaryIdentity } from '../../preparation/prepared-record.js';
@@ -137,11 +137,7 @@ export class PreparedSummaries {
     run: (request: PreparationRequest) => Promise<NewSummary>,
     hooks: PreparationHooks = {},
   ): void {
-    if (used && (result.preparedDropped !== undefined || result.summary !== undefined)) {
-      if (result.preparedDropped !== undefined && result.preparedDropped !== PREPARED_APPLIED)
-        this.logger.info(`${LOG_PREFIX} prepared summary dropped: ${result.preparedDropped}.`);
-      this.drop(key, used);
-    }
+    if (used && (result.preparedDropped !== undefined || result.summary !== undefined)) this.drop(key, used);
     const { preparation } = result;
     if (preparation) this.start(key, agentName, preparation, () => run(preparation), hooks);
   }

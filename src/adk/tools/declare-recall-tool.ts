@@ -99,7 +99,7 @@ export class RecallToolDeclarer {
     if (refusal === undefined) return true;
     this.warnings.inform(
       `own-tools:${context.agentName}`,
-      `${LOG_PREFIX} agent '${context.agentName}': ${refusal} declaration, and Gemini refuses one beside that: the guard declares none of its tools there (no ${this.tool.name}, so masking for cost is off; no context_status).`,
+      `${LOG_PREFIX} agent '${context.agentName}': ${refusal} declaration, and Gemini may refuse one beside that (the Gemini API a JSON response, Gemini 2.x a built-in tool): the guard declares none of its tools there (no ${this.tool.name}, so masking for cost is off; no context_status).`,
     );
     return false;
   }
