@@ -18,6 +18,7 @@ import { ModelResponseHooks } from './adk/hooks/model-response-hooks.js';
 import { PolicyCache } from './adk/runtime/policy-cache.js';
 import type { SessionRef } from './adk/runtime/session-scope.js';
 import { UnmatchedAgentsCheck } from './adk/hooks/unmatched-agents-check.js';
+import { checkRunStart } from './adk/hooks/run-start-checks.js';
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
 import { isGivenStoredAnswer, StoredAnswers } from './adk/tools/stored-answers.js';
 import { cutAfterOwnCallbacks } from './adk/tools/own-after-tool.js';
@@ -164,13 +165,13 @@ export class ContextGuard extends BasePlugin {
     return agent;
   }
 
-  /** Warns once about an `agents` entry that names no agent of the app being run. */
+  /** Warns once about an `agents` entry that names no agent of the app being run, and about a live run. */
   override async beforeRunCallback({
     invocationContext,
   }: {
     invocationContext: InvocationContext;
   }): Promise<undefined> {
-    if (invocationContext.agent) this.agentNames.check(invocationContext.agent);
+    checkRunStart(invocationContext, this.agentNames, this.parts.warnings);
     return undefined;
   }
 
