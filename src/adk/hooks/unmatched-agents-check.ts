@@ -150,8 +150,11 @@ export class UnmatchedAgentsCheck {
     const names = [...new Set(agents.map((each) => each.name))];
     this.report('agents', this.agentKeys, unmatchedAgents(this.agentKeys, names), root);
     const models = [...new Set([...appModelNames(agents), ...this.otherModels])];
-    this.report('prices', this.priceKeys, unmatchedPrices(this.priceKeys, [...models, ...this.pricedNames]), root);
-    this.report('modelWindows', this.windowKeys, unmatchedWindows(this.windowKeys, models), root);
+    // No model known (ADK fails such a run itself): nothing matched or not, for this app or any later one.
+    if (models.length > 0) {
+      this.report('prices', this.priceKeys, unmatchedPrices(this.priceKeys, [...models, ...this.pricedNames]), root);
+      this.report('modelWindows', this.windowKeys, unmatchedWindows(this.windowKeys, models), root);
+    }
     this.checkTools(agents, root);
   }
 
