@@ -27,10 +27,14 @@ function stateChange(input: GuardRequestInput, decision: Decision, arrived: numb
   // Records made on ADK's view of a late answer would cover part of the history only: none is written there but
   // the stored ones cut at the answer's call (locate-stored.ts), which the next request, the whole history again, needs.
   const late = input.lateResponseView === true;
+  // The recall tool is on this request (the shell declared it, or declares it for this call's rewrite): it stays.
+  const rewrote = decision.compaction !== undefined || decision.masking !== undefined;
+  const recallSent = input.recallToolName !== undefined && (input.recallDeclarationTokens === undefined || rewrote);
+  const recallDeclared = decision.usage.recallDeclared === true || recallSent || undefined;
   return {
     summary: late ? decision.cutAtCall?.summary : summaryToStore(input, decision),
     mask: late ? decision.cutAtCall?.mask : decision.mask,
-    usage: withBudget(turns, decision.budget, input.windowOrigin),
+    usage: { ...withBudget(turns, decision.budget, input.windowOrigin), recallDeclared },
     compactionRequestServed: input.manual === true,
   };
 }

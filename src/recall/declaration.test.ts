@@ -21,6 +21,15 @@ describe('shouldDeclareRecall', () => {
     expect(shouldDeclareRecall({ policy: on, fixedTokens: 0, declarationTokens: 200, window: 8_000 })).toBe(false);
   });
 
+  it('should keep declaring it once the session sent it, whatever the shares say now, but never with masking off', () => {
+    // The thirty-seventh outside trial: an instruction filled from state grew past a quarter of the window.
+    const crowded = { policy: on, fixedTokens: 20_000, declarationTokens: 200, window: 32_000 };
+    expect(shouldDeclareRecall(crowded)).toBe(false);
+    expect(shouldDeclareRecall({ ...crowded, declaredBefore: true })).toBe(true);
+    expect(shouldDeclareRecall({ ...crowded, window: 8_000, declaredBefore: true })).toBe(true);
+    expect(shouldDeclareRecall({ ...crowded, policy: { ...on, maskKeepRecent: 0 }, declaredBefore: true })).toBe(false);
+  });
+
   it('should not declare it where masking for cost is off', () => {
     for (const policy of [
       { ...on, maskStaleOutputTokens: 0 },

@@ -31,14 +31,28 @@ interface RecallDeclarationInput {
   /** Heuristic tokens of the recall tool's declaration. */
   readonly declarationTokens: number;
   readonly window: number;
+  /**
+   * The session's requests of this agent declared the tool before: it stays whatever the shares say now. An
+   * instruction filled from state that grows past a quarter of the window took it away mid-session (the thirty-seventh
+   * outside trial): facts in masked results became unrecoverable, and the model's next call of the tool, still in its
+   * history, was an error event ADK handed the user ("not found in the toolsDict").
+   */
+  readonly declaredBefore?: boolean | undefined;
 }
 
 export function shouldDeclareRecall(input: RecallDeclarationInput): boolean {
-  return (
-    maskingForCostOn(input.policy) &&
-    input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_WINDOW_SHARE &&
-    input.fixedTokens + input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_FIXED_SHARE
-  );
+  if (!maskingForCostOn(input.policy)) return false;
+  return input.declaredBefore === true || (withinWindowShare(input) && !crowdedByFixedPart(input));
+}
+
+/** The declaration alone fits the window's share for it. */
+export function withinWindowShare(input: RecallDeclarationInput): boolean {
+  return input.declarationTokens <= input.window * RECALL_DECLARATION_MAX_WINDOW_SHARE;
+}
+
+/** The system instruction and tools, with the declaration, take more than their share of the window. */
+export function crowdedByFixedPart(input: RecallDeclarationInput): boolean {
+  return input.fixedTokens + input.declarationTokens > input.window * RECALL_DECLARATION_MAX_FIXED_SHARE;
 }
 
 /** What the agent's session already holds that refers to the recall tool, and what this call adds. */

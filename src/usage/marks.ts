@@ -31,6 +31,8 @@ export interface UsageMarks {
    * (pipeline/make-summary.ts): it paid two summarizer calls and waited all the same. The session prepares no more.
    */
   readonly preparedFellShort?: boolean | undefined;
+  /** The agent's requests in this session carried the guard's recall tool: it stays declared (recall/declaration.ts). */
+  readonly recallDeclared?: boolean | undefined;
 }
 
 /** What a futile compaction was tried against (plain data; the decision is in trigger/futile-compaction.ts). */
@@ -53,6 +55,7 @@ export function decodeMarks(read: FieldReader, record: Readonly<Record<string, u
     firstRequestPinRefusedCap: read.number('firstRequestPinRefusedCap', { max: MAX_PLAUSIBLE_TOKENS }),
     scheduleHeldAt: read.number('scheduleHeldAt', { max: MAX_PLAUSIBLE_TOKENS }),
     preparedFellShort: read.boolean('preparedFellShort') || undefined,
+    recallDeclared: read.boolean('recallDeclared') || undefined,
   };
 }
 

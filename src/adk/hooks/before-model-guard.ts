@@ -131,10 +131,11 @@ export class BeforeModelGuard {
     request: LlmRequest,
     policy: ResolvedPolicy,
     window: number,
-    stored: { readonly summary: unknown },
+    stored: { readonly summary: unknown; readonly usage: UsageRecord },
     fixedPart: CallFixedPart,
   ): Promise<RecallPending | undefined> {
-    const permitted = this.parts.recallTool.permitted(context, request, policy, window, fixedPart.now());
+    const fixed = { ...fixedPart.now(), declaredBefore: stored.usage.recallDeclared === true };
+    const permitted = this.parts.recallTool.permitted(context, request, policy, window, fixed);
     if (permitted === undefined) return undefined;
     const keys = stateKeysFor(context.agentName);
     const truncations = context.state.get<{ count?: unknown }>(keys.toolTruncations)?.count;

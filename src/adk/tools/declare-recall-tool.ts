@@ -16,7 +16,8 @@
 import type { Context, FunctionTool, LlmRequest } from '@google/adk';
 import { estimateFixedTokens, type FixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
-import { shouldDeclareRecall } from '../../recall/declaration.js';
+import { crowdedByFixedPart, shouldDeclareRecall, withinWindowShare } from '../../recall/declaration.js';
+import { maskingForCostOn } from '../../masking/mask-stale-output.js';
 import type { ResolvedPolicy } from '../../options.js';
 import { contextRecallTool, isContextRecallTool } from './recall-tool.js';
 import type { WarnOnce } from '../runtime/warn-once.js';
@@ -65,17 +66,26 @@ export class RecallToolDeclarer {
    * the agent, it has none, and the declaration fits a `window` not already mostly fixed text
    * (recall/declaration.ts). A tool of the agent's own with the same name is left alone (one
    * warning): masking for cost then stays off for the agent, since nothing could read a masked
-   * result back. `fixed`: the estimate of `request`'s system instruction and tools as they are now.
+   * result back. `fixed`: the estimate of `request`'s system instruction and tools as they are now;
+   * `declaredBefore`: the session's requests of the agent carried it (it then stays: recall/declaration.ts).
    */
   permitted(
     context: Context,
     request: LlmRequest,
     policy: ResolvedPolicy,
     window: number,
-    fixed: Pick<FixedTokens, 'systemTokens' | 'toolTokens'>,
+    fixed: Pick<FixedTokens, 'systemTokens' | 'toolTokens'> & { readonly declaredBefore: boolean },
   ): { readonly name: string; readonly fixedTokens: number } | undefined {
     const fixedTokens = fixed.systemTokens + fixed.toolTokens;
-    if (!shouldDeclareRecall({ policy, fixedTokens, declarationTokens: this.declarationTokens(), window })) return;
+    const shares = { policy, fixedTokens, declarationTokens: this.declarationTokens(), window };
+    if (!shouldDeclareRecall({ ...shares, declaredBefore: fixed.declaredBefore })) {
+      if (maskingForCostOn(policy) && withinWindowShare(shares) && crowdedByFixedPart(shares))
+        this.warnings.inform(
+          `recall-crowded:${context.agentName}`,
+          `${LOG_PREFIX} agent '${context.agentName}': its instruction and tools take over a quarter of the window, so the guard does not declare its recall tool (${this.tool.name}) nor mask for cost; masked results cannot be read back. Add contextRecallTool() to the agent's tools to keep them readable.`,
+        );
+      return;
+    }
     const tools = Object.values(request.toolsDict ?? {});
     if (tools.some((tool) => isContextRecallTool(tool))) return;
     if (tools.some((tool) => tool.name === this.tool.name)) {

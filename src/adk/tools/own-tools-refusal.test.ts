@@ -14,13 +14,17 @@ describe('ownToolsRefusal', () => {
       ownToolsRefusal({ tools: [fn, { googleSearch: {} }], responseMimeType: 'application/json' }),
     ).toBeUndefined();
     expect(ownToolsRefusal({ responseMimeType: 'text/plain' })).toBeUndefined();
+    // Code execution takes function declarations beside it (ADK's documentation, TypeScript and Gemini 2.0+).
+    expect(ownToolsRefusal({ tools: [{ codeExecution: {} }] })).toBeUndefined();
   });
 
   it('should refuse beside a built-in tool alone, naming it, and beside a JSON response', () => {
     expect(ownToolsRefusal({ tools: [{ googleSearch: {} }, { urlContext: {} }] })).toContain(
       '(googleSearch, urlContext)',
     );
-    expect(ownToolsRefusal({ tools: [{ codeExecution: {} }] })).toContain('built-in tool (codeExecution)');
+    expect(ownToolsRefusal({ tools: [{ codeExecution: {} }, { googleMaps: {} }] })).toContain(
+      'built-in tool (googleMaps)',
+    );
     expect(ownToolsRefusal({ tools: [{ functionDeclarations: [] }, { googleSearch: {} }] })).toContain('googleSearch');
     expect(ownToolsRefusal({ responseSchema: { type: Type.OBJECT } })).toContain('response schema');
     expect(ownToolsRefusal({ responseJsonSchema: { type: 'object' } })).toContain('response schema');

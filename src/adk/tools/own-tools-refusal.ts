@@ -6,7 +6,9 @@
  * without tools, which ADK 2.0.0 sends so except on Vertex AI, `canUseOutputSchemaWithTools`). The thirty-fifth
  * outside trial: the guard's declaration turned such accepted requests into a 400 on every later call, unseen
  * behind an `AgentTool`. A request that declares functions already carries the mix the provider took: one more
- * declaration changes nothing there.
+ * declaration changes nothing there. Code execution is not refused: ADK's documentation gives it no such limit in
+ * TypeScript with Gemini 2.0 and newer, and the guard masks an executor's outputs for the recall tool to read back
+ * (test/integration/code-output-masking.test.ts).
  */
 import type { GenerateContentConfig, Tool } from '@google/genai';
 
@@ -23,9 +25,12 @@ export function ownToolsRefusal(config: GenerateContentConfig | undefined): stri
   return undefined;
 }
 
-/** The built-in tools a tool entry names: every key set but `functionDeclarations`. */
+/** Keys of a tool entry that name no built-in tool refused beside a function declaration. */
+const ALONGSIDE_FUNCTIONS = new Set(['functionDeclarations', 'codeExecution']);
+
+/** The built-in tools a tool entry names that Gemini may refuse beside a function: every key set but those. */
 function builtInTools(tool: Tool): string[] {
   return Object.entries(tool).flatMap(([key, value]) =>
-    key !== 'functionDeclarations' && value !== undefined && value !== null ? [key] : [],
+    !ALONGSIDE_FUNCTIONS.has(key) && value !== undefined && value !== null ? [key] : [],
   );
 }
