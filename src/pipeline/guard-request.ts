@@ -19,12 +19,7 @@
  */
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import { startsFreshChain } from '../interactions/fresh-chain.js';
-import {
-  checkPrepared,
-  PREPARED_APPLIED,
-  type PreparedCheck,
-  type PreparedHandle,
-} from '../preparation/prepared-summary.js';
+import { checkPrepared, type PreparedCheck, type PreparedHandle } from '../preparation/prepared-summary.js';
 import { withServerChain } from '../usage/server-chain.js';
 import { compact } from './compact.js';
 import type { Decision, GuardRequestInput, GuardRequestResult } from './contract.js';
@@ -42,10 +37,7 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
   const observed = observe(input);
   const prepared = input.prepared && preparedCheck(input, input.prepared, observed);
   const decided = await decide(input, observed, observed.decision.reason, prepared);
-  const decision =
-    prepared?.valid === false
-      ? withDroppedPreparation(decided, prepared.reason, input.prepared?.madeElsewhere)
-      : decided;
+  const decision = prepared?.valid === false ? { ...decided, preparedDropped: prepared.reason } : decided;
   const result = withStateChange(
     input,
     {
@@ -96,20 +88,6 @@ function unreadAnswerAside(input: GuardRequestInput, handle: PreparedHandle, che
   return unseen === undefined
     ? check
     : { valid: false, reason: 'an answer the application sent arrived inside what it covers' };
-}
-
-/**
- * A prepared summary the decision may not apply: counted as waste unless it is the stored summary already, or was
- * made by another process, which counts it (`PreparedHandle.madeElsewhere`).
- */
-function withDroppedPreparation(
-  decision: Decision,
-  reason: string,
-  madeElsewhere: boolean | undefined,
-): Decision & { readonly preparedDropped: string } {
-  if (reason === PREPARED_APPLIED || madeElsewhere === true) return { ...decision, preparedDropped: reason };
-  const usage = { ...decision.usage, droppedPreparations: decision.usage.droppedPreparations + 1 };
-  return { ...decision, usage, preparedDropped: reason };
 }
 
 /** Interactions mode: whether the request starts a fresh server-side chain, and the chain it leaves. */

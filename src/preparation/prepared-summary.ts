@@ -21,12 +21,6 @@ export interface PreparedHandle {
   readonly watermark: SummaryPosition;
   /** Keys of the application's answers its summary read; `undefined` in a claim written before they were kept. */
   readonly answers?: readonly string[] | undefined;
-  /**
-   * Made by another process (read from the claim or the stored copy in state): its drop is counted by the process
-   * that made it and billed it, when its own next call finds it invalid too, not here as well (review 30: one wasted
-   * preparation counted twice across two replicas).
-   */
-  readonly madeElsewhere?: boolean | undefined;
   /** Settles with the summary (undefined when it could not be made) and the milliseconds this call waited. */
   take(): Promise<{ readonly prepared: NewSummary | undefined; readonly waitedMs: number }>;
 }

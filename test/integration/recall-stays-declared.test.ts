@@ -7,7 +7,7 @@
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type Context, type LlmRequest } from '@google/adk';
 import type { Tool } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { ContextGuard } from '../../src/index.js';
+import { ContextGuard, contextRecallTool } from '../../src/index.js';
 import {
   CapturingLogger,
   proseText,
@@ -103,5 +103,26 @@ describe('the recall tool of a session whose instruction grows', () => {
     expect(first).toBeGreaterThanOrEqual(0);
     expect(withRecall.slice(first).every(Boolean)).toBe(true);
     expect(recalled).toContain('REF-ZX81Q');
+  });
+
+  it.each([
+    ['says once why it sends no recall tool', false, 1],
+    ['says nothing of it where the agent has a recall tool of its own', true, 0],
+  ] as const)('where the instruction takes over a quarter of the window from the start, %s', async (_, own, lines) => {
+    const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.3), script });
+    const agent = new LlmAgent({
+      name: 'planner',
+      model,
+      instruction: `You plan trips.\n${proseText(45_000, 5)}`,
+      tools: own ? [search, contextRecallTool()] : [search],
+    });
+    const logger = new CapturingLogger();
+    const guard = new ContextGuard({ contextWindow: WINDOW, logger });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
+    const { id } = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    for (let turn = 3; turn <= 6; turn++)
+      expect(errorCodes(await runTurn(runner, id, `Turn ${turn}: plan.`))).toEqual([]);
+    expect(logger.matching('take over a quarter of the window')).toHaveLength(lines);
   });
 });

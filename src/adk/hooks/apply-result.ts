@@ -31,6 +31,7 @@ import type { BudgetLine } from '../../budget/budget-line.js';
 import { budgetLineContent } from '../../budget/budget-line.js';
 import { rememberBudgetFigures } from '../tools/context-status-tool.js';
 import { recordBudgetLine } from '../../telemetry/budget-metrics.js';
+import { wastedPreparation, withWastedPreparation } from '../../preparation/wasted-preparation.js';
 
 /** What applying a result uses, built once per guard. */
 export interface ResultAppliers {
@@ -56,6 +57,7 @@ export async function applyResult(
   appliers: ResultAppliers,
 ): Promise<void> {
   const agentName = context.agentName;
+  result = countedWaste(agentName, read, result, appliers.logger);
   writeStateChange(context.state, agentName, result.state, read.requestId);
   reportSummary(context, key, result, appliers);
   if (result.discardedSummarizer) billDiscarded(context, read, result.discardedSummarizer, appliers.reporter);
@@ -86,9 +88,6 @@ export async function applyResult(
     },
     hooks,
   );
-  // Whichever replica's it was, once: where the drop is counted (pipeline/guard-request.ts).
-  if (result.counts.droppedPreparations > 0)
-    appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': prepared summary dropped: ${result.preparedDropped}.`);
   if (result.masking) reportMasking(agentName, result.masking, appliers.logger);
   appliers.calls.stash(context, result.counts);
   if (result.contents) request.contents = result.contents;
@@ -136,6 +135,20 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
 }
 
 /** Whether this call's new summary is written (not one made on ADK's view of a late answer, which writes none). */
+/** `result` with a claimed preparation it settles without applying counted once, and said (preparation/wasted-preparation.ts). */
+function countedWaste(agentName: string, read: ReadRequest, result: GuardRequestResult, logger: GuardLogger) {
+  const wasted = wastedPreparation({
+    claimed: read.prepared.claim !== undefined,
+    applied: result.compaction?.prepared === true,
+    dropped: result.preparedDropped,
+    stored: storedNew(result),
+    preparing: result.preparation !== undefined,
+  });
+  if (wasted === undefined) return result;
+  logger.info(`${LOG_PREFIX} agent '${agentName}': prepared summary dropped: ${wasted}.`);
+  return withWastedPreparation(result);
+}
+
 const storedNew = (result: GuardRequestResult): result is GuardRequestResult & { newSummary: SummaryRecord } =>
   result.newSummary !== undefined && result.state.summary === result.newSummary;
 

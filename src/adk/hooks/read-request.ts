@@ -295,6 +295,6 @@ function budgetLineFor(
 function preparedForInput(handle: PreparedHandle | undefined, hooks: CompactionHooks): PreparedHandle | undefined {
   if (!handle) return undefined;
   // `answers` kept: without them every answer of the application's inside it reads as unread, and it is dropped.
-  const { previous, watermark, answers, madeElsewhere } = handle;
-  return { previous, watermark, answers, madeElsewhere, take: hooks.wrap(() => handle.take()) };
+  const { previous, watermark, answers } = handle;
+  return { previous, watermark, answers, take: hooks.wrap(() => handle.take()) };
 }

@@ -127,7 +127,6 @@ export class ReplicaPrepared {
           previous: stored.previous,
           watermark: stored.watermark,
           answers: stored.answers,
-          madeElsewhere: true,
           take: async () => ({ prepared: restorePrepared(stored), waitedMs: 0 }),
         },
       };
@@ -140,7 +139,6 @@ export class ReplicaPrepared {
           previous: claim.previous,
           watermark: claim.watermark,
           answers: claim.answers,
-          madeElsewhere: true,
           take: () => this.await(address, context.agentName, claim, policy),
         },
       };

@@ -78,6 +78,9 @@ export class RecallToolDeclarer {
   ): { readonly name: string; readonly fixedTokens: number } | undefined {
     const fixedTokens = fixed.systemTokens + fixed.toolTokens;
     const shares = { policy, fixedTokens, declarationTokens: this.declarationTokens(), window };
+    const tools = Object.values(request.toolsDict ?? {});
+    // The agent's own recall tool: masking for cost is on with it whatever the shares (masking/mask-stale-output.ts).
+    if (tools.some((tool) => isContextRecallTool(tool))) return;
     if (!shouldDeclareRecall({ ...shares, declaredBefore: fixed.declaredBefore })) {
       if (maskingForCostOn(policy) && withinWindowShare(shares) && crowdedByFixedPart(shares))
         this.warnings.inform(
@@ -86,8 +89,6 @@ export class RecallToolDeclarer {
         );
       return;
     }
-    const tools = Object.values(request.toolsDict ?? {});
-    if (tools.some((tool) => isContextRecallTool(tool))) return;
     if (tools.some((tool) => tool.name === this.tool.name)) {
       this.warnings.warn(
         `recall-name:${context.agentName}`,
