@@ -31,7 +31,7 @@ import type { BudgetLine } from '../../budget/budget-line.js';
 import { budgetLineContent } from '../../budget/budget-line.js';
 import { rememberBudgetFigures } from '../tools/context-status-tool.js';
 import { recordBudgetLine } from '../../telemetry/budget-metrics.js';
-import { wastedPreparation, withWastedPreparation } from '../../preparation/wasted-preparation.js';
+import { wastedPreparation, withWastedPreparation } from '../../pipeline/wasted-preparation.js';
 
 /** What applying a result uses, built once per guard. */
 export interface ResultAppliers {
@@ -135,7 +135,7 @@ function reportSummary(context: Context, key: string, result: GuardRequestResult
 }
 
 /** Whether this call's new summary is written (not one made on ADK's view of a late answer, which writes none). */
-/** `result` with a claimed preparation it settles without applying counted once, and said (preparation/wasted-preparation.ts). */
+/** `result` with a claimed preparation it settles without applying counted once, and said (pipeline/wasted-preparation.ts). */
 function countedWaste(agentName: string, read: ReadRequest, result: GuardRequestResult, logger: GuardLogger) {
   const wasted = wastedPreparation({
     claimed: read.prepared.claim !== undefined,

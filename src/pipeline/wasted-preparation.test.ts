@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PREPARED_APPLIED } from './prepared-summary.js';
+import { PREPARED_APPLIED } from '../preparation/prepared-summary.js';
 import { wastedPreparation, type ClaimSettling } from './wasted-preparation.js';
 
 const settling = (fields: Partial<ClaimSettling>): ClaimSettling => ({

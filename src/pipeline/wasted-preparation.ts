@@ -5,8 +5,8 @@
  * replaced the claim before the maker looked (reviews 30 and 31). A preparation whose claim never reached state (its
  * step failed before the event was stored) is not counted.
  */
-import type { GuardRequestResult } from '../pipeline/contract.js';
-import { PREPARED_APPLIED } from './prepared-summary.js';
+import type { GuardRequestResult } from './contract.js';
+import { PREPARED_APPLIED } from '../preparation/prepared-summary.js';
 
 /** What a call did with the claim in state, as plain data. */
 export interface ClaimSettling {
