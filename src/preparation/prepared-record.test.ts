@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeRecord } from '../state/codec.js';
 import { type SummaryRecord } from '../summary/stored-summary.js';
-import { MAX_LISTED_DROPPED_FACTS } from '../summary/new-summary.js';
+import { MAX_LISTED_DROPPED_FACTS } from '../summary/dropped-facts.js';
 import {
   decodePreparationClaim,
   decodeStoredPreparedSummary,

@@ -13,7 +13,8 @@ import { decodeAnswerKeys, decodeSummaryRecord, type SummaryRecord } from '../su
 import { decodeCount } from '../state/field-reader.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
 import { MAX_CALLS } from '../cost/bill-summary.js';
-import { MAX_LISTED_DROPPED_FACTS, type NewSummary } from '../summary/new-summary.js';
+import type { NewSummary } from '../summary/new-summary.js';
+import { decodeDroppedFacts } from '../summary/dropped-facts.js';
 import type { SummaryPosition } from '../state/watermark.js';
 import { decodeCoveredContents } from '../state/covered-contents.js';
 
@@ -97,17 +98,6 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
   return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
 }
 
-/** More dropped facts than this in one compaction is not plausible (a stored record may have been edited). */
-const MAX_DROPPED_FACT_COUNT = 1_000_000;
-
-/** The dropped facts as stored, bounded as the summary that wrote them bounds them, and their count. */
-function droppedFactsOf(value: unknown, count: unknown): Pick<NewSummary, 'droppedFacts' | 'droppedFactCount'> {
-  const listed = Array.isArray(value) ? value.filter((fact): fact is string => typeof fact === 'string') : [];
-  const droppedFacts = listed.slice(0, MAX_LISTED_DROPPED_FACTS);
-  const counted = Math.min(Math.floor(decodeCount(count) ?? 0), MAX_DROPPED_FACT_COUNT);
-  return { droppedFacts, droppedFactCount: Math.max(counted, listed.length) };
-}
-
 /** Decodes a prepared summary, or `undefined` when it is missing or unusable. */
 export function decodeStoredPreparedSummary(value: unknown): StoredPreparedSummary | undefined {
   const claim = decodePreparationClaim(value);
@@ -122,7 +112,7 @@ export function decodeStoredPreparedSummary(value: unknown): StoredPreparedSumma
     ...claim,
     record,
     outcome,
-    ...droppedFactsOf(dropped, value['droppedFactCount']),
+    ...decodeDroppedFacts(dropped, value['droppedFactCount']),
     currentRequest: currentRequest ?? undefined,
     droppedContents: Math.floor(decodeCount(value['droppedContents']) ?? 0),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCompactionRecord } from './compaction-record.js';
-import { MAX_LISTED_DROPPED_FACTS } from '../summary/new-summary.js';
+import { MAX_LISTED_DROPPED_FACTS } from '../summary/dropped-facts.js';
 
 const stored = {
   id: 'c1',
@@ -27,7 +27,7 @@ describe('decodeCompactionRecord', () => {
       droppedFacts: ['Fact A.', 'Fact B.'],
       droppedFactCount: 40,
     });
-    expect(decodeCompactionRecord({ ...stored, droppedFacts: named, droppedFactCount: -1 })?.droppedFactCount).toBe(3);
+    expect(decodeCompactionRecord({ ...stored, droppedFacts: named, droppedFactCount: -1 })?.droppedFactCount).toBe(2);
     expect(decodeCompactionRecord({ ...stored, droppedFacts: 'many' })).toMatchObject({
       droppedFacts: [],
       droppedFactCount: 0,

@@ -10,7 +10,7 @@
 import type { SummarizerFailureKind } from '../summary/summarizer.js';
 import { isPlainObject } from '../config/plain-object.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
-import { MAX_LISTED_DROPPED_FACTS } from '../summary/new-summary.js';
+import { decodeDroppedFacts } from '../summary/dropped-facts.js';
 
 export const COMPACTION_METADATA_KEY = 'context_guard_compaction';
 
@@ -105,14 +105,10 @@ export function decodeCompactionRecord(value: unknown): CompactionRecord | undef
   if (!isPlainObject(coveredContents) || !isPlainObject(coveredEvents)) return undefined;
   const record = value as unknown as CompactionRecord;
   // Records written before background compaction have neither field: the call made its own summary.
-  // Records written before dropped facts were capped name them all (review 30: 253 in one record).
-  const dropped = Array.isArray(value['droppedFacts']) ? (value['droppedFacts'] as unknown[]) : [];
-  const count = value['droppedFactCount'];
   return {
     ...record,
-    droppedFacts: dropped.filter((fact): fact is string => typeof fact === 'string').slice(0, MAX_LISTED_DROPPED_FACTS),
-    droppedFactCount:
-      typeof count === 'number' && Number.isSafeInteger(count) && count >= dropped.length ? count : dropped.length,
+    // Records written before dropped facts were capped name them all (review 30: 253 in one record).
+    ...decodeDroppedFacts(value['droppedFacts'], value['droppedFactCount']),
     prepared: value['prepared'] === true,
     waitedMs: typeof value['waitedMs'] === 'number' ? value['waitedMs'] : record.durationMs,
   };

@@ -5,7 +5,7 @@ import { RECORD_VERSION } from '../state/codec.js';
 import { anchorAt } from '../state/watermark.js';
 import { buildSummaryRecord, type SummaryRecordInput } from './build-summary-record.js';
 import { factsChars } from '../memory/durable-facts.js';
-import { MAX_LISTED_DROPPED_FACTS } from './new-summary.js';
+import { MAX_LISTED_DROPPED_FACTS } from './dropped-facts.js';
 
 const FINGERPRINTS = ['f0', 'f1', 'f2', 'f3', 'f4'];
 const SUMMARIZED = {

@@ -17,7 +17,8 @@ import {
 } from '../memory/durable-facts.js';
 import { RECORD_VERSION } from '../state/codec.js';
 import { type SummaryRecord } from './stored-summary.js';
-import { MAX_LISTED_DROPPED_FACTS, type NewSummary } from './new-summary.js';
+import type { NewSummary } from './new-summary.js';
+import { droppedFactsOf } from './dropped-facts.js';
 import { anchorAt } from '../state/watermark.js';
 import { answerFacts } from '../memory/answer-facts.js';
 import { coveredContentsAt } from '../state/covered-contents.js';
@@ -83,8 +84,7 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   };
   return {
     record,
-    droppedFacts: facts.dropped.slice(0, MAX_LISTED_DROPPED_FACTS),
-    droppedFactCount: facts.dropped.length,
+    ...droppedFactsOf(facts.dropped),
     outcome,
     droppedContents: input.droppedContents,
   };
