@@ -22,7 +22,6 @@ import { checkRunStart } from './adk/hooks/run-start-checks.js';
 import type { PluginAfterToolParams } from './adk/tools/tool-output-callback.js';
 import { isGivenStoredAnswer, StoredAnswers } from './adk/tools/stored-answers.js';
 import { cutAfterOwnCallbacks } from './adk/tools/own-after-tool.js';
-import { mendA2aEvent } from './adk/hooks/a2a-events.js';
 import type { AddPinResult, Pin, PinSource } from './memory/pins.js';
 import type { AgentContextStatus } from './status/context-status.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from './options.js';
@@ -234,9 +233,9 @@ export class ContextGuard extends BasePlugin {
     return undefined;
   }
 
-  /** An event across ADK's A2A: no cycle in its metadata, and a served run's records stay home (adk/hooks/a2a-events.ts). */
+  /** An event: a call's records if a callback answered it; across A2A, no cycle and records home (adk/hooks/a2a-events.ts). */
   override async onEventCallback(params: { invocationContext: InvocationContext; event: Event }): Promise<undefined> {
-    return inSessionLog(params, () => mendA2aEvent(params.invocationContext, params.event, this.logger));
+    return inSessionLog(params, () => this.responses.eventArrived(params.invocationContext, params.event));
   }
 
   override async onModelErrorCallback({

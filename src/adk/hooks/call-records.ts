@@ -5,7 +5,7 @@
  * (record-response.ts) and the failed call (model-error-event.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Context } from '@google/adk';
+import type { Context, Event, InvocationContext } from '@google/adk';
 import type { CallBill } from '../../cost/bill-usage.js';
 import { recordedSummarizerBill, sumBills } from '../../cost/bill-summary.js';
 import {
@@ -16,22 +16,51 @@ import {
   NO_COUNTS,
 } from '../../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
+import { callScopeOfContext, callScopeOfEvent } from '../runtime/session-scope.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { PendingCalls } from './pending-calls.js';
+
+/** Where a call's records wait for its outcome. */
+interface WaitingRecords {
+  readonly reporter: CompactionReporter;
+  readonly calls: PendingCalls;
+}
 
 /** `customMetadata` with the call's records, or `undefined` when it has none. */
 export function takeCallRecords(
   context: Context,
-  from: { readonly reporter: CompactionReporter; readonly calls: PendingCalls },
+  from: WaitingRecords,
   bill: CallBill | undefined,
   rejected: boolean,
 ): Record<string, unknown> | undefined {
-  const pending = from.reporter.take(context);
+  return takeRecordsOf(callScopeOfContext(context), context.agentName, from, bill, rejected);
+}
+
+/**
+ * The records of the call an event answers when they are still waiting: a callback after the guard's hook
+ * (an agent's own, another plugin's) answered the call itself, so no after-model hook took them. Put on the
+ * event in place before the runner stores it; a partial event is not stored, and an event of a call whose
+ * hook took its records finds none.
+ */
+export function settleAnsweredElsewhere(invocation: InvocationContext, event: Event, from: WaitingRecords): void {
+  if (event.partial === true || event.author === undefined || event.author === 'user') return;
+  const records = takeRecordsOf(callScopeOfEvent(invocation, event), event.author, from, undefined, false);
+  if (records) event.customMetadata = { ...(event.customMetadata ?? {}), ...records };
+}
+
+function takeRecordsOf(
+  scope: string,
+  agentName: string,
+  from: WaitingRecords,
+  bill: CallBill | undefined,
+  rejected: boolean,
+): Record<string, unknown> | undefined {
+  const pending = from.reporter.take(scope);
   const compaction = pending?.record;
-  const taken = from.calls.take(context);
+  const taken = from.calls.take(scope);
   const counts = rejected ? addCounts(taken ?? NO_COUNTS, { ...NO_COUNTS, rejectedCalls: 1 }) : taken;
   const summarizer = sumBills(compaction && recordedSummarizerBill(compaction), pending?.discardedBill);
-  const call = buildCallRecord(randomUUID(), context.agentName, counts, bill, summarizer, pending?.preparationId);
+  const call = buildCallRecord(randomUUID(), agentName, counts, bill, summarizer, pending?.preparationId);
   if (!compaction && !call) return undefined;
   return {
     ...(compaction ? { [COMPACTION_METADATA_KEY]: compaction } : {}),

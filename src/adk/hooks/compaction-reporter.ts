@@ -99,9 +99,9 @@ export class CompactionReporter {
     await this.notify(record);
   }
 
-  /** The record of the compaction made for this call, once. */
-  take(context: Context): PendingCompaction | undefined {
-    return this.pending.take(callScopeOfContext(context));
+  /** The record of the compaction made for the call of this scope (runtime/session-scope.ts), once. */
+  take(callScope: string): PendingCompaction | undefined {
+    return this.pending.take(callScope);
   }
 
   /**

@@ -4,7 +4,9 @@
  * window and hands ADK an event that carries the step's state (adk/hooks/model-error-event.ts). A
  * failure of the guard itself is logged and the call goes on as ADK would have it.
  */
-import type { Context, LlmRequest, LlmResponse } from '@google/adk';
+import type { Context, Event, InvocationContext, LlmRequest, LlmResponse } from '@google/adk';
+import { mendA2aEvent } from './a2a-events.js';
+import { settleAnsweredElsewhere } from './call-records.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import type { GuardLogger } from '../../options.js';
@@ -46,6 +48,19 @@ export class ModelResponseHooks {
         error,
       );
     }
+  }
+
+  /**
+   * An event before the runner stores it: the records of a call another callback answered go on it, then an A2A
+   * event is mended (adk/hooks/a2a-events.ts); never throws.
+   */
+  eventArrived(invocation: InvocationContext, event: Event): Promise<undefined> {
+    try {
+      settleAnsweredElsewhere(invocation, event, this.parts);
+    } catch (error) {
+      logFailure(this.logger, 'error', `${LOG_PREFIX} failed to record a call answered by a callback.`, error);
+    }
+    return mendA2aEvent(invocation, event, this.logger);
   }
 
   /** After a failed call: the event to hand ADK back, if any; never throws. */

@@ -16,8 +16,9 @@ export class PendingCalls {
   private readonly pending = new BoundedMap<string, CallCounts>(MAX_PENDING_CALLS);
 
   /**
-   * Keeps a call's counts for its response. Counts still waiting (a call another plugin answered
-   * itself, so the after-model callback never ran) go with them, on the next call's event.
+   * Keeps a call's counts for its response. Counts still waiting (a callback after the guard's answered the call
+   * itself, and no plugin event hook took them: an agent the guard is attached to) go with them, on the next
+   * call's event.
    */
   stash(context: Context, counts: CallCounts): void {
     const key = callScopeOfContext(context);
@@ -25,8 +26,8 @@ export class PendingCalls {
     this.pending.set(key, waiting ? addCounts(waiting, counts) : counts);
   }
 
-  /** The counts of this call, once. */
-  take(context: Context): CallCounts | undefined {
-    return this.pending.take(callScopeOfContext(context));
+  /** The counts of the call of this scope (runtime/session-scope.ts `callScopeOfContext`), once. */
+  take(callScope: string): CallCounts | undefined {
+    return this.pending.take(callScope);
   }
 }

@@ -4,7 +4,7 @@
  * session id for two users or two apps, so a session id alone would let one
  * user's queued summary or measures reach another's request.
  */
-import type { Context } from '@google/adk';
+import type { Context, Event, InvocationContext } from '@google/adk';
 import { currentCaller, type AgentToolCaller } from './agent-tool-caller.js';
 
 /** A session as ADK names it: a `Session` (`id`) or the `{ appName, userId, sessionId }` of `getSession`. */
@@ -48,11 +48,14 @@ interface InvocationKeys {
 const invocationKeys = new WeakMap<object, InvocationKeys>();
 
 function keysOf(context: Context): InvocationKeys {
-  const invocation = context.invocationContext;
+  return keysOfInvocation(context.invocationContext);
+}
+
+function keysOfInvocation(invocation: InvocationContext): InvocationKeys {
   const caller = currentCaller();
   const appName = invocation.appName;
-  const userId = context.userId;
-  const sessionId = context.sessionId;
+  const userId = invocation.userId;
+  const sessionId = invocation.session.id;
   const known = invocationKeys.get(invocation);
   if (
     known !== undefined &&
@@ -95,5 +98,14 @@ export function userOfContext(context: Context): string {
 
 /** One model call of a session: its scope, invocation and agent (an agent's calls within an invocation follow each other). */
 export function callScopeOfContext(context: Context): string {
-  return `${scopeOfContext(context)}\u0000${context.invocationId}\u0000${context.agentName}`;
+  return callScope(scopeOfContext(context), context.invocationId, context.agentName);
+}
+
+/** The model call an event of `invocation` answers: the agent that wrote it, in its invocation. */
+export function callScopeOfEvent(invocation: InvocationContext, event: Pick<Event, 'invocationId' | 'author'>): string {
+  return callScope(keysOfInvocation(invocation).scope, event.invocationId, event.author ?? '');
+}
+
+function callScope(scope: string, invocationId: string, agentName: string): string {
+  return `${scope}\u0000${invocationId}\u0000${agentName}`;
 }
