@@ -7,7 +7,8 @@ import { billUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
 import { userOfContext } from '../runtime/session-scope.js';
-import { countBeyondWindow, recordReportedUsage } from '../../usage/provider-feedback.js';
+import { countBelowTrusted, countBeyondWindow, recordReportedUsage } from '../../usage/provider-feedback.js';
+import { readReportedUsage, type ReportedUsage } from '../../usage/reported-usage.js';
 import type { WarnOnce } from '../runtime/warn-once.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { overflowInMessage } from '../../estimate/overflow-error.js';
@@ -55,33 +56,51 @@ export function recordResponse(
   if (recorded.has(response)) return;
   recorded.add(response);
   const model = modelNameOf(context, response);
+  const reported = usageOf(context, response, model, recorders.warnings);
   // Partial (streamed) chunks are not stored and repeat the usage the final response reports: only a response
   // that is not partial carries the records and is billed (a streamed call may have several: billed once).
   const price = agentModelPrice(context.invocationContext.agent, priceOf);
   const bill = response.partial
     ? undefined
-    : billResponse(context, response, model, price, recorders.usage, onUnpriced);
+    : billResponse(context, reported, model, price, recorders.usage, onUnpriced);
   // A failed interaction (Interactions API) states its overflow in an answer: learned as a rejection.
   const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
   // Before the count is paired with the estimate: the request the model got is the one the agent's callbacks left.
   const change = recorders.left.takeChange(context);
-  recordAnswer(context, response, model, bill, recorders, change);
+  recordAnswer(context, response, reported, model, bill, recorders, change);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
+}
+
+/** The response's usage read as Gemini reports it (usage/reported-usage.ts), said once per model when it was not. */
+function usageOf(
+  context: Context,
+  response: LlmResponse,
+  model: string | undefined,
+  warnings: WarnOnce,
+): ReportedUsage | undefined {
+  if (!response.usageMetadata) return undefined;
+  const read = readReportedUsage(response.usageMetadata);
+  if (read.cachedOutsidePrompt)
+    warnings.warn(
+      `cached-outside-prompt\u0000${model ?? ''}`,
+      `${LOG_PREFIX} agent '${context.agentName}': the usage reported for '${model ?? 'the model'}' has more cached tokens (cachedContentTokenCount) than prompt tokens (promptTokenCount); read as a prompt count that leaves the cached tokens out, and added up. Report promptTokenCount as every prompt token, cached ones included (for Anthropic: input_tokens + cache_read_input_tokens + cache_creation_input_tokens; README, "Other providers' models").`,
+    );
+  return read.usage;
 }
 
 function billResponse(
   context: Context,
-  response: LlmResponse,
+  reported: ReportedUsage | undefined,
   model: string | undefined,
   priceOf: (model: string | undefined) => ModelPrice | undefined,
   usage: CallUsage,
   onUnpriced: (model: string) => void,
 ): CallBill | undefined {
-  if (!response.usageMetadata) return undefined;
+  if (!reported) return undefined;
   const price = priceOf(model);
   if (price === undefined) onUnpriced(model ?? 'unknown');
-  return usage.billOf(context, response.usageMetadata, price);
+  return usage.billOf(context, reported, price);
 }
 
 /** The records travel on the model response event: ADK persists `customMetadata` verbatim. */
@@ -122,36 +141,59 @@ function learnFromFailedAnswer(
 function recordAnswer(
   context: Context,
   response: LlmResponse,
+  reported: ReportedUsage | undefined,
   model: string | undefined,
   bill: CallBill | undefined,
   { windows, warnings }: Pick<ResponseRecorders, 'windows' | 'warnings'>,
   change: number | undefined,
 ): void {
-  let beyond: { count: number; window: number | undefined; set: boolean } | undefined;
+  let notice: CountNotice | undefined;
   updateUsage(context.state, context.agentName, (record) => {
     const stored = change === undefined ? record : recordAgentAdditions(record, change);
     // An answer, not an error response: the model accepted the request.
-    const usage = response.errorCode ? stored : acceptRequest(stored, response, model, windows, userOfContext(context));
-    const count = response.errorCode ? undefined : countBeyondWindow(usage, response.usageMetadata);
-    if (count !== undefined) beyond = { count, window: usage.window, set: usage.windowSource === 'option' };
-    return response.usageMetadata ? billUsage(recordReportedUsage(usage, response.usageMetadata, model), bill) : usage;
+    const usage = response.errorCode ? stored : acceptRequest(stored, reported, model, windows, userOfContext(context));
+    notice = response.errorCode ? undefined : unbelievedCount(context.agentName, model, usage, reported);
+    return reported ? billUsage(recordReportedUsage(usage, reported, model), bill) : usage;
   });
-  if (beyond)
-    warnings.warn(
-      `count-beyond-window\u0000${model ?? ''}\u0000${context.agentName}`,
-      `${LOG_PREFIX} agent '${context.agentName}': the provider reported ${beyond.count} prompt tokens for a request it accepted, over twice the window of ${beyond.window} tokens ${beyond.set ? 'set in the options' : "the guard knows for '" + (model ?? 'the model') + "'"} and over any correction of the estimate; not calibrated from. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
-    );
+  if (notice) warnings.warn(notice.cause, notice.message);
+}
+
+interface CountNotice {
+  readonly cause: string;
+  readonly message: string;
+}
+
+/** What to say once when the count of an accepted request is not calibrated from (usage/provider-feedback.ts). */
+function unbelievedCount(
+  agentName: string,
+  model: string | undefined,
+  usage: UsageRecord,
+  reported: ReportedUsage | undefined,
+): CountNotice | undefined {
+  const named = model ?? 'the model';
+  const beyond = countBeyondWindow(usage, reported);
+  if (beyond !== undefined)
+    return {
+      cause: `count-beyond-window\u0000${model ?? ''}\u0000${agentName}`,
+      message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${beyond} prompt tokens for a request it accepted, over twice the window of ${usage.window} tokens ${usage.windowSource === 'option' ? 'set in the options' : "the guard knows for '" + named + "'"} and over any correction of the estimate; not calibrated from. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
+    };
+  const below = countBelowTrusted(usage, reported);
+  if (below === undefined) return undefined;
+  return {
+    cause: `count-below-trusted\u0000${model ?? ''}\u0000${agentName}`,
+    message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${below} prompt tokens for a request measured at ~${usage.sentEstimate} tokens, under half of it, after counts that covered their requests; not calibrated from (the calibration learned before is kept). A count that leaves cached tokens out is the likely cause: report promptTokenCount as every prompt token, cached ones included (README, "Other providers' models").`,
+  };
 }
 
 /** The session's and the process's largest accepted request of `model`, with this one. */
 function acceptRequest(
   usage: UsageRecord,
-  response: LlmResponse,
+  reported: ReportedUsage | undefined,
   model: string | undefined,
   windows: ModelWindowResolver,
   user: string,
 ): UsageRecord {
-  const real = response.usageMetadata?.promptTokenCount;
+  const real = reported?.promptTokenCount;
   windows.accept(model, acceptedByCall(usage, real), user);
   return recordAccepted(usage, model, real);
 }

@@ -10,6 +10,7 @@
  */
 import type { BaseLlm, LlmRequest, LlmResponse } from '@google/adk';
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summary/summarizer.js';
+import { readReportedUsage } from '../../usage/reported-usage.js';
 import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
 
 /** Wraps `llm` as a summarizer. */
@@ -59,12 +60,14 @@ function reportedUsage(
   usage: LlmResponse['usageMetadata'],
 ): Pick<SummarizeResult, 'promptTokens' | 'cachedPromptTokens' | 'outputTokens'> {
   if (!usage) return {};
+  // A prompt count that leaves the cached tokens out is read as the agent's own calls' are (usage/reported-usage.ts).
+  const prompt = readReportedUsage(usage).usage.promptTokenCount;
   const output =
     usage.candidatesTokenCount === undefined && usage.thoughtsTokenCount === undefined
       ? undefined
       : (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
   return {
-    promptTokens: usage.promptTokenCount,
+    promptTokens: prompt,
     cachedPromptTokens: usage.cachedContentTokenCount,
     outputTokens: output,
   };
