@@ -19,7 +19,8 @@
 import { FunctionTool, type Event, type LlmRequest } from '@google/adk';
 import { Type } from '@google/genai';
 import type { Content, Part } from '@google/genai';
-import { OFFLOAD_ARTIFACT_PREFIX, RECALL_TOOL_NAME } from '../src/internal.js';
+import { OFFLOAD_ARTIFACT_PREFIX } from '../src/index.js';
+import { RECALL_TOOL_NAME } from '../src/internal.js';
 import { contentsText, logText } from '../src/testing/index.js';
 import { budgetLineAnswer, GATEWAY_LOGS_TOOL, type BudgetLineFacts } from './budget-line-work.js';
 import type { ToolWorkKind } from './scenario-types.js';

@@ -17,8 +17,9 @@ export class ContextGuardConfigError extends Error {
   /** The value that was received. */
   readonly value: unknown;
 
-  constructor(option: string, value: unknown, expectation: string) {
-    super(`ContextGuard option '${option}' ${expectation}; received ${describeValue(value)}.`);
+  /** `owner`: what takes the option, as the message names it (`contextRecallTool()`, say). */
+  constructor(option: string, value: unknown, expectation: string, owner = 'ContextGuard') {
+    super(`${owner} option '${option}' ${expectation}; received ${describeValue(value)}.`);
     this.name = 'ContextGuardConfigError';
     this.option = option;
     this.value = value;

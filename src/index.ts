@@ -21,7 +21,7 @@ export type { StoredSession } from './adk/session-actions.js';
 export type { SessionRef } from './adk/runtime/session-scope.js';
 export type { CompactionListener } from './adk/hooks/compaction-reporter.js';
 export type { AddPinResult, Pin, PinSource } from './memory/pins.js';
-export { ContextGuardConfigError, ContextGuardPinError } from './errors.js';
+export { ContextGuardConfigError, ContextGuardPinError, isContextGuardConfigError } from './errors.js';
 // Summaries and token counts.
 export { llmSummarizer } from './adk/runtime/llm-summarizer.js';
 export type { Summarizer, SummarizeRequest, SummarizeResult, SummarizerFailureKind } from './summary/summarizer.js';
@@ -68,6 +68,7 @@ export type {
   ToolTruncationListener,
 } from './adk/tools/tool-output-callback.js';
 export { withArtifactOffload } from './adk/tools/offload-tool-output.js';
+export { OFFLOAD_ARTIFACT_PREFIX, OFFLOAD_HANDLE_KEY } from './offload/artifact-handle.js';
 export type {
   ArtifactOffloadOptions,
   OffloadingToolOutputTruncator,

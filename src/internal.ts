@@ -22,7 +22,6 @@ export { PINNED_MARKER } from './memory/pins.js';
 // The pins stored in a session's state, whichever key they are under (tests read state through it).
 export { storedPins } from './memory/stored-pins.js';
 export { RECALL_TOOL_NAME } from './adk/tools/recall-tool.js';
-export { OFFLOAD_ARTIFACT_PREFIX } from './offload/artifact-handle.js';
 // The budget the simulator reports against.
 export { computeBudget } from './budget/compute-budget.js';
 // Measured by the bench's micro-benchmarks (bench/steady.ts, bench/worst-case.ts).

@@ -33,9 +33,10 @@ describe('agentsMdInstruction', () => {
         cwd: folder(),
         projectMarkers: [],
         logger: { error: (...args: unknown[]) => errors.push(args) },
+        // The first read is the options check when the provider is made; the second, the first load's.
         get fileName(): string {
           reads++;
-          if (reads === 1) throw new Error('transient');
+          if (reads === 2) throw new Error('transient');
           return 'AGENTS.md';
         },
       });

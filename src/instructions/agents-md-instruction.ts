@@ -6,7 +6,8 @@
  * instructions and fails on a missing key, and AGENTS.md files often contain
  * braces (code samples, JSON). Provider output is used verbatim.
  */
-import { createInstructionsCache, type InstructionsCacheOptions } from './load-once.js';
+import { checkFactoryOptions } from '../validation/factory-options.js';
+import { createInstructionsCache, INSTRUCTIONS_CACHE_FIELDS, type InstructionsCacheOptions } from './load-once.js';
 
 /**
  * An instruction provider: assignable to `LlmAgent`'s `instruction` (ADK's
@@ -25,8 +26,10 @@ export type AgentsMdInstructionProvider = () => Promise<string>;
  *
  * @example
  * new LlmAgent({ name: 'coder', model, instruction: agentsMdInstruction({ onLoad: (l) => console.log(l.truncated) }) })
+ * @throws ContextGuardConfigError for an option out of range or a key that is no option.
  */
 export function agentsMdInstruction(options: InstructionsCacheOptions = {}): AgentsMdInstructionProvider {
+  checkFactoryOptions('agentsMdInstruction()', options, INSTRUCTIONS_CACHE_FIELDS);
   const cache = createInstructionsCache(options);
   return async () => {
     try {

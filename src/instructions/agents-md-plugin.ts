@@ -13,9 +13,15 @@
  */
 import { BasePlugin, getLogger, type Context, type LlmRequest, type LlmResponse } from '@google/adk';
 import type { GuardLogger } from '../options.js';
-import { createInstructionsCache, type InstructionsCache, type InstructionsCacheOptions } from './load-once.js';
+import {
+  createInstructionsCache,
+  INSTRUCTIONS_CACHE_FIELDS,
+  type InstructionsCache,
+  type InstructionsCacheOptions,
+} from './load-once.js';
 import type { LoadedInstructions } from './load-instructions.js';
 import { prependSystemInstruction } from './prepend-system-instruction.js';
+import { checkFactoryOptions } from '../validation/factory-options.js';
 import { logFailure } from '../logging/failure-log.js';
 
 /** Options of `AgentsMdInstructionsPlugin`. */
@@ -48,7 +54,13 @@ export class AgentsMdInstructionsPlugin extends BasePlugin {
   private readonly instructionsCache: InstructionsCache;
   private readonly logger: GuardLogger;
 
+  /** @throws ContextGuardConfigError for an option out of range or a key that is no option. */
   constructor(options: AgentsMdInstructionsOptions = {}) {
+    checkFactoryOptions('AgentsMdInstructionsPlugin', options, {
+      ...INSTRUCTIONS_CACHE_FIELDS,
+      name: 'text',
+      logger: 'logger',
+    });
     super(options.name ?? 'agents_md_instructions');
     const logger = options.logger ?? getLogger();
     this.logger = logger;

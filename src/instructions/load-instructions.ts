@@ -8,6 +8,8 @@
  */
 import { join, resolve } from 'node:path';
 import { utf8Head } from '../text/truncate-text.js';
+import { integer } from '../config/option-spec.js';
+import { checkFactoryOptions, type FieldCheck } from '../validation/factory-options.js';
 import {
   fileIdentity,
   findProjectRoot as findRootWith,
@@ -28,7 +30,7 @@ export interface LoadInstructionsOptions {
   cwd?: string;
   /** File name looked for in each folder. @default 'AGENTS.md' */
   fileName?: string;
-  /** Limit of the merged text, headers included, in UTF-8 bytes. @default 32,768 (32 KiB) */
+  /** Limit of the merged text, headers included, in UTF-8 bytes: an integer >= 256. @default 32,768 (32 KiB) */
   maxBytes?: number;
   /**
    * Names whose presence marks a project root; the first folder at or above
@@ -81,6 +83,15 @@ export interface LoadedInstructions {
 const AGENTS_MD = 'AGENTS.md';
 /** Default limit of the merged text: 32 KiB, as in seed 002 (and Codex's `project_doc_max_bytes`). */
 const DEFAULT_INSTRUCTIONS_MAX_BYTES = 32 * 1024;
+/** The loader's options as every factory that takes them checks them (validation/factory-options.ts). */
+export const LOAD_INSTRUCTIONS_FIELDS = {
+  homeDir: 'text',
+  cwd: 'text',
+  fileName: 'text',
+  maxBytes: integer(256),
+  projectMarkers: 'texts',
+} as const satisfies Readonly<Record<keyof LoadInstructionsOptions, FieldCheck>>;
+
 /** Default project-root markers. */
 const DEFAULT_PROJECT_MARKERS: readonly string[] = Object.freeze([
   '.git',
@@ -119,8 +130,11 @@ const SEPARATOR = '\n\n';
  * not fit is cut at its end with a marker; the ones after it in that priority
  * are dropped. Everything cut is listed in `truncated`. The merged order stays
  * home, project, cwd.
+ *
+ * Rejects with a ContextGuardConfigError for an option out of range or a key that is no option.
  */
 export async function loadInstructions(options: LoadInstructionsOptions = {}): Promise<LoadedInstructions> {
+  checkFactoryOptions('loadInstructions()', options, LOAD_INSTRUCTIONS_FIELDS);
   const fileName = options.fileName ?? AGENTS_MD;
   const maxBytes = options.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
   const candidates = await listCandidates(options, fileName);

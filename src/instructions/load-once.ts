@@ -4,7 +4,14 @@
  * share one read.
  */
 import type { GuardLogger } from '../options.js';
-import { loadInstructions, type LoadedInstructions, type LoadInstructionsOptions } from './load-instructions.js';
+import { BOOLEAN } from '../config/option-spec.js';
+import type { FieldCheck } from '../validation/factory-options.js';
+import {
+  LOAD_INSTRUCTIONS_FIELDS,
+  loadInstructions,
+  type LoadedInstructions,
+  type LoadInstructionsOptions,
+} from './load-instructions.js';
 
 /** Options of the cache: the loader's, plus caching and a load hook. */
 export interface InstructionsCacheOptions extends LoadInstructionsOptions {
@@ -20,12 +27,28 @@ export interface InstructionsCacheOptions extends LoadInstructionsOptions {
   logger?: Pick<GuardLogger, 'error'>;
 }
 
+/** The cache's options as the factories that take them check them. */
+export const INSTRUCTIONS_CACHE_FIELDS = {
+  ...LOAD_INSTRUCTIONS_FIELDS,
+  cache: BOOLEAN,
+  onLoad: 'function',
+  logger: 'any',
+} as const satisfies Readonly<Record<keyof InstructionsCacheOptions, FieldCheck>>;
+
 /** A shared, lazily loaded copy of the instructions. */
 export interface InstructionsCache {
   /** The instructions, loaded on first use (or every time when `cache` is false). */
   get(): Promise<LoadedInstructions>;
   /** Reads the files again and keeps the new result. */
   reload(): Promise<LoadedInstructions>;
+}
+
+/** The loader's own options of `options`, read at each load: the loader refuses the cache's and a plugin's. */
+function loaderOptionsOf(options: InstructionsCacheOptions): LoadInstructionsOptions {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(LOAD_INSTRUCTIONS_FIELDS))
+    if (key in options) picked[key] = options[key as keyof LoadInstructionsOptions];
+  return picked;
 }
 
 /**
@@ -35,15 +58,17 @@ export interface InstructionsCache {
 export function createInstructionsCache(options: InstructionsCacheOptions = {}): InstructionsCache {
   let pending: Promise<LoadedInstructions> | undefined;
   const load = (): Promise<LoadedInstructions> =>
-    loadInstructions(options).then((loaded) => {
-      try {
-        options.onLoad?.(loaded);
-      } catch (error) {
-        // A failing hook must not cost the agent its instructions, nor poison the cache.
-        options.logger?.error('[agents_md_instructions] onLoad listener failed.', error);
-      }
-      return loaded;
-    });
+    Promise.resolve()
+      .then(() => loadInstructions(loaderOptionsOf(options)))
+      .then((loaded) => {
+        try {
+          options.onLoad?.(loaded);
+        } catch (error) {
+          // A failing hook must not cost the agent its instructions, nor poison the cache.
+          options.logger?.error('[agents_md_instructions] onLoad listener failed.', error);
+        }
+        return loaded;
+      });
   const reload = (): Promise<LoadedInstructions> => {
     const loading = load();
     pending = loading;

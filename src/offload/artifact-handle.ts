@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import type { Part } from '@google/genai';
 
-/** Every offloaded result's artifact name starts with this; the recall tool reads no other artifact. */
+/** Every offloaded result's artifact name starts with this (delete by it for retention); the recall tool reads no other artifact. */
 export const OFFLOAD_ARTIFACT_PREFIX = 'context_guard-tool_output-';
 
-/** Key of the handle in a cut result. */
+/** Key of the handle (`{ name, version, chars, read }`) in a cut result the guard stored whole. */
 export const OFFLOAD_HANDLE_KEY = 'full_result_artifact';
 
 /** Media type of an offloaded result: its JSON text, UTF-8. */

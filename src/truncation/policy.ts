@@ -104,6 +104,27 @@ export function validateToolOutputTruncation(
 }
 
 /**
+ * Checks limits given whole, as `truncateToolOutput({ limits })` takes them: every field set, each in its range, and
+ * `headLines + tailLines` in [1, `maxLines`].
+ * @throws ContextGuardConfigError naming the field.
+ */
+export function validateResolvedLimits(value: unknown, owner: string): asserts value is ResolvedToolOutputLimits {
+  const path = 'limits';
+  if (!isPlainObject(value)) throw new ContextGuardConfigError(path, value, 'must be an object of limits', owner);
+  const missing = LIMIT_FIELDS.find((field) => value[field] === undefined);
+  if (missing !== undefined)
+    throw new ContextGuardConfigError(
+      `${path}.${missing}`,
+      undefined,
+      'must be set (the limits are given whole)',
+      owner,
+    );
+  refuseUnknownFields(value, LIMIT_FIELDS, path, 'a truncation limit', owner);
+  const own = validateLimits(value, path, owner);
+  checkCrossRules(mergeLimits(TOOL_OUTPUT_DEFAULTS, own), path, own, owner);
+}
+
+/**
  * The limits for `toolName`: defaults, then the global limits, then the tool's
  * own. `undefined` when truncation is off (globally or for this tool).
  * An `undefined` policy means "on, with the defaults".
@@ -138,25 +159,36 @@ function refuseUnknownFields(
   fields: readonly string[],
   path: string,
   what: string,
+  owner?: string,
 ): void {
   const unknown = unknownField(value, fields);
   if (unknown)
-    throw new ContextGuardConfigError(`${path}.${unknown.key}`, unknown.value, `is not ${what} (${unknown.hint})`);
+    throw new ContextGuardConfigError(
+      `${path}.${unknown.key}`,
+      unknown.value,
+      `is not ${what} (${unknown.hint})`,
+      owner,
+    );
 }
 
-function validateLimits(value: Record<string, unknown>, path: string): ToolOutputLimits {
+function validateLimits(value: Record<string, unknown>, path: string, owner?: string): ToolOutputLimits {
   for (const field of LIMIT_FIELDS) {
     const received = value[field];
     if (received === undefined) continue;
     if (typeof received !== 'number' || !Number.isSafeInteger(received) || received < MINIMUMS[field]) {
-      throw new ContextGuardConfigError(`${path}.${field}`, received, `must be an integer >= ${MINIMUMS[field]}`);
+      throw new ContextGuardConfigError(
+        `${path}.${field}`,
+        received,
+        `must be an integer >= ${MINIMUMS[field]}`,
+        owner,
+      );
     }
   }
   return value;
 }
 
 /** Cross-field rules, checked on the merged limits; the error names a field the caller set when possible. */
-function checkCrossRules(limits: ResolvedToolOutputLimits, path: string, own: ToolOutputLimits): void {
+function checkCrossRules(limits: ResolvedToolOutputLimits, path: string, own: ToolOutputLimits, owner?: string): void {
   const kept = limits.headLines + limits.tailLines;
   const blame =
     own.headLines !== undefined
@@ -167,13 +199,19 @@ function checkCrossRules(limits: ResolvedToolOutputLimits, path: string, own: To
           ? 'maxLines'
           : 'headLines';
   if (kept < 1) {
-    throw new ContextGuardConfigError(`${path}.${blame}`, limits[blame], 'must leave headLines + tailLines >= 1');
+    throw new ContextGuardConfigError(
+      `${path}.${blame}`,
+      limits[blame],
+      'must leave headLines + tailLines >= 1',
+      owner,
+    );
   }
   if (kept > limits.maxLines) {
     throw new ContextGuardConfigError(
       `${path}.${blame}`,
       limits[blame],
       `must keep headLines + tailLines (${limits.headLines} + ${limits.tailLines}) <= maxLines (${limits.maxLines})`,
+      owner,
     );
   }
 }

@@ -22,7 +22,7 @@ import { cutString, countLines } from './cut-string.js';
 import { fit, keptNoKey } from './fit-json.js';
 import { jsonBytes } from './json-text-cost.js';
 import { buildNode, hasLineCut, type JsonValue, type Node, type Run } from './json-tree.js';
-import { TOOL_OUTPUT_DEFAULTS, type ResolvedToolOutputLimits } from './policy.js';
+import { TOOL_OUTPUT_DEFAULTS, validateResolvedLimits, type ResolvedToolOutputLimits } from './policy.js';
 
 /** What one truncation did, for logs and audit trails. */
 export interface ToolTruncationRecord {
@@ -109,8 +109,12 @@ export function mayCutToolOutput(result: Record<string, unknown>, limits: Resolv
  * then goes to the model as it is. Never mutates `result`.
  *
  * UTF-16 safe: no cut splits a surrogate pair or a grapheme cluster.
+ *
+ * @throws ContextGuardConfigError when `limits` is given and a field is missing or out of range.
  */
 export function truncateToolOutput(input: TruncateToolOutputInput): TruncatedToolOutput | undefined {
+  if (input.limits !== undefined && input.limits !== TOOL_OUTPUT_DEFAULTS)
+    validateResolvedLimits(input.limits, 'truncateToolOutput()');
   const limits = input.limits ?? TOOL_OUTPUT_DEFAULTS;
   let text: string | undefined;
   try {

@@ -22,7 +22,7 @@ import {
 } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import { OFFLOAD_ARTIFACT_PREFIX } from '../../src/internal.js';
+import { OFFLOAD_ARTIFACT_PREFIX } from '../../src/index.js';
 import { ratioTokenCounter, ScriptedLlm, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, USER_ID, toolThenAnswerScript, userMessage } from '../support/agent-harness.js';
 import { callThenAnswer } from '../support/call-then-answer.js';

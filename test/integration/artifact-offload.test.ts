@@ -23,7 +23,7 @@ import { ContextGuard, contextRecallTool, truncateToolOutput } from '../../src/i
 import { ScriptedLlm, ratioTokenCounter, type ModelScript, ScriptedSummarizer } from '../../src/testing/index.js';
 import { APP_NAME, userMessage } from '../support/agent-harness.js';
 import { CapturingLogger } from '../../src/testing/index.js';
-import { OFFLOAD_ARTIFACT_PREFIX } from '../../src/internal.js';
+import { OFFLOAD_ARTIFACT_PREFIX } from '../../src/index.js';
 import { useTempFolder } from '../support/temp-folder.js';
 
 const artifactFolder = useTempFolder('guard-artifacts-');

@@ -12,7 +12,8 @@
  * delta is recorded only for a save that ended in time.
  */
 import { getLogger, type BaseTool, type Context } from '@google/adk';
-import { optionDefault } from '../../config/option-table.js';
+import { OPTION_TABLE, optionDefault } from '../../config/option-table.js';
+import { checkRange } from '../../validation/check-range.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { offloadArtifactName, offloadPart, withOffloadHandle } from '../../offload/artifact-handle.js';
 import { withinTime } from '../../offload/within-time.js';
@@ -160,21 +161,45 @@ export type OffloadingToolOutputTruncator = (
   params: AgentAfterToolParams,
 ) => Promise<Record<string, unknown> | undefined>;
 
+/** The logger as a function read at each save; anything else is refused when the wrapper is made. */
+function loggerSource(logger: unknown): () => OffloadLogger {
+  if (typeof logger === 'function') return logger as () => OffloadLogger;
+  const candidate = logger as Partial<OffloadLogger> | null;
+  if (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.warn === 'function' &&
+    typeof candidate.debug === 'function'
+  )
+    return () => candidate as OffloadLogger;
+  throw new TypeError(
+    'withArtifactOffload: the second argument must be a logger ({ debug, warn, info? }) or a function returning one.',
+  );
+}
+
 /**
  * Wraps a truncator: a result it cut is also saved whole as an artifact when
  * the invocation has an artifact service, and the cut result carries the
  * handle. Without a service, or when nothing was cut, the truncator's answer
- * is returned as it is. `logTo` gives the logger for a failed save (default: ADK's);
- * `artifactTimeoutMs` bounds the wait for the save.
+ * is returned as it is. `logger` gets a failed save (default: ADK's at the time of
+ * the save): a logger, or a function returning one; `artifactTimeoutMs` bounds the wait for the save.
  *
+ * @throws TypeError when `logger` is neither; ContextGuardConfigError for an `artifactTimeoutMs` out of range.
  * @example
  * new LlmAgent({ ..., afterToolCallback: withArtifactOffload(createToolOutputTruncator()) })
  */
 export function withArtifactOffload(
   truncator: ToolOutputTruncator,
-  logTo: () => OffloadLogger = getLogger,
+  logger: OffloadLogger | (() => OffloadLogger) = getLogger,
   options: ArtifactOffloadOptions = {},
 ): OffloadingToolOutputTruncator {
+  const logTo = loggerSource(logger);
+  if (options.artifactTimeoutMs !== undefined)
+    checkRange(
+      'withArtifactOffload.artifactTimeoutMs',
+      options.artifactTimeoutMs,
+      OPTION_TABLE.artifactTimeoutMs.range,
+    );
   const timeoutMs = options.artifactTimeoutMs ?? optionDefault('artifactTimeoutMs');
   return async (params) => {
     const cut = truncator(params);

@@ -15,9 +15,9 @@ import { DEFAULT_LINE_LIMITS, parseLineRange, readLines, searchLines } from '../
 import { isOwnOffloadArtifact, offloadText, sliceArtifactText } from '../../offload/artifact-handle.js';
 import { withinTime } from '../../offload/within-time.js';
 import { recordLineRead } from '../../telemetry/recall-metrics.js';
-import { optionDefault } from '../../config/option-table.js';
-import { MAX_TIMER_MS } from '../../config/timer-limit.js';
-import { ContextGuardConfigError } from '../../errors.js';
+import { OPTION_TABLE, optionDefault } from '../../config/option-table.js';
+import { integer } from '../../config/option-spec.js';
+import { checkFactoryOptions } from '../../validation/factory-options.js';
 import { logFailure, type FailureLogger } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { inSessionLog, sessionLogger } from '../../logging/session-log.js';
@@ -29,11 +29,11 @@ const RECALL_TOOL_BRAND = Symbol.for('adk-context-guard.recallTool');
 export interface ContextRecallToolOptions {
   /** Tool name the model sees. @default 'recall_history' */
   readonly name?: string;
-  /** Most hits per search. @default 8 */
+  /** Most hits per search: an integer in [1, 100]. @default 8 */
   readonly maxHits?: number;
-  /** Characters of one hit's snippet. @default 240 */
+  /** Characters of one hit's snippet: an integer >= 20. @default 240 */
   readonly snippetChars?: number;
-  /** Characters of one excerpt read by event id. @default 4,000 */
+  /** Characters of one excerpt read by event id: an integer >= 100. @default 4,000 */
   readonly maxExcerptChars?: number;
   /**
    * Milliseconds to wait for the artifact service when reading a stored tool result; then the
@@ -75,15 +75,22 @@ export function isContextRecallTool(tool: unknown): tool is BaseTool {
   return typeof tool === 'object' && tool !== null && RECALL_TOOL_BRAND in tool;
 }
 
-/** The recall tool. */
+/** The tool's numeric options: range and default, read by the check and by the tool. */
+const RECALL_LIMITS = {
+  maxHits: { range: integer(1, 100), default: 8 },
+  snippetChars: { range: integer(20), default: 240 },
+  maxExcerptChars: { range: integer(100), default: 4_000 },
+} as const;
+
+/**
+ * The recall tool.
+ * @throws ContextGuardConfigError for an option out of its range or a key that is no option.
+ */
 export function contextRecallTool(options: ContextRecallToolOptions = {}): FunctionTool {
-  const maxHits = options.maxHits ?? 8;
-  const snippetChars = options.snippetChars ?? 240;
-  const maxExcerptChars = options.maxExcerptChars ?? 4_000;
-  const name = options.name ?? RECALL_TOOL_NAME;
+  const { maxHits, snippetChars, maxExcerptChars, name } = checkedSettings(options);
   const reader: ArtifactReader = {
     maxChars: maxExcerptChars,
-    timeoutMs: artifactTimeout(options.artifactTimeoutMs),
+    timeoutMs: options.artifactTimeoutMs ?? optionDefault('artifactTimeoutMs'),
     logger: () => sessionLogger(options.logger ?? getLogger()),
   };
   const tool = new FunctionTool({
@@ -133,12 +140,22 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
   return tool;
 }
 
-/** The option's wait, checked like the guard's own `artifactTimeoutMs`. */
-function artifactTimeout(value: number | undefined): number {
-  if (value === undefined) return optionDefault('artifactTimeoutMs');
-  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS)
-    throw new ContextGuardConfigError('artifactTimeoutMs', value, `must be an integer in [1, ${MAX_TIMER_MS}]`);
-  return value;
+/** The options checked, with their defaults. */
+function checkedSettings(options: ContextRecallToolOptions) {
+  checkFactoryOptions('contextRecallTool()', options, {
+    name: 'text',
+    maxHits: RECALL_LIMITS.maxHits.range,
+    snippetChars: RECALL_LIMITS.snippetChars.range,
+    maxExcerptChars: RECALL_LIMITS.maxExcerptChars.range,
+    artifactTimeoutMs: OPTION_TABLE.artifactTimeoutMs.range,
+    logger: 'logger',
+  });
+  return {
+    maxHits: options.maxHits ?? RECALL_LIMITS.maxHits.default,
+    snippetChars: options.snippetChars ?? RECALL_LIMITS.snippetChars.default,
+    maxExcerptChars: options.maxExcerptChars ?? RECALL_LIMITS.maxExcerptChars.default,
+    name: options.name ?? RECALL_TOOL_NAME,
+  };
 }
 
 /** The parameters' schema the model sees; a fresh object per tool, since ADK passes it on by reference. */
