@@ -1,20 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { confirmedBy, MAX_STATING_USERS, withStatement } from './window-statements.js';
+import { appOfUser, confirmedBy, MAX_STATING_USERS, withStatement } from './window-statements.js';
+
+/** A user key as the shell writes it (adk/runtime/session-scope.ts `userOfContext`): app and user id. */
+const user = (id: string, app = 'billing'): string => JSON.stringify([app, id]);
 
 describe('confirmedBy', () => {
   const statements = new Map([
-    ['alice', 4_000],
-    ['bob', 8_000],
+    [user('alice'), 4_000],
+    [user('bob'), 8_000],
   ]);
 
   it("should confirm a maximum another user's rejection stated", () => {
-    expect(confirmedBy(statements, 'carol', 4_000)).toBe(true);
+    expect(confirmedBy(statements, user('carol'), 4_000)).toBe(true);
   });
 
   it('should not confirm a maximum only the same user stated, nor a different one', () => {
-    expect(confirmedBy(statements, 'alice', 4_000)).toBe(false);
-    expect(confirmedBy(statements, 'carol', 4_001)).toBe(false);
-    expect(confirmedBy(undefined, 'carol', 4_000)).toBe(false);
+    expect(confirmedBy(statements, user('alice'), 4_000)).toBe(false);
+    expect(confirmedBy(statements, user('carol'), 4_001)).toBe(false);
+    expect(confirmedBy(undefined, user('carol'), 4_000)).toBe(false);
+  });
+
+  it("should not confirm a maximum only another app's users stated: one tenant's account is not another's", () => {
+    expect(confirmedBy(statements, user('carol', 'support'), 4_000)).toBe(false);
+    expect(confirmedBy(statements, user('alice', 'support'), 4_000)).toBe(false);
+  });
+});
+
+describe('appOfUser', () => {
+  it('should give the app of a user key, and an unreadable key whole', () => {
+    expect(appOfUser(user('alice'))).toBe(appOfUser(user('bob')));
+    expect(appOfUser(user('alice'))).not.toBe(appOfUser(user('alice', 'support')));
+    expect(appOfUser('not json')).toBe('not json');
   });
 });
 

@@ -50,25 +50,36 @@ function world(small: ReadonlySet<string>) {
   const agent = new LlmAgent({ name: 'worker', model, instruction: 'You analyse logs.', tools: [fetchLogsTool()] });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
-  return { logger, guard, model, rejected, sessionService, runner };
+  // Another app (tenant) this process serves with the same guard, model and session service.
+  const otherApp = {
+    appName: 'other-app',
+    guard,
+    sessionService,
+    runner: new Runner({ appName: 'other-app', agent, sessionService, plugins: [guard] }),
+  };
+  return { logger, guard, model, rejected, sessionService, runner, otherApp };
 }
 
 /** Runs `turns` turns of `userId` on a new session; returns its status and the error codes the user saw. */
 async function userTurns(
-  w: { readonly sessionService: InMemorySessionService; readonly runner: Runner; readonly guard: ContextGuard },
+  w: {
+    readonly sessionService: InMemorySessionService;
+    readonly runner: Runner;
+    readonly guard: ContextGuard;
+    readonly appName?: string;
+  },
   userId: string,
   turns: number,
   resumed?: { readonly sessionId: string; readonly from: number },
 ): Promise<{ status: AgentContextStatus; errors: string[]; sessionId: string }> {
-  const session = resumed
-    ? { id: resumed.sessionId }
-    : await w.sessionService.createSession({ appName: APP_NAME, userId });
+  const appName = w.appName ?? APP_NAME;
+  const session = resumed ? { id: resumed.sessionId } : await w.sessionService.createSession({ appName, userId });
   const events: Event[] = [];
   for (let turn = resumed?.from ?? 1; turn <= turns; turn++) {
     const newMessage = userMessage(`Turn ${turn} (${userId}): check the logs.`);
     for await (const event of w.runner.runAsync({ userId, sessionId: session.id, newMessage })) events.push(event);
   }
-  const stored = await w.sessionService.getSession({ appName: APP_NAME, userId, sessionId: session.id });
+  const stored = await w.sessionService.getSession({ appName, userId, sessionId: session.id });
   return {
     status: w.guard.status(stored, 'worker'),
     errors: events.flatMap((event) => (event.errorCode ? [event.errorCode] : [])),
@@ -98,13 +109,20 @@ describe("a maximum stated in one user's session", () => {
     expect(windowOf(aliceAgain.status)).toEqual({ window: STATED, source: 'learned' });
     expect(w.rejected).toEqual(['alice']);
 
-    // Carol, another user, is rejected with the same maximum: it is confirmed, and holds for every session.
+    // Carol, another user, is rejected with the same maximum: it is confirmed, and holds for every session of the app.
     const carol = await userTurns(w, 'carol', 12);
     expect(w.rejected).toEqual(['alice', 'carol']);
     expect(carol.errors).toEqual([]);
-    expect(w.logger.matching(/for every session \(another user's rejection stated it too\)/)).toHaveLength(1);
+    expect(w.logger.matching(/for every session of this app \(another user's rejection stated it too\)/)).toHaveLength(
+      1,
+    );
     const dave = await userTurns(w, 'dave', 1);
     expect(windowOf(dave.status)).toEqual({ window: STATED, source: 'learned' });
+
+    // Another tenant on the same model is not held to what this tenant's provider account states.
+    const erin = await userTurns(w.otherApp, 'erin', 3);
+    expect(windowOf(erin.status)).toEqual({ window: REGISTRY_WINDOW, source: 'registry' });
+    expect(erin.status.compactions).toBe(0);
   }, 60_000);
 
   it('should not be confirmed by another session of the same user', async () => {

@@ -102,8 +102,8 @@ export function learnFromRejection(
 /** Where a learned window holds, for the warning (usage/window-statements.ts). */
 export const REACH: Record<'session' | 'user' | 'process', string> = {
   session: 'for this session',
-  user: "for this user's sessions (for every session once another user's rejection states it too)",
-  process: "for every session (another user's rejection stated it too)",
+  user: "for this user's sessions (for every session of this app once another user's rejection states it too)",
+  process: "for every session of this app (another user's rejection stated it too)",
 };
 
 const REFUSALS: Record<RefusedStatement, string> = {

@@ -43,9 +43,10 @@ describe('ModelWindowResolver.learn, by route', () => {
     // Two users' sessions state it (the name a rejection records, as model-error-event.ts passes it on): the maximum
     // holds for every session of that route, and a session's own record keeps it.
     const stated = recordStatedWindow(usageRecord({}), 'azure/fast', 14_000);
-    expect(resolver.learn(stated.learnedWindowModel ?? '', 14_000, 'u1')).toBe('user');
-    expect(resolver.learn(stated.learnedWindowModel ?? '', 14_000, 'u2')).toBe('process');
-    const agent = { name: 'worker', user: 'u3' };
+    const user = (id: string): string => JSON.stringify(['app', id]);
+    expect(resolver.learn(stated.learnedWindowModel ?? '', 14_000, user('u1'))).toBe('user');
+    expect(resolver.learn(stated.learnedWindowModel ?? '', 14_000, user('u2'))).toBe('process');
+    const agent = { name: 'worker', user: user('u3') };
     expect(resolver.agentWindow(testPolicy(), 'azure/fast', usageRecord({}), agent).window).toBe(14_000);
     expect(resolver.agentWindow(testPolicy(), 'my-router/fast', usageRecord({}), agent).window).toBe(100_000);
     expect(resolver.agentWindow(testPolicy(), 'my-router/fast', stated, agent).window).toBe(100_000);

@@ -19,7 +19,13 @@ import {
 import { decideWindow, windowFloor, type AcceptedSize, type WindowChoice } from '../../usage/learned-window.js';
 import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { stateKeysFor } from '../../state/keys.js';
-import { confirmedBy, MAX_STATED_MODELS, withStatement, type ModelStatements } from '../../usage/window-statements.js';
+import {
+  appOfUser,
+  confirmedBy,
+  MAX_STATED_MODELS,
+  withStatement,
+  type ModelStatements,
+} from '../../usage/window-statements.js';
 import { BoundedMap } from '../../collections/bounded-map.js';
 import { userOfContext } from './session-scope.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
@@ -45,14 +51,17 @@ interface SummarizerModel {
   readonly inSession?: number | undefined;
 }
 
+/** A model key within one app: confirmed windows hold per app. */
+const appModelKey = (model: string, user: string): string => `${model}\u0000${appOfUser(user)}`;
+
 export class ModelWindowResolver {
   private readonly warnedModels = new Set<string>();
   /**
-   * Windows providers stated in rejections of two users' sessions, by model key (`modelKey`): every session this
-   * guard serves benefits. Only earned statements reach it (usage/provider-feedback.ts), never a value read from a
-   * session's state.
+   * Windows providers stated in rejections of two users' sessions of one app, by model key (`modelKey`) and app
+   * (usage/window-statements.ts `appOfUser`): every session of that app benefits. Only earned statements reach it
+   * (usage/provider-feedback.ts), never a value read from a session's state.
    */
-  private readonly learnedWindows = new Map<string, number>();
+  private readonly learnedWindows = new BoundedMap<string, number>(MAX_STATED_MODELS);
   /** Earned statements by model key, then user (app + user): each user's sessions use their own. */
   private readonly statements = new BoundedMap<string, ModelStatements>(MAX_STATED_MODELS);
   /** The largest request each model accepted in this process, by user (adk/runtime/accepted-sizes.ts). */
@@ -72,8 +81,8 @@ export class ModelWindowResolver {
 
   /**
    * Remembers a maximum a provider stated for `model` (its key) in a session of `user`, unless `model`
-   * accepted a larger request here: for that user's sessions, and for every session once another user's rejection
-   * stated the same maximum. Returns where it now holds.
+   * accepted a larger request here: for that user's sessions, and for every session of its app once another user
+   * of that app stated the same maximum. Returns where it now holds.
    */
   learn(model: string, window: number, user: string): 'user' | 'process' | undefined {
     if (window < windowFloor([this.accepted.forUser(model, user)])) return undefined;
@@ -81,13 +90,13 @@ export class ModelWindowResolver {
     const confirmed = confirmedBy(before, user, window);
     this.statements.set(model, withStatement(before, user, window));
     if (!confirmed || window < windowFloor([this.accepted.forAnyUser(model)])) return 'user';
-    this.learnedWindows.set(model, window);
+    this.learnedWindows.set(appModelKey(model, user), window);
     return 'process';
   }
 
   /** The maximum learned for `model` (its key) that applies to `user`'s sessions: its own, or a confirmed one. */
   private learnedFor(model: string, user: string): number | undefined {
-    const process = this.learnedWindows.get(model);
+    const process = this.learnedWindows.get(appModelKey(model, user));
     const own = this.statements.get(model)?.get(user);
     if (own === undefined || process === undefined) return own ?? process;
     return Math.min(own, process);
