@@ -95,6 +95,12 @@ describe('parseOverflowError', () => {
         says: { promptTokens: 25_270, limit: 4_000 },
       },
       {
+        should: "read the words of a model whose input limit is below its context window (GPT-5's)",
+        message:
+          '400 Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 289650 tokens. Please reduce the length of the messages.',
+        says: { promptTokens: 289_650, limit: 272_000 },
+      },
+      {
         should: 'read counts grouped by thousands with commas',
         message: JSON.stringify({
           error: {

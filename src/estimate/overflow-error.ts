@@ -96,6 +96,12 @@ const ANTHROPIC_WITH_OUTPUT = new RegExp(
   'i',
 );
 const OPENAI = new RegExp(`${LEAD_IN}maximum context length is ${COUNT} tokens`, 'i');
+/**
+ * OpenAI's words for a model whose input limit is below its context window (GPT-5's 272,000 of 400,000): "Input
+ * tokens exceed the configured limit of 272000 tokens. Your messages resulted in 289650 tokens." (the fortieth
+ * outside trial: read as stating nothing, every new session was rejected once).
+ */
+const OPENAI_INPUT_LIMIT = new RegExp(`${LEAD_IN}input tokens exceed the configured limit of ${COUNT} tokens`, 'i');
 /** OpenAI's own next sentence: "However, your messages resulted in N tokens", "however you requested N tokens (P in your prompt; ...". */
 const OPENAI_SIZE = new RegExp(
   String.raw`^[^\d]{0,40}?(?:resulted in|requested(?: about)?|request has) ${COUNT} (?:input )?tokens(?: \(${COUNT} in (?:your prompt|the messages))?`,
@@ -123,7 +129,7 @@ function statementAtStart(text: string): OverflowStatement | undefined {
     const promptTokens = count(withOutput[1]);
     return { promptTokens, requestedTokens: promptTokens + count(withOutput[2]), limit: count(withOutput[3]) };
   }
-  const openai = OPENAI.exec(text);
+  const openai = OPENAI.exec(text) ?? OPENAI_INPUT_LIMIT.exec(text);
   if (!openai) return undefined;
   // "you requested N tokens (P in your prompt; C for the completion)": N includes the completion. "resulted in N
   // tokens (M in the messages, F in the functions)": N is the prompt, the tools' declarations included.

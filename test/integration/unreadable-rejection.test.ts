@@ -23,6 +23,9 @@ const UNREADABLE: Record<string, (promptTokens: number) => Error> = {
   'a maximum not over the stated size': (n) =>
     geminiBody(`The input token count (${n}) exceeds the maximum number of tokens allowed (99999999999999999999).`),
   'no number at all': () => new Error('Request failed: the prompt is too long for this model.'),
+  // A proxy in front of the model refusing the body's size (the fortieth outside trial: an error event every turn).
+  'an HTTP 413, no words of a provider': () =>
+    Object.assign(new Error('Request failed with status code 413'), { status: 413 }),
 };
 
 /** A model the guard does not know that rejects requests over 8k with `overflow`'s message. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { overflowInOwnWords, parseOverflowError } from '../../estimate/overflow-error.js';
 import { overflowMessageOf } from './overflow-message.js';
 
 const ANTHROPIC = 'prompt is too long: 203412 tokens > 200000 maximum';
@@ -30,6 +31,34 @@ describe('overflowMessageOf', () => {
     ).toBe('context_length_exceeded');
     expect(overflowMessageOf(new Error('call failed', { cause: new Error(ANTHROPIC) }))).toBe(ANTHROPIC);
     expect(overflowMessageOf({ errorCode: '400', errorMessage: ANTHROPIC })).toBe(ANTHROPIC);
+  });
+
+  it("should read HTTP's own 413 as an overflow that states nothing, wherever a client puts it", () => {
+    const said = 'HTTP 413 Payload Too Large: the input exceeds what the server accepts.';
+    expect(overflowMessageOf(Object.assign(new Error('Request failed with status code 413'), { status: 413 }))).toBe(
+      said,
+    );
+    expect(
+      overflowMessageOf(axiosError('<html><head><title>413 Request Entity Too Large</title></head></html>')),
+    ).toBeUndefined();
+    const nginx = Object.assign(new Error('upstream said no'), {
+      response: { status: 413, data: '<html><head><title>413 Request Entity Too Large</title></head></html>' },
+    });
+    expect(overflowMessageOf(nginx)).toBe(said);
+    expect(overflowMessageOf(new Error('413 Payload Too Large'))).toBe(said);
+    expect(overflowMessageOf({ statusCode: '413' })).toBe(said);
+    expect(overflowMessageOf('Request failed with status code 413')).toBe(said);
+    // What it says is read as an overflow by the parser and the session's bound alike.
+    expect(overflowInOwnWords(said)).toBe(true);
+    expect(parseOverflowError(said)).toEqual({});
+  });
+
+  it('should not read another status, or 413 in a text that is not a status', () => {
+    expect(
+      overflowMessageOf(Object.assign(new Error('Request failed with status code 429'), { status: 429 })),
+    ).toBeUndefined();
+    expect(overflowMessageOf(new Error('order 413 shipped'))).toBeUndefined();
+    expect(overflowMessageOf({ response: { status: 500, data: 'the 413 page' } })).toBeUndefined();
   });
 
   it('should not read the request a client keeps, nor an error that states no overflow', () => {

@@ -25,6 +25,34 @@ const MAX_DEPTH = 4;
 const MAX_TEXTS = 24;
 const MAX_TEXT_CHARS = 16_384;
 
+/**
+ * HTTP's own "request too large", 413: a proxy or server in front of the model (nginx's 1 MB `client_max_body_size`
+ * is about a 250k-token request) refuses the request in no words of a provider. Read as an overflow that states
+ * nothing, in words the parser and the window's bound both take (the fortieth outside trial: every turn from the 30th
+ * ended in an error event, the guard silent).
+ */
+const PAYLOAD_TOO_LARGE = 'HTTP 413 Payload Too Large: the input exceeds what the server accepts.';
+/** Where clients put the HTTP status: the error itself, its response, its cause. */
+const STATUS_HOLDERS = ['response', 'cause'] as const;
+/** A 413's words as clients and servers write them (axios's message, a reason phrase, nginx's HTML title). */
+const STATUS_413_WORDS =
+  /\bstatus code 413\b|\b413\b[\s:-]{0,3}(?:payload|request entity) too large\b|^\s*(?:payload|request entity) too large\b/i;
+
+function payloadTooLarge(error: unknown): boolean {
+  if (typeof error === 'string') return STATUS_413_WORDS.test(error.slice(0, MAX_TEXT_CHARS));
+  if (typeof error !== 'object' || error === null) return false;
+  const record = error as Record<string, unknown>;
+  const holders = [record, ...STATUS_HOLDERS.map((field) => fieldOf(record, field))];
+  for (const holder of holders) {
+    if (typeof holder !== 'object' || holder === null) continue;
+    const status =
+      fieldOf(holder as Record<string, unknown>, 'status') ?? fieldOf(holder as Record<string, unknown>, 'statusCode');
+    if (status === 413 || status === '413') return true;
+  }
+  const message = fieldOf(record, 'message');
+  return typeof message === 'string' && STATUS_413_WORDS.test(message.slice(0, MAX_TEXT_CHARS));
+}
+
 /** A text of the error, and whether it is an error's own message (read as a message, not as a body). */
 interface ErrorText {
   readonly text: string;
@@ -40,7 +68,7 @@ export function overflowMessageOf(error: unknown): string | undefined {
       if (own ? overflowInMessage(head) : overflowInOwnWords(head)) return head;
       if ((read += 1) >= MAX_TEXTS) return undefined;
     }
-    return undefined;
+    return payloadTooLarge(error) ? PAYLOAD_TOO_LARGE : undefined;
   } catch {
     // A revoked proxy or a getter that throws: the error is left as the provider's, not replaced by the guard's.
     return undefined;
