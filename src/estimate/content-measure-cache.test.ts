@@ -401,6 +401,22 @@ describe('ContentMeasureCache', () => {
       expect(large.sessionCount).toBe(1);
     });
 
+    it('should weigh a kept content by the characters it holds when they are more than its tokens (inline media)', () => {
+      // A 400,000-character photo counts a few hundred tokens but holds its bytes: about 100,000 of the budget.
+      const photo = (): Content[] => [
+        { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo'.padEnd(400_000, 'A') } }] },
+      ];
+      const cache = new ContentMeasureCache({ tokens: 250_000 });
+      cache.measure('a', photo(), characterTokenizer);
+      cache.measure('b', photo(), characterTokenizer);
+      expect(cache.sessionCount).toBe(2);
+      cache.measure('c', photo(), characterTokenizer); // three photos are over the budget: drops 'a'
+      expect(cache.sessionCount).toBe(2);
+      const before = cache.measuredContents;
+      cache.measure('a', photo(), characterTokenizer);
+      expect(cache.measuredContents - before).toBe(1);
+    });
+
     it('should forget a key on request', () => {
       const cache = new ContentMeasureCache();
       cache.measure(KEY, history(2), characterTokenizer);

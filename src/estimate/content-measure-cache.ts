@@ -25,8 +25,12 @@ import type { Content } from '@google/genai';
 import { contentFramingTokens, estimateContentTokens } from './estimate-content.js';
 import { fingerprintOfKept } from './fingerprint.js';
 import type { JsonTexts } from './json-text.js';
-import { keepCopy, sameAsKept } from './kept-content.js';
+import { keepSizedCopy, sameAsKept } from './kept-content.js';
+import { answersAnEarlierCall, appendedTo, idsOf, type SessionEventIds } from './session-event-ids.js';
 import type { Tokenizer } from './tokenizer.js';
+
+/** Characters a kept content may hold per token of the budget: about what text holds, so media is weighed by its bytes. */
+const CHARS_PER_BUDGET_TOKEN = 4;
 
 /**
  * How a key's snapshot differs from the key's snapshot before it: what was built from that one (the masked
@@ -78,21 +82,11 @@ interface SessionEntry {
   eventsRead?: WeakRef<SessionEventIds> | undefined;
   /** The part of the session the contents were last built from (`measure`'s `builtFrom`). */
   builtFrom?: string | undefined;
-  /** Of `tokens`, the sum, kept as they change: what the entry's kept copies hold, against the token budget. */
+  /** Each kept content's weight against the token budget: its tokens, or its characters at four a token when more. */
+  readonly weights: number[];
+  /** Of `weights`, the sum, kept as they change: what the entry's kept copies hold, against the token budget. */
   total: number;
 }
-
-/** The session's events as the call reads them (ADK's `session.events`): their ids and order, and the new ones' calls and responses. */
-type SessionEventIds = readonly {
-  readonly id?: unknown;
-  readonly author?: unknown;
-  readonly content?: {
-    readonly parts?: readonly {
-      readonly functionCall?: { readonly id?: string | undefined } | undefined;
-      readonly functionResponse?: { readonly id?: string | undefined } | undefined;
-    }[];
-  };
-}[];
 
 interface MeasureCacheLimits {
   /** Sessions (x agents) whose measures are kept. @default 1,000 */
@@ -108,55 +102,6 @@ function keptPrefix(kept: readonly unknown[], contents: readonly Content[]): num
   const count = kept.length;
   if (count === 0 || count > contents.length) return 0;
   return sameAsKept(kept[0], contents[0]) && sameAsKept(kept[count - 1], contents[count - 1]) ? count : 0;
-}
-
-/**
- * Whether `events` begin with the events of `known`, in the same order: the session only grew by appending.
- * A compare per event, by a string the same object shares within a turn (one reloaded per turn); on the
- * very list read last time (`read`), or on any list of a store that keeps its events in the order
- * appended (`appendOnly`), only its last known id: ADK only appends to it (reading every event of a
- * history just copied by ADK costs a cache miss each). A list cut to its latest events moves that id.
- */
-function appendedTo(
-  known: readonly string[] | undefined,
-  events: SessionEventIds,
-  read: SessionEventIds | undefined,
-  appendOnly: boolean,
-): boolean {
-  if (known === undefined || known.length > events.length) return false;
-  const from = read === events || appendOnly ? Math.max(0, known.length - 1) : 0;
-  for (let i = from; i < known.length; i++) if (events[i]?.id !== known[i]) return false;
-  return true;
-}
-
-/**
- * Whether a function response among the events from `from` on answers a call made before `from`: ADK places such a
- * late answer (a long-running tool's, a confirmation's) right after its call, inside the history known before, in
- * place of the call's pending response or before the contents that followed it (the sixteenth outside trial). The
- * application sends such an answer as the user's message: a response an agent's own event holds is its tool's,
- * and in a `ParallelAgent` another branch's answers a call made before this branch's last request (review 15).
- */
-function answersAnEarlierCall(events: SessionEventIds, from: number): boolean {
-  const calls = new Set<string>();
-  for (let i = from; i < events.length; i++) {
-    for (const part of events[i]?.content?.parts ?? []) {
-      if (part.functionCall?.id) calls.add(part.functionCall.id);
-      const answered = part.functionResponse?.id;
-      if (answered && events[i]?.author === 'user' && !calls.has(answered)) return true;
-    }
-  }
-  return false;
-}
-
-/** `known` grown to the ids of `events` (which it leads), or rebuilt; undefined when an event has no id. */
-function idsOf(known: string[] | undefined, events: SessionEventIds, extend: boolean): string[] | undefined {
-  const ids = extend && known ? known : [];
-  for (let i = ids.length; i < events.length; i++) {
-    const id = events[i]?.id;
-    if (typeof id !== 'string') return undefined;
-    ids.push(id);
-  }
-  return ids;
 }
 
 export class ContentMeasureCache {
@@ -196,7 +141,14 @@ export class ContentMeasureCache {
     builtFrom?: string,
     appendOnly = false,
   ): ContentMeasures {
-    const entry = this.sessions.get(key) ?? { fingerprints: [], tokens: [], framing: [], kept: [], total: 0 };
+    const entry = this.sessions.get(key) ?? {
+      fingerprints: [],
+      tokens: [],
+      framing: [],
+      kept: [],
+      weights: [],
+      total: 0,
+    };
     const counted = entry.total;
     this.sessions.delete(key); // re-inserted below: most recently used last
     const appended =
@@ -211,8 +163,9 @@ export class ContentMeasureCache {
     entry.builtFrom = builtFrom;
     const whole = exact || !appended || !sameView || entry.kept.length > contents.length;
     if (entry.kept.length > contents.length) {
-      for (let i = contents.length; i < entry.tokens.length; i++) entry.total -= entry.tokens[i] ?? 0;
-      for (const list of [entry.fingerprints, entry.tokens, entry.framing, entry.kept]) list.length = contents.length;
+      for (let i = contents.length; i < entry.weights.length; i++) entry.total -= entry.weights[i] ?? 0;
+      for (const list of [entry.fingerprints, entry.tokens, entry.framing, entry.kept, entry.weights])
+        list.length = contents.length;
     }
     // Past the known contents everything is new; before them, the first one measured again.
     let unchangedBefore = entry.kept.length;
@@ -241,11 +194,15 @@ export class ContentMeasureCache {
   private measureAt(entry: SessionEntry, index: number, content: Content, tokenizer: Tokenizer): void {
     // The JSON texts of tool data the estimate makes, shared by the count's parts.
     const texts: JsonTexts = new Map();
-    const kept = keepCopy(content);
+    const { kept, chars } = keepSizedCopy(content);
     const print = fingerprintOfKept(kept, content);
     entry.fingerprints[index] = print;
     const tokens = this.tokensOf(print, content, tokenizer, texts);
-    entry.total += tokens - (entry.tokens[index] ?? 0);
+    // Media's base64 counts few tokens but holds its bytes (the thirty-ninth outside trial: 2 MB photos, 1,000
+    // finished sessions kept, out of memory): the budget weighs what the copy holds.
+    const weight = Math.max(tokens, Math.ceil(chars / CHARS_PER_BUDGET_TOKEN));
+    entry.total += weight - (entry.weights[index] ?? 0);
+    entry.weights[index] = weight;
     entry.tokens[index] = tokens;
     entry.framing[index] = contentFramingTokens(content);
     entry.kept[index] = kept;

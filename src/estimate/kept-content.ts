@@ -44,8 +44,11 @@ export class KeptObject {
 class Copier {
   private remaining = MAX_NODES;
   failed = false;
+  /** Characters of the strings the copy holds: what it keeps alive once the caller's content is gone. */
+  chars = 0;
 
   copy(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') this.chars += value.length;
     if (typeof value !== 'object' || value === null) return value;
     if (--this.remaining < 0 || depth > MAX_DEPTH) {
       this.failed = true;
@@ -70,9 +73,14 @@ class Copier {
 
 /** The cache's own copy of `value` (strings shared), or `UNKEPT`. */
 export function keepCopy(value: unknown): unknown {
+  return keepSizedCopy(value).kept;
+}
+
+/** `keepCopy`, with the characters of the strings it holds (0 for `UNKEPT`, which holds none). */
+export function keepSizedCopy(value: unknown): { readonly kept: unknown; readonly chars: number } {
   const copier = new Copier();
   const copy = copier.copy(value, 0);
-  return copier.failed ? UNKEPT : copy;
+  return copier.failed ? { kept: UNKEPT, chars: 0 } : { kept: copy, chars: copier.chars };
 }
 
 function sameObject(kept: KeptObject, value: object): boolean {
