@@ -79,7 +79,8 @@ const PASTE_CHARS = 1_500;
 /** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
 const MARKED_SHARE = 0.5;
 
-function askedToKeep(text: string): boolean {
+/** Whether a sentence asks to be kept ("Remember: ...", "don't forget"). */
+export function askedToKeep(text: string): boolean {
   return ASKED_TO_KEEP.test(text);
 }
 

@@ -30,3 +30,24 @@ describe('decodeFacts', () => {
     expect(decodeFacts([''])).toBeNull();
   });
 });
+
+describe('facts an earlier release stored, without their origins', () => {
+  const stored = [
+    { text: 'Remember: my order id is ORDER-1003.', addedAt: 1, lastSeen: 4 },
+    { text: 'The deploy runs at 17:00 UTC.', addedAt: 2, lastSeen: 4 },
+  ];
+
+  it("should tell a fact the user asked to keep from its words, so it keeps the user's rank", () => {
+    expect(decodeFacts(stored, false)).toEqual([
+      { text: 'Remember: my order id is ORDER-1003.', addedAt: 1, lastSeen: 4, asked: true },
+      { text: 'The deploy runs at 17:00 UTC.', addedAt: 2, lastSeen: 4 },
+    ]);
+  });
+
+  it('should leave the facts of a record that carries their origins as they are stored', () => {
+    // Today's release marks at most the first and last asked facts of one message: an unmarked one stays unmarked.
+    expect(decodeFacts(stored, true)).toEqual(stored);
+    const listed = [{ text: 'Remember the logs said ERR-42.', addedAt: 1, lastSeen: 1, listed: true }];
+    expect(decodeFacts(listed, false)).toEqual(listed);
+  });
+});

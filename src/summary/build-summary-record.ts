@@ -81,6 +81,7 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
     fallback: !outcome.ok,
     createdAt: input.now,
     facts: facts.facts,
+    factOrigins: true,
   };
   return {
     record,

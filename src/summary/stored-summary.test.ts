@@ -17,6 +17,20 @@ const STORED_SUMMARY = {
 };
 
 describe('decodeSummaryRecord', () => {
+  describe("the facts' origins", () => {
+    const facts = [{ text: 'Remember: my order id is ORDER-1003.', addedAt: 1, lastSeen: 2 }];
+
+    it('should tell the asked facts of a record an earlier release wrote from their words', () => {
+      expect(decodeSummaryRecord({ ...STORED_SUMMARY, facts })?.facts).toEqual([{ ...facts[0], asked: true }]);
+    });
+
+    it('should read the facts of a record that carries their origins as stored, and keep the mark', () => {
+      const read = decodeSummaryRecord({ ...STORED_SUMMARY, facts, factOrigins: true });
+      expect(read?.facts).toEqual(facts);
+      expect(read?.factOrigins).toBe(true);
+    });
+  });
+
   describe('values that are not a usable summary', () => {
     it('should reject missing values, arrays, numbers and strings that are not JSON records', () => {
       for (const value of [undefined, null, 42, [STORED_SUMMARY], 'not json', '[1,2]', '"a string"'])

@@ -34,6 +34,11 @@ export interface SummaryRecord {
   /** Facts carried forward verbatim from summary to summary (see memory/durable-facts.ts). */
   readonly facts?: readonly DurableFact[] | undefined;
   /**
+   * The facts carry their origins (`asked`, `pasted`, `listed`, since 2026-12-05). A record without it was written by
+   * an earlier release, which kept none: its facts the user asked to keep are told again from their words.
+   */
+  readonly factOrigins?: true | undefined;
+  /**
    * Cut at a late answer's function call (pipeline/locate-stored.ts): the two contents after the watermark are that
    * call and its answer, which no summary has read yet; the next compaction's prompt keeps them whatever it omits.
    */
@@ -92,7 +97,8 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
   const contents = decodeCoveredContents(record['contents'], covered);
   if (contents === null) return undefined;
   // Facts are kept nowhere else once their messages are covered: unusable ones make the record unusable.
-  const facts = decodeFacts(record['facts']);
+  const origins = decodeBoolean(record['factOrigins']);
+  const facts = decodeFacts(record['facts'], origins);
   if (facts === null) return undefined;
   const read = fieldReader(record, dropped);
   return {
@@ -107,6 +113,7 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
     fallback: decodeBoolean(record['fallback']),
     createdAt: read.number('createdAt', { max: Number.MAX_VALUE }) ?? 0,
     facts,
+    ...(origins && { factOrigins: true }),
     ...(decodeBoolean(record['lateAnswer']) && { lateAnswer: true }),
     ...answersIn(record['answers']),
     ...awaitingIn(record['awaiting']),
