@@ -46,9 +46,19 @@ export async function guardRequest(input: GuardRequestInput): Promise<GuardReque
       cutAtCall: { summary: observed.located.cutAtCall, mask: observed.mask.cutAtCall },
       ...chainStep(input, decision),
     },
-    observed.measure.calibrated,
+    arrivedGrowth(observed),
   );
   return withBudgetLine(input, result);
+}
+
+/**
+ * The request's size as it arrived, for the turn's growth (usage/turns.ts), unless a stored summary or mask was
+ * thrown away: the view then arrives whole, which is not what the turn added (the thirty-eighth outside trial: a
+ * replica of an older release taking turns made the average turn 48k tokens on 16k, `turnsLeft` 0 for twenty turns).
+ */
+function arrivedGrowth(observed: Observed): number | undefined {
+  const thrownAway = observed.located.summaryDiscarded !== undefined || observed.mask.maskUpdate === null;
+  return thrownAway ? undefined : observed.measure.calibrated;
 }
 
 /**
