@@ -19,6 +19,7 @@ import { scopeOfRef, sessionIdPrefix, type SessionRef } from './runtime/session-
 import { appendStateEvent } from './runtime/state-event.js';
 import { preparedInState } from './runtime/replica-prepared.js';
 import { remoteWaitDeadline } from '../preparation/prepared-source.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 import {
   SESSION_EXPECTED,
   sessionRefProblem,
@@ -53,7 +54,7 @@ export class GuardSessionActions {
     // A status call sits in monitoring paths: bad input is logged and answered with nothing known.
     const problem = sessionStateProblem(session);
     if (problem !== undefined || session === undefined) {
-      this.parts.logger.warn(`ContextGuard: status() expects ${SESSION_EXPECTED}; ${problem}. Returning no status.`);
+      this.parts.logger.warn(`${LOG_PREFIX} status() expects ${SESSION_EXPECTED}; ${problem}. Returning no status.`);
       return agentName === undefined ? [] : agentStatus({}, agentName);
     }
     const scope = 'appName' in session ? scopeOfRef(session) : undefined;
@@ -124,7 +125,7 @@ export class GuardSessionActions {
     const problem = typeof session === 'string' ? undefined : sessionRefProblem(session);
     if (problem !== undefined) {
       this.parts.logger.warn(
-        `ContextGuard: forgetSession() expects a session id or ${SESSION_EXPECTED}; ${problem}. Nothing forgotten.`,
+        `${LOG_PREFIX} forgetSession() expects a session id or ${SESSION_EXPECTED}; ${problem}. Nothing forgotten.`,
       );
       return;
     }

@@ -41,7 +41,7 @@ export const GLOBAL_OPTIONS = {
     default: 128_000,
     short:
       'Window assumed for a model no registry knows (with one warning), until a rejection states the real maximum.',
-    long: "For a model no registry knows (one warning per name), until the provider states its maximum, which then becomes that model's window: at most one rejected call per model name and user, and per model name once two users' rejections state the same maximum.",
+    long: "For a model no registry knows (one warning per name), until the provider states its maximum, which then becomes that model's window: at most one rejected call per model name and user, and per model name and app once two users of that app have rejections stating the same maximum (another app on the same model keeps its own: one tenant's provider account may cap what another's does not).",
   },
   artifactTimeoutMs: {
     scope: 'global',

@@ -4,6 +4,7 @@
  * Pure: the shell lists the app's agent names and logs what this returns.
  */
 import { listedNames } from './listed-names.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 import { unmatchedKeys } from './unmatched-keys.js';
 
 interface UnmatchedAgent {
@@ -16,7 +17,7 @@ export function unmatchedAgents(keys: readonly string[], names: readonly string[
   return unmatchedKeys(keys, names).map(({ key, hint }) => ({
     key,
     message:
-      `ContextGuard: the option agents.${key} names no agent of this app (its agents: ${listed}), ` +
+      `${LOG_PREFIX} the option agents.${key} names no agent of this app (its agents: ${listed}), ` +
       `so its settings apply to no agent; agents are matched by their exact name.${hint}`,
   }));
 }

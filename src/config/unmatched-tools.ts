@@ -4,6 +4,7 @@
  * undeclared or untruncated as configured, silently. Pure: the shell lists the tools and logs.
  */
 import { listedNames } from './listed-names.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 import { unmatchedKeys } from './unmatched-keys.js';
 
 interface UnmatchedTool {
@@ -25,7 +26,7 @@ export function unmatchedTools(
   return unmatchedKeys(keys, tools).map(({ key, hint }) => ({
     key,
     message:
-      `ContextGuard: the option ${option}.${key} names no tool of ${owner} (its tools: ${listed}), so its settings ` +
+      `${LOG_PREFIX} the option ${option}.${key} names no tool of ${owner} (its tools: ${listed}), so its settings ` +
       `apply to no tool; tools are matched by their exact name.${hint}`,
   }));
 }

@@ -6,6 +6,7 @@
  * this returns.
  */
 import { unmatchedKeys } from '../config/unmatched-keys.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 import { keyPricesModel } from './price-table.js';
 
 interface UnmatchedPrice {
@@ -19,7 +20,7 @@ export function unmatchedPrices(keys: readonly string[], models: readonly string
   return unmatchedKeys(keys, models, keyPricesModel).map(({ key, hint }) => ({
     key,
     message:
-      `ContextGuard: the option prices['${key}'] prices no model this app uses (its agents' and summarizers' ` +
+      `${LOG_PREFIX} the option prices['${key}'] prices no model this app uses (its agents' and summarizers' ` +
       `models: ${listed}), so their costs and cache discounts come from the built-in table or are unknown; a ` +
       `price applies to the model names it equals or starts, after 'models/' and versions are removed.${hint}`,
   }));

@@ -5,6 +5,7 @@
  * and summarizers' model names and logs what this returns.
  */
 import { unmatchedKeys } from '../config/unmatched-keys.js';
+import { LOG_PREFIX } from '../logging/log-prefix.js';
 import { keyNamesModel } from './model-registry.js';
 
 interface UnmatchedWindow {
@@ -18,7 +19,7 @@ export function unmatchedWindows(keys: readonly string[], models: readonly strin
   return unmatchedKeys(keys, models, keyNamesModel).map(({ key, hint }) => ({
     key,
     message:
-      `ContextGuard: the option modelWindows['${key}'] names no model this app uses (its agents' and summarizers' ` +
+      `${LOG_PREFIX} the option modelWindows['${key}'] names no model this app uses (its agents' and summarizers' ` +
       `models: ${listed}), so their windows come from the model registry; a window applies to the model whose name ` +
       `equals the key as written, or once 'models/' and versions are removed and letters lowered.${hint}`,
   }));

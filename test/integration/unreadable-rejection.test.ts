@@ -66,6 +66,14 @@ describe('a rejection whose maximum the guard cannot read', () => {
       expect(
         logger.matching(/taken as below the rejected request, ~\d+ tokens by the guard's measure, for this session/),
       ).toHaveLength(1);
+      // The retry runs under ADK's iteration of the model, outside the plugin's callbacks: its lines name the session
+      // as every other line of a call does (review 32: the rejection, compaction and retry lines named none).
+      const untagged = logger
+        .atOrAbove('info')
+        .filter(
+          (line) => line.message.startsWith('[context_guard]') && !line.message.includes(`[session ${session.id}`),
+        );
+      expect(untagged.map((line) => line.message)).toEqual([]);
 
       // Another session of the same user is not bounded by this one: it starts from the assumed window.
       const other = await harness.startSession();

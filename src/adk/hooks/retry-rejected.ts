@@ -27,6 +27,7 @@ import type { GuardParts } from './guard-parts.js';
 import type { LeftSince } from './left-requests.js';
 import { markLearned } from './learned-rejections.js';
 import { learnFromRejection } from './model-error-event.js';
+import { inSessionLog } from '../../logging/session-log.js';
 import type { RetryRejected } from '../runtime/retrying-model.js';
 
 /** The call as the guard first sent it. */
@@ -64,58 +65,61 @@ interface Additions {
 }
 
 export function retryRejected(sent: SentCall, guardAgain: GuardAgain, parts: GuardParts): RetryRejected {
-  return async (error) => {
-    const { context, request } = sent;
-    const message = overflowMessageOf(error);
-    if (message === undefined || context.abortSignal?.aborted) return false;
-    // The rejection is the call's return: a summary prepared from its request starts now, and the retry
-    // below may wait for it (it waited for the call, the call for the retry: the turn never ended).
-    parts.returns.returned(context);
-    const rejected = request.contents;
-    try {
-      const left = parts.left.peek(context, request);
-      const { notAbout } = learnFromRejection(context, request, message, parts);
-      markLearned(error);
-      const added = left && !left.edited && additionsOf(left, rejected, parts);
-      if (!left || !added) return notRetried(context, parts, 'changed');
-      // What was rejected: what the guard sent, with what was added after it instead of what it carried for that.
-      const rejectedEstimate = sent.estimate - sent.carried + added.tokens;
-      // Callbacks that pushed into ADK's own array (the guard left it as built) changed it: the guard's copy is ADK's.
-      request.contents = [...(sent.built === rejected ? left.shape.contents : sent.built)];
-      let refused: GuardRequestResult | undefined;
-      const accept = (result: GuardRequestResult): boolean => {
-        const pays = retryPays({
-          rejectedEstimate,
-          estimate: result.estimate,
-          overLimit: !!result.overLimit,
-          notAbout,
-        });
-        if (!pays) refused = discard(context, result);
-        return pays;
-      };
-      const retried = await guardAgain({ accept, addedContentTokens: added.contentTokens });
-      if (!retried) {
-        request.contents = rejected;
-        return notRetried(context, parts, refused?.overLimit && added.tokens > 0 ? { refused, added } : 'smaller');
-      }
-      request.contents = aroundAdded(added.contents, request.contents);
-      keepAdditions(context, added.tokens, parts);
-      countRetry(context, parts);
-      parts.logger.info(
-        `${LOG_PREFIX} agent '${context.agentName}': retrying the rejected call once, ~${rejectedEstimate} -> ~${retried.estimate} tokens.`,
-      );
-      return true;
-    } catch (failure) {
+  // It runs under ADK's iteration of the model, outside the plugin's callbacks: its lines name the session too.
+  return (error) => inSessionLog(sent.context, () => retryOnce(sent, guardAgain, parts, error));
+}
+
+async function retryOnce(sent: SentCall, guardAgain: GuardAgain, parts: GuardParts, error: unknown): Promise<boolean> {
+  const { context, request } = sent;
+  const message = overflowMessageOf(error);
+  if (message === undefined || context.abortSignal?.aborted) return false;
+  // The rejection is the call's return: a summary prepared from its request starts now, and the retry
+  // below may wait for it (it waited for the call, the call for the retry: the turn never ended).
+  parts.returns.returned(context);
+  const rejected = request.contents;
+  try {
+    const left = parts.left.peek(context, request);
+    const { notAbout } = learnFromRejection(context, request, message, parts);
+    markLearned(error);
+    const added = left && !left.edited && additionsOf(left, rejected, parts);
+    if (!left || !added) return notRetried(context, parts, 'changed');
+    // What was rejected: what the guard sent, with what was added after it instead of what it carried for that.
+    const rejectedEstimate = sent.estimate - sent.carried + added.tokens;
+    // Callbacks that pushed into ADK's own array (the guard left it as built) changed it: the guard's copy is ADK's.
+    request.contents = [...(sent.built === rejected ? left.shape.contents : sent.built)];
+    let refused: GuardRequestResult | undefined;
+    const accept = (result: GuardRequestResult): boolean => {
+      const pays = retryPays({
+        rejectedEstimate,
+        estimate: result.estimate,
+        overLimit: !!result.overLimit,
+        notAbout,
+      });
+      if (!pays) refused = discard(context, result);
+      return pays;
+    };
+    const retried = await guardAgain({ accept, addedContentTokens: added.contentTokens });
+    if (!retried) {
       request.contents = rejected;
-      logFailure(
-        parts.logger,
-        'error',
-        `${LOG_PREFIX} agent '${context.agentName}': retry failed; not retried.`,
-        failure,
-      );
-      return false;
+      return notRetried(context, parts, refused?.overLimit && added.tokens > 0 ? { refused, added } : 'smaller');
     }
-  };
+    request.contents = aroundAdded(added.contents, request.contents);
+    keepAdditions(context, added.tokens, parts);
+    countRetry(context, parts);
+    parts.logger.info(
+      `${LOG_PREFIX} agent '${context.agentName}': retrying the rejected call once, ~${rejectedEstimate} -> ~${retried.estimate} tokens.`,
+    );
+    return true;
+  } catch (failure) {
+    request.contents = rejected;
+    logFailure(
+      parts.logger,
+      'error',
+      `${LOG_PREFIX} agent '${context.agentName}': retry failed; not retried.`,
+      failure,
+    );
+    return false;
+  }
 }
 
 /** What the callbacks added after the guard left `left`; undefined when they changed the guard's contents. */

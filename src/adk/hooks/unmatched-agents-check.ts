@@ -23,6 +23,7 @@ import { agentToolChild } from '../runtime/attach-to-agent.js';
 import type { ContextGuardOptions, GuardLogger } from '../../options.js';
 import { agentEntries } from '../../policy/agent-entries.js';
 import { toolKeyScopes } from '../../policy/tool-key-scopes.js';
+import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { RECALL_TOOL_NAME } from '../tools/recall-tool.js';
 
 /** Every agent of the app `agent` belongs to. */
@@ -168,7 +169,7 @@ export class UnmatchedAgentsCheck {
         this.matched.add(id);
         if (this.warned.delete(id))
           this.logger.info(
-            `ContextGuard: the option ${option}['${key}'] applies to the app of root agent '${root.name}', which ` +
+            `${LOG_PREFIX} the option ${option}['${key}'] applies to the app of root agent '${root.name}', which ` +
               `this guard serves too: the warning that it named nothing, given at an earlier app's first run, is void.`,
           );
       } else if (!this.matched.has(id) && !this.warned.has(id)) {
@@ -187,7 +188,7 @@ export class UnmatchedAgentsCheck {
       const tools = toolNames(owners);
       if (tools === undefined) {
         this.logger.debug(
-          `ContextGuard: ${option} not checked against tool names: a toolset lists its tools at run time.`,
+          `${LOG_PREFIX} ${option} not checked against tool names: a toolset lists its tools at run time.`,
         );
         continue;
       }
