@@ -222,7 +222,14 @@ export interface GuardLogger {
   error(...args: unknown[]): void;
 }
 
-/** A policy with every default applied. */
+/**
+ * An agent's policy as the guard resolved it (`guard.policyFor`): each field is the option of the same name
+ * (`AgentPolicy` documents each), the agent's own over the global ones over the constant defaults. A field whose
+ * default depends on the window or the model in force (`contextWindow`, `bufferTokens`, `hardLimitRatio`,
+ * `summarizer`, `summarizerContextWindow`, `maxPinnedTokens`) is `undefined` unless given, and is computed at each
+ * call (docs/configuration.md); `toolOutputTruncation` is `undefined` for the default limits (10 KiB / 256 lines),
+ * `false` when off, else the limits given, merged over the defaults when used.
+ */
 export interface ResolvedPolicy {
   readonly enabled: boolean;
   readonly contextWindow: number | undefined;

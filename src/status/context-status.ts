@@ -254,6 +254,8 @@ function counted(count: number, noun: string): string {
  * `7K/8K learned (87.5%)`, `8K/128K default (6.6%)`.
  */
 export function formatContextMeter(status: AgentContextStatus): string {
+  // A status a caller did not get from `status()` (an empty list's first entry): said, not thrown.
+  if (typeof status !== 'object' || status === null) return 'no status';
   if (!status.known) return `no guarded call of agent '${status.agentName}' in this session`;
   // The figure `percentUsed` and `turnsLeft` are taken from: the last request sent, as counted or estimated.
   const used = compact(status.usedTokens ?? status.estimatedTokens ?? status.lastRealPromptTokens ?? 0);

@@ -9,6 +9,11 @@ function statusAt(used: number) {
 }
 
 describe('formatContextMeter', () => {
+  it("should say there is no status, not throw, for a value that is none (an empty status() list's first entry)", () => {
+    expect(formatContextMeter(undefined as never)).toBe('no status');
+    expect(formatContextMeter(null as never)).toBe('no status');
+  });
+
   it('should count the turns left in words that agree with the number', () => {
     expect(formatContextMeter(statusAt(5_000))).toBe('5K/8K (62.5%) ~1 turn left');
     expect(formatContextMeter(statusAt(4_000))).toBe('4K/8K (50%) ~2 turns left');

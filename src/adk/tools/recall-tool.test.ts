@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from '@google/adk';
 import { userText } from '../../../test/support/builders.js';
+import { tiktokenTokenizer } from '../../estimate/tokenizer.js';
 import { contextRecallTool } from './recall-tool.js';
 import { offloadArtifactName } from '../../offload/artifact-handle.js';
 
@@ -8,6 +9,14 @@ import { offloadArtifactName } from '../../offload/artifact-handle.js';
 function contextOn(branch: string, events: readonly unknown[]): Context {
   return { invocationContext: { branch, session: { events } } } as unknown as Context;
 }
+
+describe('the recall_history declaration', () => {
+  it('should cost the o200k tokens README states, counted as its declaration is sent', () => {
+    const tokens = tiktokenTokenizer.count(JSON.stringify(contextRecallTool()._getDeclaration()));
+    console.log(`recall_history declaration: ${tokens} o200k tokens`);
+    expect(tokens).toBeLessThanOrEqual(210);
+  });
+});
 
 describe('contextRecallTool', () => {
   describe('reading by event id', () => {
