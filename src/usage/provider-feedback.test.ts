@@ -4,7 +4,6 @@ import { PROPERTY_RUNS, usageRecordArbitrary } from '../../test/support/arbitrar
 import { usageRecord } from '../../test/support/builders.js';
 import { recordAccepted } from './learned-window.js';
 import {
-  countBelowTrusted,
   countBeyondWindow,
   recordRejection,
   recordReportedUsage,
@@ -93,32 +92,6 @@ describe('recordReportedUsage', () => {
       // With no pair (the first call, or after a compaction cleared it) any request is paired.
       const cleared = { ...fresh, realPromptTokens: undefined, lastEstimate: undefined };
       expect(recordReportedUsage(cleared, { promptTokenCount: 1_900 })).toMatchObject({ lastEstimate: 999 });
-    });
-
-    it('should keep a calibration learned from covering counts when a later count is under half its estimate', () => {
-      // A provider leaving cached tokens out: 1.45 learned from a first call, then 300 reported for 2,000 sent.
-      const learned = { ...SENT, realPromptTokens: 2_900, lastEstimate: 2_000, learnedCorrection: 1.45 };
-      expect(countBelowTrusted(learned, { promptTokenCount: 300 })).toBe(300);
-      expect(recordReportedUsage(learned, { promptTokenCount: 300, candidatesTokenCount: 40 })).toEqual({
-        ...learned,
-        outputTokens: 40,
-      });
-      // After a compaction cleared the pair, the factor it left is kept as well.
-      const prior = { ...SENT, learnedCorrection: 1.45 };
-      expect(recordReportedUsage(prior, { promptTokenCount: 300 })).toEqual(prior);
-      // At half the estimate or more the count is believed.
-      expect(countBelowTrusted(learned, { promptTokenCount: 1_000 })).toBeUndefined();
-      expect(recordReportedUsage(learned, { promptTokenCount: 1_000 })).toMatchObject({ realPromptTokens: 1_000 });
-    });
-
-    it('should pair a count under half its estimate when nothing covering was learned before', () => {
-      // An agent whose every request counts low (media the estimate overrates) still calibrates.
-      expect(countBelowTrusted(SENT, { promptTokenCount: 300 })).toBeUndefined();
-      const low = recordReportedUsage(SENT, { promptTokenCount: 300 });
-      expect(low).toMatchObject({ realPromptTokens: 300, lastEstimate: 2_000, learnedCorrection: 1 });
-      expect(countBelowTrusted({ ...low, sentEstimate: 2_200 }, { promptTokenCount: 330 })).toBeUndefined();
-      // A factor of 1 taught nothing to keep.
-      expect(countBelowTrusted({ ...SENT, learnedCorrection: 1 }, { promptTokenCount: 300 })).toBeUndefined();
     });
 
     it('should clamp the learned correction to [1, 5]', () => {

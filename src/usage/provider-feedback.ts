@@ -3,7 +3,7 @@
  * response's `usageMetadata`, and the size stated in a "prompt too long"
  * rejection. Pure functions; the plugin persists the result.
  */
-import { clampCorrection, MAX_CORRECTION, MIN_CORRECTION, MIN_TRUSTED_RATIO } from '../estimate/calibration.js';
+import { clampCorrection, MAX_CORRECTION } from '../estimate/calibration.js';
 import { overflowInOwnWords, parseOverflowError } from '../estimate/overflow-error.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
@@ -48,36 +48,17 @@ export function countBeyondWindow(usage: UsageRecord, reported: ReportedUsage | 
 }
 
 /**
- * The prompt count reported for an accepted request when it is under `MIN_TRUSTED_RATIO` of the request's estimate
- * while the record holds a calibration learned from a count that covered its request: a provider that leaves cached
- * tokens out of its prompt count (Anthropic's `input_tokens` mapped alone) would otherwise replace a learned 1.45 with
- * 1 and let requests go over the window (the fortieth outside trial). Without such a calibration the count is paired
- * as before (an agent whose every request counts low, mostly media the estimate overrates, still calibrates).
- */
-export function countBelowTrusted(usage: UsageRecord, reported: ReportedUsage | undefined): number | undefined {
-  const prompt = plausibleCount(reported?.promptTokenCount);
-  if (prompt === undefined || usage.sentEstimate === undefined) return undefined;
-  return prompt < MIN_TRUSTED_RATIO * usage.sentEstimate && hasTrustedCalibration(usage) ? prompt : undefined;
-}
-
-function hasTrustedCalibration({ realPromptTokens, lastEstimate, learnedCorrection }: UsageRecord): boolean {
-  if (realPromptTokens !== undefined && lastEstimate !== undefined && lastEstimate > 0)
-    return realPromptTokens >= MIN_TRUSTED_RATIO * lastEstimate;
-  return learnedCorrection !== undefined && learnedCorrection > MIN_CORRECTION;
-}
-
-/**
  * Records a response's real prompt count against the estimate of the request
  * it answered. Missing, partial or nonsensical values leave the record as is, and so does a count beyond the
- * known window or below a calibration learned before (`countBeyondWindow`, `countBelowTrusted`: the shell warns).
+ * known window (`countBeyondWindow`: the shell warns).
  */
 export function recordReportedUsage(
   usage: UsageRecord,
   reported: ReportedUsage | undefined,
   model?: string,
 ): UsageRecord {
-  const believed = countBeyondWindow(usage, reported) === undefined && countBelowTrusted(usage, reported) === undefined;
-  const prompt = believed ? plausibleCount(reported?.promptTokenCount) : undefined;
+  const prompt =
+    countBeyondWindow(usage, reported) === undefined ? plausibleCount(reported?.promptTokenCount) : undefined;
   const output = plausibleCount(reported?.candidatesTokenCount);
   if (prompt === undefined || usage.sentEstimate === undefined || isFreshStart(usage)) {
     return output === undefined ? usage : { ...usage, outputTokens: output };

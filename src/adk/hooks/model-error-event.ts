@@ -5,7 +5,7 @@
  */
 import { createEvent, type Context, type Event, type LlmRequest } from '@google/adk';
 import { rejectionOutcome, type RefusedStatement } from '../../usage/provider-feedback.js';
-import { overflowMessageOf } from './overflow-message.js';
+import { mediaBytesRefused, overflowMessageOf } from './overflow-message.js';
 import { takeCallRecords } from './call-records.js';
 import { STATE_PREFIX } from '../../state/keys.js';
 import type { GuardLogger } from '../../options.js';
@@ -67,7 +67,8 @@ export function learnFromRejection(
   const change = deps.left.takeChange(context, request);
   const stored = readUsage(context.state, context.agentName);
   const sent = change === undefined ? stored : recordAgentAdditions(stored, change);
-  const measure = rejectedMeasure(stored, sent);
+  // A body-size limit refusing mostly media bytes says nothing of the window: nothing is bounded by this request.
+  const measure = mediaBytesRefused(message, request) ? undefined : rejectedMeasure(stored, sent);
   const outcome = rejectionOutcome(
     sent,
     message,

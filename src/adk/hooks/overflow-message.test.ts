@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { overflowInOwnWords, parseOverflowError } from '../../estimate/overflow-error.js';
-import { overflowMessageOf } from './overflow-message.js';
+import type { LlmRequest } from '@google/adk';
+import { mediaBytesRefused, overflowMessageOf } from './overflow-message.js';
 
 const ANTHROPIC = 'prompt is too long: 203412 tokens > 200000 maximum';
 const body = { type: 'error', error: { type: 'invalid_request_error', message: ANTHROPIC } };
@@ -51,6 +52,17 @@ describe('overflowMessageOf', () => {
     // What it says is read as an overflow by the parser and the session's bound alike.
     expect(overflowInOwnWords(said)).toBe(true);
     expect(parseOverflowError(said)).toEqual({});
+  });
+
+  it('should tell a 413 of mostly media bytes, whose measure in tokens says nothing of a window', () => {
+    const said = overflowMessageOf(Object.assign(new Error('x'), { status: 413 })) ?? '';
+    const photo = { inlineData: { mimeType: 'image/png', data: 'A'.repeat(100_000) } };
+    const request = (parts: object[]) => ({ contents: [{ role: 'user', parts }] }) as unknown as LlmRequest;
+    expect(mediaBytesRefused(said, request([{ text: 'What is this?' }, photo]))).toBe(true);
+    expect(mediaBytesRefused(said, request([{ text: 'x'.repeat(300_000) }, photo]))).toBe(false);
+    expect(mediaBytesRefused(said, request([{ text: 'x'.repeat(300_000) }]))).toBe(false);
+    expect(mediaBytesRefused('prompt is too long: 9 tokens > 8 maximum', request([photo]))).toBe(false);
+    expect(mediaBytesRefused(said, undefined)).toBe(false);
   });
 
   it('should not read another status, or 413 in a text that is not a status', () => {

@@ -12,6 +12,7 @@
  * request (a 422 that quotes its `input`, axios's `toJSON()` with the request's `config.data`), and a 503 whose
  * body quotes the user's "the input exceeds" is not an overflow (reviews 26 and 27).
  */
+import type { LlmRequest } from '@google/adk';
 import { overflowInMessage, overflowInOwnWords } from '../../estimate/overflow-error.js';
 
 /** Fields that hold a provider's response body or its message in the errors of common HTTP clients and SDKs. */
@@ -32,6 +33,24 @@ const MAX_TEXT_CHARS = 16_384;
  * ended in an error event, the guard silent).
  */
 const PAYLOAD_TOO_LARGE = 'HTTP 413 Payload Too Large: the input exceeds what the server accepts.';
+/**
+ * Whether `message` is a 413 (`PAYLOAD_TOO_LARGE`) of a request whose bytes are mostly inline media: a body-size
+ * limit counts bytes, and a photo's base64 is megabytes of a few hundred tokens, so the request's measure in tokens
+ * says nothing of a window there (review 33: one 2 MB photo bounded a 1M-token session at 3,984 tokens for good).
+ */
+export function mediaBytesRefused(message: string, request: LlmRequest | undefined): boolean {
+  if (message !== PAYLOAD_TOO_LARGE || request === undefined) return false;
+  let media = 0;
+  for (const content of request.contents ?? [])
+    for (const part of content.parts ?? []) media += part.inlineData?.data?.length ?? 0;
+  if (media === 0) return false;
+  try {
+    return media >= JSON.stringify(request.contents).length / 2;
+  } catch {
+    return true;
+  }
+}
+
 /** Where clients put the HTTP status: the error itself, its response, its cause. */
 const STATUS_HOLDERS = ['response', 'cause'] as const;
 /** A 413's words as clients and servers write them (axios's message, a reason phrase, nginx's HTML title). */

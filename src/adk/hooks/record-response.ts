@@ -7,7 +7,7 @@ import { billUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
 import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
 import { userOfContext } from '../runtime/session-scope.js';
-import { countBelowTrusted, countBeyondWindow, recordReportedUsage } from '../../usage/provider-feedback.js';
+import { countBeyondWindow, recordReportedUsage } from '../../usage/provider-feedback.js';
 import { readReportedUsage, type ReportedUsage } from '../../usage/reported-usage.js';
 import type { WarnOnce } from '../runtime/warn-once.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -170,18 +170,13 @@ function unbelievedCount(
   usage: UsageRecord,
   reported: ReportedUsage | undefined,
 ): CountNotice | undefined {
-  const named = model ?? 'the model';
   const beyond = countBeyondWindow(usage, reported);
-  if (beyond !== undefined)
-    return {
-      cause: `count-beyond-window\u0000${model ?? ''}\u0000${agentName}`,
-      message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${beyond} prompt tokens for a request it accepted, over twice the window of ${usage.window} tokens ${usage.windowSource === 'option' ? 'set in the options' : "the guard knows for '" + named + "'"} and over any correction of the estimate; not calibrated from. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
-    };
-  const below = countBelowTrusted(usage, reported);
-  if (below === undefined) return undefined;
+  if (beyond === undefined) return undefined;
+  const known =
+    usage.windowSource === 'option' ? 'set in the options' : `the guard knows for '${model ?? 'the model'}'`;
   return {
-    cause: `count-below-trusted\u0000${model ?? ''}\u0000${agentName}`,
-    message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${below} prompt tokens for a request measured at ~${usage.sentEstimate} tokens, under half of it, after counts that covered their requests; not calibrated from (the calibration learned before is kept). A count that leaves cached tokens out is the likely cause: report promptTokenCount as every prompt token, cached ones included (README, "Other providers' models").`,
+    cause: `count-beyond-window\u0000${model ?? ''}\u0000${agentName}`,
+    message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${beyond} prompt tokens for a request it accepted, over twice the window of ${usage.window} tokens ${known} and over any correction of the estimate; not calibrated from. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
   };
 }
 
