@@ -402,11 +402,11 @@ describe('ContentMeasureCache', () => {
     });
 
     it('should weigh a kept content by the characters it holds when they are more than its tokens (inline media)', () => {
-      // A 400,000-character photo counts a few hundred tokens but holds its bytes: about 100,000 of the budget.
+      // A 400,000-character photo counts a few hundred tokens but holds its bytes: about 50,000 of the budget.
       const photo = (): Content[] => [
         { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo'.padEnd(400_000, 'A') } }] },
       ];
-      const cache = new ContentMeasureCache({ tokens: 250_000 });
+      const cache = new ContentMeasureCache({ tokens: 120_000 });
       cache.measure('a', photo(), characterTokenizer);
       cache.measure('b', photo(), characterTokenizer);
       expect(cache.sessionCount).toBe(2);

@@ -29,8 +29,13 @@ import { keepSizedCopy, sameAsKept } from './kept-content.js';
 import { answersAnEarlierCall, appendedTo, idsOf, type SessionEventIds } from './session-event-ids.js';
 import type { Tokenizer } from './tokenizer.js';
 
-/** Characters a kept content may hold per token of the budget: about what text holds, so media is weighed by its bytes. */
-const CHARS_PER_BUDGET_TOKEN = 4;
+/**
+ * Characters a kept content may hold per token of the budget when they are more than its tokens: text holds about
+ * four a token, so only media (base64 of a few hundred tokens) weighs more than its tokens, at an eighth of its
+ * bytes: 32M of budget keeps at most about 256 MB of it, and four concurrent sessions of 60 600 KB screenshots still
+ * fit together (review 33: weighed at a quarter, they evicted each other and were measured again on every call).
+ */
+const CHARS_PER_BUDGET_TOKEN = 8;
 
 /**
  * How a key's snapshot differs from the key's snapshot before it: what was built from that one (the masked
@@ -82,7 +87,7 @@ interface SessionEntry {
   eventsRead?: WeakRef<SessionEventIds> | undefined;
   /** The part of the session the contents were last built from (`measure`'s `builtFrom`). */
   builtFrom?: string | undefined;
-  /** Each kept content's weight against the token budget: its tokens, or its characters at four a token when more. */
+  /** Each kept content's weight against the token budget: its tokens, or its characters at eight a token when more. */
   readonly weights: number[];
   /** Of `weights`, the sum, kept as they change: what the entry's kept copies hold, against the token budget. */
   total: number;
