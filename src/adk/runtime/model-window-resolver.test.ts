@@ -53,3 +53,25 @@ describe('ModelWindowResolver.learn, by route', () => {
     expect(resolver.agentWindow(testPolicy(), 'models/fast', usageRecord({}), agent).window).not.toBe(14_000);
   });
 });
+
+describe('ModelWindowResolver.learn, by app', () => {
+  const user = (app: string, id: string): string => JSON.stringify([app, id]);
+
+  it("should confirm a window for an app whatever another app's requests were accepted, and only for that app", () => {
+    const resolver = new ModelWindowResolver({}, quiet);
+    // Another tenant reaches the model through an account that took 10,000 tokens.
+    resolver.accept('fast', { tokens: 10_000 }, user('billing', 'x'));
+    expect(resolver.learn('fast', 3_000, user('support', 'u1'))).toBe('user');
+    expect(resolver.learn('fast', 3_000, user('support', 'u2'))).toBe('process');
+    const agent = (app: string, id: string) => ({ name: 'worker', user: user(app, id) });
+    expect(resolver.agentWindow(testPolicy(), 'fast', usageRecord({}), agent('support', 'u3')).window).toBe(3_000);
+    expect(resolver.agentWindow(testPolicy(), 'fast', usageRecord({}), agent('billing', 'y')).window).not.toBe(3_000);
+  });
+
+  it("should not confirm a window below a request the app's own users had accepted", () => {
+    const resolver = new ModelWindowResolver({}, quiet);
+    resolver.accept('fast', { tokens: 10_000 }, user('support', 'x'));
+    expect(resolver.learn('fast', 3_000, user('support', 'u1'))).toBe('user');
+    expect(resolver.learn('fast', 3_000, user('support', 'u2'))).toBe('user');
+  });
+});

@@ -62,7 +62,7 @@ export class ModelWindowResolver {
    * (usage/provider-feedback.ts), never a value read from a session's state.
    */
   private readonly learnedWindows = new BoundedMap<string, number>(MAX_STATED_MODELS);
-  /** Earned statements by model key, then user (app + user): each user's sessions use their own. */
+  /** Earned statements by model key and app, then user (app + user): each user's sessions use their own. */
   private readonly statements = new BoundedMap<string, ModelStatements>(MAX_STATED_MODELS);
   /** The largest request each model accepted in this process, by user (adk/runtime/accepted-sizes.ts). */
   private readonly accepted = new AcceptedSizes();
@@ -86,10 +86,11 @@ export class ModelWindowResolver {
    */
   learn(model: string, window: number, user: string): 'user' | 'process' | undefined {
     if (window < windowFloor([this.accepted.forUser(model, user)])) return undefined;
-    const before = this.statements.get(model);
+    const key = appModelKey(model, user);
+    const before = this.statements.get(key);
     const confirmed = confirmedBy(before, user, window);
-    this.statements.set(model, withStatement(before, user, window));
-    if (!confirmed || window < windowFloor([this.accepted.forAnyUser(model)])) return 'user';
+    this.statements.set(key, withStatement(before, user, window));
+    if (!confirmed || window < windowFloor([this.accepted.forAppOf(model, user)])) return 'user';
     this.learnedWindows.set(appModelKey(model, user), window);
     return 'process';
   }
@@ -97,7 +98,7 @@ export class ModelWindowResolver {
   /** The maximum learned for `model` (its key) that applies to `user`'s sessions: its own, or a confirmed one. */
   private learnedFor(model: string, user: string): number | undefined {
     const process = this.learnedWindows.get(appModelKey(model, user));
-    const own = this.statements.get(model)?.get(user);
+    const own = this.statements.get(appModelKey(model, user))?.get(user);
     if (own === undefined || process === undefined) return own ?? process;
     return Math.min(own, process);
   }
