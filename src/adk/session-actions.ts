@@ -86,9 +86,10 @@ export class GuardSessionActions {
 
   async pin(params: StoredSession & { text: string; agentName?: string }): Promise<Pin> {
     // A write the caller counts on: refused with a clear error, never dropped silently.
-    const problem =
-      storedSessionProblem(params) ?? (typeof params.text === 'string' ? undefined : 'text is not a string');
-    if (problem !== undefined) throw new TypeError(`ContextGuard: pin() expects ${SESSION_EXPECTED}; ${problem}.`);
+    const own =
+      textProblem(params.text, 'text') ??
+      (params.agentName === undefined ? undefined : textProblem(params.agentName, 'agentName'));
+    refuseArguments('pin', storedSessionProblem(params), own, '{ sessionService, session, text, agentName? }');
     const agentName = params.agentName ?? ALL_AGENTS;
     const state = params.session.state;
     const cap = this.parts.windows.pinCap(this.policies.of(agentName), agentName, (key) => state[key]);
@@ -100,11 +101,8 @@ export class GuardSessionActions {
   }
 
   async requestCompaction(params: StoredSession & { agentName: string }): Promise<void> {
-    const problem =
-      storedSessionProblem(params) ?? (typeof params.agentName === 'string' ? undefined : 'agentName is not a string');
-    if (problem !== undefined) {
-      throw new TypeError(`ContextGuard: requestCompaction() expects ${SESSION_EXPECTED}; ${problem}.`);
-    }
+    const own = textProblem(params.agentName, 'agentName');
+    refuseArguments('requestCompaction', storedSessionProblem(params), own, '{ sessionService, session, agentName }');
     // A fresh id: a call that read an earlier request marks only that one handled.
     const delta = compactionRequestDelta(params.agentName, randomUUID());
     await appendStateEvent(params.sessionService, params.session, 'compact', delta);
@@ -134,4 +132,22 @@ export class GuardSessionActions {
     this.parts.placeholders.forgetPrefix(prefix);
     this.parts.prepared.forgetPrefix(prefix);
   }
+}
+
+/** What is wrong with a text argument: not a string, or empty. */
+function textProblem(value: unknown, name: string): string | undefined {
+  if (typeof value !== 'string') return `${name} is not a string`;
+  return value.trim().length === 0 ? `${name} is empty` : undefined;
+}
+
+/** Throws for a wrong argument, naming it first: the session's problem, else the method's own argument's. */
+function refuseArguments(
+  method: string,
+  sessionProblem: string | undefined,
+  own: string | undefined,
+  takes: string,
+): void {
+  if (sessionProblem !== undefined)
+    throw new TypeError(`ContextGuard: ${method}() expects ${SESSION_EXPECTED}; ${sessionProblem}.`);
+  if (own !== undefined) throw new TypeError(`ContextGuard: ${method}(): ${own}; it takes ${takes}.`);
 }

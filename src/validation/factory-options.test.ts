@@ -8,6 +8,8 @@ import { agentsMdInstruction } from '../instructions/agents-md-instruction.js';
 import { loadInstructions } from '../instructions/load-instructions.js';
 import { truncateToolOutput } from '../truncation/truncate-tool-output.js';
 import { checkFactoryOptions } from './factory-options.js';
+import { ContextGuard } from '../context-guard.js';
+import { pinContextTool } from '../adk/tools/pin-tool.js';
 
 /** The error `make` throws, for its fields to be read. */
 function refusal(make: () => unknown): ContextGuardConfigError {
@@ -85,7 +87,8 @@ describe("the public factories' options", () => {
 
   it("should refuse an offload wait the guard's own option would refuse", () => {
     const error = refusal(() => withArtifactOffload(createToolOutputTruncator(), undefined, { artifactTimeoutMs: 0 }));
-    expect(error.option).toBe('withArtifactOffload.artifactTimeoutMs');
+    expect(error.option).toBe('artifactTimeoutMs');
+    expect(error.message).toMatch(/^withArtifactOffload\(\) option 'artifactTimeoutMs'/);
   });
 
   it("should refuse the instructions loaders' misspelt keys and sizes out of range", async () => {
@@ -96,5 +99,11 @@ describe("the public factories' options", () => {
     );
     expect(refusal(() => agentsMdInstruction({ cache: 'yes' as never })).option).toBe('cache');
     expect(() => new AgentsMdInstructionsPlugin({ cache: false, name: 'rules' })).not.toThrow();
+  });
+
+  it('should refuse a pin tool without a guard and an onCompaction listener that is not a function', () => {
+    expect(() => pinContextTool({} as never)).toThrow(/pinContextTool\(\) expects the guard/);
+    expect(() => pinContextTool(new ContextGuard(), { nme: 'pin' } as never)).toThrow(/did you mean 'name'/);
+    expect(() => new ContextGuard().onCompaction(5 as never)).toThrow(/onCompaction\(\) expects a function/);
   });
 });

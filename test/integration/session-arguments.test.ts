@@ -74,6 +74,23 @@ describe('session arguments', () => {
     expect((await harness.storedSession(session.id)).events).toHaveLength(session.events.length + 1);
   });
 
+  it('should name the argument that is wrong, and refuse an empty text or agent name, writing nothing', async () => {
+    const { guard, harness, session } = await guardedSession();
+    const { sessionService } = harness;
+    const stored = await harness.storedSession(session.id);
+    const noAgent = guard.requestCompaction({ sessionService, session: stored, agentName: undefined as never });
+    await expect(noAgent).rejects.toThrow(
+      'ContextGuard: requestCompaction(): agentName is not a string; it takes { sessionService, session, agentName }.',
+    );
+    await expect(guard.pin({ sessionService, session: stored, text: '  ' })).rejects.toThrow(
+      /^ContextGuard: pin\(\): text is empty/,
+    );
+    await expect(guard.pin({ sessionService, session: stored, text: 'x', agentName: '' })).rejects.toThrow(
+      /^ContextGuard: pin\(\): agentName is empty/,
+    );
+    expect((await harness.storedSession(session.id)).events).toHaveLength(stored.events.length);
+  });
+
   it('should log and forget nothing when forgetSession() gets neither a session id nor a session', async () => {
     const { guard, session, logger } = await guardedSession();
     for (const value of [undefined, null, 7, {}, { appName: 'app', userId: 'user' }]) {

@@ -5,7 +5,7 @@
  */
 import { FunctionTool, InMemoryArtifactService, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
-import { createToolOutputTruncator, withArtifactOffload } from '../../src/index.js';
+import { ContextGuardConfigError, createToolOutputTruncator, withArtifactOffload } from '../../src/index.js';
 import { CapturingLogger, ratioTokenCounter, ScriptedLlm } from '../../src/testing/index.js';
 import { callThenAnswer } from '../support/call-then-answer.js';
 import { APP_NAME, runTurn, startSession } from '../support/agent-harness.js';
@@ -53,9 +53,12 @@ describe('withArtifactOffload with a logger object', () => {
   });
 
   it('should refuse a second argument that is neither a logger nor a function when it is made', () => {
-    expect(() => withArtifactOffload(createToolOutputTruncator(), 5 as never)).toThrow(TypeError);
+    expect(() => withArtifactOffload(createToolOutputTruncator(), 5 as never)).toThrow(ContextGuardConfigError);
     expect(() => withArtifactOffload(createToolOutputTruncator(), { warn: () => undefined } as never)).toThrow(
-      /a logger \(\{ debug, warn, info\? \}\) or a function returning one/,
+      /^withArtifactOffload\(\) option 'logger' must be a logger with debug and warn methods/,
+    );
+    expect(() => withArtifactOffload(createToolOutputTruncator(), undefined, { artifactTimeout: 1 } as never)).toThrow(
+      /did you mean 'artifactTimeoutMs'/,
     );
   });
 });

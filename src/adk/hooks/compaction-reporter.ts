@@ -67,7 +67,10 @@ export class CompactionReporter {
     if (options.onCompaction) this.listeners.add(options.onCompaction);
   }
 
+  /** @throws TypeError for a listener that is not a function (it would fail at the first compaction, unseen). */
   listen(listener: CompactionListener): () => void {
+    if (typeof listener !== 'function')
+      throw new TypeError(`ContextGuard: onCompaction() expects a function; got ${typeof listener}.`);
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -13,7 +13,7 @@
  */
 import { getLogger, type BaseTool, type Context } from '@google/adk';
 import { OPTION_TABLE, optionDefault } from '../../config/option-table.js';
-import { checkRange } from '../../validation/check-range.js';
+import { checkFactoryOptions } from '../../validation/factory-options.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { offloadArtifactName, offloadPart, withOffloadHandle } from '../../offload/artifact-handle.js';
 import { withinTime } from '../../offload/within-time.js';
@@ -164,18 +164,12 @@ export type OffloadingToolOutputTruncator = (
 /** The logger as a function read at each save; anything else is refused when the wrapper is made. */
 function loggerSource(logger: unknown): () => OffloadLogger {
   if (typeof logger === 'function') return logger as () => OffloadLogger;
-  const candidate = logger as Partial<OffloadLogger> | null;
-  if (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.warn === 'function' &&
-    typeof candidate.debug === 'function'
-  )
-    return () => candidate as OffloadLogger;
-  throw new TypeError(
-    'withArtifactOffload: the second argument must be a logger ({ debug, warn, info? }) or a function returning one.',
-  );
+  checkFactoryOptions(OWNER, { logger }, { logger: 'logger' });
+  return () => logger as OffloadLogger;
 }
+
+/** How its errors name it. */
+const OWNER = 'withArtifactOffload()';
 
 /**
  * Wraps a truncator: a result it cut is also saved whole as an artifact when
@@ -184,7 +178,7 @@ function loggerSource(logger: unknown): () => OffloadLogger {
  * is returned as it is. `logger` gets a failed save (default: ADK's at the time of
  * the save): a logger, or a function returning one; `artifactTimeoutMs` bounds the wait for the save.
  *
- * @throws TypeError when `logger` is neither; ContextGuardConfigError for an `artifactTimeoutMs` out of range.
+ * @throws ContextGuardConfigError when `logger` is neither, or for an option out of range or misspelt.
  * @example
  * new LlmAgent({ ..., afterToolCallback: withArtifactOffload(createToolOutputTruncator()) })
  */
@@ -194,12 +188,7 @@ export function withArtifactOffload(
   options: ArtifactOffloadOptions = {},
 ): OffloadingToolOutputTruncator {
   const logTo = loggerSource(logger);
-  if (options.artifactTimeoutMs !== undefined)
-    checkRange(
-      'withArtifactOffload.artifactTimeoutMs',
-      options.artifactTimeoutMs,
-      OPTION_TABLE.artifactTimeoutMs.range,
-    );
+  checkFactoryOptions(OWNER, options, { artifactTimeoutMs: OPTION_TABLE.artifactTimeoutMs.range });
   const timeoutMs = options.artifactTimeoutMs ?? optionDefault('artifactTimeoutMs');
   return async (params) => {
     const cut = truncator(params);

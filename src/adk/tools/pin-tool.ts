@@ -5,6 +5,7 @@
  * state with the tool's response event, so it persists with the session.
  */
 import { FunctionTool, type Context, type State } from '@google/adk';
+import { checkFactoryOptions } from '../../validation/factory-options.js';
 import type { AddPinResult, PinSource } from '../../memory/pins.js';
 
 export const PIN_TOOL_NAME = 'pin_context';
@@ -16,6 +17,11 @@ export interface PinWriter {
 
 /** The pin tool, bound to a guard (for its per-agent caps). */
 export function pinContextTool(guard: PinWriter, options: { readonly name?: string } = {}): FunctionTool {
+  if (typeof (guard as Partial<PinWriter> | undefined)?.pinInState !== 'function')
+    throw new TypeError(
+      'ContextGuard: pinContextTool() expects the guard (a ContextGuard, or anything with pinInState).',
+    );
+  checkFactoryOptions('pinContextTool()', options, { name: 'text' });
   return new FunctionTool({
     name: options.name ?? PIN_TOOL_NAME,
     description:
