@@ -49,3 +49,16 @@ function decodeFact(item: unknown): DurableFact | undefined {
     ...(listed === true && pasted !== true ? { listed } : {}),
   };
 }
+
+/**
+ * Whether a stored fact list shows that its writer kept origins: a fact marked `asked`, `pasted` or `listed` (the
+ * release of 2026-12-05 to 2026-12-07 kept them but did not yet say so on the record; review 33).
+ */
+export function showsOrigins(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  return value.some((item: unknown) => {
+    if (typeof item !== 'object' || item === null) return false;
+    const { asked, pasted, listed } = item as Record<string, unknown>;
+    return asked === true || pasted === true || listed === true;
+  });
+}

@@ -24,6 +24,13 @@ describe('decodeSummaryRecord', () => {
       expect(decodeSummaryRecord({ ...STORED_SUMMARY, facts })?.facts).toEqual([{ ...facts[0], asked: true }]);
     });
 
+    it('should read as carrying origins a record one of whose facts is marked (written before the mark existed)', () => {
+      const marked = [...facts, { text: 'Remember: ship to the side door.', addedAt: 1, lastSeen: 2, asked: true }];
+      const read = decodeSummaryRecord({ ...STORED_SUMMARY, facts: marked });
+      expect(read?.facts).toEqual(marked);
+      expect(read?.factOrigins).toBe(true);
+    });
+
     it('should read the facts of a record that carries their origins as stored, and keep the mark', () => {
       const read = decodeSummaryRecord({ ...STORED_SUMMARY, facts, factOrigins: true });
       expect(read?.facts).toEqual(facts);

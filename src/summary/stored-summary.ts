@@ -3,7 +3,7 @@
  * watermark) and its chain, with a tolerant decoder (see state/codec.ts).
  */
 import type { DurableFact } from '../memory/durable-facts.js';
-import { decodeFacts } from '../memory/stored-facts.js';
+import { decodeFacts, showsOrigins } from '../memory/stored-facts.js';
 import { decodeAwaited, type AwaitedCall } from './awaited-calls.js';
 import { asRecord, decodeBoolean, decodeInteger, decodeString, RECORD_VERSION } from '../state/codec.js';
 import { fieldReader } from '../state/field-reader.js';
@@ -97,7 +97,7 @@ function summaryFrom(record: Record<string, unknown>, dropped: string[]): Summar
   const contents = decodeCoveredContents(record['contents'], covered);
   if (contents === null) return undefined;
   // Facts are kept nowhere else once their messages are covered: unusable ones make the record unusable.
-  const origins = decodeBoolean(record['factOrigins']);
+  const origins = decodeBoolean(record['factOrigins']) || showsOrigins(record['facts']);
   const facts = decodeFacts(record['facts'], origins);
   if (facts === null) return undefined;
   const read = fieldReader(record, dropped);
