@@ -58,6 +58,39 @@ describe('mergeFacts', () => {
     expect(dropped).not.toContain(asked.text);
   });
 
+  it("should keep the user's constraints and named ids ahead of later chatter whose only identifier is a number", () => {
+    // The forty-first outside trial: sixty later small-talk lines with numbers pushed out "Never email me", the
+    // budget and the order id, and the agent e-mailed the user.
+    const stated = [
+      'My order is ORD-48213.',
+      'Never email me; phone me at 555-0142 instead.',
+      'My budget is at most $400 for the panels.',
+    ].map((text) => ({ text, addedAt: 1, lastSeen: 1 }));
+    const chatter = Array.from({ length: 60 }, (_, i) => ({
+      text: `Thanks, turn ${100 + i}.`,
+      addedAt: 2,
+      lastSeen: 2,
+    }));
+    const more = extractFacts([userText('The wall is about 226 cm wide; what else is there?')]);
+    const { facts, dropped } = mergeFacts([...stated, ...chatter], more, 3, { maxFacts: 60, maxChars: 100_000 });
+    for (const { text } of stated) expect(texts(facts)).toContain(text);
+    expect(dropped).toHaveLength(4);
+    expect(dropped.every((text) => /^Thanks, turn \d+\.$|226 cm/.test(text))).toBe(true);
+  });
+
+  it('should take a stated preference, allergy or thing to avoid as a fact', () => {
+    const found = extractFacts([
+      userText(
+        'I prefer the matte black finish. I am allergic to latex, so no latex gaskets. Please avoid glossy paint.',
+      ),
+    ]);
+    expect(texts(found)).toEqual([
+      'I prefer the matte black finish.',
+      'I am allergic to latex, so no latex gaskets.',
+      'Please avoid glossy paint.',
+    ]);
+  });
+
   it("should keep the user's own id through many later pastes of constraint-worded notes, on a small room", () => {
     // The thirty-first outside trial: an id stated before 8,000 characters of notes, then a paste a turn; at 16k the
     // room holds about seventeen facts, and by recency alone the id went at the fourth compaction (here the third).

@@ -17,7 +17,8 @@
  * "don't forget"...) is marked so; a paste marks nothing (review 8). The list is
  * bounded (count and characters); when it must shrink, the newest marked facts,
  * up to half the list, stay whatever the characters, then the user's own words
- * (a paste's first and last candidates are the words around it), then what only
+ * that state a constraint or name something more than a number, then the rest
+ * of the user's words (a paste's first and last candidates are the words around it), then what only
  * the summarizer listed, then a paste's data; within each, the most recently
  * seen, then the newest, and every drop is reported.
  */
@@ -69,7 +70,15 @@ const IDENTIFIER =
   /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]{0,64}\b)|(?:\b\d{3,}[\w-]{0,64}\b)|(?:\b[\w.-]{1,64}@[\w-]{1,64}\.[\w.]{1,64})|(?:https?:\/\/\S{1,256})|(?:(?:~|\.{1,2})?\/[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,32})/;
 /** Sentences longer than this are data, not facts; they are not scanned. */
 const MAX_SENTENCE_CHARS = 2_000;
-const CONSTRAINT = /\b(must|never|always|only|don't|do not|without|at most|at least|deadline|budget|required?)\b/i;
+const CONSTRAINT =
+  /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
+/**
+ * An identifier that is more than a number: letters and digits together (ORD-48213, EMP-4471), an e-mail address, a
+ * URL or a path. A sentence whose only identifier is a bare number ("Thanks, turn 126.", "the wall is 226 cm") is
+ * the user's words too, but chatter beside a constraint or an id.
+ */
+const NAMED_IDENTIFIER =
+  /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]{0,64}\b)|(?:\b[\w.-]{1,64}@[\w-]{1,64}\.[\w.]{1,64})|(?:https?:\/\/\S{1,256})|(?:(?:~|\.{1,2})?\/[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,32})/;
 /** A sentence the user asks to be kept: it outranks facts merely seen more recently. */
 const ASKED_TO_KEEP =
   /\b(?<!(?:n't|not|never)\s)(?:remember|keep in mind)\b|\b(?:don'?t|do not|never) forget\b|\bfor the record\b/i;
@@ -78,6 +87,16 @@ const MAX_FACTS_PER_MESSAGE = 8;
 const PASTE_CHARS = 1_500;
 /** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
 const MARKED_SHARE = 0.5;
+
+/**
+ * A sentence of the user's that states a constraint or names something: it outranks chatter whose only identifier
+ * is a number, whatever was seen more recently (the forty-first outside trial: sixty "Thanks, turn 1NN." and "the
+ * wall is 2NN cm" lines, each seen later, pushed "Never email me", the budget and the order ids out of the facts,
+ * and the agent e-mailed the user).
+ */
+function weighty(text: string): boolean {
+  return CONSTRAINT.test(text) || NAMED_IDENTIFIER.test(text);
+}
 
 /** Whether a sentence asks to be kept ("Remember: ...", "don't forget"). */
 export function askedToKeep(text: string): boolean {
@@ -203,7 +222,8 @@ export function mergeFacts(
       .sort(byRecency)
       .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
   );
-  const first = (fact: DurableFact): number => (marked.has(fact) ? 3 : fact.pasted ? 0 : fact.listed ? 1 : 2);
+  const first = (fact: DurableFact): number =>
+    marked.has(fact) ? 4 : fact.pasted ? 0 : fact.listed ? 1 : weighty(fact.text) ? 3 : 2;
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
