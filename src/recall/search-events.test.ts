@@ -8,6 +8,17 @@ function event(id: string, content: Content, extra: Partial<SearchableEvent> = {
 }
 
 describe('searchEvents', () => {
+  it('should list the latest of equally good hits first: a correction before the value it corrects', () => {
+    const events = [
+      event('stated', userText('My budget is at most $400 for the panels.'), { invocationId: 'inv-1', author: 'user' }),
+      event('chat', userText('Show me panels, please.'), { invocationId: 'inv-2', author: 'user' }),
+      event('corrected', userText('Update: my budget is now $600.'), { invocationId: 'inv-3', author: 'user' }),
+    ];
+    const hits = searchEvents(events, 'budget');
+    expect(hits[0]?.score).toBe(hits[1]?.score);
+    expect(hits.map((hit) => hit.eventId)).toEqual(['corrected', 'stated']);
+  });
+
   describe('what is searched', () => {
     it('should leave out calls of the excluded tool and their answers, which would outrank what they quote', () => {
       const events = [

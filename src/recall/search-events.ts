@@ -145,7 +145,9 @@ export function searchEvents(
     score: Math.round((exact ? score + topInexact + 5 : score) * 100) / 100,
     snippet: snippetAround(entry.text, entry.lower, best, options.snippetChars ?? 240),
   }));
-  hits.sort((a, b) => b.score - a.score || a.turn - b.turn);
+  // Of hits as good, the latest first: a correction ("my budget is now $600") before the value it corrects (the
+  // forty-first outside trial: a model trusting the first hit read the stale $400).
+  hits.sort((a, b) => b.score - a.score || b.turn - a.turn);
   return hits.slice(0, options.limit ?? 8);
 }
 
