@@ -113,7 +113,7 @@ describe('validateOptions', () => {
 
     it('should say what was expected and what was received', () => {
       expect(rejection({ agents: { worker: { contextWindow: -5 } } })?.message).toBe(
-        "ContextGuard option 'agents.worker.contextWindow' must be an integer >= 1024; received -5.",
+        "ContextGuard option 'agents.worker.contextWindow' must be an integer in [1024, 100000000]; received -5.",
       );
       expect(rejection({ bufferRatio: 2 })?.message).toBe(
         "ContextGuard option 'bufferRatio' must be a number in (0, 0.9]; received 2.",

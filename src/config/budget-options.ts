@@ -3,7 +3,7 @@
  * buffer below it, the hard limit, the correction before the first real
  * count, and how far a compaction goes. Part of the option table.
  */
-import { BOOLEAN, between, figure, integer, percent, type OptionSpec } from './option-spec.js';
+import { BOOLEAN, between, figure, integer, MAX_PLAUSIBLE_TOKENS, percent, type OptionSpec } from './option-spec.js';
 
 export const STRATEGY_VALUES = ['threshold', 'sliding-window'] as const;
 
@@ -32,7 +32,7 @@ export const BUDGET_OPTIONS = {
   contextWindow: {
     scope: 'policy',
     unit: 'tokens',
-    range: integer(1_024),
+    range: integer(1_024, MAX_PLAUSIBLE_TOKENS),
     defaultText: 'registry, else `defaultContextWindow`',
     short: 'Window in tokens; overrides the model registry.',
     long: 'Overrides the model registry; a smaller maximum the provider states in a rejection still wins, with one warning: only its own statement at the start of its error, never text of the request it quotes, and never below 1,024 or a request the model accepted (see Model registry).',

@@ -1,6 +1,6 @@
 /** The options set once for the whole plugin, never per agent. Part of the option table. */
 import { MAX_TIMER_MS } from './timer-limit.js';
-import { BOOLEAN, integer, other, type OptionSpec } from './option-spec.js';
+import { BOOLEAN, integer, MAX_PLAUSIBLE_TOKENS, other, type OptionSpec } from './option-spec.js';
 
 export const GLOBAL_OPTIONS = {
   name: {
@@ -23,7 +23,7 @@ export const GLOBAL_OPTIONS = {
     range: other('`{ [modelName]: window }`'),
     defaultText: '`{}`',
     short: 'Extra `{ modelName: window }` entries, consulted before the model registry.',
-    long: "Consulted before the registry; each window an integer ≥ 1,024. A key that gives no model of the app's agents or summarizers its window is logged once, with the name it likely meant, when the app first runs.",
+    long: "Consulted before the registry; each window an integer in [1,024, 100,000,000], as `contextWindow`; an empty key is refused. A key that gives no model of the app's agents or summarizers its window is logged once, with the name it likely meant, when the app first runs.",
   },
   prices: {
     scope: 'global',
@@ -37,7 +37,7 @@ export const GLOBAL_OPTIONS = {
   defaultContextWindow: {
     scope: 'global',
     unit: 'tokens',
-    range: integer(1_024),
+    range: integer(1_024, MAX_PLAUSIBLE_TOKENS),
     default: 128_000,
     short:
       'Window assumed for a model no registry knows (with one warning), until a rejection states the real maximum.',

@@ -48,3 +48,10 @@ export const other = (text: string): { readonly type: 'other'; readonly text: st
 /** A figure as the docs write it (20,000). */
 export const figure = (value: number): string => value.toLocaleString('en-US');
 export const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+/**
+ * The most tokens any count the guard reads or is given can plausibly be: a count read back from state above it is
+ * dropped (state/codec.ts), and a window option above it is refused (a window of `1e308` passed as an integer:
+ * review 32).
+ */
+export const MAX_PLAUSIBLE_TOKENS = 100_000_000;

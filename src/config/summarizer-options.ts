@@ -1,6 +1,6 @@
 /** The options of the summarizer: which model, its window, its time and its output. Part of the option table. */
 import { MAX_TIMER_MS } from './timer-limit.js';
-import { integer, between, other, type OptionSpec } from './option-spec.js';
+import { integer, between, MAX_PLAUSIBLE_TOKENS, other, type OptionSpec } from './option-spec.js';
 
 export const SUMMARIZER_OPTIONS = {
   summarizer: {
@@ -14,7 +14,7 @@ export const SUMMARIZER_OPTIONS = {
   summarizerContextWindow: {
     scope: 'policy',
     unit: 'tokens',
-    range: integer(1_024),
+    range: integer(1_024, MAX_PLAUSIBLE_TOKENS),
     defaultText: "the `Summarizer`'s `contextWindow`, else the model's window",
     short: "Window of the summarizer, when it differs from the agent's.",
     long: "A `BaseLlm` summarizer's window comes from the registry; a `Summarizer` without `contextWindow` gets the agent's window.",

@@ -7,6 +7,7 @@
  * return `undefined` (or defaults) rather than throw; a record that fails to
  * decode is ignored and logged by the caller, never trusted.
  */
+import { MAX_PLAUSIBLE_TOKENS } from '../config/option-spec.js';
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeCount } from './field-reader.js';
 
@@ -38,12 +39,11 @@ export function decodeBoolean(value: unknown): boolean {
 }
 
 /**
- * Token counts above this are not trusted (no model has a 100M-token window,
- * the same bound `recordReportedUsage` applies to reported counts): a huge
- * value read from state would otherwise pin every estimate above the
- * threshold and compact on every turn until a real count replaced it.
+ * Counts above `MAX_PLAUSIBLE_TOKENS` (config/option-spec.ts, where the window options' ranges read it too) are not
+ * plausible: a huge value read from state would otherwise pin every estimate above the threshold and compact on
+ * every turn until a real count replaced it.
  */
-export const MAX_PLAUSIBLE_TOKENS = 100_000_000;
+export { MAX_PLAUSIBLE_TOKENS };
 
 /** `value` when it is a whole token count of at least `min` and under `MAX_PLAUSIBLE_TOKENS`; `undefined` otherwise. */
 export function plausibleTokenCount(value: unknown, min: number): number | undefined {

@@ -107,3 +107,18 @@ describe("the public factories' options", () => {
     expect(() => new ContextGuard().onCompaction(5 as never)).toThrow(/onCompaction\(\) expects a function/);
   });
 });
+
+describe('window options and keys that name nothing', () => {
+  it('should refuse a window above any plausible count, an empty agent or model key, and a blank name', () => {
+    expect(() => new ContextGuard({ contextWindow: 1e308 })).toThrow(
+      /contextWindow' must be an integer in \[1024, 100000000\]/,
+    );
+    expect(() => new ContextGuard({ modelWindows: { 'gemini-2.5-flash': 2 ** 53 } })).toThrow(ContextGuardConfigError);
+    expect(() => new ContextGuard({ modelWindows: { '': 8_000 } })).toThrow(
+      /modelWindows\[''\]' must not have an empty key/,
+    );
+    expect(() => new ContextGuard({ agents: { '': { contextWindow: 8_000 } } })).toThrow(/it names no agent/);
+    expect(() => new ContextGuard({ name: ' ' })).toThrow(/'name' must be a non-empty string/);
+    expect(() => new ContextGuard({ contextWindow: 100_000_000, modelWindows: { m: 1_024 } })).not.toThrow();
+  });
+});

@@ -20,7 +20,7 @@ export const OTHER_CHECKS: Record<OtherOptionName, Check> = {
   summarizer: checkSummarizer,
   toolOutputTruncation: (path, value) => validateToolOutputTruncation(value, path),
   name: (path, value) => {
-    if (typeof value !== 'string' || value.length === 0)
+    if (typeof value !== 'string' || value.trim().length === 0)
       throw new ContextGuardConfigError(path, value, 'must be a non-empty string');
   },
   agents: (path, value) => {
@@ -31,10 +31,12 @@ export const OTHER_CHECKS: Record<OtherOptionName, Check> = {
         value,
         `must be an object keyed by agent name${Array.isArray(value) ? ', not an array' : ''}`,
       );
+    refuseEmptyKey(path, value, 'agent');
   },
   modelWindows: (path, value) => {
     if (!isPlainObject(value))
       throw new ContextGuardConfigError(path, value, 'must be an object of { modelName: window }');
+    refuseEmptyKey(path, value, 'model');
     for (const [model, window] of Object.entries(value))
       checkRange(`${path}.${model}`, window, OPTION_TABLE.contextWindow.range); // a window, as `contextWindow`
   },
@@ -107,4 +109,10 @@ function checkSummarizer(path: string, value: unknown): void {
   if (declared !== undefined && typeof (value as { summarize?: unknown }).summarize === 'function') {
     checkRange(`${path}.contextWindow`, declared, OPTION_TABLE.summarizerContextWindow.range);
   }
+}
+
+/** An empty key names no agent or model (a `prices` key is refused the same way): its settings would apply to none. */
+function refuseEmptyKey(path: string, value: Readonly<Record<string, unknown>>, what: string): void {
+  if (Object.prototype.hasOwnProperty.call(value, ''))
+    throw new ContextGuardConfigError(`${path}['']`, value[''], `must not have an empty key: it names no ${what}`);
 }
