@@ -58,24 +58,42 @@ describe('mergeFacts', () => {
     expect(dropped).not.toContain(asked.text);
   });
 
-  it("should keep the user's constraints and named ids ahead of later chatter whose only identifier is a number", () => {
+  it("should keep the user's stated facts ahead of later chatter that repeats one sentence with other numbers", () => {
     // The forty-first outside trial: sixty later small-talk lines with numbers pushed out "Never email me", the
-    // budget and the order id, and the agent e-mailed the user.
+    // budget and the order id, and the agent e-mailed the user. Review 34: worded with ids or constraint words too.
     const stated = [
       'My order is ORD-48213.',
       'Never email me; phone me at 555-0142 instead.',
       'My budget is at most $400 for the panels.',
     ].map((text) => ({ text, addedAt: 1, lastSeen: 1 }));
-    const chatter = Array.from({ length: 60 }, (_, i) => ({
-      text: `Thanks, turn ${100 + i}.`,
+    for (const chat of [
+      (n: number) => `Thanks, turn ${n}.`,
+      (n: number) => `Thanks, v${n} looks good.`,
+      (n: number) => `OK, only step ${n} left?`,
+    ]) {
+      const chatter = Array.from({ length: 60 }, (_, i) => ({ text: chat(100 + i), addedAt: 2, lastSeen: 2 }));
+      const more = extractFacts([userText('The wall is about 226 cm wide; what else is there?')]);
+      const { facts, dropped } = mergeFacts([...stated, ...chatter], more, 3, { maxFacts: 60, maxChars: 100_000 });
+      for (const { text } of stated) expect(texts(facts)).toContain(text);
+      expect(texts(facts)).toContain('The wall is about 226 cm wide; what else is there?');
+      expect(dropped).toHaveLength(4);
+      // The two latest of the repeated sentence keep their rank.
+      expect(texts(facts)).toContain(chat(159));
+    }
+  });
+
+  it('should keep a correction and drop the stale value it corrects when room is short, whatever their words', () => {
+    // Review 34: ranking constraint words above recency kept "budget at most $400" and dropped "make that $600".
+    const stale = { text: 'My budget is at most $400 for the panels.', addedAt: 1, lastSeen: 1 };
+    const others = ['kitchen', 'hallway', 'garage', 'attic', 'porch', 'cellar'].map((room) => ({
+      text: `The ${room} panels should be matte.`,
       addedAt: 2,
       lastSeen: 2,
     }));
-    const more = extractFacts([userText('The wall is about 226 cm wide; what else is there?')]);
-    const { facts, dropped } = mergeFacts([...stated, ...chatter], more, 3, { maxFacts: 60, maxChars: 100_000 });
-    for (const { text } of stated) expect(texts(facts)).toContain(text);
-    expect(dropped).toHaveLength(4);
-    expect(dropped.every((text) => /^Thanks, turn \d+\.$|226 cm/.test(text))).toBe(true);
+    const correction = extractFacts([userText('Actually, make that $600 now.')]);
+    const { facts, dropped } = mergeFacts([stale, ...others], correction, 3, { maxFacts: 7, maxChars: 100_000 });
+    expect(texts(facts)).toContain('Actually, make that $600 now.');
+    expect(dropped).toEqual([stale.text]);
   });
 
   it('should take a stated preference, allergy or thing to avoid as a fact', () => {

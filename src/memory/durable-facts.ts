@@ -17,10 +17,10 @@
  * "don't forget"...) is marked so; a paste marks nothing (review 8). The list is
  * bounded (count and characters); when it must shrink, the newest marked facts,
  * up to half the list, stay whatever the characters, then the user's own words
- * that state a constraint or name something more than a number, then the rest
- * of the user's words (a paste's first and last candidates are the words around it), then what only
- * the summarizer listed, then a paste's data; within each, the most recently
- * seen, then the newest, and every drop is reported.
+ * (a paste's first and last candidates are the words around it), then what only
+ * the summarizer listed, then a paste's data and the older repeats of one
+ * template (sentences that differ only in their numbers); within each, the most
+ * recently seen, then the newest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
@@ -72,13 +72,6 @@ const IDENTIFIER =
 const MAX_SENTENCE_CHARS = 2_000;
 const CONSTRAINT =
   /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
-/**
- * An identifier that is more than a number: letters and digits together (ORD-48213, EMP-4471), an e-mail address, a
- * URL or a path. A sentence whose only identifier is a bare number ("Thanks, turn 126.", "the wall is 226 cm") is
- * the user's words too, but chatter beside a constraint or an id.
- */
-const NAMED_IDENTIFIER =
-  /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]{0,64}\b)|(?:\b[\w.-]{1,64}@[\w-]{1,64}\.[\w.]{1,64})|(?:https?:\/\/\S{1,256})|(?:(?:~|\.{1,2})?\/[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,32})/;
 /** A sentence the user asks to be kept: it outranks facts merely seen more recently. */
 const ASKED_TO_KEEP =
   /\b(?<!(?:n't|not|never)\s)(?:remember|keep in mind)\b|\b(?:don'?t|do not|never) forget\b|\bfor the record\b/i;
@@ -87,16 +80,6 @@ const MAX_FACTS_PER_MESSAGE = 8;
 const PASTE_CHARS = 1_500;
 /** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
 const MARKED_SHARE = 0.5;
-
-/**
- * A sentence of the user's that states a constraint or names something: it outranks chatter whose only identifier
- * is a number, whatever was seen more recently (the forty-first outside trial: sixty "Thanks, turn 1NN." and "the
- * wall is 2NN cm" lines, each seen later, pushed "Never email me", the budget and the order ids out of the facts,
- * and the agent e-mailed the user).
- */
-function weighty(text: string): boolean {
-  return CONSTRAINT.test(text) || NAMED_IDENTIFIER.test(text);
-}
 
 /** Whether a sentence asks to be kept ("Remember: ...", "don't forget"). */
 export function askedToKeep(text: string): boolean {
@@ -222,8 +205,9 @@ export function mergeFacts(
       .sort(byRecency)
       .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
   );
+  const repeats = templateRepeats(all, byRecency);
   const first = (fact: DurableFact): number =>
-    marked.has(fact) ? 4 : fact.pasted ? 0 : fact.listed ? 1 : weighty(fact.text) ? 3 : 2;
+    marked.has(fact) ? 3 : repeats.has(fact) || fact.pasted ? 0 : fact.listed ? 1 : 2;
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -240,6 +224,33 @@ export function mergeFacts(
     facts: all.filter((fact) => kept.has(fact)),
     dropped: all.filter((fact) => !kept.has(fact)).map((fact) => fact.text),
   };
+}
+
+/** Facts of one template (their text with every number as `#`) kept at their own rank; older ones rank as data. */
+const TEMPLATE_KEEP = 2;
+
+/**
+ * The facts that repeat a template beyond its `TEMPLATE_KEEP` most recent: sentences that differ only in their
+ * numbers ("Thanks, turn 126.", "Show me panels, batch 125.", a log's lines) are one fact's worth of room. Without
+ * this, sixty such lines of later chatter, each seen more recently, pushed "Never email me", the budget and the order
+ * ids out of the facts, and the agent e-mailed the user (the forty-first outside trial); ranking constraint words
+ * above recency instead let a stale "budget at most $400" outlive "Actually, make that $600" (review 34).
+ */
+function templateRepeats(
+  facts: readonly DurableFact[],
+  byRecency: (a: DurableFact, b: DurableFact) => number,
+): Set<DurableFact> {
+  const byTemplate = new Map<string, DurableFact[]>();
+  for (const fact of facts) {
+    const template = factKey(fact.text).replace(/\d+/g, '#');
+    const group = byTemplate.get(template);
+    if (group) group.push(fact);
+    else byTemplate.set(template, [fact]);
+  }
+  const repeats = new Set<DurableFact>();
+  for (const group of byTemplate.values())
+    if (group.length > TEMPLATE_KEEP) for (const fact of group.sort(byRecency).slice(TEMPLATE_KEEP)) repeats.add(fact);
+  return repeats;
 }
 
 /** Where a fact was seen, weakest first: a paste's data, the summarizer's list only, the user's own words. */
