@@ -17,6 +17,12 @@ describe('searchEvents', () => {
     const hits = searchEvents(events, 'budget');
     expect(hits[0]?.score).toBe(hits[1]?.score);
     expect(hits.map((hit) => hit.eventId)).toEqual(['corrected', 'stated']);
+    // Within one turn (a tool loop's steps share it) the later event comes first too.
+    const loop = [
+      event('step5', userText('The failing test is fees.spec.ts.'), { invocationId: 'inv-1', author: 'user' }),
+      event('step40', modelText('The failing test is session.spec.ts.'), { invocationId: 'inv-1' }),
+    ];
+    expect(searchEvents(loop, 'failing test').map((hit) => hit.eventId)).toEqual(['step40', 'step5']);
   });
 
   describe('what is searched', () => {

@@ -138,17 +138,20 @@ export function searchEvents(
     if (score > 0 && best) scored.push({ entry, score, best: exact ? phrase : best, exact });
   }
   // The whole query as typed outranks any number of its words apart.
+  const position = new Map(texts.map((entry, at) => [entry, at]));
   const hits = scored.map(({ entry, score, best, exact }) => ({
+    at: position.get(entry) ?? 0,
     eventId: entry.event.id,
     turn: entry.turn,
     author: entry.event.author ?? 'unknown',
     score: Math.round((exact ? score + topInexact + 5 : score) * 100) / 100,
     snippet: snippetAround(entry.text, entry.lower, best, options.snippetChars ?? 240),
   }));
-  // Of hits as good, the latest first: a correction ("my budget is now $600") before the value it corrects (the
-  // forty-first outside trial: a model trusting the first hit read the stale $400).
-  hits.sort((a, b) => b.score - a.score || b.turn - a.turn);
-  return hits.slice(0, options.limit ?? 8);
+  // Of hits as good, the latest event first: a correction ("my budget is now $600") before the value it corrects
+  // (the forty-first outside trial: a model trusting the first hit read the stale $400), also within one tool loop,
+  // whose events share a turn (review 34).
+  hits.sort((a, b) => b.score - a.score || b.at - a.at);
+  return hits.slice(0, options.limit ?? 8).map(({ at: _at, ...hit }) => hit);
 }
 
 /** A bounded excerpt of one event's text, from `offset`. */

@@ -115,9 +115,13 @@ describe('window options and keys that name nothing', () => {
     );
     expect(() => new ContextGuard({ modelWindows: { 'gemini-2.5-flash': 2 ** 53 } })).toThrow(ContextGuardConfigError);
     expect(() => new ContextGuard({ modelWindows: { '': 8_000 } })).toThrow(
-      /modelWindows\[''\]' must not have an empty key/,
+      /modelWindows\[''\]' must not have a blank key/,
     );
     expect(() => new ContextGuard({ agents: { '': { contextWindow: 8_000 } } })).toThrow(/it names no agent/);
+    expect(() => new ContextGuard({ agents: { ' ': {} } })).toThrow(/must not have a blank key/);
+    expect(() => contextRecallTool({ name: 'has space' })).toThrow(/must be a tool name/);
+    expect(() => pinContextTool(new ContextGuard(), { name: '1pin' })).toThrow(/must be a tool name/);
+    expect(() => contextRecallTool({ name: 'recall_v2.history' })).not.toThrow();
     expect(() => new ContextGuard({ name: ' ' })).toThrow(/'name' must be a non-empty string/);
     expect(() => new ContextGuard({ contextWindow: 100_000_000, modelWindows: { m: 1_024 } })).not.toThrow();
   });

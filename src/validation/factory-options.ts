@@ -11,7 +11,7 @@ import { ContextGuardConfigError } from '../errors.js';
 import { checkRange } from './check-range.js';
 
 /** What one field accepts: a range of the option table's kinds, or one of a few shapes. */
-export type FieldCheck = OptionRange | 'text' | 'texts' | 'logger' | 'function' | 'any';
+export type FieldCheck = OptionRange | 'text' | 'toolName' | 'texts' | 'logger' | 'function' | 'any';
 
 /**
  * Checks `options` of `owner` (`'contextRecallTool()'`, say) field by field; `undefined` fields are left to their
@@ -41,6 +41,10 @@ function checkField(owner: string, key: string, value: unknown, check: FieldChec
   if (check === 'any') return;
   if (check === 'text') {
     if (typeof value !== 'string' || value.trim().length === 0) refuse('must be a non-empty string');
+  } else if (check === 'toolName') {
+    // Gemini's function names: a letter or underscore, then letters, digits, '_', '.', '-', 64 at most.
+    if (typeof value !== 'string' || !/^[A-Za-z_][\w.-]{0,63}$/.test(value))
+      refuse("must be a tool name (a letter or '_', then letters, digits, '_', '.' or '-'; 64 at most)");
   } else if (check === 'texts') {
     if (!Array.isArray(value) || !value.every((each) => typeof each === 'string' && each.length > 0))
       refuse('must be an array of non-empty strings');

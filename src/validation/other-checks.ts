@@ -111,8 +111,13 @@ function checkSummarizer(path: string, value: unknown): void {
   }
 }
 
-/** An empty key names no agent or model (a `prices` key is refused the same way): its settings would apply to none. */
+/** A blank key names no agent or model (a `prices` key is refused the same way): its settings would apply to none. */
 function refuseEmptyKey(path: string, value: Readonly<Record<string, unknown>>, what: string): void {
-  if (Object.prototype.hasOwnProperty.call(value, ''))
-    throw new ContextGuardConfigError(`${path}['']`, value[''], `must not have an empty key: it names no ${what}`);
+  const blank = Object.keys(value).find((key) => key.trim().length === 0);
+  if (blank !== undefined)
+    throw new ContextGuardConfigError(
+      `${path}['${blank}']`,
+      value[blank],
+      `must not have a blank key: it names no ${what}`,
+    );
 }

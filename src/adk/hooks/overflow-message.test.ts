@@ -59,6 +59,8 @@ describe('overflowMessageOf', () => {
     const photo = { inlineData: { mimeType: 'image/png', data: 'A'.repeat(100_000) } };
     const request = (parts: object[]) => ({ contents: [{ role: 'user', parts }] }) as unknown as LlmRequest;
     expect(mediaBytesRefused(said, request([{ text: 'What is this?' }, photo]))).toBe(true);
+    const screenshot = { functionResponse: { name: 'screenshot', response: { ok: true }, parts: [photo] } };
+    expect(mediaBytesRefused(said, request([screenshot]))).toBe(true);
     expect(mediaBytesRefused(said, request([{ text: 'x'.repeat(300_000) }, photo]))).toBe(false);
     expect(mediaBytesRefused(said, request([{ text: 'x'.repeat(300_000) }]))).toBe(false);
     expect(mediaBytesRefused('prompt is too long: 9 tokens > 8 maximum', request([photo]))).toBe(false);

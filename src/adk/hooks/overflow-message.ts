@@ -42,7 +42,11 @@ export function mediaBytesRefused(message: string, request: LlmRequest | undefin
   if (message !== PAYLOAD_TOO_LARGE || request === undefined) return false;
   let media = 0;
   for (const content of request.contents ?? [])
-    for (const part of content.parts ?? []) media += part.inlineData?.data?.length ?? 0;
+    for (const part of content.parts ?? []) {
+      media += part.inlineData?.data?.length ?? 0;
+      // A tool's screenshot in a multimodal function response (Gemini 3), as the estimate reads it (review 34).
+      for (const inner of part.functionResponse?.parts ?? []) media += inner.inlineData?.data?.length ?? 0;
+    }
   if (media === 0) return false;
   try {
     return media >= JSON.stringify(request.contents).length / 2;

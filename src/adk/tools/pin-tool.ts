@@ -21,7 +21,7 @@ export function pinContextTool(guard: PinWriter, options: { readonly name?: stri
     throw new TypeError(
       'ContextGuard: pinContextTool() expects the guard (a ContextGuard, or anything with pinInState).',
     );
-  checkFactoryOptions('pinContextTool()', options, { name: 'text' });
+  checkFactoryOptions('pinContextTool()', options, { name: 'toolName' });
   return new FunctionTool({
     name: options.name ?? PIN_TOOL_NAME,
     description:

@@ -143,7 +143,7 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
 /** The options checked, with their defaults. */
 function checkedSettings(options: ContextRecallToolOptions) {
   checkFactoryOptions('contextRecallTool()', options, {
-    name: 'text',
+    name: 'toolName',
     maxHits: RECALL_LIMITS.maxHits.range,
     snippetChars: RECALL_LIMITS.snippetChars.range,
     maxExcerptChars: RECALL_LIMITS.maxExcerptChars.range,
