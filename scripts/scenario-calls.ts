@@ -11,9 +11,9 @@ import { heldOutReplays } from '../simulator/scenarios/replays.js';
 import { STRATEGIES } from '../simulator/strategies.js';
 
 const [name, ...wanted] = process.argv.slice(2);
-const spec = [...ALL_SCENARIOS, ...(name?.includes('_HeldOut_') ? heldOutReplays() : [])].find(
-  (scenario) => scenario.name === name,
-);
+const heldOutSet = /_HeldOut([23]?)_/.exec(name ?? '')?.[1];
+const heldOut = heldOutSet === undefined ? [] : heldOutReplays(heldOutSet === '' ? 1 : (Number(heldOutSet) as 2 | 3));
+const spec = [...ALL_SCENARIOS, ...heldOut].find((scenario) => scenario.name === name);
 if (!spec) {
   console.error(
     `usage: npx tsx scripts/scenario-calls.ts <scenario> [strategy ...]; no scenario named ${String(name)}`,

@@ -43,6 +43,7 @@ const USAGE = `Usage: npm run simulate -- [options]
   --filter REGEX        only scenarios whose name matches REGEX
   --held-out            replay only the held-out public runs (docs/simulator.md, "Held-out runs"), not the scenarios
   --held-out-2          replay only the second held-out set (the same section)
+  --held-out-3          replay only the third held-out set (the same section)
   --strategy NAME       only one strategy: ${STRATEGIES.map((strategy) => strategy.name).join(', ')} (or threshold, sliding-window)
   --ground-truth MODE   ratio (chars/4 x the scenario's ratio, default) or tokenizer (${GEMMA_TOKENIZER_PACKAGE})
   --session-store KIND  memory (InMemorySessionService, default) or sqlite (DatabaseSessionService on in-memory SQLite)
@@ -60,7 +61,7 @@ const USAGE = `Usage: npm run simulate -- [options]
 interface CliOptions {
   readonly filter: string | undefined;
   /** The held-out set to replay instead of the scenarios (0: none). */
-  readonly heldOut: 0 | 1 | 2;
+  readonly heldOut: 0 | 1 | 2 | 3;
   readonly strategy: string | undefined;
   readonly groundTruth: GroundTruthMode;
   readonly sessionStore: SessionStore;
@@ -112,6 +113,7 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
       filter: { type: 'string' },
       'held-out': { type: 'boolean', default: false },
       'held-out-2': { type: 'boolean', default: false },
+      'held-out-3': { type: 'boolean', default: false },
       strategy: { type: 'string' },
       'ground-truth': { type: 'string', default: 'ratio' },
       'session-store': { type: 'string', default: 'memory' },
@@ -133,17 +135,21 @@ function parseCli(argv: readonly string[]): CliOptions | undefined {
   const sessionStore = values['session-store'];
   if (sessionStore !== 'memory' && sessionStore !== 'sqlite')
     throw new Error(`--session-store must be memory or sqlite, not '${sessionStore}'`);
-  if (values['held-out'] && values['held-out-2'])
-    throw new Error('--held-out and --held-out-2 replay one set each: give one');
+  if ([values['held-out'], values['held-out-2'], values['held-out-3']].filter(Boolean).length > 1)
+    throw new Error('--held-out, --held-out-2 and --held-out-3 replay one set each: give one');
   const jobs = values.jobs === undefined ? Math.max(1, Math.min(4, availableParallelism())) : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, not '${values.jobs}'`);
   const retention = values['no-retention']
     ? false
     : (values.retention ??
-      (values.filter === undefined && values.strategy === undefined && !values['held-out'] && !values['held-out-2']));
+      (values.filter === undefined &&
+        values.strategy === undefined &&
+        !values['held-out'] &&
+        !values['held-out-2'] &&
+        !values['held-out-3']));
   return {
     filter: values.filter,
-    heldOut: values['held-out-2'] ? 2 : values['held-out'] ? 1 : 0,
+    heldOut: values['held-out-3'] ? 3 : values['held-out-2'] ? 2 : values['held-out'] ? 1 : 0,
     strategy: values.strategy,
     groundTruth,
     sessionStore,

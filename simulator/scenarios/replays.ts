@@ -45,8 +45,8 @@ export const REPLAYS: readonly ScenarioSpec[] = replayScenarios([
  * `8k_HeldOut2_<run>`): read only when asked (`npm run simulate -- --held-out`, `-- --held-out-2`), so the
  * default run's figures stay those of the committed runs.
  */
-export function heldOutReplays(set: 1 | 2 = 1): ScenarioSpec[] {
-  const folder = set === 1 ? 'held-out' : 'held-out-2';
+export function heldOutReplays(set: 1 | 2 | 3 = 1): ScenarioSpec[] {
+  const folder = set === 1 ? 'held-out' : set === 2 ? 'held-out-2' : 'held-out-3';
   const runs = [...loadTrajectories('support', folder), ...loadTrajectories('long-coding', folder)];
-  return replayScenarios(runs, set === 1 ? 'HeldOut' : 'HeldOut2');
+  return replayScenarios(runs, set === 1 ? 'HeldOut' : set === 2 ? 'HeldOut2' : 'HeldOut3');
 }

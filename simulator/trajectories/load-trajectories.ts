@@ -90,7 +90,7 @@ export function parseTrajectoryFile(value: unknown, name: string): TrajectoryFil
 }
 
 /** Where a set's file lies: the committed workloads (`data`) or a held-out check (docs/simulator.md, "Held-out runs"). */
-export type TrajectoryFolder = 'data' | 'held-out' | 'held-out-2';
+export type TrajectoryFolder = 'data' | 'held-out' | 'held-out-2' | 'held-out-3';
 
 /** Every committed run of `set`, from `folder`. */
 export function loadTrajectories(set: TrajectorySet, folder: TrajectoryFolder = 'data'): readonly RecordedRun[] {

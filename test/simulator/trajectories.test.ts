@@ -391,4 +391,26 @@ describe('loadTrajectories', () => {
     expect(names).toHaveLength(4 * 12);
     expect(names.every((name) => /^\d+k_HeldOut2_/.test(name))).toBe(true);
   });
+
+  it('should hold the third held-out set its rule picked: retail dialogues and telecom solo loops of tau2-bench', () => {
+    const support = loadTrajectories('support', 'held-out-3');
+    const loops = loadTrajectories('long-coding', 'held-out-3');
+    expect(support.map((run) => run.id)).toEqual([
+      'retail-task18',
+      'retail-task32',
+      'retail-task36',
+      'retail-task38',
+      'retail-task62',
+      'retail-task71',
+    ]);
+    expect(support.every((run) => run.source.includes('tau2-bench') && run.source.includes('retail'))).toBe(true);
+    expect(loops).toHaveLength(6);
+    for (const run of loops) {
+      expect(run.turns).toHaveLength(1);
+      expect(toolCallCount(run)).toBeGreaterThanOrEqual(20);
+    }
+    const names = heldOutReplays(3).map((scenario) => scenario.name);
+    expect(names).toHaveLength(4 * 12);
+    expect(names.every((name) => /^\d+k_HeldOut3_/.test(name))).toBe(true);
+  });
 });
