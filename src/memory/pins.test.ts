@@ -35,4 +35,11 @@ describe('decodePins', () => {
     ).toEqual(['a']);
     expect(decodePins('garbage')).toEqual([]);
   });
+
+  it('should read at most the first thousand entries of a list no cap could hold', () => {
+    const list = Array.from({ length: 200_000 }, (_, at) => pin(`pin ${at}`));
+    const read = decodePins(list);
+    expect(read).toHaveLength(1_000);
+    expect(read[0]?.text).toBe('pin 0');
+  });
 });

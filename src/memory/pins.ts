@@ -34,8 +34,13 @@ export function decodePins(value: unknown): Pin[] {
       ? (value as { pins?: unknown }).pins
       : undefined;
   if (!Array.isArray(list)) return [];
-  return list.flatMap((item) => decodePin(item) ?? []);
+  // More than any cap holds (a pin is at least a few tokens, the cap a share of the window): a hand-edited list of
+  // 200,000 entries cost every later turn a second (the thirty-ninth outside trial).
+  return list.slice(0, MAX_LISTED_PINS).flatMap((item) => decodePin(item) ?? []);
 }
+
+/** Entries of the old pins list read at most. */
+const MAX_LISTED_PINS = 1_000;
 
 /** Decodes one stored pin, or `undefined` when it is malformed (or a removed key's `null`). */
 export function decodePin(item: unknown): Pin | undefined {
