@@ -8,6 +8,7 @@ import type { CompactionOutcome } from '../../pipeline/guard-request.js';
 import type { CompactionRecord } from '../../records/compaction-record.js';
 import { mapContentsToEvents } from '../../records/map-contents-to-events.js';
 import { buildCompactionRecord } from './build-compaction-record.js';
+import { CrowdedTurns } from './crowded-turns.js';
 import { recordCompactionTelemetry } from '../../telemetry/guard-metrics.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from '../../options.js';
 import { callScopeOfContext } from '../runtime/session-scope.js';
@@ -59,12 +60,14 @@ export class CompactionReporter {
   private readonly listeners = new Set<CompactionListener>();
   /** Records of compactions whose model response has not arrived yet, by session, invocation and agent. */
   private readonly pending = new BoundedMap<string, PendingCompaction>(MAX_PENDING_RECORDS);
+  private readonly crowded: CrowdedTurns;
 
   constructor(
     private readonly options: ContextGuardOptions,
     private readonly logger: GuardLogger,
   ) {
     if (options.onCompaction) this.listeners.add(options.onCompaction);
+    this.crowded = new CrowdedTurns(logger);
   }
 
   /** @throws TypeError for a listener that is not a function (it would fail at the first compaction, unseen). */
@@ -98,6 +101,7 @@ export class CompactionReporter {
   /** Logs, counts and notifies a compaction whose record is stored. */
   async report(record: CompactionRecord, seen: CompactionSeen): Promise<void> {
     this.log(record, seen.outcome.fallbackDetail, seen.aborted === true);
+    this.crowded.compacted(record);
     recordCompactionTelemetry(record, seen.model);
     await this.notify(record);
   }
