@@ -25,6 +25,13 @@ describe('searchEvents', () => {
     expect(searchEvents(loop, 'failing test').map((hit) => hit.eventId)).toEqual(['step40', 'step5']);
   });
 
+  it('should rank the phrase as typed above the same characters inside a longer number', () => {
+    const runs = Array.from({ length: 19 }, (_, at) =>
+      event(`run${at + 1}`, userText(`Done: checksum C-${at + 1}-77.`), { invocationId: `inv-${at}`, author: 'user' }),
+    );
+    expect(searchEvents(runs, 'checksum C-1')[0]?.eventId).toBe('run1');
+  });
+
   describe('what is searched', () => {
     it('should leave out calls of the excluded tool and their answers, which would outrank what they quote', () => {
       const events = [

@@ -133,7 +133,7 @@ export function searchEvents(
       score += (1 + Math.log(occurrences)) * rarity;
       best ??= term;
     }
-    const exact = phrase.length >= 3 && entry.lower.includes(phrase);
+    const exact = phrase.length >= 3 && containsPhrase(entry.lower, phrase);
     if (!exact) topInexact = Math.max(topInexact, score);
     if (score > 0 && best) scored.push({ entry, score, best: exact ? phrase : best, exact });
   }
@@ -152,6 +152,23 @@ export function searchEvents(
   // whose events share a turn (review 34).
   hits.sort((a, b) => b.score - a.score || b.at - a.at);
   return hits.slice(0, options.limit ?? 8).map(({ at: _at, ...hit }) => hit);
+}
+
+/**
+ * Whether `text` holds `phrase` as typed, not inside a longer word or number: "checksum c-1" is in "checksum c-1-77",
+ * not in "checksum c-10-77" (with the latest of equal hits first, the first run's checksum fell out of the eight hits
+ * behind runs 10 to 19).
+ */
+function containsPhrase(text: string, phrase: string): boolean {
+  const edge = /[\p{L}\p{N}]/u;
+  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + phrase.length] ?? ' ';
+    const opensWord = !edge.test(phrase[0] ?? ' ') || !edge.test(before);
+    const closesWord = !edge.test(phrase[phrase.length - 1] ?? ' ') || !edge.test(after);
+    if (opensWord && closesWord) return true;
+  }
+  return false;
 }
 
 /** A bounded excerpt of one event's text, from `offset`. */
