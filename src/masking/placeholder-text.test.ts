@@ -14,4 +14,11 @@ describe('placeholder of an offloaded result', () => {
     expect(text).toContain(`Stored whole as artifact '${name}'.`);
     expect(text).toContain('Excerpt: ERROR disk quota exceeded on vol-7f3a');
   });
+
+  it('should not say the result can be read back by an agent without a recall tool (trial 42)', () => {
+    const response = { logs: 'ERROR disk quota', full_result_artifact: { name: 'context_guard-tool_output-x.json' } };
+    const text = String(placeholder('fetch_logs', response, {})[MASKED_RESULT_KEY]);
+    expect(text).toContain("Stored whole as artifact 'context_guard-tool_output-x.json' for the application");
+    expect(text).toContain('this agent has no tool to read it');
+  });
 });

@@ -119,11 +119,19 @@ interface ElidedResult {
  * data. As the excerpt's first string it was cut at 120 characters and a recall by that name found nothing (the
  * thirtieth outside trial); the excerpt is then taken from the rest of the result.
  */
-function offloaded(value: unknown): { readonly rest: unknown; readonly note: string } | undefined {
+function offloaded(value: unknown): { readonly rest: unknown; readonly name: string } | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { [OFFLOAD_HANDLE_KEY]: handle, ...rest } = value as Record<string, unknown>;
   const name = typeof handle === 'object' && handle !== null ? (handle as { name?: unknown }).name : undefined;
-  return typeof name === 'string' ? { rest, note: ` Stored whole as artifact '${name}'.` } : undefined;
+  return typeof name === 'string' ? { rest, name } : undefined;
+}
+
+/** Where the stored whole is: for the agent's recall tool, or, without one, for the application only (trial 42). */
+function storedNote(name: string | undefined, hint: MaskHint): string {
+  if (name === undefined) return '';
+  return hint.recallToolName
+    ? ` Stored whole as artifact '${name}'.`
+    : ` Stored whole as artifact '${name}' for the application; this agent has no tool to read it.`;
 }
 
 /** The placeholder's text for `result`. */
@@ -140,7 +148,7 @@ function placeholderText(result: ElidedResult, hint: MaskHint): string {
   const excerpt = preview.length > 0 ? ` Excerpt: ${preview}` : '';
   const size = result.chars === undefined ? 'not serialisable' : `${result.chars} characters`;
   const recovery = result.tool === undefined ? recallOnlyText(hint) : recoveryText(result.tool, hint);
-  return `${result.label} (${size}) elided to save context; ${recovery}.${stored?.note ?? ''}${kept}${excerpt}`;
+  return `${result.label} (${size}) elided to save context; ${recovery}.${storedNote(stored?.name, hint)}${kept}${excerpt}`;
 }
 
 /**

@@ -137,8 +137,11 @@ export class CompactionReporter {
       );
     else if (record.fallback) {
       // Only the kind of failure at warn level: a provider's error text can quote the conversation.
+      const kind = record.fallbackReason ?? 'failed';
+      // The kind's own words: a summarizer that answered with no text is not unavailable (trial 42).
+      const what = kind === 'empty' ? 'returned no text' : kind === 'timeout' ? 'timed out' : 'unavailable';
       this.logger.warn(
-        `${LOG_PREFIX} agent '${record.agentName}': summarizer unavailable (${record.fallbackReason ?? 'failed'}); used the mechanical summary.`,
+        `${LOG_PREFIX} agent '${record.agentName}': summarizer ${what} (${kind}); used the mechanical summary.`,
       );
       this.logger.debug(`${LOG_PREFIX} agent '${record.agentName}': summarizer failure: ${detail ?? ''}`);
     }

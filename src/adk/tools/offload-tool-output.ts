@@ -148,12 +148,15 @@ async function offloadToolOutput({
     return cut;
   }
   context.actions.artifactDelta[name] = saved.value;
+  const recall = recallToolName(context);
+  // Without a recall tool the whole is the application's to read (trial 42: "the model reads it back" was untrue).
+  const reader = recall ? `the model reads it back with ${recall}` : 'the agent has no recall tool to read it back';
   logger.info?.(
     `${LOG_PREFIX} agent '${context.agentName}': tool '${tool.name}' result stored whole as artifact '${name}' ` +
-      `(version ${saved.value}, ${text.length} characters); the model reads it back with the recall tool.`,
+      `(version ${saved.value}, ${text.length} characters); ${reader}.`,
   );
   recordOffload(context.agentName, tool.name);
-  return withOffloadHandle(cut, { name, version: saved.value, chars: text.length }, recallToolName(context));
+  return withOffloadHandle(cut, { name, version: saved.value, chars: text.length }, recall);
 }
 
 /** A truncator that offloads what it cut (see `withArtifactOffload`); assignable to ADK's `SingleAfterToolCallback`. */
