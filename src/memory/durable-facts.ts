@@ -18,13 +18,14 @@
  * bounded (count and characters); when it must shrink, the newest marked facts,
  * up to half the list, stay whatever the characters, then the user's own words
  * (a paste's first and last candidates are the words around it), then what only
- * the summarizer listed, then a paste's data and the older repeats of one
- * template (sentences that differ only in their numbers); within each, the most
- * recently seen, then the newest, and every drop is reported.
+ * the summarizer listed, then the older repeats of one template (the user's
+ * sentences that differ only in their bare numbers), then a paste's data; within
+ * each, the most recently seen, then the newest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
 import { truncateEnd } from '../text/truncate-text.js';
+import { templateRepeats } from './fact-templates.js';
 
 export interface DurableFact {
   /** The fact, verbatim. */
@@ -205,9 +206,9 @@ export function mergeFacts(
       .sort(byRecency)
       .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
   );
-  const repeats = templateRepeats(all, byRecency);
+  const repeats = templateRepeats(all, byRecency, factKey);
   const first = (fact: DurableFact): number =>
-    marked.has(fact) ? 3 : repeats.has(fact) || fact.pasted ? 0 : fact.listed ? 1 : 2;
+    marked.has(fact) ? 4 : fact.pasted ? 0 : repeats.has(fact) ? 1 : fact.listed ? 2 : 3;
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -224,33 +225,6 @@ export function mergeFacts(
     facts: all.filter((fact) => kept.has(fact)),
     dropped: all.filter((fact) => !kept.has(fact)).map((fact) => fact.text),
   };
-}
-
-/** Facts of one template (their text with every number as `#`) kept at their own rank; older ones rank as data. */
-const TEMPLATE_KEEP = 2;
-
-/**
- * The facts that repeat a template beyond its `TEMPLATE_KEEP` most recent: sentences that differ only in their
- * numbers ("Thanks, turn 126.", "Show me panels, batch 125.", a log's lines) are one fact's worth of room. Without
- * this, sixty such lines of later chatter, each seen more recently, pushed "Never email me", the budget and the order
- * ids out of the facts, and the agent e-mailed the user (the forty-first outside trial); ranking constraint words
- * above recency instead let a stale "budget at most $400" outlive "Actually, make that $600" (review 34).
- */
-function templateRepeats(
-  facts: readonly DurableFact[],
-  byRecency: (a: DurableFact, b: DurableFact) => number,
-): Set<DurableFact> {
-  const byTemplate = new Map<string, DurableFact[]>();
-  for (const fact of facts) {
-    const template = factKey(fact.text).replace(/\d+/g, '#');
-    const group = byTemplate.get(template);
-    if (group) group.push(fact);
-    else byTemplate.set(template, [fact]);
-  }
-  const repeats = new Set<DurableFact>();
-  for (const group of byTemplate.values())
-    if (group.length > TEMPLATE_KEEP) for (const fact of group.sort(byRecency).slice(TEMPLATE_KEEP)) repeats.add(fact);
-  return repeats;
 }
 
 /** Where a fact was seen, weakest first: a paste's data, the summarizer's list only, the user's own words. */

@@ -32,6 +32,14 @@ describe('searchEvents', () => {
     expect(searchEvents(runs, 'checksum C-1')[0]?.eventId).toBe('run1');
   });
 
+  it('should take a phrase of a script written without spaces as typed wherever it stands (review 35)', () => {
+    const logs = Array.from({ length: 9 }, (_, at) =>
+      event(`log${at}`, userText(`日志 ${at}: 订单号 已处理, 参考 ORD-7731 批次 ${at}`), { invocationId: `inv-${at}` }),
+    );
+    const said = event('said', userText('请记住：我的订单号 ORD-7731。'), { invocationId: 'inv-said', author: 'user' });
+    expect(searchEvents([said, ...logs], '订单号 ORD-7731')[0]?.eventId).toBe('said');
+  });
+
   describe('what is searched', () => {
     it('should leave out calls of the excluded tool and their answers, which would outrank what they quote', () => {
       const events = [

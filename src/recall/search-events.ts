@@ -160,15 +160,24 @@ export function searchEvents(
  * behind runs 10 to 19).
  */
 function containsPhrase(text: string, phrase: string): boolean {
-  const edge = /[\p{L}\p{N}]/u;
   for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
-    const before = text[at - 1] ?? ' ';
-    const after = text[at + phrase.length] ?? ' ';
-    const opensWord = !edge.test(phrase[0] ?? ' ') || !edge.test(before);
-    const closesWord = !edge.test(phrase[phrase.length - 1] ?? ' ') || !edge.test(after);
-    if (opensWord && closesWord) return true;
+    const opens = atBoundary(phrase[0], text[at - 1]);
+    if (opens && atBoundary(phrase[phrase.length - 1], text[at + phrase.length])) return true;
   }
   return false;
+}
+
+/** A character of a word in a spaced script: letters, digits and marks, but not of scripts written without spaces. */
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+/** Scripts written without spaces between words, where any character boundary is a word's (review 35: 订单号). */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** Whether the phrase's edge character `inside` and the text's character beside it `outside` are not one word. */
+function atBoundary(inside: string | undefined, outside: string | undefined): boolean {
+  if (inside === undefined || outside === undefined) return true;
+  const word = (char: string): boolean => WORD_CHAR.test(char) && !UNSPACED.test(char);
+  return !word(inside) || !word(outside);
 }
 
 /** A bounded excerpt of one event's text, from `offset`. */

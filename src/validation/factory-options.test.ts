@@ -122,6 +122,8 @@ describe('window options and keys that name nothing', () => {
     expect(() => contextRecallTool({ name: 'has space' })).toThrow(/must be a tool name/);
     expect(() => pinContextTool(new ContextGuard(), { name: '1pin' })).toThrow(/must be a tool name/);
     expect(() => contextRecallTool({ name: 'recall_v2.history' })).not.toThrow();
+    expect(() => contextRecallTool({ name: `ns:${'r'.repeat(120)}` })).not.toThrow();
+    expect(() => contextRecallTool({ name: 'r'.repeat(129) })).toThrow(/must be a tool name/);
     expect(() => new ContextGuard({ name: ' ' })).toThrow(/'name' must be a non-empty string/);
     expect(() => new ContextGuard({ contextWindow: 100_000_000, modelWindows: { m: 1_024 } })).not.toThrow();
   });

@@ -42,9 +42,10 @@ function checkField(owner: string, key: string, value: unknown, check: FieldChec
   if (check === 'text') {
     if (typeof value !== 'string' || value.trim().length === 0) refuse('must be a non-empty string');
   } else if (check === 'toolName') {
-    // Gemini's function names: a letter or underscore, then letters, digits, '_', '.', '-', 64 at most.
-    if (typeof value !== 'string' || !/^[A-Za-z_][\w.-]{0,63}$/.test(value))
-      refuse("must be a tool name (a letter or '_', then letters, digits, '_', '.' or '-'; 64 at most)");
+    // Gemini's function names (@google/genai's FunctionDeclaration): a letter or '_', then letters, digits, '_', '.',
+    // ':' or '-', 128 at most (review 35: ':' and 65-128 were refused).
+    if (typeof value !== 'string' || !/^[A-Za-z_][\w.:-]{0,127}$/.test(value))
+      refuse("must be a tool name (a letter or '_', then letters, digits, '_', '.', ':' or '-'; 128 at most)");
   } else if (check === 'texts') {
     if (!Array.isArray(value) || !value.every((each) => typeof each === 'string' && each.length > 0))
       refuse('must be an array of non-empty strings');

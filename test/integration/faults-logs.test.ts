@@ -105,7 +105,7 @@ const CASES: Record<string, FaultCase> = {
   },
   'the summarizer': {
     options: () => ({ guard: { summarizer: new QuotingSummarizer() } }),
-    reported: [/summarizer unavailable \(failed\)/],
+    reported: [/summarizer failed \(failed\)/],
     detailAtDebug: true,
   },
   'the artifact service on save': {

@@ -139,7 +139,14 @@ export class CompactionReporter {
       // Only the kind of failure at warn level: a provider's error text can quote the conversation.
       const kind = record.fallbackReason ?? 'failed';
       // The kind's own words: a summarizer that answered with no text is not unavailable (trial 42).
-      const what = kind === 'empty' ? 'returned no text' : kind === 'timeout' ? 'timed out' : 'unavailable';
+      const what =
+        kind === 'empty'
+          ? 'returned no text'
+          : kind === 'timeout'
+            ? 'timed out'
+            : kind === 'unavailable'
+              ? 'not available'
+              : 'failed';
       this.logger.warn(
         `${LOG_PREFIX} agent '${record.agentName}': summarizer ${what} (${kind}); used the mechanical summary.`,
       );
