@@ -4,17 +4,13 @@
  * persists the result in the agent's usage record.
  */
 import { plausibleTokenCount } from '../state/codec.js';
+import type { ReportedUsage } from '../usage/reported-usage.js';
 import { type UsageRecord } from '../usage/stored-usage.js';
 import { cachedPart, callCostUsd } from './call-cost.js';
 import type { ModelPrice } from './price-table.js';
 
-/** The fields of `usageMetadata` the bill reads. */
-export interface BilledUsage {
-  readonly promptTokenCount?: unknown;
-  readonly cachedContentTokenCount?: unknown;
-  readonly candidatesTokenCount?: unknown;
-  readonly thoughtsTokenCount?: unknown;
-}
+/** The fields of `usageMetadata` the bill reads: the usage report as the guard reads it (usage/reported-usage.ts). */
+export type BilledUsage = ReportedUsage;
 
 function count(value: unknown): number | undefined {
   return plausibleTokenCount(value, 0);

@@ -7,6 +7,7 @@ import { clampCorrection, MAX_CORRECTION } from '../estimate/calibration.js';
 import { overflowInOwnWords, parseOverflowError } from '../estimate/overflow-error.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
+import type { ReportedUsage } from './reported-usage.js';
 import { type UsageRecord } from './stored-usage.js';
 import { recordRejectedSize } from './rejected-bound.js';
 import {
@@ -17,11 +18,6 @@ import {
   windowFloor,
   type AcceptedSize,
 } from './learned-window.js';
-
-interface ReportedUsage {
-  readonly promptTokenCount?: unknown;
-  readonly candidatesTokenCount?: unknown;
-}
 
 function plausibleCount(value: unknown): number | undefined {
   return plausibleTokenCount(value, 1);
