@@ -53,9 +53,23 @@ const DEFAULTS = {
   now: Date.now,
 } as const;
 
-/** Lines of the prompt worth keeping: identifiers, numbers and the request. */
+const QUOTED_BLOCK = /<(previous_summary|current_request|conversation)>\n([\s\S]*?)\n<\/\1>/g;
+
+/**
+ * What the prompt quotes from the conversation: its `<previous_summary>`, `<current_request>` and `<conversation>`
+ * blocks when it has them, so the summarizer's own instruction lines ("Keep it under 973 words") never come back
+ * as key facts (the forty-second outside trial); a prompt without them (ADK's own summarizer's) whole.
+ */
+function quotedData(prompt: string): string {
+  const blocks = [...prompt.matchAll(QUOTED_BLOCK)].map((match) => match[2] ?? '');
+  return blocks.length > 0 ? blocks.join('\n') : prompt;
+}
+
+/** Lines of the prompt's quoted data worth keeping: identifiers, numbers and the request. */
 function salientLines(prompt: string, limit: number): string[] {
-  const lines = prompt.split('\n').filter((line) => /\d/.test(line) && line.trim().length > 12);
+  const lines = quotedData(prompt)
+    .split('\n')
+    .filter((line) => /\d/.test(line) && line.trim().length > 12);
   const step = Math.max(1, Math.floor(lines.length / Math.max(1, limit)));
   const picked: string[] = [];
   for (let i = lines.length - 1; i >= 0 && picked.length < limit; i -= step)
@@ -182,6 +196,6 @@ export class ScriptedSummarizer implements Summarizer {
       await hangUntilAborted(signal);
       throw new Error('DEADLINE_EXCEEDED: the summarizer did not answer in time');
     }
-    return { text, finishReason: 'STOP', outputTokens: Math.ceil(text.length / CHARS_PER_OUTPUT_TOKEN) };
+    return { text, finishReason: 'STOP', promptTokens, outputTokens: Math.ceil(text.length / CHARS_PER_OUTPUT_TOKEN) };
   }
 }

@@ -39,3 +39,14 @@ describe('answeringSummaries', () => {
     expect(script(call(agentCall))).toEqual({ content: { role: 'model', parts: [{ text: 'script answer' }] } });
   });
 });
+
+describe('answeringSummaries, key facts', () => {
+  it("should not read the summarizing instruction's own lines as facts of a request built from the agent's", () => {
+    const script = answeringSummaries(() => ({ content: { role: 'model', parts: [{ text: '' }] } }), 300);
+    const answer = script({ request: fromRequest, index: 0 } as unknown as ScriptCall);
+    const text = answer.content?.parts?.[0]?.text ?? '';
+    const facts = (/## Key facts\n([\s\S]*?)\n## /.exec(text)?.[1] ?? '').split('\n');
+    expect(facts.some((line) => line.includes('A-1'))).toBe(true);
+    expect(facts.filter((line) => line.includes('Keep it under'))).toEqual([]);
+  });
+});

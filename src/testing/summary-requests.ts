@@ -45,7 +45,9 @@ function summarySource(request: LlmRequest, kind: SummaryRequestKind): string {
   // The guard's prompt is read as the ScriptedSummarizer reads it: its text as sent.
   if (kind === 'prompt')
     return contents.flatMap((content) => (content.parts ?? []).map((part) => part.text ?? '')).join('\n');
-  return [...contents.slice(0, -1).map((content) => renderContent(content)), lastUserText(contents) ?? ''].join('\n');
+  // Quoted as the guard's prompt quotes it, so the instruction's own lines are not read as the conversation's.
+  const conversation = contents.slice(0, -1).map((content) => renderContent(content));
+  return ['<conversation>', ...conversation, '</conversation>', lastUserText(contents) ?? ''].join('\n');
 }
 
 /**
