@@ -33,6 +33,11 @@ export interface UsageCalibration {
    * guard measured it (usage/agent-additions.ts): counted in the next request's fixed part.
    */
   readonly agentAddedTokens?: number | undefined;
+  /**
+   * Counts in a row equal to `realPromptTokens` on requests that grew (usage/count-plateau.ts): a provider cutting
+   * the prompt to that many tokens. Absent in records written before 2026-12-07.
+   */
+  readonly samePromptReports?: number | undefined;
 }
 
 export function decodeCalibration(read: FieldReader): UsageCalibration {
@@ -48,6 +53,7 @@ export function decodeCalibration(read: FieldReader): UsageCalibration {
     correctionModel: read.string('correctionModel'),
     outputTokens: read.number('outputTokens', { max: MAX_PLAUSIBLE_TOKENS }),
     agentAddedTokens: read.tokens('agentAddedTokens', MAX_PLAUSIBLE_TOKENS),
+    samePromptReports: read.tokens('samePromptReports', MAX_PLAUSIBLE_TOKENS),
   };
 }
 

@@ -10,6 +10,7 @@ import { normalizeModelName } from '../estimate/model-registry.js';
 import type { ReportedUsage } from './reported-usage.js';
 import { type UsageRecord } from './stored-usage.js';
 import { recordRejectedSize } from './rejected-bound.js';
+import { onCountPlateau } from './count-plateau.js';
 import {
   acceptedIn,
   plausibleWindow,
@@ -59,8 +60,14 @@ export function recordReportedUsage(
   if (prompt === undefined || usage.sentEstimate === undefined || isFreshStart(usage)) {
     return output === undefined ? usage : { ...usage, outputTokens: output };
   }
+  // The last count again on a larger request: the pair and the correction it taught are kept (usage/count-plateau.ts).
+  if (onCountPlateau(usage, prompt)) {
+    const samePromptReports = (usage.samePromptReports ?? 0) + 1;
+    return { ...usage, samePromptReports, ...(output === undefined ? {} : { outputTokens: output }) };
+  }
   return {
     ...usage,
+    samePromptReports: undefined,
     realPromptTokens: prompt,
     lastEstimate: usage.sentEstimate,
     lastFraming: usage.sentFraming,

@@ -8,6 +8,7 @@ import type { ModelPrice } from '../../cost/price-table.js';
 import { acceptedByCall, recordAccepted } from '../../usage/learned-window.js';
 import { userOfContext } from '../runtime/session-scope.js';
 import { countBeyondWindow, recordReportedUsage } from '../../usage/provider-feedback.js';
+import { PLATEAU_REPORTS } from '../../usage/count-plateau.js';
 import { readReportedUsage, type ReportedUsage } from '../../usage/reported-usage.js';
 import type { WarnOnce } from '../runtime/warn-once.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -153,7 +154,10 @@ function recordAnswer(
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, reported, model, windows, userOfContext(context));
     notice = response.errorCode ? undefined : unbelievedCount(context.agentName, model, usage, reported);
-    return reported ? billUsage(recordReportedUsage(usage, reported, model), bill) : usage;
+    if (!reported) return usage;
+    const next = recordReportedUsage(usage, reported, model);
+    notice ??= countPlateau(context.agentName, model, next);
+    return billUsage(next, bill);
   });
   if (notice) warnings.warn(notice.cause, notice.message);
 }
@@ -177,6 +181,16 @@ function unbelievedCount(
   return {
     cause: `count-beyond-window\u0000${model ?? ''}\u0000${agentName}`,
     message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${beyond} prompt tokens for a request it accepted, over twice the window of ${usage.window} tokens ${known} and over any correction of the estimate; not calibrated from. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
+  };
+}
+
+/** What to say once when the provider reports the same count on requests that grew (usage/count-plateau.ts). */
+function countPlateau(agentName: string, model: string | undefined, usage: UsageRecord): CountNotice | undefined {
+  if (usage.samePromptReports !== PLATEAU_REPORTS) return undefined;
+  const named = model ?? 'the model';
+  return {
+    cause: `count-plateau\u0000${model ?? ''}\u0000${agentName}`,
+    message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${usage.realPromptTokens} prompt tokens on ${PLATEAU_REPORTS + 1} requests in a row while they grew (the last estimated at ${usage.sentEstimate} tokens): '${named}' may be cutting the prompt to that many tokens without refusing it (Ollama keeps the last num_ctx tokens), and the model then answers without the start of its context. Not calibrated from. Set contextWindow (or modelWindows) to the model's real window.`,
   };
 }
 
