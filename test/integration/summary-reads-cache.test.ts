@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LlmRequest } from '@google/adk';
-import { ContextGuard } from '../../src/index.js';
+import { ContextGuard, type Summarizer } from '../../src/index.js';
 import { decodeSummaryRecord, stateKeysFor } from '../../src/internal.js';
 import { contentsText, ScriptedSummarizer, type RecordedRequest } from '../../src/testing/index.js';
 import { createHarness, logsModel, toolThenAnswerScript } from '../support/agent-harness.js';
@@ -150,11 +150,20 @@ describe("the summarizer's bill", () => {
   });
 
   it("counts a summarizer of one's own that reports no usage, its cost unknown", async () => {
+    // ScriptedSummarizer reports its prompt's count: this one of one's own leaves it out.
+    const scripted = new ScriptedSummarizer();
+    const noPromptCount: Summarizer = {
+      name: 'own-summarizer',
+      summarize: async (request) => {
+        const { text, finishReason, outputTokens } = await scripted.summarize(request);
+        return { text, finishReason, outputTokens };
+      },
+    };
     const guard = new ContextGuard({
       contextWindow: 8_000,
       maskKeepRecent: 0,
       prepareTurnsAhead: 0,
-      summarizer: new ScriptedSummarizer(),
+      summarizer: noPromptCount,
       prices: { 'scripted-model': PRICE },
     });
     const h = createHarness({ window: 8_000, script: toolThenAnswerScript(3_000), plugins: [guard] });
