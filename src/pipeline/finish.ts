@@ -14,7 +14,6 @@ import { calibrateReduced } from '../estimate/reduced-calibration.js';
 import type { RequestMeasure } from './measure-request.js';
 import { buildCompactionOutcome, discardedReport } from './compaction-outcome.js';
 import type { Compacted } from './compact.js';
-import { scheduleHeldUntil } from '../trigger/sliding-window.js';
 import type { Decision, GuardRequestInput } from './contract.js';
 import {
   composeRequest,
@@ -26,7 +25,7 @@ import {
   type MessageCut,
   type Shrunk,
 } from './fit-request.js';
-import { futileAfter, nextUsage, type UsageInput } from './next-usage.js';
+import { summaryFigures, usageAfter } from './usage-after.js';
 import { pinsFirst, type Observed } from './observe.js';
 
 /** Steps 9-10: what is sent, what it cost, and the records (`reason` undefined: a masking for cost). */
@@ -81,7 +80,7 @@ export function finish(
       overLimit: overLimit !== undefined,
       overLimitCause,
       messageCutFrom: fitted.messageCut?.before,
-      preparedFellShort: made?.prepared !== undefined && made.prepared.waitedMs === undefined,
+      ...summaryFigures(input, made, compaction !== undefined),
     }),
     compaction,
     budget: measure.budget,
@@ -249,44 +248,4 @@ function composeAndFit(
     tokenizer,
   });
   return { composed, fitted };
-}
-
-/** What was sent, as the usage record counts it. */
-type SentFigures = Omit<UsageInput, 'usage' | 'isCalibrated' | 'factor' | 'futileCompaction' | 'scheduleHeldAt'>;
-
-/** `viewEstimate` and `reducedCalibrated`: heuristic and calibrated tokens of the request before shrinking. */
-function usageAfter(
-  input: GuardRequestInput,
-  observed: Observed,
-  reason: CompactionReason | undefined,
-  reduced: { readonly viewEstimate: number; readonly reducedCalibrated: number },
-  sent: SentFigures,
-): UsageRecord {
-  const { usage } = input;
-  const { decision, measure, fixedTokens } = observed;
-  // Nothing was due (a masking for cost): a futile attempt is still remembered as it was.
-  const futileCompaction =
-    reason === undefined
-      ? usage.futileCompaction
-      : futileAfter({
-          previous: usage.futileCompaction,
-          reason,
-          heldBack: decision.heldBack,
-          conditions: decision.conditions,
-          threshold: measure.budget.threshold,
-          safetyLine: decision.safetyLine,
-          reducedCalibrated: reduced.reducedCalibrated,
-          viewEstimate: reduced.viewEstimate,
-          fixedTokens,
-        });
-  const scheduleHeldAt =
-    reason === 'schedule' && sent.discarded ? scheduleHeldUntil(decision.sliding, input.policy.overlapSize) : undefined;
-  return nextUsage({
-    ...sent,
-    usage,
-    isCalibrated: measure.isCalibrated,
-    factor: measure.factor,
-    futileCompaction,
-    scheduleHeldAt,
-  });
 }

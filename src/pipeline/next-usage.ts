@@ -67,11 +67,16 @@ export interface UsageInput {
   readonly scheduleHeldAt?: number | undefined;
   /** This call's compaction took a prepared summary that fell short and summarized again (usage/marks.ts). */
   readonly preparedFellShort?: boolean | undefined;
+  /** The correction the count of this call's summary request teaches (usage/summary-correction.ts). */
+  readonly summaryCorrection?: number | undefined;
 }
 
-/** A calibrated factor becomes the prior once the real count it came from is cleared. */
+/**
+ * A calibrated factor becomes the prior once the real count it came from is cleared; an agent with none takes the
+ * one its summary request's count taught.
+ */
 function learnedAfter(input: UsageInput): number | undefined {
-  return input.isCalibrated ? input.factor : input.usage.learnedCorrection;
+  return input.isCalibrated ? input.factor : (input.usage.learnedCorrection ?? input.summaryCorrection);
 }
 
 export function nextUsage(input: UsageInput): UsageRecord {

@@ -27,7 +27,7 @@ const stored: StoredPreparedSummary = {
   record: { ...record, covered: 12, anchor: 'f11|f12' },
   droppedFacts: ['an old fact'],
   droppedFactCount: 1,
-  outcome: { ok: true, truncated: false, promptTokens: 900, outputTokens: 120 },
+  outcome: { ok: true, truncated: false, promptTokens: 900, outputTokens: 120, requestTokens: 700 },
   currentRequest: 'Turn 7',
   droppedContents: 0,
 };

@@ -93,6 +93,7 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
       cachedPromptTokens: decodeCount(value['cachedPromptTokens'], MAX_PLAUSIBLE_TOKENS),
       outputTokens: decodeCount(value['outputTokens'], MAX_PLAUSIBLE_TOKENS),
       calls: decodeCount(value['calls'], MAX_CALLS),
+      requestTokens: decodeCount(value['requestTokens'], MAX_PLAUSIBLE_TOKENS),
     };
   const kind = SUMMARIZER_FAILURE_KINDS.find((each) => each === value['kind']);
   return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
@@ -134,6 +135,7 @@ export function storePrepared(claim: PreparationClaim, summary: NewSummary): Sto
           cachedPromptTokens: outcome.cachedPromptTokens,
           outputTokens: outcome.outputTokens,
           calls: outcome.calls,
+          requestTokens: outcome.requestTokens,
         }
       : { ok: false, kind: outcome.kind },
     currentRequest: record.currentRequest,

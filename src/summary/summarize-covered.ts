@@ -191,11 +191,13 @@ function chained(earlier: SpanSummary, later: SpanSummary): SpanSummary {
   const [before, after] = [earlier.outcome, later.outcome];
   const sum = (key: 'promptTokens' | 'cachedPromptTokens' | 'outputTokens') =>
     before[key] === undefined && after[key] === undefined ? undefined : (before[key] ?? 0) + (after[key] ?? 0);
+  // Two requests' counts are not one request's: nothing to calibrate from (usage/summary-correction.ts).
+  const { requestTokens: _oneRequest, ...last } = after.ok ? after : { ...after, requestTokens: undefined };
   return {
     text: later.text,
     droppedContents: earlier.droppedContents + later.droppedContents,
     outcome: {
-      ...after,
+      ...last,
       calls: (before.calls ?? 1) + (after.calls ?? 1),
       promptTokens: sum('promptTokens'),
       cachedPromptTokens: sum('cachedPromptTokens'),

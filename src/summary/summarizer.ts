@@ -62,6 +62,11 @@ export type SummaryOutcome =
       readonly outputTokens?: number | undefined;
       /** Summarizer calls the summary took, when more than one (summary/summarize-covered.ts); the tokens are theirs. */
       readonly calls?: number | undefined;
+      /**
+       * Heuristic tokens of the one request whose count is `promptTokens`, when the guard measured it
+       * (usage/summary-correction.ts): absent for a summary of several calls.
+       */
+      readonly requestTokens?: number | undefined;
     }
   | {
       readonly ok: false;

@@ -3,7 +3,13 @@
  * the compaction hooks around it, a "prompt too long" rejection noted for the caller to learn from.
  */
 import type { Context } from '@google/adk';
-import { runSummarizer, type SummarizeFn, type Summarizer, type SummaryOutcome } from '../../summary/summarizer.js';
+import {
+  runSummarizer,
+  type SummarizeFn,
+  type SummarizeRequest,
+  type Summarizer,
+  type SummaryOutcome,
+} from '../../summary/summarizer.js';
 import { summaryRequestTokens } from '../../summary/summary-request-tokens.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import type { ResolvedPolicy } from '../../options.js';
@@ -11,8 +17,8 @@ import type { CompactionHooks } from './compaction-hooks.js';
 import { noteRejections, type SummaryRejection } from './summary-rejection.js';
 
 /**
- * The call's summarizer: under its timeout and the turn's abort signal, firing the compaction hooks, and
- * noting a "prompt too long" rejection in `slot` with the estimate of the request it was sent.
+ * The call's summarizer: under its timeout and the turn's abort signal, firing the compaction hooks, its counted
+ * outcomes measured, and noting a "prompt too long" rejection in `slot` with the estimate of the request it was sent.
  */
 export function summarizeForCall(
   summarizer: Summarizer | undefined,
@@ -21,16 +27,52 @@ export function summarizeForCall(
     readonly policy: ResolvedPolicy;
     readonly context: Context;
     readonly hooks: CompactionHooks;
-    readonly fixed: { readonly systemTokens: number; readonly toolTokens: number };
+    readonly fixed: AgentFixed;
     readonly tokenizer: Tokenizer;
   },
 ): SummarizeFn | undefined {
   if (!summarizer) return undefined;
   const { policy, context, hooks, fixed, tokenizer } = call;
-  const summarize = summarizeWith(summarizer, policy, context);
-  if (!slot) return hooks.wrap(summarize);
+  const estimate = requestEstimate(fixed, tokenizer);
+  const summarize = measured(summarizeWith(summarizer, policy, context), estimate);
+  return hooks.wrap(slot ? noteRejections(summarize, slot, estimate) : summarize);
+}
+
+/** The summarizer of a background preparation: under the timeout, its counted outcomes measured as the call's are. */
+export function summarizeInBackground(
+  summarizer: Summarizer | undefined,
+  policy: ResolvedPolicy,
+  fixed: AgentFixed,
+  tokenizer: Tokenizer,
+): SummarizeFn | undefined {
+  if (!summarizer) return undefined;
+  return measured(summarizeWith(summarizer, policy), requestEstimate(fixed, tokenizer));
+}
+
+type AgentFixed = { readonly systemTokens: number; readonly toolTokens: number };
+
+/** Heuristic tokens of a summary request, as any request is measured (summary/summary-request-tokens.ts). */
+function requestEstimate(
+  fixed: AgentFixed,
+  tokenizer: Tokenizer,
+): (request: Omit<SummarizeRequest, 'signal'>) => number {
   const agentFixed = fixed.systemTokens + fixed.toolTokens;
-  return hooks.wrap(noteRejections(summarize, slot, (request) => summaryRequestTokens(request, agentFixed, tokenizer)));
+  return (request) => summaryRequestTokens(request, agentFixed, tokenizer);
+}
+
+/**
+ * `summarize`, a counted outcome of one call carrying the heuristic tokens of the request counted: the pair
+ * calibrates an agent that has no count of its own (usage/summary-correction.ts).
+ */
+function measured(
+  summarize: SummarizeFn,
+  estimate: (request: Omit<SummarizeRequest, 'signal'>) => number,
+): SummarizeFn {
+  return async (request, maxChars, clock) => {
+    const outcome = await summarize(request, maxChars, clock);
+    if (!outcome.ok || outcome.promptTokens === undefined || (outcome.calls ?? 1) > 1) return outcome;
+    return { ...outcome, requestTokens: estimate(request) };
+  };
 }
 
 /** The summarizer under the timeout, which one summary's calls share (`SummaryClock`). */

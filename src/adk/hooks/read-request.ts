@@ -41,7 +41,7 @@ import { interactionsModelOf } from '../runtime/interactions-model.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { pendingCompactionRequest } from '../../trigger/compaction-request.js';
 import type { SummaryRejection } from './summary-rejection.js';
-import { summarizeForCall, summarizeWith } from './call-summarizer.js';
+import { summarizeForCall, summarizeInBackground } from './call-summarizer.js';
 import type { CallFixedPart } from './call-fixed-part.js';
 
 /** The label ADK 2.0.0 sets on every agent request (`LlmAgent.callLlmAsync`), after the plugins' callbacks. */
@@ -255,7 +255,7 @@ export function readRequest(
     requestId: stored.requestId,
     ...summarizerNames(summarizer.summarizer?.name, summarizer.routedName, readers.priceOf),
     prepared,
-    backgroundSummarize: summarizer.summarizer ? summarizeWith(summarizer.summarizer, policy) : undefined,
+    backgroundSummarize: summarizeInBackground(summarizer.summarizer, policy, fixed, tokenizer),
   };
 }
 
