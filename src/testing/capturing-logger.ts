@@ -16,9 +16,9 @@ export interface LogLine {
 }
 
 export interface CapturingLoggerOptions {
-  /** Sees each line as it is logged (a timeline, for example). */
+  /** Sees every line as it is logged, past `limit` too (a timeline, or a sink that streams lines out). */
   readonly onLine?: (line: LogLine) => void;
-  /** Lines kept at most; later ones are counted, not kept. @default unbounded */
+  /** Lines kept in `lines` at most; later ones are counted and passed to `onLine`, not kept. @default unbounded */
   readonly limit?: number;
 }
 
@@ -82,9 +82,11 @@ export class CapturingLogger implements Logger {
 
   private keep(level: LogLevelName, args: readonly unknown[]): void {
     this.counts[level]++;
-    if (this.lines.length >= (this.options.limit ?? Infinity)) return;
+    const kept = this.lines.length < (this.options.limit ?? Infinity);
+    if (!kept && !this.options.onLine) return;
     const line = { level, message: render(args) };
-    this.lines.push(line);
+    if (kept) this.lines.push(line);
+    // Every line, kept or not: a sink that streams lines out keeps none (the forty-fourth outside trial lost all but one).
     this.options.onLine?.(line);
   }
 }
