@@ -12,7 +12,8 @@ import { sumCallRecords, type CountedEvent } from '../records/call-totals.js';
 import { withCallTotals } from '../status/counted-status.js';
 import { countRecallUse, NO_RECALL_USE } from '../status/recall-use.js';
 import { countCutResults } from '../status/cut-results.js';
-import { agentStatus, guardedAgents, type AgentContextStatus } from '../status/context-status.js';
+import { agentStatus, type AgentContextStatus } from '../status/context-status.js';
+import { ownAgents } from '../status/own-agents.js';
 import type { GuardParts } from './hooks/guard-parts.js';
 import type { PolicyCache } from './runtime/policy-cache.js';
 import { scopeOfRef, sessionIdPrefix, type SessionRef } from './runtime/session-scope.js';
@@ -72,7 +73,8 @@ export class GuardSessionActions {
       return { ...counted, toolResultsCut, ...(recallUse.get(name) ?? NO_RECALL_USE) };
     };
     if (agentName !== undefined) return of(agentName);
-    return [...new Set([...guardedAgents(session.state), ...totals.keys()])].sort().map(of);
+    const appName = 'appName' in session ? session.appName : undefined;
+    return ownAgents(session.state, appName, totals.keys()).map(of);
   }
 
   /** A summary in preparation: claimed in state by any replica and not stored yet, or in this process. */

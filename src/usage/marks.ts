@@ -33,6 +33,12 @@ export interface UsageMarks {
   readonly preparedFellShort?: boolean | undefined;
   /** The agent's requests in this session carried the guard's recall tool: it stays declared (recall/declaration.ts). */
   readonly recallDeclared?: boolean | undefined;
+  /**
+   * The app of the session whose calls wrote the record. ADK's `AgentTool` seeds a child's session (app: the child's
+   * name) with a copy of the caller's state, so the caller's agents' records are in it, frozen at that call:
+   * `status()` of the child's session skips them (status/own-agents.ts). Absent in records written before 2026-12-07.
+   */
+  readonly app?: string | undefined;
 }
 
 /** What a futile compaction was tried against (plain data; the decision is in trigger/futile-compaction.ts). */
@@ -56,6 +62,7 @@ export function decodeMarks(read: FieldReader, record: Readonly<Record<string, u
     scheduleHeldAt: read.number('scheduleHeldAt', { max: MAX_PLAUSIBLE_TOKENS }),
     preparedFellShort: read.boolean('preparedFellShort') || undefined,
     recallDeclared: read.boolean('recallDeclared') || undefined,
+    app: read.string('app'),
   };
 }
 

@@ -158,4 +158,32 @@ describe('an AgentTool child over ten delegations', () => {
       window: 4_000,
     });
   });
+
+  it("should list in the child session's status only the child, not the caller's agents ADK copied into it", async () => {
+    const childModel = new ScriptedLlm({
+      model: 'scripted-researcher',
+      window: 4_000,
+      countTokens: ratioTokenCounter(2),
+      script: fetchThenAnswer(2_000),
+    });
+    const world = leadWithChild(childModel, { agents: { researcher: { contextWindow: 4_000 } } });
+    const parent = await world.sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
+    await delegate(world.runner, parent.id, 4);
+    const child = await world.sessionService.getSession({
+      appName: 'researcher',
+      userId: USER_ID,
+      sessionId: parent.id,
+    });
+    // ADK seeded the child's session with the caller's state: the lead's record is in it.
+    expect(child!.state[stateKeysFor('lead').usage]).toBeDefined();
+    const names = (session: Parameters<typeof world.guard.status>[0]) =>
+      (world.guard.status(session) as { agentName: string }[]).map((status) => status.agentName);
+    // The forty-fourth outside trial: the lead was listed there at its first delegation's figures.
+    expect(names(child)).toEqual(['researcher']);
+    const stored = await world.sessionService.getSession({ appName: APP_NAME, userId: USER_ID, sessionId: parent.id });
+    // The caller's session still shows the child, from the state ADK copies back.
+    expect(names(stored)).toEqual(['lead', 'researcher']);
+    // A session read without its app (a bare state) lists every record, as before.
+    expect(names({ state: child!.state })).toEqual(['lead', 'researcher']);
+  });
 });

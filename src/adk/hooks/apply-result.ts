@@ -58,7 +58,9 @@ export async function applyResult(
 ): Promise<void> {
   const agentName = context.agentName;
   result = countedWaste(agentName, read, result, appliers.logger);
-  writeStateChange(context.state, agentName, result.state, read.requestId);
+  // The record names its session's app: a copy of it in an AgentTool child's session is not that session's.
+  const usage = { ...result.state.usage, app: context.invocationContext.session.appName };
+  writeStateChange(context.state, agentName, { ...result.state, usage }, read.requestId);
   reportSummary(context, key, result, appliers);
   if (result.discardedSummarizer) billDiscarded(context, read, result.discardedSummarizer, appliers.reporter);
   // Background compaction: claimed in this call's state delta, started here, never awaited (adk/runtime/replica-prepared.ts).
