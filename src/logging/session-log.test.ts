@@ -8,15 +8,18 @@ function capture() {
   return { lines, logger: sessionLogger({ debug: push, info: push, warn: push, error: push }) };
 }
 
-const scopeOf = (session: string, invocation?: string) => ({
-  invocationContext: { session: { id: session }, ...(invocation ? { invocationId: invocation } : {}) },
+const scopeOf = (session: string, invocation?: string, appName?: string) => ({
+  invocationContext: {
+    session: { id: session, ...(appName ? { appName } : {}) },
+    ...(invocation ? { invocationId: invocation } : {}),
+  },
 });
 
 describe('sessionLogger', () => {
-  it("should put the session and invocation of the scope after the guard's prefix, in work that awaits", async () => {
+  it("should put the session, invocation and app of the scope after the guard's prefix, in work that awaits", async () => {
     const { lines, logger } = capture();
     await Promise.all([
-      inSessionLog(scopeOf('s-1', 'e-1'), async () => {
+      inSessionLog(scopeOf('s-1', 'e-1', 'shop-eu'), async () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         logger.info(`${LOG_PREFIX} agent 'a': compacted.`);
       }),
@@ -26,7 +29,7 @@ describe('sessionLogger', () => {
       }),
     ]);
     expect(lines.sort()).toEqual([
-      `${LOG_PREFIX} [session s-1, invocation e-1] agent 'a': compacted.`,
+      `${LOG_PREFIX} [session s-1, invocation e-1, app shop-eu] agent 'a': compacted.`,
       `${LOG_PREFIX} [session s-2] agent 'b': masked. Error: kind only`,
     ]);
   });

@@ -2,8 +2,8 @@
  * Which conversation a log line belongs to. On a server of many sessions a line that names only the agent
  * ("compacted contents 0..114") cannot be traced (the twenty-seventh outside trial): the guard's callbacks run
  * their work inside the session's scope (`inSessionLog`), and the guard's logger puts the session and
- * invocation ids after the prefix of each line logged there, background work started there included. Ids only:
- * never the user id or any conversation text.
+ * invocation ids and the app's name after the prefix of each line logged there, background work started there
+ * included. Ids and the app only: never the user id or any conversation text.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LOG_PREFIX } from './log-prefix.js';
@@ -12,7 +12,7 @@ import { LOG_PREFIX } from './log-prefix.js';
 interface SessionScope {
   readonly invocationContext?: {
     readonly invocationId?: string;
-    readonly session?: { readonly id?: string } | undefined;
+    readonly session?: { readonly id?: string; readonly appName?: string } | undefined;
   };
 }
 
@@ -23,10 +23,13 @@ export function inSessionLog<T>(context: SessionScope | undefined, work: () => T
   const invocation = context?.invocationContext;
   const session = invocation?.session?.id;
   if (typeof session !== 'string') return work();
-  const tag =
-    typeof invocation?.invocationId === 'string'
-      ? `session ${session}, invocation ${invocation.invocationId}`
-      : `session ${session}`;
+  const app = invocation?.session?.appName;
+  const tag = [
+    `session ${session}`,
+    ...(typeof invocation?.invocationId === 'string' ? [`invocation ${invocation.invocationId}`] : []),
+    // The app too: one guard serving several apps (tenants) is filtered by it (the forty-fourth outside trial).
+    ...(typeof app === 'string' ? [`app ${app}`] : []),
+  ].join(', ');
   return scope.run(tag, work);
 }
 
