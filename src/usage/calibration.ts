@@ -34,8 +34,8 @@ export interface UsageCalibration {
    */
   readonly agentAddedTokens?: number | undefined;
   /**
-   * Counts in a row equal to `realPromptTokens` on requests that grew (usage/count-plateau.ts): a provider cutting
-   * the prompt to that many tokens. Absent in records written before 2026-12-07.
+   * Counts since the last pair that did not grow past `realPromptTokens` while the request grew a tenth past
+   * `lastEstimate` (usage/count-plateau.ts): a provider cutting the prompt. Absent in records written before 2026-12-07.
    */
   readonly samePromptReports?: number | undefined;
 }

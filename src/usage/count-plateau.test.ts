@@ -11,8 +11,12 @@ function afterReports(estimates: readonly number[], counts: readonly number[]): 
   );
 }
 
+/** `calls` requests growing by `share` each, from `from`. */
+const growing = (from: number, share: number, calls: number) =>
+  Array.from({ length: calls }, (_, i) => Math.round(from * (1 + share) ** i));
+
 describe('a count that stops growing', () => {
-  it('should not calibrate from the same count on requests that grew, and count them in a row', () => {
+  it('should not calibrate from the same count on requests that grew, and count them once grown a tenth', () => {
     const usage = afterReports([5_000, 6_500, 8_000, 9_500, 11_000], [6_000, 7_800, 8_192, 8_192, 8_192]);
     expect(usage.samePromptReports).toBe(2);
     // The pair and the correction are those of the last growing count.
@@ -20,10 +24,39 @@ describe('a count that stops growing', () => {
     expect(usage.learnedCorrection).toBeCloseTo(8_192 / 8_000);
   });
 
-  it('should start again from a count that grew, and take the same count on the same request as honest', () => {
+  it('should add up short turns that each grow the request a little (review 36: the correction slid to 1.00)', () => {
+    const estimates = growing(6_000, 0.015, 40);
+    const usage = afterReports(
+      estimates,
+      estimates.map((estimate) => Math.min(Math.round(estimate * 1.2), 8_192)),
+    );
+    expect(usage.samePromptReports).toBeGreaterThanOrEqual(3);
+    expect(usage.learnedCorrection).toBeGreaterThan(1.15);
+  });
+
+  it('should take a count that varies a little below the cut as not grown (whole old messages dropped)', () => {
+    const estimates = growing(6_000, 0.05, 20);
+    const cut = [8_050, 8_150, 8_100, 8_190, 8_120];
+    const counts = estimates.map((estimate, i) => Math.min(Math.round(estimate * 1.2), cut[i % cut.length] ?? 8_100));
+    const usage = afterReports(estimates, counts);
+    expect(usage.samePromptReports).toBeGreaterThanOrEqual(3);
+    expect(usage.learnedCorrection).toBeGreaterThan(1.1);
+  });
+
+  it('should start again from a count that grew, and pair the same count on the same request as honest', () => {
     expect(afterReports([5_000, 6_500, 8_000], [6_000, 6_000, 9_600]).samePromptReports).toBeUndefined();
-    const resent = afterReports([5_000, 5_050, 5_050], [6_000, 6_000, 6_000]);
+    const resent = afterReports([5_000, 5_000, 5_000], [6_000, 6_000, 6_000]);
     expect(resent.samePromptReports).toBeUndefined();
-    expect(resent.lastEstimate).toBe(5_050);
+    expect(resent.learnedCorrection).toBeCloseTo(1.2);
+  });
+
+  it('should count nothing for an honest provider whose counts grow with short turns', () => {
+    const estimates = growing(6_000, 0.015, 40);
+    const usage = afterReports(
+      estimates,
+      estimates.map((estimate) => Math.round(estimate * 1.2)),
+    );
+    expect(usage.samePromptReports).toBeUndefined();
+    expect(usage.lastEstimate).toBe(estimates.at(-1));
   });
 });

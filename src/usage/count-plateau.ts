@@ -1,21 +1,28 @@
 /**
- * A provider that cuts an over-long prompt instead of refusing it (Ollama keeps the last `num_ctx` tokens and
- * reports that many) reports the same prompt count on every call while the requests grow: the guard, told of no
- * rejection, assumed a window 16 times too large and the model answered from a cut prompt on 92 of 120 calls, with
- * nothing said (the fortieth outside trial). An honest count grows with its request, so a count equal to the last
- * one on a request measurably larger is not calibrated from, and after a few in a row the shell warns.
+ * A provider that cuts an over-long prompt instead of refusing it (Ollama keeps the last `num_ctx` tokens, or drops
+ * whole old messages until the prompt fits) reports a count that stops growing while the requests grow: the guard,
+ * told of no rejection, assumed a window 16 times too large and the model answered from a cut prompt on 92 of 120
+ * calls, with nothing said (the fortieth outside trial). An honest count grows with its request, so a count no larger
+ * than the last one paired (within a hundredth) on a larger request is not paired: the pair and the correction it
+ * taught stay, and the growth is measured from that pair, so turns that each add a little add up (review 36: short
+ * chat turns grew under 2% a call and slid the correction to 1.00). Once the estimate has grown a tenth past the
+ * pair, each such count is counted, and after a few the shell warns.
  */
 import type { UsageCalibration } from './calibration.js';
 
-/** Counts equal to the last on requests that grew, in a row, after which the provider is said to cut prompts. */
+/** Counts that stopped growing, after which the provider is said to cut (or under-report) its prompts. */
 export const PLATEAU_REPORTS = 3;
 
-/** Growth of the estimate over the last counted request's past which the same count cannot be an honest one. */
-const PLATEAU_GROWTH = 1.02;
+/** A count at most this much over the last one paired has not grown (a message-level cut varies a little). */
+const FLAT_COUNT = 1.01;
 
-/** `prompt`, reported for the request just sent, is the last count again though the request grew. */
-export function onCountPlateau(usage: UsageCalibration, prompt: number): boolean {
+/** Growth of the estimate over the last paired request's past which a count that has not grown is counted. */
+const PLATEAU_GROWTH = 1.1;
+
+/** How `prompt`, reported for the request just sent, stands against the last count paired with an estimate. */
+export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' | 'flat' | 'plateau' {
   const { realPromptTokens, lastEstimate, sentEstimate } = usage;
-  if (realPromptTokens === undefined || lastEstimate === undefined || sentEstimate === undefined) return false;
-  return prompt === realPromptTokens && sentEstimate > lastEstimate * PLATEAU_GROWTH;
+  if (realPromptTokens === undefined || lastEstimate === undefined || sentEstimate === undefined) return 'grown';
+  if (prompt > realPromptTokens * FLAT_COUNT || sentEstimate <= lastEstimate) return 'grown';
+  return sentEstimate > lastEstimate * PLATEAU_GROWTH ? 'plateau' : 'flat';
 }

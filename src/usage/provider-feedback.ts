@@ -10,7 +10,7 @@ import { normalizeModelName } from '../estimate/model-registry.js';
 import type { ReportedUsage } from './reported-usage.js';
 import { type UsageRecord } from './stored-usage.js';
 import { recordRejectedSize } from './rejected-bound.js';
-import { onCountPlateau } from './count-plateau.js';
+import { countPlateau } from './count-plateau.js';
 import {
   acceptedIn,
   plausibleWindow,
@@ -60,9 +60,10 @@ export function recordReportedUsage(
   if (prompt === undefined || usage.sentEstimate === undefined || isFreshStart(usage)) {
     return output === undefined ? usage : { ...usage, outputTokens: output };
   }
-  // The last count again on a larger request: the pair and the correction it taught are kept (usage/count-plateau.ts).
-  if (onCountPlateau(usage, prompt)) {
-    const samePromptReports = (usage.samePromptReports ?? 0) + 1;
+  // A count that has not grown on a larger request: the pair and the correction it taught are kept (usage/count-plateau.ts).
+  const standing = countPlateau(usage, prompt);
+  if (standing !== 'grown') {
+    const samePromptReports = (usage.samePromptReports ?? 0) + (standing === 'plateau' ? 1 : 0) || undefined;
     return { ...usage, samePromptReports, ...(output === undefined ? {} : { outputTokens: output }) };
   }
   return {

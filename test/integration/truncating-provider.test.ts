@@ -13,7 +13,7 @@ import { APP_NAME, userMessage } from '../support/agent-harness.js';
 const NUM_CTX = 8_192;
 const estimate = tokenizerTokenCounter(tiktokenTokenizer);
 
-async function run(cutsPrompt: boolean) {
+async function run(cutsPrompt: boolean, shape = { turns: 16, words: 220, opening: '' }) {
   const model = new ScriptedLlm({
     model: 'ollama/llama3.1:8b',
     window: 1_000_000_000,
@@ -30,11 +30,12 @@ async function run(cutsPrompt: boolean) {
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
   const session = await sessionService.createSession({ appName: APP_NAME, userId: 'u' });
-  for (let turn = 0; turn < 16; turn++) {
+  for (let turn = 0; turn < shape.turns; turn++) {
     const words = Array.from(
-      { length: 220 },
+      { length: shape.words },
       (_, i) => `note-${turn}-${i} of ${(turn * 7_919 + i * 104_729) % 1_000_003}`,
     );
+    if (turn === 0) words.unshift(shape.opening);
     for await (const _ of runner.runAsync({
       userId: 'u',
       sessionId: session.id,
@@ -50,8 +51,16 @@ describe('a provider that cuts the prompt instead of refusing it', () => {
     const { status, logger, model } = await run(true);
     // The stand-in did cut requests: the test is about a provider that does.
     expect(model.requests.filter((request) => request.promptTokens === NUM_CTX).length).toBeGreaterThan(5);
-    expect(logger.matching(/may be cutting the prompt to that many tokens/)).toHaveLength(1);
+    expect(logger.matching(/may be cutting the prompt without refusing it/)).toHaveLength(1);
     // The ratio shown is the last one calibrated from, before the count stopped growing (8,192 over the last estimate was 0.55).
+    expect(status.realToEstimateRatio).toBeGreaterThan(0.9);
+  });
+
+  it('should add up short turns that each grow the request a little (review 36: the correction slid to 1.00)', async () => {
+    // A long paste, then a chat of short turns: each request is about 1% larger than the one before.
+    const opening = Array.from({ length: 800 }, (_, i) => `clause ${i} of the contract`).join('; ');
+    const { status, logger } = await run(true, { turns: 60, words: 12, opening });
+    expect(logger.matching(/may be cutting the prompt without refusing it/)).toHaveLength(1);
     expect(status.realToEstimateRatio).toBeGreaterThan(0.9);
   });
 

@@ -190,7 +190,7 @@ function countPlateau(agentName: string, model: string | undefined, usage: Usage
   const named = model ?? 'the model';
   return {
     cause: `count-plateau\u0000${model ?? ''}\u0000${agentName}`,
-    message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${usage.realPromptTokens} prompt tokens on ${PLATEAU_REPORTS + 1} requests in a row while they grew (the last estimated at ${usage.sentEstimate} tokens): '${named}' may be cutting the prompt to that many tokens without refusing it (Ollama keeps the last num_ctx tokens), and the model then answers without the start of its context. Not calibrated from. Set contextWindow (or modelWindows) to the model's real window.`,
+    message: `${LOG_PREFIX} agent '${agentName}': the provider's prompt count has not grown past ${usage.realPromptTokens} tokens on ${PLATEAU_REPORTS} requests the guard estimates over a tenth larger than the one it counted so (the last at ${usage.sentEstimate} tokens, against ${usage.lastEstimate}): '${named}' may be cutting the prompt without refusing it (Ollama keeps the last num_ctx tokens), so the model answers without part of its context, or it reports only part of the prompt. Not calibrated from. Set contextWindow (or modelWindows) to the model's real window.`,
   };
 }
 
