@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOG_PREFIX } from './log-prefix.js';
-import { inSessionLog, sessionLogger } from './session-log.js';
+import { inSessionLog, readCallerAppsWith, sessionLogger } from './session-log.js';
 
 function capture() {
   const lines: string[] = [];
@@ -43,6 +43,19 @@ describe('sessionLogger', () => {
       `${LOG_PREFIX} agent 'a': idle.`,
       'ContextGuard: status() expects a session.',
       `${LOG_PREFIX} no scope.`,
+    ]);
+  });
+
+  it("should name the apps that called an AgentTool child before the child's own", () => {
+    const { lines, logger } = capture();
+    readCallerAppsWith(() => ['shop', 'lead']);
+    try {
+      inSessionLog(scopeOf('s-1', 'e-1', 'researcher'), () => logger.info(`${LOG_PREFIX} agent 'r': compacted.`));
+    } finally {
+      readCallerAppsWith(() => undefined);
+    }
+    expect(lines).toEqual([
+      `${LOG_PREFIX} [session s-1, invocation e-1, app shop > lead > researcher] agent 'r': compacted.`,
     ]);
   });
 });

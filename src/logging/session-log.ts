@@ -18,6 +18,14 @@ interface SessionScope {
 
 const scope = new AsyncLocalStorage<string>();
 
+/** The apps whose `AgentTool` calls are running the current work, outermost first (set by adk/runtime/agent-tool-caller.ts). */
+let callerApps: () => readonly string[] | undefined = () => undefined;
+
+/** Where the log tag reads the apps calling an `AgentTool` child: a child's session is named after the child. */
+export function readCallerAppsWith(read: () => readonly string[] | undefined): void {
+  callerApps = read;
+}
+
 /** Runs `work` with the guard's log lines tagged by the session and invocation of `context`. */
 export function inSessionLog<T>(context: SessionScope | undefined, work: () => T): T {
   const invocation = context?.invocationContext;
@@ -27,8 +35,9 @@ export function inSessionLog<T>(context: SessionScope | undefined, work: () => T
   const tag = [
     `session ${session}`,
     ...(typeof invocation?.invocationId === 'string' ? [`invocation ${invocation.invocationId}`] : []),
-    // The app too: one guard serving several apps (tenants) is filtered by it (the forty-fourth outside trial).
-    ...(typeof app === 'string' ? [`app ${app}`] : []),
+    // The app too: one guard serving several apps (tenants) is filtered by it (the forty-fourth outside trial); an
+    // AgentTool child's session is named after the child, so the apps that called it come first (review 36).
+    ...(typeof app === 'string' ? [`app ${[...(callerApps() ?? []), app].join(' > ')}`] : []),
   ].join(', ');
   return scope.run(tag, work);
 }

@@ -39,6 +39,8 @@ export interface UsageMarks {
    * `status()` of the child's session skips them (status/own-agents.ts). Absent in records written before 2026-12-07.
    */
   readonly app?: string | undefined;
+  /** For an `AgentTool` child's agent: the app of the session whose tool call ran it (its record is copied back there). */
+  readonly calledFrom?: string | undefined;
 }
 
 /** What a futile compaction was tried against (plain data; the decision is in trigger/futile-compaction.ts). */
@@ -63,6 +65,7 @@ export function decodeMarks(read: FieldReader, record: Readonly<Record<string, u
     preparedFellShort: read.boolean('preparedFellShort') || undefined,
     recallDeclared: read.boolean('recallDeclared') || undefined,
     app: read.string('app'),
+    calledFrom: read.string('calledFrom'),
   };
 }
 

@@ -2,6 +2,7 @@
  * The shell's second half: applies the core's result to ADK's `Context` and `LlmRequest`
  * (the state delta, `request.contents`) and reports a compaction.
  */
+import { currentCaller } from '../runtime/agent-tool-caller.js';
 import type { Context, LlmRequest } from '@google/adk';
 import type { GuardRequestResult } from '../../pipeline/guard-request.js';
 import type { SummaryRecord } from '../../summary/stored-summary.js';
@@ -58,8 +59,9 @@ export async function applyResult(
 ): Promise<void> {
   const agentName = context.agentName;
   result = countedWaste(agentName, read, result, appliers.logger);
-  // The record names its session's app: a copy of it in an AgentTool child's session is not that session's.
-  const usage = { ...result.state.usage, app: context.invocationContext.session.appName };
+  // The record names its session's app, and a child's the app that called it (status/own-agents.ts).
+  const calledFrom = currentCaller()?.appPath.at(-1);
+  const usage = { ...result.state.usage, app: context.invocationContext.session.appName, calledFrom };
   writeStateChange(context.state, agentName, { ...result.state, usage }, read.requestId);
   reportSummary(context, key, result, appliers);
   if (result.discardedSummarizer) billDiscarded(context, read, result.discardedSummarizer, appliers.reporter);

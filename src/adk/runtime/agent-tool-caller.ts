@@ -19,6 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BaseTool, Context } from '@google/adk';
 import type { GuardAgentCallbackSet } from './attach-to-agent.js';
+import { readCallerAppsWith } from '../../logging/session-log.js';
 
 /** The guard of the app whose tool call is running the child, and the apps it runs under (outermost first). */
 export interface AgentToolCaller {
@@ -44,6 +45,9 @@ function registry(): CallerRegistry {
 export function currentCaller(): AgentToolCaller | undefined {
   return registry().scope.getStore();
 }
+
+// A child's log lines name the apps that called it before its own (logging/session-log.ts).
+readCallerAppsWith(() => currentCaller()?.appPath);
 
 /**
  * Marks `toolContext`'s call as made by the guard with `callbacks`. The first
