@@ -5,7 +5,6 @@ import {
   recallDue,
   shouldDeclareRecall,
 } from './declaration.js';
-import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 
 const on = { maskKeepRecent: 1, maskStaleOutputTokens: 2_048 };
 
@@ -50,7 +49,7 @@ describe('shouldDeclareRecall', () => {
 });
 
 describe('recallDue', () => {
-  const none = { fixedTokens: 1_000, storedRewrite: false, truncations: 0, rewritesNow: false };
+  const none = { storedRewrite: false, truncations: 0, rewritesNow: false };
 
   it('should not send the recall tool while nothing in the session refers to it', () => {
     expect(recallDue(none)).toBe(false);
@@ -63,11 +62,5 @@ describe('recallDue', () => {
 
   it('should send it once a tool result was cut, whose handle names it', () => {
     expect(recallDue({ ...none, truncations: 1 })).toBe(true);
-  });
-
-  it('should send it from the first call where the system instruction and tools alone are a cacheable head', () => {
-    // Appearing later, it would send that cached head again uncached.
-    expect(recallDue({ ...none, fixedTokens: MIN_CACHED_PREFIX_TOKENS })).toBe(true);
-    expect(recallDue({ ...none, fixedTokens: MIN_CACHED_PREFIX_TOKENS - 1 })).toBe(false);
   });
 });

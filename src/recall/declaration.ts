@@ -5,7 +5,6 @@
  */
 import type { ResolvedPolicy } from '../options.js';
 import { maskingForCostOn } from '../masking/mask-stale-output.js';
-import { MIN_CACHED_PREFIX_TOKENS } from '../cost/cache-terms.js';
 
 /**
  * Most of the window the system instruction and tool declarations, the recall tool's included,
@@ -57,8 +56,6 @@ export function crowdedByFixedPart(input: RecallDeclarationInput): boolean {
 
 /** What the agent's session already holds that refers to the recall tool, and what this call adds. */
 interface RecallDueInput {
-  /** Heuristic tokens of the request's system instruction and tool declarations, without the recall tool. */
-  readonly fixedTokens: number;
   /** A stored summary or mask watermark of the agent (their texts name the tool). */
   readonly storedRewrite: boolean;
   /** Tool results of the agent cut by truncation (an offloaded one names the tool to read it back). */
@@ -70,17 +67,13 @@ interface RecallDueInput {
 /**
  * Whether a permitted recall tool is sent on this call. Tool declarations come before the contents,
  * so a declaration appearing mid-way breaks the whole cached prefix, and one sent from the first
- * call costs its tokens on every call of a session that may never mask. So where the system
- * instruction and tools alone reach the provider's cacheable minimum it is sent from the first call
- * (there it costs the cached price of its tokens per call, while appearing later would send the
- * whole cached head again uncached); elsewhere from the first call that masks, summarizes or
- * follows a cut result, which rewrites the prefix anyway (masking for cost counts the declaration
- * in its trade, masking/mask-stale-output.ts), and from then on on every call, as what refers to
- * it stays in the session.
+ * call costs its tokens on every call of a session that may never mask. It is sent from the first
+ * call that masks, summarizes or follows a cut result, which rewrites the prefix anyway (masking for
+ * cost counts the declaration, and the head it sends again uncached, in its trade:
+ * masking/mask-stale-output.ts), and from then on on every call, as what refers to it stays in the
+ * session; so while nothing is masked the request is what ADK built, even where the system
+ * instruction and tools alone are a cacheable head (docs/design.md, "When masking for cost pays").
  */
 export function recallDue(input: RecallDueInput): boolean {
-  // A head the provider caches on its own is re-read at the cached price on every call, the
-  // declaration with it; appearing later, the declaration would send that whole head again uncached.
-  if (input.fixedTokens >= MIN_CACHED_PREFIX_TOKENS) return true;
   return input.storedRewrite || input.truncations > 0 || input.rewritesNow;
 }

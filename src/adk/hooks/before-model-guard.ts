@@ -141,7 +141,6 @@ export class BeforeModelGuard {
     const truncations = context.state.get<{ count?: unknown }>(keys.toolTruncations)?.count;
     const storedRewrite = stored.summary !== undefined || context.state.get<unknown>(keys.mask) != null;
     const due = recallDue({
-      fixedTokens: permitted.fixedTokens,
       storedRewrite,
       truncations: typeof truncations === 'number' ? truncations : 0,
       rewritesNow: false,

@@ -75,7 +75,7 @@ export class RecallToolDeclarer {
     policy: ResolvedPolicy,
     window: number,
     fixed: Pick<FixedTokens, 'systemTokens' | 'toolTokens'> & { readonly declaredBefore: boolean },
-  ): { readonly name: string; readonly fixedTokens: number } | undefined {
+  ): { readonly name: string } | undefined {
     const fixedTokens = fixed.systemTokens + fixed.toolTokens;
     const shares = { policy, fixedTokens, declarationTokens: this.declarationTokens(), window };
     const tools = Object.values(request.toolsDict ?? {});
@@ -98,7 +98,7 @@ export class RecallToolDeclarer {
     }
     const byAgent = declaredIn.get(context.invocationContext) ?? new Map<string, string>();
     declaredIn.set(context.invocationContext, byAgent.set(context.agentName, this.tool.name));
-    return { name: this.tool.name, fixedTokens };
+    return { name: this.tool.name };
   }
 
   /**
