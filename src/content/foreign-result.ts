@@ -20,6 +20,8 @@ interface ForeignResult {
 
 /** Agent names are identifiers and tool names hold no backtick: the lead ends at the first `returned result: `. */
 const RESULT_LEAD = /^\[([^\]\n]{1,200})\] (?:tool `([^`\n]{1,200})`|([^\s`\n]{1,200}) tool) returned result: /;
+/** Another agent's call as ADK renders it: `[author] called tool \`name\` with parameters: <its arguments' JSON>`. */
+const CALL_LEAD = /^\[[^\]\n]{1,200}\] called tool (?:`[^`\n]{1,200}`|[^\s`\n]{1,200}) with parameters: /;
 /** How ADK's rendering opens every text part after `For context:`: the author in brackets. */
 const RENDERED_LEAD = /^\[[^\]\n]{1,200}\] /;
 
@@ -30,12 +32,25 @@ export function foreignResultOf(part: Part | undefined): ForeignResult | undefin
 }
 
 /** The result `text` (a part's text) reads as, if it has the words of one. */
-export function foreignResultIn(text: string): ForeignResult | undefined {
+function foreignResultIn(text: string): ForeignResult | undefined {
   // Every such text opens with the author in brackets: most texts are passed over by their first character.
   if (text.charCodeAt(0) !== 0x5b) return undefined;
   const lead = RESULT_LEAD.exec(text);
   if (!lead) return undefined;
   return { author: lead[1] ?? '', tool: lead[2] ?? lead[3] ?? '', lead: lead[0], text: text.slice(lead[0].length) };
+}
+
+/**
+ * The JSON another agent's rendered result or call holds, after the words that lead to it (`foreignResultIn`, or a
+ * call's `… with parameters: `): read back from PostgreSQL's jsonb, a call's arguments come with their keys in
+ * another order too (the forty-fifth outside trial), so the fingerprint reads both forms as JSON.
+ */
+export function foreignJsonIn(text: string): { readonly lead: string; readonly text: string } | undefined {
+  if (text.charCodeAt(0) !== 0x5b) return undefined;
+  const result = foreignResultIn(text);
+  if (result) return result;
+  const lead = CALL_LEAD.exec(text)?.[0];
+  return lead === undefined ? undefined : { lead, text: text.slice(lead.length) };
 }
 
 /**

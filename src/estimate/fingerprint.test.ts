@@ -176,6 +176,16 @@ describe('fingerprint', () => {
       );
     });
 
+    it("should not depend on the order of keys of another agent's call arguments either (the forty-fifth trial)", () => {
+      const call = (args: string) => foreignContext(`[fetcher] called tool \`fetch_logs\` with parameters: ${args}`);
+      expect(fingerprint(call('{"seed":8,"size":6000}'))).toBe(fingerprint(call('{"size":6000,"seed":8}')));
+      expect(fingerprint(call('{"seed":9,"size":6000}'))).not.toBe(fingerprint(call('{"size":6000,"seed":8}')));
+      const other = foreignContext('[fetcher] called tool `fetch_all` with parameters: {"size":6000,"seed":8}');
+      expect(fingerprint(other)).not.toBe(fingerprint(call('{"size":6000,"seed":8}')));
+      // Not what JSON.stringify writes: hashed as it is.
+      expect(fingerprint(call('{ "seed": 8, "size": 6000 }'))).not.toBe(fingerprint(call('{"seed":8,"size":6000}')));
+    });
+
     it('should tell apart texts that read back as the same result but are not what ADK writes (review 20)', () => {
       const items = { items: ['a', 'b'] };
       const adk = foreignContext(`[s] tool \`x\` returned result: ${JSON.stringify(items)}`);

@@ -22,7 +22,7 @@
  * text (order-bound) before; the costs are in docs/design.md ("Keys that come
  * back in another order").
  */
-import { foreignResultIn } from '../content/foreign-result.js';
+import { foreignJsonIn } from '../content/foreign-result.js';
 import { Hasher, SEED_HIGH, SEED_LOW, Tag } from './fingerprint-hasher.js';
 import { KeptObject, UNKEPT } from './kept-content.js';
 
@@ -170,15 +170,16 @@ function addPairs(
 }
 
 /**
- * A part's text: another agent's tool result, which ADK writes as its JSON text (content/foreign-result.ts), as
- * its words, its length and the result read back, hashed like a function response's result, whatever the order of
+ * A part's text: another agent's tool result or call, which ADK writes with its JSON text (content/foreign-result.ts),
+ * as its words, its length and the JSON read back, hashed like a function response's result, whatever the order of
  * its keys (the nineteenth review: read back from PostgreSQL's jsonb, the text of the same result had its keys in
- * another order, and a summary anchored on it was dropped and made again on every reload). Only a text that is
+ * another order, and a summary anchored on it was dropped and made again on every reload; the forty-fifth outside
+ * trial: the same for a call's arguments, 12 summaries where one held). Only a text that is
  * exactly what `JSON.stringify` writes of what it reads back: review 20 made a 179 KB text (a duplicate key, spaces,
  * escapes) one fingerprint, hence one token count, with another user's 1.4 KB result. Any other text as it is.
  */
 function addText(hasher: Hasher, text: string, depth: number): void {
-  const result = foreignResultIn(text);
+  const result = foreignJsonIn(text);
   const value = result === undefined ? undefined : canonicalJson(result.text);
   if (result === undefined || value === undefined) {
     addValue(hasher, text, depth, Bulk.Walk);

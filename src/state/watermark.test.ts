@@ -162,6 +162,16 @@ describe('locateSummary', () => {
     });
   });
 
+  it('should find the kept content near its recorded place when events read back in another order moved it', () => {
+    // Recorded 2 before the watermark at 4 (index 2), now at 1: a store returned two events of one millisecond swapped.
+    const swapped = printsOf(['f0', 'f2', 'f1', 'f3', 'f4', 'f5']);
+    expect(locateSummary(swapped, 6, { covered: 4, anchor: 'f1|f3', kept: { at: 2, fingerprint: 'f2' } })).toEqual({
+      kind: 'found',
+      covered: 4,
+      keptAt: 1,
+    });
+  });
+
   it('should never place the kept content at or after the watermark', () => {
     expect(locateSummary(prints, 6, { covered: 4, anchor: 'f2|f3', kept: { at: 4, fingerprint: 'f4' } })).toMatchObject(
       { kind: 'missing' },

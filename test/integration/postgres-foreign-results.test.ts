@@ -24,10 +24,12 @@ import { proportionalCounter } from '../support/proportional-counter.js';
 const url = process.env['POSTGRES_URL'];
 const TURNS = 10;
 
-const searcherScript: ModelScript = ({ request }) =>
-  request.contents.at(-1)?.parts?.some((part) => part.functionResponse?.name === 'web_search')
-    ? { content: { role: 'model', parts: [{ text: 'Pages found.' }] } }
-    : { content: { role: 'model', parts: [{ functionCall: { name: 'web_search', args: { query: 'q' } } }] } };
+const searcherScript =
+  (args: Record<string, unknown>): ModelScript =>
+  ({ request }) =>
+    request.contents.at(-1)?.parts?.some((part) => part.functionResponse?.name === 'web_search')
+      ? { content: { role: 'model', parts: [{ text: 'Pages found.' }] } }
+      : { content: { role: 'model', parts: [{ functionCall: { name: 'web_search', args } }] } };
 
 /** One replica: its own agents, models and guard, on `sessionService`. */
 function replica(sessionService: BaseSessionService, app: string, shape: Shape) {
@@ -55,7 +57,12 @@ function replica(sessionService: BaseSessionService, app: string, shape: Shape) 
   const searchers = Array.from(
     { length: shape.searchers },
     (_, i) =>
-      new LlmAgent({ name: `searcher_${i}`, model: model(searcherScript), instruction: 'Search.', tools: [search] }),
+      new LlmAgent({
+        name: `searcher_${i}`,
+        model: model(searcherScript(shape.args ?? { query: 'q' })),
+        instruction: 'Search.',
+        tools: [search],
+      }),
   );
   const guard = new ContextGuard({
     contextWindow: shape.window,
@@ -69,6 +76,8 @@ function replica(sessionService: BaseSessionService, app: string, shape: Shape) 
 interface Shape {
   readonly window: number;
   readonly searchers: number;
+  /** The searchers' call arguments, which ADK hands the writer as their JSON text too. @default one key */
+  readonly args?: Record<string, unknown>;
 }
 
 /** The writer's maskings and summaries after `TURNS` turns taken in turn by two replicas on `stores`. */
@@ -106,6 +115,13 @@ describe.skipIf(!url)("other agents' results on PostgreSQL, two replicas", () =>
   it('should keep a summary of the turn that handed them over across reloads, summarizing no more often', async () => {
     // Three searches a turn over the threshold on their own: the writer summarizes into the turn they came in.
     const { inMemory, onPostgres } = await onBoth({ window: 8_000, searchers: 3 });
+    expect(inMemory.summarizerCalls).toBeGreaterThan(0);
+    expect(onPostgres).toEqual(inMemory);
+  });
+
+  it("should keep it too where the calls' arguments have keys jsonb reorders (the forty-fifth trial)", async () => {
+    // jsonb stores keys by length, then bytes: `size` comes back after `seed`.
+    const { inMemory, onPostgres } = await onBoth({ window: 8_000, searchers: 3, args: { size: 6_000, seed: 8 } });
     expect(inMemory.summarizerCalls).toBeGreaterThan(0);
     expect(onPostgres).toEqual(inMemory);
   });
