@@ -4,7 +4,9 @@
  * call, the usage-only response its `close()` adds), each with the usage of its chunk: the fourteenth outside trial
  * saw every streamed tool step billed twice in `status()`, the call records and telemetry. A call is billed once,
  * up to the largest figures its responses report. Keyed by the call's event actions, which ADK gives every callback
- * of one model call (left-requests.ts).
+ * of one model call (left-requests.ts). Partial chunks are not billed, but what they report counts toward the call's
+ * largest figures: a `BaseLlm` of one's own may report usage on its last partial chunk only, and its calls were in
+ * no counter (the forty-fifth outside trial: half the tokens billed).
  */
 import type { Context } from '@google/adk';
 import { billCall, billIncrease, largestUsage, type BilledUsage, type CallBill } from '../../cost/bill-usage.js';
@@ -18,9 +20,19 @@ interface Billed {
 export class CallUsage {
   /** Weak: the actions object lives as long as the call's event. */
   private readonly billed = new WeakMap<object, Billed>();
+  /** The largest usage the call's partial chunks reported, not billed yet. */
+  private readonly partial = new WeakMap<object, BilledUsage>();
+
+  /** Keeps what a partial chunk of the call reports, for the call's bill. */
+  notePartial(context: Context, usage: BilledUsage): void {
+    const before = this.partial.get(context.actions);
+    this.partial.set(context.actions, before ? largestUsage(before, usage) : usage);
+  }
 
   /** The bill of `usage` for this call: whole on its first report, then only what a later report adds. */
-  billOf(context: Context, usage: BilledUsage | undefined, price: ModelPrice | undefined): CallBill | undefined {
+  billOf(context: Context, reported: BilledUsage | undefined, price: ModelPrice | undefined): CallBill | undefined {
+    const seen = this.partial.get(context.actions);
+    const usage = seen && reported ? largestUsage(seen, reported) : (reported ?? seen);
     if (!usage) return undefined;
     const before = this.billed.get(context.actions);
     const largest = before ? largestUsage(before.usage, usage) : usage;

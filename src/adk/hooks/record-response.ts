@@ -61,6 +61,7 @@ export function recordResponse(
   // Partial (streamed) chunks are not stored and repeat the usage the final response reports: only a response
   // that is not partial carries the records and is billed (a streamed call may have several: billed once).
   const price = agentModelPrice(context.invocationContext.agent, priceOf);
+  if (response.partial && reported) recorders.usage.notePartial(context, reported);
   const bill = response.partial
     ? undefined
     : billResponse(context, reported, model, price, recorders.usage, onUnpriced);
@@ -98,10 +99,10 @@ function billResponse(
   usage: CallUsage,
   onUnpriced: (model: string) => void,
 ): CallBill | undefined {
-  if (!reported) return undefined;
   const price = priceOf(model);
-  if (price === undefined) onUnpriced(model ?? 'unknown');
-  return usage.billOf(context, reported, price);
+  const bill = usage.billOf(context, reported, price);
+  if (bill && price === undefined) onUnpriced(model ?? 'unknown');
+  return bill;
 }
 
 /** The records travel on the model response event: ADK persists `customMetadata` verbatim. */
@@ -154,10 +155,11 @@ function recordAnswer(
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, reported, model, windows, userOfContext(context));
     notice = response.errorCode ? undefined : unbelievedCount(context.agentName, model, usage, reported);
-    if (!reported) return usage;
-    const next = recordReportedUsage(usage, reported, model);
-    notice ??= countPlateau(context.agentName, model, next);
-    return billUsage(next, bill);
+    const next = reported ? recordReportedUsage(usage, reported, model) : usage;
+    const billed = billUsage(next, bill);
+    notice ??=
+      countPlateau(context.agentName, model, next) ?? unreportedUsage(context.agentName, model, billed, response);
+    return billed;
   });
   if (notice) warnings.warn(notice.cause, notice.message);
 }
@@ -191,6 +193,29 @@ function countPlateau(agentName: string, model: string | undefined, usage: Usage
   return {
     cause: `count-plateau\u0000${model ?? ''}\u0000${agentName}`,
     message: `${LOG_PREFIX} agent '${agentName}': the provider's prompt count has not grown past ${usage.realPromptTokens} tokens on ${PLATEAU_REPORTS} requests the guard estimates over a tenth larger than the one it counted so (the last at ${usage.sentEstimate} tokens, against ${usage.lastEstimate}): '${named}' may be cutting the prompt without refusing it (Ollama keeps the last num_ctx tokens), so the model answers without part of its context, or it reports only part of the prompt. Not calibrated from. Set contextWindow (or modelWindows) to the model's real window.`,
+  };
+}
+
+/** Calls of an agent, in a session, none of which reported usage, after which the shell says so. */
+const UNREPORTED_CALLS = 3;
+
+/**
+ * What to say once when none of an agent's first calls in a session reported usage: its calls are in no token or
+ * cost figure, and the guard compacts on its estimate alone (the forty-fifth outside trial: a bill that looked whole
+ * held the summarizer's calls only, with nothing said).
+ */
+function unreportedUsage(
+  agentName: string,
+  model: string | undefined,
+  usage: UsageRecord,
+  response: LlmResponse,
+): CountNotice | undefined {
+  if (response.partial || response.errorCode || usage.modelCalls < UNREPORTED_CALLS) return undefined;
+  if ((usage.billedPromptTokens ?? 0) > 0) return undefined;
+  const named = model ?? 'the model';
+  return {
+    cause: `unreported-usage\u0000${model ?? ''}\u0000${agentName}`,
+    message: `${LOG_PREFIX} agent '${agentName}': '${named}' reported no usage (usageMetadata.promptTokenCount) on its first ${usage.modelCalls} calls of this session: status()'s token and cost figures and the telemetry leave them out, and the guard compacts on its estimate alone. ADK's streamed Interactions API calls report none; a BaseLlm of one's own should set usageMetadata on its final response.`,
   };
 }
 
