@@ -123,4 +123,32 @@ describe('nextUsage', () => {
       overLimitCause: '8000:9000',
     });
   });
+
+  it("should take a summary's correction only where the agent has no count of its own, and each later summary's", () => {
+    const uncounted = usageRecord({ modelCalls: 4, compactions: 1, maskings: 2 });
+    const first = nextUsage({
+      ...input,
+      usage: uncounted,
+      compacted: true,
+      isCalibrated: false,
+      summaryCorrection: 1.3,
+    });
+    expect(first).toMatchObject({ learnedCorrection: 1.3, correctionFromSummary: true });
+    const second = nextUsage({
+      ...input,
+      usage: first,
+      compacted: true,
+      isCalibrated: true,
+      factor: 1.3,
+      summaryCorrection: 1.1,
+    });
+    expect(second).toMatchObject({ learnedCorrection: 1.1, correctionFromSummary: true });
+    // The agent's own count (a pair) wins, and a correction it taught is never replaced by a summary's.
+    const counted = nextUsage({ ...input, compacted: true, summaryCorrection: 1.1 });
+    expect(counted).toMatchObject({ learnedCorrection: 1.5, correctionFromSummary: undefined });
+    const own = usageRecord({ modelCalls: 4, learnedCorrection: 1.4 });
+    expect(nextUsage({ ...input, usage: own, compacted: true, factor: 1.4, summaryCorrection: 1.1 })).toMatchObject({
+      learnedCorrection: 1.4,
+    });
+  });
 });

@@ -72,11 +72,20 @@ export interface UsageInput {
 }
 
 /**
- * A calibrated factor becomes the prior once the real count it came from is cleared; an agent with none takes the
- * one its summary request's count taught.
+ * A calibrated factor becomes the prior once the real count it came from is cleared; an agent with no count of its own
+ * takes the one its summary request's count taught, and each later summary's after it (review 36: the first, often of
+ * the guard's own prompt, had held for the whole session).
  */
-function learnedAfter(input: UsageInput): number | undefined {
-  return input.isCalibrated ? input.factor : (input.usage.learnedCorrection ?? input.summaryCorrection);
+function learnedAfter(input: UsageInput): Pick<UsageRecord, 'learnedCorrection' | 'correctionFromSummary'> {
+  const { usage, summaryCorrection } = input;
+  const ownCount = usage.realPromptTokens !== undefined && usage.lastEstimate !== undefined;
+  const summaryTaught = usage.learnedCorrection === undefined || usage.correctionFromSummary === true;
+  if (summaryCorrection !== undefined && !ownCount && summaryTaught)
+    return { learnedCorrection: summaryCorrection, correctionFromSummary: true };
+  return {
+    learnedCorrection: input.isCalibrated ? input.factor : usage.learnedCorrection,
+    correctionFromSummary: ownCount ? undefined : usage.correctionFromSummary,
+  };
 }
 
 export function nextUsage(input: UsageInput): UsageRecord {
@@ -90,7 +99,7 @@ export function nextUsage(input: UsageInput): UsageRecord {
           realPromptTokens: undefined,
           lastEstimate: undefined,
           lastFraming: undefined,
-          learnedCorrection: learnedAfter(input),
+          ...learnedAfter(input),
         }
       : {}),
     maskings: usage.maskings + (masked ? 1 : 0),

@@ -38,6 +38,11 @@ export interface UsageCalibration {
    * `lastEstimate` (usage/count-plateau.ts): a provider cutting the prompt. Absent in records written before 2026-12-07.
    */
   readonly samePromptReports?: number | undefined;
+  /**
+   * `learnedCorrection` was taught by a summary request's count (usage/summary-correction.ts): a later summary's
+   * replaces it, the agent's own count clears it. Absent in records written before 2026-12-07.
+   */
+  readonly correctionFromSummary?: boolean | undefined;
 }
 
 export function decodeCalibration(read: FieldReader): UsageCalibration {
@@ -54,6 +59,7 @@ export function decodeCalibration(read: FieldReader): UsageCalibration {
     outputTokens: read.number('outputTokens', { max: MAX_PLAUSIBLE_TOKENS }),
     agentAddedTokens: read.tokens('agentAddedTokens', MAX_PLAUSIBLE_TOKENS),
     samePromptReports: read.tokens('samePromptReports', MAX_PLAUSIBLE_TOKENS),
+    correctionFromSummary: read.boolean('correctionFromSummary') || undefined,
   };
 }
 

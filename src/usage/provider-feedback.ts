@@ -69,6 +69,7 @@ export function recordReportedUsage(
   return {
     ...usage,
     samePromptReports: undefined,
+    correctionFromSummary: undefined,
     realPromptTokens: prompt,
     lastEstimate: usage.sentEstimate,
     lastFraming: usage.sentFraming,
