@@ -60,3 +60,20 @@ describe('a count that stops growing', () => {
     expect(usage.lastEstimate).toBe(estimates.at(-1));
   });
 });
+
+describe('a count that falls', () => {
+  it("should pair a count well below the last one (another tokenizer's), and never take it for a cut (review 37)", () => {
+    const estimates = growing(6_000, 0.02, 15);
+    // From the sixth call the provider counts 1.0 of the estimate where it counted 1.3.
+    const counts = estimates.map((estimate, i) => Math.round(estimate * (i < 5 ? 1.3 : 1.0)));
+    const usage = afterReports(estimates, counts);
+    expect(usage.samePromptReports).toBeUndefined();
+    expect(usage.learnedCorrection).toBeCloseTo(1.0);
+  });
+
+  it("should pair another model's count whatever it is", () => {
+    const first = recordReportedUsage({ ...EMPTY_USAGE, sentEstimate: 6_000 }, { promptTokenCount: 7_800 }, 'model-a');
+    const next = recordReportedUsage({ ...first, sentEstimate: 7_000 }, { promptTokenCount: 7_800 }, 'model-b');
+    expect(next.lastEstimate).toBe(7_000);
+  });
+});

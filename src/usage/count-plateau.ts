@@ -16,6 +16,12 @@ export const PLATEAU_REPORTS = 3;
 /** A count at most this much over the last one paired has not grown (a message-level cut varies a little). */
 const FLAT_COUNT = 1.01;
 
+/**
+ * A count this far below the last one paired is not a cut's (a cut stays near its size): another tokenizer's, say,
+ * after the agent's model changed, and paired (review 37: a lower honest count was never paired, and warned of).
+ */
+const FALLEN_COUNT = 0.95;
+
 /** Growth of the estimate over the last paired request's past which a count that has not grown is counted. */
 const PLATEAU_GROWTH = 1.1;
 
@@ -23,6 +29,7 @@ const PLATEAU_GROWTH = 1.1;
 export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' | 'flat' | 'plateau' {
   const { realPromptTokens, lastEstimate, sentEstimate } = usage;
   if (realPromptTokens === undefined || lastEstimate === undefined || sentEstimate === undefined) return 'grown';
-  if (prompt > realPromptTokens * FLAT_COUNT || sentEstimate <= lastEstimate) return 'grown';
+  if (prompt > realPromptTokens * FLAT_COUNT || prompt < realPromptTokens * FALLEN_COUNT) return 'grown';
+  if (sentEstimate <= lastEstimate) return 'grown';
   return sentEstimate > lastEstimate * PLATEAU_GROWTH ? 'plateau' : 'flat';
 }

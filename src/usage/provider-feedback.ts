@@ -61,7 +61,9 @@ export function recordReportedUsage(
     return output === undefined ? usage : { ...usage, outputTokens: output };
   }
   // A count that has not grown on a larger request: the pair and the correction it taught are kept (usage/count-plateau.ts).
-  const standing = countPlateau(usage, prompt);
+  // Another model's count (the agent's model changed) is paired whatever it is.
+  const sameModel = usage.correctionModel === undefined || usage.correctionModel === correctionModelOf(model);
+  const standing = sameModel ? countPlateau(usage, prompt) : 'grown';
   if (standing !== 'grown') {
     const samePromptReports = (usage.samePromptReports ?? 0) + (standing === 'plateau' ? 1 : 0) || undefined;
     return { ...usage, samePromptReports, ...(output === undefined ? {} : { outputTokens: output }) };
