@@ -49,7 +49,7 @@ describe('shouldDeclareRecall', () => {
 });
 
 describe('recallDue', () => {
-  const none = { storedRewrite: false, truncations: 0, rewritesNow: false };
+  const none = { storedRewrite: false, namedCuts: 0, rewritesNow: false };
 
   it('should not send the recall tool while nothing in the session refers to it', () => {
     expect(recallDue(none)).toBe(false);
@@ -60,7 +60,11 @@ describe('recallDue', () => {
     expect(recallDue({ ...none, storedRewrite: true })).toBe(true);
   });
 
-  it('should send it once a tool result was cut, whose handle names it', () => {
-    expect(recallDue({ ...none, truncations: 1 })).toBe(true);
+  it('should send it once a tool result was cut and stored with a handle that names it', () => {
+    expect(recallDue({ ...none, namedCuts: 1 })).toBe(true);
+  });
+
+  it('should keep sending it once the session sent it: the model may call it again', () => {
+    expect(recallDue({ ...none, declaredBefore: true })).toBe(true);
   });
 });

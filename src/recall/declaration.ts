@@ -58,22 +58,27 @@ export function crowdedByFixedPart(input: RecallDeclarationInput): boolean {
 interface RecallDueInput {
   /** A stored summary or mask watermark of the agent (their texts name the tool). */
   readonly storedRewrite: boolean;
-  /** Tool results of the agent cut by truncation (an offloaded one names the tool to read it back). */
-  readonly truncations: number;
+  /** Tool results of the agent cut and stored as artifacts whose handles name the tool. */
+  readonly namedCuts: number;
   /** This call masks or summarizes. */
   readonly rewritesNow: boolean;
+  /**
+   * The session's requests of the agent carried it: the model may call it again (its earlier calls are in its
+   * history), and a tool that vanished would be ADK's "not found in the toolsDict" error event.
+   */
+  readonly declaredBefore?: boolean | undefined;
 }
 
 /**
  * Whether a permitted recall tool is sent on this call. Tool declarations come before the contents,
  * so a declaration appearing mid-way breaks the whole cached prefix, and one sent from the first
  * call costs its tokens on every call of a session that may never mask. It is sent from the first
- * call that masks, summarizes or follows a cut result, which rewrites the prefix anyway (masking for
+ * call that masks, summarizes or follows a cut result stored with a handle that names it, which rewrites the prefix anyway (masking for
  * cost counts the declaration, and the head it sends again uncached, in its trade:
  * masking/mask-stale-output.ts), and from then on on every call, as what refers to it stays in the
  * session; so while nothing is masked the request is what ADK built, even where the system
  * instruction and tools alone are a cacheable head (docs/design.md, "When masking for cost pays").
  */
 export function recallDue(input: RecallDueInput): boolean {
-  return input.storedRewrite || input.truncations > 0 || input.rewritesNow;
+  return input.declaredBefore === true || input.storedRewrite || input.namedCuts > 0 || input.rewritesNow;
 }

@@ -197,7 +197,7 @@ describe('the recall tool, declared only once something names it', () => {
   });
 
   it('should declare it from the first call that masks, and on every call after', async () => {
-    // Under the 10 KiB truncation limit: a cut result would name the recall tool, and bring it in, first.
+    // Under the 10 KiB truncation limit: a cut result stored as an artifact would name the recall tool, and bring it in, first.
     const { names, requests } = await namesSent(true, 8_000);
     const first = requests.findIndex((request) => maskedIn(request.contents) > 0);
     expect(first).toBeGreaterThan(0);

@@ -138,12 +138,13 @@ export class BeforeModelGuard {
     const permitted = this.parts.recallTool.permitted(context, request, policy, window, fixed);
     if (permitted === undefined) return undefined;
     const keys = stateKeysFor(context.agentName);
-    const truncations = context.state.get<{ count?: unknown }>(keys.toolTruncations)?.count;
+    const namedCuts = context.state.get<{ named?: unknown }>(keys.toolTruncations)?.named;
     const storedRewrite = stored.summary !== undefined || context.state.get<unknown>(keys.mask) != null;
     const due = recallDue({
       storedRewrite,
-      truncations: typeof truncations === 'number' ? truncations : 0,
+      namedCuts: typeof namedCuts === 'number' ? namedCuts : 0,
       rewritesNow: false,
+      declaredBefore: fixed.declaredBefore,
     });
     if (!due) return { name: permitted.name, tokens: this.parts.recallTool.declarationTokens() };
     await this.parts.recallTool.declare(context, request);

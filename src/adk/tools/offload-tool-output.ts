@@ -11,6 +11,7 @@
  * service is called directly, waited for at most `artifactTimeoutMs`, and the
  * delta is recorded only for a save that ended in time.
  */
+import { stateKeysFor } from '../../state/keys.js';
 import { getLogger, type BaseTool, type Context } from '@google/adk';
 import { OPTION_TABLE, optionDefault } from '../../config/option-table.js';
 import { checkFactoryOptions } from '../../validation/factory-options.js';
@@ -156,7 +157,20 @@ async function offloadToolOutput({
       `(version ${saved.value}, ${text.length} characters); ${reader}.`,
   );
   recordOffload(context.agentName, tool.name);
+  if (recall) noteNamedCut(context);
   return withOffloadHandle(cut, { name, version: saved.value, chars: text.length }, recall);
+}
+
+/**
+ * A cut result whose handle names the recall tool: from the agent's next call the tool is sent (recall/declaration.ts
+ * `recallDue`). A cut kept without an artifact names nothing, and declaring the tool for it only broke the cache
+ * (review 37).
+ */
+function noteNamedCut(context: Context): void {
+  const key = stateKeysFor(context.agentName).toolTruncations;
+  const record = context.state.get<Record<string, unknown>>(key) ?? {};
+  const named = typeof record['named'] === 'number' ? record['named'] : 0;
+  context.state.set(key, { ...record, named: named + 1 });
 }
 
 /** A truncator that offloads what it cut (see `withArtifactOffload`); assignable to ADK's `SingleAfterToolCallback`. */
