@@ -50,6 +50,12 @@ describe('a count that stops growing', () => {
     expect(resent.learnedCorrection).toBeCloseTo(1.2);
   });
 
+  it('should pair an honest count that grew a little with a short turn (CI: a 1% band held 0.1% off)', () => {
+    const usage = afterReports([9_000, 9_012], [9_869, 9_883]);
+    expect(usage.realPromptTokens).toBe(9_883);
+    expect(usage.lastEstimate).toBe(9_012);
+  });
+
   it('should count nothing for an honest provider whose counts grow with short turns', () => {
     const estimates = growing(6_000, 0.015, 40);
     const usage = afterReports(

@@ -2,8 +2,8 @@
  * A provider that cuts an over-long prompt instead of refusing it (Ollama keeps the last `num_ctx` tokens, or drops
  * whole old messages until the prompt fits) reports a count that stops growing while the requests grow: the guard,
  * told of no rejection, assumed a window 16 times too large and the model answered from a cut prompt on 92 of 120
- * calls, with nothing said (the fortieth outside trial). An honest count grows with its request, so a count no larger
- * than the last one paired (within a hundredth) on a larger request is not paired: the pair and the correction it
+ * calls, with nothing said (the fortieth outside trial). An honest count grows with its request, so a count that grew
+ * less than a tenth of what the estimate grew since the last one paired is not paired: the pair and the correction it
  * taught stay, and the growth is measured from that pair, so turns that each add a little add up (review 36: short
  * chat turns grew under 2% a call and slid the correction to 1.00). Once the estimate has grown a tenth past the
  * pair, each such count is counted, and after a few the shell warns.
@@ -13,8 +13,12 @@ import type { UsageCalibration } from './calibration.js';
 /** Counts that stopped growing, after which the provider is said to cut (or under-report) its prompts. */
 export const PLATEAU_REPORTS = 3;
 
-/** A count at most this much over the last one paired has not grown (a message-level cut varies a little). */
-const FLAT_COUNT = 1.01;
+/**
+ * A count has not grown when it grew less than this share of what the estimate grew since the last pair: an honest
+ * count grows about as much (a short turn's 0.1% too: CI saw a fixed 1% band hold such a count off, and `status()`
+ * show the one before), a cut one not at all, or varies a little as whole messages are dropped.
+ */
+const FLAT_SHARE = 0.1;
 
 /**
  * A count this far below the last one paired is not a cut's (a cut stays near its size): another tokenizer's, say,
@@ -29,7 +33,9 @@ const PLATEAU_GROWTH = 1.1;
 export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' | 'flat' | 'plateau' {
   const { realPromptTokens, lastEstimate, sentEstimate } = usage;
   if (realPromptTokens === undefined || lastEstimate === undefined || sentEstimate === undefined) return 'grown';
-  if (prompt > realPromptTokens * FLAT_COUNT || prompt < realPromptTokens * FALLEN_COUNT) return 'grown';
-  if (sentEstimate <= lastEstimate) return 'grown';
+  if (sentEstimate <= lastEstimate || prompt < realPromptTokens * FALLEN_COUNT) return 'grown';
+  const countGrowth = prompt / realPromptTokens - 1;
+  const estimateGrowth = sentEstimate / lastEstimate - 1;
+  if (countGrowth > estimateGrowth * FLAT_SHARE) return 'grown';
   return sentEstimate > lastEstimate * PLATEAU_GROWTH ? 'plateau' : 'flat';
 }
