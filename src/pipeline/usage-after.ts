@@ -57,10 +57,29 @@ export function usageAfter(
     reason === 'schedule' && sent.discarded ? scheduleHeldUntil(decision.sliding, input.policy.overlapSize) : undefined;
   return nextUsage({
     ...sent,
+    ...withDeclaration(input, sent, measure.factor),
     usage,
     isCalibrated: measure.isCalibrated,
     factor: measure.factor,
     futileCompaction,
     scheduleHeldAt,
   });
+}
+
+/**
+ * What was sent, with the recall tool's declaration when this call's masking or summary brought it in (the shell
+ * adds it after the decision, adk/hooks/before-model-guard.ts): the estimate the provider's count is paired with is
+ * the request's own (CI: it was left out, 894 characters under the request on the call that first masked).
+ */
+function withDeclaration(
+  input: GuardRequestInput,
+  sent: SentFigures,
+  factor: number,
+): Pick<SentFigures, 'sentEstimate' | 'sentCalibrated'> {
+  const declaration = sent.compacted || sent.masked ? (input.recallDeclarationTokens ?? 0) : 0;
+  if (declaration === 0 || input.recallToolName === undefined) return sent;
+  return {
+    sentEstimate: sent.sentEstimate + declaration,
+    sentCalibrated: sent.sentCalibrated + Math.ceil(declaration * factor),
+  };
 }

@@ -146,7 +146,7 @@ export class BeforeModelGuard {
       rewritesNow: false,
       declaredBefore: fixed.declaredBefore,
     });
-    if (!due) return { name: permitted.name, tokens: this.parts.recallTool.declarationTokens() };
+    if (!due) return { name: permitted.name, tokens: this.parts.recallTool.addedTokens(request) };
     await this.parts.recallTool.declare(context, request);
     return undefined;
   }

@@ -13,6 +13,7 @@
  * (`handleFunctionCallsAsync`). So a tool added there in `beforeModelCallback` is sent and
  * called like one of the agent's own, in the plugin and the agent-callback forms alike.
  */
+import type { Tool } from '@google/genai';
 import type { Context, FunctionTool, LlmRequest } from '@google/adk';
 import { estimateFixedTokens, type FixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
@@ -48,6 +49,27 @@ export class RecallToolDeclarer {
   declarationTokens(): number {
     this.ownTokens ??= this.estimateDeclaration();
     return this.ownTokens;
+  }
+
+  /**
+   * Heuristic tokens the declaration adds to `request`'s tools where ADK's `processLlmRequest` puts it (into the
+   * first entry holding function declarations, else an entry of its own): the estimate of a request it is added to
+   * after the decision is the request's own (CI: the declaration alone, framed as an entry, was 30 characters more).
+   */
+  addedTokens(request: LlmRequest): number {
+    const declaration = this.tool._getDeclaration();
+    const tools = request.config?.tools ?? [];
+    if (!declaration) return 0;
+    const at = tools.findIndex((tool) => 'functionDeclarations' in tool);
+    const entry = tools[at] as Tool | undefined;
+    const withIt =
+      at < 0 || entry === undefined
+        ? [...tools, { functionDeclarations: [declaration] }]
+        : tools.map((tool, i) =>
+            i === at ? { ...entry, functionDeclarations: [...(entry.functionDeclarations ?? []), declaration] } : tool,
+          );
+    const estimate = (list: typeof tools) => estimateFixedTokens(undefined, list, this.tokenizer, this.memo).toolTokens;
+    return estimate(withIt) - estimate(tools);
   }
 
   private estimateDeclaration(): number {
