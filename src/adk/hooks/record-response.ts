@@ -58,8 +58,8 @@ export function recordResponse(
   recorded.add(response);
   const model = modelNameOf(context, response);
   const reported = usageOf(context, response, model, recorders.warnings);
-  // Partial (streamed) chunks are not stored and repeat the usage the final response reports: only a response
-  // that is not partial carries the records and is billed (a streamed call may have several: billed once).
+  // Partial (streamed) chunks are not stored: only a response that is not partial carries the records and is billed
+  // (a streamed call may have several: billed once), up to the largest usage its partial chunks reported too.
   const price = agentModelPrice(context.invocationContext.agent, priceOf);
   if (response.partial && reported) recorders.usage.notePartial(context, reported);
   const bill = response.partial
