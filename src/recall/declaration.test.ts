@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   RECALL_DECLARATION_MAX_FIXED_SHARE,
   RECALL_DECLARATION_MAX_WINDOW_SHARE,
+  namedCutsOf,
   recallDue,
   shouldDeclareRecall,
 } from './declaration.js';
@@ -66,5 +67,15 @@ describe('recallDue', () => {
 
   it('should keep sending it once the session sent it: the model may call it again', () => {
     expect(recallDue({ ...none, declaredBefore: true })).toBe(true);
+  });
+});
+
+describe('namedCutsOf', () => {
+  it("should read the named cuts, and take a record of an earlier release's (no `named`) as all named (review 38)", () => {
+    expect(namedCutsOf({ count: 3, named: 1 })).toBe(1);
+    expect(namedCutsOf({ count: 3, named: 0 })).toBe(0);
+    expect(namedCutsOf({ count: 2, last: {} })).toBe(2);
+    expect(namedCutsOf(undefined)).toBe(0);
+    expect(namedCutsOf('garbage')).toBe(0);
   });
 });

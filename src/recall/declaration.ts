@@ -54,6 +54,18 @@ export function crowdedByFixedPart(input: RecallDeclarationInput): boolean {
   return input.fixedTokens + input.declarationTokens > input.window * RECALL_DECLARATION_MAX_FIXED_SHARE;
 }
 
+/**
+ * Cut results whose stored handle names the recall tool, from the agent's `tool_truncations` record. A record
+ * without `named` was written by a release before 2026-12-07 that made every cut count, and offloaded ones named the
+ * tool: its cuts are taken as named, or a session upgraded mid-way lost the tool its history names (review 38).
+ */
+export function namedCutsOf(record: unknown): number {
+  if (typeof record !== 'object' || record === null) return 0;
+  const { named, count } = record as { named?: unknown; count?: unknown };
+  if (typeof named === 'number') return named;
+  return typeof count === 'number' ? count : 0;
+}
+
 /** What the agent's session already holds that refers to the recall tool, and what this call adds. */
 interface RecallDueInput {
   /** A stored summary or mask watermark of the agent (their texts name the tool). */

@@ -68,13 +68,18 @@ describe('a count that stops growing', () => {
 });
 
 describe('a count that falls', () => {
-  it("should pair a count well below the last one (another tokenizer's), and never take it for a cut (review 37)", () => {
-    const estimates = growing(6_000, 0.02, 15);
-    // From the sixth call the provider counts 1.0 of the estimate where it counted 1.3.
-    const counts = estimates.map((estimate, i) => Math.round(estimate * (i < 5 ? 1.3 : 1.0)));
+  it("should take a deep dip under the cut for a cut's, not pair it (review 38: whole messages dropped)", () => {
+    const estimates = growing(6_000, 0.05, 30);
+    const dips = [7_350, 8_190, 7_700, 8_050, 7_500];
+    const counts = estimates.map((estimate, i) => Math.min(Math.round(estimate * 1.2), dips[i % dips.length] ?? 8_000));
     const usage = afterReports(estimates, counts);
+    expect(usage.samePromptReports).toBeGreaterThanOrEqual(3);
+  });
+
+  it('should pair an honest count that grew by a fifth though the estimate grew far more (review 38: a scanned PDF)', () => {
+    const usage = afterReports([10_000, 12_000, 268_000], [12_480, 15_060, 16_620]);
     expect(usage.samePromptReports).toBeUndefined();
-    expect(usage.learnedCorrection).toBeCloseTo(1.0);
+    expect(usage.realPromptTokens).toBe(16_620);
   });
 
   it("should pair another model's count whatever it is", () => {

@@ -21,10 +21,10 @@ export const PLATEAU_REPORTS = 3;
 const FLAT_SHARE = 0.1;
 
 /**
- * A count this far below the last one paired is not a cut's (a cut stays near its size): another tokenizer's, say,
- * after the agent's model changed, and paired (review 37: a lower honest count was never paired, and warned of).
+ * Nor when it grew more than this, whatever the estimate did: an estimate that overprices what a turn adds (a
+ * scanned PDF's pages guessed from its bytes) would make an honest count that grew by a fifth look flat (review 38).
  */
-const FALLEN_COUNT = 0.95;
+const FLAT_COUNT = 1.01;
 
 /** Growth of the estimate over the last paired request's past which a count that has not grown is counted. */
 const PLATEAU_GROWTH = 1.1;
@@ -33,9 +33,11 @@ const PLATEAU_GROWTH = 1.1;
 export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' | 'flat' | 'plateau' {
   const { realPromptTokens, lastEstimate, sentEstimate } = usage;
   if (realPromptTokens === undefined || lastEstimate === undefined || sentEstimate === undefined) return 'grown';
-  if (sentEstimate <= lastEstimate || prompt < realPromptTokens * FALLEN_COUNT) return 'grown';
+  if (sentEstimate <= lastEstimate) return 'grown';
+  // A count under the last one paired is a cut's dip (whole messages dropped), however deep (review 38): another
+  // model's lower count is paired before this is asked (provider-feedback.ts).
   const countGrowth = prompt / realPromptTokens - 1;
   const estimateGrowth = sentEstimate / lastEstimate - 1;
-  if (countGrowth > estimateGrowth * FLAT_SHARE) return 'grown';
+  if (countGrowth > Math.min(FLAT_COUNT - 1, estimateGrowth * FLAT_SHARE)) return 'grown';
   return sentEstimate > lastEstimate * PLATEAU_GROWTH ? 'plateau' : 'flat';
 }

@@ -30,10 +30,11 @@ const lookup = new FunctionTool({
 });
 
 const script: ModelScript = ({ request, index }) => {
-  const last = request.contents.at(-1);
-  if (last?.parts?.some((part) => part.functionResponse))
+  // The budget line, when on, is the request's last content: the turn's own are just before it.
+  const recent = request.contents.slice(-2);
+  if (recent.some((content) => content.parts?.some((part) => part.functionResponse)))
     return { content: { role: 'model', parts: [{ text: `Done ${index}.` }] } };
-  const turn = Number(/Turn (\d+)/.exec(JSON.stringify(last))?.[1] ?? 0);
+  const turn = Number(/Turn (\d+)/.exec(JSON.stringify(recent))?.[1] ?? 0);
   return { content: { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { turn } } }] } };
 };
 

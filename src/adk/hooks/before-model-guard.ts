@@ -21,7 +21,7 @@ import { hideOwnArtifacts } from './hide-own-artifacts.js';
 import { markCodeOutputs } from './code-output-marks.js';
 import type { RecallPending } from './read-request.js';
 import type { ResolvedPolicy } from '../../options.js';
-import { recallDue } from '../../recall/declaration.js';
+import { namedCutsOf, recallDue } from '../../recall/declaration.js';
 import { stateKeysFor } from '../../state/keys.js';
 import { learnFromSummaryRejection, type SummaryRejection } from './summary-rejection.js';
 import { restateBudgetFigures } from '../tools/context-status-tool.js';
@@ -138,11 +138,11 @@ export class BeforeModelGuard {
     const permitted = this.parts.recallTool.permitted(context, request, policy, window, fixed);
     if (permitted === undefined) return undefined;
     const keys = stateKeysFor(context.agentName);
-    const namedCuts = context.state.get<{ named?: unknown }>(keys.toolTruncations)?.named;
+    const namedCuts = namedCutsOf(context.state.get<unknown>(keys.toolTruncations));
     const storedRewrite = stored.summary !== undefined || context.state.get<unknown>(keys.mask) != null;
     const due = recallDue({
       storedRewrite,
-      namedCuts: typeof namedCuts === 'number' ? namedCuts : 0,
+      namedCuts,
       rewritesNow: false,
       declaredBefore: fixed.declaredBefore,
     });
@@ -201,11 +201,12 @@ export class BeforeModelGuard {
     // Before anything that may fail, so the declaration, once due, is the same on every call; none where refused.
     const ownTools = this.parts.recallTool.ownToolsAllowed(context, request);
     const window = windowChoice.window;
+    // From the first call, so the tools sent are the same on every call of the session; before the recall tool, which
+    // may arrive after the decision, so the two keep one order and its added tokens are measured beside it (review 38).
+    if (policy.budgetLine && ownTools) await this.parts.statusTool.declare(context, request);
     const recallPending = ownTools
       ? await this.declareRecallIfDue(context, request, policy, window, stored, fixedPart)
       : undefined;
-    // From the first call, so the tools sent are the same on every call of the session.
-    if (policy.budgetLine && ownTools) await this.parts.statusTool.declare(context, request);
     return { stored, windowChoice, fixedPart, recallPending };
   }
 

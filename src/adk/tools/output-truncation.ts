@@ -4,6 +4,7 @@
  * agent's state (persisted with the tool's response event), logged and passed to the
  * `onToolTruncation` listener.
  */
+import { namedCutsOf } from '../../recall/declaration.js';
 import { mayCutToolOutput, type ToolTruncationRecord } from '../../truncation/truncate-tool-output.js';
 import { resolveToolOutputLimits } from '../../truncation/policy.js';
 import { stateKeysFor } from '../../state/keys.js';
@@ -74,7 +75,8 @@ function recordTruncation(
   const key = stateKeysFor(agentName).toolTruncations;
   const previous = context.state.get<{ count?: unknown }>(key);
   const count = (typeof previous?.count === 'number' ? previous.count : 0) + 1;
-  context.state.set(key, { count, last: record });
+  // The named cuts are kept: a later cut not stored as an artifact erased them (review 38).
+  context.state.set(key, { count, last: record, named: namedCutsOf(previous) });
   recordToolCut(agentName, record.tool);
   logger.info(
     `${LOG_PREFIX} agent '${agentName}': tool '${record.tool}' result cut from ${record.originalBytes} to ${record.keptBytes} bytes.`,
