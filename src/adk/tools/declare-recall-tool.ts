@@ -16,6 +16,7 @@
 import type { Tool } from '@google/genai';
 import type { Context, FunctionTool, LlmRequest } from '@google/adk';
 import { estimateFixedTokens, type FixedTokens, type TokenMemo } from '../../estimate/estimate-request.js';
+import { safeJson } from '../../estimate/json-text.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
 import { crowdedByFixedPart, shouldDeclareRecall, withinWindowShare } from '../../recall/declaration.js';
 import { maskingForCostOn } from '../../masking/mask-stale-output.js';
@@ -38,6 +39,8 @@ export class RecallToolDeclarer {
   private readonly tool: FunctionTool = contextRecallTool();
   /** Its declaration's tokens: the tool and its declaration never change, so they are estimated once. */
   private ownTokens: number | undefined;
+  /** What the declaration adds appended to an entry's list: alone in it, or after other declarations. */
+  private appended: { readonly alone: number; readonly afterOthers: number } | undefined;
 
   constructor(
     private readonly warnings: WarnOnce,
@@ -55,21 +58,21 @@ export class RecallToolDeclarer {
    * Heuristic tokens the declaration adds to `request`'s tools where ADK's `processLlmRequest` puts it (into the
    * first entry holding function declarations, else an entry of its own): the estimate of a request it is added to
    * after the decision is the request's own (CI: the declaration alone, framed as an entry, was 30 characters more).
+   * Asked on every call while the tool is pending, so the agent's tools are never serialised for it: appended to an
+   * entry, the entry's JSON grows by the declaration's (and a comma), counted once.
    */
   addedTokens(request: LlmRequest): number {
+    const entry = (request.config?.tools ?? []).find((tool) => 'functionDeclarations' in tool) as Tool | undefined;
+    if (entry === undefined) return this.declarationTokens();
+    const listed = (entry.functionDeclarations?.length ?? 0) > 0;
+    this.appended ??= this.estimateAppended();
+    return listed ? this.appended.afterOthers : this.appended.alone;
+  }
+
+  private estimateAppended(): { readonly alone: number; readonly afterOthers: number } {
     const declaration = this.tool._getDeclaration();
-    const tools = request.config?.tools ?? [];
-    if (!declaration) return 0;
-    const at = tools.findIndex((tool) => 'functionDeclarations' in tool);
-    const entry = tools[at] as Tool | undefined;
-    const withIt =
-      at < 0 || entry === undefined
-        ? [...tools, { functionDeclarations: [declaration] }]
-        : tools.map((tool, i) =>
-            i === at ? { ...entry, functionDeclarations: [...(entry.functionDeclarations ?? []), declaration] } : tool,
-          );
-    const estimate = (list: typeof tools) => estimateFixedTokens(undefined, list, this.tokenizer, this.memo).toolTokens;
-    return estimate(withIt) - estimate(tools);
+    const text = declaration ? safeJson(declaration) : '';
+    return { alone: this.memo.count(text, this.tokenizer), afterOthers: this.memo.count(`,${text}`, this.tokenizer) };
   }
 
   private estimateDeclaration(): number {
