@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summaryCorrection } from './summary-correction.js';
+import { summaryCorrection, summaryCountTeaches } from './summary-correction.js';
 
 const counted = { promptTokens: 3_000, requestTokens: 2_000 };
 
@@ -14,5 +14,14 @@ describe('summaryCorrection', () => {
     expect(summaryCorrection({ ...counted, requestTokens: undefined }, true)).toBeUndefined();
     expect(summaryCorrection({ ...counted, promptTokens: undefined }, true)).toBeUndefined();
     expect(summaryCorrection({ ...counted, promptTokens: 0 }, true)).toBeUndefined();
+  });
+});
+
+describe('summaryCountTeaches', () => {
+  it("should measure a summary request only where its count could teach the agent's correction", () => {
+    expect(summaryCountTeaches({})).toBe(true);
+    expect(summaryCountTeaches({ learnedCorrection: 1.3, correctionFromSummary: true })).toBe(true);
+    expect(summaryCountTeaches({ learnedCorrection: 1.3 })).toBe(false);
+    expect(summaryCountTeaches({ realPromptTokens: 5_000 })).toBe(false);
   });
 });

@@ -23,3 +23,17 @@ export function summaryCorrection(counted: CountedSummary | undefined, agentsMod
     return undefined;
   return clampCorrection(promptTokens / requestTokens);
 }
+
+/**
+ * Whether a summary request's count would teach `usage` anything: the agent has no count of its own, or only a
+ * correction an earlier summary taught. Measuring the request tokenizes the history it continues, so it is done
+ * only then.
+ */
+export function summaryCountTeaches(usage: {
+  readonly realPromptTokens?: number | undefined;
+  readonly learnedCorrection?: number | undefined;
+  readonly correctionFromSummary?: boolean | undefined;
+}): boolean {
+  if (usage.realPromptTokens !== undefined) return false;
+  return usage.learnedCorrection === undefined || usage.correctionFromSummary === true;
+}

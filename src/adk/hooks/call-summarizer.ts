@@ -2,6 +2,8 @@
  * The summarizer as a call of the guard runs it: under its timeout and the turn's abort signal, firing
  * the compaction hooks around it, a "prompt too long" rejection noted for the caller to learn from.
  */
+import { summaryCountTeaches } from '../../usage/summary-correction.js';
+import { readUsage } from '../runtime/state-writer.js';
 import type { Context } from '@google/adk';
 import {
   runSummarizer,
@@ -34,7 +36,7 @@ export function summarizeForCall(
   if (!summarizer) return undefined;
   const { policy, context, hooks, fixed, tokenizer } = call;
   const estimate = requestEstimate(fixed, tokenizer);
-  const summarize = measured(summarizeWith(summarizer, policy, context), estimate);
+  const summarize = measured(summarizeWith(summarizer, policy, context), estimate, context);
   return hooks.wrap(slot ? noteRejections(summarize, slot, estimate) : summarize);
 }
 
@@ -44,9 +46,10 @@ export function summarizeInBackground(
   policy: ResolvedPolicy,
   fixed: AgentFixed,
   tokenizer: Tokenizer,
+  context: Context,
 ): SummarizeFn | undefined {
   if (!summarizer) return undefined;
-  return measured(summarizeWith(summarizer, policy), requestEstimate(fixed, tokenizer));
+  return measured(summarizeWith(summarizer, policy), requestEstimate(fixed, tokenizer), context);
 }
 
 type AgentFixed = { readonly systemTokens: number; readonly toolTokens: number };
@@ -62,15 +65,18 @@ function requestEstimate(
 
 /**
  * `summarize`, a counted outcome of one call carrying the heuristic tokens of the request counted: the pair
- * calibrates an agent that has no count of its own (usage/summary-correction.ts).
+ * calibrates an agent that has no count of its own (usage/summary-correction.ts). Measured only then: the request
+ * continues the agent's history, and measuring it tokenizes that history.
  */
 function measured(
   summarize: SummarizeFn,
   estimate: (request: Omit<SummarizeRequest, 'signal'>) => number,
+  context: Context,
 ): SummarizeFn {
   return async (request, maxChars, clock) => {
     const outcome = await summarize(request, maxChars, clock);
     if (!outcome.ok || outcome.promptTokens === undefined || (outcome.calls ?? 1) > 1) return outcome;
+    if (!summaryCountTeaches(readUsage(context.state, context.agentName))) return outcome;
     return { ...outcome, requestTokens: estimate(request) };
   };
 }

@@ -255,7 +255,7 @@ export function readRequest(
     requestId: stored.requestId,
     ...summarizerNames(summarizer.summarizer?.name, summarizer.routedName, readers.priceOf),
     prepared,
-    backgroundSummarize: summarizeInBackground(summarizer.summarizer, policy, fixed, tokenizer),
+    backgroundSummarize: summarizeInBackground(summarizer.summarizer, policy, fixed, tokenizer, context),
   };
 }
 
