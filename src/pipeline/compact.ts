@@ -6,6 +6,7 @@
 import { planCompaction, type CompactionPlan } from '../budget/compaction-plan.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
 import { maskForRoom, type MaskStep } from '../masking/mask-for-room.js';
+import { growthAhead, maskingCanWait } from '../masking/masking-can-wait.js';
 import type { RequestView } from '../masking/request-view.js';
 import type { PreparedCheck } from '../preparation/prepared-summary.js';
 import { inFlightRequestTokens } from '../split/coverage.js';
@@ -23,6 +24,8 @@ export interface Compacted {
   /** Heuristic estimate of the request without a new summary. */
   readonly estimate: number;
   readonly made?: MadeSummary | undefined;
+  /** A masking alone was enough and waits for a later call (masking/masking-can-wait.ts): the request is sent as it is. */
+  readonly waits?: true | undefined;
 }
 
 export async function compact(
@@ -36,6 +39,8 @@ export async function compact(
   const { summary, coverage } = located;
   const plan = planFor(input, observed);
   const masking = roomMasking(input, observed, reason, plan);
+  if (reason === 'threshold' && masking?.enough === true && maskingWaits(input, observed, masking))
+    return { masking: undefined, view: observed.view, estimate: measure.estimate, waits: true };
   const view = masking ?? observed.view;
   const estimate = masking?.estimate ?? measure.estimate;
   const splitFor = (chosen: { readonly enough: boolean } | undefined) =>
@@ -77,6 +82,20 @@ export async function compact(
         : undefined,
   });
   return { masking, view, estimate, made };
+}
+
+/** Whether a masking for room that is enough can wait for the call that needs it (threshold strategy only). */
+function maskingWaits(input: GuardRequestInput, observed: Observed, masking: MaskStep): boolean {
+  const { measure } = observed;
+  if (input.policy.strategy !== 'threshold') return false;
+  return maskingCanWait({
+    calibrated: measure.calibrated,
+    masked: Math.ceil(masking.estimate * measure.factor),
+    threshold: measure.budget.threshold,
+    hardLimit: measure.budget.hardLimit,
+    growthAhead: growthAhead(input.usage),
+    isCalibrated: measure.isCalibrated,
+  });
 }
 
 /** Step 5: old tool results masked first, from the start that costs least per call (masking/mask-start.ts). */

@@ -8,8 +8,9 @@ import {
   usageRecord,
   userText,
 } from '../../test/support/builders.js';
-import { guardInput } from '../../test/support/guard-input.js';
+import { CALIBRATED_USAGE, guardInput } from '../../test/support/guard-input.js';
 import type { SummarizeRequest, SummaryOutcome } from '../summary/summarizer.js';
+import { EMPTY_USAGE } from '../usage/stored-usage.js';
 import { guardRequest, type GuardRequestInput } from '../pipeline/guard-request.js';
 
 // One token per character. Calibrated at 1.5 on a 10,000 window: threshold 8,000, room
@@ -238,5 +239,54 @@ describe('guardRequest: a masking measured as the request before it', () => {
     expect(masking?.cause).toBe('room');
     // Charged at the full correction, the masked request read ~8,108 against the ~8,028 it masked.
     expect(masking?.tokensAfter).toBeLessThan(masking?.tokensBefore ?? 0);
+  });
+});
+
+describe('guardRequest: a masking for room waits for the call that needs it', () => {
+  // Just over the 8,000 threshold (a 3,700-token result of a completed turn), well under the 9,500 hard limit.
+  const near: Content[] = [
+    userText(pad('fetch the logs', 100)),
+    functionCall('fetch_logs', { q: 'all' }),
+    functionResponse('fetch_logs', { logs: pad('line', 3_700) }),
+    modelText(pad('the logs show a disk failure on node 7', 700)),
+    userText(pad('now check node 7 in detail', 300)),
+    functionCall('inspect', { node: 7 }),
+    functionResponse('inspect', { status: pad('degraded', 100) }),
+  ];
+  const paced = (averageTurnTokens: number | undefined, fields: Partial<GuardRequestInput> = {}) =>
+    guardInput({
+      contents: near,
+      policy: { ...testPolicy(), maskKeepRecent: 1 },
+      usage: { ...CALIBRATED_USAGE, averageTurnTokens, modelCalls: 12, invocations: 6 },
+      ...fields,
+    });
+
+  it('should send the request as it is while a turn more at the pace still fits under the hard limit', async () => {
+    const result = await guardRequest(paced(600));
+    expect(result.calibrated).toBeGreaterThan(result.budget.threshold);
+    expect(result.calibrated + 600).toBeLessThanOrEqual(result.budget.hardLimit);
+    expect(result.masking).toBeUndefined();
+    expect(result.compaction).toBeUndefined();
+    // No contents to set: ADK's request goes as it was built.
+    expect(result.contents).toBeUndefined();
+  });
+
+  it('should mask once a turn more could pass the hard limit, before a real count, or with no pace', async () => {
+    for (const guarded of [
+      paced(1_400),
+      paced(600, { usage: { ...EMPTY_USAGE, averageTurnTokens: 600, modelCalls: 12, invocations: 6 } }),
+      paced(undefined),
+    ]) {
+      const result = await guardRequest(guarded);
+      expect(result.masking?.cause).toBe('room');
+      expect(result.calibrated).toBeLessThan(result.budget.threshold);
+    }
+  });
+
+  it('should not wait when the sliding window or the application asks for the compaction', async () => {
+    const sliding = await guardRequest(
+      paced(600, { policy: { ...testPolicy(), maskKeepRecent: 1, strategy: 'sliding-window' } }),
+    );
+    expect(sliding.masking ?? sliding.compaction).toBeDefined();
   });
 });

@@ -122,7 +122,11 @@ async function decide(
   reason: CompactionReason | undefined,
   prepared: PreparedCheck | undefined,
 ): Promise<Decision & { readonly preparedDropped?: string | undefined }> {
-  if (reason !== undefined) return finish(input, observed, reason, await compact(input, observed, reason, prepared));
+  if (reason !== undefined) {
+    const compacted = await compact(input, observed, reason, prepared);
+    if (compacted.waits) return { ...sendAsIs(input, observed), preparation: undefined };
+    return finish(input, observed, reason, compacted);
+  }
   // Every reduction re-sends the whole chain in Interactions mode: no masking for cost there.
   const stale = input.interactions ? undefined : staleMasking(input, observed);
   // A masking for cost sends less than was measured: preparation is planned again on the next call.

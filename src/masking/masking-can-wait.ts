@@ -1,0 +1,45 @@
+/**
+ * Whether a masking for room at the threshold may wait for a later call. The threshold is where a reduction must
+ * begin for a summary, which takes a model call and may be prepared turns ahead. A masking alone makes no model call
+ * and takes effect on the call that makes it, so it can wait until the call that needs it: every masking rewrites
+ * the provider's cached prefix from its first placeholder on, and one made turns before it was needed is paid for in
+ * full by a session that ends first (support dialogues that crossed the threshold in their last turns paid 2-7% more
+ * than no guard: docs/design.md, "A masking for room waits for the call that needs it"). ADK's own compactor likewise
+ * lets the turn that crossed its threshold run on. It waits only while
+ * - the request is calibrated by a real count (before one, the threshold is the only protection);
+ * - the session's pace is known, and the request plus a turn's growth at that pace stays under the hard limit, so the
+ *   next call is still sent as it is if the masking waits again;
+ * - a masking made at the hard limit would still be enough, were all the growth until then text it cannot mask, so
+ *   waiting never turns a masking into a summary.
+ */
+
+/** All in calibrated (real) tokens. */
+export interface MaskingWaitInput {
+  /** The request as it would be sent without the masking, and with it. */
+  readonly calibrated: number;
+  readonly masked: number;
+  readonly threshold: number;
+  readonly hardLimit: number;
+  /** What the request may grow by before the next call: the larger of a turn's growth and its rise, if known. */
+  readonly growthAhead: number | undefined;
+  /** Whether a real count has calibrated the estimate. */
+  readonly isCalibrated: boolean;
+}
+
+export function maskingCanWait(input: MaskingWaitInput): boolean {
+  const { calibrated, masked, threshold, hardLimit, growthAhead } = input;
+  if (!input.isCalibrated || growthAhead === undefined || !(growthAhead > 0)) return false;
+  if (!(masked < calibrated) || calibrated + growthAhead > hardLimit) return false;
+  return masked + (hardLimit - calibrated) <= threshold;
+}
+
+/** What a session's pace says the request may grow by before its next call (usage/turns.ts). */
+export function growthAhead(pace: {
+  readonly averageTurnTokens?: number | undefined;
+  readonly averagePeakRise?: number | undefined;
+}): number | undefined {
+  const figures = [pace.averageTurnTokens, pace.averagePeakRise].filter(
+    (figure): figure is number => figure !== undefined && figure > 0,
+  );
+  return figures.length > 0 ? Math.max(...figures) : undefined;
+}
