@@ -57,15 +57,15 @@ describe('ContentMeasureCache', () => {
   describe('with nothing before the guard that could edit (exact off)', () => {
     it('should take a history still in place at its first and last known contents without comparing the middle', () => {
       const cache = new ContentMeasureCache();
-      cache.measure(KEY, history(5), characterTokenizer, false, events(5));
+      cache.measure(KEY, history(5), characterTokenizer, { exact: false, events: events(5) });
       const grown = history(7);
       grown[2] = userText('edited in the middle, longer than before');
-      const { tokens } = cache.measure(KEY, grown, characterTokenizer, false, events(7));
+      const { tokens } = cache.measure(KEY, grown, characterTokenizer, { exact: false, events: events(7) });
       // Only the two appended contents are measured: the middle one keeps its earlier measure (16).
       expect(cache.measuredContents).toBe(7);
       expect(tokens[2]).toBe(16);
       // The exact walk on the same contents sees the edit.
-      expect(cache.measure(KEY, grown, characterTokenizer, true).tokens[2]).toBe(4 + 3 + 40);
+      expect(cache.measure(KEY, grown, characterTokenizer, { exact: true }).tokens[2]).toBe(4 + 3 + 40);
     });
 
     it('should compare every content when a new event answers a call of the known history (a late answer)', () => {
@@ -75,11 +75,14 @@ describe('ContentMeasureCache', () => {
       const call = { id: 'event-1', content: { parts: [{ functionCall: { id: 'call-1' } }] } };
       const pending = { id: 'event-2', content: { parts: [{ functionResponse: { id: 'call-1' } }] } };
       const known = [events(1)[0]!, call, pending, ...events(5).slice(3)];
-      cache.measure(KEY, history(5), characterTokenizer, false, known);
+      cache.measure(KEY, history(5), characterTokenizer, { exact: false, events: known });
       const answered = history(7);
       answered[2] = userText('the final answer, longer than the pending one');
       const late = { id: 'event-5', author: 'user', content: { parts: [{ functionResponse: { id: 'call-1' } }] } };
-      const measures = cache.measure(KEY, answered, characterTokenizer, false, [...known, late, events(7)[6]!]);
+      const measures = cache.measure(KEY, answered, characterTokenizer, {
+        exact: false,
+        events: [...known, late, events(7)[6]!],
+      });
       expect(measures.tokens[2]).toBe(4 + 3 + 45);
       expect(measures.probedBefore).toBe(0);
       // A call and its response both new are the usual step: the known history is taken on its probe.
@@ -87,52 +90,54 @@ describe('ContentMeasureCache', () => {
         { id: 'event-7', content: { parts: [{ functionCall: { id: 'call-2' } }] } },
         { id: 'event-8', content: { parts: [{ functionResponse: { id: 'call-2' } }] } },
       ];
-      const grown = cache.measure(KEY, [...answered, ...history(9).slice(7)], characterTokenizer, false, [
-        ...known,
-        late,
-        events(7)[6]!,
-        ...step,
-      ]);
+      const grown = cache.measure(KEY, [...answered, ...history(9).slice(7)], characterTokenizer, {
+        exact: false,
+        events: [...known, late, events(7)[6]!, ...step],
+      });
       expect(grown.probedBefore).toBe(7);
       // Another branch's tool answering a call it made before this agent's last request is not a late answer.
       const branch = [
         { id: 'event-10', author: 'other_branch', content: { parts: [{ functionResponse: { id: 'call-0' } }] } },
       ];
       const later = [...answered, ...history(9).slice(7), ...history(10).slice(9)];
-      const next = cache.measure(KEY, later, characterTokenizer, false, [
-        ...known,
-        late,
-        events(7)[6]!,
-        ...step,
-        ...branch,
-      ]);
+      const next = cache.measure(KEY, later, characterTokenizer, {
+        exact: false,
+        events: [...known, late, events(7)[6]!, ...step, ...branch],
+      });
       expect(next.probedBefore).toBe(9);
     });
 
     it('should compare every content when the first or the last known content changed, or the history is shorter', () => {
       const cache = new ContentMeasureCache();
-      cache.measure(KEY, history(5), characterTokenizer, false, events(5));
+      cache.measure(KEY, history(5), characterTokenizer, { exact: false, events: events(5) });
       for (const at of [0, 4]) {
         const changed = history(6);
         changed[at] = userText('a summary now in its place');
         changed[2] = userText('edited in the middle, longer than before');
-        expect(cache.measure(KEY, changed, characterTokenizer, false, events(6)).tokens[2]).toBe(4 + 3 + 40);
-        cache.measure(KEY, history(5), characterTokenizer, true, events(6));
+        expect(cache.measure(KEY, changed, characterTokenizer, { exact: false, events: events(6) }).tokens[2]).toBe(
+          4 + 3 + 40,
+        );
+        cache.measure(KEY, history(5), characterTokenizer, { exact: true, events: events(6) });
       }
       const shorter = history(4);
       shorter[2] = userText('edited in the middle, longer than before');
-      expect(cache.measure(KEY, shorter, characterTokenizer, false, events(6)).tokens[2]).toBe(4 + 3 + 40);
+      expect(cache.measure(KEY, shorter, characterTokenizer, { exact: false, events: events(6) }).tokens[2]).toBe(
+        4 + 3 + 40,
+      );
     });
 
     it('should compare every content when the session lists its events in another order, first and last in place', () => {
       // A database reloading a parallel run by timestamp: two middle contents swapped, the last one known in place.
       const cache = new ContentMeasureCache();
       const before = [userText('question'), modelText('short'), modelText('a much longer answer'), userText('next')];
-      cache.measure(KEY, before, characterTokenizer, false, events(4));
+      cache.measure(KEY, before, characterTokenizer, { exact: false, events: events(4) });
       const reloaded = [before[0]!, before[2]!, before[1]!, before[3]!, modelText('appended')].map((c) =>
         structuredClone(c),
       );
-      const measures = cache.measure(KEY, reloaded, characterTokenizer, false, events(5, [0, 2, 1, 3, 4]));
+      const measures = cache.measure(KEY, reloaded, characterTokenizer, {
+        exact: false,
+        events: events(5, [0, 2, 1, 3, 4]),
+      });
       expect(withoutChange(measures)).toEqual(
         withoutChange(new ContentMeasureCache().measure(KEY, reloaded, characterTokenizer)),
       );
@@ -151,41 +156,54 @@ describe('ContentMeasureCache', () => {
       });
       const listed = Array.from({ length: 4 }, (_, i) => counted(`event-${i}`));
       const cache = new ContentMeasureCache();
-      cache.measure(KEY, history(4), characterTokenizer, false, listed);
+      cache.measure(KEY, history(4), characterTokenizer, { exact: false, events: listed });
       listed.push(counted('event-4'), counted('event-5'));
       reads = 0;
-      cache.measure(KEY, history(6), characterTokenizer, false, listed);
+      cache.measure(KEY, history(6), characterTokenizer, { exact: false, events: listed });
       // The last known id (a check that the list still leads with it) and the two new ones.
       expect(reads).toBe(3);
       // Another list (the next turn's, read back from the session service) is read in full.
       reads = 0;
       const nextTurn = [...listed];
-      cache.measure(KEY, history(6), characterTokenizer, false, nextTurn);
+      cache.measure(KEY, history(6), characterTokenizer, { exact: false, events: nextTurn });
       expect(reads).toBe(6);
       // A store that keeps events in the order appended (ADK's in-memory one): a new list, its last known id.
       reads = 0;
       const inMemory = [...listed, counted('event-6')];
-      expect(cache.measure(KEY, history(7), characterTokenizer, false, inMemory, undefined, true).probedBefore).toBe(6);
+      expect(
+        cache.measure(KEY, history(7), characterTokenizer, { exact: false, events: inMemory, appendOnly: true })
+          .probedBefore,
+      ).toBe(6);
       expect(reads).toBe(2);
     });
 
     it('should compare every content when a list of an in-order store is cut to its latest events', () => {
       const cache = new ContentMeasureCache();
-      cache.measure(KEY, history(4), characterTokenizer, false, events(4), undefined, true);
+      cache.measure(KEY, history(4), characterTokenizer, { exact: false, events: events(4), appendOnly: true });
       // `numRecentEvents`: the list starts later, so the last known id is not where it was.
       const latest = events(7).slice(2);
-      expect(cache.measure(KEY, history(5), characterTokenizer, false, latest, undefined, true).probedBefore).toBe(0);
+      expect(
+        cache.measure(KEY, history(5), characterTokenizer, { exact: false, events: latest, appendOnly: true })
+          .probedBefore,
+      ).toBe(0);
     });
 
     it('should say how many leading positions it took on its probe, none where it compared every content', () => {
       const cache = new ContentMeasureCache();
-      cache.measure(KEY, history(4), characterTokenizer, false, events(4));
-      expect(cache.measure(KEY, history(6), characterTokenizer, false, events(6)).probedBefore).toBe(4);
-      expect(cache.measure(KEY, history(7), characterTokenizer, true, events(7)).probedBefore).toBe(0);
+      cache.measure(KEY, history(4), characterTokenizer, { exact: false, events: events(4) });
+      expect(cache.measure(KEY, history(6), characterTokenizer, { exact: false, events: events(6) }).probedBefore).toBe(
+        4,
+      );
+      expect(cache.measure(KEY, history(7), characterTokenizer, { exact: true, events: events(7) }).probedBefore).toBe(
+        0,
+      );
       expect(
-        cache.measure(KEY, history(8), characterTokenizer, false, events(8, [0, 2, 1, 3, 4, 5, 6, 7])).probedBefore,
+        cache.measure(KEY, history(8), characterTokenizer, {
+          exact: false,
+          events: events(8, [0, 2, 1, 3, 4, 5, 6, 7]),
+        }).probedBefore,
       ).toBe(0);
-      expect(cache.measure(KEY, history(9), characterTokenizer, false).probedBefore).toBe(0);
+      expect(cache.measure(KEY, history(9), characterTokenizer, { exact: false }).probedBefore).toBe(0);
     });
 
     it('should compare every content when the contents are built from another branch or isolation scope', () => {
@@ -193,28 +211,42 @@ describe('ContentMeasureCache', () => {
       // are in place, the item between them is the other branch's.
       const cache = new ContentMeasureCache();
       const item = (text: string) => [userText('the task'), userText(text), modelText('done')];
-      cache.measure(KEY, item('item zero'), characterTokenizer, false, events(3), 'run.worker_0\u0000');
+      cache.measure(KEY, item('item zero'), characterTokenizer, {
+        exact: false,
+        events: events(3),
+        builtFrom: 'run.worker_0\u0000',
+      });
       const other = item('item one, a longer one than the first');
-      const measures = cache.measure(KEY, other, characterTokenizer, false, events(4), 'run.worker_1\u0000');
+      const measures = cache.measure(KEY, other, characterTokenizer, {
+        exact: false,
+        events: events(4),
+        builtFrom: 'run.worker_1\u0000',
+      });
       expect(measures.probedBefore).toBe(0);
       expect(withoutChange(measures)).toEqual(
         withoutChange(new ContentMeasureCache().measure(KEY, other, characterTokenizer)),
       );
       // The same branch again, grown: the probe is taken.
       const grown = [...other, userText('next')];
-      expect(cache.measure(KEY, grown, characterTokenizer, false, events(5), 'run.worker_1\u0000').probedBefore).toBe(
-        3,
-      );
+      expect(
+        cache.measure(KEY, grown, characterTokenizer, {
+          exact: false,
+          events: events(5),
+          builtFrom: 'run.worker_1\u0000',
+        }).probedBefore,
+      ).toBe(3);
     });
 
     it('should compare every content when the events are not given, or one has no id', () => {
       for (const listed of [undefined, [...events(4), {}]]) {
         const cache = new ContentMeasureCache();
-        cache.measure(KEY, history(4), characterTokenizer, false, events(4));
-        cache.measure(KEY, history(5), characterTokenizer, false, listed);
+        cache.measure(KEY, history(4), characterTokenizer, { exact: false, events: events(4) });
+        cache.measure(KEY, history(5), characterTokenizer, { exact: false, events: listed });
         const grown = history(6);
         grown[2] = userText('edited in the middle, longer than before');
-        expect(cache.measure(KEY, grown, characterTokenizer, false, events(6)).tokens[2]).toBe(4 + 3 + 40);
+        expect(cache.measure(KEY, grown, characterTokenizer, { exact: false, events: events(6) }).tokens[2]).toBe(
+          4 + 3 + 40,
+        );
       }
     });
   });
@@ -360,6 +392,23 @@ describe('ContentMeasureCache', () => {
     });
   });
 
+  describe("the measured contents' memo", () => {
+    it("should serve a user's own sessions, never another user's", () => {
+      const cache = new ContentMeasureCache();
+      const tokenizer = recordingTokenizer();
+      const result = [functionResponse('lookup', { row: 'the same result in three sessions' })];
+      cache.measure('a-1\u0000worker', result, tokenizer, { tenant: 'alice' });
+      const first = tokenizer.counted.length;
+      expect(first).toBeGreaterThan(0);
+      // Alice's second session: her first one's count is taken.
+      cache.measure('a-2\u0000worker', result, tokenizer, { tenant: 'alice' });
+      expect(tokenizer.counted).toHaveLength(first);
+      // Bob's session: counted again, from his own content.
+      cache.measure('b-1\u0000worker', result, tokenizer, { tenant: 'bob' });
+      expect(tokenizer.counted).toHaveLength(2 * first);
+    });
+  });
+
   describe('bounds', () => {
     it('should drop the least recently used session first', () => {
       const cache = new ContentMeasureCache({ sessions: 2 });
@@ -464,7 +513,7 @@ describe('ContentMeasureCache', () => {
             else if (history.length > 0 && change.kind === 'edit')
               history[change.at % history.length] = modelText(change.text);
             else if (history.length > 0) history.splice(change.at % history.length, 1);
-            const measures = cache.measure(key, structuredClone(history), characterTokenizer, exact);
+            const measures = cache.measure(key, structuredClone(history), characterTokenizer, { exact });
             const before = last.get(key);
             last.set(key, measures);
             // Every snapshot has a number of its own, across sessions.

@@ -93,6 +93,21 @@ interface SessionEntry {
   total: number;
 }
 
+/** How `measure` may trust what it knew of a key, and whose contents it measures. */
+interface MeasureOptions {
+  /** Something before the guard could have edited any content: every one is compared. @default true */
+  readonly exact?: boolean;
+  readonly events?: SessionEventIds | undefined;
+  readonly builtFrom?: string | undefined;
+  readonly appendOnly?: boolean;
+  /**
+   * The user the contents belong to (app and user id): the fingerprint → tokens memo is kept per user, so that
+   * no user's content stands for another's. A fingerprint is 52 bits, and one user could craft a text whose
+   * print is another text's, of another size (the forty-seventh outside trial: a request 5% over the window).
+   */
+  readonly tenant?: string | undefined;
+}
+
 interface MeasureCacheLimits {
   /** Sessions (x agents) whose measures are kept. @default 1,000 */
   readonly sessions?: number;
@@ -141,11 +156,9 @@ export class ContentMeasureCache {
     key: string,
     contents: readonly Content[],
     tokenizer: Tokenizer,
-    exact = true,
-    events?: SessionEventIds,
-    builtFrom?: string,
-    appendOnly = false,
+    options: MeasureOptions = {},
   ): ContentMeasures {
+    const { exact = true, events, builtFrom, appendOnly = false, tenant = '' } = options;
     const entry = this.sessions.get(key) ?? {
       fingerprints: [],
       tokens: [],
@@ -179,7 +192,7 @@ export class ContentMeasureCache {
       const content = contents[i] as Content;
       if (i < entry.kept.length && sameAsKept(entry.kept[i], content)) continue;
       unchangedBefore = Math.min(unchangedBefore, i);
-      this.measureAt(entry, i, content, tokenizer);
+      this.measureAt(entry, i, content, tokenizer, tenant);
     }
     const change = { generation: ++generations, previous: entry.generation, unchangedBefore };
     entry.generation = change.generation;
@@ -196,13 +209,13 @@ export class ContentMeasureCache {
     };
   }
 
-  private measureAt(entry: SessionEntry, index: number, content: Content, tokenizer: Tokenizer): void {
+  private measureAt(entry: SessionEntry, index: number, content: Content, tokenizer: Tokenizer, tenant: string): void {
     // The JSON texts of tool data the estimate makes, shared by the count's parts.
     const texts: JsonTexts = new Map();
     const { kept, chars } = keepSizedCopy(content);
     const print = fingerprintOfKept(kept, content);
     entry.fingerprints[index] = print;
-    const tokens = this.tokensOf(print, content, tokenizer, texts);
+    const tokens = this.tokensOf(`${tenant}\u0000${print}`, content, tokenizer, texts);
     // Media's base64 counts few tokens but holds its bytes (the thirty-ninth outside trial: 2 MB photos, 1,000
     // finished sessions kept, out of memory): the budget weighs what the copy holds.
     const weight = Math.max(tokens, Math.ceil(chars / CHARS_PER_BUDGET_TOKEN));
@@ -242,16 +255,17 @@ export class ContentMeasureCache {
     return this.sessions.size;
   }
 
-  private tokensOf(print: string, content: Content, tokenizer: Tokenizer, texts: JsonTexts): number {
+  /** `memoKey`: the user and the content's fingerprint (MeasureOptions.tenant). */
+  private tokensOf(memoKey: string, content: Content, tokenizer: Tokenizer, texts: JsonTexts): number {
     this.measuredContents++;
-    const known = this.byFingerprint.get(print);
+    const known = this.byFingerprint.get(memoKey);
     if (known !== undefined) return known;
     const tokens = estimateContentTokens(content, tokenizer, texts);
     if (this.byFingerprint.size >= this.maxContents) {
       const oldest = this.byFingerprint.keys().next().value;
       if (oldest !== undefined) this.byFingerprint.delete(oldest);
     }
-    this.byFingerprint.set(print, tokens);
+    this.byFingerprint.set(memoKey, tokens);
     return tokens;
   }
 }

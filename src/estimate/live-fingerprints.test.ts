@@ -15,19 +15,19 @@ const history = (): Content[] => [
 describe('liveFingerprints', () => {
   it("should give each live content's own fingerprint, the measured one where it is the content measured", () => {
     const cache = new ContentMeasureCache();
-    cache.measure('s', history(), characterTokenizer, false);
+    cache.measure('s', history(), characterTokenizer, { exact: false });
     const live = history();
-    const at = liveFingerprints(live, cache.measure('s', live, characterTokenizer, false));
+    const at = liveFingerprints(live, cache.measure('s', live, characterTokenizer, { exact: false }));
     expect([0, 1, 2].map(at)).toEqual(live.map((content) => fingerprint(content)));
     expect(at(3)).toBeUndefined();
   });
 
   it('should fingerprint afresh a content edited where the cache took the history as it was', () => {
     const cache = new ContentMeasureCache();
-    cache.measure('s', history(), characterTokenizer, false);
+    cache.measure('s', history(), characterTokenizer, { exact: false });
     const live = history();
     // Not exact: the first and last contents are in place, so the middle one is taken as measured ...
-    const measured = cache.measure('s', live, characterTokenizer, false);
+    const measured = cache.measure('s', live, characterTokenizer, { exact: false });
     // ... and then edited in the request (a callback redacting the result).
     const response = live[1]?.parts?.[0]?.functionResponse?.response;
     if (response) response['body'] = 'redacted';
@@ -39,9 +39,9 @@ describe('liveFingerprints', () => {
     // Nothing before the guard edits and the session's events only grew: ADK built each position from the same event.
     const cache = new ContentMeasureCache();
     const ids = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `event-${i}` }));
-    cache.measure('s', history(), characterTokenizer, false, ids(3));
+    cache.measure('s', history(), characterTokenizer, { exact: false, events: ids(3) });
     const live = [...history(), userText('appended')];
-    const measured = cache.measure('s', live, characterTokenizer, false, ids(4));
+    const measured = cache.measure('s', live, characterTokenizer, { exact: false, events: ids(4) });
     expect(measured.probedBefore).toBe(3);
     // Edited after the measure (no real request is): the probed position keeps the cache's print, the new one does not.
     const response = live[1]?.parts?.[0]?.functionResponse?.response;

@@ -8,6 +8,7 @@ import { InMemorySessionService, version, type BaseSessionService, type Context 
 import type { Content } from '@google/genai';
 import type { ContentMeasureCache, ContentMeasures } from '../../estimate/content-measure-cache.js';
 import type { Tokenizer } from '../../estimate/tokenizer.js';
+import { userOfContext } from '../runtime/session-scope.js';
 
 export function measureContents(
   context: Context,
@@ -19,7 +20,14 @@ export function measureContents(
 ): ContentMeasures {
   const { session, branch, isolationScope, sessionService } = context.invocationContext;
   const builtFrom = `${branch ?? ''}\u0000${isolationScope ?? ''}`;
-  return cache.measure(key, contents, tokenizer, exact, session.events, builtFrom, appendsInOrder(sessionService));
+  return cache.measure(key, contents, tokenizer, {
+    exact,
+    events: session.events,
+    builtFrom,
+    appendOnly: appendsInOrder(sessionService),
+    // The memo of measured contents is the user's own: no user's content stands for another's.
+    tenant: userOfContext(context),
+  });
 }
 
 /**
