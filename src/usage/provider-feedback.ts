@@ -25,7 +25,7 @@ function plausibleCount(value: unknown): number | undefined {
 }
 
 /** Past this many times a window the guard knows (set, or from the registry), an accepted request's count is wrong. */
-const IMPLAUSIBLE_WINDOW_MULTIPLE = 2;
+export const IMPLAUSIBLE_WINDOW_MULTIPLE = 2;
 
 /**
  * The prompt count reported for an accepted request when it is beyond any window the guard knows for the model and

@@ -7,7 +7,8 @@
  * by an instruction, or the guard's prompt of the same conversation, measured by the same estimator: its ratio is
  * the agent's. An agent's own count always comes first.
  */
-import { clampCorrection } from '../estimate/calibration.js';
+import { clampCorrection, MAX_CORRECTION } from '../estimate/calibration.js';
+import { plausibleTokenCount } from '../state/codec.js';
 
 /** A summary's count and the heuristic tokens of the one request it counts (a `SummaryOutcome` that succeeded). */
 interface CountedSummary {
@@ -15,13 +16,55 @@ interface CountedSummary {
   readonly requestTokens?: number | undefined;
 }
 
-/** The correction `counted` teaches, when it is one request's count of the agent's own model. */
+/**
+ * A count under this share of the request's estimate is not a count of it: no tokenizer counts a tenth of what the
+ * estimate counts (a cut prompt, a count of one message, a unit mistaken). Above MAX_CORRECTION likewise.
+ */
+const MIN_BELIEVED_RATIO = 0.1;
+
+/** The ratio of a summary's count to its request's estimate, when both are counts and it is believable. */
+function believedRatio(counted: CountedSummary): number | undefined {
+  const prompt = plausibleTokenCount(counted.promptTokens, 1);
+  const estimate = counted.requestTokens;
+  if (prompt === undefined || estimate === undefined || !(estimate > 0)) return undefined;
+  const ratio = prompt / estimate;
+  return ratio >= MIN_BELIEVED_RATIO && ratio <= MAX_CORRECTION ? ratio : undefined;
+}
+
+/**
+ * The correction `counted` teaches, when it is one request's count of the agent's own model and a believable one: a
+ * count that is no integer, or far from the request's estimate either way, teaches nothing (the forty-seventh outside
+ * trial: a summarizer's NaN, Infinity or 99,999,999 was clamped to the largest correction, and the agent compacted on
+ * 35 of 40 turns).
+ */
 export function summaryCorrection(counted: CountedSummary | undefined, agentsModel: boolean): number | undefined {
   if (!agentsModel || counted === undefined) return undefined;
-  const { promptTokens, requestTokens } = counted;
-  if (promptTokens === undefined || requestTokens === undefined || promptTokens <= 0 || requestTokens <= 0)
-    return undefined;
-  return clampCorrection(promptTokens / requestTokens);
+  const ratio = believedRatio(counted);
+  return ratio === undefined ? undefined : clampCorrection(ratio);
+}
+
+/** The figures of a summary call's outcome the guard believes, bills and learns from. */
+interface SummaryCounts extends CountedSummary {
+  readonly cachedPromptTokens?: number | undefined;
+}
+
+/**
+ * `outcome` without its prompt counts when they cannot be its request's: no integer below the plausible maximum,
+ * over `bound` (twice a window the guard knows, for a request of the agent's own model, which fits it), or, measured,
+ * far from the request's estimate. Such a count is neither billed nor learned from (the forty-seventh outside trial:
+ * a summarizer reporting 99,999,999 a call put $1,079.98 in `status()` for $0.0048 of work).
+ */
+export function withoutUnbelievedCount<T extends SummaryCounts>(outcome: T, bound: number | undefined): T {
+  const prompt = outcome.promptTokens;
+  if (prompt === undefined) return outcome;
+  const plausible = plausibleTokenCount(prompt, 1);
+  const believed =
+    plausible !== undefined &&
+    (bound === undefined || plausible <= bound) &&
+    (outcome.requestTokens === undefined || believedRatio(outcome) !== undefined);
+  return believed
+    ? outcome
+    : { ...outcome, promptTokens: undefined, cachedPromptTokens: undefined, requestTokens: undefined };
 }
 
 /**
