@@ -37,11 +37,17 @@ export const IMPLAUSIBLE_WINDOW_MULTIPLE = 2;
  */
 export function countBeyondWindow(usage: UsageRecord, reported: ReportedUsage | undefined): number | undefined {
   const prompt = plausibleCount(reported?.promptTokenCount);
+  const ceiling = believedCountCeiling(usage);
+  return prompt !== undefined && ceiling !== undefined && prompt > ceiling ? prompt : undefined;
+}
+
+/** The largest prompt count believed for the request `usage` last sent (countBeyondWindow); undefined: any is. */
+export function believedCountCeiling(
+  usage: Pick<UsageRecord, 'windowSource' | 'window' | 'sentEstimate'>,
+): number | undefined {
   const known = usage.windowSource === 'option' || usage.windowSource === 'registry';
-  if (prompt === undefined || !known || usage.window === undefined || usage.sentEstimate === undefined)
-    return undefined;
-  const beyondWindow = prompt > IMPLAUSIBLE_WINDOW_MULTIPLE * usage.window;
-  return beyondWindow && prompt > MAX_CORRECTION * usage.sentEstimate ? prompt : undefined;
+  if (!known || usage.window === undefined || usage.sentEstimate === undefined) return undefined;
+  return Math.max(IMPLAUSIBLE_WINDOW_MULTIPLE * usage.window, MAX_CORRECTION * usage.sentEstimate);
 }
 
 /**

@@ -59,6 +59,8 @@ describe('a prompt count beyond the window, for requests the model accepted', ()
       expect(errors).toEqual([]);
       expect(status.compactions).toBe(0);
       expect(status.calibrated).toBe(false);
+      // Nor billed: 12 calls at 80,000 would be 960,000 prompt tokens (the forty-seventh outside trial: $30 for $0.12).
+      expect(status.promptTokens).toBe(0);
       const warned = logger.matching(/reported 80000 prompt tokens for a request it accepted/);
       expect(warned).toHaveLength(1);
       expect(warned[0]?.message).toMatch(origin);

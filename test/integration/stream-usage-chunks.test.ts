@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger, logText, ratioTokenCounter } from '../../src/testing/index.js';
 
-type UsageAt = 'final' | 'last-partial' | 'never';
+/** `odd-partial`: the final response reports the usage, and the first partial chunk an absurd prompt count. */
+type UsageAt = 'final' | 'last-partial' | 'never' | 'odd-partial';
 const count = ratioTokenCounter(1.5);
 
 class ChunkyLlm extends BaseLlm {
@@ -36,9 +37,13 @@ class ChunkyLlm extends BaseLlm {
           content: { role: 'model', parts: [{ text: text.slice(i, i + 120) }] },
           partial: true,
           ...(last && this.usageAt === 'last-partial' ? { usageMetadata } : {}),
+          ...(i === 0 && this.usageAt === 'odd-partial' ? { usageMetadata: { promptTokenCount: 99_999_999 } } : {}),
         };
       }
-    const onFinal = this.usageAt === 'final' || (this.usageAt === 'last-partial' && !(stream && text));
+    const onFinal =
+      this.usageAt === 'final' ||
+      this.usageAt === 'odd-partial' ||
+      (this.usageAt === 'last-partial' && !(stream && text));
     yield { content, ...(onFinal ? { usageMetadata } : {}) };
   }
   override connect(): Promise<never> {
@@ -80,6 +85,11 @@ describe("a streaming BaseLlm's usage", () => {
 
   it('should bill each call once where the final response reports it', async () => {
     const { status, counted } = await run('final');
+    expect(status.promptTokens).toBe(counted);
+  });
+
+  it("should bill what the final response reports, not an odd partial chunk's count", async () => {
+    const { status, counted } = await run('odd-partial');
     expect(status.promptTokens).toBe(counted);
   });
 

@@ -11,6 +11,7 @@
 import type { Context } from '@google/adk';
 import { billCall, billIncrease, largestUsage, type BilledUsage, type CallBill } from '../../cost/bill-usage.js';
 import type { ModelPrice } from '../../cost/price-table.js';
+import { plausibleTokenCount } from '../../state/codec.js';
 
 interface Billed {
   readonly usage: BilledUsage;
@@ -22,17 +23,32 @@ export class CallUsage {
   private readonly billed = new WeakMap<object, Billed>();
   /** The largest usage the call's partial chunks reported, not billed yet. */
   private readonly partial = new WeakMap<object, BilledUsage>();
+  /** The largest prompt count believed for the call's request (usage/provider-feedback.ts `believedCountCeiling`). */
+  private readonly ceilings = new WeakMap<object, number>();
 
-  /** Keeps what a partial chunk of the call reports, for the call's bill. */
-  notePartial(context: Context, usage: BilledUsage): void {
-    const before = this.partial.get(context.actions);
-    this.partial.set(context.actions, before ? largestUsage(before, usage) : usage);
+  /** Past `ceiling`, a prompt count reported for this call is not billed (as it is not calibrated from). */
+  expect(context: Context, ceiling: number | undefined): void {
+    if (ceiling === undefined) this.ceilings.delete(context.actions);
+    else this.ceilings.set(context.actions, ceiling);
   }
 
-  /** The bill of `usage` for this call: whole on its first report, then only what a later report adds. */
+  /** Keeps what a partial chunk of the call reports, for the call's bill when its final response reports none. */
+  notePartial(context: Context, usage: BilledUsage): void {
+    const believed = this.believed(context, usage);
+    if (!believed) return;
+    const before = this.partial.get(context.actions);
+    this.partial.set(context.actions, before ? largestUsage(before, believed) : believed);
+  }
+
+  /**
+   * The bill of `usage` for this call: whole on its first report, then only what a later report adds. A response
+   * that counts the prompt is billed as it reports, its partial chunks aside: one odd chunk set the bill of every call
+   * (the forty-seventh outside trial: $600 for $0.007); partial chunks count only when the response counts nothing.
+   */
   billOf(context: Context, reported: BilledUsage | undefined, price: ModelPrice | undefined): CallBill | undefined {
     const seen = this.partial.get(context.actions);
-    const usage = seen && reported ? largestUsage(seen, reported) : (reported ?? seen);
+    const own = reported && this.believed(context, reported);
+    const usage = own && plausibleTokenCount(own.promptTokenCount, 1) !== undefined ? own : mergedUsage(seen, own);
     if (!usage) return undefined;
     const before = this.billed.get(context.actions);
     const largest = before ? largestUsage(before.usage, usage) : usage;
@@ -41,4 +57,16 @@ export class CallUsage {
     this.billed.set(context.actions, { usage: largest, bill });
     return before ? billIncrease(bill, before.bill) : bill;
   }
+
+  /** `usage` without its prompt counts when they are past the call's ceiling; undefined when nothing is left. */
+  private believed(context: Context, usage: BilledUsage): BilledUsage | undefined {
+    const ceiling = this.ceilings.get(context.actions);
+    const prompt = usage.promptTokenCount;
+    if (ceiling === undefined || prompt === undefined || !(prompt > ceiling)) return usage;
+    return { ...usage, promptTokenCount: undefined, cachedContentTokenCount: undefined };
+  }
+}
+
+function mergedUsage(a: BilledUsage | undefined, b: BilledUsage | undefined): BilledUsage | undefined {
+  return a && b ? largestUsage(a, b) : (a ?? b);
 }
