@@ -88,6 +88,16 @@ function learnedAfter(input: UsageInput): Pick<UsageRecord, 'learnedCorrection' 
   };
 }
 
+/** The pair a reduction clears, kept to tell a provider's stale count after it (usage/count-plateau.ts). */
+function pairBeforeReduction(
+  usage: UsageRecord,
+): Pick<UsageRecord, 'countBeforeReduction' | 'estimateBeforeReduction'> {
+  const { realPromptTokens, lastEstimate } = usage;
+  return realPromptTokens !== undefined && lastEstimate !== undefined
+    ? { countBeforeReduction: realPromptTokens, estimateBeforeReduction: lastEstimate }
+    : { countBeforeReduction: usage.countBeforeReduction, estimateBeforeReduction: usage.estimateBeforeReduction };
+}
+
 export function nextUsage(input: UsageInput): UsageRecord {
   const { usage, compacted, masked } = input;
   return {
@@ -99,6 +109,7 @@ export function nextUsage(input: UsageInput): UsageRecord {
           realPromptTokens: undefined,
           lastEstimate: undefined,
           lastFraming: undefined,
+          ...pairBeforeReduction(usage),
           ...learnedAfter(input),
         }
       : {}),

@@ -43,6 +43,13 @@ export interface UsageCalibration {
    * replaces it, the agent's own count clears it. Absent in records written before 2026-12-07.
    */
   readonly correctionFromSummary?: boolean | undefined;
+  /**
+   * The last pair before a compaction or masking cleared it, until a count is paired again: a count at least as large
+   * for a smaller request is the provider's stale one (usage/count-plateau.ts). Absent in records written before
+   * 2026-12-07.
+   */
+  readonly countBeforeReduction?: number | undefined;
+  readonly estimateBeforeReduction?: number | undefined;
 }
 
 export function decodeCalibration(read: FieldReader): UsageCalibration {
@@ -60,6 +67,8 @@ export function decodeCalibration(read: FieldReader): UsageCalibration {
     agentAddedTokens: read.tokens('agentAddedTokens', MAX_PLAUSIBLE_TOKENS),
     samePromptReports: read.tokens('samePromptReports', MAX_PLAUSIBLE_TOKENS),
     correctionFromSummary: read.boolean('correctionFromSummary') || undefined,
+    countBeforeReduction: read.tokens('countBeforeReduction', MAX_PLAUSIBLE_TOKENS),
+    estimateBeforeReduction: read.tokens('estimateBeforeReduction', MAX_PLAUSIBLE_TOKENS),
   };
 }
 

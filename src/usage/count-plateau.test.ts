@@ -88,3 +88,29 @@ describe('a count that falls', () => {
     expect(next.lastEstimate).toBe(7_000);
   });
 });
+
+describe('a count right after a reduction', () => {
+  // The pair a compaction cleared: 12,000 counted for an estimate of 10,000; the compacted request is estimated 5,000.
+  const reduced: UsageRecord = {
+    ...EMPTY_USAGE,
+    countBeforeReduction: 12_000,
+    estimateBeforeReduction: 10_000,
+    sentEstimate: 5_000,
+  };
+
+  it("should not pair the count before the reduction, repeated or lagging, with the smaller request's estimate", () => {
+    for (const stale of [12_000, 12_500]) {
+      const usage = recordReportedUsage(reduced, { promptTokenCount: stale }, 'proxy');
+      expect(usage.realPromptTokens).toBeUndefined();
+      expect(usage.learnedCorrection).toBeUndefined();
+    }
+  });
+
+  it('should pair a count that shrank with the request, and one of a request larger than before the reduction', () => {
+    const shrank = recordReportedUsage(reduced, { promptTokenCount: 6_000 }, 'proxy');
+    expect(shrank.learnedCorrection).toBeCloseTo(1.2);
+    expect(shrank.countBeforeReduction).toBeUndefined();
+    const larger = recordReportedUsage({ ...reduced, sentEstimate: 11_000 }, { promptTokenCount: 13_200 }, 'proxy');
+    expect(larger.learnedCorrection).toBeCloseTo(1.2);
+  });
+});

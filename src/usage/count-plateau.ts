@@ -32,6 +32,7 @@ const PLATEAU_GROWTH = 1.1;
 /** How `prompt`, reported for the request just sent, stands against the last count paired with an estimate. */
 export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' | 'flat' | 'plateau' {
   const { realPromptTokens, lastEstimate, sentEstimate } = usage;
+  if (realPromptTokens === undefined) return staleAfterReduction(usage, prompt) ? 'flat' : 'grown';
   if (realPromptTokens === undefined || lastEstimate === undefined || sentEstimate === undefined) return 'grown';
   if (sentEstimate <= lastEstimate) return 'grown';
   // A count under the last one paired is a cut's dip (whole messages dropped), however deep (review 38): another
@@ -40,4 +41,16 @@ export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' |
   const estimateGrowth = sentEstimate / lastEstimate - 1;
   if (countGrowth > Math.min(FLAT_COUNT - 1, estimateGrowth * FLAT_SHARE)) return 'grown';
   return sentEstimate > lastEstimate * PLATEAU_GROWTH ? 'plateau' : 'flat';
+}
+
+/**
+ * After a reduction, a count as large as the last one before it, for a request the guard estimates smaller, is for
+ * the request before it: a provider repeating or lagging its count (the forty-seventh outside trial: paired, it taught
+ * a correction of 5 and 30 compactions in 40 turns, against 5).
+ */
+function staleAfterReduction(usage: UsageCalibration, prompt: number): boolean {
+  const { countBeforeReduction, estimateBeforeReduction, sentEstimate } = usage;
+  if (countBeforeReduction === undefined || estimateBeforeReduction === undefined || sentEstimate === undefined)
+    return false;
+  return sentEstimate < estimateBeforeReduction && prompt >= countBeforeReduction;
 }

@@ -78,6 +78,8 @@ export function recordReportedUsage(
     ...usage,
     samePromptReports: undefined,
     correctionFromSummary: undefined,
+    countBeforeReduction: undefined,
+    estimateBeforeReduction: undefined,
     realPromptTokens: prompt,
     lastEstimate: usage.sentEstimate,
     lastFraming: usage.sentFraming,
