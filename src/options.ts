@@ -59,7 +59,8 @@ export interface AgentPolicy {
   /** How history is compacted. @default `'threshold'` */
   strategy?: CompactionStrategy;
   /**
-   * Tokens kept free below the window; threshold = window − buffer.
+   * Buffer below the window; threshold = window − buffer, where a compaction starts. A masking of old tool results
+   * that alone makes room may wait past it for the call that needs it, never past the hard limit (`hardLimitRatio`).
    * @default 20,000 (window > 200k), else `bufferRatio` × window
    */
   bufferTokens?: number;

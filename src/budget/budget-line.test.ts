@@ -20,6 +20,28 @@ describe('budgetFigures', () => {
   });
 });
 
+describe('budgetFigures past the threshold', () => {
+  it('should state the hard limit as where the guard acts, once a request past the threshold was sent as it was', () => {
+    const hardLimit = 121_600;
+    // Under the threshold the hard limit changes nothing.
+    expect(budgetFigures({ ...SESSION, hardLimit, hidden: false, recallToolName: undefined })).toMatchObject({
+      threshold: 102_400,
+      turnsLeft: 10,
+    });
+    // Past it, with nothing reduced (a masking that waits): 3 turns of 6,000 to 121,600, not "0 turns left".
+    const waiting = budgetFigures({
+      ...SESSION,
+      usedTokens: 103_000,
+      hardLimit,
+      hidden: false,
+      recallToolName: undefined,
+    });
+    expect(waiting).toMatchObject({ threshold: hardLimit, turnsLeft: 3, compactionNear: false });
+    expect(turnsLeftAt(103_000, 102_400, SESSION.pace, hardLimit)).toBe(3);
+    expect(turnsLeftAt(103_000, 102_400, SESSION.pace)).toBe(0);
+  });
+});
+
 describe('turnsLeftAt', () => {
   // A turn starts at 6,400, its tool result lifts it 3,500, and that result is masked a turn later: 250 a turn stays.
   const pace = { averageTurnTokens: 250, averagePeakRise: 3_500, turnStartCalibrated: 6_400 };

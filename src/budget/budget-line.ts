@@ -48,18 +48,31 @@ export function turnsLeftAt(
   used: number | undefined,
   threshold: number | undefined,
   pace: TurnPace,
+  hardLimit?: number,
 ): number | undefined {
   const { averageTurnTokens } = pace;
   if (used === undefined || threshold === undefined || !averageTurnTokens) return undefined;
+  threshold = actingLine(used, threshold, hardLimit);
   const start = Math.min(used, pace.turnStartCalibrated ?? used);
   const peak = Math.max(used, start + (pace.averagePeakRise ?? 0));
   return Math.max(0, Math.floor((threshold - peak) / averageTurnTokens));
+}
+
+/**
+ * Where the guard reduces next: the threshold, or, for a request already past it and sent as it was (a masking that
+ * waits for the call that needs it, a compaction held back), the hard limit. Told the threshold then, a model with the
+ * budget line read "compaction near" on call after call with nothing compacted (review 39).
+ */
+function actingLine(used: number, threshold: number, hardLimit: number | undefined): number {
+  return hardLimit !== undefined && used >= threshold ? Math.max(threshold, hardLimit) : threshold;
 }
 
 interface BudgetFigureInput {
   readonly usedTokens: number;
   readonly window: number;
   readonly threshold: number;
+  /** The hard limit, where the guard acts once a request is past the threshold (`actingLine`). */
+  readonly hardLimit?: number | undefined;
   readonly pace: TurnPace;
   /** Old tool output is masked, summarized or offloaded: the model may need to read it back. */
   readonly hidden: boolean;
@@ -67,7 +80,8 @@ interface BudgetFigureInput {
 }
 
 export function budgetFigures(input: BudgetFigureInput): BudgetFigures {
-  const { usedTokens, window, threshold } = input;
+  const { usedTokens, window } = input;
+  const threshold = actingLine(usedTokens, input.threshold, input.hardLimit);
   const turnsLeft = turnsLeftAt(usedTokens, threshold, input.pace);
   const compactionNear =
     turnsLeft !== undefined ? turnsLeft <= NEAR_TURNS : usedTokens >= threshold * NEAR_SHARE_WITHOUT_PACE;

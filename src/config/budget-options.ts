@@ -50,8 +50,9 @@ export const BUDGET_OPTIONS = {
     range: integer(0),
     rangeNote: `≤ ${percent(MAX_BUFFER_SHARE)} of window`,
     defaultText: `${figure(LARGE_WINDOW_BUFFER)} (window > ${LARGE_WINDOW / 1_000}k), else \`bufferRatio\` × window`,
-    short: 'Tokens kept free below the window; threshold = window − buffer.',
-    long: `Kept free below the window: threshold = window − buffer, where a compaction starts. A masking of old tool results that alone makes room may wait past it for the call that needs it, while the session's pace keeps the next call under the hard limit (docs/design.md, "A masking for room waits for the call that needs it"). At most ${percent(MAX_BUFFER_SHARE)} of \`contextWindow\` (a config error); above ${percent(MAX_BUFFER_SHARE)} of a window from the registry, \`modelWindows\` or a provider's rejection it was written for a larger window: the default buffer for that window is used, with one warning per agent and model.`,
+    short:
+      'Buffer below the window; threshold = window − buffer, where a compaction starts (a masking that alone makes room may wait past it, up to the hard limit).',
+    long: `Kept free below the window: threshold = window − buffer, where a compaction starts. A masking of old tool results that alone makes room may wait past it for the call that needs it, while the session's pace keeps the next call under the hard limit (docs/design.md, "A masking for room waits for the call that needs it"); to keep every request under the threshold, set \`hardLimitRatio\` to 1 − \`bufferRatio\` (the hard limit then caps the threshold and nothing waits). At most ${percent(MAX_BUFFER_SHARE)} of \`contextWindow\` (a config error); above ${percent(MAX_BUFFER_SHARE)} of a window from the registry, \`modelWindows\` or a provider's rejection it was written for a larger window: the default buffer for that window is used, with one warning per agent and model.`,
   },
   bufferRatio: {
     scope: 'policy',

@@ -6,9 +6,13 @@
  * full by a session that ends first (support dialogues that crossed the threshold in their last turns paid 2-7% more
  * than no guard: docs/design.md, "A masking for room waits for the call that needs it"). ADK's own compactor likewise
  * lets the turn that crossed its threshold run on. It waits only while
- * - the request is calibrated by a real count (before one, the threshold is the only protection);
- * - the session's pace is known, and the request plus a turn's growth at that pace stays under the hard limit, so the
- *   next call is still sent as it is if the masking waits again;
+ * - the provider has counted the agent's own request since the last reduction (the factor alone, learned or borrowed,
+ *   is a guess for the whole request);
+ * - the session's pace is known, and the request plus a turn's growth at that pace, plus half again of what the
+ *   request added since that count, stays under the hard limit: the next call is still sent as it is if the masking
+ *   waits again, and content no count has seen, whose estimate may be off, keeps a margin (review 39: a pasted
+ *   document the provider counted 1.5 times faster than the rest went out over the window, rejected and retried,
+ *   when the buffer the masking would have kept was what covered it);
  * - a masking made at the hard limit would still be enough, were all the growth until then text it cannot mask, so
  *   waiting never turns a masking into a summary.
  */
@@ -22,14 +26,20 @@ export interface MaskingWaitInput {
   readonly hardLimit: number;
   /** What the request may grow by before the next call: the larger of a turn's growth and its rise, if known. */
   readonly growthAhead: number | undefined;
-  /** Whether a real count has calibrated the estimate. */
-  readonly isCalibrated: boolean;
+  /**
+   * What the request added since the provider last counted the agent's own request, calibrated; undefined when no
+   * count of it stands (none yet, or cleared by a reduction since: the factor alone, learned or borrowed, is a guess).
+   */
+  readonly uncounted: number | undefined;
 }
 
+/** Of content no count has seen, the share by which the provider may count it over the estimate. */
+const UNCOUNTED_ERROR = 0.5;
+
 export function maskingCanWait(input: MaskingWaitInput): boolean {
-  const { calibrated, masked, threshold, hardLimit, growthAhead } = input;
-  if (!input.isCalibrated || growthAhead === undefined || !(growthAhead > 0)) return false;
-  if (!(masked < calibrated) || calibrated + growthAhead > hardLimit) return false;
+  const { calibrated, masked, threshold, hardLimit, growthAhead, uncounted } = input;
+  if (growthAhead === undefined || !(growthAhead > 0) || uncounted === undefined) return false;
+  if (!(masked < calibrated) || calibrated + growthAhead + UNCOUNTED_ERROR * uncounted > hardLimit) return false;
   return masked + (hardLimit - calibrated) <= threshold;
 }
 

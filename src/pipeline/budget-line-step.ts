@@ -17,6 +17,7 @@ export function withBudgetLine(input: GuardRequestInput, result: GuardRequestRes
     usedTokens: result.calibrated,
     window: result.budget.window,
     threshold: result.budget.threshold,
+    hardLimit: result.budget.hardLimit,
     pace: state.usage,
     hidden: mask != null || summary != null || input.budgetLine.offloaded,
     recallToolName: input.recallToolName,

@@ -94,8 +94,15 @@ function maskingWaits(input: GuardRequestInput, observed: Observed, masking: Mas
     threshold: measure.budget.threshold,
     hardLimit: measure.budget.hardLimit,
     growthAhead: growthAhead(input.usage),
-    isCalibrated: measure.isCalibrated,
+    uncounted: uncountedTokens(input.usage, measure),
   });
+}
+
+/** Calibrated tokens the request added since the provider counted the agent's own request; undefined without a count. */
+function uncountedTokens(usage: GuardRequestInput['usage'], measure: Observed['measure']): number | undefined {
+  const { realPromptTokens, lastEstimate } = usage;
+  if (realPromptTokens === undefined || lastEstimate === undefined) return undefined;
+  return Math.max(0, (measure.estimate - lastEstimate) * measure.factor);
 }
 
 /** Step 5: old tool results masked first, from the start that costs least per call (masking/mask-start.ts). */

@@ -257,7 +257,16 @@ describe('guardRequest: a masking for room waits for the call that needs it', ()
     guardInput({
       contents: near,
       policy: { ...testPolicy(), maskKeepRecent: 1 },
-      usage: { ...CALIBRATED_USAGE, averageTurnTokens, modelCalls: 12, invocations: 6 },
+      // The provider counted the request of the call before, 160 heuristic tokens shorter.
+      usage: {
+        ...CALIBRATED_USAGE,
+        realPromptTokens: 7_950,
+        lastEstimate: 5_300,
+        sentEstimate: 5_300,
+        averageTurnTokens,
+        modelCalls: 12,
+        invocations: 6,
+      },
       ...fields,
     });
 
@@ -288,5 +297,13 @@ describe('guardRequest: a masking for room waits for the call that needs it', ()
       paced(600, { policy: { ...testPolicy(), maskKeepRecent: 1, strategy: 'sliding-window' } }),
     );
     expect(sliding.masking ?? sliding.compaction).toBeDefined();
+    // hardLimitRatio at the threshold's share: the opt-out the option's text gives.
+    const capped = await guardRequest(
+      paced(600, { policy: { ...testPolicy(), maskKeepRecent: 1, hardLimitRatio: 0.8 } }),
+    );
+    expect(capped.masking?.cause).toBe('room');
+    const base = paced(600);
+    const forced = await guardRequest({ ...base, usage: { ...base.usage, forceCompaction: true } });
+    expect(forced.masking ?? forced.compaction).toBeDefined();
   });
 });

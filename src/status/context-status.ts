@@ -224,7 +224,7 @@ function usedFigures(usage: UsageRecord, calibrated: boolean) {
     percentUsed,
     threshold,
     hardLimit,
-    turnsLeft: turnsLeftAt(pacedBy(usage, used), threshold, usage),
+    turnsLeft: turnsLeftAt(pacedBy(usage, used), threshold, usage, hardLimit),
   };
 }
 

@@ -30,17 +30,17 @@ export function rememberBudgetFigures(context: Context, figures: BudgetFigures):
  */
 export function restateBudgetFigures(
   context: Context,
-  budget: { readonly window: number; readonly threshold: number },
+  budget: { readonly window: number; readonly threshold: number; readonly hardLimit?: number | undefined },
   pace: TurnPace,
 ): void {
   const figures = lastFigures.get(context.invocationContext)?.get(context.agentName);
   if (!figures) return;
   const { usedTokens, recallTool } = figures;
-  const { window, threshold } = budget;
+  const { window, threshold, hardLimit } = budget;
   const hidden = recallTool !== undefined;
   rememberBudgetFigures(
     context,
-    budgetFigures({ usedTokens, window, threshold, pace, hidden, recallToolName: recallTool }),
+    budgetFigures({ usedTokens, window, threshold, hardLimit, pace, hidden, recallToolName: recallTool }),
   );
 }
 
@@ -71,6 +71,7 @@ function storedFigures(usage: UsageRecord): BudgetFigures | undefined {
     usedTokens: lastCalibrated,
     window,
     threshold,
+    hardLimit: usage.hardLimit,
     pace: usage,
     hidden: false,
     recallToolName: undefined,
