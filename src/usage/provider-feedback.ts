@@ -25,7 +25,7 @@ function plausibleCount(value: unknown): number | undefined {
 }
 
 /** Past this many times a window the guard knows (set, or from the registry), an accepted request's count is wrong. */
-export const IMPLAUSIBLE_WINDOW_MULTIPLE = 2;
+const IMPLAUSIBLE_WINDOW_MULTIPLE = 2;
 
 /**
  * The prompt count reported for an accepted request when it is beyond any window the guard knows for the model and
@@ -42,7 +42,7 @@ export function countBeyondWindow(usage: UsageRecord, reported: ReportedUsage | 
 }
 
 /** The largest prompt count believed for the request `usage` last sent (countBeyondWindow); undefined: any is. */
-export function believedCountCeiling(
+function believedCountCeiling(
   usage: Pick<UsageRecord, 'windowSource' | 'window' | 'sentEstimate'>,
 ): number | undefined {
   const known = usage.windowSource === 'option' || usage.windowSource === 'registry';

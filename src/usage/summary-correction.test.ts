@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summaryCorrection, summaryCountTeaches, withoutUnbelievedCount } from './summary-correction.js';
+import { summaryCorrection, summaryCountTeaches } from './summary-correction.js';
 
 const counted = { promptTokens: 3_000, requestTokens: 2_000 };
 
@@ -24,26 +24,6 @@ describe('summaryCorrection of an absurd count', () => {
     // Within the band: five times the estimate, and a tenth of it (taught as the least correction, 1).
     expect(summaryCorrection({ promptTokens: 10_000, requestTokens: 2_000 }, true)).toBe(5);
     expect(summaryCorrection({ promptTokens: 200, requestTokens: 2_000 }, true)).toBe(1);
-  });
-});
-
-describe('withoutUnbelievedCount', () => {
-  const outcome = { ok: true, text: 'summary', promptTokens: 3_000, cachedPromptTokens: 2_500, requestTokens: 2_000 };
-
-  it('should keep a believable count, and drop the prompt figures of any other, for the bill and for learning', () => {
-    expect(withoutUnbelievedCount(outcome, 16_000)).toEqual(outcome);
-    expect(withoutUnbelievedCount({ ...outcome, requestTokens: undefined }, undefined).promptTokens).toBe(3_000);
-    const dropped = { ...outcome, promptTokens: undefined, cachedPromptTokens: undefined, requestTokens: undefined };
-    expect(withoutUnbelievedCount({ ...outcome, promptTokens: Number.NaN }, undefined)).toEqual(dropped);
-    expect(withoutUnbelievedCount({ ...outcome, promptTokens: 99_999_999 }, undefined)).toEqual(dropped);
-    // Over twice a window the guard knows, measured or not.
-    const unmeasured = { ...outcome, requestTokens: undefined, promptTokens: 40_000 };
-    expect(withoutUnbelievedCount(unmeasured, 32_000).promptTokens).toBeUndefined();
-    expect(withoutUnbelievedCount(unmeasured, undefined).promptTokens).toBe(40_000);
-    expect(withoutUnbelievedCount({ ...outcome, promptTokens: undefined }, 16_000)).toEqual({
-      ...outcome,
-      promptTokens: undefined,
-    });
   });
 });
 

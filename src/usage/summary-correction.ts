@@ -43,30 +43,6 @@ export function summaryCorrection(counted: CountedSummary | undefined, agentsMod
   return ratio === undefined ? undefined : clampCorrection(ratio);
 }
 
-/** The figures of a summary call's outcome the guard believes, bills and learns from. */
-interface SummaryCounts extends CountedSummary {
-  readonly cachedPromptTokens?: number | undefined;
-}
-
-/**
- * `outcome` without its prompt counts when they cannot be its request's: no integer below the plausible maximum,
- * over `bound` (twice a window the guard knows, for a request of the agent's own model, which fits it), or, measured,
- * far from the request's estimate. Such a count is neither billed nor learned from (the forty-seventh outside trial:
- * a summarizer reporting 99,999,999 a call put $1,079.98 in `status()` for $0.0048 of work).
- */
-export function withoutUnbelievedCount<T extends SummaryCounts>(outcome: T, bound: number | undefined): T {
-  const prompt = outcome.promptTokens;
-  if (prompt === undefined) return outcome;
-  const plausible = plausibleTokenCount(prompt, 1);
-  const believed =
-    plausible !== undefined &&
-    (bound === undefined || plausible <= bound) &&
-    (outcome.requestTokens === undefined || believedRatio(outcome) !== undefined);
-  return believed
-    ? outcome
-    : { ...outcome, promptTokens: undefined, cachedPromptTokens: undefined, requestTokens: undefined };
-}
-
 /**
  * Whether a summary request's count would teach `usage` anything: the agent has no count of its own, or only a
  * correction an earlier summary taught. Measuring the request tokenizes the history it continues, so it is done

@@ -12,8 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { CapturingLogger, logText, ratioTokenCounter } from '../../src/testing/index.js';
 
-/** `odd-partial`: the final response reports the usage, and the first partial chunk an absurd prompt count. */
-type UsageAt = 'final' | 'last-partial' | 'never' | 'odd-partial';
+/**
+ * `odd-partial`: the final response reports the usage, and the first partial chunk an absurd prompt count.
+ * `output-on-partials`: the partial chunks report the output tokens, the final response the prompt only.
+ */
+type UsageAt = 'final' | 'last-partial' | 'never' | 'odd-partial' | 'output-on-partials';
 const count = ratioTokenCounter(1.5);
 
 class ChunkyLlm extends BaseLlm {
@@ -38,13 +41,19 @@ class ChunkyLlm extends BaseLlm {
           partial: true,
           ...(last && this.usageAt === 'last-partial' ? { usageMetadata } : {}),
           ...(i === 0 && this.usageAt === 'odd-partial' ? { usageMetadata: { promptTokenCount: 99_999_999 } } : {}),
+          ...(this.usageAt === 'output-on-partials' ? { usageMetadata: { candidatesTokenCount: 40 } } : {}),
         };
       }
     const onFinal =
       this.usageAt === 'final' ||
       this.usageAt === 'odd-partial' ||
+      (this.usageAt === 'output-on-partials' && !(stream && text)) ||
       (this.usageAt === 'last-partial' && !(stream && text));
-    yield { content, ...(onFinal ? { usageMetadata } : {}) };
+    const promptOnly = this.usageAt === 'output-on-partials' && stream && text;
+    yield {
+      content,
+      ...(onFinal ? { usageMetadata } : promptOnly ? { usageMetadata: { promptTokenCount: tokens } } : {}),
+    };
   }
   override connect(): Promise<never> {
     return Promise.reject(new Error('no live connection'));
@@ -73,7 +82,12 @@ async function run(usageAt: UsageAt) {
     }));
   const stored = await sessionService.getSession({ appName: 'chunky', userId: 'u', sessionId: id });
   const status = guard.status(stored, 'worker');
-  return { status, logger, counted: model.counted.reduce((sum, tokens) => sum + tokens, 0) };
+  return {
+    status,
+    logger,
+    counted: model.counted.reduce((sum, tokens) => sum + tokens, 0),
+    calls: model.counted.length,
+  };
 }
 
 describe("a streaming BaseLlm's usage", () => {
@@ -91,6 +105,12 @@ describe("a streaming BaseLlm's usage", () => {
   it("should bill what the final response reports, not an odd partial chunk's count", async () => {
     const { status, counted } = await run('odd-partial');
     expect(status.promptTokens).toBe(counted);
+  });
+
+  it('should bill the output its partial chunks report when the final response counts the prompt only', async () => {
+    const { status, counted, calls } = await run('output-on-partials');
+    expect(status.promptTokens).toBe(counted);
+    expect(status.outputTokens).toBe(40 * calls);
   });
 
   it('should say once that calls which report no usage are missing from the figures', async () => {

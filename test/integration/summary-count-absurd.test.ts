@@ -1,8 +1,8 @@
 /**
  * A model that reports no usage on the agent's calls (ADK's streamed Interactions path) but counts the guard's summary
  * requests: the summaries' counts calibrate the agent (usage/summary-correction.ts). An absurd one (NaN, Infinity,
- * 99,999,999) was clamped to the largest correction, so the agent compacted on 35 of 40 turns, and billed: $1,079.98
- * in `status()` for $0.0048 of work (the forty-seventh outside trial). Such a count is now neither learned nor billed.
+ * 99,999,999) was clamped to the largest correction, so the agent compacted on 35 of 40 turns (the forty-seventh
+ * outside trial). Such a count now teaches nothing; it is billed as reported, like any count the provider gives.
  */
 import { InMemorySessionService, LlmAgent, Runner, type LlmRequest, type LlmResponse } from '@google/adk';
 import { describe, expect, it } from 'vitest';
@@ -68,7 +68,7 @@ async function session(reported: (count: number) => number) {
 }
 
 describe("a summary request's absurd count", () => {
-  it('should be neither learned from nor billed', async () => {
+  it('should not be learned from', async () => {
     const honest = await session((count) => count);
     expect(honest.status?.correction).toBeCloseTo(1.8, 0);
     for (const absurd of [Number.NaN, 99_999_999]) {
@@ -77,7 +77,6 @@ describe("a summary request's absurd count", () => {
       expect(status?.correction ?? 1.5).toBeLessThan(5);
       // No more than the uncalibrated threshold's compactions: twice the honest run's at most, not nearly every turn.
       expect(status?.compactions).toBeLessThanOrEqual(2 * (honest.status?.compactions ?? 0));
-      expect(status?.summarizerPromptTokens ?? 0).toBeLessThan(1_000_000);
     }
   });
 });

@@ -33,8 +33,6 @@ import { budgetLineContent } from '../../budget/budget-line.js';
 import { rememberBudgetFigures } from '../tools/context-status-tool.js';
 import { recordBudgetLine } from '../../telemetry/budget-metrics.js';
 import { wastedPreparation, withWastedPreparation } from '../../pipeline/wasted-preparation.js';
-import { believedCountCeiling } from '../../usage/provider-feedback.js';
-import type { CallUsage } from './call-usage.js';
 
 /** What applying a result uses, built once per guard. */
 export interface ResultAppliers {
@@ -48,8 +46,6 @@ export interface ResultAppliers {
   readonly prepared: PreparedSummaries;
   readonly replicas: ReplicaPrepared;
   readonly tokenizer: Tokenizer;
-  /** This call's bill, which bills no prompt count past what the call's request could count. */
-  readonly usage: CallUsage;
 }
 
 /** Applies `result` to the agent's state and the request, and reports a compaction. */
@@ -67,7 +63,6 @@ export async function applyResult(
   const calledFrom = currentCaller()?.appPath.at(-1);
   const usage = { ...result.state.usage, app: context.invocationContext.session.appName, calledFrom };
   writeStateChange(context.state, agentName, { ...result.state, usage }, read.requestId);
-  appliers.usage.expect(context, believedCountCeiling(usage));
   reportSummary(context, key, result, appliers);
   if (result.discardedSummarizer) billDiscarded(context, read, result.discardedSummarizer, appliers.reporter);
   // Background compaction: claimed in this call's state delta, started here, never awaited (adk/runtime/replica-prepared.ts).

@@ -2,8 +2,7 @@
  * The summarizer as a call of the guard runs it: under its timeout and the turn's abort signal, firing
  * the compaction hooks around it, a "prompt too long" rejection noted for the caller to learn from.
  */
-import { summaryCountTeaches, withoutUnbelievedCount } from '../../usage/summary-correction.js';
-import { IMPLAUSIBLE_WINDOW_MULTIPLE } from '../../usage/provider-feedback.js';
+import { summaryCountTeaches } from '../../usage/summary-correction.js';
 import { readUsage } from '../runtime/state-writer.js';
 import type { Context } from '@google/adk';
 import {
@@ -76,16 +75,9 @@ function measured(
 ): SummarizeFn {
   return async (request, maxChars, clock) => {
     const outcome = await summarize(request, maxChars, clock);
-    if (!outcome.ok || outcome.promptTokens === undefined) return outcome;
-    const usage = readUsage(context.state, context.agentName);
-    // A request that continues the agent's own fits the agent's model's window: a count far past one it knows is wrong.
-    const known = usage.windowSource === 'option' || usage.windowSource === 'registry';
-    const bound =
-      request.leadingContents && known && usage.window !== undefined
-        ? IMPLAUSIBLE_WINDOW_MULTIPLE * usage.window
-        : undefined;
-    const teaches = (outcome.calls ?? 1) === 1 && summaryCountTeaches(usage);
-    return withoutUnbelievedCount(teaches ? { ...outcome, requestTokens: estimate(request) } : outcome, bound);
+    if (!outcome.ok || outcome.promptTokens === undefined || (outcome.calls ?? 1) > 1) return outcome;
+    if (!summaryCountTeaches(readUsage(context.state, context.agentName))) return outcome;
+    return { ...outcome, requestTokens: estimate(request) };
   };
 }
 

@@ -23,21 +23,10 @@ export class CallUsage {
   private readonly billed = new WeakMap<object, Billed>();
   /** The largest usage the call's partial chunks reported, not billed yet. */
   private readonly partial = new WeakMap<object, BilledUsage>();
-  /** The largest prompt count believed for the call's request (usage/provider-feedback.ts `believedCountCeiling`). */
-  private readonly ceilings = new WeakMap<object, number>();
-
-  /** Past `ceiling`, a prompt count reported for this call is not billed (as it is not calibrated from). */
-  expect(context: Context, ceiling: number | undefined): void {
-    if (ceiling === undefined) this.ceilings.delete(context.actions);
-    else this.ceilings.set(context.actions, ceiling);
-  }
-
-  /** Keeps what a partial chunk of the call reports, for the call's bill when its final response reports none. */
+  /** Keeps what a partial chunk of the call reports, for the call's bill when its final response counts no prompt. */
   notePartial(context: Context, usage: BilledUsage): void {
-    const believed = this.believed(context, usage);
-    if (!believed) return;
     const before = this.partial.get(context.actions);
-    this.partial.set(context.actions, before ? largestUsage(before, believed) : believed);
+    this.partial.set(context.actions, before ? largestUsage(before, usage) : usage);
   }
 
   /**
@@ -46,9 +35,7 @@ export class CallUsage {
    * (the forty-seventh outside trial: $600 for $0.007); partial chunks count only when the response counts nothing.
    */
   billOf(context: Context, reported: BilledUsage | undefined, price: ModelPrice | undefined): CallBill | undefined {
-    const seen = this.partial.get(context.actions);
-    const own = reported && this.believed(context, reported);
-    const usage = own && plausibleTokenCount(own.promptTokenCount, 1) !== undefined ? own : mergedUsage(seen, own);
+    const usage = withPartials(this.partial.get(context.actions), reported);
     if (!usage) return undefined;
     const before = this.billed.get(context.actions);
     const largest = before ? largestUsage(before.usage, usage) : usage;
@@ -57,16 +44,19 @@ export class CallUsage {
     this.billed.set(context.actions, { usage: largest, bill });
     return before ? billIncrease(bill, before.bill) : bill;
   }
-
-  /** `usage` without its prompt counts when they are past the call's ceiling; undefined when nothing is left. */
-  private believed(context: Context, usage: BilledUsage): BilledUsage | undefined {
-    const ceiling = this.ceilings.get(context.actions);
-    const prompt = usage.promptTokenCount;
-    if (ceiling === undefined || prompt === undefined || !(prompt > ceiling)) return usage;
-    return { ...usage, promptTokenCount: undefined, cachedContentTokenCount: undefined };
-  }
 }
 
-function mergedUsage(a: BilledUsage | undefined, b: BilledUsage | undefined): BilledUsage | undefined {
-  return a && b ? largestUsage(a, b) : (a ?? b);
+/**
+ * A response's usage with what its call's partial chunks reported: its own prompt counts when it has one (an odd
+ * chunk's count never sets the bill), the chunks' output where larger; the chunks' figures all when it counts no prompt.
+ */
+function withPartials(partials: BilledUsage | undefined, reported: BilledUsage | undefined): BilledUsage | undefined {
+  if (!partials || !reported) return reported ?? partials;
+  const largest = largestUsage(partials, reported);
+  if (plausibleTokenCount(reported.promptTokenCount, 1) === undefined) return largest;
+  return {
+    ...largest,
+    promptTokenCount: reported.promptTokenCount,
+    cachedContentTokenCount: reported.cachedContentTokenCount,
+  };
 }

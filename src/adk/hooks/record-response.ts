@@ -182,7 +182,7 @@ function unbelievedCount(
     usage.windowSource === 'option' ? 'set in the options' : `the guard knows for '${model ?? 'the model'}'`;
   return {
     cause: `count-beyond-window\u0000${model ?? ''}\u0000${agentName}`,
-    message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${beyond} prompt tokens for a request it accepted, over twice the window of ${usage.window} tokens ${known} and over any correction of the estimate; not calibrated from, nor billed. Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
+    message: `${LOG_PREFIX} agent '${agentName}': the provider reported ${beyond} prompt tokens for a request it accepted, over twice the window of ${usage.window} tokens ${known} and over any correction of the estimate; not calibrated from (billed as reported). Check the usage your model or proxy reports, and the window (contextWindow, modelWindows).`,
   };
 }
 
