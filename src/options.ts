@@ -59,9 +59,8 @@ export interface AgentPolicy {
   /** How history is compacted. @default `'threshold'` */
   strategy?: CompactionStrategy;
   /**
-   * Buffer below the window; threshold = window − buffer, where a compaction starts. A masking of old tool results
-   * that alone makes room may wait past it for the call that needs it, never past the hard limit (`hardLimitRatio`).
-   * @default 20,000 (window > 200k), else `bufferRatio` × window
+   * Buffer below the window; threshold = window − buffer, where a compaction starts (a masking that alone makes room
+   * may wait past it, up to the hard limit). @default 20,000 (window > 200k), else `bufferRatio` × window
    */
   bufferTokens?: number;
   /** Buffer as a fraction of the window when `bufferTokens` is unset (windows up to 200k). @default 0.2 */
@@ -71,10 +70,7 @@ export interface AgentPolicy {
    * buffer is the larger of the two. @default 0
    */
   reserveOutputTokens?: number;
-  /**
-   * Until the provider has reported one real count, compact by this fraction of the window at the latest.
-   * @default 0.5
-   */
+  /** Until the provider has reported one real count, compact by this fraction of the window at the latest. @default 0.5 */
   uncalibratedThresholdRatio?: number;
   /** Correction applied to the heuristic before any real count exists. @default 1.5 */
   defaultCorrection?: number;
@@ -189,6 +185,11 @@ export interface ContextGuardOptions extends AgentPolicy {
    * is kept, with one warning. So a storage call that never returns cannot hang the turn. @default 5,000
    */
   artifactTimeoutMs?: number;
+  /**
+   * Tokens of history kept measured in process memory, all sessions together (about 8 bytes of heap a token, twice
+   * that in RSS). @default 32,000,000
+   */
+  measureCacheTokens?: number;
   /**
    * Extra `{ modelName: { input, cachedInput?, output, minCachedPrefixTokens? } }` prices (USD per million tokens)
    * for the cost estimate in `status()` and telemetry, the cached discount masking for cost weighs and the output

@@ -53,6 +53,16 @@ export const GLOBAL_OPTIONS = {
     long: 'Longest wait for the artifact service when a cut tool result is stored whole; after it the context keeps the cut version alone, with one warning, so a storage call that never returns cannot hang the turn. `contextRecallTool({ artifactTimeoutMs })` bounds its reads the same way, with the same default (see [truncation.md](truncation.md#offloading-the-whole-result-to-an-artifact)).',
     see: 'docs/truncation.md#offloading-the-whole-result-to-an-artifact',
   },
+  measureCacheTokens: {
+    scope: 'global',
+    unit: 'tokens',
+    range: integer(0, MAX_PLAUSIBLE_TOKENS),
+    default: 32_000_000,
+    short:
+      'Tokens of history kept measured in process memory, all sessions together (about 8 bytes of heap a token, twice that in RSS).',
+    long: "Tokens of history kept measured in process memory, all sessions and agents together, so that each call measures only what is new. The forty-sixth outside trial measured 7.6 bytes of live heap a kept token on a `DatabaseSessionService` (the cache alone holds those strings between turns) and about twice that in RSS: at the default, up to about 250 MB of heap and 500 MB of RSS a guard. Past it the least recently used sessions are dropped (the session in use is kept whatever its size); a dropped session's next call measures its whole history again, which costs time, never correctness. `0` keeps only the session in use. See [performance.md](performance.md), the memory section.",
+    see: 'docs/performance.md',
+  },
   tokenizer: {
     scope: 'global',
     range: other('`{ name, count(text) }`'),

@@ -23,6 +23,7 @@
  */
 import type { Content } from '@google/genai';
 import { contentFramingTokens, estimateContentTokens } from './estimate-content.js';
+import { optionDefault } from '../config/option-table.js';
 import { fingerprintOfKept } from './fingerprint.js';
 import type { JsonTexts } from './json-text.js';
 import { keepSizedCopy, sameAsKept } from './kept-content.js';
@@ -138,7 +139,7 @@ export class ContentMeasureCache {
   constructor(limits: MeasureCacheLimits = {}) {
     this.maxSessions = limits.sessions ?? 1_000;
     this.maxContents = limits.contents ?? 200_000;
-    this.maxTokens = limits.tokens ?? 32_000_000;
+    this.maxTokens = limits.tokens ?? optionDefault('measureCacheTokens');
   }
 
   /**

@@ -55,7 +55,7 @@ export function guardParts(options: ContextGuardOptions, logger: GuardLogger): G
   return {
     tokenizer,
     logger,
-    measures: new ContentMeasureCache(),
+    measures: new ContentMeasureCache({ tokens: options.measureCacheTokens }),
     fixedMemo,
     maskedMemo: new TokenMemo(20_000),
     placeholders: new PlaceholderCache(),

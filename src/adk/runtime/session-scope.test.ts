@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContentMeasureCache } from '../../estimate/content-measure-cache.js';
-import { sessionIdPrefix, sessionScopeKey, scopeOfRef } from './session-scope.js';
+import { childScopePrefix, sessionIdPrefix, sessionScopeKey, scopeOfRef } from './session-scope.js';
 
 const contents = [{ role: 'user', parts: [{ text: 'hello there' }] }];
 const characterTokenizer = { name: 'chars', count: (text: string) => text.length };
@@ -48,5 +48,20 @@ describe('forgetting sessions by scope', () => {
     const cache = filled();
     cache.forgetPrefix(sessionIdPrefix('chat-1'));
     expect(cache.sessionCount).toBe(1);
+  });
+
+  it("should release an app's AgentTool children at any depth, keyed by the apps that called them, and only those", () => {
+    const cache = new ContentMeasureCache();
+    const keys = [
+      sessionScopeKey(['shop', 'calc_agent'], 'u1', 'chat-1'),
+      sessionScopeKey(['shop', 'calc_agent', 'units'], 'u1', 'chat-1'),
+      sessionScopeKey(['shop-eu', 'calc_agent'], 'u1', 'chat-1'),
+      sessionScopeKey(['shop', 'calc_agent'], 'u1', 'chat-10'),
+      sessionScopeKey('shop', 'u1', 'chat-1'),
+    ];
+    for (const key of keys) cache.measure(`${key}\u0000worker`, contents, characterTokenizer);
+    cache.forgetPrefix(childScopePrefix('chat-1', 'shop'));
+    // Left: another app's child, another session's child and the session itself (its own prefix releases it).
+    expect(cache.sessionCount).toBe(3);
   });
 });

@@ -27,8 +27,20 @@ export function sessionIdPrefix(sessionId: string): string {
   return `${JSON.stringify([sessionId]).slice(0, -1)},`;
 }
 
+/**
+ * The prefix of the keys of the `AgentTool` children an app's session called (their scope lists the calling apps
+ * first, then the child's: `sessionScopeKey`), at any depth; the user id comes after the apps, so it is not in it.
+ */
+export function childScopePrefix(sessionId: string, appName: string): string {
+  return `${JSON.stringify([sessionId, [appName]]).slice(0, -2)},`;
+}
+
+export function sessionIdOf(session: SessionRef): string {
+  return 'id' in session ? session.id : session.sessionId;
+}
+
 export function scopeOfRef(session: SessionRef): string {
-  return sessionScopeKey(session.appName, session.userId, 'id' in session ? session.id : session.sessionId);
+  return sessionScopeKey(session.appName, session.userId, sessionIdOf(session));
 }
 
 /** An invocation's keys, with what they were made of: its app, user and session, and the `AgentTool` caller. */
