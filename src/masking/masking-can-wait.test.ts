@@ -14,18 +14,18 @@ const wait = (overrides: Partial<MaskingWaitInput> = {}): MaskingWaitInput => ({
 });
 
 describe('maskingCanWait', () => {
-  it('should wait while a turn more, and half again of what no count has seen, still fits under the hard limit', () => {
+  it('should wait while a turn more still fits under the hard limit', () => {
     expect(maskingCanWait(wait())).toBe(true);
-    // 6,600 + 1,083 + 0.5 x 200 = 7,783 > 7,782: the next call could pass the hard limit.
-    expect(maskingCanWait(wait({ growthAhead: 1_083 }))).toBe(false);
-    expect(maskingCanWait(wait({ growthAhead: 1_082 }))).toBe(true);
+    // 6,600 + 1,183 = 7,783 > 7,782: the next call could pass the hard limit.
+    expect(maskingCanWait(wait({ growthAhead: 1_183 }))).toBe(false);
+    expect(maskingCanWait(wait({ growthAhead: 1_182 }))).toBe(true);
   });
 
-  it('should keep a margin for what no count has seen, and not wait without a count of the request', () => {
+  it('should keep a margin for what no count has seen beyond a turn, and not wait without a count', () => {
     // A pasted document no count has seen: its estimate may be off by more than the hard limit's margin (review 39).
-    // 6,600 + 900 + 0.5 x 565 = 7,782.5 > 7,782.
-    expect(maskingCanWait(wait({ uncounted: 565 }))).toBe(false);
-    expect(maskingCanWait(wait({ uncounted: 564 }))).toBe(true);
+    // 6,600 + 900 + 0.5 x (1,465 − 900) = 7,782.5 > 7,782.
+    expect(maskingCanWait(wait({ uncounted: 1_465 }))).toBe(false);
+    expect(maskingCanWait(wait({ uncounted: 1_464 }))).toBe(true);
     expect(maskingCanWait(wait({ uncounted: 8_000 }))).toBe(false);
     expect(maskingCanWait(wait({ uncounted: undefined }))).toBe(false);
   });

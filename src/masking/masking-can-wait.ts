@@ -8,11 +8,11 @@
  * lets the turn that crossed its threshold run on. It waits only while
  * - the provider has counted the agent's own request since the last reduction (the factor alone, learned or borrowed,
  *   is a guess for the whole request);
- * - the session's pace is known, and the request plus a turn's growth at that pace, plus half again of what the
- *   request added since that count, stays under the hard limit: the next call is still sent as it is if the masking
- *   waits again, and content no count has seen, whose estimate may be off, keeps a margin (review 39: a pasted
- *   document the provider counted 1.5 times faster than the rest went out over the window, rejected and retried,
- *   when the buffer the masking would have kept was what covered it);
+ * - the session's pace is known, and the request plus a turn's growth at that pace stays under the hard limit, so the
+ *   next call is still sent as it is if the masking waits again; plus half again of what the request added since that
+ *   count beyond a turn's growth: content no count has seen, unlike a turn's, may count faster than the estimate says
+ *   (review 39: a document pasted in a turn, counted 1.5 times faster than the rest, went out over the window,
+ *   rejected and retried, when the buffer the masking would have kept was what covered it);
  * - a masking made at the hard limit would still be enough, were all the growth until then text it cannot mask, so
  *   waiting never turns a masking into a summary.
  */
@@ -33,13 +33,14 @@ export interface MaskingWaitInput {
   readonly uncounted: number | undefined;
 }
 
-/** Of content no count has seen, the share by which the provider may count it over the estimate. */
+/** Of content no count has seen beyond a turn's growth, the share by which the provider may count it over the estimate. */
 const UNCOUNTED_ERROR = 0.5;
 
 export function maskingCanWait(input: MaskingWaitInput): boolean {
   const { calibrated, masked, threshold, hardLimit, growthAhead, uncounted } = input;
   if (growthAhead === undefined || !(growthAhead > 0) || uncounted === undefined) return false;
-  if (!(masked < calibrated) || calibrated + growthAhead + UNCOUNTED_ERROR * uncounted > hardLimit) return false;
+  const unlike = Math.max(0, uncounted - growthAhead);
+  if (!(masked < calibrated) || calibrated + growthAhead + UNCOUNTED_ERROR * unlike > hardLimit) return false;
   return masked + (hardLimit - calibrated) <= threshold;
 }
 
