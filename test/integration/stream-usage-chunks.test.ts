@@ -40,7 +40,9 @@ class ChunkyLlm extends BaseLlm {
           content: { role: 'model', parts: [{ text: text.slice(i, i + 120) }] },
           partial: true,
           ...(last && this.usageAt === 'last-partial' ? { usageMetadata } : {}),
-          ...(i === 0 && this.usageAt === 'odd-partial' ? { usageMetadata: { promptTokenCount: 99_999_999 } } : {}),
+          ...(i === 0 && this.usageAt === 'odd-partial'
+            ? { usageMetadata: { promptTokenCount: 99_999_999, candidatesTokenCount: 99_999_999 } }
+            : {}),
           ...(this.usageAt === 'output-on-partials' ? { usageMetadata: { candidatesTokenCount: 40 } } : {}),
         };
       }
@@ -102,9 +104,10 @@ describe("a streaming BaseLlm's usage", () => {
     expect(status.promptTokens).toBe(counted);
   });
 
-  it("should bill what the final response reports, not an odd partial chunk's count", async () => {
-    const { status, counted } = await run('odd-partial');
+  it("should bill what the final response reports, not an odd partial chunk's counts", async () => {
+    const { status, counted, calls } = await run('odd-partial');
     expect(status.promptTokens).toBe(counted);
+    expect(status.outputTokens).toBe(40 * calls);
   });
 
   it('should bill the output its partial chunks report when the final response counts the prompt only', async () => {

@@ -47,16 +47,16 @@ export class CallUsage {
 }
 
 /**
- * A response's usage with what its call's partial chunks reported: its own prompt counts when it has one (an odd
- * chunk's count never sets the bill), the chunks' output where larger; the chunks' figures all when it counts no prompt.
+ * A response's usage with what its call's partial chunks reported: when it counts the prompt, its own figures, the
+ * chunks' only for the output figures it leaves out (an odd chunk's count never sets the bill: review 40 saw one
+ * chunk's output of 99,999,999 billed); when it counts no prompt, the largest of each figure.
  */
 function withPartials(partials: BilledUsage | undefined, reported: BilledUsage | undefined): BilledUsage | undefined {
   if (!partials || !reported) return reported ?? partials;
-  const largest = largestUsage(partials, reported);
-  if (plausibleTokenCount(reported.promptTokenCount, 1) === undefined) return largest;
+  if (plausibleTokenCount(reported.promptTokenCount, 1) === undefined) return largestUsage(partials, reported);
   return {
-    ...largest,
-    promptTokenCount: reported.promptTokenCount,
-    cachedContentTokenCount: reported.cachedContentTokenCount,
+    ...reported,
+    candidatesTokenCount: reported.candidatesTokenCount ?? partials.candidatesTokenCount,
+    thoughtsTokenCount: reported.thoughtsTokenCount ?? partials.thoughtsTokenCount,
   };
 }
