@@ -16,13 +16,7 @@ import { agentStatus, type AgentContextStatus } from '../status/context-status.j
 import { ownAgents } from '../status/own-agents.js';
 import type { GuardParts } from './hooks/guard-parts.js';
 import type { PolicyCache } from './runtime/policy-cache.js';
-import {
-  childScopePrefix,
-  scopeOfRef,
-  sessionIdOf,
-  sessionIdPrefix,
-  type SessionRef,
-} from './runtime/session-scope.js';
+import { childScopePrefix, scopeOfRef, sessionIdPrefix, type SessionRef } from './runtime/session-scope.js';
 import { appendStateEvent } from './runtime/state-event.js';
 import { preparedInState } from './runtime/replica-prepared.js';
 import { remoteWaitDeadline } from '../preparation/prepared-source.js';
@@ -139,7 +133,7 @@ export class GuardSessionActions {
       typeof session === 'string'
         ? [sessionIdPrefix(session)]
         : // Its AgentTool children's too, keyed by the apps that called them (the forty-sixth outside trial: kept).
-          [`${scopeOfRef(session)}\u0000`, childScopePrefix(sessionIdOf(session), session.appName)];
+          [`${scopeOfRef(session)}\u0000`, childScopePrefix(session)];
     for (const prefix of prefixes) {
       this.parts.measures.forgetPrefix(prefix);
       this.parts.placeholders.forgetPrefix(prefix);

@@ -98,7 +98,7 @@ describe('a count right after a reduction', () => {
     sentEstimate: 5_000,
   };
 
-  it("should not pair the count before the reduction, repeated or lagging, with the smaller request's estimate", () => {
+  it("should not pair the count before the reduction, repeated, with the smaller request's estimate", () => {
     for (const stale of [12_000]) {
       const usage = recordReportedUsage(reduced, { promptTokenCount: stale }, 'proxy');
       expect(usage.realPromptTokens).toBeUndefined();
@@ -107,7 +107,8 @@ describe('a count right after a reduction', () => {
   });
 
   it('should pair a count that shrank with the request, one of a request larger than before the reduction, and any other count', () => {
-    // Larger than before for a smaller estimate: kept content that counts denser than what the summary replaced.
+    // Larger than before for a smaller estimate: kept content that counts denser than what the summary replaced, or a
+    // provider lagging its count a call (the unreduced request's count: paired, a documented gap, review 40 #3).
     expect(recordReportedUsage(reduced, { promptTokenCount: 12_500 }, 'proxy').realPromptTokens).toBe(12_500);
     const shrank = recordReportedUsage(reduced, { promptTokenCount: 6_000 }, 'proxy');
     expect(shrank.learnedCorrection).toBeCloseTo(1.2);

@@ -57,11 +57,13 @@ describe('forgetting sessions by scope', () => {
       sessionScopeKey(['shop', 'calc_agent', 'units'], 'u1', 'chat-1'),
       sessionScopeKey(['shop-eu', 'calc_agent'], 'u1', 'chat-1'),
       sessionScopeKey(['shop', 'calc_agent'], 'u1', 'chat-10'),
+      // Another user whose session of the app has the same id (an id the app chose; review 40).
+      sessionScopeKey(['shop', 'calc_agent'], 'u2', 'chat-1'),
       sessionScopeKey('shop', 'u1', 'chat-1'),
     ];
     for (const key of keys) cache.measure(`${key}\u0000worker`, contents, characterTokenizer);
-    cache.forgetPrefix(childScopePrefix('chat-1', 'shop'));
-    // Left: another app's child, another session's child and the session itself (its own prefix releases it).
-    expect(cache.sessionCount).toBe(3);
+    cache.forgetPrefix(childScopePrefix({ appName: 'shop', userId: 'u1', id: 'chat-1' }));
+    // Left: another app's child, another session's, another user's, and the session itself (its own prefix releases it).
+    expect(cache.sessionCount).toBe(4);
   });
 });

@@ -19,7 +19,8 @@ export type SessionRef =
  * `AgentTool` child's session: the calling apps, then the child's.
  */
 export function sessionScopeKey(appName: string | readonly string[], userId: string, sessionId: string): string {
-  return JSON.stringify([sessionId, appName, userId]);
+  // The user before the apps, so that a prefix names one user's AgentTool children (`childScopePrefix`).
+  return JSON.stringify([sessionId, userId, appName]);
 }
 
 /** The prefix shared by the keys of every session with this id, whatever its app or user. */
@@ -28,14 +29,15 @@ export function sessionIdPrefix(sessionId: string): string {
 }
 
 /**
- * The prefix of the keys of the `AgentTool` children an app's session called (their scope lists the calling apps
- * first, then the child's: `sessionScopeKey`), at any depth; the user id comes after the apps, so it is not in it.
+ * The prefix of the keys of the `AgentTool` children one user's session of an app called (their scope lists the
+ * calling apps first, then the child's: `sessionScopeKey`), at any depth, and of no other user's (review 40: a prefix
+ * without the user released every user's children of a session id an app reuses).
  */
-export function childScopePrefix(sessionId: string, appName: string): string {
-  return `${JSON.stringify([sessionId, [appName]]).slice(0, -2)},`;
+export function childScopePrefix(session: SessionRef): string {
+  return `${JSON.stringify([sessionIdOf(session), session.userId, [session.appName]]).slice(0, -2)},`;
 }
 
-export function sessionIdOf(session: SessionRef): string {
+function sessionIdOf(session: SessionRef): string {
   return 'id' in session ? session.id : session.sessionId;
 }
 
