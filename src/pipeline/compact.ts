@@ -87,7 +87,9 @@ export async function compact(
 /** Whether a masking for room that is enough can wait for the call that needs it (threshold strategy only). */
 function maskingWaits(input: GuardRequestInput, observed: Observed, masking: MaskStep): boolean {
   const { measure } = observed;
-  if (input.policy.strategy !== 'threshold') return false;
+  // Waiting sends requests nearer the window: a rejection must be retried in the call (trial 48: a callback that copied
+  // the contents made the retry refuse, and a burst of numbers counted 2.7 times the estimate reached the user).
+  if (input.policy.strategy !== 'threshold' || input.rejectionRetried !== true) return false;
   return maskingCanWait({
     calibrated: measure.calibrated,
     masked: Math.ceil(masking.estimate * measure.factor),

@@ -105,6 +105,11 @@ export interface GuardRequestInput {
    * (fit-request.ts `messageFactor`): a rejection of it would be retried with it cut. @default false
    */
   readonly firstMessageOnEstimate?: boolean | undefined;
+  /**
+   * Nothing after the guard could edit this call's request, so a rejection of it is retried in the call: a masking
+   * for room may wait past the threshold (masking/masking-can-wait.ts) with the retry as its backstop. @default false
+   */
+  readonly rejectionRetried?: boolean | undefined;
   /** A summary prepared in the background for this session and agent (background compaction), if any. */
   readonly prepared?: PreparedHandle | undefined;
   /**

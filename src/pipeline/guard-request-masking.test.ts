@@ -267,6 +267,8 @@ describe('guardRequest: a masking for room waits for the call that needs it', ()
         modelCalls: 12,
         invocations: 6,
       },
+      // Nothing after the guard edits the request: a rejection would be retried in the call.
+      rejectionRetried: true,
       ...fields,
     });
 
@@ -280,9 +282,10 @@ describe('guardRequest: a masking for room waits for the call that needs it', ()
     expect(result.contents).toBeUndefined();
   });
 
-  it('should mask once a turn more could pass the hard limit, before a real count, or with no pace', async () => {
+  it('should mask once a turn more could pass the hard limit, before a real count, with no pace or no retry', async () => {
     for (const guarded of [
       paced(1_400),
+      paced(600, { rejectionRetried: false }),
       paced(600, { usage: { ...EMPTY_USAGE, averageTurnTokens: 600, modelCalls: 12, invocations: 6 } }),
       paced(undefined),
     ]) {

@@ -240,7 +240,7 @@ export class BeforeModelGuard {
         recallPending,
         summaryRejection,
         fixedPart,
-        firstMessageOnEstimate,
+        afterGuard: { firstMessageOnEstimate, rejectionRetried: !call.editedAfter() },
       };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);

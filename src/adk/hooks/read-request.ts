@@ -183,8 +183,8 @@ type ReadState = StoredGuardState & {
   readonly summaryRejection?: SummaryRejection | undefined;
   /** This call's fixed part, as the recall check estimated it (estimated again only if it changed since). */
   readonly fixedPart: CallFixedPart;
-  /** A session's first message may go whole on the estimate (adk/hooks/before-model-guard.ts). */
-  readonly firstMessageOnEstimate?: boolean | undefined;
+  /** What nothing editing the request after the guard allows (adk/hooks/before-model-guard.ts). */
+  readonly afterGuard?: Pick<GuardRequestInput, 'firstMessageOnEstimate' | 'rejectionRetried'> | undefined;
 };
 
 /**
@@ -247,7 +247,7 @@ export function readRequest(
     ...priceRatiosOf(agentModelPrice(context.invocationContext.agent, readers.priceOf)(request.model), request.model),
     prepared: preparedForInput(prepared.handle, hooks),
     interactions,
-    firstMessageOnEstimate: stored.firstMessageOnEstimate,
+    ...stored.afterGuard,
   };
   return {
     input,

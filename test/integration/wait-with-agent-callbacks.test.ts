@@ -1,0 +1,92 @@
+/**
+ * A masking for room waits past the threshold only where a rejection is retried in the call (trial 48). An 8k agent
+ * reads ~3 KB of prose a turn and has its own before-model callback that copies the contents (an immutable sanitizer,
+ * say), which rules the retry out; in turn 12 the tool returns numbers, which a provider that splits digits (as
+ * Gemma's tokenizer does) counts 2.7 times the estimate. The masking waited, the provider refused the request, and
+ * the "input token count exceeds" error reached the user.
+ */
+import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmRequest } from '@google/adk';
+import { getEncoding } from 'js-tiktoken';
+import { describe, expect, it } from 'vitest';
+import { ContextGuard } from '../../src/index.js';
+import {
+  proseText,
+  requestPayload,
+  ScriptedLlm,
+  ScriptedSummarizer,
+  SeededRandom,
+  type ModelScript,
+} from '../../src/testing/index.js';
+
+const encoding = getEncoding('o200k_base');
+/** o200k, but every digit a token. */
+const digitsSplit = (request: Parameters<typeof requestPayload>[0]): number => {
+  const { texts, mediaTokens } = requestPayload(request);
+  let tokens = mediaTokens;
+  for (const text of texts) {
+    tokens += encoding.encode(text, [], []).length;
+    for (const run of text.match(/\d+/g) ?? []) tokens += run.length - Math.ceil(run.length / 3);
+  }
+  return tokens;
+};
+
+function numbers(chars: number, seed: number): string {
+  const random = new SeededRandom(seed);
+  let text = '';
+  while (text.length < chars) text += `${random.next()}${random.next()}${random.next()},`;
+  return text.slice(0, chars);
+}
+
+const fetchRecord = new FunctionTool({
+  name: 'fetch_record',
+  description: 'Fetches the record for a turn.',
+  parameters: { type: 'OBJECT', properties: { turn: { type: 'INTEGER' } } } as never,
+  execute: (input: unknown) => {
+    const turn = (input as { turn: number }).turn;
+    return { record: turn === 12 ? numbers(1_800, turn + 7) : proseText(3_000, turn + 1_000) };
+  },
+});
+
+const script: ModelScript = ({ request, index }) => {
+  const last = request.contents.at(-1);
+  if (last?.parts?.some((part) => part.functionResponse))
+    return { content: { role: 'model', parts: [{ text: `Noted, step ${index}. ${proseText(200, index)}` }] } };
+  const turn = Number(/Turn (\d+)/.exec(JSON.stringify(last))?.[1] ?? 0);
+  return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_record', args: { turn } } }] } };
+};
+
+/** An agent's callback that hands the model equal contents in new objects. */
+const copyContents = ({ request }: { request: LlmRequest }) => {
+  request.contents = request.contents.map((content) => ({
+    ...content,
+    parts: content.parts?.map((part) => ({ ...part })),
+  }));
+  return undefined;
+};
+
+describe('a masking that could wait, on an agent whose own callback rules the retry out', () => {
+  it('should be made at the threshold: no error reaches the user', async () => {
+    const model = new ScriptedLlm({ window: 8_000, countTokens: digitsSplit, script });
+    const agent = new LlmAgent({
+      name: 'worker',
+      model,
+      instruction: 'You keep records for the user.',
+      tools: [fetchRecord],
+      beforeModelCallback: copyContents,
+    });
+    const guard = new ContextGuard({ contextWindow: 8_000, summarizer: new ScriptedSummarizer() });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'records', agent, sessionService, plugins: [guard] });
+    const session = await sessionService.createSession({ appName: 'records', userId: 'u' });
+    const errors: string[] = [];
+    for (let turn = 1; turn <= 13; turn++)
+      for await (const event of runner.runAsync({
+        userId: 'u',
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text: `Turn ${turn}: fetch my record please.` }] },
+      }))
+        if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage ?? ''}`);
+    expect(errors).toEqual([]);
+    expect(model.rejectedRequests).toEqual([]);
+  });
+});
