@@ -22,12 +22,18 @@ describe('addedContents', () => {
     expect(addedContents([], [extra])).toEqual({ before: [], after: [extra] });
   });
 
+  it('should take equal copies of the guard’s contents as its contents (a callback that copies changes nothing)', () => {
+    const copies = left.map((content) => ({ ...content, parts: content.parts?.map((part) => ({ ...part })) }));
+    const spike = text('spike');
+    expect(addedContents(left, [...copies, spike])).toEqual({ before: [], after: [spike] });
+  });
+
   it('should tell nothing when the guard’s contents were changed rather than added to', () => {
-    // Copies (a redaction), one removed, one put among them, reordered.
+    // Copies that differ (a redaction), one removed, one put among them, reordered.
     expect(
       addedContents(
         left,
-        left.map((content) => ({ ...content })),
+        left.map((content, i) => (i === 1 ? text('[redacted]') : { ...content })),
       ),
     ).toBeUndefined();
     expect(addedContents(left, [left[0]!, left[2]!])).toBeUndefined();

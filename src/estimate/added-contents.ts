@@ -15,22 +15,37 @@ export interface AddedContents {
 }
 
 /**
- * `now` as `before`, then `left` (the very same objects, in order, without a gap), then `after`; undefined
- * when `left` is not one run of `now` (a content of it removed, replaced, moved, or another put among them):
- * what was added cannot then be told from what was changed.
+ * `now` as `before`, then `left` (the very same objects, in order, without a gap, or, failing that, equal
+ * ones: a callback that hands the model copies changes nothing), then `after`; undefined when `left` is not one
+ * run of `now` (a content of it removed, replaced by another, moved, or another put among them): what was added
+ * cannot then be told from what was changed.
  */
 export function addedContents(left: readonly Content[], now: readonly Content[]): AddedContents | undefined {
   if (left.length === 0) return { before: [], after: [...now] };
-  for (let start = now.indexOf(left[0]!); start >= 0; start = now.indexOf(left[0]!, start + 1)) {
-    if (now.length - start < left.length) return undefined;
-    if (runsAt(left, now, start)) return { before: now.slice(0, start), after: now.slice(start + left.length) };
-  }
+  return runOf(left, now, (a, b) => a === b) ?? runOf(left, now, sameValue);
+}
+
+function runOf(
+  left: readonly Content[],
+  now: readonly Content[],
+  same: (a: unknown, b: unknown) => boolean,
+): AddedContents | undefined {
+  for (let start = 0; start + left.length <= now.length; start++)
+    if (left.every((content, i) => same(content, now[start + i])))
+      return { before: now.slice(0, start), after: now.slice(start + left.length) };
   return undefined;
 }
 
-function runsAt(left: readonly Content[], now: readonly Content[], start: number): boolean {
-  for (let i = 1; i < left.length; i++) if (now[start + i] !== left[i]) return false;
-  return true;
+/** Whether two JSON-like values are equal: the same primitives, arrays and plain objects, other objects identical. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  if (Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && sameValue(Reflect.get(a, key), Reflect.get(b, key)));
 }
 
 /** The contents of `added` in a request: before, then `middle`, then after. */

@@ -220,9 +220,14 @@ describe('a rejected call whose request the agent or a later plugin added to', (
   });
 
   it("should not retry, and say why, when the agent's callback rewrote the contents the guard sent", async () => {
-    // A redaction that copies every content: what it changed cannot be told from what the guard sent.
+    // A redaction that copies every content and changes some: a retry from the guard's copy would undo it.
     const redact: Addition = (request) => {
-      request.contents = request.contents.map((content) => ({ ...content, parts: [...(content.parts ?? [])] }));
+      request.contents = request.contents.map((content) => ({
+        ...content,
+        parts: (content.parts ?? []).map((part) =>
+          part.text ? { ...part, text: part.text.replace(/\d/g, '#') } : part,
+        ),
+      }));
     };
     const w = await world(redact, 'agent');
     const events = await turnsUntilRejected(w, 40);
@@ -230,6 +235,21 @@ describe('a rejected call whose request the agent or a later plugin added to', (
     expect(errorCodes(events)).toEqual(['400']);
     expect((await w.status()).retriedCalls).toBe(0);
     expect(w.logger.matching(/changed the contents the guard sent/)).toHaveLength(1);
+  });
+
+  it("should retry when the agent's callback only copied the contents the guard sent (trial 48)", async () => {
+    const copy: Addition = (request) => {
+      request.contents = request.contents.map((content) => ({
+        ...content,
+        parts: (content.parts ?? []).map((part) => ({ ...part })),
+      }));
+    };
+    const w = await world(copy, 'agent');
+    const events = await turnsUntilRejected(w, 40);
+    expect(w.model.rejectedRequests).toHaveLength(1);
+    // Before: the 400 event, "changed the contents the guard sent", for contents equal to them.
+    expect(errorCodes(events)).toEqual([]);
+    expect((await w.status()).retriedCalls).toBe(1);
   });
 });
 
