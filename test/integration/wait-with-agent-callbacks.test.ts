@@ -55,7 +55,7 @@ const script: ModelScript = ({ request, index }) => {
   return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_record', args: { turn } } }] } };
 };
 
-/** An agent's callback that hands the model equal contents in new objects. */
+/** An agent's callback that hands the model equal contents in new objects: a retry keeps what it did. */
 const copyContents = ({ request }: { request: LlmRequest }) => {
   request.contents = request.contents.map((content) => ({
     ...content,
@@ -64,29 +64,52 @@ const copyContents = ({ request }: { request: LlmRequest }) => {
   return undefined;
 };
 
-describe('a masking that could wait, on an agent whose own callback rules the retry out', () => {
-  it('should be made at the threshold: no error reaches the user', async () => {
-    const model = new ScriptedLlm({ window: 8_000, countTokens: digitsSplit, script });
-    const agent = new LlmAgent({
-      name: 'worker',
-      model,
-      instruction: 'You keep records for the user.',
-      tools: [fetchRecord],
-      beforeModelCallback: copyContents,
-    });
-    const guard = new ContextGuard({ contextWindow: 8_000, summarizer: new ScriptedSummarizer() });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: 'records', agent, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: 'records', userId: 'u' });
-    const errors: string[] = [];
-    for (let turn = 1; turn <= 13; turn++)
-      for await (const event of runner.runAsync({
-        userId: 'u',
-        sessionId: session.id,
-        newMessage: { role: 'user', parts: [{ text: `Turn ${turn}: fetch my record please.` }] },
-      }))
-        if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage ?? ''}`);
+/** One that edits the contents in place (a redaction): a retry from the guard's copy would undo it. */
+const redactInPlace = ({ request }: { request: LlmRequest }) => {
+  for (const content of request.contents)
+    for (const part of content.parts ?? []) if (part.text) part.text = part.text.replace(/step (\d+)/g, 'step #');
+  return undefined;
+};
+
+async function run(beforeModelCallback: typeof copyContents) {
+  const model = new ScriptedLlm({ window: 8_000, countTokens: digitsSplit, script });
+  const agent = new LlmAgent({
+    name: 'worker',
+    model,
+    instruction: 'You keep records for the user.',
+    tools: [fetchRecord],
+    beforeModelCallback,
+  });
+  const guard = new ContextGuard({ contextWindow: 8_000, summarizer: new ScriptedSummarizer() });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: 'records', agent, sessionService, plugins: [guard] });
+  const session = await sessionService.createSession({ appName: 'records', userId: 'u' });
+  const errors: string[] = [];
+  for (let turn = 1; turn <= 13; turn++)
+    for await (const event of runner.runAsync({
+      userId: 'u',
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text: `Turn ${turn}: fetch my record please.` }] },
+    }))
+      if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage ?? ''}`);
+  const stored = await sessionService.getSession({ appName: 'records', userId: 'u', sessionId: session.id });
+  return {
+    errors,
+    rejected: model.rejectedRequests.length,
+    status: stored ? guard.status(stored, 'worker') : undefined,
+  };
+}
+
+describe('a masking that could wait, on an agent with a before-model callback of its own', () => {
+  it('should be made at the threshold where the callback edits the contents: no rejection, no error', async () => {
+    const { errors, rejected } = await run(redactInPlace);
     expect(errors).toEqual([]);
-    expect(model.rejectedRequests).toEqual([]);
+    expect(rejected).toBe(0);
+  });
+
+  it('should wait where the callback only copies them, a rejection retried in the call: no error', async () => {
+    const { errors, rejected, status } = await run(copyContents);
+    expect(errors).toEqual([]);
+    expect(status?.retriedCalls).toBe(rejected);
   });
 });

@@ -15,7 +15,7 @@ import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
-import { retryRejected, type RetryDecision } from './retry-rejected.js';
+import { retriesRejection, retryRejected, type RetryDecision } from './retry-rejected.js';
 import { listedRoutedName } from '../runtime/listed-routed-name.js';
 import { hideOwnArtifacts } from './hide-own-artifacts.js';
 import { markCodeOutputs } from './code-output-marks.js';
@@ -240,7 +240,7 @@ export class BeforeModelGuard {
         recallPending,
         summaryRejection,
         fixedPart,
-        afterGuard: { firstMessageOnEstimate, rejectionRetried: !call.editedAfter() },
+        afterGuard: { firstMessageOnEstimate, rejectionRetried: retriesRejection(usage, call.editedAfter) },
       };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);

@@ -6,6 +6,7 @@
  * by those, the after hook measures what the agent's callbacks added (usage/agent-additions.ts).
  */
 import type { Context, LlmRequest } from '@google/adk';
+import { addedContents } from '../../estimate/added-contents.js';
 import { netTokens, requestShape, type RequestShape } from '../../estimate/added-tokens.js';
 import type { TokenMemo } from '../../estimate/estimate-request.js';
 import { editedInPlace, inPlaceChange, sentContents, type SentContents } from '../../estimate/sent-contents.js';
@@ -61,6 +62,17 @@ export class LeftRequests {
     if (!left || request !== left.request) return undefined;
     // A retry carries what was added, never a removal (usage/agent-additions.ts).
     return { shape: left.shape, added: Math.max(0, this.changeSince(left)), edited: editedInPlace(left.sent) };
+  }
+
+  /**
+   * Whether what ran after the guard changed the contents it left (edited one in place, removed, replaced or moved
+   * one: a retry of a rejection could not keep that), rather than only added to them; undefined when the guard did
+   * not see the call. Read before `takeChange`.
+   */
+  changedSince(context: Context): boolean | undefined {
+    const left = this.left.get(context.actions);
+    if (!left) return undefined;
+    return editedInPlace(left.sent) || addedContents(left.shape.contents, left.request.contents ?? []) === undefined;
   }
 
   /** Nothing to measure after this call's answer: a retry already recorded what was added (adk/hooks/retry-rejected.ts). */

@@ -69,8 +69,9 @@ export function recordResponse(
   const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
   // Before the count is paired with the estimate: the request the model got is the one the agent's callbacks left.
-  const change = recorders.left.takeChange(context);
-  recordAnswer(context, response, reported, model, bill, recorders, change);
+  const changed = recorders.left.changedSince(context);
+  const after = { change: recorders.left.takeChange(context), changed };
+  recordAnswer(context, response, reported, model, bill, recorders, after);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
 }
 
@@ -147,11 +148,14 @@ function recordAnswer(
   model: string | undefined,
   bill: CallBill | undefined,
   { windows, warnings }: Pick<ResponseRecorders, 'windows' | 'warnings'>,
-  change: number | undefined,
+  after: { readonly change: number | undefined; readonly changed: boolean | undefined },
 ): void {
   let notice: CountNotice | undefined;
+  const { change, changed } = after;
   updateUsage(context.state, context.agentName, (record) => {
-    const stored = change === undefined ? record : recordAgentAdditions(record, change);
+    const added = change === undefined ? record : recordAgentAdditions(record, change);
+    // Whether a rejection of the next call could be retried in it (masking/masking-can-wait.ts).
+    const stored = changed === undefined ? added : { ...added, changedAfterGuard: changed };
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, reported, model, windows, userOfContext(context));
     notice = response.errorCode ? undefined : unbelievedCount(context.agentName, model, usage, reported);

@@ -180,3 +180,16 @@ function countRetry(context: Context, parts: GuardParts): void {
   parts.calls.stash(context, RETRY_COUNTS);
   recordRetriedCall(context.agentName);
 }
+
+/**
+ * Whether a rejection of this call would be retried in it: nothing after the guard could edit the request, or, on the
+ * last call, what ran after it only added to the contents the guard left (adk/hooks/left-requests.ts `changedSince`:
+ * an observing plugin, a callback that copies the contents or adds some). Before such a call is seen, what could edit
+ * is taken to.
+ */
+export function retriesRejection(
+  usage: { readonly changedAfterGuard?: boolean | undefined },
+  editedAfter: () => boolean,
+): boolean {
+  return usage.changedAfterGuard === false || !editedAfter();
+}
