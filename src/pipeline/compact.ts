@@ -87,8 +87,8 @@ export async function compact(
 /** Whether a masking for room that is enough can wait for the call that needs it (threshold strategy only). */
 function maskingWaits(input: GuardRequestInput, observed: Observed, masking: MaskStep): boolean {
   const { measure } = observed;
-  // Waiting sends requests nearer the window: a rejection must be retried in the call (trial 48: a callback that copied
-  // the contents made the retry refuse, and a burst of numbers counted 2.7 times the estimate reached the user).
+  // Waiting sends requests nearer the window: a rejection must be retried in the call (trial 48: behind a callback
+  // that edited the contents, which rules the retry out, a burst of numbers counted 2.7x the estimate reached the user).
   if (input.policy.strategy !== 'threshold' || input.rejectionRetried !== true) return false;
   return maskingCanWait({
     calibrated: measure.calibrated,

@@ -106,8 +106,9 @@ export interface GuardRequestInput {
    */
   readonly firstMessageOnEstimate?: boolean | undefined;
   /**
-   * Nothing after the guard could edit this call's request, so a rejection of it is retried in the call: a masking
-   * for room may wait past the threshold (masking/masking-can-wait.ts) with the retry as its backstop. @default false
+   * A rejection of this call's request would be retried in the call (nothing after the guard could edit it, or on
+   * the last call nothing did: adk/hooks/retry-rejected.ts `retriesRejection`): a masking for room may then wait past
+   * the threshold (masking/masking-can-wait.ts) with the retry as its backstop. @default false
    */
   readonly rejectionRetried?: boolean | undefined;
   /** A summary prepared in the background for this session and agent (background compaction), if any. */
