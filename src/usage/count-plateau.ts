@@ -33,7 +33,7 @@ const PLATEAU_GROWTH = 1.1;
 export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' | 'flat' | 'plateau' {
   const { realPromptTokens, lastEstimate, sentEstimate } = usage;
   if (realPromptTokens === undefined) return staleAfterReduction(usage, prompt) ? 'flat' : 'grown';
-  if (realPromptTokens === undefined || lastEstimate === undefined || sentEstimate === undefined) return 'grown';
+  if (lastEstimate === undefined || sentEstimate === undefined) return 'grown';
   if (sentEstimate <= lastEstimate) return 'grown';
   // A count under the last one paired is a cut's dip (whole messages dropped), however deep (review 38): another
   // model's lower count is paired before this is asked (provider-feedback.ts).
@@ -45,10 +45,10 @@ export function countPlateau(usage: UsageCalibration, prompt: number): 'grown' |
 
 /**
  * After a reduction, the very count of the last pair before it, for a request the guard estimates smaller, is that
- * request's: a provider repeating or lagging its count (the forty-seventh outside trial: paired, it taught a
- * correction of 5 and 30 compactions in 40 turns, against 5). Only the same count: an honest one can be larger for a
- * smaller estimate where the kept content counts denser than the summarized (a larger one held off cost
- * `8k_EveryTurnExceedsWindow` 19% more).
+ * request's: a provider repeating its count (the forty-seventh outside trial: paired, it taught a correction of 5
+ * and 30 compactions in 40 turns, against 5). Only the same count: an honest one can be larger for a smaller estimate
+ * where the kept content counts denser than the summarized (a larger one held off cost `8k_EveryTurnExceedsWindow` 19%
+ * more); a provider lagging its count a call is not caught (review 40 #3).
  */
 function staleAfterReduction(usage: UsageCalibration, prompt: number): boolean {
   const { countBeforeReduction, estimateBeforeReduction, sentEstimate } = usage;
