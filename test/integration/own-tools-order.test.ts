@@ -6,16 +6,10 @@
  * tools, would be written again (review 38 #4).
  */
 import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
-import type { LlmRequest } from '@google/adk';
-import type { Tool } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
+import { declaredNames } from '../support/declared-names.js';
 import { logText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
-
-const declaredNames = (request: LlmRequest): string[] =>
-  ((request.config?.tools ?? []) as Tool[]).flatMap((tool) =>
-    (tool.functionDeclarations ?? []).map((d) => d.name ?? ''),
-  );
 
 const lookup = new FunctionTool({
   name: 'lookup',

@@ -6,18 +6,12 @@
  * an artifact service its handle names the tool, which is sent from the next call.
  */
 import { FunctionTool, InMemoryArtifactService, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
-import type { LlmRequest } from '@google/adk';
-import type { Tool } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
+import { declaredNames } from '../support/declared-names.js';
 import { logText, proseText, ratioTokenCounter, ScriptedLlm, type ModelScript } from '../../src/testing/index.js';
 
 const BIG_AT = 6;
-
-const declaredNames = (request: LlmRequest): string[] =>
-  ((request.config?.tools ?? []) as Tool[]).flatMap((tool) =>
-    (tool.functionDeclarations ?? []).map((d) => d.name ?? ''),
-  );
 
 const lookup = new FunctionTool({
   name: 'lookup',
