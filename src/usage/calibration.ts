@@ -50,8 +50,8 @@ export interface UsageCalibration {
    */
   readonly correctionFromSummary?: boolean | undefined;
   /**
-   * The last pair before a compaction or masking cleared it, until a count is paired again: a count at least as large
-   * for a smaller request is the provider's stale one (usage/count-plateau.ts). Absent in records written before
+   * The last pair before a compaction or masking cleared it, until a count is paired again: the same count again, for
+   * a smaller request, is the provider's stale one (usage/count-plateau.ts). Absent in records written before
    * 2026-12-07.
    */
   readonly countBeforeReduction?: number | undefined;

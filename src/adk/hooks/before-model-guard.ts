@@ -255,7 +255,7 @@ export class BeforeModelGuard {
       this.learnAfterApplied(context, { rejection: summaryRejection, names, policy, request });
       if (stored.consolidate && result.state.compactionRequestServed) clearConsolidateRequest(context);
       const fixed = fixedPart.now();
-      this.parts.left.remember(context, request, fixed.systemTokens + fixed.toolTokens);
+      this.parts.left.remember(context, request, fixed.systemTokens + fixed.toolTokens, call.editedAfter());
       return result;
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.

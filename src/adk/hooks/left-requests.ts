@@ -17,6 +17,8 @@ interface LeftRequest {
   readonly shape: RequestShape;
   /** The shape's contents as they were sent: a later edit in place cannot be kept by a retry. */
   readonly sent: SentContents;
+  /** Something after the guard could edit the request (history-editors.ts): only then is `changedSince` asked. */
+  readonly watched: boolean;
 }
 
 /** What a retry reads of the request the guard left. */
@@ -36,10 +38,10 @@ export class LeftRequests {
   ) {}
 
   /** Keeps `request` as the guard leaves it for the model; `fixedTokens`: its fixed part's estimate now. */
-  remember(context: Context, request: LlmRequest, fixedTokens?: number): void {
+  remember(context: Context, request: LlmRequest, fixedTokens?: number, watched = true): void {
     const { systemInstruction, tools } = request.config ?? {};
     const shape = requestShape(systemInstruction, tools, request.contents, fixedTokens);
-    this.left.set(context.actions, { request, shape, sent: sentContents(shape.contents) });
+    this.left.set(context.actions, { request, shape, sent: sentContents(shape.contents), watched });
   }
 
   /**
@@ -67,11 +69,12 @@ export class LeftRequests {
   /**
    * Whether what ran after the guard changed the contents it left (edited one in place, removed, replaced or moved
    * one: a retry of a rejection could not keep that), rather than only added to them; undefined when the guard did
-   * not see the call. Read before `takeChange`.
+   * not see the call, or nothing after it could edit (not compared: every call would pay for it). Read before
+   * `takeChange`.
    */
   changedSince(context: Context): boolean | undefined {
     const left = this.left.get(context.actions);
-    if (!left) return undefined;
+    if (!left?.watched) return undefined;
     return editedInPlace(left.sent) || addedContents(left.shape.contents, left.request.contents ?? []) === undefined;
   }
 
