@@ -110,6 +110,8 @@ describe('a masking that could wait, on an agent with a before-model callback of
   it('should wait where the callback only copies them, a rejection retried in the call: no error', async () => {
     const { errors, rejected, status } = await run(copyContents);
     expect(errors).toEqual([]);
+    // It waited: the burst of numbers went out past the threshold, was refused, and was retried masked.
+    expect(rejected).toBeGreaterThan(0);
     expect(status?.retriedCalls).toBe(rejected);
   });
 });
