@@ -34,9 +34,10 @@ export interface UsageCalibration {
    */
   readonly agentAddedTokens?: number | undefined;
   /**
-   * Whether the agent's own callbacks or plugins after the guard changed the contents the guard left on the last
-   * call (not only added to them): a rejection then cannot be retried in the call, so a masking for room does not
-   * wait (masking/masking-can-wait.ts). Absent in records written before 2026-12-07, and before a call was seen.
+   * Whether the agent's own callbacks or plugins after the guard changed the contents the guard left (not only added
+   * to them) on any call of the agent's seen so far: a rejection then cannot be retried in the call, so a masking
+   * for room does not wait (masking/masking-can-wait.ts). Absent in records written before 2026-12-07, and before a
+   * call was seen.
    */
   readonly changedAfterGuard?: boolean | undefined;
   /**

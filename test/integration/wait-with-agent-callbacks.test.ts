@@ -1,11 +1,12 @@
 /**
- * A masking for room waits past the threshold only where a rejection is retried in the call (trial 48). An 8k agent
- * reads ~3 KB of prose a turn and has its own before-model callback that copies the contents (an immutable sanitizer,
- * say), which rules the retry out; in turn 12 the tool returns numbers, which a provider that splits digits (as
- * Gemma's tokenizer does) counts 2.7 times the estimate. The masking waited, the provider refused the request, and
- * the "input token count exceeds" error reached the user.
+ * A masking for room waits past the threshold only where a rejection is sure to be retried in the call (trial 48). An
+ * 8k agent reads ~3 KB of prose a turn and has its own before-model callback, or a plugin after the guard; in turn 12
+ * numbers arrive, which a provider that splits digits (as Gemma's tokenizer does) counts 2.7 times the estimate. Where
+ * the masking waited and what ran after the guard had changed the contents, the provider refused the request, the
+ * retry was ruled out, and the "input token count exceeds" error reached the user: a callback that copied the
+ * contents (trial 48), one that edits only a turn's first call, seen unchanged on the tool steps before it (trial 50).
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmRequest } from '@google/adk';
+import { BasePlugin, FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmRequest } from '@google/adk';
 import { getEncoding } from 'js-tiktoken';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
@@ -47,6 +48,13 @@ const fetchRecord = new FunctionTool({
   },
 });
 
+const proseRecords = new FunctionTool({
+  name: 'fetch_record',
+  description: 'Fetches the record for a turn.',
+  parameters: { type: 'OBJECT', properties: { turn: { type: 'INTEGER' } } } as never,
+  execute: (input: unknown) => ({ record: proseText(3_000, (input as { turn: number }).turn + 1_000) }),
+});
+
 const script: ModelScript = ({ request, index }) => {
   const last = request.contents.at(-1);
   if (last?.parts?.some((part) => part.functionResponse))
@@ -71,25 +79,66 @@ const redactInPlace = ({ request }: { request: LlmRequest }) => {
   return undefined;
 };
 
-async function run(beforeModelCallback: typeof copyContents) {
+/** One that adds a line to the user's message, on a turn's first call only: its tool steps go unchanged. */
+const briefFirstCalls = ({ request }: { request: LlmRequest }) => {
+  const last = request.contents.at(-1)?.parts?.at(-1);
+  if (last?.text !== undefined) last.text += ' (Answer briefly.)';
+  return undefined;
+};
+
+/** A plugin that reads every request and changes none. */
+class ObservingPlugin extends BasePlugin {
+  seen = 0;
+  constructor() {
+    super('observer');
+  }
+  override async beforeModelCallback({ llmRequest }: { llmRequest: LlmRequest }) {
+    this.seen += llmRequest.contents.length;
+    return undefined;
+  }
+}
+
+class BriefFirstCallsPlugin extends BasePlugin {
+  constructor() {
+    super('brief_first_calls');
+  }
+  override async beforeModelCallback({ llmRequest }: { llmRequest: LlmRequest }) {
+    return briefFirstCalls({ request: llmRequest });
+  }
+}
+
+interface Setup {
+  readonly beforeModelCallback?: typeof copyContents;
+  readonly pluginAfter?: BasePlugin;
+  /** Turn 12's numbers come in the user's message rather than the tool's result. */
+  readonly numbersFromUser?: boolean;
+}
+
+function message(turn: number, setup: Setup): string {
+  const ask = `Turn ${turn}: fetch my record please.`;
+  return turn === 12 && setup.numbersFromUser ? `${ask} My statement: ${numbers(1_800, 19)}` : ask;
+}
+
+async function run(setup: Setup) {
   const model = new ScriptedLlm({ window: 8_000, countTokens: digitsSplit, script });
   const agent = new LlmAgent({
     name: 'worker',
     model,
     instruction: 'You keep records for the user.',
-    tools: [fetchRecord],
-    beforeModelCallback,
+    tools: [setup.numbersFromUser ? proseRecords : fetchRecord],
+    ...(setup.beforeModelCallback && { beforeModelCallback: setup.beforeModelCallback }),
   });
   const guard = new ContextGuard({ contextWindow: 8_000, summarizer: new ScriptedSummarizer() });
   const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: 'records', agent, sessionService, plugins: [guard] });
+  const plugins = setup.pluginAfter ? [guard, setup.pluginAfter] : [guard];
+  const runner = new Runner({ appName: 'records', agent, sessionService, plugins });
   const session = await sessionService.createSession({ appName: 'records', userId: 'u' });
   const errors: string[] = [];
   for (let turn = 1; turn <= 13; turn++)
     for await (const event of runner.runAsync({
       userId: 'u',
       sessionId: session.id,
-      newMessage: { role: 'user', parts: [{ text: `Turn ${turn}: fetch my record please.` }] },
+      newMessage: { role: 'user', parts: [{ text: message(turn, setup) }] },
     }))
       if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage ?? ''}`);
   const stored = await sessionService.getSession({ appName: 'records', userId: 'u', sessionId: session.id });
@@ -102,15 +151,35 @@ async function run(beforeModelCallback: typeof copyContents) {
 
 describe('a masking that could wait, on an agent with a before-model callback of its own', () => {
   it('should be made at the threshold where the callback edits the contents: no rejection, no error', async () => {
-    const { errors, rejected } = await run(redactInPlace);
+    const { errors, rejected } = await run({ beforeModelCallback: redactInPlace });
     expect(errors).toEqual([]);
     expect(rejected).toBe(0);
   });
 
-  it('should wait where the callback only copies them, a rejection retried in the call: no error', async () => {
-    const { errors, rejected, status } = await run(copyContents);
+  it('should be made at the threshold where the callback only copies them: no rejection, no error', async () => {
+    const { errors, rejected } = await run({ beforeModelCallback: copyContents });
     expect(errors).toEqual([]);
-    // It waited: the burst of numbers went out past the threshold, was refused, and was retried masked.
+    expect(rejected).toBe(0);
+  });
+
+  it("should be made at the threshold where the callback edits only a turn's first call: no error", async () => {
+    const { errors, rejected } = await run({ beforeModelCallback: briefFirstCalls, numbersFromUser: true });
+    expect(errors).toEqual([]);
+    expect(rejected).toBe(0);
+  });
+});
+
+describe('a masking that could wait, with a plugin after the guard', () => {
+  it("should not wait once the plugin changed a call's contents, though it leaves the tool steps alone", async () => {
+    const { errors, rejected } = await run({ pluginAfter: new BriefFirstCallsPlugin(), numbersFromUser: true });
+    expect(errors).toEqual([]);
+    expect(rejected).toBe(0);
+  });
+
+  it('should wait where the plugin only observes, a rejection retried in the call: no error', async () => {
+    const { errors, rejected, status } = await run({ pluginAfter: new ObservingPlugin(), numbersFromUser: true });
+    expect(errors).toEqual([]);
+    // It waited: the numbers went out past the threshold, were refused, and the request was retried masked.
     expect(rejected).toBeGreaterThan(0);
     expect(status?.retriedCalls).toBe(rejected);
   });

@@ -154,8 +154,10 @@ function recordAnswer(
   const { change, changed } = after;
   updateUsage(context.state, context.agentName, (record) => {
     const added = change === undefined ? record : recordAgentAdditions(record, change);
-    // Whether a rejection of the next call could be retried in it (masking/masking-can-wait.ts).
-    const stored = changed === undefined ? added : { ...added, changedAfterGuard: changed };
+    // Whether a rejection of the next call could be retried in it (masking/masking-can-wait.ts): once a plugin after
+    // the guard changed a call's contents, it may change any later one (one that edits only a turn's first call).
+    const stored =
+      changed === undefined ? added : { ...added, changedAfterGuard: changed || added.changedAfterGuard === true };
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, reported, model, windows, userOfContext(context));
     notice = response.errorCode ? undefined : unbelievedCount(context.agentName, model, usage, reported);

@@ -24,6 +24,7 @@ import { overflowMessageOf } from './overflow-message.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import type { GuardParts } from './guard-parts.js';
+import type { EditorsAfter } from './history-editors.js';
 import type { LeftSince } from './left-requests.js';
 import { markLearned } from './learned-rejections.js';
 import { learnFromRejection } from './model-error-event.js';
@@ -182,14 +183,15 @@ function countRetry(context: Context, parts: GuardParts): void {
 }
 
 /**
- * Whether a rejection of this call would be retried in it: nothing after the guard could edit the request, or, on the
- * last call, what ran after it only added to the contents the guard left (adk/hooks/left-requests.ts `changedSince`:
- * an observing plugin, a callback that copies the contents or adds some). Before such a call is seen, what could edit
- * is taken to.
+ * Whether a rejection of this call is sure to be retried in it: nothing after the guard could edit the request, or
+ * only plugins registered after it could, and on the agent's calls so far none changed the contents the guard left
+ * (adk/hooks/left-requests.ts `changedSince`: an observing plugin, one that adds). The agent's own callbacks may edit
+ * a call of one kind and not another: a rejection may then still be retried (a callback that copies or adds), but
+ * is not counted on.
  */
 export function retriesRejection(
   usage: { readonly changedAfterGuard?: boolean | undefined },
-  editedAfter: () => boolean,
+  editors: EditorsAfter,
 ): boolean {
-  return usage.changedAfterGuard === false || !editedAfter();
+  return editors === 'none' || (editors === 'plugins' && usage.changedAfterGuard === false);
 }
