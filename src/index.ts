@@ -25,7 +25,7 @@ export { ContextGuardConfigError, ContextGuardPinError, isContextGuardConfigErro
 // Summaries and token counts.
 export { llmSummarizer } from './adk/runtime/llm-summarizer.js';
 export type { Summarizer, SummarizeRequest, SummarizeResult, SummarizerFailureKind } from './summary/summarizer.js';
-export { tiktokenTokenizer } from './estimate/tokenizer.js';
+export { splitDigitsTokenizer, tiktokenTokenizer } from './estimate/tokenizer.js';
 export type { Tokenizer } from './estimate/tokenizer.js';
 // Status and the audit record.
 export { formatContextMeter } from './status/context-status.js';

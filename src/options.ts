@@ -197,8 +197,9 @@ export interface ContextGuardOptions extends AgentPolicy {
    */
   prices?: PriceTable;
   /**
-   * Token counter `{ name, count(text) }`; the default counts o200k_base tokens (js-tiktoken's vocabulary). A count
-   * that is not a finite number >= 0 is replaced by the built-in count (one warning). @default `tiktokenTokenizer`
+   * Token counter `{ name, count(text) }`; the default counts o200k_base tokens (js-tiktoken's vocabulary),
+   * `splitDigitsTokenizer` counts digits one a token as Gemini does. A count that is not a finite number >= 0 is
+   * replaced by the built-in count (one warning). @default `tiktokenTokenizer`
    */
   tokenizer?: Tokenizer;
   /** Where log lines go; conversation text is never logged above debug level. @default ADK's `getLogger()` */

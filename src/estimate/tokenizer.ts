@@ -2,9 +2,10 @@
  * Token counting for estimates.
  *
  * The base count comes from the `o200k_base` encoding (the vocabulary that
- * js-tiktoken ships), which is close to (and usually above) Gemini's
- * SentencePiece counts for prose and code; the calibration factor learned from
- * the provider's real counts covers the rest.
+ * js-tiktoken ships), which is close to Gemini's SentencePiece counts for prose
+ * and code; the default counts every digit as one token, as Gemini does
+ * (estimate/split-digits.ts), and the calibration factor learned from the
+ * provider's real counts covers the rest.
  *
  * A text of up to 2,048 characters is counted whole by o200k's algorithm,
  * reimplemented for counting in `o200k/`: exactly js-tiktoken's count when its
@@ -16,6 +17,7 @@
  */
 import { countExact } from './o200k/count-exact.js';
 import { classesOf, countClasses, extrapolateByClass } from './char-classes.js';
+import { tokensBeyondDigitGroups } from './split-digits.js';
 
 /** Counts the tokens of a text. Swap it through `ContextGuardOptions.tokenizer`. */
 export interface Tokenizer {
@@ -52,11 +54,23 @@ function countSampled(text: string): number {
   return Math.ceil(extrapolateByClass(sampledTokens, sampled, classesOf(text), SAMPLED_MARGIN));
 }
 
-/** The default tokenizer: `o200k_base`, linearised and sampled as described above. */
+/** `o200k_base`, linearised and sampled as described above: the count for a provider that tokenizes as OpenAI's models do. */
 export const tiktokenTokenizer: Tokenizer = {
   name: 'tiktoken-o200k',
   count(text: string): number {
     return text.length <= EXACT_LIMIT ? countExact(text) : countSampled(text);
+  },
+};
+
+/**
+ * The default tokenizer: `tiktokenTokenizer`'s count with every ASCII digit one token, as Gemini's
+ * tokenizer and most open models' count digits (o200k takes them three at a time). The digits are
+ * counted over the whole text, never sampled.
+ */
+export const splitDigitsTokenizer: Tokenizer = {
+  name: 'o200k-split-digits',
+  count(text: string): number {
+    return tiktokenTokenizer.count(text) + tokensBeyondDigitGroups(text);
   },
 };
 

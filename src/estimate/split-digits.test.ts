@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
+import { tokensBeyondDigitGroups } from './split-digits.js';
+import { splitDigitsTokenizer, tiktokenTokenizer } from './tokenizer.js';
+
+describe('tokensBeyondDigitGroups', () => {
+  it('should count what one token a digit adds to o200k groups of three', () => {
+    expect(tokensBeyondDigitGroups('')).toBe(0);
+    expect(tokensBeyondDigitGroups('no digits here')).toBe(0);
+    expect(tokensBeyondDigitGroups('7')).toBe(0);
+    expect(tokensBeyondDigitGroups('12')).toBe(1);
+    expect(tokensBeyondDigitGroups('123')).toBe(2);
+    expect(tokensBeyondDigitGroups('1234')).toBe(2);
+    expect(tokensBeyondDigitGroups('1234567')).toBe(4);
+    // Runs end at anything but an ASCII digit, the text's end included.
+    expect(tokensBeyondDigitGroups('id 1234, line 56:9')).toBe(2 + 1 + 0);
+    expect(tokensBeyondDigitGroups('x=3.14159')).toBe(0 + 3);
+  });
+
+  it('should leave digits of other scripts to o200k', () => {
+    expect(tokensBeyondDigitGroups('١٢٣٤٥ １２３')).toBe(0);
+  });
+
+  it('should add, for any text, what its digit runs add', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.stringMatching(/^[0-9]{1,12}$/), fc.stringMatching(/^[a-z ,.:]{1,6}$/))),
+        (pieces) => {
+          const text = pieces.join('');
+          let expected = 0;
+          for (const run of text.match(/[0-9]+/g) ?? []) expected += run.length - Math.ceil(run.length / 3);
+          expect(tokensBeyondDigitGroups(text)).toBe(expected);
+        },
+      ),
+      PROPERTY_RUNS,
+    );
+  });
+});
+
+describe('splitDigitsTokenizer', () => {
+  it('should count every digit as one token, in short and in sampled texts', () => {
+    const short = Array.from({ length: 40 }, (_, i) => String(1_000_000 + i * 7919)).join(' ');
+    expect(splitDigitsTokenizer.count(short)).toBe(tiktokenTokenizer.count(short) + 40 * 4);
+    // Over 2,048 characters o200k's count is sampled; the digits are counted over the whole text.
+    const long = `${'Plain prose between the numbers. '.repeat(200)}${short}`;
+    expect(long.length).toBeGreaterThan(2_048);
+    expect(splitDigitsTokenizer.count(long) - tiktokenTokenizer.count(long)).toBe(40 * 4);
+  });
+
+  it('should count text without digits as o200k does', () => {
+    const text = 'The agent looked up the order and wrote back to the customer.';
+    expect(splitDigitsTokenizer.count(text)).toBe(tiktokenTokenizer.count(text));
+  });
+});
