@@ -98,6 +98,44 @@ describe('searchEvents', () => {
     });
   });
 
+  describe('words of their own', () => {
+    /** A test run's output as a tool returns it: searched as JSON text, its line breaks written `\\n`. */
+    const testRun = event(
+      'tests',
+      functionResponse('run_tests', {
+        output: 'PASS test/cart.spec.ts\nFAIL test/ledger.spec.ts > handles refund ZK-4471\nTests: 1 failed, 41 passed',
+      }),
+    );
+    const files = Array.from({ length: 8 }, (_, at) =>
+      event(
+        `file${at}`,
+        functionResponse('read_file', {
+          content: `// failover ${at}\nfunction failover() {\n  return failoverTarget(${at}); // failover again\n}`,
+        }),
+      ),
+    );
+
+    it('should find a word at the start of a line of a tool result, as typed and alone (trial 49)', () => {
+      expect(searchEvents([testRun, ...files], 'FAIL test')[0]?.eventId).toBe('tests');
+      expect(searchEvents([testRun, ...files], 'FAIL')[0]?.eventId).toBe('tests');
+      const [hit] = searchEvents([testRun, ...files], 'FAIL');
+      expect(hit?.snippet).toContain('ZK-4471');
+    });
+
+    it('should rank a word of its own above the same letters inside longer words, the phrase aside', () => {
+      const inside = event('inside', modelText('The failover ledger moved; failover twice, failover again.'));
+      const alone = event('alone', modelText('A fail in the ledger.'));
+      // Neither holds "fail ledger" as typed: the words are scored apart.
+      expect(searchEvents([alone, inside], 'fail ledger').map((hit) => hit.eventId)).toEqual(['alone', 'inside']);
+    });
+
+    it('should take an escaped backslash before an n as no line break', () => {
+      const path = event('path', functionResponse('ls', { dir: 'C:\\notes' }));
+      // In JSON the path is C:\\notes: "otes" follows the letter n of "notes", not a line break.
+      expect(searchEvents([path], 'otes')[0]?.score).toBeLessThan(searchEvents([path], 'notes')[0]?.score ?? 0);
+    });
+  });
+
   describe('turns', () => {
     it("should number a hit by the user's messages, an answer to a confirmation in the turn before it", () => {
       const at = (id: string, invocation: string, author: string, content: Content) =>

@@ -4,7 +4,8 @@
  * log, so the model can get an exact detail back instead of a paraphrase.
  *
  * Ranking is lexical (identifiers matter more than meaning here): each query
- * term scores by occurrences, rarer terms weigh more, and an event holding the
+ * term scores by occurrences (as a word of its own; inside longer words a
+ * quarter as much), rarer terms weigh more, and an event holding the
  * whole query as typed ranks above every event that does not (the eighth
  * outside trial: "my order id" found the user's "Remember: my order id is
  * ORD-7731." below six long logs holding "order" and "id=" many times). Results
@@ -66,11 +67,31 @@ function terms(query: string): string[] {
   ];
 }
 
-function countOccurrences(haystack: string, needle: string): number {
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at >= 0 && count < 1_000; at = haystack.indexOf(needle, at + needle.length))
-    count++;
-  return count;
+/**
+ * Occurrences of a term in a text: as a word of its own, and inside a longer word ("fail" in "failover"), which weighs
+ * PART_WEIGHT as much (the forty-ninth outside trial: "FAIL" found eight files full of "failover" before the test run
+ * that failed).
+ */
+function countOccurrences(haystack: string, needle: string): { whole: number; inside: number } {
+  let whole = 0;
+  let inside = 0;
+  for (
+    let at = haystack.indexOf(needle);
+    at >= 0 && whole + inside < 1_000;
+    at = haystack.indexOf(needle, at + needle.length)
+  )
+    if (standsAlone(haystack, needle, at)) whole++;
+    else inside++;
+  return { whole, inside };
+}
+
+/** What an occurrence inside a longer word counts, against one as a word of its own. */
+const PART_WEIGHT = 0.25;
+
+/** A term's score in one event's text, before its rarity: by its occurrences as a word, else a part of those inside words. */
+function occurrenceScore({ whole, inside }: { whole: number; inside: number }): number {
+  if (whole > 0) return 1 + Math.log(whole);
+  return inside > 0 ? PART_WEIGHT * (1 + Math.log(inside)) : 0;
 }
 
 /** True when an event is a call of the tool named `toolName` or its answer (recall must not find itself). */
@@ -83,9 +104,16 @@ function isCallOf(event: SearchableEvent, toolName: string | undefined): boolean
   );
 }
 
+/** Where `needle` first stands as a word of its own in `lower`, else where it first occurs. */
+function firstAlone(lower: string, needle: string): number {
+  for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1))
+    if (standsAlone(lower, needle, at)) return at;
+  return lower.indexOf(needle);
+}
+
 function snippetAround(text: string, lower: string, needle: string, chars: number): string {
   // `lower` is `text` lower-cased; where lower-casing changed the length (İ), the index is only a guide.
-  const at = lower.length === text.length ? lower.indexOf(needle) : 0;
+  const at = lower.length === text.length ? firstAlone(lower, needle) : 0;
   const start = Math.max(0, at - Math.floor(chars / 3));
   const piece = safeHead(text.slice(start), chars);
   return `${start > 0 ? '…' : ''}${piece}${start + piece.length < text.length ? '…' : ''}`.replace(/\s+/g, ' ');
@@ -127,10 +155,10 @@ export function searchEvents(
     let score = 0;
     let best: string | undefined;
     for (const term of queryTerms) {
-      const occurrences = countOccurrences(entry.lower, term);
+      const occurrences = occurrenceScore(countOccurrences(entry.lower, term));
       if (occurrences === 0) continue;
       const rarity = Math.log(1 + texts.length / (documentFrequency.get(term) ?? 1));
-      score += (1 + Math.log(occurrences)) * rarity;
+      score += occurrences * rarity;
       best ??= term;
     }
     const exact = phrase.length >= 3 && containsPhrase(entry.lower, phrase);
@@ -160,11 +188,28 @@ export function searchEvents(
  * behind runs 10 to 19).
  */
 function containsPhrase(text: string, phrase: string): boolean {
-  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
-    const opens = atBoundary(phrase[0], text[at - 1]);
-    if (opens && atBoundary(phrase[phrase.length - 1], text[at + phrase.length])) return true;
-  }
+  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1))
+    if (standsAlone(text, phrase, at)) return true;
   return false;
+}
+
+/**
+ * Whether `piece`, found in `text` at `at`, is not part of a longer word or number. A tool result is searched as its
+ * JSON text, where a line break is the two characters `\n`: a piece after one starts a word (the forty-ninth outside
+ * trial: "FAIL test" at the start of a line of a test run's output was never found as typed).
+ */
+function standsAlone(text: string, piece: string, at: number): boolean {
+  const before = escapedBreakEndsAt(text, at - 1) ? undefined : text[at - 1];
+  return atBoundary(piece[0], before) && atBoundary(piece[piece.length - 1], text[at + piece.length]);
+}
+
+/** Whether `text[end]` ends a JSON escape of a line break or tab (`\n`, `\r`, `\t`), its backslash not escaped itself. */
+function escapedBreakEndsAt(text: string, end: number): boolean {
+  const char = text[end];
+  if (char !== 'n' && char !== 'r' && char !== 't') return false;
+  let backslashes = 0;
+  while (text[end - 1 - backslashes] === '\\') backslashes++;
+  return backslashes % 2 === 1;
 }
 
 /** A character of a word in a spaced script: letters, digits and marks, but not of scripts written without spaces. */
