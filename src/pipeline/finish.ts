@@ -106,7 +106,7 @@ function limitNotes(
   usage: Pick<UsageRecord, 'agentAddedTokens' | 'messageCutFrom'>,
 ): Pick<Decision, 'overLimit' | 'sentWhole' | 'messageCut'> {
   const { budget, factor } = observed.measure;
-  const note = fitted.messageCut && messageCutNote(fitted.messageCut, budget);
+  const note = fitted.messageCut && messageCutNote(fitted.messageCut, budget, factor);
   const said = fitted.messageCut?.before === usage.messageCutFrom; // cut again (a tool loop, a retry): said once
   const over = overLimitMessage(sentCalibrated, budget, observed.fixedTokens, factor, usage.agentAddedTokens);
   if (!fitted.heldOnEstimate) return { overLimit: over, messageCut: said ? undefined : note };
@@ -126,12 +126,17 @@ function limitNotes(
   };
 }
 
-/** The info line of a user's message cut to fit: how much of it went, by the estimate. */
-function messageCutNote(cut: MessageCut, budget: Budget): string {
+/**
+ * The info line of a user's message cut to fit: how much of it went, calibrated as the hard limit is (the forty-ninth
+ * outside trial read "~8714 tokens does not fit under 15200" beside a message the model counted at 16,250).
+ */
+function messageCutNote(cut: MessageCut, budget: Budget, factor: number): string {
+  const calibrated = (tokens: number): number => Math.ceil(tokens * factor);
   return (
-    `the turn's user content (~${cut.before} tokens: the user's message, or what a tool added as one, such as an MCP ` +
-    `resource) does not fit beside the rest under the hard limit of ${budget.hardLimit} (window ${budget.window}): ` +
-    `sent cut head and tail to ~${cut.after} tokens, with a marker where its middle was; the session keeps it whole`
+    `the turn's user content (~${calibrated(cut.before)} tokens: the user's message, or what a tool added as one, ` +
+    `such as an MCP resource) does not fit beside the rest under the hard limit of ${budget.hardLimit} (window ` +
+    `${budget.window}; tokens at the correction in force, x${factor}): sent cut head and tail to ` +
+    `~${calibrated(cut.after)} tokens, with a marker where its middle was; the session keeps it whole`
   );
 }
 

@@ -113,6 +113,11 @@ describe("a session's first call, before any real count", () => {
     expect(retried?.rejected).toBe(false);
     expect(retried!.promptTokens).toBeLessThanOrEqual(WINDOW);
     expect(sentText(retried!.contents, message)!.length).toBeLessThan(sentText(rejected!.contents, message)!.length);
+    // The retry's line states its size calibrated, as the limits are (trial 49: the estimate, 1.3x below, was shown).
+    const [line] = h.logger.matching('retrying the rejected call once');
+    const stated = Number(/at ~(\d+) tokens \(calibrated/.exec(line?.message ?? '')?.[1]);
+    expect(stated).toBeGreaterThan(retried!.promptTokens * 0.9);
+    expect(stated).toBeLessThan(retried!.promptTokens * 1.15);
   });
 
   it.each([

@@ -108,7 +108,8 @@ async function retryOnce(sent: SentCall, guardAgain: GuardAgain, parts: GuardPar
     keepAdditions(context, added.tokens, parts);
     countRetry(context, parts);
     parts.logger.info(
-      `${LOG_PREFIX} agent '${context.agentName}': retrying the rejected call once, ~${rejectedEstimate} -> ~${retried.estimate} tokens.`,
+      `${LOG_PREFIX} agent '${context.agentName}': retrying the rejected call once, at ~${retried.calibrated} tokens ` +
+        `(calibrated; before calibration ~${rejectedEstimate} -> ~${retried.estimate}).`,
     );
     return true;
   } catch (failure) {
