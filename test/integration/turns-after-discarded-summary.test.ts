@@ -39,7 +39,12 @@ describe('a turn whose stored summary is thrown away', () => {
     await harness.sessionService.appendEvent({ session: stored, event: createEvent({ author: 'user', actions }) });
     await harness.runTurns(session.id, 31, { from: 31 });
 
-    expect(logger.matching(/stored summary not applied/)).toHaveLength(1);
+    const discarded = logger.matching(/stored summary not applied/);
+    expect(discarded).toHaveLength(1);
+    // That call compacted afresh (the history is over the threshold): an info line that says so, not a warning
+    // that the full history is sent (trial 49).
+    expect(discarded[0]?.level).toBe('info');
+    expect(discarded[0]?.message).toContain('Compacting the history afresh in this call');
     const after = guard.status(await harness.storedSession(session.id), 'worker');
     expect(after.averageTurnTokens).toBeLessThan(2 * (before.averageTurnTokens ?? 0));
     expect(after.turnsLeft).toBeGreaterThan(0);

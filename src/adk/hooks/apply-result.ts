@@ -121,8 +121,12 @@ function appendBudgetLine(context: Context, request: LlmRequest, line: BudgetLin
 /** A stored summary not applied is warned about; a new one is offered to the calls queued behind this one. */
 function reportSummary(context: Context, key: string, result: GuardRequestResult, appliers: ResultAppliers): void {
   if (result.summaryDiscarded) {
-    appliers.logger.warn(
-      `${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. Sending the full history.`,
+    // Compacted afresh in this call, it costs a summary, no more (the forty-ninth outside trial read "Sending the full
+    // history" seven times on an 8k agent whose every such call compacted again).
+    const fresh = result.compaction !== undefined;
+    appliers.logger[fresh ? 'info' : 'warn'](
+      `${LOG_PREFIX} agent '${context.agentName}': stored summary not applied: ${result.summaryDiscarded}. ` +
+        (fresh ? 'Compacting the history afresh in this call.' : 'Sending the full history.'),
     );
   }
   if (result.summaryHeld) {
