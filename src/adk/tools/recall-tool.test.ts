@@ -33,6 +33,21 @@ describe('contextRecallTool', () => {
       expect(result.text).toContain('my note');
     });
 
+    it('should say that a pattern reads within one event or artifact when neither is given (trial 49)', async () => {
+      const result = (await contextRecallTool().runAsync({
+        args: { pattern: 'FAIL' },
+        toolContext: contextOn('root.worker', events),
+      })) as { error?: string };
+      expect(result.error).toContain('`pattern` and `lines` read within one event_id or artifact');
+      const bare = (await contextRecallTool().runAsync({
+        args: {},
+        toolContext: contextOn('root.worker', events),
+      })) as {
+        error?: string;
+      };
+      expect(bare.error).toBe('Give a query to search, or an event_id to read.');
+    });
+
     it('should refuse an event another branch wrote, as search does', async () => {
       const result = (await contextRecallTool().runAsync({
         args: { event_id: 'theirs' },

@@ -120,8 +120,7 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
       const branch = context.invocationContext.branch;
       if (typeof eventId === 'string' && eventId.length > 0)
         return readEventById(session.events, branch, eventId, { offset, mode }, maxExcerptChars);
-      if (typeof query !== 'string' || query.trim().length === 0)
-        return { error: 'Give a query to search, or an event_id to read.' };
+      if (typeof query !== 'string' || query.trim().length === 0) return { error: noQuery(pattern, lines) };
       // Earlier recalls and their answers would outrank the events they quote: leave them out.
       const hits = searchEvents(session.events, query, { branch, limit: maxHits, snippetChars, excludeTool: name });
       return {
@@ -275,4 +274,11 @@ async function readArtifact(
   if (text === undefined) return notFound;
   const byLines = readByLines(at.mode, () => storedTextLines(text));
   return { artifact: name, ...(byLines ?? sliceArtifactText(text, at.offset, at.length, reader.maxChars)) };
+}
+
+/** What a call with nothing to search or read is told: `pattern` and `lines` read within one event or artifact (trial 49). */
+function noQuery(pattern: unknown, lines: unknown): string {
+  return pattern !== undefined || lines !== undefined
+    ? '`pattern` and `lines` read within one event_id or artifact: give one of them (a query finds event_ids).'
+    : 'Give a query to search, or an event_id to read.';
 }
