@@ -1,21 +1,21 @@
 /**
- * Two plugins that bracket the strategy under test, so each model call is
- * seen both as ADK built it and as the strategy left it:
+ * The simulator's look at each model call, seen both as ADK built it and as the strategy left it:
  *
- *   [PreObserver, ContextGuard?, PostObserver]  (ADK runs plugins in order)
+ *   [PreObserver, ContextGuard?]  (ADK runs plugins in order), then the model (observed-model.ts)
  *
  * - Before: the raw request's ground-truth size, how many compacted events
  *   ADK's own compactor has produced so far, the guard's counters.
- * - After: the guard's counters and watermark again (did it compact?).
+ * - After, when the model receives the request: the guard's counters and watermark again (did it compact?).
  *
  * Observations are keyed by the `LlmRequest` object, which is the very object
- * the model receives (see the ADK notes, section 1). Neither plugin changes
- * the request or the state.
+ * the model receives (see the ADK notes, section 1). Nothing here changes
+ * the request or the state. The "after" look is the model's, not a plugin's registered after the guard: the guard
+ * lets a masking wait past the threshold only where nothing after it could edit the request, and an observing plugin
+ * there would measure a guard that never waits, which no application without it runs.
  *
- * An `AgentTool` child runs in a Runner without plugins, so each observer
- * also adds itself to the child as an agent-level callback when the tool is
- * first called: the pre-observer first, the post-observer last, the guard
- * (which attaches itself in between, being the plugin in between) in the middle.
+ * An `AgentTool` child runs in a Runner without plugins, so the observer
+ * also adds itself to the child as its first agent-level callback when the tool is
+ * first called (the guard attaches itself after it, being the plugin after it).
  */
 import {
   BasePlugin,
@@ -92,9 +92,11 @@ const SUMMARY_FRAMING =
   '\n\nThe conversation was compacted into the summary above. The user\'s current request is: "". ' +
   'Continue working on it from where the work stands; do not ask the user to repeat it.';
 
-/** Shared between the two plugins and the model. */
+/** Shared between the observer and the model. */
 export class ObservationBook {
   private readonly byRequest = new WeakMap<LlmRequest, CallObservation>();
+  /** The context a request was observed in before the strategy, read again when the model receives it. */
+  private readonly openedIn = new WeakMap<LlmRequest, Context>();
   private readonly histories = new Map<string, RawHistory>();
 
   constructor(
@@ -125,6 +127,7 @@ export class ObservationBook {
     const summaryTokens = counters.summaryText
       ? this.truth.countText(counters.summaryText) + this.truth.countText(SUMMARY_FRAMING)
       : 0;
+    this.openedIn.set(request, context);
     const adkCompactedEvents = context.invocationContext.session.events.filter((event) =>
       isCompactedEvent(event),
     ).length;
@@ -148,9 +151,11 @@ export class ObservationBook {
     });
   }
 
-  close(context: Context, request: LlmRequest): void {
+  /** Reads what the strategy did to `request`, as the model receives it (every callback has run). */
+  close(request: LlmRequest): void {
     const observation = this.byRequest.get(request);
-    if (!observation) return;
+    const context = this.openedIn.get(request);
+    if (!observation || !context) return;
     const counters = guardCounters(context);
     observation.guardCompactionsAfter = counters.compactions;
     observation.guardMaskingsAfter = counters.maskings;
@@ -159,42 +164,28 @@ export class ObservationBook {
   }
 }
 
-/** Adds `callback` first or last to the `beforeModelCallback` list of an AgentTool's child, once. */
-function observeAgentToolChild(
-  tool: BaseTool,
-  callback: SingleBeforeModelCallback,
-  where: 'first' | 'last',
-  done: WeakSet<LlmAgent>,
-): void {
+/** Adds `callback` first to the `beforeModelCallback` list of an AgentTool's child, once. */
+function observeAgentToolChild(tool: BaseTool, callback: SingleBeforeModelCallback, done: WeakSet<LlmAgent>): void {
   if (!isAgentTool(tool)) return;
   const child: unknown = (tool as unknown as { readonly agent?: unknown }).agent;
   if (!isLlmAgent(child) || done.has(child)) return;
   done.add(child);
   const own = child.beforeModelCallback === undefined ? [] : [child.beforeModelCallback].flat();
-  child.beforeModelCallback = where === 'first' ? [callback, ...own] : [...own, callback];
+  child.beforeModelCallback = [callback, ...own];
 }
 
 /**
- * One observer plugin: `open` notes a request before the guard (first, also on AgentTool
- * children), `close` after it (last).
+ * Registered before the strategy: sizes the request as ADK built it (`open`), on AgentTool children too; the model
+ * reads what the strategy did (`close`).
  */
-class CallObserver extends BasePlugin {
+export class PreObserver extends BasePlugin {
   private readonly children = new WeakSet<LlmAgent>();
-  constructor(
-    name: string,
-    private readonly observe: (context: Context, request: LlmRequest) => void,
-    private readonly where: 'first' | 'last',
-  ) {
-    super(name);
+  constructor(private readonly book: ObservationBook) {
+    super('simulator_pre_observer');
   }
 
   override async beforeToolCallback({ tool }: { tool: BaseTool }): Promise<Record<string, unknown> | undefined> {
-    observeAgentToolChild(
-      tool,
-      ({ context, request }) => void this.observe(context, request),
-      this.where,
-      this.children,
-    );
+    observeAgentToolChild(tool, ({ context, request }) => void this.book.open(context, request), this.children);
     return undefined;
   }
 
@@ -202,21 +193,7 @@ class CallObserver extends BasePlugin {
     callbackContext,
     llmRequest,
   }: Parameters<BasePlugin['beforeModelCallback']>[0]): Promise<LlmResponse | undefined> {
-    this.observe(callbackContext, llmRequest);
+    this.book.open(callbackContext, llmRequest);
     return undefined;
-  }
-}
-
-/** Registered before the strategy: sizes the request as ADK built it. */
-export class PreObserver extends CallObserver {
-  constructor(book: ObservationBook) {
-    super('simulator_pre_observer', (context, request) => book.open(context, request), 'first');
-  }
-}
-
-/** Registered after the strategy: reads what it did. */
-export class PostObserver extends CallObserver {
-  constructor(book: ObservationBook) {
-    super('simulator_post_observer', (context, request) => book.close(context, request), 'last');
   }
 }

@@ -40,6 +40,8 @@ export class ObservedModel extends BaseLlm {
   }
 
   override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+    // Every callback has run: what the strategy did to the request is read now (call-observer.ts).
+    this.book.close(request);
     const before = this.inner.requests.length;
     if (summaryRequestKind(request)) return yield* this.summarize(request, before);
     try {

@@ -30,7 +30,7 @@ import { summaryOutputTokens } from './summary-requests.js';
 import { answeringSummaries, summaryRequestKind } from '../src/testing/index.js';
 import { buildAgents } from './build-agents.js';
 import { budgetLineFacts } from './budget-line-work.js';
-import { ObservationBook, PostObserver, PreObserver } from './call-observer.js';
+import { ObservationBook, PreObserver } from './call-observer.js';
 import { expectationViolations } from './expectations.js';
 import { ratioGroundTruth, tokenizerGroundTruth } from './ground-truth.js';
 import { ObservedModel } from './observed-model.js';
@@ -171,7 +171,6 @@ export async function runScenario(
         })
       : undefined;
   if (guard) plugins.push(guard);
-  plugins.push(new PostObserver(book));
   const store = await openSessionService(options.sessionStore ?? 'memory');
   const sessionService = store.service;
 

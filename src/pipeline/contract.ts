@@ -106,10 +106,9 @@ export interface GuardRequestInput {
    */
   readonly firstMessageOnEstimate?: boolean | undefined;
   /**
-   * A rejection of this call's request is sure to be retried in the call (nothing after the guard could edit it, or
-   * only plugins that changed no call's contents so far: adk/hooks/retry-rejected.ts `retriesRejection`): a masking
-   * for room may then wait past the threshold (masking/masking-can-wait.ts) with the retry as its backstop.
-   * @default false
+   * A rejection of this call's request is sure to be retried in the call: no plugin registered after the guard and
+   * no callback of the agent's could edit it (adk/hooks/history-editors.ts). A masking for room may then wait past
+   * the threshold (masking/masking-can-wait.ts) with the retry as its backstop. @default false
    */
   readonly rejectionRetried?: boolean | undefined;
   /** A summary prepared in the background for this session and agent (background compaction), if any. */

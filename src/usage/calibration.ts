@@ -34,13 +34,6 @@ export interface UsageCalibration {
    */
   readonly agentAddedTokens?: number | undefined;
   /**
-   * Whether the agent's own callbacks or plugins after the guard changed the contents the guard left (not only added
-   * to them) on any call of the agent's seen so far: a rejection then cannot be retried in the call, so a masking
-   * for room does not wait (masking/masking-can-wait.ts). Absent in records written before 2026-12-07, and before a
-   * call was seen.
-   */
-  readonly changedAfterGuard?: boolean | undefined;
-  /**
    * Counts since the last pair that did not grow past `realPromptTokens` while the request grew a tenth past
    * `lastEstimate` (usage/count-plateau.ts): a provider cutting the prompt. Absent in records written before 2026-12-07.
    */
@@ -72,7 +65,6 @@ export function decodeCalibration(read: FieldReader): UsageCalibration {
     correctionModel: read.string('correctionModel'),
     outputTokens: read.number('outputTokens', { max: MAX_PLAUSIBLE_TOKENS }),
     agentAddedTokens: read.tokens('agentAddedTokens', MAX_PLAUSIBLE_TOKENS),
-    changedAfterGuard: read.oneOf('changedAfterGuard', [true, false]),
     samePromptReports: read.tokens('samePromptReports', MAX_PLAUSIBLE_TOKENS),
     correctionFromSummary: read.boolean('correctionFromSummary') || undefined,
     countBeforeReduction: read.tokens('countBeforeReduction', MAX_PLAUSIBLE_TOKENS),

@@ -1,10 +1,11 @@
 /**
- * A masking for room waits past the threshold only where a rejection is sure to be retried in the call (trial 48). An
- * 8k agent reads ~3 KB of prose a turn and has its own before-model callback, or a plugin after the guard; in turn 12
- * numbers arrive, which a provider that splits digits (as Gemma's tokenizer does) counts 2.7 times the estimate. Where
- * the masking waited and what ran after the guard had changed the contents, the provider refused the request, the
- * retry was ruled out, and the "input token count exceeds" error reached the user: a callback that copied the
- * contents (trial 48), one that edits only a turn's first call, seen unchanged on the tool steps before it (trial 50).
+ * A masking for room waits past the threshold only where a rejection is sure to be retried in the call: nothing after
+ * the guard could edit the request (trial 48). An 8k agent reads ~3 KB of prose a turn and has its own before-model
+ * callback, or a plugin after the guard; in turn 12 numbers arrive, which a provider that splits digits (as Gemma's
+ * tokenizer does) counts 2.7 times the estimate. Where the masking waited and what ran after the guard changed the
+ * contents, the provider refused the request, the retry was ruled out, and the "input token count exceeds" error
+ * reached the user: a callback that copied the contents (trial 48), one that edits only a turn's first call, seen
+ * unchanged on the tool steps before it (trial 50), a plugin that redacts only what it finds (review 41).
  */
 import { BasePlugin, FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmRequest } from '@google/adk';
 import { getEncoding } from 'js-tiktoken';
@@ -170,14 +171,22 @@ describe('a masking that could wait, on an agent with a before-model callback of
 });
 
 describe('a masking that could wait, with a plugin after the guard', () => {
-  it("should not wait once the plugin changed a call's contents, though it leaves the tool steps alone", async () => {
+  it("should not wait behind a plugin that changes a turn's first call, though it leaves the tool steps alone", async () => {
     const { errors, rejected } = await run({ pluginAfter: new BriefFirstCallsPlugin(), numbersFromUser: true });
     expect(errors).toEqual([]);
     expect(rejected).toBe(0);
   });
 
-  it('should wait where the plugin only observes, a rejection retried in the call: no error', async () => {
-    const { errors, rejected, status } = await run({ pluginAfter: new ObservingPlugin(), numbersFromUser: true });
+  it('should not wait behind one that only observes: whether a plugin edits a call is not known before it runs', async () => {
+    const { errors, rejected } = await run({ pluginAfter: new ObservingPlugin(), numbersFromUser: true });
+    expect(errors).toEqual([]);
+    expect(rejected).toBe(0);
+  });
+});
+
+describe('a masking that could wait, with nothing after the guard', () => {
+  it('should wait, the rejection retried in the call: no error', async () => {
+    const { errors, rejected, status } = await run({ numbersFromUser: true });
     expect(errors).toEqual([]);
     // It waited: the numbers went out past the threshold, were refused, and the request was retried masked.
     expect(rejected).toBeGreaterThan(0);

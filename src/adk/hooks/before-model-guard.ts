@@ -10,12 +10,12 @@ import { CompactionHooks, compactionTrigger } from './compaction-hooks.js';
 import type { GuardParts } from './guard-parts.js';
 import type { PolicyCache } from '../runtime/policy-cache.js';
 import { CONSOLIDATE_CONTEXT_FLAG, readRequest, readStoredState } from './read-request.js';
-import { editorsAfter, editorsAfterCallback, historyMayBeEdited, type EditorsAfter } from './history-editors.js';
+import { historyMayBeEdited, requestMayBeEditedAfter, requestMayBeEditedAfterCallback } from './history-editors.js';
 import { scopeOfContext } from '../runtime/session-scope.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { installRetryingModel, offerRetry } from '../runtime/retrying-model.js';
-import { retriesRejection, retryRejected, type RetryDecision } from './retry-rejected.js';
+import { retryRejected, type RetryDecision } from './retry-rejected.js';
 import { listedRoutedName } from '../runtime/listed-routed-name.js';
 import { hideOwnArtifacts } from './hide-own-artifacts.js';
 import { markCodeOutputs } from './code-output-marks.js';
@@ -54,7 +54,7 @@ export class BeforeModelGuard {
   guardAsPlugin(context: Context, request: LlmRequest, plugin: BasePlugin): Promise<void> {
     const { invocationContext } = context;
     return this.guard(context, request, historyMayBeEdited(invocationContext, plugin), {
-      editors: () => editorsAfter(invocationContext, plugin),
+      editedAfter: () => requestMayBeEditedAfter(invocationContext, plugin),
     });
   }
 
@@ -63,7 +63,12 @@ export class BeforeModelGuard {
    * reject it as too long (adk/hooks/retry-rejected.ts); never throws. `exact`: something before the guard
    * could have edited the history (adk/hooks/history-editors.ts): the measure cache compares every content.
    */
-  async guard(context: Context, request: LlmRequest, exact = true, after?: Pick<GuardCall, 'editors'>): Promise<void> {
+  async guard(
+    context: Context,
+    request: LlmRequest,
+    exact = true,
+    after?: Pick<GuardCall, 'editedAfter'>,
+  ): Promise<void> {
     if (this.handled.has(request)) return;
     this.handled.add(request);
     if (this.parts.returns.nextCall(context, after !== undefined))
@@ -76,8 +81,8 @@ export class BeforeModelGuard {
     const built = request.contents;
     let sent: GuardRequestResult | undefined;
     // As one of the agent's own callbacks (attached, an AgentTool child's) unless the plugin said otherwise.
-    const editors = after?.editors ?? (() => editorsAfterCallback(context.invocationContext));
-    const call = { exact, editors };
+    const editedAfter = after?.editedAfter ?? (() => requestMayBeEditedAfterCallback(context.invocationContext));
+    const call = { exact, editedAfter };
     await this.parts.queue.run(key, async () => void (sent = await this.guardInOrder(context, request, key, call)));
     if (!sent) return;
     const again = (retry: RetryDecision) => this.guardAgain(context, request, key, retry);
@@ -112,11 +117,7 @@ export class BeforeModelGuard {
     await this.parts.queue.run(
       key,
       async () =>
-        void (result = await this.guardInOrder(context, request, key, {
-          exact: true,
-          editors: () => 'callbacks' as const,
-          retry,
-        })),
+        void (result = await this.guardInOrder(context, request, key, { exact: true, editedAfter: () => true, retry })),
     );
     return result;
   }
@@ -164,7 +165,7 @@ export class BeforeModelGuard {
   ): boolean {
     // Read only on an agent's first call of a session: the rest is never needed after it.
     if (call.retry || !isFirstCall(usage) || this.policies.given(context.agentName, 'defaultCorrection')) return false;
-    return normalizeModelName(request.model ?? '').startsWith('gemini') && call.editors() === 'none';
+    return normalizeModelName(request.model ?? '').startsWith('gemini') && !call.editedAfter();
   }
 
   /** The result applied, or undefined when the guard is off, failed, or `accept` refused it. */
@@ -239,7 +240,7 @@ export class BeforeModelGuard {
         recallPending,
         summaryRejection,
         fixedPart,
-        afterGuard: { firstMessageOnEstimate, rejectionRetried: retriesRejection(usage, call.editors()) },
+        afterGuard: { firstMessageOnEstimate, rejectionRetried: !call.editedAfter() },
       };
       const read = readRequest(context, request, key, policy, state, hooks, this.parts, exact);
       const result = await guardRequest(read.input);
@@ -254,7 +255,7 @@ export class BeforeModelGuard {
       this.learnAfterApplied(context, { rejection: summaryRejection, names, policy, request });
       if (stored.consolidate && result.state.compactionRequestServed) clearConsolidateRequest(context);
       const fixed = fixedPart.now();
-      this.parts.left.remember(context, request, fixed.systemTokens + fixed.toolTokens, call.editors() !== 'none');
+      this.parts.left.remember(context, request, fixed.systemTokens + fixed.toolTokens);
       return result;
     } catch (error) {
       // Fail open: the request goes as ADK built it, the turn is not failed by the guard.
@@ -273,11 +274,12 @@ export class BeforeModelGuard {
 }
 
 /**
- * How one call is guarded: `exact` and what could edit the request after the guard (history-editors.ts), a retry.
+ * How one call is guarded: `exact` (history-editors.ts), whether a plugin or callback after the guard could edit it
+ * (then a rejection of it may not be retried: no masking waits on it), a retry.
  */
 interface GuardCall {
   readonly exact: boolean;
-  readonly editors: () => EditorsAfter;
+  readonly editedAfter: () => boolean;
   readonly retry?: RetryDecision | undefined;
 }
 

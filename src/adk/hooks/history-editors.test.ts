@@ -10,7 +10,7 @@ import {
   type LlmResponse,
 } from '@google/adk';
 import { ContextGuard } from '../../index.js';
-import { editorsAfter, editorsAfterCallback, historyMayBeEdited } from './history-editors.js';
+import { historyMayBeEdited, requestMayBeEditedAfter, requestMayBeEditedAfterCallback } from './history-editors.js';
 
 /** A plugin that only observes responses: it cannot edit a request. */
 class ObservingPlugin extends BasePlugin {
@@ -76,26 +76,28 @@ describe('historyMayBeEdited', () => {
   });
 });
 
-describe('editorsAfter', () => {
+describe('requestMayBeEditedAfter', () => {
   const guard = new ContextGuard({ contextWindow: 100_000 });
   const plain = () => new LlmAgent({ name: 'worker' });
 
   it('should say nothing can edit the request after the guard when no later plugin or agent callback edits requests', () => {
-    expect(editorsAfter(callOf([guard], plain()), guard)).toBe('none');
+    expect(requestMayBeEditedAfter(callOf([guard], plain()), guard)).toBe(false);
     expect(
-      editorsAfter(callOf([new EditingPlugin('before'), guard, new ObservingPlugin('after')], plain()), guard),
-    ).toBe('none');
+      requestMayBeEditedAfter(
+        callOf([new EditingPlugin('before'), guard, new ObservingPlugin('after')], plain()),
+        guard,
+      ),
+    ).toBe(false);
   });
 
-  it("should tell a plugin after the guard with a before-model callback from the agent's own before-model callback", () => {
-    expect(editorsAfter(callOf([guard, new EditingPlugin('after')], plain()), guard)).toBe('plugins');
+  it("should count a plugin after the guard with a before-model callback, and the agent's own before-model callback", () => {
+    expect(requestMayBeEditedAfter(callOf([guard, new EditingPlugin('after')], plain()), guard)).toBe(true);
     const own = new LlmAgent({ name: 'worker', beforeModelCallback: () => undefined });
-    expect(editorsAfter(callOf([guard], own), guard)).toBe('callbacks');
-    expect(editorsAfter(callOf([guard, new EditingPlugin('after')], own), guard)).toBe('callbacks');
+    expect(requestMayBeEditedAfter(callOf([guard], own), guard)).toBe(true);
   });
 
-  it('should say anything may when the guard is not among the plugins', () => {
-    expect(editorsAfter(callOf([new ObservingPlugin('observer')], plain()), guard)).toBe('callbacks');
+  it('should say it may when the guard is not among the plugins', () => {
+    expect(requestMayBeEditedAfter(callOf([new ObservingPlugin('observer')], plain()), guard)).toBe(true);
   });
 });
 
@@ -105,16 +107,16 @@ describe("a guard's own callbacks on the agent", () => {
 
   it('should not count a guard callback as an edit after the guard, in either form', () => {
     const attached = guard.attachTo<LlmAgent>(new LlmAgent({ name: 'child' }));
-    expect(editorsAfter(callOf([guard], attached), guard)).toBe('none');
-    expect(editorsAfterCallback(callOf([], attached))).toBe('none');
+    expect(requestMayBeEditedAfter(callOf([guard], attached), guard)).toBe(false);
+    expect(requestMayBeEditedAfterCallback(callOf([], attached))).toBe(false);
   });
 
   it("should count an agent's callback after the guard's, and none when no guard callback is there", () => {
     const attached = guard.attachTo<LlmAgent>(new LlmAgent({ name: 'child', beforeModelCallback: own }));
     // Attached after the agent's own: nothing edits after the guard's callback.
-    expect(editorsAfterCallback(callOf([], attached))).toBe('none');
+    expect(requestMayBeEditedAfterCallback(callOf([], attached))).toBe(false);
     attached.beforeModelCallback = [...attached.canonicalBeforeModelCallbacks, own];
-    expect(editorsAfterCallback(callOf([], attached))).toBe('callbacks');
-    expect(editorsAfterCallback(callOf([], new LlmAgent({ name: 'bare' })))).toBe('callbacks');
+    expect(requestMayBeEditedAfterCallback(callOf([], attached))).toBe(true);
+    expect(requestMayBeEditedAfterCallback(callOf([], new LlmAgent({ name: 'bare' })))).toBe(true);
   });
 });

@@ -61,38 +61,29 @@ export function historyMayBeEdited(invocationContext: InvocationContext, guard: 
 }
 
 /**
- * What could edit the request the guard leaves, registered or written after it. A retry of a rejected request
- * cannot keep an edit made in place (adk/hooks/retry-rejected.ts), so a request the guard sends on a guess must not
- * depend on one:
- * - `none`: nothing;
- * - `plugins`: only plugins registered after the guard with a `beforeModelCallback` (what they did to the agent's
- *   earlier calls is learned: adk/hooks/left-requests.ts `changedSince`);
- * - `callbacks`: the agent's own before-model callbacks, which ADK runs after the plugins': the application's code,
- *   which may edit one kind of call and not another (the fiftieth outside trial: a callback that edits only a turn's
- *   first call, unseen on the tool steps before it); or it cannot be told.
+ * True when something after `guard` could edit the request it leaves (or when it cannot be told): a plugin
+ * registered after it with a `beforeModelCallback`, or the agent's own before-model callbacks, which ADK runs
+ * after the plugins'. A retry of a rejected request cannot keep an edit they make in place
+ * (adk/hooks/retry-rejected.ts), so a request the guard sends on a guess must not depend on one.
  */
-export type EditorsAfter = 'none' | 'plugins' | 'callbacks';
-
-/** What could edit the request after `guard`, a plugin of the Runner. */
-export function editorsAfter(invocationContext: InvocationContext, guard: BasePlugin): EditorsAfter {
+export function requestMayBeEditedAfter(invocationContext: InvocationContext, guard: BasePlugin): boolean {
   const around = pluginsAround(invocationContext, guard);
   const agent = invocationContext.agent;
-  if (!around || !agent || !isLlmAgent(agent)) return 'callbacks';
+  if (!around || around.after.some(mayEditRequest) || !agent || !isLlmAgent(agent)) return true;
   // A guard's own callbacks on the agent (attached to an AgentTool child, say) edit nothing after it.
-  if (agent.canonicalBeforeModelCallbacks.some((callback) => !isGuardCallback(callback))) return 'callbacks';
-  return around.after.some(mayEditRequest) ? 'plugins' : 'none';
+  return agent.canonicalBeforeModelCallbacks.some((callback) => !isGuardCallback(callback));
 }
 
 /**
  * The same for the guard run as one of the agent's own callbacks (attached, or an AgentTool child's): plugins ran
  * before it, so what can edit after it is a callback of the agent's after the guard's.
  */
-export function editorsAfterCallback(invocationContext: InvocationContext): EditorsAfter {
+export function requestMayBeEditedAfterCallback(invocationContext: InvocationContext): boolean {
   const agent = invocationContext.agent;
-  if (!agent || !isLlmAgent(agent)) return 'callbacks';
+  if (!agent || !isLlmAgent(agent)) return true;
   const callbacks = agent.canonicalBeforeModelCallbacks;
   const at = callbacks.findIndex(isGuardCallback);
-  return at < 0 || callbacks.slice(at + 1).some((callback) => !isGuardCallback(callback)) ? 'callbacks' : 'none';
+  return at < 0 || callbacks.slice(at + 1).some((callback) => !isGuardCallback(callback));
 }
 
 /** Whether `plugin`'s class overrides BasePlugin's `beforeModelCallback` (which does nothing). */

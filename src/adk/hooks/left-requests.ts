@@ -6,7 +6,6 @@
  * by those, the after hook measures what the agent's callbacks added (usage/agent-additions.ts).
  */
 import type { Context, LlmRequest } from '@google/adk';
-import { addedContents } from '../../estimate/added-contents.js';
 import { netTokens, requestShape, type RequestShape } from '../../estimate/added-tokens.js';
 import type { TokenMemo } from '../../estimate/estimate-request.js';
 import { editedInPlace, inPlaceChange, sentContents, type SentContents } from '../../estimate/sent-contents.js';
@@ -17,8 +16,6 @@ interface LeftRequest {
   readonly shape: RequestShape;
   /** The shape's contents as they were sent: a later edit in place cannot be kept by a retry. */
   readonly sent: SentContents;
-  /** Something after the guard could edit the request (history-editors.ts): only then is `changedSince` asked. */
-  readonly watched: boolean;
 }
 
 /** What a retry reads of the request the guard left. */
@@ -38,10 +35,10 @@ export class LeftRequests {
   ) {}
 
   /** Keeps `request` as the guard leaves it for the model; `fixedTokens`: its fixed part's estimate now. */
-  remember(context: Context, request: LlmRequest, fixedTokens?: number, watched = true): void {
+  remember(context: Context, request: LlmRequest, fixedTokens?: number): void {
     const { systemInstruction, tools } = request.config ?? {};
     const shape = requestShape(systemInstruction, tools, request.contents, fixedTokens);
-    this.left.set(context.actions, { request, shape, sent: sentContents(shape.contents), watched });
+    this.left.set(context.actions, { request, shape, sent: sentContents(shape.contents) });
   }
 
   /**
@@ -64,18 +61,6 @@ export class LeftRequests {
     if (!left || request !== left.request) return undefined;
     // A retry carries what was added, never a removal (usage/agent-additions.ts).
     return { shape: left.shape, added: Math.max(0, this.changeSince(left)), edited: editedInPlace(left.sent) };
-  }
-
-  /**
-   * Whether what ran after the guard changed the contents it left (edited one in place, removed, replaced or moved
-   * one: a retry of a rejection could not keep that), rather than only added to them; undefined when the guard did
-   * not see the call, or nothing after it could edit (not compared: every call would pay for it). Read before
-   * `takeChange`.
-   */
-  changedSince(context: Context): boolean | undefined {
-    const left = this.left.get(context.actions);
-    if (!left?.watched) return undefined;
-    return editedInPlace(left.sent) || addedContents(left.shape.contents, left.request.contents ?? []) === undefined;
   }
 
   /** Nothing to measure after this call's answer: a retry already recorded what was added (adk/hooks/retry-rejected.ts). */

@@ -69,9 +69,8 @@ export function recordResponse(
   const overflow = !response.partial && learnFromFailedAnswer(context, response, model, recorders);
   if (!response.partial) attachRecords(context, response, recorders, bill, overflow);
   // Before the count is paired with the estimate: the request the model got is the one the agent's callbacks left.
-  const changed = recorders.left.changedSince(context);
-  const after = { change: recorders.left.takeChange(context), changed };
-  recordAnswer(context, response, reported, model, bill, recorders, after);
+  const change = recorders.left.takeChange(context);
+  recordAnswer(context, response, reported, model, bill, recorders, change);
   if (bill) recordUsageTelemetry(context.agentName, model, bill);
 }
 
@@ -148,16 +147,11 @@ function recordAnswer(
   model: string | undefined,
   bill: CallBill | undefined,
   { windows, warnings }: Pick<ResponseRecorders, 'windows' | 'warnings'>,
-  after: { readonly change: number | undefined; readonly changed: boolean | undefined },
+  change: number | undefined,
 ): void {
   let notice: CountNotice | undefined;
-  const { change, changed } = after;
   updateUsage(context.state, context.agentName, (record) => {
-    const added = change === undefined ? record : recordAgentAdditions(record, change);
-    // Whether a rejection of the next call could be retried in it (masking/masking-can-wait.ts): once a plugin after
-    // the guard changed a call's contents, it may change any later one (one that edits only a turn's first call).
-    const stored =
-      changed === undefined ? added : { ...added, changedAfterGuard: changed || added.changedAfterGuard === true };
+    const stored = change === undefined ? record : recordAgentAdditions(record, change);
     // An answer, not an error response: the model accepted the request.
     const usage = response.errorCode ? stored : acceptRequest(stored, reported, model, windows, userOfContext(context));
     notice = response.errorCode ? undefined : unbelievedCount(context.agentName, model, usage, reported);

@@ -24,7 +24,6 @@ import { overflowMessageOf } from './overflow-message.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import type { GuardParts } from './guard-parts.js';
-import type { EditorsAfter } from './history-editors.js';
 import type { LeftSince } from './left-requests.js';
 import { markLearned } from './learned-rejections.js';
 import { learnFromRejection } from './model-error-event.js';
@@ -181,18 +180,4 @@ function countRetry(context: Context, parts: GuardParts): void {
   updateUsage(context.state, context.agentName, withRetriedCall);
   parts.calls.stash(context, RETRY_COUNTS);
   recordRetriedCall(context.agentName);
-}
-
-/**
- * Whether a rejection of this call is sure to be retried in it: nothing after the guard could edit the request, or
- * only plugins registered after it could, and on the agent's calls so far none changed the contents the guard left
- * (adk/hooks/left-requests.ts `changedSince`: an observing plugin, one that adds). The agent's own callbacks may edit
- * a call of one kind and not another: a rejection may then still be retried (a callback that copies or adds), but
- * is not counted on.
- */
-export function retriesRejection(
-  usage: { readonly changedAfterGuard?: boolean | undefined },
-  editors: EditorsAfter,
-): boolean {
-  return editors === 'none' || (editors === 'plugins' && usage.changedAfterGuard === false);
 }
