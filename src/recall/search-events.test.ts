@@ -25,6 +25,12 @@ describe('searchEvents', () => {
     expect(searchEvents(loop, 'failing test').map((hit) => hit.eventId)).toEqual(['step40', 'step5']);
   });
 
+  it('should find an id a query ends with a full stop', () => {
+    const said = event('said', userText('Remember: my order is ORD-7731, please.'), { author: 'user' });
+    expect(searchEvents([said], 'my order is ORD-7731.')[0]?.eventId).toBe('said');
+    expect(searchEvents([said], 'ORD-7731.')[0]?.eventId).toBe('said');
+  });
+
   it('should rank the phrase as typed above the same characters inside a longer number', () => {
     const runs = Array.from({ length: 19 }, (_, at) =>
       event(`run${at + 1}`, userText(`Done: checksum C-${at + 1}-77.`), { invocationId: `inv-${at}`, author: 'user' }),
@@ -130,9 +136,21 @@ describe('searchEvents', () => {
     });
 
     it('should take an escaped backslash before an n as no line break', () => {
-      const path = event('path', functionResponse('ls', { dir: 'C:\\notes' }));
-      // In JSON the path is C:\\notes: "otes" follows the letter n of "notes", not a line break.
+      // Another agent's result as ADK hands it on, in JSON text: the path C:\notes is written C:\\notes there.
+      const foreign = userText('For context: [reader] `ls` tool returned result: {"dir":"C:\\\\notes"}');
+      const path = event('path', foreign);
       expect(searchEvents([path], 'otes')[0]?.score).toBeLessThan(searchEvents([path], 'notes')[0]?.score ?? 0);
+    });
+
+    it('should read a tool result that holds JSON text (an MCP tool) and colour codes as their words', () => {
+      const output = 'PASS test/cart.spec.ts\n\u001b[31mFAIL\u001b[39m test/ledger.spec.ts > handles refund ZK-4471';
+      const mcp = event(
+        'mcp',
+        functionResponse('run_tests', { content: [{ type: 'text', text: JSON.stringify({ output }) }] }),
+      );
+      const [hit] = searchEvents([mcp, ...files], 'FAIL');
+      expect(hit?.eventId).toBe('mcp');
+      expect(hit?.snippet).toContain('FAIL test/ledger.spec.ts');
     });
   });
 

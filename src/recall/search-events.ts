@@ -13,6 +13,7 @@
  */
 import type { Content } from '@google/genai';
 import { renderContent } from '../summary/render-content.js';
+import { searchText } from './search-text.js';
 import { safeHead } from '../text/truncate-text.js';
 
 export interface SearchableEvent {
@@ -50,6 +51,11 @@ function eventText(event: SearchableEvent): string {
   return event.content ? renderContent(event.content, FULL_TEXT_LIMITS) : '';
 }
 
+/** An event's text as the search reads it: tool data as its values (recall/search-text.ts). */
+function searchedText(event: SearchableEvent): string {
+  return event.content ? searchText(event.content, FULL_TEXT_LIMITS) : '';
+}
+
 /** Whether an agent on `branch` sees an event (ADK's rule: the event's branch is a prefix of the agent's). */
 export function isVisibleTo(event: SearchableEvent, branch: string | undefined): boolean {
   if (!event.branch || !branch) return true;
@@ -62,6 +68,8 @@ function terms(query: string): string[] {
       query
         .toLowerCase()
         .split(/[^\p{L}\p{N}_\-./#@]+/u)
+        // A sentence's full stop is not part of the id it ends ("my order is ORD-7731."): review 41.
+        .map((term) => term.replace(/[.\-/]+$/u, ''))
         .filter((term) => term.length >= 2),
     ),
   ];
@@ -143,7 +151,7 @@ export function searchEvents(
       turnOf.set(invocation, Math.max(1, turns));
     }
     if (!event.content || !isVisibleTo(event, options.branch) || isCallOf(event, options.excludeTool)) continue;
-    const text = eventText(event);
+    const text = searchedText(event);
     if (text.length > 0) texts.push({ event, text, lower: text.toLowerCase(), turn: turnOf.get(invocation) ?? 1 });
   }
   const documentFrequency = new Map<string, number>();
