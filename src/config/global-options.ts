@@ -69,7 +69,7 @@ export const GLOBAL_OPTIONS = {
     defaultText: '`tiktokenTokenizer`',
     short:
       "Token counter `{ name, count(text) }`; the default counts o200k_base tokens (js-tiktoken's vocabulary), `splitDigitsTokenizer` counts digits one a token as Gemini does.",
-    long: "The default counts o200k_base tokens (js-tiktoken's vocabulary), linear-time and sampled. `splitDigitsTokenizer` counts every digit as one token, as Gemini does (o200k takes three a token): for Gemini agents that read numbers in bursts (logs, ids, tables), where a burst comes at up to twice its o200k count ([design](design.md#digits-one-token-each)). Any `{ name, count }` serves (a missing or empty `name` is refused: logs and reports say it), e.g. the classic chars/4: `{ name: 'chars4', count: (text) => Math.ceil(text.length / 4) }`. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.",
+    long: "The default counts o200k_base tokens (js-tiktoken's vocabulary), linear-time and sampled. `splitDigitsTokenizer` counts every digit as one token, as Gemini does (o200k takes three a token): for Gemini agents that read numbers in bursts (logs, ids, tables), where a burst of numbers is counted up to 2.7 times its o200k count ([design](design.md#digits-one-token-each)). Any `{ name, count }` serves (a missing or empty `name` is refused: logs and reports say it), e.g. the classic chars/4: `{ name: 'chars4', count: (text) => Math.ceil(text.length / 4) }`. A count that is not a finite number ≥ 0 is replaced by the built-in count, with one warning.",
   },
   logger: {
     scope: 'global',

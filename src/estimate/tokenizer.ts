@@ -3,9 +3,9 @@
  *
  * The base count comes from the `o200k_base` encoding (the vocabulary that
  * js-tiktoken ships), which is close to Gemini's SentencePiece counts for prose
- * and code; the default counts every digit as one token, as Gemini does
- * (estimate/split-digits.ts), and the calibration factor learned from the
- * provider's real counts covers the rest.
+ * and code; `splitDigitsTokenizer`, an option, counts every digit as one token,
+ * as Gemini does (estimate/split-digits.ts); the calibration factor learned from
+ * the provider's real counts covers the rest.
  *
  * A text of up to 2,048 characters is counted whole by o200k's algorithm,
  * reimplemented for counting in `o200k/`: exactly js-tiktoken's count when its
@@ -54,7 +54,7 @@ function countSampled(text: string): number {
   return Math.ceil(extrapolateByClass(sampledTokens, sampled, classesOf(text), SAMPLED_MARGIN));
 }
 
-/** `o200k_base`, linearised and sampled as described above: the count for a provider that tokenizes as OpenAI's models do. */
+/** The default tokenizer: `o200k_base`, linearised and sampled as described above. */
 export const tiktokenTokenizer: Tokenizer = {
   name: 'tiktoken-o200k',
   count(text: string): number {
@@ -63,8 +63,9 @@ export const tiktokenTokenizer: Tokenizer = {
 };
 
 /**
- * The default tokenizer: `tiktokenTokenizer`'s count with every ASCII digit one token, as Gemini's
- * tokenizer and most open models' count digits (o200k takes them three at a time). The digits are
+ * `tiktokenTokenizer`'s count with every ASCII digit one token, as Gemini's tokenizer and most open
+ * models' count digits (o200k takes them three at a time): the `tokenizer` option for agents that read
+ * numbers in bursts (not the default: docs/design.md, "Digits, one token each"). The digits are
  * counted over the whole text, never sampled.
  */
 export const splitDigitsTokenizer: Tokenizer = {

@@ -106,11 +106,12 @@ function limitNotes(
   usage: Pick<UsageRecord, 'agentAddedTokens' | 'messageCutFrom'>,
 ): Pick<Decision, 'overLimit' | 'sentWhole' | 'messageCut'> {
   const { budget, factor } = observed.measure;
-  const note = fitted.messageCut && messageCutNote(fitted.messageCut, budget, factor);
+  // Held on the estimate, the message was cut to the hard limit by the estimate itself (fit-request.ts `messageFactor`).
+  const note = fitted.messageCut && messageCutNote(fitted.messageCut, budget, fitted.heldOnEstimate ? 1 : factor);
   const said = fitted.messageCut?.before === usage.messageCutFrom; // cut again (a tool loop, a retry): said once
   const over = overLimitMessage(sentCalibrated, budget, observed.fixedTokens, factor, usage.agentAddedTokens);
   if (!fitted.heldOnEstimate) return { overLimit: over, messageCut: said ? undefined : note };
-  const atDefault = `~${sentCalibrated} at the correction in force (x${factor}) until the provider counts this agent's request`;
+  const atDefault = `~${sentCalibrated} at the correction in force (x${rounded(factor)}) until the provider counts this agent's request`;
   if (note)
     return {
       messageCut: said
@@ -132,13 +133,17 @@ function limitNotes(
  */
 function messageCutNote(cut: MessageCut, budget: Budget, factor: number): string {
   const calibrated = (tokens: number): number => Math.ceil(tokens * factor);
+  const measured = factor === 1 ? 'tokens by the estimate' : `tokens at the correction in force, x${rounded(factor)}`;
   return (
     `the turn's user content (~${calibrated(cut.before)} tokens: the user's message, or what a tool added as one, ` +
     `such as an MCP resource) does not fit beside the rest under the hard limit of ${budget.hardLimit} (window ` +
-    `${budget.window}; tokens at the correction in force, x${factor}): sent cut head and tail to ` +
-    `~${calibrated(cut.after)} tokens, with a marker where its middle was; the session keeps it whole`
+    `${budget.window}; ${measured}): sent cut head and tail to ~${calibrated(cut.after)} tokens, with a marker ` +
+    `where its middle was; the session keeps it whole`
   );
 }
+
+/** A correction as a log line shows it. */
+const rounded = (factor: number): number => Math.round(factor * 100) / 100;
 
 /**
  * The estimator's framing of a reduced request (what is sent as measured has `measure.framing`). The sent contents

@@ -101,6 +101,12 @@ describe("a session's first call, before any real count", () => {
     const notes = h.logger.matching(/the turn's user content \(~\d+ tokens: .*\) does not fit/);
     expect(notes.map((line) => line.level)).toEqual(['info']);
     expect(h.overLimitWarnings()).toBe(0);
+    // Cut by the estimate, the note says so and states what was sent under the limit it names (review 41: scaled
+    // by the default correction, the sent figure stood above the hard limit and the window in the same line).
+    const note = notes[0]?.message ?? '';
+    expect(note).toContain('tokens by the estimate');
+    const limit = Number(/under the hard limit of (\d+)/.exec(note)?.[1]);
+    expect(Number(/cut head and tail to ~(\d+) tokens/.exec(note)?.[1])).toBeLessThanOrEqual(limit);
   });
 
   it('should cut that message deeper inside the call when the provider finds it too long after all', async () => {
