@@ -135,10 +135,9 @@ describe('searchEvents', () => {
       expect(searchEvents([alone, inside], 'fail ledger').map((hit) => hit.eventId)).toEqual(['alone', 'inside']);
     });
 
-    it('should take an escaped backslash before an n as no line break', () => {
-      // Another agent's result as ADK hands it on, in JSON text: the path C:\notes is written C:\\notes there.
-      const foreign = userText('For context: [reader] `ls` tool returned result: {"dir":"C:\\\\notes"}');
-      const path = event('path', foreign);
+    it('should take the letters after a backslash in a text part as a word, not the n of a line break', () => {
+      // A user pasting JSON text: the path C:\notes is written C:\\notes there.
+      const path = event('path', userText('My config: {"dir":"C:\\\\notes"}'));
       expect(searchEvents([path], 'otes')[0]?.score).toBeLessThan(searchEvents([path], 'notes')[0]?.score ?? 0);
     });
 
@@ -151,6 +150,48 @@ describe('searchEvents', () => {
       const [hit] = searchEvents([mcp, ...files], 'FAIL');
       expect(hit?.eventId).toBe('mcp');
       expect(hit?.snippet).toContain('FAIL test/ledger.spec.ts');
+    });
+
+    it('should find numbers as a tool wrote them in JSON text, and never show one it did not (review 42)', () => {
+      const text = '{"order_id": 1234567890123456789, "total": 12.50, "status": "refunded"}';
+      const mcp = [event('mcp', functionResponse('get_order', { content: [{ type: 'text', text }] }))];
+      expect(searchEvents(mcp, '1234567890123456789')[0]?.eventId).toBe('mcp');
+      expect(searchEvents(mcp, '12.50')[0]?.eventId).toBe('mcp');
+      expect(searchEvents(mcp, 'refunded')[0]?.snippet).toContain('1234567890123456789');
+    });
+
+    it('should read a backslash in a tool value as a backslash: a path, a TeX command', () => {
+      const path = [event('p', functionResponse('ls', { dir: 'C:\\notes', doc: 'a \\total of 5' }))];
+      expect(searchEvents(path, 'otes')[0]?.score).toBeLessThan(searchEvents(path, 'notes')[0]?.score ?? 0);
+      expect(searchEvents(path, 'otal')[0]?.score).toBeLessThan(searchEvents(path, 'total')[0]?.score ?? 0);
+    });
+
+    it("should read another agent's result as ADK hands it on as values, colour codes left out", () => {
+      const output = 'PASS test/cart.spec.ts\n\u001b[31mFAIL\u001b[39m test/ledger.spec.ts > handles refund ZK-4471';
+      const response = { content: [{ type: 'text', text: JSON.stringify({ output }) }] };
+      const foreign: Content = {
+        role: 'user',
+        parts: [
+          { text: 'For context:' },
+          { text: `[tester] tool \`run_tests\` returned result: ${JSON.stringify(response)}` },
+        ],
+      };
+      const [hit] = searchEvents([event('run', foreign), ...files], 'FAIL');
+      expect(hit?.eventId).toBe('run');
+      expect(hit?.snippet).toContain('FAIL test/ledger.spec.ts');
+    });
+
+    it('should read every value a tool returned: an object twice, a date, deep nesting, no word for a missing one', () => {
+      const owner = { code: 'ZK-4471' };
+      const twice = event('twice', functionResponse('t', { first: owner, second: owner }));
+      const once = event('once', functionResponse('t', { first: { code: 'ZK-4471' } }));
+      expect(searchEvents([twice, once], 'ZK-4471')[0]?.eventId).toBe('twice');
+      const dated = event('dated', functionResponse('t', { due: new Date('2026-12-24T00:00:00Z'), gone: undefined }));
+      expect(searchEvents([dated], '2026-12-24')).toHaveLength(1);
+      expect(searchEvents([dated], 'undefined')).toEqual([]);
+      let deep: Record<string, unknown> = { code: 'DEEP-77' };
+      for (let level = 0; level < 40; level++) deep = { level: deep };
+      expect(searchEvents([event('deep', functionResponse('t', deep))], 'DEEP-77')).toHaveLength(1);
     });
   });
 

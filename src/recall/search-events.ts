@@ -201,23 +201,9 @@ function containsPhrase(text: string, phrase: string): boolean {
   return false;
 }
 
-/**
- * Whether `piece`, found in `text` at `at`, is not part of a longer word or number. A tool result is searched as its
- * JSON text, where a line break is the two characters `\n`: a piece after one starts a word (the forty-ninth outside
- * trial: "FAIL test" at the start of a line of a test run's output was never found as typed).
- */
+/** Whether `piece`, found in `text` at `at`, is not part of a longer word or number. */
 function standsAlone(text: string, piece: string, at: number): boolean {
-  const before = escapedBreakEndsAt(text, at - 1) ? undefined : text[at - 1];
-  return atBoundary(piece[0], before) && atBoundary(piece[piece.length - 1], text[at + piece.length]);
-}
-
-/** Whether `text[end]` ends a JSON escape of a line break or tab (`\n`, `\r`, `\t`), its backslash not escaped itself. */
-function escapedBreakEndsAt(text: string, end: number): boolean {
-  const char = text[end];
-  if (char !== 'n' && char !== 'r' && char !== 't') return false;
-  let backslashes = 0;
-  while (text[end - 1 - backslashes] === '\\') backslashes++;
-  return backslashes % 2 === 1;
+  return atBoundary(piece[0], text[at - 1]) && atBoundary(piece[piece.length - 1], text[at + piece.length]);
 }
 
 /** A character of a word in a spaced script: letters, digits and marks, but not of scripts written without spaces. */

@@ -5,7 +5,8 @@
  * tokenizer does) counts 2.7 times the estimate. Where the masking waited and what ran after the guard changed the
  * contents, the provider refused the request, the retry was ruled out, and the "input token count exceeds" error
  * reached the user: a callback that copied the contents (trial 48), one that edits only a turn's first call, seen
- * unchanged on the tool steps before it (trial 50), a plugin that redacts only what it finds (review 41).
+ * unchanged on the tool steps before it (trial 50); review 41's plugin that redacted only what it found is one case of
+ * a plugin after the guard, which rules waiting out whatever it did before (the observing plugin below).
  */
 import { BasePlugin, FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmRequest } from '@google/adk';
 import { getEncoding } from 'js-tiktoken';
