@@ -8,30 +8,12 @@
  * unchanged on the tool steps before it (trial 50); review 41's plugin that redacted only what it found is one case of
  * a plugin after the guard, which rules waiting out whatever it did before (the observing plugin below).
  */
-import { BasePlugin, FunctionTool, InMemorySessionService, LlmAgent, Runner, type LlmRequest } from '@google/adk';
-import { getEncoding } from 'js-tiktoken';
+import { BasePlugin, InMemorySessionService, LlmAgent, Runner, type LlmRequest } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import {
-  proseText,
-  requestPayload,
-  ScriptedLlm,
-  ScriptedSummarizer,
-  SeededRandom,
-  type ModelScript,
-} from '../../src/testing/index.js';
-
-const encoding = getEncoding('o200k_base');
-/** o200k, but every digit a token. */
-const digitsSplit = (request: Parameters<typeof requestPayload>[0]): number => {
-  const { texts, mediaTokens } = requestPayload(request);
-  let tokens = mediaTokens;
-  for (const text of texts) {
-    tokens += encoding.encode(text, [], []).length;
-    for (const run of text.match(/\d+/g) ?? []) tokens += run.length - Math.ceil(run.length / 3);
-  }
-  return tokens;
-};
+import { proseText, ScriptedLlm, ScriptedSummarizer, SeededRandom } from '../../src/testing/index.js';
+import { digitSplittingCount } from '../support/digit-splitting-count.js';
+import { recordScript, recordTool, redactInPlace } from '../support/record-keeper.js';
 
 function numbers(chars: number, seed: number): string {
   const random = new SeededRandom(seed);
@@ -40,30 +22,9 @@ function numbers(chars: number, seed: number): string {
   return text.slice(0, chars);
 }
 
-const fetchRecord = new FunctionTool({
-  name: 'fetch_record',
-  description: 'Fetches the record for a turn.',
-  parameters: { type: 'OBJECT', properties: { turn: { type: 'INTEGER' } } } as never,
-  execute: (input: unknown) => {
-    const turn = (input as { turn: number }).turn;
-    return { record: turn === 12 ? numbers(1_800, turn + 7) : proseText(3_000, turn + 1_000) };
-  },
-});
-
-const proseRecords = new FunctionTool({
-  name: 'fetch_record',
-  description: 'Fetches the record for a turn.',
-  parameters: { type: 'OBJECT', properties: { turn: { type: 'INTEGER' } } } as never,
-  execute: (input: unknown) => ({ record: proseText(3_000, (input as { turn: number }).turn + 1_000) }),
-});
-
-const script: ModelScript = ({ request, index }) => {
-  const last = request.contents.at(-1);
-  if (last?.parts?.some((part) => part.functionResponse))
-    return { content: { role: 'model', parts: [{ text: `Noted, step ${index}. ${proseText(200, index)}` }] } };
-  const turn = Number(/Turn (\d+)/.exec(JSON.stringify(last))?.[1] ?? 0);
-  return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_record', args: { turn } } }] } };
-};
+const fetchRecord = recordTool((turn) => (turn === 12 ? numbers(1_800, turn + 7) : proseText(3_000, turn + 1_000)));
+const proseRecords = recordTool((turn) => proseText(3_000, turn + 1_000));
+const script = recordScript(200);
 
 /** An agent's callback that hands the model equal contents in new objects: a retry keeps what it did. */
 const copyContents = ({ request }: { request: LlmRequest }) => {
@@ -71,13 +32,6 @@ const copyContents = ({ request }: { request: LlmRequest }) => {
     ...content,
     parts: content.parts?.map((part) => ({ ...part })),
   }));
-  return undefined;
-};
-
-/** One that edits the contents in place (a redaction): a retry from the guard's copy would undo it. */
-const redactInPlace = ({ request }: { request: LlmRequest }) => {
-  for (const content of request.contents)
-    for (const part of content.parts ?? []) if (part.text) part.text = part.text.replace(/step (\d+)/g, 'step #');
   return undefined;
 };
 
@@ -122,7 +76,7 @@ function message(turn: number, setup: Setup): string {
 }
 
 async function run(setup: Setup) {
-  const model = new ScriptedLlm({ window: 8_000, countTokens: digitsSplit, script });
+  const model = new ScriptedLlm({ window: 8_000, countTokens: digitSplittingCount, script });
   const agent = new LlmAgent({
     name: 'worker',
     model,
