@@ -4,29 +4,49 @@ import { jsonTextValues, looksLikeJson } from './json-text-values.js';
 describe('jsonTextValues', () => {
   it('should give each string unescaped and each number as written', () => {
     const text =
-      '{"id": 1234567890123456789, "price": 12.50, "note": "line one\\nline \\"two\\" \\u00e9\\\\x", "ok": true}';
-    expect(jsonTextValues(text, 1_000).split('\n')).toEqual([
+      '{"id": 1234567890123456789, "price": 12.50, "exp": -1.5E+10, "note": "line one\\nline \\"two\\" \\u00e9\\\\x \\ud83d\\ude00", "ok": true, "none": null}';
+    expect(jsonTextValues(text)?.split('\n')).toEqual([
       'id',
       '1234567890123456789',
       'price',
       '12.50',
+      'exp',
+      '-1.5E+10',
       'note',
       'line one',
-      'line "two" é\\x',
+      'line "two" é\\x 😀',
       'ok',
       'true',
+      'none',
+      'null',
     ]);
   });
 
-  it('should read JSON inside a string as values too, and stop near the limit', () => {
-    const inner = JSON.stringify({ output: 'FAIL a' });
-    expect(jsonTextValues(JSON.stringify({ text: inner }), 1_000).split('\n')).toEqual(['text', 'output', 'FAIL a']);
-    expect(jsonTextValues(JSON.stringify({ long: 'x'.repeat(500) }), 100).length).toBeLessThanOrEqual(100);
+  it('should read JSON inside a string as values too', () => {
+    const inner = JSON.stringify({ output: 'PASS a\nFAIL b' });
+    expect(jsonTextValues(JSON.stringify({ text: inner }))?.split('\n')).toEqual([
+      'text',
+      'output',
+      'PASS a',
+      'FAIL b',
+    ]);
+    // A string that only starts like JSON stays as it is.
+    expect(jsonTextValues(JSON.stringify({ log: '[12:00:01] saved C:\\new "ok" [done]' }))).toBe(
+      'log\n[12:00:01] saved C:\\new "ok" [done]',
+    );
   });
 
-  it('should keep the words of text that is not JSON, and end an unterminated string', () => {
-    expect(jsonTextValues('[INFO] started "job 7', 100)).toBe('INFO started\njob 7');
-    expect(looksLikeJson('[31mFAIL')).toBe(false);
+  it('should refuse text that is not JSON rather than rewrite it', () => {
+    expect(jsonTextValues('[INFO] started "job 7')).toBeUndefined();
+    expect(jsonTextValues('[total: 1,234,567 USD]')).toBeUndefined();
+    expect(jsonTextValues('{"a": "unclosed}')).toBeUndefined();
+    expect(jsonTextValues('{"a": "bad \\q escape"}')).toBeUndefined();
     expect(looksLikeJson(' {"a": 1} ')).toBe(true);
+    expect(looksLikeJson('FAIL [x]')).toBe(false);
+  });
+
+  it('should read every value of a long text', () => {
+    const rows = JSON.stringify(Array.from({ length: 60_000 }, (_, i) => ({ id: `row-${i}`, state: 'ok' })));
+    expect(jsonTextValues(rows)?.endsWith('row-59999\nstate\nok')).toBe(true);
   });
 });

@@ -1,16 +1,16 @@
 /**
- * JSON text read as its values by a scan, for the recall search (recall/search-text.ts): each string token unescaped
- * on a line of its own, numbers and literals as they are written, punctuation dropped. Never parsed: a parse and a new
- * rendering rounded ids over 2^53 and wrote 12.50 as 12.5 (review 42), and cost a whole parse of every such string on
- * every search. A string token that holds JSON itself is read the same way, to a bounded depth. Text that is not
- * JSON comes out with its quotes and brackets dropped, its words kept.
+ * JSON text read as its values, for the recall search (recall/search-text.ts): each string unescaped on a line of its
+ * own, numbers and literals as they are written, punctuation dropped. A scan in one pass, never a parse and a new
+ * rendering: that rounded ids over 2^53 and wrote 12.50 as 12.5 (review 42). Strict: text that is not JSON (a log
+ * line in brackets, a lone quote) is `undefined`, and is read as it is, never rewritten (review 43). A string that
+ * is JSON text itself (an MCP tool's text content) is read the same way, to a bounded depth.
  */
 
-/** Nesting of JSON inside JSON strings read as values. */
-const MAX_NESTING = 4;
+/** Nesting of JSON text inside JSON strings read as values. */
+const MAX_NESTING = 8;
 const ESCAPES: Readonly<Record<string, string>> = {
   n: '\n',
-  r: '\n',
+  r: '\r',
   t: '\t',
   b: ' ',
   f: ' ',
@@ -18,63 +18,135 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\',
   '/': '/',
 };
+/** A JSON number or literal, at the scan's position. */
+const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
-/** Whether `text` may be JSON text of an object or array. */
+/** Whether `text` may be JSON text of an object or array (the scan decides). */
 export function looksLikeJson(text: string): boolean {
   const start = text.trimStart()[0];
-  const end = text.trimEnd().at(-1);
-  return (start === '{' && end === '}') || (start === '[' && end === ']');
+  return start === '{' || start === '[';
 }
 
-/** `text`'s values as lines, at most about `limit` characters. */
-export function jsonTextValues(text: string, limit: number, nesting = 0): string {
+/** How a text is read: its depth inside other JSON text, and whether it may end mid-way (a head cut off). */
+interface ReadAs {
+  readonly nesting?: number;
+  /** The text is the head of a longer one: a token or number it ends inside is read as far as it goes. */
+  readonly partial?: boolean;
+}
+
+/** `text`'s values as lines, or `undefined` when it is not JSON text. */
+export function jsonTextValues(text: string, readAs: ReadAs = {}): string | undefined {
+  const nesting = readAs.nesting ?? 0;
+  const partial = readAs.partial === true;
   const out: string[] = [];
-  let left = limit;
+  const scan = new StringScan(text, partial);
+  const length = text.length;
   let at = 0;
-  while (at < text.length && left > 0) {
-    const quote = text.indexOf('"', at);
-    const plain = scalars(text.slice(at, quote < 0 ? text.length : quote));
-    if (plain.length > 0) {
-      out.push(plain);
-      left -= plain.length + 1;
+  while (at < length) {
+    const code = text.charCodeAt(at);
+    if (code === 0x22) {
+      const token = scan.token(at + 1);
+      if (token === undefined) return undefined;
+      const inner =
+        nesting < MAX_NESTING && looksLikeJson(token.value)
+          ? jsonTextValues(token.value, { nesting: nesting + 1, partial: !token.closed })
+          : undefined;
+      out.push(inner ?? token.value);
+      at = token.end;
+    } else if (isStructural(code)) {
+      at++;
+    } else {
+      SCALAR.lastIndex = at;
+      const scalar = SCALAR.exec(text);
+      if (scalar === null) {
+        // The head of a longer text may end inside a number or a literal.
+        if (!partial || length - at > 24) return undefined;
+        out.push(text.slice(at));
+        break;
+      }
+      out.push(scalar[0]);
+      at = SCALAR.lastIndex;
     }
-    if (quote < 0) break;
-    const { value, end } = stringToken(text, quote + 1);
-    const read = nesting < MAX_NESTING && looksLikeJson(value) ? jsonTextValues(value, left, nesting + 1) : value;
-    if (read.length > 0) {
-      out.push(read.length > left ? read.slice(0, Math.max(0, left)) : read);
-      left -= read.length + 1;
-    }
-    at = end;
   }
   return out.join('\n');
 }
 
-/** What stands between string tokens: numbers and literals, punctuation dropped. */
-function scalars(between: string): string {
-  return between.replace(/[{}[\],:\s]+/g, ' ').trim();
+/** `{ } [ ] , :` and JSON's whitespace. */
+function isStructural(code: number): boolean {
+  return (
+    code === 0x7b ||
+    code === 0x7d ||
+    code === 0x5b ||
+    code === 0x5d ||
+    code === 0x2c ||
+    code === 0x3a ||
+    code === 0x20 ||
+    code === 0x0a ||
+    code === 0x0d ||
+    code === 0x09
+  );
 }
 
-/** The string token that starts after its opening quote at `from`: its value unescaped, and where it ends. */
-function stringToken(text: string, from: number): { value: string; end: number } {
-  let value = '';
-  let at = from;
-  for (;;) {
-    const quote = text.indexOf('"', at);
-    const escape = text.indexOf('\\', at);
-    if (escape >= 0 && (quote < 0 || escape < quote)) {
-      value += text.slice(at, escape);
-      const code = text[escape + 1];
-      if (code === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(escape + 2, escape + 6))) {
-        value += String.fromCharCode(Number.parseInt(text.slice(escape + 2, escape + 6), 16));
-        at = escape + 6;
+/**
+ * String tokens of one text, read in one pass: the next quote and the next backslash are looked for again only once
+ * the scan has passed them (looked for from every escape, a 4 MB log of line breaks took a minute: review 43).
+ */
+class StringScan {
+  private nextQuote = -1;
+  private nextBackslash = -1;
+  constructor(
+    private readonly text: string,
+    /** A token the text ends inside is read as far as it goes (the head of a longer text). */
+    private readonly partial: boolean,
+  ) {}
+
+  /**
+   * The string token whose value starts at `from` (after its quote): unescaped, where it ends, and whether its quote
+   * closed it; undefined when it is not closed (unless partial) or holds an escape JSON has not.
+   */
+  token(from: number): { value: string; end: number; closed: boolean } | undefined {
+    const { text } = this;
+    let value = '';
+    let at = from;
+    for (;;) {
+      const quote = this.quoteFrom(at);
+      const backslash = this.backslashFrom(at);
+      if (quote < 0 && backslash < 0)
+        return this.partial ? { value: value + text.slice(at), end: text.length, closed: false } : undefined;
+      if (backslash < 0 || (quote >= 0 && backslash > quote))
+        return { value: value + text.slice(at, quote), end: quote + 1, closed: true };
+      value += text.slice(at, backslash);
+      const escape = text[backslash + 1];
+      // The head of a longer text may end inside an escape.
+      if (this.partial && backslash + (escape === 'u' ? 6 : 2) > text.length)
+        return { value, end: text.length, closed: false };
+      if (escape === 'u') {
+        const hex = text.slice(backslash + 2, backslash + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
+        value += String.fromCharCode(Number.parseInt(hex, 16));
+        at = backslash + 6;
       } else {
-        value += code === undefined ? '' : (ESCAPES[code] ?? code);
-        at = escape + 2;
+        const plain = escape === undefined ? undefined : ESCAPES[escape];
+        if (plain === undefined) return undefined;
+        value += plain;
+        at = backslash + 2;
       }
-      continue;
     }
-    if (quote < 0) return { value: value + text.slice(at), end: text.length };
-    return { value: value + text.slice(at, quote), end: quote + 1 };
+  }
+
+  private quoteFrom(at: number): number {
+    if (this.nextQuote !== -2 && this.nextQuote < at) this.nextQuote = this.positionOf('"', at);
+    return this.nextQuote === -2 ? -1 : this.nextQuote;
+  }
+
+  private backslashFrom(at: number): number {
+    if (this.nextBackslash !== -2 && this.nextBackslash < at) this.nextBackslash = this.positionOf('\\', at);
+    return this.nextBackslash === -2 ? -1 : this.nextBackslash;
+  }
+
+  /** Where `char` next stands from `at`; -2 when nowhere (then never looked for again). */
+  private positionOf(char: string, at: number): number {
+    const found = this.text.indexOf(char, at);
+    return found < 0 ? -2 : found;
   }
 }

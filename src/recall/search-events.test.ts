@@ -193,6 +193,28 @@ describe('searchEvents', () => {
       for (let level = 0; level < 40; level++) deep = { level: deep };
       expect(searchEvents([event('deep', functionResponse('t', deep))], 'DEEP-77')).toHaveLength(1);
     });
+
+    it("should find the tail of a result longer than it reads, as the recall tool's readback shows it (review 43)", () => {
+      const output = `${'PASS case\n'.repeat(60_000)}FAIL test/ledger.spec.ts > handles refund ZK-4471`;
+      const long = event(
+        'long',
+        functionResponse('run_tests', { content: [{ type: 'text', text: JSON.stringify({ output }) }] }),
+      );
+      expect(searchEvents([long], 'ZK-4471')[0]?.eventId).toBe('long');
+    });
+
+    it('should not throw on a value whose toJSON misbehaves, nor read a text that is JSON as JSON text', () => {
+      class Self {
+        toJSON(): unknown {
+          return this;
+        }
+      }
+      const odd = event('odd', functionResponse('t', { a: new Self(), code: 'ZK-1' }));
+      expect(() => searchEvents([odd], 'ZK-1')).not.toThrow();
+      const json = event('json', modelText('{"result":"ok\nFAIL ledger ZK-88"}'));
+      const inside = event('inside', modelText('failover ledger failover ledger'));
+      expect(searchEvents([inside, json], 'FAIL ledger')[0]?.eventId).toBe('json');
+    });
   });
 
   describe('turns', () => {
