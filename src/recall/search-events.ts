@@ -53,8 +53,18 @@ function eventText(event: SearchableEvent): string {
 
 /** An event's text as the search reads it: tool data as its values (recall/search-text.ts). */
 function searchedText(event: SearchableEvent): string {
-  return event.content ? searchText(event.content, FULL_TEXT_LIMITS) : '';
+  const { content } = event;
+  if (!content) return '';
+  let text = searchedTexts.get(content);
+  if (text === undefined) searchedTexts.set(content, (text = searchText(content, FULL_TEXT_LIMITS)));
+  return text;
 }
+
+/**
+ * Each content's searched text, while the content lives: a tool loop's searches read the same events of one
+ * invocation again (ADK hands each invocation its own copy of the session's events, and never edits one in place).
+ */
+const searchedTexts = new WeakMap<Content, string>();
 
 /** Whether an agent on `branch` sees an event (ADK's rule: the event's branch is a prefix of the agent's). */
 export function isVisibleTo(event: SearchableEvent, branch: string | undefined): boolean {
