@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTextValues, looksLikeJson } from './json-text-values.js';
+import { jsonTailValues, jsonTextValues, looksLikeJson } from './json-text-values.js';
 
 describe('jsonTextValues', () => {
   it('should give each string unescaped and each number as written', () => {
@@ -41,8 +41,26 @@ describe('jsonTextValues', () => {
     expect(jsonTextValues('[total: 1,234,567 USD]')).toBeUndefined();
     expect(jsonTextValues('{"a": "unclosed}')).toBeUndefined();
     expect(jsonTextValues('{"a": "bad \\q escape"}')).toBeUndefined();
+    // Numbers run to a delimiter, and tokens come in JSON's order (review 44).
+    expect(jsonTextValues('[2024-01-05]')).toBeUndefined();
+    expect(jsonTextValues('[00123, 00456]')).toBeUndefined();
+    expect(jsonTextValues('[12:00:01]')).toBeUndefined();
+    expect(jsonTextValues('[::1]:8080')).toBeUndefined();
+    expect(jsonTextValues('["a" "b"]')).toBeUndefined();
+    // A string of brackets alone is kept as it is.
+    expect(jsonTextValues(JSON.stringify({ s: ' { ' }))).toBe('s\n { ');
     expect(looksLikeJson(' {"a": 1} ')).toBe(true);
     expect(looksLikeJson('FAIL [x]')).toBe(false);
+  });
+
+  it('should read the head and the tail of a longer text as values, a cut inside a token or a number included', () => {
+    const text = JSON.stringify({ output: 'PASS a\nFAIL b', id: 1234567890123456789n.toString(), n: 12.5 });
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(jsonTextValues(text.slice(0, cut), { partial: true })).toBeDefined();
+      expect(jsonTailValues(text.slice(cut))).toBeDefined();
+    }
+    const mcp = JSON.stringify({ content: [{ type: 'text', text: JSON.stringify({ output: 'x\nFAIL test/a.ts' }) }] });
+    expect(jsonTailValues(mcp.slice(40))?.split('\n')).toContain('FAIL test/a.ts');
   });
 
   it('should read every value of a long text', () => {

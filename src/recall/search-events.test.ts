@@ -201,6 +201,8 @@ describe('searchEvents', () => {
         functionResponse('run_tests', { content: [{ type: 'text', text: JSON.stringify({ output }) }] }),
       );
       expect(searchEvents([long], 'ZK-4471')[0]?.eventId).toBe('long');
+      // Its tail read as values: "FAIL" there is a word of its own, above files full of "failover" (review 44).
+      expect(searchEvents([long, ...files], 'FAIL')[0]?.eventId).toBe('long');
     });
 
     it('should not throw on a value whose toJSON misbehaves, nor read a text that is JSON as JSON text', () => {

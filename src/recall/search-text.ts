@@ -12,8 +12,8 @@ import type { Content, Part } from '@google/genai';
 import { foreignJsonIn } from '../content/foreign-result.js';
 import { safeJson } from '../estimate/json-text.js';
 import { renderContent } from '../summary/render-content.js';
-import { truncateMiddle } from '../text/truncate-text.js';
-import { jsonTextValues, looksLikeJson } from './json-text-values.js';
+import { middleCut, truncateMiddle } from '../text/truncate-text.js';
+import { jsonTailValues, jsonTextValues, looksLikeJson } from './json-text-values.js';
 
 interface SearchLimits {
   readonly textChars: number;
@@ -60,16 +60,16 @@ function valuesOf(value: unknown, limit: number): string {
 }
 
 /**
- * JSON text as values, about `limit` characters, head and tail. Of a text over twice that, only its head is scanned
- * and its tail is taken as it is: a search reads every event, and a whole scan of a few MB took a second or more
- * (review 43).
+ * JSON text as values, from what the recall tool's readback keeps of it (`truncateMiddle` to `limit`, head and tail),
+ * so that a search finds nothing the readback cannot show (review 44); each window is read as values, the head as the
+ * start of a longer text, the tail as its end.
  */
 function valuesIn(json: string, limit: number): string {
-  if (json.length <= 2 * limit) return truncateMiddle(jsonTextValues(json) ?? json, limit);
-  const half = Math.ceil(limit / 2);
-  const head = json.slice(0, limit);
-  const values = jsonTextValues(head, { partial: true }) ?? head;
-  return `${values.slice(0, half)}\n[... omitted ...]\n${json.slice(json.length - half)}`;
+  if (json.length <= limit) return jsonTextValues(json) ?? json;
+  const cut = middleCut(json, limit);
+  if (!cut) return truncateMiddle(json, limit);
+  const head = jsonTextValues(cut.head, { partial: true }) ?? cut.head;
+  return `${head}\n[... omitted ...]\n${jsonTailValues(cut.tail) ?? cut.tail}`;
 }
 
 /** A text part that is JSON text (a model's or a user's), read as its values. */

@@ -31,14 +31,28 @@ export function safeTail(text: string, maxChars: number): string {
  */
 export function truncateMiddle(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const marker = (omitted: number): string => `\n[... omitted ${omitted} of ${text.length} characters ...]\n`;
+  const cut = middleCut(text, maxChars);
+  if (!cut) return truncateEnd(text, maxChars);
+  return cut.head + middleMarker(text.length - cut.head.length - cut.tail.length, text.length) + cut.tail;
+}
+
+const middleMarker = (omitted: number, total: number): string =>
+  `\n[... omitted ${omitted} of ${total} characters ...]\n`;
+
+/**
+ * The head and the tail `truncateMiddle` keeps of a `text` longer than `maxChars`; undefined when it keeps it whole,
+ * or only a head (not even the marker fits).
+ */
+export function middleCut(
+  text: string,
+  maxChars: number,
+): { readonly head: string; readonly tail: string } | undefined {
+  if (text.length <= maxChars) return undefined;
   // The count is known only after the cut; reserve room for the widest it can be.
-  const widest = marker(text.length).length;
-  if (maxChars < widest) return truncateEnd(text, maxChars);
+  const widest = middleMarker(text.length, text.length).length;
+  if (maxChars < widest) return undefined;
   const room = maxChars - widest;
-  const head = safeHead(text, Math.ceil(room * 0.6));
-  const tail = safeTail(text, room - Math.ceil(room * 0.6));
-  return head + marker(text.length - head.length - tail.length) + tail;
+  return { head: safeHead(text, Math.ceil(room * 0.6)), tail: safeTail(text, room - Math.ceil(room * 0.6)) };
 }
 
 /** Cuts `text` to at most `maxChars`, ending with an ellipsis when it was cut. */
