@@ -6,7 +6,8 @@
  * own, and "FAIL" at the start of a test run's line was not found (the forty-ninth outside trial, review 41). The
  * values come from the JSON text the recall tool reads back (`safeJson`, so a value's `toJSON` is honoured as
  * `JSON.stringify` does), scanned (recall/json-text-values.ts), then held to the same length as that text, head and
- * tail. Terminal colour codes (`ESC[31m`) are left out. Other parts read as the summarizer's rendering shows them.
+ * tail. Terminal colour codes (`ESC[31m`) are left out. Everything is rendered as the summarizer renders it
+ * (summary/render-content.ts `toolData`): only the values differ.
  */
 import type { Content, Part } from '@google/genai';
 import { foreignJsonIn } from '../content/foreign-result.js';
@@ -28,29 +29,20 @@ const ANSI_SEQUENCE = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-9;?]*[ -/]*[
 export function searchText(content: Content, limits: SearchLimits): string {
   const parts = content.parts ?? [];
   const foreign = parts[0]?.text === 'For context:';
-  const lines: string[] = [];
-  for (const part of parts) {
-    const line =
-      toolLine(part, content.role === 'model' ? 'model' : 'user', limits) ??
-      (foreign ? foreignLine(part, limits.resultChars) : undefined) ??
-      renderContent({ role: content.role, parts: [jsonTextRead(part)] }, limits);
-    if (line.length > 0) lines.push(line);
-  }
-  return lines.join('\n').replace(ANSI_SEQUENCE, '');
+  const read = parts.map((part) => textRead(part, foreign, limits.resultChars));
+  return renderContent({ ...content, parts: read }, { ...limits, toolData: valuesOf }).replace(ANSI_SEQUENCE, '');
 }
 
-function toolLine(part: Part, speaker: string, limits: SearchLimits): string | undefined {
-  const call = part.functionCall;
-  if (call) return `[${speaker}] called tool \`${call.name ?? '?'}\` with ${valuesOf(call.args, limits.argumentChars)}`;
-  const response = part.functionResponse;
-  if (response)
-    return `[tool \`${response.name ?? '?'}\` returned]: ${valuesOf(response.response, limits.resultChars)}`;
-  return undefined;
+/** A text part as values: another agent's call or result as ADK renders it, or a text that is JSON. */
+function textRead(part: Part, foreign: boolean, limit: number): Part {
+  if (typeof part.text !== 'string') return part;
+  const text = (foreign ? foreignLine(part.text, limit) : undefined) ?? jsonText(part.text);
+  return text === undefined ? part : { ...part, text };
 }
 
 /** Another agent's call or result as ADK renders it: its words, then its JSON as values. */
-function foreignLine(part: Part, limit: number): string | undefined {
-  const found = typeof part.text === 'string' ? foreignJsonIn(part.text) : undefined;
+function foreignLine(text: string, limit: number): string | undefined {
+  const found = foreignJsonIn(text);
   return found && `${found.lead}${valuesIn(found.text, limit)}`;
 }
 
@@ -72,9 +64,7 @@ function valuesIn(json: string, limit: number): string {
   return `${head}\n[... omitted ...]\n${jsonTailValues(cut.tail) ?? cut.tail}`;
 }
 
-/** A text part that is JSON text (a model's or a user's), read as its values. */
-function jsonTextRead(part: Part): Part {
-  if (typeof part.text !== 'string' || !looksLikeJson(part.text)) return part;
-  const values = jsonTextValues(part.text);
-  return values === undefined ? part : { ...part, text: values };
+/** A text that is JSON text (a model's or a user's) as its values; undefined for any other. */
+function jsonText(text: string): string | undefined {
+  return looksLikeJson(text) ? jsonTextValues(text) : undefined;
 }

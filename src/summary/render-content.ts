@@ -18,7 +18,11 @@ interface RenderLimits {
   readonly resultChars: number;
   /** Characters kept of one attached text file: a tool result's by default; all of it where it is searched. */
   readonly attachmentChars?: number | undefined;
+  /** How a tool's arguments or result read, within a limit: their JSON text, cut head and tail, by default. */
+  readonly toolData?: ((value: unknown, maxChars: number) => string) | undefined;
 }
+
+const jsonCut = (value: unknown, maxChars: number): string => truncateMiddle(safeJson(value), maxChars);
 
 const SUMMARY_RENDER_LIMITS: RenderLimits = { textChars: 6_000, argumentChars: 1_000, resultChars: 2_000 };
 
@@ -26,12 +30,13 @@ function renderPart(part: Part, speaker: string, limits: RenderLimits): string |
   if (part.thought === true) return undefined;
   if (typeof part.text === 'string' && part.text.length > 0)
     return `[${speaker}]: ${truncateMiddle(part.text, limits.textChars)}`;
+  const toolData = limits.toolData ?? jsonCut;
   if (part.functionCall) {
-    const args = truncateMiddle(safeJson(part.functionCall.args ?? {}), limits.argumentChars);
+    const args = toolData(part.functionCall.args ?? {}, limits.argumentChars);
     return `[${speaker}] called tool \`${part.functionCall.name ?? '?'}\` with ${args}`;
   }
   if (part.functionResponse) {
-    const result = truncateMiddle(safeJson(part.functionResponse.response ?? {}), limits.resultChars);
+    const result = toolData(part.functionResponse.response ?? {}, limits.resultChars);
     return `[tool \`${part.functionResponse.name ?? '?'}\` returned]: ${result}`;
   }
   if (part.inlineData) return renderAttached(part.inlineData, speaker, limits);
