@@ -5,7 +5,7 @@
  * dialogues paid 2-7% more than no guard). Run on, the same dialogue is masked before the hard limit, with no
  * summary and no rejection.
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';
+import { InMemorySessionService, LlmAgent, Runner } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import {
@@ -15,25 +15,21 @@ import {
   requestPayload,
   ScriptedLlm,
   ScriptedSummarizer,
-  type ModelScript,
 } from '../../src/testing/index.js';
+import { recordScript, recordTool } from '../support/record-keeper.js';
 
 const WINDOW = 8_000;
 
-const lookup = new FunctionTool({
+const lookup = recordTool((turn) => logText(800, turn), {
   name: 'lookup_reservation',
   description: 'Looks a reservation up.',
-  parameters: { type: 'OBJECT', properties: { turn: { type: 'INTEGER' } } } as never,
-  execute: (input: unknown) => ({ reservation: logText(800, (input as { turn: number }).turn) }),
+  field: 'reservation',
 });
 
-const script: ModelScript = ({ request, index }) => {
-  const last = request.contents.at(-1);
-  if (last?.parts?.some((part) => part.functionResponse))
-    return { content: { role: 'model', parts: [{ text: `Your reservation is confirmed, step ${index}.` }] } };
-  const turn = Number(/Turn (\d+)/.exec(JSON.stringify(last))?.[1] ?? 0);
-  return { content: { role: 'model', parts: [{ functionCall: { name: 'lookup_reservation', args: { turn } } }] } };
-};
+const script = recordScript({
+  tool: 'lookup_reservation',
+  note: (index) => `Your reservation is confirmed, step ${index}.`,
+});
 
 async function dialogue(turns: number, guarded: boolean) {
   const model = new ScriptedLlm({ window: WINDOW, countTokens: ratioTokenCounter(1.1), script });
@@ -91,19 +87,12 @@ describe('a masking that could wait, on a turn that brings content no count has 
       for (const text of texts) tokens += (text.length / 4) * (text.includes('DENSE') ? 1.5 : 1);
       return Math.ceil(tokens);
     };
-    const fetchDoc = new FunctionTool({
+    const fetchDoc = recordTool((turn) => proseText(4_000, turn), {
       name: 'fetch_doc',
       description: 'Fetches a document.',
-      parameters: { type: 'OBJECT', properties: { turn: { type: 'INTEGER' } } } as never,
-      execute: (input: unknown) => ({ doc: proseText(4_000, (input as { turn: number }).turn) }),
+      field: 'doc',
     });
-    const docScript: ModelScript = ({ request, index }) => {
-      const last = request.contents.at(-1);
-      if (last?.parts?.some((part) => part.functionResponse))
-        return { content: { role: 'model', parts: [{ text: `Summary of the document, step ${index}.` }] } };
-      const turn = Number(/Turn (\d+)/.exec(JSON.stringify(last))?.[1] ?? 0);
-      return { content: { role: 'model', parts: [{ functionCall: { name: 'fetch_doc', args: { turn } } }] } };
-    };
+    const docScript = recordScript({ tool: 'fetch_doc', note: (index) => `Summary of the document, step ${index}.` });
     const model = new ScriptedLlm({ window: 32_000, countTokens: counter, script: docScript });
     const agent = new LlmAgent({ name: 'reader', model, instruction: 'Read documents.', tools: [fetchDoc] });
     const guard = new ContextGuard({

@@ -24,7 +24,7 @@ function numbers(chars: number, seed: number): string {
 
 const fetchRecord = recordTool((turn) => (turn === 12 ? numbers(1_800, turn + 7) : proseText(3_000, turn + 1_000)));
 const proseRecords = recordTool((turn) => proseText(3_000, turn + 1_000));
-const script = recordScript(200);
+const script = recordScript({ noteChars: 200 });
 
 /** An agent's callback that hands the model equal contents in new objects: a retry keeps what it did. */
 const copyContents = ({ request }: { request: LlmRequest }) => {
