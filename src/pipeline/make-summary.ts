@@ -22,6 +22,8 @@ import type { RequestView } from '../masking/request-view.js';
 import { summarizeCovered } from '../summary/summarize-covered.js';
 import type { LeadingRequest } from '../summary/summary-from-request.js';
 import { awaitedIn, type PendingCall } from '../summary/awaited-calls.js';
+import { anchorAt } from '../state/watermark.js';
+import { coveredContentsAt } from '../state/covered-contents.js';
 
 interface MakeSummaryInput {
   readonly contents: readonly Content[];
@@ -108,12 +110,20 @@ async function applyPrepared(
   return { ...continued, split: { coverage: next.coverage, toCover }, prepared: { waitedMs: undefined } };
 }
 
-/** The prepared record where its watermark is now, with the user's current request of this call. */
+/**
+ * The prepared record where its watermark is now, with the user's current request of this call. Its anchor
+ * and covered contents are read again there: kept from where it was prepared, they would not match the next
+ * call's contents at its new place (the forty-ninth trial: a coordinator's two turns run at once compacted
+ * the same range again on seven calls).
+ */
 function liveRecord(input: MakeSummaryInput, record: SummaryRecord, coverage: SummaryCoverage): SummaryRecord {
   const requestIndex = latestUserRequestIndex(input.contents);
+  const fingerprintAt = (index: number): string | undefined => input.fingerprints[index];
   return {
     ...record,
     covered: coverage.covered,
+    anchor: anchorAt(fingerprintAt, coverage.covered),
+    contents: coveredContentsAt(fingerprintAt, coverage.covered),
     kept:
       coverage.keptAt === undefined || record.kept === undefined
         ? undefined

@@ -135,10 +135,31 @@ describe('a watermark after its contents were reordered', () => {
     });
   });
 
-  it('should not apply a summary whose kept message moved past the covered prefix', () => {
-    // The kept f28 moves behind the watermark, swapped with the uncovered f30.
+  it('should apply a summary at the covered prefix when its kept message moved past it, and send the message after', () => {
+    // The kept f28 moves behind the watermark, swapped with the uncovered f30: [0, 28) is all covered, and the
+    // kept message comes after it with the rest (the forty-ninth trial: another turn's message came before it).
     const live = HISTORY.map((p, i) => (i === 28 ? 'f30' : i === 30 ? 'f28' : p));
-    expect(locateSummary(printsOf(live), 40, positionOf(HISTORY, 30, 28))).toMatchObject({ kind: 'missing' });
+    expect(locateSummary(printsOf(live), 40, positionOf(HISTORY, 30, 28))).toEqual({ kind: 'found', covered: 28 });
+  });
+
+  it('should find the covered prefix when a content of the head has the fingerprint of one left out of it', () => {
+    // f2 and f29 are the same content (an identical tool call); another turn's message comes in before f29.
+    const history = HISTORY.map((p, i) => (i === 29 ? 'f2' : p));
+    const live = [...history.slice(0, 29), 'another', ...history.slice(29)];
+    expect(locateSummary(printsOf(live), 41, positionOf(history, 30))).toEqual({ kind: 'found', covered: 29 });
+  });
+
+  it('should not move a summary later over contents it never read, nor a mask', () => {
+    // Another turn's message came in deep in the head: the covered contents are no prefix, the anchor is at 31.
+    const live = [...HISTORY.slice(0, 3), 'another', ...HISTORY.slice(3)];
+    expect(locateSummary(printsOf(live), 41, positionOf(HISTORY, 30))).toMatchObject({ kind: 'missing' });
+    // A mask may (masking the message is no loss); a summary record of an older version too (nothing tells).
+    const { contents, anchor } = positionOf(HISTORY, 30);
+    expect(locateWatermark(printsOf(live), 41, 30, anchor, contents)).toEqual({ kind: 'moved', covered: 31 });
+    expect(locateSummary(printsOf(live), 41, { covered: 30, anchor })).toEqual({ kind: 'found', covered: 31 });
+    // Contents gone from before it (a rewind): found earlier, as before.
+    const rewound = HISTORY.filter((_, i) => i !== 3);
+    expect(locateSummary(printsOf(rewound), 39, positionOf(HISTORY, 30))).toEqual({ kind: 'found', covered: 29 });
   });
 
   it('should stop before the first uncovered content a reorder across the watermark brought forward', () => {

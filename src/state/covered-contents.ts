@@ -71,15 +71,25 @@ export function coveredContentsAt(
   return { digest: memo ? memo.digestOf(head, generation) : digestOf(head), tail };
 }
 
-/** Whether every content of `prints` is covered: the tail's ones set aside, the rest is exactly the head. */
-function allCovered(prints: readonly string[], covered: CoveredContents): boolean {
+/**
+ * Whether every content of `prints` is covered: all of the digested head, and the rest from the tail. The head
+ * has `headSize` contents, so `prints.length - headSize` of them come from the tail; they are taken from the end,
+ * where the tail's contents are, so that a head content with the fingerprint of a tail content missing from the
+ * prefix stays in the head (an identical tool call in both, another turn's content inserted before the watermark).
+ */
+function allCovered(prints: readonly string[], covered: CoveredContents, headSize: number): boolean {
+  let fromTail = prints.length - headSize;
+  if (fromTail < 0) return false;
   const tailLeft = new Map<string, number>();
   for (const print of covered.tail) tailLeft.set(print, (tailLeft.get(print) ?? 0) + 1);
   const head: string[] = [];
-  for (const print of prints) {
-    const left = tailLeft.get(print) ?? 0;
-    if (left > 0) tailLeft.set(print, left - 1);
-    else head.push(print);
+  for (let index = prints.length - 1; index >= 0; index--) {
+    const print = prints[index] as string;
+    const left = fromTail > 0 ? (tailLeft.get(print) ?? 0) : 0;
+    if (left > 0) {
+      tailLeft.set(print, left - 1);
+      fromTail--;
+    } else head.push(print);
   }
   return digestOf(head) === covered.digest;
 }
@@ -103,7 +113,8 @@ export function coveredPrefix(
   if (longest < shortest) return undefined;
   const prints: string[] = [];
   for (let index = 0; index < longest; index++) prints.push(fingerprintAt(index) ?? '');
-  for (let end = longest; end >= shortest; end--) if (allCovered(prints.slice(0, end), contents)) return end;
+  const headSize = Math.max(0, covered - contents.tail.length);
+  for (let end = longest; end >= shortest; end--) if (allCovered(prints.slice(0, end), contents, headSize)) return end;
   return undefined;
 }
 

@@ -35,7 +35,8 @@ type WatermarkMatch =
 /**
  * Where the watermark `covered`/`anchor` falls in contents of `length`, if
  * anywhere: at its place; else, given what it covers, after the longest prefix
- * of covered contents (a reorder); else where its anchor moved.
+ * of covered contents (a reorder); else where its anchor moved (`later`: past
+ * `covered` too; a mask may, a summary may not).
  */
 export function locateWatermark(
   fingerprintAt: FingerprintAt,
@@ -43,6 +44,7 @@ export function locateWatermark(
   covered: number,
   anchor: string,
   contents?: CoveredContents,
+  { later = true }: { readonly later?: boolean } = {},
 ): WatermarkMatch {
   if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor) {
     // A reorder across the watermark can leave the two anchor contents in place and still swap a covered
@@ -55,7 +57,7 @@ export function locateWatermark(
     const end = coveredPrefix(fingerprintAt, length, covered, contents);
     if (end !== undefined) return { kind: 'reordered', covered: end };
   }
-  return movedWatermark(fingerprintAt, length, covered, anchor);
+  return movedWatermark(fingerprintAt, later ? length : Math.min(length, covered), covered, anchor);
 }
 
 /**
@@ -138,7 +140,12 @@ type SummaryMatch =
  * kept message can never be stripped with the rest.
  */
 export function locateSummary(fingerprintAt: FingerprintAt, length: number, position: SummaryPosition): SummaryMatch {
-  const match = locateWatermark(fingerprintAt, length, position.covered, position.anchor, position.contents);
+  // Its anchor found later while its covered contents are not a prefix: contents it never read came in before
+  // it (another turn of the session run at once), and stripped with it they would be lost. Only a record
+  // without them (written before they were kept) may move later: nothing else tells.
+  const match = locateWatermark(fingerprintAt, length, position.covered, position.anchor, position.contents, {
+    later: !position.contents,
+  });
   if (match.kind === 'missing')
     return {
       kind: 'missing',
@@ -159,6 +166,9 @@ export function locateSummary(fingerprintAt: FingerprintAt, length: number, posi
     return keptAt === match.covered - 1
       ? { kind: 'found', covered: keptAt }
       : { kind: 'found', covered: match.covered, keptAt };
+  // After a reorder every content before the watermark is a covered one: the kept message is not among them but
+  // after it (another turn's message came in before it), where it is sent as it is.
+  if (match.kind === 'reordered') return { kind: 'found', covered: match.covered };
   return {
     kind: 'missing',
     reason: `the user's message kept at ${kept.at} of ${length} contents no longer matches the history`,
