@@ -25,6 +25,28 @@ describe('searchEvents', () => {
     expect(searchEvents(loop, 'failing test').map((hit) => hit.eventId)).toEqual(['step40', 'step5']);
   });
 
+  it("should list the calling turn's own question after the message that answers it", () => {
+    const events = [
+      event('gave', userText('My order id is ORD-7731 for the blue shoes.'), { invocationId: 'inv-1', author: 'user' }),
+      event('reply', modelText('Noted.'), { invocationId: 'inv-1' }),
+      event('asked', userText('Which order id did I give you for the blue shoes?'), {
+        invocationId: 'inv-2',
+        author: 'user',
+      }),
+    ];
+    const ranked = (invocation?: string): string[] =>
+      searchEvents(events, 'order id blue shoes', { invocation }).map((hit) => hit.eventId);
+    expect(ranked('inv-2')).toEqual(['gave', 'asked']);
+    // Another turn's question is a hit like any other: the latest of equal hits first.
+    expect(ranked('inv-3')).toEqual(['asked', 'gave']);
+    // The turn's own tool results are what a tool loop recalls: they rank as ever.
+    const loop = [
+      ...events,
+      event('result', modelText('order id ORD-7731 blue shoes shipped'), { invocationId: 'inv-2' }),
+    ];
+    expect(searchEvents(loop, 'order id blue shoes', { invocation: 'inv-2' })[0]?.eventId).toBe('result');
+  });
+
   it('should find an id a query ends with a full stop', () => {
     const said = event('said', userText('Remember: my order is ORD-7731, please.'), { author: 'user' });
     expect(searchEvents([said], 'my order is ORD-7731.')[0]?.eventId).toBe('said');

@@ -95,13 +95,19 @@ function countOccurrences(haystack: string, needle: string): { whole: number; in
   let inside = 0;
   for (
     let at = haystack.indexOf(needle);
-    at >= 0 && whole + inside < 1_000;
+    at >= 0 && whole + inside < MAX_OCCURRENCES;
     at = haystack.indexOf(needle, at + needle.length)
   )
     if (standsAlone(haystack, needle, at)) whole++;
     else inside++;
   return { whole, inside };
 }
+
+/**
+ * Occurrences of a term looked at in one text, at most: a run of one character (zero padding, a hex dump) matches
+ * at every position (the fifty-second outside trial: 4 s a search of a 20 MB attachment of zeros for "000").
+ */
+const MAX_OCCURRENCES = 1_000;
 
 /** What an occurrence inside a longer word counts, against one as a word of its own. */
 const PART_WEIGHT = 0.25;
@@ -124,7 +130,12 @@ function isCallOf(event: SearchableEvent, toolName: string | undefined): boolean
 
 /** Where `needle` first stands as a word of its own in `lower`, else where it first occurs. */
 function firstAlone(lower: string, needle: string): number {
-  for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1))
+  let tried = 0;
+  for (
+    let at = lower.indexOf(needle);
+    at !== -1 && tried < MAX_OCCURRENCES;
+    at = lower.indexOf(needle, at + 1), tried++
+  )
     if (standsAlone(lower, needle, at)) return at;
   return lower.indexOf(needle);
 }
@@ -146,6 +157,8 @@ export function searchEvents(
     limit?: number;
     snippetChars?: number;
     excludeTool?: string | undefined;
+    /** The calling invocation: its user message, which the model has in front of it, ranks after every other hit. */
+    invocation?: string | undefined;
   } = {},
 ): RecallHit[] {
   const queryTerms = terms(query);
@@ -187,6 +200,8 @@ export function searchEvents(
   const position = new Map(texts.map((entry, at) => [entry, at]));
   const hits = scored.map(({ entry, score, best, exact }) => ({
     at: position.get(entry) ?? 0,
+    asked:
+      options.invocation !== undefined && entry.event.invocationId === options.invocation && startsTurn(entry.event),
     eventId: entry.event.id,
     turn: entry.turn,
     author: entry.event.author ?? 'unknown',
@@ -196,8 +211,10 @@ export function searchEvents(
   // Of hits as good, the latest event first: a correction ("my budget is now $600") before the value it corrects
   // (the forty-first outside trial: a model trusting the first hit read the stale $400), also within one tool loop,
   // whose events share a turn (review 34).
-  hits.sort((a, b) => b.score - a.score || b.at - a.at);
-  return hits.slice(0, options.limit ?? 8).map(({ at: _at, ...hit }) => hit);
+  // The question being answered holds the query's words too (the fifty-second outside trial: "which order id did I
+  // give you?" came before the message that gave it): still listed, for a message cut on its way in, but last.
+  hits.sort((a, b) => Number(a.asked) - Number(b.asked) || b.score - a.score || b.at - a.at);
+  return hits.slice(0, options.limit ?? 8).map(({ at: _at, asked: _asked, ...hit }) => hit);
 }
 
 /**
@@ -206,7 +223,8 @@ export function searchEvents(
  * behind runs 10 to 19).
  */
 function containsPhrase(text: string, phrase: string): boolean {
-  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1))
+  let tried = 0;
+  for (let at = text.indexOf(phrase); at !== -1 && tried < MAX_OCCURRENCES; at = text.indexOf(phrase, at + 1), tried++)
     if (standsAlone(text, phrase, at)) return true;
   return false;
 }
@@ -225,8 +243,12 @@ const UNSPACED =
 /** Whether the phrase's edge character `inside` and the text's character beside it `outside` are not one word. */
 function atBoundary(inside: string | undefined, outside: string | undefined): boolean {
   if (inside === undefined || outside === undefined) return true;
-  const word = (char: string): boolean => WORD_CHAR.test(char) && !UNSPACED.test(char);
-  return !word(inside) || !word(outside);
+  return !isWordChar(inside) || !isWordChar(outside);
+}
+
+/** A character of a spaced script's word (one function, not a closure per call: `tsx` names each closure it makes). */
+function isWordChar(char: string): boolean {
+  return WORD_CHAR.test(char) && !UNSPACED.test(char);
 }
 
 /** A bounded excerpt of one event's text, from `offset`. */

@@ -48,6 +48,9 @@ describe('review 10: a durable fact dropped by the count cap', () => {
     const events = await runTurn(runner, session.id, `Which rack does deploy code ${code} go to?`);
     const answer = events.at(-1)?.content?.parts?.[0]?.text ?? '';
     expect(answer).toContain(lost);
+    // First the message that stated it, not the question just asked (the fifty-second outside trial).
+    const hits = (JSON.parse(answer) as { response: { hits: Array<{ snippet: string }> } }).response.hits;
+    expect(hits[0]?.snippet).toContain(lost);
     expect(model.rejectedRequests).toEqual([]);
   });
 });

@@ -122,7 +122,13 @@ export function contextRecallTool(options: ContextRecallToolOptions = {}): Funct
         return readEventById(session.events, branch, eventId, { offset, mode }, maxExcerptChars);
       if (typeof query !== 'string' || query.trim().length === 0) return { error: noQuery(pattern, lines) };
       // Earlier recalls and their answers would outrank the events they quote: leave them out.
-      const hits = searchEvents(session.events, query, { branch, limit: maxHits, snippetChars, excludeTool: name });
+      const hits = searchEvents(session.events, query, {
+        branch,
+        limit: maxHits,
+        snippetChars,
+        excludeTool: name,
+        invocation: context.invocationContext.invocationId,
+      });
       return {
         query,
         hits: hits.map((hit) => ({
