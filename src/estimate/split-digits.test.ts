@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { PROPERTY_RUNS } from '../../test/support/arbitraries.js';
-import { tokensBeyondDigitGroups } from './split-digits.js';
+import { tokensBeyondDigitGroups, tokensBeyondOtherDigits } from './split-digits.js';
 import { splitDigitsTokenizer, tiktokenTokenizer } from './tokenizer.js';
 
 const reference = new Tiktoken(o200kBase);
@@ -22,7 +22,7 @@ describe('tokensBeyondDigitGroups', () => {
     expect(tokensBeyondDigitGroups('x=3.14159')).toBe(0 + 3);
   });
 
-  it('should leave digits of other scripts to o200k', () => {
+  it('should leave digits of other scripts to their own count', () => {
     expect(tokensBeyondDigitGroups('١٢٣٤٥ １２３')).toBe(0);
   });
 
@@ -40,6 +40,31 @@ describe('tokensBeyondDigitGroups', () => {
       ),
       PROPERTY_RUNS,
     );
+  });
+});
+
+describe('tokensBeyondOtherDigits', () => {
+  it("should count other scripts' decimal digits one token each on o200k's own, as SentencePiece splits them", () => {
+    // The oracle is js-tiktoken's encoding: its tokens made only of such digits count one a digit, and a digit
+    // o200k spreads over several tokens (bytes) keeps o200k's count.
+    const digits = fc.constantFrom(...'０１２３４５６７８９०१२३४५६७८९০১২৩৪৫৬৭৮৯٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹');
+    const piece = fc.oneof(
+      fc.array(digits, { minLength: 1, maxLength: 9 }).map((chars) => chars.join('')),
+      fc.stringMatching(/^[a-zA-Z ,.:=_-]{1,6}$/),
+    );
+    fc.assert(
+      fc.property(fc.array(piece), (pieces) => {
+        const text = pieces.join('');
+        const tokens = reference.encode(text, [], []).map((token) => reference.decode([token]));
+        const split = tokens.reduce((sum, token) => sum + (/^[^\P{Nd}0-9]+$/u.test(token) ? [...token].length : 1), 0);
+        expect(splitDigitsTokenizer.count(text)).toBe(split);
+      }),
+      PROPERTY_RUNS,
+    );
+    expect(tokensBeyondOtherDigits('no digits, 123 ascii ones', () => 0)).toBe(0);
+    // Seven fullwidth digits o200k counts as 3 tokens: 4 more; a run o200k counts over its digits adds none.
+    expect(tokensBeyondOtherDigits('id １２３４５６７.', () => 3)).toBe(4);
+    expect(tokensBeyondOtherDigits('१२', () => 5)).toBe(0);
   });
 });
 

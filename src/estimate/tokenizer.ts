@@ -17,7 +17,7 @@
  */
 import { countExact } from './o200k/count-exact.js';
 import { classesOf, countClasses, extrapolateByClass } from './char-classes.js';
-import { tokensBeyondDigitGroups } from './split-digits.js';
+import { tokensBeyondDigitGroups, tokensBeyondOtherDigits } from './split-digits.js';
 
 /** Counts the tokens of a text. Swap it through `ContextGuardOptions.tokenizer`. */
 export interface Tokenizer {
@@ -63,7 +63,7 @@ export const tiktokenTokenizer: Tokenizer = {
 };
 
 /**
- * `tiktokenTokenizer`'s count with every ASCII digit one token, as Gemini's tokenizer and most open
+ * `tiktokenTokenizer`'s count with every decimal digit one token, as Gemini's tokenizer and most open
  * models' count digits (o200k takes them three at a time): the `tokenizer` option for agents that read
  * numbers in bursts (not the default: docs/design.md, "Digits, one token each"). The digits are
  * counted over the whole text, never sampled.
@@ -71,7 +71,8 @@ export const tiktokenTokenizer: Tokenizer = {
 export const splitDigitsTokenizer: Tokenizer = {
   name: 'o200k-split-digits',
   count(text: string): number {
-    return tiktokenTokenizer.count(text) + tokensBeyondDigitGroups(text);
+    const otherDigits = tokensBeyondOtherDigits(text, (run) => tiktokenTokenizer.count(run));
+    return tiktokenTokenizer.count(text) + tokensBeyondDigitGroups(text) + otherDigits;
   },
 };
 
