@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCallRecord, CALL_METADATA_KEY, encodeCallRecord, NO_COUNTS, type CallCounts } from './call-record.js';
 import { sumCallRecords } from './call-totals.js';
 import { COMPACTION_METADATA_KEY } from './compaction-record.js';
+import { CHILD_CALLS_METADATA_KEY } from './child-calls.js';
 
 let ids = 0;
 
@@ -156,6 +157,37 @@ describe('sumCallRecords', () => {
       { author: 'system', invocationId: '', isCompacted: true, compactedContent: { role: 'model', parts: [] } },
     ]);
     expect(totals.size).toBe(0);
+  });
+
+  it("should count an AgentTool child's records on the answer of its call as events of the child, each once", () => {
+    const bill = { promptTokens: 2_000, cachedPromptTokens: 0, outputTokens: 40, costUsd: 0.002 };
+    const childCall = (invocationId: string, id: string) => ({
+      invocationId,
+      record: callEvent('researcher', invocationId, { modelCalls: 1 }, bill, id).customMetadata[CALL_METADATA_KEY],
+    });
+    const answer = (calls: unknown, extra: object = {}) => ({
+      author: 'coordinator',
+      invocationId: 'parent',
+      customMetadata: { [CHILD_CALLS_METADATA_KEY]: calls },
+      ...extra,
+    });
+    const totals = sumCallRecords([
+      callEvent('coordinator', 'parent', { modelCalls: 1 }, bill),
+      answer([childCall('child-1', 'r1'), childCall('child-1', 'r2')]),
+      // The other turn's run of the child: its own answer, its own invocation; one record seen before counts once.
+      answer([childCall('child-2', 'r3'), childCall('child-1', 'r2'), { invocationId: 7 }, 'garbled']),
+      // A streamed copy is never stored; another process's records (A2A) are counted there.
+      answer([childCall('child-3', 'r4')], { partial: true }),
+      answer([], { customMetadata: { 'a2a:task_id': 't', [CHILD_CALLS_METADATA_KEY]: [childCall('child-4', 'r5')] } }),
+      answer('not a list'),
+    ]);
+    expect(totals.get('researcher')).toMatchObject({
+      modelCalls: 3,
+      invocations: 2,
+      promptTokens: 6_000,
+      costUsd: 0.006,
+    });
+    expect(totals.get('coordinator')).toMatchObject({ modelCalls: 1, invocations: 1 });
   });
 
   it('should count nothing for a session without events', () => {

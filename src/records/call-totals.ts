@@ -13,6 +13,7 @@ import {
   type CallCounts,
 } from './call-record.js';
 import { cameThroughA2a } from './remote-records.js';
+import { childCallsIn } from './child-calls.js';
 
 /** What summing reads of an event (an ADK `Event` has these). */
 export interface CountedEvent {
@@ -96,38 +97,52 @@ function emptyTotals(): Summed {
  * Totals per agent name of the records on `events`. Partial (streamed) events are skipped (never
  * stored, and they repeat the final response's usage), so are records that came through A2A, and so is a record whose id was seen
  * before (a copy of an event appended again); a background summary's bill counts once however
- * many records carry it. Anything that is not an array counts nothing.
+ * many records carry it. An `AgentTool` child's records on the event that answered its call count as
+ * events of the child (records/child-calls.ts). Anything that is not an array counts nothing.
  */
 export function sumCallRecords(events: unknown): Map<string, CallTotals> {
-  const totals = new Map<string, Summed>();
-  const invocations = new Map<string, Set<string>>();
-  const seen = new Set<string>();
-  const preparations = new Set<string>();
-  if (!Array.isArray(events)) return totals;
+  const summing = new Summing();
+  if (!Array.isArray(events)) return summing.totals;
   for (const event of events as readonly unknown[]) {
     if (!isPlainObject(event)) continue;
     const counted = event as CountedEvent;
-    const { partial, customMetadata, invocationId } = counted;
+    const { partial, customMetadata } = counted;
     // A remote A2A agent's records are its server's calls, counted there (records/remote-records.ts).
     if (partial === true || !isPlainObject(customMetadata) || cameThroughA2a(customMetadata)) continue;
-    const decoded = decodeCallRecord(customMetadata[CALL_METADATA_KEY]);
-    if (!decoded) continue;
+    summing.add(counted, customMetadata[CALL_METADATA_KEY]);
+    for (const { invocationId, record } of childCallsIn(customMetadata))
+      summing.add({ invocationId, author: typeof record['agentName'] === 'string' ? record['agentName'] : '' }, record);
+  }
+  return summing.totals;
+}
+
+/** Records added up per agent, each id once. */
+class Summing {
+  readonly totals = new Map<string, Summed>();
+  private readonly invocations = new Map<string, Set<string>>();
+  private readonly seen = new Set<string>();
+  private readonly preparations = new Set<string>();
+
+  /** Adds the record `value` that `counted` carries, if it is one. */
+  add(counted: CountedEvent, value: unknown): void {
+    const decoded = decodeCallRecord(value);
+    if (!decoded) return;
     if (decoded.id !== undefined) {
-      if (seen.has(decoded.id)) continue;
-      seen.add(decoded.id);
+      if (this.seen.has(decoded.id)) return;
+      this.seen.add(decoded.id);
     }
-    const record = countedPart(decoded, counted, preparations);
-    const sum = totals.get(record.agentName) ?? emptyTotals();
-    totals.set(record.agentName, sum);
+    const record = countedPart(decoded, counted, this.preparations);
+    const sum = this.totals.get(record.agentName) ?? emptyTotals();
+    this.totals.set(record.agentName, sum);
     for (const key of SUMMED_KEYS) sum[key] += record[key];
     // A background summary's own record (no model call) is written outside any invocation of the agent.
     const background = record.preparationId !== undefined && record.modelCalls === 0;
+    const { invocationId } = counted;
     if (!background && typeof invocationId === 'string' && invocationId !== '') {
-      const ids = invocations.get(record.agentName) ?? new Set<string>();
-      invocations.set(record.agentName, ids);
+      const ids = this.invocations.get(record.agentName) ?? new Set<string>();
+      this.invocations.set(record.agentName, ids);
       ids.add(invocationId);
       sum.invocations = ids.size;
     }
   }
-  return totals;
 }

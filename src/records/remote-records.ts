@@ -7,6 +7,7 @@
  */
 import { CALL_METADATA_KEY } from './call-record.js';
 import { COMPACTION_METADATA_KEY } from './compaction-record.js';
+import { CHILD_CALLS_METADATA_KEY } from './child-calls.js';
 
 /** The prefix of the keys ADK's A2A client adds to an event it made from a remote agent's answer. */
 const A2A_CLIENT_KEY_PREFIX = 'a2a:';
@@ -18,7 +19,7 @@ export function cameThroughA2a(customMetadata: Readonly<Record<string, unknown>>
   );
 }
 
-const GUARD_KEYS: readonly string[] = [CALL_METADATA_KEY, COMPACTION_METADATA_KEY];
+const GUARD_KEYS: readonly string[] = [CALL_METADATA_KEY, COMPACTION_METADATA_KEY, CHILD_CALLS_METADATA_KEY];
 
 /** The guard's records in `customMetadata` apart from the rest (`undefined` when there are none). */
 export function splitGuardRecords(

@@ -106,40 +106,58 @@ const MESSAGES = [
   'thanks, that is all',
 ];
 
+/** Rounds of two turns of one session at once, on a 16k window. */
+async function concurrentRounds(rounds: number) {
+  const model = new ScriptedLlm({
+    window: WINDOW,
+    countTokens: ratioTokenCounter(1.3),
+    script: answeringSummaries(script, 1_024),
+  });
+  const researcher = new LlmAgent({ name: 'researcher', model, description: 'Researches.', tools: [tools.search] });
+  const coordinator = new LlmAgent({
+    name: 'coordinator',
+    model,
+    instruction: 'Route the customer to billing or shipping; use researcher for open questions.',
+    subAgents: [desk('billing', model, tools.invoices), desk('shipping', model, tools.parcel)],
+    tools: [new AgentTool({ agent: researcher })],
+  });
+  const logger = new CapturingLogger();
+  const guard = new ContextGuard({ contextWindow: WINDOW, logger });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({
+    app: new App({ name: 'desk', rootAgent: coordinator, plugins: [guard] }),
+    sessionService,
+  });
+  const session = await sessionService.createSession({ appName: 'desk', userId: 'user-1' });
+  const errors: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const turns = [0, 1].map((k) => runTurn(runner, session.id, `[${round}${k}] ${MESSAGES[(round + k) % 4]}`));
+    for (const events of await Promise.all(turns)) errors.push(...errorCodes(events));
+  }
+  const stored = await sessionService.getSession({ appName: 'desk', userId: 'user-1', sessionId: session.id });
+  if (!stored) throw new Error('the session is gone');
+  return { model, guard, logger, stored, errors };
+}
+
 describe('two turns of one session at once in a coordinator with desks and an AgentTool child', () => {
   it('should keep applying the stored summaries instead of compacting the same range again', async () => {
-    const model = new ScriptedLlm({
-      window: WINDOW,
-      countTokens: ratioTokenCounter(1.3),
-      script: answeringSummaries(script, 1_024),
-    });
-    const researcher = new LlmAgent({ name: 'researcher', model, description: 'Researches.', tools: [tools.search] });
-    const coordinator = new LlmAgent({
-      name: 'coordinator',
-      model,
-      instruction: 'Route the customer to billing or shipping; use researcher for open questions.',
-      subAgents: [desk('billing', model, tools.invoices), desk('shipping', model, tools.parcel)],
-      tools: [new AgentTool({ agent: researcher })],
-    });
-    const logger = new CapturingLogger();
-    const guard = new ContextGuard({ contextWindow: WINDOW, logger });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({
-      app: new App({ name: 'desk', rootAgent: coordinator, plugins: [guard] }),
-      sessionService,
-    });
-    const session = await sessionService.createSession({ appName: 'desk', userId: 'user-1' });
-    const errors: string[] = [];
-    for (let round = 0; round < 24; round++) {
-      const turns = [0, 1].map((k) => runTurn(runner, session.id, `[${round}${k}] ${MESSAGES[(round + k) % 4]}`));
-      for (const events of await Promise.all(turns)) errors.push(...errorCodes(events));
-    }
+    const { model, guard, logger, stored, errors } = await concurrentRounds(24);
     expect(errors).toEqual([]);
     expect(model.rejectedRequests).toEqual([]);
     expect(logger.matching('stored summary not applied')).toEqual([]);
-    const stored = await sessionService.getSession({ appName: 'desk', userId: 'user-1', sessionId: session.id });
-    const compactions = stored ? guard.status(stored, 'coordinator').compactions : 0;
+    const { compactions } = guard.status(stored, 'coordinator');
     expect(compactions).toBeGreaterThan(0);
     expect(compactions).toBeLessThanOrEqual(2);
+  });
+
+  it("should count every call of the child in the caller's session, however the runs overlapped", async () => {
+    // Each run copies the child's usage record into the caller's state; the later of two overlapping runs
+    // overwrote the earlier's calls (the forty-ninth trial: 44 of 58). The records on each call's answer add up.
+    const { model, guard, stored } = await concurrentRounds(12);
+    const served = model.requests.filter((request) => !request.rejected && request.agentName === 'researcher');
+    const status = guard.status(stored, 'researcher');
+    expect(served.length).toBeGreaterThan(4);
+    expect(status).toMatchObject({ modelCalls: served.length, countsFrom: 'events' });
+    expect(status.promptTokens).toBe(served.reduce((sum, request) => sum + request.promptTokens, 0));
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '../../records/call-record.js';
 import { COMPACTION_METADATA_KEY } from '../../records/compaction-record.js';
 import { callScopeOfContext, callScopeOfEvent } from '../runtime/session-scope.js';
+import { noteChildCall } from '../runtime/agent-tool-caller.js';
 import type { CompactionReporter } from './compaction-reporter.js';
 import type { PendingCalls } from './pending-calls.js';
 
@@ -33,7 +34,7 @@ export function takeCallRecords(
   bill: CallBill | undefined,
   rejected: boolean,
 ): Record<string, unknown> | undefined {
-  return takeRecordsOf(callScopeOfContext(context), context.agentName, from, bill, rejected);
+  return takeRecordsOf(callScopeOfContext(context), context.invocationId, context.agentName, from, bill, rejected);
 }
 
 /**
@@ -44,12 +45,14 @@ export function takeCallRecords(
  */
 export function settleAnsweredElsewhere(invocation: InvocationContext, event: Event, from: WaitingRecords): void {
   if (event.partial === true || event.author === undefined || event.author === 'user') return;
-  const records = takeRecordsOf(callScopeOfEvent(invocation, event), event.author, from, undefined, false);
+  const scope = callScopeOfEvent(invocation, event);
+  const records = takeRecordsOf(scope, event.invocationId, event.author, from, undefined, false);
   if (records) event.customMetadata = { ...(event.customMetadata ?? {}), ...records };
 }
 
 function takeRecordsOf(
   scope: string,
+  invocationId: string,
   agentName: string,
   from: WaitingRecords,
   bill: CallBill | undefined,
@@ -62,8 +65,11 @@ function takeRecordsOf(
   const summarizer = sumBills(compaction && recordedSummarizerBill(compaction), pending?.discardedBill);
   const call = buildCallRecord(randomUUID(), agentName, counts, bill, summarizer, pending?.preparationId);
   if (!compaction && !call) return undefined;
+  const encoded = call && encodeCallRecord(call);
+  // Inside an `AgentTool` child: the calling agent's answer carries it too (records/child-calls.ts).
+  if (encoded) noteChildCall(invocationId, encoded);
   return {
     ...(compaction ? { [COMPACTION_METADATA_KEY]: compaction } : {}),
-    ...(call ? { [CALL_METADATA_KEY]: encodeCallRecord(call) } : {}),
+    ...(encoded ? { [CALL_METADATA_KEY]: encoded } : {}),
   };
 }

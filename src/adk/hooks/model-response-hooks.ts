@@ -7,6 +7,7 @@
 import type { Context, Event, InvocationContext, LlmRequest, LlmResponse } from '@google/adk';
 import { mendA2aEvent } from './a2a-events.js';
 import { settleAnsweredElsewhere } from './call-records.js';
+import { attachChildCalls } from '../runtime/child-calls.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import type { GuardLogger } from '../../options.js';
@@ -51,14 +52,15 @@ export class ModelResponseHooks {
   }
 
   /**
-   * An event before the runner stores it: the records of a call another callback answered go on it, then an A2A
-   * event is mended (adk/hooks/a2a-events.ts); never throws.
+   * An event before the runner stores it: the records of a call another callback answered go on it, and those of
+   * the `AgentTool` child runs it answers; then an A2A event is mended (adk/hooks/a2a-events.ts); never throws.
    */
   eventArrived(invocation: InvocationContext, event: Event): Promise<undefined> {
     try {
       settleAnsweredElsewhere(invocation, event, this.parts);
+      attachChildCalls(event);
     } catch (error) {
-      logFailure(this.logger, 'error', `${LOG_PREFIX} failed to record a call answered by a callback.`, error);
+      logFailure(this.logger, 'error', `${LOG_PREFIX} failed to put a call's records on its event.`, error);
     }
     return mendA2aEvent(invocation, event, this.logger);
   }

@@ -20,11 +20,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BaseTool, Context } from '@google/adk';
 import type { GuardAgentCallbackSet } from './attach-to-agent.js';
 import { readCallerAppsWith } from '../../logging/session-log.js';
+import { MAX_CHILD_CALLS, type ChildCall } from '../../records/child-calls.js';
+import { finishChildRun } from './child-calls.js';
 
 /** The guard of the app whose tool call is running the child, and the apps it runs under (outermost first). */
 export interface AgentToolCaller {
   readonly callbacks: GuardAgentCallbackSet;
   readonly appPath: readonly string[];
+  /** The call records of the child's model calls so far (its own children's too), for the call's answer. */
+  readonly childCalls?: ChildCall[] | undefined;
+  /** The caller whose `AgentTool` call runs this one's parent, if any. */
+  readonly outer?: AgentToolCaller | undefined;
 }
 
 interface CallerRegistry {
@@ -46,6 +52,13 @@ export function currentCaller(): AgentToolCaller | undefined {
   return registry().scope.getStore();
 }
 
+/** Notes a call record made in an `AgentTool` child's run: it goes on the answer of each call up the chain. */
+export function noteChildCall(invocationId: string, record: Readonly<Record<string, unknown>>): void {
+  for (let caller = currentCaller(); caller; caller = caller.outer)
+    if (caller.childCalls && caller.childCalls.length < MAX_CHILD_CALLS)
+      caller.childCalls.push({ invocationId, record });
+}
+
 // A child's log lines name the apps that called it before its own (logging/session-log.ts).
 readCallerAppsWith(() => currentCaller()?.appPath);
 
@@ -57,8 +70,9 @@ readCallerAppsWith(() => currentCaller()?.appPath);
 export function markToolCall(toolContext: Context, callbacks: GuardAgentCallbackSet): void {
   const { marks } = registry();
   if (marks.has(toolContext)) return;
-  const outer = currentCaller()?.appPath ?? [];
-  marks.set(toolContext, { callbacks, appPath: [...outer, toolContext.invocationContext.appName] });
+  const outer = currentCaller();
+  const appPath = [...(outer?.appPath ?? []), toolContext.invocationContext.appName];
+  marks.set(toolContext, { callbacks, appPath, childCalls: [], outer });
 }
 
 type RunAsync = BaseTool['runAsync'];
@@ -75,7 +89,8 @@ export function wrapAgentToolRun(tool: BaseTool): void {
   const wrapped: RunAsync = (request) => {
     const { scope, marks } = registry();
     const caller = marks.get(request.toolContext);
-    return caller ? scope.run(caller, () => original(request)) : original(request);
+    if (!caller) return original(request);
+    return scope.run(caller, () => original(request)).finally(() => finishChildRun(request.toolContext, caller));
   };
   Object.defineProperty(wrapped, WRAPPED_RUN, { value: true });
   tool.runAsync = wrapped;
