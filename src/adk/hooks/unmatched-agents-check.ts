@@ -10,11 +10,13 @@
  * One guard may serve several apps (a Runner each): a key an app checked before
  * matched is not warned about again, and a key warned about that a later app
  * matches is said to be void, at info (the thirty-sixth outside trial: three
- * apps, each warned about the other two's windows and prices).
+ * apps, each warned about the other two's windows and prices). A `reuseResult` that counts for nothing
+ * (config/reuse-without-read-only.ts) is said when the guard is made: it needs no app.
  */
 import { isAgentTool, isBaseTool, isLlmAgent, type BaseAgent } from '@google/adk';
 import { unmatchedAgents } from '../../config/unmatched-agents.js';
 import { unmatchedTools } from '../../config/unmatched-tools.js';
+import { reuseWithoutReadOnly } from '../../config/reuse-without-read-only.js';
 import { unmatchedPrices } from '../../cost/unmatched-prices.js';
 import { unmatchedWindows } from '../../estimate/unmatched-windows.js';
 import { routedMembers } from '../../estimate/routed-model.js';
@@ -137,6 +139,7 @@ export class UnmatchedAgentsCheck {
     this.otherModels = summarizerModels(options);
     this.pricedNames = ownSummarizerNames(options);
     this.toolScopes = toolKeyScopes(options);
+    for (const warning of reuseWithoutReadOnly(options)) logger.warn(warning);
   }
 
   check(agent: BaseAgent): void {
