@@ -48,6 +48,46 @@ describe('locateStoredSummary', () => {
     ).toMatchObject({ covered: 1 });
   });
 
+  it('should cut at the call a summary whose unread answer came in before its watermark, however far back', () => {
+    // Review 45: with the call further back than the last 24 covered contents the summary was dropped; with it
+    // nearer, the covered prefix ended between the call and the answer, which went out without its call.
+    const final = { status: 'done', result: 'JOBDONE-q77' };
+    const answers = [{ name: 'start_job', key: answerKey('start_job', final) ?? '' }];
+    for (const callAt of [2, 20, 28]) {
+      const before = Array.from({ length: 40 }, (_, i) =>
+        i === callAt ? functionCall('start_job') : i % 2 ? modelText(`reply ${i}`) : userText(`message ${i}`),
+      );
+      const was = fingerprintsOf(before);
+      const record = summaryRecord({
+        covered: 30,
+        anchor: anchorAt(was, 30),
+        contents: coveredContentsAt(was, 30),
+        answers: [],
+      });
+      const live = [...before.slice(0, callAt + 1), functionResponse('start_job', final), ...before.slice(callAt + 1)];
+      const located = locateStoredSummary(fingerprintsOf(live), live.length, record, false, {
+        contents: live,
+        answers,
+      });
+      expect(located).toMatchObject({
+        coverage: { covered: callAt },
+        cutAtCall: { covered: callAt, lateAnswer: true },
+      });
+    }
+  });
+
+  it('should not end a summary between a call it covers and the response that came after it', () => {
+    // A call still pending when the summary was made, its last covered content; ADK puts the response right after.
+    const before = [...CONTENTS, functionCall('poll_job')];
+    const was = fingerprintsOf(before);
+    const record = summaryRecord({ covered: 5, anchor: anchorAt(was, 5), contents: coveredContentsAt(was, 5) });
+    const live = [...before, functionResponse('poll_job', { status: 'running' }), userText('next')];
+    const inView = { contents: live, answers: [] };
+    expect(locateStoredSummary(fingerprintsOf(live), live.length, record, false, inView).coverage).toEqual({
+      covered: 4,
+    });
+  });
+
   it('should cover nothing without a stored summary', () => {
     expect(locateStoredSummary(fingerprintAt, 4, undefined)).toEqual({ summary: undefined, coverage: { covered: 0 } });
   });

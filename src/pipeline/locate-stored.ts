@@ -11,8 +11,9 @@
  * outside trial: the response was sent without its call, or stripped unseen).
  */
 import type { Content } from '@google/genai';
+import { hasFunctionCall, hasFunctionResponse } from '../content/content-shape.js';
 import type { SummaryCoverage } from '../split/coverage.js';
-import { unseenAnswerCall, type ApplicationAnswer } from './unseen-answer.js';
+import { unseenAnswerCall, unseenAnswersAt, type ApplicationAnswer } from './unseen-answer.js';
 import type { SummaryRecord } from '../summary/stored-summary.js';
 import type { MaskRecord } from '../masking/mask-record.js';
 import { coveredContentsAt } from '../state/covered-contents.js';
@@ -46,15 +47,15 @@ export function locateStoredSummary(
   if (!stored) return { summary: undefined, coverage: { covered: 0 } };
   const match = locateSummary(fingerprintAt, length, stored);
   if (!partialView) {
-    if (match.kind !== 'found') return { summary: undefined, coverage: { covered: 0 }, summaryDiscarded: match.reason };
-    const call =
-      inView && stored.answers && inView.answers.length > 0
-        ? unseenAnswerCall(inView.contents, match.covered, inView.answers, stored.answers)
-        : undefined;
-    const cut = call === undefined ? undefined : upToTheCall(fingerprintAt, call, stored);
-    return cut
-      ? { ...cut, summaryHeld: `${cut.summaryHeld ?? ''}: an answer it never read lies inside it` }
-      : { summary: stored, coverage: match };
+    if (match.kind !== 'found')
+      return (
+        (inView && withoutUnseenAnswers(fingerprintAt, length, stored, inView)) ?? {
+          summary: undefined,
+          coverage: { covered: 0 },
+          summaryDiscarded: match.reason,
+        }
+      );
+    return foundInFull(fingerprintAt, length, stored, match, inView);
   }
   // The late view is the history up to the call, then the response: `length - 2` is the call.
   const call = length - 2;
@@ -63,6 +64,63 @@ export function locateStoredSummary(
   const reason = match.kind === 'missing' ? match.reason : `its watermark at ${stored.covered} is past the call`;
   const notApplied = { summary: undefined, coverage: { covered: 0 }, summaryHeld: `not applied (${reason})` };
   return (pastTheCall && upToTheCall(fingerprintAt, call, stored)) || notApplied;
+}
+
+/**
+ * A summary found in the whole history: applied up to the call of an answer it never read that lies inside it or
+ * right after it (the answer would go without its call: a reorder can end the covered prefix between them); else
+ * short of a call whose response its watermark would cut it from.
+ */
+function foundInFull(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  stored: SummaryRecord,
+  match: SummaryCoverage,
+  inView: AnswersInView | undefined,
+): LocatedSummary {
+  const through = Math.min(length, match.covered + 1);
+  const call =
+    inView && stored.answers && inView.answers.length > 0
+      ? unseenAnswerCall(inView.contents, through, inView.answers, stored.answers)
+      : undefined;
+  const cut = call === undefined ? undefined : upToTheCall(fingerprintAt, call, stored);
+  if (cut) return { ...cut, summaryHeld: `${cut.summaryHeld ?? ''}: an answer it never read lies inside it` };
+  const contents = inView?.contents;
+  const split =
+    contents !== undefined &&
+    hasFunctionResponse(contents[match.covered]) &&
+    hasFunctionCall(contents[match.covered - 1]);
+  if (!split) return { summary: stored, coverage: match };
+  const coverage = {
+    covered: match.covered - 1,
+    ...(match.keptAt !== undefined && match.keptAt < match.covered - 1 && { keptAt: match.keptAt }),
+  };
+  return { summary: stored, coverage };
+}
+
+/**
+ * A summary not found where ADK placed an answer it never read inside what it covers, right after the answer's
+ * call: found in the contents without such answers, it is applied up to that call. Found so, the contents before
+ * the watermark are exactly those it covers and the answers (its covered contents are recorded: the answer alone
+ * moved the watermark, as far back as it lies). Review 45: not found further back than the last 24 covered contents.
+ */
+function withoutUnseenAnswers(
+  fingerprintAt: FingerprintAt,
+  length: number,
+  stored: SummaryRecord,
+  inView: AnswersInView,
+): LocatedSummary | undefined {
+  if (!stored.answers || !stored.contents || inView.answers.length === 0) return undefined;
+  const unseen = new Set(unseenAnswersAt(inView.contents, length, inView.answers, stored.answers));
+  if (unseen.size === 0) return undefined;
+  const kept: number[] = [];
+  for (let index = 0; index < length; index++) if (!unseen.has(index)) kept.push(index);
+  const match = locateSummary((index) => fingerprintAt(kept[index] ?? -1), kept.length, stored);
+  if (match.kind !== 'found' || match.covered < 1) return undefined;
+  const covered = (kept[match.covered - 1] ?? -1) + 1;
+  const call = unseenAnswerCall(inView.contents, covered, inView.answers, stored.answers);
+  const cut = call === undefined ? undefined : upToTheCall(fingerprintAt, call, stored);
+  return cut && { ...cut, summaryHeld: `${cut.summaryHeld ?? ''}: an answer it never read lies inside it` };
 }
 
 /**

@@ -85,6 +85,28 @@ export function unseenAnswerCall(
   return undefined;
 }
 
+/**
+ * Where the responses of answers the summary did not read (`seen`: the keys it read, one per copy) lie in
+ * `contents[0, length)`: the copies past those read, in order.
+ */
+export function unseenAnswersAt(
+  contents: readonly Content[],
+  length: number,
+  answers: readonly ApplicationAnswer[],
+  seen: readonly string[],
+): number[] {
+  const { unread, names } = unreadOf(answers, seen);
+  if (unread.size === 0) return [];
+  const met = new Map<string, number>();
+  const at: number[] = [];
+  for (const found of responsesIn(contents, length, names, unread)) {
+    const copy = (met.get(found.key) ?? 0) + 1;
+    met.set(found.key, copy);
+    if (copy > (unread.get(found.key) ?? 0)) at.push(found.at);
+  }
+  return at;
+}
+
 /** `seen` with the answers that lie in `contents[0, covered)` and it had not read, one key per copy (the latest kept). */
 export function answersRead(
   contents: readonly Content[],

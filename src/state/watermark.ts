@@ -35,8 +35,9 @@ type WatermarkMatch =
 /**
  * Where the watermark `covered`/`anchor` falls in contents of `length`, if
  * anywhere: at its place; else, given what it covers, after the longest prefix
- * of covered contents (a reorder); else where its anchor moved (`later`: past
- * `covered` too; a mask may, a summary may not).
+ * of covered contents (a reorder); else, with `moved`, where its anchor moved
+ * (a mask may: masking a content it never saw is no loss; a summary that
+ * records its covered contents may not).
  */
 export function locateWatermark(
   fingerprintAt: FingerprintAt,
@@ -44,7 +45,7 @@ export function locateWatermark(
   covered: number,
   anchor: string,
   contents?: CoveredContents,
-  { later = true }: { readonly later?: boolean } = {},
+  { moved = true }: { readonly moved?: boolean } = {},
 ): WatermarkMatch {
   if (covered >= 1 && covered <= length && anchorAt(fingerprintAt, covered) === anchor) {
     // A reorder across the watermark can leave the two anchor contents in place and still swap a covered
@@ -57,7 +58,7 @@ export function locateWatermark(
     const end = coveredPrefix(fingerprintAt, length, covered, contents);
     if (end !== undefined) return { kind: 'reordered', covered: end };
   }
-  return movedWatermark(fingerprintAt, later ? length : Math.min(length, covered), covered, anchor);
+  return moved ? movedWatermark(fingerprintAt, length, covered, anchor) : { kind: 'missing' };
 }
 
 /**
@@ -140,11 +141,11 @@ type SummaryMatch =
  * kept message can never be stripped with the rest.
  */
 export function locateSummary(fingerprintAt: FingerprintAt, length: number, position: SummaryPosition): SummaryMatch {
-  // Its anchor found later while its covered contents are not a prefix: contents it never read came in before
-  // it (another turn of the session run at once), and stripped with it they would be lost. Only a record
-  // without them (written before they were kept) may move later: nothing else tells.
+  // Its anchor found elsewhere while its covered contents are not a prefix: contents it never read may lie before
+  // it (another turn of the session run at once, the same pair of contents earlier in the history), and stripped
+  // with it they would be lost. Only a record without them (written before they were kept) is searched so.
   const match = locateWatermark(fingerprintAt, length, position.covered, position.anchor, position.contents, {
-    later: !position.contents,
+    moved: !position.contents,
   });
   if (match.kind === 'missing')
     return {
