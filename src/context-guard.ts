@@ -27,14 +27,13 @@ import type { AgentContextStatus } from './status/context-status.js';
 import type { ContextGuardOptions, GuardLogger, ResolvedPolicy } from './options.js';
 import { validateOptions } from './validation/validate-options.js';
 import { inSessionLog, sessionLogger } from './logging/session-log.js';
+import { CONTEXT_GUARD_BRAND, hasGuardBrand } from './adk/runtime/guard-brand.js';
 
 export type { StatusSession } from './adk/session-actions.js';
 
-const CONTEXT_GUARD_BRAND = Symbol.for('adk-context-guard.ContextGuard');
-
 /** True for a `ContextGuard`, even one from another copy of the package. */
 export function isContextGuard(value: unknown): value is ContextGuard {
-  return typeof value === 'object' && value !== null && CONTEXT_GUARD_BRAND in value;
+  return hasGuardBrand(value);
 }
 
 /** The agent-level form of the guard, for `LlmAgent({ beforeModelCallback, afterModelCallback })`. */
