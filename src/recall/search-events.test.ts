@@ -47,6 +47,22 @@ describe('searchEvents', () => {
     expect(searchEvents(loop, 'order id blue shoes', { invocation: 'inv-2' })[0]?.eventId).toBe('result');
   });
 
+  it("should keep the calling turn's message where it outscores the rest: a message cut on its way in is read from here", () => {
+    const events = Array.from({ length: 10 }, (_, i) =>
+      event(`reply${i}`, modelText(`Deploy ${i} looks fine, no error.`), { invocationId: `inv-${i}` }),
+    );
+    const log = Array.from({ length: 400 }, (_, i) => (i === 350 ? 'ERROR code E-4471 volume full' : `line ${i} ok`));
+    const pasted = userText(`Here is the log, which error code is in it?\n${log.join('\n')}`);
+    events.push(event('pasted', pasted, { invocationId: 'inv-now', author: 'user' }));
+    expect(searchEvents(events, 'error code', { invocation: 'inv-now' })[0]?.eventId).toBe('pasted');
+  });
+
+  it('should find a word standing alone after any number of longer words that hold it', () => {
+    const text = `${'failover '.repeat(2_000)}FAIL test/session.spec.ts`;
+    const [hit] = searchEvents([event('run', modelText(text))], 'FAIL');
+    expect(hit?.snippet).toContain('FAIL test/session.spec.ts');
+  });
+
   it('should find an id a query ends with a full stop', () => {
     const said = event('said', userText('Remember: my order is ORD-7731, please.'), { author: 'user' });
     expect(searchEvents([said], 'my order is ORD-7731.')[0]?.eventId).toBe('said');

@@ -103,10 +103,7 @@ function countOccurrences(haystack: string, needle: string): { whole: number; in
   return { whole, inside };
 }
 
-/**
- * Occurrences of a term looked at in one text, at most: a run of one character (zero padding, a hex dump) matches
- * at every position (the fifty-second outside trial: 4 s a search of a 20 MB attachment of zeros for "000").
- */
+/** Occurrences of a term counted in one text, at most (a score grows with their logarithm). */
 const MAX_OCCURRENCES = 1_000;
 
 /** What an occurrence inside a longer word counts, against one as a word of its own. */
@@ -130,12 +127,7 @@ function isCallOf(event: SearchableEvent, toolName: string | undefined): boolean
 
 /** Where `needle` first stands as a word of its own in `lower`, else where it first occurs. */
 function firstAlone(lower: string, needle: string): number {
-  let tried = 0;
-  for (
-    let at = lower.indexOf(needle);
-    at !== -1 && tried < MAX_OCCURRENCES;
-    at = lower.indexOf(needle, at + 1), tried++
-  )
+  for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, nextTry(lower, needle, at)))
     if (standsAlone(lower, needle, at)) return at;
   return lower.indexOf(needle);
 }
@@ -211,10 +203,27 @@ export function searchEvents(
   // Of hits as good, the latest event first: a correction ("my budget is now $600") before the value it corrects
   // (the forty-first outside trial: a model trusting the first hit read the stale $400), also within one tool loop,
   // whose events share a turn (review 34).
-  // The question being answered holds the query's words too (the fifty-second outside trial: "which order id did I
-  // give you?" came before the message that gave it): still listed, for a message cut on its way in, but last.
-  hits.sort((a, b) => Number(a.asked) - Number(b.asked) || b.score - a.score || b.at - a.at);
-  return hits.slice(0, options.limit ?? 8).map(({ at: _at, asked: _asked, ...hit }) => hit);
+  hits.sort((a, b) => b.score - a.score || b.at - a.at);
+  return askedAfterPeers(hits)
+    .slice(0, options.limit ?? 8)
+    .map(({ at: _at, asked: _asked, ...hit }) => hit);
+}
+
+/** A hit at least this share of the calling turn's message's score ranks before it. */
+const ASKED_PEER_SHARE = 0.9;
+
+/**
+ * The question being answered holds the query's words too (the fifty-second outside trial: "which order id did I
+ * give you?" came before the message that gave it, with the same score): it goes after the hits about as good as
+ * it, not after every hit, since a message cut on its way in is read back from here (review 45).
+ */
+function askedAfterPeers<T extends { readonly asked: boolean; readonly score: number }>(hits: T[]): T[] {
+  const at = hits.findIndex((hit) => hit.asked);
+  if (at < 0) return hits;
+  const asked = hits[at] as T;
+  let to = at;
+  while (to + 1 < hits.length && (hits[to + 1] as T).score >= asked.score * ASKED_PEER_SHARE) to++;
+  return [...hits.slice(0, at), ...hits.slice(at + 1, to + 1), asked, ...hits.slice(to + 1)];
 }
 
 /**
@@ -223,10 +232,21 @@ export function searchEvents(
  * behind runs 10 to 19).
  */
 function containsPhrase(text: string, phrase: string): boolean {
-  let tried = 0;
-  for (let at = text.indexOf(phrase); at !== -1 && tried < MAX_OCCURRENCES; at = text.indexOf(phrase, at + 1), tried++)
+  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, nextTry(text, phrase, at)))
     if (standsAlone(text, phrase, at)) return true;
   return false;
+}
+
+/**
+ * Where to look for `piece` again after an occurrence at `at` that is part of a longer word: past that word, when
+ * `piece` starts with a word's character (any later start inside the word is inside a word too). A run of one
+ * character (zero padding, a hex dump) matches at every position: 4 s a search of a 20 MB attachment of zeros for
+ * "000", one position at a time (the fifty-second outside trial).
+ */
+function nextTry(text: string, piece: string, at: number): number {
+  if (!isWordChar(piece[0] ?? ' ')) return at + 1;
+  WORD_END.lastIndex = at + 1;
+  return WORD_END.exec(text)?.index ?? text.length;
 }
 
 /** Whether `piece`, found in `text` at `at`, is not part of a longer word or number. */
@@ -239,6 +259,8 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 /** Scripts written without spaces between words, where any character boundary is a word's (review 35: 订单号). */
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** The first character that ends a spaced script's word (one of those a word of `isWordChar` is made of). */
+const WORD_END = new RegExp(`[^\\p{L}\\p{N}\\p{M}]|${UNSPACED.source}`, 'gu');
 
 /** Whether the phrase's edge character `inside` and the text's character beside it `outside` are not one word. */
 function atBoundary(inside: string | undefined, outside: string | undefined): boolean {
