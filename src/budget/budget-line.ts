@@ -18,6 +18,8 @@ export interface BudgetFigures {
   readonly percentUsed: number;
   /** Whole turns of the session's pace after this one before a turn's peak meets the threshold; undefined before the first full turn. */
   readonly turnsLeft: number | undefined;
+  /** Inside a tool loop (the turn's second call on): its calls left before a request meets the threshold, at a step's pace. */
+  readonly stepsLeft?: number | undefined;
   /** True when the next turn (or, with no pace yet, the last tenth before the threshold) reaches the threshold. */
   readonly compactionNear: boolean;
   /** The recall tool to read back what was masked or offloaded, when something is. */
@@ -28,6 +30,8 @@ export interface BudgetFigures {
 const NEAR_SHARE_WITHOUT_PACE = 0.9;
 /** Within this many turns of the threshold a compaction is near. */
 const NEAR_TURNS = 1;
+/** Within this many steps of a tool loop of the threshold a compaction is near. */
+const NEAR_STEPS = 2;
 
 /** How the session's turns grow: what pacing reads of the usage record (usage/turns.ts). */
 export interface TurnPace {
@@ -37,6 +41,10 @@ export interface TurnPace {
   readonly averagePeakRise?: number | undefined;
   /** The current turn's first request. */
   readonly turnStartCalibrated?: number | undefined;
+  /** Model calls of the current turn so far. */
+  readonly turnCalls?: number | undefined;
+  /** Tokens one step of a tool loop adds. */
+  readonly averageStepTokens?: number | undefined;
 }
 
 /**
@@ -56,6 +64,23 @@ export function turnsLeftAt(
   const start = Math.min(used, pace.turnStartCalibrated ?? used);
   const peak = Math.max(used, start + (pace.averagePeakRise ?? 0));
   return Math.max(0, Math.floor((threshold - peak) / averageTurnTokens));
+}
+
+/**
+ * Whole calls of the current turn after this one before a request meets `threshold`, at what one step of a tool
+ * loop adds; undefined outside a loop (the turn's first call) or without a step's pace. A coding agent's whole task
+ * is one turn: it was told "turns left: not known yet" at every step of 90 (the forty-ninth outside trial).
+ */
+export function stepsLeftAt(
+  used: number | undefined,
+  threshold: number | undefined,
+  pace: TurnPace,
+  hardLimit?: number,
+): number | undefined {
+  const { averageStepTokens, turnCalls } = pace;
+  if (used === undefined || threshold === undefined || !averageStepTokens || !turnCalls || turnCalls < 2)
+    return undefined;
+  return Math.max(0, Math.floor((actingLine(used, threshold, hardLimit) - used) / averageStepTokens));
 }
 
 /**
@@ -83,14 +108,17 @@ export function budgetFigures(input: BudgetFigureInput): BudgetFigures {
   const { usedTokens, window } = input;
   const threshold = actingLine(usedTokens, input.threshold, input.hardLimit);
   const turnsLeft = turnsLeftAt(usedTokens, threshold, input.pace);
+  const stepsLeft = stepsLeftAt(usedTokens, threshold, input.pace);
   const compactionNear =
-    turnsLeft !== undefined ? turnsLeft <= NEAR_TURNS : usedTokens >= threshold * NEAR_SHARE_WITHOUT_PACE;
+    (stepsLeft !== undefined && stepsLeft <= NEAR_STEPS) ||
+    (turnsLeft !== undefined ? turnsLeft <= NEAR_TURNS : usedTokens >= threshold * NEAR_SHARE_WITHOUT_PACE);
   return {
     usedTokens,
     window,
     threshold,
     percentUsed: window > 0 ? Math.round((usedTokens / window) * 100) : 0,
     turnsLeft,
+    ...(stepsLeft !== undefined && { stepsLeft }),
     compactionNear,
     recallTool: input.hidden ? input.recallToolName : undefined,
   };
@@ -111,9 +139,7 @@ export interface BudgetLine {
  * `context_status` (not where it may carry no function declaration of the guard's, adk/tools/own-tools-refusal.ts).
  */
 export function budgetLineText(figures: BudgetFigures, statusTool = true): string {
-  const { turnsLeft } = figures;
-  const pace =
-    turnsLeft === undefined ? 'turns left: not known yet' : `~${turnsLeft} turn${turnsLeft === 1 ? '' : 's'} left`;
+  const pace = paceText(figures);
   const recall = figures.recallTool
     ? ` Masked or offloaded output: ${figures.recallTool}({event_id or artifact, pattern}) or lines:"120-180".`
     : '';
@@ -122,6 +148,14 @@ export function budgetLineText(figures: BudgetFigures, statusTool = true): strin
     `compaction at ${figure(figures.threshold)}, ${pace}${figures.compactionNear ? ', compaction near' : ''}.` +
     `${recall}${statusTool ? ' context_status for details.' : ''}`
   );
+}
+
+/** `~3 turns left`; inside a tool loop `~3 turns, ~14 steps left` (or `~14 steps left` before a turn's pace). */
+function paceText({ turnsLeft, stepsLeft }: BudgetFigures): string {
+  const turns = turnsLeft === undefined ? undefined : `~${turnsLeft} turn${turnsLeft === 1 ? '' : 's'}`;
+  if (stepsLeft === undefined) return turns === undefined ? 'turns left: not known yet' : `${turns} left`;
+  const steps = `~${stepsLeft} step${stepsLeft === 1 ? '' : 's'} left`;
+  return turns === undefined ? steps : `${turns}, ${steps}`;
 }
 
 /** The longest line the figures can make (nine-digit figures, a 64-character tool name): what the estimate reserves. */
@@ -133,6 +167,7 @@ export function longestBudgetLine(): string {
     threshold: large,
     percentUsed: 100,
     turnsLeft: large,
+    stepsLeft: large,
     compactionNear: true,
     recallTool: 'r'.repeat(64),
   });

@@ -9,7 +9,7 @@ import { decodeUsageRecord, type UsageRecord } from '../usage/stored-usage.js';
 import { agentOfUsageKey, stateKeysFor } from '../state/keys.js';
 import { decodeCompactionRecord, type CompactionRecord } from '../records/compaction-record.js';
 import { correctionFactor } from '../estimate/calibration.js';
-import { turnsLeftAt } from '../budget/budget-line.js';
+import { stepsLeftAt, turnsLeftAt } from '../budget/budget-line.js';
 import { countedLast } from '../usage/calibration.js';
 
 /** An agent's token status in a session, as `guard.status()` returns it (docs/observability.md). */
@@ -37,6 +37,11 @@ export interface AgentContextStatus extends AgentUsageFigures {
    * reduces by, except right after a call sent before any count, from the provider's count of it (`usedTokens`).
    */
   readonly turnsLeft?: number | undefined;
+  /**
+   * When the last turn made more than one model call (a tool loop): calls left before a request meets the threshold
+   * at what one step adds, as the budget line and `context_status` say it inside the loop.
+   */
+  readonly stepsLeft?: number | undefined;
   readonly averageTurnTokens?: number | undefined;
   /**
    * Where the counters and the usage totals come from: `'events'`, the sums of the per-call
@@ -148,7 +153,7 @@ export function agentStatus(
   const estimated = usage.lastCalibrated;
   const inForce = correctionFactor(usage);
   const correction = inForce.calibrated ? inForce.factor : undefined;
-  const { used, percentUsed, threshold, hardLimit, turnsLeft } = usedFigures(usage, inForce.calibrated);
+  const { used, percentUsed, threshold, hardLimit, turnsLeft, stepsLeft } = usedFigures(usage, inForce.calibrated);
   const ratio = usage.realPromptTokens && usage.lastEstimate ? usage.realPromptTokens / usage.lastEstimate : undefined;
   return {
     agentName,
@@ -162,6 +167,7 @@ export function agentStatus(
     hardLimit,
     percentUsed,
     turnsLeft,
+    stepsLeft,
     averageTurnTokens: usage.averageTurnTokens === undefined ? undefined : Math.round(usage.averageTurnTokens),
     modelCalls: usage.modelCalls,
     invocations: usage.invocations,
@@ -225,6 +231,7 @@ function usedFigures(usage: UsageRecord, calibrated: boolean) {
     threshold,
     hardLimit,
     turnsLeft: turnsLeftAt(pacedBy(usage, used), threshold, usage, hardLimit),
+    stepsLeft: stepsLeftAt(pacedBy(usage, used), threshold, usage, hardLimit),
   };
 }
 

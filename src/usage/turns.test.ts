@@ -49,12 +49,33 @@ describe('trackTurn', () => {
     ).toBe(250);
   });
 
-  it('should return the same record for a call that is not the largest of its turn', () => {
-    const usage = calls([
-      ['t1', 6_000],
-      ['t1', 9_000],
+  it("should keep a turn's largest request through a smaller one, and count the turn's calls", () => {
+    const usage = trackTurn(
+      calls([
+        ['t1', 6_000],
+        ['t1', 9_000],
+      ]),
+      't1',
+      8_000,
+    );
+    expect(usage).toMatchObject({ turnPeakCalibrated: 9_000, turnCalls: 3, turnLastCalibrated: 8_000 });
+    expect(trackTurn(usage, 't2', 8_100)).toMatchObject({ turnCalls: 1, turnLastCalibrated: 8_100 });
+  });
+
+  it('should average what one step of a tool loop adds, by what arrived over what the step before sent', () => {
+    // A loop of 1,000-token results; the fourth step was masked for room: it grew by what arrived, 1,000.
+    let usage = calls([
+      ['t1', 3_000],
+      ['t1', 4_000],
+      ['t1', 5_000],
     ]);
-    expect(trackTurn(usage, 't1', 8_000)).toBe(usage);
+    expect(usage.averageStepTokens).toBe(1_000);
+    usage = trackTurn(usage, 't1', 2_500, 6_000);
+    expect(usage.averageStepTokens).toBe(1_000);
+    usage = trackTurn(usage, 't1', 4_500);
+    expect(usage.averageStepTokens).toBeCloseTo(1_000 * 0.7 + 2_000 * 0.3);
+    // A new turn's first call is no step: the average stays, what the turn adds goes to averageTurnTokens.
+    expect(trackTurn(usage, 't2', 9_000).averageStepTokens).toBe(usage.averageStepTokens);
   });
 
   it('should keep no average rise of zero tokens, which the stored record would read back as none', () => {

@@ -3,7 +3,9 @@
  * served, how many tokens one turn adds on average (a moving average of the growth between the
  * first calls of consecutive invocations; turns that contained a compaction are left out, their
  * growth is negative), and how far a turn's largest request rises above its first (a turn's tool
- * results come and are masked again a turn later, so the peak, not the start, meets the threshold).
+ * results come and are masked again a turn later, so the peak, not the start, meets the threshold); and, for an
+ * agent that works in steps (a tool loop inside one turn), how many calls the current turn has made and how many
+ * tokens one step adds (a moving average of what arrived at a call over what the turn's previous call sent).
  */
 import type { AgentUsageFigures } from './agent-usage-figures.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
@@ -20,6 +22,12 @@ export interface UsageTurns extends Pick<AgentUsageFigures, 'invocations'> {
   readonly averageTurnTokens?: number | undefined;
   /** Moving average of how far a completed turn's largest request rose above its first. */
   readonly averagePeakRise?: number | undefined;
+  /** Model calls of the current invocation so far (0: none recorded). */
+  readonly turnCalls?: number | undefined;
+  /** Calibrated size of the last request sent in the current invocation. */
+  readonly turnLastCalibrated?: number | undefined;
+  /** Moving average of how many tokens one step (a call after the first of its turn) adds. */
+  readonly averageStepTokens?: number | undefined;
 }
 
 export function decodeTurns(read: FieldReader): UsageTurns {
@@ -30,6 +38,10 @@ export function decodeTurns(read: FieldReader): UsageTurns {
     turnPeakCalibrated: read.tokens('turnPeakCalibrated', MAX_PLAUSIBLE_TOKENS),
     averageTurnTokens: read.tokens('averageTurnTokens', MAX_PLAUSIBLE_TOKENS),
     averagePeakRise: read.tokens('averagePeakRise', MAX_PLAUSIBLE_TOKENS),
+    // 0 (none recorded) reads as absent, as a record without the field was written.
+    turnCalls: read.counter('turnCalls') || undefined,
+    turnLastCalibrated: read.tokens('turnLastCalibrated', MAX_PLAUSIBLE_TOKENS),
+    averageStepTokens: read.tokens('averageStepTokens', MAX_PLAUSIBLE_TOKENS),
   };
 }
 
@@ -50,10 +62,7 @@ export function trackTurn<T extends UsageTurns>(
   calibrated: number,
   arrived = calibrated,
 ): T {
-  if (invocationId === usage.lastInvocationId) {
-    const peak = usage.turnPeakCalibrated;
-    return peak !== undefined && peak >= calibrated ? usage : { ...usage, turnPeakCalibrated: calibrated };
-  }
+  if (invocationId === usage.lastInvocationId) return nextStep(usage, calibrated, arrived);
   const { turnStartCalibrated: previousStart, turnPeakCalibrated: previousPeak } = usage;
   let average = usage.averageTurnTokens;
   if (previousStart !== undefined && arrived > previousStart) average = moved(average, arrived - previousStart);
@@ -66,6 +75,22 @@ export function trackTurn<T extends UsageTurns>(
     turnPeakCalibrated: calibrated,
     averageTurnTokens: average,
     averagePeakRise: peakRiseAfter(usage.averagePeakRise, rise),
+    turnCalls: 1,
+    turnLastCalibrated: calibrated,
+  };
+}
+
+/** `usage` after another call of the current invocation: a step of its tool loop. */
+function nextStep<T extends UsageTurns>(usage: T, calibrated: number, arrived: number): T {
+  const peak = usage.turnPeakCalibrated;
+  const previous = usage.turnLastCalibrated;
+  const step = previous !== undefined && arrived > previous ? arrived - previous : undefined;
+  return {
+    ...usage,
+    turnPeakCalibrated: peak !== undefined && peak >= calibrated ? peak : calibrated,
+    turnCalls: (usage.turnCalls || 1) + 1,
+    turnLastCalibrated: calibrated,
+    averageStepTokens: step === undefined ? usage.averageStepTokens : moved(usage.averageStepTokens, step),
   };
 }
 

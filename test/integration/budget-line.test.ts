@@ -163,6 +163,37 @@ describe('the budget line', () => {
   });
 });
 
+describe('the budget line inside a tool loop', () => {
+  it("counts the loop's steps left from its second call, as context_status and status() do", async () => {
+    // One task, a loop of 400-character log reads (the forty-ninth outside trial: a coding agent's 90 steps in one
+    // turn were each told "turns left: not known yet").
+    const loop: ModelScript = ({ request }) => {
+      const steps = request.contents.filter((content) => content.parts?.some((part) => part.functionResponse)).length;
+      if (steps < 8)
+        return {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { name: 'fetch_logs', args: { size: 400, seed: steps } } }],
+          },
+        };
+      return { content: { role: 'model', parts: [{ text: 'The loop is done.' }] } };
+    };
+    const { seen, guard, h } = lineHarness({ budgetLine: true }, loop);
+    const session = await h.startSession();
+    await h.runTurns(session.id, 1);
+    const lines = seen.filter((request) => !request.summary).map((request) => lineText(request.contents));
+    expect(lines[0]).toContain('turns left: not known yet');
+    const steps = lines.slice(2).map((line) => Number(/~(\d+) steps? left/.exec(line)?.[1]));
+    expect(steps.length).toBeGreaterThan(4);
+    for (const [at, left] of steps.entries()) {
+      expect(left).toBeGreaterThanOrEqual(0);
+      if (at > 0) expect(left).toBeLessThanOrEqual(steps[at - 1]!);
+    }
+    const status = guard.status(await h.storedSession(session.id), 'worker');
+    expect(status.stepsLeft).toBe(steps.at(-1));
+  });
+});
+
 describe('the context_status tool', () => {
   it('answers the figures of the line of the call that asked', async () => {
     const script: ModelScript = (call) => {

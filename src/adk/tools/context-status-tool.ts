@@ -56,6 +56,7 @@ function answer(figures: BudgetFigures, counted: number | undefined): Record<str
     compaction_threshold: figures.threshold,
     percent_used: figures.percentUsed,
     turns_left: figures.turnsLeft ?? null,
+    ...(figures.stepsLeft !== undefined && { steps_left_in_this_turn: figures.stepsLeft }),
     compaction_near: figures.compactionNear,
     ...(figures.recallTool && {
       read_back: `${figures.recallTool} with event_id or artifact, and pattern (matching lines) or lines ("120-180")`,
