@@ -81,3 +81,21 @@ export function inPlaceChange(sent: SentContents, tokenizer: Tokenizer): number 
   }
   return tokens;
 }
+
+/**
+ * Puts the contents `sent` looked at back as they were looked at, in place: role, parts list, its parts and their
+ * texts (deeper values are left as they are). For a model that edits the request it is given (a wrapper that appends
+ * to the user's text): a retry sends the request as the model got it, and the model edits it again.
+ */
+export function restoreLooked(sent: SentContents): void {
+  for (const { content, role, list, parts } of sent.looked) {
+    if (content.role !== role) content.role = role;
+    if (content.parts !== list) content.parts = list;
+    if (!list) continue;
+    list.length = parts.length;
+    parts.forEach((look, j) => {
+      list[j] = look.part;
+      if (look.part.text !== look.text) look.part.text = look.text;
+    });
+  }
+}

@@ -21,6 +21,8 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from '@google/adk';
+import type { Content } from '@google/genai';
+import { restoreLooked, sentContents, type SentContents } from '../../estimate/sent-contents.js';
 
 /** Given the rejection of an offered request: true when the request was compacted, to be sent again. */
 export type RetryRejected = (error: unknown) => Promise<boolean>;
@@ -50,6 +52,40 @@ function isRetrying(model: BaseLlm): boolean {
   return (model as unknown as Record<symbol, unknown>)[WRAPPED] === true;
 }
 
+/** The request as the model was handed it: what a model that edits its request did is undone before a retry. */
+interface Handed {
+  readonly contents: Content[];
+  readonly list: readonly Content[];
+  readonly sent: SentContents;
+  readonly systemInstruction: unknown;
+  readonly tools: unknown;
+}
+
+function handed(request: LlmRequest): Handed | undefined {
+  if (!offers().has(request)) return undefined;
+  const { contents } = request;
+  const { systemInstruction, tools } = request.config ?? {};
+  return { contents, list: [...contents], sent: sentContents(contents), systemInstruction, tools };
+}
+
+/**
+ * The request back as the model was handed it, before the retry reads what callbacks did to it (trial 51: a wrapper
+ * that appended to the user's text was taken for a callback's edit and the retry refused; one that added a content
+ * had it kept by the retry and added again by the model: twice in every retried request).
+ */
+function undoModelEdits(request: LlmRequest, handedTo: Handed | undefined): void {
+  if (!handedTo) return;
+  const { contents, list, sent } = handedTo;
+  contents.length = 0;
+  contents.push(...list);
+  request.contents = contents;
+  restoreLooked(sent);
+  if (request.config) {
+    request.config.systemInstruction = handedTo.systemInstruction as typeof request.config.systemInstruction;
+    request.config.tools = handedTo.tools as typeof request.config.tools;
+  }
+}
+
 async function* generateRetrying(
   model: BaseLlm,
   request: LlmRequest,
@@ -58,10 +94,11 @@ async function* generateRetrying(
 ): AsyncGenerator<LlmResponse, void> {
   let answered = false;
   let failed = false;
+  const handedTo = handed(request);
   try {
     for await (const response of model.generateContentAsync(request, stream, abortSignal)) {
       // A failed interaction (Gemini's Interactions API) is an answer with `errorCode`, not a throw.
-      failed = !answered && !!response.errorCode && (await retryFailed(request, response, abortSignal));
+      failed = !answered && !!response.errorCode && (await retryFailed(request, response, abortSignal, handedTo));
       if (failed) break;
       answered = true;
       yield response;
@@ -70,6 +107,7 @@ async function* generateRetrying(
   } catch (error) {
     // After a response was yielded, ADK has already acted on it: the call cannot be taken back.
     const retry = answered || abortSignal?.aborted ? undefined : takeOffer(request);
+    if (retry) undoModelEdits(request, handedTo);
     if (!retry || !(await retry(error))) throw error;
   }
   yield* model.generateContentAsync(request, stream, abortSignal);
@@ -80,8 +118,10 @@ async function retryFailed(
   request: LlmRequest,
   response: LlmResponse,
   abortSignal: AbortSignal | undefined,
+  handedTo: Handed | undefined,
 ): Promise<boolean> {
   const retry = abortSignal?.aborted ? undefined : takeOffer(request);
+  if (retry) undoModelEdits(request, handedTo);
   return retry !== undefined && (await retry(response));
 }
 
