@@ -118,6 +118,22 @@ export function resolveContextWindow(
   return { window: options.defaultWindow ?? DEFAULT_CONTEXT_WINDOW, source: 'default', model: name };
 }
 
+/**
+ * Whether `limit` is the known window (`table`'s or the registry's) of one of routed `model`'s members: a rejection
+ * stating it came from that member (a failover went to it).
+ */
+export function isMemberWindow(
+  model: string | undefined,
+  limit: number,
+  table: Readonly<Record<string, number>> | undefined,
+): boolean {
+  const members = model === undefined ? undefined : routedMembers(model);
+  return (members ?? []).some((member) => {
+    const known = resolveContextWindow(member, { table });
+    return known.source !== 'default' && known.window === limit;
+  });
+}
+
 /** The smallest of a routed model's windows: a call may go to any of its models (estimate/routed-model.ts). */
 function smallestWindow(windows: readonly ResolvedWindow[]): ResolvedWindow {
   return windows.reduce((smallest, each) => (each.window < smallest.window ? each : smallest));

@@ -202,6 +202,19 @@ describe('recordRejection', () => {
       ).toBe(8_000);
     });
 
+    it("should not bound the window where the maximum is a smaller routed member's: a failover went to it", () => {
+      const message = 'The input token count (12300) exceeds the maximum number of tokens allowed (8000).';
+      const routed = 'RoutedLlm[large (scripted-large), small (scripted-small)]';
+      const accepted = recordAccepted(usageRecord({ sentEstimate: 10_000 }), routed, 9_000);
+      const failover = rejectionOutcome(accepted, message, routed, undefined, 10_250, (limit) => limit === 8_000);
+      expect(failover).toMatchObject({ refused: 'below-accepted', failover: 8_000 });
+      expect(failover.bounded).toBeUndefined();
+      expect(failover.usage.rejectedTokens).toBeUndefined();
+      // No member of that window: bounded below the rejected request, as before.
+      const unknown = rejectionOutcome(accepted, message, routed, undefined, 10_250, () => false);
+      expect(unknown).toMatchObject({ refused: 'below-accepted', bounded: 10_250 });
+    });
+
     it('should keep the stated maximum as the window of the model that was called', () => {
       const next = recordRejection(
         SENT,

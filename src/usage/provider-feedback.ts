@@ -129,6 +129,8 @@ interface RejectionOutcome {
    * maximum: a statement about some other request, or none (a spurious rejection). Sent again even unchanged.
    */
   readonly notAbout?: boolean | undefined;
+  /** The maximum it states is a smaller member's of a routed model that accepted more: a failover to it refused. */
+  readonly failover?: number | undefined;
 }
 
 /**
@@ -146,6 +148,7 @@ export function rejectionOutcome(
   model?: string,
   processAccepted?: AcceptedSize,
   measure?: number,
+  isMemberWindow?: (limit: number) => boolean,
 ): RejectionOutcome {
   const parsed = parseOverflowError(message);
   if (!parsed) return { usage };
@@ -169,10 +172,22 @@ export function rejectionOutcome(
   // size sent says nothing of the window (review 9: bounded at 3,000, 2,000, then 1,200 tokens).
   const completion = (parsed.requestedTokens ?? 0) - (parsed.promptTokens ?? 0);
   const completionAlone = overWithCompletion && completion >= (parsed.limit ?? Infinity);
-  const bounds = !believed && !notAbout && !completionAlone && overflowInOwnWords(message);
+  // A routed model that accepted more, refusing at a smaller member's known window: a failover went to it (an error
+  // of the large one), and the next call goes to the large one again. Bounded so, the session's window fell below
+  // the large model's for good (the fifty-first outside trial: 32,000 set, 12,266 learned from one 503).
+  const limit = parsed.limit;
+  const failover =
+    outcome.refused === 'below-accepted' && limit !== undefined && isMemberWindow?.(limit) === true ? limit : undefined;
+  const bounds = !believed && !notAbout && !completionAlone && failover === undefined && overflowInOwnWords(message);
   const next = bounds ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
-  return { ...outcome, usage: next, ...(bounded === undefined ? {} : { bounded }), ...(notAbout ? { notAbout } : {}) };
+  return {
+    ...outcome,
+    usage: next,
+    ...(bounded === undefined ? {} : { bounded }),
+    ...(notAbout ? { notAbout } : {}),
+    ...(failover === undefined ? {} : { failover }),
+  };
 }
 
 /** What the message states: its size calibrates, its maximum may become the window (see `rejectionOutcome`). */

@@ -75,6 +75,7 @@ export function learnFromRejection(
     model,
     deps.windows.acceptedBy(model, userOfContext(context)),
     measure,
+    (limit) => deps.windows.isMemberWindow(model, limit),
   );
   const next = outcome.usage;
   writeUsage(context.state, context.agentName, next);
@@ -92,7 +93,9 @@ export function learnFromRejection(
   const bounded =
     outcome.learned === undefined && outcome.bounded !== undefined
       ? ` Its window is taken as below the rejected request, ~${outcome.bounded} tokens by the guard's measure, for this session.`
-      : '';
+      : outcome.failover !== undefined
+        ? ` ${outcome.failover} is the window of one of its routed models, which a failover sent the request to: the session's window is not lowered.`
+        : '';
   // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(
     `${LOG_PREFIX} agent '${context.agentName}': the model rejected the request as too long; it is made smaller before it is sent again where anything can be removed (inside this call when it can be retried, else on the next call; not where the system instruction, tools and pins alone are over the window).${stated}${bounded}`,

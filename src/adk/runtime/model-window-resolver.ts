@@ -12,6 +12,7 @@ import { summarizerWindowFor } from '../../budget/summarizer-window.js';
 import { pinCapIn } from '../../memory/pin-cap.js';
 import {
   DEFAULT_CONTEXT_WINDOW,
+  isMemberWindow,
   modelKey,
   resolveContextWindow,
   type ResolvedWindow,
@@ -249,6 +250,9 @@ export class ModelWindowResolver {
     if (learned.length === 0) this.warnIfUnknown(resolved, model);
     return Math.min(resolved.window, ...learned);
   }
+
+  /** Whether `limit` is the known window of one of routed `model`'s members (estimate/model-registry.ts). */
+  isMemberWindow = (model?: string, limit = 0) => isMemberWindow(model, limit, this.options.modelWindows);
 
   /**
    * A renamed `RoutedLlm` the user gave no window (by `contextWindow` or `modelWindows` under its name): the smallest
