@@ -76,6 +76,36 @@ describe('locateStoredSummary', () => {
     }
   });
 
+  it('should strip neither of two equal answers when it read one and the other came in before its watermark', () => {
+    // Review 46: two approvals; the later call's answer came first and was read, the earlier's came after the summary
+    // and ADK put it right after its call, deep in what the summary covers.
+    const ok = { approved: true };
+    const key = answerKey('approve', ok) ?? '';
+    const before = Array.from({ length: 40 }, (_, i) =>
+      i === 4 || i === 10
+        ? functionCall('approve')
+        : i === 11
+          ? functionResponse('approve', ok)
+          : i % 2
+            ? modelText(`reply ${i}`)
+            : userText(`message ${i}`),
+    );
+    const was = fingerprintsOf(before);
+    const record = summaryRecord({
+      covered: 30,
+      anchor: anchorAt(was, 30),
+      contents: coveredContentsAt(was, 30),
+      answers: [key],
+    });
+    const live = [...before.slice(0, 5), functionResponse('approve', ok), ...before.slice(5)];
+    const answers = [
+      { name: 'approve', key },
+      { name: 'approve', key },
+    ];
+    const located = locateStoredSummary(fingerprintsOf(live), live.length, record, false, { contents: live, answers });
+    expect(located.coverage).toEqual({ covered: 4 });
+  });
+
   it('should not end a summary between a call it covers and the response that came after it', () => {
     // A call still pending when the summary was made, its last covered content; ADK puts the response right after.
     const before = [...CONTENTS, functionCall('poll_job')];

@@ -63,7 +63,9 @@ function callOf(contents: readonly Content[], at: number): number | undefined {
 
 /**
  * The call of the first answer in `contents[0, covered)` that the summary did not read (`seen`: the keys it read,
- * one per copy); `undefined` when there is none.
+ * one per copy); `undefined` when there is none. Where more copies of an answer lie there than it read, which of
+ * them it read cannot be told (two equal approvals, the later one answered first): the call of the first copy, so
+ * that none it did not read is stripped (review 46).
  */
 export function unseenAnswerCall(
   contents: readonly Content[],
@@ -73,16 +75,16 @@ export function unseenAnswerCall(
 ): number | undefined {
   const { unread, names } = unreadOf(answers, seen);
   if (unread.size === 0) return undefined;
-  const met = new Map<string, number>();
+  // Per key: the copies inside, and the call of the first copy that follows its call.
+  const copies = new Map<string, { count: number; call: number | undefined }>();
   for (const { at, key } of responsesIn(contents, covered, names, unread)) {
-    const copy = (met.get(key) ?? 0) + 1;
-    met.set(key, copy);
-    if (copy > (unread.get(key) ?? 0)) {
-      const call = callOf(contents, at);
-      if (call !== undefined) return call;
-    }
+    const known = copies.get(key) ?? { count: 0, call: undefined };
+    copies.set(key, { count: known.count + 1, call: known.call ?? callOf(contents, at) });
   }
-  return undefined;
+  let first: number | undefined;
+  for (const [key, { count, call }] of copies)
+    if (count > (unread.get(key) ?? 0) && call !== undefined && (first === undefined || call < first)) first = call;
+  return first;
 }
 
 /**

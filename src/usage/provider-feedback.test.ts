@@ -213,6 +213,16 @@ describe('recordRejection', () => {
       // No member of that window: bounded below the rejected request, as before.
       const unknown = rejectionOutcome(accepted, message, routed, undefined, 10_250, () => false);
       expect(unknown).toMatchObject({ refused: 'below-accepted', bounded: 10_250 });
+      // Nothing larger accepted yet, the window set above it (contextWindow): a failover too, nothing learned.
+      const set = usageRecord({ sentEstimate: 10_000, window: 32_000, windowSource: 'option' });
+      const first = rejectionOutcome(set, message, routed, undefined, 10_250, (limit) => limit === 8_000);
+      expect(first).toMatchObject({ failover: 8_000 });
+      expect([first.learned, first.bounded, first.usage.learnedWindow]).toEqual([undefined, undefined, undefined]);
+      // A window learned or guessed is no statement of the user's: the maximum is learned as before.
+      const guessed = usageRecord({ sentEstimate: 10_000, window: 32_000, windowSource: 'default' });
+      expect(rejectionOutcome(guessed, message, routed, undefined, 10_250, (limit) => limit === 8_000).learned).toBe(
+        8_000,
+      );
     });
 
     it('should keep the stated maximum as the window of the model that was called', () => {

@@ -152,7 +152,12 @@ export function rejectionOutcome(
 ): RejectionOutcome {
   const parsed = parseOverflowError(message);
   if (!parsed) return { usage };
-  const outcome = statedOutcome(usage, parsed, model, processAccepted);
+  // A routed model's smaller member refusing at its known window, where the window in force was set above it: a
+  // failover went to it (an error of the large one); its maximum is not this agent's window (review 46: on the
+  // first request over the small model's window, before the router had accepted more).
+  const member = parsed.limit !== undefined && isMemberWindow?.(parsed.limit) === true;
+  const setAbove = member && setAboveIt(usage, parsed.limit ?? 0);
+  const outcome = statedOutcome(usage, setAbove ? { ...parsed, limit: undefined } : parsed, model, processAccepted);
   // The request was larger than the window, whatever figures the message gives (usage/rejected-bound.ts); only
   // when the provider's own words say so: a text that merely mentions a too-long prompt may quote a user.
   // A maximum the message states and the guard believes is the window: the guard's measure, lower than the real
@@ -172,12 +177,10 @@ export function rejectionOutcome(
   // size sent says nothing of the window (review 9: bounded at 3,000, 2,000, then 1,200 tokens).
   const completion = (parsed.requestedTokens ?? 0) - (parsed.promptTokens ?? 0);
   const completionAlone = overWithCompletion && completion >= (parsed.limit ?? Infinity);
-  // A routed model that accepted more, refusing at a smaller member's known window: a failover went to it (an error
-  // of the large one), and the next call goes to the large one again. Bounded so, the session's window fell below
-  // the large model's for good (the fifty-first outside trial: 32,000 set, 12,266 learned from one 503).
-  const limit = parsed.limit;
-  const failover =
-    outcome.refused === 'below-accepted' && limit !== undefined && isMemberWindow?.(limit) === true ? limit : undefined;
+  // Or a routed model that accepted more, refusing at a smaller member's known window: a failover too, and the next
+  // call goes to the large one again. Bounded so, the session's window fell below the large model's for good (the
+  // fifty-first outside trial: 32,000 set, 12,266 learned from one 503).
+  const failover = member && (setAbove || outcome.refused === 'below-accepted') ? parsed.limit : undefined;
   const bounds = !believed && !notAbout && !completionAlone && failover === undefined && overflowInOwnWords(message);
   const next = bounds ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
@@ -188,6 +191,11 @@ export function rejectionOutcome(
     ...(notAbout ? { notAbout } : {}),
     ...(failover === undefined ? {} : { failover }),
   };
+}
+
+/** Whether the window in force was set (the options, the registry) above `limit`, not learned or guessed. */
+function setAboveIt(usage: UsageRecord, limit: number): boolean {
+  return (usage.window ?? 0) > limit && (usage.windowSource === 'option' || usage.windowSource === 'registry');
 }
 
 /** What the message states: its size calibrates, its maximum may become the window (see `rejectionOutcome`). */

@@ -183,11 +183,12 @@ describe('the budget line inside a tool loop', () => {
     await h.runTurns(session.id, 1);
     const lines = seen.filter((request) => !request.summary).map((request) => lineText(request.contents));
     expect(lines[0]).toContain('turns left: not known yet');
-    const steps = lines.slice(2).map((line) => Number(/~(\d+) steps? left/.exec(line)?.[1]));
+    // From the loop's second call on; the first step's pace settles by the third (a moving average).
+    const steps = lines.slice(1).map((line) => Number(/~(\d+) steps? left/.exec(line)?.[1]));
     expect(steps.length).toBeGreaterThan(4);
     for (const [at, left] of steps.entries()) {
       expect(left).toBeGreaterThanOrEqual(0);
-      if (at > 0) expect(left).toBeLessThanOrEqual(steps[at - 1]!);
+      if (at > 1) expect(left).toBeLessThanOrEqual(steps[at - 1]!);
     }
     const status = guard.status(await h.storedSession(session.id), 'worker');
     expect(status.stepsLeft).toBe(steps.at(-1));

@@ -37,9 +37,12 @@ const REFERENCE = 'Reference notes for this request: ';
 
 /** Hands the inner model the request after editing it in place, as a wrapper of the user's own may. */
 class EditingModel extends BaseLlm {
+  /** The function declarations of each request handed on, by name. */
+  readonly declared: string[][] = [];
+
   constructor(
     private readonly inner: BaseLlm,
-    private readonly edit: 'append' | 'reference',
+    private readonly edit: 'append' | 'reference' | 'tool',
   ) {
     super({ model: inner.model });
   }
@@ -54,7 +57,14 @@ class EditingModel extends BaseLlm {
         .reverse()
         .find((content) => content.role === 'user' && content.parts?.[0]?.text);
       if (last?.parts?.[0]) last.parts[0].text += ' (Answer briefly.)';
-    } else request.contents.unshift({ role: 'user', parts: [{ text: `${REFERENCE}${logText(600, 7)}` }] });
+    } else if (this.edit === 'reference')
+      request.contents.unshift({ role: 'user', parts: [{ text: `${REFERENCE}${logText(600, 7)}` }] });
+    else ((request.config ??= {}).tools ??= []).push({ functionDeclarations: [{ name: 'web_search' }] });
+    this.declared.push(
+      (request.config?.tools ?? []).flatMap((tool) =>
+        'functionDeclarations' in tool ? (tool.functionDeclarations ?? []).map((d) => d.name ?? '') : [],
+      ),
+    );
     yield* this.inner.generateContentAsync(request, stream, abortSignal);
   }
 
@@ -64,7 +74,7 @@ class EditingModel extends BaseLlm {
 }
 
 describe('a model wrapper that edits the request it is handed', () => {
-  for (const edit of ['append', 'reference'] as const)
+  for (const edit of ['append', 'reference', 'tool'] as const)
     it(`should have a rejected request retried as the model got it (${edit}): no error, its edit once`, async () => {
       // An 8k model the guard does not know: its first rejection states the window, and the call is retried.
       const inner = new ScriptedLlm({
@@ -73,7 +83,8 @@ describe('a model wrapper that edits the request it is handed', () => {
         script: toolThenAnswerScript(1_200),
       });
       const guard = new ContextGuard({ summarizer: new ScriptedSummarizer(), logger: new CapturingLogger() });
-      const agent = new LlmAgent({ name: 'worker', model: new EditingModel(inner, edit), tools: [fetchLogsTool()] });
+      const model = new EditingModel(inner, edit);
+      const agent = new LlmAgent({ name: 'worker', model, tools: [fetchLogsTool()] });
       const sessionService = new InMemorySessionService();
       const runner = new Runner({ appName: APP_NAME, agent, sessionService, plugins: [guard] });
       const session = await startSession(sessionService);
@@ -82,8 +93,13 @@ describe('a model wrapper that edits the request it is handed', () => {
       expect(inner.rejectedRequests.length).toBeGreaterThan(0);
       const retried = inner.requests[inner.rejectedRequests[0]!.index + 1]!;
       expect(retried.rejected).toBe(false);
-      const text = JSON.stringify(retried.contents);
-      const marks = edit === 'append' ? '(Answer briefly.)' : REFERENCE;
-      expect(text.split(marks)).toHaveLength(2);
+      if (edit === 'tool') {
+        // Pushed into the tools list in place (as ADK's appendTools does): declared once, as on the rejected call.
+        const names = model.declared[retried.index] ?? [];
+        expect(names.filter((name) => name === 'web_search')).toHaveLength(1);
+      } else {
+        const marks = edit === 'append' ? '(Answer briefly.)' : REFERENCE;
+        expect(JSON.stringify(retried.contents).split(marks)).toHaveLength(2);
+      }
     });
 });

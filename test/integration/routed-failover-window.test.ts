@@ -24,14 +24,20 @@ const unavailable = (): Error =>
     status: 503,
   });
 
-/** Runs 30 turns on the routed model; the large model's call `failAt` fails with a 503 (-1: none). */
-async function routedSession(failAt: number) {
+/**
+ * Runs 30 turns on the routed model; the large model's call `failAt` fails with a 503 (-1: none; 'first-large': its
+ * first call of a request over the small model's window, before the router accepted one).
+ */
+async function routedSession(failAt: number | 'first-large') {
+  let failed = false;
+  const fails = (index: number, promptTokens: number): boolean =>
+    failAt === 'first-large' ? !failed && promptTokens > 8_000 && (failed = true) : index === failAt;
   const large = new ScriptedLlm({
     model: 'scripted-large',
     window: 32_000,
     countTokens: ratioTokenCounter(1.2),
     script: toolThenAnswerScript(3_000),
-    fail: ({ index }) => (index === failAt ? unavailable() : undefined),
+    fail: ({ index, promptTokens }) => (fails(index, promptTokens) ? unavailable() : undefined),
   });
   const small = new ScriptedLlm({
     model: 'scripted-small',
@@ -59,6 +65,14 @@ async function routedSession(failAt: number) {
 }
 
 describe('a RoutedLlm whose large model fails over once to its small one', () => {
+  it('should keep the window the user set when the failover came before the router accepted a larger request', async () => {
+    // Review 46: nothing over the small model's window accepted yet, the stated 8,000 was believed as the window.
+    const { events, small, status } = await routedSession('first-large');
+    expect(errorCodes(events)).toEqual([]);
+    expect(small.rejectedRequests).toHaveLength(1);
+    expect(status).toMatchObject({ window: 32_000, windowSource: 'option', rejectedCalls: 1, retriedCalls: 1 });
+  });
+
   it("should keep the window the user set: the small model's refusal is a failover's, retried, not learned", async () => {
     const { events, small, status } = await routedSession(24);
     expect(errorCodes(events)).toEqual([]);

@@ -21,7 +21,7 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from '@google/adk';
-import type { Content } from '@google/genai';
+import type { Content, Part, ToolUnion } from '@google/genai';
 import { restoreLooked, sentContents, type SentContents } from '../../estimate/sent-contents.js';
 
 /** Given the rejection of an offered request: true when the request was compacted, to be sent again. */
@@ -52,38 +52,63 @@ function isRetrying(model: BaseLlm): boolean {
   return (model as unknown as Record<symbol, unknown>)[WRAPPED] === true;
 }
 
+/** A list and its elements then: put back in place, the same array object. */
+interface ListThen<T> {
+  readonly list: T[];
+  readonly items: readonly T[];
+}
+
+const listThen = <T>(list: T[] | undefined): ListThen<T> | undefined => list && { list, items: [...list] };
+
+function putBack<T>(then: ListThen<T> | undefined): T[] | undefined {
+  if (!then) return undefined;
+  then.list.length = 0;
+  then.list.push(...then.items);
+  return then.list;
+}
+
 /** The request as the model was handed it: what a model that edits its request did is undone before a retry. */
 interface Handed {
-  readonly contents: Content[];
-  readonly list: readonly Content[];
+  readonly contents: ListThen<Content>;
   readonly sent: SentContents;
   readonly systemInstruction: unknown;
-  readonly tools: unknown;
+  /** The system instruction's parts, when it is a content (edited in place as the contents are). */
+  readonly instructionParts: ListThen<Part> | undefined;
+  readonly tools: ListThen<ToolUnion> | undefined;
 }
 
 function handed(request: LlmRequest): Handed | undefined {
   if (!offers().has(request)) return undefined;
-  const { contents } = request;
   const { systemInstruction, tools } = request.config ?? {};
-  return { contents, list: [...contents], sent: sentContents(contents), systemInstruction, tools };
+  const parts =
+    typeof systemInstruction === 'object' && 'parts' in systemInstruction ? systemInstruction.parts : undefined;
+  return {
+    contents: { list: request.contents, items: [...request.contents] },
+    sent: sentContents(request.contents),
+    systemInstruction,
+    instructionParts: listThen(parts),
+    tools: listThen(tools),
+  };
 }
 
 /**
  * The request back as the model was handed it, before the retry reads what callbacks did to it (trial 51: a wrapper
  * that appended to the user's text was taken for a callback's edit and the retry refused; one that added a content
- * had it kept by the retry and added again by the model: twice in every retried request).
+ * had it kept by the retry and added again by the model: twice in every retried request). The contents array, the
+ * system instruction and the tools list are put back in place (a tool pushed into the list, as ADK's `appendTools`
+ * does, went out twice: review 46); of the contents, the first and last few as looked at (estimate/sent-contents.ts):
+ * an edit in place deeper in the history is not undone, and is made again by the model.
  */
 function undoModelEdits(request: LlmRequest, handedTo: Handed | undefined): void {
   if (!handedTo) return;
-  const { contents, list, sent } = handedTo;
-  contents.length = 0;
-  contents.push(...list);
-  request.contents = contents;
-  restoreLooked(sent);
-  if (request.config) {
-    request.config.systemInstruction = handedTo.systemInstruction as typeof request.config.systemInstruction;
-    request.config.tools = handedTo.tools as typeof request.config.tools;
-  }
+  request.contents = putBack(handedTo.contents) ?? request.contents;
+  restoreLooked(handedTo.sent);
+  if (!request.config) return;
+  putBack(handedTo.instructionParts);
+  request.config.systemInstruction = handedTo.systemInstruction as typeof request.config.systemInstruction;
+  const tools = putBack(handedTo.tools);
+  if (tools) request.config.tools = tools;
+  else delete request.config.tools;
 }
 
 async function* generateRetrying(
