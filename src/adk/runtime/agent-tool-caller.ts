@@ -90,7 +90,16 @@ export function wrapAgentToolRun(tool: BaseTool): void {
     const { scope, marks } = registry();
     const caller = marks.get(request.toolContext);
     if (!caller) return original(request);
-    return scope.run(caller, () => original(request)).finally(() => finishChildRun(request.toolContext, caller));
+    return scope
+      .run(caller, () => original(request))
+      .finally(() => {
+        // Counting never fails the tool: a failure here leaves the child's calls to its usage record, as before.
+        try {
+          finishChildRun(request.toolContext, caller);
+        } catch {
+          /* left uncounted on the answer */
+        }
+      });
   };
   Object.defineProperty(wrapped, WRAPPED_RUN, { value: true });
   tool.runAsync = wrapped;

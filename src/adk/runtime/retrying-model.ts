@@ -101,6 +101,14 @@ function handed(request: LlmRequest): Handed | undefined {
  */
 function undoModelEdits(request: LlmRequest, handedTo: Handed | undefined): void {
   if (!handedTo) return;
+  try {
+    putBackHanded(request, handedTo);
+  } catch {
+    // A frozen list, say: the retry reads the request as the model left it, as before (it may decline).
+  }
+}
+
+function putBackHanded(request: LlmRequest, handedTo: Handed): void {
   request.contents = putBack(handedTo.contents) ?? request.contents;
   restoreLooked(handedTo.sent);
   if (!request.config) return;
