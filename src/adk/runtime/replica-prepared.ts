@@ -27,6 +27,7 @@ import { recordPreparedWaitExpired } from '../../telemetry/guard-metrics.js';
 import type { GuardLogger, ResolvedPolicy } from '../../options.js';
 import type { LocalPrepared, PreparationHooks } from './prepared-summaries.js';
 import { appendStateEvent } from './state-event.js';
+import { noteChildCall } from './agent-tool-caller.js';
 import { logFailure } from '../../logging/failure-log.js';
 import { withinTime } from '../../offload/within-time.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
@@ -189,7 +190,10 @@ export class ReplicaPrepared {
     const record = bill && buildCallRecord(randomUUID(), agentName, undefined, undefined, bill, claim.id);
     if (!address || (!record && !current)) return;
     const delta = current ? { [stateKeysFor(agentName).prepared]: encodeRecord(storePrepared(claim, prepared)) } : {};
-    const metadata = record && { [CALL_METADATA_KEY]: encodeCallRecord(record) };
+    const encoded = record && encodeCallRecord(record);
+    const metadata = encoded && { [CALL_METADATA_KEY]: encoded };
+    // Settled inside an `AgentTool` child's run: the caller's answer carries its bill too (trial 53).
+    if (encoded) noteChildCall(PREPARED_EVENT_KIND, encoded);
     void this.write(address, agentName, { delta, metadata, summary: current }, settings.waitMs);
   }
 
