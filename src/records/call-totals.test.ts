@@ -111,6 +111,18 @@ describe('sumCallRecords', () => {
       expect(totals?.summarizerCostUsd).toBeCloseTo(0.0008, 12);
       expect(totals?.costUsd).toBeCloseTo(0.001 + 0.0008, 12);
     }
+    // Two turns at once both applied it (the fifty-third outside trial): two calls, one compaction, billed once.
+    const again = {
+      ...applied,
+      invocationId: 'i3',
+      customMetadata: { [CALL_METADATA_KEY]: { ...applied.customMetadata[CALL_METADATA_KEY], id: 'a2' } },
+    };
+    expect(sumCallRecords([settled, applied, again]).get('worker')).toMatchObject({
+      modelCalls: 2,
+      compactions: 1,
+      summarizerCalls: 1,
+      promptTokens: 2_000,
+    });
   });
 
   it("should not let a record on another event, or of another agent, hide a background summary's bill", () => {

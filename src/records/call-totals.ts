@@ -73,18 +73,27 @@ function namesPreparation(event: CountedEvent, agentName: string): boolean {
 
 /**
  * The record as it counts: a background summary's bill already counted from another record of the same
- * agent and preparation (the settling replica's, or the applying call's) leaves only the call's own part.
+ * agent and preparation (the settling replica's, or the applying call's) leaves only the call's own part;
+ * and its compaction, applied by two calls (two turns of one session at once took the same preparation: the
+ * fifty-third outside trial), counts once.
  */
-function countedPart(record: DecodedRecord, event: CountedEvent, preparations: Set<string>): DecodedRecord {
+function countedPart(
+  record: DecodedRecord,
+  event: CountedEvent,
+  seen: { readonly billed: Set<string>; readonly applied: Set<string> },
+): DecodedRecord {
   const id = record.preparationId;
   if (id === undefined) return record;
   if (!namesPreparation(event, record.agentName)) return { ...record, preparationId: undefined };
   const key = `${record.agentName}\u0000${id}`;
-  if (!preparations.has(key)) {
-    preparations.add(key);
-    return record;
+  const billed = seen.billed.has(key) ? withoutSummarizer(record) : record;
+  seen.billed.add(key);
+  if (billed.compactions === 0) return billed;
+  if (!seen.applied.has(key)) {
+    seen.applied.add(key);
+    return billed;
   }
-  return withoutSummarizer(record);
+  return { ...billed, compactions: billed.compactions - 1 };
 }
 
 function emptyTotals(): Summed {
@@ -121,7 +130,7 @@ class Summing {
   readonly totals = new Map<string, Summed>();
   private readonly invocations = new Map<string, Set<string>>();
   private readonly seen = new Set<string>();
-  private readonly preparations = new Set<string>();
+  private readonly preparations = { billed: new Set<string>(), applied: new Set<string>() };
 
   /** Adds the record `value` that `counted` carries, if it is one. */
   add(counted: CountedEvent, value: unknown): void {
