@@ -8,8 +8,10 @@
  * fingerprint of the two contents just before the watermark. If they no longer
  * sit at `covered - 2 .. covered - 1` (events were rewound, another agent's
  * events were interleaved, a branch filter changed), the nearest position
- * where the anchor matches is used; if there is none, the summary is not
- * applied at all and the full history is sent (and compacted afresh if needed).
+ * where the anchor matches is used, for a mask and for a summary recorded
+ * without its covered contents; if there is none, or the summary records them,
+ * it is not applied at all and the full history is sent (and compacted afresh
+ * if needed).
  * Nothing is ever dropped on a guess. A record written with the covered
  * contents (covered-contents.ts) is first looked for as a reorder: the same
  * contents in another order (a database reloading a parallel run by
