@@ -146,8 +146,8 @@ export interface AgentPolicy {
   tools?: Record<string, ToolDeclaration>;
   /**
    * The budget the model sees: every request ends with one line (tokens used of the window, turns left at the
-   * session's pace, whether a compaction is near, how to read back masked output), never stored; the
-   * `context_status` tool gives the same figures. Not added in Interactions mode (`previousInteractionId`).
+   * session's pace, steps left inside a tool loop, whether a compaction is near, how to read back masked output),
+   * never stored; the `context_status` tool gives the same figures. Not added in Interactions mode.
    * @default `false`
    */
   budgetLine?: boolean;
