@@ -142,7 +142,6 @@ describe('guardRequest', () => {
         turnStartCalibrated: 4_500,
         turnPeakCalibrated: 4_500,
         turnCalls: 1,
-        turnLastCalibrated: 4_500,
         // The budget the call was measured against, and where its window came from.
         window: 10_000,
         threshold: 8_000,

@@ -23,7 +23,15 @@ export function withStateChange(input: GuardRequestInput, decision: Decision, ar
 function stateChange(input: GuardRequestInput, decision: Decision, arrived: number | undefined): StateChange {
   // A reduction for room, not for cost: masking stale results is what the turns' growth is measured after.
   const forRoom = decision.compaction !== undefined || decision.masking?.cause === 'room';
-  const turns = trackTurn(decision.usage, input.invocationId ?? '', decision.calibrated, forRoom ? arrived : undefined);
+  // What the call before it sent, for the step a tool loop's call adds (usage/turns.ts).
+  const previous = input.usage.lastCalibrated;
+  const turns = trackTurn(
+    decision.usage,
+    input.invocationId ?? '',
+    decision.calibrated,
+    forRoom ? arrived : undefined,
+    previous,
+  );
   // Records made on ADK's view of a late answer would cover part of the history only: none is written there but
   // the stored ones cut at the answer's call (locate-stored.ts), which the next request, the whole history again, needs.
   const late = input.lateResponseView === true;

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { trackTurn, type UsageTurns } from './turns.js';
 
+/** The calls in order, each after the one before (whose size the record keeps as `lastCalibrated`). */
 const calls = (sizes: ReadonlyArray<readonly [string, number]>): UsageTurns =>
-  sizes.reduce<UsageTurns>((usage, [invocation, size]) => trackTurn(usage, invocation, size), { invocations: 0 });
+  sizes.reduce<UsageTurns>(
+    (usage, [invocation, size], at) => trackTurn(usage, invocation, size, size, sizes[at - 1]?.[1]),
+    { invocations: 0 },
+  );
 
 describe('trackTurn', () => {
   it("should keep each turn's rise from its first request to its largest, and the growth start to start", () => {
@@ -58,8 +62,8 @@ describe('trackTurn', () => {
       't1',
       8_000,
     );
-    expect(usage).toMatchObject({ turnPeakCalibrated: 9_000, turnCalls: 3, turnLastCalibrated: 8_000 });
-    expect(trackTurn(usage, 't2', 8_100)).toMatchObject({ turnCalls: 1, turnLastCalibrated: 8_100 });
+    expect(usage).toMatchObject({ turnPeakCalibrated: 9_000, turnCalls: 3 });
+    expect(trackTurn(usage, 't2', 8_100)).toMatchObject({ turnCalls: 1 });
   });
 
   it('should average what one step of a tool loop adds, by what arrived over what the step before sent', () => {
@@ -70,10 +74,12 @@ describe('trackTurn', () => {
       ['t1', 5_000],
     ]);
     expect(usage.averageStepTokens).toBe(1_000);
-    usage = trackTurn(usage, 't1', 2_500, 6_000);
+    usage = trackTurn(usage, 't1', 2_500, 6_000, 5_000);
     expect(usage.averageStepTokens).toBe(1_000);
-    usage = trackTurn(usage, 't1', 4_500);
+    usage = trackTurn(usage, 't1', 4_500, 4_500, 2_500);
     expect(usage.averageStepTokens).toBeCloseTo(1_000 * 0.7 + 2_000 * 0.3);
+    // Without what the call before sent (a record of an older version), no step is measured.
+    expect(trackTurn(usage, 't1', 9_000).averageStepTokens).toBe(usage.averageStepTokens);
     // A new turn's first call is no step: the average stays, what the turn adds goes to averageTurnTokens.
     expect(trackTurn(usage, 't2', 9_000).averageStepTokens).toBe(usage.averageStepTokens);
   });

@@ -5,7 +5,8 @@
  * growth is negative), and how far a turn's largest request rises above its first (a turn's tool
  * results come and are masked again a turn later, so the peak, not the start, meets the threshold); and, for an
  * agent that works in steps (a tool loop inside one turn), how many calls the current turn has made and how many
- * tokens one step adds (a moving average of what arrived at a call over what the turn's previous call sent).
+ * tokens one step adds (a moving average of what arrived at a call over what the turn's previous call sent, the
+ * record's `lastCalibrated` before this call).
  */
 import type { AgentUsageFigures } from './agent-usage-figures.js';
 import { MAX_PLAUSIBLE_TOKENS } from '../state/codec.js';
@@ -24,8 +25,6 @@ export interface UsageTurns extends Pick<AgentUsageFigures, 'invocations'> {
   readonly averagePeakRise?: number | undefined;
   /** Model calls of the current invocation so far (0: none recorded). */
   readonly turnCalls?: number | undefined;
-  /** Calibrated size of the last request sent in the current invocation. */
-  readonly turnLastCalibrated?: number | undefined;
   /** Moving average of how many tokens one step (a call after the first of its turn) adds. */
   readonly averageStepTokens?: number | undefined;
 }
@@ -40,7 +39,6 @@ export function decodeTurns(read: FieldReader): UsageTurns {
     averagePeakRise: read.tokens('averagePeakRise', MAX_PLAUSIBLE_TOKENS),
     // 0 (none recorded) reads as absent, as a record without the field was written.
     turnCalls: read.counter('turnCalls') || undefined,
-    turnLastCalibrated: read.tokens('turnLastCalibrated', MAX_PLAUSIBLE_TOKENS),
     averageStepTokens: read.tokens('averageStepTokens', MAX_PLAUSIBLE_TOKENS),
   };
 }
@@ -54,15 +52,16 @@ const moved = (average: number | undefined, value: number): number =>
  * `usage` after a call of `invocationId` whose request was `calibrated` tokens. `arrived`: its size as it came, where
  * the call reduced it for room: a turn whose input forces a compaction at its first call grew by what came, not by
  * what was sent (the thirty-fifth outside trial: a merge agent fed ~28k tokens a turn on 16k compacted on each of
- * its 12 calls and was told ~19 to ~94 turns left).
+ * its 12 calls and was told ~19 to ~94 turns left). `previousSent`: the record's `lastCalibrated` before this call.
  */
 export function trackTurn<T extends UsageTurns>(
   usage: T,
   invocationId: string,
   calibrated: number,
   arrived = calibrated,
+  previousSent?: number,
 ): T {
-  if (invocationId === usage.lastInvocationId) return nextStep(usage, calibrated, arrived);
+  if (invocationId === usage.lastInvocationId) return nextStep(usage, calibrated, arrived, previousSent);
   const { turnStartCalibrated: previousStart, turnPeakCalibrated: previousPeak } = usage;
   let average = usage.averageTurnTokens;
   if (previousStart !== undefined && arrived > previousStart) average = moved(average, arrived - previousStart);
@@ -76,20 +75,17 @@ export function trackTurn<T extends UsageTurns>(
     averageTurnTokens: average,
     averagePeakRise: peakRiseAfter(usage.averagePeakRise, rise),
     turnCalls: 1,
-    turnLastCalibrated: calibrated,
   };
 }
 
-/** `usage` after another call of the current invocation: a step of its tool loop. */
-function nextStep<T extends UsageTurns>(usage: T, calibrated: number, arrived: number): T {
+/** `usage` after another call of the current invocation, the one before it sent `previous`: a step of its tool loop. */
+function nextStep<T extends UsageTurns>(usage: T, calibrated: number, arrived: number, previous?: number): T {
   const peak = usage.turnPeakCalibrated;
-  const previous = usage.turnLastCalibrated;
   const step = previous !== undefined && arrived > previous ? arrived - previous : undefined;
   return {
     ...usage,
     turnPeakCalibrated: peak !== undefined && peak >= calibrated ? peak : calibrated,
     turnCalls: (usage.turnCalls || 1) + 1,
-    turnLastCalibrated: calibrated,
     averageStepTokens: step === undefined ? usage.averageStepTokens : moved(usage.averageStepTokens, step),
   };
 }

@@ -251,8 +251,8 @@ export class ModelWindowResolver {
     return Math.min(resolved.window, ...learned);
   }
 
-  /** Whether `limit` is the known window of one of routed `model`'s members (estimate/model-registry.ts). */
-  isMemberWindow = (model?: string, limit = 0) => isMemberWindow(model, limit, this.options.modelWindows);
+  /** Whether `max` is the known window of one of routed `model`'s members (estimate/model-registry.ts). */
+  isMemberWindow = (model: string | undefined, max: number) => isMemberWindow(model, max, this.options.modelWindows);
 
   /**
    * A renamed `RoutedLlm` the user gave no window (by `contextWindow` or `modelWindows` under its name): the smallest
