@@ -83,8 +83,8 @@ function foundInFull(
     inView && stored.answers && inView.answers.length > 0
       ? unseenAnswerCall(inView.contents, through, inView.answers, stored.answers)
       : undefined;
-  const cut = call === undefined ? undefined : upToTheCall(fingerprintAt, call, stored);
-  if (cut) return { ...cut, summaryHeld: `${cut.summaryHeld ?? ''}: an answer it never read lies inside it` };
+  const cut = call === undefined ? undefined : upToUnreadAnswer(fingerprintAt, call, stored);
+  if (cut) return cut;
   const contents = inView?.contents;
   const split =
     contents !== undefined &&
@@ -119,7 +119,16 @@ function withoutUnseenAnswers(
   if (match.kind !== 'found' || match.covered < 1) return undefined;
   const covered = (kept[match.covered - 1] ?? -1) + 1;
   const call = unseenAnswerCall(inView.contents, covered, inView.answers, stored.answers);
-  const cut = call === undefined ? undefined : upToTheCall(fingerprintAt, call, stored);
+  return call === undefined ? undefined : upToUnreadAnswer(fingerprintAt, call, stored);
+}
+
+/** The summary cut at the call of an answer it never read (`upToTheCall`), saying so. */
+function upToUnreadAnswer(
+  fingerprintAt: FingerprintAt,
+  call: number,
+  stored: SummaryRecord,
+): LocatedSummary | undefined {
+  const cut = upToTheCall(fingerprintAt, call, stored);
   return cut && { ...cut, summaryHeld: `${cut.summaryHeld ?? ''}: an answer it never read lies inside it` };
 }
 

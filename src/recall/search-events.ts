@@ -149,7 +149,7 @@ export function searchEvents(
     limit?: number;
     snippetChars?: number;
     excludeTool?: string | undefined;
-    /** The calling invocation: its user message, which the model has in front of it, ranks after every other hit. */
+    /** The calling invocation: its user message, which the model has in front of it, goes after hits about as good. */
     invocation?: string | undefined;
   } = {},
 ): RecallHit[] {
