@@ -3,7 +3,8 @@
  * (`generateContentViaInteractions`): a `Gemini` subclass (dummy API key, `useInteractionsApi: true`)
  * whose `_apiClient.interactions.create` keeps every chain by id, answers with a new id, reports
  * `total_input_tokens` (the whole chain) and fails an interaction whose chain is over the window,
- * as a response (`status: 'failed'`), not a throw. A tool-using model: it calls `fetch_logs` on a
+ * as a response (`status: 'failed'`), not a throw. Streamed, it sends the events ADK reads (no usage, as the
+ * API streams). A tool-using model: it calls `fetch_logs` on a
  * user message and answers once it has the result.
  */
 import { Gemini } from '@google/adk';
@@ -25,6 +26,7 @@ interface CreateParams {
   readonly previous_interaction_id?: string;
   readonly system_instruction?: string;
   readonly tools?: readonly unknown[];
+  readonly stream?: boolean;
 }
 
 /** One `interactions.create` as the server saw it. */
@@ -76,17 +78,24 @@ export class InteractionsServer {
       // The failed interaction keeps its chain: continuing from it fails again.
       this.chains.set(id, history);
       const message = `The input token count (${total}) exceeds the maximum number of tokens allowed (${this.window}).`;
-      return { id, status: 'failed', error: { code: 'INVALID_ARGUMENT', message } };
+      const error = { code: 'INVALID_ARGUMENT', message };
+      if (params.stream) return streamedFailure(id, error);
+      return { id, status: 'failed', error };
     }
     const steps = this.answer(params.input);
     this.chains.set(id, history + tokensOf(steps));
     const status = steps[0]?.type === 'function_call' ? 'requires_action' : 'completed';
+    if (params.stream) return streamed(id, steps, status);
     return { id, status, steps, usage: { total_input_tokens: total, total_output_tokens: tokensOf(steps) } };
   }
 
-  /** A tool call on a user message, an answer once the result is in. */
+  /** A tool call on a user message, an answer once the result is in; a summary when asked for one. */
   private answer(input: readonly Step[]): Step[] {
     const last = input[input.length - 1];
+    if (last?.type === 'user_input' && last.content?.[0]?.text?.startsWith('Stop here: do not answer'))
+      return [
+        { type: 'model_output', content: [{ type: 'text', text: `Summary ${this.next}: the logs were checked.` }] },
+      ];
     if (last?.type === 'function_result')
       return [
         {
@@ -98,4 +107,32 @@ export class InteractionsServer {
     this.emitted.add(id);
     return [{ type: 'function_call', id, name: 'fetch_logs', arguments: { size: this.toolSize, seed: this.next } }];
   }
+}
+
+/** An interaction's answer as the API streams it: a start, each step (a text in chunks), the last status; no usage. */
+async function* streamed(id: string, steps: readonly Step[], status: string): AsyncGenerator<unknown> {
+  yield { event_type: 'interaction.start', interaction: { id } };
+  for (const step of steps) {
+    if (step.type === 'function_call') {
+      yield {
+        event_type: 'step.start',
+        interaction_id: id,
+        step: { type: 'function_call', id: step.id, name: step.name },
+      };
+      const delta = { type: 'arguments_delta', arguments: JSON.stringify(step.arguments) };
+      yield { event_type: 'step.delta', interaction_id: id, delta };
+    } else {
+      const text = step.content?.[0]?.text ?? '';
+      yield { event_type: 'step.start', interaction_id: id, step: { type: 'model_output' } };
+      for (let at = 0; at < text.length; at += 200)
+        yield { event_type: 'step.delta', interaction_id: id, delta: { type: 'text', text: text.slice(at, at + 200) } };
+    }
+    yield { event_type: 'step.stop', interaction_id: id };
+  }
+  yield { event_type: 'interaction.status_update', interaction_id: id, status };
+}
+
+async function* streamedFailure(id: string, error: { readonly code: string; readonly message: string }) {
+  yield { event_type: 'interaction.start', interaction: { id } };
+  yield { event_type: 'interaction.status_update', interaction_id: id, status: 'failed', error };
 }

@@ -23,6 +23,8 @@ import {
 } from '@google/adk';
 import type { Content, Part, ToolUnion } from '@google/genai';
 import { restoreLooked, sentContents, type SentContents } from '../../estimate/sent-contents.js';
+import { streamedRepeats } from '../../interactions/streamed-repeats.js';
+import { interactionsMode, type InteractionsModel } from '../../interactions/interactions-mode.js';
 
 /** Given the rejection of an offered request: true when the request was compacted, to be sent again. */
 export type RetryRejected = (error: unknown) => Promise<boolean>;
@@ -129,7 +131,7 @@ async function* generateRetrying(
   let failed = false;
   const handedTo = handed(request);
   try {
-    for await (const response of model.generateContentAsync(request, stream, abortSignal)) {
+    for await (const response of answersOf(model, request, stream, abortSignal)) {
       // A failed interaction (Gemini's Interactions API) is an answer with `errorCode`, not a throw.
       failed = !answered && !!response.errorCode && (await retryFailed(request, response, abortSignal, handedTo));
       if (failed) break;
@@ -143,7 +145,23 @@ async function* generateRetrying(
     if (retry) undoModelEdits(request, handedTo);
     if (!retry || !(await retry(error))) throw error;
   }
-  yield* model.generateContentAsync(request, stream, abortSignal);
+  yield* answersOf(model, request, stream, abortSignal);
+}
+
+/**
+ * The model's answers, but for the repeats ADK's streamed Interactions path yields (interactions/streamed-repeats.ts):
+ * ADK would run a tool once for each copy and store every copy, though the server's chain holds one.
+ */
+async function* answersOf(
+  model: BaseLlm,
+  request: LlmRequest,
+  stream: boolean | undefined,
+  abortSignal: AbortSignal | undefined,
+): AsyncGenerator<LlmResponse, void> {
+  const answers = model.generateContentAsync(request, stream, abortSignal);
+  if (!stream || !interactionsMode(request, model as InteractionsModel)) return yield* answers;
+  const isRepeat = streamedRepeats();
+  for await (const answer of answers) if (!isRepeat(answer)) yield answer;
 }
 
 /** The offered retry of a request answered with an error response, before any other answer: true when retried. */
