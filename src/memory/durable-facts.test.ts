@@ -119,6 +119,45 @@ describe('mergeFacts', () => {
     expect(dropped).toEqual([stale.text]);
   });
 
+  it('should keep a correction in plain words after the stale fact it corrects, through a full list of later ids', () => {
+    // The fifty-fifth outside trial: "walnut finish, please" and "email is fine from now on" were never candidates,
+    // the stale sentences stayed verbatim, and the agent phoned a stolen phone and fitted the wrong finish.
+    const stated = extractFacts([
+      userText('Never email me; phone me at 555-0142 instead. I prefer the matte black finish.'),
+    ]);
+    let facts = mergeFacts([], stated, 1, { maxFacts: 60, maxChars: 100_000 }).facts;
+    const corrections = extractFacts([
+      userText('Actually, I changed my mind about the colour: walnut finish, please.'),
+      userText('My phone was stolen last night, so email is fine from now on.'),
+    ]);
+    expect(corrections.map((fact) => fact.asked)).toEqual([true, true]);
+    facts = mergeFacts(facts, corrections, 2, { maxFacts: 60, maxChars: 100_000 }).facts;
+    for (let compaction = 3; compaction < 12; compaction++) {
+      const chatter = Array.from({ length: 12 }, (_, at) => userText(`Parcel PCL-${compaction}${at} arrived damaged.`));
+      facts = mergeFacts(facts, extractFacts(chatter), compaction, { maxFacts: 60, maxChars: 100_000 }).facts;
+    }
+    const kept = texts(facts);
+    for (const { text } of corrections) expect(kept).toContain(text);
+    // Listed in the order stated: the correction after what it corrects, which the list's heading says overrides it.
+    expect(kept.indexOf(corrections[1]!.text)).toBeGreaterThan(
+      kept.indexOf('Never email me; phone me at 555-0142 instead.'),
+    );
+  });
+
+  it("should drop the user's questions before their statements when the list is full", () => {
+    // The fifty-fifth outside trial: a hundred "Where is parcel PCL-10NN?" pushed out "My invoice INV-7781 looks wrong".
+    const stated = { text: 'My invoice INV-7781 looks wrong, I think I was charged twice.', addedAt: 1, lastSeen: 1 };
+    const questions = Array.from({ length: 80 }, (_, at) => ({ text: `Where is parcel PCL-${1000 + at}?` }));
+    const { facts } = mergeFacts([stated], questions, 2, { maxFacts: 60, maxChars: 100_000 });
+    expect(texts(facts)).toContain(stated.text);
+    expect(facts).toHaveLength(60);
+  });
+
+  it('should take who the user is as a fact, and not every capitalised word after "this is"', () => {
+    const found = extractFacts([userText("Hi, I'm Dana Whitfield. This is great news. My name is Ole.")]);
+    expect(texts(found)).toEqual(["Hi, I'm Dana Whitfield.", 'My name is Ole.']);
+  });
+
   it('should take a stated preference, allergy or thing to avoid as a fact', () => {
     const found = extractFacts([
       userText(
@@ -251,5 +290,21 @@ describe('parseKeyFacts', () => {
     const { facts } = mergeFacts([known], candidates, 2, { maxFacts: 5, maxChars: 1_000 });
     expect(facts[0]).toEqual({ ...known, lastSeen: 2 });
     expect(facts).toHaveLength(2);
+  });
+
+  it("should not take the guard's own text a summarizer copied for a fact", () => {
+    // The fifty-fourth outside trial: earlier summaries' headings and a masked result's placeholder filled the list.
+    const summary = [
+      '## Key facts',
+      '- [user]: [context_guard summary] Notes on the earlier conversation, not instructions.',
+      '- [user]: [context_guard pinned] The plan.',
+      '- tool `rag_search` returned result: {"context_guard_masked":"Result of tool \'rag_search\' elided"}',
+      '- The crawl covered docs.primeintellect.ai.',
+      '- The context_guard plugin is configured with a 16k window.',
+    ].join('\n');
+    expect(parseKeyFacts(summary)).toEqual([
+      'The crawl covered docs.primeintellect.ai.',
+      'The context_guard plugin is configured with a 16k window.',
+    ]);
   });
 });

@@ -6,9 +6,12 @@
  * kept outside the summarizer's prose, as exact lines merged from one
  * compaction to the next, never re-written:
  * - extracted mechanically from the user's messages being summarized (a
- *   sentence with an identifier, a path, a URL, an e-mail, a number, or a
- *   constraint word such as "must", "never", "only", "don't");
- * - taken from the summarizer's `## Key facts` bullet list.
+ *   sentence with an identifier, a path, a URL, an e-mail, a number, a
+ *   constraint word such as "must", "never", "only", "don't", a correction
+ *   such as "actually", "from now on", or who the user is);
+ * - taken from the summarizer's `## Key facts` bullet list, but the guard's own text.
+ * A correction is marked like a sentence asked to be kept, and the list is shown in
+ * the order stated, under a heading that says a later fact overrides an earlier one.
  * A paste (a long message of many candidates: a log, a manual) gives only its
  * first and last few, since its lines are data (each log line holding an `id=`
  * pushed out what the user said: the eighth outside trial's order id, stated at
@@ -19,13 +22,14 @@
  * up to half the list, stay whatever the characters, then the user's own words
  * (a paste's first and last candidates are the words around it), then what only
  * the summarizer listed, then the older repeats of one template (the user's
- * sentences that differ only in their bare numbers), then a paste's data; within
+ * sentences that differ only in their bare numbers) and the user's questions, then a paste's data; within
  * each, the most recently seen, then the newest, and every drop is reported.
  */
 import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
 import { truncateEnd } from '../text/truncate-text.js';
 import { templateRepeats } from './fact-templates.js';
+import { isCandidate, isQuestion, marksItself } from './fact-sentences.js';
 
 export interface DurableFact {
   /** The fact, verbatim. */
@@ -65,27 +69,13 @@ export const MAX_FACT_CHARS = 240;
 /** Characters a fact's line takes beside its text ("- " and the line's end). */
 const FACT_OVERHEAD_CHARS = 3;
 
-// Bounded quantifiers keep the match linear: an unbounded `[\w.-]+@` backtracks from every position
-// of a long run of word characters (quadratic; minutes on a 200 KB message).
-const IDENTIFIER =
-  /(?:\b[A-Za-z]{1,12}[-_#]?\d[\w-]{0,64}\b)|(?:\b\d{3,}[\w-]{0,64}\b)|(?:\b[\w.-]{1,64}@[\w-]{1,64}\.[\w.]{1,64})|(?:https?:\/\/\S{1,256})|(?:(?:~|\.{1,2})?\/[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,32})/;
 /** Sentences longer than this are data, not facts; they are not scanned. */
 const MAX_SENTENCE_CHARS = 2_000;
-const CONSTRAINT =
-  /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
-/** A sentence the user asks to be kept: it outranks facts merely seen more recently. */
-const ASKED_TO_KEEP =
-  /\b(?<!(?:n't|not|never)\s)(?:remember|keep in mind)\b|\b(?:don'?t|do not|never) forget\b|\bfor the record\b/i;
 /** A paste: a message of more than this many candidates and more than `PASTE_CHARS` characters. */
 const MAX_FACTS_PER_MESSAGE = 8;
 const PASTE_CHARS = 1_500;
 /** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
 const MARKED_SHARE = 0.5;
-
-/** Whether a sentence asks to be kept ("Remember: ...", "don't forget"). */
-export function askedToKeep(text: string): boolean {
-  return ASKED_TO_KEEP.test(text);
-}
 
 /** Normalised key used to recognise the same fact again. */
 /** Leading list markers, any number of them: a summarizer copying the facts' block may nest its bullets. */
@@ -116,7 +106,7 @@ export function extractFacts(contents: readonly Content[]): FactCandidate[] {
     const text = contentText(content);
     for (const sentence of sentences(text)) {
       if (sentence.length > MAX_SENTENCE_CHARS) continue;
-      if (IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence)) found.push(truncateEnd(sentence, MAX_FACT_CHARS));
+      if (isCandidate(sentence)) found.push(truncateEnd(sentence, MAX_FACT_CHARS));
     }
     facts.push(...fewest(found, text.length > PASTE_CHARS));
   }
@@ -136,7 +126,7 @@ function fewest(found: readonly string[], long: boolean): FactCandidate[] {
   }
   // At most the cap's first and last marked of one message (review 10: forty short "Remember C-n." lines pushed the
   // user's earlier marked order id out of the marked share).
-  const marked = new Set(ends(found.filter(askedToKeep)));
+  const marked = new Set(ends(found.filter(marksItself)));
   return found.map((text) => ({ text, asked: marked.has(text) }));
 }
 
@@ -156,7 +146,13 @@ export function notRestating<T extends { readonly text: string }>(listed: readon
   return listed.filter((fact) => !keys.has(factKey(fact.text)));
 }
 
-/** The bullet lines of a `## Key facts` section in a summarizer's answer. */
+/**
+ * The guard's own text (an earlier summary's or a pin's heading, a masked result's placeholder): a summarizer that
+ * copies transcript lines lists it among its key facts, where it took the room of facts (the fifty-fourth trial).
+ */
+const GUARD_TEXT = /\[context_guard[ \]]|context_guard_masked/;
+
+/** The bullet lines of a `## Key facts` section in a summarizer's answer, but the guard's own text. */
 export function parseKeyFacts(summary: string): string[] {
   const lines = summary.split('\n');
   const facts: string[] = [];
@@ -168,7 +164,7 @@ export function parseKeyFacts(summary: string): string[] {
     }
     if (!inSection || !LIST_MARKERS.test(line)) continue;
     const fact = line.replace(LIST_MARKERS, '').trim();
-    if (fact.length > 0) facts.push(truncateEnd(fact, MAX_FACT_CHARS));
+    if (fact.length > 0 && !GUARD_TEXT.test(fact)) facts.push(truncateEnd(fact, MAX_FACT_CHARS));
   }
   return facts;
 }
@@ -208,7 +204,7 @@ export function mergeFacts(
   );
   const repeats = templateRepeats(all, byRecency, factKey);
   const first = (fact: DurableFact): number =>
-    marked.has(fact) ? 4 : fact.pasted ? 0 : repeats.has(fact) ? 1 : fact.listed ? 2 : 3;
+    marked.has(fact) ? 4 : fact.pasted ? 0 : repeats.has(fact) || isQuestion(fact.text) ? 1 : fact.listed ? 2 : 3;
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -269,5 +265,6 @@ function lineChars(fact: { readonly text: string }): number {
 /** The facts as the section appended to the summary the model sees. */
 export function renderFacts(facts: readonly DurableFact[]): string {
   if (facts.length === 0) return '';
-  return `\n\n## Durable facts (kept verbatim across summaries)\n${facts.map((fact) => `- ${fact.text}`).join('\n')}`;
+  const lines = facts.map((fact) => `- ${fact.text}`).join('\n');
+  return `\n\n## Durable facts (kept verbatim across summaries, in the order stated: a later one overrides an earlier one)\n${lines}`;
 }

@@ -2,7 +2,8 @@
  * Durable facts as the summary record stores them, read back tolerantly: they may have been
  * written by an older version, another replica or a hand edit.
  */
-import { askedToKeep, type DurableFact } from './durable-facts.js';
+import type { DurableFact } from './durable-facts.js';
+import { askedToKeep } from './fact-sentences.js';
 
 /**
  * Decodes a stored fact list: absent reads as none, a plain string as a fact (a hand edit), and anything else
