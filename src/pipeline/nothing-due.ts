@@ -84,6 +84,7 @@ export function preparationFor(input: GuardRequestInput, observed: Observed): Pr
     summaryTokens: measure.summaryTokens,
     fingerprints: input.fingerprints,
     now: input.now,
+    stepTokens: input.invocationId === input.usage.lastInvocationId ? input.usage.averageStepTokens : undefined,
   });
   if (!planned || coversPendingCall(input, located.coverage.covered, planned.watermark.covered)) return undefined;
   // What it reads of the application's answers: one that comes after, inside what it covers, makes it not apply.

@@ -156,6 +156,25 @@ describe('planPreparation', () => {
         planPreparation({ ...masking, policy: testPolicy({ maskKeepRecent: 0, prepareTurnsAhead: 2 }) }),
       ).toBeDefined();
     });
+
+    it("should expect one step's growth before the threshold inside a loop, not an average turn's", () => {
+      // The fifty-fourth outside trial: a first turn of an 18-call loop made the average turn ~10k tokens, so masking
+      // looked short by that much; the summary prepared was never used (masking alone made room at the threshold).
+      const heavy = [3_000, 3_000, 50, 20, 1_000, 20, 1_000, 20, 1_000, 20, 1_000];
+      const looping: PreparationInput = {
+        ...input,
+        source: { ...input.source, tokens: heavy },
+        view: { view: contents.slice(), viewTokens: heavy.slice() },
+        policy: testPolicy({ maskKeepRecent: 1, prepareTurnsAhead: 2 }),
+        usage: usageRecord({ averageTurnTokens: 5_000 }),
+        // A tail budget that leaves room for the turn's growth, so that only masking's rule decides.
+        plan: () => ({ ...PLAN, tailBudget: 20_000 }),
+      };
+      expect(planPreparation(looping)).toBeDefined();
+      expect(planPreparation({ ...looping, stepTokens: 300 })).toBeUndefined();
+      // A step as large as the rest of the turn is still expected whole.
+      expect(planPreparation({ ...looping, stepTokens: 10_000 })).toBeDefined();
+    });
   });
 });
 

@@ -47,6 +47,8 @@ export interface PreparationInput {
   readonly summaryTokens: number;
   readonly fingerprints: readonly string[];
   readonly now: number;
+  /** Calibrated tokens one step adds, when this call is a step of a tool loop (usage/turns.ts `averageStepTokens`). */
+  readonly stepTokens?: number | undefined;
 }
 
 /** What to summarize in the background: the split, the view it is read from, and its watermark for validation. */
@@ -78,10 +80,7 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
   if (!input.canSummarize || mark === undefined || calibrated < mark || calibrated >= input.threshold) return undefined;
   // A prepared summary fell short in this session before: the call at the threshold would summarize again.
   if (input.usage.preparedFellShort === true) return undefined;
-  // Heuristic tokens the request grows by over the lead (`prepareTurnsAhead` average turns): the
-  // call that crosses the threshold overshoots it, so the gap left now would under-predict it.
-  const lead = input.policy.prepareTurnsAhead * (input.usage.averageTurnTokens ?? 0);
-  const growth = Math.ceil(Math.max(lead, input.threshold - calibrated) / input.factor);
+  const growth = Math.ceil(expectedGrowth(input) / input.factor);
   const plan = input.plan();
   const masking = maskForRoom({
     source: input.source,
@@ -123,6 +122,20 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
     fingerprints: input.fingerprints,
     now: input.now,
   };
+}
+
+/**
+ * Calibrated tokens the request grows by before the call that crosses the threshold, that call included: the gap
+ * left now and that call's overshoot. Between turns the overshoot can be a whole turn, so the lead
+ * (`prepareTurnsAhead` average turns) is taken; inside a tool loop the crossing call overshoots by about one step,
+ * and a session whose first turn was a long loop has an average turn far above what one more step adds (the
+ * fifty-fourth outside trial: a summary prepared because masking looked short by a turn of 10k tokens, never used).
+ */
+function expectedGrowth(input: PreparationInput): number {
+  const lead = input.policy.prepareTurnsAhead * (input.usage.averageTurnTokens ?? 0);
+  const gap = Math.max(0, input.threshold - input.calibrated);
+  const expected = input.stepTokens === undefined ? lead : Math.min(lead, gap + input.stepTokens);
+  return Math.max(expected, gap);
 }
 
 function watermarkOf(coverage: SummaryCoverage, fingerprints: readonly string[]): SummaryPosition {
