@@ -266,5 +266,5 @@ function lineChars(fact: { readonly text: string }): number {
 export function renderFacts(facts: readonly DurableFact[]): string {
   if (facts.length === 0) return '';
   const lines = facts.map((fact) => `- ${fact.text}`).join('\n');
-  return `\n\n## Durable facts (kept verbatim across summaries, in the order stated: a later one overrides an earlier one)\n${lines}`;
+  return `\n\n## Durable facts (kept verbatim, oldest first: a later one overrides)\n${lines}`;
 }
