@@ -40,6 +40,18 @@ describe('maskingPays', () => {
     // Both under it: nothing is cached either way, every token saved is saved at the full price.
     expect(maskingPays(trade({ before: under, after: 100, calls: 0.01, rewritten: 1e9 }))).toBe(true);
   });
+
+  it('should pay both ways for a request just over the shortest cacheable prefix, which the provider may count under it', () => {
+    // The fifty-fourth outside trial: masked to an estimate just over 2,048, sent 2,018, and the next call uncached.
+    const near = MIN_CACHED_PREFIX_TOKENS + 50;
+    // Cached, 0.1 × (9,000 − 2,098) × 20 ≥ 0.9 × 1,000; sent whole, 900 − 2,098 a call saves nothing.
+    expect(maskingPays(trade({ before: 9_000, after: near, calls: 20, rewritten: 1_000 }))).toBe(false);
+    expect(
+      maskingPays(trade({ before: 9_000, after: MIN_CACHED_PREFIX_TOKENS * 1.2, calls: 20, rewritten: 1_000 })),
+    ).toBe(true);
+    // 30,000 cached cost 3,000 a call: more than 2,098 whole, so it pays either way.
+    expect(maskingPays(trade({ before: 30_000, after: near, calls: 20, rewritten: 1_000 }))).toBe(true);
+  });
 });
 
 describe('expectedRereads', () => {

@@ -37,11 +37,26 @@ export function readCost(tokens: number, cachedPriceRatio: number): number {
   return tokens >= MIN_CACHED_PREFIX_TOKENS ? cachedPriceRatio * tokens : tokens;
 }
 
+/**
+ * Above the cacheable minimum by less than this factor, the request after a masking may be under it as the provider
+ * counts (the estimate is an estimate): the masking must pay either way (the fifty-fourth outside trial: a masking to
+ * an estimated 2,1xx tokens sent 2,018, and the next call had no cache).
+ */
+const NEAR_MINIMUM = 1.1;
+
 export function maskingPays(trade: MaskingTrade): boolean {
-  const ratio = trade.cachedPriceRatio;
   if (trade.after >= trade.before) return false;
-  const savedPerCall = readCost(trade.before, ratio) - readCost(trade.after, ratio);
-  const rewrite = trade.after >= MIN_CACHED_PREFIX_TOKENS ? (1 - ratio) * trade.rewritten : 0;
+  const cached = trade.after >= MIN_CACHED_PREFIX_TOKENS;
+  const near = cached && trade.after < MIN_CACHED_PREFIX_TOKENS * NEAR_MINIMUM;
+  return paysWith(trade, cached) && (!near || paysWith(trade, false));
+}
+
+/** Whether the masking pays when the request after it is (`afterCached`) or is not cacheable. */
+function paysWith(trade: MaskingTrade, afterCached: boolean): boolean {
+  const ratio = trade.cachedPriceRatio;
+  const afterRead = afterCached ? ratio * trade.after : trade.after;
+  const savedPerCall = readCost(trade.before, ratio) - afterRead;
+  const rewrite = afterCached ? (1 - ratio) * trade.rewritten : 0;
   return savedPerCall > 0 && savedPerCall * trade.calls >= rewrite;
 }
 
