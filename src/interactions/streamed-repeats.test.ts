@@ -1,46 +1,70 @@
 import { describe, expect, it } from 'vitest';
-import { streamedRepeats, type StreamedAnswer } from './streamed-repeats.js';
+import { StreamedRepeats, type StreamedAnswer } from './streamed-repeats.js';
 
-const call = { functionCall: { id: 'call-1', name: 'fetch_logs', args: { size: 10 } } };
-const text = { text: 'Analysis done.' };
-const answer = (parts: unknown[], more: Partial<StreamedAnswer> = {}): StreamedAnswer => ({
+const callPart = (id: string, q = 'a') => ({ functionCall: { id, name: 'lookup', args: { q } } });
+const text = { text: 'Let me look that up.' };
+const thought = { thought: true, thoughtSignature: 'sig' };
+const step = (...parts: unknown[]): StreamedAnswer => ({
   content: { parts },
   interactionId: 'ix-1',
-  ...more,
+  turnComplete: false,
 });
+const aggregate = (...parts: unknown[]): StreamedAnswer => ({ ...step(...parts), turnComplete: true });
+const partial = (...parts: unknown[]): StreamedAnswer => ({ ...step(...parts), partial: true });
 
-describe('streamedRepeats', () => {
-  it("should take ADK's second and third copies of a streamed call, and a final text's second, as repeats", () => {
-    const isRepeat = streamedRepeats();
-    expect(isRepeat(answer([call], { partial: false }))).toBe(false);
-    expect(isRepeat(answer([call]))).toBe(true);
-    expect(isRepeat(answer([call]))).toBe(true);
-    expect(isRepeat(answer([text], { partial: true }))).toBe(false);
-    expect(isRepeat(answer([text]))).toBe(false);
-    expect(isRepeat(answer([text]))).toBe(true);
+/** What a stream hands on, answer by answer, then at its end. */
+function handedOn(answers: readonly StreamedAnswer[]): StreamedAnswer[] {
+  const repeats = new StreamedRepeats<StreamedAnswer>();
+  return [...answers.flatMap((answer) => repeats.take(answer)), ...repeats.end()];
+}
+
+describe('StreamedRepeats', () => {
+  it("should hand on a streamed call once, as ADK's first aggregate brings it", () => {
+    const first = aggregate(callPart('c1'));
+    expect(handedOn([step(callPart('c1')), first, aggregate(callPart('c1'))])).toEqual([first]);
   });
 
-  it('should keep an answer that brings one new part, even beside a repeated one', () => {
-    const isRepeat = streamedRepeats();
-    expect(isRepeat(answer([call]))).toBe(false);
-    expect(isRepeat(answer([text, call]))).toBe(false);
-    expect(isRepeat(answer([text, call]))).toBe(true);
+  it('should hand on a thought or a text before a call with it, once (review 47: the call ran twice)', () => {
+    for (const before of [text, thought]) {
+      const first = aggregate(before, callPart('c1'));
+      const stream = [partial(before), step(callPart('c1')), first, aggregate(before, callPart('c1'))];
+      expect(handedOn(stream)).toEqual([partial(before), first]);
+    }
   });
 
-  it('should keep a repeat that carries an error, a usage, another interaction or only partial copies before it', () => {
-    const isRepeat = streamedRepeats();
-    expect(isRepeat(answer([call], { partial: true }))).toBe(false);
-    expect(isRepeat(answer([call]))).toBe(false);
-    expect(isRepeat(answer([call], { usageMetadata: { promptTokenCount: 5 } }))).toBe(false);
-    expect(isRepeat(answer([call], { errorCode: 'X' }))).toBe(false);
-    expect(isRepeat(answer([call], { interactionId: 'ix-2' }))).toBe(false);
-    expect(isRepeat(answer([call], { interactionId: 'ix-2' }))).toBe(true);
-    expect(isRepeat({ interactionId: 'ix-2' })).toBe(false);
+  it('should hand on parallel calls once, and a final text once', () => {
+    const both = aggregate(callPart('c1'), callPart('c2', 'b'));
+    expect(handedOn([step(callPart('c1')), step(callPart('c2', 'b')), both, both])).toEqual([both]);
+    const answer = aggregate({ text: 'Done.' });
+    expect(handedOn([partial({ text: 'Do' }), answer, aggregate({ text: 'Done.' })])).toEqual([
+      partial({ text: 'Do' }),
+      answer,
+    ]);
   });
 
-  it('should tell the same call with other arguments from a repeat', () => {
-    const isRepeat = streamedRepeats();
-    expect(isRepeat(answer([call]))).toBe(false);
-    expect(isRepeat(answer([{ functionCall: { ...call.functionCall, args: { size: 11 } } }]))).toBe(false);
+  it('should know a call by its id after a callback edited its arguments', () => {
+    const edited = callPart('c1');
+    const first = aggregate(edited);
+    const repeats = new StreamedRepeats<StreamedAnswer>();
+    repeats.take(step(edited));
+    expect(repeats.take(first)).toEqual([first]);
+    edited.functionCall.args.q = 'a!';
+    expect(repeats.take(aggregate(edited))).toEqual([]);
+  });
+
+  it('should hand on a held call when no aggregate comes, and before an error or a usage', () => {
+    const held = step(callPart('c1'));
+    expect(handedOn([held])).toEqual([held]);
+    const failed: StreamedAnswer = { errorCode: 'INVALID_ARGUMENT', interactionId: 'ix-1' };
+    expect(handedOn([held, failed])).toEqual([held, failed]);
+  });
+
+  it("should pass every other model's answers as they come", () => {
+    const plain: StreamedAnswer[] = [
+      { content: { parts: [callPart('c1')] } },
+      { content: { parts: [callPart('c1')] } },
+      { content: { parts: [text] }, turnComplete: true },
+    ];
+    expect(handedOn(plain)).toEqual(plain);
   });
 });

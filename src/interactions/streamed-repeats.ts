@@ -1,40 +1,78 @@
 /**
- * ADK 2.0.0's streamed Interactions path (`generateContentViaInteractions` with a stream) yields a
- * function call when its step stops, again in the aggregate of the interaction's last status, and a
- * third time in the aggregate after its loop; a final text twice. ADK runs the tool for each copy and
- * stores every copy, while the server's chain holds the call once and only the last result (the
- * forty-third to fifty-first outside trials). A repeat is an answer that brings nothing new: every
- * part of it already came in a complete answer of the same call, for the same interaction, with no
- * error and no usage of its own. Dropped, the tool runs once and the session holds what the server does.
+ * ADK 2.0.0's streamed Interactions path (`generateContentViaInteractions` with a stream) yields each function call
+ * alone when its step stops, then the interaction's parts together (thoughts, text, calls, in the server's order)
+ * in the aggregate of its last status, and that aggregate again after its loop. ADK runs a tool for each answer
+ * that holds its call and stores every copy, while the server's chain holds the call once and only the last result
+ * (the forty-third to fifty-first outside trials; review 47: a thought or a text before the call made a second run).
+ * So, in one streamed call: a step's call is held until the first aggregate, which is handed on whole, once, in its
+ * place (as the call not streamed answers); a later answer that brings no part not handed on already is dropped.
+ * A partial answer is handed on as it comes; one that is not the Interactions API's (no interaction id), an error
+ * or one with usage too, the held calls first.
  */
 
-/** What of a model's answer tells a repeat (plain fields of ADK's `LlmResponse`). */
+/** What of a model's answer this reads (plain fields of ADK's `LlmResponse`). */
 export interface StreamedAnswer {
   readonly partial?: boolean | undefined;
+  readonly turnComplete?: boolean | undefined;
   readonly content?: { readonly parts?: readonly unknown[] | undefined } | undefined;
   readonly errorCode?: string | undefined;
   readonly usageMetadata?: unknown;
   readonly interactionId?: string | undefined;
 }
 
-/** True for an answer of one streamed call that repeats what complete answers before it already brought. */
-type RepeatCheck = (answer: StreamedAnswer) => boolean;
+/** One streamed call's answers as ADK should act on them: `take` each as it comes, then `end`. */
+export class StreamedRepeats<T extends StreamedAnswer> {
+  private held: T[] = [];
+  /** Keys of the parts handed on complete (a call by its id: a callback may have edited its arguments since). */
+  private readonly handed = new Set<string>();
 
-/** A check for one streamed call's answers, in order: it remembers the parts each complete answer brought. */
-export function streamedRepeats(): RepeatCheck {
-  const seen = new Set<string>();
-  let interactionId: string | undefined;
-  return (answer) => {
-    const parts = answer.content?.parts ?? [];
-    if (answer.partial || parts.length === 0) return false;
-    const keys = parts.map((part) => JSON.stringify(part));
-    const repeat =
-      answer.errorCode === undefined &&
-      answer.usageMetadata === undefined &&
-      answer.interactionId === interactionId &&
-      keys.every((key) => seen.has(key));
-    for (const key of keys) seen.add(key);
-    interactionId = answer.interactionId;
-    return repeat;
-  };
+  /** The answers to hand on now that `answer` came. */
+  take(answer: T): T[] {
+    // A partial answer never carries a call ADK runs: the calls held stay held for the aggregate.
+    if (answer.partial === true) return [answer];
+    const keys = partKeys(answer);
+    const plain =
+      answer.interactionId === undefined ||
+      answer.errorCode !== undefined ||
+      answer.usageMetadata !== undefined ||
+      keys.length === 0;
+    if (plain) return [...this.end(), answer];
+    if (keys.every((key) => this.handed.has(key))) return [];
+    if (answer.turnComplete !== true && keys.some(isCallKey)) {
+      this.held.push(answer);
+      return [];
+    }
+    const unheld = this.held.filter((held) => !partKeys(held).every((key) => keys.includes(key)));
+    this.held = [];
+    return [...this.handing(unheld), ...this.handing([answer])];
+  }
+
+  /** What is still held when the stream ends (a call no aggregate followed). */
+  end(): T[] {
+    const held = this.held;
+    this.held = [];
+    return this.handing(held);
+  }
+
+  private handing(answers: readonly T[]): T[] {
+    for (const answer of answers) for (const key of partKeys(answer)) this.handed.add(key);
+    return [...answers];
+  }
+}
+
+const CALL_KEY = 'call\u0000';
+
+function isCallKey(key: string): boolean {
+  return key.startsWith(CALL_KEY);
+}
+
+function partKeys(answer: StreamedAnswer): string[] {
+  return (answer.content?.parts ?? []).map(partKey);
+}
+
+function partKey(part: unknown): string {
+  const call = (part as { functionCall?: { id?: unknown; name?: unknown; args?: unknown } } | null)?.functionCall;
+  if (call && typeof call.id === 'string' && call.id !== '') return `${CALL_KEY}${call.id}`;
+  if (call) return `${CALL_KEY}${String(call.name)}\u0000${JSON.stringify(call.args ?? null)}`;
+  return JSON.stringify(part);
 }

@@ -5,7 +5,7 @@
  * (test/support/interactions-server.ts): the guard's model wrapper drops the repeats, so the tool runs once,
  * the session holds what the server holds and the guard compacts as often as when not streamed.
  */
-import { InMemorySessionService, LlmAgent, Runner, StreamingMode, type Event } from '@google/adk';
+import { InMemorySessionService, LlmAgent, RoutedLlm, Runner, StreamingMode, type Event } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
 import { APP_NAME, errorCodes, fetchLogsTool, startSession, storedSession, USER_ID } from '../support/agent-harness.js';
@@ -14,13 +14,22 @@ import { InteractionsServer } from '../support/interactions-server.js';
 const WINDOW = 8_000;
 const TURNS = 24;
 
-async function run(streamed: boolean) {
-  const server = new InteractionsServer(WINDOW, 2_400);
+interface RunOptions {
+  /** A text step before each call. */
+  readonly textBeforeCall?: boolean;
+  /** The model behind a `RoutedLlm` of one member. */
+  readonly routed?: boolean;
+}
+
+async function run(streamed: boolean, options: RunOptions = {}) {
+  const server = new InteractionsServer(WINDOW, 2_400, options.textBeforeCall);
+  const member = server.model();
+  const model = options.routed ? new RoutedLlm({ models: { member }, router: () => 'member' }) : member;
   // The summarizer is the agent's own model: its counted calls calibrate a streamed agent, which reports no usage.
   const guard = new ContextGuard({ contextWindow: WINDOW, prepareTurnsAhead: 0 });
   const agent = new LlmAgent({
     name: 'worker',
-    model: server.model(),
+    model,
     instruction: 'You analyse logs.',
     tools: [fetchLogsTool()],
   });
@@ -57,6 +66,19 @@ describe('Gemini Interactions API, streamed', () => {
     );
     expect(finalTexts).toHaveLength(TURNS);
     expect(server.served.some((call) => call.failed)).toBe(false);
+  });
+
+  it('should run each call once when the model says something before it, also behind a RoutedLlm', async () => {
+    // Review 47: a text (or a thought) before the call came with it in ADK's aggregate, and the call ran twice; behind
+    // a RoutedLlm the model was not seen as in Interactions mode, and every call ran three times.
+    for (const routed of [false, true]) {
+      const { events, session } = await run(true, { textBeforeCall: true, routed });
+      expect(errorCodes(events)).toEqual([]);
+      const calls = callIds(session.events, 'functionCall');
+      expect(calls.length).toBeGreaterThanOrEqual(TURNS);
+      expect(new Set(calls).size).toBe(calls.length);
+      expect(callIds(session.events, 'functionResponse')).toEqual(calls);
+    }
   });
 
   it('should compact about as often as the same run not streamed', async () => {

@@ -53,6 +53,8 @@ export class InteractionsServer {
   constructor(
     private readonly window: number,
     private readonly toolSize: number,
+    /** A text step before each call ("Let me look."), as a model that says what it does first answers. */
+    private readonly textBeforeCall = false,
   ) {}
 
   /** The API key is never used: every call goes to this emulated client. */
@@ -105,7 +107,10 @@ export class InteractionsServer {
       ];
     const id = `call-${this.next}`;
     this.emitted.add(id);
-    return [{ type: 'function_call', id, name: 'fetch_logs', arguments: { size: this.toolSize, seed: this.next } }];
+    const call = { type: 'function_call', id, name: 'fetch_logs', arguments: { size: this.toolSize, seed: this.next } };
+    return this.textBeforeCall
+      ? [{ type: 'model_output', content: [{ type: 'text', text: 'Let me look.' }] }, call]
+      : [call];
   }
 }
 

@@ -23,8 +23,7 @@ import {
 } from '@google/adk';
 import type { Content, Part, ToolUnion } from '@google/genai';
 import { restoreLooked, sentContents, type SentContents } from '../../estimate/sent-contents.js';
-import { streamedRepeats } from '../../interactions/streamed-repeats.js';
-import { interactionsMode, type InteractionsModel } from '../../interactions/interactions-mode.js';
+import { StreamedRepeats } from '../../interactions/streamed-repeats.js';
 
 /** Given the rejection of an offered request: true when the request was compacted, to be sent again. */
 export type RetryRejected = (error: unknown) => Promise<boolean>;
@@ -149,8 +148,9 @@ async function* generateRetrying(
 }
 
 /**
- * The model's answers, but for the repeats ADK's streamed Interactions path yields (interactions/streamed-repeats.ts):
- * ADK would run a tool once for each copy and store every copy, though the server's chain holds one.
+ * The model's answers as ADK should act on them: a streamed call's through `StreamedRepeats`
+ * (interactions/streamed-repeats.ts), which hands on what ADK's streamed Interactions path yields more than once
+ * (a tool ran once for each copy) a single time; every other model's answers pass through it unchanged.
  */
 async function* answersOf(
   model: BaseLlm,
@@ -159,9 +159,10 @@ async function* answersOf(
   abortSignal: AbortSignal | undefined,
 ): AsyncGenerator<LlmResponse, void> {
   const answers = model.generateContentAsync(request, stream, abortSignal);
-  if (!stream || !interactionsMode(request, model as InteractionsModel)) return yield* answers;
-  const isRepeat = streamedRepeats();
-  for await (const answer of answers) if (!isRepeat(answer)) yield answer;
+  if (!stream) return yield* answers;
+  const repeats = new StreamedRepeats<LlmResponse>();
+  for await (const answer of answers) yield* repeats.take(answer);
+  yield* repeats.end();
 }
 
 /** The offered retry of a request answered with an error response, before any other answer: true when retried. */
