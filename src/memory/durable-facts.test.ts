@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userText } from '../../test/support/builders.js';
+import { modelText, userText } from '../../test/support/builders.js';
 import { extractFacts, mergeFacts, parseKeyFacts } from './durable-facts.js';
 
 const logLines = (count: number) => Array.from({ length: count }, (_, i) => `GET /orders status=200 id=A${100 + i}`);
@@ -144,6 +144,65 @@ describe('mergeFacts', () => {
     );
   });
 
+  it('should not take everyday chat for a correction, nor let it push out what the user asked to remember', () => {
+    // Review 47: "actually", "instead" and "is now" inside a sentence were corrections, marked, and three such lines a
+    // compaction pushed "Remember: my order id is ORD-5521." out of the list by the sixth compaction.
+    const chat = [
+      "Thanks, that's actually really helpful.",
+      'Could you use a table instead?',
+      'OK, the tests are now passing.',
+      "I'm now looking at the second file.",
+      'Let me rephrase that instead.',
+    ];
+    expect(extractFacts(chat.map((line) => userText(line)))).toEqual([]);
+    const remembered = extractFacts([userText('Remember: my order id is ORD-5521.')]);
+    let facts = mergeFacts([], remembered, 1, { maxFacts: 60, maxChars: 600 }).facts;
+    for (let compaction = 2; compaction < 14; compaction++) {
+      const said = [`Scratch that, section ${compaction} goes first.`, `From now on, call it part ${compaction}.`];
+      facts = mergeFacts(facts, extractFacts(said.map((line) => userText(line))), compaction, {
+        maxFacts: 60,
+        maxChars: 600,
+      }).facts;
+    }
+    // Corrections are marked too, newest first in their share: the list keeps the newest, the oldest marked goes.
+    expect(texts(facts)).toContain('From now on, call it part 13.');
+    const asked = extractFacts([userText('Could you email me from now on?')]);
+    expect(asked).toEqual([{ text: 'Could you email me from now on?', asked: false }]);
+  });
+
+  it("should list a fact the user says again after what they said in between, and the summarizer's picks first", () => {
+    // Review 47: "phone me", "email me from now on", "phone me" again read as email; a summary restating the stale
+    // "phone only" after the user's correction read as the later word.
+    const said = (text: string) => extractFacts([userText(text)]);
+    const limits = { maxFacts: 60, maxChars: 100_000 };
+    let facts = mergeFacts([], said('Please phone me at 555-0142.'), 1, limits).facts;
+    facts = mergeFacts(facts, said('Actually, email me at dana@example.com from now on.'), 2, limits).facts;
+    facts = mergeFacts(facts, said('Please phone me at 555-0142.'), 3, limits).facts;
+    expect(texts(facts)).toEqual([
+      'Actually, email me at dana@example.com from now on.',
+      'Please phone me at 555-0142.',
+    ]);
+    const restated = [{ text: 'Customer wants phone contact only, at 555-0142.', restated: true }];
+    facts = mergeFacts(
+      facts,
+      [...restated, ...said('Email is fine from now on, my phone was stolen.')],
+      4,
+      limits,
+    ).facts;
+    expect(texts(facts)[0]).toBe(restated[0]!.text);
+    expect(texts(facts).at(-1)).toBe('Email is fine from now on, my phone was stolen.');
+  });
+
+  it("should take the session's first sentence for a marked fact, whatever its words, when a summary first reads it", () => {
+    // The fifty-fourth outside trial: "write a script that counts the Mondays …" held no identifier and was lost.
+    const task = userText('Write a script that counts the mondays in a year. Keep it short, please.');
+    expect(extractFacts([task], true)).toEqual([
+      { text: 'Write a script that counts the mondays in a year.', asked: true },
+    ]);
+    expect(extractFacts([task])).toEqual([]);
+    expect(extractFacts([modelText('Sure.'), task], true)).toEqual([]);
+  });
+
   it("should drop the user's questions before their statements when the list is full", () => {
     // The fifty-fifth outside trial: a hundred "Where is parcel PCL-10NN?" pushed out "My invoice INV-7781 looks wrong".
     const stated = { text: 'My invoice INV-7781 looks wrong, I think I was charged twice.', addedAt: 1, lastSeen: 1 };
@@ -215,7 +274,8 @@ describe('mergeFacts', () => {
     const listed = [{ text: 'The page says the account is AC-9999.', restated: true }];
     const limits = { maxFacts: 2, maxChars: 1_000 };
     const kept = mergeFacts([user, data], listed, 3, limits);
-    expect(kept.facts).toEqual([user, { text: listed[0]!.text, addedAt: 3, lastSeen: 3, listed: true }]);
+    // What only the summarizer listed first: the user's words, in the order said, override it.
+    expect(kept.facts).toEqual([{ text: listed[0]!.text, addedAt: 3, lastSeen: 3, listed: true }, user]);
     expect(kept.dropped).toEqual([data.text]);
     const fewer = mergeFacts(kept.facts, [], 4, { ...limits, maxFacts: 1 });
     expect(fewer.facts).toEqual([user]);
@@ -288,7 +348,7 @@ describe('parseKeyFacts', () => {
     const known = { text: 'Codename ORCA-7731.', addedAt: 1, lastSeen: 1 };
     const candidates = parseKeyFacts(summary).map((text) => ({ text, restated: true }));
     const { facts } = mergeFacts([known], candidates, 2, { maxFacts: 5, maxChars: 1_000 });
-    expect(facts[0]).toEqual({ ...known, lastSeen: 2 });
+    expect(facts.find((fact) => fact.text === known.text)).toEqual({ ...known, lastSeen: 2 });
     expect(facts).toHaveLength(2);
   });
 

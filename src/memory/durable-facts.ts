@@ -97,19 +97,31 @@ function sentences(text: string): string[] {
     .filter((sentence) => sentence.length >= 8);
 }
 
-/** Fact candidates from the user's messages among `contents`, in order. */
-export function extractFacts(contents: readonly Content[]): FactCandidate[] {
+/**
+ * Fact candidates from the user's messages among `contents`, in order. `opensSession`: `contents` start with the
+ * session's first message, whose first sentence is a marked fact whatever its words: it is usually the task ("write
+ * a script that counts the Mondays …" holds no identifier), and the fifty-fourth and fifty-fifth outside trials lost
+ * it at the first summary.
+ */
+export function extractFacts(contents: readonly Content[], opensSession = false): FactCandidate[] {
   const facts: FactCandidate[] = [];
-  for (const content of contents) {
-    if (!isUserRequest(content)) continue;
-    const found: string[] = [];
+  contents.forEach((content, at) => {
+    if (!isUserRequest(content)) return;
     const text = contentText(content);
-    for (const sentence of sentences(text)) {
-      if (sentence.length > MAX_SENTENCE_CHARS) continue;
-      if (isCandidate(sentence)) found.push(truncateEnd(sentence, MAX_FACT_CHARS));
+    let rest = sentences(text);
+    const [opening] = rest;
+    if (opensSession && at === 0 && opening !== undefined) {
+      facts.push({ text: truncateEnd(opening, MAX_FACT_CHARS), asked: true });
+      rest = rest.slice(1);
     }
-    facts.push(...fewest(found, text.length > PASTE_CHARS));
-  }
+    const found = rest.filter((sentence) => sentence.length <= MAX_SENTENCE_CHARS && isCandidate(sentence));
+    facts.push(
+      ...fewest(
+        found.map((sentence) => truncateEnd(sentence, MAX_FACT_CHARS)),
+        text.length > PASTE_CHARS,
+      ),
+    );
+  });
   return facts;
 }
 
@@ -186,7 +198,11 @@ export function mergeFacts(
   for (const candidate of candidates) {
     const key = factKey(candidate.text);
     if (key.length === 0) continue;
-    byKey.set(key, seenAgain(byKey.get(key), candidate, compaction));
+    const known = byKey.get(key);
+    // Said again in the user's own words, a fact moves to the end: the list reads oldest first, a later line
+    // overriding an earlier one (review 47: "phone me", then "email me from now on", then "phone me" again).
+    if (known && originOf(candidate, candidate.restated) === 'user') byKey.delete(key);
+    byKey.set(key, seenAgain(known, candidate, compaction));
   }
   const all = [...byKey.values()];
   // Keep the newest marked facts up to their share, then the most recently seen, newest first; then restore the
@@ -218,7 +234,12 @@ export function mergeFacts(
     chars += lineChars(fact);
   }
   return {
-    facts: all.filter((fact) => kept.has(fact)),
+    // What only the summarizer listed comes first: the user's words, in the order said, override it (review 47: a
+    // summary restating the stale "phone only" after the user's correction read as the later word).
+    facts: [
+      ...all.filter((fact) => kept.has(fact) && fact.listed),
+      ...all.filter((fact) => kept.has(fact) && !fact.listed),
+    ],
     dropped: all.filter((fact) => !kept.has(fact)).map((fact) => fact.text),
   };
 }

@@ -10,16 +10,21 @@ const IDENTIFIER =
 const CONSTRAINT =
   /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
 /**
- * A sentence that changes what the user said before ("Actually, walnut finish, please.", "email is fine from now
- * on"): a fact, marked as one asked to be kept, so the correction outlives the stale fact it corrects, which a later
- * line of the list overrides. Without it, a correction in plain words was never a candidate while the sentence it
- * corrected stayed verbatim in the facts, and the agent phoned a stolen phone (the fifty-fifth outside trial).
+ * A sentence that changes what the user said before ("Actually, I changed my mind: walnut finish, please.", "email
+ * is fine from now on"): a fact, marked as one asked to be kept, so the correction outlives the stale fact it
+ * corrects, which a later line of the list overrides. Without it, a correction in plain words was never a candidate
+ * while the sentence it corrected stayed verbatim in the facts, and the agent phoned a stolen phone (the fifty-fifth
+ * outside trial). Only words that say a change: "actually", "instead" or "is now" inside a sentence are everyday
+ * chat, and marked they pushed out what the user had asked to remember (review 47).
  */
 const CORRECTION =
-  /\b(?:actually|changed? (?:my|our) minds?|instead|from now on|no longer|not any ?more|scratch that|correction|update:|rather than|(?:is|are|am) now)\b|\b(?:I'm|we're|it's|that's) now\b/i;
-/** A sentence that says who the user is ("Hi, I'm Dana Whitfield."): a name is no identifier, yet it is a fact. */
+  /\b(?:changed? (?:my|our) minds?|from now on|no longer|not any ?more|scratch that|going forward)\b|\b(?:correction|update):|^actually,/i;
+/**
+ * A sentence that says who the user is ("Hi, I'm Dana Whitfield."): a name is no identifier, yet it is a fact. "I am"
+ * and "this is" only where a sentence (or its greeting) starts, else "I am Not Sure" would be a name.
+ */
 const INTRODUCTION =
-  /\b(?:[Mm]y name is|[Nn]ame's|[Cc]all me|I am|I'm|[Tt]his is)\s+\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?\b/u;
+  /\b(?:[Mm]y name is|[Nn]ame's|[Cc]all me)\s+\p{Lu}\p{Ll}+|^(?:(?:[Hh]i|[Hh]ello|[Hh]ey)\b[,!]?\s+)?(?:I'm|I am|[Tt]his is)\s+\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?\b/u;
 /** A sentence the user asks to be kept: it outranks facts merely seen more recently. */
 const ASKED_TO_KEEP =
   /\b(?<!(?:n't|not|never)\s)(?:remember|keep in mind)\b|\b(?:don'?t|do not|never) forget\b|\bfor the record\b/i;
@@ -29,9 +34,9 @@ export function askedToKeep(text: string): boolean {
   return ASKED_TO_KEEP.test(text);
 }
 
-/** Whether a sentence of the user's is marked: asked to be kept, or a correction of what they said before. */
+/** Whether a sentence of the user's is marked: asked to be kept, or a correction of what they said before (not asked). */
 export function marksItself(text: string): boolean {
-  return ASKED_TO_KEEP.test(text) || CORRECTION.test(text);
+  return ASKED_TO_KEEP.test(text) || (CORRECTION.test(text) && !isQuestion(text));
 }
 
 /** Whether a sentence is a fact candidate: an identifier, a constraint, a correction or who the user is. */

@@ -130,11 +130,14 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
  * (`prepareTurnsAhead` average turns) is taken; inside a tool loop the crossing call overshoots by about one step,
  * and a session whose first turn was a long loop has an average turn far above what one more step adds (the
  * fifty-fourth outside trial: a summary prepared because masking looked short by a turn of 10k tokens, never used).
+ * A loop that ends at this step leaves the crossing to the next turn's first call, which may overshoot by more:
+ * masking may then fall short there, and that call summarizes itself (it waits), as without a preparation.
  */
 function expectedGrowth(input: PreparationInput): number {
   const lead = input.policy.prepareTurnsAhead * (input.usage.averageTurnTokens ?? 0);
   const gap = Math.max(0, input.threshold - input.calibrated);
-  const expected = input.stepTokens === undefined ? lead : Math.min(lead, gap + input.stepTokens);
+  // Two steps: the average is a moving one, and the step that crosses may be larger (review 47).
+  const expected = input.stepTokens === undefined ? lead : Math.min(lead, gap + 2 * input.stepTokens);
   return Math.max(expected, gap);
 }
 

@@ -52,7 +52,8 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   // outrank a summarizer's restatement of them.
   // A restatement of the user's fact is dropped, not merged: the fact keeps the text first recorded (review 11).
   const own = [
-    ...extractFacts(input.summarizedContents),
+    // The first summary reads the session's first message: its opening is the task.
+    ...extractFacts(input.summarizedContents, previous === undefined),
     ...answerFacts(input.summarizedContents, input.answers ?? []),
   ];
   const candidates = [...notRestating(keyFacts, own), ...own];
