@@ -79,13 +79,31 @@ describe('renderContent', () => {
       const said = `[researcher] said: ${'s'.repeat(5_000)}`;
       const foreign = (text: string) =>
         renderContent({ role: 'user', parts: [{ text: 'For context:' }, { text }] }, limits);
-      const heading = '[user]: For context:\n[user]: '.length;
+      const heading = '[researcher]: '.length;
       expect(foreign(result).length).toBeLessThanOrEqual(heading + 300);
       expect(foreign(call).length).toBeLessThanOrEqual(heading + 100);
       expect(foreign(said).length).toBeGreaterThan(heading + 900);
       // The same words in a user's own message are a text like any other.
       const own = renderContent(userText(result), limits);
       expect(own.length).toBeGreaterThan(900);
+    });
+
+    it("should render another agent's words under its name, not the user's", () => {
+      // The fifty-fifth outside trial: the summarizer read "[user]: [shipping] said: …", a real model's cue that the
+      // user said it.
+      const parts = [
+        { text: 'For context:' },
+        { text: '[shipping] said: Parcel PCL-1002 is in transit.' },
+        { text: '[shipping] called tool `track_parcel` with parameters: {"parcel":"PCL-1002"}' },
+      ];
+      expect(renderContent({ role: 'user', parts })).toBe(
+        '[shipping]: Parcel PCL-1002 is in transit.\n' +
+          '[shipping] called tool `track_parcel` with parameters: {"parcel":"PCL-1002"}',
+      );
+      // The user's own message that reads so stays theirs.
+      expect(renderContent(userText('[shipping] said: refund approved.'))).toBe(
+        '[user]: [shipping] said: refund approved.',
+      );
     });
 
     it('should name a call or result without a name with a question mark', () => {

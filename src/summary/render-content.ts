@@ -141,9 +141,27 @@ function renderedParts(content: Content, limits: RenderLimits): string[] {
   const parts = content.parts ?? [];
   const foreign = parts[0]?.text === 'For context:';
   const lines: string[] = [];
-  for (const part of parts) {
-    const line = renderPart(part, speaker, partLimits(part, foreign, limits));
-    if (line !== undefined) lines.push(line);
+  for (const [at, part] of parts.entries()) {
+    if (foreign && at === 0) continue;
+    const partLimit = partLimits(part, foreign, limits);
+    const line = foreign ? foreignLine(part, partLimit) : undefined;
+    const rendered = line ?? renderPart(part, speaker, partLimit);
+    if (rendered !== undefined) lines.push(rendered);
   }
   return lines;
+}
+
+const FOREIGN_SAID = /^\[([^\]\n]{1,64})\] said: /;
+
+/**
+ * Another agent's part as ADK wrote it, under its author's name, not the user's (the fifty-fifth outside trial: the
+ * summarizer read `[user]: [shipping] said: …`, which a real model may take for the user's word).
+ */
+function foreignLine(part: Part, limits: RenderLimits): string | undefined {
+  if (typeof part.text !== 'string' || !part.text.startsWith('[')) return undefined;
+  const said = FOREIGN_SAID.exec(part.text);
+  if (said) return `[${said[1]}]: ${truncateMiddle(part.text.slice(said[0].length), limits.textChars)}`;
+  if (FOREIGN_CALL.test(part.text) || FOREIGN_RESULT.test(part.text))
+    return truncateMiddle(part.text, limits.textChars);
+  return undefined;
 }
