@@ -68,6 +68,18 @@ describe('turnsLeftAt', () => {
 });
 
 describe('budgetLineText', () => {
+  it('should name the pin tool the request declares while a compaction is near, and only then', () => {
+    // The fifty-fifth outside trial: a loop's plan was gone at its first compaction; pin_context was declared.
+    const input = { ...SESSION, hidden: false, recallToolName: undefined, pinToolName: 'pin_context' };
+    expect(budgetLineText(budgetFigures({ ...input, usedTokens: 95_000 }))).toContain(
+      'compaction near: pin_context what must outlive it.',
+    );
+    expect(budgetLineText(budgetFigures(input))).not.toContain('pin_context');
+    expect(budgetLineText(budgetFigures({ ...input, usedTokens: 95_000, pinToolName: undefined }))).toContain(
+      ', compaction near.',
+    );
+  });
+
   it('should stay short: the o200k tokens README states', () => {
     const plain = budgetLineText(budgetFigures({ ...SESSION, hidden: false, recallToolName: undefined }));
     const recall = budgetLineText(budgetFigures({ ...SESSION, hidden: true, recallToolName: 'recall_history' }));

@@ -24,6 +24,8 @@ export interface BudgetFigures {
   readonly compactionNear: boolean;
   /** The recall tool to read back what was masked or offloaded, when something is. */
   readonly recallTool: string | undefined;
+  /** The pin tool the request declares, named while a compaction is near: what must outlive it can be pinned. */
+  readonly pinTool?: string | undefined;
 }
 
 /** Share of the threshold past which a compaction is near while the session's pace is still unknown. */
@@ -102,6 +104,7 @@ interface BudgetFigureInput {
   /** Old tool output is masked, summarized or offloaded: the model may need to read it back. */
   readonly hidden: boolean;
   readonly recallToolName: string | undefined;
+  readonly pinToolName?: string | undefined;
 }
 
 export function budgetFigures(input: BudgetFigureInput): BudgetFigures {
@@ -121,6 +124,7 @@ export function budgetFigures(input: BudgetFigureInput): BudgetFigures {
     ...(stepsLeft !== undefined && { stepsLeft }),
     compactionNear,
     recallTool: input.hidden ? input.recallToolName : undefined,
+    ...(compactionNear && input.pinToolName !== undefined && { pinTool: input.pinToolName }),
   };
 }
 
@@ -145,9 +149,18 @@ export function budgetLineText(figures: BudgetFigures, statusTool = true): strin
     : '';
   return (
     `[context budget] ${figure(figures.usedTokens)} of ${figure(figures.window)} tokens (${figures.percentUsed}%); ` +
-    `compaction at ${figure(figures.threshold)}, ${pace}${figures.compactionNear ? ', compaction near' : ''}.` +
+    `compaction at ${figure(figures.threshold)}, ${pace}${nearText(figures)}.` +
     `${recall}${statusTool ? ' context_status for details.' : ''}`
   );
+}
+
+/**
+ * `, compaction near`, and where the request declares the pin tool, what to do about it (the fifty-fifth outside
+ * trial: a coding agent's plan was gone at the loop's first compaction though it could have pinned it).
+ */
+function nearText({ compactionNear, pinTool }: BudgetFigures): string {
+  if (!compactionNear) return '';
+  return pinTool === undefined ? ', compaction near' : `, compaction near: ${pinTool} what must outlive it`;
 }
 
 /** `~3 turns left`; inside a tool loop `~3 turns, ~14 steps left` (or `~14 steps left` before a turn's pace). */
@@ -170,6 +183,7 @@ export function longestBudgetLine(): string {
     stepsLeft: large,
     compactionNear: true,
     recallTool: 'r'.repeat(64),
+    pinTool: 'p'.repeat(64),
   });
 }
 

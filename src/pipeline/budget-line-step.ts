@@ -21,6 +21,7 @@ export function withBudgetLine(input: GuardRequestInput, result: GuardRequestRes
     pace: state.usage,
     hidden: mask != null || summary != null || input.budgetLine.offloaded,
     recallToolName: input.recallToolName,
+    pinToolName: input.budgetLine.pinTool,
   });
   const text = budgetLineText(figures, input.budgetLine.statusTool !== false);
   const tokens = estimateContentTokens(budgetLineContent(text), input.tokenizer);

@@ -118,7 +118,14 @@ export interface GuardRequestInput {
    * reserve is in `fixedTokens`; `offloaded` when a tool result of the agent was cut (and stored whole);
    * `statusTool` false when the request does not declare `context_status` (@default true).
    */
-  readonly budgetLine?: { readonly offloaded: boolean; readonly statusTool?: boolean | undefined } | undefined;
+  readonly budgetLine?:
+    | {
+        readonly offloaded: boolean;
+        readonly statusTool?: boolean | undefined;
+        /** The pin tool the request declares (`pinContextTool`), which the line names when a compaction is near. */
+        readonly pinTool?: string | undefined;
+      }
+    | undefined;
   /** Cached over uncached price of the agent's model (masking for cost weighs the cache it breaks). @default DEFAULT_CACHED_PRICE_RATIO */
   readonly cachedPriceRatio?: number | undefined;
   /** Output over uncached input price of the agent's model (what a summary's output costs in a reduction's trade). @default DEFAULT_OUTPUT_PRICE_RATIO */

@@ -15,7 +15,7 @@ import {
   type LlmRequest,
 } from '@google/adk';
 import type { Content } from '@google/genai';
-import { ContextGuard, type ContextGuardOptions } from '../../src/index.js';
+import { ContextGuard, pinContextTool, type ContextGuardOptions } from '../../src/index.js';
 import { stateKeysFor } from '../../src/internal.js';
 import { contentsText, logText, ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
 import {
@@ -160,6 +160,21 @@ describe('the budget line', () => {
     await h.runTurns(session.id, 1);
     expect(seen.length).toBeGreaterThan(0);
     expect(JSON.stringify(seen.map((s) => s.contents))).not.toContain(LINE_START);
+  });
+});
+
+describe('the budget line and the pin tool', () => {
+  it('names the pin tool the agent has, under its own name, whenever a compaction is near', async () => {
+    // The fifty-fifth outside trial: the line said "compaction near" and a loop's plan was lost; pin_context was there.
+    const { seen, guard, h } = lineHarness({ budgetLine: true });
+    h.agent.tools.push(pinContextTool(guard, { name: 'keep_fact' }));
+    const session = await h.startSession();
+    await h.runTurns(session.id, 16);
+    const lines = seen.filter((request) => !request.summary).map((request) => lineText(request.contents));
+    const near = lines.filter((line) => line.includes('compaction near'));
+    expect(near.length).toBeGreaterThan(0);
+    for (const line of near) expect(line).toContain('compaction near: keep_fact what must outlive it.');
+    expect(lines.filter((line) => line.includes('keep_fact'))).toHaveLength(near.length);
   });
 });
 

@@ -11,7 +11,7 @@ import type { ModelPrice } from '../../cost/price-table.js';
 import { agentModelPrice, summarizerNames } from '../runtime/listed-routed-name.js';
 import { summaryInput } from './summary-input.js';
 import type { Context, LlmRequest } from '@google/adk';
-import { CONTEXT_STATUS_TOOL_NAME } from '../tools/context-status-tool.js';
+import { budgetLineFor } from './budget-line-input.js';
 import type { Content } from '@google/genai';
 import type { GuardRequestInput } from '../../pipeline/guard-request.js';
 import type { PreparedHandle } from '../../preparation/prepared-summary.js';
@@ -271,24 +271,6 @@ function sessionTurns(
     applicationAnswers: applicationAnswers(invocation.session.events, key),
     pendingCalls: unansweredCalls(invocation.session.events, key, context.agentName),
   };
-}
-
-/**
- * The budget line's input where it is sent: `budgetLine` on, and the request not the continuation of
- * an interaction (Interactions mode keeps the earlier turns on the provider's side, where a line
- * sent with one call would stay). It is sent after everything else: the fixed part keeps room for its longest form.
- */
-function budgetLineFor(
-  context: Context,
-  policy: ResolvedPolicy,
-  inInteractions: boolean,
-  request: LlmRequest,
-): GuardRequestInput['budgetLine'] {
-  // Not in Interactions mode, the chain's first call included: that call's contents stay on the server.
-  if (!policy.budgetLine || inInteractions) return undefined;
-  const truncations = context.state.get<{ count?: unknown }>(stateKeysFor(context.agentName).toolTruncations)?.count;
-  const statusTool = request.toolsDict?.[CONTEXT_STATUS_TOOL_NAME] !== undefined;
-  return { offloaded: typeof truncations === 'number' && truncations > 0, statusTool };
 }
 
 /** Taking a prepared summary starts this call's compaction: other plugins' `before` hook fires then. */

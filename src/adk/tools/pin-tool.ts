@@ -9,6 +9,13 @@ import { checkFactoryOptions } from '../../validation/factory-options.js';
 import type { AddPinResult, PinSource } from '../../memory/pins.js';
 
 export const PIN_TOOL_NAME = 'pin_context';
+/** On the tool, so the budget line finds it under any name it was given (two copies of the package share it). */
+const PIN_TOOL_BRAND = Symbol.for('adk-context-guard.pinTool');
+
+/** Whether `tool` is a `pinContextTool()`. */
+export function isPinContextTool(tool: unknown): boolean {
+  return typeof tool === 'object' && tool !== null && PIN_TOOL_BRAND in tool;
+}
 
 /** What the tool needs of the guard: adding a pin under the agent's cap (`ContextGuard.pinInState`). */
 export interface PinWriter {
@@ -22,7 +29,7 @@ export function pinContextTool(guard: PinWriter, options: { readonly name?: stri
       'ContextGuard: pinContextTool() expects the guard (a ContextGuard, or anything with pinInState).',
     );
   checkFactoryOptions('pinContextTool()', options, { name: 'toolName' });
-  return new FunctionTool({
+  const tool = new FunctionTool({
     name: options.name ?? PIN_TOOL_NAME,
     description:
       'Pin a short fact that must stay visible for the rest of the conversation (an identifier, a constraint, a decision). ' +
@@ -42,4 +49,6 @@ export function pinContextTool(guard: PinWriter, options: { readonly name?: stri
         : { pinned: false, error: result.reason };
     },
   });
+  Object.defineProperty(tool, PIN_TOOL_BRAND, { value: true });
+  return tool;
 }
