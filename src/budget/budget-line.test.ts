@@ -83,12 +83,18 @@ describe('budgetLineText', () => {
   it('should stay short: the o200k tokens README states', () => {
     const plain = budgetLineText(budgetFigures({ ...SESSION, hidden: false, recallToolName: undefined }));
     const recall = budgetLineText(budgetFigures({ ...SESSION, hidden: true, recallToolName: 'recall_history' }));
+    const near = { ...SESSION, usedTokens: 95_000, hidden: true, recallToolName: 'recall_history' };
+    const pinned = budgetLineText(budgetFigures({ ...near, pinToolName: 'pin_context' }));
     // Printed for README's "The budget the model sees": `npx vitest run src/budget/budget-line.test.ts`.
     console.log(
       `budget line: ${tiktokenTokenizer.count(plain)} o200k tokens; with the recall hint ${tiktokenTokenizer.count(recall)}`,
     );
     expect(tiktokenTokenizer.count(plain)).toBeLessThanOrEqual(40);
     expect(tiktokenTokenizer.count(recall)).toBeLessThanOrEqual(64);
-    expect(tiktokenTokenizer.count(longestBudgetLine())).toBeGreaterThan(tiktokenTokenizer.count(recall));
+    console.log(`near a compaction, with the recall and pin hints: ${tiktokenTokenizer.count(pinned)} o200k tokens`);
+    expect(tiktokenTokenizer.count(pinned)).toBeLessThanOrEqual(80);
+    expect(tiktokenTokenizer.count(longestBudgetLine())).toBeGreaterThan(tiktokenTokenizer.count(pinned));
+    const long = budgetLineText(budgetFigures({ ...near, pinToolName: 'p'.repeat(65) }));
+    expect(tiktokenTokenizer.count(long)).toBeLessThan(tiktokenTokenizer.count(longestBudgetLine()));
   });
 });

@@ -160,7 +160,9 @@ export function budgetLineText(figures: BudgetFigures, statusTool = true): strin
  */
 function nearText({ compactionNear, pinTool }: BudgetFigures): string {
   if (!compactionNear) return '';
-  return pinTool === undefined ? ', compaction near' : `, compaction near: ${pinTool} what must outlive it`;
+  // A name longer than any a provider accepts (Gemini's 64) is not named: the line's reserve holds 64 (review 48).
+  if (pinTool === undefined || pinTool.length > 64) return ', compaction near';
+  return `, compaction near: ${pinTool} what must outlive it`;
 }
 
 /** `~3 turns left`; inside a tool loop `~3 turns, ~14 steps left` (or `~14 steps left` before a turn's pace). */

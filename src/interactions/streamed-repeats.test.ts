@@ -59,6 +59,27 @@ describe('StreamedRepeats', () => {
     expect(handedOn([held, failed])).toEqual([held, failed]);
   });
 
+  it('should never hand on a call again, whatever else a later answer holds (review 48)', () => {
+    // A callback redacted the first aggregate's text in place: the post-loop aggregate's text reads as new.
+    const said = { text: 'Card 4111 1111 1111 1111 on file.' };
+    const repeats = new StreamedRepeats<StreamedAnswer>();
+    repeats.take(step(callPart('c1')));
+    const first = aggregate(said, callPart('c1'));
+    expect(repeats.take(first)).toEqual([first]);
+    said.text = 'Card [redacted] on file.';
+    expect(repeats.take(aggregate({ text: 'Card 4111 1111 1111 1111 on file.' }, callPart('c1')))).toEqual([]);
+    // A failed interaction after a held call: the call is handed on before it, the aggregate after it dropped.
+    const failed: StreamedAnswer = { errorCode: 'INTERNAL', interactionId: 'ix-1' };
+    const held = step(callPart('c2'));
+    expect(handedOn([held, failed, aggregate(thought, callPart('c2'))])).toEqual([held, failed]);
+  });
+
+  it("should let a step's image go on while its calls wait for the aggregate", () => {
+    const image = step({ inlineData: { mimeType: 'image/png', data: 'AAAA' } });
+    const all = aggregate(text, callPart('c1'), { inlineData: { mimeType: 'image/png', data: 'AAAA' } });
+    expect(handedOn([step(callPart('c1')), image, all, all])).toEqual([image, all]);
+  });
+
   it("should pass every other model's answers as they come", () => {
     const plain: StreamedAnswer[] = [
       { content: { parts: [callPart('c1')] } },

@@ -5,7 +5,8 @@
  * that holds its call and stores every copy, while the server's chain holds the call once and only the last result
  * (the forty-third to fifty-first outside trials; review 47: a thought or a text before the call made a second run).
  * So, in one streamed call: a step's call is held until the first aggregate, which is handed on whole, once, in its
- * place (as the call not streamed answers); a later answer that brings no part not handed on already is dropped.
+ * place (as the call not streamed answers); a later answer that brings no call not handed on already (without calls,
+ * no part) is dropped, whatever else it holds.
  * A partial answer is handed on as it comes; one that is not the Interactions API's (no interaction id), an error
  * or one with usage too, the held calls first.
  */
@@ -37,14 +38,25 @@ export class StreamedRepeats<T extends StreamedAnswer> {
       answer.usageMetadata !== undefined ||
       keys.length === 0;
     if (plain) return [...this.end(), answer];
-    if (keys.every((key) => this.handed.has(key))) return [];
-    if (answer.turnComplete !== true && keys.some(isCallKey)) {
+    if (!this.bringsNew(keys)) return [];
+    if (answer.turnComplete !== true) {
+      // A step's call waits for the aggregate; anything else of a step (an image, say) goes on, the calls still held.
+      if (!keys.some(isCallKey)) return this.handing([answer]);
       this.held.push(answer);
       return [];
     }
     const unheld = this.held.filter((held) => !partKeys(held).every((key) => keys.includes(key)));
     this.held = [];
     return [...this.handing(unheld), ...this.handing([answer])];
+  }
+
+  /**
+   * Whether an answer brings what was not handed on: with calls, a call not handed on (its other parts were streamed
+   * as partials or came with that call: review 48, a call ran again beside a text a callback had edited); else a part.
+   */
+  private bringsNew(keys: readonly string[]): boolean {
+    const calls = keys.filter(isCallKey);
+    return (calls.length > 0 ? calls : keys).some((key) => !this.handed.has(key));
   }
 
   /** What is still held when the stream ends (a call no aggregate followed). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modelText, userText } from '../../test/support/builders.js';
-import { extractFacts, mergeFacts, parseKeyFacts } from './durable-facts.js';
+import { extractFacts } from './fact-candidates.js';
+import { mergeFacts, parseKeyFacts } from './durable-facts.js';
 
 const logLines = (count: number) => Array.from({ length: count }, (_, i) => `GET /orders status=200 id=A${100 + i}`);
 const texts = (facts: readonly { text: string }[]) => facts.map((fact) => fact.text);
@@ -130,8 +131,9 @@ describe('mergeFacts', () => {
       userText('Actually, I changed my mind about the colour: walnut finish, please.'),
       userText('My phone was stolen last night, so email is fine from now on.'),
     ]);
-    expect(corrections.map((fact) => fact.asked)).toEqual([true, true]);
     facts = mergeFacts(facts, corrections, 2, { maxFacts: 60, maxChars: 100_000 }).facts;
+    // Each shares a word with the fact it corrects (finish; email, phone): marked as asked to be kept.
+    expect(facts.filter((fact) => fact.asked).map((fact) => fact.text)).toEqual(corrections.map((fact) => fact.text));
     for (let compaction = 3; compaction < 12; compaction++) {
       const chatter = Array.from({ length: 12 }, (_, at) => userText(`Parcel PCL-${compaction}${at} arrived damaged.`));
       facts = mergeFacts(facts, extractFacts(chatter), compaction, { maxFacts: 60, maxChars: 100_000 }).facts;
@@ -145,34 +147,30 @@ describe('mergeFacts', () => {
   });
 
   it('should not take everyday chat for a correction, nor let it push out what the user asked to remember', () => {
-    // Review 47: "actually", "instead" and "is now" inside a sentence were corrections, marked, and three such lines a
-    // compaction pushed "Remember: my order id is ORD-5521." out of the list by the sixth compaction.
+    // Reviews 47 and 48: "actually", "instead", "is now", then "no longer" and "Actually," in status chat were marked
+    // corrections, and two such lines a compaction pushed "Remember: …" out of the list.
     const chat = [
       "Thanks, that's actually really helpful.",
       'Could you use a table instead?',
       'OK, the tests are now passing.',
       "I'm now looking at the second file.",
       'Let me rephrase that instead.',
+      'It no longer crashes on startup.',
+      'Actually, that looks great.',
+      'Going forward, that sounds fine.',
+      'Could you email me from now on?',
     ];
-    expect(extractFacts(chat.map((line) => userText(line)))).toEqual([]);
-    const remembered = extractFacts([userText('Remember: my order id is ORD-5521.')]);
-    let facts = mergeFacts([], remembered, 1, { maxFacts: 60, maxChars: 600 }).facts;
-    for (let compaction = 2; compaction < 14; compaction++) {
-      const said = [`Scratch that, section ${compaction} goes first.`, `From now on, call it part ${compaction}.`];
-      facts = mergeFacts(facts, extractFacts(said.map((line) => userText(line))), compaction, {
-        maxFacts: 60,
-        maxChars: 600,
-      }).facts;
+    const remembered = 'Remember: deploy only to the staging cluster stg-eu-4.';
+    let facts = mergeFacts([], extractFacts([userText(remembered)]), 1, { maxFacts: 60, maxChars: 1_200 }).facts;
+    for (let compaction = 2; compaction < 40; compaction++) {
+      const said = chat.map((line) => userText(`${line.slice(0, -1)} today${line.slice(-1)}`));
+      facts = mergeFacts(facts, extractFacts(said), compaction, { maxFacts: 60, maxChars: 1_200 }).facts;
     }
-    // Corrections are marked too, newest first in their share: the list keeps the newest, the oldest marked goes.
-    expect(texts(facts)).toContain('From now on, call it part 13.');
-    const asked = extractFacts([userText('Could you email me from now on?')]);
-    expect(asked).toEqual([{ text: 'Could you email me from now on?', asked: false }]);
+    expect(texts(facts)).toEqual([remembered]);
   });
 
-  it("should list a fact the user says again after what they said in between, and the summarizer's picks first", () => {
-    // Review 47: "phone me", "email me from now on", "phone me" again read as email; a summary restating the stale
-    // "phone only" after the user's correction read as the later word.
+  it('should list a fact the user says again after what they said in between', () => {
+    // Review 47: "phone me", "email me from now on", "phone me" again read as email.
     const said = (text: string) => extractFacts([userText(text)]);
     const limits = { maxFacts: 60, maxChars: 100_000 };
     let facts = mergeFacts([], said('Please phone me at 555-0142.'), 1, limits).facts;
@@ -182,25 +180,17 @@ describe('mergeFacts', () => {
       'Actually, email me at dana@example.com from now on.',
       'Please phone me at 555-0142.',
     ]);
-    const restated = [{ text: 'Customer wants phone contact only, at 555-0142.', restated: true }];
-    facts = mergeFacts(
-      facts,
-      [...restated, ...said('Email is fine from now on, my phone was stolen.')],
-      4,
-      limits,
-    ).facts;
-    expect(texts(facts)[0]).toBe(restated[0]!.text);
-    expect(texts(facts).at(-1)).toBe('Email is fine from now on, my phone was stolen.');
   });
 
   it("should take the session's first sentence for a marked fact, whatever its words, when a summary first reads it", () => {
     // The fifty-fourth outside trial: "write a script that counts the Mondays …" held no identifier and was lost.
     const task = userText('Write a script that counts the mondays in a year. Keep it short, please.');
-    expect(extractFacts([task], true)).toEqual([
+    expect(extractFacts([task], 0)).toEqual([
       { text: 'Write a script that counts the mondays in a year.', asked: true },
     ]);
     expect(extractFacts([task])).toEqual([]);
-    expect(extractFacts([modelText('Sure.'), task], true)).toEqual([]);
+    expect(extractFacts([modelText('Sure.'), task], 0)).toEqual([]);
+    expect(extractFacts([modelText('Sure.'), task], 1)).toHaveLength(1);
   });
 
   it("should drop the user's questions before their statements when the list is full", () => {
@@ -274,8 +264,7 @@ describe('mergeFacts', () => {
     const listed = [{ text: 'The page says the account is AC-9999.', restated: true }];
     const limits = { maxFacts: 2, maxChars: 1_000 };
     const kept = mergeFacts([user, data], listed, 3, limits);
-    // What only the summarizer listed first: the user's words, in the order said, override it.
-    expect(kept.facts).toEqual([{ text: listed[0]!.text, addedAt: 3, lastSeen: 3, listed: true }, user]);
+    expect(kept.facts).toEqual([user, { text: listed[0]!.text, addedAt: 3, lastSeen: 3, listed: true }]);
     expect(kept.dropped).toEqual([data.text]);
     const fewer = mergeFacts(kept.facts, [], 4, { ...limits, maxFacts: 1 });
     expect(fewer.facts).toEqual([user]);

@@ -5,13 +5,13 @@
  * and the user's constraints get paraphrased or dropped. Facts are therefore
  * kept outside the summarizer's prose, as exact lines merged from one
  * compaction to the next, never re-written:
- * - extracted mechanically from the user's messages being summarized (a
- *   sentence with an identifier, a path, a URL, an e-mail, a number, a
- *   constraint word such as "must", "never", "only", "don't", a correction
- *   such as "actually", "from now on", or who the user is);
+ * - extracted mechanically from the user's messages being summarized
+ *   (memory/fact-candidates.ts: a sentence with an identifier, a path, a URL, an
+ *   e-mail, a number, a constraint word such as "must", "never", "only", "don't",
+ *   or who the user is; the session's first sentence; a correction such as "from
+ *   now on", which is kept and marked only when it shares a word with a kept fact);
  * - taken from the summarizer's `## Key facts` bullet list, but the guard's own text.
- * A correction is marked like a sentence asked to be kept, and the list is shown in
- * the order stated, under a heading that says a later fact overrides an earlier one.
+ * The list is shown oldest first; a fact the user says again moves to its end.
  * A paste (a long message of many candidates: a log, a manual) gives only its
  * first and last few, since its lines are data (each log line holding an `id=`
  * pushed out what the user said: the eighth outside trial's order id, stated at
@@ -25,11 +25,9 @@
  * sentences that differ only in their bare numbers) and the user's questions, then a paste's data; within
  * each, the most recently seen, then the newest, and every drop is reported.
  */
-import type { Content } from '@google/genai';
-import { contentText, isUserRequest } from '../content/content-shape.js';
 import { truncateEnd } from '../text/truncate-text.js';
 import { templateRepeats } from './fact-templates.js';
-import { isCandidate, isQuestion, marksItself } from './fact-sentences.js';
+import { isQuestion, telling } from './fact-sentences.js';
 
 export interface DurableFact {
   /** The fact, verbatim. */
@@ -56,6 +54,11 @@ export interface FactCandidate {
   readonly pasted?: boolean | undefined;
   /** The summarizer's `## Key facts` listed it: a restatement, which leaves a known fact's rank as it was. */
   readonly restated?: boolean | undefined;
+  /**
+   * It says it changes what the user said before (memory/fact-sentences.ts): marked when it shares a word with a fact
+   * kept; `alone` when nothing else makes it a fact, and then dropped unless it does.
+   */
+  readonly correction?: 'alone' | 'also' | undefined;
 }
 
 interface FactLimits {
@@ -69,11 +72,6 @@ export const MAX_FACT_CHARS = 240;
 /** Characters a fact's line takes beside its text ("- " and the line's end). */
 const FACT_OVERHEAD_CHARS = 3;
 
-/** Sentences longer than this are data, not facts; they are not scanned. */
-const MAX_SENTENCE_CHARS = 2_000;
-/** A paste: a message of more than this many candidates and more than `PASTE_CHARS` characters. */
-const MAX_FACTS_PER_MESSAGE = 8;
-const PASTE_CHARS = 1_500;
 /** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
 const MARKED_SHARE = 0.5;
 
@@ -88,65 +86,6 @@ function factKey(text: string): string {
     .replace(/\s+/g, ' ')
     .replace(/[.;,!]+$/, '')
     .trim();
-}
-
-function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length >= 8);
-}
-
-/**
- * Fact candidates from the user's messages among `contents`, in order. `opensSession`: `contents` start with the
- * session's first message, whose first sentence is a marked fact whatever its words: it is usually the task ("write
- * a script that counts the Mondays …" holds no identifier), and the fifty-fourth and fifty-fifth outside trials lost
- * it at the first summary.
- */
-export function extractFacts(contents: readonly Content[], opensSession = false): FactCandidate[] {
-  const facts: FactCandidate[] = [];
-  contents.forEach((content, at) => {
-    if (!isUserRequest(content)) return;
-    const text = contentText(content);
-    let rest = sentences(text);
-    const [opening] = rest;
-    if (opensSession && at === 0 && opening !== undefined) {
-      facts.push({ text: truncateEnd(opening, MAX_FACT_CHARS), asked: true });
-      rest = rest.slice(1);
-    }
-    const found = rest.filter((sentence) => sentence.length <= MAX_SENTENCE_CHARS && isCandidate(sentence));
-    facts.push(
-      ...fewest(
-        found.map((sentence) => truncateEnd(sentence, MAX_FACT_CHARS)),
-        text.length > PASTE_CHARS,
-      ),
-    );
-  });
-  return facts;
-}
-
-/**
- * One message's candidates: all, marked where asked to be kept; of a paste (a long message of more than the cap: a
- * log, a manual), its first and last, none marked (review 9: a user's own nine short rules are not a paste).
- */
-function fewest(found: readonly string[], long: boolean): FactCandidate[] {
-  if (long && found.length > MAX_FACTS_PER_MESSAGE) {
-    // The words around a paste are the user's ("My id is EMP-4471. <notes>"); its inner lines are data, which pushed
-    // such an id out of a small window's facts within four compactions of pastes (the thirty-first outside trial).
-    const kept = ends(found);
-    return kept.map((text, at) => (at === 0 || at === kept.length - 1 ? { text } : { text, pasted: true }));
-  }
-  // At most the cap's first and last marked of one message (review 10: forty short "Remember C-n." lines pushed the
-  // user's earlier marked order id out of the marked share).
-  const marked = new Set(ends(found.filter(marksItself)));
-  return found.map((text) => ({ text, asked: marked.has(text) }));
-}
-
-/** The first and last of `items`, `MAX_FACTS_PER_MESSAGE` in all; all of them when there are no more. */
-function ends<T>(items: readonly T[]): T[] {
-  if (items.length <= MAX_FACTS_PER_MESSAGE) return [...items];
-  const head = items.slice(0, Math.ceil(MAX_FACTS_PER_MESSAGE / 2));
-  return [...head, ...items.slice(items.length - Math.floor(MAX_FACTS_PER_MESSAGE / 2))];
 }
 
 /**
@@ -195,9 +134,10 @@ export function mergeFacts(
 ): { facts: DurableFact[]; dropped: string[] } {
   const byKey = new Map<string, DurableFact>();
   for (const fact of previous) byKey.set(factKey(fact.text), fact);
-  for (const candidate of candidates) {
-    const key = factKey(candidate.text);
-    if (key.length === 0) continue;
+  for (const found of candidates) {
+    const candidate = asCorrection(found, byKey);
+    const key = candidate === undefined ? '' : factKey(candidate.text);
+    if (candidate === undefined || key.length === 0) continue;
     const known = byKey.get(key);
     // Said again in the user's own words, a fact moves to the end: the list reads oldest first, a later line
     // overriding an earlier one (review 47: "phone me", then "email me from now on", then "phone me" again).
@@ -234,14 +174,21 @@ export function mergeFacts(
     chars += lineChars(fact);
   }
   return {
-    // What only the summarizer listed comes first: the user's words, in the order said, override it (review 47: a
-    // summary restating the stale "phone only" after the user's correction read as the later word).
-    facts: [
-      ...all.filter((fact) => kept.has(fact) && fact.listed),
-      ...all.filter((fact) => kept.has(fact) && !fact.listed),
-    ],
+    facts: all.filter((fact) => kept.has(fact)),
     dropped: all.filter((fact) => !kept.has(fact)).map((fact) => fact.text),
   };
+}
+
+/**
+ * A correction as it enters the facts: marked when it shares a telling word with a fact kept (the fact it corrects);
+ * one that is nothing else is dropped when it shares none (chat: "The tests no longer fail.").
+ */
+function asCorrection(candidate: FactCandidate, known: ReadonlyMap<string, DurableFact>): FactCandidate | undefined {
+  if (candidate.correction === undefined) return candidate;
+  const words = new Set(telling(candidate.text));
+  const ties = [...known.values()].some((fact) => telling(fact.text).some((word) => words.has(word)));
+  if (ties) return { ...candidate, asked: true };
+  return candidate.correction === 'alone' ? undefined : candidate;
 }
 
 /** Where a fact was seen, weakest first: a paste's data, the summarizer's list only, the user's own words. */
@@ -287,5 +234,5 @@ function lineChars(fact: { readonly text: string }): number {
 export function renderFacts(facts: readonly DurableFact[]): string {
   if (facts.length === 0) return '';
   const lines = facts.map((fact) => `- ${fact.text}`).join('\n');
-  return `\n\n## Durable facts (kept verbatim, oldest first: a later one overrides)\n${lines}`;
+  return `\n\n## Durable facts (kept verbatim, oldest first)\n${lines}`;
 }

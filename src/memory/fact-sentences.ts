@@ -1,6 +1,7 @@
 /**
- * What a sentence of the user's is to the durable facts (memory/durable-facts.ts): a candidate (an identifier, a
- * constraint, a correction, who the user is), marked (asked to be kept, or a correction), or a question.
+ * What a sentence of the user's is to the durable facts (memory/fact-candidates.ts, durable-facts.ts): a candidate by
+ * its words (an identifier, a constraint, who the user is), asked to be kept, a correction, or a question; and the
+ * words that tie a correction to the fact it corrects.
  */
 
 // Bounded quantifiers keep the match linear: an unbounded `[\w.-]+@` backtracks from every position
@@ -10,12 +11,12 @@ const IDENTIFIER =
 const CONSTRAINT =
   /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
 /**
- * A sentence that changes what the user said before ("Actually, I changed my mind: walnut finish, please.", "email
- * is fine from now on"): a fact, marked as one asked to be kept, so the correction outlives the stale fact it
- * corrects, which a later line of the list overrides. Without it, a correction in plain words was never a candidate
- * while the sentence it corrected stayed verbatim in the facts, and the agent phoned a stolen phone (the fifty-fifth
- * outside trial). Only words that say a change: "actually", "instead" or "is now" inside a sentence are everyday
- * chat, and marked they pushed out what the user had asked to remember (review 47).
+ * Words that say a sentence changes what the user said before ("Actually, I changed my mind: walnut finish, please.",
+ * "email is fine from now on"). Such a sentence is a fact, marked as one asked to be kept, when it shares a word with
+ * a fact already kept (the one it corrects): without it, a correction in plain words was never a candidate while the
+ * sentence it corrected stayed verbatim in the facts, and the agent phoned a stolen phone (the fifty-fifth outside
+ * trial). Sharing no word, it is chat ("The tests no longer fail.", "Actually, thanks!"), which marked pushed out what
+ * the user had asked to remember (reviews 47 and 48).
  */
 const CORRECTION =
   /\b(?:changed? (?:my|our) minds?|from now on|no longer|not any ?more|scratch that|going forward)\b|\b(?:correction|update):|^actually,/i;
@@ -34,19 +35,31 @@ export function askedToKeep(text: string): boolean {
   return ASKED_TO_KEEP.test(text);
 }
 
-/** Whether a sentence of the user's is marked: asked to be kept, or a correction of what they said before (not asked). */
-export function marksItself(text: string): boolean {
-  return ASKED_TO_KEEP.test(text) || (CORRECTION.test(text) && !isQuestion(text));
+/** Whether a sentence of the user's says it changes what they said before (a question asks, it changes nothing). */
+export function isCorrection(text: string): boolean {
+  return CORRECTION.test(text) && !isQuestion(text);
 }
 
-/** Whether a sentence is a fact candidate: an identifier, a constraint, a correction or who the user is. */
+/** Whether a sentence is a fact candidate by its own words: an identifier, a constraint or who the user is. */
 export function isCandidate(sentence: string): boolean {
-  return (
-    IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence) || CORRECTION.test(sentence) || INTRODUCTION.test(sentence)
-  );
+  return IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence) || INTRODUCTION.test(sentence);
 }
 
 /** A question: what the user asked for, not what they stated; it ranks below their statements (trial 55). */
 export function isQuestion(text: string): boolean {
   return text.trimEnd().endsWith('?');
+}
+
+/** Words too common to tie a correction to a fact, and the correction words themselves. */
+const COMMON_WORDS = new Set(
+  (
+    'that this with from have will your they them then than what when were been into also just only more some like ' +
+    'make made please thanks thank actually changed change mind minds longer forward going correction update scratch ' +
+    'instead about here there would could should need want know does fine good great okay sure still anymore'
+  ).split(' '),
+);
+
+/** The words of a text that can tie a correction to the fact it corrects: four letters or more, not common ones. */
+export function telling(text: string): string[] {
+  return (text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((word) => !COMMON_WORDS.has(word));
 }

@@ -6,7 +6,8 @@
  */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { extractFacts, mergeFacts } from './durable-facts.js';
+import { extractFacts } from './fact-candidates.js';
+import { mergeFacts } from './durable-facts.js';
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const RULES = [

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { userText } from '../../test/support/builders.js';
-import { extractFacts, mergeFacts, type DurableFact } from './durable-facts.js';
+import { extractFacts } from './fact-candidates.js';
+import { mergeFacts, type DurableFact } from './durable-facts.js';
 
 const pastedDoc = (page: number) =>
   Array.from(

@@ -4,7 +4,8 @@
  */
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { extractFacts, mergeFacts, renderFacts } from './durable-facts.js';
+import { extractFacts } from './fact-candidates.js';
+import { mergeFacts, renderFacts } from './durable-facts.js';
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 const LIMITS = { maxFacts: 60, maxChars: 4_000 };

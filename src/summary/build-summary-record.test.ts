@@ -50,10 +50,10 @@ describe('buildSummaryRecord', () => {
     });
     const { record } = buildSummaryRecord({ ...INPUT, previous });
     expect(record.compactions).toBe(4);
-    // What only the summarizer listed first, then the user's words in the order said (a later one overrides).
+    // The summarizer's list before the user's words: of facts first seen together, the later are kept first.
     expect(record.facts?.map((fact) => fact.text)).toEqual([
-      'The database port is 5432.',
       'The API key is in vault.',
+      'The database port is 5432.',
       'Always deploy to eu-west-1.',
     ]);
   });

@@ -7,14 +7,8 @@ import type { Content } from '@google/genai';
 import { MAX_DURABLE_FACTS } from '../budget/compaction-plan.js';
 import type { SummaryOutcome } from './summarizer.js';
 import type { SummaryCoverage } from '../split/coverage.js';
-import {
-  extractFacts,
-  factsChars,
-  mergeFacts,
-  notRestating,
-  parseKeyFacts,
-  type FactCandidate,
-} from '../memory/durable-facts.js';
+import { extractFacts } from '../memory/fact-candidates.js';
+import { factsChars, mergeFacts, notRestating, parseKeyFacts, type FactCandidate } from '../memory/durable-facts.js';
 import { RECORD_VERSION } from '../state/codec.js';
 import { type SummaryRecord } from './stored-summary.js';
 import type { NewSummary } from './new-summary.js';
@@ -40,6 +34,8 @@ export interface SummaryRecordInput {
   readonly now: number;
   /** Keys of the application's answers (content/answer-key.ts): those among the summarized contents become facts. */
   readonly answers?: readonly string[] | undefined;
+  /** Where among the summarized contents the session's first message is, when this summary is the first to read it. */
+  readonly openingAt?: number | undefined;
 }
 
 export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
@@ -52,8 +48,7 @@ export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   // outrank a summarizer's restatement of them.
   // A restatement of the user's fact is dropped, not merged: the fact keeps the text first recorded (review 11).
   const own = [
-    // The first summary reads the session's first message: its opening is the task.
-    ...extractFacts(input.summarizedContents, previous === undefined),
+    ...extractFacts(input.summarizedContents, input.openingAt),
     ...answerFacts(input.summarizedContents, input.answers ?? []),
   ];
   const candidates = [...notRestating(keyFacts, own), ...own];

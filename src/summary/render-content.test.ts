@@ -100,6 +100,13 @@ describe('renderContent', () => {
         '[shipping]: Parcel PCL-1002 is in transit.\n' +
           '[shipping] called tool `track_parcel` with parameters: {"parcel":"PCL-1002"}',
       );
+      // Its attachments are its own too (review 48: "[user attached image/png …]").
+      const image = { inlineData: { mimeType: 'image/png', data: 'A'.repeat(1_368) } };
+      expect(renderContent({ role: 'user', parts: [...parts, image] })).toContain(
+        '[shipping attached image/png (1 KB)]',
+      );
+      const alone = [{ text: 'For context:' }, image];
+      expect(renderContent({ role: 'user', parts: alone })).toBe('[another agent attached image/png (1 KB)]');
       // The user's own message that reads so stays theirs.
       expect(renderContent(userText('[shipping] said: refund approved.'))).toBe(
         '[user]: [shipping] said: refund approved.',

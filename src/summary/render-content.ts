@@ -137,9 +137,10 @@ function renderedParts(content: Content, limits: RenderLimits): string[] {
   // A code run's output ADK sent as a user's text (content/code-output.ts) is the run's, held to a result's limit.
   const output = renderedCodeOutput(content);
   if (output !== undefined) return [`[code output]: ${truncateMiddle(output, limits.resultChars)}`];
-  const speaker = content.role === 'model' ? 'model' : 'user';
   const parts = content.parts ?? [];
   const foreign = parts[0]?.text === 'For context:';
+  // Another agent's attachments and code are its own, named as its words are (review 48).
+  const speaker = foreign ? (foreignAuthor(parts) ?? 'another agent') : content.role === 'model' ? 'model' : 'user';
   const lines: string[] = [];
   for (const [at, part] of parts.entries()) {
     if (foreign && at === 0) continue;
@@ -152,6 +153,16 @@ function renderedParts(content: Content, limits: RenderLimits): string[] {
 }
 
 const FOREIGN_SAID = /^\[([^\]\n]{1,64})\] said: /;
+const FOREIGN_AUTHOR = /^\[([^\]\n]{1,64})\] (?:said: |called tool |tool `)/;
+
+/** The author ADK names in another agent's text parts, if any. */
+function foreignAuthor(parts: readonly Part[]): string | undefined {
+  for (const part of parts) {
+    const author = typeof part.text === 'string' ? FOREIGN_AUTHOR.exec(part.text)?.[1] : undefined;
+    if (author !== undefined) return author;
+  }
+  return undefined;
+}
 
 /**
  * Another agent's part as ADK wrote it, under its author's name, not the user's (the fifty-fifth outside trial: the

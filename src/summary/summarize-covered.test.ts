@@ -47,6 +47,32 @@ describe('summarizeCovered', () => {
     expect(asked[0]).toContain('first answer');
   });
 
+  it("should keep the session's first sentence as a marked fact in the summary that first reads it, not before", async () => {
+    // Review 48: a first summary inside the first turn keeps the task message; a later one covers it, with a previous.
+    const task = userText('Write a script that counts the mondays in a year. Use Python.');
+    const loop = [task, modelText('Reading the docs.'), modelText('Wrote count.py.'), userText('go on')];
+    const fingerprints = loop.map((_, at) => `t${at}`);
+    const first = await summarizeCovered({
+      ...input,
+      contents: loop,
+      view: loop,
+      fingerprints,
+      split: { coverage: { covered: 2, keptAt: 0 }, toCover: [1, 2] },
+    });
+    expect(first.record.facts ?? []).toEqual([]);
+    const later = await summarizeCovered({
+      ...input,
+      contents: loop,
+      view: loop,
+      fingerprints,
+      previous: first.record,
+      split: { coverage: { covered: 3 }, toCover: [0, 3] },
+    });
+    expect(later.record.facts?.map((fact) => [fact.text, fact.asked])).toEqual([
+      ['Write a script that counts the mondays in a year.', true],
+    ]);
+  });
+
   it('should fall back to the mechanical summary when the summarizer fails', async () => {
     const summary = await summarizeCovered({ ...input, summarize: () => Promise.reject(new Error('down')) });
     expect(summary.outcome).toMatchObject({ ok: false, kind: 'failed' });

@@ -7,7 +7,7 @@
  */
 import type { Content } from '@google/genai';
 import type { CompactionPlan } from '../budget/compaction-plan.js';
-import { contentText, latestUserRequestIndex } from '../content/content-shape.js';
+import { contentText, isUserRequest, latestUserRequestIndex } from '../content/content-shape.js';
 import {
   summarizeOrFallback,
   type SummarizeFn,
@@ -54,7 +54,10 @@ export async function summarizeCovered(input: SummarizeInput): Promise<NewSummar
     keepFirst: lateAnswerBlocks(previous, split.toCover),
   };
   const made = await summarizeInCalls(input, summarizedContents, context);
+  // The session's first message, when this summary is the first to read it: its first sentence is the task.
+  const opening = split.toCover.indexOf(input.contents.findIndex(isUserRequest));
   return buildSummaryRecord({
+    openingAt: opening >= 0 ? opening : undefined,
     previous,
     text: made.text,
     outcome: made.outcome,

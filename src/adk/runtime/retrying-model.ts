@@ -161,7 +161,13 @@ async function* answersOf(
   const answers = model.generateContentAsync(request, stream, abortSignal);
   if (!stream) return yield* answers;
   const repeats = new StreamedRepeats<LlmResponse>();
-  for await (const answer of answers) yield* repeats.take(answer);
+  try {
+    for await (const answer of answers) yield* repeats.take(answer);
+  } catch (error) {
+    // A call held when the stream broke is handed on, as ADK would have run it before the error (review 48).
+    yield* repeats.end();
+    throw error;
+  }
   yield* repeats.end();
 }
 
