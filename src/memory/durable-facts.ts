@@ -139,8 +139,8 @@ export function mergeFacts(
     const key = candidate === undefined ? '' : factKey(candidate.text);
     if (candidate === undefined || key.length === 0) continue;
     const known = byKey.get(key);
-    // Said again in the user's own words, a fact moves to the end: the list reads oldest first, a later line
-    // overriding an earlier one (review 47: "phone me", then "email me from now on", then "phone me" again).
+    // Said again in the user's own words, a fact moves to the end: the list reads oldest first, and what the user said
+    // last comes last (review 47: "phone me", then "email me from now on", then "phone me" again read as email).
     if (known && originOf(candidate, candidate.restated) === 'user') byKey.delete(key);
     byKey.set(key, seenAgain(known, candidate, compaction));
   }
