@@ -153,7 +153,7 @@ function renderedParts(content: Content, limits: RenderLimits): string[] {
 }
 
 const FOREIGN_SAID = /^\[([^\]\n]{1,64})\] said: /;
-const FOREIGN_AUTHOR = /^\[([^\]\n]{1,64})\] (?:said: |called tool |tool `)/;
+const FOREIGN_AUTHOR = /^\[([^\]\n]{1,64})\] (?:said: |called tool |tool \x60)/;
 
 /** The author ADK names in another agent's text parts, if any. */
 function foreignAuthor(parts: readonly Part[]): string | undefined {
