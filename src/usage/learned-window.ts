@@ -23,6 +23,7 @@ import { MIN_PLAUSIBLE_WINDOW, NO_BUDGET, STATED_SIZE_RATIO } from './window.js'
 import { rejectedBound } from './rejected-bound.js';
 import { plausibleTokenCount } from '../state/codec.js';
 import { type UsageRecord } from './stored-usage.js';
+import { acceptedAfterFailover, stickyFailoverWindow } from './failover.js';
 import { type WindowOrigin } from './agent-usage-figures.js';
 
 /** The largest request a model accepted: the provider's real count, and the estimate of what was sent. */
@@ -91,7 +92,9 @@ function countedEstimate(usage: Pick<UsageRecord, 'acceptedTokens' | 'acceptedEs
  * count below the estimate (estimate/calibration.ts), so an accepted estimate may exceed the window, and
  * taken one for one (windowFloor) it would refuse, or drop, the provider's stated maximum.
  */
-export function recordAccepted(usage: UsageRecord, model: string | undefined, realPromptTokens?: number): UsageRecord {
+export function recordAccepted(stored: UsageRecord, model: string | undefined, realPromptTokens?: number): UsageRecord {
+  // A request above a failover member's window accepted: the router is on the large member again (usage/failover.ts).
+  const usage = acceptedAfterFailover(stored, plausibleTokenCount(realPromptTokens, 1) ?? stored.lastCalibrated);
   const name = modelKey(model ?? '');
   const before: Partial<UsageRecord> = usage.acceptedModel === name ? usage : {};
   const counted = plausibleTokenCount(realPromptTokens, 1);
@@ -214,7 +217,9 @@ export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): Wind
   const routed = evidence.renamedRouter === true || routedMembers(model) !== undefined;
   const capped = learned !== undefined && routed ? Math.min(learned, resolved.window) : learned;
   const stated = chooseWindow(resolved, capped);
-  const choice = boundedChoice(stated, bound, resolved.window);
+  // A router taken to stay on a smaller member holds the session to its window, whatever was accepted before.
+  const held = boundedChoice(stated, stickyFailoverWindow(usage, model), resolved.window);
+  const choice = boundedChoice(held, bound, resolved.window);
   return {
     ...choice,
     learned: learned !== undefined || choice !== stated,

@@ -9,6 +9,7 @@ import { plausibleTokenCount } from '../state/codec.js';
 import { normalizeModelName } from '../estimate/model-registry.js';
 import type { ReportedUsage } from './reported-usage.js';
 import { type UsageRecord } from './stored-usage.js';
+import { recordFailover } from './failover.js';
 import { recordRejectedSize } from './rejected-bound.js';
 import { countPlateau } from './count-plateau.js';
 import {
@@ -182,7 +183,8 @@ export function rejectionOutcome(
   // fifty-first outside trial: 32,000 set, 12,266 learned from one 503).
   const failover = member && (setAbove || outcome.refused === 'below-accepted') ? parsed.limit : undefined;
   const bounds = !believed && !notAbout && !completionAlone && failover === undefined && overflowInOwnWords(message);
-  const next = bounds ? recordRejectedSize(outcome.usage, model, measure, floor) : outcome.usage;
+  const counted = failover === undefined ? outcome.usage : recordFailover(outcome.usage, model, failover);
+  const next = bounds ? recordRejectedSize(counted, model, measure, floor) : counted;
   const bounded = next.rejectedTokens !== outcome.usage.rejectedTokens ? next.rejectedTokens : undefined;
   return {
     ...outcome,

@@ -33,6 +33,14 @@ export interface UsageWindow extends Pick<AgentUsageFigures, 'window' | 'windowS
    */
   readonly rejectedTokens?: number | undefined;
   readonly rejectedModel?: string | undefined;
+  /**
+   * The window a routed model's smaller member stated in this session's last failover-shaped refusals
+   * (usage/provider-feedback.ts), for `failoverModel`, and how many came with no larger request accepted between:
+   * from the second, the router is taken to stay on that member and the window is held to it (usage/failover.ts).
+   */
+  readonly failoverWindow?: number | undefined;
+  readonly failoverModel?: string | undefined;
+  readonly failovers?: number | undefined;
 }
 
 /** The budget figures of a window no call has used yet: the next call states them. */
@@ -60,7 +68,15 @@ export function decodeWindow(read: FieldReader): UsageWindow {
     ...decodeLearnedWindow(read),
     ...decodeSummarizerWindow(read),
     ...decodeRejectedSize(read),
+    ...decodeFailover(read),
   };
+}
+
+/** The failover-shaped refusals: the member's window with the model it is for, and their count. */
+function decodeFailover(read: FieldReader): Pick<UsageWindow, 'failoverWindow' | 'failoverModel' | 'failovers'> {
+  const pair = modelCount(read, 'failoverWindow', 'failoverModel');
+  const failovers = read.counter('failovers');
+  return pair && failovers > 0 ? { failoverWindow: pair.count, failoverModel: pair.model, failovers } : {};
 }
 
 /** The rejected size: a whole count of at least 1,024, with the model it is for (bounded further when used). */

@@ -28,7 +28,7 @@ const unavailable = (): Error =>
  * Runs 30 turns on the routed model; the large model's call `failAt` fails with a 503 (-1: none; 'first-large': its
  * first call of a request over the small model's window, before the router accepted one).
  */
-async function routedSession(failAt: number | 'first-large') {
+async function routedSession(failAt: number | 'first-large', sticky = false) {
   let failed = false;
   const fails = (index: number, promptTokens: number): boolean =>
     failAt === 'first-large' ? !failed && promptTokens > 8_000 && (failed = true) : index === failAt;
@@ -45,8 +45,13 @@ async function routedSession(failAt: number | 'first-large') {
     countTokens: ratioTokenCounter(1.2),
     script: toolThenAnswerScript(3_000),
   });
-  const router: LlmRouter = (_models, _request, error) =>
-    error === undefined ? 'large' : error.failedKeys.has('small') ? undefined : 'small';
+  // `sticky`: a circuit breaker that stays on the small model after the large one's first error.
+  let broken = false;
+  const router: LlmRouter = (_models, _request, error) => {
+    if (error === undefined) return sticky && broken ? 'small' : 'large';
+    broken = true;
+    return error.failedKeys.has('small') ? undefined : 'small';
+  };
   const guard = new ContextGuard({
     contextWindow: 32_000,
     // No masking for cost: requests grow past the small model's window before the failover.
@@ -84,5 +89,13 @@ describe('a RoutedLlm whose large model fails over once to its small one', () =>
       compactions: calm.compactions,
       maskings: calm.maskings,
     });
+  });
+
+  it('should hold the session to the small model once its router stays there: refused twice, not every few turns', async () => {
+    // Review 46: each refusal a failover's, the window stayed 32,000 and the small model refused six times in 30 turns.
+    const { events, small, status } = await routedSession(24, true);
+    expect(errorCodes(events)).toEqual([]);
+    expect(small.rejectedRequests).toHaveLength(2);
+    expect(status).toMatchObject({ window: 8_000, windowSource: 'learned', rejectedCalls: 2, retriedCalls: 2 });
   });
 });

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { usageRecord } from '../../test/support/builders.js';
+import { decodeUsageRecord } from './stored-usage.js';
+import { encodeRecord } from '../state/codec.js';
+import { acceptedAfterFailover, recordFailover, stickyFailoverWindow } from './failover.js';
+import { modelKey } from '../estimate/model-registry.js';
+
+const ROUTER = 'routed:large,small';
+
+describe('failover-shaped refusals', () => {
+  it("should hold the session to the member's window from the second refusal at it, not the first", () => {
+    const once = recordFailover(usageRecord(), ROUTER, 8_000);
+    expect(stickyFailoverWindow(once, modelKey(ROUTER))).toBeUndefined();
+    const twice = recordFailover(once, ROUTER, 8_000);
+    expect(stickyFailoverWindow(twice, modelKey(ROUTER))).toBe(8_000);
+    expect(stickyFailoverWindow(twice, modelKey('another-model'))).toBeUndefined();
+    // Read back from the stored record, as another replica reads it.
+    expect(stickyFailoverWindow(decodeUsageRecord(encodeRecord(twice)), modelKey(ROUTER))).toBe(8_000);
+  });
+
+  it('should count again from one at another window, and forget them once a larger request is accepted', () => {
+    const other = recordFailover(recordFailover(usageRecord(), ROUTER, 8_000), ROUTER, 16_000);
+    expect(other.failovers).toBe(1);
+    const once = recordFailover(usageRecord(), ROUTER, 8_000);
+    expect(acceptedAfterFailover(once, 7_900)).toBe(once);
+    const back = acceptedAfterFailover(once, 12_000);
+    expect(recordFailover(back, ROUTER, 8_000).failovers).toBe(1);
+    expect(back).not.toHaveProperty('failoverWindow');
+  });
+});
