@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { StreamedRepeats, type StreamedAnswer } from './streamed-repeats.js';
 
+// ADK's answers of one interaction share part objects: a step's call is the object its aggregates hold.
 const callPart = (id: string, q = 'a') => ({ functionCall: { id, name: 'lookup', args: { q } } });
-const text = { text: 'Let me look that up.' };
+const textPart = (text = 'Let me look that up.') => ({ text });
 const thought = { thought: true, thoughtSignature: 'sig' };
 const step = (...parts: unknown[]): StreamedAnswer => ({
   content: { parts },
@@ -20,71 +21,83 @@ function handedOn(answers: readonly StreamedAnswer[]): StreamedAnswer[] {
 
 describe('StreamedRepeats', () => {
   it("should hand on a streamed call once, as ADK's first aggregate brings it", () => {
-    const first = aggregate(callPart('c1'));
-    expect(handedOn([step(callPart('c1')), first, aggregate(callPart('c1'))])).toEqual([first]);
+    const call = callPart('c1');
+    const first = aggregate(call);
+    expect(handedOn([step(call), first, aggregate(call)])).toEqual([first]);
   });
 
   it('should hand on a thought or a text before a call with it, once (review 47: the call ran twice)', () => {
-    for (const before of [text, thought]) {
-      const first = aggregate(before, callPart('c1'));
-      const stream = [partial(before), step(callPart('c1')), first, aggregate(before, callPart('c1'))];
-      expect(handedOn(stream)).toEqual([partial(before), first]);
+    for (const before of [textPart(), thought]) {
+      const call = callPart('c1');
+      const first = aggregate(before, call);
+      const stream = [partial({ text: 'Let me' }), step(call), first, aggregate(before, call)];
+      expect(handedOn(stream)).toEqual([partial({ text: 'Let me' }), first]);
     }
   });
 
   it('should hand on parallel calls once, and a final text once', () => {
-    const both = aggregate(callPart('c1'), callPart('c2', 'b'));
-    expect(handedOn([step(callPart('c1')), step(callPart('c2', 'b')), both, both])).toEqual([both]);
-    const answer = aggregate({ text: 'Done.' });
-    expect(handedOn([partial({ text: 'Do' }), answer, aggregate({ text: 'Done.' })])).toEqual([
-      partial({ text: 'Do' }),
-      answer,
-    ]);
+    const [a, b] = [callPart('c1'), callPart('c2', 'b')];
+    const both = aggregate(a, b);
+    expect(handedOn([step(a), step(b), both, aggregate(a, b)])).toEqual([both]);
+    const done = textPart('Done.');
+    const answer = aggregate(done);
+    expect(handedOn([partial({ text: 'Do' }), answer, aggregate(done)])).toEqual([partial({ text: 'Do' }), answer]);
   });
 
-  it('should know a call by its id after a callback edited its arguments', () => {
-    const edited = callPart('c1');
-    const first = aggregate(edited);
+  it('should know a part by its object whatever was written into it, and a call by its id', () => {
+    // Trial 56: ADK gave an id-less call one after it was handed on; a callback redacted a final text in place.
+    const idless = {
+      functionCall: { name: 'lookup', args: { q: 'a' } } as { name: string; args: object; id?: string },
+    };
     const repeats = new StreamedRepeats<StreamedAnswer>();
-    repeats.take(step(edited));
+    repeats.take(step(idless));
+    const first = aggregate(idless);
     expect(repeats.take(first)).toEqual([first]);
-    edited.functionCall.args.q = 'a!';
-    expect(repeats.take(aggregate(edited))).toEqual([]);
-  });
-
-  it('should hand on a held call when no aggregate comes, and before an error or a usage', () => {
-    const held = step(callPart('c1'));
-    expect(handedOn([held])).toEqual([held]);
-    const failed: StreamedAnswer = { errorCode: 'INVALID_ARGUMENT', interactionId: 'ix-1' };
-    expect(handedOn([held, failed])).toEqual([held, failed]);
-  });
-
-  it('should never hand on a call again, whatever else a later answer holds (review 48)', () => {
-    // A callback redacted the first aggregate's text in place: the post-loop aggregate's text reads as new.
-    const said = { text: 'Card 4111 1111 1111 1111 on file.' };
-    const repeats = new StreamedRepeats<StreamedAnswer>();
-    repeats.take(step(callPart('c1')));
-    const first = aggregate(said, callPart('c1'));
-    expect(repeats.take(first)).toEqual([first]);
+    idless.functionCall.id = 'adk-1';
+    expect(repeats.take(aggregate(idless))).toEqual([]);
+    const said = textPart('Card 4111 1111 1111 1111 on file.');
+    const final = aggregate(said);
+    expect(repeats.take(final)).toEqual([final]);
     said.text = 'Card [redacted] on file.';
-    expect(repeats.take(aggregate({ text: 'Card 4111 1111 1111 1111 on file.' }, callPart('c1')))).toEqual([]);
+    expect(repeats.take(aggregate(said))).toEqual([]);
+    // Two lines of equal text are two parts (trial 56: the second was lost).
+    const [line1, line2] = [textPart('- ok'), textPart('- ok')];
+    expect(handedOn([step(line1), step(line2)])).toEqual([step(line1), step(line2)]);
+  });
+
+  it('should never hand on a call again, whatever else a later answer holds, and keep its usage (review 48, trial 56)', () => {
+    const said = textPart('Card 4111 1111 1111 1111 on file.');
+    const call = callPart('c1');
+    const usage = { promptTokenCount: 12 };
+    const first = aggregate(said, call);
+    const last: StreamedAnswer = {
+      ...aggregate({ text: 'Card 4111 1111 1111 1111 on file.' }, call),
+      usageMetadata: usage,
+    };
+    expect(handedOn([step(call), first, last])).toEqual([first, { ...last, content: undefined }]);
     // A failed interaction after a held call: the call is handed on before it, the aggregate after it dropped.
     const failed: StreamedAnswer = { errorCode: 'INTERNAL', interactionId: 'ix-1' };
-    const held = step(callPart('c2'));
-    expect(handedOn([held, failed, aggregate(thought, callPart('c2'))])).toEqual([held, failed]);
+    const other = callPart('c2');
+    expect(handedOn([step(other), failed, aggregate(thought, other)])).toEqual([step(other), failed]);
   });
 
-  it("should let a step's image go on while its calls wait for the aggregate", () => {
-    const image = step({ inlineData: { mimeType: 'image/png', data: 'AAAA' } });
-    const all = aggregate(text, callPart('c1'), { inlineData: { mimeType: 'image/png', data: 'AAAA' } });
-    expect(handedOn([step(callPart('c1')), image, all, all])).toEqual([image, all]);
+  it('should keep what came after a held call behind it, in order', () => {
+    // Trial 56: a text after a held call was handed on first, and the turn ended there.
+    const call = callPart('c1');
+    const [image, after] = [
+      step({ inlineData: { mimeType: 'image/png', data: 'AAAA' } }),
+      step(textPart('Calling it.')),
+    ];
+    expect(handedOn([step(call), after])).toEqual([step(call), after]);
+    const all = aggregate(call, image.content!.parts![0]);
+    expect(handedOn([step(call), image, all])).toEqual([all]);
   });
 
   it("should pass every other model's answers as they come", () => {
     const plain: StreamedAnswer[] = [
       { content: { parts: [callPart('c1')] } },
       { content: { parts: [callPart('c1')] } },
-      { content: { parts: [text] }, turnComplete: true },
+      { content: { parts: [textPart()] }, turnComplete: true },
     ];
     expect(handedOn(plain)).toEqual(plain);
   });

@@ -5,10 +5,10 @@
  * that holds its call and stores every copy, while the server's chain holds the call once and only the last result
  * (the forty-third to fifty-first outside trials; review 47: a thought or a text before the call made a second run).
  * So, in one streamed call: a step's call is held until the first aggregate, which is handed on whole, once, in its
- * place (as the call not streamed answers); a later answer that brings no call not handed on already (without calls,
- * no part) is dropped, whatever else it holds.
- * A partial answer is handed on as it comes; one that is not the Interactions API's (no interaction id), an error
- * or one with usage too, the held calls first.
+ * place (as the call not streamed answers), what came after a held call waiting behind it; a later answer that brings
+ * no call not handed on already (without calls, no part) is dropped, whatever else it holds (its usage goes on alone).
+ * A part is known by its object (ADK's repeats are the same objects) or a call by its id. A partial answer is handed
+ * on as it comes; one that is not the Interactions API's (no interaction id) or an error too, the held ones first.
  */
 
 /** What of a model's answer this reads (plain fields of ADK's `LlmResponse`). */
@@ -23,40 +23,35 @@ export interface StreamedAnswer {
 
 /** One streamed call's answers as ADK should act on them: `take` each as it comes, then `end`. */
 export class StreamedRepeats<T extends StreamedAnswer> {
+  /** A step's call and whatever came after it, in order, until the aggregate. */
   private held: T[] = [];
-  /** Keys of the parts handed on complete (a call by its id: a callback may have edited its arguments since). */
-  private readonly handed = new Set<string>();
+  /**
+   * The parts handed on, as objects: ADK's repeats are the same part objects, whatever a callback wrote into them
+   * since (trial 56: a call ADK gave an id, a text a callback redacted, read as new by their value). And a call's id.
+   */
+  private readonly handedParts = new WeakSet<object>();
+  private readonly handedCalls = new Set<string>();
 
   /** The answers to hand on now that `answer` came. */
   take(answer: T): T[] {
     // A partial answer never carries a call ADK runs: the calls held stay held for the aggregate.
     if (answer.partial === true) return [answer];
-    const keys = partKeys(answer);
-    const plain =
-      answer.interactionId === undefined ||
-      answer.errorCode !== undefined ||
-      answer.usageMetadata !== undefined ||
-      keys.length === 0;
-    if (plain) return [...this.end(), answer];
-    if (!this.bringsNew(keys)) return [];
+    const parts = answer.content?.parts ?? [];
+    if (answer.interactionId === undefined || answer.errorCode !== undefined || parts.length === 0)
+      return [...this.end(), answer];
+    if (!this.bringsNew(parts)) return this.repeatOf(answer);
     if (answer.turnComplete !== true) {
-      // A step's call waits for the aggregate; anything else of a step (an image, say) goes on, the calls still held.
-      if (!keys.some(isCallKey)) return this.handing([answer]);
+      // A step's call waits for the aggregate, and what comes after it waits behind it (trial 56: a text moved ahead).
+      if (this.held.length === 0 && !parts.some(isCall)) return this.handing([answer]);
       this.held.push(answer);
       return [];
     }
-    const unheld = this.held.filter((held) => !partKeys(held).every((key) => keys.includes(key)));
+    const ids = new Set(parts.map(callId));
+    const within = (part: unknown): boolean =>
+      parts.includes(part) || (callId(part) !== undefined && ids.has(callId(part)));
+    const unheld = this.held.filter((held) => !(held.content?.parts ?? []).every(within));
     this.held = [];
     return [...this.handing(unheld), ...this.handing([answer])];
-  }
-
-  /**
-   * Whether an answer brings what was not handed on: with calls, a call not handed on (its other parts were streamed
-   * as partials or came with that call: review 48, a call ran again beside a text a callback had edited); else a part.
-   */
-  private bringsNew(keys: readonly string[]): boolean {
-    const calls = keys.filter(isCallKey);
-    return (calls.length > 0 ? calls : keys).some((key) => !this.handed.has(key));
   }
 
   /** What is still held when the stream ends (a call no aggregate followed). */
@@ -66,25 +61,42 @@ export class StreamedRepeats<T extends StreamedAnswer> {
     return this.handing(held);
   }
 
+  /**
+   * Whether an answer brings what was not handed on: with calls, a call not handed on (its other parts were streamed
+   * as partials or came with that call: review 48, a call ran again beside a text a callback had edited); else a part.
+   */
+  private bringsNew(parts: readonly unknown[]): boolean {
+    const calls = parts.filter(isCall);
+    return (calls.length > 0 ? calls : parts).some((part) => !this.isHanded(part));
+  }
+
+  private isHanded(part: unknown): boolean {
+    if (typeof part === 'object' && part !== null && this.handedParts.has(part)) return true;
+    const id = callId(part);
+    return id !== undefined && this.handedCalls.has(id);
+  }
+
+  /** A repeat is dropped; one carrying usage goes on without its content, so its count is read (trial 56). */
+  private repeatOf(answer: T): T[] {
+    return answer.usageMetadata === undefined ? [] : [{ ...answer, content: undefined }];
+  }
+
   private handing(answers: readonly T[]): T[] {
-    for (const answer of answers) for (const key of partKeys(answer)) this.handed.add(key);
+    for (const answer of answers)
+      for (const part of answer.content?.parts ?? []) {
+        if (typeof part === 'object' && part !== null) this.handedParts.add(part);
+        const id = callId(part);
+        if (id !== undefined) this.handedCalls.add(id);
+      }
     return [...answers];
   }
 }
 
-const CALL_KEY = 'call\u0000';
-
-function isCallKey(key: string): boolean {
-  return key.startsWith(CALL_KEY);
+function isCall(part: unknown): boolean {
+  return (part as { functionCall?: unknown } | null)?.functionCall != null;
 }
 
-function partKeys(answer: StreamedAnswer): string[] {
-  return (answer.content?.parts ?? []).map(partKey);
-}
-
-function partKey(part: unknown): string {
-  const call = (part as { functionCall?: { id?: unknown; name?: unknown; args?: unknown } } | null)?.functionCall;
-  if (call && typeof call.id === 'string' && call.id !== '') return `${CALL_KEY}${call.id}`;
-  if (call) return `${CALL_KEY}${String(call.name)}\u0000${JSON.stringify(call.args ?? null)}`;
-  return JSON.stringify(part);
+function callId(part: unknown): string | undefined {
+  const id = (part as { functionCall?: { id?: unknown } } | null)?.functionCall?.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }

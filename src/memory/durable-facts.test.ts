@@ -120,30 +120,35 @@ describe('mergeFacts', () => {
     expect(dropped).toEqual([stale.text]);
   });
 
-  it('should keep a correction in plain words after the stale fact it corrects, through a full list of later ids', () => {
+  it('should keep a correction in plain words after the stale fact it corrects, and drop the stale one first', () => {
     // The fifty-fifth outside trial: "walnut finish, please" and "email is fine from now on" were never candidates,
     // the stale sentences stayed verbatim, and the agent phoned a stolen phone and fitted the wrong finish.
+    const limits = { maxFacts: 60, maxChars: 100_000 };
     const stated = extractFacts([
       userText('Never email me; phone me at 555-0142 instead. I prefer the matte black finish.'),
     ]);
-    let facts = mergeFacts([], stated, 1, { maxFacts: 60, maxChars: 100_000 }).facts;
+    let facts = mergeFacts([], stated, 1, limits).facts;
     const corrections = extractFacts([
       userText('Actually, I changed my mind about the colour: walnut finish, please.'),
-      userText('My phone was stolen last night, so email is fine from now on.'),
+      userText('My phone was stolen last night, so e-mail is fine from now on.'),
     ]);
-    facts = mergeFacts(facts, corrections, 2, { maxFacts: 60, maxChars: 100_000 }).facts;
-    // Each shares a word with the fact it corrects (finish; email, phone): marked as asked to be kept.
-    expect(facts.filter((fact) => fact.asked).map((fact) => fact.text)).toEqual(corrections.map((fact) => fact.text));
-    for (let compaction = 3; compaction < 12; compaction++) {
+    facts = mergeFacts(facts, corrections, 2, limits).facts;
+    for (let compaction = 3; compaction < 7; compaction++) {
       const chatter = Array.from({ length: 12 }, (_, at) => userText(`Parcel PCL-${compaction}${at} arrived damaged.`));
-      facts = mergeFacts(facts, extractFacts(chatter), compaction, { maxFacts: 60, maxChars: 100_000 }).facts;
+      facts = mergeFacts(facts, extractFacts(chatter), compaction, limits).facts;
     }
     const kept = texts(facts);
     for (const { text } of corrections) expect(kept).toContain(text);
-    // Listed in the order stated: the correction after what it corrects, which the list's heading says overrides it.
+    // Listed in the order stated: the correction after what it corrects.
     expect(kept.indexOf(corrections[1]!.text)).toBeGreaterThan(
       kept.indexOf('Never email me; phone me at 555-0142 instead.'),
     );
+    // When the list must shrink, the stale facts, seen less recently, go first.
+    const fewer = mergeFacts(facts, [], 7, { maxFacts: 50, maxChars: 100_000 });
+    expect(fewer.dropped).toEqual([
+      'Never email me; phone me at 555-0142 instead.',
+      'I prefer the matte black finish.',
+    ]);
   });
 
   it('should not take everyday chat for a correction, nor let it push out what the user asked to remember', () => {
@@ -167,6 +172,25 @@ describe('mergeFacts', () => {
       facts = mergeFacts(facts, extractFacts(said), compaction, { maxFacts: 60, maxChars: 1_200 }).facts;
     }
     expect(texts(facts)).toEqual([remembered]);
+    // Review 49: chat that shares a word with a fact (tests, build) was marked too, and pushed the remembered line out.
+    const rules = 'All tests must pass before merge. Remember: order id ORD-1.';
+    let kept = mergeFacts([], extractFacts([userText(rules)]), 1, {
+      maxFacts: 60,
+      maxChars: 700,
+      markedChars: 700,
+    }).facts;
+    for (let compaction = 2; compaction < 40; compaction++) {
+      const said = [
+        `The tests no longer fail on run ${compaction}x.`,
+        `The merge no longer hangs, build ${compaction}x.`,
+      ];
+      kept = mergeFacts(kept, extractFacts(said.map((line) => userText(line))), compaction, {
+        maxFacts: 60,
+        maxChars: 700,
+        markedChars: 700,
+      }).facts;
+    }
+    expect(texts(kept)).toContain('Remember: order id ORD-1.');
   });
 
   it('should list a fact the user says again after what they said in between', () => {

@@ -9,7 +9,7 @@
  *   (memory/fact-candidates.ts: a sentence with an identifier, a path, a URL, an
  *   e-mail, a number, a constraint word such as "must", "never", "only", "don't",
  *   or who the user is; the session's first sentence; a correction such as "from
- *   now on", which is kept and marked only when it shares a word with a kept fact);
+ *   now on", kept only when it shares a word with a kept fact);
  * - taken from the summarizer's `## Key facts` bullet list, but the guard's own text.
  * The list is shown oldest first; a fact the user says again moves to its end.
  * A paste (a long message of many candidates: a log, a manual) gives only its
@@ -55,8 +55,8 @@ export interface FactCandidate {
   /** The summarizer's `## Key facts` listed it: a restatement, which leaves a known fact's rank as it was. */
   readonly restated?: boolean | undefined;
   /**
-   * It says it changes what the user said before (memory/fact-sentences.ts): marked when it shares a word with a fact
-   * kept; `alone` when nothing else makes it a fact, and then dropped unless it does.
+   * It says it changes what the user said before (memory/fact-sentences.ts); `alone` when nothing else makes it a
+   * fact, and then dropped unless it shares a word with a fact kept.
    */
   readonly correction?: 'alone' | 'also' | undefined;
 }
@@ -180,15 +180,16 @@ export function mergeFacts(
 }
 
 /**
- * A correction as it enters the facts: marked when it shares a telling word with a fact kept (the fact it corrects);
- * one that is nothing else is dropped when it shares none (chat: "The tests no longer fail.").
+ * A correction as it enters the facts: one that is nothing else is kept only when it shares a telling word with a
+ * fact kept (the fact it corrects), else it is chat ("The tests no longer fail."). Never marked: marked, chat that
+ * shared a word with a fact (tests, build, merge) pushed out what the user had asked to remember (review 49); kept
+ * as the user's words, it outlives the older fact it corrects, which is seen less recently.
  */
 function asCorrection(candidate: FactCandidate, known: ReadonlyMap<string, DurableFact>): FactCandidate | undefined {
-  if (candidate.correction === undefined) return candidate;
+  if (candidate.correction !== 'alone') return candidate;
   const words = new Set(telling(candidate.text));
   const ties = [...known.values()].some((fact) => telling(fact.text).some((word) => words.has(word)));
-  if (ties) return { ...candidate, asked: true };
-  return candidate.correction === 'alone' ? undefined : candidate;
+  return ties ? candidate : undefined;
 }
 
 /** Where a fact was seen, weakest first: a paste's data, the summarizer's list only, the user's own words. */

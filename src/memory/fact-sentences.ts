@@ -12,11 +12,11 @@ const CONSTRAINT =
   /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
 /**
  * Words that say a sentence changes what the user said before ("Actually, I changed my mind: walnut finish, please.",
- * "email is fine from now on"). Such a sentence is a fact, marked as one asked to be kept, when it shares a word with
- * a fact already kept (the one it corrects): without it, a correction in plain words was never a candidate while the
- * sentence it corrected stayed verbatim in the facts, and the agent phoned a stolen phone (the fifty-fifth outside
- * trial). Sharing no word, it is chat ("The tests no longer fail.", "Actually, thanks!"), which marked pushed out what
- * the user had asked to remember (reviews 47 and 48).
+ * "email is fine from now on"). Such a sentence is a fact when it shares a word with a fact already kept (the one it
+ * corrects): without it, a correction in plain words was never a candidate while the sentence it corrected stayed
+ * verbatim in the facts, and the agent phoned a stolen phone (the fifty-fifth outside trial). Sharing no word, it is
+ * chat ("The tests no longer fail.", "Actually, thanks!"); marked, such chat pushed out what the user had asked to
+ * remember (reviews 47 to 49).
  */
 const CORRECTION =
   /\b(?:changed? (?:my|our) minds?|from now on|no longer|not any ?more|scratch that|going forward)\b|\b(?:correction|update):|^actually,/i;
@@ -59,7 +59,17 @@ const COMMON_WORDS = new Set(
   ).split(' '),
 );
 
-/** The words of a text that can tie a correction to the fact it corrects: four letters or more, not common ones. */
+/**
+ * The words of a text that can tie a correction to the fact it corrects: four letters or more, not common ones, each
+ * cut to a crude stem ("invoices" ties "invoice", "e-mail" "email": review 49).
+ */
 export function telling(text: string): string[] {
-  return (text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((word) => !COMMON_WORDS.has(word));
+  const words =
+    text
+      .toLowerCase()
+      .replace(/\be-mail/g, 'email')
+      .match(/\p{L}{4,}/gu) ?? [];
+  return words
+    .filter((word) => !COMMON_WORDS.has(word))
+    .map((word) => word.replace(/(?<=\p{L}{3})(?:ing|ed|es|s)$/u, ''));
 }

@@ -10,12 +10,18 @@ const ROUTER = 'routed:large,small';
 describe('failover-shaped refusals', () => {
   it("should hold the session to the member's window from the second refusal at it, not the first", () => {
     const once = recordFailover(usageRecord(), ROUTER, 8_000);
-    expect(stickyFailoverWindow(once, modelKey(ROUTER))).toBeUndefined();
+    expect(stickyFailoverWindow(once, modelKey(ROUTER), true)).toBeUndefined();
     const twice = recordFailover(once, ROUTER, 8_000);
-    expect(stickyFailoverWindow(twice, modelKey(ROUTER))).toBe(8_000);
-    expect(stickyFailoverWindow(twice, modelKey('another-model'))).toBeUndefined();
+    expect(stickyFailoverWindow(twice, modelKey(ROUTER), true)).toBe(8_000);
+    expect(stickyFailoverWindow(twice, modelKey('another-model'), true)).toBeUndefined();
     // Read back from the stored record, as another replica reads it.
-    expect(stickyFailoverWindow(decodeUsageRecord(encodeRecord(twice)), modelKey(ROUTER))).toBe(8_000);
+    expect(stickyFailoverWindow(decodeUsageRecord(encodeRecord(twice)), modelKey(ROUTER), true)).toBe(8_000);
+    // Only for a routed model (review 49: a state write held any model), and for twenty calls, then a probe.
+    expect(stickyFailoverWindow(twice, modelKey(ROUTER), false)).toBeUndefined();
+    expect(stickyFailoverWindow({ ...twice, modelCalls: twice.modelCalls + 19 }, modelKey(ROUTER), true)).toBe(8_000);
+    expect(
+      stickyFailoverWindow({ ...twice, modelCalls: twice.modelCalls + 20 }, modelKey(ROUTER), true),
+    ).toBeUndefined();
   });
 
   it('should count again from one at another window, and forget them once a larger request is accepted', () => {

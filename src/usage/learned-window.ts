@@ -218,7 +218,7 @@ export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): Wind
   const capped = learned !== undefined && routed ? Math.min(learned, resolved.window) : learned;
   const stated = chooseWindow(resolved, capped);
   // A router taken to stay on a smaller member holds the session to its window, whatever was accepted before.
-  const held = boundedChoice(stated, stickyFailoverWindow(usage, model), resolved.window);
+  const held = boundedChoice(stated, stickyFailoverWindow(usage, model, routed), resolved.window);
   const choice = boundedChoice(held, bound, resolved.window);
   return {
     ...choice,

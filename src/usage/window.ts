@@ -41,6 +41,8 @@ export interface UsageWindow extends Pick<AgentUsageFigures, 'window' | 'windowS
   readonly failoverWindow?: number | undefined;
   readonly failoverModel?: string | undefined;
   readonly failovers?: number | undefined;
+  /** The session's model calls when the hold began: it lasts a number of calls, then one request probes the router. */
+  readonly failoverAt?: number | undefined;
 }
 
 /** The budget figures of a window no call has used yet: the next call states them. */
@@ -73,10 +75,13 @@ export function decodeWindow(read: FieldReader): UsageWindow {
 }
 
 /** The failover-shaped refusals: the member's window with the model it is for, and their count. */
-function decodeFailover(read: FieldReader): Pick<UsageWindow, 'failoverWindow' | 'failoverModel' | 'failovers'> {
+function decodeFailover(
+  read: FieldReader,
+): Pick<UsageWindow, 'failoverWindow' | 'failoverModel' | 'failovers' | 'failoverAt'> {
   const pair = modelCount(read, 'failoverWindow', 'failoverModel');
   const failovers = read.counter('failovers');
-  return pair && failovers > 0 ? { failoverWindow: pair.count, failoverModel: pair.model, failovers } : {};
+  if (!pair || failovers === 0) return {};
+  return { failoverWindow: pair.count, failoverModel: pair.model, failovers, failoverAt: read.counter('failoverAt') };
 }
 
 /** The rejected size: a whole count of at least 1,024, with the model it is for (bounded further when used). */

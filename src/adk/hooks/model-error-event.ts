@@ -19,6 +19,8 @@ import { rejectedMeasure } from '../../usage/rejected-bound.js';
 import { LOG_PREFIX } from '../../logging/log-prefix.js';
 import { wasLearned } from './learned-rejections.js';
 import { userOfContext } from '../runtime/session-scope.js';
+import { beganHold } from '../../usage/failover.js';
+import { listedRoutedName } from '../runtime/listed-routed-name.js';
 
 /** The event to hand back to ADK for a failed model call, if the step wrote guard state. */
 export function modelErrorEvent(
@@ -75,7 +77,8 @@ export function learnFromRejection(
     model,
     deps.windows.acceptedBy(model, userOfContext(context)),
     measure,
-    (limit) => deps.windows.isMemberWindow(model, limit),
+    // A renamed RoutedLlm's members are read from the model the agent calls (review 49: its failover was learned).
+    (limit) => deps.windows.isMemberWindow(listedRoutedName(context.invocationContext.agent) ?? model, limit),
   );
   const next = outcome.usage;
   writeUsage(context.state, context.agentName, next);
@@ -94,7 +97,7 @@ export function learnFromRejection(
     outcome.learned === undefined && outcome.bounded !== undefined
       ? ` Its window is taken as below the rejected request, ~${outcome.bounded} tokens by the guard's measure, for this session.`
       : outcome.failover !== undefined
-        ? ` ${outcome.failover} is the window of one of its routed models, which a failover sent the request to: the session's window is not lowered.`
+        ? failoverText(outcome.failover, beganHold(next))
         : '';
   // Numbers and the model name only: the message itself may quote the conversation.
   deps.logger.warn(
@@ -131,4 +134,12 @@ function describeModelError(message: string): { errorCode: string; errorMessage:
     // Not JSON: keep the raw message.
   }
   return { errorCode: 'UNKNOWN_ERROR', errorMessage: message };
+}
+
+/** What a failover-shaped refusal does to the session's window: nothing, or, from the second, a hold (usage/failover.ts). */
+function failoverText(window: number, held: boolean): string {
+  const routed = ` ${window} is the window of one of its routed models, which a failover sent the request to`;
+  return held
+    ? `${routed} again: its router is taken to stay on that model, and the session is held to ${window} tokens for a while.`
+    : `${routed}: the session's window is not lowered.`;
 }

@@ -23,8 +23,8 @@ function warnLive(warnings: WarnOnce, context: InvocationContext): void {
   warnings.warn(
     `live-run:${agent}`,
     `${LOG_PREFIX} agent '${agent}' runs in live mode (runLive), where ADK calls no model callback: the guard ` +
-      `neither measures nor reduces what is sent, and the session's whole history (${events} events here) opens ` +
-      `the connection as it is. Bound a live conversation with runConfig.contextWindowCompression, or start it on a ` +
-      `session of its own.`,
+      `neither measures nor reduces the requests (tool results are still cut to the tool-result limits), and the ` +
+      `session's whole history (${events} events here) opens the connection as it is. Bound a live conversation ` +
+      `with runConfig.contextWindowCompression, or start it on a session of its own.`,
   );
 }
