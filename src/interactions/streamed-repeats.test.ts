@@ -93,6 +93,20 @@ describe('StreamedRepeats', () => {
     expect(handedOn([step(call), image, all])).toEqual([all]);
   });
 
+  it('should hand on a call once when a model copies its answers, with an id or without (review 50)', () => {
+    const copy = <T>(value: T): T => structuredClone(value);
+    const call = callPart('c1');
+    const first = aggregate(copy(thought), copy(call));
+    expect(handedOn([step(copy(thought), copy(call)), first])).toEqual([first]);
+    const idless = { functionCall: { name: 'lookup', args: { q: 'a' } } };
+    const whole = aggregate(copy(idless));
+    expect(handedOn([step(copy(idless)), whole])).toEqual([whole]);
+    // What came after the held call follows the aggregate that takes its place (review 50: it went first).
+    const after = step(textPart('Calling it.'));
+    const only = aggregate(call);
+    expect(handedOn([step(call), after, only])).toEqual([only, after]);
+  });
+
   it("should pass every other model's answers as they come", () => {
     const plain: StreamedAnswer[] = [
       { content: { parts: [callPart('c1')] } },

@@ -5,7 +5,8 @@
  * that holds its call and stores every copy, while the server's chain holds the call once and only the last result
  * (the forty-third to fifty-first outside trials; review 47: a thought or a text before the call made a second run).
  * So, in one streamed call: a step's call is held until the first aggregate, which is handed on whole, once, in its
- * place (as the call not streamed answers), what came after a held call waiting behind it; a later answer that brings
+ * place (as the call not streamed answers), a complete answer after a held call waiting behind it (a partial one
+ * streams at once: ADK stores none); a later answer that brings
  * no call not handed on already (without calls, no part) is dropped, whatever else it holds (its usage goes on alone).
  * A part is known by its object (ADK's repeats are the same objects) or a call by its id. A partial answer is handed
  * on as it comes; one that is not the Interactions API's (no interaction id) or an error too, the held ones first.
@@ -46,12 +47,14 @@ export class StreamedRepeats<T extends StreamedAnswer> {
       this.held.push(answer);
       return [];
     }
-    const ids = new Set(parts.map(callId));
-    const within = (part: unknown): boolean =>
-      parts.includes(part) || (callId(part) !== undefined && ids.has(callId(part)));
-    const unheld = this.held.filter((held) => !(held.content?.parts ?? []).every(within));
+    const covered = coveredBy(parts);
+    const [first] = this.held;
+    const unheld = this.held.filter((held) => !covered(held));
     this.held = [];
-    return [...this.handing(unheld), ...this.handing([answer])];
+    // The aggregate takes the place of the held call it brings; what came after that call follows it.
+    const before = first !== undefined && covered(first) ? [] : unheld;
+    const after = before.length === 0 ? unheld : [];
+    return [...this.handing(before), ...this.handing([answer]), ...this.handing(after)];
   }
 
   /** What is still held when the stream ends (a call no aggregate followed). */
@@ -90,6 +93,28 @@ export class StreamedRepeats<T extends StreamedAnswer> {
       }
     return [...answers];
   }
+}
+
+/**
+ * Whether an aggregate of `parts` brings what a held answer held: its calls (by object, id, or for an id-less call its
+ * name and arguments: review 50, a model that copies its answers), else its parts by object.
+ */
+function coveredBy(parts: readonly unknown[]): (held: StreamedAnswer) => boolean {
+  const ids = new Set(parts.map(callId));
+  const values = new Set(parts.filter(isCall).map(callValue));
+  const within = (part: unknown): boolean =>
+    parts.includes(part) ||
+    (callId(part) !== undefined ? ids.has(callId(part)) : isCall(part) && values.has(callValue(part)));
+  return (held) => {
+    const heldParts = held.content?.parts ?? [];
+    const calls = heldParts.filter(isCall);
+    return (calls.length > 0 ? calls : heldParts).every(within);
+  };
+}
+
+function callValue(part: unknown): string {
+  const call = (part as { functionCall?: { name?: unknown; args?: unknown } }).functionCall;
+  return JSON.stringify([call?.name ?? null, call?.args ?? null]);
 }
 
 function isCall(part: unknown): boolean {

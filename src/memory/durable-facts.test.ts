@@ -193,6 +193,36 @@ describe('mergeFacts', () => {
     expect(texts(kept)).toContain('Remember: order id ORD-1.');
   });
 
+  it('should tie a correction to its fact by a crude stem, not to other chat, and keep at most a few at the rank of facts', () => {
+    // Review 50: "invoices"/"invoice" and "phone"/"phoning" did not tie; chat tied to chat; varied status chat at the
+    // user's rank pushed out every fact the user had stated.
+    const limits = { maxFacts: 60, maxChars: 100_000 };
+    const said = (...lines: string[]) => extractFacts(lines.map((line) => userText(line)));
+    for (const [fact, correction] of [
+      ['I always want invoices by post.', 'Actually, I changed my mind: the invoice can go digital.'],
+      ['Never phone me before noon.', 'Scratch that, phoning is fine.'],
+      ['Only edit the files under docs.', 'Going forward, the file tree is yours.'],
+    ] as const) {
+      const facts = mergeFacts(mergeFacts([], said(fact), 1, limits).facts, said(correction), 2, limits).facts;
+      expect(texts(facts)).toEqual([fact, correction]);
+    }
+    let facts = mergeFacts([], said('Never deploy on Fridays.'), 1, limits).facts;
+    facts = mergeFacts(facts, said('Actually, the deploy of the billing page went fine.'), 2, limits).facts;
+    facts = mergeFacts(facts, said('Actually, the billing page looks nicer now.'), 3, limits).facts;
+    expect(texts(facts)).toEqual(['Never deploy on Fridays.', 'Actually, the deploy of the billing page went fine.']);
+    const stated = ['All tests must pass before merge.', 'Never deploy on Fridays.', 'Only use the staging database.'];
+    let kept = mergeFacts([], said(...stated), 1, { maxFacts: 12, maxChars: 100_000 }).facts;
+    const topics = ['tests', 'deploy', 'staging database', 'merge'];
+    for (let compaction = 2; compaction < 30; compaction++) {
+      const chat = topics.map(
+        (topic, at) =>
+          `Actually, the ${topic} went fine on ${['mon', 'tue', 'wed'][(compaction + at) % 3]}day ${'x'.repeat(compaction)}.`,
+      );
+      kept = mergeFacts(kept, said(...chat), compaction, { maxFacts: 12, maxChars: 100_000 }).facts;
+    }
+    for (const text of stated) expect(texts(kept)).toContain(text);
+  });
+
   it('should list a fact the user says again after what they said in between', () => {
     // Review 47: "phone me", "email me from now on", "phone me" again read as email.
     const said = (text: string) => extractFacts([userText(text)]);

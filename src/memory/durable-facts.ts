@@ -27,7 +27,7 @@
  */
 import { truncateEnd } from '../text/truncate-text.js';
 import { templateRepeats } from './fact-templates.js';
-import { isQuestion, telling } from './fact-sentences.js';
+import { correctsAlone, isQuestion, telling } from './fact-sentences.js';
 
 export interface DurableFact {
   /** The fact, verbatim. */
@@ -159,8 +159,17 @@ export function mergeFacts(
       .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
   );
   const repeats = templateRepeats(all, byRecency, factKey);
+  const chat = olderCorrections(all, byRecency);
   const first = (fact: DurableFact): number =>
-    marked.has(fact) ? 4 : fact.pasted ? 0 : repeats.has(fact) || isQuestion(fact.text) ? 1 : fact.listed ? 2 : 3;
+    marked.has(fact)
+      ? 4
+      : fact.pasted
+        ? 0
+        : repeats.has(fact) || chat.has(fact) || isQuestion(fact.text)
+          ? 1
+          : fact.listed
+            ? 2
+            : 3;
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -181,15 +190,31 @@ export function mergeFacts(
 
 /**
  * A correction as it enters the facts: one that is nothing else is kept only when it shares a telling word with a
- * fact kept (the fact it corrects), else it is chat ("The tests no longer fail."). Never marked: marked, chat that
- * shared a word with a fact (tests, build, merge) pushed out what the user had asked to remember (review 49); kept
- * as the user's words, it outlives the older fact it corrects, which is seen less recently.
+ * fact kept that is not such a correction itself (the fact it corrects; review 50: chat tied to chat), else it is chat
+ * ("The tests no longer fail."). Never marked: marked, chat that shared a word with a fact (tests, build, merge)
+ * pushed out what the user had asked to remember (review 49); kept as the user's words, it outlives the older fact
+ * it corrects, which is seen less recently.
  */
 function asCorrection(candidate: FactCandidate, known: ReadonlyMap<string, DurableFact>): FactCandidate | undefined {
   if (candidate.correction !== 'alone') return candidate;
   const words = new Set(telling(candidate.text));
-  const ties = [...known.values()].some((fact) => telling(fact.text).some((word) => words.has(word)));
+  const ties = [...known.values()].some(
+    (fact) => !correctsAlone(fact.text) && telling(fact.text).some((word) => words.has(word)),
+  );
   return ties ? candidate : undefined;
+}
+
+/** Corrections that are nothing else kept at the user's rank: the newest few; older ones rank with repeats. */
+const CORRECTIONS_AT_RANK = 6;
+
+/**
+ * The corrections that are nothing else beyond the newest few: they rank with a template's older repeats (review 50:
+ * varied status chat tied to a fact by one word, at the user's rank and seen more recently, pushed out every fact the
+ * user had stated).
+ */
+function olderCorrections(all: readonly DurableFact[], byRecency: (a: DurableFact, b: DurableFact) => number) {
+  const corrections = all.filter((fact) => !fact.listed && !fact.pasted && correctsAlone(fact.text));
+  return new Set(corrections.sort(byRecency).slice(CORRECTIONS_AT_RANK));
 }
 
 /** Where a fact was seen, weakest first: a paste's data, the summarizer's list only, the user's own words. */

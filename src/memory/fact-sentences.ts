@@ -40,6 +40,11 @@ export function isCorrection(text: string): boolean {
   return CORRECTION.test(text) && !isQuestion(text);
 }
 
+/** Whether a sentence is a correction and nothing else (no identifier, constraint or introduction of its own). */
+export function correctsAlone(text: string): boolean {
+  return isCorrection(text) && !isCandidate(text);
+}
+
 /** Whether a sentence is a fact candidate by its own words: an identifier, a constraint or who the user is. */
 export function isCandidate(sentence: string): boolean {
   return IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence) || INTRODUCTION.test(sentence);
@@ -61,7 +66,8 @@ const COMMON_WORDS = new Set(
 
 /**
  * The words of a text that can tie a correction to the fact it corrects: four letters or more, not common ones, each
- * cut to a crude stem ("invoices" ties "invoice", "e-mail" "email": review 49).
+ * cut to a crude stem, the same on both sides ("invoices" and "invoice", "phoned" and "phone", "e-mail" and "email":
+ * reviews 49 and 50).
  */
 export function telling(text: string): string[] {
   const words =
@@ -69,7 +75,11 @@ export function telling(text: string): string[] {
       .toLowerCase()
       .replace(/\be-mail/g, 'email')
       .match(/\p{L}{4,}/gu) ?? [];
-  return words
-    .filter((word) => !COMMON_WORDS.has(word))
-    .map((word) => word.replace(/(?<=\p{L}{3})(?:ing|ed|es|s)$/u, ''));
+  return words.filter((word) => !COMMON_WORDS.has(word)).map(stem);
+}
+
+/** A crude stem: an ending (-ing, -ed, -es, -s) off, then a final e, then a doubled final letter made single. */
+function stem(word: string): string {
+  const cut = word.replace(/(?<=\p{L}{4})(?:ing|ed)$|(?<=\p{L}{3})(?:es|s)$/u, '').replace(/(?<=\p{L}{3})e$/u, '');
+  return cut.replace(/(\p{L})\1$/u, '$1');
 }

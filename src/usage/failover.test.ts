@@ -11,7 +11,8 @@ describe('failover-shaped refusals', () => {
   it("should hold the session to the member's window from the second refusal at it, not the first", () => {
     const once = recordFailover(usageRecord(), ROUTER, 8_000);
     expect(stickyFailoverWindow(once, modelKey(ROUTER), true)).toBeUndefined();
-    const twice = recordFailover(once, ROUTER, 8_000);
+    // Forty calls into the session, so that a hold read back from 0 would be over already (review 50).
+    const twice = recordFailover({ ...once, modelCalls: 40 }, ROUTER, 8_000);
     expect(stickyFailoverWindow(twice, modelKey(ROUTER), true)).toBe(8_000);
     expect(stickyFailoverWindow(twice, modelKey('another-model'), true)).toBeUndefined();
     // Read back from the stored record, as another replica reads it.
