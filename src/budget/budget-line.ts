@@ -154,14 +154,17 @@ export function budgetLineText(figures: BudgetFigures, statusTool = true): strin
   );
 }
 
+/** The longest function name Gemini accepts: the budget line's reserve holds a tool name this long. */
+const LONGEST_TOOL_NAME = 64;
+
 /**
  * `, compaction near`, and where the request declares the pin tool, what to do about it (the fifty-fifth outside
  * trial: a coding agent's plan was gone at the loop's first compaction though it could have pinned it).
  */
 function nearText({ compactionNear, pinTool }: BudgetFigures): string {
   if (!compactionNear) return '';
-  // A name longer than any a provider accepts (Gemini's 64) is not named: the line's reserve holds 64 (review 48).
-  if (pinTool === undefined || pinTool.length > 64) return ', compaction near';
+  // A name longer than any a provider accepts is not named: the line's reserve holds that long a name (review 48).
+  if (pinTool === undefined || pinTool.length > LONGEST_TOOL_NAME) return ', compaction near';
   return `, compaction near: ${pinTool} what must outlive it`;
 }
 
@@ -184,8 +187,8 @@ export function longestBudgetLine(): string {
     turnsLeft: large,
     stepsLeft: large,
     compactionNear: true,
-    recallTool: 'r'.repeat(64),
-    pinTool: 'p'.repeat(64),
+    recallTool: 'r'.repeat(LONGEST_TOOL_NAME),
+    pinTool: 'p'.repeat(LONGEST_TOOL_NAME),
   });
 }
 

@@ -23,7 +23,21 @@ const RESULT_LEAD = /^\[([^\]\n]{1,200})\] (?:tool `([^`\n]{1,200})`|([^\s`\n]{1
 /** Another agent's call as ADK renders it: `[author] called tool \`name\` with parameters: <its arguments' JSON>`. */
 const CALL_LEAD = /^\[[^\]\n]{1,200}\] called tool (?:`[^`\n]{1,200}`|[^\s`\n]{1,200}) with parameters: /;
 /** How ADK's rendering opens every text part after `For context:`: the author in brackets. */
-const RENDERED_LEAD = /^\[[^\]\n]{1,200}\] /;
+const RENDERED_LEAD = /^\[([^\]\n]{1,200})\] /;
+/** Another agent's own words as ADK renders them: `[author] said: <its text>`. */
+const SAID_LEAD = /^\[([^\]\n]{1,200})\] said: /;
+
+/**
+ * The author a rendered part of another agent names, and its words when the part is what it said (`[author] said:
+ * …`): the summarizer reads them under that agent's name (summary/render-content.ts).
+ */
+export function foreignSpeechIn(text: string): { readonly author: string; readonly said?: string } | undefined {
+  if (text.charCodeAt(0) !== 0x5b) return undefined;
+  const said = SAID_LEAD.exec(text);
+  if (said) return { author: said[1] ?? '', said: text.slice(said[0].length) };
+  const author = RENDERED_LEAD.exec(text)?.[1];
+  return author === undefined ? undefined : { author };
+}
 
 /** The result a part of a foreign context holds, if it is one. */
 export function foreignResultOf(part: Part | undefined): ForeignResult | undefined {

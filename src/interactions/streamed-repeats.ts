@@ -5,11 +5,11 @@
  * that holds its call and stores every copy, while the server's chain holds the call once and only the last result
  * (the forty-third to fifty-first outside trials; review 47: a thought or a text before the call made a second run).
  * So, in one streamed call: a step's call is held until the first aggregate, which is handed on whole, once, in its
- * place (as the call not streamed answers), a complete answer after a held call waiting behind it (a partial one
- * streams at once: ADK stores none); a later answer that brings
- * no call not handed on already (without calls, no part) is dropped, whatever else it holds (its usage goes on alone).
- * A part is known by its object (ADK's repeats are the same objects) or a call by its id. A partial answer is handed
- * on as it comes; one that is not the Interactions API's (no interaction id) or an error too, the held ones first.
+ * place (as the call not streamed answers); a complete answer after a held call waits behind it; a later answer that
+ * brings no call not handed on already (without calls, no part) is dropped, whatever else it holds (its usage goes on
+ * alone). A part is known by its object (ADK's repeats are the same objects) or a call by its id. A partial answer is
+ * handed on as it comes (ADK stores none); one that is not the Interactions API's (no interaction id) or an error
+ * too, the held ones first.
  */
 
 /** What of a model's answer this reads (plain fields of ADK's `LlmResponse`). */
@@ -49,12 +49,11 @@ export class StreamedRepeats<T extends StreamedAnswer> {
     }
     const covered = coveredBy(parts);
     const [first] = this.held;
-    const unheld = this.held.filter((held) => !covered(held));
+    const unheld = this.handing(this.held.filter((held) => !covered(held)));
     this.held = [];
     // The aggregate takes the place of the held call it brings; what came after that call follows it.
-    const before = first !== undefined && covered(first) ? [] : unheld;
-    const after = before.length === 0 ? unheld : [];
-    return [...this.handing(before), ...this.handing([answer]), ...this.handing(after)];
+    const aggregate = this.handing([answer]);
+    return first !== undefined && covered(first) ? [...aggregate, ...unheld] : [...unheld, ...aggregate];
   }
 
   /** What is still held when the stream ends (a call no aggregate followed). */

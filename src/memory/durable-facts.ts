@@ -54,11 +54,6 @@ export interface FactCandidate {
   readonly pasted?: boolean | undefined;
   /** The summarizer's `## Key facts` listed it: a restatement, which leaves a known fact's rank as it was. */
   readonly restated?: boolean | undefined;
-  /**
-   * It says it changes what the user said before (memory/fact-sentences.ts); `alone` when nothing else makes it a
-   * fact, and then dropped unless it shares a word with a fact kept.
-   */
-  readonly correction?: 'alone' | 'also' | undefined;
 }
 
 interface FactLimits {
@@ -160,16 +155,12 @@ export function mergeFacts(
   );
   const repeats = templateRepeats(all, byRecency, factKey);
   const chat = olderCorrections(all, byRecency);
-  const first = (fact: DurableFact): number =>
-    marked.has(fact)
-      ? 4
-      : fact.pasted
-        ? 0
-        : repeats.has(fact) || chat.has(fact) || isQuestion(fact.text)
-          ? 1
-          : fact.listed
-            ? 2
-            : 3;
+  const first = (fact: DurableFact): number => {
+    if (marked.has(fact)) return 4;
+    if (fact.pasted) return 0;
+    if (repeats.has(fact) || chat.has(fact) || isQuestion(fact.text)) return 1;
+    return fact.listed ? 2 : 3;
+  };
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
@@ -196,7 +187,8 @@ export function mergeFacts(
  * it corrects, which is seen less recently.
  */
 function asCorrection(candidate: FactCandidate, known: ReadonlyMap<string, DurableFact>): FactCandidate | undefined {
-  if (candidate.correction !== 'alone') return candidate;
+  // The user's own words only: a summarizer's pick, an answer or a sentence asked to be kept is a fact as it is.
+  if (candidate.restated || candidate.asked || !correctsAlone(candidate.text)) return candidate;
   const words = new Set(telling(candidate.text));
   const ties = [...known.values()].some(
     (fact) => !correctsAlone(fact.text) && telling(fact.text).some((word) => words.has(word)),

@@ -7,7 +7,7 @@ import type { Content } from '@google/genai';
 import { contentText, isUserRequest } from '../content/content-shape.js';
 import { truncateEnd } from '../text/truncate-text.js';
 import { MAX_FACT_CHARS, type FactCandidate } from './durable-facts.js';
-import { askedToKeep, isCandidate, isCorrection } from './fact-sentences.js';
+import { askedToKeep, correctsAlone, isCandidate, isCorrection } from './fact-sentences.js';
 
 /** Sentences longer than this are data, not facts; they are not scanned. */
 const MAX_SENTENCE_CHARS = 2_000;
@@ -46,37 +46,28 @@ export function extractFacts(contents: readonly Content[], openingAt?: number): 
   return facts;
 }
 
-interface Found {
-  readonly text: string;
-  readonly correction?: 'alone' | 'also' | undefined;
-}
-
-/** A sentence as a candidate, if it is one: by its own words, or as a correction. */
-function foundIn(sentence: string): Found[] {
+/** A sentence as a candidate, if it is one: by its own words, or as a correction (kept only if it ties, at merge). */
+function foundIn(sentence: string): string[] {
   if (sentence.length > MAX_SENTENCE_CHARS) return [];
-  const own = isCandidate(sentence);
-  const correction = isCorrection(sentence) ? (own ? 'also' : 'alone') : undefined;
-  if (!own && correction === undefined) return [];
-  const text = truncateEnd(sentence, MAX_FACT_CHARS);
-  return [correction === undefined ? { text } : { text, correction }];
+  return isCandidate(sentence) || isCorrection(sentence) ? [truncateEnd(sentence, MAX_FACT_CHARS)] : [];
 }
 
 /**
  * One message's candidates: all, marked where asked to be kept; of a paste (a long message of more than the cap: a
- * log, a manual), its first and last, none marked, no correction (review 9: a user's own nine short rules are not a
- * paste).
+ * log, a manual), its first and last, none marked, no correction that is nothing else (review 9: a user's own nine
+ * short rules are not a paste).
  */
-function fewest(found: readonly Found[], long: boolean): FactCandidate[] {
+function fewest(found: readonly string[], long: boolean): FactCandidate[] {
   if (long && found.length > MAX_FACTS_PER_MESSAGE) {
     // The words around a paste are the user's ("My id is EMP-4471. <notes>"); its inner lines are data, which pushed
     // such an id out of a small window's facts within four compactions of pastes (the thirty-first outside trial).
-    const kept = ends(found.filter((each) => each.correction !== 'alone')).map((each) => each.text);
+    const kept = ends(found.filter((text) => !correctsAlone(text)));
     return kept.map((text, at) => (at === 0 || at === kept.length - 1 ? { text } : { text, pasted: true }));
   }
   // At most the cap's first and last marked of one message (review 10: forty short "Remember C-n." lines pushed the
   // user's earlier marked order id out of the marked share).
-  const marked = new Set(ends(found.filter((each) => askedToKeep(each.text))));
-  return found.map((each) => ({ ...each, asked: marked.has(each) }));
+  const marked = new Set(ends(found.filter(askedToKeep)));
+  return found.map((text) => ({ text, asked: marked.has(text) }));
 }
 
 /** The first and last of `items`, `MAX_FACTS_PER_MESSAGE` in all; all of them when there are no more. */

@@ -8,6 +8,7 @@ import type { Content, Part } from '@google/genai';
 import { safeJson } from '../estimate/json-text.js';
 import { truncateMiddle } from '../text/truncate-text.js';
 import { renderedCodeOutput } from '../content/code-output.js';
+import { foreignSpeechIn } from '../content/foreign-result.js';
 
 interface RenderLimits {
   /** Characters kept of one text part. */
@@ -152,13 +153,10 @@ function renderedParts(content: Content, limits: RenderLimits): string[] {
   return lines;
 }
 
-const FOREIGN_SAID = /^\[([^\]\n]{1,64})\] said: /;
-const FOREIGN_AUTHOR = /^\[([^\]\n]{1,64})\] (?:said: |called tool |tool \x60)/;
-
 /** The author ADK names in another agent's text parts, if any. */
 function foreignAuthor(parts: readonly Part[]): string | undefined {
   for (const part of parts) {
-    const author = typeof part.text === 'string' ? FOREIGN_AUTHOR.exec(part.text)?.[1] : undefined;
+    const author = typeof part.text === 'string' ? foreignSpeechIn(part.text)?.author : undefined;
     if (author !== undefined) return author;
   }
   return undefined;
@@ -169,9 +167,10 @@ function foreignAuthor(parts: readonly Part[]): string | undefined {
  * summarizer read `[user]: [shipping] said: …`, which a real model may take for the user's word).
  */
 function foreignLine(part: Part, limits: RenderLimits): string | undefined {
-  if (typeof part.text !== 'string' || !part.text.startsWith('[')) return undefined;
-  const said = FOREIGN_SAID.exec(part.text);
-  if (said) return `[${said[1]}]: ${truncateMiddle(part.text.slice(said[0].length), limits.textChars)}`;
+  if (typeof part.text !== 'string') return undefined;
+  const speech = foreignSpeechIn(part.text);
+  if (speech === undefined) return undefined;
+  if (speech.said !== undefined) return `[${speech.author}]: ${truncateMiddle(speech.said, limits.textChars)}`;
   if (FOREIGN_CALL.test(part.text) || FOREIGN_RESULT.test(part.text))
     return truncateMiddle(part.text, limits.textChars);
   return undefined;

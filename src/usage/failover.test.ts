@@ -33,5 +33,7 @@ describe('failover-shaped refusals', () => {
     const back = acceptedAfterFailover(once, 12_000);
     expect(recordFailover(back, ROUTER, 8_000).failovers).toBe(1);
     expect(back).not.toHaveProperty('failoverWindow');
+    const held = acceptedAfterFailover(recordFailover(once, ROUTER, 8_000), 12_000);
+    expect(held).not.toHaveProperty('failoverAt');
   });
 });

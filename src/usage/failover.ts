@@ -32,7 +32,7 @@ export function beganHold(usage: UsageRecord): boolean {
 /** `usage` after `model` accepted a request of `size` tokens: a size above the member's window clears the count. */
 export function acceptedAfterFailover(usage: UsageRecord, size: number | undefined): UsageRecord {
   if (usage.failoverWindow === undefined || size === undefined || size <= usage.failoverWindow) return usage;
-  const { failoverWindow: _window, failoverModel: _model, failovers: _count, ...rest } = usage;
+  const { failoverWindow: _window, failoverModel: _model, failovers: _count, failoverAt: _at, ...rest } = usage;
   return rest;
 }
 
