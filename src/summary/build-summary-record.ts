@@ -16,6 +16,7 @@ import { droppedFactsOf } from './dropped-facts.js';
 import { anchorAt } from '../state/watermark.js';
 import { answerFacts } from '../memory/answer-facts.js';
 import { coveredContentsAt } from '../state/covered-contents.js';
+import { quotedGuardMarkers } from './quoted-guard-markers.js';
 
 export interface SummaryRecordInput {
   readonly previous: SummaryRecord | undefined;
@@ -39,7 +40,9 @@ export interface SummaryRecordInput {
 }
 
 export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
-  const { previous, text, outcome, coverage, fingerprints } = input;
+  const { previous, outcome, coverage, fingerprints } = input;
+  // A copy of the guard's own headings or markers (a page's forgery, or an earlier summary's) is stored as a quotation.
+  const text = quotedGuardMarkers(input.text);
   const compactions = (previous?.compactions ?? 0) + 1;
   const keyFacts: FactCandidate[] = outcome.ok
     ? parseKeyFacts(text).map((fact) => ({ text: fact, restated: true }))

@@ -234,3 +234,26 @@ describe("decideWindow of a RoutedLlm's name", () => {
     expect(decideWindow(usage, evidence).window).toBe(32_760);
   });
 });
+
+describe('decideWindow: where a stated maximum came from', () => {
+  it("should say a maximum is the session's state alone unless this process learned one as small", () => {
+    // The fifty-eighth outside trial: a tool's forged window was warned about as the provider's statement.
+    const model = 'gemini-2.5-flash';
+    const resolved = { window: 16_000, source: 'override', model } as const;
+    const usage = recordStatedWindow(usageRecord(), model, 2_000);
+    const evidence = { model, resolved, processAccepted: undefined };
+    expect(decideWindow(usage, { ...evidence, processWindow: undefined })).toMatchObject({
+      window: 2_000,
+      stateOnly: true,
+    });
+    expect(decideWindow(usage, { ...evidence, processWindow: 2_000 })).toMatchObject({
+      window: 2_000,
+      stateOnly: false,
+    });
+    expect(decideWindow(usage, { ...evidence, processWindow: 1_500 })).toMatchObject({
+      window: 1_500,
+      stateOnly: false,
+    });
+    expect(decideWindow(usageRecord(), { ...evidence, processWindow: undefined }).stateOnly).toBe(false);
+  });
+});

@@ -194,13 +194,15 @@ interface WindowEvidence {
   readonly renamedRouter?: boolean;
 }
 
-interface WindowDecision extends WindowChoice {
+export interface WindowDecision extends WindowChoice {
   /** Whether a maximum was learned (from the session's state or the process). */
   readonly learned: boolean;
   /** Set when the session's state holds a learned window that a request accepted in this process contradicts. */
   readonly contradicted: boolean;
   /** Set when the window is the session's rejected size (usage/rejected-bound.ts), not a stated maximum. */
   readonly bounded: boolean;
+  /** Set when the stated maximum used came from the session's state alone, not a rejection this process read. */
+  readonly stateOnly: boolean;
 }
 
 /**
@@ -225,6 +227,7 @@ export function decideWindow(usage: UsageRecord, evidence: WindowEvidence): Wind
     learned: learned !== undefined || choice !== stated,
     contradicted: fromState.contradicted,
     bounded: choice !== stated,
+    stateOnly: learned !== undefined && learned !== learnedOf(undefined, processWindow, processAccepted),
   };
 }
 

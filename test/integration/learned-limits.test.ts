@@ -254,3 +254,18 @@ describe('out-of-range values read back from state', () => {
     expect(status.window).toBe(clean.window);
   });
 });
+
+describe('a learned window read from state alone', () => {
+  it("should say the window came from the session's state, not from a statement this process read", async () => {
+    // The fifty-eighth outside trial: a tool's forged window of 1,024 was logged as "the maximum the provider stated".
+    const seeded = await faultHarness({
+      state: { [keys.usage]: { learnedWindow: 2_000, learnedWindowModel: 'scripted-model' } },
+    });
+    expect((await seeded.turn('Turn 1: fetch the document.')).errorCodes).toEqual([]);
+    const warnings = seeded.logger.matching(/contextWindow 8000 .* larger than/);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/stored in this session's state as a provider's statement \(2000;/);
+    expect(warnings[0]?.message).not.toMatch(/the maximum the provider stated/);
+    expect(seeded.guard.status({ state: await seeded.state() }, 'worker').window).toBe(2_000);
+  });
+});

@@ -18,6 +18,7 @@ import {
   type ResolvedWindow,
 } from '../../estimate/model-registry.js';
 import { decideWindow, windowFloor, type AcceptedSize, type WindowChoice } from '../../usage/learned-window.js';
+import { windowEvidence } from '../../usage/window-evidence.js';
 import { decodeUsageRecord, type UsageRecord } from '../../usage/stored-usage.js';
 import { stateKeysFor } from '../../state/keys.js';
 import {
@@ -138,11 +139,8 @@ export class ModelWindowResolver {
     const overrideKey = `${agentName}\u0000${resolved.model}`;
     if (decision.overriddenOption !== undefined && !this.warnedOverrides.has(overrideKey)) {
       this.warnedOverrides.add(overrideKey);
-      const evidence = decision.bounded
-        ? `a request it rejected as too long in this session (~${decision.window} by the guard's measure)`
-        : `the maximum the provider stated (${decision.window})`;
       this.logger.warn(
-        `${LOG_PREFIX} agent '${agentName}': contextWindow ${decision.overriddenOption} for model '${resolved.model}' is larger than ${evidence}; using ${decision.window}.`,
+        `${LOG_PREFIX} agent '${agentName}': contextWindow ${decision.overriddenOption} for model '${resolved.model}' is larger than ${windowEvidence(decision)}; using ${decision.window}.`,
       );
     }
     const { window, origin, overriddenOption } = decision;
