@@ -110,7 +110,8 @@ export class ScriptedLlm extends BaseLlm {
     return this.requests.filter((request) => request.rejected);
   }
 
-  override async *generateContentAsync(request: LlmRequest): AsyncGenerator<LlmResponse, void> {
+  /** `_stream`: taken as `BaseLlm` declares it, so a streaming wrapper can pass it on; the script answers whole. */
+  override async *generateContentAsync(request: LlmRequest, _stream?: boolean): AsyncGenerator<LlmResponse, void> {
     const index = this.requests.length;
     const promptTokens = this.settings.countTokens(request);
     const rejected = promptTokens > this.settings.window;
