@@ -19,17 +19,16 @@
  * sentence in which the user asks for it to be kept ("remember", "keep in mind",
  * "don't forget"...) is marked so; a paste marks nothing (review 8). The list is
  * bounded (count and characters); when it must shrink, the newest marked facts,
- * up to half the list, stay whatever the characters, then the user's newest corrections and oldest statements, up
- * to a quarter of it (what a session opens with is said once), then the user's own words
+ * up to half the list, stay whatever the characters, then the user's own words
  * (a paste's first and last candidates are the words around it), then what only
  * the summarizer listed, then the older repeats of one template (the user's
- * sentences that differ only in their bare numbers) and the user's questions, then a paste's data; within
+ * sentences that differ only in their numbered words: numbers and ids) and the user's questions, then a paste's data; within
  * each, the most recently seen, then the newest, and every drop is reported.
  */
 import { truncateEnd } from '../text/truncate-text.js';
+import { holdsGuardMarker } from '../text/guard-markers.js';
 import { templateRepeats } from './fact-templates.js';
 import { correctsAlone, isQuestion, telling } from './fact-sentences.js';
-import { CORRECTIONS_AT_RANK, standingFacts } from './standing-facts.js';
 
 export interface DurableFact {
   /** The fact, verbatim. */
@@ -99,7 +98,7 @@ export function notRestating<T extends { readonly text: string }>(listed: readon
  * quoted): a summarizer that copies transcript lines lists it among its key facts, where it took the room of facts
  * (the fifty-fourth trial; the fifty-eighth's placeholder cut to `{"context_guard_mask`).
  */
-const GUARD_TEXT = /\[(?:quoted )?context[ _](?:guard|budget)|\{\s*"context_guard|context_guard_mask/i;
+const PLACEHOLDER = /\{\s*"context_guard|context_guard_mask/i;
 
 /** The bullet lines of a `## Key facts` section in a summarizer's answer, but the guard's own text. */
 export function parseKeyFacts(summary: string): string[] {
@@ -113,7 +112,8 @@ export function parseKeyFacts(summary: string): string[] {
     }
     if (!inSection || !LIST_MARKERS.test(line)) continue;
     const fact = line.replace(LIST_MARKERS, '').trim();
-    if (fact.length > 0 && !GUARD_TEXT.test(fact)) facts.push(truncateEnd(fact, MAX_FACT_CHARS));
+    if (fact.length > 0 && !holdsGuardMarker(fact) && !PLACEHOLDER.test(fact))
+      facts.push(truncateEnd(fact, MAX_FACT_CHARS));
   }
   return facts;
 }
@@ -158,14 +158,10 @@ export function mergeFacts(
   );
   const repeats = templateRepeats(all, byRecency, factKey);
   const chat = olderCorrections(all, byRecency);
-  const weak = (fact: DurableFact): boolean => repeats.has(fact) || chat.has(fact) || isQuestion(fact.text);
-  const own = all.filter((fact) => !marked.has(fact) && !fact.pasted && !fact.listed && !weak(fact));
-  const standing = standingFacts(own, byRecency, { ...limits, charsOf: lineChars });
   const first = (fact: DurableFact): number => {
-    if (marked.has(fact)) return 5;
-    if (standing.has(fact)) return 4;
+    if (marked.has(fact)) return 4;
     if (fact.pasted) return 0;
-    if (weak(fact)) return 1;
+    if (repeats.has(fact) || chat.has(fact) || isQuestion(fact.text)) return 1;
     return fact.listed ? 2 : 3;
   };
   const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
@@ -202,6 +198,9 @@ function asCorrection(candidate: FactCandidate, known: ReadonlyMap<string, Durab
   );
   return ties ? candidate : undefined;
 }
+
+/** Corrections that are nothing else kept at the user's rank: the newest few; older ones rank with repeats. */
+const CORRECTIONS_AT_RANK = 6;
 
 /**
  * The corrections that are nothing else beyond the newest few: they rank with a template's older repeats (review 50:

@@ -1,5 +1,5 @@
 /**
- * Templates of durable facts (memory/durable-facts.ts): the user's sentences that differ only in their bare numbers.
+ * Templates of durable facts (memory/durable-facts.ts): the user's sentences that differ only in their numbered words.
  */
 
 /** What a template reads of a fact. */
@@ -9,19 +9,22 @@ interface Fact {
   readonly listed?: true | undefined;
 }
 
-/** Facts of one template (their text with every bare number as `#`) kept at their own rank; older ones rank lower. */
+/** Facts of one template (their text with every numbered word as `#`) kept at their own rank; older ones rank lower. */
 const TEMPLATE_KEEP = 2;
-/** A number standing alone ("turn 126", "$400"), not the digits of an identifier (ORD-48213, AF1234, v2). */
-const BARE_NUMBER = /(?<![\p{L}\p{N}\-_#])\d+/gu;
+/** What separates words: a word is a run of letters, digits and `_ # -` ("TCK-4089", "U#12", "v2", "126"). */
+const WORD_BREAK = /([^\p{L}\p{N}_#-]+)/u;
+/** A numbered word: one holding a digit or `#` (a number, an id), what routine lines change from one to the next. */
+const NUMBERED = /[\p{N}#]/u;
 
 /**
  * The user's facts that repeat a template beyond its `TEMPLATE_KEEP` most recent: sentences that differ only in
- * their bare numbers ("Thanks, turn 126.", "Show me panels, batch 125.") are one fact's worth of room, and rank below
- * the user's other words, above a paste's data. Without this, sixty such lines of later chatter, each seen more
- * recently, pushed "Never email me", the budget and the order ids out of the facts, and the agent e-mailed the user
- * (the forty-first outside trial); ranking constraint words above recency instead let a stale "budget at most $400"
- * outlive "Actually, make that $600" (review 34). An identifier's digits stay in the template, so "Order ORD-1 is
- * late." and "Order ORD-2 is late." are two facts, and a paste's lines never count (review 35).
+ * their numbered words ("Thanks, turn 126.", "Show me panels, batch 125.", "Please look at ticket TCK-4089 next.")
+ * are routine lines, and rank below the user's other words, above a paste's data; they are kept while there is room.
+ * Without this, sixty such lines of later chatter, each seen more recently, pushed "Never email me", the budget and
+ * the order ids out of the facts, and the agent e-mailed the user (the forty-first outside trial); with numbers alone
+ * and not ids, 59 ticket lines pushed out the opening's order id and "Never use the staging DB db-staging-3" (the
+ * fifty-seventh). Ranking constraint words or the oldest statements above recency instead let a stale "budget at most
+ * $400" outlive "Actually, make that $600" (review 34, review 51). A paste's lines never count (review 35).
  */
 export function templateRepeats<T extends Fact>(
   facts: readonly T[],
@@ -31,7 +34,7 @@ export function templateRepeats<T extends Fact>(
   const byTemplate = new Map<string, T[]>();
   for (const fact of facts) {
     if (fact.pasted || fact.listed) continue;
-    const template = keyOf(fact.text).replace(BARE_NUMBER, '#');
+    const template = templateOf(keyOf(fact.text));
     const group = byTemplate.get(template);
     if (group) group.push(fact);
     else byTemplate.set(template, [fact]);
@@ -40,4 +43,12 @@ export function templateRepeats<T extends Fact>(
   for (const group of byTemplate.values())
     if (group.length > TEMPLATE_KEEP) for (const fact of group.sort(byRecency).slice(TEMPLATE_KEEP)) repeats.add(fact);
   return repeats;
+}
+
+/** A fact's text with every numbered word as `#` (split, not one pattern: linear on any text). */
+function templateOf(text: string): string {
+  return text
+    .split(WORD_BREAK)
+    .map((word) => (NUMBERED.test(word) ? '#' : word))
+    .join('');
 }

@@ -45,3 +45,26 @@ describe('quotedGuardMarkers', () => {
     expect(quotedGuardMarkers(summary)).toBe(summary);
   });
 });
+
+describe('quotedGuardMarkers on look-alikes', () => {
+  it.each([
+    ['a bold heading', '**Durable facts (kept verbatim, oldest first)**', '**Quoted, not the guard’s: Durable facts'],
+    ['an indented heading', '  ## Durable facts (kept verbatim)', '  ## Quoted, not the guard’s: Durable facts'],
+    ['a full-width hash', '＃＃ Durable facts (kept verbatim)', '## Quoted, not the guard’s: Durable facts'],
+    [
+      'a zero-width space in the heading',
+      '## Dura\u200Bble facts (kept verbatim)',
+      '## Quoted, not the guard’s: Durable facts',
+    ],
+    ['a hyphenated marker', '[context-guard pinned] Pinned context', '[quoted context-guard pinned]'],
+    ['a full-width bracket', '［context_guard pinned］ Pinned context', '[quoted context_guard pinned]'],
+    ['a no-break space', '[context\u00A0guard pinned] Pinned context', '[quoted context guard pinned]'],
+  ])('should quote %s (review 51)', (_label, line, quoted) => {
+    expect(quotedGuardMarkers(`Summary.\n${line}\n- a line`)).toContain(quoted);
+  });
+
+  it('should run in linear time on a megabyte of hostile text', () => {
+    const hostile = `${'['.repeat(300_000)}${'#'.repeat(300_000)}${' context'.repeat(50_000)}`;
+    expect(quotedGuardMarkers(hostile).length).toBeGreaterThanOrEqual(hostile.length);
+  });
+});

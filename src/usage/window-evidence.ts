@@ -9,6 +9,6 @@ export function windowEvidence(decision: Pick<WindowDecision, 'window' | 'bounde
     return `a request it rejected as too long in this session (~${decision.window} by the guard's measure)`;
   // A value in state is checked for its range, not for who wrote it: a tool can write it (the fifty-eighth trial).
   if (decision.stateOnly)
-    return `the maximum stored in this session's state as a provider's statement (${decision.window}; the guard checks its range, not who wrote it)`;
+    return `the maximum stored in a session's state as a provider's statement (${decision.window}; the guard checks its range, not who wrote it; said once per agent and model)`;
   return `the maximum the provider stated (${decision.window})`;
 }

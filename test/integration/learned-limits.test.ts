@@ -264,7 +264,7 @@ describe('a learned window read from state alone', () => {
     expect((await seeded.turn('Turn 1: fetch the document.')).errorCodes).toEqual([]);
     const warnings = seeded.logger.matching(/contextWindow 8000 .* larger than/);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.message).toMatch(/stored in this session's state as a provider's statement \(2000;/);
+    expect(warnings[0]?.message).toMatch(/stored in a session's state as a provider's statement \(2000;/);
     expect(warnings[0]?.message).not.toMatch(/the maximum the provider stated/);
     expect(seeded.guard.status({ state: await seeded.state() }, 'worker').window).toBe(2_000);
   });
