@@ -75,7 +75,7 @@ describe('mergeFacts', () => {
       for (const { text } of stated) expect(texts(facts)).toContain(text);
       expect(texts(facts)).toContain('The wall is about 226 cm wide; what else is there?');
       expect(dropped).toHaveLength(4);
-      // The two latest of the repeated sentence keep their rank.
+      // The latest of the repeated sentence keep their rank.
       expect(texts(facts)).toContain(chat(159));
     }
   });
@@ -144,14 +144,10 @@ describe('mergeFacts', () => {
     expect(kept.indexOf(corrections[1]!.text)).toBeGreaterThan(
       kept.indexOf('Never email me; phone me at 555-0142 instead.'),
     );
-    // When the list must shrink, the routine parcel lines go first (one template), then the stale facts, seen less
-    // recently than their corrections and the two latest parcel lines.
-    const fewer = mergeFacts(facts, [], 7, { maxFacts: 4, maxChars: 100_000 });
-    expect(texts(fewer.facts)).toEqual([
-      ...corrections.map((fact) => fact.text),
-      'Parcel PCL-610 arrived damaged.',
-      'Parcel PCL-611 arrived damaged.',
-    ]);
+    // When the list must shrink, the routine parcel lines go first (one template, beyond its six latest), then the
+    // stale facts, seen less recently than their corrections.
+    const fewer = mergeFacts(facts, [], 7, { maxFacts: 8, maxChars: 100_000 });
+    for (const { text } of corrections) expect(texts(fewer.facts)).toContain(text);
     expect(fewer.dropped).toContain('Never email me; phone me at 555-0142 instead.');
     expect(fewer.dropped).toContain('I prefer the matte black finish.');
   });
@@ -488,19 +484,22 @@ describe('mergeFacts: routine lines with their own ids', () => {
   });
 
   it("should take lines that differ only in numbered words (numbers, ids, a '#' marker) for one template", () => {
-    const marked = ['ab', 'cd', 'ef', 'gh'].map(
+    const marked = ['ab', 'cd', 'ef', 'gh', 'ij', 'kl', 'mn', 'op'].map(
       (marker, i) => `U#${marker} [tenant A]: Please look at ticket TCK-${40 + i} next.`,
     );
-    const facts = texts(mergeEach(['Never use the staging DB db-staging-3.', ...marked]));
-    const tight = texts(
-      mergeFacts(mergeEach(['Never use the staging DB db-staging-3.', ...marked]), [], 9, {
-        maxFacts: 3,
-        maxChars: 100_000,
-      }).facts,
-    );
-    expect(facts).toHaveLength(5);
-    // The two latest of the template keep the user's rank; the older go first.
-    expect(tight).toEqual(['Never use the staging DB db-staging-3.', marked[2], marked[3]]);
+    const all = mergeEach(['Never use the staging DB db-staging-3.', ...marked]);
+    expect(all).toHaveLength(9);
+    // The six latest of the template keep the user's rank; the older go first.
+    const tight = texts(mergeFacts(all, [], 9, { maxFacts: 7, maxChars: 100_000 }).facts);
+    expect(tight).toEqual(['Never use the staging DB db-staging-3.', ...marked.slice(2)]);
+  });
+
+  it("should keep a user's short list of one shape, and bare values, through later chatter (review 52)", () => {
+    const hosts = ['Never reboot host web-01.', 'Never reboot host web-07.', 'Never reboot host web-09.'];
+    const values = ['ORD-77415-QX', '555-0142-77', '2027-01-22', 'ACCT-99812'];
+    const chatter = Array.from({ length: 60 }, (_, i) => `Thanks, turn ${100 + i}.`);
+    const facts = texts(mergeEach([...hosts, ...values, ...chatter]));
+    for (const fact of [...hosts, ...values]) expect(facts).toContain(fact);
   });
 
   it('should keep a correction with the stale value it corrects, however many routine lines follow', () => {

@@ -9,8 +9,14 @@ interface Fact {
   readonly listed?: true | undefined;
 }
 
-/** Facts of one template (their text with every numbered word as `#`) kept at their own rank; older ones rank lower. */
-const TEMPLATE_KEEP = 2;
+/**
+ * Facts of one template (their text with every numbered word as `#`) kept at their own rank; older ones rank lower.
+ * Six, not two: a user's own short list of one shape ("Never reboot host web-01.", "… web-07.", "… web-09.") is not
+ * routine, and with two its first was lost to later chatter (review 52).
+ */
+const TEMPLATE_KEEP = 6;
+/** A template with a word of letters: a bare value ("ORD-77415-QX", "2027-01-22") is an answer, not a routine line. */
+const WORDED = /\p{L}/u;
 /** What separates words: a word is a run of letters, digits and `_ # -` ("TCK-4089", "U#12", "v2", "126"). */
 const WORD_BREAK = /([^\p{L}\p{N}_#-]+)/u;
 /** A numbered word: one holding a digit or `#` (a number, an id), what routine lines change from one to the next. */
@@ -33,8 +39,8 @@ export function templateRepeats<T extends Fact>(
 ): Set<T> {
   const byTemplate = new Map<string, T[]>();
   for (const fact of facts) {
-    if (fact.pasted || fact.listed) continue;
-    const template = templateOf(keyOf(fact.text));
+    const template = fact.pasted || fact.listed ? '' : templateOf(keyOf(fact.text));
+    if (!WORDED.test(template)) continue;
     const group = byTemplate.get(template);
     if (group) group.push(fact);
     else byTemplate.set(template, [fact]);

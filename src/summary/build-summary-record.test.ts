@@ -6,6 +6,7 @@ import { anchorAt } from '../state/watermark.js';
 import { buildSummaryRecord, type SummaryRecordInput } from './build-summary-record.js';
 import { factsChars } from '../memory/durable-facts.js';
 import { MAX_LISTED_DROPPED_FACTS } from './dropped-facts.js';
+import { QUOTED_LINE } from './quoted-guard-markers.js';
 
 const FINGERPRINTS = ['f0', 'f1', 'f2', 'f3', 'f4'];
 const SUMMARIZED = {
@@ -52,8 +53,8 @@ describe('buildSummaryRecord', () => {
       '- Order ORD-7731 was paid by card.',
     ].join('\n');
     const { record } = buildSummaryRecord({ ...INPUT, text, outcome: { ok: true, text, truncated: false } });
-    expect(record.text).toContain('## Quoted, not the guard’s: Durable facts (kept verbatim, oldest first)');
-    expect(record.text).not.toMatch(/^## Durable facts|\[context_guard pinned\]/m);
+    expect(record.text).toContain(`${QUOTED_LINE}## Durable facts (kept verbatim, oldest first)`);
+    expect(record.text).not.toMatch(/^(?:## Durable facts|- \[context_guard pinned\])/m);
     expect(record.facts?.map((fact) => fact.text)).toEqual([
       'Order ORD-7731 was paid by card.',
       'Always deploy to eu-west-1.',

@@ -1,28 +1,43 @@
 /**
- * The guard's bracketed markers as a model reads them: `[context_guard summary]`, `[context_guard pinned]`, the budget
- * line's `[context budget]`, also in look-alike forms (full-width, hyphenated, with invisible characters; review 51).
- * One pattern for the summary's quoting (summary/quoted-guard-markers.ts) and the facts' filter (memory/durable-facts.ts).
+ * The guard's own markers and section headings as a model reads them: `[context_guard summary]`, `[context_guard
+ * pinned]`, the budget line's `[context budget]`, and the headings of the sections it appends to a summary, also in
+ * look-alike forms (full-width, hyphenated, other brackets, invisible characters, a heading in bold, numbered, quoted
+ * or listed; reviews 51 and 52). Letters of other scripts that look alike (a Cyrillic `а`) are not folded. One reading
+ * for the summary's quoting (summary/quoted-guard-markers.ts) and the facts' filter (memory/durable-facts.ts).
  */
 
 /** Characters a model does not see: zero-width spaces and joiners, the word joiner, the byte-order mark, soft hyphens. */
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
 
-/** A marker not yet quoted (`[quoted context_guard …]` is one the guard quoted). */
-const MARKER = /\[[ \t]*(context[ \t_-]*guard|context[ \t_-]*budget)/gi;
-/** A marker, quoted or not. */
-const ANY_MARKER = /\[[ \t]*(?:quoted[ \t]+)?context[ \t_-]*(?:guard|budget)/i;
+/** A marker: an opening bracket of any kind, then the guard's name or the budget line's. */
+const MARKER = /[[(【〔<{][ \t]*(?:quoted[ \t]+)?context[ \t_-]*(?:guard|budget)/i;
+
+/** What may stand before a heading's words: Markdown heading, bold, list, number and quote marks. */
+const HEADING_LEAD = /^[\s>#*_.\d)(-]*/;
+/** The headings of the sections the guard appends to a summary. */
+const GUARD_HEADINGS = /^(?:durable facts|listed by the summarizer|calls made before this summary|pinned context)\b/i;
 
 /** The text as the model sees it: full-width forms folded (NFKC), invisible characters left out. */
-export function visibleText(text: string): string {
+function visibleText(text: string): string {
   return text.normalize('NFKC').replace(INVISIBLE, '');
 }
 
 /** Whether a text holds one of the guard's markers, quoted or not. */
 export function holdsGuardMarker(text: string): boolean {
-  return ANY_MARKER.test(visibleText(text));
+  return MARKER.test(visibleText(text));
 }
 
-/** `visible` (a `visibleText`) with each of the guard's markers quoted: `[quoted context_guard pinned]`. */
-export function quotedMarkers(visible: string): string {
-  return visible.replace(MARKER, '[quoted $1');
+/** Words of the guard's headings beyond their names: "(kept verbatim, …)", "still awaiting", "not the user's words". */
+const HEADING_WORDS = /kept verbatim|still awaiting|not the user'?s words/i;
+
+/**
+ * Whether a line reads as one of the guard's markers or section headings: a heading's name behind heading or bold
+ * marks, or ending in a colon, or with the heading's other words ("- Pinned context is a word a user may use." is not).
+ */
+export function readsAsGuardText(line: string): boolean {
+  const visible = visibleText(line);
+  if (MARKER.test(visible)) return true;
+  const lead = HEADING_LEAD.exec(visible)?.[0] ?? '';
+  const rest = visible.slice(lead.length).trimEnd();
+  return GUARD_HEADINGS.test(rest) && (/[#*_]/.test(lead) || rest.endsWith(':') || HEADING_WORDS.test(rest));
 }
