@@ -144,9 +144,9 @@ describe('mergeFacts', () => {
     expect(kept.indexOf(corrections[1]!.text)).toBeGreaterThan(
       kept.indexOf('Never email me; phone me at 555-0142 instead.'),
     );
-    // When the list must shrink, the routine parcel lines go first (one template, beyond its six latest), then the
+    // When the list must shrink, the routine parcel lines go first (one template, beyond its two latest), then the
     // stale facts, seen less recently than their corrections.
-    const fewer = mergeFacts(facts, [], 7, { maxFacts: 8, maxChars: 100_000 });
+    const fewer = mergeFacts(facts, [], 7, { maxFacts: 4, maxChars: 100_000 });
     for (const { text } of corrections) expect(texts(fewer.facts)).toContain(text);
     expect(fewer.dropped).toContain('Never email me; phone me at 555-0142 instead.');
     expect(fewer.dropped).toContain('I prefer the matte black finish.');
@@ -500,6 +500,28 @@ describe('mergeFacts: routine lines with their own ids', () => {
     const chatter = Array.from({ length: 60 }, (_, i) => `Thanks, turn ${100 + i}.`);
     const facts = texts(mergeEach([...hosts, ...values, ...chatter]));
     for (const fact of [...hosts, ...values]) expect(facts).toContain(fact);
+  });
+
+  it('should keep rules of one shape through many kinds of routine line (trial 59)', () => {
+    // Keeping six of every template let 25 kinds of status line, six each, push out eight "Never reboot" rules.
+    const hosts = ['db-01', 'db-02', 'pay-gw-01', 'pay-gw-02', 'kafka-01', 'kafka-02', 'vault-01', 'ldap-01'];
+    const rules = hosts.map((host) => `Never reboot host ${host}.`);
+    const frames = Array.from(
+      { length: 25 },
+      (_, f) => (n: number) => `Status ${String.fromCharCode(97 + f)}: host web-${n} load is ${100 + n} ms.`,
+    );
+    const status = Array.from({ length: 150 }, (_, i) => frames[i % 25]!(i));
+    const facts = texts(mergeEach([...rules, ...status]));
+    for (const rule of rules) expect(facts).toContain(rule);
+  });
+
+  it('should keep every item of a list the user wrote in one message, whatever its shape (trial 59)', () => {
+    const files = [1, 2, 3, 4, 5].map((k) => `src/billing/invoice-v${k}.ts`);
+    const routine = Array.from({ length: 70 }, (_, i) => `Now check line ${100 + i} of invoice-v${1 + (i % 5)}.ts.`);
+    const facts = texts(
+      mergeEach([`The files to edit are these five:\n${files.map((f) => `- ${f}`).join('\n')}`, ...routine]),
+    );
+    for (const file of files) expect(facts).toContain(`- ${file}`);
   });
 
   it('should keep a correction with the stale value it corrects, however many routine lines follow', () => {

@@ -28,7 +28,7 @@
 import { truncateEnd } from '../text/truncate-text.js';
 import { holdsGuardMarker } from '../text/guard-markers.js';
 import { templateRepeats } from './fact-templates.js';
-import { correctsAlone, isQuestion, telling } from './fact-sentences.js';
+import { correctsAlone, isQuestion, LIST_MARKERS, telling } from './fact-sentences.js';
 
 export interface DurableFact {
   /** The fact, verbatim. */
@@ -72,8 +72,6 @@ const FACT_OVERHEAD_CHARS = 3;
 const MARKED_SHARE = 0.5;
 
 /** Normalised key used to recognise the same fact again. */
-/** Leading list markers, any number of them: a summarizer copying the facts' block may nest its bullets. */
-const LIST_MARKERS = /^\s*(?:(?:[-*•]|\d{1,3}[.)])\s+)+/;
 
 function factKey(text: string): string {
   return text

@@ -45,6 +45,14 @@ export function correctsAlone(text: string): boolean {
   return isCorrection(text) && !isCandidate(text);
 }
 
+/** Leading list markers, any number of them: a summarizer copying the facts' block may nest its bullets. */
+export const LIST_MARKERS = /^\s*(?:(?:[-*•]|\d{1,3}[.)])\s+)+/;
+
+/** Whether a sentence states a constraint ("must", "never", "always", "don't", "at most" …). */
+export function statesConstraint(sentence: string): boolean {
+  return CONSTRAINT.test(sentence);
+}
+
 /** Whether a sentence is a fact candidate by its own words: an identifier, a constraint or who the user is. */
 export function isCandidate(sentence: string): boolean {
   return IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence) || INTRODUCTION.test(sentence);

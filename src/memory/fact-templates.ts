@@ -2,6 +2,8 @@
  * Templates of durable facts (memory/durable-facts.ts): the user's sentences that differ only in their numbered words.
  */
 
+import { LIST_MARKERS, statesConstraint } from './fact-sentences.js';
+
 /** What a template reads of a fact. */
 interface Fact {
   readonly text: string;
@@ -9,12 +11,8 @@ interface Fact {
   readonly listed?: true | undefined;
 }
 
-/**
- * Facts of one template (their text with every numbered word as `#`) kept at their own rank; older ones rank lower.
- * Six, not two: a user's own short list of one shape ("Never reboot host web-01.", "… web-07.", "… web-09.") is not
- * routine, and with two its first was lost to later chatter (review 52).
- */
-const TEMPLATE_KEEP = 6;
+/** Facts of one template (their text with every numbered word as `#`) kept at their own rank; older ones rank lower. */
+const TEMPLATE_KEEP = 2;
 /** A template with a word of letters: a bare value ("ORD-77415-QX", "2027-01-22") is an answer, not a routine line. */
 const WORDED = /\p{L}/u;
 /** What separates words: a word is a run of letters, digits and `_ # -` ("TCK-4089", "U#12", "v2", "126"). */
@@ -30,7 +28,11 @@ const NUMBERED = /[\p{N}#]/u;
  * the order ids out of the facts, and the agent e-mailed the user (the forty-first outside trial); with numbers alone
  * and not ids, 59 ticket lines pushed out the opening's order id and "Never use the staging DB db-staging-3" (the
  * fifty-seventh). Ranking constraint words or the oldest statements above recency instead let a stale "budget at most
- * $400" outlive "Actually, make that $600" (review 34, review 51). A paste's lines never count (review 35).
+ * $400" outlive "Actually, make that $600" (review 34, review 51). Some facts never count (`standsAlone`). Keeping
+ * six of every template instead of two, or demoting only templates of five facts or more, let 25 kinds of status
+ * line push out eight rules (the fifty-ninth trial: the demotion came too late, at a template's fifth line); the
+ * price of two: a user's third and later statements of one shape told apart (three release dates, four prices)
+ * rank with chatter and go first (review 52).
  */
 export function templateRepeats<T extends Fact>(
   facts: readonly T[],
@@ -39,7 +41,7 @@ export function templateRepeats<T extends Fact>(
 ): Set<T> {
   const byTemplate = new Map<string, T[]>();
   for (const fact of facts) {
-    const template = fact.pasted || fact.listed ? '' : templateOf(keyOf(fact.text));
+    const template = standsAlone(fact) ? '' : templateOf(keyOf(fact.text));
     if (!WORDED.test(template)) continue;
     const group = byTemplate.get(template);
     if (group) group.push(fact);
@@ -49,6 +51,15 @@ export function templateRepeats<T extends Fact>(
   for (const group of byTemplate.values())
     if (group.length > TEMPLATE_KEEP) for (const fact of group.sort(byRecency).slice(TEMPLATE_KEEP)) repeats.add(fact);
   return repeats;
+}
+
+/**
+ * Whether a fact is never a template's repeat: a paste's line or a summarizer's pick (ranked apart), a constraint (a
+ * user's own rules of one shape, "Never reboot host web-01." …, review 52) or an item of a list the user wrote (five
+ * files "- src/billing/invoice-v1.ts" … in one message: the fifty-ninth trial lost the first three to chatter).
+ */
+function standsAlone(fact: Fact): boolean {
+  return fact.pasted === true || fact.listed === true || statesConstraint(fact.text) || LIST_MARKERS.test(fact.text);
 }
 
 /** A fact's text with every numbered word as `#` (split, not one pattern: linear on any text). */
