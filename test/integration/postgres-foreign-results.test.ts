@@ -116,9 +116,10 @@ describe.skipIf(!url)("other agents' results on PostgreSQL, two replicas", () =>
     // Three searches a turn over the threshold on their own: the writer summarizes into the turn they came in.
     const { inMemory, onPostgres } = await onBoth({ window: 8_000, searchers: 3 });
     expect(inMemory.summarizerCalls).toBeGreaterThan(0);
-    // No more often: a summary dropped after a reload and made again is one more call. Not equal since the facts
-    // only a summarizer listed render apart (2026-12-07): the stores' summaries then went one call apart, 7 on
-    // PostgreSQL and 8 in memory, from the sixth compaction on (cause not found; an open item).
+    // No more often: a summary dropped after a reload and made again is one more call. Not equal: jsonb's key order
+    // makes other agents' results other text, which the provider counts differently (the writer's largest accepted
+    // request 6,399 tokens on PostgreSQL, 6,320 in memory; learned correction 1.041 and 1.047), so a threshold can be
+    // crossed one call apart; since the summarizer's picks render apart (2026-12-07) the runs end 7 and 8 summaries.
     expect(onPostgres.summarizerCalls).toBeLessThanOrEqual(inMemory.summarizerCalls);
     expect(onPostgres.maskings).toBeLessThanOrEqual(inMemory.maskings + 1);
   });
