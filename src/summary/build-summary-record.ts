@@ -41,11 +41,12 @@ export interface SummaryRecordInput {
 
 export function buildSummaryRecord(input: SummaryRecordInput): NewSummary {
   const { previous, outcome, coverage, fingerprints } = input;
-  // A copy of the guard's own headings or markers (a page's forgery, or an earlier summary's) is stored as a quotation.
+  // A copy of the guard's own headings or markers (a page's forgery, or an earlier summary's) is stored as a quotation;
+  // the key facts are read before it, where a copied heading still ends the `## Key facts` section.
   const text = quotedGuardMarkers(input.text);
   const compactions = (previous?.compactions ?? 0) + 1;
   const keyFacts: FactCandidate[] = outcome.ok
-    ? parseKeyFacts(text).map((fact) => ({ text: fact, restated: true }))
+    ? parseKeyFacts(input.text).map((fact) => ({ text: fact, restated: true }))
     : [];
   // The summarizer's list first: of facts first seen at one compaction the later are kept first, and the user's words
   // outrank a summarizer's restatement of them.
