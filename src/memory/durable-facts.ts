@@ -26,7 +26,7 @@
  * each, the most recently seen, then the newest, and every drop is reported.
  */
 import { truncateEnd } from '../text/truncate-text.js';
-import { holdsGuardMarker } from '../text/guard-markers.js';
+import { GUARD_HEADINGS, holdsGuardMarker } from '../text/guard-markers.js';
 import { templateRepeats } from './fact-templates.js';
 import { correctsAlone, isQuestion, LIST_MARKERS, telling } from './fact-sentences.js';
 
@@ -72,7 +72,6 @@ const FACT_OVERHEAD_CHARS = 3;
 const MARKED_SHARE = 0.5;
 
 /** Normalised key used to recognise the same fact again. */
-
 function factKey(text: string): string {
   return text
     .replace(LIST_MARKERS, '')
@@ -258,10 +257,7 @@ function lineChars(fact: { readonly text: string }): number {
 export function renderFacts(facts: readonly DurableFact[]): string {
   const own = facts.filter((fact) => fact.listed !== true);
   const listed = facts.filter((fact) => fact.listed === true);
-  return (
-    factsSection('Durable facts (kept verbatim, oldest first)', own) +
-    factsSection("Listed by the summarizer (its picks, not the user's words)", listed)
-  );
+  return factsSection(GUARD_HEADINGS.facts, own) + factsSection(GUARD_HEADINGS.listed, listed);
 }
 
 function factsSection(heading: string, facts: readonly DurableFact[]): string {

@@ -55,7 +55,7 @@ export function statesConstraint(sentence: string): boolean {
 
 /** Whether a sentence is a fact candidate by its own words: an identifier, a constraint or who the user is. */
 export function isCandidate(sentence: string): boolean {
-  return IDENTIFIER.test(sentence) || CONSTRAINT.test(sentence) || INTRODUCTION.test(sentence);
+  return IDENTIFIER.test(sentence) || statesConstraint(sentence) || INTRODUCTION.test(sentence);
 }
 
 /** A question: what the user asked for, not what they stated; it ranks below their statements (trial 55). */

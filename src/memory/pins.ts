@@ -8,6 +8,7 @@
 import type { Content } from '@google/genai';
 import { estimateContentTokens } from '../estimate/estimate-content.js';
 import type { Tokenizer } from '../estimate/tokenizer.js';
+import { GUARD_HEADINGS } from '../text/guard-markers.js';
 
 export const PINNED_MARKER = '[context_guard pinned]';
 /** Agent name under which pins apply to every agent. */
@@ -63,7 +64,7 @@ export function pinnedContent(pins: readonly Pin[]): Content | undefined {
   );
   return {
     role: 'user',
-    parts: [{ text: `${PINNED_MARKER} Pinned context (always kept verbatim):\n${lines.join('\n')}` }],
+    parts: [{ text: `${PINNED_MARKER} ${GUARD_HEADINGS.pinned}:\n${lines.join('\n')}` }],
   };
 }
 

@@ -9,6 +9,7 @@
 import type { Content } from '@google/genai';
 import { answerKey, answerKeyOfJson, responseJson } from '../content/answer-key.js';
 import { truncateEnd } from '../text/truncate-text.js';
+import { GUARD_HEADINGS } from '../text/guard-markers.js';
 
 /**
  * A call the application has not answered yet, as the shell read it from the session's events: kept as its key and
@@ -131,7 +132,7 @@ export function renderAwaited(
   const still = (awaited ?? []).filter((call) => pending === undefined || pending.some((each) => each.id === call.id));
   if (still.length === 0) return '';
   const lines = still.map((call) => `- ${call.text}`).join('\n');
-  return `\n\n## Calls made before this summary, still awaiting the application's answer\n${lines}`;
+  return `\n\n## ${GUARD_HEADINGS.awaited}\n${lines}`;
 }
 
 /** A stored list read back: each entry whole, or the list reads as absent (left to the summarizer's own words). */

@@ -65,8 +65,11 @@ describe('quotedGuardMarkers on look-alikes', () => {
     expect(quotedGuardMarkers(line)).toBe(QUOTED_LINE + line);
   });
 
-  it('should run on a megabyte of hostile text', () => {
+  it('should leave a megabyte of hostile text that only looks near a marker as it is', () => {
     const hostile = `${'['.repeat(300_000)}${'#'.repeat(300_000)}${' context'.repeat(50_000)}`;
-    expect(quotedGuardMarkers(hostile).length).toBeGreaterThanOrEqual(hostile.length);
+    expect(quotedGuardMarkers(hostile)).toBe(hostile);
+    expect(quotedGuardMarkers(`${hostile}\n[context_guard pinned]`)).toBe(
+      `${hostile}\n${QUOTED_LINE}[context_guard pinned]`,
+    );
   });
 });

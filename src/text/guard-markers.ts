@@ -14,8 +14,17 @@ const MARKER = /[[(【〔<{][ \t]*(?:quoted[ \t]+)?context[ \t_-]*(?:guard|budge
 
 /** What may stand before a heading's words: Markdown heading, bold, list, number and quote marks. */
 const HEADING_LEAD = /^[\s>#*_.\d)(-]*/;
-/** The headings of the sections the guard appends to a summary. */
-const GUARD_HEADINGS = /^(?:durable facts|listed by the summarizer|calls made before this summary|pinned context)\b/i;
+/** The headings of what the guard writes beside a summary: the one source of their words, here and where written. */
+export const GUARD_HEADINGS = {
+  facts: 'Durable facts (kept verbatim, oldest first)',
+  listed: "Listed by the summarizer (its picks, not the user's words)",
+  awaited: "Calls made before this summary, still awaiting the application's answer",
+  pinned: 'Pinned context (always kept verbatim)',
+} as const;
+
+const HEADINGS = Object.values(GUARD_HEADINGS).map((heading) => heading.toLowerCase());
+/** A heading's name: its words before the first parenthesis or comma ("durable facts"). */
+const NAMES = HEADINGS.map((heading) => heading.split(/[(,]/)[0]!.trim());
 
 /** The text as the model sees it: full-width forms folded (NFKC), invisible characters left out. */
 function visibleText(text: string): string {
@@ -27,17 +36,15 @@ export function holdsGuardMarker(text: string): boolean {
   return MARKER.test(visibleText(text));
 }
 
-/** Words of the guard's headings beyond their names: "(kept verbatim, …)", "still awaiting", "not the user's words". */
-const HEADING_WORDS = /kept verbatim|still awaiting|not the user'?s words/i;
-
 /**
  * Whether a line reads as one of the guard's markers or section headings: a heading's name behind heading or bold
- * marks, or ending in a colon, or with the heading's other words ("- Pinned context is a word a user may use." is not).
+ * marks, or ending in a colon, or the whole heading ("- Pinned context is a word a user may use." is not).
  */
 export function readsAsGuardText(line: string): boolean {
   const visible = visibleText(line);
   if (MARKER.test(visible)) return true;
   const lead = HEADING_LEAD.exec(visible)?.[0] ?? '';
-  const rest = visible.slice(lead.length).trimEnd();
-  return GUARD_HEADINGS.test(rest) && (/[#*_]/.test(lead) || rest.endsWith(':') || HEADING_WORDS.test(rest));
+  const rest = visible.slice(lead.length).trimEnd().toLowerCase();
+  if (!NAMES.some((name) => rest.startsWith(name) && !/\p{L}/u.test(rest.charAt(name.length)))) return false;
+  return /[#*_]/.test(lead) || rest.endsWith(':') || HEADINGS.some((heading) => rest.startsWith(heading));
 }
