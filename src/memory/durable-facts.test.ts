@@ -144,9 +144,9 @@ describe('mergeFacts', () => {
     expect(kept.indexOf(corrections[1]!.text)).toBeGreaterThan(
       kept.indexOf('Never email me; phone me at 555-0142 instead.'),
     );
-    // When the list must shrink, the routine parcel lines go first (one template, beyond its two latest), then the
-    // stale facts, seen less recently than their corrections.
-    const fewer = mergeFacts(facts, [], 7, { maxFacts: 4, maxChars: 100_000 });
+    // When the list must shrink, the routine parcel lines go first (one template, beyond its latest), then the stale
+    // facts, seen less recently than their corrections.
+    const fewer = mergeFacts(facts, [], 7, { maxFacts: 3, maxChars: 100_000 });
     for (const { text } of corrections) expect(texts(fewer.facts)).toContain(text);
     expect(fewer.dropped).toContain('Never email me; phone me at 555-0142 instead.');
     expect(fewer.dropped).toContain('I prefer the matte black finish.');
@@ -275,6 +275,33 @@ describe('mergeFacts', () => {
     ]);
   });
 
+  it('should take a choice stated against its alternative as a fact, and not chat that goes on after a "not"', () => {
+    // The fifty-ninth outside trial: "Use pnpm, not npm." was never a fact, and an agent went back to npm.
+    const found = extractFacts([
+      userText(
+        'Use pnpm, not npm. Go with vitest rather than jest. Ship it by courier instead of post. ' +
+          'Looks good, not sure about the rest of it though. Should we use pnpm, not npm?',
+      ),
+    ]);
+    expect(texts(found)).toEqual([
+      'Use pnpm, not npm.',
+      'Go with vitest rather than jest.',
+      'Ship it by courier instead of post.',
+    ]);
+  });
+
+  it('should rank a standing request asked as a question with the statements, not with the questions', () => {
+    // The fifty-ninth outside trial: "Could you always cc …?" ranked as a question and went before the user's chat.
+    const request = { text: 'Could you always cc legal@acme.example on refund emails?', addedAt: 1, lastSeen: 1 };
+    const asked = { text: 'Can you check whether invoice INV-7781 was paid?', addedAt: 1, lastSeen: 1 };
+    // Questions of eighty shapes (no template among them), each seen more recently.
+    const name = (at: number) => String.fromCharCode(97 + (at % 26), 97 + Math.floor(at / 26));
+    const questions = Array.from({ length: 80 }, (_, at) => ({ text: `Is the ${name(at)} batch ready?` }));
+    const { facts } = mergeFacts([request, asked], questions, 2, { maxFacts: 60, maxChars: 100_000 });
+    expect(texts(facts)).toContain(request.text);
+    expect(texts(facts)).not.toContain(asked.text);
+  });
+
   it("should keep the user's own id through many later pastes of constraint-worded notes, on a small room", () => {
     // The thirty-first outside trial: an id stated before 8,000 characters of notes, then a paste a turn; at 16k the
     // room holds about seventeen facts, and by recency alone the id went at the fourth compaction (here the third).
@@ -396,6 +423,23 @@ describe('parseKeyFacts', () => {
     expect(facts).toHaveLength(2);
   });
 
+  it("should take a summarizer's copy of the user's transcript line for the user's fact, not a second one", () => {
+    // The fifty-ninth outside trial: "[user]: Never touch src/legacy/." listed under the summarizer's heading beside
+    // the user's "Never touch src/legacy/.".
+    const own = { text: 'Never touch src/legacy/.', addedAt: 1, lastSeen: 1 };
+    const copies = ['[user]: Never touch src/legacy/.', 'User: never touch src/legacy/'];
+    const { facts } = mergeFacts(
+      [own],
+      copies.map((text) => ({ text, restated: true })),
+      2,
+      {
+        maxFacts: 5,
+        maxChars: 1_000,
+      },
+    );
+    expect(facts).toEqual([{ ...own, lastSeen: 2 }]);
+  });
+
   it("should not take the guard's own text a summarizer copied for a fact", () => {
     // The fifty-fourth outside trial: earlier summaries' headings and a masked result's placeholder filled the list.
     const summary = [
@@ -489,7 +533,7 @@ describe('mergeFacts: routine lines with their own ids', () => {
     );
     const all = mergeEach(['Never use the staging DB db-staging-3.', ...marked]);
     expect(all).toHaveLength(9);
-    // The six latest of the template keep the user's rank; the older go first.
+    // The latest of the template keeps the user's rank; the older go first, the oldest first.
     const tight = texts(mergeFacts(all, [], 9, { maxFacts: 7, maxChars: 100_000 }).facts);
     expect(tight).toEqual(['Never use the staging DB db-staging-3.', ...marked.slice(2)]);
   });
@@ -515,6 +559,28 @@ describe('mergeFacts: routine lines with their own ids', () => {
     for (const rule of rules) expect(facts).toContain(rule);
   });
 
+  it("should keep the user's rules, a cap and a standing request through 25 kinds of status line on a small room", () => {
+    // The fifty-ninth trial on an 8k window (about 45 facts of room): two of every kind at the user's rank, fifty
+    // status lines seen more recently, pushed out four of eight rules, the refund cap and the standing request.
+    const rules = [
+      'Never refund more than $500 without my written approval.',
+      'Could you always cc legal@acme-pay.example on any message that mentions a chargeback?',
+      ...['db-01', 'db-02', 'pay-gw-01', 'pay-gw-02', 'kafka-01', 'kafka-02', 'vault-01', 'ldap-01'].map(
+        (host) => `Never reboot host ${host}.`,
+      ),
+    ];
+    const kinds = Array.from({ length: 25 }, (_, k) => `Gauge ${String.fromCharCode(97 + k)} reads`);
+    const status = Array.from({ length: 150 }, (_, i) => `${kinds[i % 25]} ${100 + i} on node n${i % 7}.`);
+    let facts: DurableFact[] = [];
+    [...rules, ...status].forEach((message, index) => {
+      facts = mergeFacts(facts, extractFacts([userText(message)]), index + 1, {
+        maxFacts: 45,
+        maxChars: 100_000,
+      }).facts;
+    });
+    for (const rule of rules) expect(texts(facts)).toContain(rule);
+  });
+
   it('should keep every item of a list the user wrote in one message, whatever its shape (trial 59)', () => {
     const files = [1, 2, 3, 4, 5].map((k) => `src/billing/invoice-v${k}.ts`);
     const routine = Array.from({ length: 70 }, (_, i) => `Now check line ${100 + i} of invoice-v${1 + (i % 5)}.ts.`);
@@ -522,6 +588,22 @@ describe('mergeFacts: routine lines with their own ids', () => {
       mergeEach([`The files to edit are these five:\n${files.map((f) => `- ${f}`).join('\n')}`, ...routine]),
     );
     for (const file of files) expect(facts).toContain(`- ${file}`);
+  });
+
+  it("should keep a user's few statements of one shape, told in separate messages, through a long routine template", () => {
+    // Review 52: beyond a template's two most recent, a third release date ranked with sixty lines of chatter and,
+    // the oldest, went first.
+    const releases = [
+      'Release 1 ships on 2027-01-10.',
+      'Release 2 ships on 2027-02-14.',
+      'Release 3 ships on 2027-03-20.',
+    ];
+    const prices = [100, 200, 300, 400].map((sku, i) => `SKU-${sku} costs $${40 + i * 5}.`);
+    const chatter = Array.from({ length: 60 }, (_, i) => `Thanks, turn ${100 + i}.`);
+    const facts = texts(mergeEach([...releases, ...prices, ...chatter]));
+    for (const fact of [...releases, ...prices]) expect(facts).toContain(fact);
+    expect(facts).toContain(chatter.at(-1));
+    expect(facts).toHaveLength(MAX_DURABLE_FACTS);
   });
 
   it('should keep a correction with the stale value it corrects, however many routine lines follow', () => {

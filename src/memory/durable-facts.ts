@@ -71,10 +71,18 @@ const FACT_OVERHEAD_CHARS = 3;
 /** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
 const MARKED_SHARE = 0.5;
 
+/**
+ * The speaker's label of a transcript line ("[user]: ", "User: "): a summarizer that copies the user's line from the
+ * transcript it was shown lists it with the label, and without this the copy was a second fact under the summarizer's
+ * heading beside the user's own (the fifty-ninth trial).
+ */
+const USER_LABEL = /^\[?user\]?:\s*/i;
+
 /** Normalised key used to recognise the same fact again. */
 function factKey(text: string): string {
   return text
     .replace(LIST_MARKERS, '')
+    .replace(USER_LABEL, '')
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .replace(/[.;,!]+$/, '')
@@ -161,7 +169,10 @@ export function mergeFacts(
     if (repeats.has(fact) || chat.has(fact) || isQuestion(fact.text)) return 1;
     return fact.listed ? 2 : 3;
   };
-  const ranked = [...all].sort((a, b) => first(b) - first(a) || byRecency(a, b));
+  // Of the repeats, the shallowest first: each template's third most recent, then each one's fourth, … (a few dates
+  // told apart in separate messages outlive the older lines of a routine template).
+  const depth = (fact: DurableFact): number => repeats.get(fact) ?? 0;
+  const ranked = [...all].sort((a, b) => first(b) - first(a) || depth(a) - depth(b) || byRecency(a, b));
   const kept = new Set<DurableFact>();
   let chars = 0;
   for (const fact of ranked) {

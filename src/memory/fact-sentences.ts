@@ -11,6 +11,19 @@ const IDENTIFIER =
 const CONSTRAINT =
   /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
 /**
+ * A choice stated against its alternative ("Use pnpm, not npm.", "vitest instead of jest", "rather than a refund"):
+ * a preference with no constraint word (the fifty-ninth trial's "use pnpm, not npm" was never a fact). ", not" only
+ * when a few words end the sentence or its clause, else "Looks good, not sure about the rest though." would be a rule.
+ */
+const PREFERENCE =
+  /\b(?:instead of|rather than)\b|,\s*(?:and |but )?not\s+[^\s,;:?!]+(?:\s+[^\s,;:?!]+){0,2}(?:[,;]|[.!]?$)/i;
+/**
+ * A request the user asks as a question that holds for the rest of the session ("Could you always cc legal@acme.com
+ * on refunds?"): an instruction, not a question (the fifty-ninth trial ranked it with the user's questions).
+ */
+const STANDING_REQUEST =
+  /^(?:please,?\s+)?(?:could|can|would|will) you (?:please )?(?:always|never|from now on|going forward|make sure)\b/i;
+/**
  * Words that say a sentence changes what the user said before ("Actually, I changed my mind: walnut finish, please.",
  * "email is fine from now on"). Such a sentence is a fact when it shares a word with a fact already kept (the one it
  * corrects): without it, a correction in plain words was never a candidate while the sentence it corrected stayed
@@ -50,7 +63,7 @@ export const LIST_MARKERS = /^\s*(?:(?:[-*•]|\d{1,3}[.)])\s+)+/;
 
 /** Whether a sentence states a constraint ("must", "never", "always", "don't", "at most" …). */
 export function statesConstraint(sentence: string): boolean {
-  return CONSTRAINT.test(sentence);
+  return CONSTRAINT.test(sentence) || PREFERENCE.test(sentence.trimEnd());
 }
 
 /** Whether a sentence is a fact candidate by its own words: an identifier, a constraint or who the user is. */
@@ -58,9 +71,12 @@ export function isCandidate(sentence: string): boolean {
   return IDENTIFIER.test(sentence) || statesConstraint(sentence) || INTRODUCTION.test(sentence);
 }
 
-/** A question: what the user asked for, not what they stated; it ranks below their statements (trial 55). */
+/**
+ * A question: what the user asked for, not what they stated; it ranks below their statements (trial 55). A standing
+ * request asked as a question is an instruction.
+ */
 export function isQuestion(text: string): boolean {
-  return text.trimEnd().endsWith('?');
+  return text.trimEnd().endsWith('?') && !STANDING_REQUEST.test(text.replace(LIST_MARKERS, ''));
 }
 
 /** Words too common to tie a correction to a fact, and the correction words themselves. */

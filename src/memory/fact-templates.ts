@@ -11,8 +11,6 @@ interface Fact {
   readonly listed?: true | undefined;
 }
 
-/** Facts of one template (their text with every numbered word as `#`) kept at their own rank; older ones rank lower. */
-const TEMPLATE_KEEP = 2;
 /** A template with a word of letters: a bare value ("ORD-77415-QX", "2027-01-22") is an answer, not a routine line. */
 const WORDED = /\p{L}/u;
 /** What separates words: a word is a run of letters, digits and `_ # -` ("TCK-4089", "U#12", "v2", "126"). */
@@ -21,24 +19,24 @@ const WORD_BREAK = /([^\p{L}\p{N}_#-]+)/u;
 const NUMBERED = /[\p{N}#]/u;
 
 /**
- * The user's facts that repeat a template beyond its `TEMPLATE_KEEP` most recent: sentences that differ only in
- * their numbered words ("Thanks, turn 126.", "Show me panels, batch 125.", "Please look at ticket TCK-4089 next.")
- * are routine lines, and rank below the user's other words, above a paste's data; they are kept while there is room.
- * Without this, sixty such lines of later chatter, each seen more recently, pushed "Never email me", the budget and
- * the order ids out of the facts, and the agent e-mailed the user (the forty-first outside trial); with numbers alone
- * and not ids, 59 ticket lines pushed out the opening's order id and "Never use the staging DB db-staging-3" (the
- * fifty-seventh). Ranking constraint words or the oldest statements above recency instead let a stale "budget at most
- * $400" outlive "Actually, make that $600" (review 34, review 51). Some facts never count (`standsAlone`). Keeping
- * six of every template instead of two, or demoting only templates of five facts or more, let 25 kinds of status
- * line push out eight rules (the fifty-ninth trial: the demotion came too late, at a template's fifth line); the
- * price of two: a user's third and later statements of one shape told apart (three release dates, four prices)
- * rank with chatter and go first (review 52).
+ * The user's facts that repeat a template beyond its most recent, each with its depth (0 for the most recent of
+ * them): sentences that differ only in their numbered words ("Thanks, turn 126.", "Please look at ticket TCK-4089
+ * next.") are routine lines, and rank below the user's other words, above a paste's data, the shallowest first (each
+ * template's second most recent, then each one's third …); they are kept while there is room. Without this, sixty
+ * such lines of later chatter, each seen more recently, pushed "Never email me", the budget and the order ids out of
+ * the facts (the forty-first outside trial); with numbers alone and not ids, 59 ticket lines pushed out the opening's
+ * order id and "Never use the staging DB db-staging-3" (the fifty-seventh). Ranking constraint words or the oldest
+ * statements above recency instead let a stale "budget at most $400" outlive "Actually, make that $600" (review 34,
+ * review 51). Some facts never count (`standsAlone`). Keeping more of every template at the user's rank let 25 kinds
+ * of status line push out the user's rules on a small room (the fifty-ninth trial: six each, eight rules; two each,
+ * four rules, the refund cap and a standing request); by depth, three release dates or four prices told apart in
+ * separate messages keep their older ones ahead of a routine template's older lines (review 52).
  */
 export function templateRepeats<T extends Fact>(
   facts: readonly T[],
   byRecency: (a: T, b: T) => number,
   keyOf: (text: string) => string,
-): Set<T> {
+): Map<T, number> {
   const byTemplate = new Map<string, T[]>();
   for (const fact of facts) {
     const template = standsAlone(fact) ? '' : templateOf(keyOf(fact.text));
@@ -47,9 +45,12 @@ export function templateRepeats<T extends Fact>(
     if (group) group.push(fact);
     else byTemplate.set(template, [fact]);
   }
-  const repeats = new Set<T>();
+  const repeats = new Map<T, number>();
   for (const group of byTemplate.values())
-    if (group.length > TEMPLATE_KEEP) for (const fact of group.sort(byRecency).slice(TEMPLATE_KEEP)) repeats.add(fact);
+    group
+      .sort(byRecency)
+      .slice(1) // all but the most recent
+      .forEach((fact, depth) => repeats.set(fact, depth));
   return repeats;
 }
 
