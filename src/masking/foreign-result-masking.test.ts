@@ -1,9 +1,11 @@
+import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import {
   foreignContext,
   foreignToolResult,
   functionCall,
   functionResponse,
+  modelText,
   userText,
 } from '../../test/support/builders.js';
 import { foreignResultOf } from '../content/foreign-result.js';
@@ -120,6 +122,17 @@ describe("maskKeepFrom with other agents' results in the in-flight turn", () => 
     expect(maskKeepFrom(turn, 3)).toBe(0);
     const answered = [...turn, functionCall('write', {}), functionResponse('write', { ok: 'yes' })];
     expect(maskKeepFrom([...answered, foreignToolResult('critic', 'review', pages)], 1)).toBe(5);
+  });
+
+  it('should reach those before its latest answer of the turn, and only those, in a loop that runs it again', () => {
+    // The sixtieth outside trial: a LoopAgent's writer, with no tools, was summarized on 43 of its 60 calls.
+    const looped = [...turn, modelText('Draft 1.'), foreignToolResult('searcher', 'web_search', pages)];
+    expect(maskKeepFrom(looped, 3)).toBe(4);
+    // A call of its own is no answer: what it was handed before it stays while it works on it.
+    const working = [...turn, functionCall('write', {}), functionResponse('write', { ok: 'yes' })];
+    expect(maskKeepFrom(working, 3)).toBe(0);
+    const thinking: Content = { role: 'model', parts: [{ text: 'Planning the draft.', thought: true }] };
+    expect(maskKeepFrom([...turn, thinking], 3)).toBe(0);
   });
 
   it('should reach those before the results it keeps, which it has acted on since', () => {

@@ -44,18 +44,30 @@ const MIN_MASKED_TOKENS = 150;
  * (or code runs' outputs) of the in-flight turn (after the user's latest request) are kept, the latest one always
  * (`keepRecent` is at least 1); results of completed turns are maskable, since the alternative when a compaction is
  * due is to summarize them away. Other agents' results in the in-flight turn are maskable only before this agent's
- * kept results, which it has acted on since: those after them, or in a turn where it has no results yet, are what it
- * was just handed (the nineteenth review: a hand-off's data masked, unrecoverable on a small window).
+ * kept results, which it has acted on since, or before its latest answer of the turn (a `LoopAgent` or a pipeline
+ * that runs it again: what it answered on is a finished step to it; the sixtieth outside trial's writer, with no
+ * tools, was summarized on 43 of its 60 calls in one loop). Those after, or in a turn where it has neither, are
+ * what it was just handed (the nineteenth review: a hand-off's data masked, unrecoverable on a small window).
  */
 export function maskKeepFrom(contents: readonly Content[], keepRecent: number): number {
   const turnStart = Math.max(0, latestUserRequestIndex(contents));
   let kept = 0;
+  let earliestKept = contents.length;
   for (let i = contents.length - 1; i > turnStart; i--) {
     if (!isOwnToolResult(contents[i])) continue;
     kept++;
+    earliestKept = i;
     if (kept === Math.max(1, keepRecent)) return i;
   }
+  for (let i = earliestKept - 1; i > turnStart; i--) if (isAnswer(contents[i])) return i;
   return turnStart;
+}
+
+/** This agent's answer: a content of its own with words and no call (another agent's reaches it as a user's text). */
+function isAnswer(content: Content | undefined): boolean {
+  if (content?.role !== 'model') return false;
+  const parts = content.parts ?? [];
+  return parts.some((part) => part.text && !part.thought) && !parts.some((part) => part.functionCall);
 }
 
 /** `content`'s function responses replaced by placeholders; the same object when none changes. */

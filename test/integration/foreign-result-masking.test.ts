@@ -7,7 +7,7 @@
  * tool reads them back from the searcher's event, which stays as it was. What the agent was just handed in the
  * turn in flight is never masked (the nineteenth review: a hand-off's data, unrecoverable on a small window).
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, Runner, SequentialAgent } from '@google/adk';
+import { FunctionTool, InMemorySessionService, LlmAgent, LoopAgent, Runner, SequentialAgent } from '@google/adk';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
@@ -170,5 +170,59 @@ describe("other agents' results", () => {
     expect(results).toHaveLength(6);
     for (const text of results.slice(0, 3)) expect(text).toMatch(/context_guard_masked.*not recoverable by this agent/);
     for (const text of results.slice(3)) expect(text).toContain('The vault answer is amber lantern 2.');
+  });
+});
+
+describe("other agents' results in a loop of one turn", () => {
+  /** A searcher and a writer with no tools, run `iterations` times in one turn by a LoopAgent. */
+  async function loop(window: number, iterations: number) {
+    let round = 0;
+    const search = new FunctionTool({
+      name: 'web_search',
+      description: 'Searches the web.',
+      execute: async () => pages(++round, 60),
+    });
+    const model = (script: ModelScript) =>
+      new ScriptedLlm({ model: 'gemini-2.5-flash', window, countTokens: proportionalCounter(1.1), script });
+    const writerModel = model(({ index }) => ({ content: { role: 'model', parts: [{ text: `Draft ${index}.` }] } }));
+    const searcher = new LlmAgent({
+      name: 'searcher',
+      model: model(searcherScript),
+      instruction: 'Search.',
+      tools: [search],
+    });
+    const writer = new LlmAgent({ name: 'writer', model: writerModel, instruction: 'Write the report.' });
+    const root = new LoopAgent({ name: 'research', subAgents: [searcher, writer], maxIterations: iterations });
+    const records: CompactionRecord[] = [];
+    const guard = new ContextGuard({
+      contextWindow: window,
+      summarizer: new ScriptedSummarizerLlm(),
+      modelWindows: { 'scripted-summarizer': 1_000_000 },
+      onCompaction: (record) => void records.push(record),
+    });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: APP, agent: root, sessionService, plugins: [guard] });
+    const session = await sessionService.createSession({ appName: APP, userId: 'u' });
+    const errors: string[] = [];
+    const newMessage = { role: 'user', parts: [{ text: 'Write the storage report, one section a round.' }] };
+    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
+      if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
+    return { writer: writerModel, records: records.filter((record) => record.agentName === 'writer'), errors };
+  }
+
+  it('should mask for room what the writer answered on in earlier rounds, not summarize it on most calls', async () => {
+    // The sixtieth outside trial: a LoopAgent's writer, with no tools, was summarized on 43 of its 60 calls.
+    const { writer, records, errors } = await loop(16_000, 14);
+    expect(errors).toEqual([]);
+    expect(writer.requests).toHaveLength(14);
+    expect(writer.requests.filter((request) => request.rejected)).toEqual([]);
+    expect(records).toEqual([]);
+    const last = writer.requests.at(-1)!.contents;
+    // The latest round's pages whole, the first round's a placeholder that names them.
+    expect(resultOfTurn(last, 14)).toContain('amber lantern 14');
+    expect(resultOfTurn(last, 1)).toContain('context_guard_masked');
+    expect(resultOfTurn(last, 1)).toContain('WEB-1-0');
+    // The user's request is in every call.
+    for (const request of writer.requests) expect(userTextOf(request.contents)).toContain('storage report');
   });
 });

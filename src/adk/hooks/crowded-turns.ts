@@ -31,7 +31,7 @@ export class CrowdedTurns {
     if (count !== CROWDED_AT) return;
     this.said.inform(
       `crowded-turn\u0000${record.agentName}`,
-      `${LOG_PREFIX} agent '${record.agentName}': compacted ${CROWDED_AT} times within one turn: what each request must keep (instruction, tools, pins, the turn's own messages) leaves the window room for only a tool result or two, so each new result needs a summary. A larger window, a shorter instruction or smaller tool results (toolOutputTruncation) stop this.`,
+      `${LOG_PREFIX} agent '${record.agentName}': compacted ${CROWDED_AT} times within one turn: what each request must keep (instruction, tools, pins, the turn's own messages, what other agents handed it since its latest answer) leaves the window room for only a tool result or two, so each new result needs a summary. A larger window, a shorter instruction, smaller tool results (toolOutputTruncation) or smaller hand-offs between agents (an outputKey summary; includeContents: 'none' for an agent fed by state alone) stop this.`,
     );
   }
 }
