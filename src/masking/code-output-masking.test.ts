@@ -72,8 +72,7 @@ describe('masking the output of a code run', () => {
     const contents = [userText('Totals?'), ran(output), userText('And again?'), ran(output), ran(output)];
     expect(maskKeepFrom(contents, 1)).toBe(4);
     expect(maskKeepFrom(contents, 2)).toBe(3);
-    // No run in the turn: up to its answer, where nothing is a result.
-    expect(maskKeepFrom([...contents.slice(0, 3), modelText('Sure.')], 1)).toBe(3);
+    expect(maskKeepFrom([...contents.slice(0, 3), modelText('Sure.')], 1)).toBe(2);
   });
 
   it("should not count another agent's code runs, copied into its `For context:` content, as this agent's", () => {

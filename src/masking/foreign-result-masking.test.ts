@@ -132,7 +132,10 @@ describe("maskKeepFrom with other agents' results in the in-flight turn", () => 
     const working = [...turn, functionCall('write', {}), functionResponse('write', { ok: 'yes' })];
     expect(maskKeepFrom(working, 3)).toBe(0);
     const thinking: Content = { role: 'model', parts: [{ text: 'Planning the draft.', thought: true }] };
-    expect(maskKeepFrom([...turn, thinking], 3)).toBe(0);
+    expect(maskKeepFrom([...turn, thinking, foreignToolResult('searcher', 'web_search', pages)], 3)).toBe(0);
+    // Review 53: a remark streamed before a call is stored as a content of its own; it is no answer either.
+    const remark = [...turn, modelText('Let me check the ledger first.'), functionCall('ledger', {})];
+    expect(maskKeepFrom([...remark, functionResponse('ledger', { ok: 'yes' })], 3)).toBe(0);
   });
 
   it('should reach those before the results it keeps, which it has acted on since', () => {

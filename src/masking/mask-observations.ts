@@ -59,13 +59,17 @@ export function maskKeepFrom(contents: readonly Content[], keepRecent: number): 
     earliestKept = i;
     if (kept === Math.max(1, keepRecent)) return i;
   }
-  for (let i = earliestKept - 1; i > turnStart; i--) if (isAnswer(contents[i])) return i;
+  for (let i = earliestKept - 1; i > turnStart; i--) if (isAnswer(contents[i], contents[i + 1])) return i;
   return turnStart;
 }
 
-/** This agent's answer: a content of its own with words and no call (another agent's reaches it as a user's text). */
-function isAnswer(content: Content | undefined): boolean {
-  if (content?.role !== 'model') return false;
+/**
+ * This agent's answer: a content of its own with words and no call (another agent's reaches it as a user's text),
+ * after which others spoke. A remark streamed before a call is stored as a content of its own, followed by the call
+ * (ADK's SSE aggregation): no answer (review 53).
+ */
+function isAnswer(content: Content | undefined, next: Content | undefined): boolean {
+  if (content?.role !== 'model' || next === undefined || next.role === 'model' || isOwnToolResult(next)) return false;
   const parts = content.parts ?? [];
   return parts.some((part) => part.text && !part.thought) && !parts.some((part) => part.functionCall);
 }

@@ -280,7 +280,9 @@ describe('mergeFacts', () => {
     const found = extractFacts([
       userText(
         'Use pnpm, not npm. Go with vitest rather than jest. Ship it by courier instead of post. ' +
-          'Looks good, not sure about the rest of it though. Should we use pnpm, not npm?',
+          'Looks good, not sure about the rest of it though. Should we use pnpm, not npm? ' +
+          // Review 53: chat with a "not" or an "instead of" is no rule.
+          'It works, not sure why. Thanks, not yet. I had tea instead of coffee, so I am slow.',
       ),
     ]);
     expect(texts(found)).toEqual([
@@ -604,6 +606,46 @@ describe('mergeFacts: routine lines with their own ids', () => {
     for (const fact of [...releases, ...prices]) expect(facts).toContain(fact);
     expect(facts).toContain(chatter.at(-1));
     expect(facts).toHaveLength(MAX_DURABLE_FACTS);
+  });
+
+  it('should keep the opening facts through numbered status lines that say "not" or "instead of" (review 53)', () => {
+    const opening = 'My order id is ORD-77415-QX. Never use the staging DB db-staging-3.';
+    const builds = Array.from({ length: 80 }, (_, i) => `Build ${400 + i} passed, not bad.`);
+    const deploys = Array.from({ length: 80 }, (_, i) => `Deploy ${i} took ${3 + (i % 4)} minutes instead of 5.`);
+    const facts = texts(mergeEach([opening, ...builds, ...deploys]));
+    expect(facts).toContain('My order id is ORD-77415-QX.');
+    expect(facts).toContain('Never use the staging DB db-staging-3.');
+  });
+
+  it("should take a template's latest as the user said it last, not as a summarizer restated it (review 53)", () => {
+    const stale = 'Use server web-01 for the import.';
+    const fix = 'Use server web-07 for the import.';
+    // Forty other facts of forty shapes (no numbered word), then a summary of a copy of the stale line and 39 picks.
+    const name = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
+    const others = Array.from({ length: 40 }, (_, i) => `Never drop the ${name(i)} table.`);
+    const restated = [`[user]: ${stale}`, ...Array.from({ length: 39 }, (_, i) => `Shard S-${500 + i} holds rows.`)];
+    let facts = mergeEach([stale, fix, ...others]);
+    facts = mergeFacts(
+      facts,
+      restated.map((text) => ({ text, restated: true })),
+      50,
+      LIMITS,
+    ).facts;
+    expect(texts(facts)).toContain(fix);
+    expect(texts(facts).indexOf(fix)).toBeGreaterThan(texts(facts).indexOf(stale));
+  });
+
+  it("should rank the earlier of a user's two same-shape facts above the summarizer's picks (review 53)", () => {
+    const pair = ['Please refund order ORD-5521 to my card.', 'Please refund order ORD-5522 to my card.'];
+    let facts = mergeEach(pair);
+    for (let k = 0; k < 3; k++) {
+      const picks = Array.from({ length: 25 }, (_, i) => ({
+        text: `Invoice INV-${k}${100 + i} is open.`,
+        restated: true,
+      }));
+      facts = mergeFacts(facts, picks, 3 + k, LIMITS).facts;
+    }
+    for (const fact of pair) expect(texts(facts)).toContain(fact);
   });
 
   it('should keep a correction with the stale value it corrects, however many routine lines follow', () => {

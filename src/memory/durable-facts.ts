@@ -20,15 +20,16 @@
  * "don't forget"...) is marked so; a paste marks nothing (review 8). The list is
  * bounded (count and characters); when it must shrink, the newest marked facts,
  * up to half the list, stay whatever the characters, then the user's own words
- * (a paste's first and last candidates are the words around it), then what only
- * the summarizer listed, then the older repeats of one template (the user's
- * sentences that differ only in their numbered words: numbers and ids) and the user's questions, then a paste's data; within
+ * (a paste's first and last candidates are the words around it), then the
+ * second latest of a template (the user's sentences that differ only in their numbered words: numbers and ids), then
+ * what only the summarizer listed, then a template's older facts and the user's questions, then a paste's data; within
  * each, the most recently seen, then the newest, and every drop is reported.
  */
 import { truncateEnd } from '../text/truncate-text.js';
 import { GUARD_HEADINGS, holdsGuardMarker } from '../text/guard-markers.js';
 import { templateRepeats } from './fact-templates.js';
 import { correctsAlone, isQuestion, LIST_MARKERS, telling } from './fact-sentences.js';
+import { factKey } from './fact-key.js';
 
 export interface DurableFact {
   /** The fact, verbatim. */
@@ -70,24 +71,6 @@ const FACT_OVERHEAD_CHARS = 3;
 
 /** At most this share of the list is kept ahead of the others for being marked (the newest marked first). */
 const MARKED_SHARE = 0.5;
-
-/**
- * The speaker's label of a transcript line ("[user]: ", "User: "): a summarizer that copies the user's line from the
- * transcript it was shown lists it with the label, and without this the copy was a second fact under the summarizer's
- * heading beside the user's own (the fifty-ninth trial).
- */
-const USER_LABEL = /^\[?user\]?:\s*/i;
-
-/** Normalised key used to recognise the same fact again. */
-function factKey(text: string): string {
-  return text
-    .replace(LIST_MARKERS, '')
-    .replace(USER_LABEL, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .replace(/[.;,!]+$/, '')
-    .trim();
-}
 
 /**
  * The summarizer's facts less those that restate one of the user's (`own`) as the same fact: the user's exact words
@@ -135,19 +118,7 @@ export function mergeFacts(
   compaction: number,
   limits: FactLimits,
 ): { facts: DurableFact[]; dropped: string[] } {
-  const byKey = new Map<string, DurableFact>();
-  for (const fact of previous) byKey.set(factKey(fact.text), fact);
-  for (const found of candidates) {
-    const candidate = asCorrection(found, byKey);
-    const key = candidate === undefined ? '' : factKey(candidate.text);
-    if (candidate === undefined || key.length === 0) continue;
-    const known = byKey.get(key);
-    // Said again in the user's own words, a fact moves to the end: the list reads oldest first, and what the user said
-    // last comes last (review 47: "phone me", then "email me from now on", then "phone me" again read as email).
-    if (known && originOf(candidate, candidate.restated) === 'user') byKey.delete(key);
-    byKey.set(key, seenAgain(known, candidate, compaction));
-  }
-  const all = [...byKey.values()];
+  const all = merged(previous, candidates, compaction);
   // Keep the newest marked facts up to their share, then the most recently seen, newest first; then restore the
   // original order. Without the share, a user who asks to remember in every message would have every later fact
   // dropped at the compaction that first sees it (review 9). Of facts as recent, the later in the list comes first:
@@ -161,18 +132,63 @@ export function mergeFacts(
       .sort(byRecency)
       .slice(0, Math.floor(limits.maxFacts * MARKED_SHARE)),
   );
-  const repeats = templateRepeats(all, byRecency, factKey);
-  const chat = olderCorrections(all, byRecency);
-  const first = (fact: DurableFact): number => {
-    if (marked.has(fact)) return 4;
-    if (fact.pasted) return 0;
-    if (repeats.has(fact) || chat.has(fact) || isQuestion(fact.text)) return 1;
-    return fact.listed ? 2 : 3;
+  const kept = keptWithin(ranked(all, marked, byRecency, position), marked, limits);
+  return {
+    facts: all.filter((fact) => kept.has(fact)),
+    dropped: all.filter((fact) => !kept.has(fact)).map((fact) => fact.text),
   };
-  // Of the repeats, the shallowest first: each template's third most recent, then each one's fourth, … (a few dates
-  // told apart in separate messages outlive the older lines of a routine template).
+}
+
+/** `previous` with `candidates` merged in at compaction number `compaction`, in the list's order. */
+function merged(
+  previous: readonly DurableFact[],
+  candidates: readonly FactCandidate[],
+  compaction: number,
+): DurableFact[] {
+  const byKey = new Map<string, DurableFact>();
+  for (const fact of previous) byKey.set(factKey(fact.text), fact);
+  for (const found of candidates) {
+    const candidate = asCorrection(found, byKey);
+    const key = candidate === undefined ? '' : factKey(candidate.text);
+    if (candidate === undefined || key.length === 0) continue;
+    const known = byKey.get(key);
+    // Said again in the user's own words, a fact moves to the end: the list reads oldest first, and what the user said
+    // last comes last (review 47: "phone me", then "email me from now on", then "phone me" again read as email).
+    if (known && originOf(candidate, candidate.restated) === 'user') byKey.delete(key);
+    byKey.set(key, seenAgain(known, candidate, compaction));
+  }
+  return [...byKey.values()];
+}
+
+/** The facts in the order they are kept: by rank (marked first, a paste's data last), then as `byRecency`. */
+function ranked(
+  all: readonly DurableFact[],
+  marked: ReadonlySet<DurableFact>,
+  byRecency: (a: DurableFact, b: DurableFact) => number,
+  position: ReadonlyMap<DurableFact, number>,
+): DurableFact[] {
+  // A template's latest is the one the user said last (the list's order), not the one a summarizer restated last
+  // (review 53: a restated stale server outranked the user's later correction in the same shape).
+  const repeats = templateRepeats(all, (a, b) => (position.get(b) ?? 0) - (position.get(a) ?? 0), factKey);
+  const chat = olderCorrections(all, byRecency);
   const depth = (fact: DurableFact): number => repeats.get(fact) ?? 0;
-  const ranked = [...all].sort((a, b) => first(b) - first(a) || depth(a) - depth(b) || byRecency(a, b));
+  const first = (fact: DurableFact): number => {
+    if (marked.has(fact)) return 5;
+    if (fact.pasted) return 0;
+    if (depth(fact) > 0 || chat.has(fact) || isQuestion(fact.text)) return 1;
+    // A template's second latest ranks above the summarizer's picks: the first of two refunds asked in one shape
+    // outlived three summaries of picks (review 53), and below the user's other words: two each of 25 kinds of
+    // status line pushed out four rules (the fifty-ninth trial).
+    if (repeats.has(fact)) return 3;
+    return fact.listed ? 2 : 4;
+  };
+  // Of the older repeats, the shallowest first: each template's third latest, then each one's fourth, … (a few dates
+  // told apart in separate messages outlive the older lines of a routine template).
+  return [...all].sort((a, b) => first(b) - first(a) || depth(a) - depth(b) || byRecency(a, b));
+}
+
+/** The facts of `ranked` kept within `limits`, in its order. */
+function keptWithin(ranked: readonly DurableFact[], marked: ReadonlySet<DurableFact>, limits: FactLimits) {
   const kept = new Set<DurableFact>();
   let chars = 0;
   for (const fact of ranked) {
@@ -184,10 +200,7 @@ export function mergeFacts(
     kept.add(fact);
     chars += lineChars(fact);
   }
-  return {
-    facts: all.filter((fact) => kept.has(fact)),
-    dropped: all.filter((fact) => !kept.has(fact)).map((fact) => fact.text),
-  };
+  return kept;
 }
 
 /**

@@ -11,12 +11,14 @@ const IDENTIFIER =
 const CONSTRAINT =
   /\b(must|never|always|only|don't|do not|without|at most|at least|no more than|deadline|budget|required?|avoid|allerg\w*|prefer(?:s|red|ence)?|forbidden|not allowed)\b/i;
 /**
- * A choice stated against its alternative ("Use pnpm, not npm.", "vitest instead of jest", "rather than a refund"):
- * a preference with no constraint word (the fifty-ninth trial's "use pnpm, not npm" was never a fact). ", not" only
- * when a few words end the sentence or its clause, else "Looks good, not sure about the rest though." would be a rule.
+ * A choice the user tells the agent to make against its alternative ("Use pnpm, not npm.", "Go with vitest rather
+ * than jest.", "Ship it by courier instead of post."): a rule with no constraint word (the fifty-ninth trial's "use
+ * pnpm, not npm" was never a fact). Only a sentence that opens with a verb of choosing or doing: ", not" in chat or
+ * status ("It works, not sure why.", "Build 412 passed, not bad.", review 53) is none. A candidate, not a constraint:
+ * numbered lines of one shape that say it are still a template.
  */
 const PREFERENCE =
-  /\b(?:instead of|rather than)\b|,\s*(?:and |but )?not\s+[^\s,;:?!]+(?:\s+[^\s,;:?!]+){0,2}(?:[,;]|[.!]?$)/i;
+  /^(?:please,?\s+|let's\s+|we(?:'ll| will| should)?\s+|I(?:'d| would) like you to\s+)?(?:always\s+|only\s+|just\s+)?(?:use|prefer|choose|pick|go with|stick (?:with|to)|switch to|install|run|write|ship|send|book|pay|reply|answer|respond|keep|call|email|text|contact|format|store|save|put)\b[^.!?\n]{0,120}?(?:,\s*(?:and |but )?not\b|\binstead of\b|\brather than\b)/i;
 /**
  * A request the user asks as a question that holds for the rest of the session ("Could you always cc legal@acme.com
  * on refunds?"): an instruction, not a question (the fifty-ninth trial ranked it with the user's questions).
@@ -63,12 +65,17 @@ export const LIST_MARKERS = /^\s*(?:(?:[-*•]|\d{1,3}[.)])\s+)+/;
 
 /** Whether a sentence states a constraint ("must", "never", "always", "don't", "at most" …). */
 export function statesConstraint(sentence: string): boolean {
-  return CONSTRAINT.test(sentence) || PREFERENCE.test(sentence.trimEnd());
+  return CONSTRAINT.test(sentence);
 }
 
-/** Whether a sentence is a fact candidate by its own words: an identifier, a constraint or who the user is. */
+/** Whether a sentence is a fact candidate by its own words: an identifier, a constraint, a choice or who the user is. */
 export function isCandidate(sentence: string): boolean {
-  return IDENTIFIER.test(sentence) || statesConstraint(sentence) || INTRODUCTION.test(sentence);
+  return (
+    IDENTIFIER.test(sentence) ||
+    statesConstraint(sentence) ||
+    PREFERENCE.test(sentence.replace(LIST_MARKERS, '')) ||
+    INTRODUCTION.test(sentence)
+  );
 }
 
 /**

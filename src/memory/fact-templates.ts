@@ -21,8 +21,9 @@ const NUMBERED = /[\p{N}#]/u;
 /**
  * The user's facts that repeat a template beyond its most recent, each with its depth (0 for the most recent of
  * them): sentences that differ only in their numbered words ("Thanks, turn 126.", "Please look at ticket TCK-4089
- * next.") are routine lines, and rank below the user's other words, above a paste's data, the shallowest first (each
- * template's second most recent, then each one's third …); they are kept while there is room. Without this, sixty
+ * next.") are routine lines, and rank below the user's other words (the second latest above the summarizer's picks,
+ * older ones below them, the shallowest first: each template's third latest, then each one's fourth …), above a
+ * paste's data; they are kept while there is room. The latest is the one the user said last (`latestFirst`). Without this, sixty
  * such lines of later chatter, each seen more recently, pushed "Never email me", the budget and the order ids out of
  * the facts (the forty-first outside trial); with numbers alone and not ids, 59 ticket lines pushed out the opening's
  * order id and "Never use the staging DB db-staging-3" (the fifty-seventh). Ranking constraint words or the oldest
@@ -34,7 +35,7 @@ const NUMBERED = /[\p{N}#]/u;
  */
 export function templateRepeats<T extends Fact>(
   facts: readonly T[],
-  byRecency: (a: T, b: T) => number,
+  latestFirst: (a: T, b: T) => number,
   keyOf: (text: string) => string,
 ): Map<T, number> {
   const byTemplate = new Map<string, T[]>();
@@ -48,7 +49,7 @@ export function templateRepeats<T extends Fact>(
   const repeats = new Map<T, number>();
   for (const group of byTemplate.values())
     group
-      .sort(byRecency)
+      .sort(latestFirst)
       .slice(1) // all but the most recent
       .forEach((fact, depth) => repeats.set(fact, depth));
   return repeats;
