@@ -35,6 +35,8 @@ describe('planCompaction', () => {
       // Carried or marked facts: half the characters of a quarter of the whole room (875 tokens).
       factCharsCap: 1_312,
       tailBudget: 379,
+      // What an agent was just handed may keep the whole room less the summary's reserve: 3,500 - 1,275 - 96.
+      tailRoom: 2_129,
       // Half the summarizer's 10,000 window, in heuristic tokens (2,500), less the summary's cap.
       summarizerPromptTokens: 1_650,
     });

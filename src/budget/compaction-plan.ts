@@ -65,6 +65,11 @@ export interface CompactionPlan {
   readonly factCharsCap: number;
   /** Tokens of contents a split may keep verbatim after the summary. */
   readonly tailBudget: number;
+  /**
+   * Tokens of contents a split may keep at most and still bring the request under the threshold: what an agent was
+   * just handed is kept up to this, above `tailBudget` (split/select-split.ts).
+   */
+  readonly tailRoom: number;
   /** Bound on the summarizer's prompt. */
   readonly summarizerPromptTokens: number;
 }
@@ -85,6 +90,7 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
     factChars: factCharsOf(summaryCap),
     factCharsCap: factCharsOf(summaryCapFor(room, input.summaryMaxTokens)),
     tailBudget: Math.max(0, target - Math.ceil(summaryCap * SUMMARY_RESERVE_FACTOR) - SUMMARY_FRAMING_TOKENS),
+    tailRoom: Math.max(0, room - Math.ceil(summaryCap * SUMMARY_RESERVE_FACTOR) - SUMMARY_FRAMING_TOKENS),
     summarizerPromptTokens: Math.max(
       MIN_SUMMARIZER_PROMPT_TOKENS,
       Math.floor((input.summarizerWindow * input.summarizerInputRatio) / correction) - summaryCap,

@@ -279,7 +279,7 @@ describe('mergeFacts', () => {
     // The fifty-ninth outside trial: "Use pnpm, not npm." was never a fact, and an agent went back to npm.
     const found = extractFacts([
       userText(
-        'Use pnpm, not npm. Go with vitest rather than jest. Ship it by courier instead of post. ' +
+        'Use pnpm, not npm. Go with vitest rather than jest. Ship it by courier instead of post. Quote EUR not USD. ' +
           'Looks good, not sure about the rest of it though. Should we use pnpm, not npm? ' +
           // Review 53: chat with a "not" or an "instead of" is no rule.
           'It works, not sure why. Thanks, not yet. I had tea instead of coffee, so I am slow.',
@@ -289,18 +289,21 @@ describe('mergeFacts', () => {
       'Use pnpm, not npm.',
       'Go with vitest rather than jest.',
       'Ship it by courier instead of post.',
+      'Quote EUR not USD.',
     ]);
   });
 
   it('should rank a standing request asked as a question with the statements, not with the questions', () => {
     // The fifty-ninth outside trial: "Could you always cc …?" ranked as a question and went before the user's chat.
     const request = { text: 'Could you always cc legal@acme.example on refund emails?', addedAt: 1, lastSeen: 1 };
+    const later = { text: 'Could you quote prices in EUR from now on?', addedAt: 1, lastSeen: 1 };
     const asked = { text: 'Can you check whether invoice INV-7781 was paid?', addedAt: 1, lastSeen: 1 };
     // Questions of eighty shapes (no template among them), each seen more recently.
     const name = (at: number) => String.fromCharCode(97 + (at % 26), 97 + Math.floor(at / 26));
     const questions = Array.from({ length: 80 }, (_, at) => ({ text: `Is the ${name(at)} batch ready?` }));
-    const { facts } = mergeFacts([request, asked], questions, 2, { maxFacts: 60, maxChars: 100_000 });
+    const { facts } = mergeFacts([request, later, asked], questions, 2, { maxFacts: 60, maxChars: 100_000 });
     expect(texts(facts)).toContain(request.text);
+    expect(texts(facts)).toContain(later.text);
     expect(texts(facts)).not.toContain(asked.text);
   });
 
@@ -633,6 +636,19 @@ describe('mergeFacts: routine lines with their own ids', () => {
     ).facts;
     expect(texts(facts)).toContain(fix);
     expect(texts(facts).indexOf(fix)).toBeGreaterThan(texts(facts).indexOf(stale));
+  });
+
+  it('should drop an older value of one thing before another thing said in the same shape (trial 61)', () => {
+    const flights = [
+      'Flight 1 is LH 1234 on 2027-03-02.',
+      'Flight 2 is LH 1235 on 2027-03-09.',
+      'Flight 2 is LH 1237 on 2027-03-09.',
+    ];
+    const all = mergeEach(flights);
+    expect(texts(mergeFacts(all, [], 4, { maxFacts: 2, maxChars: 100_000 }).facts)).toEqual([
+      'Flight 1 is LH 1234 on 2027-03-02.',
+      'Flight 2 is LH 1237 on 2027-03-09.',
+    ]);
   });
 
   it("should rank the earlier of a user's two same-shape facts above the summarizer's picks (review 53)", () => {

@@ -18,13 +18,13 @@ const CONSTRAINT =
  * numbered lines of one shape that say it are still a template.
  */
 const PREFERENCE =
-  /^(?:please,?\s+|let's\s+|we(?:'ll| will| should)?\s+|I(?:'d| would) like you to\s+)?(?:always\s+|only\s+|just\s+)?(?:use|prefer|choose|pick|go with|stick (?:with|to)|switch to|install|run|write|ship|send|book|pay|reply|answer|respond|keep|call|email|text|contact|format|store|save|put)\b[^.!?\n]{0,120}?(?:,\s*(?:and |but )?not\b|\binstead of\b|\brather than\b)/i;
+  /^(?:please,?\s+|let's\s+|we(?:'ll| will| should)?\s+|I(?:'d| would) like you to\s+)?(?:always\s+|only\s+|just\s+)?(?:use|prefer|choose|pick|go with|stick (?:with|to)|switch to|install|run|write|ship|send|book|pay|reply|answer|respond|explain|show|speak|teach|quote|bill|charge|price|deliver|route|connect|deploy|build|test|commit|push|merge|sort|print|display|measure|keep|call|email|text|contact|format|store|save|put)\b[^.!?\n]{0,120}?(?:,?\s+(?:and |but )?not\b|\binstead of\b|\brather than\b)/i;
 /**
  * A request the user asks as a question that holds for the rest of the session ("Could you always cc legal@acme.com
  * on refunds?"): an instruction, not a question (the fifty-ninth trial ranked it with the user's questions).
  */
 const STANDING_REQUEST =
-  /^(?:please,?\s+)?(?:could|can|would|will) you (?:please )?(?:always|never|from now on|going forward|make sure)\b/i;
+  /^(?:please,?\s+)?(?:could|can|would|will) you\b[^?]{0,120}?\b(?:always|never|from now on|going forward|make sure)\b/i;
 /**
  * Words that say a sentence changes what the user said before ("Actually, I changed my mind: walnut finish, please.",
  * "email is fine from now on"). Such a sentence is a fact when it shares a word with a fact already kept (the one it

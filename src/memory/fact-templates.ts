@@ -48,11 +48,30 @@ export function templateRepeats<T extends Fact>(
   }
   const repeats = new Map<T, number>();
   for (const group of byTemplate.values())
-    group
-      .sort(latestFirst)
+    supersededLast(group.sort(latestFirst), keyOf)
       .slice(1) // all but the most recent
       .forEach((fact, depth) => repeats.set(fact, depth));
   return repeats;
+}
+
+/**
+ * A template's facts, latest first, then those a later one supersedes: one whose first numbered word a later fact of
+ * the template repeats is an older value of the same thing ("Flight 2 is LH 1235." before "Flight 2 is LH 1237."),
+ * and ranks below the template's other things ("Flight 1 is LH 1234.": the sixty-first trial kept the stale Flight 2
+ * beside its correction and lost Flight 1).
+ */
+function supersededLast<T extends Fact>(latestFirst: readonly T[], keyOf: (text: string) => string): T[] {
+  const subjects = new Set<string>();
+  const current: T[] = [];
+  const superseded: T[] = [];
+  for (const fact of latestFirst) {
+    const subject = keyOf(fact.text)
+      .split(WORD_BREAK)
+      .find((word) => NUMBERED.test(word));
+    (subject !== undefined && subjects.has(subject) ? superseded : current).push(fact);
+    if (subject !== undefined) subjects.add(subject);
+  }
+  return [...current, ...superseded];
 }
 
 /**

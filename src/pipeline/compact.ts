@@ -54,6 +54,7 @@ export async function compact(
       hasSummary: summary !== undefined,
       summaryCap: plan.summaryCap,
       tailBudget: plan.tailBudget,
+      tailRoom: plan.tailRoom,
       keepFrom: decision.sliding?.keepFrom,
       ownRequest: input.ownRequestAt,
     });

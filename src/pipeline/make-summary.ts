@@ -102,6 +102,7 @@ async function applyPrepared(
     hasSummary: true,
     summaryCap: input.plan.summaryCap,
     tailBudget: input.plan.tailBudget,
+    tailRoom: input.plan.tailRoom,
     keepFrom: undefined,
   });
   if (!next) return applied;

@@ -109,6 +109,7 @@ export function planPreparation(input: PreparationInput): PreparationRequest | u
     hasSummary: input.previous !== undefined,
     summaryCap: plan.summaryCap,
     tailBudget: Math.max(0, plan.tailBudget - growth),
+    tailRoom: Math.max(0, plan.tailRoom - growth),
     keepFrom: undefined,
   });
   if (!split) return undefined;

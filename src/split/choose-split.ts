@@ -9,6 +9,7 @@
  */
 import type { Content } from '@google/genai';
 import { MIN_SUMMARY_TOKENS, SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
+import { latestUserRequestIndex } from '../content/content-shape.js';
 import { selectSplit } from './select-split.js';
 import { newlyCovered, type SummaryCoverage } from './coverage.js';
 import type { CompactionReason } from '../budget/compaction-reason.js';
@@ -28,6 +29,8 @@ export interface ChooseSplitInput {
   readonly hasSummary: boolean;
   readonly summaryCap: number;
   readonly tailBudget: number;
+  /** The most tokens a tail may keep and still bring the request under the threshold. @default `tailBudget` */
+  readonly tailRoom?: number | undefined;
   /** Start of the sliding window's overlap, used on its schedule. */
   readonly keepFrom: number | undefined;
   /** The invocation's own message when another turn runs at the same time: kept in place of the latest one. */
@@ -51,6 +54,16 @@ export function minimumGain(masked: boolean, hasSummary: boolean, summaryCap: nu
   return hasSummary ? MIN_NEWLY_COVERED_TOKENS : MIN_SUMMARY_TOKENS + SUMMARY_FRAMING_TOKENS;
 }
 
+/**
+ * Where what the agent was just handed starts: after its latest content of the turn in flight (its answer or its
+ * call; other agents' contents reach it as a user's), or after the user's message when it has none yet.
+ */
+function handedFrom(contents: readonly Content[]): number {
+  const request = latestUserRequestIndex(contents);
+  for (let i = contents.length - 1; i > request; i--) if (contents[i]?.role === 'model') return i + 1;
+  return request + 1;
+}
+
 export function chooseSplit(input: ChooseSplitInput): Split | undefined {
   const { coverage, reason } = input;
   // On schedule the window keeps its overlap turns; under token pressure it keeps what fits, like the threshold.
@@ -65,6 +78,7 @@ export function chooseSplit(input: ChooseSplitInput): Split | undefined {
     tailBudget,
     keepFrom,
     ownRequest: input.ownRequest,
+    handed: { from: handedFrom(input.contents), tailRoom: input.tailRoom ?? tailBudget },
   });
   if (!candidate || input.heldBack || input.masking?.enough === true) return undefined;
   const next: SummaryCoverage = { covered: candidate.split, keptAt: candidate.keptAt };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '@google/genai';
 import { HEAVY_PROPERTY_RUNS, measuredConversation } from '../../test/support/arbitraries.js';
-import { functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
+import { foreignContext, functionCall, functionResponse, modelText, userText } from '../../test/support/builders.js';
 import { hasFunctionResponse, isValidSplit, latestUserRequestIndex } from '../content/content-shape.js';
 import { selectSplit } from './select-split.js';
 
@@ -169,6 +169,28 @@ describe('selectSplit', () => {
         fits: true,
         tailTokens: 2,
       });
+    });
+
+    it('should keep what the agent was just handed while that fits the room, over the tail budget', () => {
+      // The sixty-first outside trial: a LoopAgent's writer on 8k; the round's result was summarized, its "said" kept.
+      const round: Content[] = [
+        userText('Write the report, one section a round.'),
+        modelText('Draft 1.'),
+        foreignContext('[researcher] called tool `search` with parameters: {}'),
+        foreignContext('[researcher] tool `search` returned result: {"figure":"FIG-2"}'),
+        foreignContext('[researcher] said: Fetched round 2.'),
+      ];
+      const tokens = [10, 10, 10, 500, 10];
+      const base = { contents: round, tokens, covered: 0, tailBudget: 100 };
+      expect(selectSplit(base)?.split).toBe(4);
+      expect(selectSplit({ ...base, handed: { from: 2, tailRoom: 600 } })).toEqual({
+        split: 2,
+        fits: true,
+        tailTokens: 530,
+        keptAt: 0,
+      });
+      // Over the room, it is summarized as before.
+      expect(selectSplit({ ...base, handed: { from: 2, tailRoom: 500 } })?.split).toBe(4);
     });
   });
 

@@ -10,9 +10,10 @@
  * turn is kept anyway (`keptAt`): only the tool steps between it and the split
  * are summarized. The tail budget is a target for the steps, never a reason to
  * drop the message the model is answering. Within those rules it keeps as much
- * of the in-flight turn as fits the tail budget; when not even the smallest
- * tail fits, it returns that smallest tail with `fits: false`, and the caller
- * shrinks it.
+ * of the in-flight turn as fits the tail budget, but never summarizes what the
+ * agent was just handed while keeping it fits the room (`handed`); when not even
+ * the smallest tail fits, it returns that smallest tail with `fits: false`, and
+ * the caller shrinks it.
  */
 import type { Content } from '@google/genai';
 import { isValidSplit, latestUserRequestIndex } from '../content/content-shape.js';
@@ -39,6 +40,13 @@ interface SelectSplitInput {
    * keeping everything from it on let a long turn grow to a rejection).
    */
   readonly ownRequest?: number | undefined;
+  /**
+   * Where what this agent was just handed starts (after its latest content of the turn in flight: other agents'
+   * results since its latest answer or call), and the most tokens a tail may keep to keep all of it. A split after it
+   * is taken only when the tail from it is over `tailRoom` (the sixty-first outside trial: a LoopAgent's writer on 8k
+   * drafted a round without the data it had just been handed, summarized to meet `tailBudget`).
+   */
+  readonly handed?: { readonly from: number; readonly tailRoom: number } | undefined;
 }
 
 interface SplitChoice {
@@ -70,15 +78,19 @@ export function selectSplit(input: SelectSplitInput): SplitChoice | undefined {
   // suffix[i] = tokens of contents[i..]
   const suffix = new Array<number>(length + 1).fill(0);
   for (let i = length - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);
+  const { handed } = input;
   let smallest: SplitChoice | undefined;
+  let keepsHanded: SplitChoice | undefined;
   for (let split = lowest; split <= length - 1; split++) {
     if (!isValidSplit(contents, split)) continue;
+    if (keepsHanded && handed && split > handed.from) return keepsHanded;
     const keptAt = keep !== undefined && split > keep ? keep : undefined;
     // Keeping the message and splitting right after it is the split at the message, already tried.
     if (keptAt !== undefined && keptAt >= covered && split === keptAt + 1) continue;
     const tailTokens = (suffix[split] ?? 0) + (keptAt === undefined ? 0 : (tokens[keptAt] ?? 0));
     if (tailTokens <= tailBudget) return { split, fits: true, tailTokens, keptAt };
     smallest = { split, fits: false, tailTokens, keptAt };
+    if (handed && split <= handed.from && tailTokens <= handed.tailRoom) keepsHanded = { ...smallest, fits: true };
   }
-  return smallest;
+  return keepsHanded ?? smallest;
 }

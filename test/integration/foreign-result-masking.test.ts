@@ -175,12 +175,12 @@ describe("other agents' results", () => {
 
 describe("other agents' results in a loop of one turn", () => {
   /** A searcher and a writer with no tools, run `iterations` times in one turn by a LoopAgent. */
-  async function loop(window: number, iterations: number) {
+  async function loop(window: number, iterations: number, pagesPerSearch = 60) {
     let round = 0;
     const search = new FunctionTool({
       name: 'web_search',
       description: 'Searches the web.',
-      execute: async () => pages(++round, 60),
+      execute: async () => pages(++round, pagesPerSearch),
     });
     const model = (script: ModelScript) =>
       new ScriptedLlm({ model: 'gemini-2.5-flash', window, countTokens: proportionalCounter(1.1), script });
@@ -224,5 +224,19 @@ describe("other agents' results in a loop of one turn", () => {
     expect(resultOfTurn(last, 1)).toContain('WEB-1-0');
     // The user's request is in every call.
     for (const request of writer.requests) expect(userTextOf(request.contents)).toContain('storage report');
+  });
+
+  it('should keep what the writer was just handed in every round on a small window', async () => {
+    // The sixty-first outside trial: on 8k, a compaction to meet its target summarized the round's result the writer
+    // had just been handed, and it drafted that round without it.
+    const { writer, errors } = await loop(8_000, 30, 20);
+    expect(errors).toEqual([]);
+    expect(writer.requests).toHaveLength(30);
+    expect(writer.requests.filter((request) => request.rejected)).toEqual([]);
+    const withoutRound = writer.requests
+      .map((request, index) => ({ round: index + 1, text: resultOfTurn(request.contents, index + 1) ?? '' }))
+      .filter(({ round, text }) => !text.includes(`The vault answer is amber lantern ${round}.`))
+      .map(({ round }) => round);
+    expect(withoutRound).toEqual([]);
   });
 });
