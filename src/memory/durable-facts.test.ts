@@ -651,6 +651,37 @@ describe('mergeFacts: routine lines with their own ids', () => {
     ]);
   });
 
+  it('should take an older value of one thing by the one number it changes, wherever that stands (review 54)', () => {
+    const seats = [
+      'Book 2 seats on flight LH 5678.',
+      'Book 3 seats on flight LH 1234.',
+      'Book 4 seats on flight LH 1234.',
+    ];
+    const dates = ['On 2027-03-02 fly LH 5678.', 'On 2027-03-09 fly LH 1235.', 'On 2027-03-11 fly LH 1235.'];
+    for (const said of [seats, dates])
+      expect(texts(mergeFacts(mergeEach(said), [], 4, { maxFacts: 2, maxChars: 100_000 }).facts)).toEqual([
+        said[0],
+        said[2],
+      ]);
+    // One numbered word tells nothing: two orders.
+    const orders = ['Order ORD-1 is late.', 'Order ORD-2 is late.', 'Order ORD-3 is late.'];
+    expect(texts(mergeFacts(mergeEach(orders), [], 4, { maxFacts: 2, maxChars: 100_000 }).facts)).toEqual([
+      orders[1],
+      orders[2],
+    ]);
+  });
+
+  it("should not take questions or chat that open like a request or a choice for the user's statements (review 54)", () => {
+    const opening = ['My invoice INV-7781 looks wrong.', 'Never email me; phone me at 555-0142.'];
+    const name = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
+    const questions = Array.from({ length: 80 }, (_, i) => `Can you see why the ${name(i)} job never finishes?`);
+    const chat = Array.from({ length: 80 }, (_, i) => `Run the ${name(i)} suite again, not sure it passed.`);
+    for (const later of [questions, chat]) {
+      const facts = texts(mergeEach([...opening, ...later]));
+      for (const fact of opening) expect(facts).toContain(fact);
+    }
+  });
+
   it("should rank the earlier of a user's two same-shape facts above the summarizer's picks (review 53)", () => {
     const pair = ['Please refund order ORD-5521 to my card.', 'Please refund order ORD-5522 to my card.'];
     let facts = mergeEach(pair);

@@ -14,17 +14,32 @@ const CONSTRAINT =
  * A choice the user tells the agent to make against its alternative ("Use pnpm, not npm.", "Go with vitest rather
  * than jest.", "Ship it by courier instead of post."): a rule with no constraint word (the fifty-ninth trial's "use
  * pnpm, not npm" was never a fact). Only a sentence that opens with a verb of choosing or doing: ", not" in chat or
- * status ("It works, not sure why.", "Build 412 passed, not bad.", review 53) is none. A candidate, not a constraint:
+ * status ("It works, not sure why.", "Build 412 passed, not bad.", review 53) is none, nor "not" before a state ("Run it
+ * again, not sure it passed.", "Keep going, not done yet.", review 54). A candidate, not a constraint:
  * numbered lines of one shape that say it are still a template.
  */
-const PREFERENCE =
-  /^(?:please,?\s+|let's\s+|we(?:'ll| will| should)?\s+|I(?:'d| would) like you to\s+)?(?:always\s+|only\s+|just\s+)?(?:use|prefer|choose|pick|go with|stick (?:with|to)|switch to|install|run|write|ship|send|book|pay|reply|answer|respond|explain|show|speak|teach|quote|bill|charge|price|deliver|route|connect|deploy|build|test|commit|push|merge|sort|print|display|measure|keep|call|email|text|contact|format|store|save|put)\b[^.!?\n]{0,120}?(?:,?\s+(?:and |but )?not\b|\binstead of\b|\brather than\b)/i;
+const CHOICE_VERBS =
+  'use|prefer|choose|pick|go with|stick (?:with|to)|switch to|install|run|write|ship|send|book|pay|reply|answer|' +
+  'respond|explain|show|speak|teach|quote|bill|charge|price|deliver|route|connect|deploy|build|test|commit|push|' +
+  'merge|sort|print|display|measure|keep|call|email|text|contact|format|store|save|put';
+/** Words after "not" that say a state, not an alternative ("not sure", "not yet", "not urgent"). */
+const STATES_AFTER_NOT =
+  'sure|bad|yet|done|urgent|now|really|quite|working|needed|necessary|important|today|much|great|good|ready|ok|' +
+  'okay|possible|likely|so|too|that|this|certain|clear|finished|happy|fine|worth|always|necessarily';
+const PREFERENCE = new RegExp(
+  `^(?:please,?\\s+|let's\\s+|we(?:'ll| will| should)?\\s+|I(?:'d| would) like you to\\s+)?(?:always\\s+|only\\s+|just\\s+)?` +
+    `(?:${CHOICE_VERBS})\\b[^.!?\\n]{0,120}?` +
+    `(?:,?\\s+(?:and |but )?not\\s+(?!(?:${STATES_AFTER_NOT})\\b)|\\binstead of\\b|\\brather than\\b)`,
+  'i',
+);
 /**
  * A request the user asks as a question that holds for the rest of the session ("Could you always cc legal@acme.com
- * on refunds?"): an instruction, not a question (the fifty-ninth trial ranked it with the user's questions).
+ * on refunds?", "Could you use EUR from now on?"): an instruction, not a question (the fifty-ninth trial ranked it
+ * with the user's questions). Only "always", "never" or "make sure" right after "you", or "from now on" at its end:
+ * "Can you see why the job never finishes?" is a question (review 54).
  */
 const STANDING_REQUEST =
-  /^(?:please,?\s+)?(?:could|can|would|will) you\b[^?]{0,120}?\b(?:always|never|from now on|going forward|make sure)\b/i;
+  /^(?:please,?\s+)?(?:could|can|would|will) you (?:please )?(?:always|never|from now on|going forward|make sure)\b|^(?:please,?\s+)?(?:could|can|would|will) you\b[^?]{0,160}\b(?:from now on|going forward|every time)\??$/i;
 /**
  * Words that say a sentence changes what the user said before ("Actually, I changed my mind: walnut finish, please.",
  * "email is fine from now on"). Such a sentence is a fact when it shares a word with a fact already kept (the one it
@@ -83,7 +98,7 @@ export function isCandidate(sentence: string): boolean {
  * request asked as a question is an instruction.
  */
 export function isQuestion(text: string): boolean {
-  return text.trimEnd().endsWith('?') && !STANDING_REQUEST.test(text.replace(LIST_MARKERS, ''));
+  return text.trimEnd().endsWith('?') && !STANDING_REQUEST.test(text.replace(LIST_MARKERS, '').trimEnd());
 }
 
 /** Words too common to tie a correction to a fact, and the correction words themselves. */

@@ -55,23 +55,33 @@ export function templateRepeats<T extends Fact>(
 }
 
 /**
- * A template's facts, latest first, then those a later one supersedes: one whose first numbered word a later fact of
- * the template repeats is an older value of the same thing ("Flight 2 is LH 1235." before "Flight 2 is LH 1237."),
- * and ranks below the template's other things ("Flight 1 is LH 1234.": the sixty-first trial kept the stale Flight 2
- * beside its correction and lost Flight 1).
+ * A template's facts, latest first, then those a later one supersedes: of two facts that differ in one of their two
+ * or more numbered words, the earlier is an older value of the same thing ("Flight 2 is LH 1235." before "Flight 2
+ * is LH 1237.", "Book 3 seats on flight LH 1234." before "Book 4 seats on flight LH 1234.") and ranks below the
+ * template's other things ("Flight 1 is LH 1234.": the sixty-first trial kept the stale Flight 2 beside its correction
+ * and lost Flight 1; review 54: the thing's word is not always first). One numbered word tells nothing: "Order ORD-1
+ * is late." and "Order ORD-2 is late." are two orders.
  */
 function supersededLast<T extends Fact>(latestFirst: readonly T[], keyOf: (text: string) => string): T[] {
-  const subjects = new Set<string>();
-  const current: T[] = [];
-  const superseded: T[] = [];
-  for (const fact of latestFirst) {
-    const subject = keyOf(fact.text)
-      .split(WORD_BREAK)
-      .find((word) => NUMBERED.test(word));
-    (subject !== undefined && subjects.has(subject) ? superseded : current).push(fact);
-    if (subject !== undefined) subjects.add(subject);
-  }
-  return [...current, ...superseded];
+  const words = latestFirst.map((fact) => numberedWords(keyOf(fact.text)));
+  const superseded = new Set<T>();
+  latestFirst.forEach((fact, at) => {
+    const own = words[at] ?? [];
+    if (own.length >= 2 && words.slice(0, at).some((later) => differInOne(own, later))) superseded.add(fact);
+  });
+  return [...latestFirst.filter((fact) => !superseded.has(fact)), ...superseded];
+}
+
+function numberedWords(text: string): string[] {
+  return text.split(WORD_BREAK).filter((word) => NUMBERED.test(word));
+}
+
+/** Whether two lists of numbered words, as long, differ in exactly one place. */
+function differInOne(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  let differences = 0;
+  for (let i = 0; i < a.length && differences < 2; i++) if (a[i] !== b[i]) differences++;
+  return differences === 1;
 }
 
 /**

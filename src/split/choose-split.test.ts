@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelText, userText } from '../../test/support/builders.js';
+import { foreignContext, modelText, userText } from '../../test/support/builders.js';
 import { MIN_SUMMARY_TOKENS, SUMMARY_FRAMING_TOKENS } from '../budget/compaction-plan.js';
 import { chooseSplit, MIN_NEWLY_COVERED_TOKENS, minimumGain, type ChooseSplitInput } from './choose-split.js';
 
@@ -36,6 +36,20 @@ describe('minimumGain', () => {
 });
 
 describe('chooseSplit', () => {
+  it('should keep what another agent just handed over whole while it fits the room, whatever a thought after it', () => {
+    // A LoopAgent's writer: its last draft, then the round's result (trial 61); a thought alone is no answer (review 54).
+    const round = [
+      userText('Write the report, one section a round.'),
+      modelText('Draft 1.'),
+      foreignContext('[researcher] tool `search` returned result: {"figure":"FIG-2"}'),
+      foreignContext('[researcher] said: Fetched round 2.'),
+      { role: 'model', parts: [{ text: 'Reading the round.', thought: true }] },
+    ];
+    const input = { ...INPUT, contents: round, viewTokens: [50, 300, 500, 10, 10], summaryCap: 100 };
+    expect(chooseSplit(input)?.coverage.covered).toBe(3);
+    expect(chooseSplit({ ...input, tailRoom: 600 })?.coverage).toEqual({ covered: 2, keptAt: 0 });
+  });
+
   it('should cover the finished turns and keep the current request', () => {
     expect(chooseSplit(INPUT)).toEqual({ coverage: { covered: 4, keptAt: undefined }, toCover: [0, 1, 2, 3] });
   });

@@ -56,11 +56,15 @@ export function minimumGain(masked: boolean, hasSummary: boolean, summaryCap: nu
 
 /**
  * Where what the agent was just handed starts: after its latest content of the turn in flight (its answer or its
- * call; other agents' contents reach it as a user's), or after the user's message when it has none yet.
+ * call, not a thought alone; other agents' contents reach it as a user's), or after the user's message (this
+ * invocation's own, when another turn runs at the same time) when it has none yet.
  */
-function handedFrom(contents: readonly Content[]): number {
-  const request = latestUserRequestIndex(contents);
-  for (let i = contents.length - 1; i > request; i--) if (contents[i]?.role === 'model') return i + 1;
+function handedFrom(contents: readonly Content[], ownRequest: number | undefined): number {
+  const request = ownRequest ?? latestUserRequestIndex(contents);
+  for (let i = contents.length - 1; i > request; i--) {
+    const content = contents[i];
+    if (content?.role === 'model' && content.parts?.some((part) => !part.thought)) return i + 1;
+  }
   return request + 1;
 }
 
@@ -78,7 +82,7 @@ export function chooseSplit(input: ChooseSplitInput): Split | undefined {
     tailBudget,
     keepFrom,
     ownRequest: input.ownRequest,
-    handed: { from: handedFrom(input.contents), tailRoom: input.tailRoom ?? tailBudget },
+    handed: { from: handedFrom(input.contents, input.ownRequest), tailRoom: input.tailRoom ?? tailBudget },
   });
   if (!candidate || input.heldBack || input.masking?.enough === true) return undefined;
   const next: SummaryCoverage = { covered: candidate.split, keptAt: candidate.keptAt };
