@@ -7,7 +7,15 @@
  * tool reads them back from the searcher's event, which stays as it was. What the agent was just handed in the
  * turn in flight is never masked (the nineteenth review: a hand-off's data, unrecoverable on a small window).
  */
-import { FunctionTool, InMemorySessionService, LlmAgent, LoopAgent, Runner, SequentialAgent } from '@google/adk';
+import {
+  type BaseAgent,
+  FunctionTool,
+  InMemorySessionService,
+  LlmAgent,
+  LoopAgent,
+  Runner,
+  SequentialAgent,
+} from '@google/adk';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ContextGuard, type CompactionRecord } from '../../src/index.js';
@@ -94,13 +102,12 @@ function pipeline(window: number, pagesPerSearch: number, searchers: number) {
   return { models, root, nextTurn: () => ++turn };
 }
 
-async function run(window: number, messages: readonly string[], pagesPerSearch: number, searchers = 1) {
-  const { models, root, nextTurn } = pipeline(window, pagesPerSearch, searchers);
+/** A guard that records its compactions, on a Runner of `root` with a new session; `send` runs one turn. */
+async function guarded(window: number, root: BaseAgent) {
   const records: CompactionRecord[] = [];
-  const summarizer = new ScriptedSummarizerLlm();
   const guard = new ContextGuard({
     contextWindow: window,
-    summarizer,
+    summarizer: new ScriptedSummarizerLlm(),
     modelWindows: { 'scripted-summarizer': 1_000_000 },
     onCompaction: (record) => void records.push(record),
   });
@@ -108,14 +115,24 @@ async function run(window: number, messages: readonly string[], pagesPerSearch: 
   const runner = new Runner({ appName: APP, agent: root, sessionService, plugins: [guard] });
   const session = await sessionService.createSession({ appName: APP, userId: 'u' });
   const errors: string[] = [];
-  for (const text of messages) {
-    nextTurn();
+  const send = async (text: string) => {
     const newMessage = { role: 'user', parts: [{ text }] };
     for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
       if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
+  };
+  const stored = () => sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
+  return { guard, records, errors, send, stored };
+}
+
+async function run(window: number, messages: readonly string[], pagesPerSearch: number, searchers = 1) {
+  const { models, root, nextTurn } = pipeline(window, pagesPerSearch, searchers);
+  const { guard, records, errors, send, stored } = await guarded(window, root);
+  for (const text of messages) {
+    nextTurn();
+    await send(text);
   }
-  const stored = await sessionService.getSession({ appName: APP, userId: 'u', sessionId: session.id });
-  return { models, records, errors, events: stored?.events ?? [], status: guard.status(stored, 'writer') };
+  const session = await stored();
+  return { models, records, errors, events: session?.events ?? [], status: guard.status(session, 'writer') };
 }
 
 /** The text of the searcher's result of turn `turn` in `contents`, if it is there. */
@@ -193,20 +210,8 @@ describe("other agents' results in a loop of one turn", () => {
     });
     const writer = new LlmAgent({ name: 'writer', model: writerModel, instruction: 'Write the report.' });
     const root = new LoopAgent({ name: 'research', subAgents: [searcher, writer], maxIterations: iterations });
-    const records: CompactionRecord[] = [];
-    const guard = new ContextGuard({
-      contextWindow: window,
-      summarizer: new ScriptedSummarizerLlm(),
-      modelWindows: { 'scripted-summarizer': 1_000_000 },
-      onCompaction: (record) => void records.push(record),
-    });
-    const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: APP, agent: root, sessionService, plugins: [guard] });
-    const session = await sessionService.createSession({ appName: APP, userId: 'u' });
-    const errors: string[] = [];
-    const newMessage = { role: 'user', parts: [{ text: 'Write the storage report, one section a round.' }] };
-    for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage }))
-      if (event.errorCode) errors.push(`${event.errorCode}: ${event.errorMessage}`);
+    const { records, errors, send } = await guarded(window, root);
+    await send('Write the storage report, one section a round.');
     return { writer: writerModel, records: records.filter((record) => record.agentName === 'writer'), errors };
   }
 
