@@ -642,12 +642,25 @@ describe('mergeFacts: routine lines with their own ids', () => {
     const flights = [
       'Flight 1 is LH 1234 on 2027-03-02.',
       'Flight 2 is LH 1235 on 2027-03-09.',
-      'Flight 2 is LH 1237 on 2027-03-09.',
+      // The flight and its date changed (the sixty-first trial's session).
+      'Flight 2 is LH 1237 on 2027-03-10.',
     ];
     const all = mergeEach(flights);
     expect(texts(mergeFacts(all, [], 4, { maxFacts: 2, maxChars: 100_000 }).facts)).toEqual([
       'Flight 1 is LH 1234 on 2027-03-02.',
-      'Flight 2 is LH 1237 on 2027-03-09.',
+      'Flight 2 is LH 1237 on 2027-03-10.',
+    ]);
+    // Two flights on one day are two things; a flight changed is one.
+    const sameDay = [
+      'Flight 1 is LH 1234 on 2027-03-02.',
+      'Flight 3 is LH 1300 on 2027-03-05.',
+      'Flight 3 is LH 1301 on 2027-03-06.',
+      'Flight 2 is LH 1240 on 2027-03-02.',
+    ];
+    expect(texts(mergeFacts(mergeEach(sameDay), [], 5, { maxFacts: 3, maxChars: 100_000 }).facts)).toEqual([
+      sameDay[0],
+      sameDay[2],
+      sameDay[3],
     ]);
   });
 

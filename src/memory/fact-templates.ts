@@ -55,21 +55,26 @@ export function templateRepeats<T extends Fact>(
 }
 
 /**
- * A template's facts, latest first, then those a later one supersedes: of two facts that differ in one of their two
- * or more numbered words, the earlier is an older value of the same thing ("Flight 2 is LH 1235." before "Flight 2
- * is LH 1237.", "Book 3 seats on flight LH 1234." before "Book 4 seats on flight LH 1234.") and ranks below the
- * template's other things ("Flight 1 is LH 1234.": the sixty-first trial kept the stale Flight 2 beside its correction
- * and lost Flight 1; review 54: the thing's word is not always first). One numbered word tells nothing: "Order ORD-1
- * is late." and "Order ORD-2 is late." are two orders.
+ * A template's facts, latest first, then those a later one supersedes: of two facts with two or more numbered words
+ * that share the first ("Flight 2 is LH 1235 on 2027-03-09." before "Flight 2 is LH 1237 on 2027-03-10.") or differ
+ * in one only ("Book 3 seats on flight LH 1234." before "Book 4 seats on flight LH 1234."), the earlier is an older
+ * value of the same thing and ranks below the template's other things ("Flight 1 is LH 1234 on 2027-03-02.": the
+ * sixty-first trial kept the stale Flight 2 beside its correction and lost Flight 1; review 54: the thing's number is
+ * not always first). One numbered word tells nothing: "Order ORD-1 is late." and "Order ORD-2 is late." are two orders.
  */
 function supersededLast<T extends Fact>(latestFirst: readonly T[], keyOf: (text: string) => string): T[] {
   const words = latestFirst.map((fact) => numberedWords(keyOf(fact.text)));
   const superseded = new Set<T>();
   latestFirst.forEach((fact, at) => {
     const own = words[at] ?? [];
-    if (own.length >= 2 && words.slice(0, at).some((later) => differInOne(own, later))) superseded.add(fact);
+    if (own.length >= 2 && words.slice(0, at).some((later) => sameThing(own, later))) superseded.add(fact);
   });
   return [...latestFirst.filter((fact) => !superseded.has(fact)), ...superseded];
+}
+
+/** Whether two facts' numbered words (as many) name one thing: the same first, or all but one the same. */
+function sameThing(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && (a[0] === b[0] || differInOne(a, b));
 }
 
 function numberedWords(text: string): string[] {
