@@ -23,9 +23,9 @@ const NUMBERED = /[\p{N}#]/u;
  * them): sentences that differ only in their numbered words ("Thanks, turn 126.", "Please look at ticket TCK-4089
  * next.") are routine lines, and rank below the user's other words (the second latest above the summarizer's picks,
  * older ones below them, the shallowest first: each template's third latest, then each one's fourth …), above a
- * paste's data; they are kept while there is room. The latest is the one the user said last (`latestFirst`). Without this, sixty
- * such lines of later chatter, each seen more recently, pushed "Never email me", the budget and the order ids out of
- * the facts (the forty-first outside trial); with numbers alone and not ids, 59 ticket lines pushed out the opening's
+ * paste's data; they are kept while there is room. The latest is the one the user said last (`latestFirst`).
+ * Without this, sixty such lines of later chatter, each seen more recently, pushed "Never email me", the budget and
+ * the order ids out of the facts (the forty-first outside trial); with numbers alone and not ids, 59 ticket lines pushed out the opening's
  * order id and "Never use the staging DB db-staging-3" (the fifty-seventh). Ranking constraint words or the oldest
  * statements above recency instead let a stale "budget at most $400" outlive "Actually, make that $600" (review 34,
  * review 51). Some facts never count (`standsAlone`). Keeping more of every template at the user's rank let 25 kinds
