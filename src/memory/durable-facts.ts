@@ -22,8 +22,9 @@
  * up to half the list, stay whatever the characters, then the user's own words
  * (a paste's first and last candidates are the words around it), then the
  * second latest of a template (the user's sentences that differ only in their numbered words: numbers and ids), then
- * what only the summarizer listed, then a template's older facts and the user's questions, then a paste's data; within
- * each, the most recently seen, then the newest, and every drop is reported.
+ * what only the summarizer listed, then a template's older facts (the shallowest first across templates) and the
+ * user's questions, then a paste's data; within each, the most recently seen, then the newest, and every drop is
+ * reported.
  */
 import { truncateEnd } from '../text/truncate-text.js';
 import { GUARD_HEADINGS, holdsGuardMarker } from '../text/guard-markers.js';
@@ -172,7 +173,7 @@ function ranked(
   const repeats = templateRepeats(all, (a, b) => (position.get(b) ?? 0) - (position.get(a) ?? 0), factKey);
   const chat = olderCorrections(all, byRecency);
   const depth = (fact: DurableFact): number => repeats.get(fact) ?? 0;
-  const first = (fact: DurableFact): number => {
+  const rankOf = (fact: DurableFact): number => {
     if (marked.has(fact)) return 5;
     if (fact.pasted) return 0;
     if (depth(fact) > 0 || chat.has(fact) || isQuestion(fact.text)) return 1;
@@ -184,6 +185,8 @@ function ranked(
   };
   // Of the older repeats, the shallowest first: each template's third latest, then each one's fourth, … (a few dates
   // told apart in separate messages outlive the older lines of a routine template).
+  const rank = new Map(all.map((fact) => [fact, rankOf(fact)]));
+  const first = (fact: DurableFact): number => rank.get(fact) ?? 0;
   return [...all].sort((a, b) => first(b) - first(a) || depth(a) - depth(b) || byRecency(a, b));
 }
 

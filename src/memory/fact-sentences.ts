@@ -39,7 +39,7 @@ const PREFERENCE = new RegExp(
  * "Can you see why the job never finishes?" is a question (review 54).
  */
 const STANDING_REQUEST =
-  /^(?:please,?\s+)?(?:could|can|would|will) you (?:please )?(?:always|never|from now on|going forward|make sure)\b|^(?:please,?\s+)?(?:could|can|would|will) you\b[^?]{0,160}\b(?:from now on|going forward|every time)\??$/i;
+  /^(?:please,?\s+)?(?:could|can|would|will) you\b(?: (?:please )?(?:always|never|from now on|going forward|make sure)\b|[^?]{0,160}\b(?:from now on|going forward|every time)\??$)/i;
 /**
  * Words that say a sentence changes what the user said before ("Actually, I changed my mind: walnut finish, please.",
  * "email is fine from now on"). Such a sentence is a fact when it shares a word with a fact already kept (the one it

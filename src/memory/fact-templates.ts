@@ -83,7 +83,6 @@ function numberedWords(text: string): string[] {
 
 /** Whether two lists of numbered words, as long, differ in exactly one place. */
 function differInOne(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
   let differences = 0;
   for (let i = 0; i < a.length && differences < 2; i++) if (a[i] !== b[i]) differences++;
   return differences === 1;
