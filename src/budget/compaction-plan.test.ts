@@ -53,4 +53,20 @@ describe('planCompaction', () => {
     expect(plan.tailBudget).toBe(0);
     expect(plan.summarizerPromptTokens).toBe(MIN_SUMMARIZER_PROMPT_TOKENS);
   });
+
+  it("should leave the durable facts room for a user's sentence when the summary is at its smallest", () => {
+    // Trial 63: the task "ZEPHYR-7731: build the quarterly Zephyr report and keep the total under 40k." (76
+    // characters) did not fit the facts' share of a 48-token summary (72 characters) and was lost after turn 1.
+    const plan = planCompaction({ ...INPUT, fixedTokens: 9_000 });
+    expect(plan.summaryCap).toBe(MIN_SUMMARY_TOKENS);
+    expect(plan.factChars).toBeGreaterThanOrEqual(plan.summaryMaxChars);
+    expect(plan.factCharsCap).toBeGreaterThanOrEqual(plan.summaryMaxChars);
+  });
+
+  it('should set aside room in the tail for the facts it allows', () => {
+    // Room 250: the smallest summary (48), its facts' floor (144 characters, 48 tokens) and 96 of framing leave 58.
+    const small = planCompaction({ ...INPUT, fixedTokens: 3_750 });
+    expect(small.summaryCap).toBe(MIN_SUMMARY_TOKENS);
+    expect(small.tailRoom).toBe(58);
+  });
 });

@@ -14,8 +14,12 @@ export const MIN_SUMMARY_TOKENS = 48;
 const SUMMARY_SHARE_OF_ROOM = 0.25;
 /** Durable facts get up to this share of the summary's size, on top of it. */
 const FACT_SHARE_OF_SUMMARY = 0.5;
-/** What the tail budget sets aside per summary token: the summary plus its facts (1 + FACT_SHARE_OF_SUMMARY). */
-const SUMMARY_RESERVE_FACTOR = 1.5;
+/**
+ * The least room durable facts get, however small the summary: where the room leaves a summary of its smallest size,
+ * the user's own words (the task, an order id) must still fit beside the summarizer's cut prose (the sixty-third
+ * outside trial: 60 tool declarations over the threshold of an 8k window, the first request lost after turn 1).
+ */
+const MIN_FACT_CHARS = MIN_SUMMARY_TOKENS * CHARS_PER_TOKEN;
 /** The summarizer's prompt is never bounded below this, even when its window is nearly full. */
 export const MIN_SUMMARIZER_PROMPT_TOKENS = 256;
 /**
@@ -89,8 +93,8 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
     summaryMaxChars: summaryCap * CHARS_PER_TOKEN,
     factChars: factCharsOf(summaryCap),
     factCharsCap: factCharsOf(summaryCapFor(room, input.summaryMaxTokens)),
-    tailBudget: Math.max(0, target - Math.ceil(summaryCap * SUMMARY_RESERVE_FACTOR) - SUMMARY_FRAMING_TOKENS),
-    tailRoom: Math.max(0, room - Math.ceil(summaryCap * SUMMARY_RESERVE_FACTOR) - SUMMARY_FRAMING_TOKENS),
+    tailBudget: Math.max(0, target - summaryReserve(summaryCap) - SUMMARY_FRAMING_TOKENS),
+    tailRoom: Math.max(0, room - summaryReserve(summaryCap) - SUMMARY_FRAMING_TOKENS),
     summarizerPromptTokens: Math.max(
       MIN_SUMMARIZER_PROMPT_TOKENS,
       Math.floor((input.summarizerWindow * input.summarizerInputRatio) / correction) - summaryCap,
@@ -103,5 +107,10 @@ function summaryCapFor(summaryRoom: number, summaryMaxTokens: number): number {
 }
 
 function factCharsOf(summaryCap: number): number {
-  return Math.floor(summaryCap * CHARS_PER_TOKEN * FACT_SHARE_OF_SUMMARY);
+  return Math.max(MIN_FACT_CHARS, Math.floor(summaryCap * CHARS_PER_TOKEN * FACT_SHARE_OF_SUMMARY));
+}
+
+/** What the tail sets aside for a summary of `summaryCap` tokens: the summary and its facts. */
+function summaryReserve(summaryCap: number): number {
+  return summaryCap + Math.ceil(factCharsOf(summaryCap) / CHARS_PER_TOKEN);
 }

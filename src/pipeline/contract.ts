@@ -184,6 +184,11 @@ export interface GuardRequestResult {
    * correction puts the request over the hard limit (fit-request.ts `messageFactor`); the shell logs it at info.
    */
   readonly sentWhole?: string | undefined;
+  /**
+   * Set on a compaction when the system instruction, tools and pins leave under the threshold less room than a turn
+   * adds (budget/crowded-room.ts); the shell warns once per agent.
+   */
+  readonly crowdedRoom?: string | undefined;
   /** Set when the user's current message itself was cut head and tail to fit (figures only); the shell logs it at info. */
   readonly messageCut?: string | undefined;
   /** Set when parts were head+tail truncated to fit. */

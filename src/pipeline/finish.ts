@@ -26,6 +26,7 @@ import {
   type Shrunk,
 } from './fit-request.js';
 import { summaryFigures, usageAfter } from './usage-after.js';
+import { crowdedRoomNote } from '../budget/crowded-room.js';
 import { pinsFirst, type Observed } from './observe.js';
 
 /** Steps 9-10: what is sent, what it cost, and the records (`reason` undefined: a masking for cost). */
@@ -43,14 +44,13 @@ export function finish(
   const { sentCalibrated, reducedCalibrated } = sentAndReduced(measure, measured, composed, fitted);
   const reduced = { viewEstimate: composed.estimate, reducedCalibrated };
   const { overLimit, sentWhole, messageCut } = limitNotes(observed, fitted, sentCalibrated, usage);
-  const tokensBefore = measure.calibrated;
   const compaction =
     made && composed.compacted && reason
       ? buildCompactionOutcome({
           reason,
           coveredFrom: located.coverage.covered,
           ...made,
-          tokensBefore,
+          tokensBefore: measure.calibrated,
           tokensAfter: sentCalibrated,
         })
       : undefined;
@@ -66,7 +66,7 @@ export function finish(
     mask: masking?.record ?? observed.mask.maskUpdate,
     masking: masking && {
       upTo: masking.upTo,
-      tokensBefore,
+      tokensBefore: measure.calibrated,
       tokensAfter: maskingAfter(masking),
       cause: reason ? 'room' : 'cost',
     },
@@ -92,7 +92,17 @@ export function finish(
     messageCut,
     ...shrinkFlags(fitted),
     ...discardedReport(reason, composed.discarded ? composed.discardedFigures : undefined, made),
+    ...(compaction && crowdedRoom(observed, usage)),
   };
+}
+
+/** On a compaction made on a calibrated estimate: whether the fixed part leaves a turn room under the threshold. */
+function crowdedRoom({ measure, fixedTokens }: Observed, usage: UsageRecord): Pick<Decision, 'crowdedRoom'> {
+  if (!measure.isCalibrated) return {};
+  const { threshold, window } = measure.budget;
+  const fixed = Math.ceil(fixedTokens * measure.factor);
+  const note = crowdedRoomNote({ fixed, threshold, window, turnTokens: usage.averageTurnTokens });
+  return note ? { crowdedRoom: note } : {};
 }
 
 /**

@@ -94,7 +94,8 @@ describe('guardRequest', () => {
 
   describe('requests that cannot be brought under the limit', () => {
     it('should send anyway, with overLimit set and counted, when the fixed tokens alone exceed the window', async () => {
-      const contents = [userOf(100, 'hello there'), modelOf(100, 'hi'), userOf(100, 'current request')];
+      // Large enough that a summary with the user's first line as a durable fact is smaller than what it covers.
+      const contents = [userOf(300, 'hello there'), modelOf(300, 'hi'), userOf(100, 'current request')];
       const result = await guardRequest(
         guardInput({ contents, fixedTokens: 20_000, summarize: fakeSummarize(SUMMARY_OK).summarize }),
       );

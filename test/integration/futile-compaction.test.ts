@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ContextGuard } from '../../src/index.js';
-import { ScriptedSummarizer, type ModelScript } from '../../src/testing/index.js';
+import { ScriptedSummarizer, contentsText, type ModelScript } from '../../src/testing/index.js';
 import { createHarness, errorCodes, runTurn } from '../support/agent-harness.js';
 import { faultHarness } from '../support/fault-harness.js';
 
@@ -96,6 +96,23 @@ describe('futile compaction', () => {
     );
     expect(h.model.rejectedRequests).toHaveLength(0);
     expect(h.shapeProblems()).toEqual([]);
+  });
+
+  it("should keep the user's task and warn once when the fixed part alone is over the threshold", async () => {
+    // The sixty-third outside trial: 60 tool declarations over the threshold of an 8k window; each turn's 2,000
+    // characters of tool output need a compaction, each summary is at its smallest, and the task (76 characters)
+    // did not fit the facts' share of it: lost after turn 1, with nothing said above info.
+    const h = await faultHarness({ instruction: LARGE_INSTRUCTION, toolChars: 2_000 });
+    const task = 'ZEPHYR-7731: build the quarterly Zephyr report and keep the total under 40k.';
+    expect((await h.turn(task)).thrown).toBeUndefined();
+    for (let turn = 2; turn <= 12; turn++) expect((await h.turn(`Turn ${turn}: continue.`)).thrown).toBeUndefined();
+    expect(h.records.length).toBeGreaterThanOrEqual(3);
+    const last = h.model.requests.at(-1)!;
+    expect(contentsText(last.contents)).toContain(task);
+    const warned = h.logger.lines.filter((line) => line.level === 'warn' && /compaction threshold/.test(line.message));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.message).toContain('window 8000');
+    expect(h.model.rejectedRequests).toHaveLength(0);
   });
 
   it('should warn once, not on every call, when a system prompt larger than the window cannot fit', async () => {

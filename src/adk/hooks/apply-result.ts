@@ -101,6 +101,7 @@ export async function applyResult(
   if (read.input.interactions) recordServerChain(agentName, result.calibrated);
   if (result.compaction)
     await applyCompaction(context, request, read, result.compaction, appliers.reporter, read.input.policy.strategy);
+  if (result.crowdedRoom) appliers.reporter.crowdedRoom(agentName, result.budget.window, result.crowdedRoom);
   if (result.sentWhole) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${result.sentWhole}.`);
   if (result.messageCut) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${result.messageCut}.`);
   if (result.partsCut) appliers.logger.info(`${LOG_PREFIX} agent '${agentName}': ${SHRUNK_NOTE(result.calibrated)}.`);

@@ -98,6 +98,11 @@ export class CompactionReporter {
     return bill;
   }
 
+  /** Warns once per agent and window that the fixed part leaves its turns no room (the decision's `crowdedRoom`). */
+  crowdedRoom(agentName: string, window: number, note: string): void {
+    this.crowded.crowdedRoom(agentName, window, note);
+  }
+
   /** Logs, counts and notifies a compaction whose record is stored. */
   async report(record: CompactionRecord, seen: CompactionSeen): Promise<void> {
     this.log(record, seen.outcome.fallbackDetail, seen.aborted === true);
