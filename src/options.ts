@@ -211,7 +211,7 @@ export interface ContextGuardOptions extends AgentPolicy {
   /**
    * Debugging only: keep the summarizer's error text (it can quote the conversation) in compaction records. When
    * the summarizer fails, records carry only the kind of failure (`fallbackReason`: `'timeout'`, `'failed'`,
-   * `'empty'`, `'unavailable'`); set this to also store the text as `fallbackDetail` (session state and event
+   * `'empty'`, `'cut'`, `'unavailable'`); set this to also store the text as `fallbackDetail` (session state and event
    * metadata). @default `false`
    */
   debugSummarizerErrorText?: boolean;

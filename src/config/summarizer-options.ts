@@ -33,7 +33,7 @@ export const SUMMARIZER_OPTIONS = {
     range: integer(32),
     default: 4_096,
     short: 'Upper bound of a summary (smaller windows get less).',
-    long: 'Upper bound of a summary; smaller windows get less (25% of the room below the threshold).',
+    long: "Upper bound of a summary; smaller windows get less (25% of the room below the threshold). A Gemini model that thinks (2.5 and later, or an agent's `thinkingConfig`) counts its thoughts in its output cap: the summary request allows them on top (the agent's `thinkingBudget`, else a default allowance), and the summary is still held to this size.",
   },
   summarizerInputRatio: {
     scope: 'policy',

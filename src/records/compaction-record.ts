@@ -49,7 +49,7 @@ export interface CompactionFigures {
   readonly summarizerOutputTokens?: number | undefined;
   readonly summaryChars: number;
   readonly fallback: boolean;
-  /** Why the fallback summary was used: `'timeout'`, `'failed'`, `'empty'` or `'unavailable'` (no summarizer). */
+  /** Why the fallback summary was used: `'timeout'`, `'failed'`, `'empty'`, `'cut'` (cut short by its output cap) or `'unavailable'` (no summarizer). */
   readonly fallbackReason?: SummarizerFailureKind | undefined;
   /**
    * The summarizer's error text; in a record only with the `debugSummarizerErrorText` option,

@@ -63,9 +63,15 @@ function instructions(maxSummaryTokens: number): string {
   return `Summarize the conversation below for the agent that will continue it. ${summarySections(maxSummaryTokens)}`;
 }
 
+/** Words a summary is asked for per token of its cap. */
+export const SUMMARY_WORDS_PER_TOKEN = 0.7;
+
+/** The summary's length as the prompt states it ("Keep it under N words"). */
+export const SUMMARY_LENGTH_LINE = /Keep it under (\d+) words\./;
+
 /** The sections a summary has and its length, shared with the summary asked from the agent's request. */
 export function summarySections(maxSummaryTokens: number): string {
-  const words = Math.max(60, Math.floor(maxSummaryTokens * 0.7));
+  const words = Math.max(60, Math.floor(maxSummaryTokens * SUMMARY_WORDS_PER_TOKEN));
   return [
     'Use exactly these sections:',
     '## Current state - what has been done so far and where the work stands.',

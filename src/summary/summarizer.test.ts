@@ -225,13 +225,23 @@ describe('runSummarizer', () => {
     });
 
     it('should keep an answer cut by MAX_TOKENS, marked as truncated', async () => {
+      const half = `${'s'.repeat(700)} half a summ`;
       expect(
-        await runSummarizer(fakeSummarizer({ text: 'half a summ', finishReason: 'MAX_TOKENS' }), REQUEST, OPTIONS),
-      ).toMatchObject({
-        ok: true,
-        text: 'half a summ',
-        truncated: true,
-      });
+        await runSummarizer(fakeSummarizer({ text: half, finishReason: 'MAX_TOKENS' }), REQUEST, OPTIONS),
+      ).toMatchObject({ ok: true, text: half, truncated: true });
+    });
+
+    it('should fail an answer cut by MAX_TOKENS to under a quarter of the summary, as a thinking model leaves it', async () => {
+      // The sixty-third outside trial: thoughts took the cap and "## Current state\nThe agent has worked through a
+      // conversation" (60 characters) was kept as the summary of 48 events.
+      const line = '## Current state\nThe agent has worked through a conversation';
+      expect(
+        await runSummarizer(fakeSummarizer({ text: line, finishReason: 'MAX_TOKENS' }), REQUEST, OPTIONS),
+      ).toMatchObject({ ok: false, kind: 'cut' });
+      // Stopped on its own, a short summary is a summary.
+      expect(await runSummarizer(fakeSummarizer({ text: line, finishReason: 'STOP' }), REQUEST, OPTIONS)).toMatchObject(
+        { ok: true, text: line, truncated: false },
+      );
     });
 
     it('should cut an oversized answer to maxChars, marked as truncated', async () => {

@@ -81,8 +81,12 @@ export type SummaryOutcome =
       readonly outputTokens?: number | undefined;
     };
 
-export const SUMMARIZER_FAILURE_KINDS = ['timeout', 'failed', 'empty', 'unavailable'] as const;
-/** Why the mechanical summary was used: timed out, threw or errored, returned no text, or no summarizer at all. */
+export const SUMMARIZER_FAILURE_KINDS = ['timeout', 'failed', 'empty', 'cut', 'unavailable'] as const;
+/**
+ * Why the mechanical summary was used: timed out, threw or errored, returned no text, was cut short by its output cap
+ * (`cut`: under a quarter of the summary's size when the provider stopped at `MAX_TOKENS`, as when a thinking model's
+ * thoughts take the cap), or no summarizer at all.
+ */
 export type SummarizerFailureKind = (typeof SUMMARIZER_FAILURE_KINDS)[number];
 
 /**
@@ -131,6 +135,13 @@ async function verdictOf(
   }
 }
 
+/**
+ * A summary the provider stopped at its output cap with less than this share of the summary's size written: something
+ * else took the cap (a thinking model's thoughts), and a line of it is no summary (the sixty-third outside trial: 22-76
+ * tokens kept as summaries of 48 events).
+ */
+const CUT_SHORT_SHARE = 0.25;
+
 /** What a summarizer's answer reports of its bill. */
 type Billed = Pick<SummarizeResult, 'promptTokens' | 'cachedPromptTokens' | 'outputTokens'>;
 
@@ -166,6 +177,8 @@ export async function runSummarizer(
     if (text.length === 0) return { ok: false, kind: 'empty', reason: 'returned no text', ...usageOf(result) };
     const cut = text.length > options.maxChars;
     const finishReason = result.finishReason;
+    if (finishReason === 'MAX_TOKENS' && text.length < options.maxChars * CUT_SHORT_SHARE)
+      return { ok: false, kind: 'cut', reason: `cut short at ${text.length} characters`, ...usageOf(result) };
     return {
       ok: true,
       text: cut ? safeHead(text, options.maxChars) : text,

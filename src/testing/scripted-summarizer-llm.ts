@@ -147,7 +147,7 @@ export class ScriptedSummarizerLlm extends BaseLlm {
     abortSignal?.addEventListener('abort', () => (call.aborted = true), { once: true });
     const result = await answer;
     if (mode === 'hang-deaf') await new Promise<never>(() => undefined);
-    yield responseFor(mode, result, call.promptTokens);
+    yield responseFor(mode, result, call.promptTokens, maxOutputTokens);
   }
 
   override async connect(): Promise<BaseLlmConnection> {
@@ -156,7 +156,12 @@ export class ScriptedSummarizerLlm extends BaseLlm {
 }
 
 /** The model response a mode gives for the summarizer's answer. */
-function responseFor(mode: SummarizerMode | undefined, result: SummarizeResult, promptTokens: number): LlmResponse {
+function responseFor(
+  mode: SummarizerMode | undefined,
+  result: SummarizeResult,
+  promptTokens: number,
+  maxOutputTokens: number | undefined,
+): LlmResponse {
   const stop = 'STOP' as LlmResponse['finishReason'];
   const outputTokens = result.outputTokens ?? 0;
   const usageMetadata = {
@@ -176,7 +181,7 @@ function responseFor(mode: SummarizerMode | undefined, result: SummarizeResult, 
       return answer([{ text: '  \n\t ' }]);
     case 'max-tokens':
       return answer(
-        [{ text: `${result.text}\n## Key facts\nThe first fact is that the` }],
+        [{ text: `${filledTo(result.text, maxOutputTokens ?? 0)}\n## Key facts\nThe first fact is that the` }],
         'MAX_TOKENS' as LlmResponse['finishReason'],
       );
     case 'thought':
@@ -192,4 +197,11 @@ function responseFor(mode: SummarizerMode | undefined, result: SummarizeResult, 
     default:
       return answer([{ text: result.text }]);
   }
+}
+
+/** `text` written on to at least `chars` characters: a model stopped at its output cap wrote up to it. */
+function filledTo(text: string, chars: number): string {
+  let filled = text;
+  while (filled.length < chars) filled += '\nThe agent went on with the same task, step by step.';
+  return filled;
 }

@@ -9,6 +9,7 @@
  * takes it as a `BaseLlm` through `ScriptedSummarizerLlm`.
  */
 import type { SummarizeRequest, SummarizeResult, Summarizer } from '../summary/summarizer.js';
+import { SUMMARY_LENGTH_LINE, SUMMARY_WORDS_PER_TOKEN } from '../summary/prompt.js';
 import { promptTooLongError } from './scripted-llm.js';
 
 /** What a call does: summarize, throw a 503, hang until aborted, answer empty, or ignore the output cap. */
@@ -102,11 +103,16 @@ function scriptedSummary(prompt: string, chars: number): string {
 
 /**
  * The summary a scripted summarizer writes for `prompt` under an output cap of `maxOutputTokens`:
- * about 8% of the prompt, at least 240 characters, within the cap; what it holds is read from the
- * prompt. The simulator's scripted agent model answers a summary request with it too.
+ * about 8% of the prompt, at least 240 characters, within the cap and within the length the prompt
+ * asks for, as a model that follows its instruction does (a thinking model's cap also holds its
+ * thoughts); what it holds is read from the prompt. The simulator's scripted agent model answers a
+ * summary request with it too.
  */
 export function scriptedSummaryText(prompt: string, maxOutputTokens: number): string {
-  const target = Math.min(maxOutputTokens * CHARS_PER_OUTPUT_TOKEN, Math.max(240, Math.floor(prompt.length * 0.08)));
+  const asked = SUMMARY_LENGTH_LINE.exec(prompt)?.[1];
+  const cap =
+    asked === undefined ? maxOutputTokens : Math.min(maxOutputTokens, Number(asked) / SUMMARY_WORDS_PER_TOKEN);
+  const target = Math.min(Math.floor(cap * CHARS_PER_OUTPUT_TOKEN), Math.max(240, Math.floor(prompt.length * 0.08)));
   return scriptedSummary(prompt, target);
 }
 

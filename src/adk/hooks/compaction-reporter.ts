@@ -147,11 +147,13 @@ export class CompactionReporter {
       const what =
         kind === 'empty'
           ? 'returned no text'
-          : kind === 'timeout'
-            ? 'timed out'
-            : kind === 'unavailable'
-              ? 'not available'
-              : 'failed';
+          : kind === 'cut'
+            ? 'was cut short by its output cap'
+            : kind === 'timeout'
+              ? 'timed out'
+              : kind === 'unavailable'
+                ? 'not available'
+                : 'failed';
       this.logger.warn(
         `${LOG_PREFIX} agent '${record.agentName}': summarizer ${what} (${kind}); used the mechanical summary.`,
       );

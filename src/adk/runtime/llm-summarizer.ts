@@ -1,6 +1,6 @@
 /**
  * A `Summarizer` over an ADK `BaseLlm`: one user turn with the prompt, the
- * output capped by `maxOutputTokens`, thought parts ignored. The call goes
+ * output capped by `maxOutputTokens` and what the model may think on top of it, thought parts ignored. The call goes
  * straight to the model, not through the Runner, so it never re-enters the
  * plugin (and is not recorded as an agent event).
  *
@@ -12,6 +12,7 @@ import type { BaseLlm, LlmRequest, LlmResponse } from '@google/adk';
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summary/summarizer.js';
 import { readReportedUsage } from '../../usage/reported-usage.js';
 import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
+import { thinkingAllowance } from '../../summary/thinking-allowance.js';
 
 /** Wraps `llm` as a summarizer. */
 export function llmSummarizer(llm: BaseLlm): Summarizer {
@@ -80,8 +81,11 @@ function summaryLlmRequest(
   continues: boolean,
 ): LlmRequest {
   const base = { model: llm.model, liveConnectConfig: {}, toolsDict: {} };
+  // A thinking model counts its thoughts in the cap: the summary's own size is held by the prompt and the guard's cut.
+  const thinking = continues ? agentRequest?.config?.thinkingConfig : undefined;
+  const maxOutputTokens = request.maxOutputTokens + thinkingAllowance(llm.model, thinking);
   if (continues && agentRequest && request.leadingContents) {
-    const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, request.maxOutputTokens);
+    const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, maxOutputTokens);
     return { ...base, contents: built.contents, config: { ...built.config, abortSignal: request.signal } };
   }
   return {
@@ -89,7 +93,7 @@ function summaryLlmRequest(
     contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
     config: {
       systemInstruction: request.systemInstruction,
-      maxOutputTokens: request.maxOutputTokens,
+      maxOutputTokens,
       abortSignal: request.signal,
       // The agent's labels (ADK's agent name): the provider bills the summary to the agent it was made for.
       ...(agentRequest?.config?.labels && { labels: { ...agentRequest.config.labels } }),
