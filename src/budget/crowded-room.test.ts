@@ -5,6 +5,9 @@ describe('crowdedRoomNote', () => {
   it('should say nothing while the fixed part leaves a turn room under the threshold', () => {
     expect(crowdedRoomNote({ fixed: 2_000, threshold: 6_400, window: 8_000, turnTokens: 1_900 })).toBeUndefined();
     expect(crowdedRoomNote({ fixed: 2_000, threshold: 6_400, window: 8_000 })).toBeUndefined();
+    // One large turn (a pasted log) under a small fixed part: the turn's doing, not the fixed part's (review 55).
+    expect(crowdedRoomNote({ fixed: 110, threshold: 6_400, window: 8_000, turnTokens: 8_011 })).toBeUndefined();
+    expect(crowdedRoomNote({ fixed: 3_100, threshold: 6_400, window: 8_000, turnTokens: 8_011 })).toBeUndefined();
   });
 
   it('should say so when the fixed part alone is at or over the threshold', () => {

@@ -5,6 +5,8 @@ import { MAX_LISTED_DROPPED_FACTS } from '../summary/dropped-facts.js';
 import {
   decodePreparationClaim,
   decodeStoredPreparedSummary,
+  restorePrepared,
+  storePrepared,
   summaryIdentity,
   type StoredPreparedSummary,
 } from './prepared-record.js';
@@ -82,7 +84,7 @@ describe('prepared records in state', () => {
       { ...stored, startedAt: -1 },
       { ...stored, previous: 42 },
       { ...stored, record: { ...record, text: '' } },
-      { ...stored, outcome: { ok: false, kind: 'exploded' } },
+      { ...stored, outcome: { ok: false, kind: 42 } },
       { ...stored, currentRequest: 7 },
     ];
     for (const value of broken) expect(decodeStoredPreparedSummary(value), JSON.stringify(value)).toBeUndefined();
@@ -92,6 +94,22 @@ describe('prepared records in state', () => {
   it('should keep a failure as its kind only: its text may quote the conversation', () => {
     const failed = { ...stored, outcome: { ok: false, kind: 'timeout', reason: 'secret text' } };
     expect(decodeStoredPreparedSummary(failed)?.outcome).toEqual({ ok: false, kind: 'timeout' });
+  });
+
+  it('should store a failure kind added later as one an older release reads, and read it back exactly', () => {
+    // Review 55: an older replica decoded `cut` as no summary, kept waiting for it and summarized again 15 s later.
+    const readByOlderReleases = ['timeout', 'failed', 'empty', 'unavailable'];
+    const summary = restorePrepared({ ...stored, outcome: { ok: false, kind: 'empty' } });
+    const cut = storePrepared(stored, { ...summary, outcome: { ok: false, kind: 'cut', reason: 'cut short' } });
+    const written = roundTrip(cut) as { outcome: { kind: string } };
+    expect(readByOlderReleases).toContain(written.outcome.kind);
+    expect(decodeStoredPreparedSummary(written)?.outcome).toEqual({ ok: false, kind: 'cut' });
+    expect(restorePrepared(cut).outcome).toMatchObject({ ok: false, kind: 'cut' });
+  });
+
+  it('should read a failure of a kind it does not know as a failure, not as no summary', () => {
+    const later = { ...stored, outcome: { ok: false, kind: 'a-kind-of-a-later-release' } };
+    expect(decodeStoredPreparedSummary(roundTrip(later))?.outcome).toEqual({ ok: false, kind: 'failed' });
   });
 
   it('should tell two summaries apart by any of time, watermark, anchor or text', () => {

@@ -7,7 +7,7 @@
  * Tolerant decoders: an unusable record is `undefined`, never trusted.
  */
 import { createHash } from 'node:crypto';
-import { SUMMARIZER_FAILURE_KINDS, type SummaryOutcome } from '../summary/summarizer.js';
+import { SUMMARIZER_FAILURE_KINDS, type SummarizerFailureKind, type SummaryOutcome } from '../summary/summarizer.js';
 import { isPlainObject } from '../config/plain-object.js';
 import { decodeAnswerKeys, decodeSummaryRecord, type SummaryRecord } from '../summary/stored-summary.js';
 import { decodeCount } from '../state/field-reader.js';
@@ -40,7 +40,25 @@ export interface StoredPreparedSummary extends PreparationClaim, Omit<NewSummary
 }
 
 type StoredOutcome =
-  Omit<Extract<SummaryOutcome, { ok: true }>, 'text'> | Omit<Extract<SummaryOutcome, { ok: false }>, 'reason'>;
+  | Omit<Extract<SummaryOutcome, { ok: true }>, 'text'>
+  | (Omit<Extract<SummaryOutcome, { ok: false }>, 'reason'> & {
+      /** The kind itself where `kind` holds the nearest one an older release reads (`STORED_AS`). */
+      readonly exactKind?: SummarizerFailureKind | undefined;
+    });
+
+/**
+ * Failure kinds added after a release that reads prepared summaries, stored as the nearest kind that release knows:
+ * it decoded an unknown kind as no summary at all, left the claim standing and waited `preparedSummaryWaitMs` for it
+ * before summarizing again (review 55: 15 s on a rolling deploy). The kind itself is stored beside it.
+ */
+const STORED_AS: Partial<Record<SummarizerFailureKind, SummarizerFailureKind>> = { cut: 'empty' };
+
+/** The failure kind of a stored outcome: the exact one when stored, a known kind, else a failure of an unknown kind. */
+function failureKind(kind: unknown, exactKind: unknown): SummarizerFailureKind | undefined {
+  const known = (value: unknown) => SUMMARIZER_FAILURE_KINDS.find((each) => each === value);
+  // A kind a later release added: a failure all the same, so the summary is used rather than waited for.
+  return known(exactKind) ?? known(kind) ?? (typeof kind === 'string' ? 'failed' : undefined);
+}
 
 /** Ids are made by the guard (a UUID); anything longer is not one of ours. */
 const MAX_ID_CHARS = 64;
@@ -95,7 +113,7 @@ function decodeOutcome(value: unknown): StoredOutcome | undefined {
       calls: decodeCount(value['calls'], MAX_CALLS),
       requestTokens: decodeCount(value['requestTokens'], MAX_PLAUSIBLE_TOKENS),
     };
-  const kind = SUMMARIZER_FAILURE_KINDS.find((each) => each === value['kind']);
+  const kind = failureKind(value['kind'], value['exactKind']);
   return value['ok'] === false && kind !== undefined ? { ok: false, kind } : undefined;
 }
 
@@ -137,7 +155,7 @@ export function storePrepared(claim: PreparationClaim, summary: NewSummary): Sto
           calls: outcome.calls,
           requestTokens: outcome.requestTokens,
         }
-      : { ok: false, kind: outcome.kind },
+      : storedFailure(outcome.kind),
     currentRequest: record.currentRequest,
     droppedContents: summary.droppedContents,
   };
@@ -152,7 +170,16 @@ export function restorePrepared(stored: StoredPreparedSummary): NewSummary {
     droppedFactCount: stored.droppedFactCount,
     outcome: outcome.ok
       ? { ...outcome, text: record.text }
-      : { ok: false, kind: outcome.kind, reason: `${outcome.kind} (prepared on another replica)` },
+      : { ok: false, kind: exactKindOf(outcome), reason: `${exactKindOf(outcome)} (prepared on another replica)` },
     droppedContents: stored.droppedContents,
   };
+}
+
+function storedFailure(kind: SummarizerFailureKind): StoredOutcome {
+  const legacy = STORED_AS[kind];
+  return legacy ? { ok: false, kind: legacy, exactKind: kind } : { ok: false, kind };
+}
+
+function exactKindOf(outcome: Extract<StoredOutcome, { ok: false }>): SummarizerFailureKind {
+  return outcome.exactKind ?? outcome.kind;
 }

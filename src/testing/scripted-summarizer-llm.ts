@@ -179,11 +179,12 @@ function responseFor(
       return answer([]);
     case 'blank':
       return answer([{ text: '  \n\t ' }]);
-    case 'max-tokens':
-      return answer(
-        [{ text: `${filledTo(result.text, maxOutputTokens ?? 0)}\n## Key facts\nThe first fact is that the` }],
-        'MAX_TOKENS' as LlmResponse['finishReason'],
-      );
+    case 'max-tokens': {
+      // Stopped at its output cap, having written up to it (3 characters a token, as the guard's cap counts).
+      const tail = '\n## Key facts\nThe first fact is that the';
+      const text = `${filledTo(result.text, (maxOutputTokens ?? 0) * 3 - tail.length)}${tail}`;
+      return answer([{ text }], 'MAX_TOKENS' as LlmResponse['finishReason']);
+    }
     case 'thought':
       return answer([{ text: SUMMARIZER_THOUGHT, thought: true }, { text: result.text }]);
     case 'thought-only':
@@ -203,5 +204,5 @@ function responseFor(
 function filledTo(text: string, chars: number): string {
   let filled = text;
   while (filled.length < chars) filled += '\nThe agent went on with the same task, step by step.';
-  return filled;
+  return filled.length > chars && chars >= text.length ? filled.slice(0, chars) : filled;
 }

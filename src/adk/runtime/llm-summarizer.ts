@@ -12,7 +12,7 @@ import type { BaseLlm, LlmRequest, LlmResponse } from '@google/adk';
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summary/summarizer.js';
 import { readReportedUsage } from '../../usage/reported-usage.js';
 import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
-import { thinkingAllowance } from '../../summary/thinking-allowance.js';
+import { summaryOutputCap } from '../../summary/thinking-allowance.js';
 
 /** Wraps `llm` as a summarizer. */
 export function llmSummarizer(llm: BaseLlm): Summarizer {
@@ -82,12 +82,13 @@ function summaryLlmRequest(
 ): LlmRequest {
   const base = { model: llm.model, liveConnectConfig: {}, toolsDict: {} };
   // A thinking model counts its thoughts in the cap: the summary's own size is held by the prompt and the guard's cut.
-  const thinking = continues ? agentRequest?.config?.thinkingConfig : undefined;
-  const maxOutputTokens = request.maxOutputTokens + thinkingAllowance(llm.model, thinking);
   if (continues && agentRequest && request.leadingContents) {
-    const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, maxOutputTokens);
+    // The continuation carries the agent's config, its thinkingConfig included.
+    const cap = summaryOutputCap(llm.model, agentRequest.config?.thinkingConfig, request.maxOutputTokens);
+    const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, cap);
     return { ...base, contents: built.contents, config: { ...built.config, abortSignal: request.signal } };
   }
+  const maxOutputTokens = summaryOutputCap(llm.model, undefined, request.maxOutputTokens);
   return {
     ...base,
     contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
