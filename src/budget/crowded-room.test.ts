@@ -7,7 +7,7 @@ describe('crowdedRoomNote', () => {
     expect(crowdedRoomNote({ fixed: 2_000, threshold: 6_400, window: 8_000 })).toBeUndefined();
     // One large turn (a pasted log) under a small fixed part: the turn's doing, not the fixed part's (review 55).
     expect(crowdedRoomNote({ fixed: 110, threshold: 6_400, window: 8_000, turnTokens: 8_011 })).toBeUndefined();
-    expect(crowdedRoomNote({ fixed: 3_100, threshold: 6_400, window: 8_000, turnTokens: 8_011 })).toBeUndefined();
+    expect(crowdedRoomNote({ fixed: 3_300, threshold: 6_400, window: 8_000, turnTokens: 8_011 })).toBeUndefined();
   });
 
   it('should say so when the fixed part alone is at or over the threshold', () => {
@@ -19,5 +19,7 @@ describe('crowdedRoomNote', () => {
     const note = crowdedRoomNote({ fixed: 5_828, threshold: 6_400, window: 8_000, turnTokens: 1_924.4 });
     expect(note).toContain('leaving ~572, less than one turn adds (~1924)');
     expect(crowdedRoomNote({ fixed: 5_828, threshold: 6_400, window: 8_000, turnTokens: 572 })).toBeUndefined();
+    // Under half the threshold, turns that fit alone but not beside it (review 56).
+    expect(crowdedRoomNote({ fixed: 3_100, threshold: 6_400, window: 8_000, turnTokens: 3_400 })).toContain('~3300');
   });
 });

@@ -15,19 +15,14 @@ interface RoomFigures {
 }
 
 /**
- * Of the threshold, the least the fixed part takes for it to be what crowds the turns: below it, a turn larger than the
- * room is the turn's own doing (review 55: one pasted 18k-character log under a 110-token fixed part was blamed on it).
- */
-const CROWDING_SHARE = 0.5;
-
-/**
- * The sentence, when the fixed part takes at least `CROWDING_SHARE` of the threshold and leaves under it no room or
- * less than a turn adds; else undefined.
+ * The sentence, when the fixed part leaves under the threshold no room, or less than a turn adds where that turn alone
+ * would fit under it: a turn over the threshold by itself is the turn's doing, whatever the fixed part (review 55: one
+ * pasted 18k-character log was blamed on a 110-token instruction; review 56: a share of the threshold as the test was
+ * wrong both ways); else undefined.
  */
 export function crowdedRoomNote({ fixed, threshold, window, turnTokens }: RoomFigures): string | undefined {
   const room = threshold - fixed;
-  if (fixed < threshold * CROWDING_SHARE) return undefined;
-  if (room > 0 && (turnTokens === undefined || room >= turnTokens)) return undefined;
+  if (room > 0 && (turnTokens === undefined || room >= turnTokens || turnTokens >= threshold)) return undefined;
   const left = room <= 0 ? 'all of it' : `leaving ~${room}, less than one turn adds (~${Math.round(turnTokens ?? 0)})`;
   return (
     `system instruction, tools and pins take ~${fixed} tokens of the compaction threshold ${threshold} (window ` +

@@ -15,15 +15,23 @@ export const DEFAULT_THINKING_ALLOWANCE = 8_192;
 /** Gemini's largest `maxOutputTokens` (2.5 and 3): a larger cap is refused. */
 const GEMINI_MAX_OUTPUT_TOKENS = 65_536;
 
-/** A Gemini model by name, however routed: `models/…`, `vertex_ai/…`, a Vertex path, ADK's `RoutedLlm[…]`. */
+/** A Gemini model by name, however prefixed: `models/…`, `vertex_ai/…`, a Vertex publisher path. */
 const GEMINI = /(^|[^a-z0-9-])gemini-/i;
+
+/** Whether `model` names a Gemini (the shell also asks ADK's `Gemini` class: a tuned endpoint is not named so). */
+export function isGeminiName(model: string): boolean {
+  return GEMINI.test(model);
+}
 
 /** Gemini models that think unless told not to: 2.5 and every later generation, the `-latest` aliases, thinking previews. */
 const THINKS_BY_DEFAULT = /(^|[^a-z0-9-])gemini-((2\.5|[3-9](\.\d+)?)-|(flash|pro)(-lite)?-latest\b|[\w.-]*thinking)/i;
 
-/** Tokens for thoughts on top of the summary's cap: the agent's explicit budget, none when it is off, else the default. */
-export function thinkingAllowance(model: string, thinking: ThinkingConfig | undefined): number {
-  if (!GEMINI.test(model)) return 0;
+/**
+ * Tokens for thoughts on top of the summary's cap, for a model that is a Gemini (`gemini`): the agent's explicit
+ * budget, none when it is off, else the default where thinking is asked for or the model thinks by default.
+ */
+export function thinkingAllowance(model: string, thinking: ThinkingConfig | undefined, gemini: boolean): number {
+  if (!gemini) return 0;
   const budget = thinking?.thinkingBudget;
   if (budget === 0) return 0;
   if (budget !== undefined && budget > 0) return budget;
@@ -31,10 +39,7 @@ export function thinkingAllowance(model: string, thinking: ThinkingConfig | unde
   return 0;
 }
 
-/** `summaryCap` and the thinking allowance, within Gemini's largest output cap when the allowance applies. */
-export function summaryOutputCap(model: string, thinking: ThinkingConfig | undefined, summaryCap: number): number {
-  const allowance = thinkingAllowance(model, thinking);
-  return allowance === 0
-    ? summaryCap
-    : Math.max(summaryCap, Math.min(GEMINI_MAX_OUTPUT_TOKENS, summaryCap + allowance));
+/** `summaryCap` and `allowance` for thoughts, never over Gemini's largest output cap where an allowance is made. */
+export function summaryOutputCap(summaryCap: number, allowance: number): number {
+  return allowance === 0 ? summaryCap : Math.min(GEMINI_MAX_OUTPUT_TOKENS, summaryCap + allowance);
 }

@@ -182,7 +182,7 @@ function responseFor(
     case 'max-tokens': {
       // Stopped at its output cap, having written up to it (3 characters a token, as the guard's cap counts).
       const tail = '\n## Key facts\nThe first fact is that the';
-      const text = `${filledTo(result.text, (maxOutputTokens ?? 0) * 3 - tail.length)}${tail}`;
+      const text = `${filledTo(result.text, Math.max(0, (maxOutputTokens ?? 0) * 3 - tail.length))}${tail}`;
       return answer([{ text }], 'MAX_TOKENS' as LlmResponse['finishReason']);
     }
     case 'thought':
@@ -200,9 +200,9 @@ function responseFor(
   }
 }
 
-/** `text` written on to at least `chars` characters: a model stopped at its output cap wrote up to it. */
+/** `text` written on or cut to exactly `chars` characters: a model stopped at its output cap wrote up to it. */
 function filledTo(text: string, chars: number): string {
   let filled = text;
   while (filled.length < chars) filled += '\nThe agent went on with the same task, step by step.';
-  return filled.length > chars && chars >= text.length ? filled.slice(0, chars) : filled;
+  return filled.slice(0, chars);
 }

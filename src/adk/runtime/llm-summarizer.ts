@@ -13,6 +13,7 @@ import type { Summarizer, SummarizeRequest, SummarizeResult } from '../../summar
 import { readReportedUsage } from '../../usage/reported-usage.js';
 import { summaryFromRequest, type AgentRequestShape } from '../../summary/summary-from-request.js';
 import { summaryOutputCap } from '../../summary/thinking-allowance.js';
+import { thinkingRoomOf } from './summary-thinking-room.js';
 
 /** Wraps `llm` as a summarizer. */
 export function llmSummarizer(llm: BaseLlm): Summarizer {
@@ -84,11 +85,12 @@ function summaryLlmRequest(
   // A thinking model counts its thoughts in the cap: the summary's own size is held by the prompt and the guard's cut.
   if (continues && agentRequest && request.leadingContents) {
     // The continuation carries the agent's config, its thinkingConfig included.
-    const cap = summaryOutputCap(llm.model, agentRequest.config?.thinkingConfig, request.maxOutputTokens);
+    const thinking = agentRequest.config?.thinkingConfig;
+    const cap = summaryOutputCap(request.maxOutputTokens, thinkingRoomOf(llm, thinking));
     const built = summaryFromRequest(agentRequest, request.leadingContents, request.prompt, cap);
     return { ...base, contents: built.contents, config: { ...built.config, abortSignal: request.signal } };
   }
-  const maxOutputTokens = summaryOutputCap(llm.model, undefined, request.maxOutputTokens);
+  const maxOutputTokens = summaryOutputCap(request.maxOutputTokens, thinkingRoomOf(llm, undefined));
   return {
     ...base,
     contents: [{ role: 'user', parts: [{ text: request.prompt }] }],
