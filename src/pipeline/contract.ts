@@ -186,7 +186,7 @@ export interface GuardRequestResult {
   readonly sentWhole?: string | undefined;
   /**
    * Set on a compaction when the system instruction, tools and pins leave under the threshold less room than a turn
-   * adds (budget/crowded-room.ts); the shell warns once per agent.
+   * adds (budget/crowded-room.ts); the shell warns once per agent and window.
    */
   readonly crowdedRoom?: string | undefined;
   /** Set when the user's current message itself was cut head and tail to fit (figures only); the shell logs it at info. */
