@@ -8,7 +8,7 @@
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
 import type { SummarizeResult } from '../summary/summarizer.js';
 import type { RequestTokenCounter } from './ground-truth.js';
-import { ScriptedSummarizer, type SummarizerBehavior } from './scripted-summarizer.js';
+import { CHARS_PER_OUTPUT_TOKEN, ScriptedSummarizer, type SummarizerBehavior } from './scripted-summarizer.js';
 
 export type SummarizerMode =
   /** A well-formed summary that ends with STOP. */
@@ -180,9 +180,10 @@ function responseFor(
     case 'blank':
       return answer([{ text: '  \n\t ' }]);
     case 'max-tokens': {
-      // Stopped at its output cap, having written up to it (3 characters a token, as the guard's cap counts).
+      // Stopped at its output cap, having written up to it.
       const tail = '\n## Key facts\nThe first fact is that the';
-      const text = `${filledTo(result.text, Math.max(0, (maxOutputTokens ?? 0) * 3 - tail.length))}${tail}`;
+      const chars = (maxOutputTokens ?? 0) * CHARS_PER_OUTPUT_TOKEN;
+      const text = `${filledTo(result.text, Math.max(0, chars - tail.length))}${tail}`;
       return answer([{ text }], 'MAX_TOKENS' as LlmResponse['finishReason']);
     }
     case 'thought':

@@ -16,7 +16,7 @@ import { promptTooLongError } from './scripted-llm.js';
 export type SummarizerBehavior = 'ok' | 'fail' | 'timeout' | 'empty' | 'overlong';
 
 /** Characters of output per token of `maxOutputTokens`. */
-const CHARS_PER_OUTPUT_TOKEN = 3;
+export const CHARS_PER_OUTPUT_TOKEN = 3;
 /** How long a "timeout" summarizer hangs when nobody aborts it (ADK's LlmSummarizer never does). */
 const UNABORTED_HANG_MS = 1_500;
 

@@ -57,12 +57,18 @@ export function listedNameOf(model: unknown): string | undefined {
   return name ?? undefined;
 }
 
+/** A `RoutedLlm`'s models by key, or undefined when the record is not there. */
+export function routedModelsOf(router: RoutedLlm): Readonly<Record<string, unknown>> | undefined {
+  // `models` is private in ADK's types; the constructor keeps the record under that name.
+  const models: unknown = (router as unknown as { models?: unknown }).models;
+  return typeof models === 'object' && models !== null ? (models as Record<string, unknown>) : undefined;
+}
+
 function listingOf(model: object): string | null {
   if (!(model instanceof RoutedLlm) || routedMembers(model.model)) return null;
-  // `models` is private in ADK's types; the constructor keeps the record under that name.
-  const models: unknown = (model as unknown as { models?: unknown }).models;
-  if (typeof models !== 'object' || models === null) return null;
-  const entries = Object.entries(models as Record<string, unknown>).map(([key, member]) => {
+  const models = routedModelsOf(model);
+  if (models === undefined) return null;
+  const entries = Object.entries(models).map(([key, member]) => {
     const name = typeof member === 'object' && member !== null ? (member as { model?: unknown }).model : undefined;
     return typeof name === 'string' ? `${key} (${name})` : undefined;
   });

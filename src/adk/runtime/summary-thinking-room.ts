@@ -7,16 +7,16 @@
 import { Gemini, RoutedLlm, type BaseLlm } from '@google/adk';
 import type { ThinkingConfig } from '@google/genai';
 import { isGeminiName, thinkingAllowance } from '../../summary/thinking-allowance.js';
+import { routedModelsOf } from './listed-routed-name.js';
 
 /** Routers nested deeper than this are given no allowance (a cycle of routers). */
 const MAX_DEPTH = 4;
 
 export function thinkingRoomOf(llm: BaseLlm, thinking: ThinkingConfig | undefined, depth = 0): number {
   if (llm instanceof RoutedLlm) {
-    // `models` is private in ADK's types; the constructor keeps the record under that name (listed-routed-name.ts).
-    const models: unknown = (llm as unknown as { models?: unknown }).models;
-    if (depth >= MAX_DEPTH || typeof models !== 'object' || models === null) return 0;
-    const members = Object.values(models as Record<string, unknown>);
+    const models = routedModelsOf(llm);
+    if (depth >= MAX_DEPTH || models === undefined) return 0;
+    const members = Object.values(models);
     if (members.length === 0 || !members.every(isModel)) return 0;
     return Math.min(...members.map((member) => thinkingRoomOf(member, thinking, depth + 1)));
   }
